@@ -1,0 +1,45 @@
+// The `records` field of Produce / Fetch and friends: a run of record batches.
+//
+// Decoded requests hold it as a zero-copy slice of the request frame. Encoded
+// responses may instead hold file ranges (`file_chunk`) that the network layer
+// sends with sendfile(2) — the protocol layer never reads files itself; a
+// chunk is opaque here except for its length and, for flattening, a reader.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "base/bytes.h"
+
+namespace ketch::kafka {
+
+struct file_chunk {
+    int fd = -1;            // open file descriptor, kept alive by `owner`
+    int64_t position = 0;   // byte position in the file
+    uint32_t length = 0;
+    std::shared_ptr<const void> owner;
+};
+
+struct records {
+    // Either in-memory bytes, or (for reads served from the log) file chunks.
+    shared_bytes data;
+    std::vector<file_chunk> chunks;
+
+    records() = default;
+    explicit records(shared_bytes b) : data(std::move(b)) {}
+
+    size_t size() const {
+        size_t n = data.size();
+        for (auto& c : chunks) n += c.length;
+        return n;
+    }
+    bool empty() const { return size() == 0; }
+    // Contents as one contiguous byte string (reads chunks with pread).
+    bytes flatten() const;
+
+    friend bool operator==(const records& a, const records& b) { return a.flatten() == b.flatten(); }
+};
+
+}  // namespace ketch::kafka
