@@ -24,8 +24,8 @@ uuid uuid::random() {
         }
         u.b[6] = uint8_t((u.b[6] & 0x0f) | 0x40);  // version 4
         u.b[8] = uint8_t((u.b[8] & 0x3f) | 0x80);  // IETF variant
-        // Kafka reserves the zero uuid and the metadata-topic id (1), and refuses
-        // ids whose string form starts with '-' (ambiguous on command lines).
+        // Kafka reserves the zero uuid and refuses ids whose string form
+        // starts with '-' (ambiguous on command lines).
         if (u.is_zero() || u.to_base64()[0] == '-') continue;
         return u;
     }

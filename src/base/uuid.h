@@ -21,8 +21,9 @@ struct uuid {
     friend bool operator==(const uuid&, const uuid&) = default;
     friend auto operator<=>(const uuid&, const uuid&) = default;
 
-    // Random version-4 UUID that Kafka would accept as a topic id: never zero,
-    // and (like Kafka's Uuid.randomUuid) never starting with '-' in base64.
+    // Random version-4 UUID that Kafka would accept as a topic id: never zero
+    // (nor Kafka's reserved id 1, which a v4 uuid cannot be), and (like Kafka's
+    // Uuid.randomUuid) never starting with '-' in base64.
     static uuid random();
     std::string to_base64() const;
     static std::optional<uuid> from_base64(std::string_view s);

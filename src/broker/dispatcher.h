@@ -1,0 +1,21 @@
+// Turns a request frame into a handler call: parses the request header,
+// checks the API and version against what ketch serves, and answers as Kafka
+// answers what it does not serve (UNSUPPORTED_VERSION for ApiVersions,
+// otherwise the connection is closed).
+#pragma once
+
+#include "broker/broker_context.h"
+#include "net/request_handler.h"
+
+namespace ketch::broker {
+
+class dispatcher final : public net::request_handler {
+public:
+    explicit dispatcher(broker_context& ctx) : ctx_(ctx) {}
+    boost::asio::awaitable<net::handler_result> handle(net::connection_info& conn, shared_bytes frame) override;
+
+private:
+    broker_context& ctx_;
+};
+
+}  // namespace ketch::broker

@@ -1,0 +1,105 @@
+// Metadata v0-13. v1: null topics = all, is_internal, controller, rack.
+// v2: cluster_id. v4: allow_auto_topic_creation. v5: offline_replicas.
+// v7: leader_epoch. v8: authorized operations. v9: flexible. v10: topic ids.
+// v11: cluster operations dropped. v13: top-level error_code.
+// Behaviour: KafkaApis.handleTopicMetadataRequest / AutoTopicCreationManager.
+#include "broker/handlers/handlers.h"
+#include "broker/topics.h"
+#include "meta/topic_name.h"
+#include "meta/topic_registry.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+// All operations of a TOPIC resource (READ, WRITE, CREATE, DELETE, ALTER,
+// DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS) as the bitfield Kafka reports
+// when nothing restricts the principal.
+constexpr int32_t k_all_topic_operations = (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8) |
+                                           (1 << 10) | (1 << 11);
+
+metadata_response::metadata_response_topic describe(const request_context& ctx, const meta::topic& t,
+                                                    bool with_ops) {
+    const int32_t node = ctx.broker.config.node_id;
+    metadata_response::metadata_response_topic out;
+    out.name = t.name;
+    out.topic_id = t.id;
+    out.is_internal = false;
+    for (int32_t p = 0; p < t.partition_count; ++p) {
+        auto& mp = out.partitions.emplace_back();
+        mp.partition_index = p;
+        mp.leader_id = node;
+        mp.leader_epoch = 0;
+        mp.replica_nodes = {node};
+        mp.isr_nodes = {node};
+    }
+    if (with_ops) out.topic_authorized_operations = k_all_topic_operations;
+    return out;
+}
+
+metadata_response::metadata_response_topic topic_error(std::optional<std::string> name, uuid id, error_code e) {
+    metadata_response::metadata_response_topic out;
+    out.error_code = code(e);
+    out.name = std::move(name);
+    out.topic_id = id;
+    return out;
+}
+
+}  // namespace
+
+awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_request& req) {
+    auto& b = ctx.broker;
+    const int16_t v = ctx.api_version;
+    metadata_response resp;
+    resp.brokers.push_back({b.config.node_id, b.config.advertised_host, b.config.advertised_port, std::nullopt, {}});
+    resp.cluster_id = b.config.cluster_id;
+    resp.controller_id = b.config.node_id;
+    const bool with_ops = req.include_topic_authorized_operations;
+
+    const bool all_topics = !req.topics || (v == 0 && req.topics->empty());
+    if (all_topics) {
+        for (auto& t : b.topics.list()) resp.topics.push_back(describe(ctx, t, with_ops));
+        co_return resp;
+    }
+    const bool may_create = b.config.auto_create_topics && (v < 4 || req.allow_auto_topic_creation);
+    for (auto& rt : *req.topics) {
+        if (!rt.name || rt.name->empty()) {
+            if (!rt.topic_id.is_zero()) {
+                if (auto t = b.topics.by_id(rt.topic_id)) {
+                    resp.topics.push_back(describe(ctx, *t, with_ops));
+                } else {
+                    resp.topics.push_back(topic_error(std::nullopt, rt.topic_id, error_code::unknown_topic_id));
+                }
+                continue;
+            }
+            resp.topics.push_back(topic_error(rt.name, {}, error_code::invalid_topic_exception));
+            continue;
+        }
+        const std::string& name = *rt.name;
+        if (auto t = b.topics.by_name(name)) {
+            resp.topics.push_back(describe(ctx, *t, with_ops));
+            continue;
+        }
+        if (meta::validate_topic_name(name)) {
+            resp.topics.push_back(topic_error(name, {}, error_code::invalid_topic_exception));
+            continue;
+        }
+        if (!may_create) {
+            resp.topics.push_back(topic_error(name, {}, error_code::unknown_topic_or_partition));
+            continue;
+        }
+        // Kafka answers LEADER_NOT_AVAILABLE while an auto-created topic is
+        // being set up; the client asks again and then sees it.
+        auto created = auto_create_topic(b, name);
+        if (created.ok() || created.error().code == meta::errc::topic_already_exists) {
+            resp.topics.push_back(topic_error(name, {}, error_code::leader_not_available));
+        } else {
+            resp.topics.push_back(topic_error(name, {}, to_kafka(created.error().code)));
+        }
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,33 @@
+// Every API ketch serves, with the versions it serves: the map of the protocol.
+// ApiVersions answers from this table; the dispatcher refuses what is not here.
+#include <array>
+
+#include "broker/handlers/handlers.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+constexpr handler_entry k_handlers[] = {
+    // clang-format off
+    //    request                      response                     handler                   min max
+    entry<metadata_request,           metadata_response,          &handle_metadata,          0,  13>(),
+    entry<find_coordinator_request,   find_coordinator_response,  &handle_find_coordinator,  0,  6>(),
+    entry<api_versions_request,       api_versions_response,      &handle_api_versions,      0,  4>(),
+    entry<create_topics_request,      create_topics_response,     &handle_create_topics,     2,  7>(),
+    entry<delete_topics_request,      delete_topics_response,     &handle_delete_topics,     1,  6>(),
+    entry<describe_cluster_request,   describe_cluster_response,  &handle_describe_cluster,  0,  2>(),
+    // clang-format on
+};
+}  // namespace
+
+std::span<const handler_entry> served_apis() { return k_handlers; }
+
+const handler_entry* find_handler(int16_t key) {
+    for (auto& h : k_handlers)
+        if (h.key == key) return &h;
+    return nullptr;
+}
+
+}  // namespace ketch::broker

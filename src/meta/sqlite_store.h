@@ -1,0 +1,47 @@
+// The embedded metadata store: one SQLite database, <data-dir>/meta.db, in WAL
+// mode with synchronous=FULL, so a committed transaction is on disk when the
+// call returns. One connection, used under a mutex.
+//
+// Schema (version 1, PRAGMA user_version):
+//   topics(id BLOB(16) PRIMARY KEY, name TEXT UNIQUE, partition_count INTEGER,
+//          replication_factor INTEGER, created_ms INTEGER)
+//   topic_configs(topic_id BLOB REFERENCES topics ON DELETE CASCADE, name TEXT,
+//                 value TEXT, PRIMARY KEY (topic_id, name))  -- overrides, raw values
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <mutex>
+
+#include "meta/store.h"
+
+struct sqlite3;
+
+namespace ketch::meta {
+
+class sqlite_store final : public store {
+public:
+    static constexpr const char* file_name = "meta.db";
+
+    // Opens (creating if needed) <data_dir>/meta.db; creates data_dir if missing.
+    // Fails if the file is not a ketch metadata database or has a newer schema.
+    static result<std::unique_ptr<sqlite_store>, store_error> open(const std::filesystem::path& data_dir);
+
+    ~sqlite_store() override;
+    sqlite_store(const sqlite_store&) = delete;
+    sqlite_store& operator=(const sqlite_store&) = delete;
+
+    result<std::vector<topic>, store_error> load_topics() override;
+    status<store_error> insert_topics(std::span<const topic> topics) override;
+    status<store_error> delete_topics(std::span<const uuid> ids) override;
+    status<store_error> set_partition_count(const uuid& id, int32_t partition_count) override;
+    status<store_error> set_topic_configs(const uuid& id, const config_map& configs) override;
+
+private:
+    explicit sqlite_store(sqlite3* db) : db_(db) {}
+
+    std::mutex mu_;
+    sqlite3* db_;
+};
+
+}  // namespace ketch::meta

@@ -1,0 +1,49 @@
+// meta::store: where metadata is kept durably. The interface is in terms of
+// domain operations so that an engine other than the embedded SQLite one
+// (etcd, PostgreSQL) can implement it; nothing here is SQL.
+//
+// Contract for every engine:
+// - A call that returns ok has made its change durable (it survives a crash
+//   or power loss right after the return); a call that fails changed nothing.
+// - Multi-item calls are atomic: all items or none.
+// - Calls may come from any thread; an engine serialises them itself.
+// - The store does not enforce Kafka rules (names, configs): topic_registry
+//   does that before calling; the store only keeps ids and names unique.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "base/uuid.h"
+#include "meta/topic.h"
+
+namespace ketch::meta {
+
+struct store_error {
+    std::string message;
+};
+
+class store {
+public:
+    virtual ~store() = default;
+
+    // Every topic, in no particular order.
+    virtual result<std::vector<topic>, store_error> load_topics() = 0;
+
+    // Adds the topics; fails (adding none) if any name or id is already stored.
+    virtual status<store_error> insert_topics(std::span<const topic> topics) = 0;
+
+    // Removes the topics with these ids; ids not stored are ignored.
+    virtual status<store_error> delete_topics(std::span<const uuid> ids) = 0;
+
+    // Sets the partition count of a stored topic; fails if `id` is not stored.
+    virtual status<store_error> set_partition_count(const uuid& id, int32_t partition_count) = 0;
+
+    // Replaces the config overrides of a stored topic; fails if `id` is not stored.
+    virtual status<store_error> set_topic_configs(const uuid& id, const config_map& configs) = 0;
+};
+
+}  // namespace ketch::meta

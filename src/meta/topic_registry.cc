@@ -1,0 +1,208 @@
+#include "meta/topic_registry.h"
+
+#include <chrono>
+#include <mutex>
+#include <set>
+
+#include "meta/config_validate.h"
+
+namespace ketch::meta {
+
+namespace {
+
+int64_t system_clock_ms() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+error storage(const store_error& e) {
+    return error{errc::storage_error, e.message};
+}
+
+error unknown_topic() {
+    return error{errc::unknown_topic_or_partition, "This server does not host this topic-partition."};
+}
+
+}  // namespace
+
+topic_registry::topic_registry(store& s, broker_defaults defaults, clock_fn clock)
+    : store_(s), defaults_(std::move(defaults)), clock_(clock ? std::move(clock) : clock_fn(system_clock_ms)) {}
+
+result<std::unique_ptr<topic_registry>, error> topic_registry::open(store& s, broker_defaults defaults, clock_fn clock) {
+    auto topics = s.load_topics();
+    if (!topics) return failure{storage(topics.error())};
+    std::unique_ptr<topic_registry> r(new topic_registry(s, std::move(defaults), std::move(clock)));
+    for (auto& t : *topics) {
+        r->name_by_id_.emplace(t.id, t.name);
+        r->collisions_.add(t.name);
+        std::string name = t.name;
+        r->by_name_.emplace(std::move(name), std::move(t));
+    }
+    return r;
+}
+
+std::optional<error> topic_registry::check_new(const create_topic_args& a) const {
+    if (by_name_.count(a.name)) return error{errc::topic_already_exists, "Topic '" + a.name + "' already exists."};
+    if (auto reason = check_new_topic_name(a.name, collisions_)) return error{errc::invalid_topic, *reason};
+    if (auto reason = validate_topic_configs(a.configs, defaults_)) return error{errc::invalid_config, *reason};
+    if (a.replication_factor < 1)
+        return error{errc::invalid_replication_factor,
+                     "Replication factor must be larger than 0, or -1 to use the default value."};
+    if (a.partition_count < 1)
+        return error{errc::invalid_partitions, "Number of partitions was set to an invalid non-positive value."};
+    return std::nullopt;
+}
+
+std::vector<result<topic, error>> topic_registry::create_topics(std::span<const create_topic_args> args,
+                                                                bool validate_only) {
+    std::unique_lock lock(mu_);
+    std::map<std::string_view, int> seen;
+    for (const auto& a : args) ++seen[a.name];
+
+    std::vector<result<topic, error>> out;
+    std::vector<topic> fresh;
+    std::set<uuid> taken;
+    const int64_t now = clock_();
+    for (const auto& a : args) {
+        if (seen[a.name] > 1) {
+            out.emplace_back(failure{error{errc::invalid_request, "Duplicate topic name."}});
+            continue;
+        }
+        if (a.name == cluster_metadata_topic) {  // ControllerApis.createTopics
+            out.emplace_back(failure{error{errc::invalid_request, "Creation of internal topic " +
+                                                                       std::string(cluster_metadata_topic) +
+                                                                       " is prohibited."}});
+            continue;
+        }
+        if (auto e = check_new(a)) {
+            out.emplace_back(failure{std::move(*e)});
+            continue;
+        }
+        topic t{a.name, uuid::random(), a.partition_count, a.replication_factor, a.configs, now};
+        while (name_by_id_.count(t.id) || taken.count(t.id)) t.id = uuid::random();
+        taken.insert(t.id);
+        fresh.push_back(t);
+        out.emplace_back(std::move(t));
+    }
+    if (validate_only || fresh.empty()) return out;
+    if (auto st = store_.insert_topics(fresh); !st) {
+        for (auto& r : out)
+            if (r.ok()) r = failure{storage(st.error())};
+        return out;
+    }
+    for (auto& t : fresh) {
+        name_by_id_.emplace(t.id, t.name);
+        collisions_.add(t.name);
+        std::string name = t.name;
+        by_name_.insert_or_assign(std::move(name), std::move(t));
+    }
+    return out;
+}
+
+result<topic, error> topic_registry::create_topic(const create_topic_args& args) {
+    return std::move(create_topics(std::span(&args, 1)).front());
+}
+
+result<topic, error> topic_registry::erase_locked(const std::string& name) {
+    auto it = by_name_.find(name);
+    const uuid id = it->second.id;
+    if (auto st = store_.delete_topics(std::span(&id, 1)); !st) return failure{storage(st.error())};
+    topic gone = std::move(it->second);
+    by_name_.erase(it);
+    name_by_id_.erase(id);
+    collisions_.remove(gone.name);
+    return gone;
+}
+
+result<topic, error> topic_registry::delete_by_name(std::string_view name) {
+    std::unique_lock lock(mu_);
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) return failure{unknown_topic()};
+    return erase_locked(it->first);
+}
+
+result<topic, error> topic_registry::delete_by_id(const uuid& id) {
+    std::unique_lock lock(mu_);
+    auto it = name_by_id_.find(id);
+    if (it == name_by_id_.end())
+        return failure{error{errc::unknown_topic_id, "This server does not host this topic ID."}};
+    return erase_locked(std::string(it->second));
+}
+
+std::optional<topic> topic_registry::by_name(std::string_view name) const {
+    std::shared_lock lock(mu_);
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) return std::nullopt;
+    return it->second;
+}
+
+std::optional<topic> topic_registry::by_id(const uuid& id) const {
+    std::shared_lock lock(mu_);
+    auto it = name_by_id_.find(id);
+    if (it == name_by_id_.end()) return std::nullopt;
+    return by_name_.find(it->second)->second;
+}
+
+std::vector<topic> topic_registry::list() const {
+    std::shared_lock lock(mu_);
+    std::vector<topic> out;
+    out.reserve(by_name_.size());
+    for (const auto& [name, t] : by_name_) out.push_back(t);
+    return out;
+}
+
+result<topic, error> topic_registry::set_partition_count(std::string_view name, int32_t count, bool validate_only) {
+    std::unique_lock lock(mu_);
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) return failure{unknown_topic()};
+    topic& t = it->second;
+    if (count == t.partition_count)
+        return failure{error{errc::invalid_partitions,
+                             "Topic already has " + std::to_string(t.partition_count) + " partition(s)."}};
+    if (count < t.partition_count)
+        return failure{error{errc::invalid_partitions, "The topic " + t.name + " currently has " +
+                                                           std::to_string(t.partition_count) + " partition(s); " +
+                                                           std::to_string(count) + " would not be an increase."}};
+    if (validate_only) {
+        topic preview = t;
+        preview.partition_count = count;
+        return preview;
+    }
+    if (auto st = store_.set_partition_count(t.id, count); !st) return failure{storage(st.error())};
+    t.partition_count = count;
+    return t;
+}
+
+result<topic, error> topic_registry::commit_configs(std::string_view name, result<config_map, error> next,
+                                                    bool validate_only) {
+    // Caller holds the unique lock and has checked that `name` exists.
+    topic& t = by_name_.find(name)->second;
+    if (!next) return failure{next.error()};
+    if (auto reason = validate_topic_configs(*next, defaults_, t.configs))
+        return failure{error{errc::invalid_config, *reason}};
+    if (validate_only) {
+        topic preview = t;
+        preview.configs = std::move(*next);
+        return preview;
+    }
+    if (auto st = store_.set_topic_configs(t.id, *next); !st) return failure{storage(st.error())};
+    t.configs = std::move(*next);
+    return t;
+}
+
+result<topic, error> topic_registry::alter_configs(std::string_view name, std::span<const config_op> ops,
+                                                   bool validate_only) {
+    std::unique_lock lock(mu_);
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) return failure{unknown_topic()};
+    return commit_configs(name, apply_config_ops(it->second.configs, ops), validate_only);
+}
+
+result<topic, error> topic_registry::replace_configs(std::string_view name, const config_map& configs,
+                                                     bool validate_only) {
+    std::unique_lock lock(mu_);
+    if (by_name_.find(name) == by_name_.end()) return failure{unknown_topic()};
+    return commit_configs(name, configs, validate_only);
+}
+
+}  // namespace ketch::meta

@@ -1,0 +1,94 @@
+// topic_registry: the topics of the cluster, cached in memory and persisted in
+// a meta::store. It applies Kafka 4.3.1's controller rules for creating,
+// deleting and changing topics (ReplicationControlManager,
+// ConfigurationControlManager) and answers with meta::error codes/messages.
+//
+// Thread-safe: lookups share a lock; changes are serialised and hold the
+// lock while the store writes, so a change is durable before anyone can see
+// it, and durable when the call returns. If the store fails, nothing changes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "base/uuid.h"
+#include "meta/broker_defaults.h"
+#include "meta/config_ops.h"
+#include "meta/error.h"
+#include "meta/store.h"
+#include "meta/topic.h"
+#include "meta/topic_name.h"
+
+namespace ketch::meta {
+
+struct create_topic_args {
+    std::string name;
+    int32_t partition_count = 1;     // already resolved: the handler maps -1 to num.partitions
+    int16_t replication_factor = 1;  // already resolved: -1 -> default.replication.factor
+    config_map configs;              // overrides; null values are the handler's to refuse
+};
+
+class topic_registry {
+public:
+    using clock_fn = std::function<int64_t()>;  // wall clock, ms since the epoch
+
+    // Loads every topic from `s`, which must outlive the registry.
+    static result<std::unique_ptr<topic_registry>, error> open(store& s, broker_defaults defaults, clock_fn clock = {});
+
+    // CreateTopics: one result per entry, in order. Every entry is checked
+    // against the topics that existed before the call, in Kafka's order:
+    // the same name twice in `args` (INVALID_REQUEST "Duplicate topic name.",
+    // for each occurrence), __cluster_metadata (INVALID_REQUEST "Creation of
+    // internal topic __cluster_metadata is prohibited."; other internal names
+    // are created like any topic), the name rules and the '.'/'_' collision, an
+    // existing name (TOPIC_ALREADY_EXISTS "Topic 'x' already exists."), the
+    // configs, the replication factor, the partition count. The topics that
+    // pass are stored together (all or none) unless `validate_only`.
+    std::vector<result<topic, error>> create_topics(std::span<const create_topic_args> args, bool validate_only = false);
+    result<topic, error> create_topic(const create_topic_args& args);
+
+    // DeleteTopics by name (UNKNOWN_TOPIC_OR_PARTITION) or id (UNKNOWN_TOPIC_ID).
+    // Returns the deleted topic.
+    result<topic, error> delete_by_name(std::string_view name);
+    result<topic, error> delete_by_id(const uuid& id);
+
+    std::optional<topic> by_name(std::string_view name) const;
+    std::optional<topic> by_id(const uuid& id) const;
+    std::vector<topic> list() const;  // sorted by name
+
+    // CreatePartitions: `count` must exceed the current count (INVALID_PARTITIONS).
+    result<topic, error> set_partition_count(std::string_view name, int32_t count, bool validate_only = false);
+
+    // IncrementalAlterConfigs on one topic (see config_ops.h), validated as a whole.
+    result<topic, error> alter_configs(std::string_view name, std::span<const config_op> ops, bool validate_only = false);
+    // AlterConfigs (legacy): the topic's overrides become exactly `configs`.
+    result<topic, error> replace_configs(std::string_view name, const config_map& configs, bool validate_only = false);
+
+    const broker_defaults& defaults() const { return defaults_; }
+
+private:
+    topic_registry(store& s, broker_defaults defaults, clock_fn clock);
+
+    std::optional<error> check_new(const create_topic_args& a) const;
+    result<topic, error> commit_configs(std::string_view name, result<config_map, error> next, bool validate_only);
+    result<topic, error> erase_locked(const std::string& name);
+
+    store& store_;
+    const broker_defaults defaults_;
+    const clock_fn clock_;
+    mutable std::shared_mutex mu_;
+    std::map<std::string, topic, std::less<>> by_name_;
+    std::map<uuid, std::string> name_by_id_;
+    collision_index collisions_;
+};
+
+}  // namespace ketch::meta

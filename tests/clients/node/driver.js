@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+'use strict'
+// kafkajs client driver for the ketch client test matrix.
+//
+//   node driver.js --bootstrap HOST:PORT <command> '<json args>'
+//
+// Implements the command vocabulary of ../DRIVERS.md with kafkajs (pinned in
+// package.json). Prints exactly one JSON object on stdout; kafkajs logs go to
+// stderr. Exit 0 when the operation ran (Kafka error codes are reported in the
+// JSON), non-zero when the driver itself failed. See README.md for the choices
+// made where kafkajs has no direct equivalent of a command.
+
+const { Kafka, logLevel } = require('kafkajs')
+const { errorName } = require('./errors')
+const admin = require('./admin')
+const data = require('./data')
+
+const COMMANDS = {
+  'create-topics': admin.createTopics,
+  'list-topics': admin.listTopics,
+  'describe-topics': admin.describeTopics,
+  'delete-topics': admin.deleteTopics,
+  'describe-cluster': admin.describeCluster,
+  produce: data.produce,
+  consume: data.consume,
+  'offsets-for-times': data.offsetsForTimes,
+  'list-offsets': data.listOffsets,
+}
+
+// Java-style client properties accepted in "config", mapped to kafkajs
+// client options. Any other key is passed to kafkajs unchanged, so kafkajs'
+// own option names (e.g. "retry": {"retries": 0}) work too.
+const PROPERTY_MAP = {
+  'client.id': ['clientId', String],
+  'request.timeout.ms': ['requestTimeout', Number],
+  'socket.connection.setup.timeout.ms': ['connectionTimeout', Number],
+  retries: ['retry', n => ({ retries: Number(n) })],
+}
+
+const LOG_LEVELS = {
+  NOTHING: logLevel.NOTHING,
+  ERROR: logLevel.ERROR,
+  WARN: logLevel.WARN,
+  INFO: logLevel.INFO,
+  DEBUG: logLevel.DEBUG,
+}
+
+function usage(message) {
+  process.stderr.write(
+    `${message}\nusage: driver.js --bootstrap HOST:PORT <command> '<json args>'\n` +
+      `commands: ${Object.keys(COMMANDS).join(', ')}\n`
+  )
+  process.exit(2)
+}
+
+function parseArgv(argv) {
+  let bootstrap = null
+  const rest = []
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--bootstrap') {
+      bootstrap = argv[++i]
+    } else if (argv[i].startsWith('--bootstrap=')) {
+      bootstrap = argv[i].slice('--bootstrap='.length)
+    } else {
+      rest.push(argv[i])
+    }
+  }
+  if (!bootstrap) usage('missing --bootstrap HOST:PORT')
+  if (rest.length < 1 || rest.length > 2) usage('expected <command> and optional JSON args')
+  const [command, json = '{}'] = rest
+  if (!COMMANDS[command]) usage(`unknown command ${command}`)
+  let args
+  try {
+    args = JSON.parse(json)
+  } catch (e) {
+    usage(`args are not valid JSON: ${e.message}`)
+  }
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    usage('args must be a JSON object')
+  }
+  return { bootstrap, command, args }
+}
+
+// kafkajs log entries as JSON lines on stderr; stdout carries only the result.
+const stderrLogCreator = () => ({ namespace, level, label, log }) => {
+  process.stderr.write(JSON.stringify({ level: label, namespace, ...log }) + '\n')
+}
+
+function clientOptions(bootstrap, config) {
+  const options = {
+    clientId: 'ketch-kafkajs-driver',
+    brokers: bootstrap.split(','),
+    logLevel: LOG_LEVELS[process.env.KAFKAJS_LOG_LEVEL || 'ERROR'] ?? logLevel.ERROR,
+    logCreator: stderrLogCreator,
+  }
+  for (const [key, value] of Object.entries(config || {})) {
+    const mapped = PROPERTY_MAP[key]
+    if (mapped) {
+      options[mapped[0]] = mapped[1](value)
+    } else {
+      options[key] = value
+    }
+  }
+  return options
+}
+
+function emit(result, code) {
+  process.stdout.write(JSON.stringify(result) + '\n', () => process.exit(code))
+}
+
+async function main() {
+  const { bootstrap, command, args } = parseArgv(process.argv.slice(2))
+  const options = clientOptions(bootstrap, args.config)
+  const kafka = new Kafka(options)
+  const result = await COMMANDS[command](kafka, args, { options, errorName })
+  emit(result, 0)
+}
+
+main().catch(e => {
+  process.stderr.write(`driver failed: ${(e && e.stack) || e}\n`)
+  if (e && e.cause) process.stderr.write(`caused by: ${e.cause.stack || e.cause}\n`)
+  process.exit(1)
+})
