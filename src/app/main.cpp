@@ -18,6 +18,7 @@
 #include "meta/sqlite_store.h"
 #include "meta/topic_registry.h"
 #include "net/server.h"
+#include "txn/producer_ids.h"
 
 using namespace ketch;
 
@@ -84,12 +85,14 @@ int main(int argc, char** argv) {
         if (!logs.ok()) throw std::runtime_error("logs: " + logs.error().message);
 
         broker::partition_waiters waiters;
-        broker::broker_context ctx{{}, **topics, **logs, waiters};
+        txn::producer_ids producer_ids(opt.data_dir);
+        broker::broker_context ctx{{}, **topics, **logs, waiters, producer_ids};
         ctx.config.node_id = opt.node_id;
         ctx.config.cluster_id = app::load_or_create_cluster_id(opt.data_dir);
         ctx.config.auto_create_topics = opt.auto_create_topics;
         ctx.config.default_partitions = opt.default_partitions;
         ctx.config.max_request_bytes = opt.max_request_bytes;
+        ctx.config.flush_ms = opt.flush_ms;
 
         broker::dispatcher dispatch(ctx);
         net::server_options sopt;

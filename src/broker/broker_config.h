@@ -16,6 +16,7 @@ struct broker_config {
     int32_t default_partitions = 1;    // num.partitions
     int16_t default_replication_factor = 1;  // default.replication.factor
     int32_t max_request_bytes = 100 * 1024 * 1024;  // socket.request.max.bytes
+    int64_t flush_ms = 1000;           // acks=0/1 data is fsynced at least this often
 };
 
 }  // namespace ketch::broker

@@ -10,6 +10,9 @@ class topic_registry;
 namespace ketch::log {
 class log_manager;
 }
+namespace ketch::txn {
+class producer_ids;
+}
 
 namespace ketch::broker {
 
@@ -20,6 +23,7 @@ struct broker_context {
     meta::topic_registry& topics;
     log::log_manager& logs;
     partition_waiters& waiters;
+    txn::producer_ids& producer_ids;
 };
 
 }  // namespace ketch::broker

@@ -7,8 +7,12 @@
 #include "protocol/messages/create_topics.h"
 #include "protocol/messages/delete_topics.h"
 #include "protocol/messages/describe_cluster.h"
+#include "protocol/messages/fetch.h"
 #include "protocol/messages/find_coordinator.h"
+#include "protocol/messages/init_producer_id.h"
+#include "protocol/messages/list_offsets.h"
 #include "protocol/messages/metadata.h"
+#include "protocol/messages/produce.h"
 
 namespace ketch::broker {
 
@@ -16,9 +20,13 @@ awaitable<kafka::api_versions_response> handle_api_versions(request_context&, ka
 // ApiVersions at a version ketch does not serve: v0-shaped UNSUPPORTED_VERSION (KIP-511).
 net::handler_result unsupported_api_versions(request_context&);
 
+awaitable<kafka::produce_response> handle_produce(request_context&, kafka::produce_request&);
+awaitable<kafka::fetch_response> handle_fetch(request_context&, kafka::fetch_request&);
+awaitable<kafka::list_offsets_response> handle_list_offsets(request_context&, kafka::list_offsets_request&);
 awaitable<kafka::metadata_response> handle_metadata(request_context&, kafka::metadata_request&);
 awaitable<kafka::create_topics_response> handle_create_topics(request_context&, kafka::create_topics_request&);
 awaitable<kafka::delete_topics_response> handle_delete_topics(request_context&, kafka::delete_topics_request&);
+awaitable<kafka::init_producer_id_response> handle_init_producer_id(request_context&, kafka::init_producer_id_request&);
 awaitable<kafka::describe_cluster_response> handle_describe_cluster(request_context&, kafka::describe_cluster_request&);
 awaitable<kafka::find_coordinator_response> handle_find_coordinator(request_context&, kafka::find_coordinator_request&);
 

@@ -12,11 +12,15 @@ namespace {
 constexpr handler_entry k_handlers[] = {
     // clang-format off
     //    request                      response                     handler                   min max
+    entry<produce_request,            produce_response,           &handle_produce,           3,  13>(),
+    entry<fetch_request,              fetch_response,             &handle_fetch,             4,  18>(),
+    entry<list_offsets_request,       list_offsets_response,      &handle_list_offsets,      1,  11>(),
     entry<metadata_request,           metadata_response,          &handle_metadata,          0,  13>(),
     entry<find_coordinator_request,   find_coordinator_response,  &handle_find_coordinator,  0,  6>(),
     entry<api_versions_request,       api_versions_response,      &handle_api_versions,      0,  4>(),
     entry<create_topics_request,      create_topics_response,     &handle_create_topics,     2,  7>(),
     entry<delete_topics_request,      delete_topics_response,     &handle_delete_topics,     1,  6>(),
+    entry<init_producer_id_request,   init_producer_id_response,  &handle_init_producer_id,  0,  5>(),
     entry<describe_cluster_request,   describe_cluster_response,  &handle_describe_cluster,  0,  2>(),
     // clang-format on
 };

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Installs what the client tests (tests/clients/) need, from pinned committed files:
+#   - the project venv .venv/ with tests/clients/requirements.txt (pytest, confluent-kafka, kafka-python)
+#   - the Java driver   (tests/clients/java/build.sh)
+#   - the kafkajs driver (npm ci in tests/clients/node)
+#   - the franz-go driver (go build in tests/clients/go -> tests/clients/go/driver)
+# Each driver step runs only when its directory exists, and only when its inputs are
+# newer than what was built last time; a second run with nothing changed does no work.
+# kcat and python3-venv come from Debian (deps/apt.txt, scripts/install-deps.sh).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+clients="$root/tests/clients"
+stamps="$root/.cache/test-deps"
+mkdir -p "$stamps"
+
+step() { printf 'test-deps: %-8s %s\n' "$1" "$2"; }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# True when some file under $1 (pruning the names in $3..) is newer than file $2 (or $2 is missing).
+newer_than() {
+  local dir="$1" ref="$2"; shift 2
+  [[ -e "$ref" ]] || return 0
+  local prune=()
+  for p in "$@"; do prune+=(-name "$p" -prune -o); done
+  [[ -n "$(find "$dir" "${prune[@]}" -newer "$ref" -type f -print -quit)" ]]
+}
+
+# ---- Python venv ----
+venv="$root/.venv"
+req="$clients/requirements.txt"
+if [[ ! -x "$venv/bin/python" ]]; then
+  step python "creating $venv"
+  python3 -m venv "$venv"
+fi
+if cmp -s "$req" "$stamps/requirements.txt" && "$venv/bin/python" -c 'import pytest, confluent_kafka, kafka' 2>/dev/null; then
+  step python "up to date"
+else
+  step python "installing $(basename "$req")"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input -r "$req"
+  cp "$req" "$stamps/requirements.txt"
+fi
+
+# ---- Java (kafka-clients) ----
+if [[ -x "$clients/java/build.sh" ]] && ! { have java && have mvn; }; then
+  step java "skipped: java/mvn not installed (its client tests will skip)"
+elif [[ -x "$clients/java/build.sh" ]]; then
+  if newer_than "$clients/java" "$stamps/java" target; then
+    step java "building"
+    (cd "$clients/java" && ./build.sh)
+    touch "$stamps/java"
+  else
+    step java "up to date"
+  fi
+else
+  step java "skipped (no tests/clients/java/build.sh)"
+fi
+
+# ---- Node (kafkajs) ----
+if [[ -f "$clients/node/package.json" ]] && ! have npm; then
+  step node "skipped: npm not installed (its client tests will skip)"
+elif [[ -f "$clients/node/package.json" ]]; then
+  # npm ci rewrites node_modules/.package-lock.json: newer than the lock file = installed.
+  installed="$clients/node/node_modules/.package-lock.json"
+  if [[ ! -e "$installed" || "$clients/node/package-lock.json" -nt "$installed" ||
+        "$clients/node/package.json" -nt "$installed" ]]; then
+    step node "npm ci"
+    (cd "$clients/node" && npm ci --no-audit --no-fund --loglevel=error)
+    touch "$installed"
+  else
+    step node "up to date"
+  fi
+else
+  step node "skipped (no tests/clients/node/package.json)"
+fi
+
+# ---- Go (franz-go) ----
+if [[ -f "$clients/go/go.mod" ]] && ! have go; then
+  step go "skipped: go not installed (its client tests will skip)"
+elif [[ -f "$clients/go/go.mod" ]] && compgen -G "$clients/go/*.go" >/dev/null; then
+  if newer_than "$clients/go" "$clients/go/driver" driver; then
+    step go "go build"
+    (cd "$clients/go" && go build -o driver .)
+  else
+    step go "up to date"
+  fi
+else
+  step go "skipped (no tests/clients/go/*.go)"
+fi

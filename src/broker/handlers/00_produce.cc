@@ -1,0 +1,166 @@
+// Produce v3-13. v3: transactional_id. v5: log_start_offset. v7: zstd.
+// v8: record_errors, error_message. v9: flexible. v10: current leader and
+// node endpoints on NOT_LEADER. v13: topics by id (KIP-516).
+// Behaviour: KafkaApis.handleProduceRequest, ReplicaManager.appendRecords,
+// LogValidator (via record::validate_produce_batch).
+//
+// Each partition's records must be exactly one valid v2 batch; nothing of a
+// refused partition is stored and the others are unaffected. acks=-1 is
+// answered once the data is fsynced (group commit shared with every other
+// producer); acks=1 after the write; acks=0 never — and, as Kafka does, a
+// refused acks=0 request closes the connection so the producer notices.
+#include <chrono>
+
+#include "broker/async.h"
+#include "broker/handlers/handlers.h"
+#include "broker/partition_waiters.h"
+#include "broker/partitions.h"
+#include "meta/topic_registry.h"
+#include "record/batch_validate.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+using partition_response = produce_response::partition_produce_response;
+
+int64_t wall_clock_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+struct pending_sync {
+    std::shared_ptr<log::partition_log> log;
+    int64_t end_offset;
+    partition_response* out;
+};
+
+void append_one(request_context& ctx, const meta::topic& t, produce_request::partition_produce_data& p,
+                partition_response& out, std::vector<pending_sync>& syncs, int16_t acks) {
+    auto& b = ctx.broker;
+    out.index = p.index;
+    auto part = open_partition(b, t, p.index);
+    if (!part.ok()) {
+        out.error_code = code(part.error());
+        return;
+    }
+    const meta::log_settings& s = part->settings;
+    record::validation_limits limits;
+    limits.now_ms = wall_clock_ms();
+    limits.max_message_bytes = s.max_message_bytes;
+    limits.segment_bytes = s.segment_bytes;
+    limits.topic_timestamp_type = s.message_timestamp_type == meta::timestamp_type::log_append_time
+                                      ? record::timestamp_type::log_append_time
+                                      : record::timestamp_type::create_time;
+    limits.timestamp_before_max_ms = s.message_timestamp_before_max_ms;
+    limits.timestamp_after_max_ms = s.message_timestamp_after_max_ms;
+    limits.compacted = s.cleanup_compact;
+    limits.allow_zstd = ctx.api_version >= 7;
+    std::string tp = t.name + "-" + std::to_string(p.index);
+    limits.topic_partition = tp;
+
+    byte_view data = p.records ? p.records->data.view() : byte_view{};
+    auto info = record::validate_produce_batch(data, limits);
+    if (!info.ok()) {
+        auto& e = info.error();
+        out.error_code = code(e.code);
+        if (e.message_in_response) out.error_message = e.message;
+        for (auto& re : e.record_errors) out.record_errors.push_back({re.batch_index, re.message, {}});
+        return;
+    }
+    log::append_options opts;
+    opts.timestamp_type = limits.topic_timestamp_type;
+    opts.now_ms = limits.now_ms;
+    opts.leader_epoch = 0;
+    auto r = part->log->append(data.first(info->size_in_bytes), opts);
+    if (!r.ok()) {
+        out.error_code = code(error_code::kafka_storage_error);
+        return;
+    }
+    out.base_offset = r->base_offset;
+    out.log_append_time_ms = r->log_append_time;
+    out.log_start_offset = r->log_start_offset;
+    b.waiters.notify(t.name, p.index);
+    if (acks == -1) syncs.push_back({part->log, r->last_offset + 1, &out});
+}
+
+// Waits until every pending sync finished; a failed fsync turns that
+// partition's answer into KAFKA_STORAGE_ERROR.
+awaitable<void> wait_durable(std::vector<pending_sync>& syncs) {
+    if (syncs.empty()) co_return;
+    auto failed = co_await on_callback<std::vector<bool>>([&syncs](std::function<void(std::vector<bool>)> done) {
+        struct state {
+            std::mutex mu;
+            size_t left;
+            std::vector<bool> failed;
+            std::function<void(std::vector<bool>)> done;
+        };
+        auto st = std::make_shared<state>();
+        st->left = syncs.size();
+        st->failed.assign(syncs.size(), false);
+        st->done = std::move(done);
+        for (size_t i = 0; i < syncs.size(); ++i) {
+            syncs[i].log->sync_async(syncs[i].end_offset, [st, i](log::log_status s) {
+                std::unique_lock lock(st->mu);
+                if (!s.ok()) st->failed[i] = true;
+                if (--st->left == 0) {
+                    auto f = std::move(st->failed);
+                    lock.unlock();
+                    st->done(std::move(f));
+                }
+            });
+        }
+    });
+    for (size_t i = 0; i < syncs.size(); ++i) {
+        if (failed[i]) {
+            auto* out = syncs[i].out;
+            out->error_code = code(error_code::kafka_storage_error);
+            out->base_offset = -1;
+            out->log_append_time_ms = -1;
+            out->log_start_offset = -1;
+        }
+    }
+}
+
+}  // namespace
+
+awaitable<produce_response> handle_produce(request_context& ctx, produce_request& req) {
+    auto& b = ctx.broker;
+    produce_response resp;
+    const bool by_id = ctx.api_version >= 13;
+    bool any_error = false;
+    std::vector<pending_sync> syncs;
+    // Responses are built in place; reserve so pointers in `syncs` stay valid.
+    resp.responses.reserve(req.topic_data.size());
+    for (auto& td : req.topic_data) {
+        auto& tr = resp.responses.emplace_back();
+        tr.name = td.name;
+        tr.topic_id = td.topic_id;
+        tr.partition_responses.reserve(td.partition_data.size());
+        std::optional<meta::topic> t = by_id ? b.topics.by_id(td.topic_id) : b.topics.by_name(td.name);
+        for (auto& p : td.partition_data) {
+            auto& out = tr.partition_responses.emplace_back();
+            out.index = p.index;
+            out.base_offset = -1;
+            if (req.acks != 0 && req.acks != 1 && req.acks != -1) {
+                out.error_code = code(error_code::invalid_required_acks);
+            } else if (!t) {
+                out.error_code = code(by_id ? error_code::unknown_topic_id : error_code::unknown_topic_or_partition);
+            } else {
+                append_one(ctx, *t, p, out, syncs, req.acks);
+            }
+            if (out.error_code != 0) any_error = true;
+        }
+    }
+    if (req.acks == 0) {
+        ctx.no_response = true;
+        if (any_error) ctx.close_connection = true;
+        co_return resp;
+    }
+    co_await wait_durable(syncs);
+    co_return resp;
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,150 @@
+// Fetch v4-18. v4: isolation_level, last_stable_offset, aborted
+// transactions. v5: log_start_offset. v7: fetch sessions (KIP-227). v9:
+// current_leader_epoch. v11: rack, preferred_read_replica. v12: flexible,
+// diverging epochs. v13: topic ids. v15: replica_state. v16: node endpoints.
+// v18: replica high watermark (ignored: consumers only).
+// Behaviour: KafkaApis.handleFetchRequest, ReplicaManager.fetchMessages.
+//
+// Fetch sessions: ketch answers every fetch as sessionless (session_id 0),
+// which KIP-227 allows a broker to do; clients then send full fetches. An
+// incremental fetch for a session ketch never created is refused with
+// FETCH_SESSION_ID_NOT_FOUND, as Kafka refuses an unknown session.
+// Long polling: with too few bytes, the request parks on its partitions and
+// is woken by the next append to any of them (or by max_wait_ms).
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "broker/handlers/handlers.h"
+#include "broker/partition_waiters.h"
+#include "broker/partitions.h"
+#include "meta/topic_registry.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+using partition_data = fetch_response::partition_data;
+
+struct fetch_target {
+    std::optional<meta::topic> topic;
+    fetch_request::fetch_partition* req;
+    partition_data* out;
+};
+
+// Reads every partition into `targets[i].out`, honouring max_bytes across
+// the response (the first partition with data may exceed it, as Kafka's
+// minOneMessage does). Returns the bytes read.
+uint64_t read_all(request_context& ctx, std::vector<fetch_target>& targets, int32_t max_bytes, bool read_committed) {
+    uint64_t total = 0;
+    uint64_t budget = uint64_t(std::max(max_bytes, 0));
+    for (auto& tg : targets) {
+        auto& out = *tg.out;
+        out = partition_data{};
+        out.partition_index = tg.req->partition;
+        out.high_watermark = -1;
+        out.last_stable_offset = -1;
+        out.log_start_offset = -1;
+        out.aborted_transactions = read_committed ? std::optional<std::vector<fetch_response::aborted_transaction>>(
+                                                        std::in_place)
+                                                  : std::nullopt;
+        if (!tg.topic) {
+            out.error_code = code(ctx.api_version >= 13 ? error_code::unknown_topic_id
+                                                        : error_code::unknown_topic_or_partition);
+            continue;
+        }
+        auto part = open_partition(ctx.broker, *tg.topic, tg.req->partition);
+        if (!part.ok()) {
+            out.error_code = code(part.error());
+            continue;
+        }
+        auto& log = *part->log;
+        uint64_t limit = std::min<uint64_t>(uint64_t(std::max(tg.req->partition_max_bytes, 0)), budget);
+        log::read_options ro;
+        ro.min_one_batch = total == 0;
+        auto r = log.read(tg.req->fetch_offset, limit, ro);
+        if (!r.ok()) {
+            out.error_code = code(r.error().code == log::log_errc::offset_out_of_range
+                                      ? error_code::offset_out_of_range
+                                      : error_code::kafka_storage_error);
+            continue;
+        }
+        out.high_watermark = r->high_watermark;
+        out.last_stable_offset = r->high_watermark;  // no open transactions yet
+        out.log_start_offset = r->log_start_offset;
+        records recs;
+        bool zero_copy = ctx.conn.sendfile_ok;
+        for (auto& s : r->slices) zero_copy &= s.file->native_handle() >= 0;
+        if (zero_copy) {
+            for (auto& s : r->slices) recs.chunks.push_back({s.file->native_handle(), int64_t(s.position), s.length, s.file});
+        } else {
+            // Not a plain file (tests' in-memory fs) or not a plaintext socket: copy.
+            auto copy = log::read_bytes(*r);
+            if (!copy.ok()) throw std::runtime_error("reading the log: " + copy.error().message);
+            recs.data = shared_bytes(std::move(*copy));
+        }
+        total += r->total_bytes;
+        budget = budget > r->total_bytes ? budget - r->total_bytes : 0;
+        out.records = std::move(recs);
+    }
+    return total;
+}
+
+}  // namespace
+
+awaitable<fetch_response> handle_fetch(request_context& ctx, fetch_request& req) {
+    auto& b = ctx.broker;
+    fetch_response resp;
+    if (req.session_id != 0 && req.session_epoch > 0) {
+        resp.error_code = code(error_code::fetch_session_id_not_found);
+        co_return resp;
+    }
+    const bool by_id = ctx.api_version >= 13;
+    const bool read_committed = req.isolation_level == 1;
+
+    std::vector<fetch_target> targets;
+    std::vector<partition_waiters::key> keys;
+    resp.responses.reserve(req.topics.size());
+    for (auto& ft : req.topics) {
+        auto& tr = resp.responses.emplace_back();
+        tr.topic = ft.topic;
+        tr.topic_id = ft.topic_id;
+        auto t = by_id ? b.topics.by_id(ft.topic_id) : b.topics.by_name(ft.topic);
+        tr.partitions.resize(ft.partitions.size());
+        for (size_t i = 0; i < ft.partitions.size(); ++i) {
+            targets.push_back({t, &ft.partitions[i], &tr.partitions[i]});
+            if (t) keys.emplace_back(t->name, ft.partitions[i].partition);
+        }
+    }
+
+    uint64_t got = read_all(ctx, targets, req.max_bytes, read_committed);
+    bool any_error = false;
+    for (auto& tg : targets) any_error |= tg.out->error_code != 0;
+    if (got >= uint64_t(std::max(req.min_bytes, 1)) || req.max_wait_ms <= 0 || any_error || keys.empty())
+        co_return resp;
+
+    // Long poll: wait for an append to one of our partitions, or the deadline.
+    auto ex = co_await boost::asio::this_coro::executor;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(req.max_wait_ms);
+    // Shared: a wake-up posted by an appender may run after this coroutine ends.
+    auto timer = std::make_shared<boost::asio::steady_timer>(ex);
+    while (got < uint64_t(std::max(req.min_bytes, 1))) {
+        timer->expires_at(deadline);
+        auto w = b.waiters.park(keys, [timer, ex] { boost::asio::post(ex, [timer] { timer->cancel(); }); });
+        // Data may have arrived between the read and the park: look once more.
+        got = read_all(ctx, targets, req.max_bytes, read_committed);
+        if (got >= uint64_t(std::max(req.min_bytes, 1))) {
+            b.waiters.unpark(w, keys);
+            break;
+        }
+        auto [ec] = co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+        b.waiters.unpark(w, keys);
+        got = read_all(ctx, targets, req.max_bytes, read_committed);
+        if (!ec) break;  // deadline
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,38 @@
+#include "broker/partitions.h"
+
+#include <spdlog/spdlog.h>
+
+#include "log/log_manager.h"
+#include "meta/topic_registry.h"
+
+namespace ketch::broker {
+
+log::log_config to_log_config(const meta::log_settings& s, int64_t broker_flush_ms) {
+    log::log_config c;
+    c.segment_bytes = uint64_t(s.segment_bytes);
+    c.segment_ms = s.max_segment_ms();
+    c.index_interval_bytes = uint32_t(s.index_interval_bytes);
+    // flush.ms defaults to "never" in Kafka (replication makes data safe);
+    // a single node flushes acks=0/1 data on the broker's interval instead.
+    c.flush_interval_ms = s.flush_ms < broker_flush_ms ? s.flush_ms : broker_flush_ms;
+    return c;
+}
+
+result<partition_handle, error_code> open_partition(broker_context& b, const meta::topic& t, int32_t partition) {
+    if (partition < 0 || partition >= t.partition_count) return failure{error_code::unknown_topic_or_partition};
+    partition_handle h;
+    h.settings = meta::effective_log_settings(t, b.topics.defaults());
+    if (auto log = b.logs.get({t.name, partition})) {
+        h.log = std::move(log);
+        return h;
+    }
+    auto r = b.logs.get_or_create({t.name, partition}, to_log_config(h.settings, b.config.flush_ms));
+    if (!r.ok()) {
+        spdlog::error("opening log {}-{}: {}", t.name, partition, r.error().message);
+        return failure{error_code::kafka_storage_error};
+    }
+    h.log = std::move(*r);
+    return h;
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,31 @@
+// Finding a partition's log for a request: the topic must exist in the
+// registry and the partition be in range; the log is opened (or created) on
+// first use with the topic's settings.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "base/error_code.h"
+#include "base/result.h"
+#include "broker/broker_context.h"
+#include "log/partition_log.h"
+#include "meta/log_settings.h"
+#include "meta/topic.h"
+
+namespace ketch::broker {
+
+struct partition_handle {
+    std::shared_ptr<log::partition_log> log;
+    meta::log_settings settings;
+};
+
+// The log's configuration derived from the topic's effective settings.
+log::log_config to_log_config(const meta::log_settings& s, int64_t broker_flush_ms);
+
+// UNKNOWN_TOPIC_OR_PARTITION for a partition outside the topic;
+// KAFKA_STORAGE_ERROR if the log cannot be opened.
+result<partition_handle, error_code> open_partition(broker_context& b, const meta::topic& t, int32_t partition);
+
+}  // namespace ketch::broker

@@ -1,0 +1,94 @@
+#include "log/flusher.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace ketch::log {
+
+flusher::flusher() : flusher(options{}) {}
+
+flusher::flusher(options opt) : opt_(std::move(opt)) {
+    if (!opt_.steady_ms) {
+        opt_.steady_ms = [] {
+            using namespace std::chrono;
+            return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+        };
+    }
+    if (opt_.start_thread) thread_ = std::thread([this] { loop(); });
+}
+
+flusher::~flusher() { stop(); }
+
+bool flusher::schedule(std::shared_ptr<flushable> t) {
+    {
+        std::lock_guard lk(mu_);
+        if (stopping_) return false;
+        queue_.push_back(std::move(t));
+    }
+    cv_.notify_one();
+    return true;
+}
+
+void flusher::watch(std::weak_ptr<flushable> t) {
+    {
+        std::lock_guard lk(mu_);
+        watched_.push_back(std::move(t));
+    }
+    cv_.notify_one();
+}
+
+void flusher::stop() {
+    {
+        std::lock_guard lk(mu_);
+        stopping_ = true;
+    }
+    cv_.notify_one();
+    if (thread_.joinable()) thread_.join();
+    run_queued();  // anything queued before stopping_ was seen
+}
+
+size_t flusher::run_queued() {
+    std::deque<std::shared_ptr<flushable>> batch;
+    {
+        std::lock_guard lk(mu_);
+        batch.swap(queue_);
+    }
+    for (auto& t : batch) t->flush_pass();
+    return batch.size();
+}
+
+int64_t flusher::run_periodic(int64_t now) {
+    std::vector<std::shared_ptr<flushable>> live;
+    {
+        std::lock_guard lk(mu_);
+        std::erase_if(watched_, [](const auto& w) { return w.expired(); });
+        for (auto& w : watched_)
+            if (auto t = w.lock()) live.push_back(std::move(t));
+    }
+    int64_t next = now + opt_.max_idle_ms;
+    for (auto& t : live) next = std::min(next, t->periodic_flush(now));
+    return std::max(next, now + 1);
+}
+
+void flusher::loop() {
+    int64_t next_periodic = opt_.steady_ms() + opt_.max_idle_ms;
+    std::unique_lock lk(mu_);
+    for (;;) {
+        int64_t wait = std::max<int64_t>(0, next_periodic - opt_.steady_ms());
+        cv_.wait_for(lk, std::chrono::milliseconds(wait), [&] { return stopping_ || !queue_.empty(); });
+        if (stopping_) break;
+        if (!queue_.empty()) {
+            lk.unlock();
+            run_queued();
+            lk.lock();
+        }
+        int64_t now = opt_.steady_ms();
+        if (now >= next_periodic) {
+            lk.unlock();
+            next_periodic = run_periodic(now);
+            lk.lock();
+        }
+    }
+}
+
+}  // namespace ketch::log

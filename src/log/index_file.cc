@@ -1,0 +1,40 @@
+#include "log/index_file.h"
+
+#include <cstring>
+
+#include "base/crc32c.h"
+#include "base/endian.h"
+#include "log/log_format.h"
+
+namespace ketch::log {
+
+bytes frame_index_file(uint32_t magic, uint16_t entry_size, int64_t base_offset, byte_view entries) {
+    bytes out(k_index_header_size + entries.size() + k_index_trailer_size);
+    uint8_t* p = out.data();
+    store_be<uint32_t>(p, magic);
+    store_be<uint16_t>(p + 4, k_index_version);
+    store_be<uint16_t>(p + 6, entry_size);
+    store_be<int64_t>(p + 8, base_offset);
+    if (!entries.empty()) std::memcpy(p + k_index_header_size, entries.data(), entries.size());
+    uint8_t* t = p + k_index_header_size + entries.size();
+    store_be<uint32_t>(t, uint32_t(entries.size() / entry_size));
+    store_be<uint32_t>(t + 4, crc32c(byte_view(out.data(), k_index_header_size + entries.size())));
+    return out;
+}
+
+std::optional<byte_view> unframe_index_file(byte_view file, uint32_t magic, uint16_t entry_size,
+                                            int64_t base_offset) {
+    if (file.size() < k_index_header_size + k_index_trailer_size) return std::nullopt;
+    size_t body = file.size() - k_index_header_size - k_index_trailer_size;
+    if (body % entry_size != 0) return std::nullopt;
+    const uint8_t* p = file.data();
+    if (load_be<uint32_t>(p) != magic || load_be<uint16_t>(p + 4) != k_index_version ||
+        load_be<uint16_t>(p + 6) != entry_size || load_be<int64_t>(p + 8) != base_offset)
+        return std::nullopt;
+    const uint8_t* t = p + k_index_header_size + body;
+    if (load_be<uint32_t>(t) != body / entry_size) return std::nullopt;
+    if (load_be<uint32_t>(t + 4) != crc32c(file.first(k_index_header_size + body))) return std::nullopt;
+    return file.subspan(k_index_header_size, body);
+}
+
+}  // namespace ketch::log

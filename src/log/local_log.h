@@ -1,0 +1,173 @@
+// local_log: a partition log as a directory of segment files (the embedded
+// engine behind partition_log). Layout: docs/design/log_format.md.
+//
+// Lock rules (acquire only in this order; never the reverse):
+//   append_mu_                  -> sync_mu_ -> segments_mu_
+//   flush_mu_ -> checkpoint_mu_ -> sync_mu_ -> segments_mu_
+//   * append_mu_: one appender at a time; also roll, retention, delete_records
+//     and set_config (anything that changes the segment list). Held for one
+//     pwritev, never for an fsync: checkpoint_mu_ is never taken under it.
+//   * flush_mu_: one flush pass at a time (flusher thread, flush(), close()).
+//     Takes no append lock, so appends continue while the disk syncs.
+//   * checkpoint_mu_: one writer of the checkpoint file at a time.
+//   * sync_mu_: sync waiters, durable offset, segments awaiting finalization.
+//   * segments_mu_: only to copy or swap the immutable segment list snapshot.
+// Readers (read, offset queries) take no lock but segments_mu_ for a moment:
+// they work on a snapshot of the segment list and on published sizes.
+//
+// Durability: append writes to the page cache only. flush(), sync_async and
+// the periodic flush fdatasync every segment with unsynced bytes (and the
+// directory after a roll). A failed fdatasync may have dropped dirty pages
+// (Linux marks them clean), so a later successful one proves nothing: the log
+// then fails every waiter of that pass and refuses appends and syncs with
+// storage_failed until it is reopened, when recovery reads what is really on
+// disk. A failed write (disk full) leaves the log unchanged and usable.
+//
+// Recovery on open: segments at or past the checkpoint's recovery point (the
+// active one, and closed ones not yet finalized) are scanned batch by batch:
+// framing, CRC-32C, increasing offsets. The file is cut at the first invalid
+// byte, later segments are dropped, and the indexes are rebuilt. Closed
+// segments below it load their index files, and are rebuilt if those are
+// missing or malformed. With clean_shutdown, the last segment's index files
+// (written by close) are trusted too.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "io/file_system.h"
+#include "log/checkpoint.h"
+#include "log/flusher.h"
+#include "log/partition_log.h"
+#include "log/segment.h"
+
+namespace ketch::log {
+
+class local_log final : public partition_log, public flushable, public std::enable_shared_from_this<local_log> {
+public:
+    struct options {
+        std::shared_ptr<io::file_system> fs;
+        std::string dir;  // created if missing
+        log_config config;
+        std::function<int64_t()> clock_ms;          // wall clock; default system clock
+        record_timestamp_reader record_timestamps;  // empty: decode_record_timestamps
+        // Runs sync passes. Without one, sync_async syncs on the calling thread
+        // and there is no periodic flush.
+        std::shared_ptr<log::flusher> flusher;
+        // The data directory was closed cleanly: trust the last segment's index files.
+        bool clean_shutdown = false;
+    };
+
+    // What open found and repaired (tests, logs).
+    struct open_report {
+        int segments_recovered = 0;  // scanned batch by batch
+        int indexes_rebuilt = 0;     // closed segments whose index files were unusable
+        uint64_t bytes_truncated = 0;
+        int segments_dropped = 0;    // after a cut, or wholly below the log start
+    };
+
+    static log_result<std::shared_ptr<local_log>> open(options opt);
+
+    // Destruction does not flush (it is what a crash looks like to the
+    // files); owners call close() first, as log_manager does.
+    struct private_tag {};
+    local_log(private_tag, options opt);
+    ~local_log() override;
+
+    // partition_log
+    log_result<append_result> append(byte_view batch, const append_options& opts) override;
+    log_result<read_result> read(int64_t offset, uint64_t max_bytes, const read_options& opts) override;
+    log_status flush() override;
+    void sync_async(int64_t end_offset, std::function<void(log_status)> done) override;
+    int64_t log_start_offset() const override { return log_start_.load(std::memory_order_acquire); }
+    int64_t log_end_offset() const override { return log_end_.load(std::memory_order_acquire); }
+    int64_t local_log_start_offset() const override { return log_start_offset(); }
+    uint64_t size_bytes() const override;
+    log_result<std::optional<timestamp_offset>> offset_for_timestamp(int64_t ts) override;
+    log_result<std::optional<timestamp_offset>> max_timestamp() override;
+    log_result<int64_t> delete_records_before(int64_t offset) override;
+    log_result<retention_result> apply_retention(int64_t now_ms, int64_t retention_ms,
+                                                 int64_t retention_bytes) override;
+    void set_config(const log_config& c) override;
+    log_config config() const override;
+    log_status close() override;
+
+    // flushable
+    void flush_pass() override;
+    int64_t periodic_flush(int64_t now_steady_ms) override;
+
+    // Introspection (tests, metrics, DescribeLogDirs).
+    const std::string& dir() const { return opt_.dir; }
+    std::vector<int64_t> segment_base_offsets() const;
+    const open_report& report() const { return report_; }
+    bool failed() const { return failed_.load(); }
+    // Every offset below this is known durable.
+    int64_t durable_offset() const;
+
+private:
+    using segment_list = std::vector<std::shared_ptr<segment>>;
+    struct waiter {
+        int64_t end_offset;
+        std::function<void(log_status)> done;
+    };
+
+    // open (local_log_open.cc)
+    log_status load();
+    log_status delete_segment_files(int64_t base_offset);
+
+    // append path
+    bool should_roll(const segment& active, const record::batch_header& h, int64_t now, const log_config& c) const;
+    log_status roll(int64_t base_offset, int64_t now);
+    int64_t now_ms() const { return opt_.clock_ms(); }
+
+    // sync path (local_log_sync.cc)
+    log_status sync_data_locked();      // flush_mu_ held
+    void finalize_closed_locked();      // flush_mu_ held
+    log_status finalize_segment(segment& s);
+    // Queues a flush pass on the flusher; without one (or once it stopped)
+    // runs it here if allowed, else leaves it to the next flush()/close().
+    void schedule_pass(bool inline_without_flusher);
+    void complete(std::vector<waiter>& ws);
+    log_error storage_failed_error() const;
+    log_status save_checkpoint();
+
+    // segment removal (local_log_retention.cc): detaches the first `count`
+    // closed segments and raises the log start; append_mu_ held.
+    retention_result remove_prefix_segments_locked(size_t count);
+
+    std::shared_ptr<const segment_list> snapshot() const;
+    void publish(std::shared_ptr<const segment_list> list);
+
+    options opt_;
+    open_report report_;
+
+    mutable std::mutex append_mu_;
+    log_config config_;   // guarded by append_mu_
+    bool closed_ = false; // guarded by append_mu_
+    std::atomic<bool> closed_flag_{false};  // for lock-free readers
+
+    mutable std::mutex segments_mu_;
+    std::shared_ptr<const segment_list> segments_;
+
+    std::atomic<int64_t> log_start_{0};
+    std::atomic<int64_t> log_end_{0};
+    std::atomic<bool> failed_{false};
+    std::atomic<bool> dir_dirty_{false};
+    std::atomic<int64_t> flush_interval_ms_{log_config::never};
+    std::atomic<int64_t> last_flush_steady_ms_{0};
+
+    std::mutex flush_mu_;
+    mutable std::mutex sync_mu_;
+    std::vector<waiter> waiters_;          // sync_mu_
+    bool queued_ = false;                  // sync_mu_: a pass is scheduled
+    int64_t durable_ = 0;                  // sync_mu_
+    segment_list to_finalize_;             // sync_mu_: closed, index files not yet written
+
+    std::mutex checkpoint_mu_;
+    checkpoint saved_{-1, -1};             // checkpoint_mu_: what the file holds (-1: no file)
+};
+
+}  // namespace ketch::log

@@ -1,0 +1,75 @@
+// log_manager: the partition logs of one data directory.
+//
+//   <data>/<topic>-<partition>/   one local_log each (partition_dir.h)
+//   <data>/clean-shutdown         present only between a clean close and the
+//                                 next open: lets open trust index files
+//   <data>/~deleting-*            partitions being deleted (removed at open)
+//
+// It owns the flusher thread shared by all its logs (group commit and the
+// periodic flush). Thread-safe: mu_ guards the map of open logs and is held
+// while a partition is created, opened or removed (never during an append
+// or a sync, which go to the log directly).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "io/file_system.h"
+#include "log/flusher.h"
+#include "log/local_log.h"
+#include "log/partition_dir.h"
+
+namespace ketch::log {
+
+class log_manager {
+public:
+    struct options {
+        std::shared_ptr<io::file_system> fs;
+        std::string data_dir;
+        // Config for the logs found at open; the owner then applies each
+        // topic's own with partition_log::set_config.
+        log_config default_config;
+        std::function<int64_t()> clock_ms;          // wall clock; default system clock
+        record_timestamp_reader record_timestamps;  // empty: decode_record_timestamps
+        log::flusher::options flusher_options;
+    };
+
+    // Opens (and recovers) every partition under data_dir; starts the flusher.
+    static log_result<std::unique_ptr<log_manager>> open(options opt);
+    ~log_manager();
+    log_manager(const log_manager&) = delete;
+    log_manager& operator=(const log_manager&) = delete;
+
+    // The partition's log, created with `config` if it does not exist (an
+    // existing log keeps its config). invalid_argument for a bad topic name.
+    log_result<std::shared_ptr<partition_log>> get_or_create(const topic_partition& tp, const log_config& config);
+    // nullptr when the partition has no log here.
+    std::shared_ptr<partition_log> get(const topic_partition& tp) const;
+    // Closes the log and deletes its directory; ok if it does not exist.
+    log_status remove(const topic_partition& tp);
+    std::vector<topic_partition> partitions() const;
+
+    // Closes every log (flush, index files, checkpoints), stops the flusher and,
+    // if all went well, marks the directory cleanly shut down. Idempotent.
+    log_status close();
+
+    log::flusher& flusher() { return *flusher_; }
+    bool opened_after_clean_shutdown() const { return clean_at_open_; }
+
+private:
+    explicit log_manager(options opt);
+    log_status load();
+    log_result<std::shared_ptr<local_log>> open_log(const std::string& dir, bool clean);
+
+    options opt_;
+    std::shared_ptr<log::flusher> flusher_;
+    bool clean_at_open_ = false;
+    mutable std::mutex mu_;
+    std::map<topic_partition, std::shared_ptr<local_log>> logs_;  // mu_
+    bool closed_ = false;                                         // mu_
+    uint64_t delete_seq_ = 0;                                     // mu_
+};
+
+}  // namespace ketch::log

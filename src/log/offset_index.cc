@@ -1,0 +1,76 @@
+#include "log/offset_index.h"
+
+#include <algorithm>
+
+#include "base/endian.h"
+#include "log/index_file.h"
+#include "log/log_format.h"
+
+namespace ketch::log {
+
+void offset_index::append(int64_t offset, uint64_t position) {
+    std::lock_guard lk(mu_);
+    entries_.push_back({uint32_t(offset - base_), uint32_t(position)});
+}
+
+offset_index::position_hint offset_index::lookup(int64_t offset) const {
+    if (offset < base_) return {base_, 0};
+    auto rel = uint64_t(offset - base_);
+    std::lock_guard lk(mu_);
+    auto it = std::upper_bound(entries_.begin(), entries_.end(), rel,
+                               [](uint64_t r, const entry& e) { return r < e.relative_offset; });
+    if (it == entries_.begin()) return {base_, 0};
+    --it;
+    return {base_ + it->relative_offset, it->position};
+}
+
+std::optional<offset_index::entry> offset_index::last() const {
+    std::lock_guard lk(mu_);
+    if (entries_.empty()) return std::nullopt;
+    return entries_.back();
+}
+
+size_t offset_index::size() const {
+    std::lock_guard lk(mu_);
+    return entries_.size();
+}
+
+std::vector<offset_index::entry> offset_index::entries() const {
+    std::lock_guard lk(mu_);
+    return entries_;
+}
+
+void offset_index::reset(std::vector<entry> entries) {
+    std::lock_guard lk(mu_);
+    entries_ = std::move(entries);
+}
+
+bytes offset_index::serialize() const {
+    std::lock_guard lk(mu_);
+    bytes body(entries_.size() * k_offset_index_entry_size);
+    uint8_t* p = body.data();
+    for (const auto& e : entries_) {
+        store_be<uint32_t>(p, e.relative_offset);
+        store_be<uint32_t>(p + 4, e.position);
+        p += k_offset_index_entry_size;
+    }
+    return frame_index_file(k_offset_index_magic, k_offset_index_entry_size, base_, body);
+}
+
+std::optional<std::vector<offset_index::entry>> offset_index::parse(byte_view file, int64_t base_offset,
+                                                                    uint64_t log_size) {
+    auto body = unframe_index_file(file, k_offset_index_magic, k_offset_index_entry_size, base_offset);
+    if (!body) return std::nullopt;
+    std::vector<entry> out;
+    out.reserve(body->size() / k_offset_index_entry_size);
+    for (size_t i = 0; i < body->size(); i += k_offset_index_entry_size) {
+        entry e{load_be<uint32_t>(body->data() + i), load_be<uint32_t>(body->data() + i + 4)};
+        if (e.relative_offset > uint64_t(k_max_relative_offset) || e.position >= log_size) return std::nullopt;
+        if (!out.empty() && (e.relative_offset <= out.back().relative_offset || e.position <= out.back().position))
+            return std::nullopt;
+        out.push_back(e);
+    }
+    return out;
+}
+
+}  // namespace ketch::log

@@ -1,0 +1,58 @@
+// offset_index: the sparse map from a batch's base offset to its file
+// position within one segment. An entry is added for a batch when at least
+// index_interval_bytes of batches lie between it and the previous entry's
+// batch (or the segment start); a lookup then scans at most that many bytes.
+//
+// Kept in memory; written to <base>.index when the segment is closed.
+// Thread-safety: one writer (the segment's appender) and any number of
+// readers; `mu_` guards the vector and is held only for the duration of a
+// push_back or a binary search.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "base/bytes.h"
+
+namespace ketch::log {
+
+class offset_index {
+public:
+    struct entry {
+        uint32_t relative_offset = 0;  // batch base offset - segment base offset
+        uint32_t position = 0;         // byte position of the batch in the .log file
+        friend bool operator==(const entry&, const entry&) = default;
+    };
+    struct position_hint {
+        int64_t offset;     // base offset of the indexed batch (segment base when none)
+        uint64_t position;  // where to start scanning for a given offset
+    };
+
+    explicit offset_index(int64_t base_offset) : base_(base_offset) {}
+
+    int64_t base_offset() const { return base_; }
+
+    // Adds an entry; offset and position must exceed the last entry's.
+    void append(int64_t offset, uint64_t position);
+    // The last entry whose offset is <= `offset`; {base, 0} when there is none.
+    position_hint lookup(int64_t offset) const;
+    std::optional<entry> last() const;
+    size_t size() const;
+    std::vector<entry> entries() const;
+    void reset(std::vector<entry> entries);
+
+    // The .index file image (index_file.h envelope).
+    bytes serialize() const;
+    // Entries of a .index file image, or nullopt if it is malformed, belongs to
+    // another segment, is out of order, or points at or past `log_size`.
+    static std::optional<std::vector<entry>> parse(byte_view file, int64_t base_offset, uint64_t log_size);
+
+private:
+    const int64_t base_;
+    mutable std::mutex mu_;
+    std::vector<entry> entries_;
+};
+
+}  // namespace ketch::log

@@ -1,0 +1,170 @@
+#include "log/segment.h"
+
+#include "log/log_format.h"
+
+namespace ketch::log {
+
+segment::segment(std::shared_ptr<io::file> file, std::string dir, int64_t base_offset, int64_t now_ms)
+    : file_(std::move(file)),
+      dir_(std::move(dir)),
+      base_(base_offset),
+      created_ms_(now_ms),
+      next_offset_(base_offset),
+      index_(base_offset),
+      times_(base_offset) {}
+
+log_result<std::shared_ptr<segment>> segment::create(io::file_system& fs, const std::string& dir,
+                                                     int64_t base_offset, int64_t now_ms) {
+    auto f = fs.open(io::join_path(dir, segment_file_name(base_offset, k_log_suffix)), io::open_mode::truncate);
+    if (!f) return failure{from_io(f.error())};
+    return std::make_shared<segment>(std::move(*f), dir, base_offset, now_ms);
+}
+
+log_result<std::shared_ptr<segment>> segment::open(io::file_system& fs, const std::string& dir,
+                                                   int64_t base_offset, int64_t now_ms) {
+    auto f = fs.open(io::join_path(dir, segment_file_name(base_offset, k_log_suffix)), io::open_mode::read_write);
+    if (!f) return failure{from_io(f.error())};
+    return std::make_shared<segment>(std::move(*f), dir, base_offset, now_ms);
+}
+
+std::string segment::path(std::string_view suffix) const {
+    return io::join_path(dir_, segment_file_name(base_, suffix));
+}
+
+void segment::index_batch(const record::batch_header& h, uint64_t position, uint32_t index_interval_bytes) {
+    if (position == 0) first_batch_ts_ = h.max_timestamp;
+    times_.observe(h.max_timestamp, h.base_offset);
+    if (position - last_indexed_position_ >= index_interval_bytes && position > 0) {
+        index_.append(h.base_offset, position);
+        times_.append_max();
+        last_indexed_position_ = position;
+    }
+}
+
+log_status segment::append(std::span<const byte_view> parts, const record::batch_header& h,
+                           uint32_t index_interval_bytes) {
+    uint64_t pos = size_.load(std::memory_order_relaxed);
+    if (auto st = file_->pwritev(pos, parts); !st) {
+        (void)file_->truncate(pos);
+        return failure{from_io(st.error())};
+    }
+    // Publish first, then index: index entries and the max timestamp then only
+    // ever name published batches.
+    next_offset_.store(h.last_offset() + 1, std::memory_order_release);
+    size_.store(pos + h.total_size(), std::memory_order_release);
+    index_batch(h, pos, index_interval_bytes);
+    return ok_v;
+}
+
+log_status segment::write_index_files(io::file_system& fs) {
+    times_.append_max();
+    if (auto st = io::write_file_atomically(fs, path(k_index_suffix), index_.serialize()); !st)
+        return failure{from_io(st.error())};
+    if (auto st = io::write_file_atomically(fs, path(k_time_index_suffix), times_.serialize()); !st)
+        return failure{from_io(st.error())};
+    return ok_v;
+}
+
+log_status segment::read_first_batch_timestamp() {
+    first_batch_ts_ = k_no_timestamp;
+    batch_reader r(*file_, 0, size(), record::k_batch_header_size);
+    auto first = r.next();
+    if (!first) return failure{first.error()};
+    if (*first) first_batch_ts_ = (*first)->header.max_timestamp;
+    return ok_v;
+}
+
+log_result<bool> segment::load_index_files(io::file_system& fs) {
+    auto log_size = file_->size();
+    if (!log_size) return failure{from_io(log_size.error())};
+    auto idx_bytes = io::read_file(fs, path(k_index_suffix));
+    auto time_bytes = io::read_file(fs, path(k_time_index_suffix));
+    if (!idx_bytes || !time_bytes) {
+        auto& e = !idx_bytes ? idx_bytes.error() : time_bytes.error();
+        if (e.kind == io::io_errc::not_found) return false;
+        return failure{from_io(e)};
+    }
+    auto offsets = offset_index::parse(*idx_bytes, base_, *log_size);
+    auto times = time_index::parse(*time_bytes, base_);
+    if (!offsets || !times) return false;
+
+    // The tail after the last index entry must parse, and it gives next_offset.
+    uint64_t start = offsets->empty() ? 0 : offsets->back().position;
+    int64_t expect_at_start = offsets->empty() ? base_ : base_ + offsets->back().relative_offset;
+    batch_reader r(*file_, start, *log_size);
+    int64_t next = base_;
+    bool first = true;
+    for (;;) {
+        auto b = r.next();
+        if (!b) {
+            if (b.error().code == log_errc::corrupt) return false;
+            return failure{b.error()};
+        }
+        if (!*b) break;
+        const auto& h = (*b)->header;
+        if (first && h.base_offset != expect_at_start && !offsets->empty()) return false;
+        if (h.base_offset < next || h.last_offset() - base_ > k_max_relative_offset) return false;
+        next = h.last_offset() + 1;
+        first = false;
+    }
+    // The final time entry names a batch below next_offset.
+    if (!times->empty() && base_ + int64_t(times->back().relative_offset) >= next) return false;
+
+    time_index::max_entry max;
+    if (!times->empty()) max = {times->back().timestamp, base_ + times->back().relative_offset};
+    else max = {k_no_timestamp, base_};
+    last_indexed_position_ = offsets->empty() ? 0 : offsets->back().position;
+    index_.reset(std::move(*offsets));
+    times_.reset(std::move(*times), max);
+    size_.store(*log_size, std::memory_order_release);
+    next_offset_.store(next, std::memory_order_release);
+    synced_size.store(*log_size);
+    if (auto st = read_first_batch_timestamp(); !st) {
+        if (st.error().code == log_errc::corrupt) return false;
+        return failure{st.error()};
+    }
+    return true;
+}
+
+log_result<std::optional<batch_location>> segment::find_batch(int64_t offset, uint64_t limit) const {
+    auto hint = index_.lookup(offset);
+    batch_reader r(*file_, hint.position, limit);
+    for (;;) {
+        auto b = r.next();
+        if (!b) return failure{b.error()};
+        if (!*b || (*b)->header.last_offset() >= offset) return *b;
+    }
+}
+
+log_result<std::optional<timestamp_offset>> segment::find_by_timestamp(int64_t target, int64_t min_offset,
+                                                                       const record_timestamp_reader& reader) const {
+    uint64_t limit = size();
+    int64_t from = std::max(times_.lookup(target), min_offset);
+    batch_reader r(*file_, index_.lookup(from).position, limit);
+    for (;;) {
+        auto b = r.next();
+        if (!b) return failure{b.error()};
+        if (!*b) return std::optional<timestamp_offset>{};
+        if ((*b)->header.last_offset() < min_offset || (*b)->header.max_timestamp < target) continue;
+        auto found = first_record_at_or_after(*file_, **b, target, min_offset, reader);
+        if (!found) return failure{found.error()};
+        if (*found) return *found;
+    }
+}
+
+log_result<std::optional<timestamp_offset>> segment::max_timestamp_record(const record_timestamp_reader& reader) const {
+    auto max = times_.max();
+    if (max.timestamp == k_no_timestamp) return std::optional<timestamp_offset>{};
+    batch_reader r(*file_, index_.lookup(max.offset).position, size());
+    for (;;) {
+        auto b = r.next();
+        if (!b) return failure{b.error()};
+        if (!*b) return std::optional<timestamp_offset>{};
+        if ((*b)->header.max_timestamp != max.timestamp) continue;
+        auto found = offset_of_max_timestamp(*file_, **b, reader);
+        if (!found) return failure{found.error()};
+        return std::optional(*found);
+    }
+}
+
+}  // namespace ketch::log

@@ -1,0 +1,113 @@
+// segment: one <base>.log file of verbatim record batches and its two
+// in-memory indexes (written to <base>.index / <base>.timeindex on close).
+//
+// Concurrency contract:
+//   * Writer methods (append, recover, load_*, write_index_files) are called by
+//     one thread at a time: the owning local_log holds its append lock, or is
+//     still opening.
+//   * Readers may call the const accessors and the search helpers at any time.
+//     A reader reads only [0, size()): append publishes the new size (release)
+//     after the write returned, so a reader never sees a partial batch, and
+//     updates the indexes after that, so an index entry never names an
+//     unpublished batch. Bytes past size() (a failed write) are never read.
+//   * The file handle is shared: a reader holding the segment (or a
+//     file_slice) keeps it readable even after the segment is deleted.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "io/file_system.h"
+#include "log/batch_reader.h"
+#include "log/log_error.h"
+#include "log/offset_index.h"
+#include "log/record_timestamps.h"
+#include "log/time_index.h"
+
+namespace ketch::log {
+
+class segment {
+public:
+    // A new, empty segment (creates or empties <dir>/<base>.log).
+    static log_result<std::shared_ptr<segment>> create(io::file_system& fs, const std::string& dir,
+                                                       int64_t base_offset, int64_t now_ms);
+    // An existing segment; call recover() or load_index_files() before use.
+    static log_result<std::shared_ptr<segment>> open(io::file_system& fs, const std::string& dir,
+                                                     int64_t base_offset, int64_t now_ms);
+
+    segment(std::shared_ptr<io::file> file, std::string dir, int64_t base_offset, int64_t now_ms);
+
+    int64_t base_offset() const { return base_; }
+    // Bytes readers may read; the end of the last published batch.
+    uint64_t size() const { return size_.load(std::memory_order_acquire); }
+    // Last offset + 1 of the last published batch; base_offset() when empty.
+    int64_t next_offset() const { return next_offset_.load(std::memory_order_acquire); }
+    const std::shared_ptr<io::file>& file() const { return file_; }
+    const offset_index& index() const { return index_; }
+    const time_index& times() const { return times_; }
+    int64_t created_ms() const { return created_ms_; }
+    // Max timestamp of the first batch (segment.ms is judged from it); -1 none.
+    int64_t first_batch_timestamp() const { return first_batch_ts_; }
+    std::string path(std::string_view suffix) const;
+
+    // --- writer side (see the contract above) ---
+
+    // Writes one batch, given as the parts of its bytes (a rewritten header
+    // copy and the rest), at size(), then publishes and indexes it. `h` is the
+    // header as written. On failure nothing is published and the file is cut
+    // back to size() (best effort; bytes past size() are ignored anyway).
+    log_status append(std::span<const byte_view> parts, const record::batch_header& h,
+                      uint32_t index_interval_bytes);
+
+    // Closing: adds the final time index entry and writes both index files
+    // (each to a temporary name, fdatasync, rename, directory sync).
+    log_status write_index_files(io::file_system& fs);
+
+    // Validates every batch from the start (framing, CRC-32C, offsets
+    // increasing and within this segment), cuts the file at the first invalid
+    // byte and rebuilds both indexes. Returns the number of bytes cut.
+    log_result<uint64_t> recover(uint32_t index_interval_bytes);
+
+    // Loads the index files written by write_index_files and checks the tail
+    // of the log file after the last index entry (framing only). Returns false
+    // when an index file is missing or malformed or the tail does not parse;
+    // the caller then runs recover().
+    log_result<bool> load_index_files(io::file_system& fs);
+
+    // Bytes of data made durable by the flusher (touched only by it).
+    std::atomic<uint64_t> synced_size{0};
+
+    // --- readers ---
+
+    // The first batch within [0, limit) whose last offset is >= `offset`.
+    log_result<std::optional<batch_location>> find_batch(int64_t offset, uint64_t limit) const;
+
+    // Kafka's LogSegment.findOffsetByTimestamp: the first record at or after
+    // min_offset whose timestamp is >= target.
+    log_result<std::optional<timestamp_offset>> find_by_timestamp(int64_t target, int64_t min_offset,
+                                                                  const record_timestamp_reader& reader) const;
+    // The record holding this segment's max timestamp; nullopt when no batch
+    // has a timestamp.
+    log_result<std::optional<timestamp_offset>> max_timestamp_record(const record_timestamp_reader& reader) const;
+
+private:
+    void index_batch(const record::batch_header& h, uint64_t position, uint32_t index_interval_bytes);
+    log_status read_first_batch_timestamp();
+
+    std::shared_ptr<io::file> file_;
+    std::string dir_;
+    const int64_t base_;
+    const int64_t created_ms_;
+    std::atomic<uint64_t> size_{0};
+    std::atomic<int64_t> next_offset_;
+    offset_index index_;
+    time_index times_;
+    // Writer-only state.
+    uint64_t last_indexed_position_ = 0;
+    int64_t first_batch_ts_ = k_no_timestamp;
+};
+
+}  // namespace ketch::log

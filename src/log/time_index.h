@@ -1,0 +1,65 @@
+// time_index: what a segment knows about timestamps.
+//
+// It tracks the segment's largest batch max_timestamp so far and the base
+// offset of the first batch that reached it, and keeps sparse entries
+// (max timestamp so far, that batch's offset), added with each offset index
+// entry and once more when the segment is closed. Timestamps of the entries
+// strictly increase, so every batch before an entry's batch has a max
+// timestamp below the entry's: a search for timestamp T may start at the
+// batch of the last entry whose timestamp is <= T.
+//
+// Kept in memory; written to <base>.timeindex when the segment is closed.
+// Thread-safety as offset_index: one writer, many readers, `mu_` held briefly.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "base/bytes.h"
+
+namespace ketch::log {
+
+inline constexpr int64_t k_no_timestamp = -1;
+
+class time_index {
+public:
+    struct entry {
+        int64_t timestamp = 0;
+        uint32_t relative_offset = 0;  // base offset of that batch - segment base
+        friend bool operator==(const entry&, const entry&) = default;
+    };
+    struct max_entry {
+        int64_t timestamp = k_no_timestamp;
+        int64_t offset = 0;  // base offset of the first batch with that max timestamp
+    };
+
+    explicit time_index(int64_t base_offset) : base_(base_offset), max_{k_no_timestamp, base_offset} {}
+
+    int64_t base_offset() const { return base_; }
+
+    // Records that a batch with this max timestamp was appended at this offset.
+    void observe(int64_t batch_max_timestamp, int64_t batch_base_offset);
+    // Adds the max so far as an entry unless it does not exceed the last one.
+    void append_max();
+    max_entry max() const;
+    // Where a search for `timestamp` may start: the offset of the last entry
+    // whose timestamp is <= it; the segment base when there is none.
+    int64_t lookup(int64_t timestamp) const;
+    std::vector<entry> entries() const;
+    // Replaces everything (recovery, loading a closed segment).
+    void reset(std::vector<entry> entries, max_entry max);
+
+    bytes serialize() const;
+    // Entries of a .timeindex image, or nullopt if malformed or out of order.
+    static std::optional<std::vector<entry>> parse(byte_view file, int64_t base_offset);
+
+private:
+    const int64_t base_;
+    mutable std::mutex mu_;
+    std::vector<entry> entries_;
+    max_entry max_;
+};
+
+}  // namespace ketch::log

@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""confluent-kafka (librdkafka) driver for the client test matrix; the command
+vocabulary is tests/clients/DRIVERS.md. Run with the project venv's python."""
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from confluent_kafka import (  # noqa: E402
+    OFFSET_BEGINNING, OFFSET_END, TIMESTAMP_CREATE_TIME, TIMESTAMP_LOG_APPEND_TIME,
+    Consumer, IsolationLevel, KafkaError, KafkaException, Producer, TopicCollection,
+    TopicPartition)
+from confluent_kafka.admin import AdminClient, NewTopic, OffsetSpec  # noqa: E402
+
+from driver_common import INTERNAL_TOPICS, Unsupported, b64d, b64e, main, passthrough_config  # noqa: E402
+from kafka_errors import error_name  # noqa: E402
+
+TIMEOUT_S = 30.0
+
+
+def err_name(err):
+    """KafkaError -> Kafka's name. Broker codes (>= -1) are Kafka's own codes (librdkafka
+    renames a few, e.g. TOPIC_EXCEPTION for INVALID_TOPIC_EXCEPTION, so map by code);
+    librdkafka's local errors (< -1) keep their '_'-prefixed librdkafka names."""
+    if err is None:
+        return None
+    if isinstance(err, KafkaException):
+        err = err.args[0]
+    code = err.code()
+    if code >= -1:
+        return error_name(code)
+    return err.name()
+
+
+def future_error(f):
+    """Waits for an admin future; (result, error name)."""
+    try:
+        return f.result(TIMEOUT_S), None
+    except KafkaException as e:
+        return None, err_name(e)
+
+
+def admin(bootstrap, args):
+    """An AdminClient; callers keep it referenced until their futures are done
+    (a collected client fails its pending futures with _DESTROY)."""
+    return AdminClient({"bootstrap.servers": bootstrap, **passthrough_config(args)})
+
+
+def create_topics(bootstrap, args):
+    try:
+        new = [NewTopic(t["name"], num_partitions=t.get("partitions", -1),
+                        replication_factor=t.get("replication_factor", -1),
+                        config={k: str(v) for k, v in (t.get("configs") or {}).items()})
+               for t in args["topics"]]
+    except ValueError as e:  # the library refuses to send the request at all
+        raise Unsupported("confluent-kafka rejects it locally: %s" % e)
+    try:
+        a = admin(bootstrap, args)
+        futures = a.create_topics(
+            new, operation_timeout=TIMEOUT_S, request_timeout=TIMEOUT_S,
+            validate_only=bool(args.get("validate_only", False)))
+    except ValueError as e:
+        raise Unsupported("confluent-kafka rejects it locally: %s" % e)
+    out = [{"name": t["name"], "error": future_error(futures[t["name"]])[1]} for t in args["topics"]]
+    return {"results": out}
+
+
+def list_topics(bootstrap, args):
+    md = admin(bootstrap, args).list_topics(timeout=TIMEOUT_S)
+    return {"topics": {name: len(t.partitions) for name, t in md.topics.items()
+                       if name not in INTERNAL_TOPICS}}
+
+
+def describe_topics(bootstrap, args):
+    names = list(args["topics"])
+    a = admin(bootstrap, args)
+    futures = a.describe_topics(TopicCollection(names), request_timeout=TIMEOUT_S)
+    out = []
+    for name in names:
+        desc, err = future_error(futures[name])
+        parts = []
+        if desc is not None:
+            parts = [{"partition": p.id,
+                      "leader": p.leader.id if p.leader is not None else -1,
+                      "replicas": [n.id for n in p.replicas],
+                      "isr": [n.id for n in p.isr]} for p in desc.partitions]
+            parts.sort(key=lambda p: p["partition"])
+        out.append({"name": name, "error": err, "partitions": parts})
+    return {"topics": out}
+
+
+def delete_topics(bootstrap, args):
+    names = list(args["topics"])
+    a = admin(bootstrap, args)
+    futures = a.delete_topics(names, operation_timeout=TIMEOUT_S, request_timeout=TIMEOUT_S)
+    out = [{"name": n, "error": future_error(futures[n])[1]} for n in names]
+    return {"results": out}
+
+
+def describe_cluster(bootstrap, args):
+    a = admin(bootstrap, args)
+    c = a.describe_cluster(request_timeout=TIMEOUT_S).result(TIMEOUT_S)
+    return {"cluster_id": c.cluster_id,
+            "controller": c.controller.id if c.controller is not None else -1,
+            "brokers": [{"id": n.id, "host": n.host, "port": n.port} for n in c.nodes]}
+
+
+def produce(bootstrap, args):
+    conf = {"bootstrap.servers": bootstrap,
+            "acks": str(args.get("acks", "all")),
+            "compression.type": args.get("compression", "none"),
+            "enable.idempotence": bool(args.get("idempotent", False)),
+            **passthrough_config(args)}
+    p = Producer(conf)
+    records = args["records"]
+    results = [None] * len(records)
+
+    def on_delivery(i):
+        def cb(err, msg):
+            ts_type, ts = msg.timestamp()
+            results[i] = {"partition": msg.partition(), "offset": msg.offset(),
+                          "timestamp": ts if ts_type != 0 else -1, "error": err_name(err)}
+        return cb
+
+    for i, r in enumerate(records):
+        kw = {"value": b64d(r.get("value")), "key": b64d(r.get("key")), "on_delivery": on_delivery(i)}
+        if r.get("headers"):
+            kw["headers"] = [(h[0], b64d(h[1])) for h in r["headers"]]
+        if r.get("timestamp") is not None:
+            kw["timestamp"] = int(r["timestamp"])
+        if r.get("partition") is not None:
+            kw["partition"] = int(r["partition"])
+        while True:
+            try:
+                p.produce(args["topic"], **kw)
+                break
+            except BufferError:  # local queue full: let deliveries drain
+                p.poll(0.1)
+        p.poll(0)
+    left = p.flush(120)
+    if left:
+        raise RuntimeError("%d records still undelivered after 120 s" % left)
+    return {"records": results}
+
+
+def partitions_of(client, topic):
+    md = client.list_topics(topic, timeout=TIMEOUT_S)
+    t = md.topics[topic]
+    if t.error is not None:
+        raise RuntimeError("metadata for %s: %s" % (topic, err_name(t.error)))
+    return sorted(t.partitions)
+
+
+def consume(bootstrap, args):
+    topic = args["topic"]
+    conf = {"bootstrap.servers": bootstrap,
+            "group.id": "ketch-driver-unused",  # required by the library; no group is joined (assign only)
+            "enable.auto.commit": False,
+            "enable.auto.offset.store": False,
+            "isolation.level": args.get("isolation_level", "read_uncommitted"),
+            **passthrough_config(args)}
+    c = Consumer(conf)
+    try:
+        parts = args.get("partitions")
+        if parts is None:
+            parts = partitions_of(c, topic)
+        start = args.get("from", "beginning")
+        if start == "beginning":
+            tps = [TopicPartition(topic, p, OFFSET_BEGINNING) for p in parts]
+        elif start == "end":
+            tps = [TopicPartition(topic, p, OFFSET_END) for p in parts]
+        elif "offset" in start:
+            tps = [TopicPartition(topic, p, int(start["offset"])) for p in parts]
+        else:
+            found = c.offsets_for_times([TopicPartition(topic, p, int(start["timestamp"])) for p in parts],
+                                        timeout=TIMEOUT_S)
+            tps = [TopicPartition(topic, tp.partition, tp.offset if tp.offset >= 0 else OFFSET_END)
+                   for tp in found]
+        c.assign(tps)
+        want = int(args.get("max_records", 1 << 30))
+        deadline = time.monotonic() + args.get("timeout_ms", 10000) / 1000.0
+        out = []
+        while len(out) < want:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            for m in c.consume(num_messages=min(want - len(out), 10000), timeout=min(left, 1.0)):
+                if m.error() is not None:
+                    if m.error().code() == KafkaError._PARTITION_EOF:
+                        continue
+                    raise RuntimeError("consume: %s %s" % (err_name(m.error()), m.error().str()))
+                ts_type, ts = m.timestamp()
+                out.append({"partition": m.partition(), "offset": m.offset(),
+                            "key": b64e(m.key()), "value": b64e(m.value()),
+                            "headers": [[k, b64e(v)] for k, v in (m.headers() or [])],
+                            "timestamp": ts,
+                            "timestamp_type": {TIMESTAMP_CREATE_TIME: "CreateTime",
+                                               TIMESTAMP_LOG_APPEND_TIME: "LogAppendTime"}.get(ts_type)})
+        return {"records": out[:want]}
+    finally:
+        c.close()
+
+
+def _list_offsets(bootstrap, args, specs):
+    topic = args["topic"]
+    level = (IsolationLevel.READ_COMMITTED if args.get("isolation_level") == "read_committed"
+             else IsolationLevel.READ_UNCOMMITTED)
+    a = admin(bootstrap, args)
+    futures = a.list_offsets(
+        {TopicPartition(topic, int(p)): spec for p, spec in specs.items()},
+        isolation_level=level, request_timeout=TIMEOUT_S)
+    return {tp.partition: f.result(TIMEOUT_S) for tp, f in futures.items()}
+
+
+def offsets_for_times(bootstrap, args):
+    specs = {int(p): OffsetSpec.for_timestamp(int(ts)) for p, ts in args["timestamps"].items()}
+    got = _list_offsets(bootstrap, args, specs)
+    return {"offsets": {str(p): ({"offset": r.offset, "timestamp": r.timestamp} if r.offset >= 0 else None)
+                        for p, r in sorted(got.items())}}
+
+
+def list_offsets(bootstrap, args):
+    spec = {"earliest": OffsetSpec.earliest, "latest": OffsetSpec.latest,
+            "max_timestamp": OffsetSpec.max_timestamp}[args.get("spec", "latest")]()
+    got = _list_offsets(bootstrap, args, {int(p): spec for p in args["partitions"]})
+    return {"offsets": {str(p): r.offset for p, r in sorted(got.items())}}
+
+
+COMMANDS = {
+    "create-topics": create_topics, "list-topics": list_topics, "describe-topics": describe_topics,
+    "delete-topics": delete_topics, "describe-cluster": describe_cluster, "produce": produce,
+    "consume": consume, "offsets-for-times": offsets_for_times, "list-offsets": list_offsets,
+}
+
+if __name__ == "__main__":
+    main(COMMANDS, __doc__)

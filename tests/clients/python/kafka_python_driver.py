@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""kafka-python driver for the client test matrix; the command vocabulary is
+tests/clients/DRIVERS.md. Run with the project venv's python."""
+
+import logging
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import kafka.errors as kerr  # noqa: E402
+from kafka import KafkaConsumer, KafkaProducer, TopicPartition  # noqa: E402
+from kafka.admin import KafkaAdminClient, OffsetSpec  # noqa: E402
+
+from driver_common import INTERNAL_TOPICS, Unsupported, b64d, b64e, main, passthrough_config  # noqa: E402
+from kafka_errors import error_name  # noqa: E402
+
+TIMEOUT_MS = 30000
+
+
+def code_name(code):
+    """Kafka error code -> Kafka's name (kafka-python's own .message names differ for
+    some codes, e.g. INVALID_TOPIC for INVALID_TOPIC_EXCEPTION, so map by code)."""
+    return error_name(code)
+
+
+def exc_name(e):
+    """A kafka-python exception -> Kafka's name for broker errors, else the class name."""
+    code = getattr(e, "errno", None)
+    if isinstance(e, kerr.BrokerResponseError) and code is not None:
+        return error_name(code)
+    return type(e).__name__
+
+
+def client_config(args):
+    """The "config" passthrough in kafka-python's spelling (dots -> underscores, numbers as ints)."""
+    out = {}
+    for k, v in passthrough_config(args).items():
+        if isinstance(v, str) and v.lstrip("-").isdigit():
+            v = int(v)
+        out[k.replace(".", "_")] = v
+    return out
+
+
+def admin(bootstrap, args):
+    return KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=TIMEOUT_MS, **client_config(args))
+
+
+def create_topics(bootstrap, args):
+    spec = {}
+    for t in args["topics"]:
+        spec[t["name"]] = {"num_partitions": t.get("partitions", -1),
+                           "replication_factor": t.get("replication_factor", -1),
+                           "configs": {k: str(v) for k, v in (t.get("configs") or {}).items()}}
+    a = admin(bootstrap, args)
+    try:
+        r = a.create_topics(spec, timeout_ms=TIMEOUT_MS, validate_only=bool(args.get("validate_only", False)),
+                            raise_errors=False)
+    finally:
+        a.close()
+    by_name = {t["name"]: code_name(t["error_code"]) for t in r["topics"]}
+    return {"results": [{"name": t["name"], "error": by_name.get(t["name"], "MISSING_FROM_RESPONSE")}
+                        for t in args["topics"]]}
+
+
+def list_topics(bootstrap, args):
+    a = admin(bootstrap, args)
+    try:
+        topics = a.describe_topics()
+    finally:
+        a.close()
+    return {"topics": {t["name"]: len(t["partitions"]) for t in topics
+                       if not t.get("is_internal") and t["name"] not in INTERNAL_TOPICS}}
+
+
+def describe_topics(bootstrap, args):
+    a = admin(bootstrap, args)
+    try:
+        topics = a.describe_topics(list(args["topics"]))
+    finally:
+        a.close()
+    by_name = {t["name"]: t for t in topics}
+    out = []
+    for name in args["topics"]:
+        t = by_name.get(name)
+        if t is None:
+            out.append({"name": name, "error": "MISSING_FROM_RESPONSE", "partitions": []})
+            continue
+        parts = [{"partition": p["partition_index"], "leader": p["leader_id"],
+                  "replicas": list(p["replica_nodes"]), "isr": list(p["isr_nodes"])}
+                 for p in t["partitions"]]
+        parts.sort(key=lambda p: p["partition"])
+        out.append({"name": name, "error": code_name(t["error_code"]), "partitions": parts})
+    return {"topics": out}
+
+
+def delete_topics(bootstrap, args):
+    a = admin(bootstrap, args)
+    try:
+        r = a.delete_topics(list(args["topics"]), timeout_ms=TIMEOUT_MS, raise_errors=False)
+    finally:
+        a.close()
+    by_name = {t["name"]: code_name(t["error_code"]) for t in r["topics"]}
+    return {"results": [{"name": n, "error": by_name.get(n, "MISSING_FROM_RESPONSE")} for n in args["topics"]]}
+
+
+def describe_cluster(bootstrap, args):
+    a = admin(bootstrap, args)
+    try:
+        c = a.describe_cluster()
+    finally:
+        a.close()
+    return {"cluster_id": c["cluster_id"], "controller": c["controller_id"],
+            "brokers": [{"id": b["broker_id"], "host": b["host"], "port": b["port"]} for b in c["brokers"]]}
+
+
+def produce(bootstrap, args):
+    compression = args.get("compression", "none")
+    p = KafkaProducer(bootstrap_servers=bootstrap,
+                      acks={"all": -1, "-1": -1, "1": 1, "0": 0}[str(args.get("acks", "all"))],
+                      compression_type=None if compression == "none" else compression,
+                      enable_idempotence=bool(args.get("idempotent", False)),
+                      **client_config(args))
+    try:
+        futures = []
+        for r in args["records"]:
+            headers = [(h[0], b64d(h[1])) for h in (r.get("headers") or [])]
+            if any(v is None for _, v in headers):
+                raise Unsupported("kafka-python's producer refuses null header values")
+            if r.get("key") is None and r.get("value") is None:
+                raise Unsupported("kafka-python's producer refuses a record with neither key nor value")
+            futures.append(p.send(args["topic"], value=b64d(r.get("value")), key=b64d(r.get("key")),
+                                  headers=headers or None, partition=r.get("partition"),
+                                  timestamp_ms=r.get("timestamp")))
+        p.flush(timeout=120)
+        out = []
+        for f in futures:
+            try:
+                md = f.get(timeout=TIMEOUT_MS / 1000)
+                out.append({"partition": md.partition, "offset": md.offset,
+                            "timestamp": md.timestamp if md.timestamp is not None else -1, "error": None})
+            except kerr.KafkaError as e:
+                out.append({"partition": None, "offset": None, "timestamp": -1, "error": exc_name(e)})
+        return {"records": out}
+    finally:
+        p.close(timeout=10)
+
+
+def consumer(bootstrap, args):
+    return KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False,
+                         isolation_level=args.get("isolation_level", "read_uncommitted"),
+                         request_timeout_ms=TIMEOUT_MS + 5000, **client_config(args))
+
+
+def consume(bootstrap, args):
+    topic = args["topic"]
+    c = consumer(bootstrap, args)
+    try:
+        parts = args.get("partitions")
+        if parts is None:
+            deadline = time.monotonic() + TIMEOUT_MS / 1000
+            while (found := c.partitions_for_topic(topic)) is None and time.monotonic() < deadline:
+                time.sleep(0.1)  # metadata not there yet: kafka-python has no blocking call for it
+            if found is None:
+                raise RuntimeError("no metadata for topic %s" % topic)
+            parts = sorted(found)
+        tps = [TopicPartition(topic, p) for p in parts]
+        c.assign(tps)
+        start = args.get("from", "beginning")
+        if start == "beginning":
+            c.seek_to_beginning(*tps)
+        elif start == "end":
+            c.seek_to_end(*tps)
+        elif "offset" in start:
+            for tp in tps:
+                c.seek(tp, int(start["offset"]))
+        else:
+            found = c.offsets_for_times({tp: int(start["timestamp"]) for tp in tps})
+            for tp in tps:
+                if found.get(tp) is None:
+                    c.seek_to_end(tp)
+                else:
+                    c.seek(tp, found[tp].offset)
+        want = int(args.get("max_records", 1 << 30))
+        deadline = time.monotonic() + args.get("timeout_ms", 10000) / 1000.0
+        out = []
+        while len(out) < want:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            batches = c.poll(timeout_ms=int(min(left, 1.0) * 1000), max_records=want - len(out))
+            for tp in sorted(batches, key=lambda tp: tp.partition):
+                for m in batches[tp]:
+                    out.append({"partition": m.partition, "offset": m.offset,
+                                "key": b64e(m.key), "value": b64e(m.value),
+                                "headers": [[k, b64e(v)] for k, v in (m.headers or [])],
+                                "timestamp": m.timestamp,
+                                "timestamp_type": {0: "CreateTime", 1: "LogAppendTime"}.get(m.timestamp_type)})
+        return {"records": out[:want]}
+    finally:
+        c.close()
+
+
+def offsets_for_times(bootstrap, args):
+    topic = args["topic"]
+    c = consumer(bootstrap, args)
+    try:
+        got = c.offsets_for_times({TopicPartition(topic, int(p)): int(ts) for p, ts in args["timestamps"].items()})
+    finally:
+        c.close()
+    out = {}
+    for tp, r in sorted(got.items(), key=lambda kv: kv[0].partition):
+        out[str(tp.partition)] = None if r is None else {"offset": r.offset, "timestamp": r.timestamp}
+    return {"offsets": out}
+
+
+def list_offsets(bootstrap, args):
+    spec = {"earliest": OffsetSpec.EARLIEST, "latest": OffsetSpec.LATEST,
+            "max_timestamp": OffsetSpec.MAX_TIMESTAMP}.get(args.get("spec", "latest"))
+    if spec is None:
+        raise Unsupported("spec %r" % args.get("spec"))
+    a = admin(bootstrap, args)
+    try:
+        got = a.list_partition_offsets({TopicPartition(args["topic"], int(p)): spec for p in args["partitions"]},
+                                       isolation_level=args.get("isolation_level", "read_uncommitted"))
+    finally:
+        a.close()
+    return {"offsets": {str(tp.partition): r.offset for tp, r in sorted(got.items(), key=lambda kv: kv[0].partition)}}
+
+
+COMMANDS = {
+    "create-topics": create_topics, "list-topics": list_topics, "describe-topics": describe_topics,
+    "delete-topics": delete_topics, "describe-cluster": describe_cluster, "produce": produce,
+    "consume": consume, "offsets-for-times": offsets_for_times, "list-offsets": list_offsets,
+}
+
+if __name__ == "__main__":
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    main(COMMANDS, __doc__)
