@@ -13,6 +13,7 @@
 #include "broker/broker_context.h"
 #include "broker/dispatcher.h"
 #include "broker/partition_waiters.h"
+#include "broker/retention.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
 #include "meta/sqlite_store.h"
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
         ctx.config.advertised_host = advertised_host;
         ctx.config.advertised_port = advertised_port;
         server.start();
+        auto retention = std::make_unique<broker::retention_task>(ctx, opt.retention_check_ms);
 
         std::string addr = host + ":" + std::to_string(bound);
         if (!opt.ready_file.empty()) write_ready_file(opt.ready_file, addr);
@@ -118,6 +120,7 @@ int main(int argc, char** argv) {
         int sig = wait_for_signal();
         spdlog::info("signal {}: shutting down", sig);
         server.stop();
+        retention.reset();
         auto st = (*logs)->close();
         if (!st.ok()) spdlog::error("closing logs: {}", st.error().message);
         spdlog::info("stopped");

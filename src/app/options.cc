@@ -30,6 +30,7 @@ static void apply_config_file(const std::string& path, options& o) {
     o.log_level = t["log-level"].value_or(o.log_level);
     o.flush_ms = t["flush-ms"].value_or(o.flush_ms);
     o.node_id = t["node-id"].value_or(o.node_id);
+    o.retention_check_ms = t["retention-check-ms"].value_or(o.retention_check_ms);
     o.max_request_bytes = t["max-request-bytes"].value_or(o.max_request_bytes);
 }
 
@@ -66,6 +67,9 @@ options parse_options(int argc, char** argv) {
         a->add_option("--ready-file", o.ready_file, "file written with host:port once the broker listens");
         a->add_option("--flush-ms", o.flush_ms, "fsync acks=0/1 data at least this often")->capture_default_str();
         a->add_option("--node-id", o.node_id, "this broker's node id")->capture_default_str();
+        a->add_option("--retention-check-ms", o.retention_check_ms,
+                      "how often retention runs (log.retention.check.interval.ms)")
+            ->capture_default_str();
         a->add_option("--max-request-bytes", o.max_request_bytes, "largest request frame (socket.request.max.bytes)")
             ->capture_default_str();
     };

@@ -18,6 +18,7 @@ struct options {
     std::string ready_file;                  // written with host:port once listening
     int64_t flush_ms = 1000;                 // acks=0/1 data is fsynced at least this often
     int32_t node_id = 1;
+    int64_t retention_check_ms = 300000;     // log.retention.check.interval.ms
     int32_t max_request_bytes = 100 * 1024 * 1024;
     std::string config_file;                 // ketch.toml
     bool env_only = false;                   // `ketch env`

@@ -136,7 +136,9 @@ def emit_read(f, val, c, ind, r="r"):
     elif f.is_struct:
         if f.is_optional():
             o.append(f"{p}if (({null_ok}) && {r}.i8() < 0) {{\n{p}    {val}.reset();\n{p}}} else {{\n")
-            o.append(f"{p}    {val}.emplace().decode({r}, version);\n{p}}}\n")
+            # emplace(T{}), not emplace(): clang 14 deems a nested struct with default
+            # member initializers not default-constructible inside its enclosing class.
+            o.append(f"{p}    {val}.emplace(decltype({val})::value_type{{}}).decode({r}, version);\n{p}}}\n")
         else:
             o.append(f"{p}{val}.decode({r}, version);\n")
     elif f.is_optional():

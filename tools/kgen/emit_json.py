@@ -110,7 +110,7 @@ def struct_fns(m, st):
                 o.append(f"        {v}.clear(); {{ auto& a = {v}; for (const auto& e : x) {conv} }}\n")
         elif f.is_struct:
             if f.is_optional():
-                o.append(f"        if (x.is_null()) {v}.reset(); else from_json_(x, {v}.emplace(), version);\n")
+                o.append(f"        if (x.is_null()) {v}.reset(); else from_json_(x, {v}.emplace(decltype({v})::value_type{{}}), version);\n")
             else:
                 o.append(f"        from_json_(x, {v}, version);\n")
         elif f.is_optional():
@@ -139,7 +139,7 @@ def struct_fns(m, st):
                 o.append(f"        {{ auto& a = {v}; a.clear(); for (int i = rng.count(); i > 0; --i) {add} }}\n")
         elif f.is_struct:
             if f.is_optional():
-                o.append(f"        if ({null_ok} && rng.chance(5)) {v}.reset(); else fill_sample_({v}.emplace(), version, rng);\n")
+                o.append(f"        if ({null_ok} && rng.chance(5)) {v}.reset(); else fill_sample_({v}.emplace(decltype({v})::value_type{{}}), version, rng);\n")
             else:
                 o.append(f"        fill_sample_({v}, version, rng);\n")
         elif f.is_optional():

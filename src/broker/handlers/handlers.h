@@ -5,6 +5,7 @@
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/api_versions.h"
 #include "protocol/messages/create_topics.h"
+#include "protocol/messages/delete_records.h"
 #include "protocol/messages/delete_topics.h"
 #include "protocol/messages/describe_cluster.h"
 #include "protocol/messages/fetch.h"
@@ -27,6 +28,7 @@ awaitable<kafka::metadata_response> handle_metadata(request_context&, kafka::met
 awaitable<kafka::create_topics_response> handle_create_topics(request_context&, kafka::create_topics_request&);
 awaitable<kafka::delete_topics_response> handle_delete_topics(request_context&, kafka::delete_topics_request&);
 awaitable<kafka::init_producer_id_response> handle_init_producer_id(request_context&, kafka::init_producer_id_request&);
+awaitable<kafka::delete_records_response> handle_delete_records(request_context&, kafka::delete_records_request&);
 awaitable<kafka::describe_cluster_response> handle_describe_cluster(request_context&, kafka::describe_cluster_request&);
 awaitable<kafka::find_coordinator_response> handle_find_coordinator(request_context&, kafka::find_coordinator_request&);
 

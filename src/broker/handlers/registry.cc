@@ -20,6 +20,7 @@ constexpr handler_entry k_handlers[] = {
     entry<api_versions_request,       api_versions_response,      &handle_api_versions,      0,  4>(),
     entry<create_topics_request,      create_topics_response,     &handle_create_topics,     2,  7>(),
     entry<delete_topics_request,      delete_topics_response,     &handle_delete_topics,     1,  6>(),
+    entry<delete_records_request,     delete_records_response,    &handle_delete_records,    0,  2>(),
     entry<init_producer_id_request,   init_producer_id_response,  &handle_init_producer_id,  0,  5>(),
     entry<describe_cluster_request,   describe_cluster_response,  &handle_describe_cluster,  0,  2>(),
     // clang-format on
