@@ -24,6 +24,15 @@ struct partition_handle {
 // The log's configuration derived from the topic's effective settings.
 log::log_config to_log_config(const meta::log_settings& s, int64_t broker_flush_ms);
 
+// Every partition's leader epoch is 0 on this single broker. A client's
+// current_leader_epoch (-1: no check) above it is UNKNOWN_LEADER_EPOCH, below
+// it FENCED_LEADER_EPOCH (Partition.checkCurrentLeaderEpoch).
+inline constexpr int32_t k_leader_epoch = 0;
+inline error_code check_leader_epoch(int32_t current) {
+    if (current < 0 || current == k_leader_epoch) return error_code::none;
+    return current > k_leader_epoch ? error_code::unknown_leader_epoch : error_code::fenced_leader_epoch;
+}
+
 // UNKNOWN_TOPIC_OR_PARTITION for a partition outside the topic;
 // KAFKA_STORAGE_ERROR if the log cannot be opened.
 result<partition_handle, error_code> open_partition(broker_context& b, const meta::topic& t, int32_t partition);

@@ -69,9 +69,21 @@ asio::awaitable<void> run_connection(tcp::socket socket, request_handler& handle
                              opts.max_request_bytes);
                 break;
             }
-            auto frame = std::make_shared<bytes>(size_t(size));
-            auto [ec2, n2] = co_await asio::async_read(socket, asio::buffer(*frame), use_nothrow);
-            if (ec2) break;
+            // The buffer grows as bytes arrive (doubling from 64 KiB), so a peer
+            // that announces a large frame and sends little costs little.
+            auto frame = std::make_shared<bytes>();
+            bool failed = false;
+            while (frame->size() < size_t(size)) {
+                size_t have = frame->size();
+                size_t want = std::min(size_t(size) - have, std::max<size_t>(have, 64 * 1024));
+                frame->resize(have + want);
+                auto [ec2, n2] = co_await asio::async_read(socket, asio::buffer(frame->data() + have, want), use_nothrow);
+                if (ec2) {
+                    failed = true;
+                    break;
+                }
+            }
+            if (failed) break;
             const uint8_t* data = frame->data();
             handler_result r = co_await handler.handle(info, shared_bytes(std::move(frame), data, size_t(size)));
             if (r.what == handler_result::action::close) break;

@@ -8,7 +8,7 @@ void write_tagged_fields(writer& w, std::vector<std::pair<uint32_t, bytes>>& kno
         return;
     }
     for (auto& u : unknown) known.emplace_back(u.tag, u.data);
-    std::sort(known.begin(), known.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    std::stable_sort(known.begin(), known.end(), [](auto& a, auto& b) { return a.first < b.first; });
     w.uvarint(uint32_t(known.size()));
     for (auto& [tag, data] : known) {
         w.uvarint(tag);

@@ -15,6 +15,14 @@ failure<batch_error> fail(error_code code, std::string message) {
     return failure{batch_error{code, std::move(message), false, {}}};
 }
 
+// An INVALID_RECORD found once the log takes the batch (UnifiedLog /
+// LogValidator): Kafka's answer then carries the log start offset.
+failure<batch_error> fail_in_log(error_code code, std::string message) {
+    auto e = batch_error{code, std::move(message), false, {}};
+    e.log_stage = true;
+    return failure{std::move(e)};
+}
+
 std::string in_tp(const validation_limits& l) {
     return l.topic_partition.empty() ? std::string() : " in topic partition " + std::string(l.topic_partition);
 }
@@ -133,7 +141,7 @@ result<batch_info, batch_error> validate_produce_batch(byte_view in, const valid
     // UnifiedLog.analyzeAndValidateRecords.
     int64_t base_offset = load_be<int64_t>(batch.data());
     if (base_offset != 0)
-        return fail(error_code::invalid_record, "The baseOffset of the record batch in the append to " +
+        return fail_in_log(error_code::invalid_record, "The baseOffset of the record batch in the append to " +
                                                     std::string(limits.topic_partition) + " should be 0, but it is " +
                                                     std::to_string(base_offset));
     if (batch.size() > size_t(std::max(limits.max_message_bytes, 0)))
@@ -156,16 +164,16 @@ result<batch_info, batch_error> validate_produce_batch(byte_view in, const valid
     // LogValidator.validateBatch for a client append.
     const int64_t count_from_offsets = int64_t(h.last_offset_delta) + 1;
     const std::string range = "[0, " + std::to_string(h.last_offset_delta) + "]";
-    if (count_from_offsets <= 0) return fail(error_code::invalid_record, "Batch has an invalid offset range: " + range + tp);
+    if (count_from_offsets <= 0) return fail_in_log(error_code::invalid_record, "Batch has an invalid offset range: " + range + tp);
     if (h.records_count <= 0)
-        return fail(error_code::invalid_record,
+        return fail_in_log(error_code::invalid_record,
                     "Invalid reported count for record batch: " + std::to_string(h.records_count) + tp);
     if (count_from_offsets != h.records_count)
-        return fail(error_code::invalid_record, "Inconsistent batch offset range " + range + " and count of records " +
+        return fail_in_log(error_code::invalid_record, "Inconsistent batch offset range " + range + " and count of records " +
                                                     std::to_string(h.records_count) + tp);
-    if (h.is_control()) return fail(error_code::invalid_record, "Clients are not allowed to write control records" + tp);
+    if (h.is_control()) return fail_in_log(error_code::invalid_record, "Clients are not allowed to write control records" + tp);
     if (h.producer_id >= 0 && h.base_sequence < 0)
-        return fail(error_code::invalid_record, "Invalid sequence number " + std::to_string(h.base_sequence) +
+        return fail_in_log(error_code::invalid_record, "Invalid sequence number " + std::to_string(h.base_sequence) +
                                                     " in record batch with producerId " +
                                                     std::to_string(h.producer_id) + tp);
 
@@ -217,7 +225,11 @@ result<batch_info, batch_error> validate_produce_batch(byte_view in, const valid
             info.max_timestamp_offset_delta = r.offset_delta;
         }
     }
-    if (!errs.empty()) return failure{record_errors_to_error(std::move(errs), any_timestamp_error)};
+    if (!errs.empty()) {
+        auto e = record_errors_to_error(std::move(errs), any_timestamp_error);
+        e.log_stage = true;
+        return failure{std::move(e)};
+    }
     info.inflated_size = reader->inflated_size();
 
     // UnifiedLog.append, after validation.

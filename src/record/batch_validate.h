@@ -94,6 +94,9 @@ struct batch_error {
     // other failures the response carries a null message.
     bool message_in_response = false;
     std::vector<record_error> record_errors;  // ProduceResponse.record_errors (v8+)
+    // Found by the log's own checks (UnifiedLog / LogValidator) rather than the
+    // request's: Kafka's response then reports the partition's log start offset.
+    bool log_stage = false;
 };
 
 struct batch_info {

@@ -68,6 +68,7 @@ void append_one(request_context& ctx, const meta::topic& t, produce_request::par
         out.error_code = code(e.code);
         if (e.message_in_response) out.error_message = e.message;
         for (auto& re : e.record_errors) out.record_errors.push_back({re.batch_index, re.message, {}});
+        if (e.log_stage) out.log_start_offset = part->log->log_start_offset();
         return;
     }
     log::append_options opts;

@@ -47,9 +47,10 @@ uint64_t read_all(request_context& ctx, std::vector<fetch_target>& targets, int3
         out.high_watermark = -1;
         out.last_stable_offset = -1;
         out.log_start_offset = -1;
-        out.aborted_transactions = read_committed ? std::optional<std::vector<fetch_response::aborted_transaction>>(
-                                                        std::in_place)
-                                                  : std::nullopt;
+        // Kafka: an error partition carries empty records and an empty aborted
+        // list; a read_uncommitted answer with data a null aborted list (recorded).
+        out.records = records{};
+        out.aborted_transactions.emplace();
         if (!tg.topic) {
             out.error_code = code(ctx.api_version >= 13 ? error_code::unknown_topic_id
                                                         : error_code::unknown_topic_or_partition);
@@ -60,11 +61,18 @@ uint64_t read_all(request_context& ctx, std::vector<fetch_target>& targets, int3
             out.error_code = code(part.error());
             continue;
         }
+        if (auto e = check_leader_epoch(tg.req->current_leader_epoch); e != error_code::none) {
+            out.error_code = code(e);
+            continue;
+        }
         auto& log = *part->log;
         uint64_t limit = std::min<uint64_t>(uint64_t(std::max(tg.req->partition_max_bytes, 0)), budget);
         log::read_options ro;
         ro.min_one_batch = total == 0;
         auto r = log.read(tg.req->fetch_offset, limit, ro);
+        // Past this point Kafka's answer comes from the log read: a
+        // read_uncommitted partition carries a null aborted list, errors too.
+        if (!read_committed) out.aborted_transactions.reset();
         if (!r.ok()) {
             out.error_code = code(r.error().code == log::log_errc::offset_out_of_range
                                       ? error_code::offset_out_of_range

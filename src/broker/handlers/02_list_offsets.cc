@@ -25,6 +25,18 @@ void answer(request_context& ctx, const meta::topic& t, const list_offsets_reque
         out.error_code = code(part.error());
         return;
     }
+    if (auto e = check_leader_epoch(p.current_leader_epoch); e != error_code::none) {
+        out.error_code = code(e);
+        return;
+    }
+    // Special timestamps need the version that introduced them (KafkaApis):
+    // -3 from v7, -4 from v8, -5 from v9; older versions get UNSUPPORTED_VERSION.
+    if ((p.timestamp == k_max_timestamp && ctx.api_version < 7) ||
+        (p.timestamp == k_earliest_local && ctx.api_version < 8) ||
+        (p.timestamp == k_earliest_pending_upload && ctx.api_version < 9)) {
+        out.error_code = code(error_code::unsupported_version);
+        return;
+    }
     auto& log = *part->log;
     out.timestamp = -1;
     out.offset = -1;
@@ -60,7 +72,8 @@ void answer(request_context& ctx, const meta::topic& t, const list_offsets_reque
             break;
     }
     if (p.timestamp < 0) {
-        out.error_code = code(error_code::unsupported_version);
+        // Other negative specs (-6 latest tiered, ...) find nothing in a log
+        // without tiering: no error, offset -1 (recorded at v11).
         return;
     }
     auto r = log.offset_for_timestamp(p.timestamp);

@@ -3,6 +3,8 @@
 // v7: leader_epoch. v8: authorized operations. v9: flexible. v10: topic ids.
 // v11: cluster operations dropped. v13: top-level error_code.
 // Behaviour: KafkaApis.handleTopicMetadataRequest / AutoTopicCreationManager.
+#include <set>
+
 #include "broker/handlers/handlers.h"
 #include "broker/topics.h"
 #include "meta/topic_name.h"
@@ -19,6 +21,11 @@ namespace {
 // when nothing restricts the principal.
 constexpr int32_t k_all_topic_operations = (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8) |
                                            (1 << 10) | (1 << 11);
+
+// CLUSTER operations CREATE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS,
+// ALTER_CONFIGS, IDEMPOTENT_WRITE (8096, as recorded from Kafka 4.3.1).
+constexpr int32_t k_all_cluster_operations = (1 << 5) | (1 << 7) | (1 << 8) | (1 << 9) | (1 << 10) | (1 << 11) |
+                                             (1 << 12);
 
 metadata_response::metadata_response_topic describe(const request_context& ctx, const meta::topic& t,
                                                     bool with_ops) {
@@ -58,13 +65,19 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
     resp.controller_id = b.config.node_id;
     const bool with_ops = req.include_topic_authorized_operations;
 
+    if (req.include_cluster_authorized_operations) resp.cluster_authorized_operations = k_all_cluster_operations;
     const bool all_topics = !req.topics || (v == 0 && req.topics->empty());
     if (all_topics) {
         for (auto& t : b.topics.list()) resp.topics.push_back(describe(ctx, t, with_ops));
         co_return resp;
     }
     const bool may_create = b.config.auto_create_topics && (v < 4 || req.allow_auto_topic_creation);
+    // Kafka answers each named topic once (KafkaApis takes the names as a set).
+    std::set<std::string> seen_names;
+    std::set<uuid> seen_ids;
     for (auto& rt : *req.topics) {
+        if (rt.name && !rt.name->empty() ? !seen_names.insert(*rt.name).second : !seen_ids.insert(rt.topic_id).second)
+            continue;
         if (!rt.name || rt.name->empty()) {
             if (!rt.topic_id.is_zero()) {
                 if (auto t = b.topics.by_id(rt.topic_id)) {
@@ -90,11 +103,12 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
             resp.topics.push_back(topic_error(name, {}, error_code::unknown_topic_or_partition));
             continue;
         }
-        // Kafka answers LEADER_NOT_AVAILABLE while an auto-created topic is
-        // being set up; the client asks again and then sees it.
+        // Kafka 4.3.1 answers UNKNOWN_TOPIC_OR_PARTITION to the request that
+        // triggers the creation (recorded: conformance/recordings/metadata.json);
+        // the client asks again and then sees the topic.
         auto created = auto_create_topic(b, name);
         if (created.ok() || created.error().code == meta::errc::topic_already_exists) {
-            resp.topics.push_back(topic_error(name, {}, error_code::leader_not_available));
+            resp.topics.push_back(topic_error(name, {}, error_code::unknown_topic_or_partition));
         } else {
             resp.topics.push_back(topic_error(name, {}, to_kafka(created.error().code)));
         }

@@ -20,9 +20,38 @@ bool valid_software_field(const std::string& s) {
 api_versions_response::api_version row(const handler_entry& h) {
     api_versions_response::api_version v;
     v.api_key_ = h.key;
-    v.min_version = h.min_version;
+    // Kafka 4 removed Produce v0-2 but still advertises v0 (KIP-896: older
+    // librdkafka refuses a broker whose Produce range starts above 0); a
+    // request at v0-2 is still closed, as Kafka closes it.
+    v.min_version = h.key == int16_t(kafka::api_key::produce) ? 0 : h.min_version;
     v.max_version = h.max_version;
     return v;
+}
+
+// Feature levels (KIP-584), as the reference reports them for what ketch
+// does: metadata.version 4.3 (level 30), kraft.version 1 and ELR 1. Features
+// whose behaviour ketch does not have yet are not finalized, so clients do not
+// use them: transaction.version (2 = KIP-890 transactions), group.version (1 =
+// KIP-848 consumer groups), share.version, streams.version.
+// v3 lists only supported features whose min version is not 0 (KIP-1022: old
+// clients cannot parse min 0); v4 lists every supported feature.
+struct feature {
+    const char* name;
+    int16_t min, max, finalized;  // finalized 0: not finalized (omitted)
+};
+constexpr feature k_features[] = {
+    {"kraft.version", 0, 1, 1},
+    {"metadata.version", 7, 30, 30},
+    {"eligible.leader.replicas.version", 0, 1, 1},
+};
+constexpr int64_t k_features_epoch = 1;
+
+void add_features(api_versions_response& resp, int16_t version) {
+    for (auto& f : k_features) {
+        if (version >= 4 || f.min != 0) resp.supported_features.push_back({f.name, f.min, f.max, {}});
+        if (f.finalized > 0) resp.finalized_features.push_back({f.name, f.finalized, f.finalized, {}});
+    }
+    resp.finalized_features_epoch = k_features_epoch;
 }
 
 }  // namespace
@@ -38,6 +67,7 @@ awaitable<api_versions_response> handle_api_versions(request_context& ctx, api_v
         ctx.conn.client_software_version = req.client_software_version;
     }
     for (auto& h : served_apis()) resp.api_keys.push_back(row(h));
+    if (ctx.api_version >= 3) add_features(resp, ctx.api_version);
     std::sort(resp.api_keys.begin(), resp.api_keys.end(),
               [](auto& a, auto& b) { return a.api_key_ < b.api_key_; });
     co_return resp;

@@ -5,6 +5,8 @@
 // Behaviour: ControllerApis.createTopics / ReplicationControlManager.
 // Difference (conformance/differences.md): a replication factor above the
 // single broker's 1 is accepted, where a one-broker Kafka refuses it.
+#include <set>
+
 #include "broker/handlers/handlers.h"
 #include "broker/topics.h"
 #include "meta/describe_configs.h"
@@ -50,7 +52,6 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
         auto& r = resp.topics.emplace_back();
         r.name = t.name;
         r.error_message = std::nullopt;
-        r.configs = std::nullopt;
         auto refuse = [&](error_code e, std::string msg) {
             r.error_code = code(e);
             r.error_message = std::move(msg);
@@ -64,13 +65,24 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
                        "the same time.");
                 continue;
             }
-            bool bad = false;
-            for (auto& asg : t.assignments)
+            // ReplicationControlManager: partitions numbered 0..n-1 without gaps,
+            // no broker twice in one partition, only registered brokers.
+            std::string bad;
+            for (size_t k = 0; k < t.assignments.size() && bad.empty(); ++k) {
+                auto& asg = t.assignments[k];
+                if (asg.partition_index != int32_t(k))
+                    bad = "Unable to create topic " + t.name + " because the partition assignment has a gap or "
+                          "is out of order.";
+                std::set<int32_t> ids(asg.broker_ids.begin(), asg.broker_ids.end());
+                if (bad.empty() && ids.size() != asg.broker_ids.size())
+                    bad = "The manual partition assignment includes the same broker twice.";
                 for (auto id : asg.broker_ids)
-                    if (id != b.config.node_id) bad = true;
-            if (bad) {
-                refuse(error_code::invalid_replica_assignment, "The manual partition assignment includes a broker "
-                                                               "that is not registered.");
+                    if (bad.empty() && id != b.config.node_id)
+                        bad = "The manual partition assignment includes broker " + std::to_string(id) +
+                              ", but no such broker is registered.";
+            }
+            if (!bad.empty()) {
+                refuse(error_code::invalid_replica_assignment, bad);
                 continue;
             }
             a.partition_count = int32_t(t.assignments.size());
@@ -105,6 +117,9 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
             r.error_message = results[k].error().message;
         }
     }
+    // Kafka keys the answer by topic name: a name sent twice is answered once.
+    std::set<std::string> answered;
+    std::erase_if(resp.topics, [&](const result_t& r) { return !answered.insert(r.name).second; });
     co_return resp;
 }
 

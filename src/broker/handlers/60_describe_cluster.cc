@@ -9,13 +9,21 @@ using namespace kafka;
 awaitable<describe_cluster_response> handle_describe_cluster(request_context& ctx, describe_cluster_request& req) {
     auto& c = ctx.broker.config;
     describe_cluster_response resp;
-    resp.endpoint_type = req.endpoint_type;
     if (req.endpoint_type != 1) {
-        // A broker listener serves only the broker endpoints (Kafka: UNSUPPORTED_ENDPOINT_TYPE).
-        resp.error_code = code(error_code::unsupported_endpoint_type);
-        resp.error_message = "The broker does not support the requested endpoint type.";
+        // A broker listener serves only broker endpoints (recorded from Kafka
+        // 4.3.1, answering with endpoint_type 1): asking it for controllers is
+        // MISMATCHED_ENDPOINT_TYPE, any other type UNSUPPORTED_ENDPOINT_TYPE.
+        if (req.endpoint_type == 2) {
+            resp.error_code = code(error_code::mismatched_endpoint_type);
+            resp.error_message = "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of "
+                                 "type CONTROLLER";
+        } else {
+            resp.error_code = code(error_code::unsupported_endpoint_type);
+            resp.error_message = "Unsupported endpoint type " + std::to_string(req.endpoint_type);
+        }
         co_return resp;
     }
+    if (req.include_cluster_authorized_operations) resp.cluster_authorized_operations = 8096;  // see 03_metadata.cc
     resp.cluster_id = c.cluster_id;
     resp.controller_id = c.node_id;
     auto& br = resp.brokers.emplace_back();

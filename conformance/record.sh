@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Records Apache Kafka's answers to every scenario (or the ones named):
+#
+#   conformance/record.sh [scenario-name ...]
+#
+# Starts the reference broker (conformance/reference/kafka.sh) when it is not
+# running, and stops it again afterwards in that case only. Each scenario is
+# run twice; the two runs must agree after normalisation, or nothing is
+# written (a sign that a normalisation rule is missing). Writes
+# conformance/recordings/<name>.json. `make conformance` calls this.
+#
+# Environment: BUILD_DIR (default build) holds ketch-conform; CONFORM=path
+# overrides the tool; RUNS (default 2) sets how many runs must agree.
+
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+tool="${CONFORM:-$root/${BUILD_DIR:-build}/ketch-conform}"
+[[ -x "$tool" ]] || { echo "record.sh: $tool not built (ninja -C ${BUILD_DIR:-build} ketch-conform)" >&2; exit 1; }
+
+started=0
+if ! "$here/reference/kafka.sh" status >/dev/null 2>&1; then
+  started=1
+fi
+bootstrap="$("$here/reference/kafka.sh" start)"
+stop_if_started() { if (( started )); then "$here/reference/kafka.sh" stop >/dev/null; fi; }
+trap stop_if_started EXIT
+
+jar="$(ls "$here"/reference/dist/lib/kafka_2.13-*.jar 2>/dev/null | grep -v -e sources -e test | head -n1)"
+version="$(basename "$jar" .jar)"; version="${version#kafka_2.13-}"
+[[ -n "$version" ]] || { echo "record.sh: cannot tell the Kafka version from $here/reference/dist/lib" >&2; exit 1; }
+
+if [[ $# -gt 0 ]]; then
+  scenarios=(); for n in "$@"; do scenarios+=("$here/scenarios/$n.json"); done
+else
+  scenarios=("$here"/scenarios/*.json)
+fi
+
+mkdir -p "$here/recordings"
+failed=0
+for s in "${scenarios[@]}"; do
+  name="$(basename "$s" .json)"
+  if ! "$tool" record --bootstrap "$bootstrap" --scenario "$s" --out "$here/recordings/$name.json" \
+       --kafka-version "$version" --runs "${RUNS:-2}"; then
+    echo "record.sh: $name FAILED" >&2
+    failed=1
+  fi
+done
+exit $failed

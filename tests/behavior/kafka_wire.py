@@ -1,0 +1,121 @@
+"""Just enough of the Kafka wire format to attack a broker and to check it still
+answers: size-prefixed frames, request header v1/v2, ApiVersions request and
+response parsing, and the version ranges of the pinned schemas (so the tests
+follow schemas/kafka instead of hard-coding Kafka's numbers)."""
+
+import json
+import re
+import socket
+import struct
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMAS = REPO / "schemas" / "kafka"
+
+API_VERSIONS = 18
+METADATA = 3
+UNSUPPORTED_VERSION = 35  # Errors.UNSUPPORTED_VERSION
+
+
+def schema_versions(message):
+    """(min, max, first flexible or None) of e.g. "ApiVersionsRequest"."""
+    text = (SCHEMAS / (message + ".json")).read_text()
+    spec = json.loads(re.sub(r"^\s*//.*$", "", text, flags=re.M))
+    lo, _, hi = spec["validVersions"].partition("-")
+    flex = spec.get("flexibleVersions", "none")
+    return int(lo), int(hi or lo), (None if flex == "none" else int(flex.rstrip("+")))
+
+
+def uvarint(n):
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def compact_string(s):
+    b = s.encode()
+    return uvarint(len(b) + 1) + b
+
+
+def request_header(api_key, version, correlation_id, flexible, client_id="hostile-test"):
+    """Request header v1 (v2 when flexible): client_id is a non-compact nullable string in both."""
+    cid = client_id.encode()
+    head = struct.pack(">hhih", api_key, version, correlation_id, len(cid)) + cid
+    return head + (b"\x00" if flexible else b"")
+
+
+def frame(payload):
+    return struct.pack(">i", len(payload)) + payload
+
+
+def api_versions_request(version, correlation_id):
+    """A complete ApiVersions frame; v3+ carries client software name and version."""
+    flexible = version >= schema_versions("ApiVersionsRequest")[2]
+    body = b""
+    if version >= 3:
+        body = compact_string("ketch-hostile-test") + compact_string("1.0") + b"\x00"
+    return frame(request_header(API_VERSIONS, version, correlation_id, flexible) + body)
+
+
+def recv_exactly(sock, n):
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(n - len(buf))
+        if not chunk:
+            raise ConnectionError("connection closed after %d of %d bytes" % (len(buf), n))
+        buf += chunk
+    return bytes(buf)
+
+
+def read_frame(sock):
+    (size,) = struct.unpack(">i", recv_exactly(sock, 4))
+    return recv_exactly(sock, size)
+
+
+class Reader:
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def take(self, fmt):
+        (v,) = struct.unpack_from(fmt, self.data, self.pos)
+        self.pos += struct.calcsize(fmt)
+        return v
+
+    def uvarint(self):
+        shift = value = 0
+        while True:
+            b = self.data[self.pos]
+            self.pos += 1
+            value |= (b & 0x7F) << shift
+            if not b & 0x80:
+                return value
+            shift += 7
+
+
+def parse_api_versions_response(payload, version):
+    """(correlation_id, error_code, {api_key: (min, max)}). The response header is
+    v0 at every version (KIP-511); the body is parsed at `version`."""
+    r = Reader(payload)
+    correlation_id = r.take(">i")
+    error_code = r.take(">h")
+    flexible = version >= 3
+    n = r.uvarint() - 1 if flexible else r.take(">i")
+    keys = {}
+    for _ in range(max(n, 0)):
+        key, lo, hi = r.take(">h"), r.take(">h"), r.take(">h")
+        if flexible:
+            for _ in range(r.uvarint()):  # tagged fields of the entry
+                r.uvarint()
+                r.pos += r.uvarint()
+        keys[key] = (lo, hi)
+    return correlation_id, error_code, keys
+
+
+def api_versions(host, port, version=3, correlation_id=4711, timeout=10.0):
+    """Sends ApiVersions on a new connection and returns the parsed answer."""
+    with socket.create_connection((host, port), timeout=timeout) as s:
+        s.sendall(api_versions_request(version, correlation_id))
+        return parse_api_versions_response(read_frame(s), version)

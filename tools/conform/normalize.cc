@@ -1,0 +1,158 @@
+#include "normalize.h"
+
+#include <algorithm>
+#include <regex>
+
+#include "json_path.h"
+
+namespace ketch::conform {
+namespace {
+
+constexpr const char* k_zero_uuid = "AAAAAAAAAAAAAAAAAAAAAA";
+
+bool has_placeholder(const json& name) {
+    return name.is_string() && name.get<std::string>().find("${") != std::string::npos;
+}
+
+bool all_have_string(const json& arr, const char* field) {
+    for (auto& e : arr)
+        if (!e.is_object() || !e.contains(field) || !e[field].is_string()) return false;
+    return true;
+}
+
+// The partition-number field of a partition entry, or nullptr.
+const char* partition_field(const json& arr) {
+    for (const char* f : {"partition_index", "index", "partition"}) {
+        bool all = !arr.empty();
+        for (auto& e : arr) all = all && e.is_object() && e.contains(f) && e[f].is_number_integer();
+        if (all) return f;
+    }
+    return nullptr;
+}
+
+void sort_by(json& arr, const char* field) {
+    std::stable_sort(arr.begin(), arr.end(), [&](const json& a, const json& b) {
+        return a[field].get<std::string>() < b[field].get<std::string>();
+    });
+}
+
+class normalizer {
+public:
+    normalizer(const side_context& ctx, const step_rules& rules) : ctx_(ctx), rules_(rules) {}
+
+    json walk(const json& v, const std::string& path, const std::string& key) {
+        json out;
+        if (v.is_object()) {
+            out = json::object();
+            for (auto& [k, child] : v.items()) out[k] = walk(child, path + "/" + k, k);
+        } else if (v.is_array()) {
+            out = json::array();
+            size_t i = 0;
+            for (auto& child : v) out.push_back(walk(child, path + "/" + std::to_string(i++), ""));
+        } else {
+            out = v;
+        }
+        apply(out, path, key);
+        return out;
+    }
+
+private:
+    // Rule bodies; names and paths match all_rules() below.
+    void apply(json& v, const std::string& path, const std::string& key) {
+        if (key == "throttle_time_ms") {  // throttle_time
+            v = "<any>";
+        } else if (key == "cluster_id" && v.is_string()) {  // cluster_id
+            static const std::regex id_re("[A-Za-z0-9_-]{22}");
+            if (std::regex_match(v.get<std::string>(), id_re)) v = "<cluster-id>";
+        } else if (key == "host" && v.is_string() && v == ctx_.host) {  // self_address
+            v = "<self-host>";
+        } else if (key == "port" && v.is_number_integer() && v == ctx_.port) {  // self_address
+            v = "<self-port>";
+        } else if ((key == "error_message" || key == "batch_index_error_message") && v.is_string() &&
+                   !rules_.exact_error_messages) {  // error_message
+            v = "<message>";
+        } else if (key == "finalized_features_epoch" && v.is_number_integer() && v.get<int64_t>() >= 0) {
+            v = "<epoch>";  // finalized_features_epoch
+        } else if (key == "documentation" && v.is_string() && path_matches("/**/configs/*/documentation", path)) {
+            v = "<text>";  // config_documentation
+        } else if (key == "configs" && v.is_array() && all_have_string(v, "name")) {
+            sort_by(v, "name");  // config_order
+        } else if ((key == "topics" || key == "responses") && v.is_array() && all_have_string(v, "name")) {
+            sort_by(v, "name");  // topic_order
+        } else if ((key == "partitions" || key == "partition_responses") && v.is_array()) {
+            if (const char* f = partition_field(v))  // partition_order
+                std::stable_sort(v.begin(), v.end(), [&](const json& a, const json& b) { return a[f] < b[f]; });
+        }
+    }
+
+    const side_context& ctx_;
+    const step_rules& rules_;
+};
+
+// topic_id: a nonzero id is marked "<uuid:...>" and compared by
+// correspondence (compare.h), not by value.
+void mark_ids(json& v) {
+    if (v.is_object()) {
+        for (auto& [k, child] : v.items()) {
+            if (k == "topic_id" && child.is_string() && child != k_zero_uuid)
+                child = "<uuid:" + child.get<std::string>() + ">";
+            else
+                mark_ids(child);
+        }
+    } else if (v.is_array()) {
+        for (auto& child : v) mark_ids(child);
+    }
+}
+
+}  // namespace
+
+const std::vector<rule_info>& all_rules() {
+    static const std::vector<rule_info> rules = {
+        {"throttle_time", "/**/throttle_time_ms", "ignored: quota throttling is timing, not behaviour"},
+        {"cluster_id", "/**/cluster_id", "any 22-character base64url id compares equal (\"<cluster-id>\")"},
+        {"topic_id", "/**/topic_id",
+         "a nonzero uuid compares equal to any nonzero uuid, provided the correspondence stays one-to-one "
+         "across the whole scenario (the same topic keeps its id, two topics never share one); the zero "
+         "uuid is kept"},
+        {"self_address", "/**/host, /**/port",
+         "the broker's own advertised host and port become \"<self-host>\" / \"<self-port>\""},
+        {"error_message", "/**/error_message, /**/batch_index_error_message",
+         "only null vs non-null is compared (\"<message>\"), unless the step or scenario sets "
+         "exact_error_messages"},
+        {"finalized_features_epoch", "/finalized_features_epoch",
+         "any epoch >= 0 compares equal: it is an offset in Kafka's metadata log; -1 (none) is kept"},
+        {"config_documentation", "/**/configs/*/documentation", "non-null documentation text compares equal"},
+        {"config_order", "/**/configs", "config entries sorted by name (ketch lists configs in its own order)"},
+        {"topic_order", "/**/topics, /**/responses",
+         "topic entries sorted by name: Kafka's order comes from hash maps and clients key topics by name"},
+        {"partition_order", "/**/partitions, /**/partition_responses",
+         "partition entries sorted by partition number (partition_index, index or partition): Kafka's "
+         "order comes from hash maps, clients key partitions by number"},
+        {"own_topics_only", "/topics",
+         "(opt-in per step) keeps only topics this scenario named, dropping whatever else lives on the "
+         "broker (other runs, internal topics) from all-topics listings",
+         true},
+    };
+    return rules;
+}
+
+bool keep_own_topics(json& response, const std::vector<std::string>& rules) {
+    if (std::find(rules.begin(), rules.end(), "own_topics_only") == rules.end()) return false;
+    if (!response.is_object() || !response.contains("topics") || !response["topics"].is_array()) return true;
+    json kept = json::array();
+    for (auto& t : response["topics"])
+        if (t.is_object() && t.contains("name") && has_placeholder(t["name"])) kept.push_back(t);
+    response["topics"] = kept;
+    return true;
+}
+
+json normalize(const json& response, const side_context& ctx, const step_rules& rules) {
+    normalizer n(ctx, rules);
+    json pruned = response;
+    keep_own_topics(pruned, rules.opt_in);
+    json out = n.walk(pruned, "", "");
+    mark_ids(out);
+    return out;
+}
+
+}  // namespace ketch::conform

@@ -1,0 +1,47 @@
+// The normalisation rules: the ONE place that says which fields of an answer
+// may legitimately differ between Apache Kafka and ketch (or between two runs
+// of Kafka) and how they are made comparable. Each rule has a name and the
+// field paths it applies to; conformance/differences.md lists them and
+// `ketch-conform rules` prints them.
+//
+// Both sides of a comparison are normalised the same way, each with its own
+// context (its broker's address). Properties that only have to be consistent
+// within a recording (topic ids) are marked here and checked by compare.h.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "codec.h"
+
+namespace ketch::conform {
+
+struct rule_info {
+    std::string name;
+    std::string paths;  // path patterns (json_path.h), comma separated
+    std::string what;
+    bool opt_in = false;  // applied only to steps that list it in "rules"
+};
+const std::vector<rule_info>& all_rules();
+
+// State carried across the steps of one recording, for one side.
+struct side_context {
+    std::string host;  // the broker's own advertised address
+    int port = 0;
+};
+
+struct step_rules {
+    bool exact_error_messages = false;
+    std::vector<std::string> opt_in;  // e.g. "own_topics_only"
+};
+
+// own_topics_only, applied when a response is stored too (so recordings do
+// not carry other runs' topics): drops top-level topics whose name holds no
+// placeholder. True when `rules` opts in.
+bool keep_own_topics(json& response, const std::vector<std::string>& rules);
+
+// Returns `response` normalised.
+json normalize(const json& response, const side_context& ctx, const step_rules& rules);
+
+}  // namespace ketch::conform
