@@ -6,6 +6,8 @@
 #include <fstream>
 #include <iostream>
 
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <spdlog/spdlog.h>
 
 #include "app/cluster_id.h"
@@ -14,8 +16,11 @@
 #include "broker/dispatcher.h"
 #include "broker/partition_waiters.h"
 #include "broker/retention.h"
+#include "group/coordinator.h"
+#include "group/thread_scheduler.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
+#include "meta/sqlite_offset_store.h"
 #include "meta/sqlite_store.h"
 #include "meta/topic_registry.h"
 #include "net/server.h"
@@ -87,7 +92,21 @@ int main(int argc, char** argv) {
 
         broker::partition_waiters waiters;
         txn::producer_ids producer_ids(opt.data_dir);
-        broker::broker_context ctx{{}, **topics, **logs, waiters, producer_ids};
+
+        // The group coordinator: committed offsets in <data-dir>/offsets.db,
+        // timers on a thread of their own, commits' fsyncs on `blocking`.
+        auto offsets = meta::sqlite_offset_store::open(opt.data_dir);
+        if (!offsets.ok()) throw std::runtime_error("offsets: " + offsets.error().message);
+        group::system_clock group_clock;
+        group::thread_scheduler group_timers;
+        group::group_config gcfg;
+        gcfg.initial_rebalance_delay_ms = opt.group_initial_rebalance_delay_ms;
+        auto groups = group::group_coordinator::open(gcfg, group_clock, group_timers, **offsets);
+        if (!groups.ok()) throw std::runtime_error("groups: " + groups.error().message);
+        boost::asio::thread_pool blocking(2);
+
+        broker::broker_context ctx{{}, **topics, **logs, waiters, producer_ids, **groups, {}};
+        ctx.run_blocking = [&blocking](std::function<void()> fn) { boost::asio::post(blocking, std::move(fn)); };
         ctx.config.node_id = opt.node_id;
         ctx.config.cluster_id = app::load_or_create_cluster_id(opt.data_dir);
         ctx.config.auto_create_topics = opt.auto_create_topics;
@@ -119,7 +138,12 @@ int main(int argc, char** argv) {
 
         int sig = wait_for_signal();
         spdlog::info("signal {}: shutting down", sig);
+        // Parked JoinGroup/SyncGroup requests are answered NOT_COORDINATOR
+        // while the listener still runs; later group requests
+        // COORDINATOR_NOT_AVAILABLE.
+        (*groups)->shutdown();
         server.stop();
+        blocking.join();
         retention.reset();
         auto st = (*logs)->close();
         if (!st.ok()) spdlog::error("closing logs: {}", st.error().message);

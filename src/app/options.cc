@@ -32,6 +32,8 @@ static void apply_config_file(const std::string& path, options& o) {
     o.node_id = t["node-id"].value_or(o.node_id);
     o.retention_check_ms = t["retention-check-ms"].value_or(o.retention_check_ms);
     o.max_request_bytes = t["max-request-bytes"].value_or(o.max_request_bytes);
+    o.group_initial_rebalance_delay_ms =
+        t["group-initial-rebalance-delay-ms"].value_or(o.group_initial_rebalance_delay_ms);
 }
 
 options parse_options(int argc, char** argv) {
@@ -72,6 +74,10 @@ options parse_options(int argc, char** argv) {
             ->capture_default_str();
         a->add_option("--max-request-bytes", o.max_request_bytes, "largest request frame (socket.request.max.bytes)")
             ->capture_default_str();
+        a->add_option("--group-initial-rebalance-delay-ms", o.group_initial_rebalance_delay_ms,
+                      "how long a new group waits for more members (group.initial.rebalance.delay.ms; Kafka: 3000)")
+            ->capture_default_str()
+            ->check(CLI::NonNegativeNumber);
     };
     add_common(&app);
     auto* env = app.add_subcommand("env", "print the client settings for this broker and exit");

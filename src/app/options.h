@@ -20,6 +20,8 @@ struct options {
     int32_t node_id = 1;
     int64_t retention_check_ms = 300000;     // log.retention.check.interval.ms
     int32_t max_request_bytes = 100 * 1024 * 1024;
+    // group.initial.rebalance.delay.ms (Kafka's default is 3000)
+    int32_t group_initial_rebalance_delay_ms = 200;
     std::string config_file;                 // ketch.toml
     bool env_only = false;                   // `ketch env`
 };

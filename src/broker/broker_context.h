@@ -1,6 +1,9 @@
-// What handlers reach: the broker's services (the metadata store, the logs)
-// and its settings. Built by app/, passed by reference, never global.
+// What handlers reach: the broker's services (the metadata store, the logs,
+// the group coordinator) and its settings. Built by app/, passed by
+// reference, never global.
 #pragma once
+
+#include <functional>
 
 #include "broker/broker_config.h"
 
@@ -13,6 +16,9 @@ class log_manager;
 namespace ketch::txn {
 class producer_ids;
 }
+namespace ketch::group {
+class group_coordinator;
+}
 
 namespace ketch::broker {
 
@@ -24,6 +30,10 @@ struct broker_context {
     log::log_manager& logs;
     partition_waiters& waiters;
     txn::producer_ids& producer_ids;
+    group::group_coordinator& groups;
+    // Runs work that blocks on the disk (an OffsetCommit's fsync) away from
+    // the network threads. Unset: the work runs on the calling thread.
+    std::function<void(std::function<void()>)> run_blocking;
 };
 
 }  // namespace ketch::broker

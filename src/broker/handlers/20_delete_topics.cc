@@ -1,7 +1,12 @@
 // DeleteTopics v1-6. v4: flexible. v5: error_message. v6: topics by name or
-// id (KIP-516). Behaviour: ControllerApis.deleteTopics.
+// id (KIP-516). Behaviour: ControllerApis.deleteTopics. The deleted topics'
+// committed offsets go from every group (GroupCoordinatorService.onPartitionsDeleted).
+#include <map>
+#include <set>
+
 #include "broker/handlers/handlers.h"
 #include "broker/topics.h"
+#include "group/coordinator.h"
 
 namespace ketch::broker {
 
@@ -10,7 +15,9 @@ using namespace kafka;
 awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, delete_topics_request& req) {
     auto& b = ctx.broker;
     delete_topics_response resp;
+    std::vector<std::string> deleted;
     auto answer = [&](std::optional<std::string> name, uuid id, const result<meta::topic, meta::error>& r) {
+        if (r.ok()) deleted.push_back(r.value().name);
         auto& out = resp.responses.emplace_back();
         out.name = std::move(name);
         out.topic_id = id;
@@ -30,24 +37,61 @@ awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, del
         answer(name, t->id, r);
     };
 
+    auto invalid = [&](std::optional<std::string> name, uuid id, const char* why) {
+        answer(std::move(name), id, failure{meta::error{meta::errc::invalid_request, why}});
+    };
+    // ControllerApis.deleteTopics: a name or id given twice is answered once,
+    // INVALID_REQUEST, and not deleted (recorded: conformance/recordings/deletetopics.json).
+    std::map<std::string, int> name_count;
+    std::map<uuid, int> id_count;
     if (ctx.api_version < 6) {
-        for (auto& name : req.topic_names) delete_named(name);
-        co_return resp;
-    }
-    for (auto& st : req.topics) {
-        if (st.name) {
-            delete_named(*st.name);
-            continue;
+        for (auto& name : req.topic_names) ++name_count[name];
+    } else {
+        for (auto& st : req.topics) {
+            if (st.name) ++name_count[*st.name];
+            else if (!st.topic_id.is_zero()) ++id_count[st.topic_id];
         }
-        auto t = b.topics.by_id(st.topic_id);
-        if (!t) {
-            answer(std::nullopt, st.topic_id,
-                   failure{meta::error{meta::errc::unknown_topic_id, "This server does not host this topic ID."}});
-            continue;
-        }
-        auto r = delete_topic(b, *t);
-        answer(t->name, t->id, r);
     }
+    std::set<std::string> answered_names;
+    std::set<uuid> answered_ids;
+    auto duplicate_name = [&](const std::string& n) {
+        if (name_count[n] < 2) return false;
+        if (answered_names.insert(n).second) invalid(n, {}, "Duplicate topic name.");
+        return true;
+    };
+    if (ctx.api_version < 6) {
+        for (auto& name : req.topic_names)
+            if (!duplicate_name(name)) delete_named(name);
+    } else {
+        for (auto& st : req.topics) {
+            if (st.name && !st.topic_id.is_zero()) {
+                invalid(st.name, st.topic_id, "You may not specify both topic name and topic id.");
+                continue;
+            }
+            if (!st.name && st.topic_id.is_zero()) {
+                invalid(std::nullopt, st.topic_id, "Neither topic name nor id were specified.");
+                continue;
+            }
+            if (st.name) {
+                if (!duplicate_name(*st.name)) delete_named(*st.name);
+                continue;
+            }
+            if (id_count[st.topic_id] > 1) {
+                if (answered_ids.insert(st.topic_id).second)
+                    invalid(std::nullopt, st.topic_id, "Duplicate topic id.");
+                continue;
+            }
+            auto t = b.topics.by_id(st.topic_id);
+            if (!t) {
+                answer(std::nullopt, st.topic_id,
+                       failure{meta::error{meta::errc::unknown_topic_id, "This server does not host this topic ID."}});
+                continue;
+            }
+            auto r = delete_topic(b, *t);
+            answer(t->name, t->id, r);
+        }
+    }
+    if (!deleted.empty()) b.groups.on_topics_deleted(deleted);
     co_return resp;
 }
 

@@ -5,15 +5,25 @@
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/api_versions.h"
 #include "protocol/messages/create_topics.h"
+#include "protocol/messages/delete_groups.h"
 #include "protocol/messages/delete_records.h"
 #include "protocol/messages/delete_topics.h"
 #include "protocol/messages/describe_cluster.h"
+#include "protocol/messages/describe_groups.h"
 #include "protocol/messages/fetch.h"
 #include "protocol/messages/find_coordinator.h"
+#include "protocol/messages/heartbeat.h"
 #include "protocol/messages/init_producer_id.h"
+#include "protocol/messages/join_group.h"
+#include "protocol/messages/leave_group.h"
+#include "protocol/messages/list_groups.h"
 #include "protocol/messages/list_offsets.h"
 #include "protocol/messages/metadata.h"
+#include "protocol/messages/offset_commit.h"
+#include "protocol/messages/offset_delete.h"
+#include "protocol/messages/offset_fetch.h"
 #include "protocol/messages/produce.h"
+#include "protocol/messages/sync_group.h"
 
 namespace ketch::broker {
 
@@ -31,5 +41,17 @@ awaitable<kafka::init_producer_id_response> handle_init_producer_id(request_cont
 awaitable<kafka::delete_records_response> handle_delete_records(request_context&, kafka::delete_records_request&);
 awaitable<kafka::describe_cluster_response> handle_describe_cluster(request_context&, kafka::describe_cluster_request&);
 awaitable<kafka::find_coordinator_response> handle_find_coordinator(request_context&, kafka::find_coordinator_request&);
+
+// The group coordinator's APIs (group/coordinator.h).
+awaitable<kafka::offset_commit_response> handle_offset_commit(request_context&, kafka::offset_commit_request&);
+awaitable<kafka::offset_fetch_response> handle_offset_fetch(request_context&, kafka::offset_fetch_request&);
+awaitable<kafka::join_group_response> handle_join_group(request_context&, kafka::join_group_request&);
+awaitable<kafka::heartbeat_response> handle_heartbeat(request_context&, kafka::heartbeat_request&);
+awaitable<kafka::leave_group_response> handle_leave_group(request_context&, kafka::leave_group_request&);
+awaitable<kafka::sync_group_response> handle_sync_group(request_context&, kafka::sync_group_request&);
+awaitable<kafka::describe_groups_response> handle_describe_groups(request_context&, kafka::describe_groups_request&);
+awaitable<kafka::list_groups_response> handle_list_groups(request_context&, kafka::list_groups_request&);
+awaitable<kafka::delete_groups_response> handle_delete_groups(request_context&, kafka::delete_groups_request&);
+awaitable<kafka::offset_delete_response> handle_offset_delete(request_context&, kafka::offset_delete_request&);
 
 }  // namespace ketch::broker

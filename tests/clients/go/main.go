@@ -75,6 +75,10 @@ var commands = map[string]command{
 	"consume":           consume,
 	"offsets-for-times": offsetsForTimes,
 	"list-offsets":      listOffsets,
+	"group-consume":     groupConsume,
+	"describe-groups":   describeGroups,
+	"list-groups":       listGroups,
+	"committed-offsets": committedOffsets,
 }
 
 func stderrLogger() kgo.Logger {

@@ -14,6 +14,7 @@ const { Kafka, logLevel } = require('kafkajs')
 const { errorName } = require('./errors')
 const admin = require('./admin')
 const data = require('./data')
+const group = require('./group')
 
 const COMMANDS = {
   'create-topics': admin.createTopics,
@@ -25,6 +26,10 @@ const COMMANDS = {
   consume: data.consume,
   'offsets-for-times': data.offsetsForTimes,
   'list-offsets': data.listOffsets,
+  'group-consume': group.groupConsume,
+  'describe-groups': group.describeGroups,
+  'list-groups': group.listGroups,
+  'committed-offsets': group.committedOffsets,
 }
 
 // Java-style client properties accepted in "config", mapped to kafkajs

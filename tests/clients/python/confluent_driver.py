@@ -5,16 +5,18 @@ vocabulary is tests/clients/DRIVERS.md. Run with the project venv's python."""
 import os
 import sys
 import time
+import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from confluent_kafka import (  # noqa: E402
     OFFSET_BEGINNING, OFFSET_END, TIMESTAMP_CREATE_TIME, TIMESTAMP_LOG_APPEND_TIME,
-    Consumer, IsolationLevel, KafkaError, KafkaException, Producer, TopicCollection,
-    TopicPartition)
+    Consumer, ConsumerGroupState, ConsumerGroupTopicPartitions, ConsumerGroupType, IsolationLevel,
+    KafkaError, KafkaException, Producer, TopicCollection, TopicPartition)
 from confluent_kafka.admin import AdminClient, NewTopic, OffsetSpec  # noqa: E402
 
 from driver_common import INTERNAL_TOPICS, Unsupported, b64d, b64e, main, passthrough_config  # noqa: E402
+from group_common import GroupRun  # noqa: E402
 from kafka_errors import error_name  # noqa: E402
 
 TIMEOUT_S = 30.0
@@ -228,10 +230,125 @@ def list_offsets(bootstrap, args):
     return {"offsets": {str(p): r.offset for p, r in sorted(got.items())}}
 
 
+# Kafka's names of the group states (DescribeGroups / ListGroups), for librdkafka's enum.
+GROUP_STATES = {
+    ConsumerGroupState.UNKNOWN: "Unknown", ConsumerGroupState.PREPARING_REBALANCING: "PreparingRebalance",
+    ConsumerGroupState.COMPLETING_REBALANCING: "CompletingRebalance", ConsumerGroupState.STABLE: "Stable",
+    ConsumerGroupState.DEAD: "Dead", ConsumerGroupState.EMPTY: "Empty",
+}
+GROUP_TYPES = {ConsumerGroupType.CLASSIC: "classic", ConsumerGroupType.CONSUMER: "consumer"}
+
+
+def group_consume(bootstrap, args):
+    """A subscribed Consumer; the rebalance callbacks run inside consume(), so the
+    event log is in the order this thread saw things."""
+    run = GroupRun(args)
+    conf = {"bootstrap.servers": bootstrap, "group.id": run.group, "group.protocol": run.protocol,
+            "enable.auto.commit": run.commit == "auto", "auto.offset.reset": run.start_from}
+    if run.protocol == "classic":
+        conf["heartbeat.interval.ms"] = 1000  # members notice a rebalance quickly
+        if run.assignor:
+            conf["partition.assignment.strategy"] = run.assignor
+    elif run.assignor:
+        conf["group.remote.assignor"] = run.assignor
+    if run.instance_id:
+        conf["group.instance.id"] = run.instance_id
+    conf.update(passthrough_config(args))
+    c = Consumer(conf)
+    # Incremental (cooperative) callbacks carry only the change; eager ones the whole assignment.
+    incremental = run.protocol == "consumer" or conf.get("partition.assignment.strategy") == "cooperative-sticky"
+
+    def pairs(parts):
+        return [(tp.topic, tp.partition) for tp in parts]
+
+    c.subscribe(run.topics,
+                on_assign=lambda _c, parts: run.assigned(pairs(parts), incremental),
+                on_revoke=lambda _c, parts: run.revoked(pairs(parts), incremental),
+                on_lost=lambda _c, parts: run.lost(pairs(parts)))
+    try:
+        while not run.should_stop():
+            msgs = c.consume(num_messages=min(run.max_poll_records, run.left()), timeout=run.poll_timeout_s())
+            batch = []
+            for m in msgs:
+                err = m.error()
+                if err is None:
+                    batch.append((m.topic(), m.partition(), m.offset(), m.key(), m.value()))
+                elif err.fatal():
+                    run.error = err_name(err)
+                elif err.code() != KafkaError._PARTITION_EOF:
+                    sys.stderr.write("consume: %s %s\n" % (err_name(err), err.str()))
+            nxt = run.polled(batch)
+            if run.error is not None:
+                break
+            if run.commit == "sync" and nxt:
+                try:
+                    done = c.commit(offsets=[TopicPartition(t, p, o) for (t, p), o in sorted(nxt.items())],
+                                    asynchronous=False)
+                    errors = [err_name(tp.error) for tp in done if tp.error is not None]
+                    run.commit_result(nxt, errors[0] if errors else None)
+                except KafkaException as e:
+                    run.commit_result(nxt, err_name(e))
+    finally:
+        run.closing = True
+        c.close()  # leaves the group (a static member stays); commits the stored offsets under "auto"
+    return run.result()
+
+
+def describe_groups(bootstrap, args):
+    """describe_consumer_groups; the protocol type comes from the legacy list_groups
+    (DescribeGroups), which the newer call does not report."""
+    names = list(args["groups"])
+    a = admin(bootstrap, args)
+    futures = a.describe_consumer_groups(names, request_timeout=TIMEOUT_S)
+    out = []
+    for name in names:
+        d, err = future_error(futures[name])
+        g = {"group_id": name, "error": err, "state": None, "type": None, "protocol_type": None,
+             "protocol": None, "members": []}
+        if d is not None:
+            g.update(state=GROUP_STATES.get(d.state), type=GROUP_TYPES.get(d.type), protocol=d.partition_assignor,
+                     members=sorted(({"member_id": m.member_id, "instance_id": m.group_instance_id,
+                                      "client_id": m.client_id, "host": m.host,
+                                      "assignment": sorted([tp.topic, tp.partition]
+                                                           for tp in m.assignment.topic_partitions)}
+                                     for m in d.members), key=lambda m: m["member_id"]))
+            with warnings.catch_warnings():  # list_groups is deprecated, and the only call that says it
+                warnings.simplefilter("ignore", DeprecationWarning)
+                legacy = [x for x in a.list_groups(name, timeout=TIMEOUT_S) if x.id == name and x.error is None]
+            if legacy:
+                g["protocol_type"] = legacy[0].protocol_type
+        out.append(g)
+    return {"groups": out}
+
+
+def list_groups(bootstrap, args):
+    a = admin(bootstrap, args)
+    got = a.list_consumer_groups(request_timeout=TIMEOUT_S).result(TIMEOUT_S)
+    if got.errors:
+        raise RuntimeError("list_consumer_groups: %s" % got.errors)
+    return {"groups": sorted(({"group_id": g.group_id, "state": GROUP_STATES.get(g.state),
+                               "type": GROUP_TYPES.get(g.type), "protocol_type": None}  # not reported
+                              for g in got.valid), key=lambda g: g["group_id"])}
+
+
+def committed_offsets(bootstrap, args):
+    group, topic = args["group"], args["topic"]
+    a = admin(bootstrap, args)
+    parts = args.get("partitions")
+    if parts is None:
+        parts = partitions_of(a, topic)
+    request = [ConsumerGroupTopicPartitions(group, [TopicPartition(topic, int(p)) for p in parts])]
+    got = a.list_consumer_group_offsets(request, request_timeout=TIMEOUT_S)[group].result(TIMEOUT_S)
+    return {"offsets": {str(tp.partition): (tp.offset if tp.offset >= 0 else -1)
+                        for tp in sorted(got.topic_partitions, key=lambda tp: tp.partition)}}
+
+
 COMMANDS = {
     "create-topics": create_topics, "list-topics": list_topics, "describe-topics": describe_topics,
     "delete-topics": delete_topics, "describe-cluster": describe_cluster, "produce": produce,
     "consume": consume, "offsets-for-times": offsets_for_times, "list-offsets": list_offsets,
+    "group-consume": group_consume, "describe-groups": describe_groups, "list-groups": list_groups,
+    "committed-offsets": committed_offsets,
 }
 
 if __name__ == "__main__":

@@ -4,16 +4,23 @@ tests/clients/DRIVERS.md. Run with the project venv's python."""
 
 import logging
 import os
+import re
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import kafka.errors as kerr  # noqa: E402
-from kafka import KafkaConsumer, KafkaProducer, TopicPartition  # noqa: E402
+from kafka import (  # noqa: E402
+    ConsumerRebalanceListener, KafkaConsumer, KafkaProducer, OffsetAndMetadata, TopicPartition)
 from kafka.admin import KafkaAdminClient, OffsetSpec  # noqa: E402
+from kafka.coordinator.assignors.cooperative_sticky import CooperativeStickyAssignor  # noqa: E402
+from kafka.coordinator.assignors.range import RangePartitionAssignor  # noqa: E402
+from kafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor  # noqa: E402
+from kafka.coordinator.assignors.sticky.sticky_assignor import StickyPartitionAssignor  # noqa: E402
 
 from driver_common import INTERNAL_TOPICS, Unsupported, b64d, b64e, main, passthrough_config  # noqa: E402
+from group_common import GroupRun  # noqa: E402
 from kafka_errors import error_name  # noqa: E402
 
 TIMEOUT_MS = 30000
@@ -229,10 +236,137 @@ def list_offsets(bootstrap, args):
     return {"offsets": {str(tp.partition): r.offset for tp, r in sorted(got.items(), key=lambda kv: kv[0].partition)}}
 
 
+ASSIGNORS = {"range": RangePartitionAssignor, "roundrobin": RoundRobinPartitionAssignor,
+             "sticky": StickyPartitionAssignor, "cooperative-sticky": CooperativeStickyAssignor}
+
+
+class _Listener(ConsumerRebalanceListener):
+    """Forwards the rebalance callbacks (run inside poll) to the GroupRun log."""
+
+    def __init__(self, run, incremental):
+        self.run, self.incremental = run, incremental
+
+    def on_partitions_revoked(self, revoked):
+        self.run.revoked([(tp.topic, tp.partition) for tp in revoked], self.incremental)
+
+    def on_partitions_assigned(self, assigned):
+        self.run.assigned([(tp.topic, tp.partition) for tp in assigned], self.incremental)
+
+    def on_partitions_lost(self, lost):
+        self.run.lost([(tp.topic, tp.partition) for tp in lost])
+
+
+def group_consume(bootstrap, args):
+    run = GroupRun(args)
+    if run.protocol != "classic":
+        raise Unsupported("kafka-python speaks the classic group protocol only")
+    kw = {"group_id": run.group, "enable_auto_commit": run.commit == "auto", "auto_offset_reset": run.start_from,
+          "max_poll_records": run.max_poll_records, "heartbeat_interval_ms": 1000}
+    if run.instance_id:
+        kw["group_instance_id"] = run.instance_id
+    if run.assignor:
+        if run.assignor not in ASSIGNORS:
+            raise Unsupported("kafka-python has no assignor %r" % run.assignor)
+        kw["partition_assignment_strategy"] = (ASSIGNORS[run.assignor],)
+    kw.update(client_config(args))
+    c = KafkaConsumer(bootstrap_servers=bootstrap, request_timeout_ms=TIMEOUT_MS + 5000, **kw)
+    # Incremental (cooperative) callbacks carry only the change; eager ones the whole assignment.
+    c.subscribe(topics=run.topics, listener=_Listener(run, run.assignor == "cooperative-sticky"))
+    try:
+        while not run.should_stop():
+            polled = c.poll(timeout_ms=int(run.poll_timeout_s() * 1000), max_records=min(run.max_poll_records, run.left()))
+            batch = [(m.topic, m.partition, m.offset, m.key, m.value)
+                     for tp in sorted(polled, key=lambda tp: (tp.topic, tp.partition)) for m in polled[tp]]
+            nxt = run.polled(batch)
+            if run.commit == "sync" and nxt:
+                try:
+                    c.commit({TopicPartition(t, p): OffsetAndMetadata(o, "", -1) for (t, p), o in nxt.items()})
+                    run.commit_result(nxt, None)
+                except kerr.CommitFailedError:
+                    run.commit_result(nxt, "COMMIT_FAILED")  # the client lost its generation; no Kafka error code
+                except kerr.KafkaError as e:
+                    run.commit_result(nxt, exc_name(e))
+    finally:
+        run.closing = True
+        c.close()  # leaves the group (a static member stays); commits the consumed offsets under "auto"
+    return run.result()
+
+
+def _error_code_name(text):
+    """kafka-python's describe_groups error text "[Error 69] GroupIdNotFoundError: ..." -> Kafka's name."""
+    if text is None:
+        return None
+    m = re.match(r"\[Error (-?\d+)\]", text)
+    return code_name(int(m.group(1))) if m else text
+
+
+def _assignment_pairs(assignment):
+    """describe_groups' decoded member assignment {"assigned_partitions": [{"topic", "partitions"}]}
+    (raw bytes when kafka-python could not decode it) -> [[t, p]]."""
+    if not isinstance(assignment, dict):
+        return []
+    return sorted([a["topic"], p] for a in assignment.get("assigned_partitions") or [] for p in a["partitions"])
+
+
+def describe_groups(bootstrap, args):
+    names = list(args["groups"])
+    a = admin(bootstrap, args)
+    try:
+        got = a.describe_groups(names)
+    finally:
+        a.close()
+    out = []
+    for name in names:
+        g = got.get(name)
+        if g is None:
+            out.append({"group_id": name, "error": "MISSING_FROM_RESPONSE", "state": None, "type": None,
+                        "protocol_type": None, "protocol": None, "members": []})
+            continue
+        members = [{"member_id": m["member_id"], "instance_id": m.get("group_instance_id"),
+                    "client_id": m["client_id"], "host": m["client_host"],
+                    "assignment": _assignment_pairs(m.get("member_assignment"))} for m in g["members"]]
+        out.append({"group_id": name, "error": _error_code_name(g["error"]), "state": g["group_state"],
+                    "type": None,  # DescribeGroups does not say
+                    "protocol_type": g["protocol_type"], "protocol": g["protocol_data"],
+                    "members": sorted(members, key=lambda m: m["member_id"])})
+    return {"groups": out}
+
+
+def list_groups(bootstrap, args):
+    a = admin(bootstrap, args)
+    try:
+        got = a.list_groups()
+    finally:
+        a.close()
+    return {"groups": sorted(({"group_id": g["group_id"], "state": g.get("group_state"),
+                               "type": g.get("group_type"), "protocol_type": g.get("protocol_type")}
+                              for g in got), key=lambda g: g["group_id"])}
+
+
+def committed_offsets(bootstrap, args):
+    group, topic = args["group"], args["topic"]
+    a = admin(bootstrap, args)
+    try:
+        parts = args.get("partitions")
+        if parts is None:
+            parts = sorted(p["partition_index"] for t in a.describe_topics([topic]) if t["name"] == topic
+                           for p in t["partitions"])
+        got = a.list_group_offsets({group: [TopicPartition(topic, int(p)) for p in parts]})[group]
+    finally:
+        a.close()
+    out = {}
+    for p in parts:
+        o = got.get(TopicPartition(topic, int(p)))
+        out[str(p)] = o.offset if o is not None and o.offset >= 0 else -1
+    return {"offsets": out}
+
+
 COMMANDS = {
     "create-topics": create_topics, "list-topics": list_topics, "describe-topics": describe_topics,
     "delete-topics": delete_topics, "describe-cluster": describe_cluster, "produce": produce,
     "consume": consume, "offsets-for-times": offsets_for_times, "list-offsets": list_offsets,
+    "group-consume": group_consume, "describe-groups": describe_groups, "list-groups": list_groups,
+    "committed-offsets": committed_offsets,
 }
 
 if __name__ == "__main__":

@@ -105,6 +105,14 @@ public final class Driver {
         return ConsumeCommand.consume(config, a);
       case "offsets-for-times":
         return ConsumeCommand.offsetsForTimes(config, a);
+      case "group-consume":
+        return GroupConsumeCommand.run(config, a);
+      case "describe-groups":
+        return GroupAdminCommands.describeGroups(config, a);
+      case "list-groups":
+        return GroupAdminCommands.listGroups(config, a);
+      case "committed-offsets":
+        return GroupAdminCommands.committedOffsets(config, a);
       default:
         throw new UsageError("unknown command: " + command);
     }

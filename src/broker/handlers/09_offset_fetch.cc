@@ -1,0 +1,158 @@
+// OffsetFetch v1-10 (v0 read ZooKeeper and left Kafka in 4.0, KIP-896). v2:
+// null topics = every committed offset, and a top-level error_code. v3:
+// throttle_time_ms. v5: committed_leader_epoch. v6: flexible. v7:
+// require_stable. v8: a batch of groups, each with its own error_code. v9:
+// member_id and member_epoch (checked for KIP-848 groups only). v10: topics by
+// id (KIP-848).
+// Behaviour: KafkaApis.handleOffsetFetchRequest / fetchOffsetsForGroup /
+// fetchAllOffsetsForGroup, OffsetFetchRequest.groups and
+// OffsetFetchResponse.{groupError, Builder.build} (Apache Kafka 4.3.1): one
+// coordinator call per group (group/offsets.cc); before v8 the one group's
+// answer becomes the top level; before v2 a group error is put on every
+// requested partition. From v10 unknown topic ids are UNKNOWN_TOPIC_ID, and
+// "all offsets" leaves out topics that no longer exist (no id to show).
+#include "broker/handlers/handlers.h"
+#include "group/coordinator.h"
+#include "meta/topic_registry.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+using request_group = offset_fetch_request::offset_fetch_request_group;
+using response_group = offset_fetch_response::offset_fetch_response_group;
+using response_topic = offset_fetch_response::offset_fetch_response_topics;
+
+void fill_partitions(response_topic& out, const group::fetch_topic_result& t) {
+    for (auto& p : t.partitions) {
+        auto& rp = out.partitions.emplace_back();
+        rp.partition_index = p.partition;
+        rp.committed_offset = p.offset;
+        rp.committed_leader_epoch = p.leader_epoch;
+        rp.metadata = p.metadata;
+        rp.error_code = code(p.error);
+    }
+}
+
+// Every requested partition with `e`, offset -1.
+response_topic error_topic(const offset_fetch_request::offset_fetch_request_topics& t, error_code e) {
+    response_topic out;
+    out.name = t.name;
+    out.topic_id = t.topic_id;
+    for (int32_t p : t.partition_indexes) {
+        auto& rp = out.partitions.emplace_back();
+        rp.partition_index = p;
+        rp.committed_offset = -1;
+        rp.error_code = code(e);
+    }
+    return out;
+}
+
+// OffsetFetchResponse.groupError
+response_group group_error(const request_group& g, error_code e, int16_t version) {
+    response_group out;
+    out.group_id = g.group_id;
+    if (version >= 2) {
+        out.error_code = code(e);
+    } else if (g.topics) {
+        for (auto& t : *g.topics) out.topics.push_back(error_topic(t, e));
+    }
+    return out;
+}
+
+response_group fetch_group(request_context& ctx, request_group& g, bool require_stable) {
+    auto& b = ctx.broker;
+    const bool use_ids = ctx.api_version >= 10;
+    group::fetch_args args;
+    args.group_id = g.group_id;
+    args.require_stable = require_stable;
+    args.member_id = g.member_id;
+    args.member_epoch = g.member_epoch;
+
+    std::vector<response_topic> unknown;
+    std::vector<uuid> asked_ids;  // of args.topics, which the coordinator answers in order
+    if (g.topics) {
+        args.topics.emplace();
+        for (auto& t : *g.topics) {
+            if (use_ids) {
+                auto topic = t.topic_id.is_zero() ? std::nullopt : b.topics.by_id(t.topic_id);
+                if (!topic) {
+                    unknown.push_back(error_topic(t, error_code::unknown_topic_id));
+                    continue;
+                }
+                t.name = topic->name;
+            }
+            args.topics->push_back({t.name, t.partition_indexes});
+            asked_ids.push_back(t.topic_id);
+        }
+    }
+    auto r = b.groups.fetch_offsets(args);
+    if (r.error != error_code::none) return group_error(g, r.error, ctx.api_version);
+
+    response_group out;
+    out.group_id = g.group_id;
+    if (g.topics) {
+        for (size_t i = 0; i < r.topics.size(); ++i) {
+            auto& rt = out.topics.emplace_back();
+            rt.name = r.topics[i].name;
+            if (i < asked_ids.size()) rt.topic_id = asked_ids[i];
+            fill_partitions(rt, r.topics[i]);
+        }
+        for (auto& t : unknown) out.topics.push_back(std::move(t));
+        return out;
+    }
+    for (auto& t : r.topics) {
+        uuid id{};
+        if (use_ids) {
+            auto topic = b.topics.by_name(t.name);
+            if (!topic) continue;
+            id = topic->id;
+        }
+        auto& rt = out.topics.emplace_back();
+        rt.name = t.name;
+        rt.topic_id = id;
+        fill_partitions(rt, t);
+    }
+    return out;
+}
+
+}  // namespace
+
+awaitable<offset_fetch_response> handle_offset_fetch(request_context& ctx, offset_fetch_request& req) {
+    offset_fetch_response resp;
+    if (ctx.api_version >= 8) {
+        for (auto& g : req.groups) resp.groups.push_back(fetch_group(ctx, g, req.require_stable));
+        co_return resp;
+    }
+    // OffsetFetchRequest.groups: the one group of v1-7 in the batched shape.
+    request_group g;
+    g.group_id = req.group_id;
+    if (req.topics) {
+        for (auto& t : *req.topics) {
+            auto& rt = g.topics->emplace_back();
+            rt.name = t.name;
+            rt.partition_indexes = t.partition_indexes;
+        }
+    } else {
+        g.topics = std::nullopt;
+    }
+    auto out = fetch_group(ctx, g, req.require_stable);
+    resp.error_code = out.error_code;
+    for (auto& t : out.topics) {
+        auto& rt = resp.topics.emplace_back();
+        rt.name = t.name;
+        for (auto& p : t.partitions) {
+            auto& rp = rt.partitions.emplace_back();
+            rp.partition_index = p.partition_index;
+            rp.committed_offset = p.committed_offset;
+            rp.committed_leader_epoch = p.committed_leader_epoch;
+            rp.metadata = p.metadata;
+            rp.error_code = p.error_code;
+        }
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,47 @@
+// DescribeGroups v0-6. v1: throttle_time_ms. v3: authorized_operations on
+// request (KIP-430). v4: group_instance_id of members (KIP-345). v5: flexible.
+// v6: an unknown group is GROUP_ID_NOT_FOUND with an error_message (KIP-1043).
+// Behaviour: KafkaApis.handleDescribeGroupsRequest and
+// AuthHelper.authorizedOperations (Apache Kafka 4.3.1); the group rules are
+// group/admin.cc's. ketch has no authorizer yet, so a group that is found
+// shows every operation a group supports (AclEntry.supportedOperations: READ,
+// DELETE, DESCRIBE), as Kafka does without an authorizer.
+#include "broker/handlers/handlers.h"
+#include "group/coordinator.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+// Utils.to32BitField over AclOperation codes READ(3), DELETE(6), DESCRIBE(8).
+constexpr int32_t k_group_operations = (1 << 3) | (1 << 6) | (1 << 8);
+}  // namespace
+
+awaitable<describe_groups_response> handle_describe_groups(request_context& ctx, describe_groups_request& req) {
+    auto groups = ctx.broker.groups.describe_groups(req.groups, ctx.api_version);
+    const bool with_ops = ctx.api_version >= 3 && req.include_authorized_operations;
+    describe_groups_response resp;
+    for (auto& g : groups) {
+        auto& out = resp.groups.emplace_back();
+        out.error_code = code(g.error);
+        out.error_message = std::move(g.error_message);
+        out.group_id = std::move(g.group_id);
+        out.group_state = std::move(g.group_state);
+        out.protocol_type = std::move(g.protocol_type);
+        out.protocol_data = std::move(g.protocol_data);
+        for (auto& m : g.members) {
+            auto& om = out.members.emplace_back();
+            om.member_id = std::move(m.member_id);
+            om.group_instance_id = std::move(m.group_instance_id);
+            om.client_id = std::move(m.client_id);
+            om.client_host = std::move(m.client_host);
+            om.member_metadata = std::move(m.member_metadata);
+            om.member_assignment = std::move(m.member_assignment);
+        }
+        if (with_ops && g.error == error_code::none) out.authorized_operations = k_group_operations;
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,166 @@
+// The group coordinator: classic-protocol groups (JoinGroup, SyncGroup,
+// Heartbeat, LeaveGroup), committed offsets (OffsetCommit, OffsetFetch,
+// OffsetDelete) and group administration (ListGroups, DescribeGroups,
+// DeleteGroups, offsets.retention expiry). Behaviour follows Apache Kafka
+// 4.3.1's group coordinator (GroupMetadataManager, OffsetMetadataManager,
+// GroupCoordinatorService); differences are marked "ketch difference".
+//
+// Threads: every method may be called from any thread. One mutex guards all
+// groups; callbacks are never called while it is held. JoinGroup, SyncGroup
+// and OffsetCommit answer through a callback that is called exactly once,
+// either before the call returns or later from another thread (a timer, or a
+// request of another member).
+//
+// Durability: an OffsetCommit is answered only after the offsets are durable
+// in the offset store. Group membership lives in memory only: after a restart
+// every group comes back Empty, with its committed offsets, its protocol type
+// and generation (ketch difference: Kafka replays its members from
+// __consumer_offsets, so a restart does not make them rejoin; here a member
+// of a reloaded group gets UNKNOWN_MEMBER_ID and rejoins).
+//
+// Only classic groups exist so far; group_type leaves room for KIP-848
+// "consumer" groups (ConsumerGroupHeartbeat), which would sit next to them.
+#pragma once
+
+#include <array>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "base/result.h"
+#include "group/api.h"
+#include "group/classic_group.h"
+#include "group/group_config.h"
+#include "group/time_source.h"
+#include "meta/offset_store.h"
+
+namespace ketch::group {
+
+class group_coordinator : public std::enable_shared_from_this<group_coordinator> {
+public:
+    // Loads the groups and offsets kept in `store` and starts the periodic
+    // expiry. `clk`, `sched` and `store` must outlive the coordinator.
+    static result<std::shared_ptr<group_coordinator>, meta::store_error> open(group_config config, const clock& clk,
+                                                                             scheduler& sched,
+                                                                             meta::offset_store& store);
+    ~group_coordinator();
+    group_coordinator(const group_coordinator&) = delete;
+    group_coordinator& operator=(const group_coordinator&) = delete;
+
+    // Answers every parked JoinGroup/SyncGroup NOT_COORDINATOR (as Kafka does
+    // when it unloads a group) and stops the timers. Later calls answer
+    // COORDINATOR_NOT_AVAILABLE.
+    void shutdown();
+
+    // JoinGroup: answered when the rebalance completes (or at once on error).
+    void join(join_args args, join_callback done);
+    // SyncGroup: a follower's answer waits for the leader's assignment.
+    void sync(sync_args args, sync_callback done);
+    error_code heartbeat(const heartbeat_args& args);
+    leave_result leave(const leave_args& args);
+
+    // OffsetCommit: answered once the offsets are durable (or at once on
+    // error). The store write (an fsync with SQLite) runs on the calling
+    // thread, and so does `done`.
+    void commit_offsets(commit_args args, std::function<void(commit_result)> done);
+    // OffsetFetch for one group (v8+ batches: one call per group).
+    fetch_result fetch_offsets(const fetch_args& args);
+    offset_delete_result delete_offsets(const offset_delete_args& args);
+
+    std::vector<delete_group_result> delete_groups(const std::vector<std::string>& group_ids);
+    std::vector<listed_group> list_groups(const list_groups_args& args);
+    // v6+ answers an unknown group GROUP_ID_NOT_FOUND; before, a Dead group.
+    std::vector<described_group> describe_groups(const std::vector<std::string>& group_ids, int16_t api_version);
+
+    // A topic was deleted: its committed offsets go from every group
+    // (Kafka's onPartitionsDeleted, called for all partitions of a deleted
+    // topic). Best effort: offsets the store fails to delete stay.
+    void on_topics_deleted(const std::vector<std::string>& topics);
+
+    // One offsets.retention cycle now (it also runs every
+    // offsets_retention_check_interval_ms): expires offsets by Kafka's rules
+    // and removes Empty groups left with none.
+    void expire_offsets();
+
+    // The state of a group, if it exists (for tests and the console).
+    std::optional<group_state> state_of(const std::string& group_id);
+    std::optional<int32_t> generation_of(const std::string& group_id);
+
+private:
+    using timer_action = std::function<void(completions&)>;
+    struct timer_slot {
+        uint64_t seq = 0;
+        std::unique_ptr<timer_handle> handle;
+        timer_action action;
+    };
+    // group -> topic -> partition -> offset
+    using group_offsets = std::map<std::string, std::map<int32_t, meta::stored_offset>>;
+
+    group_coordinator(group_config config, const clock& clk, scheduler& sched, meta::offset_store& store);
+    status<meta::store_error> load();
+
+    // ---- timers (coordinator.cc); call with mu_ held ----
+    void schedule_timer(const std::string& key, int64_t delay_ms, timer_action action);
+    void cancel_timer(const std::string& key);
+    void cancel_group_timers(const std::string& group_id);
+    void on_timer(const std::string& key, uint64_t seq);
+    void schedule_expiry();
+    // Runs the callbacks, then writes the group rows (best effort).
+    void finish(completions& out);
+    std::mutex& stripe(const std::string& group_id);
+
+    // ---- rebalance (rebalance.cc); call with mu_ held ----
+    classic_group* find(const std::string& group_id);
+    classic_group& get_or_create(const std::string& group_id);
+    void remove_group(const std::string& group_id, completions& out);
+    void reschedule_heartbeat(classic_group& g, classic_member& m, int64_t timeout_ms);
+    void expire_heartbeat(const std::string& group_id, const std::string& member_id, completions& out);
+    void remove_member_and_update(classic_group& g, const std::string& member_id, completions& out);
+    void maybe_prepare_rebalance_or_complete_join(classic_group& g, completions& out);
+    void prepare_rebalance(classic_group& g, completions& out);
+    void maybe_complete_join_else_schedule(classic_group& g, completions& out);
+    void try_complete_initial_rebalance(const std::string& group_id, int32_t delay_ms, int32_t remaining_ms,
+                                        completions& out);
+    void maybe_complete_join_phase(classic_group& g, completions& out);
+    void complete_join(classic_group& g, completions& out);
+    void schedule_pending_sync(classic_group& g);
+    void expire_pending_sync(const std::string& group_id, int32_t generation, completions& out);
+    void reset_and_propagate_error(classic_group& g, error_code e, completions& out);
+    void set_and_propagate_assignment(classic_group& g, std::map<std::string, bytes> assignment, completions& out);
+    void remove_pending_sync_member(classic_group& g, const std::string& member_id);
+
+    // ---- join (join.cc); call with mu_ held ----
+    void join_locked(join_args& args, join_callback& done, completions& out);
+    void join_new_member(classic_group& g, join_args& args, join_callback& done, completions& out);
+    void join_existing_member(classic_group& g, join_args& args, join_callback& done, completions& out);
+    void add_member_then_rebalance(classic_group& g, join_args& args, const std::string& member_id,
+                                   join_callback& done, completions& out);
+    void update_static_member_then_rebalance(classic_group& g, join_args& args, const std::string& old_id,
+                                             const std::string& new_id, join_callback& done, completions& out);
+    bool accept_joining_member(const classic_group& g, const std::string& member_id) const;
+    std::string new_member_id(const std::string& client_id, const std::optional<std::string>& instance_id) const;
+
+    // ---- offsets (offsets.cc) ----
+    error_code validate_commit(const commit_args& args);  // with mu_ held
+    void forget_offsets(const std::string& group_id, const std::vector<meta::offset_key>& keys);  // mu_ held
+
+    group_config config_;
+    const clock& clock_;
+    scheduler& scheduler_;
+    meta::offset_store& store_;
+
+    std::mutex mu_;  // guards everything below
+    bool stopped_ = false;
+    std::map<std::string, std::unique_ptr<classic_group>> groups_;
+    std::map<std::string, group_offsets> offsets_;  // every group here is also in groups_
+    std::unordered_map<std::string, timer_slot> timers_;
+    uint64_t next_timer_seq_ = 0;
+    std::unique_ptr<timer_handle> expiry_timer_;
+
+    // Serialise the store writes of one group (commit, delete, expiry) so they
+    // reach the store in the order they were validated. Taken before mu_.
+    std::array<std::mutex, 32> stripes_;
+};
+
+}  // namespace ketch::group

@@ -1,0 +1,35 @@
+// Helpers shared by the coordinator's .cc files; not part of its interface.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "group/api.h"
+#include "group/group_config.h"
+
+namespace ketch::group {
+
+// Timer keys (coordinator.cc): a member's session, a group's join and sync phases.
+std::string heartbeat_key(const std::string& group_id, const std::string& member_id);
+std::string join_key(const std::string& group_id);
+std::string sync_key(const std::string& group_id);
+
+inline bool too_long(const std::string& s) {
+    return s.size() > max_id_bytes;
+}
+inline bool too_long(const std::optional<std::string>& s) {
+    return s && too_long(*s);
+}
+inline bool any_protocol_too_long(const std::vector<protocol>& ps) {
+    for (const auto& p : ps)
+        if (too_long(p.name)) return true;
+    return false;
+}
+
+// Kafka's isProtocolInconsistent: both known and different.
+inline bool protocol_inconsistent(const std::optional<std::string>& request, const std::optional<std::string>& group) {
+    return request && group && *request != *group;
+}
+
+}  // namespace ketch::group

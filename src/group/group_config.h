@@ -1,0 +1,42 @@
+// Settings of the group coordinator, with Kafka 4.3.1's defaults
+// (GroupCoordinatorConfig.java) except where ketch says otherwise.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+namespace ketch::group {
+
+// Kafka's group.initial.rebalance.delay.ms; a broker flag can select it.
+inline constexpr int32_t kafka_initial_rebalance_delay_ms = 3000;
+
+// ketch difference: ids and protocol names are bounded so that a huge id is
+// refused instead of stored (Kafka bounds them only by the request size).
+// A group id over the bound is INVALID_GROUP_ID; a member id, instance id,
+// protocol type or protocol name over it is INVALID_REQUEST.
+inline constexpr size_t max_id_bytes = 4096;
+
+struct group_config {
+    // group.initial.rebalance.delay.ms. Kafka: 3000. ketch defaults to 200 so
+    // that a development broker forms a new group quickly.
+    int32_t initial_rebalance_delay_ms = 200;
+    // group.min.session.timeout.ms / group.max.session.timeout.ms
+    int32_t min_session_timeout_ms = 6000;
+    int32_t max_session_timeout_ms = 1800000;
+    // group.max.size (Kafka's default: Integer.MAX_VALUE)
+    int32_t max_size = std::numeric_limits<int32_t>::max();
+    // How long a new member's JoinGroup may wait before it is dropped
+    // (Kafka's CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS, not configurable there).
+    int32_t new_member_join_timeout_ms = 5 * 60 * 1000;
+    // offsets.retention.minutes
+    int32_t offsets_retention_minutes = 7 * 24 * 60;
+    // offsets.retention.check.interval.ms
+    int64_t offsets_retention_check_interval_ms = 600000;
+    // offset.metadata.max.bytes (measured, like Kafka, in UTF-16 code units)
+    int32_t offset_metadata_max_bytes = 4096;
+
+    int64_t offsets_retention_ms() const { return int64_t(offsets_retention_minutes) * 60 * 1000; }
+};
+
+}  // namespace ketch::group

@@ -1,0 +1,255 @@
+// OffsetCommit, OffsetFetch and OffsetDelete. Mirrors OffsetMetadataManager
+// (commitOffset, fetchOffsets, fetchAllOffsets, deleteOffsets) and
+// ClassicGroup.validateOffsetCommit / validateOffsetDelete (Kafka 4.3.1).
+//
+// A commit holds the group's stripe lock from validation to the end of its
+// store write, so commits (and deletes, expiry) of one group reach the store
+// in order; mu_ is held only around the in-memory parts.
+#include "group/coordinator.h"
+#include "group/coordinator_internal.h"
+#include "meta/utf16.h"
+
+namespace ketch::group {
+
+namespace {
+
+commit_result all_partitions(const commit_args& args, error_code e) {
+    commit_result r;
+    for (const auto& t : args.topics) {
+        auto& rt = r.topics.emplace_back();
+        rt.name = t.name;
+        for (const auto& p : t.partitions) rt.partitions.push_back({p.partition, e});
+    }
+    return r;
+}
+
+}  // namespace
+
+// OffsetMetadataManager.validateOffsetCommit + ClassicGroup.validateOffsetCommit
+error_code group_coordinator::validate_commit(const commit_args& args) {
+    auto* g = find(args.group_id);
+    if (!g) {
+        // Generation -1: an admin client or a consumer without group
+        // management; a "simple" group is created. Otherwise the group is
+        // unknown: GROUP_ID_NOT_FOUND from v9, ILLEGAL_GENERATION before.
+        if (args.generation_id >= 0)
+            return args.api_version >= 9 ? error_code::group_id_not_found : error_code::illegal_generation;
+        g = &get_or_create(args.group_id);
+    }
+    if (g->is(group_state::dead)) return error_code::coordinator_not_available;
+    if (args.generation_id < 0 && g->is(group_state::empty)) return error_code::none;
+    if (args.generation_id >= 0 || !args.member_id.empty() || args.group_instance_id) {
+        if (auto e = g->validate_member(args.member_id, args.group_instance_id); e != error_code::none) return e;
+        if (args.generation_id != g->generation()) return error_code::illegal_generation;
+    } else if (!g->is(group_state::empty)) {
+        // No member id and no generation: only an Empty group takes it.
+        return error_code::unknown_member_id;
+    }
+    // A valid member that has not synced yet must finish the rebalance first.
+    if (g->is(group_state::completing_rebalance)) return error_code::rebalance_in_progress;
+    // In the classic protocol a commit also keeps the member's session alive.
+    if (g->is(group_state::stable) || g->is(group_state::preparing_rebalance)) {
+        auto& m = g->member(args.member_id);
+        reschedule_heartbeat(*g, m, m.session_timeout_ms);
+    }
+    return error_code::none;
+}
+
+void group_coordinator::commit_offsets(commit_args args, std::function<void(commit_result)> done) {
+    if (too_long(args.group_id)) return done(all_partitions(args, error_code::invalid_group_id));
+    if (too_long(args.member_id) || too_long(args.group_instance_id))
+        return done(all_partitions(args, error_code::invalid_request));
+
+    std::unique_lock order(stripe(args.group_id));
+    const int64_t now = clock_.now_ms();
+    {
+        std::lock_guard lock(mu_);
+        auto e = stopped_ ? error_code::coordinator_not_available : validate_commit(args);
+        if (e != error_code::none) {
+            order.unlock();
+            return done(all_partitions(args, e));
+        }
+    }
+    commit_result res;
+    std::vector<meta::stored_offset> records;
+    std::optional<int64_t> expire;
+    if (args.retention_time_ms != -1) expire = now + args.retention_time_ms;  // v2-4 explicit retention
+    for (auto& t : args.topics) {
+        auto& rt = res.topics.emplace_back();
+        rt.name = t.name;
+        for (auto& p : t.partitions) {
+            std::string metadata = p.metadata.value_or("");
+            if (meta::utf16_length(metadata) > size_t(config_.offset_metadata_max_bytes)) {
+                rt.partitions.push_back({p.partition, error_code::offset_metadata_too_large});
+                continue;
+            }
+            rt.partitions.push_back({p.partition, error_code::none});
+            records.push_back(meta::stored_offset{args.group_id, t.name, p.partition, p.offset, p.leader_epoch,
+                                                  std::move(metadata), now, expire});
+        }
+    }
+    if (!records.empty()) {
+        if (!store_.commit_offsets(records)) {
+            // Kafka answers a failed write to its log (KAFKA_STORAGE_ERROR) NOT_COORDINATOR.
+            order.unlock();
+            return done(all_partitions(args, error_code::not_coordinator));
+        }
+        std::lock_guard lock(mu_);
+        if (find(args.group_id)) {
+            auto& group = offsets_[args.group_id];
+            for (auto& r : records) {
+                auto topic = r.topic;
+                auto partition = r.partition;
+                group[topic][partition] = std::move(r);
+            }
+        }
+    }
+    order.unlock();
+    done(std::move(res));
+}
+
+fetch_result group_coordinator::fetch_offsets(const fetch_args& args) {
+    fetch_result res;
+    if (too_long(args.group_id)) {
+        res.error = error_code::invalid_group_id;
+        return res;
+    }
+    std::lock_guard lock(mu_);
+    if (stopped_) {
+        res.error = error_code::coordinator_not_available;
+        return res;
+    }
+    // An unknown group has no offsets (no error); ClassicGroup.validateOffsetFetch
+    // checks nothing else.
+    const group_offsets* offs = nullptr;
+    if (find(args.group_id)) {
+        auto it = offsets_.find(args.group_id);
+        if (it != offsets_.end()) offs = &it->second;
+    }
+    auto fill = [](fetch_partition& fp, const meta::stored_offset& o) {
+        fp.offset = o.offset;
+        fp.leader_epoch = o.leader_epoch;
+        fp.metadata = o.metadata;
+    };
+    if (args.topics) {
+        for (const auto& t : *args.topics) {
+            auto& rt = res.topics.emplace_back();
+            rt.name = t.name;
+            const std::map<int32_t, meta::stored_offset>* parts = nullptr;
+            if (offs) {
+                auto it = offs->find(t.name);
+                if (it != offs->end()) parts = &it->second;
+            }
+            for (int32_t p : t.partitions) {
+                auto& fp = rt.partitions.emplace_back();
+                fp.partition = p;
+                if (parts) {
+                    auto it = parts->find(p);
+                    if (it != parts->end()) fill(fp, it->second);
+                }
+            }
+        }
+    } else if (offs) {
+        for (const auto& [topic, parts] : *offs) {
+            auto& rt = res.topics.emplace_back();
+            rt.name = topic;
+            for (const auto& [p, o] : parts) {
+                auto& fp = rt.partitions.emplace_back();
+                fp.partition = p;
+                fill(fp, o);
+            }
+        }
+    }
+    return res;
+}
+
+void group_coordinator::forget_offsets(const std::string& group_id, const std::vector<meta::offset_key>& keys) {
+    auto it = offsets_.find(group_id);
+    if (it == offsets_.end()) return;
+    for (const auto& k : keys) {
+        auto t = it->second.find(k.topic);
+        if (t == it->second.end()) continue;
+        t->second.erase(k.partition);
+        if (t->second.empty()) it->second.erase(t);
+    }
+    if (it->second.empty()) offsets_.erase(it);
+}
+
+offset_delete_result group_coordinator::delete_offsets(const offset_delete_args& args) {
+    offset_delete_result res;
+    if (args.group_id.empty() || too_long(args.group_id)) {
+        res.error = error_code::invalid_group_id;
+        return res;
+    }
+    std::lock_guard order(stripe(args.group_id));
+    std::vector<meta::offset_key> doomed;
+    {
+        std::lock_guard lock(mu_);
+        auto* g = stopped_ ? nullptr : find(args.group_id);
+        if (stopped_) {
+            res.error = error_code::coordinator_not_available;
+            return res;
+        }
+        // ClassicGroup.validateOffsetDelete
+        if (!g || g->is(group_state::dead)) {
+            res.error = error_code::group_id_not_found;
+            return res;
+        }
+        if (!g->is(group_state::empty) && !g->uses_consumer_protocol()) {
+            res.error = error_code::non_empty_group;
+            return res;
+        }
+        auto offs = offsets_.find(args.group_id);
+        for (const auto& t : args.topics) {
+            auto& rt = res.topics.emplace_back();
+            rt.name = t.name;
+            const bool subscribed = g->is_subscribed_to_topic(t.name);
+            for (int32_t p : t.partitions) {
+                rt.partitions.push_back({p, subscribed ? error_code::group_subscribed_to_topic : error_code::none});
+                if (subscribed || offs == offsets_.end()) continue;
+                auto tp = offs->second.find(t.name);
+                if (tp != offs->second.end() && tp->second.count(p)) doomed.push_back({t.name, p});
+            }
+        }
+    }
+    if (doomed.empty()) return res;
+    if (!store_.delete_offsets(args.group_id, doomed)) {
+        res = offset_delete_result{.error = error_code::not_coordinator};
+        return res;
+    }
+    std::lock_guard lock(mu_);
+    forget_offsets(args.group_id, doomed);
+    return res;
+}
+
+void group_coordinator::on_topics_deleted(const std::vector<std::string>& topics) {
+    std::vector<std::string> groups;
+    {
+        std::lock_guard lock(mu_);
+        for (const auto& [id, offs] : offsets_)
+            for (const auto& t : topics)
+                if (offs.count(t)) {
+                    groups.push_back(id);
+                    break;
+                }
+    }
+    for (const auto& id : groups) {
+        std::lock_guard order(stripe(id));
+        std::vector<meta::offset_key> doomed;
+        {
+            std::lock_guard lock(mu_);
+            auto it = offsets_.find(id);
+            if (it == offsets_.end()) continue;
+            for (const auto& t : topics) {
+                auto tp = it->second.find(t);
+                if (tp == it->second.end()) continue;
+                for (const auto& [p, o] : tp->second) doomed.push_back({t, p});
+            }
+        }
+        if (doomed.empty() || !store_.delete_offsets(id, doomed)) continue;
+        std::lock_guard lock(mu_);
+        forget_offsets(id, doomed);
+    }
+}
+
+}  // namespace ketch::group

@@ -1,0 +1,51 @@
+// The embedded offset store: one SQLite database, <data-dir>/offsets.db,
+// separate from meta.db so that the two schemas version independently. WAL
+// journal with synchronous=FULL: a committed transaction is on disk when the
+// call returns. One connection, used under a mutex.
+//
+// Schema (version 1, PRAGMA user_version). Names are BLOBs: Kafka strings may
+// hold any bytes, and BLOB keys compare byte for byte.
+//   offsets(group_id BLOB, topic BLOB, partition INTEGER, committed_offset INTEGER,
+//           leader_epoch INTEGER, metadata BLOB, commit_ms INTEGER, expire_ms INTEGER NULL,
+//           PRIMARY KEY (group_id, topic, partition))
+//   groups(group_id BLOB PRIMARY KEY, protocol_type BLOB, generation INTEGER,
+//          empty_since_ms INTEGER NULL)
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <mutex>
+
+#include "meta/offset_store.h"
+
+struct sqlite3;
+
+namespace ketch::meta {
+
+class sqlite_offset_store final : public offset_store {
+public:
+    static constexpr const char* file_name = "offsets.db";
+
+    // Opens (creating if needed) <data_dir>/offsets.db; creates data_dir if
+    // missing. Fails if the file is not an offsets database or is newer.
+    static result<std::unique_ptr<sqlite_offset_store>, store_error> open(const std::filesystem::path& data_dir);
+
+    ~sqlite_offset_store() override;
+    sqlite_offset_store(const sqlite_offset_store&) = delete;
+    sqlite_offset_store& operator=(const sqlite_offset_store&) = delete;
+
+    result<std::vector<stored_offset>, store_error> load_offsets() override;
+    result<std::vector<stored_group>, store_error> load_groups() override;
+    status<store_error> commit_offsets(std::span<const stored_offset> offsets) override;
+    status<store_error> delete_offsets(const std::string& group, std::span<const offset_key> keys) override;
+    status<store_error> delete_groups(std::span<const std::string> groups) override;
+    status<store_error> put_group(const stored_group& g) override;
+
+private:
+    explicit sqlite_offset_store(sqlite3* db) : db_(db) {}
+
+    std::mutex mu_;
+    sqlite3* db_;
+};
+
+}  // namespace ketch::meta
