@@ -1,0 +1,185 @@
+// Committed offsets and group rows survive a restart (SQLite offset store).
+// Reference for what Kafka keeps: group-coordinator/.../OffsetMetadataManager.java
+// (replay: offsets, and a simple group for offsets without one),
+// GroupMetadataManager.java (replay of GroupMetadataValue: protocol type,
+// generation, currentStateTimestamp).
+#include <sqlite3.h>
+
+#include "group_fixture.h"
+#include "meta/sqlite_offset_store.h"
+#include "unit/meta/temp_dir.h"
+
+namespace ketch::group::testing {
+namespace {
+
+using meta::sqlite_offset_store;
+using meta::stored_group;
+using meta::stored_offset;
+
+std::unique_ptr<sqlite_offset_store> open_store(const std::filesystem::path& dir) {
+    auto s = sqlite_offset_store::open(dir);
+    if (!s) ADD_FAILURE() << s.error().message;
+    return s ? std::move(*s) : nullptr;
+}
+
+std::string pragma(const std::filesystem::path& file, const char* sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open(file.c_str(), &db);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
+    std::string out;
+    if (sqlite3_step(st) == SQLITE_ROW) out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return out;
+}
+
+TEST(sqlite_offset_store, creates_offsets_db_in_wal_mode_with_a_schema_version) {
+    meta::testing::temp_dir dir;
+    auto s = open_store(dir.path() / "data");
+    ASSERT_TRUE(s);
+    auto file = dir.path() / "data" / "offsets.db";
+    ASSERT_TRUE(std::filesystem::exists(file));
+    EXPECT_EQ(pragma(file, "PRAGMA journal_mode"), "wal");
+    EXPECT_EQ(pragma(file, "PRAGMA user_version"), "1");
+}
+
+TEST(sqlite_offset_store, offsets_and_groups_round_trip_across_reopen) {
+    meta::testing::temp_dir dir;
+    const std::string odd_group("g\0\xff", 3);  // any bytes
+    stored_offset a{odd_group, "t", 0, 42, 7, "meta", 1000, std::nullopt};
+    stored_offset b{"g2", "t", 3, 1, -1, "", 2000, 9000};
+    {
+        auto s = open_store(dir.path());
+        ASSERT_TRUE(s->commit_offsets(std::vector<stored_offset>{a, b}));
+        a.offset = 43;  // replace
+        ASSERT_TRUE(s->commit_offsets(std::vector<stored_offset>{a}));
+        ASSERT_TRUE(s->put_group(stored_group{odd_group, "consumer", 4, 1234}));
+    }
+    auto s = open_store(dir.path());
+    auto offs = s->load_offsets();
+    ASSERT_TRUE(offs);
+    ASSERT_EQ(offs->size(), 2u);
+    auto& first = (*offs)[0].group == odd_group ? (*offs)[0] : (*offs)[1];
+    auto& second = (*offs)[0].group == odd_group ? (*offs)[1] : (*offs)[0];
+    EXPECT_EQ(first, a);
+    EXPECT_EQ(second, b);
+    auto groups = s->load_groups();
+    ASSERT_TRUE(groups);
+    ASSERT_EQ(groups->size(), 1u);
+    EXPECT_EQ((*groups)[0], (stored_group{odd_group, "consumer", 4, 1234}));
+}
+
+TEST(sqlite_offset_store, group_rows_never_go_back_a_generation_and_deletes_remove_everything) {
+    meta::testing::temp_dir dir;
+    auto s = open_store(dir.path());
+    ASSERT_TRUE(s->put_group(stored_group{"g", "consumer", 5, std::nullopt}));
+    ASSERT_TRUE(s->put_group(stored_group{"g", "consumer", 4, 99}));  // late, older: ignored
+    EXPECT_EQ(s->load_groups()->at(0).generation, 5);
+    ASSERT_TRUE(s->put_group(stored_group{"g", "consumer", 6, 100}));
+    EXPECT_EQ(s->load_groups()->at(0).empty_since_ms, 100);
+    ASSERT_TRUE(s->commit_offsets(std::vector<stored_offset>{{"g", "t", 0, 1, -1, "", 1, std::nullopt},
+                                                             {"g", "t", 1, 1, -1, "", 1, std::nullopt},
+                                                             {"h", "t", 0, 1, -1, "", 1, std::nullopt}}));
+    ASSERT_TRUE(s->delete_offsets("g", std::vector<meta::offset_key>{{"t", 1}, {"absent", 9}}));
+    EXPECT_EQ(s->load_offsets()->size(), 2u);
+    ASSERT_TRUE(s->delete_groups(std::vector<std::string>{"g"}));
+    auto left = s->load_offsets();
+    ASSERT_EQ(left->size(), 1u);
+    EXPECT_EQ(left->at(0).group, "h");
+    EXPECT_TRUE(s->load_groups()->empty());
+}
+
+class restart_test : public ::testing::Test {
+protected:
+    void open() {
+        coord.reset();
+        store.reset();
+        store = open_store(dir.path());
+        auto r = group_coordinator::open(cfg, time, time, *store);
+        ASSERT_TRUE(r) << r.error().message;
+        coord = *r;
+    }
+
+    meta::testing::temp_dir dir;
+    group_config cfg;
+    manual_time time;
+    std::unique_ptr<sqlite_offset_store> store;
+    std::shared_ptr<group_coordinator> coord;
+};
+
+TEST_F(restart_test, committed_offsets_survive_reopening_the_store) {
+    open();
+    commit_args a;
+    a.group_id = "g";
+    a.generation_id = -1;
+    a.topics = {{"t1", {{0, 42, 3, "where"}}}, {"t2", {{5, 7}}}};
+    captured<commit_result> c;
+    coord->commit_offsets(a, c.callback());
+    ASSERT_EQ(c.get().topics.at(0).partitions.at(0).error, error_code::none);
+
+    open();  // a restart
+    EXPECT_EQ(coord->state_of("g"), group_state::empty);
+    fetch_args f;
+    f.group_id = "g";
+    auto r = coord->fetch_offsets(f);
+    ASSERT_EQ(r.topics.size(), 2u);
+    EXPECT_EQ(r.topics[0].name, "t1");
+    EXPECT_EQ(r.topics[0].partitions.at(0).offset, 42);
+    EXPECT_EQ(r.topics[0].partitions.at(0).leader_epoch, 3);
+    EXPECT_EQ(r.topics[0].partitions.at(0).metadata, "where");
+    EXPECT_EQ(r.topics[1].partitions.at(0).partition, 5);
+    EXPECT_EQ(r.topics[1].partitions.at(0).offset, 7);
+}
+
+TEST_F(restart_test, reloaded_group_keeps_protocol_type_and_generation_but_not_members) {
+    open();
+    auto first = captured<join_result>();
+    coord->join(join_req("g", "", 3), first.callback());
+    time.advance(cfg.initial_rebalance_delay_ms);
+    const auto id = first.get().member_id;
+    const int32_t gen = first.get().generation_id;
+    captured<sync_result> s;
+    coord->sync(sync_args{"g", gen, id, std::nullopt, std::nullopt, std::nullopt, {{id, {1}}}}, s.callback());
+    ASSERT_EQ(s.get().error, error_code::none);
+
+    open();  // the member is gone with the restart (ketch keeps no membership)
+    EXPECT_EQ(coord->state_of("g"), group_state::empty);
+    EXPECT_EQ(coord->generation_of("g"), gen);
+    auto listed = coord->list_groups({});
+    ASSERT_EQ(listed.size(), 1u);
+    EXPECT_EQ(listed[0].protocol_type, "consumer");
+    EXPECT_EQ(coord->heartbeat(heartbeat_args{"g", gen, id, std::nullopt}), error_code::unknown_member_id);
+    // Rejoining starts the next generation.
+    captured<join_result> again;
+    coord->join(join_req("g", "", 3), again.callback());
+    time.advance(cfg.initial_rebalance_delay_ms);
+    EXPECT_EQ(again.get().generation_id, gen + 1);
+}
+
+TEST_F(restart_test, reloaded_empty_group_expires_from_when_it_became_empty) {
+    cfg.offsets_retention_minutes = 1;
+    cfg.offsets_retention_check_interval_ms = 1000;
+    open();
+    captured<join_result> j;
+    coord->join(join_req("g", "", 3), j.callback());
+    time.advance(cfg.initial_rebalance_delay_ms);
+    const auto id = j.get().member_id;
+    coord->sync(sync_args{"g", j.get().generation_id, id, std::nullopt, std::nullopt, std::nullopt, {}},
+                [](sync_result) {});
+    commit_args a;
+    a.group_id = "g";
+    a.member_id = id;
+    a.generation_id = j.get().generation_id;
+    a.topics = {{"t1", {{0, 5}}}};
+    coord->commit_offsets(a, [](commit_result) {});
+    coord->leave(leave_args{"g", {{id, std::nullopt, std::nullopt}}});
+    const int64_t empty_since = time.now_ms();
+    time.advance(30'000);
+    open();
+    time.advance(60'000 - (time.now_ms() - empty_since) + 1000);
+    EXPECT_FALSE(coord->state_of("g"));  // expired 60 s after it became Empty, not after the reload
+}
+
+}  // namespace
+}  // namespace ketch::group::testing
