@@ -5,7 +5,8 @@
 // AuthHelper.authorizedOperations (Apache Kafka 4.3.1); the group rules are
 // group/admin.cc's. ketch has no authorizer yet, so a group that is found
 // shows every operation a group supports (AclEntry.supportedOperations: READ,
-// DELETE, DESCRIBE), as Kafka does without an authorizer.
+// DESCRIBE, DELETE, DESCRIBE_CONFIGS, ALTER_CONFIGS), as Kafka does without
+// an authorizer; a group answered with an error keeps INT32_MIN.
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
 
@@ -14,8 +15,9 @@ namespace ketch::broker {
 using namespace kafka;
 
 namespace {
-// Utils.to32BitField over AclOperation codes READ(3), DELETE(6), DESCRIBE(8).
-constexpr int32_t k_group_operations = (1 << 3) | (1 << 6) | (1 << 8);
+// Utils.to32BitField over AclOperation codes READ(3), DELETE(6), DESCRIBE(8),
+// DESCRIBE_CONFIGS(10), ALTER_CONFIGS(11): 3400, as Kafka 4.3.1 answers.
+constexpr int32_t k_group_operations = (1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11);
 }  // namespace
 
 awaitable<describe_groups_response> handle_describe_groups(request_context& ctx, describe_groups_request& req) {
