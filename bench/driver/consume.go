@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// runConsume reads RECORDS records from every partition of TOPIC from the start, without a
+// consumer group (direct assignment), and reports the rate from the first poll to the last
+// record. It is the fallback when ConsumerPerformance (which needs a group) cannot run.
+func runConsume(bootstrap, topic string, records int64) {
+	cl, err := kgo.NewClient(
+		kgo.SeedBrokers(bootstrap),
+		kgo.ConsumeTopics(topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		kgo.FetchMaxPartitionBytes(1<<20),
+	)
+	if err != nil {
+		die("client: %v", err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	var n, bytes int64
+	start := time.Now()
+	for n < records {
+		fs := cl.PollFetches(ctx)
+		if ctx.Err() != nil {
+			die("timed out after %d of %d records", n, records)
+		}
+		fs.EachError(func(t string, p int32, err error) { die("fetch %s/%d: %v", t, p, err) })
+		fs.EachRecord(func(r *kgo.Record) {
+			n++
+			bytes += int64(len(r.Value) + len(r.Key))
+		})
+	}
+	secs := time.Since(start).Seconds()
+	emit(map[string]any{"records": n, "bytes": bytes, "seconds": secs,
+		"mib_s": float64(bytes) / secs / (1 << 20), "records_s": float64(n) / secs})
+}

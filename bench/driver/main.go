@@ -1,0 +1,138 @@
+// bench-driver: the small franz-go helpers bench/run.sh needs besides Kafka's own perf tools.
+//
+//	bench-driver create-topic BOOTSTRAP TOPIC PARTITIONS [key=value ...]
+//	bench-driver delete-topic BOOTSTRAP TOPIC
+//	bench-driver latency BOOTSTRAP TOPIC [flags]   produce-to-consume latency at a fixed rate
+//	bench-driver consume BOOTSTRAP TOPIC RECORDS    assign-based (group-less) consume rate
+//	bench-driver produce BOOTSTRAP TOPIC [flags]    native-client produce rate for a duration
+//
+// Results are one JSON object on stdout; diagnostics go to stderr; exit 1 on failure.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+func die(format string, a ...any) {
+	fmt.Fprintf(os.Stderr, "bench-driver: "+format+"\n", a...)
+	os.Exit(1)
+}
+
+func emit(v any) {
+	if err := json.NewEncoder(os.Stdout).Encode(v); err != nil {
+		die("%v", err)
+	}
+}
+
+func admin(bootstrap string) (*kadm.Client, func()) {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap))
+	if err != nil {
+		die("client: %v", err)
+	}
+	return kadm.NewClient(cl), cl.Close
+}
+
+// createTopic creates TOPIC with PARTITIONS partitions, replication factor 1 and the given
+// topic configs; an existing topic is an error (every benchmark step uses a fresh topic).
+func createTopic(bootstrap, topic string, partitions int32, kv []string) {
+	configs := map[string]*string{}
+	for _, s := range kv {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok {
+			die("bad config %q", s)
+		}
+		configs[k] = &v
+	}
+	adm, done := admin(bootstrap)
+	defer done()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp, err := adm.CreateTopic(ctx, partitions, 1, configs, topic)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		die("create %s: %v", topic, err)
+	}
+	// Ready when the metadata shows every partition with a leader (Kafka elects them
+	// asynchronously after CreateTopics answers), so a producer started next does not
+	// spend its measured time waiting for the topic.
+	for {
+		md, err := adm.Metadata(ctx, topic)
+		if err == nil {
+			if td, ok := md.Topics[topic]; ok && td.Err == nil && len(td.Partitions) == int(partitions) {
+				ready := true
+				for _, p := range td.Partitions {
+					ready = ready && p.Err == nil && p.Leader >= 0
+				}
+				if ready {
+					break
+				}
+			}
+		}
+		if ctx.Err() != nil {
+			die("topic %s not ready: %v", topic, ctx.Err())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	emit(map[string]any{"created": topic})
+}
+
+func deleteTopic(bootstrap, topic string) {
+	adm, done := admin(bootstrap)
+	defer done()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp, err := adm.DeleteTopic(ctx, topic)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		die("delete %s: %v", topic, err)
+	}
+	emit(map[string]any{"deleted": topic})
+}
+
+func main() {
+	if len(os.Args) < 4 {
+		die("usage: bench-driver create-topic|delete-topic|latency|consume|produce BOOTSTRAP TOPIC ...")
+	}
+	cmd, bootstrap, topic, rest := os.Args[1], os.Args[2], os.Args[3], os.Args[4:]
+	switch cmd {
+	case "create-topic":
+		if len(rest) < 1 {
+			die("create-topic needs PARTITIONS")
+		}
+		n, err := strconv.Atoi(rest[0])
+		if err != nil {
+			die("bad partitions %q", rest[0])
+		}
+		createTopic(bootstrap, topic, int32(n), rest[1:])
+	case "delete-topic":
+		deleteTopic(bootstrap, topic)
+	case "latency":
+		runLatency(bootstrap, topic, rest)
+	case "produce":
+		runProduce(bootstrap, topic, rest)
+	case "consume":
+		if len(rest) < 1 {
+			die("consume needs RECORDS")
+		}
+		n, err := strconv.ParseInt(rest[0], 10, 64)
+		if err != nil {
+			die("bad records %q", rest[0])
+		}
+		runConsume(bootstrap, topic, n)
+	default:
+		die("unknown command %q", cmd)
+	}
+}

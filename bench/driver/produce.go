@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"flag"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// runProduce drives TOPIC as fast as it accepts records for a fixed duration, from several
+// independent franz-go clients (one connection each) in this process, and reports the
+// acknowledged bytes per second. It is the native-client counterpart of ProducerPerformance:
+// on a small machine a JVM client is often the bottleneck, not the broker.
+func runProduce(bootstrap, topic string, argv []string) {
+	fl := flag.NewFlagSet("produce", flag.ExitOnError)
+	clients := fl.Int("clients", 1, "independent producer clients")
+	size := fl.Int("record-size", 1024, "value bytes per record")
+	seconds := fl.Float64("seconds", 5, "how long to keep producing")
+	acks := fl.String("acks", "1", "1 or all")
+	_ = fl.Parse(argv)
+
+	value := make([]byte, *size) // random and sent uncompressed, as ProducerPerformance does
+	rand.Read(value)
+	var acked, failed atomic.Int64
+	onDone := func(r *kgo.Record, err error) {
+		if err != nil {
+			failed.Add(1)
+			return
+		}
+		acked.Add(int64(len(r.Value)))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var cls []*kgo.Client
+	for i := 0; i < *clients; i++ {
+		opts := []kgo.Opt{kgo.SeedBrokers(bootstrap), kgo.DefaultProduceTopic(topic),
+			kgo.ProducerBatchCompression(kgo.NoCompression())} // franz-go compresses by default
+		if *acks == "all" {
+			opts = append(opts, kgo.RequiredAcks(kgo.AllISRAcks()))
+		} else {
+			opts = append(opts, kgo.RequiredAcks(kgo.LeaderAck()), kgo.DisableIdempotentWrite())
+		}
+		cl, err := kgo.NewClient(opts...)
+		if err != nil {
+			die("client: %v", err)
+		}
+		defer cl.Close()
+		cls = append(cls, cl)
+	}
+	start := time.Now()
+	deadline := start.Add(time.Duration(*seconds * 1e9))
+	var wg sync.WaitGroup
+	for _, cl := range cls {
+		wg.Add(1)
+		go func(cl *kgo.Client) {
+			defer wg.Done()
+			for time.Now().Before(deadline) {
+				for i := 0; i < 256; i++ {
+					cl.Produce(ctx, &kgo.Record{Value: value}, onDone)
+				}
+			}
+			if err := cl.Flush(ctx); err != nil {
+				die("flush: %v", err)
+			}
+		}(cl)
+	}
+	wg.Wait()
+	secs := time.Since(start).Seconds()
+	if failed.Load() > 0 {
+		die("%d records failed", failed.Load())
+	}
+	emit(map[string]any{"bytes": acked.Load(), "seconds": secs, "mib_s": float64(acked.Load()) / secs / (1 << 20)})
+}
