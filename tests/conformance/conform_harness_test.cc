@@ -113,7 +113,8 @@ TEST(conform_compare, topic_ids_must_correspond_one_to_one_across_steps) {
                          c, {});
     };
     difference_usage usage;
-    scenario_comparison cmp("sc", {}, usage);
+    const std::vector<allowed_difference> none;  // the comparison keeps a reference: must outlive it
+    scenario_comparison cmp("sc", none, usage);
     // Different random ids: fine.
     EXPECT_TRUE(cmp.compare(response(ids("KAFKAxxxxxxxxxxxxxxxxA", "KAFKAyyyyyyyyyyyyyyyyA")),
                             response(ids("KETCHxxxxxxxxxxxxxxxxA", "KETCHyyyyyyyyyyyyyyyyA")))
@@ -155,7 +156,8 @@ TEST(conform_compare, subset_entry_allows_fewer_elements_but_not_other_content) 
 
 TEST(conform_compare, a_different_kind_of_answer_is_an_outcome_difference) {
     difference_usage usage;
-    scenario_comparison cmp("sc", {}, usage);
+    const std::vector<allowed_difference> none;  // the comparison keeps a reference: must outlive it
+    scenario_comparison cmp("sc", none, usage);
     step_outcome closed{"s", "closed", nullptr, "", 1};
     auto v = cmp.compare(response(json::object()), closed);
     ASSERT_EQ(v.diffs.size(), 1u);
