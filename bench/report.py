@@ -126,7 +126,7 @@ def main():
     p("Limits: produce/consume / loopback TCP; acks=all / write+fdatasync of 16 MiB blocks.\n"
       "Kafka fsync = Kafka with flush.messages=1 on the topic (an fsync per append, as ketch's acks=all);\n"
       "Kafka default never fsyncs (flush.messages=Long.MAX). N producers = N ProducerPerformance JVMs,\n"
-      "all bytes over the union of their send windows; franz-go = N clients in one Go process.\n"
+      "all bytes over the span of their send windows; franz-go = N clients in one Go process.\n"
       "Broker CPU = user+system CPU of the broker process per MiB moved (franz-go steps; the JVM steps'\n"
       "figures, dominated by idle time while JVMs start, are in the JSON). Latency: produce to consume;\n"
       "produce ack: produce call to acknowledgement, same run. n = samples (ketch/Kafka).\n")

@@ -3,10 +3,11 @@
 #
 #   bench/run.sh            (or `make bench`)  prints a table, writes bench/results/<date>.json
 #
-# Steps: (1) machine limits: loopback TCP and write+fdatasync bandwidth (64 KiB, 1 MiB and 16 MiB
-# per fdatasync) in the data dirs' file system; (2) start-up to the first ApiVersions answer and idle RSS; (3) throughput with
-# Kafka's own ProducerPerformance / ConsumerPerformance against both brokers; (4) produce-to-
-# consume latency at a fixed rate (bench/driver, franz-go); (5) ratios, done by bench/report.py.
+# Steps: (1) machine limits: loopback TCP and write+fdatasync bandwidth (64 KiB, 1 MiB and
+# 16 MiB per fdatasync) in the data dirs' file system; (2) start-up to the first ApiVersions
+# answer, and idle RSS; (3) throughput with Kafka's own ProducerPerformance /
+# ConsumerPerformance against both brokers, and broker CPU per MiB; (4) produce-to-consume
+# latency at a fixed rate (bench/driver, franz-go); (5) ratios, done by bench/report.py.
 # Besides Kafka's JVM perf tools, the same produce/consume figures are taken with franz-go
 # (bench/driver): on a 2-core machine the JVM clients, not the brokers, are often the limit.
 # Both brokers are private to the run (own data dirs, own ports) and stopped at the end.
@@ -169,9 +170,10 @@ kafka_tool() { local c="$1"; shift; "$kafka_sh" tools "org.apache.kafka.tools.$c
 # produce BROKER BOOT TOPIC PROCS RECORDS ACKS KEY: PROCS ProducerPerformance processes at once.
 # Each output line is stamped with the wall clock when it appeared. A process's send window is
 # [stamp of its summary - records/rate, stamp of its summary]; the figure KEY is all bytes over
-# the union of the windows (JVMs start at different times on 2 cores; this does not count a
-# producer's rate while others had not started yet as if they overlapped). KEY_sum is the sum
-# of the rates each process reports. Kafka's "MB" is 2^20 bytes.
+# the span from the earliest window start to the latest window end (JVMs start at different
+# times on 2 cores; this does not count a producer's rate while others had not started yet as
+# if they overlapped). KEY_sum is the sum of the rates each process reports. Kafka's "MB" is
+# 2^20 bytes.
 produce() {
   local broker="$1" boot="$2" topic="$3" procs="$4" n="$5" acks="$6" key="$7" i pids=()
   local base="$work/logs/$key-$broker-$topic" cpu0
