@@ -12,6 +12,7 @@
 
 #include "app/cluster_id.h"
 #include "app/options.h"
+#include "app/registry_topic_view.h"
 #include "broker/broker_context.h"
 #include "broker/dispatcher.h"
 #include "broker/partition_waiters.h"
@@ -101,8 +102,10 @@ int main(int argc, char** argv) {
         group::thread_scheduler group_timers;
         group::group_config gcfg;
         gcfg.initial_rebalance_delay_ms = opt.group_initial_rebalance_delay_ms;
+        app::registry_topic_view group_topics(**topics);
         auto groups = group::group_coordinator::open(gcfg, group_clock, group_timers, **offsets);
         if (!groups.ok()) throw std::runtime_error("groups: " + groups.error().message);
+        (*groups)->set_topic_view(&group_topics);
         boost::asio::thread_pool blocking(2);
 
         broker::broker_context ctx{{}, **topics, **logs, waiters, producer_ids, **groups, {}};

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <set>
 
+#include "group/consumer_protocol.h"
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
 
@@ -40,6 +41,14 @@ std::vector<listed_group> group_coordinator::list_groups(const list_groups_args&
         out.push_back(listed_group{id, g->protocol_type().value_or(""), std::string(state_name(g->state())),
                                    std::string(type_name(group_type::classic))});
     }
+    // ConsumerGroup.asListedGroup: protocol type "consumer".
+    for (const auto& [id, g] : consumer_groups_) {
+        const std::string state(consumer_state_name(g->state()));
+        if (!args.states_filter.empty() && !states.count(trim_lower(state))) continue;
+        if (!args.types_filter.empty() && !types.count(group_type::consumer)) continue;
+        out.push_back(listed_group{id, consumer_protocol_type, state, std::string(type_name(group_type::consumer))});
+    }
+    std::sort(out.begin(), out.end(), [](const listed_group& a, const listed_group& b) { return a.group_id < b.group_id; });
     return out;
 }
 
@@ -60,10 +69,12 @@ std::vector<described_group> group_coordinator::describe_groups(const std::vecto
         }
         auto* g = find(id);
         if (!g) {
+            // A consumer group is not a classic group (GroupMetadataManager.classicGroup).
             d.group_state = std::string(state_name(group_state::dead));
             if (api_version >= 6) {  // KIP-1043
                 d.error = error_code::group_id_not_found;
-                d.error_message = "Group " + id + " not found.";
+                d.error_message = find_consumer(id) ? "Group " + id + " is not a classic group."
+                                                    : "Group " + id + " not found.";
             }
             continue;
         }
@@ -95,6 +106,7 @@ std::vector<delete_group_result> group_coordinator::delete_groups(const std::vec
         }
         std::lock_guard order(stripe(id));
         std::unique_ptr<classic_group> taken;
+        std::unique_ptr<consumer_group> taken_consumer;
         std::optional<group_offsets> taken_offsets;
         {
             std::lock_guard lock(mu_);
@@ -103,6 +115,20 @@ std::vector<delete_group_result> group_coordinator::delete_groups(const std::vec
                 r.error = error_code::coordinator_not_available;
                 continue;
             }
+            if (auto* cg = find_consumer(id)) {
+                // ConsumerGroup.validateDeleteGroup
+                if (!cg->empty()) {
+                    r.error = error_code::non_empty_group;
+                    continue;
+                }
+                cancel_group_timers(id);
+                taken_consumer = std::move(consumer_groups_.find(id)->second);
+                consumer_groups_.erase(id);
+                if (auto it = offsets_.find(id); it != offsets_.end()) {
+                    taken_offsets = std::move(it->second);
+                    offsets_.erase(it);
+                }
+            } else {
             // ClassicGroup.validateDeleteGroup
             if (!g || g->is(group_state::dead)) {
                 r.error = error_code::group_id_not_found;
@@ -120,6 +146,7 @@ std::vector<delete_group_result> group_coordinator::delete_groups(const std::vec
                 taken_offsets = std::move(it->second);
                 offsets_.erase(it);
             }
+            }
         }
         std::vector<std::string> one{id};
         if (store_.delete_groups(one)) continue;
@@ -127,7 +154,10 @@ std::vector<delete_group_result> group_coordinator::delete_groups(const std::vec
         // place) with its offsets.
         r.error = error_code::not_coordinator;
         std::lock_guard lock(mu_);
-        if (!groups_.count(id)) groups_[id] = std::move(taken);
+        if (!groups_.count(id) && !consumer_groups_.count(id)) {
+            if (taken) groups_[id] = std::move(taken);
+            if (taken_consumer) consumer_groups_[id] = std::move(taken_consumer);
+        }
         if (taken_offsets) offsets_[id].merge(*taken_offsets);
     }
     return out;
@@ -139,6 +169,7 @@ void group_coordinator::expire_offsets() {
         std::lock_guard lock(mu_);
         if (stopped_) return;
         for (const auto& [id, g] : groups_) ids.push_back(id);
+        for (const auto& [id, g] : consumer_groups_) ids.push_back(id);
     }
     const int64_t retention = config_.offsets_retention_ms();
     for (const auto& id : ids) {
@@ -148,11 +179,28 @@ void group_coordinator::expire_offsets() {
         {
             std::lock_guard lock(mu_);
             auto* g = find(id);
-            if (!g) continue;
             const int64_t now = clock_.now_ms();
             bool all_expired = true;
             auto offs = offsets_.find(id);
-            if (offs != offsets_.end()) {
+            if (auto* cg = find_consumer(id)) {
+                // ConsumerGroup.offsetExpirationCondition: from each commit, for
+                // the topics the group does not subscribe to.
+                if (offs != offsets_.end())
+                    for (const auto& [topic, parts] : offs->second) {
+                        const bool subscribed = cg->subscription_metadata().count(topic) != 0;
+                        for (const auto& [p, o] : parts) {
+                            const bool gone = !subscribed && (o.expire_timestamp_ms ? now >= *o.expire_timestamp_ms
+                                                                                     : now - o.commit_timestamp_ms >= retention);
+                            if (gone)
+                                expired.push_back({topic, p});
+                            else
+                                all_expired = false;
+                        }
+                    }
+                delete_group = all_expired && cg->empty();
+            } else if (!g) {
+                continue;
+            } else if (offs != offsets_.end()) {
                 // ClassicGroup.offsetExpirationCondition: from when the group
                 // became Empty, or from each commit (a simple group, or the
                 // topics a Stable consumer group no longer subscribes to).
@@ -186,7 +234,7 @@ void group_coordinator::expire_offsets() {
                 }
             }
             // GroupMetadataManager.maybeDeleteGroup: an Empty group left without offsets goes.
-            delete_group = all_expired && g->is(group_state::empty);
+            if (g) delete_group = all_expired && g->is(group_state::empty);
         }
         if (delete_group) {
             std::vector<std::string> one{id};
@@ -197,6 +245,10 @@ void group_coordinator::expire_offsets() {
                 forget_offsets(id, expired);
                 // A member may have joined meanwhile; then only the offsets go.
                 if (auto* g = find(id); g && g->is(group_state::empty) && !offsets_.count(id)) remove_group(id, out);
+                if (auto* cg = find_consumer(id); cg && cg->empty() && !offsets_.count(id)) {
+                    cancel_group_timers(id);
+                    consumer_groups_.erase(id);
+                }
             }
             finish(out);
         } else if (!expired.empty()) {

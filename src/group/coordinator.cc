@@ -10,14 +10,15 @@ namespace ketch::group {
 namespace {
 
 // Timer keys, one per purpose as in Kafka's GroupMetadataManager:
-// 'h' heartbeat (session timeout) of a member, 'j' join phase, 's' sync phase.
+// 'h' heartbeat (session timeout) of a member, 'j' join phase, 's' sync phase;
+// for consumer groups 'c' a member's session and 'r' its rebalance timeout.
 std::string timer_key(char kind, const std::string& group_id, const std::string& member_id = {}) {
     std::string k;
     k.reserve(3 + group_id.size() + member_id.size());
     k.push_back(kind);
     k.push_back('\0');
     k += group_id;
-    if (kind == 'h') {
+    if (kind == 'h' || kind == 'c' || kind == 'r') {
         k.push_back('\0');
         k += member_id;
     }
@@ -39,6 +40,12 @@ std::string join_key(const std::string& g) {
 }
 std::string sync_key(const std::string& g) {
     return timer_key('s', g);
+}
+std::string consumer_session_key(const std::string& g, const std::string& m) {
+    return timer_key('c', g, m);
+}
+std::string consumer_rebalance_key(const std::string& g, const std::string& m) {
+    return timer_key('r', g, m);
 }
 
 group_coordinator::group_coordinator(group_config config, const clock& clk, scheduler& sched,

@@ -31,6 +31,9 @@
 #include "base/result.h"
 #include "group/api.h"
 #include "group/classic_group.h"
+#include "group/consumer_api.h"
+#include "group/consumer_group.h"
+#include "group/consumer_util.h"
 #include "group/group_config.h"
 #include "group/time_source.h"
 #include "meta/offset_store.h"
@@ -82,6 +85,15 @@ public:
     // offsets_retention_check_interval_ms): expires offsets by Kafka's rules
     // and removes Empty groups left with none.
     void expire_offsets();
+
+    // ---- KIP-848 consumer groups (consumer_heartbeat.cc, consumer_describe.cc) ----
+    // ConsumerGroupHeartbeat: join, heartbeat, leave (epoch -1) or static
+    // leave (epoch -2). Answered at once.
+    consumer_heartbeat_result consumer_heartbeat(const consumer_heartbeat_args& args);
+    std::vector<described_consumer_group> consumer_describe(const std::vector<std::string>& group_ids);
+    // The topics consumer groups subscribe to and are assigned from; must
+    // outlive the coordinator. Unset: no topic exists for them.
+    void set_topic_view(const topic_view* topics);
 
     // The state of a group, if it exists (for tests and the console).
     std::optional<group_state> state_of(const std::string& group_id);
@@ -141,6 +153,21 @@ private:
     bool accept_joining_member(const classic_group& g, const std::string& member_id) const;
     std::string new_member_id(const std::string& client_id, const std::optional<std::string>& instance_id) const;
 
+    // ---- consumer groups; call with mu_ held ----
+    consumer_group* find_consumer(const std::string& group_id);
+    result<consumer_group*, consumer_heartbeat_result> consumer_group_for(const std::string& id, bool create);
+    consumer_heartbeat_result consumer_join_or_heartbeat(const consumer_heartbeat_args& args, completions& out);
+    consumer_heartbeat_result consumer_leave(const consumer_heartbeat_args& args, completions& out);
+    void fence_consumer_member(consumer_group& g, const std::string& member_id, completions& out);
+    void schedule_consumer_session_timeout(const std::string& group_id, const std::string& member_id);
+    void schedule_consumer_rebalance_timeout(const std::string& group_id, const std::string& member_id, int32_t epoch,
+                                             int32_t timeout_ms);
+    void cancel_consumer_timers(const std::string& group_id, const std::string& member_id);
+    topic_index topics_by_name() const;
+    // ConsumerGroup.validateOffsetCommit / validateOffsetFetch
+    error_code validate_consumer_offsets(const consumer_group& g, const std::string& member_id, int32_t member_epoch,
+                                         bool commit, int16_t api_version) const;
+
     // ---- offsets (offsets.cc) ----
     error_code validate_commit(const commit_args& args);  // with mu_ held
     void forget_offsets(const std::string& group_id, const std::vector<meta::offset_key>& keys);  // mu_ held
@@ -153,7 +180,11 @@ private:
     std::mutex mu_;  // guards everything below
     bool stopped_ = false;
     std::map<std::string, std::unique_ptr<classic_group>> groups_;
-    std::map<std::string, group_offsets> offsets_;  // every group here is also in groups_
+    // A group id is in groups_ or in consumer_groups_, never both.
+    std::map<std::string, std::unique_ptr<consumer_group>> consumer_groups_;
+    std::map<std::string, group_offsets> offsets_;  // every group here is also in groups_ or consumer_groups_
+    const topic_view* topics_ = nullptr;
+    regex_cache regexes_;
     std::unordered_map<std::string, timer_slot> timers_;
     uint64_t next_timer_seq_ = 0;
     std::unique_ptr<timer_handle> expiry_timer_;

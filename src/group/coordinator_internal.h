@@ -14,6 +14,9 @@ namespace ketch::group {
 std::string heartbeat_key(const std::string& group_id, const std::string& member_id);
 std::string join_key(const std::string& group_id);
 std::string sync_key(const std::string& group_id);
+// A consumer-group member's session and rebalance (revocation) timeouts.
+std::string consumer_session_key(const std::string& group_id, const std::string& member_id);
+std::string consumer_rebalance_key(const std::string& group_id, const std::string& member_id);
 
 inline bool too_long(const std::string& s) {
     return s.size() > max_id_bytes;

@@ -29,6 +29,11 @@ struct group_config {
     // How long a new member's JoinGroup may wait before it is dropped
     // (Kafka's CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS, not configurable there).
     int32_t new_member_join_timeout_ms = 5 * 60 * 1000;
+    // group.consumer.max.size, group.consumer.session.timeout.ms,
+    // group.consumer.heartbeat.interval.ms (KIP-848 groups)
+    int32_t consumer_max_size = std::numeric_limits<int32_t>::max();
+    int32_t consumer_session_timeout_ms = 45000;
+    int32_t consumer_heartbeat_interval_ms = 5000;
     // offsets.retention.minutes
     int32_t offsets_retention_minutes = 7 * 24 * 60;
     // offsets.retention.check.interval.ms

@@ -74,6 +74,19 @@ void group_coordinator::join_locked(join_args& args, join_callback& done, comple
     // classicGroupJoinToClassicGroup: a group is created by a member without
     // an id; a member with an id joining a group that does not exist is unknown.
     const bool unknown_member = args.member_id.empty();
+    if (auto* cg = find_consumer(args.group_id)) {
+        // An empty consumer group gives way to a classic one (its offsets
+        // stay). ketch difference: Kafka lets a classic member join a
+        // consumer group with members (KIP-848 mixed groups); ketch refuses.
+        if (!cg->empty() || !unknown_member) {
+            out.add(std::move(done), join_error(cg->empty() ? error_code::unknown_member_id
+                                                            : error_code::inconsistent_group_protocol,
+                                                args.member_id));
+            return;
+        }
+        cancel_group_timers(args.group_id);
+        consumer_groups_.erase(args.group_id);
+    }
     auto* g = find(args.group_id);
     if (!g) {
         if (!unknown_member) {

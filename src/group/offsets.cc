@@ -25,8 +25,23 @@ commit_result all_partitions(const commit_args& args, error_code e) {
 
 }  // namespace
 
+// ConsumerGroup.validateOffsetCommit / validateOffsetFetch: a member of a
+// consumer group commits and fetches with its current member epoch.
+error_code group_coordinator::validate_consumer_offsets(const consumer_group& g, const std::string& member_id,
+                                                         int32_t member_epoch, bool commit,
+                                                         int16_t api_version) const {
+    if (commit && member_epoch < 0 && g.empty()) return error_code::none;
+    if (!commit && member_id.empty() && member_epoch < 0) return error_code::none;
+    const auto* m = g.member(member_id);
+    if (!m) return error_code::unknown_member_id;
+    if (commit && api_version < 9) return error_code::unsupported_version;
+    return member_epoch == m->member_epoch ? error_code::none : error_code::stale_member_epoch;
+}
+
 // OffsetMetadataManager.validateOffsetCommit + ClassicGroup.validateOffsetCommit
 error_code group_coordinator::validate_commit(const commit_args& args) {
+    if (auto* cg = find_consumer(args.group_id))
+        return validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, args.api_version);
     auto* g = find(args.group_id);
     if (!g) {
         // Generation -1: an admin client or a consumer without group
@@ -95,7 +110,7 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
             return done(all_partitions(args, error_code::not_coordinator));
         }
         std::lock_guard lock(mu_);
-        if (find(args.group_id)) {
+        if (find(args.group_id) || find_consumer(args.group_id)) {
             auto& group = offsets_[args.group_id];
             for (auto& r : records) {
                 auto topic = r.topic;
@@ -121,8 +136,12 @@ fetch_result group_coordinator::fetch_offsets(const fetch_args& args) {
     }
     // An unknown group has no offsets (no error); ClassicGroup.validateOffsetFetch
     // checks nothing else.
+    if (auto* cg = find_consumer(args.group_id)) {
+        res.error = validate_consumer_offsets(*cg, args.member_id.value_or(""), args.member_epoch, false, 0);
+        if (res.error != error_code::none) return res;
+    }
     const group_offsets* offs = nullptr;
-    if (find(args.group_id)) {
+    if (find(args.group_id) || find_consumer(args.group_id)) {
         auto it = offsets_.find(args.group_id);
         if (it != offsets_.end()) offs = &it->second;
     }
@@ -190,12 +209,15 @@ offset_delete_result group_coordinator::delete_offsets(const offset_delete_args&
             res.error = error_code::coordinator_not_available;
             return res;
         }
+        // ConsumerGroup.validateOffsetDelete accepts any state; a topic the
+        // group subscribes to is refused partition by partition.
+        auto* cg = find_consumer(args.group_id);
         // ClassicGroup.validateOffsetDelete
-        if (!g || g->is(group_state::dead)) {
+        if (!cg && (!g || g->is(group_state::dead))) {
             res.error = error_code::group_id_not_found;
             return res;
         }
-        if (!g->is(group_state::empty) && !g->uses_consumer_protocol()) {
+        if (!cg && !g->is(group_state::empty) && !g->uses_consumer_protocol()) {
             res.error = error_code::non_empty_group;
             return res;
         }
@@ -203,7 +225,8 @@ offset_delete_result group_coordinator::delete_offsets(const offset_delete_args&
         for (const auto& t : args.topics) {
             auto& rt = res.topics.emplace_back();
             rt.name = t.name;
-            const bool subscribed = g->is_subscribed_to_topic(t.name);
+            const bool subscribed =
+                cg ? cg->subscription_metadata().count(t.name) != 0 : g->is_subscribed_to_topic(t.name);
             for (int32_t p : t.partitions) {
                 rt.partitions.push_back({p, subscribed ? error_code::group_subscribed_to_topic : error_code::none});
                 if (subscribed || offs == offsets_.end()) continue;

@@ -19,8 +19,6 @@ namespace ketch::broker {
 
 using namespace kafka;
 
-namespace {
-
 // The client's address as Kafka shows it (InetAddress.toString() without a
 // host name): "/127.0.0.1", "/0:0:0:0:0:0:0:1". `peer` is "ip:port".
 std::string java_client_host(const std::string& peer) {
@@ -40,8 +38,6 @@ std::string java_client_host(const std::string& peer) {
     }
     return out;
 }
-
-}  // namespace
 
 awaitable<join_group_response> handle_join_group(request_context& ctx, join_group_request& req) {
     group::join_args args;

@@ -4,6 +4,8 @@
 #include "broker/handler.h"
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/api_versions.h"
+#include "protocol/messages/consumer_group_describe.h"
+#include "protocol/messages/consumer_group_heartbeat.h"
 #include "protocol/messages/create_topics.h"
 #include "protocol/messages/delete_groups.h"
 #include "protocol/messages/delete_records.h"
@@ -53,5 +55,13 @@ awaitable<kafka::describe_groups_response> handle_describe_groups(request_contex
 awaitable<kafka::list_groups_response> handle_list_groups(request_context&, kafka::list_groups_request&);
 awaitable<kafka::delete_groups_response> handle_delete_groups(request_context&, kafka::delete_groups_request&);
 awaitable<kafka::offset_delete_response> handle_offset_delete(request_context&, kafka::offset_delete_request&);
+awaitable<kafka::consumer_group_heartbeat_response> handle_consumer_group_heartbeat(
+    request_context&, kafka::consumer_group_heartbeat_request&);
+awaitable<kafka::consumer_group_describe_response> handle_consumer_group_describe(
+    request_context&, kafka::consumer_group_describe_request&);
+
+// The client's address as Kafka shows it to group APIs (InetAddress.toString()
+// without a host name): "/127.0.0.1". `peer` is "ip:port" (11_join_group.cc).
+std::string java_client_host(const std::string& peer);
 
 }  // namespace ketch::broker

@@ -33,6 +33,8 @@ constexpr handler_entry k_handlers[] = {
     entry<delete_groups_request,      delete_groups_response,     &handle_delete_groups,     0,  2>(),
     entry<offset_delete_request,      offset_delete_response,     &handle_offset_delete,     0,  0>(),
     entry<describe_cluster_request,   describe_cluster_response,  &handle_describe_cluster,  0,  2>(),
+    entry<consumer_group_heartbeat_request, consumer_group_heartbeat_response, &handle_consumer_group_heartbeat, 0, 1>(),
+    entry<consumer_group_describe_request,  consumer_group_describe_response,  &handle_consumer_group_describe,  0, 1>(),
     // clang-format on
 };
 }  // namespace

@@ -1,0 +1,64 @@
+// ConsumerGroupDescribe v0-1 (KIP-848). v1: member_type of members (KIP-1099).
+// Behaviour: KafkaApis.handleConsumerGroupDescribe and
+// GroupCoordinatorService.consumerGroupDescribe (Apache Kafka 4.3.1); the
+// group rules are group/consumer_describe.cc's. ketch has no authorizer yet,
+// so a group that is found shows every operation a group supports, as
+// 15_describe_groups.cc does.
+#include "broker/handlers/handlers.h"
+#include "group/coordinator.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+// READ(3), DELETE(6), DESCRIBE(8), DESCRIBE_CONFIGS(10), ALTER_CONFIGS(11).
+constexpr int32_t k_group_operations = (1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11);
+constexpr int8_t k_consumer_member = 1;  // MemberType: a member of the consumer protocol
+
+consumer_group_describe_response::assignment_data to_wire(std::vector<group::described_topic_partitions>& a) {
+    consumer_group_describe_response::assignment_data out;
+    for (auto& tp : a) {
+        auto& o = out.topic_partitions.emplace_back();
+        o.topic_id = tp.topic_id;
+        o.topic_name = std::move(tp.topic_name);
+        o.partitions = std::move(tp.partitions);
+    }
+    return out;
+}
+}  // namespace
+
+awaitable<consumer_group_describe_response> handle_consumer_group_describe(request_context& ctx,
+                                                                          consumer_group_describe_request& req) {
+    auto groups = ctx.broker.groups.consumer_describe(req.group_ids);
+    consumer_group_describe_response resp;
+    for (auto& g : groups) {
+        auto& out = resp.groups.emplace_back();
+        out.error_code = code(g.error);
+        out.error_message = std::move(g.error_message);
+        out.group_id = std::move(g.group_id);
+        out.group_state = std::move(g.group_state);
+        out.group_epoch = g.group_epoch;
+        out.assignment_epoch = g.assignment_epoch;
+        out.assignor_name = std::move(g.assignor_name);
+        for (auto& m : g.members) {
+            auto& om = out.members.emplace_back();
+            om.member_id = std::move(m.member_id);
+            om.instance_id = std::move(m.instance_id);
+            om.rack_id = std::move(m.rack_id);
+            om.member_epoch = m.member_epoch;
+            om.client_id = std::move(m.client_id);
+            om.client_host = std::move(m.client_host);
+            om.subscribed_topic_names = std::move(m.subscribed_topic_names);
+            om.subscribed_topic_regex = std::move(m.subscribed_topic_regex);
+            om.assignment = to_wire(m.assignment);
+            om.target_assignment = to_wire(m.target_assignment);
+            om.member_type = k_consumer_member;
+        }
+        if (req.include_authorized_operations && g.error == error_code::none)
+            out.authorized_operations = k_group_operations;
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker

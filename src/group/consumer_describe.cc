@@ -1,0 +1,91 @@
+// ConsumerGroupDescribe (KIP-848). Mirrors GroupCoordinatorService
+// .consumerGroupDescribe and ConsumerGroup.asDescribedGroup /
+// ConsumerGroupMember.asConsumerGroupDescribeMember (Kafka 4.3.1): a group
+// that is not a consumer group is GROUP_ID_NOT_FOUND; an empty group id is
+// INVALID_GROUP_ID.
+#include "group/consumer_util.h"
+#include "group/coordinator.h"
+#include "group/coordinator_internal.h"
+
+namespace ketch::group {
+
+namespace {
+
+std::vector<described_topic_partitions> describe_partitions(const topic_partitions& a, const topic_index& topics) {
+    std::map<uuid, std::string> names;
+    for (const auto& [name, meta] : topics) names[meta.id] = name;
+    std::vector<described_topic_partitions> out;
+    for (const auto& [id, ps] : a) {
+        auto n = names.find(id);
+        if (n == names.end()) continue;  // deleted meanwhile: Kafka skips topics not in its image
+        out.push_back({id, n->second, {ps.begin(), ps.end()}});
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<described_consumer_group> group_coordinator::consumer_describe(const std::vector<std::string>& group_ids) {
+    std::vector<described_consumer_group> out;
+    std::lock_guard lock(mu_);
+    const auto topics = stopped_ ? topic_index{} : topics_by_name();
+    for (const auto& id : group_ids) {
+        auto& d = out.emplace_back();
+        d.group_id = id;
+        if (stopped_) {
+            d.error = error_code::coordinator_not_available;
+            continue;
+        }
+        if (id.empty() || too_long(id)) {
+            d.error = error_code::invalid_group_id;
+            continue;
+        }
+        auto* g = find_consumer(id);
+        if (!g) {
+            d.error = error_code::group_id_not_found;
+            d.error_message = find(id) ? "Group " + id + " is not a consumer group."
+                                       : "Group " + id + " not found.";
+            continue;
+        }
+        d.group_state = std::string(consumer_state_name(g->state()));
+        d.group_epoch = g->group_epoch();
+        d.assignment_epoch = g->assignment_epoch();
+        d.assignor_name = g->preferred_assignor().value_or(std::string(default_assignor));
+        for (const auto& [mid, m] : g->members()) {
+            auto& dm = d.members.emplace_back();
+            dm.member_id = mid;
+            dm.instance_id = m.instance_id;
+            dm.rack_id = m.rack_id;
+            dm.member_epoch = m.member_epoch;
+            dm.client_id = m.client_id;
+            dm.client_host = m.client_host;
+            dm.subscribed_topic_names.assign(m.subscribed_topic_names.begin(), m.subscribed_topic_names.end());
+            dm.subscribed_topic_regex = m.subscribed_topic_regex;
+            dm.assignment = describe_partitions(m.assigned, topics);
+            dm.target_assignment = describe_partitions(g->target_of(mid), topics);
+        }
+    }
+    return out;
+}
+
+topic_index group_coordinator::topics_by_name() const {
+    topic_index out;
+    if (!topics_) return out;
+    for (auto& t : topics_->topics()) {
+        auto name = t.name;
+        out.emplace(std::move(name), std::move(t));
+    }
+    return out;
+}
+
+consumer_group* group_coordinator::find_consumer(const std::string& group_id) {
+    auto it = consumer_groups_.find(group_id);
+    return it == consumer_groups_.end() ? nullptr : it->second.get();
+}
+
+void group_coordinator::set_topic_view(const topic_view* topics) {
+    std::lock_guard lock(mu_);
+    topics_ = topics;
+}
+
+}  // namespace ketch::group

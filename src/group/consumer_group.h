@@ -1,0 +1,116 @@
+// One KIP-848 consumer group: its members with their epochs and current
+// assignments, the group epoch, the target assignment and its epoch, and
+// which member owns each partition. A data structure with Kafka's invariants
+// (modern/consumer/ConsumerGroup.java, ConsumerGroupMember.java, Kafka
+// 4.3.1); the heartbeat logic that drives it lives in the coordinator
+// (consumer_heartbeat.cc). Not thread-safe: the coordinator's lock guards it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "group/consumer_api.h"
+
+namespace ketch::group {
+
+// Epochs with a meaning of their own (ConsumerGroupHeartbeatRequest.java).
+inline constexpr int32_t leave_group_member_epoch = -1;
+inline constexpr int32_t leave_group_static_member_epoch = -2;
+
+// Where a member is in its reconciliation (modern/MemberState.java).
+enum class member_state { stable, unrevoked_partitions, unreleased_partitions };
+
+struct consumer_member {
+    std::string member_id;
+    std::optional<std::string> instance_id;
+    std::optional<std::string> rack_id;
+    std::string client_id;
+    std::string client_host;
+    int32_t rebalance_timeout_ms = -1;
+    std::set<std::string> subscribed_topic_names;
+    std::optional<std::string> subscribed_topic_regex;
+    std::optional<std::string> server_assignor;
+
+    int32_t member_epoch = 0;
+    int32_t previous_member_epoch = 0;
+    member_state state = member_state::stable;
+    topic_partitions assigned;            // usable now
+    topic_partitions pending_revocation;  // still owned, being given up
+
+    // Whether the member is at `epoch` with nothing left to do.
+    bool reconciled_to(int32_t epoch) const { return state == member_state::stable && member_epoch == epoch; }
+    friend bool operator==(const consumer_member&, const consumer_member&) = default;
+};
+
+// Kafka's ConsumerGroup.ConsumerGroupState names.
+enum class consumer_group_state { empty, assigning, reconciling, stable };
+std::string_view consumer_state_name(consumer_group_state s);
+
+class consumer_group {
+public:
+    explicit consumer_group(std::string id) : id_(std::move(id)) {}
+
+    const std::string& id() const { return id_; }
+    int32_t group_epoch() const { return group_epoch_; }
+    void set_group_epoch(int32_t e) { group_epoch_ = e; }
+    int32_t assignment_epoch() const { return assignment_epoch_; }
+    // Kafka's ConsumerGroup.state: Empty without members; Assigning while the
+    // target lags the group epoch; Reconciling while a member is not at the
+    // target; else Stable.
+    consumer_group_state state() const;
+    bool empty() const { return members_.empty(); }
+
+    // ---- members ----
+    size_t size() const { return members_.size(); }
+    bool has_member(const std::string& id) const { return members_.count(id) != 0; }
+    const consumer_member* member(const std::string& id) const;
+    const std::map<std::string, consumer_member>& members() const { return members_; }
+    // The member holding `instance_id`, if any.
+    const consumer_member* static_member(const std::string& instance_id) const;
+    // Inserts or replaces m (by member id), keeping the partition owners and
+    // static members in step.
+    void update_member(const consumer_member& m);
+    // Removes a member, its partitions and its target assignment.
+    void remove_member(const std::string& id);
+
+    // ---- partitions ----
+    // The epoch of the member owning (topic, partition), -1 when free.
+    int32_t partition_epoch(const uuid& topic, int32_t partition) const;
+
+    // ---- target assignment ----
+    const std::map<std::string, topic_partitions>& target() const { return target_; }
+    const topic_partitions& target_of(const std::string& member_id) const;
+    void set_target(std::map<std::string, topic_partitions> target, int32_t epoch);
+    // A static member's replacement takes over its target assignment.
+    void move_target(const std::string& from, const std::string& to);
+
+    // ---- subscriptions ----
+    // The topics the group's members subscribe to by name (with how many
+    // members), and the regexes they use.
+    std::map<std::string, int> subscribed_topic_names() const;
+    std::set<std::string> regexes() const;
+    // What the group last saw of its subscribed topics: a change bumps the epoch.
+    const std::map<std::string, topic_meta>& subscription_metadata() const { return subscription_metadata_; }
+    void set_subscription_metadata(std::map<std::string, topic_meta> m) { subscription_metadata_ = std::move(m); }
+    // Kafka's computePreferredServerAssignor: the assignor most members name.
+    std::optional<std::string> preferred_assignor() const;
+
+private:
+    void add_partition_epochs(const consumer_member& m);
+    void remove_partition_epochs(const consumer_member& m);
+
+    std::string id_;
+    int32_t group_epoch_ = 0;
+    int32_t assignment_epoch_ = 0;
+    std::map<std::string, consumer_member> members_;
+    std::map<std::string, std::string> static_members_;  // instance id -> member id
+    std::map<std::string, topic_partitions> target_;
+    std::map<uuid, std::map<int32_t, int32_t>> partition_epochs_;
+    std::map<std::string, topic_meta> subscription_metadata_;
+};
+
+}  // namespace ketch::group

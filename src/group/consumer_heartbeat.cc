@@ -1,0 +1,324 @@
+// ConsumerGroupHeartbeat (KIP-848). Mirrors GroupCoordinatorService
+// (throwIfConsumerGroupHeartbeatRequestIsInvalid) and GroupMetadataManager's
+// consumerGroupHeartbeat, consumerGroupLeave, consumerGroupFenceMember and
+// the session / rebalance timeouts (Kafka 4.3.1):
+//   1. the member is created or updated; a new member, a changed subscription
+//      or a change of the subscribed topics' metadata bumps the group epoch;
+//   2. a group epoch above the target assignment's recomputes the target
+//      with the group's assignor;
+//   3. the member is reconciled towards its target (current_assignment.h).
+// ketch difference: a regex subscription is resolved at once (Kafka resolves
+// it asynchronously, one heartbeat later).
+#include "group/consumer_util.h"
+#include "group/coordinator.h"
+#include "group/coordinator_internal.h"
+#include "group/current_assignment.h"
+
+namespace ketch::group {
+
+namespace {
+
+consumer_heartbeat_result hb_error(error_code e, std::string message) {
+    return consumer_heartbeat_result{.error = e, .error_message = std::move(message)};
+}
+
+// Utils.throwIfEmptyString: set and blank after Java's trim().
+bool blank(const std::optional<std::string>& s) {
+    if (!s) return false;
+    for (char c : *s)
+        if (static_cast<unsigned char>(c) > ' ') return false;
+    return true;
+}
+
+// GroupCoordinatorService.throwIfConsumerGroupHeartbeatRequestIsInvalid
+std::optional<consumer_heartbeat_result> invalid(const consumer_heartbeat_args& a) {
+    auto bad = [](const char* m) { return hb_error(error_code::invalid_request, m); };
+    if ((a.api_version >= 1 || a.member_epoch > 0 || a.member_epoch == leave_group_member_epoch) &&
+        blank(a.member_id))
+        return bad("MemberId can't be empty.");
+    if (blank(a.group_id)) return bad("GroupId can't be empty.");
+    if (blank(a.instance_id)) return bad("InstanceId can't be empty.");
+    if (blank(a.rack_id)) return bad("RackId can't be empty.");
+    if (a.member_epoch == 0) {
+        if (a.rebalance_timeout_ms == -1) return bad("RebalanceTimeoutMs must be provided in first request.");
+        if (!a.owned || !a.owned->empty()) return bad("TopicPartitions must be empty when (re-)joining.");
+        const bool names = a.subscribed_topic_names && !a.subscribed_topic_names->empty();
+        const bool regex = a.subscribed_topic_regex && !a.subscribed_topic_regex->empty();
+        if (!names && !regex) return bad("SubscribedTopicNames or SubscribedTopicRegex must be set in first request.");
+    } else if (a.member_epoch == leave_group_static_member_epoch) {
+        if (!a.instance_id) return bad("InstanceId can't be null.");
+    } else if (a.member_epoch < leave_group_static_member_epoch) {
+        return bad("MemberEpoch is invalid.");
+    }
+    if (a.server_assignor && !is_known_assignor(*a.server_assignor))
+        return hb_error(error_code::unsupported_assignor, "ServerAssignor " + *a.server_assignor +
+                                                              " is not supported. Supported assignors: " +
+                                                              known_assignors() + ".");
+    return std::nullopt;
+}
+
+bool is_subset(const std::optional<topic_partitions>& owned, const topic_partitions& assigned) {
+    if (!owned) return false;
+    for (const auto& [topic, ps] : *owned) {
+        auto it = assigned.find(topic);
+        if (it == assigned.end()) {
+            if (!ps.empty()) return false;
+            continue;
+        }
+        for (int32_t p : ps)
+            if (!it->second.count(p)) return false;
+    }
+    return true;
+}
+
+// throwIfConsumerGroupMemberEpochIsInvalid; epoch 0 is a rejoin (KAFKA-19233).
+std::optional<consumer_heartbeat_result> epoch_invalid(const consumer_member& m, int32_t received,
+                                                       const std::optional<topic_partitions>& owned) {
+    if (received == 0 || received == m.member_epoch) return std::nullopt;
+    const bool greater = received > m.member_epoch;
+    if (!greater && received == m.previous_member_epoch && is_subset(owned, m.assigned)) return std::nullopt;
+    return hb_error(error_code::fenced_member_epoch,
+                    std::string("The consumer group member has a ") + (greater ? "greater" : "smaller") +
+                        " member epoch (" + std::to_string(received) +
+                        ") than the one known by the group coordinator (" + std::to_string(m.member_epoch) +
+                        "). The member must abandon all its partitions and rejoin.");
+}
+
+}  // namespace
+
+consumer_heartbeat_result group_coordinator::consumer_heartbeat(const consumer_heartbeat_args& args) {
+    if (auto e = invalid(args)) return *e;
+    if (too_long(args.group_id)) return hb_error(error_code::invalid_group_id, "");
+    if (too_long(args.member_id) || too_long(args.instance_id) || too_long(args.rack_id) ||
+        too_long(args.subscribed_topic_regex))
+        return hb_error(error_code::invalid_request, "An id of the request is too long.");
+    completions out;
+    consumer_heartbeat_result r;
+    {
+        std::lock_guard lock(mu_);
+        if (stopped_) return hb_error(error_code::coordinator_not_available, "");
+        if (args.member_epoch == leave_group_member_epoch || args.member_epoch == leave_group_static_member_epoch)
+            r = consumer_leave(args, out);
+        else
+            r = consumer_join_or_heartbeat(args, out);
+    }
+    finish(out);
+    return r;
+}
+
+// getOrMaybeCreateConsumerGroup: an empty classic group is replaced (its
+// offsets stay); ketch difference: a classic group with members is not
+// upgraded online (Kafka's default migration policy would), it is refused as
+// Kafka refuses it with upgrades disabled.
+result<consumer_group*, consumer_heartbeat_result> group_coordinator::consumer_group_for(const std::string& id,
+                                                                                          bool create) {
+    if (auto* cg = find_consumer(id)) return cg;
+    auto* classic = find(id);
+    if (!classic && !create)
+        return failure{hb_error(error_code::group_id_not_found, "Consumer group " + id + " not found.")};
+    if (classic) {
+        if (!create || !classic->is(group_state::empty))
+            return failure{hb_error(error_code::group_id_not_found, "Group " + id + " is not a consumer group")};
+        cancel_group_timers(id);
+        groups_.erase(id);
+    }
+    auto& slot = consumer_groups_[id];
+    slot = std::make_unique<consumer_group>(id);
+    return slot.get();
+}
+
+consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const consumer_heartbeat_args& args,
+                                                                        completions& out) {
+    const bool create = args.member_epoch == 0;
+    auto found = consumer_group_for(args.group_id, create);
+    if (!found) return found.error();
+    consumer_group& g = **found;
+    // throwIfConsumerGroupIsFull
+    if (int64_t(g.size()) >= config_.consumer_max_size && (args.member_id.empty() || !g.has_member(args.member_id)))
+        return hb_error(error_code::group_max_size_reached, "The consumer group has reached its maximum capacity of " +
+                                                                std::to_string(config_.consumer_max_size) +
+                                                                " members.");
+    const std::string member_id = args.member_id.empty() ? uuid::random().to_base64() : args.member_id;
+
+    // The member as it was (a blank one when it joins).
+    consumer_member old{.member_id = member_id};
+    bool is_new = true;
+    if (!args.instance_id) {
+        if (const auto* m = g.member(member_id)) {
+            old = *m;
+            is_new = false;
+            if (auto e = epoch_invalid(old, args.member_epoch, args.owned)) return *e;
+        } else if (!create) {
+            return hb_error(error_code::unknown_member_id,
+                            "Member " + member_id + " is not a member of group " + g.id() + ".");
+        }
+    } else {
+        const auto* existing = g.static_member(*args.instance_id);
+        if (create) {
+            if (existing && existing->member_id != member_id) {
+                // A static member replaces the previous one only once it left (epoch -2).
+                if (existing->member_epoch != leave_group_static_member_epoch)
+                    return hb_error(error_code::unreleased_instance_id,
+                                    "Static member " + member_id + " with instance id " + *args.instance_id +
+                                        " cannot join the group because the instance id is owned by " +
+                                        existing->member_id + " member.");
+                old = *existing;
+                old.member_id = member_id;
+                old.member_epoch = 0;
+                old.previous_member_epoch = 0;
+                is_new = false;
+                const std::string gone = existing->member_id;
+                g.move_target(gone, member_id);
+                g.remove_member(gone);
+                cancel_consumer_timers(g.id(), gone);
+                g.update_member(old);
+            } else if (existing) {
+                old = *existing;
+                is_new = false;
+            } else if (const auto* m = g.member(member_id)) {
+                old = *m;
+                is_new = false;
+            }
+        } else {
+            if (!existing) return hb_error(error_code::unknown_member_id, "Instance id " + *args.instance_id + " is unknown.");
+            if (existing->member_id != member_id)
+                return hb_error(error_code::fenced_instance_id, "Static member " + member_id + " with instance id " +
+                                                                    *args.instance_id + " was fenced by member " +
+                                                                    existing->member_id + ".");
+            old = *existing;
+            is_new = false;
+            if (auto e = epoch_invalid(old, args.member_epoch, args.owned)) return *e;
+        }
+    }
+
+    // 1. Update the member.
+    consumer_member upd = old;
+    if (args.instance_id) upd.instance_id = args.instance_id;
+    if (args.rack_id) upd.rack_id = args.rack_id;
+    if (args.rebalance_timeout_ms != -1) upd.rebalance_timeout_ms = args.rebalance_timeout_ms;
+    if (args.server_assignor) upd.server_assignor = args.server_assignor;
+    if (args.subscribed_topic_names)
+        upd.subscribed_topic_names = {args.subscribed_topic_names->begin(), args.subscribed_topic_names->end()};
+    if (args.subscribed_topic_regex) {
+        upd.subscribed_topic_regex = args.subscribed_topic_regex;
+        if (upd.subscribed_topic_regex->empty()) upd.subscribed_topic_regex.reset();
+    }
+    upd.client_id = args.client_id;
+    upd.client_host = args.client_host;
+    bool bump = is_new || upd.subscribed_topic_names != old.subscribed_topic_names;
+    if (upd.subscribed_topic_regex != old.subscribed_topic_regex) {
+        bump = true;
+        if (upd.subscribed_topic_regex) {
+            std::string why;
+            if (!regexes_.compile(*upd.subscribed_topic_regex, why))
+                return hb_error(error_code::invalid_regular_expression, "SubscribedTopicRegex `" +
+                                                                             *upd.subscribed_topic_regex +
+                                                                             "` is not a valid regular expression: " +
+                                                                             why + ".");
+        }
+    }
+    g.update_member(upd);
+    const auto topics = topics_by_name();
+    if (refresh_subscription_metadata(g, topics, regexes_)) bump = true;
+    if (bump) g.set_group_epoch(g.group_epoch() + 1);
+
+    // 2. The target assignment.
+    if (g.group_epoch() > g.assignment_epoch()) compute_target_assignment(g, topics, regexes_);
+
+    // 3. Reconcile.
+    consumer_member next = upd;
+    if (!upd.reconciled_to(g.assignment_epoch())) {
+        next = reconcile(upd, g.assignment_epoch(), g.target_of(member_id),
+                         [&g](const uuid& t, int32_t p) { return g.partition_epoch(t, p); }, args.owned,
+                         member_topic_ids(upd, topics, regexes_));
+        if (next != upd) {
+            g.update_member(next);
+            if (next.state == member_state::unrevoked_partitions)
+                schedule_consumer_rebalance_timeout(g.id(), member_id, next.member_epoch, next.rebalance_timeout_ms);
+            else
+                cancel_timer(consumer_rebalance_key(g.id(), member_id));
+        }
+    }
+    schedule_consumer_session_timeout(g.id(), member_id);
+    (void)out;
+
+    consumer_heartbeat_result r;
+    r.member_id = member_id;
+    r.member_epoch = next.member_epoch;
+    r.heartbeat_interval_ms = config_.consumer_heartbeat_interval_ms;
+    const bool full = args.member_epoch == 0 || (args.rebalance_timeout_ms != -1 &&
+                                                 (args.subscribed_topic_names || args.subscribed_topic_regex) &&
+                                                 args.owned);
+    if (full || next.assigned != old.assigned) r.assignment = next.assigned;
+    return r;
+}
+
+// consumerGroupLeave
+consumer_heartbeat_result group_coordinator::consumer_leave(const consumer_heartbeat_args& args, completions& out) {
+    auto found = consumer_group_for(args.group_id, false);
+    if (!found) return found.error();
+    consumer_group& g = **found;
+    consumer_heartbeat_result r{.member_id = args.member_id, .member_epoch = args.member_epoch};
+    if (!args.instance_id) {
+        if (!g.has_member(args.member_id))
+            return hb_error(error_code::unknown_member_id,
+                            "Member " + args.member_id + " is not a member of group " + g.id() + ".");
+        fence_consumer_member(g, args.member_id, out);
+        return r;
+    }
+    const auto* m = g.static_member(*args.instance_id);
+    if (!m) return hb_error(error_code::unknown_member_id, "Instance id " + *args.instance_id + " is unknown.");
+    if (m->member_id != args.member_id)
+        return hb_error(error_code::fenced_instance_id, "Static member " + args.member_id + " with instance id " +
+                                                            *args.instance_id + " was fenced by member " +
+                                                            m->member_id + ".");
+    if (args.member_epoch == leave_group_static_member_epoch) {
+        // The member stays, with its assignment, until its session expires or
+        // a new instance takes its place.
+        consumer_member left = *m;
+        left.member_epoch = leave_group_static_member_epoch;
+        left.pending_revocation.clear();
+        g.update_member(left);
+        cancel_timer(consumer_rebalance_key(g.id(), left.member_id));
+        return consumer_heartbeat_result{.member_id = left.member_id, .member_epoch = leave_group_static_member_epoch};
+    }
+    fence_consumer_member(g, args.member_id, out);
+    r.member_epoch = leave_group_member_epoch;
+    return r;
+}
+
+// consumerGroupFenceMember: the member goes, the group epoch is bumped.
+void group_coordinator::fence_consumer_member(consumer_group& g, const std::string& member_id, completions& out) {
+    g.remove_member(member_id);
+    cancel_consumer_timers(g.id(), member_id);
+    refresh_subscription_metadata(g, topics_by_name(), regexes_);
+    g.set_group_epoch(g.group_epoch() + 1);
+    // KAFKA-20442: an empty group's assignment epoch catches up.
+    if (g.empty()) g.set_target({}, g.group_epoch());
+    (void)out;
+}
+
+void group_coordinator::schedule_consumer_session_timeout(const std::string& group_id, const std::string& member_id) {
+    schedule_timer(consumer_session_key(group_id, member_id), config_.consumer_session_timeout_ms,
+                   [this, group_id, member_id](completions& o) {
+                       auto* g = find_consumer(group_id);
+                       if (g && g->has_member(member_id)) fence_consumer_member(*g, member_id, o);
+                   });
+}
+
+void group_coordinator::schedule_consumer_rebalance_timeout(const std::string& group_id, const std::string& member_id,
+                                                            int32_t epoch, int32_t timeout_ms) {
+    schedule_timer(consumer_rebalance_key(group_id, member_id), timeout_ms,
+                   [this, group_id, member_id, epoch](completions& o) {
+                       auto* g = find_consumer(group_id);
+                       const auto* m = g ? g->member(member_id) : nullptr;
+                       if (m && m->member_epoch == epoch) fence_consumer_member(*g, member_id, o);
+                   });
+}
+
+void group_coordinator::cancel_consumer_timers(const std::string& group_id, const std::string& member_id) {
+    cancel_timer(consumer_session_key(group_id, member_id));
+    cancel_timer(consumer_rebalance_key(group_id, member_id));
+}
+
+}  // namespace ketch::group

@@ -1,0 +1,62 @@
+#include "group/consumer_util.h"
+
+namespace ketch::group {
+
+bool regex_cache::compile(const std::string& pattern, std::string& why) {
+    if (compiled_.count(pattern)) return true;
+    try {
+        compiled_[pattern] = std::make_shared<const std::regex>(pattern, std::regex::ECMAScript);
+        return true;
+    } catch (const std::regex_error& e) {
+        why = e.what();
+        return false;
+    }
+}
+
+bool regex_cache::matches(const std::string& pattern, const std::string& name) {
+    std::string why;
+    if (!compile(pattern, why)) return false;
+    return std::regex_match(name, *compiled_[pattern]);
+}
+
+std::set<std::string> member_topic_names(const consumer_member& m, const topic_index& topics, regex_cache& rx) {
+    std::set<std::string> out;
+    for (const auto& t : m.subscribed_topic_names)
+        if (topics.count(t)) out.insert(t);
+    if (m.subscribed_topic_regex)
+        for (const auto& [name, meta] : topics)
+            if (rx.matches(*m.subscribed_topic_regex, name)) out.insert(name);
+    return out;
+}
+
+std::set<uuid> member_topic_ids(const consumer_member& m, const topic_index& topics, regex_cache& rx) {
+    std::set<uuid> out;
+    for (const auto& name : member_topic_names(m, topics, rx)) out.insert(topics.at(name).id);
+    return out;
+}
+
+bool refresh_subscription_metadata(consumer_group& g, const topic_index& topics, regex_cache& rx) {
+    std::map<std::string, topic_meta> meta;
+    for (const auto& [id, m] : g.members())
+        for (const auto& name : member_topic_names(m, topics, rx)) meta[name] = topics.at(name);
+    if (meta == g.subscription_metadata()) return false;
+    g.set_subscription_metadata(std::move(meta));
+    return true;
+}
+
+void compute_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx) {
+    std::map<uuid, int32_t> counts;
+    for (const auto& [name, meta] : topics) counts[meta.id] = meta.partitions;
+    assignor_input in;
+    for (const auto& [id, m] : g.members()) {
+        auto& am = in.members.emplace_back();
+        am.member_id = id;
+        am.topics = member_topic_ids(m, topics, rx);
+        am.current = g.target_of(id);
+        for (const auto& t : am.topics) in.partitions[t] = counts.at(t);
+    }
+    auto name = g.preferred_assignor().value_or(std::string(default_assignor));
+    g.set_target(assign(name, in), g.group_epoch());
+}
+
+}  // namespace ketch::group

@@ -1,0 +1,52 @@
+// What a consumer group's heartbeat derives from the cluster's topics: the
+// topics each member subscribes to (by name and by regex), the group's
+// subscription metadata (whose change bumps the group epoch) and the target
+// assignment from the group's assignor.
+//
+// Regular expressions: Kafka matches subscribed_topic_regex with RE2J
+// (Pattern.matcher(topic).matches(): the whole name). ketch uses std::regex
+// (ECMAScript grammar), also matching the whole name. ketch difference: the
+// grammars differ at the edges. RE2J refuses backreferences and lookaround,
+// which ECMAScript accepts; RE2J accepts inline flags such as (?i) and
+// \p{..} classes, which ECMAScript refuses (INVALID_REGULAR_EXPRESSION).
+// Plain patterns (literals, ., *, +, ?, |, [], (), {m,n}) mean the same.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "group/assignor.h"
+#include "group/consumer_group.h"
+
+namespace ketch::group {
+
+using topic_index = std::map<std::string, topic_meta>;  // by name
+
+// Compiled regexes by their source, compiled once. Not thread-safe.
+class regex_cache {
+public:
+    // False (and why) when `pattern` is not a valid regular expression.
+    bool compile(const std::string& pattern, std::string& why);
+    // Whether `name` matches `pattern` as a whole; false for an invalid pattern.
+    bool matches(const std::string& pattern, const std::string& name);
+
+private:
+    std::map<std::string, std::shared_ptr<const std::regex>> compiled_;
+};
+
+// The existing topics the member subscribes to, by name or through its regex.
+std::set<std::string> member_topic_names(const consumer_member& m, const topic_index& topics, regex_cache& rx);
+std::set<uuid> member_topic_ids(const consumer_member& m, const topic_index& topics, regex_cache& rx);
+
+// Recomputes the group's subscription metadata (each subscribed topic that
+// exists, with its id and partition count); true if it changed.
+bool refresh_subscription_metadata(consumer_group& g, const topic_index& topics, regex_cache& rx);
+
+// Runs the group's assignor (its members' preferred one, else "uniform") over
+// every member and makes the result the target at the group epoch.
+void compute_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx);
+
+}  // namespace ketch::group
