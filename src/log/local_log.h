@@ -40,6 +40,7 @@
 
 #include "io/file_system.h"
 #include "log/checkpoint.h"
+#include "log/compaction_config.h"
 #include "log/flusher.h"
 #include "log/partition_log.h"
 #include "log/segment.h"
@@ -67,6 +68,7 @@ public:
         int indexes_rebuilt = 0;     // closed segments whose index files were unusable
         uint64_t bytes_truncated = 0;
         int segments_dropped = 0;    // after a cut, or wholly below the log start
+        int swaps_completed = 0;     // compaction swaps a crash interrupted
     };
 
     static log_result<std::shared_ptr<local_log>> open(options opt);
@@ -94,6 +96,25 @@ public:
     void set_config(const log_config& c) override;
     log_config config() const override;
     log_status close() override;
+    log_result<clean_result> clean(const compaction_config& c, int64_t now_ms) override;
+
+    // --- compaction (local_log_compact.cc; used by log_cleaner) ---
+    // One cleaning pass; `hook` lets tests stop it at a step of the swap.
+    log_result<clean_result> clean(const compaction_config& c, int64_t now_ms, clean_hook hook);
+    std::shared_ptr<const std::vector<std::shared_ptr<segment>>> segments_snapshot() const { return snapshot(); }
+    // Segments below this base offset are closed and finalized (their index
+    // files written): only they may be rewritten.
+    int64_t finalized_end() const;
+    io::file_system& file_system() const { return *opt_.fs; }
+    enum class swap_outcome { swapped, log_changed, stopped };
+    // Swaps `cleaned` (fdatasynced, at <B>.log.cleaned, B = old.front()'s
+    // base) in for the consecutive segments `old`, which cover [B, end):
+    // .cleaned -> <B>-<end>.log.swap, old -> .deleted, swap -> <B>.log, index
+    // files, old files removed. log_changed when `old` is no longer in the
+    // log (retention, close) — nothing was renamed. A failure after the first
+    // rename marks the log failed; reopening completes the swap.
+    log_result<swap_outcome> replace_segments(const std::vector<std::shared_ptr<segment>>& old,
+                                              std::shared_ptr<segment> cleaned, int64_t end, const clean_hook& hook);
 
     // flushable
     void flush_pass() override;
@@ -165,6 +186,8 @@ private:
     bool queued_ = false;                  // sync_mu_: a pass is scheduled
     int64_t durable_ = 0;                  // sync_mu_
     segment_list to_finalize_;             // sync_mu_: closed, index files not yet written
+
+    std::mutex clean_mu_;                  // one cleaning pass at a time
 
     std::mutex checkpoint_mu_;
     checkpoint saved_{-1, -1};             // checkpoint_mu_: what the file holds (-1: no file)

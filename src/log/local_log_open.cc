@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "log/compaction_files.h"
 #include "log/local_log.h"
 #include "log/log_format.h"
 
@@ -29,6 +30,10 @@ log_status local_log::delete_segment_files(int64_t base) {
 log_status local_log::load() {
     auto& fs = *opt_.fs;
     const auto& dir = opt_.dir;
+    // An interrupted compaction swap is finished (or its leftovers removed) first.
+    auto swaps = recover_compaction_files(fs, dir);
+    if (!swaps) return failure{swaps.error()};
+    report_.swaps_completed = swaps->swaps_completed;
     auto entries = fs.list_dir(dir);
     if (!entries) return failure{from_io(entries.error())};
 

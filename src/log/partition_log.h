@@ -15,6 +15,7 @@
 
 #include "base/bytes.h"
 #include "io/file.h"
+#include "log/compaction_config.h"
 #include "log/log_config.h"
 #include "log/log_error.h"
 #include "log/record_timestamps.h"
@@ -120,6 +121,15 @@ public:
     // never deleted. Moves the log start offset to the first kept segment.
     virtual log_result<retention_result> apply_retention(int64_t now_ms, int64_t retention_ms,
                                                          int64_t retention_bytes) = 0;
+
+    // Compaction (cleanup.policy=compact): one cleaning pass if the log is
+    // cleanable under `c` at `now_ms` (docs/design/compaction.md). Never
+    // blocks appends or reads for longer than a few renames.
+    virtual log_result<clean_result> clean(const compaction_config& c, int64_t now_ms) {
+        (void)c;
+        (void)now_ms;
+        return clean_result{};
+    }
 
     virtual void set_config(const log_config& c) = 0;
     virtual log_config config() const = 0;
