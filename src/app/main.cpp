@@ -16,6 +16,7 @@
 #include "broker/broker_context.h"
 #include "broker/dispatcher.h"
 #include "broker/partition_waiters.h"
+#include "broker/cleaner.h"
 #include "broker/retention.h"
 #include "group/coordinator.h"
 #include "group/thread_scheduler.h"
@@ -130,6 +131,7 @@ int main(int argc, char** argv) {
         ctx.config.advertised_port = advertised_port;
         server.start();
         auto retention = std::make_unique<broker::retention_task>(ctx, opt.retention_check_ms);
+        auto cleaner = std::make_unique<broker::cleaner_task>(ctx, opt.log_cleaner_backoff_ms);
 
         std::string addr = host + ":" + std::to_string(bound);
         if (!opt.ready_file.empty()) write_ready_file(opt.ready_file, addr);
@@ -147,6 +149,7 @@ int main(int argc, char** argv) {
         (*groups)->shutdown();
         server.stop();
         blocking.join();
+        cleaner.reset();
         retention.reset();
         auto st = (*logs)->close();
         if (!st.ok()) spdlog::error("closing logs: {}", st.error().message);

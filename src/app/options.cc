@@ -31,6 +31,7 @@ static void apply_config_file(const std::string& path, options& o) {
     o.flush_ms = t["flush-ms"].value_or(o.flush_ms);
     o.node_id = t["node-id"].value_or(o.node_id);
     o.retention_check_ms = t["retention-check-ms"].value_or(o.retention_check_ms);
+    o.log_cleaner_backoff_ms = t["log-cleaner-backoff-ms"].value_or(o.log_cleaner_backoff_ms);
     o.max_request_bytes = t["max-request-bytes"].value_or(o.max_request_bytes);
     o.group_initial_rebalance_delay_ms =
         t["group-initial-rebalance-delay-ms"].value_or(o.group_initial_rebalance_delay_ms);
@@ -72,6 +73,10 @@ options parse_options(int argc, char** argv) {
         a->add_option("--retention-check-ms", o.retention_check_ms,
                       "how often retention runs (log.retention.check.interval.ms)")
             ->capture_default_str();
+        a->add_option("--log-cleaner-backoff-ms", o.log_cleaner_backoff_ms,
+                      "how often the log cleaner looks for compacted logs to clean (log.cleaner.backoff.ms)")
+            ->capture_default_str()
+            ->check(CLI::PositiveNumber);
         a->add_option("--max-request-bytes", o.max_request_bytes, "largest request frame (socket.request.max.bytes)")
             ->capture_default_str();
         a->add_option("--group-initial-rebalance-delay-ms", o.group_initial_rebalance_delay_ms,

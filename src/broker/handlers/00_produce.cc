@@ -17,6 +17,7 @@
 #include "broker/partitions.h"
 #include "meta/topic_registry.h"
 #include "record/batch_validate.h"
+#include "record/recompress.h"
 
 namespace ketch::broker {
 
@@ -29,6 +30,29 @@ using partition_response = produce_response::partition_produce_response;
 int64_t wall_clock_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
+}
+
+// compression.type: nullopt for "producer" (batches kept as sent).
+std::optional<record::compression> topic_codec(const meta::log_settings& s) {
+    switch (s.compression) {
+        case meta::compression_type::producer: return std::nullopt;
+        case meta::compression_type::uncompressed: return record::compression::none;
+        case meta::compression_type::gzip: return record::compression::gzip;
+        case meta::compression_type::snappy: return record::compression::snappy;
+        case meta::compression_type::lz4: return record::compression::lz4;
+        case meta::compression_type::zstd: return record::compression::zstd;
+    }
+    return std::nullopt;
+}
+
+// compression.gzip.level (-1: zlib's default), compression.lz4.level, compression.zstd.level.
+int codec_level(const meta::log_settings& s, record::compression c) {
+    switch (c) {
+        case record::compression::gzip: return s.compression_gzip_level;
+        case record::compression::lz4: return s.compression_lz4_level;
+        case record::compression::zstd: return s.compression_zstd_level;
+        default: return record::k_default_level;
+    }
 }
 
 struct pending_sync {
@@ -71,11 +95,28 @@ void append_one(request_context& ctx, const meta::topic& t, produce_request::par
         if (e.log_stage) out.log_start_offset = part->log->log_start_offset();
         return;
     }
+    byte_view batch = data.first(info->size_in_bytes);
+    bytes rebuilt;
+    if (auto target = topic_codec(s); target && *target != info->codec) {
+        // compression.type names another codec: LogValidator rebuilds the batch.
+        auto r = record::recompress_batch(batch, *target, codec_level(s, *target));
+        if (!r.ok()) {
+            out.error_code = code(error_code::unknown_server_error);
+            return;
+        }
+        rebuilt = std::move(*r);
+        batch = rebuilt;
+        if (int64_t(batch.size()) > s.max_message_bytes) {  // UnifiedLog.append: the size may have changed
+            out.error_code = code(error_code::message_too_large);
+            out.log_start_offset = part->log->log_start_offset();
+            return;
+        }
+    }
     log::append_options opts;
     opts.timestamp_type = limits.topic_timestamp_type;
     opts.now_ms = limits.now_ms;
     opts.leader_epoch = 0;
-    auto r = part->log->append(data.first(info->size_in_bytes), opts);
+    auto r = part->log->append(batch, opts);
     if (!r.ok()) {
         out.error_code = code(error_code::kafka_storage_error);
         return;

@@ -72,6 +72,7 @@ var commands = map[string]command{
 	"delete-topics":     deleteTopics,
 	"describe-cluster":  describeCluster,
 	"produce":           produce,
+	"produce-generated": produceGenerated,
 	"consume":           consume,
 	"offsets-for-times": offsetsForTimes,
 	"list-offsets":      listOffsets,
