@@ -14,9 +14,10 @@
 #include "app/options.h"
 #include "app/registry_topic_view.h"
 #include "broker/broker_context.h"
+#include "broker/cleaner.h"
 #include "broker/dispatcher.h"
 #include "broker/partition_waiters.h"
-#include "broker/cleaner.h"
+#include "broker/partitions.h"
 #include "broker/retention.h"
 #include "group/coordinator.h"
 #include "group/thread_scheduler.h"
@@ -117,6 +118,7 @@ int main(int argc, char** argv) {
         ctx.config.default_partitions = opt.default_partitions;
         ctx.config.max_request_bytes = opt.max_request_bytes;
         ctx.config.flush_ms = opt.flush_ms;
+        broker::apply_topic_configs(ctx);  // the logs were opened with the default config
 
         broker::dispatcher dispatch(ctx);
         net::server_options sopt;
@@ -131,7 +133,8 @@ int main(int argc, char** argv) {
         ctx.config.advertised_port = advertised_port;
         server.start();
         auto retention = std::make_unique<broker::retention_task>(ctx, opt.retention_check_ms);
-        auto cleaner = std::make_unique<broker::cleaner_task>(ctx, opt.log_cleaner_backoff_ms);
+        auto cleaner = std::make_unique<broker::cleaner_task>(ctx, opt.log_cleaner_backoff_ms,
+                                                              opt.log_cleaner_io_max_bytes_per_second);
 
         std::string addr = host + ":" + std::to_string(bound);
         if (!opt.ready_file.empty()) write_ready_file(opt.ready_file, addr);

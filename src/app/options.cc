@@ -32,6 +32,8 @@ static void apply_config_file(const std::string& path, options& o) {
     o.node_id = t["node-id"].value_or(o.node_id);
     o.retention_check_ms = t["retention-check-ms"].value_or(o.retention_check_ms);
     o.log_cleaner_backoff_ms = t["log-cleaner-backoff-ms"].value_or(o.log_cleaner_backoff_ms);
+    o.log_cleaner_io_max_bytes_per_second =
+        t["log-cleaner-io-max-bytes-per-second"].value_or(o.log_cleaner_io_max_bytes_per_second);
     o.max_request_bytes = t["max-request-bytes"].value_or(o.max_request_bytes);
     o.group_initial_rebalance_delay_ms =
         t["group-initial-rebalance-delay-ms"].value_or(o.group_initial_rebalance_delay_ms);
@@ -77,6 +79,10 @@ options parse_options(int argc, char** argv) {
                       "how often the log cleaner looks for compacted logs to clean (log.cleaner.backoff.ms)")
             ->capture_default_str()
             ->check(CLI::PositiveNumber);
+        a->add_option("--log-cleaner-io-max-bytes-per-second", o.log_cleaner_io_max_bytes_per_second,
+                      "the log cleaner's read+write rate limit (log.cleaner.io.max.bytes.per.second); 0: none")
+            ->capture_default_str()
+            ->check(CLI::NonNegativeNumber);
         a->add_option("--max-request-bytes", o.max_request_bytes, "largest request frame (socket.request.max.bytes)")
             ->capture_default_str();
         a->add_option("--group-initial-rebalance-delay-ms", o.group_initial_rebalance_delay_ms,

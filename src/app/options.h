@@ -20,6 +20,7 @@ struct options {
     int32_t node_id = 1;
     int64_t retention_check_ms = 300000;     // log.retention.check.interval.ms
     int64_t log_cleaner_backoff_ms = 15000;  // log.cleaner.backoff.ms
+    double log_cleaner_io_max_bytes_per_second = 0;  // log.cleaner.io.max.bytes.per.second; 0: no limit
     int32_t max_request_bytes = 100 * 1024 * 1024;
     // group.initial.rebalance.delay.ms (Kafka's default is 3000)
     int32_t group_initial_rebalance_delay_ms = 200;

@@ -18,7 +18,8 @@ log::compaction_config to_compaction_config(const meta::log_settings& s) {
     return c;
 }
 
-cleaner_task::cleaner_task(broker_context& b, int64_t backoff_ms) : b_(b), backoff_ms_(backoff_ms) {
+cleaner_task::cleaner_task(broker_context& b, int64_t backoff_ms, double io_max_bytes_per_second)
+    : b_(b), backoff_ms_(backoff_ms), io_max_bytes_per_second_(io_max_bytes_per_second) {
     thread_ = std::thread([this] {
         std::unique_lock lock(mu_);
         while (!cv_.wait_for(lock, std::chrono::milliseconds(backoff_ms_), [this] { return stop_; })) {
@@ -52,7 +53,9 @@ void cleaner_task::run_once() {
         const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
                                 std::chrono::system_clock::now().time_since_epoch())
                                 .count();
-        auto r = log->clean(to_compaction_config(s), now);
+        auto c = to_compaction_config(s);
+        c.io_max_bytes_per_second = io_max_bytes_per_second_;
+        auto r = log->clean(c, now);
         if (!r.ok()) {
             if (r.error().code != log::log_errc::closed)
                 spdlog::warn("cleaning {}-{}: {}", tp.topic, tp.partition, r.error().message);

@@ -22,7 +22,8 @@ log::compaction_config to_compaction_config(const meta::log_settings& s);
 
 class cleaner_task {
 public:
-    cleaner_task(broker_context& b, int64_t backoff_ms);
+    // io_max_bytes_per_second: log.cleaner.io.max.bytes.per.second (<= 0: no limit).
+    cleaner_task(broker_context& b, int64_t backoff_ms, double io_max_bytes_per_second = 0);
     ~cleaner_task();
     // One pass over every compacted partition (also what the thread runs).
     void run_once();
@@ -30,6 +31,7 @@ public:
 private:
     broker_context& b_;
     int64_t backoff_ms_;
+    double io_max_bytes_per_second_;
     std::mutex mu_;
     std::condition_variable cv_;
     bool stop_ = false;

@@ -18,6 +18,15 @@ log::log_config to_log_config(const meta::log_settings& s, int64_t broker_flush_
     return c;
 }
 
+void apply_topic_configs(broker_context& b) {
+    for (const auto& tp : b.logs.partitions()) {
+        auto t = b.topics.by_name(tp.topic);
+        auto log = b.logs.get(tp);
+        if (!t || !log) continue;
+        log->set_config(to_log_config(meta::effective_log_settings(*t, b.topics.defaults()), b.config.flush_ms));
+    }
+}
+
 result<partition_handle, error_code> open_partition(broker_context& b, const meta::topic& t, int32_t partition) {
     if (partition < 0 || partition >= t.partition_count) return failure{error_code::unknown_topic_or_partition};
     partition_handle h;

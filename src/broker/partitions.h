@@ -24,6 +24,10 @@ struct partition_handle {
 // The log's configuration derived from the topic's effective settings.
 log::log_config to_log_config(const meta::log_settings& s, int64_t broker_flush_ms);
 
+// Applies each open log's topic settings (at startup the log manager opens
+// every partition with its default config).
+void apply_topic_configs(broker_context& b);
+
 // Every partition's leader epoch is 0 on this single broker. A client's
 // current_leader_epoch (-1: no check) above it is UNKNOWN_LEADER_EPOCH, below
 // it FENCED_LEADER_EPOCH (Partition.checkCurrentLeaderEpoch).

@@ -25,6 +25,9 @@ struct compaction_config {
     // bytes * load factor); a pass stops mapping at it and the next pass
     // continues from there.
     int64_t max_map_keys = 1'000'000;
+    // log.cleaner.io.max.bytes.per.second: the pass sleeps so that the bytes it
+    // reads and writes stay under this rate (<= 0 or infinity: no limit).
+    double io_max_bytes_per_second = 0;
 };
 
 // Test hook: the points of the swap protocol (docs/design/compaction.md). A

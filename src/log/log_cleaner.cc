@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
+#include <thread>
 
 #include "log/batch_reader.h"
 #include "log/compaction_files.h"
@@ -102,6 +104,15 @@ log_result<clean_result> log_cleaner::run() {
     return result_;
 }
 
+void log_cleaner::throttle(uint64_t bytes) {
+    double rate = config_.io_max_bytes_per_second;
+    if (!(rate > 0) || std::isinf(rate)) return;
+    io_bytes_ += bytes;
+    auto due = std::chrono::duration<double>(double(io_bytes_) / rate);
+    auto elapsed = std::chrono::steady_clock::now() - started_;
+    if (due > elapsed) std::this_thread::sleep_for(due - elapsed);
+}
+
 log_result<bool> log_cleaner::build_offset_map(const segment_vec& dirty, int64_t start, int64_t end,
                                                const txn_scan& txns) {
     cleaned_txn_state txn(txns.aborted);
@@ -117,6 +128,7 @@ log_result<bool> log_cleaner::build_offset_map(const segment_vec& dirty, int64_t
             if (h.base_offset >= end) break;
             auto data = read_batch(*seg->file(), **b);
             if (!data) return failure{data.error()};
+            throttle(data->size());
             if (h.is_control()) {
                 txn.on_control_batch_read(h, read_marker_type(*data));
             } else if (!txn.on_batch_read(h)) {
@@ -190,6 +202,7 @@ log_result<bool> log_cleaner::clean_group(const segment_vec& group, int64_t grou
             if (!*b) break;
             auto data = read_batch(*seg->file(), **b);
             if (!data) return discard(data.error());
+            throttle(data->size());
             auto fb = filter_batch(*data, (*b)->header, ctx);
             if (!fb) return discard(fb.error());
             result_.records_read += fb->records_read;

@@ -20,6 +20,7 @@
 // flushes and retention go on meanwhile. Only the swap takes the append lock.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -43,6 +44,8 @@ private:
     log_result<bool> clean_group(const segment_vec& group, int64_t group_end, cleaned_txn_state& txn,
                                  const txn_scan& txns, int64_t upper_bound);
     bool stop_at(clean_step s) const { return hook_ && hook_(s); }
+    // Kafka's Throttler: sleeps while the pass ran faster than the I/O limit.
+    void throttle(uint64_t bytes);
 
     local_log& log_;
     compaction_config config_;
@@ -50,6 +53,8 @@ private:
     clean_hook hook_;
     offset_map map_;
     clean_result result_;
+    uint64_t io_bytes_ = 0;
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace ketch::log

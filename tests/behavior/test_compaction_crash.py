@@ -2,7 +2,8 @@
 loses nothing.
 
 A compacted topic with 1 MiB segments gets rounds of keyed records (confluent-kafka,
-acks=all); the cleaner runs every 10 ms. Each round, the test watches the partition
+acks=all); the cleaner runs every 10 ms, its I/O limited to 8 MB/s
+(log.cleaner.io.max.bytes.per.second) so that a pass takes long enough to be hit. Each round, the test watches the partition
 directory and kills the broker with SIGKILL the moment a replacement segment
 (`.log.cleaned` / `.log.swap`, docs/design/compaction.md) appears, then restarts it.
 After every restart the whole log is read back:
@@ -104,7 +105,7 @@ def check(bootstrap, acked):
     return len(records)
 
 
-@pytest.mark.ketch_args("--log-cleaner-backoff-ms", "10")
+@pytest.mark.ketch_args("--log-cleaner-backoff-ms", "10", "--log-cleaner-io-max-bytes-per-second", "8000000")
 def test_sigkill_while_cleaning_loses_nothing(broker):
     admin = AdminClient({"bootstrap.servers": broker.bootstrap})
     admin.create_topics([NewTopic(TOPIC, 1, 1, config=CONFIG)])[TOPIC].result(30)

@@ -147,6 +147,45 @@ def produce(bootstrap, args):
     return {"records": results}
 
 
+def produce_generated(bootstrap, args):
+    """DRIVERS.md produce-generated: record i has key "k<i mod key_count>" and value
+    "v<i>" padded with 'x' to value_size, or null when round i // key_count is in
+    tombstone_rounds and (i mod key_count) % tombstone_modulo == 0."""
+    count, keys = int(args["count"]), int(args["key_count"])
+    size, modulo = int(args.get("value_size") or 0), int(args.get("tombstone_modulo") or 0)
+    rounds = set(args.get("tombstone_rounds") or [])
+    p = Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": False,
+                  "max.in.flight": 1, "linger.ms": 5, "compression.type": args.get("compression", "none"),
+                  **passthrough_config(args)})
+    offsets = [None] * count
+    errors = {}
+
+    def on_delivery(i):
+        def cb(err, msg):
+            if err is not None:
+                errors[err_name(err)] = errors.get(err_name(err), 0) + 1
+            offsets[i] = msg.offset()
+        return cb
+
+    for i in range(count):
+        k = i % keys
+        tomb = modulo > 0 and (i // keys) in rounds and k % modulo == 0
+        v = None if tomb else ("v%d" % i).ljust(size, "x").encode()
+        while True:
+            try:
+                p.produce(args["topic"], key=b"k%d" % k, value=v, partition=int(args.get("partition") or 0),
+                          on_delivery=on_delivery(i))
+                break
+            except BufferError:
+                p.poll(0.05)
+        p.poll(0)
+    if p.flush(120):
+        raise RuntimeError("records still undelivered after 120 s")
+    first = offsets[0] if count else -1
+    return {"count": count, "errors": errors, "first_offset": first, "last_offset": offsets[-1] if count else -1,
+            "dense": all(o == first + i for i, o in enumerate(offsets))}
+
+
 def partitions_of(client, topic):
     md = client.list_topics(topic, timeout=TIMEOUT_S)
     t = md.topics[topic]
@@ -348,7 +387,7 @@ COMMANDS = {
     "delete-topics": delete_topics, "describe-cluster": describe_cluster, "produce": produce,
     "consume": consume, "offsets-for-times": offsets_for_times, "list-offsets": list_offsets,
     "group-consume": group_consume, "describe-groups": describe_groups, "list-groups": list_groups,
-    "committed-offsets": committed_offsets,
+    "committed-offsets": committed_offsets, "produce-generated": produce_generated,
 }
 
 if __name__ == "__main__":

@@ -344,3 +344,22 @@ TEST_F(cleaner, rewritten_compressed_batch_keeps_its_codec_and_offsets) {
 
 }  // namespace
 }  // namespace ketch::log
+
+namespace ketch::log {
+namespace {
+
+TEST_F(cleaner, cleaning_continues_after_a_reopen) {
+    for (int i = 0; i < 5; ++i) put("k" + std::to_string(i % 2), std::to_string(i));
+    ASSERT_TRUE(clean(eager(), T).cleaned);
+    log.reset();  // crash
+    fx.mem->simulate_crash();
+    log = fx.open();
+    for (int i = 5; i < 10; ++i) put("k" + std::to_string(i % 2), std::to_string(i));
+    auto r = clean(eager(), T);
+    EXPECT_TRUE(r.cleaned) << r.first_dirty_offset << " " << r.dirty_ratio;
+    // k0@6 k1@7 cleaned; k0@8 k1@9 in the active segment.
+    EXPECT_EQ(read_contents(*log).records.size(), 4u);
+}
+
+}  // namespace
+}  // namespace ketch::log
