@@ -67,6 +67,10 @@ public:
 
     // For a group reloaded from the store: Empty, with what survived.
     void restore(std::optional<std::string> protocol_type, int32_t generation, std::optional<int64_t> state_ts);
+    // For a group reloaded with the members of its last completed SyncGroup
+    // (GroupMetadataValue): Stable with them, its protocol and leader.
+    void restore_members(std::string protocol_name, const std::string& leader, std::vector<classic_member> members,
+                         int64_t now_ms);
 
     // ---- members ----
     bool has_member(const std::string& id) const { return members_.count(id) != 0; }

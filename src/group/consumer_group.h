@@ -99,6 +99,10 @@ public:
     // Kafka's computePreferredServerAssignor: the assignor most members name.
     std::optional<std::string> preferred_assignor() const;
 
+    // The record last handed to the store (group_record.h), to write only changes.
+    const std::string& persisted() const { return persisted_; }
+    void set_persisted(std::string r) { persisted_ = std::move(r); }
+
 private:
     void add_partition_epochs(const consumer_member& m);
     void remove_partition_epochs(const consumer_member& m);
@@ -111,6 +115,7 @@ private:
     std::map<std::string, topic_partitions> target_;
     std::map<uuid, std::map<int32_t, int32_t>> partition_epochs_;
     std::map<std::string, topic_meta> subscription_metadata_;
+    std::string persisted_;
 };
 
 }  // namespace ketch::group

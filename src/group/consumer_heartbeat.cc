@@ -101,6 +101,7 @@ consumer_heartbeat_result group_coordinator::consumer_heartbeat(const consumer_h
             r = consumer_leave(args, out);
         else
             r = consumer_join_or_heartbeat(args, out);
+        if (auto* g = find_consumer(args.group_id)) persist_consumer(*g, out);
     }
     finish(out);
     return r;
@@ -116,14 +117,21 @@ result<consumer_group*, consumer_heartbeat_result> group_coordinator::consumer_g
     auto* classic = find(id);
     if (!classic && !create)
         return failure{hb_error(error_code::group_id_not_found, "Consumer group " + id + " not found.")};
+    int32_t epoch = 0;
     if (classic) {
         if (!create || !classic->is(group_state::empty))
             return failure{hb_error(error_code::group_id_not_found, "Group " + id + " is not a consumer group")};
+        // ketch difference: the epoch goes on from the classic generation (as
+        // Kafka's online upgrade does; its offline one starts again at 0), so
+        // that the group's stored row moves forward.
+        epoch = classic->generation();
         cancel_group_timers(id);
         groups_.erase(id);
     }
     auto& slot = consumer_groups_[id];
     slot = std::make_unique<consumer_group>(id);
+    slot->set_group_epoch(epoch);
+    slot->set_target({}, epoch);
     return slot.get();
 }
 
@@ -295,7 +303,7 @@ void group_coordinator::fence_consumer_member(consumer_group& g, const std::stri
     g.set_group_epoch(g.group_epoch() + 1);
     // KAFKA-20442: an empty group's assignment epoch catches up.
     if (g.empty()) g.set_target({}, g.group_epoch());
-    (void)out;
+    persist_consumer(g, out);
 }
 
 void group_coordinator::schedule_consumer_session_timeout(const std::string& group_id, const std::string& member_id) {

@@ -3,7 +3,9 @@
 
 #include <functional>
 
+#include "group/consumer_protocol.h"
 #include "group/coordinator_internal.h"
+#include "group/group_record.h"
 
 namespace ketch::group {
 
@@ -72,15 +74,37 @@ status<meta::store_error> group_coordinator::load() {
     const int64_t now = clock_.now_ms();
     std::lock_guard lock(mu_);
     for (auto& r : *rows) {
+        const auto kind = record_type(r.state);
+        if (kind == "consumer") {
+            if (auto cg = decode_consumer(r.group, r.state)) {
+                auto& slot = consumer_groups_[r.group];
+                slot = std::make_unique<consumer_group>(std::move(*cg));
+                slot->set_persisted(r.state);
+                // GroupMetadataManager.onLoaded: every member's session starts
+                // again, and so does the revocation deadline of one revoking.
+                for (const auto& [mid, m] : slot->members()) {
+                    schedule_consumer_session_timeout(r.group, mid);
+                    if (m.state == member_state::unrevoked_partitions)
+                        schedule_consumer_rebalance_timeout(r.group, mid, m.member_epoch, m.rebalance_timeout_ms);
+                }
+                continue;
+            }
+        }
         auto& g = get_or_create(r.group);
         std::optional<std::string> type;
         if (!r.protocol_type.empty()) type = r.protocol_type;
-        // A group that had members when the row was written lost them with
-        // the restart: it is Empty since now.
+        // A group written without members (or whose record cannot be read)
+        // is Empty since it was written, or since now.
         g.restore(std::move(type), r.generation, r.empty_since_ms.value_or(now));
+        if (kind != "classic") continue;
+        if (auto rec = decode_classic(r.state)) {
+            g.restore_members(std::move(rec->protocol_name), rec->leader, std::move(rec->members), now);
+            for (auto& [mid, m] : g.members()) reschedule_heartbeat(g, m, m.session_timeout_ms);
+        }
     }
     for (auto& o : *offsets) {
-        get_or_create(o.group);  // Kafka's replay creates a "simple" group for offsets without one
+        // Kafka's replay creates a "simple" group for offsets without one.
+        if (!find_consumer(o.group)) get_or_create(o.group);
         auto group = o.group, topic = o.topic;
         auto partition = o.partition;
         offsets_[group][topic][partition] = std::move(o);
@@ -194,6 +218,25 @@ void group_coordinator::finish(completions& out) {
     // Best effort: the row only refines how a group looks after a restart.
     for (const auto& row : out.group_rows) (void)store_.put_group(row);
     out.group_rows.clear();
+}
+
+void group_coordinator::persist_classic(const classic_group& g, completions& out) {
+    meta::stored_group row{g.id(), g.protocol_type().value_or(""), g.generation(), std::nullopt, {}};
+    if (g.is(group_state::empty))
+        row.empty_since_ms = g.state_timestamp_ms();
+    else
+        row.state = encode_classic(g);
+    out.group_rows.push_back(std::move(row));
+}
+
+void group_coordinator::persist_consumer(consumer_group& g, completions& out) {
+    auto blob = encode_consumer(g);
+    if (blob == g.persisted()) return;
+    g.set_persisted(blob);
+    std::optional<int64_t> empty_since;
+    if (g.empty()) empty_since = clock_.now_ms();
+    out.group_rows.push_back(
+        meta::stored_group{g.id(), consumer_protocol_type, g.group_epoch(), empty_since, std::move(blob)});
 }
 
 std::mutex& group_coordinator::stripe(const std::string& group_id) {

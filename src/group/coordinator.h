@@ -12,14 +12,15 @@
 // request of another member).
 //
 // Durability: an OffsetCommit is answered only after the offsets are durable
-// in the offset store. Group membership lives in memory only: after a restart
-// every group comes back Empty, with its committed offsets, its protocol type
-// and generation (ketch difference: Kafka replays its members from
-// __consumer_offsets, so a restart does not make them rejoin; here a member
-// of a reloaded group gets UNKNOWN_MEMBER_ID and rejoins).
+// in the offset store. Group membership is written to the store's group row
+// (best effort, after the change is answered): a classic group's members as
+// of its last completed SyncGroup, and a consumer group's epochs, members and
+// assignments after each heartbeat that changed them. After a restart the
+// groups come back with them, as Kafka replays __consumer_offsets; members
+// whose sessions lapse meanwhile expire as usual.
 //
-// Only classic groups exist so far; group_type leaves room for KIP-848
-// "consumer" groups (ConsumerGroupHeartbeat), which would sit next to them.
+// Classic groups and KIP-848 consumer groups (consumer_group.h) live side by
+// side; a group id names one or the other.
 #pragma once
 
 #include <array>
@@ -164,6 +165,9 @@ private:
                                              int32_t timeout_ms);
     void cancel_consumer_timers(const std::string& group_id, const std::string& member_id);
     topic_index topics_by_name() const;
+    // Hand the group's row, with its membership (group_record.h), to finish().
+    void persist_classic(const classic_group& g, completions& out);
+    void persist_consumer(consumer_group& g, completions& out);
     // ConsumerGroup.validateOffsetCommit / validateOffsetFetch
     error_code validate_consumer_offsets(const consumer_group& g, const std::string& member_id, int32_t member_epoch,
                                          bool commit, int16_t api_version) const;

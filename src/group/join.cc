@@ -84,8 +84,11 @@ void group_coordinator::join_locked(join_args& args, join_callback& done, comple
                                                 args.member_id));
             return;
         }
+        // ketch difference: the generation goes on from the group epoch.
+        const int32_t epoch = cg->group_epoch();
         cancel_group_timers(args.group_id);
         consumer_groups_.erase(args.group_id);
+        get_or_create(args.group_id).restore(std::nullopt, epoch, clock_.now_ms());
     }
     auto* g = find(args.group_id);
     if (!g) {

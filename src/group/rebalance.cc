@@ -213,6 +213,8 @@ void group_coordinator::set_and_propagate_assignment(classic_group& g, std::map<
         // The session restarts once the member has its assignment.
         if (g.complete_sync(m, std::move(r), out)) reschedule_heartbeat(g, m, m.session_timeout_ms);
     }
+    // GroupMetadataManager stores the group with its assignments here.
+    persist_classic(g, out);
 }
 
 // removePendingSyncMember

@@ -41,7 +41,8 @@ struct stored_offset {
     friend bool operator==(const stored_offset&, const stored_offset&) = default;
 };
 
-// What survives of a group besides its offsets (membership does not).
+// What survives of a group besides its offsets: its type, generation and
+// membership, as Kafka's GroupMetadataValue / ConsumerGroup* records do.
 struct stored_group {
     std::string group;
     std::string protocol_type;  // "" when the group has none (a "simple" group)
@@ -49,6 +50,9 @@ struct stored_group {
     // When the group became Empty, if it was Empty when written; a group
     // written while it had members is reloaded as Empty since the load.
     std::optional<int64_t> empty_since_ms;
+    // The group's membership as the coordinator encodes it (an opaque blob,
+    // group/group_record.h); "" when none was written.
+    std::string state;
 
     friend bool operator==(const stored_group&, const stored_group&) = default;
 };

@@ -8,7 +8,7 @@ namespace ketch::meta {
 
 namespace {
 
-constexpr int k_schema_version = 1;
+constexpr int k_schema_version = 2;  // 2: groups.state
 
 store_error db_error(sqlite3* db, std::string_view what) {
     return store_error{std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory")};
@@ -127,9 +127,15 @@ result<std::unique_ptr<sqlite_offset_store>, store_error> sqlite_offset_store::o
                   " group_id BLOB PRIMARY KEY,"
                   " protocol_type BLOB NOT NULL,"
                   " generation INTEGER NOT NULL,"
-                  " empty_since_ms INTEGER)") ||
-            !exec(db, "PRAGMA user_version = 1") || !tx.commit())
+                  " empty_since_ms INTEGER,"
+                  " state BLOB NOT NULL DEFAULT x'')") ||
+            !exec(db, "PRAGMA user_version = 2") || !tx.commit())
             return failure{db_error(db, "cannot create schema in " + path)};
+    } else if (version == 1) {
+        transaction tx(db);
+        if (!tx.began() || !exec(db, "ALTER TABLE groups ADD COLUMN state BLOB NOT NULL DEFAULT x''") ||
+            !exec(db, "PRAGMA user_version = 2") || !tx.commit())
+            return failure{db_error(db, "cannot upgrade the schema of " + path)};
     }
     return s;
 }
@@ -164,7 +170,7 @@ result<std::vector<stored_offset>, store_error> sqlite_offset_store::load_offset
 
 result<std::vector<stored_group>, store_error> sqlite_offset_store::load_groups() {
     std::lock_guard lock(mu_);
-    statement q(db_, "SELECT group_id, protocol_type, generation, empty_since_ms FROM groups");
+    statement q(db_, "SELECT group_id, protocol_type, generation, empty_since_ms, state FROM groups");
     if (!q.ok()) return failure{db_error(db_, "load groups")};
     std::vector<stored_group> out;
     int rc;
@@ -174,6 +180,7 @@ result<std::vector<stored_group>, store_error> sqlite_offset_store::load_groups(
         g.protocol_type = q.blob_at(1);
         g.generation = int32_t(q.int_at(2));
         g.empty_since_ms = q.opt_int_at(3);
+        g.state = q.blob_at(4);
         out.push_back(std::move(g));
     }
     if (rc != SQLITE_DONE) return failure{db_error(db_, "load groups")};
@@ -243,15 +250,18 @@ status<store_error> sqlite_offset_store::delete_groups(std::span<const std::stri
 status<store_error> sqlite_offset_store::put_group(const stored_group& g) {
     std::lock_guard lock(mu_);
     statement up(db_,
-                 "INSERT INTO groups (group_id, protocol_type, generation, empty_since_ms) VALUES (?, ?, ?, ?)"
+                 "INSERT INTO groups (group_id, protocol_type, generation, empty_since_ms, state)"
+                 " VALUES (?, ?, ?, ?, ?)"
                  " ON CONFLICT (group_id) DO UPDATE SET protocol_type = excluded.protocol_type,"
-                 " generation = excluded.generation, empty_since_ms = excluded.empty_since_ms"
+                 " generation = excluded.generation, empty_since_ms = excluded.empty_since_ms,"
+                 " state = excluded.state"
                  " WHERE excluded.generation >= groups.generation");
     if (!up.ok()) return failure{db_error(db_, "put group")};
     up.bind(1, g.group);
     up.bind(2, g.protocol_type);
     up.bind(3, int64_t(g.generation));
     up.bind(4, g.empty_since_ms);
+    up.bind(5, g.state);
     if (up.step() != SQLITE_DONE) return failure{db_error(db_, "put group")};
     return ok_v;
 }

@@ -18,7 +18,7 @@ import pytest
 
 from conftest import create_topics
 from test_groups import (  # noqa: F401  (members is a fixture)
-    PARTITIONS, all_records, committed, committed_as_processed, end_offsets, members, produce_phase,
+    PARTITIONS, all_records, committed, committed_as_processed, describe, end_offsets, members, produce_phase,
     produced_value, wait_for)
 
 RESTART_WAIT_S = 180  # a restart stalls the members: coordinator lookup, rejoin, backoffs
@@ -74,3 +74,39 @@ def test_group_resumes_from_committed_offsets_across_broker_restarts(client, hel
     assert not twice, "committed as processed, then processed again: %s" % twice[:20]
     # Not asserted: that every record was committed as processed by someone. A commit
     # cut off by the restart may have been stored although its member saw it fail.
+
+
+@pytest.mark.parametrize("protocol", ["classic", "consumer"])
+def test_a_stable_group_keeps_its_members_across_a_broker_restart(client, helper, broker, unique_topic, members,
+                                                                  protocol):
+    """Kafka keeps a group's membership in __consumer_offsets, so a broker restart does
+    not make its members rejoin: after the restart the group is Stable with the same
+    member (its member id unchanged, though a dynamic classic member that had to rejoin
+    would get a new one) and the same partitions. Reference: GroupMetadataManager.java
+    (replay of GroupMetadataValue and of the ConsumerGroup* records, onLoaded)."""
+    if broker.external:
+        pytest.skip("the broker at KETCH_TEST_BOOTSTRAP is not ours to restart")
+    topic = unique_topic()
+    group = topic + "-g"
+    create_topics(helper, helper, {topic: 3})
+    produce_phase(helper, topic, 3, 0, 30)
+    m = members(client, "grpt-keep", topic=topic, group=group, commit="sync", protocol=protocol,
+                **{"from": "earliest"})
+
+    def stable():
+        g = describe(helper, group)
+        assert g["state"] == "Stable" and len(g["members"]) == 1, g
+        assert len(g["members"][0]["assignment"]) == 3, g
+        return g
+    before = wait_for(stable, [m], timeout=RESTART_WAIT_S)
+    broker.restart(signal.SIGTERM)
+    after = stable()  # at once: nobody had to rejoin
+    assert after["members"][0]["member_id"] == before["members"][0]["member_id"], (before, after)
+    produce_phase(helper, topic, 3, 30, 30)
+
+    def consumed_all():
+        assert committed(helper, group, topic) == {0: 20, 1: 20, 2: 20}
+    wait_for(consumed_all, [m], timeout=RESTART_WAIT_S)
+    final = wait_for(stable, [m], timeout=RESTART_WAIT_S)
+    assert final["members"][0]["member_id"] == before["members"][0]["member_id"], (before, final)
+    m.result()

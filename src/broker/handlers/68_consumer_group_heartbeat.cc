@@ -3,6 +3,9 @@
 // Behaviour: KafkaApis.handleConsumerGroupHeartbeat and
 // GroupCoordinatorService.consumerGroupHeartbeat (Apache Kafka 4.3.1); the
 // group rules are group/consumer_heartbeat.cc's. ketch has no authorizer yet.
+// The coordinator may write the group's row (an fsync): the call runs on
+// broker_context::run_blocking, as OffsetCommit's does.
+#include "broker/async.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
 
@@ -30,7 +33,17 @@ awaitable<consumer_group_heartbeat_response> handle_consumer_group_heartbeat(req
     args.client_id = ctx.client_id.value_or("");
     args.client_host = java_client_host(ctx.conn.peer);
 
-    auto r = ctx.broker.groups.consumer_heartbeat(args);
+    auto& b = ctx.broker;
+    auto r = co_await on_callback<group::consumer_heartbeat_result>(
+        [&b, &args](std::function<void(group::consumer_heartbeat_result)> done) {
+            std::function<void()> work = [&b, &args, done = std::move(done)]() mutable {
+                done(b.groups.consumer_heartbeat(args));
+            };
+            if (b.run_blocking)
+                b.run_blocking(std::move(work));
+            else
+                work();
+        });
     consumer_group_heartbeat_response resp;
     resp.error_code = code(r.error);
     resp.error_message = std::move(r.error_message);

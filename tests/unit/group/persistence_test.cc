@@ -5,7 +5,7 @@
 // generation, currentStateTimestamp).
 #include <sqlite3.h>
 
-#include "group_fixture.h"
+#include "consumer_fixture.h"
 #include "meta/sqlite_offset_store.h"
 #include "unit/meta/temp_dir.h"
 
@@ -41,7 +41,7 @@ TEST(sqlite_offset_store, creates_offsets_db_in_wal_mode_with_a_schema_version) 
     auto file = dir.path() / "data" / "offsets.db";
     ASSERT_TRUE(std::filesystem::exists(file));
     EXPECT_EQ(pragma(file, "PRAGMA journal_mode"), "wal");
-    EXPECT_EQ(pragma(file, "PRAGMA user_version"), "1");
+    EXPECT_EQ(pragma(file, "PRAGMA user_version"), "2");
 }
 
 TEST(sqlite_offset_store, offsets_and_groups_round_trip_across_reopen) {
@@ -132,7 +132,10 @@ TEST_F(restart_test, committed_offsets_survive_reopening_the_store) {
     EXPECT_EQ(r.topics[1].partitions.at(0).offset, 7);
 }
 
-TEST_F(restart_test, reloaded_group_keeps_protocol_type_and_generation_but_not_members) {
+// GroupMetadataManager.replay(GroupMetadataKey, GroupMetadataValue): the
+// members of the last completed SyncGroup come back, Stable, with their
+// assignments; their sessions start again at the load.
+TEST_F(restart_test, reloaded_group_keeps_its_members_generation_and_assignments) {
     open();
     auto first = captured<join_result>();
     coord->join(join_req("g", "", 3), first.callback());
@@ -143,18 +146,21 @@ TEST_F(restart_test, reloaded_group_keeps_protocol_type_and_generation_but_not_m
     coord->sync(sync_args{"g", gen, id, std::nullopt, std::nullopt, std::nullopt, {{id, {1}}}}, s.callback());
     ASSERT_EQ(s.get().error, error_code::none);
 
-    open();  // the member is gone with the restart (ketch keeps no membership)
-    EXPECT_EQ(coord->state_of("g"), group_state::empty);
+    open();  // a restart
+    EXPECT_EQ(coord->state_of("g"), group_state::stable);
     EXPECT_EQ(coord->generation_of("g"), gen);
     auto listed = coord->list_groups({});
     ASSERT_EQ(listed.size(), 1u);
     EXPECT_EQ(listed[0].protocol_type, "consumer");
-    EXPECT_EQ(coord->heartbeat(heartbeat_args{"g", gen, id, std::nullopt}), error_code::unknown_member_id);
-    // Rejoining starts the next generation.
-    captured<join_result> again;
-    coord->join(join_req("g", "", 3), again.callback());
-    time.advance(cfg.initial_rebalance_delay_ms);
-    EXPECT_EQ(again.get().generation_id, gen + 1);
+    EXPECT_EQ(coord->heartbeat(heartbeat_args{"g", gen, id, std::nullopt}), error_code::none);
+    auto d = coord->describe_groups({"g"}, 5).at(0);
+    ASSERT_EQ(d.members.size(), 1u);
+    EXPECT_EQ(d.members[0].member_id, id);
+    EXPECT_EQ(d.members[0].member_assignment, (bytes{1}));
+    EXPECT_EQ(d.protocol_data, "range");
+    // A member that does not come back expires after its session timeout.
+    time.advance(k_session);
+    EXPECT_EQ(coord->state_of("g"), group_state::empty);
 }
 
 TEST_F(restart_test, reloaded_empty_group_expires_from_when_it_became_empty) {
@@ -179,6 +185,69 @@ TEST_F(restart_test, reloaded_empty_group_expires_from_when_it_became_empty) {
     open();
     time.advance(60'000 - (time.now_ms() - empty_since) + 1000);
     EXPECT_FALSE(coord->state_of("g"));  // expired 60 s after it became Empty, not after the reload
+}
+
+}  // namespace
+}  // namespace ketch::group::testing
+
+namespace ketch::group::testing {
+namespace {
+
+// The ConsumerGroup* records (GroupMetadataManager.replay): epochs, members
+// with their assignments and the target come back; sessions start again.
+TEST_F(restart_test, reloaded_consumer_group_keeps_epochs_members_and_assignments) {
+    fake_topics topics;
+    topics.add("t1", 4);
+    open();
+    coord->set_topic_view(&topics);
+    consumer_heartbeat_args a;
+    a.group_id = "g";
+    a.member_id = "m";
+    a.rebalance_timeout_ms = 30000;
+    a.subscribed_topic_names = std::vector<std::string>{"t1"};
+    a.owned = topic_partitions{};
+    a.api_version = 1;
+    auto r = coord->consumer_heartbeat(a);
+    ASSERT_EQ(r.error, error_code::none);
+
+    open();
+    coord->set_topic_view(&topics);
+    auto d = coord->consumer_describe({"g"}).at(0);
+    ASSERT_EQ(d.error, error_code::none);
+    EXPECT_EQ(d.group_state, "Stable");
+    EXPECT_EQ(d.group_epoch, r.member_epoch);
+    ASSERT_EQ(d.members.size(), 1u);
+    EXPECT_EQ(d.members[0].member_epoch, r.member_epoch);
+    EXPECT_EQ(d.members[0].assignment.at(0).partitions, (std::vector<int32_t>{0, 1, 2, 3}));
+    // The member goes on at its epoch, without a rebalance.
+    consumer_heartbeat_args hb;
+    hb.group_id = "g";
+    hb.member_id = "m";
+    hb.member_epoch = r.member_epoch;
+    hb.api_version = 1;
+    auto again = coord->consumer_heartbeat(hb);
+    EXPECT_EQ(again.error, error_code::none);
+    EXPECT_EQ(again.member_epoch, r.member_epoch);
+    // Its session runs from the load.
+    time.advance(cfg.consumer_session_timeout_ms);
+    EXPECT_EQ(coord->consumer_describe({"g"}).at(0).group_state, "Empty");
+}
+
+TEST_F(restart_test, a_store_of_schema_version_one_is_upgraded_in_place) {
+    {
+        auto s = open_store(dir.path());
+        ASSERT_TRUE(s->put_group(stored_group{"g", "consumer", 3, 5}));
+    }
+    // Back to version 1: no state column.
+    sqlite3* db = nullptr;
+    sqlite3_open((dir.path() / "offsets.db").c_str(), &db);
+    sqlite3_exec(db, "ALTER TABLE groups DROP COLUMN state; PRAGMA user_version = 1;", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    auto s = open_store(dir.path());
+    auto rows = s->load_groups();
+    ASSERT_TRUE(rows);
+    ASSERT_EQ(rows->size(), 1u);
+    EXPECT_EQ(rows->at(0), (stored_group{"g", "consumer", 3, 5, ""}));
 }
 
 }  // namespace
