@@ -8,9 +8,11 @@
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "app/cluster_id.h"
+#include "app/listeners.h"
 #include "app/options.h"
 #include "app/registry_topic_view.h"
 #include "broker/broker_context.h"
@@ -23,10 +25,13 @@
 #include "group/thread_scheduler.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
+#include "meta/sqlite_credential_store.h"
 #include "meta/sqlite_offset_store.h"
 #include "meta/sqlite_store.h"
 #include "meta/topic_registry.h"
 #include "net/server.h"
+#include "security/scram.h"
+#include "security/tls_identity.h"
 #include "txn/producer_ids.h"
 
 using namespace ketch;
@@ -44,6 +49,37 @@ void write_ready_file(const std::string& path, const std::string& addr) {
     std::filesystem::rename(tmp, path);
 }
 
+// The advertised host of a listener bound to `host` (a wildcard becomes loopback).
+std::string default_advertised_host(const std::string& host) {
+    return host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host;
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= s.size()) {
+        auto comma = s.find(',', start);
+        auto item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (!item.empty()) out.push_back(item);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+// ketch.toml [[users]]: each gets SCRAM-SHA-256 and SCRAM-SHA-512 credentials
+// (salted, 4096 iterations) unless the stored ones already match the password.
+void provision_users(const std::map<std::string, std::string>& users, meta::credential_store& creds) {
+    for (auto& [name, password] : users) {
+        for (const char* mech : {"SCRAM-SHA-256", "SCRAM-SHA-512"}) {
+            auto have = creds.find(name, mech);
+            if (have && security::scram_password_matches(*have, password)) continue;
+            auto st = creds.upsert(security::make_scram_credential(name, mech, password, 4096));
+            if (!st.ok()) throw std::runtime_error("credentials: " + st.error().message);
+        }
+    }
+}
+
 int wait_for_signal() {
     sigset_t set;
     sigemptyset(&set);
@@ -59,13 +95,19 @@ int wait_for_signal() {
 int main(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     app::options opt = app::parse_options(argc, argv);
-    auto [host, port] = app::split_host_port(opt.listen);
-    std::string advertised_host = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host;
-    int advertised_port = port;
-    if (!opt.advertised_listener.empty()) std::tie(advertised_host, advertised_port) = app::split_host_port(opt.advertised_listener);
-
+    app::resolved_listeners lis;
+    try {
+        lis = app::resolve_listeners(opt);
+    } catch (const std::exception& e) {
+        std::cerr << "ketch: " << e.what() << "\n";
+        return 2;
+    }
+    const auto& first = lis.listeners.front();
     if (opt.env_only) {
-        print_env(advertised_host + ":" + std::to_string(advertised_port));
+        auto adv = lis.advertised.count(first.name) ? lis.advertised[first.name]
+                                                    : std::pair<std::string, int>{default_advertised_host(first.host),
+                                                                                  first.port};
+        print_env(adv.first + ":" + std::to_string(adv.second));
         return 0;
     }
     spdlog::set_level(spdlog::level::from_str(opt.log_level));
@@ -120,15 +162,65 @@ int main(int argc, char** argv) {
         ctx.config.flush_ms = opt.flush_ms;
         broker::apply_topic_configs(ctx);  // the logs were opened with the default config
 
+        // SCRAM credentials: <data-dir>/credentials.db, plus the users of ketch.toml.
+        auto creds = meta::sqlite_credential_store::open(opt.data_dir);
+        if (!creds.ok()) throw std::runtime_error("credentials: " + creds.error().message);
+        provision_users(opt.users, **creds);
+        ctx.credentials = creds->get();
+        ctx.sasl.enabled_mechanisms = split_list(opt.sasl_mechanisms);
+        for (auto& m : ctx.sasl.enabled_mechanisms) {
+            auto& all = security::supported_mechanisms();
+            if (std::find(all.begin(), all.end(), m) == all.end())
+                throw std::runtime_error("--sasl-mechanisms: unsupported mechanism " + m);
+        }
+        ctx.sasl.reauth_ms = opt.connections_max_reauth_ms;
+
         broker::dispatcher dispatch(ctx);
         net::server_options sopt;
-        sopt.host = host;
-        sopt.port = port;
+        sopt.listeners = lis.listeners;
         sopt.reactors = opt.reactors;
         sopt.max_request_bytes = opt.max_request_bytes;
+        sopt.idle_timeout_ms = opt.connections_max_idle_ms;
+        sopt.auth_timeout_ms = opt.auth_timeout_ms;
+        sopt.failed_auth_delay_ms = opt.failed_auth_delay_ms;
+        sopt.limits.max_connections = opt.max_connections;
+        sopt.limits.max_connections_per_ip = opt.max_connections_per_ip;
+        sopt.limits.per_ip_overrides = app::parse_ip_overrides(opt.max_connections_per_ip_overrides);
+        sopt.limits.max_connection_creation_rate = opt.max_connection_creation_rate;
+        bool any_tls = false;
+        for (auto& l : lis.listeners) any_tls |= net::uses_tls(l.protocol);
+        std::string self_signed;
+        if (any_tls) {
+            if (opt.tls_cert.empty() != opt.tls_key.empty())
+                throw std::runtime_error("--tls-cert and --tls-key go together");
+            if (opt.tls_cert.empty()) {
+                auto files = security::ensure_self_signed(std::filesystem::path(opt.data_dir) / "tls");
+                sopt.tls.cert_file = files.cert.string();
+                sopt.tls.key_file = files.key.string();
+                self_signed = sopt.tls.cert_file;
+            } else {
+                sopt.tls.cert_file = opt.tls_cert;
+                sopt.tls.key_file = opt.tls_key;
+            }
+            sopt.tls.client_ca_file = opt.tls_client_ca;
+            sopt.tls.client_auth = !opt.tls_client_auth.empty() ? opt.tls_client_auth
+                                   : opt.tls_client_ca.empty()   ? "none"
+                                                                 : "required";
+        }
         net::server server(sopt, dispatch);
-        uint16_t bound = server.listen();
-        if (opt.advertised_listener.empty()) advertised_port = bound;
+        auto bound_ports = server.listen();
+        uint16_t bound = bound_ports.front();
+        std::string host = first.host;
+        for (size_t i = 0; i < lis.listeners.size(); ++i) {
+            auto& l = lis.listeners[i];
+            broker::broker_config::endpoint ep{default_advertised_host(l.host), bound_ports[i]};
+            if (auto it = lis.advertised.find(l.name); it != lis.advertised.end())
+                ep = {it->second.first, it->second.second};
+            ctx.config.advertised[l.name] = ep;
+        }
+        auto first_ep = ctx.config.advertised[first.name];
+        std::string advertised_host = first_ep.host;
+        int advertised_port = first_ep.port;
         ctx.config.advertised_host = advertised_host;
         ctx.config.advertised_port = advertised_port;
         server.start();
@@ -137,10 +229,31 @@ int main(int argc, char** argv) {
                                                               opt.log_cleaner_io_max_bytes_per_second);
 
         std::string addr = host + ":" + std::to_string(bound);
+        // <data-dir>/listeners.json: every listener's bound address, for tools and tests.
+        {
+            nlohmann::json j = nlohmann::json::object();
+            for (size_t i = 0; i < lis.listeners.size(); ++i) {
+                auto& l = lis.listeners[i];
+                j["listeners"][l.name] = {{"protocol", std::string(net::to_string(l.protocol))},
+                                          {"address", l.host + ":" + std::to_string(bound_ports[i])}};
+            }
+            if (!self_signed.empty()) j["tls_ca_file"] = self_signed;
+            auto path = std::filesystem::path(opt.data_dir) / "listeners.json";
+            write_ready_file(path.string(), j.dump());
+        }
         if (!opt.ready_file.empty()) write_ready_file(opt.ready_file, addr);
         auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         spdlog::info("ketch ready in {:.1f} ms: listening on {} (data in {}, {} reactors)", ms, addr, opt.data_dir,
                      server.reactor_count());
+        for (size_t i = 0; i < lis.listeners.size(); ++i) {
+            auto& l = lis.listeners[i];
+            auto ep = ctx.config.advertised[l.name];
+            spdlog::info("listener {} ({}) on {}:{}, advertised as {}:{}", l.name, net::to_string(l.protocol), l.host,
+                         bound_ports[i], ep.host, ep.port);
+        }
+        if (!self_signed.empty())
+            spdlog::info("TLS: self-signed certificate for localhost in {} (clients: ssl.ca.location={})",
+                         self_signed, self_signed);
         spdlog::info("connect with: bootstrap.servers={}:{}   (e.g. kcat -b {}:{} -L)", advertised_host,
                      advertised_port, advertised_host, advertised_port);
 

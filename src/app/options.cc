@@ -22,7 +22,41 @@ std::pair<std::string, uint16_t> split_host_port(const std::string& s) {
 static void apply_config_file(const std::string& path, options& o) {
     toml::table t = toml::parse_file(path);
     o.listen = t["listen"].value_or(o.listen);
-    o.advertised_listener = t["advertised-listener"].value_or(o.advertised_listener);
+    auto strings = [&](const char* key, std::vector<std::string>& out) {
+        if (auto v = t[key].value<std::string>()) out = {*v};
+        if (auto* arr = t[key].as_array()) {
+            out.clear();
+            for (auto& e : *arr)
+                if (auto sv = e.value<std::string>()) out.push_back(*sv);
+        }
+    };
+    strings("advertised-listener", o.advertised_listeners);
+    strings("listener", o.listeners);
+    o.tls_cert = t["tls-cert"].value_or(o.tls_cert);
+    o.tls_key = t["tls-key"].value_or(o.tls_key);
+    o.tls_client_ca = t["tls-client-ca"].value_or(o.tls_client_ca);
+    o.tls_client_auth = t["tls-client-auth"].value_or(o.tls_client_auth);
+    o.sasl_mechanisms = t["sasl-mechanisms"].value_or(o.sasl_mechanisms);
+    o.connections_max_reauth_ms = t["connections-max-reauth-ms"].value_or(o.connections_max_reauth_ms);
+    o.auth_timeout_ms = t["auth-timeout-ms"].value_or(o.auth_timeout_ms);
+    o.failed_auth_delay_ms = t["failed-auth-delay-ms"].value_or(o.failed_auth_delay_ms);
+    o.max_connections = t["max-connections"].value_or(o.max_connections);
+    o.max_connections_per_ip = t["max-connections-per-ip"].value_or(o.max_connections_per_ip);
+    o.max_connections_per_ip_overrides =
+        t["max-connections-per-ip-overrides"].value_or(o.max_connections_per_ip_overrides);
+    o.max_connection_creation_rate = t["max-connection-creation-rate"].value_or(o.max_connection_creation_rate);
+    o.connections_max_idle_ms = t["connections-max-idle-ms"].value_or(o.connections_max_idle_ms);
+    if (auto* users = t["users"].as_array()) {
+        for (auto& u : *users) {
+            auto* ut = u.as_table();
+            if (!ut) throw std::invalid_argument("[[users]] entries must be tables");
+            auto name = (*ut)["name"].value<std::string>();
+            auto password = (*ut)["password"].value<std::string>();
+            if (!name || !password || name->empty() || password->empty())
+                throw std::invalid_argument("every [[users]] entry needs a non-empty name and password");
+            o.users[*name] = *password;
+        }
+    }
     o.data_dir = t["data-dir"].value_or(o.data_dir);
     o.reactors = t["reactors"].value_or(o.reactors);
     o.auto_create_topics = t["auto-create-topics"].value_or(o.auto_create_topics);
@@ -59,8 +93,38 @@ options parse_options(int argc, char** argv) {
     auto add_common = [&](CLI::App* a) {
         a->add_option("--config", o.config_file, "ketch.toml to read (default ./ketch.toml if present)");
         a->add_option("--listen", o.listen, "host:port to listen on (port 0: any free port)")->capture_default_str();
-        a->add_option("--advertised-listener", o.advertised_listener,
-                      "host:port clients are told to connect to (default: the listen address)");
+        a->add_option("--advertised-listener", o.advertised_listeners,
+                      "host:port clients are told to connect to (default: the listen address), or NAME=host:port "
+                      "for the listener NAME; repeatable");
+        a->add_option("--listener", o.listeners,
+                      "NAME=PROTO://host:port, PROTO one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL; repeatable");
+        a->add_option("--tls-cert", o.tls_cert, "PEM certificate (chain) of SSL/SASL_SSL listeners");
+        a->add_option("--tls-key", o.tls_key, "PEM private key of --tls-cert");
+        a->add_option("--tls-client-ca", o.tls_client_ca, "PEM CA certificates that sign client certificates (mTLS)");
+        a->add_option("--tls-client-auth", o.tls_client_auth,
+                      "ssl.client.auth: none, requested, required (default: required with --tls-client-ca)")
+            ->check(CLI::IsMember({"none", "requested", "required"}));
+        a->add_option("--sasl-mechanisms", o.sasl_mechanisms, "SASL mechanisms enabled on SASL listeners")
+            ->capture_default_str();
+        a->add_option("--connections-max-reauth-ms", o.connections_max_reauth_ms,
+                      "SASL session lifetime (KIP-368; 0: sessions never expire)")
+            ->capture_default_str();
+        a->add_option("--auth-timeout-ms", o.auth_timeout_ms,
+                      "close connections not authenticated (TLS handshake, SASL) within this")
+            ->capture_default_str();
+        a->add_option("--failed-auth-delay-ms", o.failed_auth_delay_ms,
+                      "delay before answering a failed login (connection.failed.authentication.delay.ms)")
+            ->capture_default_str();
+        a->add_option("--max-connections", o.max_connections, "max.connections (the acceptor waits when reached)");
+        a->add_option("--max-connections-per-ip", o.max_connections_per_ip,
+                      "max.connections.per.ip (new connections over it are closed)");
+        a->add_option("--max-connections-per-ip-overrides", o.max_connections_per_ip_overrides,
+                      "max.connections.per.ip.overrides: ip:n,ip:n");
+        a->add_option("--max-connection-creation-rate", o.max_connection_creation_rate,
+                      "max.connection.creation.rate: new connections per second (accepting is delayed)");
+        a->add_option("--connections-max-idle-ms", o.connections_max_idle_ms,
+                      "close connections idle this long (connections.max.idle.ms)")
+            ->capture_default_str();
         a->add_option("--data-dir", o.data_dir, "where topics, logs and metadata live")->capture_default_str();
         a->add_option("--reactors", o.reactors, "network threads (0: one per core)")->capture_default_str();
         a->add_option("--auto-create-topics", o.auto_create_topics,

@@ -3,13 +3,37 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace ketch::app {
 
 struct options {
     std::string listen = "127.0.0.1:9092";  // host:port; port 0 picks a free one
-    std::string advertised_listener;         // host:port clients are told; default: the bound address
+    // host:port clients are told for the --listen listener, or NAME=host:port
+    // for a named one (repeatable); default: the bound address.
+    std::vector<std::string> advertised_listeners;
+    // NAME=PROTO://host:port, PROTO one of PLAINTEXT, SSL, SASL_PLAINTEXT,
+    // SASL_SSL (repeatable). --listen is the PLAINTEXT listener unless one is
+    // named PLAINTEXT here.
+    std::vector<std::string> listeners;
+    // TLS (SSL / SASL_SSL listeners). Without a certificate ketch makes a
+    // self-signed one for localhost in <data-dir>/tls/.
+    std::string tls_cert, tls_key, tls_client_ca;
+    std::string tls_client_auth;             // none, requested, required; default: required with a client CA
+    // SASL
+    std::string sasl_mechanisms = "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512";
+    int64_t connections_max_reauth_ms = 0;   // KIP-368 session lifetime; 0: none
+    int64_t auth_timeout_ms = 30000;         // TLS handshake + SASL login must finish within this
+    int64_t failed_auth_delay_ms = 100;      // connection.failed.authentication.delay.ms
+    std::map<std::string, std::string> users;  // ketch.toml [[users]]: name -> password (stored salted)
+    // Connection limits
+    int32_t max_connections = 2147483647;    // max.connections
+    int32_t max_connections_per_ip = 2147483647;  // max.connections.per.ip
+    std::string max_connections_per_ip_overrides; // "ip:n,ip:n"
+    int32_t max_connection_creation_rate = 2147483647;  // per second
+    int64_t connections_max_idle_ms = 600000;     // connections.max.idle.ms
     std::string data_dir = "./data";
     int reactors = 0;                        // 0: one per core
     bool auto_create_topics = true;

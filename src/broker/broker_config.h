@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace ketch::broker {
@@ -12,6 +13,18 @@ struct broker_config {
     std::string advertised_host = "127.0.0.1";
     int32_t advertised_port = 9092;
     std::string listener_name = "PLAINTEXT";
+    // Advertised host:port per listener name: Metadata, DescribeCluster and
+    // FindCoordinator answer the address of the listener a request came in
+    // on, as Kafka does. Empty: advertised_host/port for every listener.
+    struct endpoint {
+        std::string host;
+        int32_t port = 0;
+    };
+    std::map<std::string, endpoint> advertised;
+    endpoint advertised_for(const std::string& listener) const {
+        auto it = advertised.find(listener);
+        return it != advertised.end() ? it->second : endpoint{advertised_host, advertised_port};
+    }
     bool auto_create_topics = true;    // auto.create.topics.enable
     int32_t default_partitions = 1;    // num.partitions
     int16_t default_replication_factor = 1;  // default.replication.factor

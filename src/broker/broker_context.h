@@ -6,12 +6,16 @@
 #include <functional>
 
 #include "broker/broker_config.h"
+#include "security/sasl_session.h"
 
 namespace ketch::meta {
 class topic_registry;
 }
 namespace ketch::log {
 class log_manager;
+}
+namespace ketch::meta {
+class credential_store;
 }
 namespace ketch::txn {
 class producer_ids;
@@ -34,6 +38,10 @@ struct broker_context {
     // Runs work that blocks on the disk (an OffsetCommit's fsync) away from
     // the network threads. Unset: the work runs on the calling thread.
     std::function<void(std::function<void()>)> run_blocking;
+    // SCRAM credentials (SASL logins, Describe/AlterUserScramCredentials);
+    // null: no SASL listener and no credential API.
+    meta::credential_store* credentials = nullptr;
+    security::sasl_config sasl;  // mechanisms, connections.max.reauth.ms
 };
 
 }  // namespace ketch::broker

@@ -1,5 +1,7 @@
 #include "broker/dispatcher.h"
 
+#include <chrono>
+
 #include <spdlog/spdlog.h>
 
 #include "base/endian.h"
@@ -15,7 +17,42 @@ int16_t response_header_version(int16_t api_key, int16_t version) {
     return api ? api->response_header_version(version) : 0;
 }
 
+namespace {
+
+int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// After a SASL request: the connection's view of the login.
+void sync_login(net::connection_info& conn) {
+    if (!conn.sasl || !conn.sasl->authenticated()) return;
+    conn.authenticated = true;
+    conn.principal = conn.sasl->principal();
+}
+
+}  // namespace
+
 boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_info& conn, shared_bytes frame) {
+    if (net::uses_sasl(conn.protocol) && !conn.sasl) {
+        if (!ctx_.credentials) co_return net::handler_result::close();
+        conn.sasl = std::make_shared<security::sasl_session>(ctx_.sasl, *ctx_.credentials);
+    }
+    if (conn.sasl && conn.sasl->raw_mode()) {
+        // After SaslHandshake v0 the tokens are bare frames (no request header).
+        std::string_view token(reinterpret_cast<const char*>(frame.data()), frame.size());
+        auto reply = conn.sasl->raw_token(token, now_ms());
+        net::handler_result r;
+        if (!reply) {
+            spdlog::info("conn {} from {}: SASL/{} authentication failed", conn.id, conn.peer, conn.sasl->mechanism());
+            r.what = net::handler_result::action::close;
+            r.auth_failed = true;
+            co_return r;
+        }
+        sync_login(conn);
+        r.response.buf.assign(reply->begin(), reply->end());
+        co_return r;
+    }
     if (frame.size() < 8) {
         spdlog::info("conn {}: request shorter than a header, closing", conn.id);
         co_return net::handler_result::close();
@@ -37,6 +74,26 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
         co_return net::handler_result::close();
     }
 
+    if (conn.sasl) {
+        // Before authentication only ApiVersions and the SASL requests reach
+        // a handler (SaslServerAuthenticator); an expired session only
+        // re-authentication (KIP-368).
+        switch (conn.sasl->admit_request(key, now_ms())) {
+            case security::sasl_session::admit::pass: break;
+            case security::sasl_session::admit::close:
+                spdlog::info("conn {} from {}: {} not allowed in SASL state {}, closing", conn.id, conn.peer,
+                             api->name, security::to_string(conn.sasl->current()));
+                co_return net::handler_result::close();
+            case security::sasl_session::admit::illegal_state: {
+                spdlog::info("conn {} from {}: {} during SASL authentication, closing", conn.id, conn.peer,
+                             api->name);
+                net::handler_result r = net::handler_result::close();
+                r.auth_failed = true;
+                co_return r;
+            }
+        }
+    }
+
     request_context ctx{key, version, header.correlation_id, header.client_id, conn, ctx_};
     const handler_entry* h = find_handler(key);
     if (!h || version < h->min_version || version > h->max_version) {
@@ -47,7 +104,12 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
     }
     spdlog::debug("conn {} client {} corr {}: {} v{}", conn.id, header.client_id.value_or(""), header.correlation_id,
                   api->name, version);
-    co_return co_await h->fn(ctx, r);
+    auto result = co_await h->fn(ctx, r);
+    if (conn.sasl) {
+        if (key == int16_t(kafka::api_key::api_versions)) conn.sasl->api_versions_answered();
+        sync_login(conn);
+    }
+    co_return result;
 }
 
 }  // namespace ketch::broker

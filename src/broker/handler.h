@@ -67,7 +67,9 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
     }
     if (ctx.close_connection) co_return net::handler_result::close();
     if (ctx.no_response) co_return net::handler_result::none();
-    co_return encode_response(ctx, response_header_version(ctx.api_key, ctx.api_version), resp);
+    auto out = encode_response(ctx, response_header_version(ctx.api_key, ctx.api_version), resp);
+    out.auth_failed = ctx.auth_failed;
+    co_return out;
 }
 
 // A registry row; the served range must lie within what the schema defines.

@@ -23,6 +23,9 @@ struct request_context {
     bool no_response = false;
     // Set by a handler to close the connection after this request (no answer).
     bool close_connection = false;
+    // Set by a SASL handler when authentication failed: the answer goes out
+    // after the failed-authentication delay, then the connection is closed.
+    bool auth_failed = false;
 };
 
 inline int16_t code(error_code e) { return int16_t(e); }

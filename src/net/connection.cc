@@ -1,22 +1,33 @@
 #include "net/connection.h"
 
 #include <sys/sendfile.h>
+#include <unistd.h>
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/read.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <openssl/ssl.h>
 #include <spdlog/spdlog.h>
 
 #include "base/endian.h"
+#include "security/tls_identity.h"
 
 namespace ketch::net {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
+using tls_stream = asio::ssl::stream<tcp::socket>;
 constexpr auto use_nothrow = asio::as_tuple(asio::use_awaitable);
+using clock = std::chrono::steady_clock;
 
-static asio::awaitable<void> send_chunk(tcp::socket& socket, const kafka::file_chunk& c) {
+namespace {
+
+asio::awaitable<void> send_chunk(tcp::socket& socket, const kafka::file_chunk& c) {
     off_t off = c.position;
     size_t left = c.length;
     while (left > 0) {
@@ -33,40 +44,99 @@ static asio::awaitable<void> send_chunk(tcp::socket& socket, const kafka::file_c
     }
 }
 
-asio::awaitable<void> write_frame(tcp::socket& socket, const kafka::encoded_message& msg) {
+// A stream without sendfile (TLS): file chunks are read and written as bytes.
+asio::awaitable<void> send_chunk(tls_stream& stream, const kafka::file_chunk& c) {
+    std::vector<uint8_t> buf(std::min<size_t>(c.length, 256 * 1024));
+    size_t done = 0;
+    while (done < c.length) {
+        size_t want = std::min(buf.size(), c.length - done);
+        ssize_t n = ::pread(c.fd, buf.data(), want, off_t(c.position + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw std::system_error(n == 0 ? EIO : errno, std::generic_category(), "pread");
+        co_await asio::async_write(stream, asio::buffer(buf.data(), size_t(n)), asio::use_awaitable);
+        done += size_t(n);
+    }
+}
+
+template <class Stream>
+asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg) {
     uint8_t size_prefix[4];
     store_be<int32_t>(size_prefix, int32_t(msg.size()));
     if (msg.splices.empty()) {
         std::array<asio::const_buffer, 2> bufs{asio::buffer(size_prefix, 4), asio::buffer(msg.buf)};
-        co_await asio::async_write(socket, bufs, asio::use_awaitable);
+        co_await asio::async_write(s, bufs, asio::use_awaitable);
         co_return;
     }
-    co_await asio::async_write(socket, asio::buffer(size_prefix, 4), asio::use_awaitable);
+    co_await asio::async_write(s, asio::buffer(size_prefix, 4), asio::use_awaitable);
     size_t at = 0;
     for (auto& [pos, chunk] : msg.splices) {
-        if (pos > at) co_await asio::async_write(socket, asio::buffer(msg.buf.data() + at, pos - at), asio::use_awaitable);
+        if (pos > at) co_await asio::async_write(s, asio::buffer(msg.buf.data() + at, pos - at), asio::use_awaitable);
         at = pos;
-        co_await send_chunk(socket, chunk);
+        co_await send_chunk(s, chunk);
     }
     if (at < msg.buf.size())
-        co_await asio::async_write(socket, asio::buffer(msg.buf.data() + at, msg.buf.size() - at), asio::use_awaitable);
+        co_await asio::async_write(s, asio::buffer(msg.buf.data() + at, msg.buf.size() - at), asio::use_awaitable);
 }
 
-asio::awaitable<void> run_connection(tcp::socket socket, request_handler& handler, const server_options& opts,
-                                     connection_info info) {
-    boost::system::error_code ignored;
-    socket.set_option(tcp::no_delay(true), ignored);
-    socket.native_non_blocking(true, ignored);
+// Shared by a connection and its watchdog (both on the connection's reactor).
+struct watch {
+    explicit watch(const asio::any_io_executor& ex) : timer(ex) {}
+    asio::steady_timer timer;
+    clock::time_point last_activity = clock::now();
+    clock::time_point started = clock::now();
+    bool busy = false;   // a request is being handled: not idle
+    bool done = false;
+};
+
+void count(connection_stats* st, std::atomic<uint64_t> connection_stats::*field) {
+    if (st) (st->*field).fetch_add(1, std::memory_order_relaxed);
+}
+
+// Closes the socket when the connection is idle too long or not
+// authenticated in time; ends when the connection does.
+asio::awaitable<void> watchdog(std::shared_ptr<watch> w, tcp::socket& raw, const server_options& opts,
+                               const connection_info& info) {
+    while (!w->done) {
+        auto idle_at = w->last_activity + std::chrono::milliseconds(opts.idle_timeout_ms);
+        auto auth_at = w->started + std::chrono::milliseconds(opts.auth_timeout_ms);
+        auto next = clock::time_point::max();
+        if (!w->busy && opts.idle_timeout_ms > 0) next = idle_at;
+        if (!info.authenticated && opts.auth_timeout_ms > 0) next = std::min(next, auth_at);
+        if (next == clock::time_point::max()) next = clock::now() + std::chrono::seconds(1);
+        w->timer.expires_at(next);
+        co_await w->timer.async_wait(use_nothrow);
+        if (w->done) break;
+        auto now = clock::now();
+        bool idle = !w->busy && opts.idle_timeout_ms > 0 &&
+                    now >= w->last_activity + std::chrono::milliseconds(opts.idle_timeout_ms);
+        bool late = !info.authenticated && opts.auth_timeout_ms > 0 && now >= auth_at;
+        if (idle || late) {
+            spdlog::info("conn {} from {}: {}, closing", info.id, info.peer,
+                         late ? "not authenticated in time" : "idle too long");
+            count(info.stats, late ? &connection_stats::closed_auth_timeout : &connection_stats::closed_idle);
+            boost::system::error_code ec;
+            raw.close(ec);
+            break;
+        }
+    }
+}
+
+template <class Stream>
+asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<watch> w, request_handler& handler,
+                            const server_options& opts, connection_info& info) {
     try {
         for (;;) {
             uint8_t size_buf[4];
-            auto [ec, n] = co_await asio::async_read(socket, asio::buffer(size_buf, 4), use_nothrow);
+            auto [ec, n] = co_await asio::async_read(stream, asio::buffer(size_buf, 4), use_nothrow);
             if (ec) break;
+            w->last_activity = clock::now();
             int32_t size = load_be<int32_t>(size_buf);
-            if (size < 0 || size > opts.max_request_bytes) {
+            int32_t cap = info.authenticated ? opts.max_request_bytes : opts.sasl_max_receive_bytes;
+            if (size < 0 || size > cap) {
                 // Kafka: InvalidReceiveException, the connection is closed.
                 spdlog::info("conn {} from {}: frame of {} bytes refused (max {}), closing", info.id, info.peer, size,
-                             opts.max_request_bytes);
+                             cap);
+                count(info.stats, &connection_stats::refused_oversize);
                 break;
             }
             // The buffer grows as bytes arrive (doubling from 64 KiB), so a peer
@@ -77,7 +147,7 @@ asio::awaitable<void> run_connection(tcp::socket socket, request_handler& handle
                 size_t have = frame->size();
                 size_t want = std::min(size_t(size) - have, std::max<size_t>(have, 64 * 1024));
                 frame->resize(have + want);
-                auto [ec2, n2] = co_await asio::async_read(socket, asio::buffer(frame->data() + have, want), use_nothrow);
+                auto [ec2, n2] = co_await asio::async_read(stream, asio::buffer(frame->data() + have, want), use_nothrow);
                 if (ec2) {
                     failed = true;
                     break;
@@ -85,16 +155,78 @@ asio::awaitable<void> run_connection(tcp::socket socket, request_handler& handle
             }
             if (failed) break;
             const uint8_t* data = frame->data();
+            w->busy = true;
             handler_result r = co_await handler.handle(info, shared_bytes(std::move(frame), data, size_t(size)));
-            if (r.what == handler_result::action::close) break;
-            if (r.what == handler_result::action::respond) co_await write_frame(socket, r.response);
+            if (r.auth_failed) {
+                count(info.stats, &connection_stats::failed_authentications);
+                if (opts.failed_auth_delay_ms > 0) {
+                    asio::steady_timer delay(raw.get_executor(), std::chrono::milliseconds(opts.failed_auth_delay_ms));
+                    co_await delay.async_wait(use_nothrow);
+                }
+            }
+            if (r.what == handler_result::action::respond) co_await write_message(stream, r.response);
+            w->busy = false;
+            w->last_activity = clock::now();
+            if (r.what == handler_result::action::close || r.auth_failed) break;
         }
     } catch (const std::exception& e) {
         spdlog::debug("conn {} from {}: {}", info.id, info.peer, e.what());
     }
+}
+
+void finish(std::shared_ptr<watch>& w, tcp::socket& raw, request_handler& handler, connection_info& info) {
+    w->done = true;
+    w->timer.cancel();
     handler.on_disconnect(info);
-    socket.shutdown(tcp::socket::shutdown_both, ignored);
-    socket.close(ignored);
+    boost::system::error_code ignored;
+    raw.shutdown(tcp::socket::shutdown_both, ignored);
+    raw.close(ignored);
+}
+
+}  // namespace
+
+asio::awaitable<void> write_frame(tcp::socket& socket, const kafka::encoded_message& msg) {
+    co_await write_message(socket, msg);
+}
+
+asio::awaitable<void> run_connection(tcp::socket socket, request_handler& handler, const server_options& opts,
+                                     connection_info info) {
+    boost::system::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
+    socket.native_non_blocking(true, ignored);
+    auto w = std::make_shared<watch>(socket.get_executor());
+    asio::co_spawn(socket.get_executor(), watchdog(w, socket, opts, info), asio::detached);
+    co_await serve(socket, socket, w, handler, opts, info);
+    finish(w, socket, handler, info);
+}
+
+asio::awaitable<void> run_tls_connection(tcp::socket socket, asio::ssl::context& tls, request_handler& handler,
+                                         const server_options& opts, connection_info info) {
+    boost::system::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
+    info.sendfile_ok = false;  // bytes must go through the TLS record layer
+    tls_stream stream(std::move(socket), tls);
+    tcp::socket& raw = stream.next_layer();
+    const bool was_authenticated = info.authenticated;
+    info.authenticated = false;  // the handshake is part of authentication
+    auto w = std::make_shared<watch>(raw.get_executor());
+    asio::co_spawn(raw.get_executor(), watchdog(w, raw, opts, info), asio::detached);
+    auto [ec] = co_await stream.async_handshake(asio::ssl::stream_base::server, use_nothrow);
+    if (ec) {
+        spdlog::info("conn {} from {}: TLS handshake failed: {}", info.id, info.peer, ec.message());
+        count(info.stats, &connection_stats::failed_tls_handshakes);
+    } else {
+        if (info.protocol == security_protocol::ssl) {
+            if (X509* cert = SSL_get1_peer_certificate(stream.native_handle())) {
+                info.principal = "User:" + security::subject_rfc2253(cert);
+                X509_free(cert);
+            }
+        }
+        info.authenticated = was_authenticated;
+        w->last_activity = clock::now();
+        co_await serve(stream, raw, w, handler, opts, info);
+    }
+    finish(w, raw, handler, info);
 }
 
 }  // namespace ketch::net

@@ -2,25 +2,33 @@
 // request handler, writes the responses back in request order.
 //
 // Kafka handles a connection's requests one at a time (the channel is muted
-// while a request is in flight); so does this. A frame larger than
-// max_request_bytes, a negative size, or a handler's "close" ends only this
-// connection.
+// while a request is in flight); so does this. A frame larger than the cap
+// (max_request_bytes; sasl_max_receive_bytes before authentication), a
+// negative size, or a handler's "close" ends only this connection. A
+// watchdog closes the connection when it is idle longer than
+// idle_timeout_ms, or not authenticated (TLS handshake + SASL) within
+// auth_timeout_ms.
 #pragma once
 
 #include <memory>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 
 #include "net/request_handler.h"
 #include "net/server_options.h"
 
 namespace ketch::net {
 
-class connection_registry;
-
+// Serves a plaintext connection (PLAINTEXT, SASL_PLAINTEXT).
 boost::asio::awaitable<void> run_connection(boost::asio::ip::tcp::socket socket, request_handler& handler,
                                             const server_options& opts, connection_info info);
+// Serves a TLS connection (SSL, SASL_SSL): handshake first; on an SSL
+// listener a client certificate's subject becomes the principal.
+boost::asio::awaitable<void> run_tls_connection(boost::asio::ip::tcp::socket socket,
+                                                boost::asio::ssl::context& tls, request_handler& handler,
+                                                const server_options& opts, connection_info info);
 
 // Writes a response frame (size prefix + message), sending file chunks with
 // sendfile(2) when the socket allows it.

@@ -3,13 +3,17 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include <boost/asio/awaitable.hpp>
 
 #include "base/bytes.h"
+#include "net/connection_stats.h"
+#include "net/server_options.h"
 #include "protocol/wire.h"
+#include "security/sasl_session.h"
 
 namespace ketch::net {
 
@@ -19,15 +23,27 @@ struct connection_info {
     uint64_t id = 0;
     std::string peer;           // "ip:port"
     std::string listener_name;  // e.g. "PLAINTEXT"
+    security_protocol protocol = security_protocol::plaintext;
     std::string client_software_name;
     std::string client_software_version;
     bool sendfile_ok = true;    // plaintext: file chunks may go out with sendfile
+    // Kafka's principal: "User:ANONYMOUS", "User:<subject DN>" (SSL with a
+    // client certificate) or "User:<name>" (SASL).
+    std::string principal = "User:ANONYMOUS";
+    // False on a SASL listener until the first login completes: requests are
+    // capped at sasl_max_receive_bytes and the authentication timeout runs.
+    bool authenticated = true;
+    std::shared_ptr<security::sasl_session> sasl;  // SASL listeners; made by the handler
+    connection_stats* stats = nullptr;
 };
 
 struct handler_result {
     enum class action { respond, no_response, close };
     action what = action::respond;
     kafka::encoded_message response;  // header + body, without the size prefix
+    // A failed authentication: wait failed_auth_delay_ms, send the response
+    // (if any), then close (Kafka's delayed close on authentication failure).
+    bool auth_failed = false;
 
     static handler_result close() { return {action::close, {}}; }
     static handler_result none() { return {action::no_response, {}}; }

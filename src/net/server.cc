@@ -4,7 +4,9 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <openssl/ssl.h>
 #include <spdlog/spdlog.h>
 
 #include "net/connection.h"
@@ -14,49 +16,102 @@ namespace ketch::net {
 namespace asio = boost::asio;
 using asio::ip::tcp;
 
-server::server(server_options opts, request_handler& handler) : opts_(std::move(opts)), handler_(handler) {
+server::server(server_options opts, request_handler& handler)
+    : opts_(std::move(opts)), handler_(handler), limits_(opts_.limits, stats_) {
     int n = opts_.reactors > 0 ? opts_.reactors : int(std::max(1u, std::thread::hardware_concurrency()));
     for (int i = 0; i < n; ++i) reactors_.push_back(std::make_unique<asio::io_context>(1));
 }
 
 server::~server() { stop(); }
 
-uint16_t server::listen() {
-    auto& io = *reactors_[0];
-    tcp::endpoint ep(asio::ip::make_address(opts_.host), opts_.port);
-    acceptor_ = std::make_unique<tcp::acceptor>(io);
-    acceptor_->open(ep.protocol());
-    acceptor_->set_option(tcp::acceptor::reuse_address(true));
-    acceptor_->bind(ep);
-    acceptor_->listen(asio::socket_base::max_listen_connections);
-    return acceptor_->local_endpoint().port();
+asio::ssl::context& server::tls_context(bool verify_clients) {
+    auto& slot = tls_[verify_clients ? 1 : 0];
+    if (slot) return *slot;
+    auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+    // ssl.enabled.protocols: TLSv1.2, TLSv1.3
+    SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
+    ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_compression);
+    ctx->use_certificate_chain_file(opts_.tls.cert_file);
+    ctx->use_private_key_file(opts_.tls.key_file, asio::ssl::context::pem);
+    if (!opts_.tls.client_ca_file.empty()) ctx->load_verify_file(opts_.tls.client_ca_file);
+    if (!verify_clients)
+        ctx->set_verify_mode(asio::ssl::verify_none);
+    else if (opts_.tls.client_auth == "required")
+        ctx->set_verify_mode(asio::ssl::verify_peer | asio::ssl::verify_fail_if_no_peer_cert);
+    else if (opts_.tls.client_auth == "requested")
+        ctx->set_verify_mode(asio::ssl::verify_peer);
+    else
+        ctx->set_verify_mode(asio::ssl::verify_none);
+    slot = std::move(ctx);
+    return *slot;
 }
 
-asio::awaitable<void> server::accept_loop() {
+std::vector<uint16_t> server::listen() {
+    auto& io = *reactors_[0];
+    std::vector<uint16_t> ports;
+    for (auto& lo : opts_.listeners) {
+        if (uses_tls(lo.protocol)) tls_context(lo.protocol == security_protocol::ssl);
+        tcp::endpoint ep(asio::ip::make_address(lo.host), lo.port);
+        auto acc = std::make_unique<tcp::acceptor>(io);
+        acc->open(ep.protocol());
+        acc->set_option(tcp::acceptor::reuse_address(true));
+        acc->bind(ep);
+        acc->listen(asio::socket_base::max_listen_connections);
+        ports.push_back(acc->local_endpoint().port());
+        listeners_.push_back({lo, std::move(acc)});
+    }
+    return ports;
+}
+
+asio::awaitable<void> server::accept_loop(bound_listener& l) {
+    asio::steady_timer wait(*reactors_[0]);
     for (;;) {
+        // max.connections / max.connection.creation.rate: hold the accept back.
+        for (auto d = limits_.accept_delay(connection_limits::clock::now()); d.count() > 0;
+             d = limits_.accept_delay(connection_limits::clock::now())) {
+            wait.expires_after(d);
+            boost::system::error_code wec;
+            co_await wait.async_wait(asio::redirect_error(asio::use_awaitable, wec));
+            if (!l.acceptor->is_open()) co_return;
+        }
         auto& io = *reactors_[next_reactor_++ % reactors_.size()];
         boost::system::error_code ec;
-        tcp::socket sock = co_await acceptor_->async_accept(io, asio::redirect_error(asio::use_awaitable, ec));
+        tcp::socket sock = co_await l.acceptor->async_accept(io, asio::redirect_error(asio::use_awaitable, ec));
         if (ec) {
-            if (ec == asio::error::operation_aborted || !acceptor_->is_open()) co_return;
-            spdlog::warn("accept failed: {}", ec.message());
+            if (ec == asio::error::operation_aborted || !l.acceptor->is_open()) co_return;
+            spdlog::warn("accept failed on {}: {}", l.opts.name, ec.message());
             continue;
         }
         connection_info info;
         info.id = next_conn_id_++;
-        info.listener_name = opts_.listener_name;
+        info.listener_name = l.opts.name;
+        info.protocol = l.opts.protocol;
+        info.authenticated = !uses_sasl(l.opts.protocol);
+        info.stats = &stats_;
         boost::system::error_code ec2;
         auto peer = sock.remote_endpoint(ec2);
-        if (!ec2) info.peer = peer.address().to_string() + ":" + std::to_string(peer.port());
-        spdlog::debug("conn {} accepted from {}", info.id, info.peer);
-        asio::co_spawn(io, run_connection(std::move(sock), handler_, opts_, std::move(info)), asio::detached);
+        std::string ip = ec2 ? std::string() : peer.address().to_string();
+        if (!ec2) info.peer = ip + ":" + std::to_string(peer.port());
+        if (!limits_.admit(ip, connection_limits::clock::now())) {
+            // Kafka: TooManyConnectionsException, the new connection is closed.
+            spdlog::info("connection from {} refused: max.connections.per.ip ({}) reached", info.peer,
+                         limits_.limit_for(ip));
+            sock.close(ec2);
+            continue;
+        }
+        spdlog::debug("conn {} accepted on {} from {}", info.id, info.listener_name, info.peer);
+        auto done = [this, ip](std::exception_ptr) { limits_.release(ip); };
+        if (uses_tls(l.opts.protocol))
+            asio::co_spawn(io, run_tls_connection(std::move(sock), tls_context(l.opts.protocol == security_protocol::ssl), handler_, opts_, std::move(info)), done);
+        else
+            asio::co_spawn(io, run_connection(std::move(sock), handler_, opts_, std::move(info)), done);
     }
 }
 
 void server::start() {
     if (started_) return;
     started_ = true;
-    asio::co_spawn(*reactors_[0], accept_loop(), asio::detached);
+    for (auto& l : listeners_) asio::co_spawn(*reactors_[0], accept_loop(l), asio::detached);
     for (auto& r : reactors_) {
         threads_.emplace_back([io = r.get()] {
             auto guard = asio::make_work_guard(*io);
@@ -66,12 +121,10 @@ void server::start() {
 }
 
 void server::stop() {
-    if (acceptor_) {
-        asio::post(*reactors_[0], [a = acceptor_.get()] {
-            boost::system::error_code ec;
-            a->close(ec);
-        });
-    }
+    asio::post(*reactors_[0], [this] {
+        boost::system::error_code ec;
+        for (auto& l : listeners_) l.acceptor->close(ec);
+    });
     for (auto& r : reactors_) r->stop();
     for (auto& t : threads_)
         if (t.joinable()) t.join();

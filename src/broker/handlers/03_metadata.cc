@@ -60,7 +60,8 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
     auto& b = ctx.broker;
     const int16_t v = ctx.api_version;
     metadata_response resp;
-    resp.brokers.push_back({b.config.node_id, b.config.advertised_host, b.config.advertised_port, std::nullopt, {}});
+    auto ep = b.config.advertised_for(ctx.conn.listener_name);
+    resp.brokers.push_back({b.config.node_id, ep.host, ep.port, std::nullopt, {}});
     resp.cluster_id = b.config.cluster_id;
     resp.controller_id = b.config.node_id;
     const bool with_ops = req.include_topic_authorized_operations;

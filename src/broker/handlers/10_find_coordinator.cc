@@ -81,7 +81,10 @@ bool valid_share_key(std::string_view key) {
 std::pair<error_code, node> coordinator_for(request_context& ctx, int8_t key_type, const std::string& key) {
     const auto& c = ctx.broker.config;
     switch (key_type) {
-        case 0: return {error_code::none, node{c.node_id, c.advertised_host, c.advertised_port}};
+        case 0: {
+            auto ep = c.advertised_for(ctx.conn.listener_name);
+            return {error_code::none, node{c.node_id, ep.host, ep.port}};
+        }
         case 1: return {error_code::coordinator_not_available, node{}};
         default:
             if (ctx.api_version < 6 || !valid_share_key(key)) return {error_code::invalid_request, node{}};

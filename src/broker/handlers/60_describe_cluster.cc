@@ -28,8 +28,9 @@ awaitable<describe_cluster_response> handle_describe_cluster(request_context& ct
     resp.controller_id = c.node_id;
     auto& br = resp.brokers.emplace_back();
     br.broker_id = c.node_id;
-    br.host = c.advertised_host;
-    br.port = c.advertised_port;
+    auto ep = c.advertised_for(ctx.conn.listener_name);
+    br.host = ep.host;
+    br.port = ep.port;
     co_return resp;
 }
 

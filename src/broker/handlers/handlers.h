@@ -3,6 +3,7 @@
 
 #include "broker/handler.h"
 #include "protocol/messages/api_table.h"
+#include "protocol/messages/alter_user_scram_credentials.h"
 #include "protocol/messages/api_versions.h"
 #include "protocol/messages/consumer_group_describe.h"
 #include "protocol/messages/consumer_group_heartbeat.h"
@@ -12,6 +13,7 @@
 #include "protocol/messages/delete_topics.h"
 #include "protocol/messages/describe_cluster.h"
 #include "protocol/messages/describe_groups.h"
+#include "protocol/messages/describe_user_scram_credentials.h"
 #include "protocol/messages/fetch.h"
 #include "protocol/messages/find_coordinator.h"
 #include "protocol/messages/heartbeat.h"
@@ -25,6 +27,8 @@
 #include "protocol/messages/offset_delete.h"
 #include "protocol/messages/offset_fetch.h"
 #include "protocol/messages/produce.h"
+#include "protocol/messages/sasl_authenticate.h"
+#include "protocol/messages/sasl_handshake.h"
 #include "protocol/messages/sync_group.h"
 
 namespace ketch::broker {
@@ -43,6 +47,15 @@ awaitable<kafka::init_producer_id_response> handle_init_producer_id(request_cont
 awaitable<kafka::delete_records_response> handle_delete_records(request_context&, kafka::delete_records_request&);
 awaitable<kafka::describe_cluster_response> handle_describe_cluster(request_context&, kafka::describe_cluster_request&);
 awaitable<kafka::find_coordinator_response> handle_find_coordinator(request_context&, kafka::find_coordinator_request&);
+
+// SASL (security/sasl_session.h) and SCRAM credentials (meta/credential_store.h).
+awaitable<kafka::sasl_handshake_response> handle_sasl_handshake(request_context&, kafka::sasl_handshake_request&);
+awaitable<kafka::sasl_authenticate_response> handle_sasl_authenticate(request_context&,
+                                                                      kafka::sasl_authenticate_request&);
+awaitable<kafka::describe_user_scram_credentials_response> handle_describe_user_scram_credentials(
+    request_context&, kafka::describe_user_scram_credentials_request&);
+awaitable<kafka::alter_user_scram_credentials_response> handle_alter_user_scram_credentials(
+    request_context&, kafka::alter_user_scram_credentials_request&);
 
 // The group coordinator's APIs (group/coordinator.h).
 awaitable<kafka::offset_commit_response> handle_offset_commit(request_context&, kafka::offset_commit_request&);

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 'use strict'
+
+const fs = require('fs')
 // kafkajs client driver for the ketch client test matrix.
 //
 //   node driver.js --bootstrap HOST:PORT <command> '<json args>'
@@ -91,6 +93,34 @@ const stderrLogCreator = () => ({ namespace, level, label, log }) => {
   process.stderr.write(JSON.stringify({ level: label, namespace, ...log }) + '\n')
 }
 
+// Security properties (librdkafka / Java names) -> kafkajs' ssl and sasl
+// options. Files are read here: kafkajs takes PEM contents, not paths.
+const SECURITY_KEYS = new Set([
+  'security.protocol', 'sasl.mechanism', 'sasl.mechanisms', 'sasl.username', 'sasl.password',
+  'ssl.ca.location', 'ssl.certificate.location', 'ssl.key.location',
+])
+
+function securityOptions(config) {
+  const c = config || {}
+  const protocol = String(c['security.protocol'] || 'PLAINTEXT').toUpperCase()
+  const out = {}
+  if (protocol === 'SSL' || protocol === 'SASL_SSL') {
+    const ssl = {}
+    if (c['ssl.ca.location']) ssl.ca = [fs.readFileSync(c['ssl.ca.location'], 'utf8')]
+    if (c['ssl.certificate.location']) ssl.cert = fs.readFileSync(c['ssl.certificate.location'], 'utf8')
+    if (c['ssl.key.location']) ssl.key = fs.readFileSync(c['ssl.key.location'], 'utf8')
+    out.ssl = Object.keys(ssl).length ? ssl : true
+  }
+  if (protocol.startsWith('SASL_')) {
+    out.sasl = {
+      mechanism: String(c['sasl.mechanism'] || c['sasl.mechanisms'] || 'PLAIN').toLowerCase(),
+      username: c['sasl.username'],
+      password: c['sasl.password'],
+    }
+  }
+  return out
+}
+
 function clientOptions(bootstrap, config) {
   const options = {
     clientId: 'ketch-kafkajs-driver',
@@ -98,7 +128,9 @@ function clientOptions(bootstrap, config) {
     logLevel: LOG_LEVELS[process.env.KAFKAJS_LOG_LEVEL || 'ERROR'] ?? logLevel.ERROR,
     logCreator: stderrLogCreator,
   }
+  Object.assign(options, securityOptions(config))
   for (const [key, value] of Object.entries(config || {})) {
+    if (SECURITY_KEYS.has(key)) continue
     const mapped = PROPERTY_MAP[key]
     if (mapped) {
       options[mapped[0]] = mapped[1](value)

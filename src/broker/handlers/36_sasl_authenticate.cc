@@ -1,0 +1,35 @@
+// SaslAuthenticate v0-2. v1: session_lifetime_ms (KIP-368). v2: flexible.
+// Behaviour: SaslServerAuthenticator.handleSaslToken; a failed login is
+// SASL_AUTHENTICATION_FAILED with Kafka's message, sent after
+// connection.failed.authentication.delay.ms, then the connection is closed.
+// On a non-SASL listener or after authentication: KafkaApis'
+// ILLEGAL_SASL_STATE answer.
+#include <chrono>
+
+#include "broker/handlers/handlers.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+awaitable<sasl_authenticate_response> handle_sasl_authenticate(request_context& ctx, sasl_authenticate_request& req) {
+    sasl_authenticate_response resp;
+    if (!ctx.conn.sasl) {
+        resp.error_code = code(error_code::illegal_sasl_state);
+        resp.error_message = "SaslAuthenticate request received after successful authentication";
+        co_return resp;
+    }
+    int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count();
+    std::string_view token(reinterpret_cast<const char*>(req.auth_bytes.data()), req.auth_bytes.size());
+    auto r = ctx.conn.sasl->authenticate(token, ctx.api_version, now);
+    resp.error_code = r.error;
+    if (r.error != 0) resp.error_message = r.message;
+    resp.auth_bytes.assign(r.token.begin(), r.token.end());
+    resp.session_lifetime_ms = r.session_lifetime_ms;
+    ctx.auth_failed = r.close;
+    co_return resp;
+}
+
+}  // namespace ketch::broker

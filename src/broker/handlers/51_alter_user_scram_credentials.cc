@@ -1,0 +1,100 @@
+// AlterUserScramCredentials v0. Behaviour: ScramControlManager.alterCredentials
+// (KRaft): one change per user per request (DUPLICATE_RESOURCE otherwise),
+// empty user names and unknown mechanisms refused, 4096..16384 iterations,
+// deleting what does not exist is RESOURCE_NOT_FOUND. The salted password is
+// turned into StoredKey/ServerKey at once; it is never stored.
+#include <map>
+
+#include "broker/handlers/handlers.h"
+#include "meta/credential_store.h"
+#include "security/scram.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+const char* mechanism_name(int8_t type) {
+    return type == 1 ? "SCRAM-SHA-256" : type == 2 ? "SCRAM-SHA-512" : nullptr;
+}
+
+struct api_error {
+    error_code code = error_code::none;
+    std::string message;
+};
+
+api_error validate_name_and_mechanism(const std::string& name, int8_t mechanism) {
+    if (name.empty()) return {error_code::unacceptable_credential, "Username must not be empty"};
+    if (!mechanism_name(mechanism)) return {error_code::unsupported_sasl_mechanism, "Unknown SCRAM mechanism"};
+    return {};
+}
+
+}  // namespace
+
+awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credentials(
+    request_context& ctx, alter_user_scram_credentials_request& req) {
+    alter_user_scram_credentials_response resp;
+    auto* store = ctx.broker.credentials;
+    using deletion = alter_user_scram_credentials_request::scram_credential_deletion;
+    using upsertion = alter_user_scram_credentials_request::scram_credential_upsertion;
+    std::vector<std::pair<std::string, const deletion*>> deletions;
+    std::vector<std::pair<std::string, const upsertion*>> upserts;
+    std::vector<std::pair<std::string, api_error>> errors;
+    auto has = [](auto& v, const std::string& n) {
+        return std::find_if(v.begin(), v.end(), [&](auto& e) { return e.first == n; }) != v.end();
+    };
+    auto take = [](auto& v, const std::string& n) {
+        auto it = std::find_if(v.begin(), v.end(), [&](auto& e) { return e.first == n; });
+        if (it == v.end()) return false;
+        v.erase(it);
+        return true;
+    };
+    const api_error duplicate{error_code::duplicate_resource,
+                              "A user credential cannot be altered twice in the same request"};
+    for (auto& d : req.deletions) {
+        if (has(errors, d.name)) continue;
+        if (take(deletions, d.name)) {
+            errors.emplace_back(d.name, duplicate);
+            continue;
+        }
+        api_error e = validate_name_and_mechanism(d.name, d.mechanism);
+        if (e.code == error_code::none && (!store || !store->find(d.name, mechanism_name(d.mechanism))))
+            e = {error_code::resource_not_found, "Attempt to delete a user credential that does not exist"};
+        if (e.code != error_code::none) errors.emplace_back(d.name, e);
+        else deletions.emplace_back(d.name, &d);
+    }
+    for (auto& u : req.upsertions) {
+        if (has(errors, u.name)) continue;
+        if (take(deletions, u.name) || take(upserts, u.name)) {
+            errors.emplace_back(u.name, duplicate);
+            continue;
+        }
+        api_error e = validate_name_and_mechanism(u.name, u.mechanism);
+        if (e.code == error_code::none && u.iterations < security::k_scram_min_iterations)
+            e = {error_code::unacceptable_credential, "Too few iterations"};
+        else if (e.code == error_code::none && u.iterations > security::k_scram_max_iterations)
+            e = {error_code::unacceptable_credential, "Too many iterations"};
+        if (e.code != error_code::none) errors.emplace_back(u.name, e);
+        else upserts.emplace_back(u.name, &u);
+    }
+    auto ok_row = [&](const std::string& user) { resp.results.push_back({user, 0, std::nullopt, {}}); };
+    for (auto& [user, d] : deletions) {
+        auto r = store->remove(user, mechanism_name(d->mechanism));
+        if (r.ok()) ok_row(user);
+        else errors.emplace_back(user, api_error{error_code::unknown_server_error, r.error().message});
+    }
+    for (auto& [user, u] : upserts) {
+        std::string salted(u->salted_password.begin(), u->salted_password.end());
+        std::string salt(u->salt.begin(), u->salt.end());
+        auto st = store ? store->upsert(security::scram_credential_from_salted(user, mechanism_name(u->mechanism),
+                                                                               salted, salt, u->iterations))
+                        : status<meta::store_error>(failure{meta::store_error{"no credential store"}});
+        if (st.ok()) ok_row(user);
+        else errors.emplace_back(user, api_error{error_code::unknown_server_error, st.error().message});
+    }
+    for (auto& [user, e] : errors) resp.results.push_back({user, code(e.code), e.message, {}});
+    co_return resp;
+}
+
+}  // namespace ketch::broker

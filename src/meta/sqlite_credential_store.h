@@ -1,0 +1,57 @@
+// The embedded credential store: <data-dir>/credentials.db (SQLite, WAL,
+// synchronous=FULL), separate from meta.db so its schema versions on its own.
+// Every credential is also held in memory for lookups during logins.
+//
+// Schema (version 1, PRAGMA user_version):
+//   scram_credentials(user BLOB, mechanism TEXT, salt BLOB, stored_key BLOB,
+//                     server_key BLOB, iterations INTEGER, PRIMARY KEY (user, mechanism))
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "meta/credential_store.h"
+
+struct sqlite3;
+
+namespace ketch::meta {
+
+class sqlite_credential_store final : public credential_store {
+public:
+    static constexpr const char* file_name = "credentials.db";
+
+    static result<std::unique_ptr<sqlite_credential_store>, store_error> open(const std::filesystem::path& data_dir);
+    ~sqlite_credential_store() override;
+    sqlite_credential_store(const sqlite_credential_store&) = delete;
+    sqlite_credential_store& operator=(const sqlite_credential_store&) = delete;
+
+    std::optional<scram_credential> find(const std::string& user, const std::string& mechanism) const override;
+    std::vector<scram_credential> list() const override;
+    status<store_error> upsert(const scram_credential& c) override;
+    result<bool, store_error> remove(const std::string& user, const std::string& mechanism) override;
+
+private:
+    explicit sqlite_credential_store(sqlite3* db) : db_(db) {}
+    status<store_error> load();
+
+    mutable std::mutex mu_;
+    sqlite3* db_;
+    std::map<std::pair<std::string, std::string>, scram_credential> cache_;
+};
+
+// An in-memory credential store for tests.
+class memory_credential_store : public credential_store {
+public:
+    std::optional<scram_credential> find(const std::string& user, const std::string& mechanism) const override;
+    std::vector<scram_credential> list() const override;
+    status<store_error> upsert(const scram_credential& c) override;
+    result<bool, store_error> remove(const std::string& user, const std::string& mechanism) override;
+
+private:
+    mutable std::mutex mu_;
+    std::map<std::pair<std::string, std::string>, scram_credential> map_;
+};
+
+}  // namespace ketch::meta

@@ -1,0 +1,42 @@
+// One SASL mechanism's server side (RFC 4422): fed the client's tokens in
+// order, answers a challenge, completion or failure. Mechanisms see only
+// tokens and credentials, never sockets or Kafka frames.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "meta/credential_store.h"
+
+namespace ketch::security {
+
+struct sasl_step {
+    enum class outcome { challenge, complete, failed };
+    outcome what = outcome::failed;
+    std::string response;       // token for the client (challenge or final)
+    // On failure: the message Kafka gives the client when the mechanism names
+    // one (SaslAuthenticationException); empty for the generic "invalid
+    // credentials" message (SaslException), which the session builds.
+    std::string client_message;
+    std::string detail;         // why, for the broker's log only
+    std::string user;           // on completion: the authenticated user name
+
+    static sasl_step fail(std::string client_message, std::string detail) {
+        return {outcome::failed, {}, std::move(client_message), std::move(detail), {}};
+    }
+};
+
+class sasl_mechanism {
+public:
+    virtual ~sasl_mechanism() = default;
+    virtual sasl_step evaluate(std::string_view token) = 0;
+};
+
+// The mechanisms ketch serves, in the order SaslHandshake lists them.
+const std::vector<std::string>& supported_mechanisms();
+// A server for `mechanism` (one of supported_mechanisms()), or nullptr.
+std::unique_ptr<sasl_mechanism> make_mechanism(const std::string& mechanism, const meta::credential_store& creds);
+
+}  // namespace ketch::security
