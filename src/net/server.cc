@@ -31,6 +31,11 @@ asio::ssl::context& server::tls_context(bool verify_clients) {
     // ssl.enabled.protocols: TLSv1.2, TLSv1.3
     SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
     ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_compression);
+    // Resumed sessions need an id context once client certificates are checked
+    // (OpenSSL refuses the handshake otherwise); ketch keeps no session cache.
+    static const unsigned char k_sid_ctx[] = "ketch";
+    SSL_CTX_set_session_id_context(ctx->native_handle(), k_sid_ctx, sizeof(k_sid_ctx) - 1);
+    SSL_CTX_set_session_cache_mode(ctx->native_handle(), SSL_SESS_CACHE_OFF);
     ctx->use_certificate_chain_file(opts_.tls.cert_file);
     ctx->use_private_key_file(opts_.tls.key_file, asio::ssl::context::pem);
     if (!opts_.tls.client_ca_file.empty()) ctx->load_verify_file(opts_.tls.client_ca_file);

@@ -106,6 +106,7 @@ sasl_session::auth_result sasl_session::authenticate(std::string_view token, int
                               (reauthenticating() ? "re-authentication" : "authentication") +
                               " due to invalid credentials with SASL mechanism " + mechanism_;
         r.close = true;
+        r.detail = s.detail.empty() ? s.client_message : s.detail;
         return r;
     }
     r.token = std::move(s.response);

@@ -51,6 +51,7 @@ public:
         std::string token;
         int64_t session_lifetime_ms = 0;
         bool close = false;
+        std::string detail;  // why a login failed, for the broker's log only
     };
     auth_result authenticate(std::string_view token, int16_t version, int64_t now_ms);
     // A bare token after SaslHandshake v0; nullopt: failed, close without answer.

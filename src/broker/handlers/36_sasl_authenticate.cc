@@ -29,6 +29,9 @@ awaitable<sasl_authenticate_response> handle_sasl_authenticate(request_context& 
     resp.auth_bytes.assign(r.token.begin(), r.token.end());
     resp.session_lifetime_ms = r.session_lifetime_ms;
     ctx.auth_failed = r.close;
+    if (r.close)
+        spdlog::info("conn {} from {}: SASL/{} authentication failed: {}", ctx.conn.id, ctx.conn.peer,
+                     ctx.conn.sasl->mechanism(), r.detail);
     co_return resp;
 }
 
