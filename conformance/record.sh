@@ -23,7 +23,10 @@ started=0
 if ! "$here/reference/kafka.sh" status >/dev/null 2>&1; then
   started=1
 fi
+# sasl-* scenarios run against the reference's SASL_PLAINTEXT listener (KAFKA_SASL=1).
+export KAFKA_SASL=1
 bootstrap="$("$here/reference/kafka.sh" start)"
+sasl_bootstrap="$("$here/reference/kafka.sh" sasl-bootstrap || true)"
 stop_if_started() { if (( started )); then "$here/reference/kafka.sh" stop >/dev/null; fi; }
 trap stop_if_started EXIT
 
@@ -41,7 +44,12 @@ mkdir -p "$here/recordings"
 failed=0
 for s in "${scenarios[@]}"; do
   name="$(basename "$s" .json)"
-  if ! "$tool" record --bootstrap "$bootstrap" --scenario "$s" --out "$here/recordings/$name.json" \
+  target="$bootstrap"
+  if [[ "$name" == sasl-* ]]; then
+    [[ -n "$sasl_bootstrap" ]] || { echo "record.sh: $name needs the reference's SASL listener (restart it with KAFKA_SASL=1)" >&2; failed=1; continue; }
+    target="$sasl_bootstrap"
+  fi
+  if ! "$tool" record --bootstrap "$target" --scenario "$s" --out "$here/recordings/$name.json" \
        --kafka-version "$version" --runs "${RUNS:-2}"; then
     echo "record.sh: $name FAILED" >&2
     failed=1

@@ -5,6 +5,7 @@
 #   kafka.sh stop               SIGTERM, wait for a clean exit (SIGKILL after 60 s)
 #   kafka.sh status             prints "running HOST:PORT" (exit 0) or "stopped" (exit 3)
 #   kafka.sh bootstrap          prints HOST:PORT when running (exit 3 otherwise)
+#   kafka.sh sasl-bootstrap     the SASL_PLAINTEXT listener's HOST:PORT (KAFKA_SASL=1; exit 3 otherwise)
 #   kafka.sh clean              stop, then delete run/ (data, logs, ports)
 #   kafka.sh fetch              resolve the Kafka jars into dist/lib (start does it when missing)
 #   kafka.sh tools CLASS args   run a Kafka tool class, e.g. org.apache.kafka.tools.ProducerPerformance
@@ -15,6 +16,12 @@
 # Storage is formatted once and kept across stop/start; it is re-formatted only when the
 # remembered ports cannot be reused (the KRaft voter set records the controller endpoint).
 # All commands that change state hold run/.start.lock, so concurrent callers are serialised.
+#
+# Options for `start` (environment; without them the broker is as described above):
+#   KAFKA_SASL=1  adds a SASL_PLAINTEXT listener (port in run/sasl_bootstrap, printed by
+#                 `kafka.sh sasl-bootstrap`) with PLAIN (user alice / alice-secret) and
+#                 SCRAM-SHA-256/512 (no SCRAM users) enabled.
+#   KAFKA_EXTRA_PROPERTIES=FILE  appended to server.properties (later keys win).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -61,13 +68,28 @@ free_port() {
 
 write_properties() {
   local port="$1" cport="$2"
+  local extra_listeners="" extra_map=""
+  if [[ "${KAFKA_SASL:-}" == 1 ]]; then
+    local sport
+    if [[ -f "$run/sasl_port" ]] && ! port_open "$(cat "$run/sasl_port")"; then
+      sport="$(cat "$run/sasl_port")"
+    else
+      sport="$(free_port "$cport")"
+      echo "$sport" >"$run/sasl_port"
+    fi
+    extra_listeners=",SASL_PLAINTEXT://$host:$sport"
+    extra_map=",SASL_PLAINTEXT:SASL_PLAINTEXT"
+    echo "$host:$sport" >"$run/sasl_bootstrap"
+  else
+    rm -f "$run/sasl_bootstrap"
+  fi
   cat >"$run/server.properties" <<EOF
 # Written by kafka.sh; everything not set here is Kafka 4.3.1's default.
 process.roles=broker,controller
 node.id=1
-listeners=PLAINTEXT://$host:$port,CONTROLLER://$host:$cport
-advertised.listeners=PLAINTEXT://$host:$port,CONTROLLER://$host:$cport
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listeners=PLAINTEXT://$host:$port,CONTROLLER://$host:$cport$extra_listeners
+advertised.listeners=PLAINTEXT://$host:$port,CONTROLLER://$host:$cport$extra_listeners
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT$extra_map
 inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
 controller.quorum.bootstrap.servers=$host:$cport
@@ -79,6 +101,17 @@ transaction.state.log.min.isr=1
 share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 EOF
+  if [[ "${KAFKA_SASL:-}" == 1 ]]; then
+    cat >>"$run/server.properties" <<'EOF'
+sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_alice="alice-secret";
+listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+EOF
+  fi
+  if [[ -n "${KAFKA_EXTRA_PROPERTIES:-}" ]]; then
+    cat "$KAFKA_EXTRA_PROPERTIES" >>"$run/server.properties"
+  fi
 }
 
 jvm() {
@@ -215,6 +248,7 @@ case "$cmd" in
   stop) with_lock cmd_stop ;;
   status) cmd_status ;;
   bootstrap) cmd_bootstrap ;;
+  sasl-bootstrap) [[ -f "$run/sasl_bootstrap" ]] && broker_pid | grep -q . && cat "$run/sasl_bootstrap" || exit 3 ;;
   clean) with_lock cmd_stop >/dev/null; rm -rf "${run:?}"/data "$run"/*.log "$run"/ports "$run"/server.properties; echo "cleaned" ;;
   fetch) ensure_dist ;;
   tools)

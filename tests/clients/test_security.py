@@ -123,6 +123,11 @@ def driver_for(name, address):
 @pytest.mark.parametrize("client", CLIENTS)
 def test_produce_and_consume_over_a_secure_listener(secure_broker, certs, client, mode):
     protocol, mechanism, user = MODES[mode]
+    if client == "kcat" and mechanism and mechanism.startswith("SCRAM"):
+        # Debian 12's librdkafka 2.0.2 (kcat) sends the client nonce twice in its final
+        # SCRAM message; Apache Kafka 4.3.1 refuses it exactly as ketch does (checked
+        # against the reference broker). confluent-kafka's newer librdkafka covers SCRAM.
+        pytest.skip("kcat's librdkafka 2.0.2 SCRAM client is broken (fails against Kafka 4.3.1 too)")
     drv = driver_for(client, secure_broker.addresses[protocol])
     config = security_config(client, protocol, certs, mechanism, user, USERS.get(user))
     topic = "sec-%s-%s" % (client, mode)
