@@ -141,8 +141,8 @@ def test_produce_and_consume_over_a_secure_listener(secure_broker, certs, client
     assert [base64.b64decode(r["value"]) for r in got["records"]] == values
 
 
-@pytest.mark.parametrize("user,password", [("alice", "not-her-password"), ("mallory", "anything")])
-@pytest.mark.parametrize("mechanism", ["SCRAM-SHA-512", "PLAIN"])
+@pytest.mark.parametrize("mechanism,user,password", [("SCRAM-SHA-512", "alice", "not-her-password"),
+                                                    ("PLAIN", "mallory", "anything")])
 def test_wrong_password_and_unknown_user_are_refused(secure_broker, certs, mechanism, user, password):
     drv = driver_for("java", secure_broker.addresses["SASL_PLAINTEXT"])
     config = security_config("java", "SASL_PLAINTEXT", certs, mechanism, user, password)
