@@ -167,12 +167,16 @@ int main(int argc, char** argv) {
         if (!creds.ok()) throw std::runtime_error("credentials: " + creds.error().message);
         provision_users(opt.users, **creds);
         ctx.credentials = creds->get();
-        ctx.sasl.enabled_mechanisms = split_list(opt.sasl_mechanisms);
-        for (auto& m : ctx.sasl.enabled_mechanisms) {
+        // Listed in Kafka's order (a hash map's there), whatever the flag's order.
+        auto wanted = split_list(opt.sasl_mechanisms);
+        for (auto& m : wanted) {
             auto& all = security::supported_mechanisms();
             if (std::find(all.begin(), all.end(), m) == all.end())
                 throw std::runtime_error("--sasl-mechanisms: unsupported mechanism " + m);
         }
+        ctx.sasl.enabled_mechanisms.clear();
+        for (auto& m : security::supported_mechanisms())
+            if (std::find(wanted.begin(), wanted.end(), m) != wanted.end()) ctx.sasl.enabled_mechanisms.push_back(m);
         ctx.sasl.reauth_ms = opt.connections_max_reauth_ms;
 
         broker::dispatcher dispatch(ctx);

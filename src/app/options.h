@@ -23,7 +23,7 @@ struct options {
     std::string tls_cert, tls_key, tls_client_ca;
     std::string tls_client_auth;             // none, requested, required; default: required with a client CA
     // SASL
-    std::string sasl_mechanisms = "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512";
+    std::string sasl_mechanisms = "PLAIN,SCRAM-SHA-512,SCRAM-SHA-256";
     int64_t connections_max_reauth_ms = 0;   // KIP-368 session lifetime; 0: none
     int64_t auth_timeout_ms = 30000;         // TLS handshake + SASL login must finish within this
     int64_t failed_auth_delay_ms = 100;      // connection.failed.authentication.delay.ms

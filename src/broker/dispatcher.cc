@@ -74,6 +74,7 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
         co_return net::handler_result::close();
     }
 
+    request_context ctx{key, version, header.correlation_id, header.client_id, conn, ctx_};
     if (conn.sasl) {
         // Before authentication only ApiVersions and the SASL requests reach
         // a handler (SaslServerAuthenticator); an expired session only
@@ -85,16 +86,23 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
                              api->name, security::to_string(conn.sasl->current()));
                 co_return net::handler_result::close();
             case security::sasl_session::admit::illegal_state: {
+                // Kafka answers the request's error response with
+                // ILLEGAL_SASL_STATE, then closes; ketch builds that answer
+                // for SaslHandshake and closes without one for other APIs.
                 spdlog::info("conn {} from {}: {} during SASL authentication, closing", conn.id, conn.peer,
                              api->name);
                 net::handler_result r = net::handler_result::close();
+                if (key == int16_t(kafka::api_key::sasl_handshake)) {
+                    kafka::sasl_handshake_response resp;
+                    resp.error_code = code(error_code::illegal_sasl_state);
+                    r = encode_response(ctx, response_header_version(key, version), resp);
+                }
                 r.auth_failed = true;
                 co_return r;
             }
         }
     }
 
-    request_context ctx{key, version, header.correlation_id, header.client_id, conn, ctx_};
     const handler_entry* h = find_handler(key);
     if (!h || version < h->min_version || version > h->max_version) {
         if (key == int16_t(kafka::api_key::api_versions)) co_return unsupported_api_versions(ctx);

@@ -41,7 +41,7 @@ sasl_step plain_server::evaluate(std::string_view token) {
 }
 
 const std::vector<std::string>& supported_mechanisms() {
-    static const std::vector<std::string> k{"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"};
+    static const std::vector<std::string> k{"PLAIN", "SCRAM-SHA-512", "SCRAM-SHA-256"};
     return k;
 }
 

@@ -22,7 +22,9 @@
 namespace ketch::security {
 
 struct sasl_config {
-    std::vector<std::string> enabled_mechanisms{"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"};
+    // SaslHandshake lists them in this order (Kafka 4.3.1 answers PLAIN,
+    // SCRAM-SHA-512, SCRAM-SHA-256 for all three, whatever the configured order).
+    std::vector<std::string> enabled_mechanisms{"PLAIN", "SCRAM-SHA-512", "SCRAM-SHA-256"};
     int64_t reauth_ms = 0;  // connections.max.reauth.ms; 0: sessions never expire
 };
 
