@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "app/broker_properties.h"
 #include "app/cluster_id.h"
 #include "app/listeners.h"
 #include "app/options.h"
@@ -21,6 +22,7 @@
 #include "broker/partition_waiters.h"
 #include "broker/partitions.h"
 #include "broker/retention.h"
+#include "broker/topics.h"
 #include "group/coordinator.h"
 #include "group/thread_scheduler.h"
 #include "io/posix_file_system.h"
@@ -125,7 +127,7 @@ int main(int argc, char** argv) {
         std::filesystem::create_directories(opt.data_dir);
         auto store = meta::sqlite_store::open(opt.data_dir);
         if (!store.ok()) throw std::runtime_error("metadata store: " + store.error().message);
-        auto topics = meta::topic_registry::open(**store, meta::broker_defaults{});
+        auto topics = meta::topic_registry::open(**store, meta::broker_defaults{}, {}, std::to_string(opt.node_id));
         if (!topics.ok()) throw std::runtime_error("topics: " + topics.error().message);
 
         log::log_manager::options lopt;
@@ -227,6 +229,9 @@ int main(int argc, char** argv) {
         int advertised_port = first_ep.port;
         ctx.config.advertised_host = advertised_host;
         ctx.config.advertised_port = advertised_port;
+        ctx.config.static_properties = app::static_broker_properties(opt, host, bound, advertised_host, advertised_port);
+        // The logs found at open carry the default config; give each its topic's.
+        for (auto& t : (*topics)->list()) broker::apply_topic_settings(ctx, t);
         server.start();
         auto retention = std::make_unique<broker::retention_task>(ctx, opt.retention_check_ms);
         auto cleaner = std::make_unique<broker::cleaner_task>(ctx, opt.log_cleaner_backoff_ms,

@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include "broker/partitions.h"
 #include "log/log_manager.h"
+#include "meta/log_settings.h"
 
 namespace ketch::broker {
 
@@ -52,6 +54,12 @@ result<meta::topic, meta::error> delete_topic(broker_context& b, const meta::top
     }
     spdlog::info("deleted topic {}", t.name);
     return r;
+}
+
+void apply_topic_settings(broker_context& b, const meta::topic& t) {
+    auto cfg = to_log_config(meta::effective_log_settings(t, b.topics.defaults()), b.config.flush_ms);
+    for (int32_t p = 0; p < t.partition_count; ++p)
+        if (auto log = b.logs.get({t.name, p})) log->set_config(cfg);
 }
 
 }  // namespace ketch::broker

@@ -28,4 +28,10 @@ result<meta::topic, meta::error> auto_create_topic(broker_context& b, const std:
 // Removes the topic from the registry, then its partitions' logs.
 result<meta::topic, meta::error> delete_topic(broker_context& b, const meta::topic& t);
 
+// Puts the topic's current effective settings into every open partition log
+// of `t` (segment size and roll time, index interval, flush interval), so an
+// altered config acts at once. Produce and retention read the registry on
+// every call and need nothing more.
+void apply_topic_settings(broker_context& b, const meta::topic& t);
+
 }  // namespace ketch::broker

@@ -74,13 +74,37 @@ std::optional<std::string> broker_defaults::set(std::string_view broker_property
     return std::nullopt;
 }
 
+void broker_defaults::set_dynamic_layer(bool cluster_default, layer values) {
+    (cluster_default ? dynamic_default_ : dynamic_broker_) = std::move(values);
+}
+
+std::optional<std::string> broker_defaults::current(std::string_view broker_property) const {
+    for (const layer* l : {&dynamic_broker_, &dynamic_default_, &properties_}) {
+        auto it = l->find(broker_property);
+        if (it != l->end()) return it->second;
+    }
+    return std::nullopt;
+}
+
+bool broker_defaults::is_topic_default(std::string_view broker_property) {
+    return find_synonym(broker_property).has_value();
+}
+
+std::optional<std::string> broker_defaults::check(std::string_view broker_property, std::string_view value) {
+    auto ref = find_synonym(broker_property);
+    if (!ref) return "Not a broker property that sets a topic default: " + std::string(broker_property);
+    auto converted = convert(*ref, value);
+    if (!converted) return converted.error();
+    return std::nullopt;
+}
+
 std::string broker_defaults::value_of(std::string_view topic_key) const {
     const topic_config* def = find_topic_config(topic_key);
     if (!def) return {};
     for (const auto& syn : def->synonyms) {
-        auto it = properties_.find(syn.name);
-        if (it == properties_.end()) continue;
-        auto converted = convert(synonym_ref{def, &syn}, it->second);
+        auto v = current(syn.name);
+        if (!v) continue;
+        auto converted = convert(synonym_ref{def, &syn}, *v);
         if (converted) return *converted;
     }
     for (const auto& syn : def->synonyms) {

@@ -13,6 +13,15 @@ namespace {
 // name is dropped.
 std::vector<config_synonym> broker_synonyms(const topic_config& def, const broker_defaults& defaults) {
     std::vector<config_synonym> out;
+    for (bool cluster_default : {false, true})
+        for (const auto& syn : def.synonyms) {
+            auto& l = defaults.dynamic_layer(cluster_default);
+            auto it = l.find(syn.name);
+            if (it != l.end())
+                out.push_back({std::string(syn.name), it->second,
+                               cluster_default ? config_source::dynamic_default_broker_config
+                                               : config_source::dynamic_broker_config});
+        }
     for (const auto& syn : def.synonyms) {
         auto it = defaults.properties().find(syn.name);
         if (it != defaults.properties().end())
@@ -52,12 +61,20 @@ std::vector<config_entry> create_topic_result_configs(const config_map& override
         } else {
             e.value = def.default_value;
             e.source = config_source::default_config;
-            for (const auto& syn : def.synonyms) {
-                auto p = defaults.properties().find(syn.name);
-                if (p == defaults.properties().end()) continue;
-                e.value = syn.multiplier == 1 ? p->second : scale(p->second, syn.multiplier);
-                e.source = config_source::static_broker_config;
-                break;
+            // Dynamic cluster-wide defaults, then static broker properties
+            // (this broker's own dynamic layer does not reach the controller).
+            bool found = false;
+            for (auto [layer, source] : {std::pair{&defaults.dynamic_layer(true), config_source::dynamic_default_broker_config},
+                                         std::pair{&defaults.properties(), config_source::static_broker_config}}) {
+                for (const auto& syn : def.synonyms) {
+                    auto p = layer->find(syn.name);
+                    if (p == layer->end()) continue;
+                    e.value = syn.multiplier == 1 ? p->second : scale(p->second, syn.multiplier);
+                    e.source = source;
+                    found = true;
+                    break;
+                }
+                if (found) break;
             }
         }
         out.push_back(std::move(e));

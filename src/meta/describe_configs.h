@@ -29,11 +29,13 @@ struct config_synonym {
     std::string name;
     std::string value;
     config_source source;
+    bool null_value = false;  // the value is null on the wire (a broker config without value)
 };
 
 struct config_entry {
     std::string name;
     std::string value;  // never null for topic configs (none is sensitive)
+    bool null_value = false;  // broker configs without a value (e.g. advertised.listeners unset)
     config_source source = config_source::default_config;
     config_type type = config_type::string;
     bool read_only = false;

@@ -140,6 +140,14 @@ result<std::unique_ptr<sqlite_store>, store_error> sqlite_store::open(const std:
             !exec(db, "PRAGMA user_version = 1") || !tx.commit())
             return failure{db_error(db, "cannot create schema in " + path)};
     }
+    // Added after schema version 1; created on first open by a ketch that knows it.
+    if (!exec(db,
+              "CREATE TABLE IF NOT EXISTS broker_configs ("
+              " scope TEXT NOT NULL,"
+              " name TEXT NOT NULL,"
+              " value TEXT NOT NULL,"
+              " PRIMARY KEY (scope, name))"))
+        return failure{db_error(db, "cannot create broker_configs in " + path)};
     return s;
 }
 
@@ -231,6 +239,37 @@ status<store_error> sqlite_store::set_topic_configs(const uuid& id, const config
     if (rc == SQLITE_DONE) return failure{store_error{"no topic with id " + id.to_base64()}};
     if (rc != SQLITE_ROW || !write_configs(db_, id, configs) || !tx.commit())
         return failure{db_error(db_, "set topic configs")};
+    return ok_v;
+}
+
+result<std::map<std::string, config_map>, store_error> sqlite_store::load_broker_configs() {
+    std::lock_guard lock(mu_);
+    statement q(db_, "SELECT scope, name, value FROM broker_configs");
+    if (!q.ok()) return failure{db_error(db_, "load broker configs")};
+    std::map<std::string, config_map> out;
+    int rc;
+    while ((rc = q.step()) == SQLITE_ROW) out[q.text_at(0)].emplace(q.text_at(1), q.text_at(2));
+    if (rc != SQLITE_DONE) return failure{db_error(db_, "load broker configs")};
+    return out;
+}
+
+status<store_error> sqlite_store::set_broker_configs(const std::string& scope, const config_map& configs) {
+    std::lock_guard lock(mu_);
+    transaction tx(db_);
+    if (!tx.began()) return failure{db_error(db_, "set broker configs")};
+    statement del(db_, "DELETE FROM broker_configs WHERE scope = ?");
+    statement ins(db_, "INSERT INTO broker_configs (scope, name, value) VALUES (?, ?, ?)");
+    if (!del.ok() || !ins.ok()) return failure{db_error(db_, "set broker configs")};
+    del.bind(1, scope);
+    if (del.step() != SQLITE_DONE) return failure{db_error(db_, "set broker configs")};
+    for (const auto& [name, value] : configs) {
+        ins.bind(1, scope);
+        ins.bind(2, name);
+        ins.bind(3, value);
+        if (ins.step() != SQLITE_DONE) return failure{db_error(db_, "set broker configs")};
+        ins.reset();
+    }
+    if (!tx.commit()) return failure{db_error(db_, "commit broker configs")};
     return ok_v;
 }
 

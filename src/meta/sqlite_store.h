@@ -36,6 +36,8 @@ public:
     status<store_error> delete_topics(std::span<const uuid> ids) override;
     status<store_error> set_partition_count(const uuid& id, int32_t partition_count) override;
     status<store_error> set_topic_configs(const uuid& id, const config_map& configs) override;
+    result<std::map<std::string, config_map>, store_error> load_broker_configs() override;
+    status<store_error> set_broker_configs(const std::string& scope, const config_map& configs) override;
 
 private:
     explicit sqlite_store(sqlite3* db) : db_(db) {}

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -44,6 +45,12 @@ public:
 
     // Replaces the config overrides of a stored topic; fails if `id` is not stored.
     virtual status<store_error> set_topic_configs(const uuid& id, const config_map& configs) = 0;
+
+    // Dynamic broker configs by scope: "" for the cluster-wide default, the
+    // node id ("1") for one broker. Scopes without configs are absent.
+    virtual result<std::map<std::string, config_map>, store_error> load_broker_configs() = 0;
+    // Replaces the dynamic configs of `scope` (an empty map removes them all).
+    virtual status<store_error> set_broker_configs(const std::string& scope, const config_map& configs) = 0;
 };
 
 }  // namespace ketch::meta

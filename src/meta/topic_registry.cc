@@ -25,13 +25,30 @@ error unknown_topic() {
 
 }  // namespace
 
-topic_registry::topic_registry(store& s, broker_defaults defaults, clock_fn clock)
-    : store_(s), defaults_(std::move(defaults)), clock_(clock ? std::move(clock) : clock_fn(system_clock_ms)) {}
+topic_registry::topic_registry(store& s, broker_defaults defaults, clock_fn clock, std::string node_scope)
+    : store_(s),
+      defaults_(std::move(defaults)),
+      clock_(clock ? std::move(clock) : clock_fn(system_clock_ms)),
+      node_scope_(std::move(node_scope)) {}
 
-result<std::unique_ptr<topic_registry>, error> topic_registry::open(store& s, broker_defaults defaults, clock_fn clock) {
+result<std::unique_ptr<topic_registry>, error> topic_registry::open(store& s, broker_defaults defaults, clock_fn clock,
+                                                                   std::string node_scope) {
     auto topics = s.load_topics();
     if (!topics) return failure{storage(topics.error())};
-    std::unique_ptr<topic_registry> r(new topic_registry(s, std::move(defaults), std::move(clock)));
+    auto dynamic = s.load_broker_configs();
+    if (!dynamic) return failure{storage(dynamic.error())};
+    if (topics->empty() && dynamic->empty()) {
+        config_map seed{{"min.insync.replicas", "1"}};
+        if (auto st = s.set_broker_configs("", seed); !st) return failure{storage(st.error())};
+        (*dynamic)[""] = seed;
+    }
+    for (bool cluster_default : {true, false}) {
+        auto it = dynamic->find(cluster_default ? std::string() : node_scope);
+        if (it != dynamic->end())
+            defaults.set_dynamic_layer(cluster_default, broker_defaults::layer(it->second.begin(), it->second.end()));
+    }
+    std::unique_ptr<topic_registry> r(
+        new topic_registry(s, std::move(defaults), std::move(clock), std::move(node_scope)));
     for (auto& t : *topics) {
         r->name_by_id_.emplace(t.id, t.name);
         r->collisions_.add(t.name);
@@ -203,6 +220,21 @@ result<topic, error> topic_registry::replace_configs(std::string_view name, cons
     std::unique_lock lock(mu_);
     if (by_name_.find(name) == by_name_.end()) return failure{unknown_topic()};
     return commit_configs(name, configs, validate_only);
+}
+
+broker_defaults topic_registry::defaults() const {
+    std::shared_lock lock(mu_);
+    return defaults_;
+}
+
+status<error> topic_registry::set_dynamic_broker_configs(bool cluster_default, const config_map& configs,
+                                                        bool validate_only) {
+    std::unique_lock lock(mu_);
+    if (validate_only) return ok_v;
+    if (auto st = store_.set_broker_configs(cluster_default ? std::string() : node_scope_, configs); !st)
+        return failure{storage(st.error())};
+    defaults_.set_dynamic_layer(cluster_default, broker_defaults::layer(configs.begin(), configs.end()));
+    return ok_v;
 }
 
 }  // namespace ketch::meta

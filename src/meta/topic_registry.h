@@ -41,8 +41,13 @@ class topic_registry {
 public:
     using clock_fn = std::function<int64_t()>;  // wall clock, ms since the epoch
 
-    // Loads every topic from `s`, which must outlive the registry.
-    static result<std::unique_ptr<topic_registry>, error> open(store& s, broker_defaults defaults, clock_fn clock = {});
+    // Loads every topic and the dynamic broker configs (scope "" and
+    // `node_scope`, the node id) from `s`, which must outlive the registry.
+    // A fresh store (no topics, no broker configs) gets the cluster-wide
+    // min.insync.replicas=1 that a Kafka 4.x KRaft cluster writes when it is
+    // formatted with eligible leader replicas enabled.
+    static result<std::unique_ptr<topic_registry>, error> open(store& s, broker_defaults defaults, clock_fn clock = {},
+                                                              std::string node_scope = "1");
 
     // CreateTopics: one result per entry, in order. Every entry is checked
     // against the topics that existed before the call, in Kafka's order:
@@ -73,18 +78,26 @@ public:
     // AlterConfigs (legacy): the topic's overrides become exactly `configs`.
     result<topic, error> replace_configs(std::string_view name, const config_map& configs, bool validate_only = false);
 
-    const broker_defaults& defaults() const { return defaults_; }
+    // A snapshot of the broker defaults (static properties and dynamic layers).
+    broker_defaults defaults() const;
+
+    // Replaces the dynamic broker configs of this broker (cluster_default
+    // false) or of the cluster-wide default layer, durably. The caller has
+    // validated the keys and values. The new defaults act for every topic
+    // without an override from the next lookup on.
+    status<error> set_dynamic_broker_configs(bool cluster_default, const config_map& configs, bool validate_only = false);
 
 private:
-    topic_registry(store& s, broker_defaults defaults, clock_fn clock);
+    topic_registry(store& s, broker_defaults defaults, clock_fn clock, std::string node_scope);
 
     std::optional<error> check_new(const create_topic_args& a) const;
     result<topic, error> commit_configs(std::string_view name, result<config_map, error> next, bool validate_only);
     result<topic, error> erase_locked(const std::string& name);
 
     store& store_;
-    const broker_defaults defaults_;
+    broker_defaults defaults_;  // guarded by mu_
     const clock_fn clock_;
+    const std::string node_scope_;
     mutable std::shared_mutex mu_;
     std::map<std::string, topic, std::less<>> by_name_;
     std::map<uuid, std::string> name_by_id_;

@@ -2,34 +2,45 @@
 #pragma once
 
 #include "broker/handler.h"
+#include "protocol/messages/alter_configs.h"
+#include "protocol/messages/alter_partition_reassignments.h"
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/alter_user_scram_credentials.h"
 #include "protocol/messages/api_versions.h"
 #include "protocol/messages/consumer_group_describe.h"
 #include "protocol/messages/consumer_group_heartbeat.h"
+#include "protocol/messages/create_partitions.h"
 #include "protocol/messages/create_topics.h"
 #include "protocol/messages/delete_groups.h"
 #include "protocol/messages/delete_records.h"
 #include "protocol/messages/delete_topics.h"
 #include "protocol/messages/describe_cluster.h"
+#include "protocol/messages/describe_configs.h"
 #include "protocol/messages/describe_groups.h"
 #include "protocol/messages/describe_user_scram_credentials.h"
+#include "protocol/messages/describe_log_dirs.h"
+#include "protocol/messages/describe_topic_partitions.h"
+#include "protocol/messages/elect_leaders.h"
 #include "protocol/messages/fetch.h"
 #include "protocol/messages/find_coordinator.h"
 #include "protocol/messages/heartbeat.h"
+#include "protocol/messages/incremental_alter_configs.h"
 #include "protocol/messages/init_producer_id.h"
 #include "protocol/messages/join_group.h"
 #include "protocol/messages/leave_group.h"
 #include "protocol/messages/list_groups.h"
 #include "protocol/messages/list_offsets.h"
+#include "protocol/messages/list_partition_reassignments.h"
 #include "protocol/messages/metadata.h"
 #include "protocol/messages/offset_commit.h"
 #include "protocol/messages/offset_delete.h"
 #include "protocol/messages/offset_fetch.h"
+#include "protocol/messages/offset_for_leader_epoch.h"
 #include "protocol/messages/produce.h"
 #include "protocol/messages/sasl_authenticate.h"
 #include "protocol/messages/sasl_handshake.h"
 #include "protocol/messages/sync_group.h"
+#include "protocol/messages/update_features.h"
 
 namespace ketch::broker {
 
@@ -56,6 +67,23 @@ awaitable<kafka::describe_user_scram_credentials_response> handle_describe_user_
     request_context&, kafka::describe_user_scram_credentials_request&);
 awaitable<kafka::alter_user_scram_credentials_response> handle_alter_user_scram_credentials(
     request_context&, kafka::alter_user_scram_credentials_request&);
+// Configs and partition administration.
+awaitable<kafka::describe_configs_response> handle_describe_configs(request_context&, kafka::describe_configs_request&);
+awaitable<kafka::alter_configs_response> handle_alter_configs(request_context&, kafka::alter_configs_request&);
+awaitable<kafka::incremental_alter_configs_response> handle_incremental_alter_configs(
+    request_context&, kafka::incremental_alter_configs_request&);
+awaitable<kafka::create_partitions_response> handle_create_partitions(request_context&, kafka::create_partitions_request&);
+awaitable<kafka::describe_log_dirs_response> handle_describe_log_dirs(request_context&, kafka::describe_log_dirs_request&);
+awaitable<kafka::offset_for_leader_epoch_response> handle_offset_for_leader_epoch(request_context&,
+                                                                                 kafka::offset_for_leader_epoch_request&);
+awaitable<kafka::elect_leaders_response> handle_elect_leaders(request_context&, kafka::elect_leaders_request&);
+awaitable<kafka::alter_partition_reassignments_response> handle_alter_partition_reassignments(
+    request_context&, kafka::alter_partition_reassignments_request&);
+awaitable<kafka::list_partition_reassignments_response> handle_list_partition_reassignments(
+    request_context&, kafka::list_partition_reassignments_request&);
+awaitable<kafka::describe_topic_partitions_response> handle_describe_topic_partitions(
+    request_context&, kafka::describe_topic_partitions_request&);
+awaitable<kafka::update_features_response> handle_update_features(request_context&, kafka::update_features_request&);
 
 // The group coordinator's APIs (group/coordinator.h).
 awaitable<kafka::offset_commit_response> handle_offset_commit(request_context&, kafka::offset_commit_request&);

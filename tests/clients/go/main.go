@@ -66,20 +66,24 @@ type unsupported struct {
 type command func(e *env, a args) (any, error)
 
 var commands = map[string]command{
-	"create-topics":     createTopics,
-	"list-topics":       listTopics,
-	"describe-topics":   describeTopics,
-	"delete-topics":     deleteTopics,
-	"describe-cluster":  describeCluster,
-	"produce":           produce,
-	"produce-generated": produceGenerated,
-	"consume":           consume,
-	"offsets-for-times": offsetsForTimes,
-	"list-offsets":      listOffsets,
-	"group-consume":     groupConsume,
-	"describe-groups":   describeGroups,
-	"list-groups":       listGroups,
-	"committed-offsets": committedOffsets,
+	"create-topics":             createTopics,
+	"list-topics":               listTopics,
+	"describe-topics":           describeTopics,
+	"delete-topics":             deleteTopics,
+	"describe-cluster":          describeCluster,
+	"produce":                   produce,
+	"produce-generated":         produceGenerated,
+	"consume":                   consume,
+	"offsets-for-times":         offsetsForTimes,
+	"list-offsets":              listOffsets,
+	"group-consume":             groupConsume,
+	"describe-groups":           describeGroups,
+	"list-groups":               listGroups,
+	"committed-offsets":         committedOffsets,
+	"describe-configs":          describeConfigs,
+	"alter-configs":             alterConfigs,
+	"incremental-alter-configs": incrementalAlterConfigs,
+	"create-partitions":         createPartitions,
 }
 
 func stderrLogger() kgo.Logger {

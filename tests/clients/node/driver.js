@@ -15,6 +15,7 @@ const fs = require('fs')
 const { Kafka, logLevel } = require('kafkajs')
 const { errorName } = require('./errors')
 const admin = require('./admin')
+const configs = require('./configs')
 const data = require('./data')
 const group = require('./group')
 
@@ -24,6 +25,10 @@ const COMMANDS = {
   'describe-topics': admin.describeTopics,
   'delete-topics': admin.deleteTopics,
   'describe-cluster': admin.describeCluster,
+  'describe-configs': configs.describeConfigs,
+  'alter-configs': configs.alterConfigs,
+  'incremental-alter-configs': configs.incrementalAlterConfigs,
+  'create-partitions': configs.createPartitions,
   produce: data.produce,
   consume: data.consume,
   'offsets-for-times': data.offsetsForTimes,

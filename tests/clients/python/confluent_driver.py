@@ -13,7 +13,8 @@ from confluent_kafka import (  # noqa: E402
     OFFSET_BEGINNING, OFFSET_END, TIMESTAMP_CREATE_TIME, TIMESTAMP_LOG_APPEND_TIME,
     Consumer, ConsumerGroupState, ConsumerGroupTopicPartitions, ConsumerGroupType, IsolationLevel,
     KafkaError, KafkaException, Producer, TopicCollection, TopicPartition)
-from confluent_kafka.admin import AdminClient, NewTopic, OffsetSpec  # noqa: E402
+from confluent_kafka.admin import (  # noqa: E402
+    AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, ConfigSource, NewPartitions, NewTopic, OffsetSpec)
 
 from driver_common import INTERNAL_TOPICS, Unsupported, b64d, b64e, main, passthrough_config  # noqa: E402
 from group_common import GroupRun  # noqa: E402
@@ -382,7 +383,60 @@ def committed_offsets(bootstrap, args):
                         for tp in sorted(got.topic_partitions, key=lambda tp: tp.partition)}}
 
 
+def _config_resource(args, **kw):
+    rtype = "TOPIC" if args.get("resource", "topic") == "topic" else "BROKER"
+    return ConfigResource(rtype, args["name"], **kw)
+
+
+def describe_configs(bootstrap, args):
+    a = admin(bootstrap, args)
+    res = _config_resource(args)
+    fut = a.describe_configs([res], request_timeout=TIMEOUT_S)  # librdkafka always asks for synonyms
+    entries, err = future_error(list(fut.values())[0])
+    if err:
+        return {"error": err, "configs": {}}
+    keys = args.get("keys")
+    out = {}
+    for name, c in entries.items():
+        if keys and name not in keys:
+            continue
+        out[name] = {"value": c.value, "source": ConfigSource(c.source).name,
+                     "read_only": bool(c.is_read_only), "sensitive": bool(c.is_sensitive)}
+        if args.get("synonyms"):
+            out[name]["synonyms"] = [[s.name, s.value, ConfigSource(s.source).name] for s in c.synonyms.values()]
+    return {"error": None, "configs": out}
+
+
+def alter_configs(bootstrap, args):
+    a = admin(bootstrap, args)
+    res = _config_resource(args, set_config={k: str(v) for k, v in args["configs"].items()})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # alter_configs is deprecated in favour of the incremental API
+        fut = a.alter_configs([res], request_timeout=TIMEOUT_S,
+                              validate_only=bool(args.get("validate_only", False)))
+    return {"error": future_error(list(fut.values())[0])[1]}
+
+
+def incremental_alter_configs(bootstrap, args):
+    a = admin(bootstrap, args)
+    entries = [ConfigEntry(o["key"], o.get("value"), incremental_operation=AlterConfigOpType[o["op"]])
+               for o in args["ops"]]
+    res = _config_resource(args, incremental_configs=entries)
+    fut = a.incremental_alter_configs([res], request_timeout=TIMEOUT_S,
+                                      validate_only=bool(args.get("validate_only", False)))
+    return {"error": future_error(list(fut.values())[0])[1]}
+
+
+def create_partitions(bootstrap, args):
+    a = admin(bootstrap, args)
+    fut = a.create_partitions([NewPartitions(args["topic"], int(args["count"]))], request_timeout=TIMEOUT_S,
+                              validate_only=bool(args.get("validate_only", False)))
+    return {"error": future_error(fut[args["topic"]])[1]}
+
+
 COMMANDS = {
+    "describe-configs": describe_configs, "alter-configs": alter_configs,
+    "incremental-alter-configs": incremental_alter_configs, "create-partitions": create_partitions,
     "create-topics": create_topics, "list-topics": list_topics, "describe-topics": describe_topics,
     "delete-topics": delete_topics, "describe-cluster": describe_cluster, "produce": produce,
     "consume": consume, "offsets-for-times": offsets_for_times, "list-offsets": list_offsets,

@@ -361,7 +361,88 @@ def committed_offsets(bootstrap, args):
     return {"offsets": out}
 
 
+def _resource(args, configs=None):
+    from kafka.admin import ConfigResource, ConfigResourceType
+    rtype = ConfigResourceType.TOPIC if args.get("resource", "topic") == "topic" else ConfigResourceType.BROKER
+    return ConfigResource(rtype, args["name"], configs=configs)
+
+
+def describe_configs(bootstrap, args):
+    """kafka-python's describe_configs drops each resource's error code, so this
+    sends the library's own request and reads the response itself."""
+    keys = args.get("keys")
+    res = _resource(args, {k: None for k in keys} if keys else None)
+    a = admin(bootstrap, args)
+    try:
+        req = a._describe_configs_request([res], bool(args.get("synonyms", False)))
+        node = int(args["name"]) if args.get("resource", "topic") != "topic" else None
+        resp = a._manager.run(a._manager.send, req, node)
+    except kerr.KafkaError as e:
+        return {"error": exc_name(e), "configs": {}}
+    finally:
+        a.close()
+    result = resp.results[0]
+    if result.error_code:
+        return {"error": code_name(result.error_code), "configs": {}}
+    entries = next(iter(next(iter(a._describe_configs_process_responses([resp], "all").values())).values()))
+    out = {}
+    for name, c in entries.items():
+        out[name] = {"value": c["value"], "source": str(c["config_source"]),
+                     "read_only": bool(c["read_only"]), "sensitive": bool(c["is_sensitive"])}
+        if args.get("synonyms"):
+            out[name]["synonyms"] = [[s["name"], s["value"], str(s["source"])] for s in c["synonyms"]]
+    return {"error": None, "configs": out}
+
+
+def _alter_result(r):
+    text = next(iter(next(iter(r.values())).values()))
+    if text == "OK":
+        return {"error": None}
+    return {"error": _error_code_name(text)}
+
+
+def alter_configs(bootstrap, args):
+    a = admin(bootstrap, args)
+    try:
+        r = a.alter_configs([_resource(args, dict(args["configs"]))], incremental=False, raise_on_unknown=False,
+                            validate_only=bool(args.get("validate_only", False)))
+    except kerr.KafkaError as e:
+        return {"error": exc_name(e)}
+    finally:
+        a.close()
+    return _alter_result(r)
+
+
+def incremental_alter_configs(bootstrap, args):
+    from kafka.admin import AlterConfigOp
+    ops = {o["key"]: (AlterConfigOp[o["op"]], o.get("value")) for o in args["ops"]}
+    a = admin(bootstrap, args)
+    try:
+        r = a.alter_configs([_resource(args, ops)], incremental=True, raise_on_unknown=False,
+                            validate_only=bool(args.get("validate_only", False)))
+    except kerr.KafkaError as e:
+        return {"error": exc_name(e)}
+    finally:
+        a.close()
+    return _alter_result(r)
+
+
+def create_partitions(bootstrap, args):
+    a = admin(bootstrap, args)
+    try:
+        r = a.create_partitions({args["topic"]: int(args["count"])}, timeout_ms=TIMEOUT_MS,
+                                validate_only=bool(args.get("validate_only", False)), raise_errors=False)
+    finally:
+        a.close()
+    results = r["results"] if isinstance(r, dict) else r.results
+    res = results[0]
+    code = res["error_code"] if isinstance(res, dict) else res.error_code
+    return {"error": code_name(code)}
+
+
 COMMANDS = {
+    "describe-configs": describe_configs, "alter-configs": alter_configs,
+    "incremental-alter-configs": incremental_alter_configs, "create-partitions": create_partitions,
     "create-topics": create_topics, "list-topics": list_topics, "describe-topics": describe_topics,
     "delete-topics": delete_topics, "describe-cluster": describe_cluster, "produce": produce,
     "consume": consume, "offsets-for-times": offsets_for_times, "list-offsets": list_offsets,

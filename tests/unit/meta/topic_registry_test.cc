@@ -9,10 +9,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
 #include "meta/describe_configs.h"
+#include "meta/log_settings.h"
 #include "meta/sqlite_store.h"
 #include "temp_dir.h"
 
@@ -39,6 +41,12 @@ public:
     }
     status<store_error> set_topic_configs(const uuid& id, const config_map& c) override {
         return fail ? status<store_error>(failure{store_error{"disk on fire"}}) : inner_.set_topic_configs(id, c);
+    }
+    result<std::map<std::string, config_map>, store_error> load_broker_configs() override {
+        return inner_.load_broker_configs();
+    }
+    status<store_error> set_broker_configs(const std::string& scope, const config_map& c) override {
+        return fail ? status<store_error>(failure{store_error{"disk on fire"}}) : inner_.set_broker_configs(scope, c);
     }
 
 private:
@@ -315,3 +323,43 @@ TEST_F(registry_fixture, concurrent_creates_of_one_name_yield_one_topic) {
 
 }  // namespace
 }  // namespace ketch::meta
+
+// Kafka 4.x formats a KRaft cluster with a cluster-wide
+// min.insync.replicas=1 (eligible leader replicas); a fresh store gets it.
+TEST_F(registry_fixture, fresh_store_carries_cluster_min_insync_replicas) {
+    auto d = reg().defaults();
+    EXPECT_EQ(d.dynamic_layer(true).at("min.insync.replicas"), "1");
+    auto described = describe_topic_configs({}, d);
+    auto it = std::find_if(described.begin(), described.end(), [](auto& e) { return e.name == "min.insync.replicas"; });
+    ASSERT_NE(it, described.end());
+    EXPECT_EQ(it->source, config_source::dynamic_default_broker_config);
+}
+
+// Dynamic broker configs (DynamicBrokerConfig): this broker's layer beats the
+// cluster default, both beat Kafka's default, and they survive a restart.
+TEST_F(registry_fixture, dynamic_broker_defaults_apply_to_topics_and_persist) {
+    create_ok("t");
+    ASSERT_TRUE(reg().set_dynamic_broker_configs(true, {{"log.retention.ms", "1000"}, {"min.insync.replicas", "1"}}));
+    EXPECT_EQ(effective_log_settings(*reg().by_name("t"), reg().defaults()).retention_ms, 1000);
+    ASSERT_TRUE(reg().set_dynamic_broker_configs(false, {{"log.retention.ms", "2000"}}));
+    EXPECT_EQ(effective_log_settings(*reg().by_name("t"), reg().defaults()).retention_ms, 2000);
+    ASSERT_TRUE(reg().set_dynamic_broker_configs(false, {{"log.retention.bytes", "5"}}, /*validate_only=*/true));
+    EXPECT_EQ(effective_log_settings(*reg().by_name("t"), reg().defaults()).retention_bytes, -1);
+    reopen();
+    EXPECT_EQ(effective_log_settings(*reg().by_name("t"), reg().defaults()).retention_ms, 2000);
+    auto d = reg().defaults();
+    auto described = describe_topic_configs({}, d);
+    auto it = std::find_if(described.begin(), described.end(), [](auto& e) { return e.name == "retention.ms"; });
+    ASSERT_NE(it, described.end());
+    EXPECT_EQ(it->value, "2000");
+    EXPECT_EQ(it->source, config_source::dynamic_broker_config);
+    ASSERT_EQ(it->synonyms.size(), 3u);  // log.retention.ms (broker, default), log.retention.hours (Kafka default)
+    EXPECT_EQ(it->synonyms[1].source, config_source::dynamic_default_broker_config);
+}
+
+TEST_F(registry_fixture, failed_broker_config_write_changes_nothing) {
+    flaky_->fail = true;
+    EXPECT_FALSE(reg().set_dynamic_broker_configs(true, {{"log.retention.ms", "1000"}}));
+    flaky_->fail = false;
+    EXPECT_FALSE(reg().defaults().dynamic_layer(true).count("log.retention.ms"));
+}

@@ -89,6 +89,14 @@ public final class Driver {
     switch (command) {
       case "create-topics":
         return AdminCommands.createTopics(config, a);
+      case "describe-configs":
+        return ConfigCommands.describeConfigs(config, a);
+      case "alter-configs":
+        return ConfigCommands.alterConfigs(config, a);
+      case "incremental-alter-configs":
+        return ConfigCommands.incrementalAlterConfigs(config, a);
+      case "create-partitions":
+        return ConfigCommands.createPartitions(config, a);
       case "list-topics":
         return AdminCommands.listTopics(config, a);
       case "describe-topics":

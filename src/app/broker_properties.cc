@@ -1,0 +1,37 @@
+#include "app/broker_properties.h"
+
+#include <filesystem>
+
+namespace ketch::app {
+
+std::map<std::string, std::string, std::less<>> static_broker_properties(const options& opt, const std::string& host,
+                                                                          int bound_port,
+                                                                          const std::string& advertised_host,
+                                                                          int advertised_port) {
+    std::map<std::string, std::string, std::less<>> p;
+    p["process.roles"] = "broker,controller";
+    p["node.id"] = std::to_string(opt.node_id);
+    p["broker.id"] = std::to_string(opt.node_id);
+    p["listeners"] = "PLAINTEXT://" + host + ":" + std::to_string(bound_port);
+    p["advertised.listeners"] = "PLAINTEXT://" + advertised_host + ":" + std::to_string(advertised_port);
+    p["listener.security.protocol.map"] = "PLAINTEXT:PLAINTEXT";
+    p["inter.broker.listener.name"] = "PLAINTEXT";
+    std::error_code ec;
+    auto dir = std::filesystem::absolute(std::filesystem::path(opt.data_dir) / "logs", ec).lexically_normal();
+    p["log.dirs"] = ec ? opt.data_dir + "/logs" : dir.string();
+    p["auto.create.topics.enable"] = opt.auto_create_topics ? "true" : "false";
+    // A single node: internal topics have one replica.
+    for (auto k : {"offsets.topic.replication.factor", "transaction.state.log.replication.factor",
+                   "transaction.state.log.min.isr", "share.coordinator.state.topic.replication.factor",
+                   "share.coordinator.state.topic.min.isr"})
+        p[k] = "1";
+    if (opt.default_partitions != 1) p["num.partitions"] = std::to_string(opt.default_partitions);
+    if (opt.max_request_bytes != 104857600) p["socket.request.max.bytes"] = std::to_string(opt.max_request_bytes);
+    if (opt.retention_check_ms != 300000)
+        p["log.retention.check.interval.ms"] = std::to_string(opt.retention_check_ms);
+    if (opt.group_initial_rebalance_delay_ms != 3000)
+        p["group.initial.rebalance.delay.ms"] = std::to_string(opt.group_initial_rebalance_delay_ms);
+    return p;
+}
+
+}  // namespace ketch::app

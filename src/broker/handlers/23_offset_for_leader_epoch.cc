@@ -1,0 +1,51 @@
+// OffsetForLeaderEpoch v2-4. v2: current_leader_epoch (KIP-320). v3:
+// replica_id. v4: flexible.
+// Behaviour: KafkaApis.handleOffsetForLeaderEpochRequest,
+// Partition.lastOffsetForLeaderEpoch, LeaderEpochFileCache.endOffsetFor.
+// Every batch ketch stores has leader epoch 0 (one broker, never a new
+// leader), so the epoch cache is {0 -> 0} from the partition's creation:
+// epoch 0 ends at the log end offset, a later epoch is unknown (-1, -1), and
+// and an undefined epoch (-1) has no end offset.
+#include "broker/handlers/handlers.h"
+#include "broker/partitions.h"
+#include "log/log_manager.h"
+#include "meta/topic_registry.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+awaitable<offset_for_leader_epoch_response> handle_offset_for_leader_epoch(request_context& ctx,
+                                                                           offset_for_leader_epoch_request& req) {
+    auto& b = ctx.broker;
+    offset_for_leader_epoch_response resp;
+    for (auto& rt : req.topics) {
+        auto& tr = resp.topics.emplace_back();
+        tr.topic = rt.topic;
+        auto t = b.topics.by_name(rt.topic);
+        for (auto& rp : rt.partitions) {
+            auto& out = tr.partitions.emplace_back();
+            out.partition = rp.partition;
+            out.leader_epoch = -1;
+            out.end_offset = -1;
+            if (!t || rp.partition < 0 || rp.partition >= t->partition_count) {
+                out.error_code = code(error_code::unknown_topic_or_partition);
+                continue;
+            }
+            if (auto e = check_leader_epoch(rp.current_leader_epoch); e != error_code::none) {
+                out.error_code = code(e);
+                continue;
+            }
+            auto log = b.logs.get({t->name, rp.partition});
+            int64_t end = log ? log->log_end_offset() : 0;
+            // A KRaft leader starts its epoch cache with (epoch, log end) on election, so
+            // even an empty partition answers epoch 0 (recorded: adminapis ofle-v4).
+            if (rp.leader_epoch < 0 || rp.leader_epoch > k_leader_epoch) continue;
+            out.leader_epoch = k_leader_epoch;
+            out.end_offset = end;
+        }
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker

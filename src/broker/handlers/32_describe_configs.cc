@@ -1,0 +1,98 @@
+// DescribeConfigs v1-4. v1: include_synonyms, config_source. v3:
+// include_documentation, config_type. v4: flexible.
+// Behaviour: KafkaApis.handleDescribeConfigsRequest, ConfigHelper.describeConfigs,
+// ConfigHelperUtils.createResponseConfig. Topic configs come from
+// meta::describe_topic_configs, broker configs from meta::broker_configs.
+#include "broker/handlers/handlers.h"
+#include "broker/runtime_configs.h"
+#include "meta/describe_configs.h"
+#include "meta/topic_name.h"
+#include "meta/topic_registry.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+using resource_result = describe_configs_response::describe_configs_result;
+
+bool wanted(const std::optional<std::vector<std::string>>& keys, const std::string& name) {
+    if (!keys) return true;
+    for (auto& k : *keys)
+        if (k == name) return true;
+    return false;
+}
+
+void add_entries(resource_result& out, const std::vector<meta::config_entry>& entries,
+                 const describe_configs_request& req, const describe_configs_request::describe_configs_resource& r) {
+    for (auto& e : entries) {
+        if (!wanted(r.configuration_keys, e.name)) continue;
+        auto& c = out.configs.emplace_back();
+        c.name = e.name;
+        if (e.sensitive || e.null_value)
+            c.value.reset();
+        else
+            c.value.emplace(e.value);
+        c.read_only = e.read_only;
+        c.config_source = int8_t(e.source);
+        c.is_sensitive = e.sensitive;
+        c.config_type = int8_t(e.type);
+        if (req.include_synonyms)
+            for (auto& s : e.synonyms) {
+                auto& syn = c.synonyms.emplace_back();
+                syn.name = s.name;
+                if (e.sensitive || s.null_value)
+                    syn.value.reset();
+                else
+                    syn.value.emplace(s.value);
+                syn.source = int8_t(s.source);
+            }
+        // A broker logger always carries "" (recorded); otherwise only when asked.
+        if (req.include_documentation || e.source == meta::config_source(6))
+            c.documentation.emplace(e.documentation);
+        else
+            c.documentation.reset();
+    }
+}
+
+}  // namespace
+
+awaitable<describe_configs_response> handle_describe_configs(request_context& ctx, describe_configs_request& req) {
+    auto& b = ctx.broker;
+    describe_configs_response resp;
+    for (auto& r : req.resources) {
+        auto& out = resp.results.emplace_back();
+        out.resource_type = r.resource_type;
+        out.resource_name = r.resource_name;
+        out.error_message = "";
+        if (r.resource_type == k_resource_topic) {
+            if (auto bad = meta::validate_topic_name(r.resource_name)) {
+                out.error_code = code(error_code::invalid_topic_exception);
+                out.error_message = *bad;
+                continue;
+            }
+            auto t = b.topics.by_name(r.resource_name);
+            if (!t) {
+                out.error_code = code(error_code::unknown_topic_or_partition);
+                continue;
+            }
+            add_entries(out, meta::describe_topic_configs(t->configs, b.topics.defaults()), req, r);
+        } else if (r.resource_type == k_resource_broker || r.resource_type == k_resource_broker_logger) {
+            auto entries = describe_broker_resource(b, r.resource_type == k_resource_broker_logger, r.resource_name);
+            if (!entries.ok()) {
+                out.error_code = code(entries.error().code);
+                out.error_message = entries.error().message;
+                continue;
+            }
+            add_entries(out, *entries, req, r);
+        } else {
+            auto e = unsupported_describe_resource();
+            out.error_code = code(e.code);
+            out.error_message = e.message;
+        }
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker

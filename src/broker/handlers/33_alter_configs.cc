@@ -1,0 +1,86 @@
+// AlterConfigs v0-2 (legacy: a resource's overrides become exactly the given
+// set). v2: flexible.
+// Behaviour: ControllerApis.alterConfigs, ConfigurationControlManager.legacyAlterConfigs,
+// ControllerConfigurationValidator. A topic's new configs act at once on its
+// open partitions.
+#include <set>
+
+#include "broker/handlers/handlers.h"
+#include "broker/runtime_configs.h"
+#include "broker/topics.h"
+#include "meta/topic_name.h"
+#include "meta/topic_registry.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+using resource_t = alter_configs_request::alter_configs_resource;
+
+config_error preprocess(const resource_t& r) {
+    std::set<std::string> keys;
+    for (auto& c : r.configs)
+        if (!keys.insert(c.name).second)
+            return {error_code::invalid_request, "Error due to duplicate config keys"};
+    return {};
+}
+
+config_error alter_topic(broker_context& b, const resource_t& r, bool validate_only) {
+    if (auto bad = meta::validate_topic_name(r.resource_name)) return {error_code::invalid_topic_exception, *bad};
+    meta::config_map configs;
+    std::string null_keys;
+    for (auto& c : r.configs) {
+        if (!c.value) {
+            null_keys += (null_keys.empty() ? "" : ",") + c.name;
+            continue;
+        }
+        configs[c.name] = *c.value;
+    }
+    if (!null_keys.empty()) return {error_code::invalid_request, "Null value not supported for : " + null_keys};
+    auto res = b.topics.replace_configs(r.resource_name, configs, validate_only);
+    if (!res.ok()) {
+        if (res.error().code == meta::errc::unknown_topic_or_partition)
+            return {error_code::unknown_topic_or_partition, "The topic '" + r.resource_name + "' does not exist."};
+        return {to_kafka(res.error().code), res.error().message};
+    }
+    if (!validate_only) apply_topic_settings(b, *res);
+    return {};
+}
+
+std::vector<meta::config_op> to_set_ops(const resource_t& r) {
+    std::vector<meta::config_op> ops;
+    for (auto& c : r.configs) ops.push_back({c.name, meta::config_op_type::set, c.value.value_or("")});
+    return ops;
+}
+
+}  // namespace
+
+awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alter_configs_request& req) {
+    auto& b = ctx.broker;
+    alter_configs_response resp;
+    for (auto& r : req.resources) {
+        auto& out = resp.responses.emplace_back();
+        out.resource_type = r.resource_type;
+        out.resource_name = r.resource_name;
+        config_error e = preprocess(r);
+        if (e.code == error_code::none) {
+            if (r.resource_type == k_resource_topic)
+                e = alter_topic(b, r, req.validate_only);
+            else if (r.resource_type == k_resource_broker || r.resource_type == k_resource_broker_logger)
+                e = alter_broker_resource(b, r.resource_type == k_resource_broker_logger, r.resource_name,
+                                          to_set_ops(r), false, req.validate_only);
+            else
+                e = unsupported_resource(r.resource_type);
+        }
+        out.error_code = code(e.code);
+        if (e.code == error_code::none || e.null_message)
+            out.error_message.reset();
+        else
+            out.error_message.emplace(e.message);
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,83 @@
+// CreatePartitions v0-3. v1: throttle. v2: flexible. v3: no change (KIP-599).
+// Behaviour: ControllerApis.createPartitions (duplicate names),
+// ReplicationControlManager.createPartitions (count must grow, manual
+// assignments: one per new partition, registered brokers only). The new
+// partitions' logs are created on first use, like a new topic's.
+#include <map>
+#include <set>
+
+#include "broker/handlers/handlers.h"
+#include "broker/topics.h"
+#include "meta/topic_registry.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+using topic_req = create_partitions_request::create_partitions_topic;
+
+// Manual assignments: one per added partition, each naming only this broker,
+// no broker twice. Empty string when they are acceptable.
+std::string check_assignments(const topic_req& t, const meta::topic& current, int32_t node_id) {
+    if (!t.assignments) return {};
+    const int32_t added = t.count - current.partition_count;
+    if (int32_t(t.assignments->size()) != added)
+        return "Attempted to add " + std::to_string(added) + " additional partition(s), but only " +
+               std::to_string(t.assignments->size()) + " assignment(s) were specified.";
+    for (auto& a : *t.assignments) {
+        if (a.broker_ids.empty()) return "The manual partition assignment includes an empty replica list.";
+        std::set<int32_t> ids(a.broker_ids.begin(), a.broker_ids.end());
+        if (ids.size() != a.broker_ids.size())
+            return "The manual partition assignment includes the same broker twice.";
+        for (auto id : a.broker_ids)
+            if (id != node_id)
+                return "The manual partition assignment includes broker " + std::to_string(id) +
+                       ", but no such broker is registered.";
+    }
+    return {};
+}
+
+}  // namespace
+
+awaitable<create_partitions_response> handle_create_partitions(request_context& ctx, create_partitions_request& req) {
+    auto& b = ctx.broker;
+    create_partitions_response resp;
+    std::map<std::string, int> seen;
+    for (auto& t : req.topics) ++seen[t.name];
+    std::set<std::string> answered;
+    for (auto& t : req.topics) {
+        if (!answered.insert(t.name).second) continue;  // Kafka answers each name once
+        auto& out = resp.results.emplace_back();
+        out.name = t.name;
+        out.error_message = std::nullopt;
+        auto fail = [&](error_code e, std::string msg) {
+            out.error_code = code(e);
+            out.error_message = std::move(msg);
+        };
+        if (seen[t.name] > 1) {
+            fail(error_code::invalid_request, "Duplicate topic name.");
+            continue;
+        }
+        auto current = b.topics.by_name(t.name);
+        if (!current) {
+            fail(error_code::unknown_topic_or_partition, "This server does not host this topic-partition.");
+            continue;
+        }
+        if (t.count > current->partition_count) {
+            if (auto bad = check_assignments(t, *current, b.config.node_id); !bad.empty()) {
+                fail(error_code::invalid_replica_assignment, bad);
+                continue;
+            }
+        }
+        auto r = b.topics.set_partition_count(t.name, t.count, req.validate_only);
+        if (!r.ok()) {
+            fail(to_kafka(r.error().code), r.error().message);
+            continue;
+        }
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,88 @@
+// IncrementalAlterConfigs v0-1. v1: flexible.
+// Behaviour: ConfigAdminManager.preprocess (duplicate keys, null values, bad
+// operations, before anything is applied), ControllerApis.incrementalAlterConfigs,
+// ConfigurationControlManager.incrementalAlterConfigs (SET, DELETE, APPEND,
+// SUBTRACT; see meta/config_ops.h) and ControllerConfigurationValidator.
+// A topic's new configs act at once on its open partitions.
+#include <set>
+
+#include "broker/handlers/handlers.h"
+#include "broker/runtime_configs.h"
+#include "broker/topics.h"
+#include "meta/topic_name.h"
+#include "meta/topic_registry.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+using resource_t = incremental_alter_configs_request::alter_configs_resource;
+
+// The checks every resource passes before it is applied (KafkaApis /
+// ConfigAdminManager.preprocess); code none when the resource may go on.
+config_error preprocess(const resource_t& r) {
+    std::set<std::string> keys;
+    for (auto& c : r.configs)
+        if (!keys.insert(c.name).second)
+            return {error_code::invalid_request, "Error due to duplicate config keys"};
+    for (auto& c : r.configs) {
+        // Kafka fails to map an unknown operation id: UNKNOWN_SERVER_ERROR, no message (recorded).
+        if (c.config_operation < 0 || c.config_operation > 3) return {error_code::unknown_server_error, {}, true};
+        if (!c.value && c.config_operation != 1)
+            return {error_code::invalid_request, "Null value not supported for : " + c.name};
+    }
+    return {};
+}
+
+std::vector<meta::config_op> to_ops(const resource_t& r) {
+    std::vector<meta::config_op> ops;
+    for (auto& c : r.configs)
+        ops.push_back({c.name, meta::config_op_type(c.config_operation), c.value.value_or("")});
+    return ops;
+}
+
+config_error alter_topic(broker_context& b, const resource_t& r, bool validate_only) {
+    if (auto bad = meta::validate_topic_name(r.resource_name)) return {error_code::invalid_topic_exception, *bad};
+    auto ops = to_ops(r);
+    auto res = b.topics.alter_configs(r.resource_name, ops, validate_only);
+    if (!res.ok()) {
+        if (res.error().code == meta::errc::unknown_topic_or_partition)
+            return {error_code::unknown_topic_or_partition, "The topic '" + r.resource_name + "' does not exist."};
+        return {to_kafka(res.error().code), res.error().message};
+    }
+    if (!validate_only) apply_topic_settings(b, *res);
+    return {};
+}
+
+}  // namespace
+
+awaitable<incremental_alter_configs_response> handle_incremental_alter_configs(request_context& ctx,
+                                                                               incremental_alter_configs_request& req) {
+    auto& b = ctx.broker;
+    incremental_alter_configs_response resp;
+    for (auto& r : req.resources) {
+        auto& out = resp.responses.emplace_back();
+        out.resource_type = r.resource_type;
+        out.resource_name = r.resource_name;
+        config_error e = preprocess(r);
+        if (e.code == error_code::none) {
+            if (r.resource_type == k_resource_topic)
+                e = alter_topic(b, r, req.validate_only);
+            else if (r.resource_type == k_resource_broker || r.resource_type == k_resource_broker_logger)
+                e = alter_broker_resource(b, r.resource_type == k_resource_broker_logger, r.resource_name, to_ops(r),
+                                          true, req.validate_only);
+            else
+                e = unsupported_resource(r.resource_type);
+        }
+        out.error_code = code(e.code);
+        if (e.code == error_code::none || e.null_message)
+            out.error_message.reset();
+        else
+            out.error_message.emplace(e.message);
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker

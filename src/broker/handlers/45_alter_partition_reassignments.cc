@@ -1,0 +1,79 @@
+// AlterPartitionReassignments v0-1. v0: flexible. v1:
+// allow_replication_factor_change (KIP-860).
+// Behaviour: ControllerApis.alterPartitionReassignments,
+// ReplicationControlManager.alterPartitionReassignment /
+// validateManualPartitionAssignment. One broker: the only valid target is
+// [node id], which is where the partition already is, so it completes at
+// once; cancelling finds nothing in progress.
+#include <set>
+
+#include "broker/handlers/handlers.h"
+#include "meta/topic_registry.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+using partition_response = alter_partition_reassignments_response::reassignable_partition_response;
+
+void judge(partition_response& out, const std::optional<std::vector<int32_t>>& replicas, int32_t node,
+           bool allow_rf_change, int16_t current_rf) {
+    auto fail = [&](error_code e, std::optional<std::string> msg) {
+        out.error_code = code(e);
+        out.error_message = std::move(msg);
+    };
+    if (!replicas) return fail(error_code::no_reassignment_in_progress, std::nullopt);
+    if (replicas->empty())
+        return fail(error_code::invalid_replica_assignment,
+                    "The manual partition assignment includes an empty replica list.");
+    std::set<int32_t> seen;
+    for (auto r : *replicas)
+        if (!seen.insert(r).second)
+            return fail(error_code::invalid_replica_assignment,
+                        "The manual partition assignment includes the broker " + std::to_string(r) +
+                            " more than once.");
+    for (auto r : *replicas)
+        if (r != node)
+            return fail(error_code::invalid_replica_assignment,
+                        "The manual partition assignment includes broker " + std::to_string(r) +
+                            ", but no such broker is registered.");
+    if (!allow_rf_change && int16_t(replicas->size()) != current_rf)
+        return fail(error_code::invalid_replication_factor,
+                    "The replication factor is changed from " + std::to_string(current_rf) + " to " +
+                        std::to_string(replicas->size()) + " but allowReplicationFactorChange is false.");
+}
+
+}  // namespace
+
+awaitable<alter_partition_reassignments_response> handle_alter_partition_reassignments(
+    request_context& ctx, alter_partition_reassignments_request& req) {
+    auto& b = ctx.broker;
+    alter_partition_reassignments_response resp;
+    resp.allow_replication_factor_change = req.allow_replication_factor_change;
+    resp.error_message = std::nullopt;
+    for (auto& rt : req.topics) {
+        auto& tr = resp.responses.emplace_back();
+        tr.name = rt.name;
+        auto t = b.topics.by_name(rt.name);
+        for (auto& rp : rt.partitions) {
+            auto& out = tr.partitions.emplace_back();
+            out.partition_index = rp.partition_index;
+            out.error_message = std::nullopt;
+            if (!t) {
+                out.error_code = code(error_code::unknown_topic_or_partition);
+                out.error_message = "Unable to find a topic named " + rt.name + ".";
+            } else if (rp.partition_index < 0 || rp.partition_index >= t->partition_count) {
+                out.error_code = code(error_code::unknown_topic_or_partition);
+                out.error_message = "Unable to find partition " + rt.name + ":" + std::to_string(rp.partition_index) + ".";
+            } else {
+                // The single stored replica: what a one-broker cluster holds whatever the requested factor.
+                judge(out, rp.replicas, b.config.node_id, req.allow_replication_factor_change, 1);
+            }
+        }
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker
