@@ -71,6 +71,9 @@ private:
         } else if ((key == "error_message" || key == "batch_index_error_message") && v.is_string() &&
                    !rules_.exact_error_messages) {  // error_message
             v = "<message>";
+        } else if ((key == "total_bytes" || key == "usable_bytes") && v.is_number_integer() &&
+                   v.get<int64_t>() >= 0 && path_matches("/results/*/" + key, path)) {
+            v = "<bytes>";  // log_dir_space
         } else if (key == "finalized_features_epoch" && v.is_number_integer() && v.get<int64_t>() >= 0) {
             v = "<epoch>";  // finalized_features_epoch
         } else if (key == "documentation" && v.is_string() && path_matches("/**/configs/*/documentation", path)) {
@@ -121,6 +124,9 @@ const std::vector<rule_info>& all_rules() {
          "exact_error_messages"},
         {"finalized_features_epoch", "/finalized_features_epoch",
          "any epoch >= 0 compares equal: it is an offset in Kafka's metadata log; -1 (none) is kept"},
+        {"log_dir_space", "/results/*/total_bytes, /results/*/usable_bytes",
+         "a log directory's disk capacity and free space (>= 0) compare equal (\"<bytes>\"): they belong to the "
+         "machine, not the protocol; -1 (unknown) is kept"},
         {"config_documentation", "/**/configs/*/documentation", "non-null documentation text compares equal"},
         {"config_order", "/**/configs", "config entries sorted by name (ketch lists configs in its own order)"},
         {"topic_order", "/**/topics, /**/responses",

@@ -321,8 +321,6 @@ TEST_F(registry_fixture, concurrent_creates_of_one_name_yield_one_topic) {
     EXPECT_EQ(reg().list().size(), size_t(1 + k_threads * 10));
 }
 
-}  // namespace
-}  // namespace ketch::meta
 
 // Kafka 4.x formats a KRaft cluster with a cluster-wide
 // min.insync.replicas=1 (eligible leader replicas); a fresh store gets it.
@@ -363,3 +361,6 @@ TEST_F(registry_fixture, failed_broker_config_write_changes_nothing) {
     flaky_->fail = false;
     EXPECT_FALSE(reg().defaults().dynamic_layer(true).count("log.retention.ms"));
 }
+
+}  // namespace
+}  // namespace ketch::meta
