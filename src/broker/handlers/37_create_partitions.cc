@@ -62,7 +62,7 @@ awaitable<create_partitions_response> handle_create_partitions(request_context& 
         }
         auto current = b.topics.by_name(t.name);
         if (!current) {
-            fail(error_code::unknown_topic_or_partition, "This server does not host this topic-partition.");
+            out.error_code = code(error_code::unknown_topic_or_partition);  // no message (recorded)
             continue;
         }
         if (t.count > current->partition_count) {

@@ -46,7 +46,8 @@ std::optional<std::string> check(const update_features_request::feature_update_k
     const int8_t type = api_version >= 1 ? u.upgrade_type : (u.allow_downgrade ? 2 : k_upgrade);
     if (u.max_version_level < f->finalized) {
         if (type == k_upgrade)
-            return "Can't downgrade the version of this feature without setting the upgrade type to either safe "
+            return head.substr(0, head.find(". Local controller")) +
+                   ". Can't downgrade the version of this feature without setting the upgrade type to either safe "
                    "or unsafe downgrade.";
         if (u.feature == "metadata.version")
             return "Unsupported metadata.version downgrade from " + std::to_string(f->finalized) + " to " +
@@ -74,12 +75,12 @@ awaitable<update_features_response> handle_update_features(request_context& ctx,
         resp.error_code = code(error_code::feature_update_failed);
         resp.error_message = "ketch's feature levels are fixed: it has no behaviour to switch by a feature level";
     }
-    if (ctx.api_version < 2)
+    // v0-1: one result per feature on success (message "NONE", as recorded), none on failure.
+    if (ctx.api_version < 2 && resp.error_code == 0)
         for (auto& u : req.feature_updates) {
             auto& r = resp.results.emplace_back();
             r.feature = u.feature;
-            r.error_code = resp.error_code;
-            r.error_message = resp.error_message;
+            r.error_message = "NONE";
         }
     co_return resp;
 }
