@@ -230,8 +230,6 @@ int main(int argc, char** argv) {
         ctx.config.advertised_host = advertised_host;
         ctx.config.advertised_port = advertised_port;
         ctx.config.static_properties = app::static_broker_properties(opt, host, bound, advertised_host, advertised_port);
-        // The logs found at open carry the default config; give each its topic's.
-        for (auto& t : (*topics)->list()) broker::apply_topic_settings(ctx, t);
         server.start();
         auto retention = std::make_unique<broker::retention_task>(ctx, opt.retention_check_ms);
         auto cleaner = std::make_unique<broker::cleaner_task>(ctx, opt.log_cleaner_backoff_ms,
