@@ -44,7 +44,7 @@ fi
 if [[ -x "$clients/java/build.sh" ]] && ! { have java && have mvn; }; then
   step java "skipped: java/mvn not installed (its client tests will skip)"
 elif [[ -x "$clients/java/build.sh" ]]; then
-  if newer_than "$clients/java" "$stamps/java" target; then
+  if [[ ! -d "$clients/java/target" ]] || newer_than "$clients/java" "$stamps/java" target; then
     step java "building"
     (cd "$clients/java" && ./build.sh)
     touch "$stamps/java"
