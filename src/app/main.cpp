@@ -138,6 +138,8 @@ int main(int argc, char** argv) {
         if (!logs.ok()) throw std::runtime_error("logs: " + logs.error().message);
 
         broker::partition_waiters waiters;
+        // A marker may move a partition's LSO: wake read_committed long polls.
+        (*logs)->set_marker_listener([&waiters](const log::topic_partition& tp) { waiters.notify(tp.topic, tp.partition); });
         txn::producer_ids producer_ids(opt.data_dir);
 
         // The group coordinator: committed offsets in <data-dir>/offsets.db,
@@ -163,6 +165,7 @@ int main(int argc, char** argv) {
         ctx.config.max_request_bytes = opt.max_request_bytes;
         ctx.config.flush_ms = opt.flush_ms;
         broker::apply_topic_configs(ctx);  // the logs were opened with the default config
+        ctx.config.producer_id_expiration_ms = opt.producer_id_expiration_ms;
 
         // SCRAM credentials: <data-dir>/credentials.db, plus the users of ketch.toml.
         auto creds = meta::sqlite_credential_store::open(opt.data_dir);

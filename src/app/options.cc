@@ -68,6 +68,7 @@ static void apply_config_file(const std::string& path, options& o) {
     o.log_cleaner_backoff_ms = t["log-cleaner-backoff-ms"].value_or(o.log_cleaner_backoff_ms);
     o.log_cleaner_io_max_bytes_per_second =
         t["log-cleaner-io-max-bytes-per-second"].value_or(o.log_cleaner_io_max_bytes_per_second);
+    o.producer_id_expiration_ms = t["producer-id-expiration-ms"].value_or(o.producer_id_expiration_ms);
     o.max_request_bytes = t["max-request-bytes"].value_or(o.max_request_bytes);
     o.group_initial_rebalance_delay_ms =
         t["group-initial-rebalance-delay-ms"].value_or(o.group_initial_rebalance_delay_ms);
@@ -147,6 +148,10 @@ options parse_options(int argc, char** argv) {
                       "the log cleaner's read+write rate limit (log.cleaner.io.max.bytes.per.second); 0: none")
             ->capture_default_str()
             ->check(CLI::NonNegativeNumber);
+        a->add_option("--producer-id-expiration-ms", o.producer_id_expiration_ms,
+                      "forget an idle producer's sequence state after this long (producer.id.expiration.ms; "
+                      "checked with retention)")
+            ->capture_default_str();
         a->add_option("--max-request-bytes", o.max_request_bytes, "largest request frame (socket.request.max.bytes)")
             ->capture_default_str();
         a->add_option("--group-initial-rebalance-delay-ms", o.group_initial_rebalance_delay_ms,

@@ -41,6 +41,7 @@ struct options {
     std::string log_level = "info";
     std::string ready_file;                  // written with host:port once listening
     int64_t flush_ms = 1000;                 // acks=0/1 data is fsynced at least this often
+    int64_t producer_id_expiration_ms = 86'400'000;  // producer.id.expiration.ms
     int32_t node_id = 1;
     int64_t retention_check_ms = 300000;     // log.retention.check.interval.ms
     int64_t log_cleaner_backoff_ms = 15000;  // log.cleaner.backoff.ms

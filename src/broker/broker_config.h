@@ -34,6 +34,7 @@ struct broker_config {
     // listeners, log.dirs, num.partitions, ...), reported by DescribeConfigs
     // as STATIC_BROKER_CONFIG (app/ fills them in).
     std::map<std::string, std::string, std::less<>> static_properties;
+    int64_t producer_id_expiration_ms = 86'400'000;  // producer.id.expiration.ms
 };
 
 }  // namespace ketch::broker

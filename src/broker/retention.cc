@@ -38,6 +38,9 @@ void retention_task::run_once() {
         auto t = b_.topics.by_name(tp.topic);
         auto log = b_.logs.get(tp);
         if (!t || !log) continue;
+        // Idle producers' sequence state (Kafka checks every
+        // producer.id.expiration.check.interval.ms; ketch with retention).
+        log->expire_producers(now, b_.config.producer_id_expiration_ms);
         auto s = meta::effective_log_settings(*t, b_.topics.defaults());
         if (!s.cleanup_delete) continue;  // compacted-only topics keep everything (compaction: later)
         auto r = log->apply_retention(now, s.retention_ms, s.retention_bytes);

@@ -1,6 +1,7 @@
 // Retention: every check interval, each open partition log deletes its oldest
 // closed segments past its topic's retention.ms / retention.bytes (Kafka's
-// log.retention.check.interval.ms loop in LogManager.cleanupLogs).
+// log.retention.check.interval.ms loop in LogManager.cleanupLogs), and idle
+// producers' state expires (producer.id.expiration.ms).
 #pragma once
 
 #include <condition_variable>

@@ -81,6 +81,8 @@ log_status local_log::roll(int64_t base_offset, int64_t now) {
     if (!seg) return failure{seg.error()};
     auto list = std::make_shared<segment_list>(*snapshot());
     auto old = list->back();
+    // The producer state before the new segment: written with old's index files.
+    old->snapshot_at_end = producers_.serialize(base_offset);
     list->push_back(std::move(*seg));
     {
         std::lock_guard lk(sync_mu_);
@@ -122,24 +124,82 @@ log_result<append_result> local_log::append(byte_view batch, const append_option
     }
 
     std::lock_guard lk(append_mu_);
+    return append_locked(head, batch, *h, now, log_append_time);
+}
+
+namespace {
+log_error producer_error(producer_errc e) {
+    switch (e) {
+        case producer_errc::out_of_order_sequence: return {log_errc::out_of_order_sequence, "out of order sequence number"};
+        case producer_errc::invalid_producer_epoch: return {log_errc::invalid_producer_epoch, "producer epoch is stale"};
+        case producer_errc::invalid_txn_state: return {log_errc::invalid_txn_state, "non-transactional batch inside an open transaction"};
+        case producer_errc::coordinator_fenced: return {log_errc::coordinator_fenced, "marker from an older coordinator epoch"};
+    }
+    return {log_errc::invalid_argument, "producer state"};
+}
+}  // namespace
+
+log_result<append_result> local_log::append_locked(std::array<uint8_t, k_batch_header_size>& head, byte_view batch,
+                                                   record::batch_header& h, int64_t now, int64_t log_append_time) {
     if (closed_) return failure{log_error{log_errc::closed, "log closed: " + opt_.dir}};
     if (failed_.load()) return failure{storage_failed_error()};
     if (batch.size() > std::min<uint64_t>(config_.segment_bytes, k_max_segment_bytes))
         return failure{log_error{log_errc::batch_too_large, "batch of " + std::to_string(batch.size()) +
                                                                  " bytes exceeds segment.bytes"}};
+    // Producer state: duplicates and sequence/epoch rules (producer_state.h).
+    const bool has_producer = h.producer_id >= 0;
+    std::optional<txn_marker> marker;
+    bool starts_txn = false;
+    if (has_producer && h.is_control()) {
+        marker = decode_txn_marker(batch);
+        if (!marker) return failure{log_error{log_errc::invalid_batch, "control batch without a transaction marker"}};
+        if (auto c = producers_.check_marker(h.producer_id, h.producer_epoch, marker->coordinator_epoch); !c)
+            return failure{producer_error(c.error())};
+    } else if (has_producer) {
+        auto c = producers_.check_data(h);
+        if (!c) return failure{producer_error(c.error())};
+        if (*c) {
+            const auto& d = **c;
+            return append_result{d.first_offset, d.last_offset, -1, log_start_.load(std::memory_order_acquire), true};
+        }
+        const producer_entry* e = producers_.find(h.producer_id);
+        starts_txn = h.is_transactional() && (!e || e->txn_first_offset < 0);
+    }
+
     int64_t base = log_end_.load(std::memory_order_relaxed);
-    h->base_offset = base;
+    h.base_offset = base;
     record::set_base_offset(head.data(), base);
 
     auto active = snapshot()->back();
-    if (should_roll(*active, *h, now, config_)) {
+    if (should_roll(*active, h, now, config_)) {
         if (auto st = roll(base, now); !st) return failure{st.error()};
         active = snapshot()->back();
     }
+    // An opening transaction holds the LSO from before its batch is visible.
+    int64_t unstable_before = first_unstable_.load();
+    if (starts_txn) first_unstable_.store(std::min(unstable_before, base));
     std::array<byte_view, 2> parts{byte_view(head), batch.subspan(k_batch_header_size)};
-    if (auto st = active->append(parts, *h, config_.index_interval_bytes); !st) return failure{st.error()};
-    log_end_.store(h->last_offset() + 1, std::memory_order_release);
-    return append_result{base, h->last_offset(), log_append_time, log_start_.load(std::memory_order_acquire)};
+    if (auto st = active->append(parts, h, config_.index_interval_bytes); !st) {
+        first_unstable_.store(unstable_before);
+        return failure{st.error()};
+    }
+    log_end_.store(h.last_offset() + 1, std::memory_order_release);
+    if (marker) {
+        auto done = producers_.apply_marker(h.producer_id, h.producer_epoch, *marker, base, h.max_timestamp);
+        if (done && done->aborted)
+            active->add_aborted({done->producer_id, done->first_offset, done->last_offset,
+                                 producers_.last_stable_offset_after(*done)});
+    } else if (has_producer) {
+        producers_.apply_data(h);
+    }
+    if (has_producer) first_unstable_.store(producers_.first_unstable_offset());
+    return append_result{base, h.last_offset(), log_append_time, log_start_.load(std::memory_order_acquire)};
+}
+
+int64_t local_log::last_stable_offset() const {
+    // Log end first: an append publishes the first unstable offset before it.
+    int64_t leo = log_end_.load(std::memory_order_acquire);
+    return std::min(leo, first_unstable_.load());
 }
 
 log_result<read_result> local_log::read(int64_t offset, uint64_t max_bytes, const read_options& opts) {
@@ -147,13 +207,15 @@ log_result<read_result> local_log::read(int64_t offset, uint64_t max_bytes, cons
     read_result out;
     out.log_start_offset = log_start_.load(std::memory_order_acquire);
     out.high_watermark = log_end_.load(std::memory_order_acquire);
+    out.last_stable_offset = std::min(out.high_watermark, first_unstable_.load());
     out.next_offset = offset;
+    if (opts.read_committed) out.aborted.emplace();
     if (offset < out.log_start_offset || offset > out.high_watermark)
         return failure{log_error{log_errc::offset_out_of_range,
                                  "offset " + std::to_string(offset) + " is outside [" +
                                      std::to_string(out.log_start_offset) + ", " +
                                      std::to_string(out.high_watermark) + "]"}};
-    int64_t limit = std::min(opts.max_offset, out.high_watermark);
+    int64_t limit = std::min(opts.max_offset, opts.read_committed ? out.last_stable_offset : out.high_watermark);
     if (offset >= limit) return out;
 
     auto segs = snapshot();
@@ -194,6 +256,7 @@ log_result<read_result> local_log::read(int64_t offset, uint64_t max_bytes, cons
         }
         if (slice.length > 0) out.slices.push_back(std::move(slice));
     }
+    if (opts.read_committed && !out.slices.empty()) collect_aborted(*segs, offset, out);
     return out;
 }
 

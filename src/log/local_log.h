@@ -23,6 +23,14 @@
 // storage_failed until it is reopened, when recovery reads what is really on
 // disk. A failed write (disk full) leaves the log unchanged and usable.
 //
+// Producer state (producer_state.h) is guarded by append_mu_: every append
+// checks the batch against it (duplicates answered with the original offsets,
+// sequence/epoch errors refused) and updates it. A roll captures a snapshot
+// of it (written with the closed segment's index files); close writes one at
+// the log end. Open loads the newest snapshot not past the first segment it
+// had to scan and replays the batches after it, rebuilding the aborted
+// indexes of the segments it passes.
+//
 // Recovery on open: segments at or past the checkpoint's recovery point (the
 // active one, and closed ones not yet finalized) are scanned batch by batch:
 // framing, CRC-32C, increasing offsets. The file is cut at the first invalid
@@ -32,7 +40,9 @@
 // (written by close) are trusted too.
 #pragma once
 
+#include <array>
 #include <atomic>
+#include <climits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -60,6 +70,9 @@ public:
         std::shared_ptr<log::flusher> flusher;
         // The data directory was closed cleanly: trust the last segment's index files.
         bool clean_shutdown = false;
+        // Runs (no lock held) after a transaction marker was appended: it may
+        // move the last stable offset, which parked read_committed fetches wait on.
+        std::function<void()> on_marker;
     };
 
     // What open found and repaired (tests, logs).
@@ -82,6 +95,11 @@ public:
     // partition_log
     log_result<append_result> append(byte_view batch, const append_options& opts) override;
     log_result<read_result> read(int64_t offset, uint64_t max_bytes, const read_options& opts) override;
+    log_result<append_result> append_txn_marker(int64_t producer_id, int16_t producer_epoch, bool commit,
+                                                int32_t coordinator_epoch, int64_t now_ms) override;
+    int64_t last_stable_offset() const override;
+    std::vector<producer_entry> producers() const override;
+    size_t expire_producers(int64_t now_ms, int64_t expiration_ms) override;
     log_status flush() override;
     void sync_async(int64_t end_offset, std::function<void(log_status)> done) override;
     int64_t log_start_offset() const override { return log_start_.load(std::memory_order_acquire); }
@@ -139,7 +157,17 @@ private:
     log_status load();
     log_status delete_segment_files(int64_t base_offset);
 
-    // append path
+    // append path: `head` is the rewritten header copy, `batch` the caller's bytes.
+    log_result<append_result> append_locked(std::array<uint8_t, record::k_batch_header_size>& head, byte_view batch,
+                                            record::batch_header& h, int64_t now, int64_t log_append_time);
+    // producer state (local_log_producers.cc)
+    // Rebuilds producers_ and the aborted indexes of segments at or after the
+    // snapshot used: from the newest snapshot at or below `replay_from`, then
+    // the batches after it. Called by load() before publishing `list`.
+    log_status rebuild_producer_state(const segment_list& list, int64_t replay_from,
+                                      const std::vector<int64_t>& snapshots);
+    log_status write_snapshot(int64_t offset, byte_view image);
+    void collect_aborted(const segment_list& segs, int64_t offset, read_result& out) const;
     bool should_roll(const segment& active, const record::batch_header& h, int64_t now, const log_config& c) const;
     log_status roll(int64_t base_offset, int64_t now);
     int64_t now_ms() const { return opt_.clock_ms(); }
@@ -175,6 +203,9 @@ private:
 
     std::atomic<int64_t> log_start_{0};
     std::atomic<int64_t> log_end_{0};
+    producer_state producers_;                     // append_mu_
+    std::atomic<int64_t> first_unstable_{INT64_MAX};  // producers_.first_unstable_offset(), published
+
     std::atomic<bool> failed_{false};
     std::atomic<bool> dir_dirty_{false};
     std::atomic<int64_t> flush_interval_ms_{log_config::never};

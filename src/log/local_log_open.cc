@@ -2,6 +2,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <climits>
 #include <map>
 
 #include "log/compaction_files.h"
@@ -20,7 +21,7 @@ log_result<std::shared_ptr<local_log>> local_log::open(options opt) {
 }
 
 log_status local_log::delete_segment_files(int64_t base) {
-    for (auto suffix : {k_index_suffix, k_time_index_suffix, k_log_suffix}) {
+    for (auto suffix : {k_index_suffix, k_time_index_suffix, k_txn_index_suffix, k_log_suffix}) {
         auto st = opt_.fs->remove(io::join_path(opt_.dir, segment_file_name(base, suffix)));
         if (!st && st.error().kind != io::io_errc::not_found) return failure{from_io(st.error())};
     }
@@ -38,7 +39,7 @@ log_status local_log::load() {
     if (!entries) return failure{from_io(entries.error())};
 
     // What is there: segment logs, index files, leftovers of atomic writes.
-    std::vector<int64_t> bases;
+    std::vector<int64_t> bases, snapshots;
     std::map<int64_t, std::vector<std::string>> index_files;
     bool removed_any = false;
     for (const auto& e : *entries) {
@@ -49,12 +50,17 @@ log_status local_log::load() {
             index_files[*i].push_back(e.name);
         } else if (auto t = parse_segment_file_name(e.name, k_time_index_suffix)) {
             index_files[*t].push_back(e.name);
+        } else if (auto x = parse_segment_file_name(e.name, k_txn_index_suffix)) {
+            index_files[*x].push_back(e.name);
+        } else if (auto p = parse_segment_file_name(e.name, k_snapshot_suffix)) {
+            snapshots.push_back(*p);
         } else if (e.name.ends_with(k_tmp_suffix)) {
             (void)fs.remove(io::join_path(dir, e.name));
             removed_any = true;
         }
     }
     std::sort(bases.begin(), bases.end());
+    std::sort(snapshots.begin(), snapshots.end());
     for (const auto& [base, names] : index_files) {
         if (std::binary_search(bases.begin(), bases.end(), base)) continue;
         for (const auto& n : names) (void)fs.remove(io::join_path(dir, n));  // orphan index
@@ -77,6 +83,8 @@ log_status local_log::load() {
     auto list = std::make_shared<segment_list>();
     int64_t now = now_ms();
     uint32_t interval = config_.index_interval_bytes;
+    int64_t first_scanned = INT64_MAX;  // producer state replays from a snapshot at or below it
+    std::vector<std::shared_ptr<segment>> to_finalize_now;
     for (size_t i = 0; i < bases.size(); ++i) {
         bool last = i + 1 == bases.size();
         auto seg = segment::open(fs, dir, bases[i], now);
@@ -94,6 +102,7 @@ log_status local_log::load() {
         if (recover) {
             auto r = (*seg)->recover(interval);
             if (!r) return failure{r.error()};
+            first_scanned = std::min(first_scanned, bases[i]);
             cut = *r;
             ++report_.segments_recovered;
             report_.bytes_truncated += cut;
@@ -105,8 +114,9 @@ log_status local_log::load() {
                                                             " overlaps the previous one in " + dir}};
         bool drop_rest = cut > 0 && !last;
         if (recover && !last && !drop_rest) {
-            // A closed segment: finalize it so it need not be scanned again.
-            if (auto st = finalize_segment(**seg); !st) return st;
+            // A closed segment: finalize it (after the producer-state replay
+            // rebuilt its aborted index) so it need not be scanned again.
+            to_finalize_now.push_back(*seg);
         }
         list->push_back(std::move(*seg));
         if (drop_rest) {
@@ -135,6 +145,23 @@ log_status local_log::load() {
         removed_any = true;
     }
     lso = std::max(lso, list->front()->base_offset());
+
+    // Snapshots past the log end describe batches that are gone.
+    for (auto it = snapshots.begin(); it != snapshots.end();) {
+        if (*it > leo) {
+            (void)fs.remove(io::join_path(dir, segment_file_name(*it, k_snapshot_suffix)));
+            it = snapshots.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (auto st = rebuild_producer_state(*list, first_scanned, snapshots); !st) return st;
+    for (const auto& s : to_finalize_now)
+        if (auto st = finalize_segment(*s); !st) return st;
+    // Keep the newest few snapshots: older ones would only serve a rebuild of
+    // a segment whose index files were lost.
+    for (size_t i = 0; i + 3 < snapshots.size(); ++i)
+        (void)fs.remove(io::join_path(dir, segment_file_name(snapshots[i], k_snapshot_suffix)));
 
     log_start_.store(lso);
     log_end_.store(leo);

@@ -54,7 +54,12 @@ log_status local_log::finalize_segment(segment& s) {
         }
         s.synced_size.store(size);
     }
-    return s.write_index_files(*opt_.fs);
+    if (auto st = s.write_index_files(*opt_.fs); !st) return st;
+    if (s.snapshot_at_end) {
+        if (auto st = write_snapshot(s.next_offset(), *s.snapshot_at_end); !st) return st;
+        s.snapshot_at_end.reset();
+    }
+    return ok_v;
 }
 
 // Writes the index files of closed segments (oldest first) and moves the
@@ -200,11 +205,15 @@ int64_t local_log::periodic_flush(int64_t now) {
 }
 
 log_status local_log::close() {
+    bytes snapshot_image;
+    int64_t snapshot_offset;
     {
         std::lock_guard lk(append_mu_);
         if (closed_) return ok_v;
         closed_ = true;
         closed_flag_.store(true);
+        snapshot_offset = log_end_.load();
+        snapshot_image = producers_.serialize(snapshot_offset);
     }
     log_status result = ok_v;
     {
@@ -214,6 +223,10 @@ log_status local_log::close() {
         if (result) {
             // The active segment's index files let a clean restart skip its scan.
             if (auto st = snapshot()->back()->write_index_files(*opt_.fs); !st) result = st;
+        }
+        if (result) {
+            // A clean restart replays nothing after it.
+            if (auto st = write_snapshot(snapshot_offset, snapshot_image); !st) result = st;
         }
         if (result) {
             if (auto st = save_checkpoint(); !st) result = st;

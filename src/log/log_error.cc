@@ -13,6 +13,10 @@ const char* to_string(log_errc c) {
         case log_errc::corrupt: return "corrupt log data";
         case log_errc::closed: return "log closed";
         case log_errc::invalid_argument: return "invalid argument";
+        case log_errc::out_of_order_sequence: return "out of order sequence number";
+        case log_errc::invalid_producer_epoch: return "invalid producer epoch";
+        case log_errc::invalid_txn_state: return "invalid transaction state";
+        case log_errc::coordinator_fenced: return "transaction coordinator fenced";
     }
     return "unknown";
 }

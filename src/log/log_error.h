@@ -20,6 +20,11 @@ enum class log_errc : uint8_t {
     corrupt,              // KAFKA_STORAGE_ERROR: stored bytes do not parse
     closed,               // NOT_LEADER_OR_FOLLOWER / UNKNOWN_TOPIC_OR_PARTITION: log closed or deleted
     invalid_argument,     // a caller error (bad name, bad config)
+    // Producer state (log/producer_state.h): the batch is refused, the log unchanged.
+    out_of_order_sequence,   // OUT_OF_ORDER_SEQUENCE_NUMBER
+    invalid_producer_epoch,  // INVALID_PRODUCER_EPOCH
+    invalid_txn_state,       // INVALID_TXN_STATE
+    coordinator_fenced,      // TRANSACTION_COORDINATOR_FENCED
 };
 
 struct log_error {

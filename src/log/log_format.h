@@ -5,6 +5,8 @@
 //   <dir>/<20-digit base offset>.log        record batches, verbatim
 //   <dir>/<20-digit base offset>.index      sparse offset index (closed segments)
 //   <dir>/<20-digit base offset>.timeindex  time index (closed segments)
+//   <dir>/<20-digit base offset>.txnindex   aborted transactions (Kafka's layout; closed segments)
+//   <dir>/<20-digit offset>.snapshot        producer state before that offset
 //   <dir>/checkpoint                        log start offset + recovery point
 #pragma once
 
@@ -18,6 +20,8 @@ namespace ketch::log {
 inline constexpr std::string_view k_log_suffix = ".log";
 inline constexpr std::string_view k_index_suffix = ".index";
 inline constexpr std::string_view k_time_index_suffix = ".timeindex";
+inline constexpr std::string_view k_txn_index_suffix = ".txnindex";
+inline constexpr std::string_view k_snapshot_suffix = ".snapshot";
 inline constexpr std::string_view k_tmp_suffix = ".tmp";
 inline constexpr std::string_view k_checkpoint_file = "checkpoint";
 inline constexpr size_t k_segment_name_digits = 20;
@@ -30,6 +34,18 @@ inline constexpr size_t k_index_header_size = 16;   // magic u32, version u16, e
 inline constexpr size_t k_index_trailer_size = 8;   // entry count u32, crc32c u32 of everything before
 inline constexpr size_t k_offset_index_entry_size = 8;   // relative offset u32, position u32
 inline constexpr size_t k_time_index_entry_size = 12;    // timestamp i64, relative offset u32
+
+// Aborted-transactions index: Kafka's .txnindex entries back to back, no
+// header: version i16 (0), producer id i64, first offset i64, last offset
+// i64, last stable offset i64.
+inline constexpr int16_t k_txn_index_version = 0;
+inline constexpr size_t k_txn_index_entry_size = 34;
+
+// Producer-state snapshot: header (magic u32, version u16, reserved u16,
+// offset i64, producer count u32), producers, trailer crc32c u32.
+inline constexpr uint32_t k_producer_snapshot_magic = 0x4B505353;  // "KPSS"
+inline constexpr uint16_t k_producer_snapshot_version = 1;
+inline constexpr size_t k_producer_snapshot_header_size = 20;
 
 // Batches in a segment: offsets relative to the segment base must fit in an
 // int32, and positions in a uint32 (segment_bytes is capped at INT32_MAX).

@@ -30,7 +30,8 @@ log_result<std::unique_ptr<log_manager>> log_manager::open(options opt) {
     return m;
 }
 
-log_result<std::shared_ptr<local_log>> log_manager::open_log(const std::string& dir, bool clean) {
+log_result<std::shared_ptr<local_log>> log_manager::open_log(const std::string& dir, bool clean,
+                                                             const topic_partition& tp) {
     local_log::options o;
     o.fs = opt_.fs;
     o.dir = dir;
@@ -39,6 +40,9 @@ log_result<std::shared_ptr<local_log>> log_manager::open_log(const std::string& 
     o.record_timestamps = opt_.record_timestamps;
     o.flusher = flusher_;
     o.clean_shutdown = clean;
+    o.on_marker = [hook = marker_hook_, tp] {
+        if (hook->fn) hook->fn(tp);
+    };
     return local_log::open(std::move(o));
 }
 
@@ -73,7 +77,7 @@ log_status log_manager::load() {
             spdlog::warn("log manager: ignoring directory {} (not a partition)", dir);
             continue;
         }
-        auto log = open_log(dir, clean_at_open_);
+        auto log = open_log(dir, clean_at_open_, *tp);
         if (!log) return failure{log_error{log.error().code, dir + ": " + log.error().message}};
         logs_[*tp] = std::move(*log);
     }
@@ -95,7 +99,7 @@ log_result<std::shared_ptr<partition_log>> log_manager::get_or_create(const topi
     if (auto st = io::write_file_atomically(fs, io::join_path(dir, k_partition_meta_file), as_bytes(meta)); !st)
         return failure{from_io(st.error())};
     if (auto st = fs.sync_dir(opt_.data_dir); !st) return failure{from_io(st.error())};
-    auto log = open_log(dir, false);
+    auto log = open_log(dir, false, tp);
     if (!log) return failure{log.error()};
     (*log)->set_config(config);
     logs_[tp] = *log;

@@ -56,12 +56,19 @@ public:
     log_status close();
 
     log::flusher& flusher() { return *flusher_; }
+    // Called after a transaction marker was appended to a partition (from the
+    // appending thread, no lock held). Set once, before the logs are used.
+    void set_marker_listener(std::function<void(const topic_partition&)> fn) { marker_hook_->fn = std::move(fn); }
     bool opened_after_clean_shutdown() const { return clean_at_open_; }
 
 private:
     explicit log_manager(options opt);
     log_status load();
-    log_result<std::shared_ptr<local_log>> open_log(const std::string& dir, bool clean);
+    log_result<std::shared_ptr<local_log>> open_log(const std::string& dir, bool clean, const topic_partition& tp);
+    struct marker_hook {
+        std::function<void(const topic_partition&)> fn;
+    };
+    std::shared_ptr<marker_hook> marker_hook_ = std::make_shared<marker_hook>();
 
     options opt_;
     std::shared_ptr<log::flusher> flusher_;

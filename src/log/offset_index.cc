@@ -73,4 +73,12 @@ std::optional<std::vector<offset_index::entry>> offset_index::parse(byte_view fi
     return out;
 }
 
+std::optional<int64_t> offset_index::first_offset_at_or_after(uint64_t position) const {
+    std::lock_guard lk(mu_);
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), position,
+                               [](const entry& e, uint64_t p) { return e.position < p; });
+    if (it == entries_.end()) return std::nullopt;
+    return base_ + int64_t(it->relative_offset);
+}
+
 }  // namespace ketch::log

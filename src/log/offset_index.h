@@ -39,6 +39,9 @@ public:
     // The last entry whose offset is <= `offset`; {base, 0} when there is none.
     position_hint lookup(int64_t offset) const;
     std::optional<entry> last() const;
+    // OffsetIndex.fetchUpperBoundOffset: the offset of the first entry whose
+    // position is >= `position`; nullopt when there is none.
+    std::optional<int64_t> first_offset_at_or_after(uint64_t position) const;
     size_t size() const;
     std::vector<entry> entries() const;
     void reset(std::vector<entry> entries);

@@ -18,6 +18,7 @@
 #include "log/compaction_config.h"
 #include "log/log_config.h"
 #include "log/log_error.h"
+#include "log/producer_state.h"
 #include "log/record_timestamps.h"
 #include "record/batch_header.h"
 
@@ -40,6 +41,9 @@ struct append_result {
     int64_t last_offset = -1;
     int64_t log_append_time = -1;  // -1 unless log-append time was applied
     int64_t log_start_offset = 0;
+    // The batch repeats one of its producer's last 5 (same epoch and
+    // sequences): nothing was appended; the offsets are the original's.
+    bool duplicate = false;
 };
 
 // A byte range of a segment file holding whole batches. `file` keeps the data
@@ -58,6 +62,9 @@ struct read_options {
     // Kafka's minOneMessage: return the first batch even if it is larger than
     // max_bytes. When false and the first batch does not fit, nothing is read.
     bool min_one_batch = true;
+    // read_committed: stop at the last stable offset (as well as max_offset)
+    // and report the aborted transactions overlapping what was read.
+    bool read_committed = false;
 };
 
 struct read_result {
@@ -66,6 +73,11 @@ struct read_result {
     int64_t next_offset = -1;        // last offset of the last batch + 1; the fetch offset when empty
     int64_t log_start_offset = 0;
     int64_t high_watermark = 0;      // = log end offset on a single node
+    int64_t last_stable_offset = 0;
+    // read_committed only: the aborted transactions that may overlap the
+    // batches read, as Kafka's LocalLog.addAbortedTransactions finds them
+    // (empty when nothing was read).
+    std::optional<std::vector<aborted_txn>> aborted;
 };
 
 // Copies the slices into one buffer (TLS connections, tests).
@@ -84,6 +96,23 @@ public:
     // Appends one v2 batch (already validated by the caller), assigning its
     // offsets from the log end offset. The caller's bytes are not modified.
     virtual log_result<append_result> append(byte_view batch, const append_options& opts) = 0;
+
+    // Appends Kafka's end-transaction marker for the producer (a control +
+    // transactional batch holding one EndTransactionMarker record: key
+    // version 0 + type 0 abort / 1 commit, value version 0 + coordinator
+    // epoch) and ends its open transaction here; an aborted one enters the
+    // aborted-transactions index. invalid_producer_epoch when producer_epoch
+    // is below the partition's, coordinator_fenced when coordinator_epoch is
+    // below the last marker's (ProducerAppendInfo.appendEndTxnMarker).
+    virtual log_result<append_result> append_txn_marker(int64_t producer_id, int16_t producer_epoch, bool commit,
+                                                        int32_t coordinator_epoch, int64_t now_ms) = 0;
+    // min(first offset of any open transaction, high watermark).
+    virtual int64_t last_stable_offset() const = 0;
+    // The producers this partition knows (DescribeProducers).
+    virtual std::vector<producer_entry> producers() const = 0;
+    // Forgets producers idle for expiration_ms with no open transaction
+    // (producer.id.expiration.ms). Returns how many.
+    virtual size_t expire_producers(int64_t now_ms, int64_t expiration_ms) = 0;
 
     // Whole batches from the one containing `offset`: at least one (see
     // read_options), then more while the total stays within max_bytes.

@@ -1,5 +1,6 @@
 #include "log/segment.h"
 
+#include "base/endian.h"
 #include "log/log_format.h"
 
 namespace ketch::log {
@@ -62,6 +63,8 @@ log_status segment::write_index_files(io::file_system& fs) {
         return failure{from_io(st.error())};
     if (auto st = io::write_file_atomically(fs, path(k_time_index_suffix), times_.serialize()); !st)
         return failure{from_io(st.error())};
+    if (auto st = io::write_file_atomically(fs, path(k_txn_index_suffix), serialize_aborted(aborted())); !st)
+        return failure{from_io(st.error())};
     return ok_v;
 }
 
@@ -79,14 +82,16 @@ log_result<bool> segment::load_index_files(io::file_system& fs) {
     if (!log_size) return failure{from_io(log_size.error())};
     auto idx_bytes = io::read_file(fs, path(k_index_suffix));
     auto time_bytes = io::read_file(fs, path(k_time_index_suffix));
-    if (!idx_bytes || !time_bytes) {
-        auto& e = !idx_bytes ? idx_bytes.error() : time_bytes.error();
-        if (e.kind == io::io_errc::not_found) return false;
-        return failure{from_io(e)};
+    auto txn_bytes = io::read_file(fs, path(k_txn_index_suffix));
+    for (auto* r : {&idx_bytes, &time_bytes, &txn_bytes}) {
+        if (r->ok()) continue;
+        if (r->error().kind == io::io_errc::not_found) return false;
+        return failure{from_io(r->error())};
     }
     auto offsets = offset_index::parse(*idx_bytes, base_, *log_size);
     auto times = time_index::parse(*time_bytes, base_);
-    if (!offsets || !times) return false;
+    auto aborted = parse_aborted(*txn_bytes);
+    if (!offsets || !times || !aborted) return false;
 
     // The tail after the last index entry must parse, and it gives next_offset.
     uint64_t start = offsets->empty() ? 0 : offsets->back().position;
@@ -116,6 +121,7 @@ log_result<bool> segment::load_index_files(io::file_system& fs) {
     last_indexed_position_ = offsets->empty() ? 0 : offsets->back().position;
     index_.reset(std::move(*offsets));
     times_.reset(std::move(*times), max);
+    reset_aborted(std::move(*aborted));
     size_.store(*log_size, std::memory_order_release);
     next_offset_.store(next, std::memory_order_release);
     synced_size.store(*log_size);
@@ -124,6 +130,56 @@ log_result<bool> segment::load_index_files(io::file_system& fs) {
         return failure{st.error()};
     }
     return true;
+}
+
+void segment::add_aborted(const aborted_txn& t) {
+    std::lock_guard lk(aborted_mu_);
+    aborted_.push_back(t);
+}
+
+void segment::reset_aborted(std::vector<aborted_txn> entries) {
+    std::lock_guard lk(aborted_mu_);
+    aborted_ = std::move(entries);
+}
+
+std::vector<aborted_txn> segment::aborted() const {
+    std::lock_guard lk(aborted_mu_);
+    return aborted_;
+}
+
+bool segment::collect_aborted(int64_t from, int64_t upper, std::vector<aborted_txn>& out) const {
+    std::lock_guard lk(aborted_mu_);
+    for (const auto& t : aborted_) {
+        if (t.last_offset >= from && t.first_offset < upper) out.push_back(t);
+        if (t.last_stable_offset >= upper) return true;
+    }
+    return false;
+}
+
+bytes segment::serialize_aborted(const std::vector<aborted_txn>& entries) {
+    bytes out(entries.size() * k_txn_index_entry_size);
+    uint8_t* p = out.data();
+    for (const auto& t : entries) {
+        store_be<int16_t>(p, k_txn_index_version);
+        store_be<int64_t>(p + 2, t.producer_id);
+        store_be<int64_t>(p + 10, t.first_offset);
+        store_be<int64_t>(p + 18, t.last_offset);
+        store_be<int64_t>(p + 26, t.last_stable_offset);
+        p += k_txn_index_entry_size;
+    }
+    return out;
+}
+
+std::optional<std::vector<aborted_txn>> segment::parse_aborted(byte_view file) {
+    if (file.size() % k_txn_index_entry_size != 0) return std::nullopt;
+    std::vector<aborted_txn> out;
+    for (size_t at = 0; at < file.size(); at += k_txn_index_entry_size) {
+        const uint8_t* p = file.data() + at;
+        if (load_be<int16_t>(p) != k_txn_index_version) return std::nullopt;
+        out.push_back({load_be<int64_t>(p + 2), load_be<int64_t>(p + 10), load_be<int64_t>(p + 18),
+                       load_be<int64_t>(p + 26)});
+    }
+    return out;
 }
 
 log_result<std::optional<batch_location>> segment::find_batch(int64_t offset, uint64_t limit) const {

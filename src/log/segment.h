@@ -16,7 +16,9 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <vector>
 #include <span>
 #include <string>
 
@@ -24,6 +26,7 @@
 #include "log/batch_reader.h"
 #include "log/log_error.h"
 #include "log/offset_index.h"
+#include "log/producer_state.h"
 #include "log/record_timestamps.h"
 #include "log/time_index.h"
 
@@ -77,6 +80,23 @@ public:
     // the caller then runs recover().
     log_result<bool> load_index_files(io::file_system& fs);
 
+    // Aborted-transactions index (Kafka's TransactionIndex): the aborted
+    // transactions whose marker lies in this segment, in marker order. Written
+    // to <base>.txnindex with the other index files; any thread may read.
+    void add_aborted(const aborted_txn& t);
+    void reset_aborted(std::vector<aborted_txn> entries);
+    std::vector<aborted_txn> aborted() const;
+    // TransactionIndex.collectAbortedTxns: appends the entries with last
+    // offset >= from and first offset < upper; true when an entry's last
+    // stable offset reaches `upper` (later segments need not be searched).
+    bool collect_aborted(int64_t from, int64_t upper, std::vector<aborted_txn>& out) const;
+    static bytes serialize_aborted(const std::vector<aborted_txn>& entries);
+    static std::optional<std::vector<aborted_txn>> parse_aborted(byte_view file);
+
+    // Producer-state snapshot image taken when this segment was closed by a
+    // roll (state before next_offset()); finalization writes it. Writer only.
+    std::optional<bytes> snapshot_at_end;
+
     // Bytes of data made durable by the flusher (touched only by it).
     std::atomic<uint64_t> synced_size{0};
 
@@ -105,6 +125,8 @@ private:
     std::atomic<int64_t> next_offset_;
     offset_index index_;
     time_index times_;
+    mutable std::mutex aborted_mu_;
+    std::vector<aborted_txn> aborted_;  // aborted_mu_
     // Writer-only state.
     uint64_t last_indexed_position_ = 0;
     int64_t first_batch_ts_ = k_no_timestamp;

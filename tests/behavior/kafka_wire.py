@@ -119,3 +119,56 @@ def api_versions(host, port, version=3, correlation_id=4711, timeout=10.0):
     with socket.create_connection((host, port), timeout=timeout) as s:
         s.sendall(api_versions_request(version, correlation_id))
         return parse_api_versions_response(read_frame(s), version)
+
+
+# --- Produce (v3, non-flexible) with a hand-built v2 record batch -----------------
+
+PRODUCE = 0
+
+
+def zigzag_varint(n):
+    return uvarint((n << 1) ^ (n >> 63))
+
+
+def record_batch(records, producer_id=-1, producer_epoch=-1, base_sequence=-1, timestamp=1_700_000_000_000):
+    """One uncompressed v2 RecordBatch of (key, value) byte pairs, base offset 0, CRC-32C
+    filled in (DefaultRecordBatch layout)."""
+    import crc32c  # tests/clients/requirements.txt
+
+    body = bytearray()
+    for i, (key, value) in enumerate(records):
+        rec = b"\x00" + zigzag_varint(i) + zigzag_varint(i)  # attributes, timestamp delta, offset delta
+        rec += zigzag_varint(len(key)) + key + zigzag_varint(len(value)) + value + uvarint(0)  # no headers
+        body += zigzag_varint(len(rec)) + rec
+    after_crc = struct.pack(">hiqqqhii", 0, len(records) - 1, timestamp, timestamp + len(records) - 1,
+                            producer_id, producer_epoch, base_sequence, len(records)) + bytes(body)
+    crc = crc32c.crc32c(after_crc)
+    tail = struct.pack(">ibI", 0, 2, crc) + after_crc  # partition leader epoch, magic, crc
+    return struct.pack(">qi", 0, len(tail)) + tail
+
+
+def produce_request(topic, partition, batch, correlation_id, acks=-1, timeout_ms=30000):
+    """A complete Produce v3 frame for one partition."""
+    t = topic.encode()
+    body = struct.pack(">hhi", -1, acks, timeout_ms)  # null transactional id
+    body += struct.pack(">ih", 1, len(t)) + t + struct.pack(">iii", 1, partition, len(batch)) + batch
+    return frame(request_header(PRODUCE, 3, correlation_id, False, "behavior-test") + body)
+
+
+def parse_produce_response(payload):
+    """(error_code, base_offset) of the only partition of a Produce v3 response."""
+    r = Reader(payload)
+    r.take(">i")  # correlation id
+    assert r.take(">i") == 1
+    n = r.take(">h")  # topic name
+    r.pos += n
+    assert r.take(">i") == 1
+    r.take(">i")  # partition
+    error = r.take(">h")
+    base = r.take(">q")
+    return error, base
+
+
+def produce(sock, topic, partition, batch, correlation_id):
+    sock.sendall(produce_request(topic, partition, batch, correlation_id))
+    return parse_produce_response(read_frame(sock))

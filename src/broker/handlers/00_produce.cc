@@ -4,6 +4,9 @@
 // Behaviour: KafkaApis.handleProduceRequest, ReplicaManager.appendRecords,
 // LogValidator (via record::validate_produce_batch).
 //
+// Idempotence (log/producer_state.h): a retried batch is answered with its
+// original base offset and no error; sequence gaps, stale epochs and plain
+// batches inside a transaction are refused with Kafka's codes.
 // Each partition's records must be exactly one valid v2 batch; nothing of a
 // refused partition is stored and the others are unaffected. acks=-1 is
 // answered once the data is fsynced (group commit shared with every other
@@ -52,6 +55,17 @@ int codec_level(const meta::log_settings& s, record::compression c) {
         case record::compression::lz4: return s.compression_lz4_level;
         case record::compression::zstd: return s.compression_zstd_level;
         default: return record::k_default_level;
+    }
+}
+
+// The Kafka code of a producer-state refusal; none for other log errors.
+error_code producer_state_error(log::log_errc c) {
+    switch (c) {
+        case log::log_errc::out_of_order_sequence: return error_code::out_of_order_sequence_number;
+        case log::log_errc::invalid_producer_epoch: return error_code::invalid_producer_epoch;
+        case log::log_errc::invalid_txn_state: return error_code::invalid_txn_state;
+        case log::log_errc::coordinator_fenced: return error_code::transaction_coordinator_fenced;
+        default: return error_code::none;
     }
 }
 
@@ -118,7 +132,20 @@ void append_one(request_context& ctx, const meta::topic& t, produce_request::par
     opts.leader_epoch = 0;
     auto r = part->log->append(batch, opts);
     if (!r.ok()) {
-        out.error_code = code(error_code::kafka_storage_error);
+        // Producer-state refusals carry the log start offset (ReplicaManager
+        // appendToLocalLog: the generic branch); storage errors do not.
+        error_code e = producer_state_error(r.error().code);
+        out.error_code = code(e == error_code::none ? error_code::kafka_storage_error : e);
+        if (e != error_code::none) out.log_start_offset = part->log->log_start_offset();
+        return;
+    }
+    if (r->duplicate) {
+        // A retried batch: its original offsets, no error, nothing appended
+        // (UnifiedLog.append returns the duplicate's LogAppendInfo).
+        out.base_offset = r->base_offset;
+        out.log_append_time_ms = -1;
+        out.log_start_offset = r->log_start_offset;
+        if (acks == -1) syncs.push_back({part->log, r->last_offset + 1, &out});
         return;
     }
     out.base_offset = r->base_offset;

@@ -10,7 +10,10 @@
 // incremental fetch for a session ketch never created is refused with
 // FETCH_SESSION_ID_NOT_FOUND, as Kafka refuses an unknown session.
 // Long polling: with too few bytes, the request parks on its partitions and
-// is woken by the next append to any of them (or by max_wait_ms).
+// is woken by the next append to any of them, a transaction marker included
+// (which is what moves a read_committed reader's LSO), or by max_wait_ms.
+// read_committed (isolation_level 1): nothing at or past the last stable
+// offset, and the aborted transactions overlapping what was read.
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -69,6 +72,7 @@ uint64_t read_all(request_context& ctx, std::vector<fetch_target>& targets, int3
         uint64_t limit = std::min<uint64_t>(uint64_t(std::max(tg.req->partition_max_bytes, 0)), budget);
         log::read_options ro;
         ro.min_one_batch = total == 0;
+        ro.read_committed = read_committed;
         auto r = log.read(tg.req->fetch_offset, limit, ro);
         // Past this point Kafka's answer comes from the log read: a
         // read_uncommitted partition carries a null aborted list, errors too.
@@ -80,7 +84,10 @@ uint64_t read_all(request_context& ctx, std::vector<fetch_target>& targets, int3
             continue;
         }
         out.high_watermark = r->high_watermark;
-        out.last_stable_offset = r->high_watermark;  // no open transactions yet
+        out.last_stable_offset = r->last_stable_offset;
+        if (read_committed && r->aborted) {
+            for (const auto& t : *r->aborted) out.aborted_transactions->push_back({t.producer_id, t.first_offset, {}});
+        }
         out.log_start_offset = r->log_start_offset;
         records recs;
         bool zero_copy = ctx.conn.sendfile_ok;

@@ -19,7 +19,7 @@ constexpr int64_t k_latest = -1, k_earliest = -2, k_max_timestamp = -3, k_earlie
                   k_earliest_pending_upload = -5;
 
 void answer(request_context& ctx, const meta::topic& t, const list_offsets_request::list_offsets_partition& p,
-            list_offsets_response::list_offsets_partition_response& out) {
+            list_offsets_response::list_offsets_partition_response& out, int8_t isolation_level) {
     auto part = open_partition(ctx.broker, t, p.partition_index);
     if (!part.ok()) {
         out.error_code = code(part.error());
@@ -38,12 +38,16 @@ void answer(request_context& ctx, const meta::topic& t, const list_offsets_reque
         return;
     }
     auto& log = *part->log;
+    // Partition.fetchOffsetForTimestamp: nothing at or past the last fetchable
+    // offset (the LSO for READ_COMMITTED, the high watermark otherwise).
+    const int64_t last_fetchable = isolation_level == 1 ? log.last_stable_offset() : log.high_watermark();
     out.timestamp = -1;
     out.offset = -1;
     out.leader_epoch = -1;
     switch (p.timestamp) {
         case k_latest:
-            out.offset = log.high_watermark();
+            // READ_COMMITTED: the last stable offset (UnifiedLog.fetchOffsetByTimestamp via the isolation level).
+            out.offset = last_fetchable;
             out.leader_epoch = 0;
             return;
         case k_earliest:
@@ -61,7 +65,7 @@ void answer(request_context& ctx, const meta::topic& t, const list_offsets_reque
             auto r = log.max_timestamp();
             if (!r.ok()) {
                 out.error_code = code(error_code::kafka_storage_error);
-            } else if (*r) {
+            } else if (*r && (*r)->offset < last_fetchable) {
                 out.offset = (*r)->offset;
                 out.timestamp = (*r)->timestamp;
                 out.leader_epoch = 0;
@@ -79,7 +83,7 @@ void answer(request_context& ctx, const meta::topic& t, const list_offsets_reque
     auto r = log.offset_for_timestamp(p.timestamp);
     if (!r.ok()) {
         out.error_code = code(error_code::kafka_storage_error);
-    } else if (*r) {
+    } else if (*r && (*r)->offset < last_fetchable) {
         out.offset = (*r)->offset;
         out.timestamp = (*r)->timestamp;
         out.leader_epoch = 0;
@@ -106,7 +110,7 @@ awaitable<list_offsets_response> handle_list_offsets(request_context& ctx, list_
             } else if (!t) {
                 out.error_code = code(error_code::unknown_topic_or_partition);
             } else {
-                answer(ctx, *t, p, out);
+                answer(ctx, *t, p, out, req.isolation_level);
             }
         }
     }

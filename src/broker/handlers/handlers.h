@@ -17,9 +17,10 @@
 #include "protocol/messages/describe_cluster.h"
 #include "protocol/messages/describe_configs.h"
 #include "protocol/messages/describe_groups.h"
-#include "protocol/messages/describe_user_scram_credentials.h"
 #include "protocol/messages/describe_log_dirs.h"
+#include "protocol/messages/describe_producers.h"
 #include "protocol/messages/describe_topic_partitions.h"
+#include "protocol/messages/describe_user_scram_credentials.h"
 #include "protocol/messages/elect_leaders.h"
 #include "protocol/messages/fetch.h"
 #include "protocol/messages/find_coordinator.h"
@@ -57,6 +58,8 @@ awaitable<kafka::delete_topics_response> handle_delete_topics(request_context&, 
 awaitable<kafka::init_producer_id_response> handle_init_producer_id(request_context&, kafka::init_producer_id_request&);
 awaitable<kafka::delete_records_response> handle_delete_records(request_context&, kafka::delete_records_request&);
 awaitable<kafka::describe_cluster_response> handle_describe_cluster(request_context&, kafka::describe_cluster_request&);
+awaitable<kafka::describe_producers_response> handle_describe_producers(request_context&,
+                                                                       kafka::describe_producers_request&);
 awaitable<kafka::find_coordinator_response> handle_find_coordinator(request_context&, kafka::find_coordinator_request&);
 
 // SASL (security/sasl_session.h) and SCRAM credentials (meta/credential_store.h).

@@ -51,6 +51,7 @@ constexpr handler_entry k_handlers[] = {
           &handle_alter_user_scram_credentials, 0, 0>(),
     entry<update_features_request,    update_features_response,   &handle_update_features,   0,  2>(),
     entry<describe_cluster_request,   describe_cluster_response,  &handle_describe_cluster,  0,  2>(),
+    entry<describe_producers_request, describe_producers_response, &handle_describe_producers, 0, 0>(),
     entry<consumer_group_heartbeat_request, consumer_group_heartbeat_response, &handle_consumer_group_heartbeat, 0, 1>(),
     entry<consumer_group_describe_request,  consumer_group_describe_response,  &handle_consumer_group_describe,  0, 1>(),
     entry<describe_topic_partitions_request, describe_topic_partitions_response,

@@ -44,7 +44,8 @@ TEST(log_format, golden_partition_directory) {
     for (const auto& e : *listing) names.push_back(e.name);
     std::sort(names.begin(), names.end());
     EXPECT_EQ(names, (std::vector<std::string>{"00000000000000000100.index", "00000000000000000100.log",
-                                               "00000000000000000100.timeindex", "checkpoint"}));
+                                               "00000000000000000100.timeindex", "00000000000000000100.txnindex",
+                                               "00000000000000000105.snapshot", "checkpoint"}));
 
     // .log: the batches verbatim, base offsets rewritten (bytes 0-7), nothing else.
     bytes expect_log;

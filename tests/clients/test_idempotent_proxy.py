@@ -1,0 +1,190 @@
+"""Idempotent producing through connection drops (issue 5): a confluent-kafka
+(librdkafka) idempotent producer writes 100,000 numbered records to 2 partitions
+through a TCP proxy that the test uses to cut every connection at random moments
+(requests lost on the way in, answers lost on the way out). The partitions must then
+hold each record exactly once, in the order it was produced (checked by content).
+
+The broker advertises the proxy's address, so every connection of the client goes
+through it. Lost answers make the client resend batches the broker already wrote:
+those must be recognised as duplicates and answered with their original offsets.
+
+Behaviour reference, Apache Kafka 4.3.1: UnifiedLog.analyzeAndValidateProducerState and
+ProducerStateEntry.findDuplicateBatch (storage/internals/log) answer a retried batch
+with its original offsets; ProducerAppendInfo.checkSequence refuses gaps.
+"""
+
+import os
+import random
+import socket
+import threading
+import time
+
+import pytest
+from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient, NewTopic
+
+from conftest import BrokerProcess, _ketch_binary
+
+RECORDS = 100_000
+PARTITIONS = 2
+
+
+class CuttingProxy:
+    """Forwards 127.0.0.1:port to the broker; cut() closes every open connection."""
+
+    def __init__(self):
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.listener.settimeout(0.2)
+        self.port = self.listener.getsockname()[1]
+        self.upstream = None
+        self.lock = threading.Lock()
+        self.pairs = set()
+        self.stopped = threading.Event()
+        self.cuts = 0
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self):
+        while not self.stopped.is_set():
+            try:
+                client, _ = self.listener.accept()
+            except socket.timeout:
+                continue
+            try:
+                server = socket.create_connection(self.upstream, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            pair = (client, server)
+            with self.lock:
+                self.pairs.add(pair)
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(a, b, pair), daemon=True).start()
+
+    def _pump(self, src, dst, pair):
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                dst.sendall(data)
+        except OSError:
+            pass
+        self._close(pair)
+
+    def _close(self, pair):
+        with self.lock:
+            self.pairs.discard(pair)
+        for s in pair:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+
+    def cut(self):
+        with self.lock:
+            pairs = list(self.pairs)
+        for p in pairs:
+            self._close(p)
+        self.cuts += 1
+
+    def close(self):
+        self.stopped.set()
+        self.thread.join()
+        self.listener.close()
+        self.cut()
+
+
+@pytest.fixture
+def proxied_broker(tmp_path):
+    if os.environ.get("KETCH_TEST_BOOTSTRAP"):
+        pytest.skip("needs a broker the test starts (it must advertise the proxy)")
+    proxy = CuttingProxy()
+    (tmp_path / "data").mkdir()
+    b = BrokerProcess(_ketch_binary(), tmp_path / "data", tmp_path,
+                      ["--advertised-listener", "127.0.0.1:%d" % proxy.port])
+    b.start()
+    proxy.upstream = (b.host, b.port)
+    yield b, proxy
+    proxy.close()
+    b.stop()
+
+
+def value(i):
+    return b"record-%08d" % i
+
+
+def test_idempotent_producer_through_connection_drops_writes_each_record_once_in_order(proxied_broker):
+    broker, proxy = proxied_broker
+    bootstrap = "127.0.0.1:%d" % proxy.port
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic("idem", PARTITIONS, 1)])["idem"].result(30)
+
+    stop_cutting = threading.Event()
+    rnd = random.Random(5)
+
+    def cutter():
+        while not stop_cutting.wait(rnd.uniform(0.1, 0.5)):
+            proxy.cut()
+
+    errors = []
+    acked = [0]
+
+    def report(err, msg):
+        if err is not None:
+            errors.append(err.name())
+        else:
+            acked[0] += 1
+
+    producer = Producer({
+        "bootstrap.servers": bootstrap, "enable.idempotence": True, "acks": "all",
+        "linger.ms": 20, "batch.num.messages": 10000, "message.timeout.ms": 300_000,
+        "reconnect.backoff.ms": 10, "reconnect.backoff.max.ms": 100,
+        "retry.backoff.ms": 10, "retry.backoff.max.ms": 100, "log_level": 2,
+    })
+    started = time.monotonic()
+    t = threading.Thread(target=cutter, daemon=True)
+    t.start()
+    try:
+        for i in range(RECORDS):
+            while True:
+                try:
+                    producer.produce("idem", key=b"%d" % i, value=value(i), partition=i % PARTITIONS,
+                                     on_delivery=report)
+                    break
+                except BufferError:
+                    producer.poll(0.05)
+            if i % 1000 == 0:
+                producer.poll(0)
+        assert producer.flush(240) == 0, "records still in flight"
+    finally:
+        stop_cutting.set()
+        t.join()
+    print("produced in %.1f s with %d cuts" % (time.monotonic() - started, proxy.cuts))
+    assert errors == []
+    assert acked[0] == RECORDS
+    assert proxy.cuts >= 5, "the run was too short to cut any connection"
+
+    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "check", "enable.auto.commit": False,
+                         "log_level": 2})
+    consumer.assign([TopicPartition("idem", p, 0) for p in range(PARTITIONS)])
+    seen = {p: [] for p in range(PARTITIONS)}
+    deadline = time.monotonic() + 60
+    total = 0
+    while total < RECORDS and time.monotonic() < deadline:
+        for m in consumer.consume(10_000, 1.0):
+            assert m.error() is None, m.error()
+            seen[m.partition()].append((m.offset(), m.value()))
+            total += 1
+    for p in range(PARTITIONS):
+        _, high = consumer.get_watermark_offsets(TopicPartition("idem", p), timeout=10)
+        expected = [value(i) for i in range(p, RECORDS, PARTITIONS)]
+        got = [v for _, v in seen[p]]
+        assert high == len(expected), "partition %d holds %d records, %d were produced" % (p, high, len(expected))
+        assert got == expected, "partition %d: duplicated, lost or reordered records" % p
+        assert [o for o, _ in seen[p]] == list(range(len(expected)))
+    consumer.close()
+    print("checked after %.1f s" % (time.monotonic() - started))
