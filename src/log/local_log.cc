@@ -160,7 +160,8 @@ log_result<append_result> local_log::append_locked(std::array<uint8_t, k_batch_h
         if (!c) return failure{producer_error(c.error())};
         if (*c) {
             const auto& d = **c;
-            return append_result{d.first_offset, d.last_offset, -1, log_start_.load(std::memory_order_acquire), true};
+            return append_result{d.first_offset, d.last_offset, d.timestamp, log_start_.load(std::memory_order_acquire),
+                                 true};
         }
         const producer_entry* e = producers_.find(h.producer_id);
         starts_txn = h.is_transactional() && (!e || e->txn_first_offset < 0);

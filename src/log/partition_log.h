@@ -42,7 +42,8 @@ struct append_result {
     int64_t log_append_time = -1;  // -1 unless log-append time was applied
     int64_t log_start_offset = 0;
     // The batch repeats one of its producer's last 5 (same epoch and
-    // sequences): nothing was appended; the offsets are the original's.
+    // sequences): nothing was appended; the offsets are the original's and
+    // log_append_time is the original's max timestamp (Kafka answers that).
     bool duplicate = false;
 };
 

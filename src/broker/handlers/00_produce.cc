@@ -141,9 +141,10 @@ void append_one(request_context& ctx, const meta::topic& t, produce_request::par
     }
     if (r->duplicate) {
         // A retried batch: its original offsets, no error, nothing appended
-        // (UnifiedLog.append returns the duplicate's LogAppendInfo).
+        // (UnifiedLog.append returns the duplicate's LogAppendInfo, whose
+        // log append time is the original batch's max timestamp: recorded).
         out.base_offset = r->base_offset;
-        out.log_append_time_ms = -1;
+        out.log_append_time_ms = r->log_append_time;
         out.log_start_offset = r->log_start_offset;
         if (acks == -1) syncs.push_back({part->log, r->last_offset + 1, &out});
         return;

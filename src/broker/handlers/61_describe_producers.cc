@@ -3,6 +3,8 @@
 // coordinator epoch, open transaction's first offset.
 // Behaviour: KafkaApis.handleDescribeProducersRequest,
 // ReplicaManager.activeProducerState.
+#include <algorithm>
+
 #include "broker/handlers/handlers.h"
 #include "broker/partitions.h"
 #include "meta/topic_registry.h"
@@ -10,6 +12,26 @@
 namespace ketch::broker {
 
 using namespace kafka;
+
+namespace {
+
+// Kafka lists a partition's producers from a java.util.HashMap<Long, ...>:
+// bucket order of Long.hashCode spread by HashMap.hash, table grown at 0.75 load.
+std::vector<log::producer_entry> in_java_hash_map_order(std::vector<log::producer_entry> v) {
+    size_t cap = 16;
+    while (double(v.size()) > double(cap) * 0.75) cap *= 2;
+    auto bucket = [cap](int64_t id) {
+        auto u = uint64_t(id);
+        auto h = uint32_t(u ^ (u >> 32));
+        return (h ^ (h >> 16)) & uint32_t(cap - 1);
+    };
+    std::stable_sort(v.begin(), v.end(), [&](const auto& a, const auto& b) {
+        return bucket(a.producer_id) < bucket(b.producer_id);
+    });
+    return v;
+}
+
+}  // namespace
 
 awaitable<describe_producers_response> handle_describe_producers(request_context& ctx, describe_producers_request& req) {
     describe_producers_response resp;
@@ -21,7 +43,9 @@ awaitable<describe_producers_response> handle_describe_producers(request_context
             auto& out = tr.partitions.emplace_back();
             out.partition_index = index;
             if (!t) {
+                // Kafka names the error for an unknown topic, not for a partition out of range (recorded).
                 out.error_code = code(error_code::unknown_topic_or_partition);
+                out.error_message = "This server does not host this topic-partition.";
                 continue;
             }
             auto part = open_partition(ctx.broker, *t, index);
@@ -29,7 +53,7 @@ awaitable<describe_producers_response> handle_describe_producers(request_context
                 out.error_code = code(part.error());
                 continue;
             }
-            for (const auto& e : part->log->producers()) {
+            for (const auto& e : in_java_hash_map_order(part->log->producers())) {
                 auto& p = out.active_producers.emplace_back();
                 p.producer_id = e.producer_id;
                 p.producer_epoch = e.epoch;

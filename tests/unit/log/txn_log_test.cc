@@ -175,6 +175,32 @@ TEST_F(txn_log, a_damaged_snapshot_falls_back_to_replaying_the_log) {
     EXPECT_TRUE(log->append(producer_batch_bytes(1, 0, 0, 2), {})->duplicate);
 }
 
+TEST_F(txn_log, a_marker_notifies_the_marker_listener_so_parked_read_committed_fetches_wake) {
+    int calls = 0;
+    local_log::options o;
+    o.fs = fs;
+    o.dir = dir;
+    o.config = config;
+    o.clock_ms = [this] { return clock; };
+    o.on_marker = [&calls] { ++calls; };
+    auto log = *local_log::open(std::move(o));
+    app(*log, 1, 0, 0, 1, true);
+    EXPECT_EQ(calls, 0);  // data appends are the produce path's to announce
+    ASSERT_TRUE(log->append_txn_marker(1, 0, true, 0, clock).ok());
+    EXPECT_EQ(calls, 1);
+    EXPECT_FALSE(log->append_txn_marker(1, -1 + 0, true, 0, clock).ok());  // refused: epoch -1 < 0
+    EXPECT_EQ(calls, 1);
+}
+
+TEST_F(txn_log, a_duplicate_reports_the_original_max_timestamp_as_kafka_does) {
+    auto log = open();
+    auto first = app(*log, 3, 0, 0, 2);
+    auto dup = log->append(producer_batch_bytes(3, 0, 0, 2), {});
+    ASSERT_TRUE(dup->duplicate);
+    EXPECT_EQ(first.log_append_time, -1);
+    EXPECT_EQ(dup->log_append_time, 1'700'000'000'001);  // the batch's max timestamp (recorded)
+}
+
 TEST_F(txn_log, idle_producers_expire) {
     auto log = open();
     app(*log, 1, 0, 0);
