@@ -26,11 +26,7 @@
 
 namespace ketch::log {
 
-struct aborted_txn {
-    int64_t producer_id = -1;
-    int64_t first_offset = 0;
-    int64_t last_offset = 0;  // the ABORT marker's offset
-};
+// aborted_txn: log/producer_state.h (the .txnindex entry; last_offset is the ABORT marker's offset).
 
 struct producer_last_record {
     std::optional<int64_t> last_data_offset;

@@ -57,6 +57,13 @@ log_result<local_log::swap_outcome> local_log::replace_segments(const std::vecto
 
         // 2. Readers see the new list from now on; those holding the old one
         // keep reading the old files through their handles.
+        // The cleaned segment keeps the aborted transactions of those it replaces.
+        std::vector<aborted_txn> carried;
+        for (const auto& s : old) {
+            auto a = s->aborted();
+            carried.insert(carried.end(), a.begin(), a.end());
+        }
+        cleaned->reset_aborted(std::move(carried));
         auto list = std::make_shared<segment_list>(segs->begin(), first);
         list->push_back(cleaned);
         list->insert(list->end(), first + long(old.size()), segs->end());
@@ -68,7 +75,7 @@ log_result<local_log::swap_outcome> local_log::replace_segments(const std::vecto
             if (auto st = fs.rename(s->path(k_log_suffix), io::join_path(dir, deleted_file_name(s->base_offset())));
                 !st)
                 return fail(st.error());
-            for (auto suffix : {k_index_suffix, k_time_index_suffix}) {
+            for (auto suffix : {k_index_suffix, k_time_index_suffix, k_txn_index_suffix}) {
                 auto st = fs.remove(s->path(suffix));
                 if (!st && st.error().kind != io::io_errc::not_found) return fail(st.error());
             }
