@@ -15,6 +15,7 @@
 #include "app/cluster_id.h"
 #include "app/listeners.h"
 #include "app/options.h"
+#include "app/periodic.h"
 #include "app/registry_topic_view.h"
 #include "broker/broker_context.h"
 #include "broker/cleaner.h"
@@ -23,6 +24,7 @@
 #include "broker/partitions.h"
 #include "broker/retention.h"
 #include "broker/topics.h"
+#include "broker/txn_markers.h"
 #include "group/coordinator.h"
 #include "group/thread_scheduler.h"
 #include "io/posix_file_system.h"
@@ -30,10 +32,12 @@
 #include "meta/sqlite_credential_store.h"
 #include "meta/sqlite_offset_store.h"
 #include "meta/sqlite_store.h"
+#include "meta/sqlite_txn_store.h"
 #include "meta/topic_registry.h"
 #include "net/server.h"
 #include "security/scram.h"
 #include "security/tls_identity.h"
+#include "txn/coordinator.h"
 #include "txn/producer_ids.h"
 
 using namespace ketch;
@@ -183,6 +187,30 @@ int main(int argc, char** argv) {
         for (auto& m : security::supported_mechanisms())
             if (std::find(wanted.begin(), wanted.end(), m) != wanted.end()) ctx.sasl.enabled_mechanisms.push_back(m);
         ctx.sasl.reauth_ms = opt.connections_max_reauth_ms;
+        // The transaction coordinator: state in <data-dir>/txn.db (with the
+        // groups' pending transactional offsets), markers and completions on
+        // `blocking`, timeouts and expiry on the group timer thread.
+        auto txn_db = meta::sqlite_txn_store::open(opt.data_dir);
+        if (!txn_db.ok()) throw std::runtime_error("transactions: " + txn_db.error().message);
+        if (auto st = (*groups)->attach_txn_store(**txn_db); !st.ok())
+            throw std::runtime_error("transactional offsets: " + st.error().message);
+        broker::txn_markers markers(ctx);
+        txn::txn_config tcfg;
+        tcfg.max_timeout_ms = opt.transaction_max_timeout_ms;
+        tcfg.abort_timed_out_interval_ms = opt.transaction_abort_check_ms;
+        tcfg.transactional_id_expiration_ms = opt.transactional_id_expiration_ms;
+        txn::transaction_coordinator txns(
+            tcfg, [&group_clock] { return group_clock.now_ms(); }, [&producer_ids] { return producer_ids.next(); },
+            **txn_db, markers, ctx.run_blocking);
+        if (auto st = txns.load(); !st.ok()) throw std::runtime_error("transactions: " + st.error().message);
+        ctx.txns = &txns;
+        app::periodic txn_abort(group_timers, tcfg.abort_timed_out_interval_ms, [&ctx, &txns] {
+            ctx.run_blocking([&txns] { txns.abort_timed_out(); });
+        });
+        app::periodic txn_expire(group_timers, tcfg.remove_expired_interval_ms,
+                                 [&ctx, &txns] {
+                                     ctx.run_blocking([&txns] { txns.expire_transactional_ids(); });
+                                 });
 
         broker::dispatcher dispatch(ctx);
         net::server_options sopt;
@@ -273,6 +301,9 @@ int main(int argc, char** argv) {
         // while the listener still runs; later group requests
         // COORDINATOR_NOT_AVAILABLE.
         (*groups)->shutdown();
+        txns.shutdown();
+        txn_abort.stop();
+        txn_expire.stop();
         server.stop();
         blocking.join();
         cleaner.reset();

@@ -72,6 +72,10 @@ static void apply_config_file(const std::string& path, options& o) {
     o.max_request_bytes = t["max-request-bytes"].value_or(o.max_request_bytes);
     o.group_initial_rebalance_delay_ms =
         t["group-initial-rebalance-delay-ms"].value_or(o.group_initial_rebalance_delay_ms);
+    o.transaction_max_timeout_ms = t["transaction-max-timeout-ms"].value_or(o.transaction_max_timeout_ms);
+    o.transaction_abort_check_ms = t["transaction-abort-check-ms"].value_or(o.transaction_abort_check_ms);
+    o.transactional_id_expiration_ms =
+        t["transactional-id-expiration-ms"].value_or(o.transactional_id_expiration_ms);
 }
 
 options parse_options(int argc, char** argv) {
@@ -158,6 +162,19 @@ options parse_options(int argc, char** argv) {
                       "how long a new group waits for more members (group.initial.rebalance.delay.ms; Kafka: 3000)")
             ->capture_default_str()
             ->check(CLI::NonNegativeNumber);
+        a->add_option("--transaction-max-timeout-ms", o.transaction_max_timeout_ms,
+                      "largest transaction timeout a producer may ask (transaction.max.timeout.ms)")
+            ->capture_default_str()
+            ->check(CLI::PositiveNumber);
+        a->add_option("--transaction-abort-check-ms", o.transaction_abort_check_ms,
+                      "how often timed-out transactions are aborted "
+                      "(transaction.abort.timed.out.transaction.cleanup.interval.ms)")
+            ->capture_default_str()
+            ->check(CLI::PositiveNumber);
+        a->add_option("--transactional-id-expiration-ms", o.transactional_id_expiration_ms,
+                      "idle transactional ids are forgotten after this (transactional.id.expiration.ms)")
+            ->capture_default_str()
+            ->check(CLI::PositiveNumber);
     };
     add_common(&app);
     auto* env = app.add_subcommand("env", "print the client settings for this broker and exit");

@@ -49,6 +49,9 @@ struct options {
     int32_t max_request_bytes = 100 * 1024 * 1024;
     // group.initial.rebalance.delay.ms (Kafka's default is 3000)
     int32_t group_initial_rebalance_delay_ms = 200;
+    int32_t transaction_max_timeout_ms = 900000;           // transaction.max.timeout.ms
+    int64_t transaction_abort_check_ms = 10000;            // transaction.abort.timed.out.transaction.cleanup.interval.ms
+    int64_t transactional_id_expiration_ms = 604800000;    // transactional.id.expiration.ms
     std::string config_file;                 // ketch.toml
     bool env_only = false;                   // `ketch env`
 };

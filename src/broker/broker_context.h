@@ -19,6 +19,7 @@ class credential_store;
 }
 namespace ketch::txn {
 class producer_ids;
+class transaction_coordinator;
 }
 namespace ketch::group {
 class group_coordinator;
@@ -42,6 +43,9 @@ struct broker_context {
     // null: no SASL listener and no credential API.
     meta::credential_store* credentials = nullptr;
     security::sasl_config sasl;  // mechanisms, connections.max.reauth.ms
+    // The transaction coordinator; unset: transactional requests are
+    // answered COORDINATOR_NOT_AVAILABLE.
+    txn::transaction_coordinator* txns = nullptr;
 };
 
 }  // namespace ketch::broker

@@ -37,7 +37,9 @@
 #include "group/consumer_util.h"
 #include "group/group_config.h"
 #include "group/time_source.h"
+#include "group/txn_api.h"
 #include "meta/offset_store.h"
+#include "meta/txn_store.h"
 
 namespace ketch::group {
 
@@ -95,6 +97,20 @@ public:
     // The topics consumer groups subscribe to and are assigned from; must
     // outlive the coordinator. Unset: no topic exists for them.
     void set_topic_view(const topic_view* topics);
+
+    // ---- transactional offsets (txn_offsets.cc) ----
+    // Loads the pending transactional offsets kept in `store`; new ones are
+    // kept there too. Call once, before serving TxnOffsetCommit.
+    status<meta::store_error> attach_txn_store(meta::txn_store& store);
+    // TxnOffsetCommit: validated as ClassicGroup.validateOffsetCommit with
+    // isTransactional; the offsets are pending for the producer (durably)
+    // until its transaction ends.
+    commit_result commit_txn_offsets(const txn_commit_args& args);
+    // The producer's transaction ended: its pending offsets become committed
+    // (commit) or are dropped (abort). false: the store failed, nothing changed.
+    bool complete_txn_offsets(int64_t producer_id, bool commit);
+    // OffsetFetch require_stable: is an offset of the partition pending?
+    bool has_pending_txn_offset(const std::string& group_id, const std::string& topic, int32_t partition);
 
     // The state of a group, if it exists (for tests and the console).
     std::optional<group_state> state_of(const std::string& group_id);
@@ -192,6 +208,9 @@ private:
     std::unordered_map<std::string, timer_slot> timers_;
     uint64_t next_timer_seq_ = 0;
     std::unique_ptr<timer_handle> expiry_timer_;
+    meta::txn_store* txn_store_ = nullptr;
+    // producer id -> group -> offsets pending in its transaction (txn_offsets.cc)
+    std::map<int64_t, std::map<std::string, group_offsets>> pending_txn_;
 
     // Serialise the store writes of one group (commit, delete, expiry) so they
     // reach the store in the order they were validated. Taken before mu_.

@@ -10,8 +10,12 @@ namespace {
 constexpr const char* k_key_fields[] = {"api_key", "partition_index", "index",   "partition", "name",
                                         "key",     "base_offset",     "offset_delta", "broker_id", "node_id"};
 
+// Values compared by one-to-one correspondence: topic ids ("<uuid:...>") and
+// producer ids ("<pid:...>"); the prefixes keep the two apart.
 bool is_uuid_token(const json& v) {
-    return v.is_string() && v.get_ref<const std::string&>().rfind("<uuid:", 0) == 0;
+    if (!v.is_string()) return false;
+    auto& s = v.get_ref<const std::string&>();
+    return s.rfind("<uuid:", 0) == 0 || s.rfind("<pid:", 0) == 0;
 }
 
 // The key field shared by every element of both arrays, with distinct scalar

@@ -74,6 +74,8 @@ private:
         } else if ((key == "total_bytes" || key == "usable_bytes") && v.is_number_integer() &&
                    v.get<int64_t>() >= 0 && path_matches("/results/*/" + key, path)) {
             v = "<bytes>";  // log_dir_space
+        } else if (key == "transaction_start_time_ms" && v.is_number_integer() && v.get<int64_t>() >= 0) {
+            v = "<time>";  // transaction_start_time
         } else if (key == "finalized_features_epoch" && v.is_number_integer() && v.get<int64_t>() >= 0) {
             v = "<epoch>";  // finalized_features_epoch
         } else if (key == "documentation" && v.is_string() && path_matches("/**/configs/*/documentation", path)) {
@@ -99,6 +101,8 @@ void mark_ids(json& v) {
         for (auto& [k, child] : v.items()) {
             if (k == "topic_id" && child.is_string() && child != k_zero_uuid)
                 child = "<uuid:" + child.get<std::string>() + ">";
+            else if (k == "producer_id" && child.is_number_integer() && child.get<int64_t>() >= 0)
+                child = "<pid:" + child.dump() + ">";
             else
                 mark_ids(child);
         }
@@ -117,6 +121,11 @@ const std::vector<rule_info>& all_rules() {
          "a nonzero uuid compares equal to any nonzero uuid, provided the correspondence stays one-to-one "
          "across the whole scenario (the same topic keeps its id, two topics never share one); the zero "
          "uuid is kept"},
+        {"producer_id", "/**/producer_id",
+         "a producer id >= 0 compares equal to any other, provided the correspondence stays one-to-one "
+         "across the whole scenario (each broker allocates its own ids); -1 is kept"},
+        {"transaction_start_time", "/**/transaction_start_time_ms",
+         "a start time >= 0 compares equal (\"<time>\"); -1 (no transaction) is kept"},
         {"self_address", "/**/host, /**/port",
          "the broker's own advertised host and port become \"<self-host>\" / \"<self-port>\""},
         {"error_message", "/**/error_message, /**/batch_index_error_message",
@@ -138,11 +147,23 @@ const std::vector<rule_info>& all_rules() {
          "(opt-in per step) keeps only topics this scenario named, dropping whatever else lives on the "
          "broker (other runs, internal topics) from all-topics listings",
          true},
+        {"own_transactions_only", "/transaction_states",
+         "(opt-in per step) keeps only transactional ids this scenario named, dropping other runs' from "
+         "ListTransactions",
+         true},
     };
     return rules;
 }
 
 bool keep_own_topics(json& response, const std::vector<std::string>& rules) {
+    if (std::find(rules.begin(), rules.end(), "own_transactions_only") != rules.end() && response.is_object() &&
+        response.contains("transaction_states") && response["transaction_states"].is_array()) {
+        json kept = json::array();
+        for (auto& t : response["transaction_states"])
+            if (t.is_object() && t.contains("transactional_id") && has_placeholder(t["transactional_id"]))
+                kept.push_back(t);
+        response["transaction_states"] = kept;
+    }
     if (std::find(rules.begin(), rules.end(), "own_topics_only") == rules.end()) return false;
     if (!response.is_object() || !response.contains("topics") || !response["topics"].is_array()) return true;
     json kept = json::array();

@@ -25,9 +25,20 @@ using request_group = offset_fetch_request::offset_fetch_request_group;
 using response_group = offset_fetch_response::offset_fetch_response_group;
 using response_topic = offset_fetch_response::offset_fetch_response_topics;
 
-void fill_partitions(response_topic& out, const group::fetch_topic_result& t) {
+// require_stable: a partition with a transactional offset pending is
+// UNSTABLE_OFFSET_COMMIT, offset -1 (OffsetMetadataManager.fetchOffsets).
+void fill_partitions(response_topic& out, const group::fetch_topic_result& t, request_context& ctx,
+                     const std::string& group_id, bool require_stable) {
     for (auto& p : t.partitions) {
         auto& rp = out.partitions.emplace_back();
+        if (require_stable && ctx.broker.groups.has_pending_txn_offset(group_id, t.name, p.partition)) {
+            rp.partition_index = p.partition;
+            rp.committed_offset = -1;
+            rp.committed_leader_epoch = -1;
+            rp.metadata = "";
+            rp.error_code = code(error_code::unstable_offset_commit);
+            continue;
+        }
         rp.partition_index = p.partition;
         rp.committed_offset = p.offset;
         rp.committed_leader_epoch = p.leader_epoch;
@@ -98,7 +109,7 @@ response_group fetch_group(request_context& ctx, request_group& g, bool require_
             auto& rt = out.topics.emplace_back();
             rt.name = r.topics[i].name;
             if (i < asked_ids.size()) rt.topic_id = asked_ids[i];
-            fill_partitions(rt, r.topics[i]);
+            fill_partitions(rt, r.topics[i], ctx, g.group_id, require_stable);
         }
         for (auto& t : unknown) out.topics.push_back(std::move(t));
         return out;
@@ -113,7 +124,7 @@ response_group fetch_group(request_context& ctx, request_group& g, bool require_
         auto& rt = out.topics.emplace_back();
         rt.name = t.name;
         rt.topic_id = id;
-        fill_partitions(rt, t);
+        fill_partitions(rt, t, ctx, g.group_id, require_stable);
     }
     return out;
 }

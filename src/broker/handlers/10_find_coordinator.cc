@@ -4,8 +4,9 @@
 // Behaviour: KafkaApis.handleFindCoordinatorRequest / getCoordinator and
 // FindCoordinatorRequest.getErrorResponse (Apache Kafka 4.3.1):
 // - a group key (any string, "" included) is answered with this broker;
-// - transactional ids and share keys are COORDINATOR_NOT_AVAILABLE until ketch
-//   has those coordinators (clients retry); a share key below v6, or one that
+// - a transactional id likewise (this broker is the transaction coordinator);
+// - share keys are COORDINATOR_NOT_AVAILABLE until ketch has that
+//   coordinator (clients retry); a share key below v6, or one that
 //   is not "groupId:topicId:partition" (SharePartitionKey.getInstance), is
 //   INVALID_REQUEST;
 // - any other key_type fails the whole request INVALID_REQUEST (every key
@@ -85,7 +86,11 @@ std::pair<error_code, node> coordinator_for(request_context& ctx, int8_t key_typ
             auto ep = c.advertised_for(ctx.conn.listener_name);
             return {error_code::none, node{c.node_id, ep.host, ep.port}};
         }
-        case 1: return {error_code::coordinator_not_available, node{}};
+        case 1: {
+            if (!ctx.broker.txns) return {error_code::coordinator_not_available, node{}};
+            auto ep = c.advertised_for(ctx.conn.listener_name);
+            return {error_code::none, node{c.node_id, ep.host, ep.port}};
+        }
         default:
             if (ctx.api_version < 6 || !valid_share_key(key)) return {error_code::invalid_request, node{}};
             return {error_code::coordinator_not_available, node{}};

@@ -1,9 +1,16 @@
-// InitProducerId v0-5. v2: flexible. v3: producer id/epoch for epoch bumps
-// (KIP-360). v4: keep_prepared_txn is v6 (KIP-939), not served.
-// Idempotent producers (no transactional id) get a fresh producer id with
-// epoch 0. Transactional ids need the transaction coordinator, which is not
-// built yet: they are answered COORDINATOR_NOT_AVAILABLE, which clients retry.
+// InitProducerId v0-5. v1: same as v0. v2: flexible. v3: producer id/epoch
+// for epoch bumps (KIP-360). v4: PRODUCER_FENCED (KIP-588); v5: same as v4.
+// v6 (2PC, KIP-939) is not served.
+// Behaviour: KafkaApis.handleInitProducerIdRequest and
+// TransactionCoordinator.handleInitProducerId (Kafka 4.3.1):
+// - no transactional id: a fresh producer id with epoch 0 (any
+//   producer id/epoch in the request is ignored);
+// - producer id and epoch must be both -1 or both set, else INVALID_REQUEST;
+// - with a transactional id: the transaction coordinator (txn/coordinator.h);
+// - PRODUCER_FENCED is answered INVALID_PRODUCER_EPOCH below v4.
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
+#include "txn/coordinator.h"
 #include "txn/producer_ids.h"
 
 namespace ketch::broker {
@@ -12,14 +19,34 @@ using namespace kafka;
 
 awaitable<init_producer_id_response> handle_init_producer_id(request_context& ctx, init_producer_id_request& req) {
     init_producer_id_response resp;
-    if (req.transactional_id) {
-        resp.error_code = code(error_code::coordinator_not_available);
-        resp.producer_id = -1;
-        resp.producer_epoch = -1;
+    resp.producer_id = -1;
+    resp.producer_epoch = -1;
+    const bool no_pid = req.producer_id == -1, no_epoch = req.producer_epoch == -1;
+    if (no_pid != no_epoch) {
+        resp.error_code = code(error_code::invalid_request);
         co_return resp;
     }
-    resp.producer_id = ctx.broker.producer_ids.next();
-    resp.producer_epoch = 0;
+    if (!req.transactional_id) {
+        resp.producer_id = ctx.broker.producer_ids.next();
+        resp.producer_epoch = 0;
+        co_return resp;
+    }
+    if (!ctx.broker.txns) {
+        resp.error_code = code(error_code::coordinator_not_available);
+        co_return resp;
+    }
+    std::optional<txn::pid_and_epoch> expected;
+    if (!no_pid) expected = txn::pid_and_epoch{req.producer_id, req.producer_epoch};
+    auto* txns = ctx.broker.txns;
+    // References only: g++ 12 mishandles a co_await operand's temporaries
+    // that own memory (see 11_join_group.cc).
+    auto r = co_await blocking_call<txn::init_pid_result>(ctx.broker, [txns, &req, &expected] {
+        return txns->init_producer_id(*req.transactional_id, req.transaction_timeout_ms, expected);
+    });
+    if (r.error == error_code::producer_fenced && ctx.api_version < 4) r.error = error_code::invalid_producer_epoch;
+    resp.error_code = code(r.error);
+    resp.producer_id = r.producer_id;
+    resp.producer_epoch = r.producer_epoch;
     co_return resp;
 }
 

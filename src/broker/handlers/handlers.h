@@ -4,6 +4,8 @@
 #include "broker/handler.h"
 #include "protocol/messages/alter_configs.h"
 #include "protocol/messages/alter_partition_reassignments.h"
+#include "protocol/messages/add_offsets_to_txn.h"
+#include "protocol/messages/add_partitions_to_txn.h"
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/alter_user_scram_credentials.h"
 #include "protocol/messages/api_versions.h"
@@ -22,6 +24,8 @@
 #include "protocol/messages/describe_topic_partitions.h"
 #include "protocol/messages/describe_user_scram_credentials.h"
 #include "protocol/messages/elect_leaders.h"
+#include "protocol/messages/describe_transactions.h"
+#include "protocol/messages/end_txn.h"
 #include "protocol/messages/fetch.h"
 #include "protocol/messages/find_coordinator.h"
 #include "protocol/messages/heartbeat.h"
@@ -32,6 +36,7 @@
 #include "protocol/messages/list_groups.h"
 #include "protocol/messages/list_offsets.h"
 #include "protocol/messages/list_partition_reassignments.h"
+#include "protocol/messages/list_transactions.h"
 #include "protocol/messages/metadata.h"
 #include "protocol/messages/offset_commit.h"
 #include "protocol/messages/offset_delete.h"
@@ -42,6 +47,7 @@
 #include "protocol/messages/sasl_handshake.h"
 #include "protocol/messages/sync_group.h"
 #include "protocol/messages/update_features.h"
+#include "protocol/messages/txn_offset_commit.h"
 
 namespace ketch::broker {
 
@@ -107,5 +113,20 @@ awaitable<kafka::consumer_group_describe_response> handle_consumer_group_describ
 // The client's address as Kafka shows it to group APIs (InetAddress.toString()
 // without a host name): "/127.0.0.1". `peer` is "ip:port" (11_join_group.cc).
 std::string java_client_host(const std::string& peer);
+
+// The transaction coordinator's APIs (txn/coordinator.h).
+awaitable<kafka::add_partitions_to_txn_response> handle_add_partitions_to_txn(request_context&,
+                                                                              kafka::add_partitions_to_txn_request&);
+awaitable<kafka::add_offsets_to_txn_response> handle_add_offsets_to_txn(request_context&,
+                                                                        kafka::add_offsets_to_txn_request&);
+awaitable<kafka::end_txn_response> handle_end_txn(request_context&, kafka::end_txn_request&);
+awaitable<kafka::txn_offset_commit_response> handle_txn_offset_commit(request_context&,
+                                                                      kafka::txn_offset_commit_request&);
+awaitable<kafka::describe_transactions_response> handle_describe_transactions(
+    request_context&, kafka::describe_transactions_request&);
+awaitable<kafka::list_transactions_response> handle_list_transactions(request_context&,
+                                                                      kafka::list_transactions_request&);
+// The group's partition of __consumer_offsets (GroupCoordinator.partitionFor, 50 partitions).
+int32_t offsets_partition_for(const std::string& group_id);
 
 }  // namespace ketch::broker

@@ -84,6 +84,14 @@ var commands = map[string]command{
 	"alter-configs":             alterConfigs,
 	"incremental-alter-configs": incrementalAlterConfigs,
 	"create-partitions":         createPartitions,
+	"txn-produce":               noTxn,
+	"txn-fence":                 noTxn,
+	"txn-transform":             noTxn,
+}
+
+// noTxn: transactions are covered by the java, confluent and kafkajs drivers.
+func noTxn(*env, args) (any, error) {
+	return unsupported{"franz-go driver: transactions are covered by the java, confluent and kafkajs drivers"}, nil
 }
 
 func stderrLogger() kgo.Logger {

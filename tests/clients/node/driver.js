@@ -18,6 +18,7 @@ const admin = require('./admin')
 const configs = require('./configs')
 const data = require('./data')
 const group = require('./group')
+const txn = require('./txn')
 
 const COMMANDS = {
   'create-topics': admin.createTopics,
@@ -37,6 +38,9 @@ const COMMANDS = {
   'describe-groups': group.describeGroups,
   'list-groups': group.listGroups,
   'committed-offsets': group.committedOffsets,
+  'txn-produce': txn.txnProduce,
+  'txn-fence': txn.txnFence,
+  'txn-transform': txn.txnTransform,
 }
 
 // Java-style client properties accepted in "config", mapped to kafkajs

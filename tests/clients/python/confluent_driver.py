@@ -437,6 +437,137 @@ def create_partitions(bootstrap, args):
 COMMANDS = {
     "describe-configs": describe_configs, "alter-configs": alter_configs,
     "incremental-alter-configs": incremental_alter_configs, "create-partitions": create_partitions,
+def txn_err_name(e):
+    """A transactional call's failure as Kafka's name; librdkafka reports a fenced
+    producer as its local _FENCED (from PRODUCER_FENCED / INVALID_PRODUCER_EPOCH)."""
+    name = err_name(e)
+    return "PRODUCER_FENCED" if name == "_FENCED" else name
+
+
+def txn_producer(bootstrap, args, transactional_id):
+    return Producer({"bootstrap.servers": bootstrap, "transactional.id": transactional_id,
+                     **passthrough_config(args)})
+
+
+def txn_send(p, records):
+    """Produces records (topic, partition, key, value) and waits for every delivery;
+    returns the first delivery error name, or None."""
+    errors = []
+
+    def cb(err, msg):
+        if err is not None:
+            errors.append(txn_err_name(err))
+
+    for r in records:
+        kw = {"value": b64d(r.get("value")), "key": b64d(r.get("key")), "on_delivery": cb}
+        if r.get("partition") is not None:
+            kw["partition"] = int(r["partition"])
+        p.produce(r["topic"], **kw)
+    p.flush(TIMEOUT_S)
+    return errors[0] if errors else None
+
+
+def txn_produce(bootstrap, args):
+    p = txn_producer(bootstrap, args, args["transactional_id"])
+    out = []
+    try:
+        p.init_transactions(TIMEOUT_S)
+        for t in args["transactions"]:
+            try:
+                p.begin_transaction()
+                err = txn_send(p, t["records"])
+                if err:
+                    raise RuntimeError(err)
+                if t.get("commit", True):
+                    p.commit_transaction(TIMEOUT_S)
+                else:
+                    p.abort_transaction(TIMEOUT_S)
+                out.append({"error": None})
+            except KafkaException as e:
+                out.append({"error": txn_err_name(e)})
+                if e.args[0].txn_requires_abort():
+                    p.abort_transaction(TIMEOUT_S)
+                else:
+                    break
+    finally:
+        p.flush(5)
+    return {"transactions": out}
+
+
+def txn_fence(bootstrap, args):
+    """Two producers, one transactional id: the second's init fences the first,
+    whose open transaction then cannot commit."""
+    record = {"topic": args["topic"], "partition": 0, "key": None, "value": b64e(b"fenced")}
+    first = txn_producer(bootstrap, args, args["transactional_id"])
+    first.init_transactions(TIMEOUT_S)
+    first.begin_transaction()
+    if txn_send(first, [record]):
+        raise RuntimeError("first producer could not send")
+    second = txn_producer(bootstrap, args, args["transactional_id"])
+    second.init_transactions(TIMEOUT_S)
+    first_error = None
+    try:
+        first.commit_transaction(TIMEOUT_S)
+    except KafkaException as e:
+        first_error = txn_err_name(e)
+    second_error = None
+    try:
+        second.begin_transaction()
+        err = txn_send(second, [dict(record, value=b64e(b"second"))])
+        if err:
+            raise RuntimeError(err)
+        second.commit_transaction(TIMEOUT_S)
+    except KafkaException as e:
+        second_error = txn_err_name(e)
+    return {"first_error": first_error, "second_error": second_error}
+
+
+def txn_transform(bootstrap, args):
+    """Consume-transform-produce, exactly once: reads `input` in group `group`
+    (read_committed, no auto commit), and for each poll writes every record's key
+    and value to `output` (same partition) in one transaction that also commits
+    the group's offsets (send_offsets_to_transaction). Stops after max_records,
+    timeout_ms, or idle_ms without input. A failure ends the run (the caller
+    restarts it, which fences a zombie and aborts its open transaction)."""
+    group = args["group"]
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False,
+                  "auto.offset.reset": "earliest", "isolation.level": "read_committed",
+                  **passthrough_config(args)})
+    p = txn_producer(bootstrap, args, args["transactional_id"])
+    processed = txns = 0
+    want = int(args.get("max_records", 1 << 30))
+    deadline = time.monotonic() + args.get("timeout_ms", 60000) / 1000.0
+    idle = args.get("idle_ms", 5000) / 1000.0
+    last = time.monotonic()
+    try:
+        p.init_transactions(TIMEOUT_S)
+        c.subscribe([args["input"]])
+        while processed < want and time.monotonic() < deadline and time.monotonic() - last < idle:
+            msgs = [m for m in c.consume(num_messages=int(args.get("batch", 50)), timeout=0.5)
+                    if m.error() is None]
+            if not msgs:
+                continue
+            last = time.monotonic()
+            p.begin_transaction()
+            for m in msgs:
+                p.produce(args["output"], key=m.key(), value=m.value(), partition=m.partition())
+            offsets = {}
+            for m in msgs:
+                offsets[(m.topic(), m.partition())] = m.offset() + 1
+            p.send_offsets_to_transaction([TopicPartition(t, part, o) for (t, part), o in offsets.items()],
+                                          c.consumer_group_metadata(), TIMEOUT_S)
+            p.commit_transaction(TIMEOUT_S)
+            processed += len(msgs)
+            txns += 1
+        return {"processed": processed, "transactions": txns, "error": None}
+    except KafkaException as e:
+        return {"processed": processed, "transactions": txns, "error": txn_err_name(e)}
+    finally:
+        c.close()
+
+
+COMMANDS = {
+    "txn-produce": txn_produce, "txn-fence": txn_fence, "txn-transform": txn_transform,
     "create-topics": create_topics, "list-topics": list_topics, "describe-topics": describe_topics,
     "delete-topics": delete_topics, "describe-cluster": describe_cluster, "produce": produce,
     "consume": consume, "offsets-for-times": offsets_for_times, "list-offsets": list_offsets,

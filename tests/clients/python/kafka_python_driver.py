@@ -438,6 +438,8 @@ def create_partitions(bootstrap, args):
     res = results[0]
     code = res["error_code"] if isinstance(res, dict) else res.error_code
     return {"error": code_name(code)}
+def no_txn(bootstrap, args):
+    raise Unsupported("kafka-python driver: transactions are covered by the java, confluent and kafkajs drivers")
 
 
 COMMANDS = {
@@ -447,6 +449,7 @@ COMMANDS = {
     "delete-topics": delete_topics, "describe-cluster": describe_cluster, "produce": produce,
     "consume": consume, "offsets-for-times": offsets_for_times, "list-offsets": list_offsets,
     "group-consume": group_consume, "describe-groups": describe_groups, "list-groups": list_groups,
+    "txn-produce": no_txn, "txn-fence": no_txn, "txn-transform": no_txn,
     "committed-offsets": committed_offsets,
 }
 

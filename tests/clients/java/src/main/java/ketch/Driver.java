@@ -121,6 +121,12 @@ public final class Driver {
         return GroupAdminCommands.listGroups(config, a);
       case "committed-offsets":
         return GroupAdminCommands.committedOffsets(config, a);
+      case "txn-produce":
+        return TxnCommands.produce(config, a);
+      case "txn-fence":
+        return TxnCommands.fence(config, a);
+      case "txn-transform":
+        return TxnCommands.transform(config, a);
       default:
         throw new UsageError("unknown command: " + command);
     }

@@ -1,0 +1,108 @@
+// AddPartitionsToTxn v0-5. v1: same as v0. v2: PRODUCER_FENCED (below:
+// INVALID_PRODUCER_EPOCH). v3: flexible. v4: batched transactions and
+// verify_only, for brokers (KIP-890; Kafka requires CLUSTER_ACTION, which an
+// unauthenticated ketch grants). v5: same as v4 (transaction version 2
+// clients; ketch runs every transaction as version 1).
+// Behaviour: KafkaApis.handleAddPartitionsToTxnRequest and
+// TransactionCoordinator.handleAddPartitionsToTransaction /
+// handleVerifyPartitionsInTransaction (Kafka 4.3.1):
+// - a partition of an unknown topic, or outside its topic, fails the whole
+//   transaction: UNKNOWN_TOPIC_OR_PARTITION for those partitions and
+//   OPERATION_NOT_ATTEMPTED for the others;
+// - otherwise every partition carries the coordinator's one error.
+#include "broker/blocking.h"
+#include "broker/handlers/handlers.h"
+#include "meta/topic_registry.h"
+#include "txn/coordinator.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+using req_topic = add_partitions_to_txn_request::add_partitions_to_txn_topic;
+using topic_result = add_partitions_to_txn_response::add_partitions_to_txn_topic_result;
+
+struct one_txn {
+    std::string id;
+    int64_t producer_id;
+    int16_t producer_epoch;
+    bool verify_only;
+    const std::vector<req_topic>* topics;
+};
+
+// Results grouped by topic, in request order.
+void put(std::vector<topic_result>& out, const std::string& topic, int32_t partition, error_code e) {
+    topic_result* t = nullptr;
+    for (auto& r : out)
+        if (r.name == topic) t = &r;
+    if (!t) {
+        t = &out.emplace_back();
+        t->name = topic;
+    }
+    auto& p = t->results_by_partition.emplace_back();
+    p.partition_index = partition;
+    p.partition_error_code = code(e);
+}
+
+awaitable<std::vector<topic_result>> handle_one(request_context& ctx, const one_txn& t) {
+    std::vector<topic_result> out;
+    std::vector<txn::topic_partition> partitions;
+    bool unknown = false;
+    for (auto& topic : *t.topics) {
+        auto meta = ctx.broker.topics.by_name(topic.name);
+        for (int32_t p : topic.partitions) {
+            if (!meta || p < 0 || p >= meta->partition_count) unknown = true;
+            partitions.push_back({topic.name, p});
+        }
+    }
+    if (unknown) {
+        for (auto& tp : partitions) {
+            auto meta = ctx.broker.topics.by_name(tp.topic);
+            bool bad = !meta || tp.partition < 0 || tp.partition >= meta->partition_count;
+            put(out, tp.topic, tp.partition,
+                bad ? error_code::unknown_topic_or_partition : error_code::operation_not_attempted);
+        }
+        co_return out;
+    }
+    auto* txns = ctx.broker.txns;
+    if (!txns) {
+        for (auto& tp : partitions) put(out, tp.topic, tp.partition, error_code::coordinator_not_available);
+        co_return out;
+    }
+    if (t.verify_only) {
+        for (auto& [tp, e] : txns->verify_partitions(t.id, t.producer_id, t.producer_epoch, partitions))
+            put(out, tp.topic, tp.partition, e);
+        co_return out;
+    }
+    // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
+    auto e = co_await blocking_call<error_code>(ctx.broker, [txns, &t, &partitions] {
+        return txns->add_partitions(t.id, t.producer_id, t.producer_epoch, partitions);
+    });
+    if (e == error_code::producer_fenced && ctx.api_version < 2) e = error_code::invalid_producer_epoch;
+    for (auto& tp : partitions) put(out, tp.topic, tp.partition, e);
+    co_return out;
+}
+
+}  // namespace
+
+awaitable<add_partitions_to_txn_response> handle_add_partitions_to_txn(request_context& ctx,
+                                                                       add_partitions_to_txn_request& req) {
+    add_partitions_to_txn_response resp;
+    if (ctx.api_version < 4) {
+        one_txn t{req.v3_and_below_transactional_id, req.v3_and_below_producer_id, req.v3_and_below_producer_epoch,
+                  false, &req.v3_and_below_topics};
+        resp.results_by_topic_v3_and_below = co_await handle_one(ctx, t);
+        co_return resp;
+    }
+    for (auto& tx : req.transactions) {
+        one_txn t{tx.transactional_id, tx.producer_id, tx.producer_epoch, tx.verify_only, &tx.topics};
+        auto& r = resp.results_by_transaction.emplace_back();
+        r.transactional_id = tx.transactional_id;
+        r.topic_results = co_await handle_one(ctx, t);
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,40 @@
+// AddOffsetsToTxn v0-4. v1: same as v0. v2: PRODUCER_FENCED (below:
+// INVALID_PRODUCER_EPOCH). v3: flexible. v4: same as v3 (KIP-890 clients).
+// Behaviour: KafkaApis.handleAddOffsetsToTxnRequest (Kafka 4.3.1): the
+// group's partition of __consumer_offsets (abs(groupId.hashCode) %
+// offsets.topic.num.partitions) is added to the transaction like any other.
+#include "broker/blocking.h"
+#include "broker/handlers/handlers.h"
+#include "group/java_hash.h"
+#include "txn/coordinator.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+int32_t offsets_partition_for(const std::string& group_id) {
+    // Utils.abs(Integer.MIN_VALUE) is 0 in Kafka.
+    int32_t h = group::java_string_hash(group_id);
+    int32_t a = h == INT32_MIN ? 0 : (h < 0 ? -h : h);
+    return a % 50;
+}
+
+awaitable<add_offsets_to_txn_response> handle_add_offsets_to_txn(request_context& ctx,
+                                                                 add_offsets_to_txn_request& req) {
+    add_offsets_to_txn_response resp;
+    auto* txns = ctx.broker.txns;
+    if (!txns) {
+        resp.error_code = code(error_code::coordinator_not_available);
+        co_return resp;
+    }
+    std::vector<txn::topic_partition> tp{{txn::consumer_offsets_topic, offsets_partition_for(req.group_id)}};
+    // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
+    auto e = co_await blocking_call<error_code>(ctx.broker, [txns, &req, &tp] {
+        return txns->add_partitions(req.transactional_id, req.producer_id, req.producer_epoch, tp);
+    });
+    if (e == error_code::producer_fenced && ctx.api_version < 2) e = error_code::invalid_producer_epoch;
+    resp.error_code = code(e);
+    co_return resp;
+}
+
+}  // namespace ketch::broker

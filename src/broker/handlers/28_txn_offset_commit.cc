@@ -1,0 +1,104 @@
+// TxnOffsetCommit v0-5. v2: committed_leader_epoch. v3: generation_id,
+// member_id, group_instance_id (KIP-447) and flexible. v4: same as v3. v5:
+// transaction version 2 clients (served as version 1).
+// Behaviour: KafkaApis.handleTxnOffsetCommitRequest and
+// GroupCoordinatorService.commitTransactionalOffsets (Kafka 4.3.1):
+// - unknown topics and partitions are UNKNOWN_TOPIC_OR_PARTITION, without
+//   the coordinator;
+// - the producer is checked as Kafka's transaction verification checks the
+//   group's __consumer_offsets partition against the transaction coordinator
+//   (it must have been added with AddOffsetsToTxn, with the current epoch);
+// - the group coordinator keeps the offsets pending until the transaction
+//   ends (group/txn_offsets.cc).
+#include "broker/blocking.h"
+#include "broker/handlers/handlers.h"
+#include "group/coordinator.h"
+#include "meta/topic_registry.h"
+#include "txn/coordinator.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+using response_topic = txn_offset_commit_response::txn_offset_commit_response_topic;
+
+void add(std::vector<response_topic>& out, const std::string& topic, int32_t partition, error_code e) {
+    response_topic* t = nullptr;
+    for (auto& r : out)
+        if (r.name == topic) t = &r;
+    if (!t) {
+        t = &out.emplace_back();
+        t->name = topic;
+    }
+    auto& p = t->partitions.emplace_back();
+    p.partition_index = partition;
+    p.error_code = code(e);
+}
+
+// The error Kafka's transaction verification of the offsets partition answers.
+error_code verification_error(error_code e) {
+    switch (e) {
+        case error_code::none: return e;
+        case error_code::producer_fenced: return error_code::invalid_producer_epoch;
+        case error_code::transaction_abortable:
+        case error_code::invalid_producer_id_mapping: return error_code::invalid_txn_state;
+        default: return e;
+    }
+}
+
+}  // namespace
+
+awaitable<txn_offset_commit_response> handle_txn_offset_commit(request_context& ctx, txn_offset_commit_request& req) {
+    txn_offset_commit_response resp;
+    auto& b = ctx.broker;
+    group::txn_commit_args args;
+    args.transactional_id = req.transactional_id;
+    args.group_id = req.group_id;
+    args.producer_id = req.producer_id;
+    args.producer_epoch = req.producer_epoch;
+    args.generation_id = req.generation_id;
+    args.member_id = req.member_id;
+    args.group_instance_id = req.group_instance_id;
+    for (auto& t : req.topics) {
+        auto topic = b.topics.by_name(t.name);
+        group::commit_topic valid{t.name, {}};
+        for (auto& p : t.partitions) {
+            if (!topic || p.partition_index < 0 || p.partition_index >= topic->partition_count) {
+                add(resp.topics, t.name, p.partition_index, error_code::unknown_topic_or_partition);
+                continue;
+            }
+            valid.partitions.push_back(
+                {p.partition_index, p.committed_offset, p.committed_leader_epoch, p.committed_metadata});
+        }
+        if (!valid.partitions.empty()) args.topics.push_back(std::move(valid));
+    }
+    if (args.topics.empty()) co_return resp;
+
+    auto all = [&](error_code e) {
+        for (auto& t : args.topics)
+            for (auto& p : t.partitions) add(resp.topics, t.name, p.partition, e);
+    };
+    if (!b.txns) {
+        all(error_code::coordinator_not_available);
+        co_return resp;
+    }
+    if (args.group_id.empty()) {
+        all(error_code::invalid_group_id);
+        co_return resp;
+    }
+    std::vector<txn::topic_partition> offsets_tp{{txn::consumer_offsets_topic, offsets_partition_for(req.group_id)}};
+    auto v = b.txns->verify_partitions(req.transactional_id, req.producer_id, req.producer_epoch, offsets_tp);
+    if (auto e = verification_error(v.front().second); e != error_code::none) {
+        all(e);
+        co_return resp;
+    }
+    // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
+    auto r = co_await blocking_call<group::commit_result>(b, [&b, &args] { return b.groups.commit_txn_offsets(args); });
+    for (auto& t : r.topics)
+        for (auto& p : t.partitions) add(resp.topics, t.name, p.partition, p.error);
+    co_return resp;
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,119 @@
+// Transactional offsets: TxnOffsetCommit keeps offsets pending for the
+// producer; the end of its transaction commits or drops them. Mirrors
+// OffsetMetadataManager.commitTransactionalOffset / replayEndTransactionMarker
+// / hasPendingTransactionalOffsets and ClassicGroup.validateOffsetCommit with
+// isTransactional=true (Kafka 4.3.1).
+//
+// Durability: pending offsets live in meta::txn_store until the transaction
+// ends, so a prepared commit completed after a restart still commits them.
+#include "group/coordinator.h"
+#include "group/coordinator_internal.h"
+#include "meta/utf16.h"
+
+namespace ketch::group {
+
+status<meta::store_error> group_coordinator::attach_txn_store(meta::txn_store& store) {
+    auto rows = store.load_pending_offsets();
+    if (!rows.ok()) return failure{rows.error()};
+    std::lock_guard lock(mu_);
+    txn_store_ = &store;
+    for (auto& p : *rows) {
+        auto& o = p.offset;
+        pending_txn_[p.producer_id][o.group][o.topic][o.partition] = o;
+    }
+    return ok_v;
+}
+
+commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args) {
+    commit_result res;
+    auto all = [&](error_code e) {
+        commit_result r;
+        for (const auto& t : args.topics) {
+            auto& rt = r.topics.emplace_back();
+            rt.name = t.name;
+            for (const auto& p : t.partitions) rt.partitions.push_back({p.partition, e});
+        }
+        return r;
+    };
+    if (args.group_id.empty() || too_long(args.group_id)) return all(error_code::invalid_group_id);
+    std::unique_lock order(stripe(args.group_id));
+    const int64_t now = clock_.now_ms();
+    {
+        std::lock_guard lock(mu_);
+        if (stopped_ || !txn_store_) return all(error_code::coordinator_not_available);
+        auto* g = find(args.group_id);
+        if (!g) {
+            if (args.generation_id >= 0) return all(error_code::illegal_generation);
+            g = &get_or_create(args.group_id);
+        }
+        if (g->is(group_state::dead)) return all(error_code::coordinator_not_available);
+        if (!(args.generation_id < 0 && g->is(group_state::empty)) &&
+            (args.generation_id >= 0 || !args.member_id.empty() || args.group_instance_id)) {
+            if (auto e = g->validate_member(args.member_id, args.group_instance_id); e != error_code::none)
+                return all(e);
+            if (args.generation_id != g->generation()) return all(error_code::illegal_generation);
+        }
+    }
+    std::vector<meta::pending_txn_offset> records;
+    for (const auto& t : args.topics) {
+        auto& rt = res.topics.emplace_back();
+        rt.name = t.name;
+        for (const auto& p : t.partitions) {
+            std::string metadata = p.metadata.value_or("");
+            if (meta::utf16_length(metadata) > size_t(config_.offset_metadata_max_bytes)) {
+                rt.partitions.push_back({p.partition, error_code::offset_metadata_too_large});
+                continue;
+            }
+            rt.partitions.push_back({p.partition, error_code::none});
+            records.push_back({args.producer_id, meta::stored_offset{args.group_id, t.name, p.partition, p.offset,
+                                                                     p.leader_epoch, std::move(metadata), now,
+                                                                     std::nullopt}});
+        }
+    }
+    if (records.empty()) return res;
+    if (!txn_store_->put_pending_offsets(records)) return all(error_code::not_coordinator);
+    std::lock_guard lock(mu_);
+    for (auto& r : records) pending_txn_[r.producer_id][r.offset.group][r.offset.topic][r.offset.partition] = r.offset;
+    return res;
+}
+
+bool group_coordinator::complete_txn_offsets(int64_t producer_id, bool commit) {
+    std::map<std::string, group_offsets> pending;
+    {
+        std::lock_guard lock(mu_);
+        auto it = pending_txn_.find(producer_id);
+        if (it == pending_txn_.end()) return true;
+        pending = it->second;
+    }
+    if (commit) {
+        for (auto& [group_id, topics] : pending) {
+            std::lock_guard order(stripe(group_id));
+            std::vector<meta::stored_offset> records;
+            for (auto& [topic, parts] : topics)
+                for (auto& [p, o] : parts) records.push_back(o);
+            if (!store_.commit_offsets(records)) return false;
+            std::lock_guard lock(mu_);
+            if (!find(group_id)) get_or_create(group_id);
+            auto& group = offsets_[group_id];
+            for (auto& r : records) group[r.topic][r.partition] = r;
+        }
+    }
+    if (!txn_store_ || !txn_store_->delete_pending_offsets(producer_id)) return false;
+    std::lock_guard lock(mu_);
+    pending_txn_.erase(producer_id);
+    return true;
+}
+
+bool group_coordinator::has_pending_txn_offset(const std::string& group_id, const std::string& topic,
+                                               int32_t partition) {
+    std::lock_guard lock(mu_);
+    for (auto& [pid, groups] : pending_txn_) {
+        auto g = groups.find(group_id);
+        if (g == groups.end()) continue;
+        auto t = g->second.find(topic);
+        if (t != g->second.end() && t->second.count(partition)) return true;
+    }
+    return false;
+}
+
+}  // namespace ketch::group

@@ -1,0 +1,145 @@
+// The transaction coordinator: transactional ids, their producer ids and
+// epochs, and the two-phase end of a transaction. Behaviour follows Kafka
+// 4.3.1's TransactionCoordinator, TransactionStateManager and
+// TransactionMarkerChannelManager for transaction version 1 (the classic
+// protocol: AddPartitionsToTxn from the client, EndTxn up to v4).
+//
+// Durability: every state change is written to the meta::txn_store before it
+// is adopted and before the request that caused it is answered (Kafka appends
+// to __transaction_state first). While a write is under way the id has a
+// pending state, and other requests for it get CONCURRENT_TRANSACTIONS.
+//
+// Ending a transaction: PrepareCommit/PrepareAbort is made durable and EndTxn
+// answered; then, on the executor, markers go to every partition (retried
+// until written or the partition is gone), the group coordinator completes
+// the transaction's offsets, and CompleteCommit/CompleteAbort is written.
+// After a restart (load), transactions found in a Prepare state are completed
+// the same way; Ongoing ones are aborted by their timeout or by the next
+// InitProducerId.
+//
+// Threads: every method may be called from any thread; one mutex guards the
+// state and is never held across a store write or a marker write.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/error_code.h"
+#include "meta/txn_store.h"
+#include "txn/marker_writer.h"
+#include "txn/txn_config.h"
+#include "txn/txn_metadata.h"
+
+namespace ketch::txn {
+
+struct init_pid_result {
+    error_code error = error_code::none;
+    int64_t producer_id = no_producer_id;
+    int16_t producer_epoch = no_producer_epoch;
+};
+
+struct pid_and_epoch {
+    int64_t producer_id = no_producer_id;
+    int16_t producer_epoch = no_producer_epoch;
+};
+
+struct described_txn {
+    error_code error = error_code::none;
+    std::string transactional_id;
+    std::string state;
+    int32_t timeout_ms = 0;
+    int64_t start_ms = -1;
+    int64_t producer_id = -1;
+    int16_t producer_epoch = -1;
+    std::vector<topic_partition> partitions;  // in order
+};
+
+struct listed_txn {
+    std::string transactional_id;
+    int64_t producer_id = -1;
+    std::string state;
+};
+
+struct list_txns_result {
+    error_code error = error_code::none;
+    std::vector<std::string> unknown_state_filters;
+    std::vector<listed_txn> txns;
+};
+
+class transaction_coordinator {
+public:
+    using executor = std::function<void(std::function<void()>)>;
+
+    // `next_producer_id` hands out fresh producer ids (txn::producer_ids);
+    // it may throw, which InitProducerId answers as Kafka does an id
+    // allocation failure. `run` executes marker jobs (inline in some tests).
+    transaction_coordinator(txn_config config, std::function<int64_t()> now_ms,
+                            std::function<int64_t()> next_producer_id, meta::txn_store& store,
+                            marker_writer& markers, executor run);
+
+    // Loads the stored transactions and starts completing the prepared ones.
+    status<meta::store_error> load();
+    // Later requests are answered COORDINATOR_NOT_AVAILABLE (Kafka's isActive);
+    // marker jobs stop retrying.
+    void shutdown();
+
+    // InitProducerId with a transactional id (non-empty; the handler answers
+    // the idempotent case). `expected`: v3+ producer id/epoch, if given.
+    init_pid_result init_producer_id(const std::string& transactional_id, int32_t timeout_ms,
+                                     std::optional<pid_and_epoch> expected);
+    error_code add_partitions(const std::string& transactional_id, int64_t producer_id, int16_t producer_epoch,
+                              const std::vector<topic_partition>& partitions);
+    // AddPartitionsToTxn v4+ verify_only (handleVerifyPartitionsInTransaction).
+    std::vector<std::pair<topic_partition, error_code>> verify_partitions(
+        const std::string& transactional_id, int64_t producer_id, int16_t producer_epoch,
+        const std::vector<topic_partition>& partitions);
+    error_code end_txn(const std::string& transactional_id, int64_t producer_id, int16_t producer_epoch, bool commit);
+
+    described_txn describe(const std::string& transactional_id);
+    list_txns_result list(const std::vector<std::string>& state_filters, const std::vector<int64_t>& producer_ids,
+                          int64_t duration_filter_ms);
+
+    // The periodic tasks (the broker runs them every
+    // abort_timed_out_interval_ms / remove_expired_interval_ms).
+    void abort_timed_out();
+    void expire_transactional_ids();
+
+    // For tests and the console: the adopted metadata and pending state.
+    std::optional<txn_metadata> state_of(const std::string& transactional_id);
+    std::optional<txn_state> pending_of(const std::string& transactional_id);
+
+private:
+    struct entry {
+        txn_metadata m;
+        std::optional<txn_state> pending;
+        bool failed_epoch_fence = false;
+    };
+    using end_callback = std::function<void(error_code)>;
+
+    // Writes `next` durably (pending set by the caller, mu_ not held) and adopts it.
+    error_code persist(const std::string& id, const txn_metadata& next);
+    // Kafka's endTransaction (TV1). Returns the error to answer.
+    error_code end_internal(const std::string& id, int64_t producer_id, int16_t producer_epoch, bool commit,
+                            bool from_client);
+    // Writes the markers and the completion of a prepared transaction.
+    void complete(const std::string& id, txn_metadata prepared, txn_metadata completed);
+    void run_complete(const std::string& id, txn_metadata prepared, txn_metadata completed);
+    bool stopped();
+
+    txn_config config_;
+    std::function<int64_t()> now_ms_;
+    std::function<int64_t()> next_producer_id_;
+    meta::txn_store& store_;
+    marker_writer& markers_;
+    executor run_;
+
+    std::mutex mu_;  // guards everything below
+    bool active_ = false;
+    std::map<std::string, entry> txns_;
+};
+
+}  // namespace ketch::txn

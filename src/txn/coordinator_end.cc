@@ -1,0 +1,134 @@
+// EndTxn and the completion of a transaction. Mirrors
+// TransactionCoordinator.endTransactionWithTV1 and
+// TransactionMarkerChannelManager.addTxnMarkersToSend / tryAppendToLog
+// (Kafka 4.3.1): the EndTxn response follows the durable Prepare state; the
+// markers and the Complete state follow asynchronously.
+#include <chrono>
+#include <thread>
+
+#include "txn/coordinator.h"
+
+namespace ketch::txn {
+
+error_code transaction_coordinator::end_txn(const std::string& id, int64_t producer_id, int16_t producer_epoch,
+                                            bool commit) {
+    return end_internal(id, producer_id, producer_epoch, commit, true);
+}
+
+error_code transaction_coordinator::end_internal(const std::string& id, int64_t producer_id, int16_t producer_epoch,
+                                                 bool commit, bool from_client) {
+    if (id.empty()) return error_code::invalid_request;
+    txn_metadata prepared;
+    bool epoch_fence = false;
+    {
+        std::lock_guard l(mu_);
+        if (!active_) return error_code::coordinator_not_available;
+        auto it = txns_.find(id);
+        if (it == txns_.end()) return error_code::invalid_producer_id_mapping;
+        auto& e = it->second;
+        auto& m = e.m;
+        if (m.producer_id != producer_id) return error_code::invalid_producer_id_mapping;
+        // Clients must send the current epoch; the coordinator's own aborts a newer one.
+        if ((from_client && producer_epoch != m.producer_epoch) || producer_epoch < m.producer_epoch)
+            return error_code::producer_fenced;
+        if (e.pending && *e.pending != txn_state::prepare_epoch_fence) return error_code::concurrent_transactions;
+        const bool fencing = e.pending == txn_state::prepare_epoch_fence;
+        switch (m.state) {
+            case txn_state::ongoing:
+                if (!commit && fencing) {
+                    // Adopt the fencing epoch now (Kafka does so in memory before the append).
+                    epoch_fence = true;
+                    e.pending.reset();
+                    m.producer_epoch = producer_epoch;
+                    m.last_producer_epoch = no_producer_epoch;
+                }
+                prepared = m.prepare_end(commit, now_ms_());
+                e.pending = prepared.state;
+                break;
+            case txn_state::complete_commit:
+                if (fencing) e.pending.reset();
+                return commit ? error_code::none : error_code::invalid_txn_state;
+            case txn_state::complete_abort:
+                if (fencing) e.pending.reset();
+                return commit ? error_code::invalid_txn_state : error_code::none;
+            case txn_state::prepare_commit:
+                if (fencing) e.pending.reset();
+                return commit ? error_code::concurrent_transactions : error_code::invalid_txn_state;
+            case txn_state::prepare_abort:
+                if (fencing) e.pending.reset();
+                return commit ? error_code::invalid_txn_state : error_code::concurrent_transactions;
+            case txn_state::empty:
+                if (fencing) e.pending.reset();
+                return error_code::invalid_txn_state;
+            case txn_state::dead:
+            case txn_state::prepare_epoch_fence:
+                if (fencing) e.pending.reset();
+                return error_code::unknown_server_error;
+        }
+    }
+    auto err = persist(id, prepared);
+    if (err != error_code::none) {
+        if (epoch_fence) {
+            // The fencing epoch stays in memory, unreturned; the next fence reuses it.
+            std::lock_guard l(mu_);
+            auto it = txns_.find(id);
+            if (it != txns_.end()) it->second.failed_epoch_fence = true;
+        }
+        return err;
+    }
+    txn_metadata completed;
+    {
+        std::lock_guard l(mu_);
+        auto it = txns_.find(id);
+        if (it == txns_.end()) return error_code::not_coordinator;
+        auto& e = it->second;
+        if (e.m.producer_id != producer_id) return error_code::invalid_producer_id_mapping;
+        if (e.m.producer_epoch != producer_epoch) return error_code::producer_fenced;
+        if (e.pending) return error_code::concurrent_transactions;
+        if (e.m.state != prepared.state) return error_code::invalid_txn_state;
+        e.failed_epoch_fence = false;
+        completed = e.m.prepare_complete(now_ms_());
+        e.pending = completed.state;
+    }
+    complete(id, prepared, completed);
+    return error_code::none;
+}
+
+void transaction_coordinator::complete(const std::string& id, txn_metadata prepared, txn_metadata completed) {
+    run_([this, id, prepared = std::move(prepared), completed = std::move(completed)]() mutable {
+        run_complete(id, std::move(prepared), std::move(completed));
+    });
+}
+
+void transaction_coordinator::run_complete(const std::string& id, txn_metadata prepared, txn_metadata completed) {
+    const bool commit = prepared.state == txn_state::prepare_commit;
+    auto backoff = [this] { std::this_thread::sleep_for(std::chrono::milliseconds(config_.retry_backoff_ms)); };
+    // Markers to the data partitions; __consumer_offsets is the group coordinator's.
+    for (const auto& tp : prepared.partitions) {
+        if (tp.topic == consumer_offsets_topic) continue;
+        for (;;) {
+            if (stopped()) return;
+            auto e = markers_.write_marker(tp, prepared.producer_id, prepared.producer_epoch, commit, 0);
+            if (e == error_code::none || e == error_code::unknown_topic_or_partition) break;
+            backoff();
+        }
+    }
+    while (!markers_.complete_txn_offsets(prepared.producer_id, commit)) {
+        if (stopped()) return;
+        backoff();
+    }
+    // TransactionMarkerChannelManager.tryAppendToLog retries the Complete state until written.
+    for (;;) {
+        if (stopped()) return;
+        auto st = store_.put_txn(to_stored_txn(completed));
+        if (st.ok()) break;
+        backoff();
+    }
+    std::lock_guard l(mu_);
+    auto it = txns_.find(id);
+    if (it == txns_.end()) return;
+    it->second.pending.reset();
+    it->second.m = completed;
+}
+
+}  // namespace ketch::txn

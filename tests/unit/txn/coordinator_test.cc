@@ -1,0 +1,254 @@
+// The transaction coordinator's state machine and error codes, per state.
+// Reference: Kafka 4.3.1 TransactionCoordinator (handleInitProducerId,
+// prepareInitProducerIdTransit, handleAddPartitionsToTransaction,
+// endTransactionWithTV1, abortTimedOutTransactions), TransactionMetadata
+// (prepareIncrementProducerEpoch, prepareProducerIdRotation,
+// prepareFenceProducerEpoch) and TransactionStateManager
+// (listTransactionStates, removeExpiredTransactionalIds).
+#include "coordinator_fixture.h"
+
+namespace ketch::txn::testing {
+
+TEST_F(coordinator_test, init_new_id_gets_fresh_producer_id_epoch_zero) {
+    auto r = init("a");
+    EXPECT_EQ(r.error, error_code::none);
+    EXPECT_EQ(r.producer_id, 1000);
+    EXPECT_EQ(r.producer_epoch, 0);
+    EXPECT_EQ(state("a"), txn_state::empty);
+}
+
+TEST_F(coordinator_test, init_again_bumps_epoch_same_producer_id) {
+    init("a");
+    auto r = init("a");
+    EXPECT_EQ(r.producer_id, 1000);
+    EXPECT_EQ(r.producer_epoch, 1);
+}
+
+TEST_F(coordinator_test, init_rejects_empty_id_and_bad_timeouts) {
+    EXPECT_EQ(init("").error, error_code::invalid_request);
+    EXPECT_EQ(init("a", 900001).error, error_code::invalid_transaction_timeout);
+    EXPECT_EQ(init("a", 0).error, error_code::invalid_transaction_timeout);
+    EXPECT_EQ(init("a", 900000).error, error_code::none);
+}
+
+TEST_F(coordinator_test, init_with_expected_epoch_of_other_producer_is_fenced) {
+    auto first = init("a");
+    init("a");  // epoch 1, last epoch cleared
+    EXPECT_EQ(init("a", 60000, pid_and_epoch{first.producer_id, first.producer_epoch}).error,
+              error_code::producer_fenced);
+    EXPECT_EQ(init("a", 60000, pid_and_epoch{4242, 0}).error, error_code::producer_fenced);
+}
+
+TEST_F(coordinator_test, init_retry_with_expected_last_epoch_returns_current) {
+    auto r0 = init("a");
+    auto r1 = init("a", 60000, pid_and_epoch{r0.producer_id, r0.producer_epoch});  // KIP-360 bump
+    EXPECT_EQ(r1.producer_epoch, 1);
+    auto again = init("a", 60000, pid_and_epoch{r0.producer_id, r0.producer_epoch});  // lost response, retried
+    EXPECT_EQ(again.error, error_code::none);
+    EXPECT_EQ(again.producer_epoch, 1);
+}
+
+TEST_F(coordinator_test, exhausted_epoch_rotates_producer_id) {
+    init("a");
+    auto m = *coord->state_of("a");
+    m.producer_epoch = INT16_MAX - 1;
+    ASSERT_TRUE(store.put_txn(to_stored_txn(m)).ok());
+    restart();
+    auto r = init("a");
+    EXPECT_EQ(r.error, error_code::none);
+    EXPECT_NE(r.producer_id, 1000);
+    EXPECT_EQ(r.producer_epoch, 0);
+    EXPECT_EQ(coord->state_of("a")->previous_producer_id, 1000);
+}
+
+TEST_F(coordinator_test, add_partitions_errors_by_producer) {
+    EXPECT_EQ(coord->add_partitions("nope", 1, 0, {{"t", 0}}), error_code::invalid_producer_id_mapping);
+    auto r = init("a");
+    EXPECT_EQ(coord->add_partitions("a", r.producer_id + 1, 0, {{"t", 0}}), error_code::invalid_producer_id_mapping);
+    EXPECT_EQ(coord->add_partitions("a", r.producer_id, 7, {{"t", 0}}), error_code::producer_fenced);
+    EXPECT_EQ(coord->add_partitions("", r.producer_id, 0, {{"t", 0}}), error_code::invalid_request);
+    EXPECT_EQ(coord->add_partitions("a", r.producer_id, 0, {{"t", 0}}), error_code::none);
+    EXPECT_EQ(state("a"), txn_state::ongoing);
+    EXPECT_EQ(coord->state_of("a")->txn_start_ms, now);
+}
+
+TEST_F(coordinator_test, end_txn_in_each_state) {
+    auto r = init("a");
+    // Empty: nothing to end.
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, true), error_code::invalid_txn_state);
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, false), error_code::invalid_txn_state);
+    coord->add_partitions("a", r.producer_id, r.producer_epoch, {{"t", 0}});
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch + 1, true), error_code::producer_fenced);
+    EXPECT_EQ(coord->end_txn("a", r.producer_id + 1, r.producer_epoch, true), error_code::invalid_producer_id_mapping);
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, true), error_code::none);
+    // PrepareCommit durable, completion pending: everything is CONCURRENT_TRANSACTIONS.
+    EXPECT_EQ(state("a"), txn_state::prepare_commit);
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, true), error_code::concurrent_transactions);
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, false), error_code::concurrent_transactions);
+    EXPECT_EQ(coord->add_partitions("a", r.producer_id, r.producer_epoch, {{"t", 1}}),
+              error_code::concurrent_transactions);
+    EXPECT_EQ(init("a").error, error_code::concurrent_transactions);
+    run_jobs();
+    EXPECT_EQ(state("a"), txn_state::complete_commit);
+    EXPECT_TRUE(coord->state_of("a")->partitions.empty());
+    // A retried commit succeeds; an abort after a commit is INVALID_TXN_STATE.
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, true), error_code::none);
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, false), error_code::invalid_txn_state);
+}
+
+TEST_F(coordinator_test, complete_abort_accepts_retried_abort_only) {
+    auto r = begin("a");
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, false), error_code::none);
+    run_jobs();
+    EXPECT_EQ(state("a"), txn_state::complete_abort);
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, false), error_code::none);
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, true), error_code::invalid_txn_state);
+}
+
+TEST_F(coordinator_test, markers_go_to_every_partition_then_offsets_complete) {
+    auto r = begin("a");
+    coord->add_partitions("a", r.producer_id, r.producer_epoch, {{consumer_offsets_topic, 7}});
+    coord->end_txn("a", r.producer_id, r.producer_epoch, true);
+    EXPECT_TRUE(markers.markers.empty());  // answered before the markers
+    run_jobs();
+    ASSERT_EQ(markers.markers.size(), 2u);  // not to __consumer_offsets
+    EXPECT_EQ(markers.markers[0].tp, (topic_partition{"t", 0}));
+    EXPECT_EQ(markers.markers[1].tp, (topic_partition{"t", 1}));
+    EXPECT_TRUE(markers.markers[0].commit);
+    EXPECT_EQ(markers.markers[0].producer_epoch, r.producer_epoch);
+    ASSERT_EQ(markers.completions.size(), 1u);
+    EXPECT_EQ(markers.completions[0], std::make_pair(r.producer_id, true));
+}
+
+TEST_F(coordinator_test, failed_marker_writes_are_retried) {
+    auto r = begin("a");
+    markers.fail_next_markers = 3;
+    coord->end_txn("a", r.producer_id, r.producer_epoch, true);
+    run_jobs();
+    EXPECT_EQ(markers.markers.size(), 2u);
+    EXPECT_EQ(state("a"), txn_state::complete_commit);
+}
+
+TEST_F(coordinator_test, init_on_ongoing_fences_aborts_then_bumps_again) {
+    auto r = begin("a");
+    auto second = init("a");
+    EXPECT_EQ(second.error, error_code::concurrent_transactions);
+    auto m = *coord->state_of("a");
+    EXPECT_EQ(m.state, txn_state::prepare_abort);
+    EXPECT_EQ(m.producer_epoch, r.producer_epoch + 1);  // the fencing epoch, never returned
+    // The old producer is fenced.
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, true), error_code::producer_fenced);
+    run_jobs();
+    ASSERT_EQ(markers.markers.size(), 2u);
+    EXPECT_FALSE(markers.markers[0].commit);
+    EXPECT_EQ(markers.markers[0].producer_epoch, r.producer_epoch + 1);
+    auto retry = init("a");
+    EXPECT_EQ(retry.error, error_code::none);
+    EXPECT_EQ(retry.producer_epoch, r.producer_epoch + 2);
+    EXPECT_EQ(coord->add_partitions("a", r.producer_id, r.producer_epoch, {{"t", 0}}), error_code::producer_fenced);
+}
+
+TEST_F(coordinator_test, timed_out_transaction_is_aborted_with_epoch_bump) {
+    auto r = begin("a");
+    now += 60000;
+    coord->abort_timed_out();
+    EXPECT_EQ(state("a"), txn_state::ongoing);  // not yet: start + timeout must be exceeded
+    now += 1;
+    coord->abort_timed_out();
+    EXPECT_EQ(state("a"), txn_state::prepare_abort);
+    run_jobs();
+    EXPECT_EQ(state("a"), txn_state::complete_abort);
+    EXPECT_EQ(coord->state_of("a")->producer_epoch, r.producer_epoch + 1);
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, true), error_code::producer_fenced);
+}
+
+TEST_F(coordinator_test, store_failure_is_retriable_and_changes_nothing) {
+    auto r = init("a");
+    store.fail_writes = true;
+    EXPECT_EQ(coord->add_partitions("a", r.producer_id, r.producer_epoch, {{"t", 0}}),
+              error_code::coordinator_not_available);
+    EXPECT_EQ(state("a"), txn_state::empty);
+    EXPECT_FALSE(coord->pending_of("a").has_value());
+    store.fail_writes = false;
+    EXPECT_EQ(coord->add_partitions("a", r.producer_id, r.producer_epoch, {{"t", 0}}), error_code::none);
+}
+
+TEST_F(coordinator_test, prepared_commit_completes_after_restart) {
+    auto r = begin("a");
+    coord->end_txn("a", r.producer_id, r.producer_epoch, true);
+    restart();  // crash before the markers
+    EXPECT_TRUE(markers.markers.empty());
+    EXPECT_EQ(state("a"), txn_state::prepare_commit);
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, true), error_code::concurrent_transactions);
+    run_jobs();
+    EXPECT_EQ(markers.markers.size(), 2u);
+    EXPECT_TRUE(markers.markers[0].commit);
+    EXPECT_EQ(state("a"), txn_state::complete_commit);
+}
+
+TEST_F(coordinator_test, ongoing_transaction_survives_restart_and_times_out) {
+    auto r = begin("a");
+    restart();
+    EXPECT_EQ(state("a"), txn_state::ongoing);
+    EXPECT_EQ(coord->state_of("a")->partitions.size(), 2u);
+    now += 60001;
+    coord->abort_timed_out();
+    run_jobs();
+    EXPECT_EQ(state("a"), txn_state::complete_abort);
+    EXPECT_EQ(markers.markers.size(), 2u);
+    EXPECT_EQ(coord->state_of("a")->producer_epoch, r.producer_epoch + 1);
+}
+
+TEST_F(coordinator_test, verify_partitions_reports_partitions_not_in_txn) {
+    auto r = begin("a");
+    auto v = coord->verify_partitions("a", r.producer_id, r.producer_epoch, {{"t", 0}, {"u", 0}});
+    EXPECT_EQ(v[0].second, error_code::none);
+    EXPECT_EQ(v[1].second, error_code::transaction_abortable);
+    v = coord->verify_partitions("a", r.producer_id, r.producer_epoch + 1, {{"t", 0}});
+    EXPECT_EQ(v[0].second, error_code::producer_fenced);
+}
+
+TEST_F(coordinator_test, describe_and_list) {
+    auto r = begin("a");
+    init("b");
+    auto d = coord->describe("a");
+    EXPECT_EQ(d.error, error_code::none);
+    EXPECT_EQ(d.state, "Ongoing");
+    EXPECT_EQ(d.producer_id, r.producer_id);
+    EXPECT_EQ(d.start_ms, now);
+    EXPECT_EQ(d.partitions.size(), 2u);
+    EXPECT_EQ(coord->describe("zz").error, error_code::transactional_id_not_found);
+    EXPECT_EQ(coord->describe("").error, error_code::invalid_request);
+    EXPECT_EQ(coord->describe("b").start_ms, -1);
+
+    auto all = coord->list({}, {}, -1);
+    EXPECT_EQ(all.txns.size(), 2u);
+    auto ongoing = coord->list({"Ongoing", "Bogus"}, {}, -1);
+    ASSERT_EQ(ongoing.txns.size(), 1u);
+    EXPECT_EQ(ongoing.txns[0].transactional_id, "a");
+    EXPECT_EQ(ongoing.unknown_state_filters, std::vector<std::string>{"Bogus"});
+    EXPECT_TRUE(coord->list({"Bogus"}, {}, -1).txns.empty());
+    EXPECT_EQ(coord->list({}, {r.producer_id}, -1).txns.size(), 1u);
+    now += 5000;
+    EXPECT_EQ(coord->list({}, {}, 4999).txns.size(), 2u);  // "b" has no start: now - (-1) > 4999
+    EXPECT_EQ(coord->list({}, {}, 5000 + now).txns.size(), 0u);
+}
+
+TEST_F(coordinator_test, idle_ids_expire) {
+    init("a");
+    begin("b");
+    now += 604800000;
+    coord->expire_transactional_ids();
+    EXPECT_FALSE(coord->state_of("a"));
+    EXPECT_TRUE(coord->state_of("b"));  // Ongoing never expires
+    restart();
+    EXPECT_FALSE(coord->state_of("a"));
+}
+
+TEST_F(coordinator_test, shutdown_answers_coordinator_not_available) {
+    coord->shutdown();
+    EXPECT_EQ(init("a").error, error_code::coordinator_not_available);
+    EXPECT_EQ(coord->list({}, {}, -1).error, error_code::coordinator_not_available);
+}
+
+}  // namespace ketch::txn::testing
