@@ -32,6 +32,9 @@ error_code transaction_coordinator::end_internal(const std::string& id, int64_t 
         if ((from_client && producer_epoch != m.producer_epoch) || producer_epoch < m.producer_epoch)
             return error_code::producer_fenced;
         if (e.pending && *e.pending != txn_state::prepare_epoch_fence) return error_code::concurrent_transactions;
+        // A client racing the coordinator's own fence-and-abort (Kafka would
+        // fail the transition with an IllegalStateException): retry later.
+        if (e.pending && from_client) return error_code::concurrent_transactions;
         const bool fencing = e.pending == txn_state::prepare_epoch_fence;
         switch (m.state) {
             case txn_state::ongoing:

@@ -438,8 +438,70 @@ def create_partitions(bootstrap, args):
     res = results[0]
     code = res["error_code"] if isinstance(res, dict) else res.error_code
     return {"error": code_name(code)}
+
+
+def txn_producer(bootstrap, args, transactional_id):
+    return KafkaProducer(bootstrap_servers=bootstrap, transactional_id=transactional_id, **client_config(args))
+
+
+def txn_send(p, records):
+    futures = [p.send(r["topic"], key=b64d(r.get("key")), value=b64d(r.get("value")), partition=r.get("partition"))
+               for r in records]
+    p.flush(timeout=TIMEOUT_MS / 1000)
+    for f in futures:
+        f.get(timeout=TIMEOUT_MS / 1000)
+
+
+def txn_produce(bootstrap, args):
+    p = txn_producer(bootstrap, args, args["transactional_id"])
+    out = []
+    try:
+        p.init_transactions()
+        for t in args["transactions"]:
+            try:
+                p.begin_transaction()
+                txn_send(p, t["records"])
+                if t.get("commit", True):
+                    p.commit_transaction()
+                else:
+                    p.abort_transaction()
+                out.append({"error": None})
+            except kerr.KafkaError as e:
+                out.append({"error": exc_name(e)})
+                break
+    finally:
+        p.close(timeout=10)
+    return {"transactions": out}
+
+
+def txn_fence(bootstrap, args):
+    record = {"topic": args["topic"], "partition": 0, "key": None, "value": b64e(b"fenced")}
+    first = txn_producer(bootstrap, args, args["transactional_id"])
+    second = txn_producer(bootstrap, args, args["transactional_id"])
+    try:
+        first.init_transactions()
+        first.begin_transaction()
+        txn_send(first, [record])
+        second.init_transactions()
+        first_error = second_error = None
+        try:
+            first.commit_transaction()
+        except kerr.KafkaError as e:
+            first_error = exc_name(e)
+        try:
+            second.begin_transaction()
+            txn_send(second, [dict(record, value=b64e(b"second"))])
+            second.commit_transaction()
+        except kerr.KafkaError as e:
+            second_error = exc_name(e)
+        return {"first_error": first_error, "second_error": second_error}
+    finally:
+        first.close(timeout=0)
+        second.close(timeout=10)
+
+
 def no_txn(bootstrap, args):
-    raise Unsupported("kafka-python driver: transactions are covered by the java, confluent and kafkajs drivers")
+    raise Unsupported("kafka-python driver: txn-transform is covered by the java and confluent drivers")
 
 
 COMMANDS = {
@@ -449,7 +511,7 @@ COMMANDS = {
     "delete-topics": delete_topics, "describe-cluster": describe_cluster, "produce": produce,
     "consume": consume, "offsets-for-times": offsets_for_times, "list-offsets": list_offsets,
     "group-consume": group_consume, "describe-groups": describe_groups, "list-groups": list_groups,
-    "txn-produce": no_txn, "txn-fence": no_txn, "txn-transform": no_txn,
+    "txn-produce": txn_produce, "txn-fence": txn_fence, "txn-transform": no_txn,
     "committed-offsets": committed_offsets,
 }
 
