@@ -82,9 +82,19 @@ private:
             v = "<text>";  // config_documentation
         } else if (key == "configs" && v.is_array() && all_have_string(v, "name")) {
             sort_by(v, "name");  // config_order
-        } else if ((key == "topics" || key == "responses") && v.is_array() && all_have_string(v, "name")) {
+        } else if ((key == "topics" || key == "responses" || key == "results_by_topic_v3_and_below" ||
+                    key == "topic_results") &&
+                   v.is_array() && all_have_string(v, "name")) {
             sort_by(v, "name");  // topic_order
-        } else if ((key == "partitions" || key == "partition_responses") && v.is_array()) {
+        } else if (key == "topics" && v.is_array() && !v.empty() && all_have_string(v, "topic")) {
+            sort_by(v, "topic");  // txn_topic_order
+            for (auto& t : v) {
+                if (t.contains("partitions") && t["partitions"].is_array())
+                    std::sort(t["partitions"].begin(), t["partitions"].end());
+                if (t["topic"] == "__consumer_offsets") t["partitions"] = "<offsets-partition>";  // offsets_partition
+            }
+        } else if ((key == "partitions" || key == "partition_responses" || key == "results_by_partition") &&
+                   v.is_array()) {
             if (const char* f = partition_field(v))  // partition_order
                 std::stable_sort(v.begin(), v.end(), [&](const json& a, const json& b) { return a[f] < b[f]; });
         }
@@ -101,7 +111,8 @@ void mark_ids(json& v) {
         for (auto& [k, child] : v.items()) {
             if (k == "topic_id" && child.is_string() && child != k_zero_uuid)
                 child = "<uuid:" + child.get<std::string>() + ">";
-            else if (k == "producer_id" && child.is_number_integer() && child.get<int64_t>() >= 0)
+            else if (k == "producer_id" && child.is_number_integer() && child.get<int64_t>() >= 0 &&
+                     !(v.contains("error_code") && v["error_code"] != 0))  // an error's is a default
                 child = "<pid:" + child.dump() + ">";
             else
                 mark_ids(child);
@@ -123,7 +134,8 @@ const std::vector<rule_info>& all_rules() {
          "uuid is kept"},
         {"producer_id", "/**/producer_id",
          "a producer id >= 0 compares equal to any other, provided the correspondence stays one-to-one "
-         "across the whole scenario (each broker allocates its own ids); -1 is kept"},
+         "across the whole scenario (each broker allocates its own ids); -1, and the (default) id next to "
+         "a nonzero error_code, are kept"},
         {"transaction_start_time", "/**/transaction_start_time_ms",
          "a start time >= 0 compares equal (\"<time>\"); -1 (no transaction) is kept"},
         {"self_address", "/**/host, /**/port",
@@ -138,11 +150,16 @@ const std::vector<rule_info>& all_rules() {
          "machine, not the protocol; -1 (unknown) is kept"},
         {"config_documentation", "/**/configs/*/documentation", "non-null documentation text compares equal"},
         {"config_order", "/**/configs", "config entries sorted by name (ketch lists configs in its own order)"},
-        {"topic_order", "/**/topics, /**/responses",
+        {"topic_order", "/**/topics, /**/responses, /**/results_by_topic_v3_and_below, /**/topic_results",
          "topic entries sorted by name: Kafka's order comes from hash maps and clients key topics by name"},
-        {"partition_order", "/**/partitions, /**/partition_responses",
+        {"partition_order", "/**/partitions, /**/partition_responses, /**/results_by_partition",
          "partition entries sorted by partition number (partition_index, index or partition): Kafka's "
          "order comes from hash maps, clients key partitions by number"},
+        {"txn_topic_order", "/transaction_states/*/topics",
+         "DescribeTransactions: topics sorted by name and their partition numbers sorted (Kafka's come "
+         "from a hash set)"},
+        {"offsets_partition", "/transaction_states/*/topics/topic=__consumer_offsets/partitions",
+         "the __consumer_offsets partition of a group (hash of a per-run group id) compares equal"},
         {"own_topics_only", "/topics",
          "(opt-in per step) keeps only topics this scenario named, dropping whatever else lives on the "
          "broker (other runs, internal topics) from all-topics listings",
