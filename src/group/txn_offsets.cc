@@ -41,19 +41,27 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
     {
         std::lock_guard lock(mu_);
         if (stopped_ || !txn_store_) return all(error_code::coordinator_not_available);
-        auto* g = find(args.group_id);
-        if (!g) {
-            if (args.generation_id >= 0) return all(error_code::illegal_generation);
-            g = &get_or_create(args.group_id);
-        }
-        if (g->is(group_state::dead)) return all(error_code::coordinator_not_available);
-        if (!(args.generation_id < 0 && g->is(group_state::empty)) &&
-            (args.generation_id >= 0 || !args.member_id.empty() || args.group_instance_id)) {
-            if (auto e = g->validate_member(args.member_id, args.group_instance_id); e != error_code::none)
-                return all(e);
-            if (args.generation_id != g->generation()) return all(error_code::illegal_generation);
+        if (auto* cg = find_consumer(args.group_id)) {
+            // ConsumerGroup.validateOffsetCommit (isTransactional); a stale
+            // member epoch is answered ILLEGAL_GENERATION
+            // (OffsetMetadataManager.validateTransactionalOffsetCommit).
+            auto e = validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, 9);
+            if (e == error_code::stale_member_epoch) e = error_code::illegal_generation;
+            if (e != error_code::none) return all(e);
+        } else if (auto* g = find(args.group_id); g || args.generation_id < 0) {
+            if (!g) g = &get_or_create(args.group_id);
+            if (g->is(group_state::dead)) return all(error_code::coordinator_not_available);
+            if (!(args.generation_id < 0 && g->is(group_state::empty)) &&
+                (args.generation_id >= 0 || !args.member_id.empty() || args.group_instance_id)) {
+                if (auto e = g->validate_member(args.member_id, args.group_instance_id); e != error_code::none)
+                    return all(e);
+                if (args.generation_id != g->generation()) return all(error_code::illegal_generation);
+            }
+        } else {
+            return all(error_code::illegal_generation);
         }
     }
+
     std::vector<meta::pending_txn_offset> records;
     for (const auto& t : args.topics) {
         auto& rt = res.topics.emplace_back();
@@ -93,7 +101,7 @@ bool group_coordinator::complete_txn_offsets(int64_t producer_id, bool commit) {
                 for (auto& [p, o] : parts) records.push_back(o);
             if (!store_.commit_offsets(records)) return false;
             std::lock_guard lock(mu_);
-            if (!find(group_id)) get_or_create(group_id);
+            if (!find(group_id) && !find_consumer(group_id)) get_or_create(group_id);
             auto& group = offsets_[group_id];
             for (auto& r : records) group[r.topic][r.partition] = r;
         }
