@@ -8,7 +8,6 @@
 #include "broker/partitions.h"
 #include "group/coordinator.h"
 #include "meta/topic_registry.h"
-#include "record/batch_builder.h"
 
 namespace ketch::broker {
 
@@ -21,14 +20,19 @@ error_code txn_markers::write_marker(const txn::topic_partition& tp, int64_t pro
     const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::system_clock::now().time_since_epoch())
                             .count();
-    // The control batch Kafka's MemoryRecords.withEndTransactionMarker writes.
-    auto batch = record::build_end_txn_marker(commit ? record::control_type::commit : record::control_type::abort,
-                                              producer_id, producer_epoch, coordinator_epoch, now);
-    log::append_options opts;
-    opts.now_ms = now;
-    opts.leader_epoch = k_leader_epoch;
-    auto r = h->log->append(batch, opts);
+    // The log appends Kafka's control batch (MemoryRecords.withEndTransactionMarker)
+    // and ends the producer's open transaction there: the LSO moves, an abort
+    // goes into the aborted-transactions index.
+    auto r = h->log->append_txn_marker(producer_id, producer_epoch, commit, coordinator_epoch, now);
     if (!r.ok()) {
+        const auto code = r.error().code;
+        if (code == log::log_errc::invalid_producer_epoch || code == log::log_errc::coordinator_fenced) {
+            // A newer epoch already wrote to the partition: the log refuses a
+            // marker that would end its transaction, and retrying cannot help
+            // (Kafka's marker channel drops it the same way).
+            spdlog::warn("txn marker to {}-{} dropped: {}", tp.topic, tp.partition, r.error().message);
+            return error_code::none;
+        }
         spdlog::warn("txn marker to {}-{}: {}", tp.topic, tp.partition, r.error().message);
         return error_code::kafka_storage_error;
     }

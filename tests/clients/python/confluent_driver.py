@@ -434,9 +434,6 @@ def create_partitions(bootstrap, args):
     return {"error": future_error(fut[args["topic"]])[1]}
 
 
-COMMANDS = {
-    "describe-configs": describe_configs, "alter-configs": alter_configs,
-    "incremental-alter-configs": incremental_alter_configs, "create-partitions": create_partitions,
 def txn_err_name(e):
     """A transactional call's failure as Kafka's name; librdkafka reports a fenced
     producer as its local _FENCED (from PRODUCER_FENCED / INVALID_PRODUCER_EPOCH)."""
@@ -568,6 +565,8 @@ def txn_transform(bootstrap, args):
 
 COMMANDS = {
     "txn-produce": txn_produce, "txn-fence": txn_fence, "txn-transform": txn_transform,
+    "describe-configs": describe_configs, "alter-configs": alter_configs,
+    "incremental-alter-configs": incremental_alter_configs, "create-partitions": create_partitions,
     "create-topics": create_topics, "list-topics": list_topics, "describe-topics": describe_topics,
     "delete-topics": delete_topics, "describe-cluster": describe_cluster, "produce": produce,
     "consume": consume, "offsets-for-times": offsets_for_times, "list-offsets": list_offsets,
