@@ -305,6 +305,7 @@ int main(int argc, char** argv) {
         txn_abort.stop();
         txn_expire.stop();
         server.stop();
+        waiters.clear();  // parked fetches hold timers of the (stopped) reactors
         blocking.join();
         cleaner.reset();
         retention.reset();

@@ -41,4 +41,12 @@ void partition_waiters::notify(const std::string& topic, int32_t partition) {
     for (auto& w : to_wake) w->wake();
 }
 
+void partition_waiters::clear() {
+    std::map<key, std::vector<std::shared_ptr<waiter>>> dropped;
+    {
+        std::lock_guard l(mu_);
+        dropped.swap(waiting_);
+    }
+}  // released here, outside the lock
+
 }  // namespace ketch::broker

@@ -27,6 +27,10 @@ public:
     std::shared_ptr<waiter> park(const std::vector<key>& partitions, std::function<void()> wake);
     void unpark(const std::shared_ptr<waiter>& w, const std::vector<key>& partitions);
     void notify(const std::string& topic, int32_t partition);
+    // Drops every parked waiter without waking it. Shutdown calls it once the
+    // reactors have stopped but still exist: a waiter's callback may own
+    // objects (timers) bound to a reactor's io_context.
+    void clear();
 
 private:
     std::mutex mu_;
