@@ -4,18 +4,23 @@
 
 namespace ketch::app {
 
-std::map<std::string, std::string, std::less<>> static_broker_properties(const options& opt, const std::string& host,
-                                                                          int bound_port,
-                                                                          const std::string& advertised_host,
-                                                                          int advertised_port) {
+std::map<std::string, std::string, std::less<>> static_broker_properties(
+    const options& opt, const std::vector<listener_endpoint>& listeners) {
     std::map<std::string, std::string, std::less<>> p;
     p["process.roles"] = "broker,controller";
     p["node.id"] = std::to_string(opt.node_id);
     p["broker.id"] = std::to_string(opt.node_id);
-    p["listeners"] = "PLAINTEXT://" + host + ":" + std::to_string(bound_port);
-    p["advertised.listeners"] = "PLAINTEXT://" + advertised_host + ":" + std::to_string(advertised_port);
-    p["listener.security.protocol.map"] = "PLAINTEXT:PLAINTEXT";
-    p["inter.broker.listener.name"] = "PLAINTEXT";
+    std::string bound, advertised, protocols;
+    for (auto& l : listeners) {
+        auto sep = bound.empty() ? "" : ",";
+        bound += sep + l.name + "://" + l.host + ":" + std::to_string(l.port);
+        advertised += sep + l.name + "://" + l.advertised_host + ":" + std::to_string(l.advertised_port);
+        protocols += sep + l.name + ":" + l.protocol;
+    }
+    p["listeners"] = bound;
+    p["advertised.listeners"] = advertised;
+    p["listener.security.protocol.map"] = protocols;
+    p["inter.broker.listener.name"] = listeners.empty() ? "PLAINTEXT" : listeners.front().name;
     std::error_code ec;
     auto dir = std::filesystem::absolute(std::filesystem::path(opt.data_dir) / "logs", ec).lexically_normal();
     p["log.dirs"] = ec ? opt.data_dir + "/logs" : dir.string();

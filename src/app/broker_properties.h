@@ -8,14 +8,25 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "app/options.h"
 
 namespace ketch::app {
 
-std::map<std::string, std::string, std::less<>> static_broker_properties(const options& opt, const std::string& host,
-                                                                          int bound_port,
-                                                                          const std::string& advertised_host,
-                                                                          int advertised_port);
+// One listener as the listener configs show it.
+struct listener_endpoint {
+    std::string name;      // PLAINTEXT, SASL, ...
+    std::string protocol;  // PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL
+    std::string host;      // bound
+    int port = 0;
+    std::string advertised_host;
+    int advertised_port = 0;
+};
+
+// `listeners` lists every listener ("NAME://host:port,..."), the first one
+// first; `listener.security.protocol.map` each listener's NAME:PROTOCOL.
+std::map<std::string, std::string, std::less<>> static_broker_properties(
+    const options& opt, const std::vector<listener_endpoint>& listeners);
 
 }  // namespace ketch::app

@@ -248,19 +248,22 @@ int main(int argc, char** argv) {
         auto bound_ports = server.listen();
         uint16_t bound = bound_ports.front();
         std::string host = first.host;
+        std::vector<app::listener_endpoint> endpoints;
         for (size_t i = 0; i < lis.listeners.size(); ++i) {
             auto& l = lis.listeners[i];
             broker::broker_config::endpoint ep{default_advertised_host(l.host), bound_ports[i]};
             if (auto it = lis.advertised.find(l.name); it != lis.advertised.end())
                 ep = {it->second.first, it->second.second};
             ctx.config.advertised[l.name] = ep;
+            endpoints.push_back({l.name, std::string(net::to_string(l.protocol)), l.host, bound_ports[i], ep.host,
+                                 ep.port});
         }
         auto first_ep = ctx.config.advertised[first.name];
         std::string advertised_host = first_ep.host;
         int advertised_port = first_ep.port;
         ctx.config.advertised_host = advertised_host;
         ctx.config.advertised_port = advertised_port;
-        ctx.config.static_properties = app::static_broker_properties(opt, host, bound, advertised_host, advertised_port);
+        ctx.config.static_properties = app::static_broker_properties(opt, endpoints);
         server.start();
         auto retention = std::make_unique<broker::retention_task>(ctx, opt.retention_check_ms);
         auto cleaner = std::make_unique<broker::cleaner_task>(ctx, opt.log_cleaner_backoff_ms,

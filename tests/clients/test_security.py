@@ -154,3 +154,21 @@ def test_wrong_password_and_unknown_user_are_refused(secure_broker, certs, mecha
         out = {"error": str(e)}
     text = json.dumps(out)
     assert "SaslAuthenticationException" in text or "SASL_AUTHENTICATION_FAILED" in text, text
+
+
+def test_listener_configs_name_every_listener(secure_broker):
+    """DescribeConfigs of the broker shows each listener in `listeners`,
+    `advertised.listeners` and `listener.security.protocol.map`, as a Kafka broker
+    reports its server.properties (KafkaConfig / SocketServerConfigs)."""
+    drv = driver_for("confluent", secure_broker.bootstrap)
+    node = str(drv("describe-cluster")["brokers"][0]["id"])
+    keys = ["listeners", "advertised.listeners", "listener.security.protocol.map"]
+    got = drv("describe-configs", {"resource": "broker", "name": node, "keys": keys})
+    assert got["error"] is None, got
+    configs = {k: got["configs"][k]["value"] for k in keys}
+    names = ["PLAINTEXT", "SASL_PLAINTEXT", "SASL_SSL", "SSL"]
+    expected = ",".join("%s://%s" % (n, secure_broker.addresses[n]) for n in names)
+    assert configs["listeners"] == expected
+    assert configs["advertised.listeners"] == expected
+    assert configs["listener.security.protocol.map"] == ",".join("%s:%s" % (n, n) for n in names)
+    assert all(got["configs"][k]["source"] == "STATIC_BROKER_CONFIG" for k in keys), got
