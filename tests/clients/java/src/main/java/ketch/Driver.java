@@ -127,6 +127,8 @@ public final class Driver {
         return TxnCommands.fence(config, a);
       case "txn-transform":
         return TxnCommands.transform(config, a);
+      case "cds-warmup":
+        return Warmup.run(config, a);
       default:
         throw new UsageError("unknown command: " + command);
     }
