@@ -142,24 +142,29 @@ def test_consume_from_timestamp_starts_at_first_record_at_or_after_it(client, he
 
 
 def test_offsets_for_times_returns_exact_offsets(client, helper, unique_topic):
-    topic = unique_topic()
-    create_topics(helper, helper, {topic: 2})
+    """Every target is asked in one call: partition i holds the same four records and is
+    asked for target i; the last partition is empty."""
     base = recent_ms()
     stamps = [100, 300, 200, 400]  # out of order on purpose
-    records = [{"key": b"k%d" % i, "value": b"v", "timestamp": base + ts, "partition": 0} for i, ts in enumerate(stamps)]
-    produce_checked(helper, topic, records)
     # target -> (offset, timestamp of that record) or None
-    cases = {0: (0, 100), 100: (0, 100), 101: (1, 300), 250: (1, 300), 300: (1, 300), 301: (3, 400),
-             400: (3, 400), 401: None}
-    for target, want in cases.items():
-        got = client("offsets-for-times", {"topic": topic, "timestamps": {"0": base + target, "1": base}})["offsets"]
-        assert got["1"] is None, (target, got)  # empty partition
+    cases = [(0, (0, 100)), (100, (0, 100)), (101, (1, 300)), (250, (1, 300)), (300, (1, 300)),
+             (301, (3, 400)), (400, (3, 400)), (401, None)]
+    empty = str(len(cases))
+    topic = unique_topic()
+    create_topics(helper, helper, {topic: len(cases) + 1})
+    produce_checked(helper, topic, [{"key": b"k%d" % i, "value": b"v", "timestamp": base + ts, "partition": p}
+                                    for p in range(len(cases)) for i, ts in enumerate(stamps)])
+    asked = {str(p): base + target for p, (target, _) in enumerate(cases)}
+    got = client("offsets-for-times", {"topic": topic, "timestamps": {**asked, empty: base}})["offsets"]
+    assert got[empty] is None, got  # empty partition
+    for p, (target, want) in enumerate(cases):
+        answer = got[str(p)]
         if want is None:
-            assert got["0"] is None, (target, got)
+            assert answer is None, (target, got)
         else:
-            assert got["0"]["offset"] == want[0], (target, got)
-            if got["0"]["timestamp"] is not None:  # kcat does not report it
-                assert got["0"]["timestamp"] == base + want[1], (target, got)
+            assert answer["offset"] == want[0], (target, got)
+            if answer["timestamp"] is not None:  # kcat does not report it
+                assert answer["timestamp"] == base + want[1], (target, got)
 
 
 def test_list_offsets_earliest_latest_and_max_timestamp(client, helper, unique_topic):
