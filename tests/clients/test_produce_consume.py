@@ -14,6 +14,7 @@ Behaviour reference, Apache Kafka 4.3.1:
 import base64
 import json
 import random
+import re
 import shutil
 import subprocess
 import time
@@ -200,17 +201,20 @@ def test_compressed_batches_round_trip(client, helper, unique_topic, codec):
 
 
 @pytest.mark.parametrize("codec", CODECS)
-def test_kcat_10k_records_round_trip(broker, helper, unique_topic, codec):
-    """kcat -P -z <codec> then kcat -C: 10,000 records, in order, nothing lost or changed."""
+def test_kcat_100k_records_round_trip(broker, helper, unique_topic, codec):
+    """kcat -P -z <codec> then kcat -C: 100,000 records, in order, nothing lost or changed."""
     kcat = shutil.which("kcat") or shutil.which("kafkacat")
     if kcat is None:
         pytest.skip("kcat is not installed")
     topic = unique_topic()
     create_topics(helper, helper, {topic: 1})
-    n = 10_000
+    n = 100_000
     rnd = random.Random(n)
-    lines = [b"k%05d\t%s-%05d-%s" % (i, codec.encode(), i, bytes(rnd.randrange(97, 123) for _ in range(rnd.randrange(0, 200))))
-             for i in range(n)]
+    letters = bytes(rnd.randrange(97, 123) for _ in range(4096))  # payloads: random slices of it
+    lines = []
+    for i in range(n):
+        start, size = rnd.randrange(0, 3896), rnd.randrange(0, 200)
+        lines.append(b"k%05d\t%s-%05d-%s" % (i, codec.encode(), i, letters[start:start + size]))
     p = subprocess.run([kcat, "-P", "-b", broker.bootstrap, "-t", topic, "-p", "0", "-z", codec, "-K", "\t",
                         "-X", "acks=all", "-m", "30"], input=b"\n".join(lines) + b"\n", capture_output=True, timeout=300)
     assert p.returncode == 0, p.stderr
@@ -220,3 +224,53 @@ def test_kcat_10k_records_round_trip(broker, helper, unique_topic, codec):
     got = [json.loads(line) for line in p.stdout.decode().splitlines() if line.strip()]
     assert [m["offset"] for m in got] == list(range(n))
     assert [(m["key"].encode(), m["payload"].encode()) for m in got] == [tuple(line.split(b"\t", 1)) for line in lines]
+
+
+def test_kcat_offset_specs_and_tailing(broker, helper, unique_topic):
+    """`kcat -C -o -10`, `-o s@<ts>` and `-o end` as a person runs them. The tailing kcat
+    long-polls with fetch.wait.max.ms=20000: it can only see the new record within seconds
+    if the broker wakes its parked Fetch when the record is appended (a broker that
+    answered at max wait would take 20 s). Its first Fetch request, seen in kcat's fetch
+    debug log, tells the test the tail is parked before it produces."""
+    kcat = shutil.which("kcat") or shutil.which("kafkacat")
+    if kcat is None:
+        pytest.skip("kcat is not installed")
+    topic = unique_topic()
+    create_topics(helper, helper, {topic: 1})
+    base = recent_ms()
+    records = [{"key": b"k%03d" % i, "value": b"v%03d" % i, "timestamp": base + i, "partition": 0} for i in range(100)]
+    produce_checked(helper, topic, records)
+    common = ["-b", broker.bootstrap, "-t", topic, "-p", "0", "-J", "-q", "-m", "30"]
+
+    def consume(offset_spec):
+        p = subprocess.run([kcat, "-C", *common, "-o", offset_spec, "-e"], capture_output=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        return [json.loads(line)["offset"] for line in p.stdout.decode().splitlines() if line.strip()]
+    assert consume("-10") == list(range(90, 100))
+    assert consume("s@%d" % (base + 42)) == list(range(42, 100))
+    assert consume("beginning") == list(range(100))
+
+    tail = subprocess.Popen([kcat, "-C", *common, "-o", "end", "-c", "1", "-d", "fetch",
+                             "-X", "fetch.wait.max.ms=20000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for line in tail.stderr:  # wait for the tail's first Fetch at the end offset
+            if re.search(rb"Fetch topic .* at offset 100\b", line):
+                break
+        else:
+            pytest.fail("kcat never fetched at offset 100")
+        produced = time.monotonic()
+        out = helper("produce", {"topic": topic, "acks": "1", "compression": "none", "idempotent": False,
+                                 "records": wire([{"key": b"new", "value": b"tail", "timestamp": base + 200,
+                                                   "partition": 0}])})["records"]
+        assert (out[0]["error"], out[0]["offset"]) == (None, 100), out
+        line = tail.stdout.readline()
+        seen = time.monotonic()
+        assert json.loads(line)["offset"] == 100, line
+        print("kcat tail saw the record %.1f ms after the produce call started" % ((seen - produced) * 1000))
+        assert seen - produced < 10.0, "the parked fetch was not woken by the append"
+        assert tail.wait(timeout=30) == 0
+    finally:
+        if tail.poll() is None:
+            tail.kill()
+        tail.wait()
