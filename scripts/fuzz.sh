@@ -6,6 +6,9 @@
 #   FUZZ_TARGETS="..."   which targets (default: all of them)
 #   FUZZ_BUILD_DIR=...   build directory (default: build-fuzz at the repo root)
 #   JOBS=N               build parallelism (default: nproc)
+#   FUZZ_SEEDS_BIN=...   a make_seeds already built (the g++ build's fuzz_make_seeds):
+#                        then only the two fuzz targets are built with clang (how
+#                        `make test` runs this script, as the ctest `fuzz_libfuzzer`)
 #
 # The corpus each run grows is kept in $FUZZ_BUILD_DIR/fuzz/corpus/<target>;
 # it starts from seeds make_seeds writes (every API/version, real batches) and
@@ -36,12 +39,19 @@ if [ ! -f "$build/build.ninja" ]; then
     -DKETCH_FUZZ=ON -DKETCH_TESTS=OFF
 fi
 start=$(date +%s)
-cmake --build "$build" -j "$jobs" --target fuzz_targets
+if [ -n "${FUZZ_SEEDS_BIN:-}" ]; then
+  cmake --build "$build" -j "$jobs" --target fuzz_request_decode fuzz_batch_validate
+  make_seeds="$FUZZ_SEEDS_BIN"
+else
+  cmake --build "$build" -j "$jobs" --target fuzz_targets
+  make_seeds="$build/fuzz/make_seeds"
+fi
 echo "fuzz.sh: build took $(( $(date +%s) - start )) s"
 
 out="$build/fuzz"
 rm -rf "$out/seeds"
-"$out/make_seeds" "$out/seeds/fuzz_request_decode" "$out/seeds/fuzz_batch_validate"
+mkdir -p "$out/seeds/fuzz_request_decode" "$out/seeds/fuzz_batch_validate"
+"$make_seeds" "$out/seeds/fuzz_request_decode" "$out/seeds/fuzz_batch_validate" >/dev/null
 mkdir -p "$out/artifacts"
 
 failed=()
