@@ -1,0 +1,39 @@
+// The embedded ACL store: <data-dir>/acls.db (SQLite, WAL, synchronous=FULL),
+// a file of its own so its schema versions on its own.
+//
+// Schema (version 1, PRAGMA user_version):
+//   acls(resource_type INTEGER, resource_name BLOB, pattern_type INTEGER,
+//        principal BLOB, host BLOB, operation INTEGER, permission INTEGER,
+//        PRIMARY KEY (all seven))
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <mutex>
+
+#include "meta/acl_store.h"
+
+struct sqlite3;
+
+namespace ketch::meta {
+
+class sqlite_acl_store final : public acl_store {
+public:
+    static constexpr const char* file_name = "acls.db";
+
+    static result<std::unique_ptr<sqlite_acl_store>, store_error> open(const std::filesystem::path& data_dir);
+    ~sqlite_acl_store() override;
+    sqlite_acl_store(const sqlite_acl_store&) = delete;
+    sqlite_acl_store& operator=(const sqlite_acl_store&) = delete;
+
+    std::vector<stored_acl> list() const override;
+    status<store_error> apply(const std::vector<stored_acl>& add, const std::vector<stored_acl>& remove) override;
+
+private:
+    explicit sqlite_acl_store(sqlite3* db) : db_(db) {}
+
+    mutable std::mutex mu_;
+    sqlite3* db_;
+};
+
+}  // namespace ketch::meta
