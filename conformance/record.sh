@@ -23,7 +23,8 @@ started=0
 if ! "$here/reference/kafka.sh" status >/dev/null 2>&1; then
   started=1
 fi
-# sasl-* scenarios run against the reference's SASL_PLAINTEXT listener (KAFKA_SASL=1).
+# sasl-* and acl-* scenarios run against the reference's SASL_PLAINTEXT listener (KAFKA_SASL=1);
+# acl-* need the reference started with KAFKA_EXTRA_PROPERTIES=conformance/reference/acl.properties.
 export KAFKA_SASL=1
 bootstrap="$("$here/reference/kafka.sh" start)"
 sasl_bootstrap="$("$here/reference/kafka.sh" sasl-bootstrap || true)"
@@ -45,7 +46,7 @@ failed=0
 for s in "${scenarios[@]}"; do
   name="$(basename "$s" .json)"
   target="$bootstrap"
-  if [[ "$name" == sasl-* ]]; then
+  if [[ "$name" == sasl-* || "$name" == acl-* ]]; then
     [[ -n "$sasl_bootstrap" ]] || { echo "record.sh: $name needs the reference's SASL listener (restart it with KAFKA_SASL=1)" >&2; failed=1; continue; }
     target="$sasl_bootstrap"
   fi

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
@@ -29,12 +30,14 @@
 #include "group/thread_scheduler.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
+#include "meta/sqlite_acl_store.h"
 #include "meta/sqlite_credential_store.h"
 #include "meta/sqlite_offset_store.h"
 #include "meta/sqlite_store.h"
 #include "meta/sqlite_txn_store.h"
 #include "meta/topic_registry.h"
 #include "net/server.h"
+#include "security/authorizer.h"
 #include "security/scram.h"
 #include "security/tls_identity.h"
 #include "txn/coordinator.h"
@@ -187,6 +190,18 @@ int main(int argc, char** argv) {
         for (auto& m : security::supported_mechanisms())
             if (std::find(wanted.begin(), wanted.end(), m) != wanted.end()) ctx.sasl.enabled_mechanisms.push_back(m);
         ctx.sasl.reauth_ms = opt.connections_max_reauth_ms;
+        // ACLs: <data-dir>/acls.db; the authorizer only with --authorizer.
+        auto acl_db = meta::sqlite_acl_store::open(opt.data_dir);
+        if (!acl_db.ok()) throw std::runtime_error("acls: " + acl_db.error().message);
+        std::optional<security::authorizer> acl_authorizer;
+        if (opt.authorizer) {
+            acl_authorizer.emplace(security::authorizer_config{true, security::parse_super_users(opt.super_users),
+                                                               opt.allow_everyone_if_no_acl_found},
+                                   **acl_db);
+            ctx.authorizer = &*acl_authorizer;
+            spdlog::info("authorizer on: {} ACL(s), super users [{}], allow.everyone.if.no.acl.found={}",
+                         acl_authorizer->acls({}).size(), opt.super_users, opt.allow_everyone_if_no_acl_found);
+        }
         // The transaction coordinator: state in <data-dir>/txn.db (with the
         // groups' pending transactional offsets), markers and completions on
         // `blocking`, timeouts and expiry on the group timer thread.

@@ -40,6 +40,10 @@ static void apply_config_file(const std::string& path, options& o) {
     o.connections_max_reauth_ms = t["connections-max-reauth-ms"].value_or(o.connections_max_reauth_ms);
     o.auth_timeout_ms = t["auth-timeout-ms"].value_or(o.auth_timeout_ms);
     o.failed_auth_delay_ms = t["failed-auth-delay-ms"].value_or(o.failed_auth_delay_ms);
+    o.authorizer = t["authorizer"].value_or(o.authorizer);
+    o.super_users = t["super-users"].value_or(o.super_users);
+    o.allow_everyone_if_no_acl_found =
+        t["allow-everyone-if-no-acl-found"].value_or(o.allow_everyone_if_no_acl_found);
     o.max_connections = t["max-connections"].value_or(o.max_connections);
     o.max_connections_per_ip = t["max-connections-per-ip"].value_or(o.max_connections_per_ip);
     o.max_connections_per_ip_overrides =
@@ -120,6 +124,12 @@ options parse_options(int argc, char** argv) {
         a->add_option("--failed-auth-delay-ms", o.failed_auth_delay_ms,
                       "delay before answering a failed login (connection.failed.authentication.delay.ms)")
             ->capture_default_str();
+        a->add_flag("--authorizer", o.authorizer,
+                    "authorize every request against the ACLs (Kafka's StandardAuthorizer); "
+                    "off: everything is allowed and the ACL APIs answer SECURITY_DISABLED");
+        a->add_option("--super-users", o.super_users, "super.users: principals allowed everything, \"User:a;User:b\"");
+        a->add_flag("--allow-everyone-if-no-acl-found", o.allow_everyone_if_no_acl_found,
+                    "allow.everyone.if.no.acl.found: a resource without any ACL is open to everyone");
         a->add_option("--max-connections", o.max_connections, "max.connections (the acceptor waits when reached)");
         a->add_option("--max-connections-per-ip", o.max_connections_per_ip,
                       "max.connections.per.ip (new connections over it are closed)");

@@ -28,6 +28,11 @@ struct options {
     int64_t auth_timeout_ms = 30000;         // TLS handshake + SASL login must finish within this
     int64_t failed_auth_delay_ms = 100;      // connection.failed.authentication.delay.ms
     std::map<std::string, std::string> users;  // ketch.toml [[users]]: name -> password (stored salted)
+    // ACLs (Kafka's StandardAuthorizer); off: everything is allowed and the
+    // ACL APIs answer SECURITY_DISABLED.
+    bool authorizer = false;                 // authorizer.class.name
+    std::string super_users;                 // super.users: "User:a;User:b"
+    bool allow_everyone_if_no_acl_found = false;  // allow.everyone.if.no.acl.found
     // Connection limits
     int32_t max_connections = 2147483647;    // max.connections
     int32_t max_connections_per_ip = 2147483647;  // max.connections.per.ip

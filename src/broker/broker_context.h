@@ -24,6 +24,9 @@ class transaction_coordinator;
 namespace ketch::group {
 class group_coordinator;
 }
+namespace ketch::security {
+class authorizer;
+}
 
 namespace ketch::broker {
 
@@ -46,6 +49,9 @@ struct broker_context {
     // The transaction coordinator; unset: transactional requests are
     // answered COORDINATOR_NOT_AVAILABLE.
     txn::transaction_coordinator* txns = nullptr;
+    // The ACL authorizer (--authorizer); null: every request is authorized
+    // and the ACL APIs answer SECURITY_DISABLED.
+    security::authorizer* authorizer = nullptr;
 };
 
 }  // namespace ketch::broker

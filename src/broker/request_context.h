@@ -8,6 +8,7 @@
 #include "base/error_code.h"
 #include "broker/broker_context.h"
 #include "net/request_handler.h"
+#include "security/acl.h"
 
 namespace ketch::broker {
 
@@ -26,7 +27,24 @@ struct request_context {
     // Set by a SASL handler when authentication failed: the answer goes out
     // after the failed-authentication delay, then the connection is closed.
     bool auth_failed = false;
+
+    // Kafka's AuthHelper: may this connection's principal, from its peer's
+    // IP, do `op` on the resource? Always true without --authorizer (Kafka
+    // without authorizer.class.name).
+    bool authorize(security::acl_operation op, security::resource_type type, const std::string& name) const;
+    bool authorize_cluster(security::acl_operation op) const {
+        return authorize(op, security::resource_type::cluster, std::string(security::cluster_resource_name));
+    }
+    // Authorizer.authorizeByResourceType: `op` on at least one resource of `type`.
+    bool authorize_any(security::acl_operation op, security::resource_type type) const;
+    // The peer's IP address (Kafka's clientAddress().getHostAddress()).
+    std::string host() const;
 };
+
+// AuthHelper.authorizedOperations: the bits (1 << operation code) of `all`
+// the caller may do on the resource; `all` itself without an authorizer.
+int32_t authorized_operations(const request_context& ctx, security::resource_type type, const std::string& name,
+                              int32_t all);
 
 inline int16_t code(error_code e) { return int16_t(e); }
 

@@ -93,6 +93,9 @@ private:
                     std::sort(t["partitions"].begin(), t["partitions"].end());
                 if (t["topic"] == "__consumer_offsets") t["partitions"] = "<offsets-partition>";  // offsets_partition
             }
+        } else if ((key == "acls" || key == "matching_acls" || key == "resources") && v.is_array() &&
+                   (key != "resources" || all_have_string(v, "resource_name"))) {
+            std::sort(v.begin(), v.end());  // acl_order (children are normalised first)
         } else if ((key == "partitions" || key == "partition_responses" || key == "results_by_partition") &&
                    v.is_array()) {
             if (const char* f = partition_field(v))  // partition_order
@@ -155,6 +158,9 @@ const std::vector<rule_info>& all_rules() {
         {"partition_order", "/**/partitions, /**/partition_responses, /**/results_by_partition",
          "partition entries sorted by partition number (partition_index, index or partition): Kafka's "
          "order comes from hash maps, clients key partitions by number"},
+        {"acl_order", "/resources, /resources/*/acls, /filter_results/*/matching_acls",
+         "DescribeAcls resources and their ACLs, DeleteAcls matching ACLs sorted: Kafka's order comes from "
+         "hash maps and hash sets"},
         {"txn_topic_order", "/transaction_states/*/topics",
          "DescribeTransactions: topics sorted by name and their partition numbers sorted (Kafka's come "
          "from a hash set)"},

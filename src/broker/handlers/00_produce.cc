@@ -12,13 +12,19 @@
 // answered once the data is fsynced (group commit shared with every other
 // producer); acks=1 after the write; acks=0 never — and, as Kafka does, a
 // refused acks=0 request closes the connection so the producer notices.
+// ACLs (KafkaApis.handleProduceRequest): transactional batches need WRITE on
+// the transactional id (else every partition TRANSACTIONAL_ID_AUTHORIZATION_
+// FAILED), each topic WRITE (else TOPIC_AUTHORIZATION_FAILED, before the
+// existence check).
 #include <chrono>
 
+#include "base/endian.h"
 #include "broker/async.h"
 #include "broker/handlers/handlers.h"
 #include "broker/partition_waiters.h"
 #include "broker/partitions.h"
 #include "meta/topic_registry.h"
+#include "record/batch_header.h"
 #include "record/batch_validate.h"
 #include "record/recompress.h"
 
@@ -194,6 +200,19 @@ awaitable<void> wait_durable(std::vector<pending_sync>& syncs) {
     }
 }
 
+// RequestUtils.hasTransactionalRecords: the first batch of some partition is transactional.
+bool has_transactional_records(const produce_request& req) {
+    for (auto& td : req.topic_data)
+        for (auto& p : td.partition_data) {
+            if (!p.records) continue;
+            byte_view d = p.records->data.view();
+            if (d.size() > record::k_attributes_offset + 1 &&
+                (load_be<int16_t>(d.data() + record::k_attributes_offset) & record::k_attr_transactional))
+                return true;
+        }
+    return false;
+}
+
 }  // namespace
 
 awaitable<produce_response> handle_produce(request_context& ctx, produce_request& req) {
@@ -204,17 +223,28 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     std::vector<pending_sync> syncs;
     // Responses are built in place; reserve so pointers in `syncs` stay valid.
     resp.responses.reserve(req.topic_data.size());
+    const bool txn_denied =
+        b.authorizer && has_transactional_records(req) &&
+        !(req.transactional_id &&
+          ctx.authorize(security::acl_operation::write, security::resource_type::transactional_id, *req.transactional_id));
     for (auto& td : req.topic_data) {
         auto& tr = resp.responses.emplace_back();
         tr.name = td.name;
         tr.topic_id = td.topic_id;
         tr.partition_responses.reserve(td.partition_data.size());
         std::optional<meta::topic> t = by_id ? b.topics.by_id(td.topic_id) : b.topics.by_name(td.name);
+        const bool denied =
+            (!by_id || t) && !ctx.authorize(security::acl_operation::write, security::resource_type::topic,
+                                            by_id ? t->name : td.name);
         for (auto& p : td.partition_data) {
             auto& out = tr.partition_responses.emplace_back();
             out.index = p.index;
             out.base_offset = -1;
-            if (req.acks != 0 && req.acks != 1 && req.acks != -1) {
+            if (txn_denied) {
+                out.error_code = code(error_code::transactional_id_authorization_failed);
+            } else if (denied) {
+                out.error_code = code(error_code::topic_authorization_failed);
+            } else if (req.acks != 0 && req.acks != 1 && req.acks != -1) {
                 out.error_code = code(error_code::invalid_required_acks);
             } else if (!t) {
                 out.error_code = code(by_id ? error_code::unknown_topic_id : error_code::unknown_topic_or_partition);

@@ -35,6 +35,7 @@ struct fetch_target {
     std::optional<meta::topic> topic;
     fetch_request::fetch_partition* req;
     partition_data* out;
+    bool denied = false;  // no READ on the topic
 };
 
 // Reads every partition into `targets[i].out`, honouring max_bytes across
@@ -54,6 +55,10 @@ uint64_t read_all(request_context& ctx, std::vector<fetch_target>& targets, int3
         // list; a read_uncommitted answer with data a null aborted list (recorded).
         out.records = records{};
         out.aborted_transactions.emplace();
+        if (tg.denied) {
+            out.error_code = code(error_code::topic_authorization_failed);
+            continue;
+        }
         if (!tg.topic) {
             out.error_code = code(ctx.api_version >= 13 ? error_code::unknown_topic_id
                                                         : error_code::unknown_topic_or_partition);
@@ -127,10 +132,13 @@ awaitable<fetch_response> handle_fetch(request_context& ctx, fetch_request& req)
         tr.topic = ft.topic;
         tr.topic_id = ft.topic_id;
         auto t = by_id ? b.topics.by_id(ft.topic_id) : b.topics.by_name(ft.topic);
+        // KafkaApis.handleFetchRequest: an unknown topic id first, then READ on the topic.
+        const bool denied = (!by_id || t) && !ctx.authorize(security::acl_operation::read,
+                                                             security::resource_type::topic, by_id ? t->name : ft.topic);
         tr.partitions.resize(ft.partitions.size());
         for (size_t i = 0; i < ft.partitions.size(); ++i) {
-            targets.push_back({t, &ft.partitions[i], &tr.partitions[i]});
-            if (t) keys.emplace_back(t->name, ft.partitions[i].partition);
+            targets.push_back({t, &ft.partitions[i], &tr.partitions[i], denied});
+            if (t && !denied) keys.emplace_back(t->name, ft.partitions[i].partition);
         }
     }
 

@@ -102,10 +102,17 @@ awaitable<list_offsets_response> handle_list_offsets(request_context& ctx, list_
         auto& tr = resp.topics.emplace_back();
         tr.name = rt.name;
         auto t = ctx.broker.topics.by_name(rt.name);
+        // KafkaApis.handleListOffsetRequest: DESCRIBE on the topic first.
+        const bool denied = !ctx.authorize(security::acl_operation::describe, security::resource_type::topic, rt.name);
         for (auto& p : rt.partitions) {
             auto& out = tr.partitions.emplace_back();
             out.partition_index = p.partition_index;
-            if (duplicated.count({rt.name, p.partition_index})) {
+            if (denied) {
+                out.error_code = code(error_code::topic_authorization_failed);
+                out.timestamp = -1;
+                out.offset = -1;
+                out.leader_epoch = -1;
+            } else if (duplicated.count({rt.name, p.partition_index})) {
                 out.error_code = code(error_code::invalid_request);
             } else if (!t) {
                 out.error_code = code(error_code::unknown_topic_or_partition);

@@ -3,6 +3,11 @@
 // v7: leader_epoch. v8: authorized operations. v9: flexible. v10: topic ids.
 // v11: cluster operations dropped. v13: top-level error_code.
 // Behaviour: KafkaApis.handleTopicMetadataRequest / AutoTopicCreationManager.
+// ACLs: topics without DESCRIBE are left out of an all-topics answer; a
+// named one is answered TOPIC_AUTHORIZATION_FAILED (no id, its existence
+// undisclosed), as is a missing one to be auto-created without CREATE on the
+// cluster or the topic; Kafka lists those after the others (create-denied,
+// then describe-denied). Authorized operations come from the ACLs.
 #include <set>
 
 #include "broker/handlers/handlers.h"
@@ -42,7 +47,9 @@ metadata_response::metadata_response_topic describe(const request_context& ctx, 
         mp.replica_nodes = {node};
         mp.isr_nodes = {node};
     }
-    if (with_ops) out.topic_authorized_operations = k_all_topic_operations;
+    if (with_ops)
+        out.topic_authorized_operations =
+            authorized_operations(ctx, security::resource_type::topic, t.name, k_all_topic_operations);
     return out;
 }
 
@@ -66,12 +73,22 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
     resp.controller_id = b.config.node_id;
     const bool with_ops = req.include_topic_authorized_operations;
 
-    if (req.include_cluster_authorized_operations) resp.cluster_authorized_operations = k_all_cluster_operations;
+    if (req.include_cluster_authorized_operations)
+        resp.cluster_authorized_operations =
+            !ctx.authorize_cluster(security::acl_operation::describe)
+                ? 0
+                : authorized_operations(ctx, security::resource_type::cluster,
+                                        std::string(security::cluster_resource_name), k_all_cluster_operations);
+    auto may_describe = [&](const std::string& name) {
+        return ctx.authorize(security::acl_operation::describe, security::resource_type::topic, name);
+    };
     const bool all_topics = !req.topics || (v == 0 && req.topics->empty());
     if (all_topics) {
-        for (auto& t : b.topics.list()) resp.topics.push_back(describe(ctx, t, with_ops));
+        for (auto& t : b.topics.list())
+            if (may_describe(t.name)) resp.topics.push_back(describe(ctx, t, with_ops));
         co_return resp;
     }
+    std::vector<metadata_response::metadata_response_topic> create_denied, describe_denied;
     const bool may_create = b.config.auto_create_topics && (v < 4 || req.allow_auto_topic_creation);
     // Kafka answers each named topic once (KafkaApis takes the names as a set).
     std::set<std::string> seen_names;
@@ -82,7 +99,10 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
         if (!rt.name || rt.name->empty()) {
             if (!rt.topic_id.is_zero()) {
                 if (auto t = b.topics.by_id(rt.topic_id)) {
-                    resp.topics.push_back(describe(ctx, *t, with_ops));
+                    if (!may_describe(t->name))  // ids are not secret: the id is answered
+                        describe_denied.push_back(topic_error(std::nullopt, t->id, error_code::topic_authorization_failed));
+                    else
+                        resp.topics.push_back(describe(ctx, *t, with_ops));
                 } else {
                     resp.topics.push_back(topic_error(std::nullopt, rt.topic_id, error_code::unknown_topic_id));
                 }
@@ -92,6 +112,10 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
             continue;
         }
         const std::string& name = *rt.name;
+        if (!may_describe(name)) {
+            describe_denied.push_back(topic_error(name, {}, error_code::topic_authorization_failed));
+            continue;
+        }
         if (auto t = b.topics.by_name(name)) {
             resp.topics.push_back(describe(ctx, *t, with_ops));
             continue;
@@ -104,6 +128,11 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
             resp.topics.push_back(topic_error(name, {}, error_code::unknown_topic_or_partition));
             continue;
         }
+        if (!ctx.authorize_cluster(security::acl_operation::create) &&
+            !ctx.authorize(security::acl_operation::create, security::resource_type::topic, name)) {
+            create_denied.push_back(topic_error(name, {}, error_code::topic_authorization_failed));
+            continue;
+        }
         // Kafka 4.3.1 answers UNKNOWN_TOPIC_OR_PARTITION to the request that
         // triggers the creation (recorded: conformance/recordings/metadata.json);
         // the client asks again and then sees the topic.
@@ -114,6 +143,8 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
             resp.topics.push_back(topic_error(name, {}, to_kafka(created.error().code)));
         }
     }
+    for (auto& t : create_denied) resp.topics.push_back(std::move(t));
+    for (auto& t : describe_denied) resp.topics.push_back(std::move(t));
     co_return resp;
 }
 

@@ -58,6 +58,15 @@ awaitable<offset_commit_response> handle_offset_commit(request_context& ctx, off
     auto& b = ctx.broker;
     const bool use_ids = ctx.api_version >= 10;
     commit_response_builder out(use_ids);
+    // KafkaApis.handleOffsetCommitRequest: READ on the group (else every
+    // partition GROUP_AUTHORIZATION_FAILED), READ on each topic (else its
+    // partitions TOPIC_AUTHORIZATION_FAILED, before the existence check).
+    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
+        for (auto& t : req.topics)
+            for (auto& p : t.partitions)
+                out.add(t.topic_id, t.name, p.partition_index, error_code::group_authorization_failed);
+        co_return out.take();
+    }
 
     group::commit_args args;
     args.group_id = req.group_id;
@@ -70,6 +79,13 @@ awaitable<offset_commit_response> handle_offset_commit(request_context& ctx, off
 
     for (auto& t : req.topics) {
         std::optional<meta::topic> topic = use_ids ? b.topics.by_id(t.topic_id) : b.topics.by_name(t.name);
+        if ((!use_ids || topic) && !ctx.authorize(security::acl_operation::read, security::resource_type::topic,
+                                                  use_ids ? topic->name : t.name)) {
+            for (auto& p : t.partitions)
+                out.add(t.topic_id, use_ids ? topic->name : t.name, p.partition_index,
+                        error_code::topic_authorization_failed);
+            continue;
+        }
         if (!topic) {
             auto e = use_ids ? error_code::unknown_topic_id : error_code::unknown_topic_or_partition;
             for (auto& p : t.partitions) out.add(use_ids ? t.topic_id : uuid{}, t.name, p.partition_index, e);

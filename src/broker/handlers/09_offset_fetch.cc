@@ -11,6 +11,9 @@
 // answer becomes the top level; before v2 a group error is put on every
 // requested partition. From v10 unknown topic ids are UNKNOWN_TOPIC_ID, and
 // "all offsets" leaves out topics that no longer exist (no id to show).
+// ACLs: DESCRIBE on the group (else GROUP_AUTHORIZATION_FAILED), DESCRIBE on
+// each topic (named: TOPIC_AUTHORIZATION_FAILED after the others; all
+// offsets: left out).
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
 #include "meta/topic_registry.h"
@@ -76,13 +79,18 @@ response_group group_error(const request_group& g, error_code e, int16_t version
 response_group fetch_group(request_context& ctx, request_group& g, bool require_stable) {
     auto& b = ctx.broker;
     const bool use_ids = ctx.api_version >= 10;
+    if (!ctx.authorize(security::acl_operation::describe, security::resource_type::group, g.group_id))
+        return group_error(g, error_code::group_authorization_failed, ctx.api_version);
+    auto may_describe = [&](const std::string& topic) {
+        return ctx.authorize(security::acl_operation::describe, security::resource_type::topic, topic);
+    };
     group::fetch_args args;
     args.group_id = g.group_id;
     args.require_stable = require_stable;
     args.member_id = g.member_id;
     args.member_epoch = g.member_epoch;
 
-    std::vector<response_topic> unknown;
+    std::vector<response_topic> unknown, denied;
     std::vector<uuid> asked_ids;  // of args.topics, which the coordinator answers in order
     if (g.topics) {
         args.topics.emplace();
@@ -94,6 +102,10 @@ response_group fetch_group(request_context& ctx, request_group& g, bool require_
                     continue;
                 }
                 t.name = topic->name;
+            }
+            if (!may_describe(t.name)) {
+                denied.push_back(error_topic(t, error_code::topic_authorization_failed));
+                continue;
             }
             args.topics->push_back({t.name, t.partition_indexes});
             asked_ids.push_back(t.topic_id);
@@ -112,9 +124,11 @@ response_group fetch_group(request_context& ctx, request_group& g, bool require_
             fill_partitions(rt, r.topics[i], ctx, g.group_id, require_stable);
         }
         for (auto& t : unknown) out.topics.push_back(std::move(t));
+        for (auto& t : denied) out.topics.push_back(std::move(t));
         return out;
     }
     for (auto& t : r.topics) {
+        if (!may_describe(t.name)) continue;
         uuid id{};
         if (use_ids) {
             auto topic = b.topics.by_name(t.name);

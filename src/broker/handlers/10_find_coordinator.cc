@@ -81,6 +81,12 @@ bool valid_share_key(std::string_view key) {
 // getCoordinator for one key of a known key type (0, 1 or 2).
 std::pair<error_code, node> coordinator_for(request_context& ctx, int8_t key_type, const std::string& key) {
     const auto& c = ctx.broker.config;
+    // KafkaApis.getCoordinator: DESCRIBE on the group / transactional id first.
+    if (key_type == 0 && !ctx.authorize(security::acl_operation::describe, security::resource_type::group, key))
+        return {error_code::group_authorization_failed, node{}};
+    if (key_type == 1 &&
+        !ctx.authorize(security::acl_operation::describe, security::resource_type::transactional_id, key))
+        return {error_code::transactional_id_authorization_failed, node{}};
     switch (key_type) {
         case 0: {
             auto ep = c.advertised_for(ctx.conn.listener_name);

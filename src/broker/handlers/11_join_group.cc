@@ -54,11 +54,16 @@ awaitable<join_group_response> handle_join_group(request_context& ctx, join_grou
     args.reason = std::move(req.reason);
 
     auto& groups = ctx.broker.groups;
-    // The lambda captures references only: g++ 12 mishandles a co_await
-    // operand's temporaries that own memory (the frame outlives the call).
-    auto r = co_await on_callback<group::join_result>([&groups, &args](std::function<void(group::join_result)> done) {
-        groups.join(std::move(args), std::move(done));
-    });
+    group::join_result r;
+    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, args.group_id)) {
+        r.error = error_code::group_authorization_failed;  // KafkaApis.handleJoinGroupRequest
+    } else {
+        // The lambda captures references only: g++ 12 mishandles a co_await
+        // operand's temporaries that own memory (the frame outlives the call).
+        r = co_await on_callback<group::join_result>([&groups, &args](std::function<void(group::join_result)> done) {
+            groups.join(std::move(args), std::move(done));
+        });
+    }
 
     join_group_response resp;
     resp.error_code = code(r.error);

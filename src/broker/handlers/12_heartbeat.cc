@@ -11,6 +11,10 @@ using namespace kafka;
 
 awaitable<heartbeat_response> handle_heartbeat(request_context& ctx, heartbeat_request& req) {
     heartbeat_response resp;
+    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
+        resp.error_code = code(error_code::group_authorization_failed);
+        co_return resp;
+    }
     resp.error_code = code(ctx.broker.groups.heartbeat(
         {std::move(req.group_id), req.generation_id, std::move(req.member_id), std::move(req.group_instance_id)}));
     co_return resp;

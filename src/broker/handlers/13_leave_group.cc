@@ -13,6 +13,11 @@ namespace ketch::broker {
 using namespace kafka;
 
 awaitable<leave_group_response> handle_leave_group(request_context& ctx, leave_group_request& req) {
+    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
+        leave_group_response denied;  // KafkaApis.handleLeaveGroupRequest: the top-level code only
+        denied.error_code = code(error_code::group_authorization_failed);
+        co_return denied;
+    }
     group::leave_args args;
     args.group_id = std::move(req.group_id);
     if (ctx.api_version < 3) {

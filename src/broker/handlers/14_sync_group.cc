@@ -19,6 +19,10 @@ awaitable<sync_group_response> handle_sync_group(request_context& ctx, sync_grou
         resp.error_code = code(error_code::inconsistent_group_protocol);
         co_return resp;
     }
+    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
+        resp.error_code = code(error_code::group_authorization_failed);
+        co_return resp;
+    }
     group::sync_args args;
     args.group_id = std::move(req.group_id);
     args.generation_id = req.generation_id;

@@ -21,9 +21,21 @@ constexpr int32_t k_group_operations = (1 << 3) | (1 << 6) | (1 << 8) | (1 << 10
 }  // namespace
 
 awaitable<describe_groups_response> handle_describe_groups(request_context& ctx, describe_groups_request& req) {
-    auto groups = ctx.broker.groups.describe_groups(req.groups, ctx.api_version);
-    const bool with_ops = ctx.api_version >= 3 && req.include_authorized_operations;
+    // KafkaApis.handleDescribeGroupsRequest: groups without DESCRIBE are
+    // answered GROUP_AUTHORIZATION_FAILED, first; the others by the coordinator.
     describe_groups_response resp;
+    std::vector<std::string> allowed;
+    for (auto& id : req.groups) {
+        if (ctx.authorize(security::acl_operation::describe, security::resource_type::group, id)) {
+            allowed.push_back(id);
+            continue;
+        }
+        auto& out = resp.groups.emplace_back();
+        out.error_code = code(error_code::group_authorization_failed);
+        out.group_id = id;
+    }
+    auto groups = ctx.broker.groups.describe_groups(allowed, ctx.api_version);
+    const bool with_ops = ctx.api_version >= 3 && req.include_authorized_operations;
     for (auto& g : groups) {
         auto& out = resp.groups.emplace_back();
         out.error_code = code(g.error);
@@ -41,7 +53,9 @@ awaitable<describe_groups_response> handle_describe_groups(request_context& ctx,
             om.member_metadata = std::move(m.member_metadata);
             om.member_assignment = std::move(m.member_assignment);
         }
-        if (with_ops && g.error == error_code::none) out.authorized_operations = k_group_operations;
+        if (with_ops && g.error == error_code::none)
+            out.authorized_operations =
+                authorized_operations(ctx, security::resource_type::group, out.group_id, k_group_operations);
     }
     co_return resp;
 }

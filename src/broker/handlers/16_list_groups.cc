@@ -13,7 +13,12 @@ using namespace kafka;
 awaitable<list_groups_response> handle_list_groups(request_context& ctx, list_groups_request& req) {
     auto groups = ctx.broker.groups.list_groups({std::move(req.states_filter), std::move(req.types_filter)});
     list_groups_response resp;
+    // KafkaApis.handleListGroupsRequest: DESCRIBE on the cluster lists every
+    // group; otherwise only the groups the caller may DESCRIBE.
+    const bool all = ctx.authorize_cluster(security::acl_operation::describe);
     for (auto& g : groups) {
+        if (!all && !ctx.authorize(security::acl_operation::describe, security::resource_type::group, g.group_id))
+            continue;
         auto& out = resp.groups.emplace_back();
         out.group_id = std::move(g.group_id);
         out.protocol_type = std::move(g.protocol_type);

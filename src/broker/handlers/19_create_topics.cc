@@ -3,8 +3,13 @@
 // v5: flexible; the result carries the topic's configs, partitions and
 // replication factor. v7: topic_id.
 // Behaviour: ControllerApis.createTopics / ReplicationControlManager.
+// ACLs: CREATE on the cluster or the topic, else TOPIC_AUTHORIZATION_FAILED
+// "Authorization failed." (a name sent twice is refused as a duplicate
+// first); a created topic's configs are left out, with
+// topic_config_error_code TOPIC_AUTHORIZATION_FAILED, without DESCRIBE_CONFIGS.
 // Difference (conformance/differences.md): a replication factor above the
 // single broker's 1 is accepted, where a one-broker Kafka refuses it.
+#include <algorithm>
 #include <set>
 
 #include "broker/handlers/handlers.h"
@@ -19,11 +24,16 @@ namespace {
 
 using result_t = create_topics_response::creatable_topic_result;
 
-void fill_success(result_t& r, const meta::topic& t, const meta::broker_defaults& defaults, int16_t v) {
+void fill_success(result_t& r, const meta::topic& t, const meta::broker_defaults& defaults, int16_t v,
+                  bool may_describe_configs) {
     r.topic_id = t.id;
     r.num_partitions = t.partition_count;
     r.replication_factor = t.replication_factor;
     if (v < 5) return;
+    if (!may_describe_configs) {
+        r.topic_config_error_code = code(error_code::topic_authorization_failed);
+        return;
+    }
     auto& out = r.configs.emplace();
     for (auto& e : meta::create_topic_result_configs(t.configs, defaults)) {
         auto& c = out.emplace_back();
@@ -56,6 +66,13 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
             r.error_code = code(e);
             r.error_message = std::move(msg);
         };
+        const bool once = std::count_if(req.topics.begin(), req.topics.end(),
+                                        [&](auto& o) { return o.name == t.name; }) == 1;
+        if (once && !ctx.authorize_cluster(security::acl_operation::create) &&
+            !ctx.authorize(security::acl_operation::create, security::resource_type::topic, t.name)) {
+            refuse(error_code::topic_authorization_failed, "Authorization failed.");
+            continue;
+        }
         meta::create_topic_args a;
         a.name = t.name;
         if (!t.assignments.empty()) {
@@ -111,7 +128,9 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
     for (size_t k = 0; k < results.size(); ++k) {
         auto& r = resp.topics[arg_slot[k]];
         if (results[k].ok()) {
-            fill_success(r, *results[k], b.topics.defaults(), v);
+            fill_success(r, *results[k], b.topics.defaults(), v,
+                         ctx.authorize(security::acl_operation::describe_configs, security::resource_type::topic,
+                                       r.name));
         } else {
             r.error_code = code(to_kafka(results[k].error().code));
             r.error_message = results[k].error().message;

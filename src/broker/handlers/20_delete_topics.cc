@@ -26,8 +26,25 @@ awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, del
             out.error_message = r.error().message;
         }
     };
+    // ControllerApis.deleteTopics: DELETE on the cluster allows everything;
+    // otherwise a name needs DESCRIBE (else TOPIC_AUTHORIZATION_FAILED before
+    // the existence check) and DELETE; an id without DELETE is answered with
+    // its name only when the topic may be described.
+    const bool cluster_delete = ctx.authorize_cluster(security::acl_operation::remove);
+    auto may = [&](security::acl_operation op, const std::string& name) {
+        return cluster_delete || ctx.authorize(op, security::resource_type::topic, name);
+    };
+    auto denied = [&](std::optional<std::string> name, uuid id) {
+        auto& out = resp.responses.emplace_back();
+        out.name = std::move(name);
+        out.topic_id = id;
+        out.error_code = code(error_code::topic_authorization_failed);
+        out.error_message = std::string(error_message(error_code::topic_authorization_failed));
+    };
     auto delete_named = [&](const std::string& name) {
+        if (!may(security::acl_operation::describe, name)) return denied(name, {});
         auto t = b.topics.by_name(name);
+        if (t && !may(security::acl_operation::remove, name)) return denied(name, {});
         if (!t) {
             answer(name, {}, failure{meta::error{meta::errc::unknown_topic_or_partition,
                                                  "This server does not host this topic-partition."}});
@@ -85,6 +102,10 @@ awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, del
             if (!t) {
                 answer(std::nullopt, st.topic_id,
                        failure{meta::error{meta::errc::unknown_topic_id, "This server does not host this topic ID."}});
+                continue;
+            }
+            if (!may(security::acl_operation::remove, t->name)) {
+                denied(may(security::acl_operation::describe, t->name) ? std::optional(t->name) : std::nullopt, t->id);
                 continue;
             }
             auto r = delete_topic(b, *t);

@@ -21,6 +21,18 @@ awaitable<init_producer_id_response> handle_init_producer_id(request_context& ct
     init_producer_id_response resp;
     resp.producer_id = -1;
     resp.producer_epoch = -1;
+    // KafkaApis.handleInitProducerIdRequest: WRITE on the transactional id;
+    // an idempotent producer needs IDEMPOTENT_WRITE on the cluster or WRITE
+    // on some topic (Authorizer.authorizeByResourceType).
+    using security::acl_operation, security::resource_type;
+    if (req.transactional_id
+            ? !ctx.authorize(acl_operation::write, resource_type::transactional_id, *req.transactional_id)
+            : !ctx.authorize_cluster(acl_operation::idempotent_write) &&
+                  !ctx.authorize_any(acl_operation::write, resource_type::topic)) {
+        resp.error_code = code(req.transactional_id ? error_code::transactional_id_authorization_failed
+                                                    : error_code::cluster_authorization_failed);
+        co_return resp;
+    }
     const bool no_pid = req.producer_id == -1, no_epoch = req.producer_epoch == -1;
     if (no_pid != no_epoch) {
         resp.error_code = code(error_code::invalid_request);

@@ -61,7 +61,23 @@ void add_entries(resource_result& out, const std::vector<meta::config_entry>& en
 awaitable<describe_configs_response> handle_describe_configs(request_context& ctx, describe_configs_request& req) {
     auto& b = ctx.broker;
     describe_configs_response resp;
+    // KafkaApis.handleDescribeConfigsRequest: DESCRIBE_CONFIGS on the topic
+    // (broker, logger: the cluster); refused resources come after the others.
+    std::vector<describe_configs_response::describe_configs_result> denied;
     for (auto& r : req.resources) {
+        const bool on_topic = r.resource_type == k_resource_topic;
+        if ((on_topic || r.resource_type == k_resource_broker || r.resource_type == k_resource_broker_logger) &&
+            !(on_topic ? ctx.authorize(security::acl_operation::describe_configs, security::resource_type::topic,
+                                       r.resource_name)
+                       : ctx.authorize_cluster(security::acl_operation::describe_configs))) {
+            auto& out = denied.emplace_back();
+            const auto e = on_topic ? error_code::topic_authorization_failed : error_code::cluster_authorization_failed;
+            out.error_code = code(e);
+            out.error_message = std::string(error_message(e));
+            out.resource_type = r.resource_type;
+            out.resource_name = r.resource_name;
+            continue;
+        }
         auto& out = resp.results.emplace_back();
         out.resource_type = r.resource_type;
         out.resource_name = r.resource_name;
@@ -92,6 +108,7 @@ awaitable<describe_configs_response> handle_describe_configs(request_context& ct
             out.error_message = e.message;
         }
     }
+    for (auto& d : denied) resp.results.push_back(std::move(d));
     co_return resp;
 }
 

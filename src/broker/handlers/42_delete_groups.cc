@@ -12,15 +12,27 @@ namespace ketch::broker {
 using namespace kafka;
 
 awaitable<delete_groups_response> handle_delete_groups(request_context& ctx, delete_groups_request& req) {
-    std::vector<std::string> ids;
+    // KafkaApis.handleDeleteGroupsRequest: groups without DELETE are
+    // answered GROUP_AUTHORIZATION_FAILED after the others.
+    std::vector<std::string> ids, denied;
     std::set<std::string> seen;
-    for (auto& id : req.groups_names)
-        if (seen.insert(id).second) ids.push_back(std::move(id));
+    for (auto& id : req.groups_names) {
+        if (!seen.insert(id).second) continue;
+        if (ctx.authorize(security::acl_operation::remove, security::resource_type::group, id))
+            ids.push_back(std::move(id));
+        else
+            denied.push_back(std::move(id));
+    }
     delete_groups_response resp;
     for (auto& r : ctx.broker.groups.delete_groups(ids)) {
         auto& out = resp.results.emplace_back();
         out.group_id = std::move(r.group_id);
         out.error_code = code(r.error);
+    }
+    for (auto& id : denied) {
+        auto& out = resp.results.emplace_back();
+        out.group_id = std::move(id);
+        out.error_code = code(error_code::group_authorization_failed);
     }
     co_return resp;
 }

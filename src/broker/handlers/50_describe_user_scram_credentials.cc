@@ -18,6 +18,12 @@ int8_t mechanism_type(const std::string& m) { return m == "SCRAM-SHA-256" ? 1 : 
 awaitable<describe_user_scram_credentials_response> handle_describe_user_scram_credentials(
     request_context& ctx, describe_user_scram_credentials_request& req) {
     describe_user_scram_credentials_response resp;
+    // KafkaApis: DESCRIBE on the cluster, else the top-level error.
+    if (!ctx.authorize_cluster(security::acl_operation::describe)) {
+        resp.error_code = code(error_code::cluster_authorization_failed);
+        resp.error_message = std::string(error_message(error_code::cluster_authorization_failed));
+        co_return resp;
+    }
     std::map<std::string, std::vector<describe_user_scram_credentials_response::credential_info>> by_user;
     if (ctx.broker.credentials)
         for (auto& c : ctx.broker.credentials->list())

@@ -5,6 +5,8 @@
 // turned into StoredKey/ServerKey at once; it is never stored.
 #include <map>
 
+#include <set>
+
 #include "broker/handlers/handlers.h"
 #include "meta/credential_store.h"
 #include "security/scram.h"
@@ -35,6 +37,20 @@ api_error validate_name_and_mechanism(const std::string& name, int8_t mechanism)
 awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credentials(
     request_context& ctx, alter_user_scram_credentials_request& req) {
     alter_user_scram_credentials_response resp;
+    // ControllerApis: ALTER on the cluster, else every user named (once,
+    // sorted) CLUSTER_AUTHORIZATION_FAILED (AlterUserScramCredentialsRequest.getErrorResponse).
+    if (!ctx.authorize_cluster(security::acl_operation::alter)) {
+        std::set<std::string> users;
+        for (auto& d : req.deletions) users.insert(d.name);
+        for (auto& u : req.upsertions) users.insert(u.name);
+        for (auto& u : users) {
+            auto& r = resp.results.emplace_back();
+            r.user = u;
+            r.error_code = code(error_code::cluster_authorization_failed);
+            r.error_message = std::string(error_message(error_code::cluster_authorization_failed));
+        }
+        co_return resp;
+    }
     auto* store = ctx.broker.credentials;
     using deletion = alter_user_scram_credentials_request::scram_credential_deletion;
     using upsertion = alter_user_scram_credentials_request::scram_credential_upsertion;

@@ -62,6 +62,12 @@ std::optional<std::string> check(const update_features_request::feature_update_k
 
 awaitable<update_features_response> handle_update_features(request_context& ctx, update_features_request& req) {
     update_features_response resp;
+    // ControllerApis.handleUpdateFeatures: ALTER on the cluster, else the top-level error only.
+    if (!ctx.authorize_cluster(security::acl_operation::alter)) {
+        resp.error_code = code(error_code::cluster_authorization_failed);
+        resp.error_message = std::string(error_message(error_code::cluster_authorization_failed));
+        co_return resp;
+    }
     resp.error_message = std::nullopt;
     bool changes = false;
     for (auto& u : req.feature_updates) {

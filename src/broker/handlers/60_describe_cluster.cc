@@ -23,7 +23,12 @@ awaitable<describe_cluster_response> handle_describe_cluster(request_context& ct
         }
         co_return resp;
     }
-    if (req.include_cluster_authorized_operations) resp.cluster_authorized_operations = 8096;  // see 03_metadata.cc
+    if (req.include_cluster_authorized_operations)  // see 03_metadata.cc
+        resp.cluster_authorized_operations =
+            ctx.authorize_cluster(security::acl_operation::describe)
+                ? authorized_operations(ctx, security::resource_type::cluster,
+                                        std::string(security::cluster_resource_name), 8096)
+                : 0;
     resp.cluster_id = c.cluster_id;
     resp.controller_id = c.node_id;
     auto& br = resp.brokers.emplace_back();

@@ -39,9 +39,16 @@ awaitable<describe_producers_response> handle_describe_producers(request_context
         auto& tr = resp.topics.emplace_back();
         tr.name = rt.name;
         auto t = ctx.broker.topics.by_name(rt.name);
+        // KafkaApis.handleDescribeProducersRequest: READ on the topic before its existence.
+        const bool denied = !ctx.authorize(security::acl_operation::read, security::resource_type::topic, rt.name);
         for (int32_t index : rt.partition_indexes) {
             auto& out = tr.partitions.emplace_back();
             out.partition_index = index;
+            if (denied) {
+                out.error_code = code(error_code::topic_authorization_failed);
+                out.error_message = std::string(error_message(error_code::topic_authorization_failed));
+                continue;
+            }
             if (!t) {
                 // Kafka names the error for an unknown topic, not for a partition out of range (recorded).
                 out.error_code = code(error_code::unknown_topic_or_partition);

@@ -16,6 +16,12 @@ awaitable<describe_transactions_response> handle_describe_transactions(request_c
     for (auto& id : req.transactional_ids) {
         auto& s = resp.transaction_states.emplace_back();
         s.transactional_id = id;
+        // KafkaApis.handleDescribeTransactionsRequest: DESCRIBE on the id;
+        // only the topics the caller may describe are listed.
+        if (!ctx.authorize(security::acl_operation::describe, security::resource_type::transactional_id, id)) {
+            s.error_code = code(error_code::transactional_id_authorization_failed);
+            continue;
+        }
         if (!ctx.broker.txns) {
             s.error_code = code(error_code::coordinator_not_available);
             continue;
@@ -29,6 +35,7 @@ awaitable<describe_transactions_response> handle_describe_transactions(request_c
         s.producer_id = d.producer_id;
         s.producer_epoch = d.producer_epoch;
         for (auto& tp : d.partitions) {
+            if (!ctx.authorize(security::acl_operation::describe, security::resource_type::topic, tp.topic)) continue;
             if (s.topics.empty() || s.topics.back().topic != tp.topic) s.topics.emplace_back().topic = tp.topic;
             s.topics.back().partitions.push_back(tp.partition);
         }

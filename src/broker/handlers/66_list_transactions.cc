@@ -22,6 +22,10 @@ awaitable<list_transactions_response> handle_list_transactions(request_context& 
     resp.error_code = code(r.error);
     resp.unknown_state_filters = r.unknown_state_filters;
     for (auto& t : r.txns) {
+        // KafkaApis.handleListTransactionsRequest: only ids the caller may describe.
+        if (!ctx.authorize(security::acl_operation::describe, security::resource_type::transactional_id,
+                           t.transactional_id))
+            continue;
         auto& s = resp.transaction_states.emplace_back();
         s.transactional_id = t.transactional_id;
         s.producer_id = t.producer_id;

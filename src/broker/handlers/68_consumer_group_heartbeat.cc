@@ -15,6 +15,13 @@ using namespace kafka;
 
 awaitable<consumer_group_heartbeat_response> handle_consumer_group_heartbeat(request_context& ctx,
                                                                             consumer_group_heartbeat_request& req) {
+    // KafkaApis.handleConsumerGroupHeartbeat: READ on the group.
+    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
+        consumer_group_heartbeat_response denied;
+        denied.error_code = code(error_code::group_authorization_failed);
+        denied.error_message = std::string(error_message(error_code::group_authorization_failed));
+        co_return denied;
+    }
     group::consumer_heartbeat_args args;
     args.group_id = std::move(req.group_id);
     args.member_id = std::move(req.member_id);

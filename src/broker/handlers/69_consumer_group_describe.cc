@@ -30,8 +30,20 @@ consumer_group_describe_response::assignment_data to_wire(std::vector<group::des
 
 awaitable<consumer_group_describe_response> handle_consumer_group_describe(request_context& ctx,
                                                                           consumer_group_describe_request& req) {
-    auto groups = ctx.broker.groups.consumer_describe(req.group_ids);
+    // KafkaApis.handleConsumerGroupDescribe: groups without DESCRIBE are
+    // answered GROUP_AUTHORIZATION_FAILED, first.
     consumer_group_describe_response resp;
+    std::vector<std::string> allowed;
+    for (auto& id : req.group_ids) {
+        if (ctx.authorize(security::acl_operation::describe, security::resource_type::group, id)) {
+            allowed.push_back(id);
+            continue;
+        }
+        auto& out = resp.groups.emplace_back();
+        out.group_id = id;
+        out.error_code = code(error_code::group_authorization_failed);
+    }
+    auto groups = ctx.broker.groups.consumer_describe(allowed);
     for (auto& g : groups) {
         auto& out = resp.groups.emplace_back();
         out.error_code = code(g.error);
@@ -56,7 +68,8 @@ awaitable<consumer_group_describe_response> handle_consumer_group_describe(reque
             om.member_type = k_consumer_member;
         }
         if (req.include_authorized_operations && g.error == error_code::none)
-            out.authorized_operations = k_group_operations;
+            out.authorized_operations =
+                authorized_operations(ctx, security::resource_type::group, out.group_id, k_group_operations);
     }
     co_return resp;
 }

@@ -11,11 +11,14 @@
 #include "protocol/messages/api_versions.h"
 #include "protocol/messages/consumer_group_describe.h"
 #include "protocol/messages/consumer_group_heartbeat.h"
+#include "protocol/messages/create_acls.h"
 #include "protocol/messages/create_partitions.h"
 #include "protocol/messages/create_topics.h"
+#include "protocol/messages/delete_acls.h"
 #include "protocol/messages/delete_groups.h"
 #include "protocol/messages/delete_records.h"
 #include "protocol/messages/delete_topics.h"
+#include "protocol/messages/describe_acls.h"
 #include "protocol/messages/describe_cluster.h"
 #include "protocol/messages/describe_configs.h"
 #include "protocol/messages/describe_groups.h"
@@ -72,6 +75,9 @@ awaitable<kafka::find_coordinator_response> handle_find_coordinator(request_cont
 awaitable<kafka::sasl_handshake_response> handle_sasl_handshake(request_context&, kafka::sasl_handshake_request&);
 awaitable<kafka::sasl_authenticate_response> handle_sasl_authenticate(request_context&,
                                                                       kafka::sasl_authenticate_request&);
+awaitable<kafka::describe_acls_response> handle_describe_acls(request_context&, kafka::describe_acls_request&);
+awaitable<kafka::create_acls_response> handle_create_acls(request_context&, kafka::create_acls_request&);
+awaitable<kafka::delete_acls_response> handle_delete_acls(request_context&, kafka::delete_acls_request&);
 awaitable<kafka::describe_user_scram_credentials_response> handle_describe_user_scram_credentials(
     request_context&, kafka::describe_user_scram_credentials_request&);
 awaitable<kafka::alter_user_scram_credentials_response> handle_alter_user_scram_credentials(

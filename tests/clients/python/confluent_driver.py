@@ -14,7 +14,8 @@ from confluent_kafka import (  # noqa: E402
     Consumer, ConsumerGroupState, ConsumerGroupTopicPartitions, ConsumerGroupType, IsolationLevel,
     KafkaError, KafkaException, Producer, TopicCollection, TopicPartition)
 from confluent_kafka.admin import (  # noqa: E402
-    AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, ConfigSource, NewPartitions, NewTopic, OffsetSpec)
+    AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AdminClient, AlterConfigOpType, ConfigEntry,
+    ConfigResource, ConfigSource, NewPartitions, NewTopic, OffsetSpec, ResourcePatternType, ResourceType)
 
 from driver_common import INTERNAL_TOPICS, Unsupported, b64d, b64e, main, passthrough_config  # noqa: E402
 from group_common import GroupRun  # noqa: E402
@@ -563,7 +564,49 @@ def txn_transform(bootstrap, args):
         c.close()
 
 
+def _acl_fields(a, default):
+    """Args of DRIVERS.md's ACL commands -> the library's enum values (names as Kafka's)."""
+    rt = a.get("resource_type", default)
+    return (ResourceType["BROKER" if rt == "CLUSTER" else rt], a.get("name"),
+            ResourcePatternType[a.get("pattern", "LITERAL" if default != "ANY" else "ANY")],
+            a.get("principal"), a.get("host"),
+            AclOperation[a.get("operation", default)], AclPermissionType[a.get("permission", default)])
+
+
+def _acl_json(b):
+    return {"resource_type": "CLUSTER" if b.restype.name == "BROKER" else b.restype.name, "name": b.name, "pattern": b.resource_pattern_type.name,
+            "principal": b.principal, "host": b.host, "operation": b.operation.name,
+            "permission": b.permission_type.name}
+
+
+def create_acls(bootstrap, args):
+    a = admin(bootstrap, args)
+    bindings = [AclBinding(*_acl_fields(x, "UNKNOWN")) for x in args["acls"]]
+    futures = a.create_acls(bindings, request_timeout=TIMEOUT_S)
+    return {"results": [{"error": future_error(futures[b])[1]} for b in bindings]}
+
+
+def describe_acls(bootstrap, args):
+    a = admin(bootstrap, args)
+    acls, error = future_error(a.describe_acls(AclBindingFilter(*_acl_fields(args.get("filter", {}), "ANY")),
+                                              request_timeout=TIMEOUT_S))
+    return {"error": error, "acls": sorted((_acl_json(b) for b in acls or []), key=lambda j: sorted(j.items()))}
+
+
+def delete_acls(bootstrap, args):
+    a = admin(bootstrap, args)
+    filters = [AclBindingFilter(*_acl_fields(f, "ANY")) for f in args["filters"]]
+    futures = a.delete_acls(filters, request_timeout=TIMEOUT_S)
+    out = []
+    for f in filters:
+        deleted, error = future_error(futures[f])
+        out.append({"error": error,
+                    "deleted": sorted((_acl_json(b) for b in deleted or []), key=lambda j: sorted(j.items()))})
+    return {"results": out}
+
+
 COMMANDS = {
+    "create-acls": create_acls, "describe-acls": describe_acls, "delete-acls": delete_acls,
     "txn-produce": txn_produce, "txn-fence": txn_fence, "txn-transform": txn_transform,
     "describe-configs": describe_configs, "alter-configs": alter_configs,
     "incremental-alter-configs": incremental_alter_configs, "create-partitions": create_partitions,

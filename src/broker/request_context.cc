@@ -1,0 +1,32 @@
+#include "broker/request_context.h"
+
+#include "security/authorizer.h"
+
+namespace ketch::broker {
+
+std::string request_context::host() const {
+    auto colon = conn.peer.rfind(':');
+    return colon == std::string::npos ? conn.peer : conn.peer.substr(0, colon);
+}
+
+bool request_context::authorize(security::acl_operation op, security::resource_type type,
+                                const std::string& name) const {
+    auto* a = broker.authorizer;
+    return !a || a->authorize(conn.principal, host(), op, type, name);
+}
+
+bool request_context::authorize_any(security::acl_operation op, security::resource_type type) const {
+    auto* a = broker.authorizer;
+    return !a || a->authorize_any(conn.principal, host(), op, type);
+}
+
+int32_t authorized_operations(const request_context& ctx, security::resource_type type, const std::string& name,
+                              int32_t all) {
+    if (!ctx.broker.authorizer) return all;
+    int32_t out = 0;
+    for (int8_t op = 0; op < 31; ++op)
+        if ((all & (1 << op)) && ctx.authorize(security::acl_operation(op), type, name)) out |= 1 << op;
+    return out;
+}
+
+}  // namespace ketch::broker
