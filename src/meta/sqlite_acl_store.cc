@@ -4,68 +4,40 @@
 
 #include <algorithm>
 
+#include "meta/sqlite_db.h"
+
 namespace ketch::meta {
 
 namespace {
 
 constexpr int k_schema_version = 1;
 
-store_error db_error(sqlite3* db, std::string_view what) {
-    return store_error{std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory")};
+using sqlite::exec;
+using sqlite::statement;
+using sqlite::transaction;
+
+void bind_acl(statement& q, const stored_acl& a) {
+    q.reset();
+    q.bind(1, int64_t(a.resource_type));
+    q.bind(2, a.resource_name);
+    q.bind(3, int64_t(a.pattern_type));
+    q.bind(4, a.principal);
+    q.bind(5, a.host);
+    q.bind(6, int64_t(a.operation));
+    q.bind(7, int64_t(a.permission));
 }
 
-bool exec(sqlite3* db, const char* sql) { return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
-
-// One prepared statement; finalized when it goes out of scope.
-class statement {
-public:
-    statement(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
-    ~statement() { sqlite3_finalize(stmt_); }
-    statement(const statement&) = delete;
-    statement& operator=(const statement&) = delete;
-    bool ok() const { return rc_ == SQLITE_OK; }
-    void bind(const stored_acl& a) {
-        sqlite3_reset(stmt_);
-        sqlite3_bind_int(stmt_, 1, a.resource_type);
-        sqlite3_bind_blob(stmt_, 2, a.resource_name.data(), int(a.resource_name.size()), SQLITE_TRANSIENT);
-        sqlite3_bind_int(stmt_, 3, a.pattern_type);
-        sqlite3_bind_blob(stmt_, 4, a.principal.data(), int(a.principal.size()), SQLITE_TRANSIENT);
-        sqlite3_bind_blob(stmt_, 5, a.host.data(), int(a.host.size()), SQLITE_TRANSIENT);
-        sqlite3_bind_int(stmt_, 6, a.operation);
-        sqlite3_bind_int(stmt_, 7, a.permission);
-    }
-    int step() { return sqlite3_step(stmt_); }
-    int8_t int_at(int col) { return int8_t(sqlite3_column_int(stmt_, col)); }
-    std::string blob_at(int col) {
-        auto p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
-        return p ? std::string(p, size_t(sqlite3_column_bytes(stmt_, col))) : std::string();
-    }
-
-private:
-    sqlite3_stmt* stmt_ = nullptr;
-    int rc_;
-};
+int8_t int8_at(statement& q, int col) { return int8_t(q.int_at(col)); }
 
 }  // namespace
 
 result<std::unique_ptr<sqlite_acl_store>, store_error> sqlite_acl_store::open(const std::filesystem::path& data_dir) {
-    std::error_code ec;
-    std::filesystem::create_directories(data_dir, ec);
-    if (ec) return failure{store_error{"cannot create " + data_dir.string() + ": " + ec.message()}};
-    auto path = (data_dir / file_name).string();
     sqlite3* db = nullptr;
-    int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             nullptr);
-    std::unique_ptr<sqlite_acl_store> s(new sqlite_acl_store(db));
-    if (rc != SQLITE_OK) return failure{db_error(db, "cannot open " + path)};
-    sqlite3_busy_timeout(db, 5000);
-    if (!exec(db, "PRAGMA journal_mode=WAL") || !exec(db, "PRAGMA synchronous=FULL"))
-        return failure{db_error(db, "cannot set pragmas for " + path)};
-    statement ver(db, "PRAGMA user_version");
-    if (!ver.ok() || ver.step() != SQLITE_ROW) return failure{db_error(db, "cannot read version of " + path)};
-    const int version = ver.int_at(0);
-    if (version > k_schema_version)
-        return failure{store_error{path + " has schema version " + std::to_string(version) + ", newer than this ketch"}};
+    std::string path;
+    auto opened = sqlite::open(data_dir, file_name, k_schema_version, db, path);
+    std::unique_ptr<sqlite_acl_store> s(new sqlite_acl_store(db));  // closes db on every return below
+    if (!opened) return failure{opened.error()};
+    const int64_t version = *opened;
     if (version == 0 &&
         (!exec(db,
                "CREATE TABLE IF NOT EXISTS acls ("
@@ -75,7 +47,7 @@ result<std::unique_ptr<sqlite_acl_store>, store_error> sqlite_acl_store::open(co
                " PRIMARY KEY (resource_type, resource_name, pattern_type, principal, host, operation, permission))"
                " WITHOUT ROWID") ||
          !exec(db, "PRAGMA user_version = 1")))
-        return failure{db_error(db, "cannot create schema in " + path)};
+        return failure{sqlite::error(db, "cannot create schema in " + path)};
     return s;
 }
 
@@ -88,19 +60,17 @@ std::vector<stored_acl> sqlite_acl_store::list() const {
                 "SELECT resource_type, resource_name, pattern_type, principal, host, operation, permission FROM acls");
     if (!q.ok()) return out;
     while (q.step() == SQLITE_ROW)
-        out.push_back({q.int_at(0), q.blob_at(1), q.int_at(2), q.blob_at(3), q.blob_at(4), q.int_at(5), q.int_at(6)});
+        out.push_back({int8_at(q, 0), q.blob_at(1), int8_at(q, 2), q.blob_at(3), q.blob_at(4), int8_at(q, 5),
+                       int8_at(q, 6)});
     std::sort(out.begin(), out.end());
     return out;
 }
 
 status<store_error> sqlite_acl_store::apply(const std::vector<stored_acl>& add, const std::vector<stored_acl>& remove) {
     std::lock_guard lock(mu_);
-    if (!exec(db_, "BEGIN IMMEDIATE")) return failure{db_error(db_, "begin")};
-    auto fail = [&](std::string_view what) {
-        auto e = db_error(db_, what);
-        exec(db_, "ROLLBACK");
-        return failure{e};
-    };
+    transaction tx(db_);
+    if (!tx.began()) return failure{sqlite::error(db_, "begin")};
+    auto fail = [&](std::string_view what) { return failure{sqlite::error(db_, what)}; };
     {
         statement ins(db_,
                       "INSERT OR IGNORE INTO acls (resource_type, resource_name, pattern_type, principal, host,"
@@ -110,15 +80,15 @@ status<store_error> sqlite_acl_store::apply(const std::vector<stored_acl>& add, 
                       " principal = ? AND host = ? AND operation = ? AND permission = ?");
         if (!ins.ok() || !del.ok()) return fail("prepare acl statements");
         for (auto& a : add) {
-            ins.bind(a);
+            bind_acl(ins, a);
             if (ins.step() != SQLITE_DONE) return fail("insert acl");
         }
         for (auto& a : remove) {
-            del.bind(a);
+            bind_acl(del, a);
             if (del.step() != SQLITE_DONE) return fail("delete acl");
         }
     }
-    if (!exec(db_, "COMMIT")) return fail("commit acls");
+    if (!tx.commit()) return fail("commit acls");
     return ok_v;
 }
 

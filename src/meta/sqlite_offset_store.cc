@@ -2,7 +2,7 @@
 
 #include <sqlite3.h>
 
-#include <system_error>
+#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
@@ -10,104 +10,20 @@ namespace {
 
 constexpr int k_schema_version = 2;  // 2: groups.state
 
-store_error db_error(sqlite3* db, std::string_view what) {
-    return store_error{std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory")};
-}
-
-// One prepared statement, finalized on scope exit.
-class statement {
-public:
-    statement(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
-    ~statement() { sqlite3_finalize(stmt_); }
-    statement(const statement&) = delete;
-    statement& operator=(const statement&) = delete;
-
-    bool ok() const { return rc_ == SQLITE_OK; }
-    // Strings go in as BLOBs (any bytes, compared byte for byte).
-    void bind(int i, const std::string& s) {
-        sqlite3_bind_blob(stmt_, i, s.empty() ? "" : s.data(), int(s.size()), SQLITE_TRANSIENT);
-    }
-    void bind(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
-    void bind(int i, std::optional<int64_t> v) {
-        if (v)
-            sqlite3_bind_int64(stmt_, i, *v);
-        else
-            sqlite3_bind_null(stmt_, i);
-    }
-    int step() { return sqlite3_step(stmt_); }
-    void reset() {
-        sqlite3_reset(stmt_);
-        sqlite3_clear_bindings(stmt_);
-    }
-    int64_t int_at(int col) { return sqlite3_column_int64(stmt_, col); }
-    std::optional<int64_t> opt_int_at(int col) {
-        if (sqlite3_column_type(stmt_, col) == SQLITE_NULL) return std::nullopt;
-        return sqlite3_column_int64(stmt_, col);
-    }
-    std::string blob_at(int col) {
-        auto p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
-        return p ? std::string(p, size_t(sqlite3_column_bytes(stmt_, col))) : std::string();
-    }
-
-private:
-    sqlite3_stmt* stmt_ = nullptr;
-    int rc_;
-};
-
-bool exec(sqlite3* db, const char* sql) {
-    return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
-}
-
-// BEGIN IMMEDIATE ... COMMIT; rolls back unless committed.
-class transaction {
-public:
-    explicit transaction(sqlite3* db) : db_(db) { began_ = exec(db, "BEGIN IMMEDIATE"); }
-    ~transaction() {
-        if (began_ && !done_) exec(db_, "ROLLBACK");
-    }
-    bool began() const { return began_; }
-    bool commit() {
-        done_ = exec(db_, "COMMIT");
-        return done_;
-    }
-
-private:
-    sqlite3* db_;
-    bool began_ = false;
-    bool done_ = false;
-};
+using sqlite::exec;
+using sqlite::statement;
+using sqlite::transaction;
 
 }  // namespace
 
 result<std::unique_ptr<sqlite_offset_store>, store_error> sqlite_offset_store::open(
     const std::filesystem::path& data_dir) {
-    std::error_code ec;
-    std::filesystem::create_directories(data_dir, ec);
-    if (ec) return failure{store_error{"cannot create " + data_dir.string() + ": " + ec.message()}};
-    auto path = (data_dir / file_name).string();
     sqlite3* db = nullptr;
-    int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             nullptr);
+    std::string path;
+    auto opened = sqlite::open(data_dir, file_name, k_schema_version, db, path);
     std::unique_ptr<sqlite_offset_store> s(new sqlite_offset_store(db));  // closes db on every return below
-    if (rc != SQLITE_OK) return failure{db_error(db, "cannot open " + path)};
-    sqlite3_busy_timeout(db, 5000);
-    {
-        statement wal(db, "PRAGMA journal_mode=WAL");
-        if (!wal.ok() || wal.step() != SQLITE_ROW || wal.blob_at(0) != "wal")
-            return failure{db_error(db, "cannot use WAL journal for " + path)};
-    }
-    if (!exec(db, "PRAGMA synchronous=FULL")) return failure{db_error(db, "cannot set pragmas for " + path)};
-
-    int64_t version = 0;
-    {
-        statement ver(db, "PRAGMA user_version");
-        if (!ver.ok() || ver.step() != SQLITE_ROW)
-            return failure{db_error(db, "cannot read schema version of " + path)};
-        version = ver.int_at(0);
-    }
-    if (version > k_schema_version)
-        return failure{store_error{path + " has schema version " + std::to_string(version) + ", newer than " +
-                                   std::to_string(k_schema_version) + " that this ketch knows"}};
+    if (!opened) return failure{opened.error()};
+    int64_t version = *opened;
     if (version == 0) {
         transaction tx(db);
         if (!tx.began() ||
@@ -130,12 +46,12 @@ result<std::unique_ptr<sqlite_offset_store>, store_error> sqlite_offset_store::o
                   " empty_since_ms INTEGER,"
                   " state BLOB NOT NULL DEFAULT x'')") ||
             !exec(db, "PRAGMA user_version = 2") || !tx.commit())
-            return failure{db_error(db, "cannot create schema in " + path)};
+            return failure{sqlite::error(db, "cannot create schema in " + path)};
     } else if (version == 1) {
         transaction tx(db);
         if (!tx.began() || !exec(db, "ALTER TABLE groups ADD COLUMN state BLOB NOT NULL DEFAULT x''") ||
             !exec(db, "PRAGMA user_version = 2") || !tx.commit())
-            return failure{db_error(db, "cannot upgrade the schema of " + path)};
+            return failure{sqlite::error(db, "cannot upgrade the schema of " + path)};
     }
     return s;
 }
@@ -149,7 +65,7 @@ result<std::vector<stored_offset>, store_error> sqlite_offset_store::load_offset
     statement q(db_,
                 "SELECT group_id, topic, partition, committed_offset, leader_epoch, metadata, commit_ms, expire_ms"
                 " FROM offsets");
-    if (!q.ok()) return failure{db_error(db_, "load offsets")};
+    if (!q.ok()) return failure{sqlite::error(db_, "load offsets")};
     std::vector<stored_offset> out;
     int rc;
     while ((rc = q.step()) == SQLITE_ROW) {
@@ -164,14 +80,14 @@ result<std::vector<stored_offset>, store_error> sqlite_offset_store::load_offset
         o.expire_timestamp_ms = q.opt_int_at(7);
         out.push_back(std::move(o));
     }
-    if (rc != SQLITE_DONE) return failure{db_error(db_, "load offsets")};
+    if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load offsets")};
     return out;
 }
 
 result<std::vector<stored_group>, store_error> sqlite_offset_store::load_groups() {
     std::lock_guard lock(mu_);
     statement q(db_, "SELECT group_id, protocol_type, generation, empty_since_ms, state FROM groups");
-    if (!q.ok()) return failure{db_error(db_, "load groups")};
+    if (!q.ok()) return failure{sqlite::error(db_, "load groups")};
     std::vector<stored_group> out;
     int rc;
     while ((rc = q.step()) == SQLITE_ROW) {
@@ -183,18 +99,18 @@ result<std::vector<stored_group>, store_error> sqlite_offset_store::load_groups(
         g.state = q.blob_at(4);
         out.push_back(std::move(g));
     }
-    if (rc != SQLITE_DONE) return failure{db_error(db_, "load groups")};
+    if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load groups")};
     return out;
 }
 
 status<store_error> sqlite_offset_store::commit_offsets(std::span<const stored_offset> offsets) {
     std::lock_guard lock(mu_);
     transaction tx(db_);
-    if (!tx.began()) return failure{db_error(db_, "commit offsets")};
+    if (!tx.began()) return failure{sqlite::error(db_, "commit offsets")};
     statement ins(db_,
                   "INSERT OR REPLACE INTO offsets (group_id, topic, partition, committed_offset, leader_epoch,"
                   " metadata, commit_ms, expire_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-    if (!ins.ok()) return failure{db_error(db_, "commit offsets")};
+    if (!ins.ok()) return failure{sqlite::error(db_, "commit offsets")};
     for (const auto& o : offsets) {
         ins.bind(1, o.group);
         ins.bind(2, o.topic);
@@ -204,46 +120,46 @@ status<store_error> sqlite_offset_store::commit_offsets(std::span<const stored_o
         ins.bind(6, o.metadata);
         ins.bind(7, o.commit_timestamp_ms);
         ins.bind(8, o.expire_timestamp_ms);
-        if (ins.step() != SQLITE_DONE) return failure{db_error(db_, "commit offsets")};
+        if (ins.step() != SQLITE_DONE) return failure{sqlite::error(db_, "commit offsets")};
         ins.reset();
     }
-    if (!tx.commit()) return failure{db_error(db_, "commit offsets")};
+    if (!tx.commit()) return failure{sqlite::error(db_, "commit offsets")};
     return ok_v;
 }
 
 status<store_error> sqlite_offset_store::delete_offsets(const std::string& group, std::span<const offset_key> keys) {
     std::lock_guard lock(mu_);
     transaction tx(db_);
-    if (!tx.began()) return failure{db_error(db_, "delete offsets")};
+    if (!tx.began()) return failure{sqlite::error(db_, "delete offsets")};
     statement del(db_, "DELETE FROM offsets WHERE group_id = ? AND topic = ? AND partition = ?");
-    if (!del.ok()) return failure{db_error(db_, "delete offsets")};
+    if (!del.ok()) return failure{sqlite::error(db_, "delete offsets")};
     for (const auto& k : keys) {
         del.bind(1, group);
         del.bind(2, k.topic);
         del.bind(3, int64_t(k.partition));
-        if (del.step() != SQLITE_DONE) return failure{db_error(db_, "delete offsets")};
+        if (del.step() != SQLITE_DONE) return failure{sqlite::error(db_, "delete offsets")};
         del.reset();
     }
-    if (!tx.commit()) return failure{db_error(db_, "delete offsets")};
+    if (!tx.commit()) return failure{sqlite::error(db_, "delete offsets")};
     return ok_v;
 }
 
 status<store_error> sqlite_offset_store::delete_groups(std::span<const std::string> groups) {
     std::lock_guard lock(mu_);
     transaction tx(db_);
-    if (!tx.began()) return failure{db_error(db_, "delete groups")};
+    if (!tx.began()) return failure{sqlite::error(db_, "delete groups")};
     statement del_o(db_, "DELETE FROM offsets WHERE group_id = ?");
     statement del_g(db_, "DELETE FROM groups WHERE group_id = ?");
-    if (!del_o.ok() || !del_g.ok()) return failure{db_error(db_, "delete groups")};
+    if (!del_o.ok() || !del_g.ok()) return failure{sqlite::error(db_, "delete groups")};
     for (const auto& g : groups) {
         del_o.bind(1, g);
         del_g.bind(1, g);
         if (del_o.step() != SQLITE_DONE || del_g.step() != SQLITE_DONE)
-            return failure{db_error(db_, "delete groups")};
+            return failure{sqlite::error(db_, "delete groups")};
         del_o.reset();
         del_g.reset();
     }
-    if (!tx.commit()) return failure{db_error(db_, "delete groups")};
+    if (!tx.commit()) return failure{sqlite::error(db_, "delete groups")};
     return ok_v;
 }
 
@@ -256,13 +172,13 @@ status<store_error> sqlite_offset_store::put_group(const stored_group& g) {
                  " generation = excluded.generation, empty_since_ms = excluded.empty_since_ms,"
                  " state = excluded.state"
                  " WHERE excluded.generation >= groups.generation");
-    if (!up.ok()) return failure{db_error(db_, "put group")};
+    if (!up.ok()) return failure{sqlite::error(db_, "put group")};
     up.bind(1, g.group);
     up.bind(2, g.protocol_type);
     up.bind(3, int64_t(g.generation));
     up.bind(4, g.empty_since_ms);
     up.bind(5, g.state);
-    if (up.step() != SQLITE_DONE) return failure{db_error(db_, "put group")};
+    if (up.step() != SQLITE_DONE) return failure{sqlite::error(db_, "put group")};
     return ok_v;
 }
 

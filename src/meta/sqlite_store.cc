@@ -2,74 +2,17 @@
 
 #include <sqlite3.h>
 
-#include <system_error>
+#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
 namespace {
 
+using sqlite::exec;
+using sqlite::statement;
+using sqlite::transaction;
+
 constexpr int k_schema_version = 1;
-
-store_error db_error(sqlite3* db, std::string_view what) {
-    return store_error{std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory")};
-}
-
-// One prepared statement, finalized on scope exit.
-class statement {
-public:
-    statement(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
-    ~statement() { sqlite3_finalize(stmt_); }
-    statement(const statement&) = delete;
-    statement& operator=(const statement&) = delete;
-
-    bool ok() const { return rc_ == SQLITE_OK; }
-    void bind(int i, const uuid& id) { sqlite3_bind_blob(stmt_, i, id.b.data(), int(id.b.size()), SQLITE_TRANSIENT); }
-    void bind(int i, const std::string& s) { sqlite3_bind_text(stmt_, i, s.data(), int(s.size()), SQLITE_TRANSIENT); }
-    void bind(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
-    int step() { return sqlite3_step(stmt_); }
-    void reset() {
-        sqlite3_reset(stmt_);
-        sqlite3_clear_bindings(stmt_);
-    }
-    int64_t int_at(int col) { return sqlite3_column_int64(stmt_, col); }
-    std::string text_at(int col) {
-        auto p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
-        return p ? std::string(p, size_t(sqlite3_column_bytes(stmt_, col))) : std::string();
-    }
-    bool uuid_at(int col, uuid& out) {
-        if (sqlite3_column_bytes(stmt_, col) != int(out.b.size())) return false;
-        auto p = static_cast<const uint8_t*>(sqlite3_column_blob(stmt_, col));
-        std::copy(p, p + out.b.size(), out.b.begin());
-        return true;
-    }
-
-private:
-    sqlite3_stmt* stmt_ = nullptr;
-    int rc_;
-};
-
-bool exec(sqlite3* db, const char* sql) {
-    return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
-}
-
-// BEGIN IMMEDIATE ... COMMIT; rolls back unless committed.
-class transaction {
-public:
-    explicit transaction(sqlite3* db) : db_(db) { began_ = exec(db, "BEGIN IMMEDIATE"); }
-    ~transaction() {
-        if (began_ && !done_) exec(db_, "ROLLBACK");
-    }
-    bool began() const { return began_; }
-    bool commit() {
-        done_ = exec(db_, "COMMIT");
-        return done_;
-    }
-
-private:
-    sqlite3* db_;
-    bool began_ = false;
-    bool done_ = false;
-};
 
 // Replaces the config rows of topic `id` with `configs`.
 bool write_configs(sqlite3* db, const uuid& id, const config_map& configs) {
@@ -81,8 +24,8 @@ bool write_configs(sqlite3* db, const uuid& id, const config_map& configs) {
     if (!ins.ok()) return false;
     for (const auto& [name, value] : configs) {
         ins.bind(1, id);
-        ins.bind(2, name);
-        ins.bind(3, value);
+        ins.bind_text(2, name);
+        ins.bind_text(3, value);
         if (ins.step() != SQLITE_DONE) return false;
         ins.reset();
     }
@@ -92,35 +35,13 @@ bool write_configs(sqlite3* db, const uuid& id, const config_map& configs) {
 }  // namespace
 
 result<std::unique_ptr<sqlite_store>, store_error> sqlite_store::open(const std::filesystem::path& data_dir) {
-    std::error_code ec;
-    std::filesystem::create_directories(data_dir, ec);
-    if (ec) return failure{store_error{"cannot create " + data_dir.string() + ": " + ec.message()}};
-    auto path = (data_dir / file_name).string();
     sqlite3* db = nullptr;
-    int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             nullptr);
+    std::string path;
+    auto opened = sqlite::open(data_dir, file_name, k_schema_version, db, path);
     std::unique_ptr<sqlite_store> s(new sqlite_store(db));  // closes db on every return below
-    if (rc != SQLITE_OK) return failure{db_error(db, "cannot open " + path)};
-    sqlite3_busy_timeout(db, 5000);
-
-    {
-        statement wal(db, "PRAGMA journal_mode=WAL");
-        if (!wal.ok() || wal.step() != SQLITE_ROW || wal.text_at(0) != "wal")
-            return failure{db_error(db, "cannot use WAL journal for " + path)};
-    }
-    if (!exec(db, "PRAGMA synchronous=FULL") || !exec(db, "PRAGMA foreign_keys=ON"))
-        return failure{db_error(db, "cannot set pragmas for " + path)};
-
-    int64_t version = 0;
-    {
-        statement ver(db, "PRAGMA user_version");
-        if (!ver.ok() || ver.step() != SQLITE_ROW)
-            return failure{db_error(db, "cannot read schema version of " + path)};
-        version = ver.int_at(0);
-    }
-    if (version > k_schema_version)
-        return failure{store_error{path + " has schema version " + std::to_string(version) + ", newer than " +
-                                   std::to_string(k_schema_version) + " that this ketch knows"}};
+    if (!opened) return failure{opened.error()};
+    int64_t version = *opened;
+    if (!exec(db, "PRAGMA foreign_keys=ON")) return failure{sqlite::error(db, "cannot set pragmas for " + path)};
     if (version == 0) {
         transaction tx(db);
         if (!tx.began() ||
@@ -138,7 +59,7 @@ result<std::unique_ptr<sqlite_store>, store_error> sqlite_store::open(const std:
                   " value TEXT NOT NULL,"
                   " PRIMARY KEY (topic_id, name))") ||
             !exec(db, "PRAGMA user_version = 1") || !tx.commit())
-            return failure{db_error(db, "cannot create schema in " + path)};
+            return failure{sqlite::error(db, "cannot create schema in " + path)};
     }
     // Added after schema version 1; created on first open by a ketch that knows it.
     if (!exec(db,
@@ -147,7 +68,7 @@ result<std::unique_ptr<sqlite_store>, store_error> sqlite_store::open(const std:
               " name TEXT NOT NULL,"
               " value TEXT NOT NULL,"
               " PRIMARY KEY (scope, name))"))
-        return failure{db_error(db, "cannot create broker_configs in " + path)};
+        return failure{sqlite::error(db, "cannot create broker_configs in " + path)};
     return s;
 }
 
@@ -159,7 +80,7 @@ result<std::vector<topic>, store_error> sqlite_store::load_topics() {
     std::lock_guard lock(mu_);
     statement q(db_, "SELECT id, name, partition_count, replication_factor, created_ms FROM topics");
     statement c(db_, "SELECT name, value FROM topic_configs WHERE topic_id = ?");
-    if (!q.ok() || !c.ok()) return failure{db_error(db_, "load topics")};
+    if (!q.ok() || !c.ok()) return failure{sqlite::error(db_, "load topics")};
     std::vector<topic> out;
     int rc;
     while ((rc = q.step()) == SQLITE_ROW) {
@@ -172,58 +93,58 @@ result<std::vector<topic>, store_error> sqlite_store::load_topics() {
         c.bind(1, t.id);
         int crc;
         while ((crc = c.step()) == SQLITE_ROW) t.configs.emplace(c.text_at(0), c.text_at(1));
-        if (crc != SQLITE_DONE) return failure{db_error(db_, "load configs of topic " + t.name)};
+        if (crc != SQLITE_DONE) return failure{sqlite::error(db_, "load configs of topic " + t.name)};
         c.reset();
         out.push_back(std::move(t));
     }
-    if (rc != SQLITE_DONE) return failure{db_error(db_, "load topics")};
+    if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load topics")};
     return out;
 }
 
 status<store_error> sqlite_store::insert_topics(std::span<const topic> topics) {
     std::lock_guard lock(mu_);
     transaction tx(db_);
-    if (!tx.began()) return failure{db_error(db_, "insert topics")};
+    if (!tx.began()) return failure{sqlite::error(db_, "insert topics")};
     statement ins(db_,
                   "INSERT INTO topics (id, name, partition_count, replication_factor, created_ms)"
                   " VALUES (?, ?, ?, ?, ?)");
-    if (!ins.ok()) return failure{db_error(db_, "insert topics")};
+    if (!ins.ok()) return failure{sqlite::error(db_, "insert topics")};
     for (const auto& t : topics) {
         ins.bind(1, t.id);
-        ins.bind(2, t.name);
+        ins.bind_text(2, t.name);
         ins.bind(3, int64_t(t.partition_count));
         ins.bind(4, int64_t(t.replication_factor));
         ins.bind(5, t.created_ms);
         if (ins.step() != SQLITE_DONE || !write_configs(db_, t.id, t.configs))
-            return failure{db_error(db_, "insert topic " + t.name)};
+            return failure{sqlite::error(db_, "insert topic " + t.name)};
         ins.reset();
     }
-    if (!tx.commit()) return failure{db_error(db_, "commit insert topics")};
+    if (!tx.commit()) return failure{sqlite::error(db_, "commit insert topics")};
     return ok_v;
 }
 
 status<store_error> sqlite_store::delete_topics(std::span<const uuid> ids) {
     std::lock_guard lock(mu_);
     transaction tx(db_);
-    if (!tx.began()) return failure{db_error(db_, "delete topics")};
+    if (!tx.began()) return failure{sqlite::error(db_, "delete topics")};
     statement del(db_, "DELETE FROM topics WHERE id = ?");
-    if (!del.ok()) return failure{db_error(db_, "delete topics")};
+    if (!del.ok()) return failure{sqlite::error(db_, "delete topics")};
     for (const auto& id : ids) {
         del.bind(1, id);  // topic_configs rows go by ON DELETE CASCADE
-        if (del.step() != SQLITE_DONE) return failure{db_error(db_, "delete topic")};
+        if (del.step() != SQLITE_DONE) return failure{sqlite::error(db_, "delete topic")};
         del.reset();
     }
-    if (!tx.commit()) return failure{db_error(db_, "commit delete topics")};
+    if (!tx.commit()) return failure{sqlite::error(db_, "commit delete topics")};
     return ok_v;
 }
 
 status<store_error> sqlite_store::set_partition_count(const uuid& id, int32_t partition_count) {
     std::lock_guard lock(mu_);
     statement up(db_, "UPDATE topics SET partition_count = ? WHERE id = ?");
-    if (!up.ok()) return failure{db_error(db_, "set partition count")};
+    if (!up.ok()) return failure{sqlite::error(db_, "set partition count")};
     up.bind(1, int64_t(partition_count));
     up.bind(2, id);
-    if (up.step() != SQLITE_DONE) return failure{db_error(db_, "set partition count")};
+    if (up.step() != SQLITE_DONE) return failure{sqlite::error(db_, "set partition count")};
     if (sqlite3_changes(db_) != 1) return failure{store_error{"no topic with id " + id.to_base64()}};
     return ok_v;
 }
@@ -231,45 +152,45 @@ status<store_error> sqlite_store::set_partition_count(const uuid& id, int32_t pa
 status<store_error> sqlite_store::set_topic_configs(const uuid& id, const config_map& configs) {
     std::lock_guard lock(mu_);
     transaction tx(db_);
-    if (!tx.began()) return failure{db_error(db_, "set topic configs")};
+    if (!tx.began()) return failure{sqlite::error(db_, "set topic configs")};
     statement q(db_, "SELECT 1 FROM topics WHERE id = ?");
-    if (!q.ok()) return failure{db_error(db_, "set topic configs")};
+    if (!q.ok()) return failure{sqlite::error(db_, "set topic configs")};
     q.bind(1, id);
     int rc = q.step();
     if (rc == SQLITE_DONE) return failure{store_error{"no topic with id " + id.to_base64()}};
     if (rc != SQLITE_ROW || !write_configs(db_, id, configs) || !tx.commit())
-        return failure{db_error(db_, "set topic configs")};
+        return failure{sqlite::error(db_, "set topic configs")};
     return ok_v;
 }
 
 result<std::map<std::string, config_map>, store_error> sqlite_store::load_broker_configs() {
     std::lock_guard lock(mu_);
     statement q(db_, "SELECT scope, name, value FROM broker_configs");
-    if (!q.ok()) return failure{db_error(db_, "load broker configs")};
+    if (!q.ok()) return failure{sqlite::error(db_, "load broker configs")};
     std::map<std::string, config_map> out;
     int rc;
     while ((rc = q.step()) == SQLITE_ROW) out[q.text_at(0)].emplace(q.text_at(1), q.text_at(2));
-    if (rc != SQLITE_DONE) return failure{db_error(db_, "load broker configs")};
+    if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load broker configs")};
     return out;
 }
 
 status<store_error> sqlite_store::set_broker_configs(const std::string& scope, const config_map& configs) {
     std::lock_guard lock(mu_);
     transaction tx(db_);
-    if (!tx.began()) return failure{db_error(db_, "set broker configs")};
+    if (!tx.began()) return failure{sqlite::error(db_, "set broker configs")};
     statement del(db_, "DELETE FROM broker_configs WHERE scope = ?");
     statement ins(db_, "INSERT INTO broker_configs (scope, name, value) VALUES (?, ?, ?)");
-    if (!del.ok() || !ins.ok()) return failure{db_error(db_, "set broker configs")};
-    del.bind(1, scope);
-    if (del.step() != SQLITE_DONE) return failure{db_error(db_, "set broker configs")};
+    if (!del.ok() || !ins.ok()) return failure{sqlite::error(db_, "set broker configs")};
+    del.bind_text(1, scope);
+    if (del.step() != SQLITE_DONE) return failure{sqlite::error(db_, "set broker configs")};
     for (const auto& [name, value] : configs) {
-        ins.bind(1, scope);
-        ins.bind(2, name);
-        ins.bind(3, value);
-        if (ins.step() != SQLITE_DONE) return failure{db_error(db_, "set broker configs")};
+        ins.bind_text(1, scope);
+        ins.bind_text(2, name);
+        ins.bind_text(3, value);
+        if (ins.step() != SQLITE_DONE) return failure{sqlite::error(db_, "set broker configs")};
         ins.reset();
     }
-    if (!tx.commit()) return failure{db_error(db_, "commit broker configs")};
+    if (!tx.commit()) return failure{sqlite::error(db_, "commit broker configs")};
     return ok_v;
 }
 

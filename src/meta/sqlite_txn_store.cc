@@ -2,42 +2,17 @@
 
 #include <sqlite3.h>
 
+#include "meta/sqlite_db.h"
+
 namespace ketch::meta {
 
 namespace {
 
 constexpr int k_schema_version = 1;
 
-store_error db_error(sqlite3* db, std::string_view what) {
-    return store_error{std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory")};
-}
-
-class stmt {
-public:
-    stmt(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr); }
-    ~stmt() { sqlite3_finalize(s_); }
-    stmt(const stmt&) = delete;
-    stmt& operator=(const stmt&) = delete;
-    bool ok() const { return rc_ == SQLITE_OK; }
-    void bind(int i, const std::string& v) { sqlite3_bind_blob(s_, i, v.empty() ? "" : v.data(), int(v.size()), SQLITE_TRANSIENT); }
-    void bind(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); }
-    int step() { return sqlite3_step(s_); }
-    void reset() {
-        sqlite3_reset(s_);
-        sqlite3_clear_bindings(s_);
-    }
-    int64_t i(int c) { return sqlite3_column_int64(s_, c); }
-    std::string b(int c) {
-        auto p = static_cast<const char*>(sqlite3_column_blob(s_, c));
-        return p ? std::string(p, size_t(sqlite3_column_bytes(s_, c))) : std::string();
-    }
-
-private:
-    sqlite3_stmt* s_ = nullptr;
-    int rc_;
-};
-
-bool exec(sqlite3* db, const char* sql) { return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
+using sqlite::exec;
+using sqlite::transaction;
+using stmt = sqlite::statement;
 
 std::string encode_partitions(const std::vector<std::pair<std::string, int32_t>>& ps) {
     std::string out;
@@ -66,31 +41,15 @@ std::vector<std::pair<std::string, int32_t>> decode_partitions(const std::string
 }  // namespace
 
 result<std::unique_ptr<sqlite_txn_store>, store_error> sqlite_txn_store::open(const std::filesystem::path& data_dir) {
-    std::error_code ec;
-    std::filesystem::create_directories(data_dir, ec);
-    if (ec) return failure{store_error{"cannot create " + data_dir.string() + ": " + ec.message()}};
-    auto path = (data_dir / file_name).string();
     sqlite3* db = nullptr;
-    int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             nullptr);
-    std::unique_ptr<sqlite_txn_store> s(new sqlite_txn_store(db));
-    if (rc != SQLITE_OK) return failure{db_error(db, "cannot open " + path)};
-    sqlite3_busy_timeout(db, 5000);
-    {
-        stmt wal(db, "PRAGMA journal_mode=WAL");
-        if (!wal.ok() || wal.step() != SQLITE_ROW || wal.b(0) != "wal")
-            return failure{db_error(db, "cannot use WAL journal for " + path)};
-    }
-    if (!exec(db, "PRAGMA synchronous=FULL")) return failure{db_error(db, "cannot set pragmas for " + path)};
-    int64_t version = 0;
-    {
-        stmt ver(db, "PRAGMA user_version");
-        if (!ver.ok() || ver.step() != SQLITE_ROW) return failure{db_error(db, "cannot read version of " + path)};
-        version = ver.i(0);
-    }
-    if (version > k_schema_version) return failure{store_error{path + " is newer than this ketch knows"}};
+    std::string path;
+    auto opened = sqlite::open(data_dir, file_name, k_schema_version, db, path);
+    std::unique_ptr<sqlite_txn_store> s(new sqlite_txn_store(db));  // closes db on every return below
+    if (!opened) return failure{opened.error()};
+    int64_t version = *opened;
     if (version == 0) {
-        if (!exec(db, "BEGIN IMMEDIATE") ||
+        transaction tx(db);
+        if (!tx.began() ||
             !exec(db,
                   "CREATE TABLE txns (transactional_id BLOB PRIMARY KEY, producer_id INTEGER NOT NULL,"
                   " previous_producer_id INTEGER NOT NULL, producer_epoch INTEGER NOT NULL,"
@@ -101,10 +60,8 @@ result<std::unique_ptr<sqlite_txn_store>, store_error> sqlite_txn_store::open(co
                   " topic BLOB NOT NULL, partition INTEGER NOT NULL, committed_offset INTEGER NOT NULL,"
                   " leader_epoch INTEGER NOT NULL, metadata BLOB NOT NULL, commit_ms INTEGER NOT NULL,"
                   " PRIMARY KEY (producer_id, group_id, topic, partition)) WITHOUT ROWID") ||
-            !exec(db, "PRAGMA user_version = 1") || !exec(db, "COMMIT")) {
-            exec(db, "ROLLBACK");
-            return failure{db_error(db, "cannot create schema in " + path)};
-        }
+            !exec(db, "PRAGMA user_version = 1") || !tx.commit())
+            return failure{sqlite::error(db, "cannot create schema in " + path)};
     }
     return s;
 }
@@ -116,31 +73,31 @@ result<std::vector<stored_txn>, store_error> sqlite_txn_store::load_txns() {
     stmt q(db_,
            "SELECT transactional_id, producer_id, previous_producer_id, producer_epoch, last_producer_epoch,"
            " timeout_ms, state, partitions, txn_start_ms, last_update_ms FROM txns");
-    if (!q.ok()) return failure{db_error(db_, "load txns")};
+    if (!q.ok()) return failure{sqlite::error(db_, "load txns")};
     std::vector<stored_txn> out;
     int rc;
     while ((rc = q.step()) == SQLITE_ROW) {
         stored_txn t;
-        t.transactional_id = q.b(0);
-        t.producer_id = q.i(1);
-        t.previous_producer_id = q.i(2);
-        t.producer_epoch = int16_t(q.i(3));
-        t.last_producer_epoch = int16_t(q.i(4));
-        t.timeout_ms = int32_t(q.i(5));
-        t.state = int8_t(q.i(6));
-        t.partitions = decode_partitions(q.b(7));
-        t.txn_start_ms = q.i(8);
-        t.last_update_ms = q.i(9);
+        t.transactional_id = q.blob_at(0);
+        t.producer_id = q.int_at(1);
+        t.previous_producer_id = q.int_at(2);
+        t.producer_epoch = int16_t(q.int_at(3));
+        t.last_producer_epoch = int16_t(q.int_at(4));
+        t.timeout_ms = int32_t(q.int_at(5));
+        t.state = int8_t(q.int_at(6));
+        t.partitions = decode_partitions(q.blob_at(7));
+        t.txn_start_ms = q.int_at(8);
+        t.last_update_ms = q.int_at(9);
         out.push_back(std::move(t));
     }
-    if (rc != SQLITE_DONE) return failure{db_error(db_, "load txns")};
+    if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load txns")};
     return out;
 }
 
 status<store_error> sqlite_txn_store::put_txn(const stored_txn& t) {
     std::lock_guard l(mu_);
     stmt q(db_, "INSERT OR REPLACE INTO txns VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
-    if (!q.ok()) return failure{db_error(db_, "put txn")};
+    if (!q.ok()) return failure{sqlite::error(db_, "put txn")};
     q.bind(1, t.transactional_id);
     q.bind(2, t.producer_id);
     q.bind(3, t.previous_producer_id);
@@ -151,16 +108,16 @@ status<store_error> sqlite_txn_store::put_txn(const stored_txn& t) {
     q.bind(8, encode_partitions(t.partitions));
     q.bind(9, t.txn_start_ms);
     q.bind(10, t.last_update_ms);
-    if (q.step() != SQLITE_DONE) return failure{db_error(db_, "put txn")};
+    if (q.step() != SQLITE_DONE) return failure{sqlite::error(db_, "put txn")};
     return ok_v;
 }
 
 status<store_error> sqlite_txn_store::delete_txn(const std::string& id) {
     std::lock_guard l(mu_);
     stmt q(db_, "DELETE FROM txns WHERE transactional_id = ?1");
-    if (!q.ok()) return failure{db_error(db_, "delete txn")};
+    if (!q.ok()) return failure{sqlite::error(db_, "delete txn")};
     q.bind(1, id);
-    if (q.step() != SQLITE_DONE) return failure{db_error(db_, "delete txn")};
+    if (q.step() != SQLITE_DONE) return failure{sqlite::error(db_, "delete txn")};
     return ok_v;
 }
 
@@ -169,28 +126,29 @@ result<std::vector<pending_txn_offset>, store_error> sqlite_txn_store::load_pend
     stmt q(db_,
            "SELECT producer_id, group_id, topic, partition, committed_offset, leader_epoch, metadata, commit_ms"
            " FROM pending_offsets");
-    if (!q.ok()) return failure{db_error(db_, "load pending offsets")};
+    if (!q.ok()) return failure{sqlite::error(db_, "load pending offsets")};
     std::vector<pending_txn_offset> out;
     int rc;
     while ((rc = q.step()) == SQLITE_ROW) {
         pending_txn_offset p;
-        p.producer_id = q.i(0);
-        p.offset.group = q.b(1);
-        p.offset.topic = q.b(2);
-        p.offset.partition = int32_t(q.i(3));
-        p.offset.offset = q.i(4);
-        p.offset.leader_epoch = int32_t(q.i(5));
-        p.offset.metadata = q.b(6);
-        p.offset.commit_timestamp_ms = q.i(7);
+        p.producer_id = q.int_at(0);
+        p.offset.group = q.blob_at(1);
+        p.offset.topic = q.blob_at(2);
+        p.offset.partition = int32_t(q.int_at(3));
+        p.offset.offset = q.int_at(4);
+        p.offset.leader_epoch = int32_t(q.int_at(5));
+        p.offset.metadata = q.blob_at(6);
+        p.offset.commit_timestamp_ms = q.int_at(7);
         out.push_back(std::move(p));
     }
-    if (rc != SQLITE_DONE) return failure{db_error(db_, "load pending offsets")};
+    if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load pending offsets")};
     return out;
 }
 
 status<store_error> sqlite_txn_store::put_pending_offsets(std::span<const pending_txn_offset> offsets) {
     std::lock_guard l(mu_);
-    if (!exec(db_, "BEGIN IMMEDIATE")) return failure{db_error(db_, "put pending offsets")};
+    transaction tx(db_);
+    if (!tx.began()) return failure{sqlite::error(db_, "put pending offsets")};
     stmt q(db_, "INSERT OR REPLACE INTO pending_offsets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     bool good = q.ok();
     for (size_t k = 0; good && k < offsets.size(); ++k) {
@@ -206,20 +164,16 @@ status<store_error> sqlite_txn_store::put_pending_offsets(std::span<const pendin
         q.bind(8, p.offset.commit_timestamp_ms);
         good = q.step() == SQLITE_DONE;
     }
-    if (!good || !exec(db_, "COMMIT")) {
-        auto e = db_error(db_, "put pending offsets");
-        exec(db_, "ROLLBACK");
-        return failure{e};
-    }
+    if (!good || !tx.commit()) return failure{sqlite::error(db_, "put pending offsets")};
     return ok_v;
 }
 
 status<store_error> sqlite_txn_store::delete_pending_offsets(int64_t producer_id) {
     std::lock_guard l(mu_);
     stmt q(db_, "DELETE FROM pending_offsets WHERE producer_id = ?1");
-    if (!q.ok()) return failure{db_error(db_, "delete pending offsets")};
+    if (!q.ok()) return failure{sqlite::error(db_, "delete pending offsets")};
     q.bind(1, producer_id);
-    if (q.step() != SQLITE_DONE) return failure{db_error(db_, "delete pending offsets")};
+    if (q.step() != SQLITE_DONE) return failure{sqlite::error(db_, "delete pending offsets")};
     return ok_v;
 }
 

@@ -1,0 +1,96 @@
+#include "meta/sqlite_db.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <system_error>
+
+namespace ketch::meta::sqlite {
+
+store_error error(sqlite3* db, std::string_view what) {
+    return store_error{std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory")};
+}
+
+bool exec(sqlite3* db, const char* sql) { return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
+
+result<int64_t, store_error> open(const std::filesystem::path& dir, std::string_view file, int64_t known_version,
+                                  sqlite3*& db, std::string& path) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return failure{store_error{"cannot create " + dir.string() + ": " + ec.message()}};
+    path = (dir / file).string();
+    db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        nullptr) != SQLITE_OK)
+        return failure{error(db, "cannot open " + path)};
+    sqlite3_busy_timeout(db, 5000);
+    {
+        statement wal(db, "PRAGMA journal_mode=WAL");
+        if (!wal.ok() || wal.step() != SQLITE_ROW || wal.text_at(0) != "wal")
+            return failure{error(db, "cannot use WAL journal for " + path)};
+    }
+    if (!exec(db, "PRAGMA synchronous=FULL")) return failure{error(db, "cannot set pragmas for " + path)};
+    statement ver(db, "PRAGMA user_version");
+    if (!ver.ok() || ver.step() != SQLITE_ROW) return failure{error(db, "cannot read schema version of " + path)};
+    int64_t version = ver.int_at(0);
+    if (version > known_version)
+        return failure{store_error{path + " has schema version " + std::to_string(version) + ", newer than " +
+                                   std::to_string(known_version) + " that this ketch knows"}};
+    return version;
+}
+
+statement::statement(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
+statement::~statement() { sqlite3_finalize(stmt_); }
+
+void statement::bind(int i, const std::string& blob) {
+    sqlite3_bind_blob(stmt_, i, blob.data(), int(blob.size()), SQLITE_TRANSIENT);
+}
+void statement::bind_text(int i, const std::string& text) {
+    sqlite3_bind_text(stmt_, i, text.data(), int(text.size()), SQLITE_TRANSIENT);
+}
+void statement::bind(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
+void statement::bind(int i, std::optional<int64_t> v) {
+    if (v)
+        sqlite3_bind_int64(stmt_, i, *v);
+    else
+        sqlite3_bind_null(stmt_, i);
+}
+void statement::bind(int i, const uuid& id) {
+    sqlite3_bind_blob(stmt_, i, id.b.data(), int(id.b.size()), SQLITE_TRANSIENT);
+}
+int statement::step() { return sqlite3_step(stmt_); }
+void statement::reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+}
+
+int64_t statement::int_at(int col) { return sqlite3_column_int64(stmt_, col); }
+std::optional<int64_t> statement::opt_int_at(int col) {
+    if (sqlite3_column_type(stmt_, col) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_int64(stmt_, col);
+}
+std::string statement::blob_at(int col) {
+    auto p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
+    return p ? std::string(p, size_t(sqlite3_column_bytes(stmt_, col))) : std::string();
+}
+std::string statement::text_at(int col) {
+    auto p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+    return p ? std::string(p, size_t(sqlite3_column_bytes(stmt_, col))) : std::string();
+}
+bool statement::uuid_at(int col, uuid& out) {
+    if (sqlite3_column_bytes(stmt_, col) != int(out.b.size())) return false;
+    auto p = static_cast<const uint8_t*>(sqlite3_column_blob(stmt_, col));
+    std::copy(p, p + out.b.size(), out.b.begin());
+    return true;
+}
+
+transaction::transaction(sqlite3* db) : db_(db) { began_ = exec(db, "BEGIN IMMEDIATE"); }
+transaction::~transaction() {
+    if (began_ && !done_) exec(db_, "ROLLBACK");
+}
+bool transaction::commit() {
+    done_ = exec(db_, "COMMIT");
+    return done_;
+}
+
+}  // namespace ketch::meta::sqlite
