@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "broker/request_context.h"
 #include "broker/topics.h"
 #include "meta/broker_configs.h"
 #include "meta/topic_registry.h"
@@ -168,6 +169,20 @@ config_error alter_broker_resource(broker_context& b, bool logger, const std::st
         spdlog::info("dynamic broker configs ({}) now: {} key(s)", cluster_default ? "cluster default" : name,
                      next.size());
         for (auto& t : b.topics.list()) apply_topic_settings(b, t);
+    }
+    return {};
+}
+
+config_error authorize_alter_resource(const request_context& ctx, int8_t type, const std::string& name) {
+    if (type == k_resource_topic) {
+        if (ctx.authorize(security::acl_operation::alter_configs, security::resource_type::topic, name)) return {};
+        return {error_code::topic_authorization_failed,
+                std::string(error_message(error_code::topic_authorization_failed)), false};
+    }
+    if (type == k_resource_broker || type == k_resource_broker_logger) {
+        if (ctx.authorize_cluster(security::acl_operation::alter_configs)) return {};
+        return {error_code::cluster_authorization_failed,
+                std::string(error_message(error_code::cluster_authorization_failed)), false};
     }
     return {};
 }

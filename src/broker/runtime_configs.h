@@ -20,6 +20,8 @@
 
 namespace ketch::broker {
 
+struct request_context;
+
 // DescribeConfigs resource types (ConfigResource.Type).
 inline constexpr int8_t k_resource_topic = 2;
 inline constexpr int8_t k_resource_broker = 4;
@@ -34,6 +36,10 @@ struct config_error {
 // The answer to a resource type ketch does not serve configs for, in
 // AlterConfigs / IncrementalAlterConfigs and in DescribeConfigs.
 config_error unsupported_resource(int8_t type);
+
+// ControllerApis.authorizeAlterResource: ALTER_CONFIGS on the topic (broker,
+// logger: on the cluster); none when allowed or not one of those types.
+config_error authorize_alter_resource(const request_context& ctx, int8_t type, const std::string& name);
 config_error unsupported_describe_resource();
 
 // DescribeConfigs of a BROKER (or BROKER_LOGGER) resource.

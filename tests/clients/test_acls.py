@@ -1,7 +1,8 @@
 """ACLs with real clients: an admin (super user) creates, lists and deletes ACLs
 with confluent-kafka's AdminClient; a principal's produce is refused without
 WRITE, allowed (and its records readable) with WRITE + READ, refused again once
-the ACLs are deleted. Java's producer sees the same refusal and the same grant.
+the ACLs are deleted; the ACLs survive a restart. Java's producer sees the same
+refusal and the same grant.
 
 Behaviour references: Kafka 4.3.1's StandardAuthorizer (metadata/.../authorizer/
 StandardAuthorizerData.java), AclApis.scala, KafkaApis.handleProduceRequest /
@@ -29,10 +30,14 @@ def acl_broker(tmp_path_factory):
         "--config", str(toml), "--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0",
         "--authorizer", "--super-users", "User:admin"])
     b.start()
-    listeners = json.loads((run / "data" / "listeners.json").read_text())["listeners"]
-    b.sasl = listeners["SASL_PLAINTEXT"]["address"]
+    sasl_address(b)
     yield b
     b.stop()
+
+
+def sasl_address(b):
+    listeners = json.loads((b.data_dir / "listeners.json").read_text())["listeners"]
+    b.sasl = listeners["SASL_PLAINTEXT"]["address"]
 
 
 def login(client, user):
@@ -81,6 +86,11 @@ def test_acls_refuse_then_allow_produce_and_consume(acl_broker):
     listed = admin("describe-acls", {"filter": {"name": topic}, "config": as_admin})
     assert listed["error"] is None
     assert sorted(a["operation"] for a in listed["acls"]) == ["READ", "WRITE"]
+
+    acl_broker.restart()  # the ACLs are durable (<data-dir>/acls.db)
+    sasl_address(acl_broker)
+    for drv in clients:
+        drv.broker.bootstrap = acl_broker.sasl
 
     for drv in clients:  # WRITE: allowed
         assert produce_errors(drv, topic, "alice") == [None], drv.name

@@ -16,10 +16,16 @@ awaitable<delete_records_response> handle_delete_records(request_context& ctx, d
         auto& tr = resp.topics.emplace_back();
         tr.name = rt.name;
         auto t = ctx.broker.topics.by_name(rt.name);
+        // KafkaApis.handleDeleteRecordsRequest: DELETE on the topic, before its existence.
+        const bool denied = !ctx.authorize(security::acl_operation::remove, security::resource_type::topic, rt.name);
         for (auto& p : rt.partitions) {
             auto& out = tr.partitions.emplace_back();
             out.partition_index = p.partition_index;
             out.low_watermark = -1;
+            if (denied) {
+                out.error_code = code(error_code::topic_authorization_failed);
+                continue;
+            }
             if (!t) {
                 out.error_code = code(error_code::unknown_topic_or_partition);
                 continue;

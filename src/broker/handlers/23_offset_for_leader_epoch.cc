@@ -19,15 +19,24 @@ awaitable<offset_for_leader_epoch_response> handle_offset_for_leader_epoch(reque
                                                                            offset_for_leader_epoch_request& req) {
     auto& b = ctx.broker;
     offset_for_leader_epoch_response resp;
+    // KafkaApis.handleOffsetForLeaderEpochRequest: CLUSTER_ACTION on the
+    // cluster, else DESCRIBE on each topic (KIP-320 consumers).
+    const bool cluster_action = ctx.authorize_cluster(security::acl_operation::cluster_action);
     for (auto& rt : req.topics) {
         auto& tr = resp.topics.emplace_back();
         tr.topic = rt.topic;
         auto t = b.topics.by_name(rt.topic);
+        const bool denied = !cluster_action && !ctx.authorize(security::acl_operation::describe,
+                                                              security::resource_type::topic, rt.topic);
         for (auto& rp : rt.partitions) {
             auto& out = tr.partitions.emplace_back();
             out.partition = rp.partition;
             out.leader_epoch = -1;
             out.end_offset = -1;
+            if (denied) {
+                out.error_code = code(error_code::topic_authorization_failed);
+                continue;
+            }
             if (!t || rp.partition < 0 || rp.partition >= t->partition_count) {
                 out.error_code = code(error_code::unknown_topic_or_partition);
                 continue;

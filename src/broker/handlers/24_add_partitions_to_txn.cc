@@ -12,6 +12,7 @@
 // - otherwise every partition carries the coordinator's one error.
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
+#include "meta/topic_name.h"
 #include "meta/topic_registry.h"
 #include "txn/coordinator.h"
 
@@ -49,20 +50,36 @@ void put(std::vector<topic_result>& out, const std::string& topic, int32_t parti
 awaitable<std::vector<topic_result>> handle_one(request_context& ctx, const one_txn& t) {
     std::vector<topic_result> out;
     std::vector<txn::topic_partition> partitions;
+    // KafkaApis.handleAddPartitionsToTxnRequest: a client (v0-3) needs WRITE
+    // on the transactional id, then WRITE on each (non-internal) topic; a
+    // refused topic fails the transaction's other partitions OPERATION_NOT_ATTEMPTED.
+    const bool client = ctx.api_version < 4;
+    const bool id_denied =
+        client && !ctx.authorize(security::acl_operation::write, security::resource_type::transactional_id, t.id);
+    auto topic_denied = [&](const std::string& name) {
+        return client && !meta::is_internal_topic(name) &&
+               !ctx.authorize(security::acl_operation::write, security::resource_type::topic, name);
+    };
     bool unknown = false;
     for (auto& topic : *t.topics) {
         auto meta = ctx.broker.topics.by_name(topic.name);
         for (int32_t p : topic.partitions) {
-            if (!meta || p < 0 || p >= meta->partition_count) unknown = true;
+            if (!meta || p < 0 || p >= meta->partition_count || topic_denied(topic.name)) unknown = true;
             partitions.push_back({topic.name, p});
         }
+    }
+    if (id_denied) {
+        for (auto& tp : partitions) put(out, tp.topic, tp.partition, error_code::transactional_id_authorization_failed);
+        co_return out;
     }
     if (unknown) {
         for (auto& tp : partitions) {
             auto meta = ctx.broker.topics.by_name(tp.topic);
             bool bad = !meta || tp.partition < 0 || tp.partition >= meta->partition_count;
             put(out, tp.topic, tp.partition,
-                bad ? error_code::unknown_topic_or_partition : error_code::operation_not_attempted);
+                topic_denied(tp.topic) ? error_code::topic_authorization_failed
+                : bad                  ? error_code::unknown_topic_or_partition
+                                       : error_code::operation_not_attempted);
         }
         co_return out;
     }
@@ -94,6 +111,11 @@ awaitable<add_partitions_to_txn_response> handle_add_partitions_to_txn(request_c
         one_txn t{req.v3_and_below_transactional_id, req.v3_and_below_producer_id, req.v3_and_below_producer_epoch,
                   false, &req.v3_and_below_topics};
         resp.results_by_topic_v3_and_below = co_await handle_one(ctx, t);
+        co_return resp;
+    }
+    // v4+ come from brokers only: CLUSTER_ACTION on the cluster, else the top-level error.
+    if (!ctx.authorize_cluster(security::acl_operation::cluster_action)) {
+        resp.error_code = code(error_code::cluster_authorization_failed);
         co_return resp;
     }
     for (auto& tx : req.transactions) {

@@ -22,6 +22,16 @@ int32_t offsets_partition_for(const std::string& group_id) {
 awaitable<add_offsets_to_txn_response> handle_add_offsets_to_txn(request_context& ctx,
                                                                  add_offsets_to_txn_request& req) {
     add_offsets_to_txn_response resp;
+    // KafkaApis.handleAddOffsetsToTxnRequest: WRITE on the id, READ on the group.
+    if (!ctx.authorize(security::acl_operation::write, security::resource_type::transactional_id,
+                       req.transactional_id)) {
+        resp.error_code = code(error_code::transactional_id_authorization_failed);
+        co_return resp;
+    }
+    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
+        resp.error_code = code(error_code::group_authorization_failed);
+        co_return resp;
+    }
     auto* txns = ctx.broker.txns;
     if (!txns) {
         resp.error_code = code(error_code::coordinator_not_available);

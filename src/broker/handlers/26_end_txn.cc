@@ -15,6 +15,12 @@ using namespace kafka;
 
 awaitable<end_txn_response> handle_end_txn(request_context& ctx, end_txn_request& req) {
     end_txn_response resp;
+    // KafkaApis.handleEndTxnRequest: WRITE on the transactional id.
+    if (!ctx.authorize(security::acl_operation::write, security::resource_type::transactional_id,
+                       req.transactional_id)) {
+        resp.error_code = code(error_code::transactional_id_authorization_failed);
+        co_return resp;
+    }
     auto* txns = ctx.broker.txns;
     if (!txns) {
         resp.error_code = code(error_code::coordinator_not_available);

@@ -61,7 +61,24 @@ awaitable<txn_offset_commit_response> handle_txn_offset_commit(request_context& 
     args.generation_id = req.generation_id;
     args.member_id = req.member_id;
     args.group_instance_id = req.group_instance_id;
+    // KafkaApis.handleTxnOffsetCommitRequest: WRITE on the id, READ on the
+    // group (else every partition that error), READ on each topic.
+    using security::acl_operation, security::resource_type;
+    const error_code refused =
+        !ctx.authorize(acl_operation::write, resource_type::transactional_id, req.transactional_id)
+            ? error_code::transactional_id_authorization_failed
+        : !ctx.authorize(acl_operation::read, resource_type::group, req.group_id) ? error_code::group_authorization_failed
+                                                                                 : error_code::none;
+    if (refused != error_code::none) {
+        for (auto& t : req.topics)
+            for (auto& p : t.partitions) add(resp.topics, t.name, p.partition_index, refused);
+        co_return resp;
+    }
     for (auto& t : req.topics) {
+        if (!ctx.authorize(acl_operation::read, resource_type::topic, t.name)) {
+            for (auto& p : t.partitions) add(resp.topics, t.name, p.partition_index, error_code::topic_authorization_failed);
+            continue;
+        }
         auto topic = b.topics.by_name(t.name);
         group::commit_topic valid{t.name, {}};
         for (auto& p : t.partitions) {

@@ -64,7 +64,8 @@ awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alt
         auto& out = resp.responses.emplace_back();
         out.resource_type = r.resource_type;
         out.resource_name = r.resource_name;
-        config_error e = preprocess(r);
+        config_error e = authorize_alter_resource(ctx, r.resource_type, r.resource_name);
+        if (e.code == error_code::none) e = preprocess(r);
         if (e.code == error_code::none) {
             if (r.resource_type == k_resource_topic)
                 e = alter_topic(b, r, req.validate_only);

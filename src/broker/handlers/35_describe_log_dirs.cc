@@ -44,6 +44,11 @@ void add_partition(result_t& dir, std::map<std::string, size_t>& topic_slot, bro
 awaitable<describe_log_dirs_response> handle_describe_log_dirs(request_context& ctx, describe_log_dirs_request& req) {
     auto& b = ctx.broker;
     describe_log_dirs_response resp;
+    // KafkaApis.handleDescribeLogDirsRequest: DESCRIBE on the cluster, else no directories.
+    if (!ctx.authorize_cluster(security::acl_operation::describe)) {
+        resp.error_code = code(error_code::cluster_authorization_failed);
+        co_return resp;
+    }
     auto& dir = resp.results.emplace_back();
     auto it = b.config.static_properties.find("log.dirs");
     dir.log_dir = it != b.config.static_properties.end() ? it->second : "";

@@ -60,6 +60,12 @@ awaitable<create_partitions_response> handle_create_partitions(request_context& 
             fail(error_code::invalid_request, "Duplicate topic name.");
             continue;
         }
+        // ControllerApis.createPartitions: ALTER on the cluster or the topic.
+        if (!ctx.authorize_cluster(security::acl_operation::alter) &&
+            !ctx.authorize(security::acl_operation::alter, security::resource_type::topic, t.name)) {
+            out.error_code = code(error_code::topic_authorization_failed);  // no message (recorded)
+            continue;
+        }
         auto current = b.topics.by_name(t.name);
         if (!current) {
             out.error_code = code(error_code::unknown_topic_or_partition);  // no message (recorded)

@@ -14,6 +14,23 @@ using namespace kafka;
 awaitable<elect_leaders_response> handle_elect_leaders(request_context& ctx, elect_leaders_request& req) {
     auto& b = ctx.broker;
     elect_leaders_response resp;
+    // ControllerApis.handleElectLeaders: ALTER on the cluster, else every
+    // named partition and the top level CLUSTER_AUTHORIZATION_FAILED.
+    if (!ctx.authorize_cluster(security::acl_operation::alter)) {
+        const auto e = error_code::cluster_authorization_failed;
+        resp.error_code = code(e);
+        for (auto& tp : req.topic_partitions.value_or(decltype(req.topic_partitions)::value_type{})) {
+            auto& tr = resp.replica_election_results.emplace_back();
+            tr.topic = tp.topic;
+            for (auto p : tp.partitions) {
+                auto& out = tr.partition_result.emplace_back();
+                out.partition_id = p;
+                out.error_code = code(e);
+                out.error_message = std::string(error_message(e));
+            }
+        }
+        co_return resp;
+    }
     if (!req.topic_partitions) {
         for (auto& t : b.topics.list()) resp.replica_election_results.emplace_back().topic = t.name;
         co_return resp;

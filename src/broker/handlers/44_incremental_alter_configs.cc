@@ -66,7 +66,8 @@ awaitable<incremental_alter_configs_response> handle_incremental_alter_configs(r
         auto& out = resp.responses.emplace_back();
         out.resource_type = r.resource_type;
         out.resource_name = r.resource_name;
-        config_error e = preprocess(r);
+        config_error e = authorize_alter_resource(ctx, r.resource_type, r.resource_name);
+        if (e.code == error_code::none) e = preprocess(r);
         if (e.code == error_code::none) {
             if (r.resource_type == k_resource_topic)
                 e = alter_topic(b, r, req.validate_only);

@@ -10,9 +10,14 @@ namespace ketch::broker {
 using namespace kafka;
 
 awaitable<list_partition_reassignments_response> handle_list_partition_reassignments(
-    request_context&, list_partition_reassignments_request&) {
+    request_context& ctx, list_partition_reassignments_request&) {
     list_partition_reassignments_response resp;
     resp.error_message = std::nullopt;
+    // ControllerApis: DESCRIBE on the cluster.
+    if (!ctx.authorize_cluster(security::acl_operation::describe)) {
+        resp.error_code = code(error_code::cluster_authorization_failed);
+        resp.error_message = std::string(error_message(error_code::cluster_authorization_failed));
+    }
     co_return resp;
 }
 

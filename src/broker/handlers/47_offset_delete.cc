@@ -35,9 +35,19 @@ void add(offset_delete_response& resp, const std::string& name, int32_t partitio
 awaitable<offset_delete_response> handle_offset_delete(request_context& ctx, offset_delete_request& req) {
     auto& b = ctx.broker;
     offset_delete_response resp;
+    // KafkaApis.handleOffsetDeleteRequest: DELETE on the group (else the
+    // top-level error), READ on each topic.
+    if (!ctx.authorize(security::acl_operation::remove, security::resource_type::group, req.group_id)) {
+        resp.error_code = code(error_code::group_authorization_failed);
+        co_return resp;
+    }
     group::offset_delete_args args;
     args.group_id = req.group_id;
     for (auto& t : req.topics) {
+        if (!ctx.authorize(security::acl_operation::read, security::resource_type::topic, t.name)) {
+            for (auto& p : t.partitions) add(resp, t.name, p.partition_index, error_code::topic_authorization_failed);
+            continue;
+        }
         auto topic = b.topics.by_name(t.name);
         group::fetch_topic valid{t.name, {}};
         for (auto& p : t.partitions) {

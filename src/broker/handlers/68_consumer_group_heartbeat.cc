@@ -15,13 +15,20 @@ using namespace kafka;
 
 awaitable<consumer_group_heartbeat_response> handle_consumer_group_heartbeat(request_context& ctx,
                                                                             consumer_group_heartbeat_request& req) {
-    // KafkaApis.handleConsumerGroupHeartbeat: READ on the group.
-    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
+    // KafkaApis.handleConsumerGroupHeartbeat: READ on the group, then
+    // DESCRIBE on every subscribed topic named (recorded: no message).
+    auto refuse = [](error_code e) {
         consumer_group_heartbeat_response denied;
-        denied.error_code = code(error_code::group_authorization_failed);
-        denied.error_message = std::string(error_message(error_code::group_authorization_failed));
-        co_return denied;
-    }
+        denied.error_code = code(e);
+        denied.error_message = std::nullopt;
+        return denied;
+    };
+    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id))
+        co_return refuse(error_code::group_authorization_failed);
+    if (req.subscribed_topic_names)
+        for (auto& t : *req.subscribed_topic_names)
+            if (!ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t))
+                co_return refuse(error_code::topic_authorization_failed);
     group::consumer_heartbeat_args args;
     args.group_id = std::move(req.group_id);
     args.member_id = std::move(req.member_id);

@@ -58,6 +58,13 @@ awaitable<describe_topic_partitions_response> handle_describe_topic_partitions(
     for (auto& name : names) {
         if (req.cursor && name < req.cursor->topic_name) continue;
         if (stopped) break;
+        // DescribeTopicPartitionsRequestHandler: DESCRIBE on the topic; an
+        // all-topics request leaves the others out, a named one is refused.
+        if (!ctx.authorize(security::acl_operation::describe, security::resource_type::topic, name)) {
+            if (!req.topics.empty())
+                resp.topics.push_back(topic_error(name, error_code::topic_authorization_failed, INT32_MIN));
+            continue;
+        }
         if (meta::validate_topic_name(name)) {
             resp.topics.push_back(topic_error(name, error_code::invalid_topic_exception, k_all_topic_operations));
             continue;
@@ -78,7 +85,8 @@ awaitable<describe_topic_partitions_response> handle_describe_topic_partitions(
         out.name = name;
         out.topic_id = t->id;
         out.is_internal = meta::is_internal_topic(name);
-        out.topic_authorized_operations = k_all_topic_operations;
+        out.topic_authorized_operations =
+            authorized_operations(ctx, security::resource_type::topic, name, k_all_topic_operations);
         for (int32_t p = first; p < t->partition_count; ++p) {
             if (budget == 0) {
                 resp.next_cursor.emplace();
