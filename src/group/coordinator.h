@@ -106,6 +106,12 @@ public:
     // isTransactional; the offsets are pending for the producer (durably)
     // until its transaction ends.
     commit_result commit_txn_offsets(const txn_commit_args& args);
+    // The guard a TxnOffsetCommit takes before the transaction coordinator
+    // verifies the producer; the end of the producer's transaction
+    // (complete_txn_offsets) revokes it, so offsets verified against a
+    // transaction that ended meanwhile never become pending (Kafka:
+    // VerificationGuard, cleared by the end-transaction marker).
+    uint64_t begin_txn_offsets_verification(int64_t producer_id);
     // The producer's transaction ended: its pending offsets become committed
     // (commit) or are dropped (abort). false: the store failed, nothing changed.
     bool complete_txn_offsets(int64_t producer_id, bool commit);
@@ -211,6 +217,11 @@ private:
     meta::txn_store* txn_store_ = nullptr;
     // producer id -> group -> offsets pending in its transaction (txn_offsets.cc)
     std::map<int64_t, std::map<std::string, group_offsets>> pending_txn_;
+    std::map<int64_t, uint64_t> txn_guards_;  // producer id -> live verification guard
+    uint64_t next_txn_guard_ = 0;
+    // Serialises TxnOffsetCommit's check-and-write with the end of a
+    // transaction (complete_txn_offsets). Taken before the stripes and mu_.
+    std::mutex txn_offsets_mu_;
 
     // Serialise the store writes of one group (commit, delete, expiry) so they
     // reach the store in the order they were validated. Taken before mu_.

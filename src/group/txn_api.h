@@ -19,6 +19,11 @@ struct txn_commit_args {
     std::string member_id;       // v3+; "" before
     std::optional<std::string> group_instance_id;
     std::vector<commit_topic> topics;
+    // From begin_txn_offsets_verification, taken before the transaction
+    // coordinator verified the producer (Kafka's VerificationGuard): the
+    // offsets are refused (INVALID_TXN_STATE) if the producer's transaction
+    // ended since. Unset: not checked (tests of the group rules alone).
+    std::optional<uint64_t> verification_guard;
 };
 
 }  // namespace ketch::group

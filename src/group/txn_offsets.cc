@@ -36,11 +36,19 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
         return r;
     };
     if (args.group_id.empty() || too_long(args.group_id)) return all(error_code::invalid_group_id);
+    std::lock_guard serial(txn_offsets_mu_);
     std::unique_lock order(stripe(args.group_id));
     const int64_t now = clock_.now_ms();
     {
         std::lock_guard lock(mu_);
         if (stopped_ || !txn_store_) return all(error_code::coordinator_not_available);
+        if (args.verification_guard) {
+            // The transaction this request was verified against has ended
+            // (UnifiedLog: "not part of an ongoing transaction").
+            auto g = txn_guards_.find(args.producer_id);
+            if (g == txn_guards_.end() || g->second != *args.verification_guard)
+                return all(error_code::invalid_txn_state);
+        }
         if (auto* cg = find_consumer(args.group_id)) {
             // ConsumerGroup.validateOffsetCommit (isTransactional); a stale
             // member epoch is answered ILLEGAL_GENERATION
@@ -85,10 +93,19 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
     return res;
 }
 
+uint64_t group_coordinator::begin_txn_offsets_verification(int64_t producer_id) {
+    std::lock_guard lock(mu_);
+    auto [it, added] = txn_guards_.try_emplace(producer_id, 0);
+    if (added) it->second = ++next_txn_guard_;
+    return it->second;
+}
+
 bool group_coordinator::complete_txn_offsets(int64_t producer_id, bool commit) {
+    std::lock_guard serial(txn_offsets_mu_);
     std::map<std::string, group_offsets> pending;
     {
         std::lock_guard lock(mu_);
+        txn_guards_.erase(producer_id);
         auto it = pending_txn_.find(producer_id);
         if (it == pending_txn_.end()) return true;
         pending = it->second;

@@ -8,6 +8,8 @@
 // - the producer is checked as Kafka's transaction verification checks the
 //   group's __consumer_offsets partition against the transaction coordinator
 //   (it must have been added with AddOffsetsToTxn, with the current epoch);
+//   a verification guard (UnifiedLog's VerificationGuard) makes the offsets
+//   INVALID_TXN_STATE if the transaction ended between the check and the write;
 // - the group coordinator keeps the offsets pending until the transaction
 //   ends (group/txn_offsets.cc).
 #include "broker/blocking.h"
@@ -106,6 +108,8 @@ awaitable<txn_offset_commit_response> handle_txn_offset_commit(request_context& 
         co_return resp;
     }
     std::vector<txn::topic_partition> offsets_tp{{txn::consumer_offsets_topic, offsets_partition_for(req.group_id)}};
+    // Guard first, then verify: a transaction that ends in between revokes it.
+    args.verification_guard = b.groups.begin_txn_offsets_verification(req.producer_id);
     auto v = b.txns->verify_partitions(req.transactional_id, req.producer_id, req.producer_epoch, offsets_tp);
     if (auto e = verification_error(v.front().second); e != error_code::none) {
         all(e);

@@ -17,7 +17,7 @@ protected:
         ASSERT_TRUE(coord->attach_txn_store(txn_store).ok());
     }
     commit_result txn_commit(const std::string& group, int64_t pid, int64_t offset, int32_t generation = -1,
-                             const std::string& member = "") {
+                             const std::string& member = "", std::optional<uint64_t> guard = std::nullopt) {
         txn_commit_args a;
         a.transactional_id = "tx";
         a.group_id = group;
@@ -26,6 +26,7 @@ protected:
         a.generation_id = generation;
         a.member_id = member;
         a.topics = {commit_topic{"t1", {commit_partition{0, offset, -1, "m"}}}};
+        a.verification_guard = guard;
         return coord->commit_txn_offsets(a);
     }
     meta::memory_txn_store txn_store;
@@ -82,6 +83,29 @@ TEST_F(txn_offsets_test, member_of_stable_group_is_validated) {
     EXPECT_EQ(txn_commit("g", 7, 1, 1, id).topics[0].partitions[0].error, error_code::none);
     // Without member and generation, a non-empty group still takes it (isTransactional).
     EXPECT_EQ(txn_commit("g", 8, 1).topics[0].partitions[0].error, error_code::none);
+}
+
+// A TxnOffsetCommit verified against a transaction that then ended (fenced,
+// timed out) must not leave offsets pending: nothing would ever complete them,
+// OffsetFetch(require_stable) would answer UNSTABLE_OFFSET_COMMIT for good, and
+// the producer id's next commit would commit them. Kafka: the
+// VerificationGuard of UnifiedLog.maybeStartTransactionVerification, cleared
+// by the end-transaction marker (ProducerStateManager), refused with
+// INVALID_TXN_STATE.
+TEST_F(txn_offsets_test, offsets_verified_against_a_transaction_that_ended_are_refused) {
+    auto guard = coord->begin_txn_offsets_verification(7);
+    EXPECT_EQ(coord->begin_txn_offsets_verification(7), guard);  // one per transaction
+    EXPECT_TRUE(coord->complete_txn_offsets(7, false));           // the transaction ends meanwhile
+    EXPECT_EQ(txn_commit("g", 7, 42, -1, "", guard).topics[0].partitions[0].error, error_code::invalid_txn_state);
+    EXPECT_FALSE(coord->has_pending_txn_offset("g", "t1", 0));
+    EXPECT_TRUE(coord->complete_txn_offsets(7, true));  // the producer's next commit
+    EXPECT_EQ(fetch_one("g", "t1", 0).offset, -1);
+    // The next transaction gets a new guard and its offsets are taken.
+    auto next = coord->begin_txn_offsets_verification(7);
+    EXPECT_NE(next, guard);
+    EXPECT_EQ(txn_commit("g", 7, 43, -1, "", next).topics[0].partitions[0].error, error_code::none);
+    EXPECT_TRUE(coord->complete_txn_offsets(7, true));
+    EXPECT_EQ(fetch_one("g", "t1", 0).offset, 43);
 }
 
 TEST_F(txn_offsets_test, failed_store_write_changes_nothing) {

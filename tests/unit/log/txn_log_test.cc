@@ -141,6 +141,36 @@ TEST_F(txn_log, producer_state_and_the_aborted_index_survive_a_crash) {
     EXPECT_EQ(log->append(producer_batch_bytes(1, 0, 17), {}).error().code, log_errc::out_of_order_sequence);
 }
 
+// A transaction whose markers were half written when the broker died: this
+// partition has its ABORT marker, another one has not. After the restart the
+// coordinator writes the markers of the prepared transaction again, to every
+// partition (TransactionStateManager.loadTransactionsForTxnTopicPartition ->
+// TransactionMarkerChannelManager); here the second marker ends nothing: no
+// second aborted-index entry, the LSO stays at the high watermark, and the
+// producer's next transaction is tracked as usual (ProducerAppendInfo
+// appendEndTxnMarker with no ongoing transaction).
+TEST_F(txn_log, a_marker_written_again_after_a_crash_ends_nothing_more) {
+    {
+        auto log = open();
+        app(*log, 1, 0, 0, 2, true);                                       // 0-1
+        ASSERT_TRUE(log->append_txn_marker(1, 0, false, 0, clock).ok());  // 2
+        ASSERT_TRUE(log->flush().ok());
+        // no close: a crash
+    }
+    auto log = open();
+    ASSERT_TRUE(log->append_txn_marker(1, 0, false, 0, clock).ok());  // 3: resent
+    EXPECT_EQ(log->last_stable_offset(), 4);
+    EXPECT_EQ(log->high_watermark(), 4);
+    auto r = log->read(0, 1 << 20, committed());
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->aborted->size(), 1u);
+    EXPECT_EQ((*r->aborted)[0], (aborted_txn{1, 0, 2, 3}));
+    app(*log, 1, 0, 2, 1, true);  // 4: the next transaction opens and holds the LSO
+    EXPECT_EQ(log->last_stable_offset(), 4);
+    ASSERT_TRUE(log->append_txn_marker(1, 0, true, 0, clock).ok());
+    EXPECT_EQ(log->last_stable_offset(), 6);
+}
+
 TEST_F(txn_log, a_clean_restart_reads_the_snapshot_and_replays_nothing) {
     {
         auto log = open();
