@@ -75,25 +75,68 @@ std::set<std::string> parse_super_users(std::string_view s) {
 }
 
 authorizer::authorizer(authorizer_config config, meta::acl_store& store) : config_(std::move(config)), store_(store) {
-    for (auto& a : store_.list()) acls_.insert(from_stored(a));
+    for (auto& a : store_.list()) insert(from_stored(a));
+}
+
+void authorizer::insert(const acl_binding& b) {
+    if (!acls_.insert(b).second) return;
+    ++per_type_[size_t(b.pattern.type)];
+    if (b.pattern.pattern == pattern_type::prefixed) ++prefix_lengths_[size_t(b.pattern.type)][b.pattern.name.size()];
+}
+
+void authorizer::erase(const acl_binding& b) {
+    if (!acls_.erase(b)) return;
+    --per_type_[size_t(b.pattern.type)];
+    if (b.pattern.pattern == pattern_type::prefixed) {
+        auto& lengths = prefix_lengths_[size_t(b.pattern.type)];
+        if (auto it = lengths.find(b.pattern.name.size()); it != lengths.end() && --it->second == 0) lengths.erase(it);
+    }
 }
 
 bool authorizer::authorize(const std::string& principal, const std::string& host, acl_operation op,
                            resource_type type, const std::string& name) const {
     if (config_.super_users.contains(principal)) return true;
     std::shared_lock lock(mu_);
-    bool has_resource_acls = false, allowed = false;
-    // The ACLs of one resource type are contiguous in the ordered set.
-    for (auto it = acls_.lower_bound(acl_binding{{type, {}, pattern_type::unknown}, {}});
-         it != acls_.end() && it->pattern.type == type; ++it) {
-        if (!covers(it->pattern, name)) continue;
+    bool has_resource_acls = false, allowed = false, denied = false;
+    auto consider = [&](const acl_binding& b) {
         has_resource_acls = true;
-        switch (find_result(it->entry, principal, host, op)) {
-            case verdict::denied: return false;
+        switch (find_result(b.entry, principal, host, op)) {
+            case verdict::denied: denied = true; break;
             case verdict::allowed: allowed = true; break;
             case verdict::none: break;
         }
+    };
+    auto first_of = [&](std::string_view n) {
+        return acls_.lower_bound(acl_binding{{type, std::string(n), pattern_type::unknown}, {}});
+    };
+    if (per_type_[size_t(type)] <= scan_limit) {
+        // The ACLs of one resource type are contiguous in the ordered set.
+        for (auto it = first_of(""); it != acls_.end() && it->pattern.type == type && !denied; ++it)
+            if (covers(it->pattern, name)) consider(*it);
+    } else {
+        // Exact name (LITERAL or PREFIXED), then every shorter prefix
+        // (PREFIXED only), then the LITERAL wildcard.
+        auto visit = [&](std::string_view key, bool literal_ok) {
+            for (auto it = first_of(key); it != acls_.end() && it->pattern.type == type && it->pattern.name == key &&
+                                          !denied;
+                 ++it)
+                if (it->pattern.pattern == pattern_type::prefixed ||
+                    (literal_ok && it->pattern.pattern == pattern_type::literal))
+                    consider(*it);
+        };
+        visit(name, true);
+        for (auto& [n, count] : prefix_lengths_[size_t(type)]) {
+            if (n >= name.size() || denied) break;
+            visit(std::string_view(name).substr(0, n), false);
+        }
+        if (!denied && name != wildcard) {
+            for (auto it = first_of(wildcard); it != acls_.end() && it->pattern.type == type &&
+                                               it->pattern.name == wildcard && !denied;
+                 ++it)
+                if (it->pattern.pattern == pattern_type::literal) consider(*it);
+        }
     }
+    if (denied) return false;
     if (allowed) return true;
     return !has_resource_acls && config_.allow_if_no_acl_found;
 }
@@ -157,7 +200,7 @@ std::vector<acl_create_result> authorizer::create(const std::vector<acl_binding>
     if (add.empty()) return results;
     auto st = store_.apply(add, {});
     for (auto& a : add) {
-        if (st.ok()) acls_.insert(from_stored(a));
+        if (st.ok()) insert(from_stored(a));
     }
     if (!st.ok())
         for (size_t i = 0; i < bindings.size(); ++i)
@@ -195,7 +238,7 @@ std::vector<acl_delete_result> authorizer::remove(const std::vector<acl_binding_
             if (r.error == error_code::none) r = {error_code::unknown_server_error, st.error().message, {}};
         return results;
     }
-    for (auto& b : doomed) acls_.erase(b);
+    for (auto& b : doomed) erase(b);
     return results;
 }
 

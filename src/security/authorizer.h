@@ -16,6 +16,8 @@
 // change the ACLs (readers see the set before or after a change).
 #pragma once
 
+#include <array>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -73,11 +75,23 @@ public:
     // under each (AclControlManager.deleteAcls).
     std::vector<acl_delete_result> remove(const std::vector<acl_binding_filter>& filters);
 
+    // Up to this many ACLs of a resource type are scanned in full; more are
+    // looked up by name: the exact name, '*' and the prefixes of the name as
+    // long as some PREFIXED ACL's name.
+    static constexpr size_t scan_limit = 32;
+
 private:
+    void insert(const acl_binding& b);
+    void erase(const acl_binding& b);
+
     authorizer_config config_;
     meta::acl_store& store_;
     mutable std::shared_mutex mu_;
+    // Ordered by resource type, then name: the ACLs of one name are adjacent.
     std::set<acl_binding> acls_;
+    std::array<size_t, 8> per_type_{};  // ACL count by resource type code
+    // By resource type code: name length -> number of PREFIXED ACLs with it.
+    std::array<std::map<size_t, size_t>, 8> prefix_lengths_;
 };
 
 }  // namespace ketch::security

@@ -135,6 +135,44 @@ TEST(authorizer, by_resource_type_needs_an_allow_not_dominated_by_a_deny) {
     EXPECT_TRUE(open.auth.authorize_any("User:a", "h", write, topic));
 }
 
+TEST(authorizer, lookup_by_name_agrees_with_the_full_scan) {
+    // Past scan_limit ACLs of a type the authorizer looks ACLs up by exact
+    // name, prefixes and '*' instead of scanning: same answers (fillers are
+    // ALLOW ACLs on names none of the queries touch).
+    std::vector<acl_binding> acls = {
+        acl(topic, "foo", literal, "User:alice", all, deny),     acl(topic, "foo", prefixed, "User:alice", read, allow),
+        acl(topic, "foo", literal, "User:*", all, deny),         acl(topic, "foo", prefixed, "User:*", describe, allow),
+        acl(topic, "f", prefixed, "User:bob", write, allow),     acl(topic, "foobar", literal, "User:bob", all, allow),
+        acl(topic, "*", literal, "User:carol", read, allow),     acl(topic, "ba", prefixed, "User:carol", read, deny),
+        acl(topic, "*", prefixed, "User:dave", write, allow),    acl(topic, "x", literal, "User:dave", alter, allow, "10.0.0.1")};
+    fixture scanned, indexed;
+    scanned.add(acls);
+    indexed.add(acls);
+    std::vector<acl_binding> fillers;
+    for (size_t i = 0; i <= authorizer::scan_limit; ++i)
+        fillers.push_back(acl(topic, "zz-" + std::to_string(i), i % 2 ? literal : prefixed, "User:filler", read, allow));
+    indexed.add(fillers);
+    auto agree = [&] {
+        for (auto user : {"alice", "bob", "carol", "dave", "erin"})
+            for (auto op : {read, write, describe, alter, describe_configs})
+                for (auto name : {"foo", "foobar", "foobaz", "f", "bar", "baz", "*", "*x", "x", "other"})
+                    for (auto host : {"127.0.0.1", "10.0.0.1"})
+                        EXPECT_EQ(scanned.can(user, op, topic, name, host), indexed.can(user, op, topic, name, host))
+                            << user << " " << int(op) << " " << name << " " << host;
+    };
+    agree();
+    EXPECT_TRUE(indexed.can("bob", write, topic, "foobarr"));
+    EXPECT_FALSE(indexed.can("alice", read, topic, "foo"));
+    EXPECT_TRUE(indexed.can("dave", write, topic, "*x"));
+    // Removing PREFIXED ACLs keeps the lookup right (the prefix lengths are counted).
+    acl_binding_filter prefixes{topic, std::nullopt, prefixed};
+    prefixes.principal = "User:bob";
+    scanned.auth.remove({prefixes});
+    indexed.auth.remove({prefixes});
+    agree();
+    EXPECT_FALSE(indexed.can("bob", write, topic, "foobarr"));
+}
+
 TEST(authorizer, create_validates_each_binding_and_keeps_one_copy) {
     fixture f;
     auto good = acl(topic, "t", literal, "User:a", read, allow);
