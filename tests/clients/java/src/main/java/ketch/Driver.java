@@ -127,6 +127,12 @@ public final class Driver {
         return TxnCommands.fence(config, a);
       case "txn-transform":
         return TxnCommands.transform(config, a);
+      case "create-acls":
+        return AclCommands.create(config, a);
+      case "describe-acls":
+        return AclCommands.describe(config, a);
+      case "delete-acls":
+        return AclCommands.delete(config, a);
       case "cds-warmup":
         return Warmup.run(config, a);
       default:
