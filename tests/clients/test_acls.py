@@ -1,5 +1,5 @@
 """ACLs with real clients: an admin (super user) creates, lists and deletes ACLs
-with Java's Admin and confluent-kafka's AdminClient; a principal's produce is refused without
+with Java's Admin and confluent-kafka's AdminClient (kafka-python and kafkajs list them too); a principal's produce is refused without
 WRITE, allowed (and its records readable) with WRITE + READ, refused again once
 the ACLs are deleted; the ACLs survive a restart. Java's producer sees the same
 refusal and the same grant.
@@ -41,6 +41,12 @@ def sasl_address(b):
 
 
 def login(client, user):
+    if client == "kafka-python":
+        return {"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
+                "sasl.plain.username": user, "sasl.plain.password": USERS[user]}
+    if client == "kafkajs":
+        return {"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
+                "sasl.username": user, "sasl.password": USERS[user]}
     if client == "java":
         return {"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN", "sasl.jaas.config":
                 'org.apache.kafka.common.security.plain.PlainLoginModule required username="%s" password="%s";'
@@ -85,7 +91,9 @@ def test_acls_refuse_then_allow_produce_and_consume(acl_broker):
     manager = clients[-1]
     out = manager("create-acls", {"acls": grants, "config": login(manager.name, "admin")})
     assert [r["error"] for r in out["results"]] == [None, None, None]
-    for drv in clients:
+    listers = clients + [driver(n, acl_broker) for n in ("kafka-python", "kafkajs")
+                         if n in _wanted_clients()[0] and not _missing(n)]
+    for drv in listers:
         listed = drv("describe-acls", {"filter": {"name": topic}, "config": login(drv.name, "admin")})
         assert listed["error"] is None
         assert sorted(a["operation"] for a in listed["acls"]) == ["READ", "WRITE"], drv.name

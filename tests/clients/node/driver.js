@@ -14,6 +14,7 @@ const fs = require('fs')
 
 const { Kafka, logLevel } = require('kafkajs')
 const { errorName } = require('./errors')
+const acls = require('./acls')
 const admin = require('./admin')
 const configs = require('./configs')
 const data = require('./data')
@@ -21,6 +22,9 @@ const group = require('./group')
 const txn = require('./txn')
 
 const COMMANDS = {
+  'create-acls': acls.createAcls,
+  'describe-acls': acls.describeAcls,
+  'delete-acls': acls.deleteAcls,
   'create-topics': admin.createTopics,
   'list-topics': admin.listTopics,
   'describe-topics': admin.describeTopics,

@@ -13,7 +13,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kafka.errors as kerr  # noqa: E402
 from kafka import (  # noqa: E402
     ConsumerRebalanceListener, KafkaConsumer, KafkaProducer, OffsetAndMetadata, TopicPartition)
-from kafka.admin import KafkaAdminClient, OffsetSpec  # noqa: E402
+from kafka.admin import (  # noqa: E402
+    ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType, KafkaAdminClient, OffsetSpec,
+    ResourcePattern, ResourcePatternFilter, ResourceType)
 from kafka.coordinator.assignors.cooperative_sticky import CooperativeStickyAssignor  # noqa: E402
 from kafka.coordinator.assignors.range import RangePartitionAssignor  # noqa: E402
 from kafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor  # noqa: E402
@@ -504,7 +506,68 @@ def no_txn(bootstrap, args):
     raise Unsupported("kafka-python driver: txn-transform is covered by the java and confluent drivers")
 
 
+def _acl_args(a, default):
+    """DRIVERS.md's ACL fields -> kafka-python's ACL / ACLFilter arguments."""
+    pattern_cls = ResourcePattern if default == "UNKNOWN" else ResourcePatternFilter
+    return dict(principal=a.get("principal"), host=a.get("host", "*" if default == "UNKNOWN" else None),
+                operation=ACLOperation[a.get("operation", default)],
+                permission_type=ACLPermissionType[a.get("permission", default)],
+                resource_pattern=pattern_cls(ResourceType[a.get("resource_type", default)], a.get("name"),
+                                             ACLResourcePatternType[a.get("pattern", "LITERAL" if default == "UNKNOWN"
+                                                                          else "ANY")]))
+
+
+def _acl_json(acl):
+    r = acl.resource_pattern
+    return {"resource_type": r.resource_type.name, "name": r.resource_name, "pattern": r.pattern_type.name,
+            "principal": acl.principal, "host": acl.host, "operation": acl.operation.name,
+            "permission": acl.permission_type.name}
+
+
+def _sorted_acls(acls):
+    return sorted((_acl_json(a) for a in acls), key=lambda j: sorted(j.items()))
+
+
+def _err_class_name(cls):
+    return None if cls is kerr.NoError else error_name(cls.errno)
+
+
+def create_acls(bootstrap, args):
+    acls = [ACL(**_acl_args(a, "UNKNOWN")) for a in args["acls"]]
+    a = admin(bootstrap, args)
+    try:
+        r = a.create_acls(acls)
+    finally:
+        a.close()
+    failed = iter(r["failed"])  # the errors of the refused ones, in input order
+    ok = {id(x) for x in r["succeeded"]}
+    return {"results": [{"error": None if id(x) in ok else _err_class_name(next(failed))} for x in acls]}
+
+
+def describe_acls(bootstrap, args):
+    a = admin(bootstrap, args)
+    try:
+        acls, err = a.describe_acls(ACLFilter(**_acl_args(args.get("filter", {}), "ANY")))
+    except kerr.BrokerResponseError as e:
+        return {"error": exc_name(e), "acls": []}
+    finally:
+        a.close()
+    return {"error": _err_class_name(err), "acls": _sorted_acls(acls)}
+
+
+def delete_acls(bootstrap, args):
+    filters = [ACLFilter(**_acl_args(f, "ANY")) for f in args["filters"]]
+    a = admin(bootstrap, args)
+    try:
+        results = a.delete_acls(filters)
+    finally:
+        a.close()
+    return {"results": [{"error": _err_class_name(err), "deleted": _sorted_acls(deleted)}
+                        for _, deleted, err in results]}
+
+
 COMMANDS = {
+    "create-acls": create_acls, "describe-acls": describe_acls, "delete-acls": delete_acls,
     "describe-configs": describe_configs, "alter-configs": alter_configs,
     "incremental-alter-configs": incremental_alter_configs, "create-partitions": create_partitions,
     "create-topics": create_topics, "list-topics": list_topics, "describe-topics": describe_topics,
