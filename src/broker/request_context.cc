@@ -1,5 +1,7 @@
 #include "broker/request_context.h"
 
+#include <spdlog/spdlog.h>
+
 #include "security/authorizer.h"
 
 namespace ketch::broker {
@@ -12,7 +14,13 @@ std::string request_context::host() const {
 bool request_context::authorize(security::acl_operation op, security::resource_type type,
                                 const std::string& name) const {
     auto* a = broker.authorizer;
-    return !a || a->authorize(conn.principal, host(), op, type, name);
+    if (!a) return true;
+    const bool ok = a->authorize(conn.principal, host(), op, type, name);
+    // Kafka's kafka.authorizer.logger line, at debug level.
+    if (!ok)
+        spdlog::debug("Principal = {} is Denied operation = {} from host = {} on resource = {}:LITERAL:{}",
+                      conn.principal, security::name_of(op), host(), security::name_of(type), name);
+    return ok;
 }
 
 bool request_context::authorize_any(security::acl_operation op, security::resource_type type) const {

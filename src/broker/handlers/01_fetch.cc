@@ -123,6 +123,10 @@ awaitable<fetch_response> handle_fetch(request_context& ctx, fetch_request& req)
     }
     const bool by_id = ctx.api_version >= 13;
     const bool read_committed = req.isolation_level == 1;
+    // KafkaApis.handleFetchRequest: a follower (replica id >= 0) needs
+    // CLUSTER_ACTION on the cluster, a consumer READ on each topic.
+    const bool follower = (ctx.api_version >= 15 ? req.replica_state.replica_id : req.replica_id) >= 0;
+    const bool follower_denied = follower && !ctx.authorize_cluster(security::acl_operation::cluster_action);
 
     std::vector<fetch_target> targets;
     std::vector<partition_waiters::key> keys;
@@ -133,8 +137,10 @@ awaitable<fetch_response> handle_fetch(request_context& ctx, fetch_request& req)
         tr.topic_id = ft.topic_id;
         auto t = by_id ? b.topics.by_id(ft.topic_id) : b.topics.by_name(ft.topic);
         // KafkaApis.handleFetchRequest: an unknown topic id first, then READ on the topic.
-        const bool denied = (!by_id || t) && !ctx.authorize(security::acl_operation::read,
-                                                             security::resource_type::topic, by_id ? t->name : ft.topic);
+        const bool denied =
+            follower ? follower_denied
+                     : (!by_id || t) && !ctx.authorize(security::acl_operation::read, security::resource_type::topic,
+                                                       by_id ? t->name : ft.topic);
         tr.partitions.resize(ft.partitions.size());
         for (size_t i = 0; i < ft.partitions.size(); ++i) {
             targets.push_back({t, &ft.partitions[i], &tr.partitions[i], denied});
