@@ -8,6 +8,7 @@
 #include <optional>
 
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -216,7 +217,11 @@ int main(int argc, char** argv) {
         tcfg.transactional_id_expiration_ms = opt.transactional_id_expiration_ms;
         txn::transaction_coordinator txns(
             tcfg, [&group_clock] { return group_clock.now_ms(); }, [&producer_ids] { return producer_ids.next(); },
-            **txn_db, markers, ctx.run_blocking);
+            **txn_db, markers, ctx.run_blocking, [&blocking](int64_t delay_ms, std::function<void()> job) {
+                // A retry waits on a timer, not on a pool thread.
+                auto t = std::make_shared<boost::asio::steady_timer>(blocking, std::chrono::milliseconds(delay_ms));
+                t->async_wait([t, job = std::move(job)](const boost::system::error_code&) { job(); });
+            });
         if (auto st = txns.load(); !st.ok()) throw std::runtime_error("transactions: " + st.error().message);
         ctx.txns = &txns;
         app::periodic txn_abort(group_timers, tcfg.abort_timed_out_interval_ms, [&ctx, &txns] {

@@ -11,8 +11,8 @@ class txn_markers final : public txn::marker_writer {
 public:
     explicit txn_markers(broker_context& b) : b_(b) {}
 
-    error_code write_marker(const txn::topic_partition& tp, int64_t producer_id, int16_t producer_epoch, bool commit,
-                            int32_t coordinator_epoch) override;
+    std::vector<error_code> write_markers(const std::vector<txn::topic_partition>& tps, int64_t producer_id,
+                                          int16_t producer_epoch, bool commit, int32_t coordinator_epoch) override;
     bool complete_txn_offsets(int64_t producer_id, bool commit) override;
 
 private:

@@ -46,13 +46,16 @@ txn_metadata from_stored(const meta::stored_txn& s) {
 
 transaction_coordinator::transaction_coordinator(txn_config config, std::function<int64_t()> now_ms,
                                                  std::function<int64_t()> next_producer_id, meta::txn_store& store,
-                                                 marker_writer& markers, executor run)
+                                                 marker_writer& markers, executor run, delayed_executor run_later)
     : config_(config),
       now_ms_(std::move(now_ms)),
       next_producer_id_(std::move(next_producer_id)),
       store_(store),
       markers_(markers),
-      run_(std::move(run)) {}
+      run_(std::move(run)),
+      run_later_(std::move(run_later)) {
+    if (!run_later_) run_later_ = [this](int64_t, std::function<void()> job) { run_(std::move(job)); };
+}
 
 status<meta::store_error> transaction_coordinator::load() {
     auto rows = store_.load_txns();

@@ -23,6 +23,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -73,13 +74,16 @@ struct list_txns_result {
 class transaction_coordinator {
 public:
     using executor = std::function<void(std::function<void()>)>;
+    using delayed_executor = std::function<void(int64_t delay_ms, std::function<void()>)>;
 
     // `next_producer_id` hands out fresh producer ids (txn::producer_ids);
     // it may throw, which InitProducerId answers as Kafka does an id
-    // allocation failure. `run` executes marker jobs (inline in some tests).
+    // allocation failure. `run` executes marker jobs (inline in some tests);
+    // `run_later` runs a retry after a delay without occupying `run`'s
+    // threads meanwhile (unset: `run` at once).
     transaction_coordinator(txn_config config, std::function<int64_t()> now_ms,
                             std::function<int64_t()> next_producer_id, meta::txn_store& store,
-                            marker_writer& markers, executor run);
+                            marker_writer& markers, executor run, delayed_executor run_later = {});
 
     // Loads the stored transactions and starts completing the prepared ones.
     status<meta::store_error> load();
@@ -119,6 +123,14 @@ private:
         bool failed_epoch_fence = false;
     };
     using end_callback = std::function<void(error_code)>;
+    // The completion of a prepared transaction, across retries.
+    struct completion {
+        std::string id;
+        txn_metadata prepared;
+        txn_metadata completed;
+        std::vector<topic_partition> remaining;  // markers not yet written
+        bool offsets_done = false;
+    };
 
     // Writes `next` durably (pending set by the caller, mu_ not held) and adopts it.
     error_code persist(const std::string& id, const txn_metadata& next);
@@ -127,7 +139,7 @@ private:
                             bool from_client);
     // Writes the markers and the completion of a prepared transaction.
     void complete(const std::string& id, txn_metadata prepared, txn_metadata completed);
-    void run_complete(const std::string& id, txn_metadata prepared, txn_metadata completed);
+    void attempt_complete(const std::shared_ptr<completion>& c);
     bool stopped();
 
     txn_config config_;
@@ -136,6 +148,7 @@ private:
     meta::txn_store& store_;
     marker_writer& markers_;
     executor run_;
+    delayed_executor run_later_;
 
     std::mutex mu_;  // guards everything below
     bool active_ = false;

@@ -3,8 +3,7 @@
 // TransactionMarkerChannelManager.addTxnMarkersToSend / tryAppendToLog
 // (Kafka 4.3.1): the EndTxn response follows the durable Prepare state; the
 // markers and the Complete state follow asynchronously.
-#include <chrono>
-#include <thread>
+#include <memory>
 
 #include "txn/coordinator.h"
 
@@ -98,40 +97,45 @@ error_code transaction_coordinator::end_internal(const std::string& id, int64_t 
 }
 
 void transaction_coordinator::complete(const std::string& id, txn_metadata prepared, txn_metadata completed) {
-    run_([this, id, prepared = std::move(prepared), completed = std::move(completed)]() mutable {
-        run_complete(id, std::move(prepared), std::move(completed));
-    });
+    auto c = std::make_shared<completion>();
+    c->id = id;
+    c->remaining.assign(prepared.partitions.begin(), prepared.partitions.end());
+    // __consumer_offsets gets no marker: the group coordinator completes the offsets.
+    std::erase_if(c->remaining, [](const topic_partition& tp) { return tp.topic == consumer_offsets_topic; });
+    c->prepared = std::move(prepared);
+    c->completed = std::move(completed);
+    run_([this, c] { attempt_complete(c); });
 }
 
-void transaction_coordinator::run_complete(const std::string& id, txn_metadata prepared, txn_metadata completed) {
-    const bool commit = prepared.state == txn_state::prepare_commit;
-    auto backoff = [this] { std::this_thread::sleep_for(std::chrono::milliseconds(config_.retry_backoff_ms)); };
-    // Markers to the data partitions; __consumer_offsets is the group coordinator's.
-    for (const auto& tp : prepared.partitions) {
-        if (tp.topic == consumer_offsets_topic) continue;
-        for (;;) {
-            if (stopped()) return;
-            auto e = markers_.write_marker(tp, prepared.producer_id, prepared.producer_epoch, commit, 0);
-            if (e == error_code::none || e == error_code::unknown_topic_or_partition) break;
-            backoff();
+// One attempt; whatever failed is tried again after the backoff, from a new
+// job (TransactionMarkerChannelManager requeues failed markers the same way):
+// a write that keeps failing never holds an executor thread.
+void transaction_coordinator::attempt_complete(const std::shared_ptr<completion>& c) {
+    if (stopped()) return;
+    auto retry = [this, c] { run_later_(config_.retry_backoff_ms, [this, c] { attempt_complete(c); }); };
+    const auto& p = c->prepared;
+    if (!c->remaining.empty()) {
+        auto errors =
+            markers_.write_markers(c->remaining, p.producer_id, p.producer_epoch, p.state == txn_state::prepare_commit, 0);
+        std::vector<topic_partition> failed;
+        for (size_t i = 0; i < c->remaining.size(); ++i) {
+            auto e = i < errors.size() ? errors[i] : error_code::unknown_server_error;
+            if (e != error_code::none && e != error_code::unknown_topic_or_partition) failed.push_back(c->remaining[i]);
         }
+        c->remaining = std::move(failed);
+        if (!c->remaining.empty()) return retry();
     }
-    while (!markers_.complete_txn_offsets(prepared.producer_id, commit)) {
-        if (stopped()) return;
-        backoff();
+    if (!c->offsets_done) {
+        if (!markers_.complete_txn_offsets(p.producer_id, p.state == txn_state::prepare_commit)) return retry();
+        c->offsets_done = true;
     }
     // TransactionMarkerChannelManager.tryAppendToLog retries the Complete state until written.
-    for (;;) {
-        if (stopped()) return;
-        auto st = store_.put_txn(to_stored_txn(completed));
-        if (st.ok()) break;
-        backoff();
-    }
+    if (!store_.put_txn(to_stored_txn(c->completed)).ok()) return retry();
     std::lock_guard l(mu_);
-    auto it = txns_.find(id);
+    auto it = txns_.find(c->id);
     if (it == txns_.end()) return;
     it->second.pending.reset();
-    it->second.m = completed;
+    it->second.m = c->completed;
 }
 
 }  // namespace ketch::txn

@@ -28,13 +28,22 @@ public:
     std::vector<std::pair<int64_t, bool>> completions;
     int fail_next_markers = 0;
 
-    error_code write_marker(const topic_partition& tp, int64_t pid, int16_t epoch, bool commit, int32_t) override {
-        if (fail_next_markers > 0) {
-            --fail_next_markers;
-            return error_code::kafka_storage_error;
+    int write_calls = 0;
+
+    std::vector<error_code> write_markers(const std::vector<topic_partition>& tps, int64_t pid, int16_t epoch,
+                                          bool commit, int32_t) override {
+        ++write_calls;
+        std::vector<error_code> out;
+        for (auto& tp : tps) {
+            if (fail_next_markers > 0) {
+                --fail_next_markers;
+                out.push_back(error_code::kafka_storage_error);
+                continue;
+            }
+            markers.push_back({tp, pid, epoch, commit});
+            out.push_back(error_code::none);
         }
-        markers.push_back({tp, pid, epoch, commit});
-        return error_code::none;
+        return out;
     }
     bool complete_txn_offsets(int64_t pid, bool commit) override {
         completions.emplace_back(pid, commit);
@@ -51,7 +60,11 @@ protected:
         cfg.retry_backoff_ms = 0;
         coord = std::make_unique<transaction_coordinator>(
             cfg, [this] { return now; }, [this] { return next_pid++; }, store, markers,
-            [this](std::function<void()> job) { jobs.push_back(std::move(job)); });
+            [this](std::function<void()> job) { jobs.push_back(std::move(job)); },
+            [this](int64_t delay_ms, std::function<void()> job) {
+                retry_delays.push_back(delay_ms);
+                jobs.push_back(std::move(job));
+            });
         ASSERT_TRUE(coord->load().ok());
     }
     // Simulates a crash: the coordinator is rebuilt from the store alone.
@@ -59,6 +72,14 @@ protected:
         jobs.clear();
         coord.reset();
         open();
+    }
+    // Runs only the jobs queued now (not the retries they queue).
+    void run_queued_jobs() {
+        for (size_t n = jobs.size(); n > 0; --n) {
+            auto j = std::move(jobs.front());
+            jobs.pop_front();
+            j();
+        }
     }
     void run_jobs() {
         while (!jobs.empty()) {
@@ -86,6 +107,7 @@ protected:
     meta::memory_txn_store store;
     recording_markers markers;
     std::deque<std::function<void()>> jobs;
+    std::vector<int64_t> retry_delays;
     std::unique_ptr<transaction_coordinator> coord;
 };
 

@@ -129,6 +129,37 @@ TEST_F(coordinator_test, failed_marker_writes_are_retried) {
     EXPECT_EQ(state("a"), txn_state::complete_commit);
 }
 
+// Markers of one transaction are written in one call (the broker appends them
+// all, then one group commit makes them durable), and a write that keeps
+// failing is retried from a new job after the backoff: no executor thread
+// spins on it (Kafka's TransactionMarkerChannelManager requeues failed
+// markers; retry.backoff.ms).
+TEST_F(coordinator_test, markers_are_written_together_and_failures_retried_from_a_new_job) {
+    auto r = begin("a");
+    coord->add_partitions("a", r.producer_id, r.producer_epoch, {{"u", 0}});
+    markers.fail_next_markers = 1000;
+    coord->end_txn("a", r.producer_id, r.producer_epoch, true);
+    for (int i = 0; i < 5; ++i) {
+        run_queued_jobs();  // each attempt returns; a retry is queued, delayed
+        ASSERT_EQ(jobs.size(), 1u);
+    }
+    EXPECT_EQ(markers.write_calls, 5);
+    EXPECT_EQ(retry_delays, std::vector<int64_t>(5, 0));  // the fixture's backoff
+    EXPECT_EQ(coord->pending_of("a"), txn_state::complete_commit);
+    EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, true), error_code::concurrent_transactions);
+    // Only the first partition's marker fails now; only it is written again.
+    markers.fail_next_markers = 1;
+    run_queued_jobs();
+    ASSERT_EQ(markers.markers.size(), 2u);
+    EXPECT_EQ(markers.markers[0].tp, (topic_partition{"t", 1}));
+    EXPECT_EQ(markers.markers[1].tp, (topic_partition{"u", 0}));
+    run_jobs();
+    ASSERT_EQ(markers.markers.size(), 3u);
+    EXPECT_EQ(markers.markers[2].tp, (topic_partition{"t", 0}));
+    EXPECT_EQ(markers.write_calls, 7);
+    EXPECT_EQ(state("a"), txn_state::complete_commit);
+}
+
 TEST_F(coordinator_test, init_on_ongoing_fences_aborts_then_bumps_again) {
     auto r = begin("a");
     auto second = init("a");
