@@ -14,7 +14,8 @@ flusher::flusher(options opt) : opt_(std::move(opt)) {
             return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
         };
     }
-    if (opt_.start_thread) thread_ = std::thread([this] { loop(); });
+    if (opt_.start_thread)
+        for (int i = 0; i < std::max(1, opt_.threads); ++i) threads_.emplace_back([this, i] { loop(i == 0); });
 }
 
 flusher::~flusher() { stop(); }
@@ -42,8 +43,9 @@ void flusher::stop() {
         std::lock_guard lk(mu_);
         stopping_ = true;
     }
-    cv_.notify_one();
-    if (thread_.joinable()) thread_.join();
+    cv_.notify_all();
+    for (auto& t : threads_)
+        if (t.joinable()) t.join();
     run_queued();  // anything queued before stopping_ was seen
 }
 
@@ -70,23 +72,32 @@ int64_t flusher::run_periodic(int64_t now) {
     return std::max(next, now + 1);
 }
 
-void flusher::loop() {
+void flusher::loop(bool periodic) {
     int64_t next_periodic = opt_.steady_ms() + opt_.max_idle_ms;
     std::unique_lock lk(mu_);
     for (;;) {
-        int64_t wait = std::max<int64_t>(0, next_periodic - opt_.steady_ms());
-        cv_.wait_for(lk, std::chrono::milliseconds(wait), [&] { return stopping_ || !queue_.empty(); });
+        auto ready = [&] { return stopping_ || !queue_.empty(); };
+        if (periodic)
+            cv_.wait_for(lk, std::chrono::milliseconds(std::max<int64_t>(0, next_periodic - opt_.steady_ms())), ready);
+        else
+            cv_.wait(lk, ready);
         if (stopping_) break;
         if (!queue_.empty()) {
+            auto t = std::move(queue_.front());
+            queue_.pop_front();
+            if (!queue_.empty()) cv_.notify_one();  // another thread takes the next pass meanwhile
             lk.unlock();
-            run_queued();
+            t->flush_pass();
+            t.reset();
             lk.lock();
         }
-        int64_t now = opt_.steady_ms();
-        if (now >= next_periodic) {
-            lk.unlock();
-            next_periodic = run_periodic(now);
-            lk.lock();
+        if (periodic) {
+            int64_t now = opt_.steady_ms();
+            if (now >= next_periodic) {
+                lk.unlock();
+                next_periodic = run_periodic(now);
+                lk.lock();
+            }
         }
     }
 }

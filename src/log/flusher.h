@@ -1,12 +1,17 @@
-// flusher: the one thread (per log_manager) that calls fdatasync for every
+// flusher: the threads (per log_manager) that call fdatasync for every
 // partition log, so that many acks=all producers share one fsync (group
-// commit) and appends never wait for the disk.
+// commit) and appends never wait for the disk. Several threads take passes
+// from one queue, so the syncs of different partitions overlap (the file
+// system commits concurrent fdatasyncs together) instead of one partition's
+// waiters waiting for every other partition's sync.
 //
 // A log schedules itself when a sync waiter arrives; the flusher runs its
 // flush_pass, which syncs everything appended so far and completes all the
 // waiters that pass covered. While one pass runs, new waiters queue up and
-// the next pass covers them all with one fdatasync per dirty file.
-// Periodically (flush.ms) it also flushes logs with unsynced data.
+// the next pass covers them all with one fdatasync per dirty file (a log is
+// in the queue at most once; a second pass of the same log waits for the
+// first on the log's own lock). Periodically (flush.ms) the first thread also
+// flushes logs with unsynced data.
 //
 // Lock rule: mu_ guards the queue and the watch list only; passes run with
 // no flusher lock held.
@@ -38,6 +43,7 @@ class flusher {
 public:
     struct options {
         bool start_thread = true;               // false: tests drive run_queued/run_periodic
+        int threads = 4;                        // sync passes that may run at once
         std::function<int64_t()> steady_ms;     // default: std::chrono::steady_clock
         int64_t max_idle_ms = 1000;             // re-check periodic flushes at least this often
     };
@@ -62,7 +68,7 @@ public:
     int64_t now_ms() const { return opt_.steady_ms(); }
 
 private:
-    void loop();
+    void loop(bool periodic);
 
     options opt_;
     std::mutex mu_;
@@ -70,7 +76,7 @@ private:
     std::deque<std::shared_ptr<flushable>> queue_;
     std::vector<std::weak_ptr<flushable>> watched_;
     bool stopping_ = false;
-    std::thread thread_;
+    std::vector<std::thread> threads_;
 };
 
 }  // namespace ketch::log
