@@ -195,6 +195,9 @@ int main(int argc, char** argv) {
         auto acl_db = meta::sqlite_acl_store::open(opt.data_dir);
         if (!acl_db.ok()) throw std::runtime_error("acls: " + acl_db.error().message);
         std::optional<security::authorizer> acl_authorizer;
+        for (auto& u : security::parse_super_users(opt.super_users))
+            if (u.find(':') == std::string::npos)  // SecurityUtils.parseKafkaPrincipal
+                throw std::runtime_error("--super-users: expected a string in format principalType:principalName but got " + u);
         if (opt.authorizer) {
             acl_authorizer.emplace(security::authorizer_config{true, security::parse_super_users(opt.super_users),
                                                                opt.allow_everyone_if_no_acl_found},

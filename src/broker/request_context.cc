@@ -1,5 +1,9 @@
 #include "broker/request_context.h"
 
+#include <arpa/inet.h>
+
+#include <cstdio>
+
 #include <spdlog/spdlog.h>
 
 #include "security/authorizer.h"
@@ -8,7 +12,19 @@ namespace ketch::broker {
 
 std::string request_context::host() const {
     auto colon = conn.peer.rfind(':');
-    return colon == std::string::npos ? conn.peer : conn.peer.substr(0, colon);
+    std::string ip = colon == std::string::npos ? conn.peer : conn.peer.substr(0, colon);
+    if (ip.find(':') == std::string::npos) return ip;
+    // IPv6 as Java's Inet6Address.getHostAddress writes it (what Kafka's ACL
+    // hosts are compared with): eight groups, lowercase hex, no "::".
+    in6_addr a{};
+    if (::inet_pton(AF_INET6, ip.c_str(), &a) != 1) return ip;
+    std::string out;
+    for (int g = 0; g < 8; ++g) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, g ? ":%x" : "%x", (unsigned(a.s6_addr[2 * g]) << 8) | a.s6_addr[2 * g + 1]);
+        out += buf;
+    }
+    return out;
 }
 
 bool request_context::authorize(security::acl_operation op, security::resource_type type,
