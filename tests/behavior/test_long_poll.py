@@ -44,10 +44,10 @@ def create_topic(bootstrap, topic):
     admin.create_topics([NewTopic(topic, 1, 1)], operation_timeout=30)[topic].result(30)
 
 
-def fetch_request(correlation_id, topic, offset, max_wait_ms, min_bytes=1):
+def fetch_request(correlation_id, topic, offset, max_wait_ms, min_bytes=1, isolation=0):
     """A sessionless Fetch v11 for partition 0 of topic (FetchRequest.json)."""
     name = topic.encode()
-    body = struct.pack(">iiiibii", -1, max_wait_ms, min_bytes, 1 << 20, 0, 0, -1)  # replica, wait, min, max,
+    body = struct.pack(">iiiibii", -1, max_wait_ms, min_bytes, 1 << 20, isolation, 0, -1)  # replica, wait, min, max,
     body += struct.pack(">i", 1) + struct.pack(">h", len(name)) + name             # isolation, session, epoch
     body += struct.pack(">i", 1) + struct.pack(">iiqqi", 0, -1, offset, -1, 1 << 20)
     body += struct.pack(">i", 0) + struct.pack(">h", 0)  # no forgotten topics, empty rack id
@@ -135,6 +135,32 @@ def test_parked_fetch_is_woken_by_a_produce(broker):
     print("produce -> fetch response, ms: median %.1f, max %.1f, all %s" % (
         median, max(delays), [round(d, 1) for d in delays]))
     assert median < WAKE_BOUND_MS, "median wake-up %.1f ms (samples %s)" % (median, [round(d) for d in delays])
+
+
+def test_parked_read_committed_fetch_is_woken_by_the_commit_marker(broker):
+    """A read_committed fetch finds the open transaction's record past the LSO, parks,
+    and is answered by the COMMIT marker (Kafka: DelayedFetch with FetchIsolation
+    TXN_COMMITTED reads up to the LSO; the marker append moves it and completes the
+    delayed fetch, ReplicaManager.appendRecords -> tryCompleteDelayedRequests)."""
+    topic = "long-poll-txn"
+    create_topic(broker.bootstrap, topic)
+    producer = Producer({"bootstrap.servers": broker.bootstrap, "transactional.id": "long-poll-txn", "linger.ms": 0})
+    producer.init_transactions(30)
+    producer.begin_transaction()
+    producer.produce(topic, b"in-txn", partition=0)
+    assert producer.flush(30) == 0  # written (high watermark 1), transaction open (LSO 0)
+    with socket.create_connection((broker.host, broker.port), timeout=MAX_WAIT_MS / 1000 + 30) as sock:
+        fetch = ParkedFetch(sock, fetch_request(77, topic, 0, MAX_WAIT_MS, isolation=1))
+        time.sleep(0.3)  # not synchronisation: a fetch that answered now would fail the next line
+        assert fetch.answered_at is None, "read_committed fetch answered past the LSO of an open transaction"
+        committing_at = time.monotonic()
+        producer.commit_transaction(30)
+        answered_at, (corr, error, part_error, hw, size) = fetch.result(MAX_WAIT_MS / 1000 + 30)
+    assert (corr, error, part_error) == (77, 0, 0)
+    assert hw == 2 and size > 0, "answered without the committed record (hw %d, %d bytes)" % (hw, size)
+    delay_ms = (answered_at - committing_at) * 1000
+    print("commit_transaction -> read_committed fetch response: %.1f ms" % delay_ms)
+    assert delay_ms < MAX_WAIT_MS / 2, "woken after %.0f ms: by max_wait, not by the marker" % delay_ms
 
 
 def test_unwoken_fetch_waits_max_wait(broker):

@@ -10,7 +10,11 @@ Behaviour reference, Apache Kafka 4.3.1:
   partition of the transaction, which consumers skip but which takes an offset;
 - read_committed consumers see only committed records (the log side: LSO and
   aborted-transaction index) — checked once the broker serves DescribeProducers,
-  which arrives with that log side.
+  which arrives with that log side;
+- the LSO holds read_committed consumers back while a transaction is open
+  (UnifiedLog.lastStableOffset; LocalLog.read up to it for
+  FetchIsolation.TXN_COMMITTED), and the commit marker releases them at once
+  (ReplicaManager completes the parked DelayedFetch when the marker moves the LSO).
 
 The client subset is the one the issue names (Java KafkaProducer, confluent-kafka,
 kafkajs); the other drivers answer "unsupported".
@@ -19,6 +23,7 @@ kafkajs); the other drivers answer "unsupported".
 import base64
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -100,3 +105,51 @@ def test_second_producer_fences_the_first(txn_client, helper, unique_topic, brok
         assert read_values(helper, topic, "read_committed", expect=1) == ["second"]
     ends = helper("list-offsets", {"topic": topic, "partitions": [0], "spec": "latest"})["offsets"]
     assert ends == {"0": 4}  # record, abort marker, record, commit marker
+
+
+def test_lso_blocks_read_committed_consumers_while_a_transaction_is_open(broker, unique_topic):
+    """confluent-kafka producer and consumers in-process: the transaction stays open
+    while the consumers read (a driver command runs a whole transaction)."""
+    from confluent_kafka import Consumer, Producer, TopicPartition
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    topic = unique_topic()
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
+    producer = Producer({"bootstrap.servers": broker.bootstrap, "transactional.id": unique_topic("txn"),
+                         "linger.ms": 0})
+    producer.init_transactions(30)
+    producer.begin_transaction()
+    for i in range(3):
+        producer.produce(topic, value=b"open-%d" % i, partition=0)
+    assert producer.flush(30) == 0  # written; the transaction stays open
+    expected = [b"open-%d" % i for i in range(3)]
+
+    def consumer(isolation):
+        c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": unique_topic("g"),
+                      "enable.auto.commit": False, "isolation.level": isolation, "fetch.wait.max.ms": 5000})
+        c.assign([TopicPartition(topic, 0, 0)])
+        return c
+
+    def poll(c, want, seconds):
+        got, until = [], time.monotonic() + seconds
+        while len(got) < want and time.monotonic() < until:
+            m = c.poll(0.2)
+            if m is not None and m.error() is None:
+                got.append(m.value())
+        return got
+
+    uncommitted, committed = consumer("read_uncommitted"), consumer("read_committed")
+    try:
+        assert poll(uncommitted, 3, 15) == expected
+        # Nothing past the LSO (0): the records stay invisible while the transaction is open.
+        assert poll(committed, 1, 2) == []
+        committing_at = time.monotonic()
+        producer.commit_transaction(30)
+        assert poll(committed, 3, 15) == expected
+        waited = time.monotonic() - committing_at
+        # fetch.wait.max.ms is 5 s: the parked fetch was woken by the marker, not by its timeout.
+        assert waited < 2.5, "read_committed consumer saw the commit after %.1f s" % waited
+    finally:
+        uncommitted.close()
+        committed.close()
