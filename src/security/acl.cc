@@ -62,6 +62,8 @@ bool acl_binding_filter::unknown() const {
            permission == acl_permission::unknown;
 }
 
+// The checks in Kafka's order; the principal last (StandardAcl.kafkaPrincipal:
+// any "Type:name", even "User:").
 std::optional<std::string> validate_new_acl(const acl_binding& b) {
     // AclApis.handleCreateAcls first, then AclControlManager.validateNewAcl.
     if (b.pattern.type == resource_type::cluster && b.pattern.name != cluster_resource_name)
@@ -75,6 +77,9 @@ std::optional<std::string> validate_new_acl(const acl_binding& b) {
         return "Invalid operation " + std::string(name_of(b.entry.operation));
     if (b.entry.permission != acl_permission::deny && b.entry.permission != acl_permission::allow)
         return "Invalid permissionType " + std::string(name_of(b.entry.permission));
+    if (b.entry.principal.find(':') == std::string::npos)  // StandardAcl.kafkaPrincipal
+        return "Could not parse principal from `" + b.entry.principal +
+               "` (no colon is present separating the principal type from the principal name)";
     return std::nullopt;
 }
 

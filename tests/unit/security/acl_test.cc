@@ -93,6 +93,12 @@ TEST(acl, validation_follows_acl_apis_then_acl_control_manager) {
     EXPECT_EQ(validate_new_acl(binding(resource_type::topic, "t", pattern_type::literal, "User:a", acl_operation::read,
                                        acl_permission::unknown)),
               "Invalid permissionType UNKNOWN");
+    // Any "Type:name" is a principal, even "User:" or "Group:x" (recorded: acl-apis create-principals).
+    EXPECT_EQ(validate_new_acl(binding(resource_type::topic, "t", pattern_type::literal, "alice")),
+              "Could not parse principal from `alice` (no colon is present separating the principal type from the "
+              "principal name)");
+    EXPECT_EQ(validate_new_acl(binding(resource_type::topic, "t", pattern_type::literal, "User:")), std::nullopt);
+    EXPECT_EQ(validate_new_acl(binding(resource_type::topic, "t", pattern_type::literal, "Group:x")), std::nullopt);
 }
 
 TEST(acl, a_filter_with_an_unknown_field_is_unknown) {
