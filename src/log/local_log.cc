@@ -200,7 +200,10 @@ log_result<append_result> local_log::append_locked(std::array<uint8_t, k_batch_h
 int64_t local_log::last_stable_offset() const {
     // Log end first: an append publishes the first unstable offset before it.
     int64_t leo = log_end_.load(std::memory_order_acquire);
-    return std::min(leo, first_unstable_.load());
+    // Never below the log start: an open transaction whose first records were
+    // deleted (DeleteRecords, retention) holds the LSO at the log start
+    // (UnifiedLog.maybeIncrementFirstUnstableOffset).
+    return std::min(leo, std::max(first_unstable_.load(), log_start_.load(std::memory_order_acquire)));
 }
 
 log_result<read_result> local_log::read(int64_t offset, uint64_t max_bytes, const read_options& opts) {
@@ -208,7 +211,7 @@ log_result<read_result> local_log::read(int64_t offset, uint64_t max_bytes, cons
     read_result out;
     out.log_start_offset = log_start_.load(std::memory_order_acquire);
     out.high_watermark = log_end_.load(std::memory_order_acquire);
-    out.last_stable_offset = std::min(out.high_watermark, first_unstable_.load());
+    out.last_stable_offset = std::min(out.high_watermark, std::max(first_unstable_.load(), out.log_start_offset));
     out.next_offset = offset;
     if (opts.read_committed) out.aborted.emplace();
     if (offset < out.log_start_offset || offset > out.high_watermark)

@@ -171,6 +171,42 @@ TEST_F(txn_log, a_marker_written_again_after_a_crash_ends_nothing_more) {
     EXPECT_EQ(log->last_stable_offset(), 6);
 }
 
+// DeleteRecords past an open transaction's first offset: the LSO is never below
+// the log start (UnifiedLog.maybeIncrementFirstUnstableOffset takes the larger
+// of the first unstable offset and the log start), and the producers stay
+// (ProducerStateManager.onLogStartOffsetIncremented removes none; they leave
+// by producer.id.expiration.ms), across a crash too.
+TEST_F(txn_log, moving_the_log_start_keeps_producers_and_the_lso_at_or_above_it) {
+    config.segment_bytes = 300;  // several segments, so whole ones go
+    {
+        auto log = open();
+        app(*log, 1, 0, 0, 2, true);  // 0-1: open transaction
+        for (int i = 0; i < 6; ++i) app(*log, 2, 0, i * 2, 2);  // 2-13: idempotent
+        ASSERT_GT(log->segment_base_offsets().size(), 2u);
+        ASSERT_TRUE(log->delete_records_before(6).ok());
+        EXPECT_EQ(log->log_start_offset(), 6);
+        EXPECT_EQ(log->last_stable_offset(), 6);
+        auto r = log->read(6, 1 << 20, committed());
+        ASSERT_TRUE(r.ok());
+        EXPECT_EQ(r->last_stable_offset, 6);
+        auto dup = log->append(producer_batch_bytes(2, 0, 10, 2), {});
+        ASSERT_TRUE(dup.ok());
+        EXPECT_TRUE(dup->duplicate);
+        ASSERT_TRUE(log->flush().ok());
+        // no close: a crash
+    }
+    auto log = open();
+    EXPECT_EQ(log->log_start_offset(), 6);
+    EXPECT_EQ(log->last_stable_offset(), 6);
+    auto dup = log->append(producer_batch_bytes(2, 0, 10, 2), {});
+    ASSERT_TRUE(dup.ok());
+    EXPECT_TRUE(dup->duplicate);
+    EXPECT_EQ(dup->base_offset, 12);
+    EXPECT_EQ(log->append(producer_batch_bytes(2, 0, 13), {}).error().code, log_errc::out_of_order_sequence);
+    ASSERT_TRUE(log->append_txn_marker(1, 0, true, 0, clock).ok());  // 14: the transaction ends
+    EXPECT_EQ(log->last_stable_offset(), 15);
+}
+
 TEST_F(txn_log, a_clean_restart_reads_the_snapshot_and_replays_nothing) {
     {
         auto log = open();
