@@ -36,6 +36,14 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
         p["log.retention.check.interval.ms"] = std::to_string(opt.retention_check_ms);
     if (opt.group_initial_rebalance_delay_ms != 3000)
         p["group.initial.rebalance.delay.ms"] = std::to_string(opt.group_initial_rebalance_delay_ms);
+    if (opt.group_min_session_timeout_ms != 6000)
+        p["group.min.session.timeout.ms"] = std::to_string(opt.group_min_session_timeout_ms);
+    if (opt.group_max_session_timeout_ms != 1800000)
+        p["group.max.session.timeout.ms"] = std::to_string(opt.group_max_session_timeout_ms);
+    if (opt.group_consumer_session_timeout_ms != 45000)
+        p["group.consumer.session.timeout.ms"] = std::to_string(opt.group_consumer_session_timeout_ms);
+    if (opt.group_consumer_heartbeat_interval_ms != 5000)
+        p["group.consumer.heartbeat.interval.ms"] = std::to_string(opt.group_consumer_heartbeat_interval_ms);
     return p;
 }
 

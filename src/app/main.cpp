@@ -158,6 +158,10 @@ int main(int argc, char** argv) {
         group::thread_scheduler group_timers;
         group::group_config gcfg;
         gcfg.initial_rebalance_delay_ms = opt.group_initial_rebalance_delay_ms;
+        gcfg.min_session_timeout_ms = opt.group_min_session_timeout_ms;
+        gcfg.max_session_timeout_ms = opt.group_max_session_timeout_ms;
+        gcfg.consumer_session_timeout_ms = opt.group_consumer_session_timeout_ms;
+        gcfg.consumer_heartbeat_interval_ms = opt.group_consumer_heartbeat_interval_ms;
         app::registry_topic_view group_topics(**topics);
         auto groups = group::group_coordinator::open(gcfg, group_clock, group_timers, **offsets);
         if (!groups.ok()) throw std::runtime_error("groups: " + groups.error().message);

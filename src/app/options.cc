@@ -76,6 +76,12 @@ static void apply_config_file(const std::string& path, options& o) {
     o.max_request_bytes = t["max-request-bytes"].value_or(o.max_request_bytes);
     o.group_initial_rebalance_delay_ms =
         t["group-initial-rebalance-delay-ms"].value_or(o.group_initial_rebalance_delay_ms);
+    o.group_min_session_timeout_ms = t["group-min-session-timeout-ms"].value_or(o.group_min_session_timeout_ms);
+    o.group_max_session_timeout_ms = t["group-max-session-timeout-ms"].value_or(o.group_max_session_timeout_ms);
+    o.group_consumer_session_timeout_ms =
+        t["group-consumer-session-timeout-ms"].value_or(o.group_consumer_session_timeout_ms);
+    o.group_consumer_heartbeat_interval_ms =
+        t["group-consumer-heartbeat-interval-ms"].value_or(o.group_consumer_heartbeat_interval_ms);
     o.transaction_max_timeout_ms = t["transaction-max-timeout-ms"].value_or(o.transaction_max_timeout_ms);
     o.transaction_abort_check_ms = t["transaction-abort-check-ms"].value_or(o.transaction_abort_check_ms);
     o.transactional_id_expiration_ms =
@@ -172,6 +178,22 @@ options parse_options(int argc, char** argv) {
                       "how long a new group waits for more members (group.initial.rebalance.delay.ms; Kafka: 3000)")
             ->capture_default_str()
             ->check(CLI::NonNegativeNumber);
+        a->add_option("--group-min-session-timeout-ms", o.group_min_session_timeout_ms,
+                      "smallest session timeout a classic member may ask (group.min.session.timeout.ms)")
+            ->capture_default_str()
+            ->check(CLI::PositiveNumber);
+        a->add_option("--group-max-session-timeout-ms", o.group_max_session_timeout_ms,
+                      "largest session timeout a classic member may ask (group.max.session.timeout.ms)")
+            ->capture_default_str()
+            ->check(CLI::PositiveNumber);
+        a->add_option("--group-consumer-session-timeout-ms", o.group_consumer_session_timeout_ms,
+                      "session timeout of consumer-protocol members (group.consumer.session.timeout.ms)")
+            ->capture_default_str()
+            ->check(CLI::PositiveNumber);
+        a->add_option("--group-consumer-heartbeat-interval-ms", o.group_consumer_heartbeat_interval_ms,
+                      "heartbeat interval given to consumer-protocol members (group.consumer.heartbeat.interval.ms)")
+            ->capture_default_str()
+            ->check(CLI::PositiveNumber);
         a->add_option("--transaction-max-timeout-ms", o.transaction_max_timeout_ms,
                       "largest transaction timeout a producer may ask (transaction.max.timeout.ms)")
             ->capture_default_str()

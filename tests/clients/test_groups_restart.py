@@ -18,8 +18,10 @@ import pytest
 
 from conftest import create_topics
 from test_groups import (  # noqa: F401  (members is a fixture)
-    PARTITIONS, all_records, committed, committed_as_processed, describe, end_offsets, members, produce_phase,
-    produced_value, wait_for)
+    GROUP_FLAGS, PARTITIONS, all_records, committed, committed_as_processed, describe, end_offsets, members, only,
+    produce_phase, produced_value, require, results, wait_for)
+
+pytestmark = pytest.mark.ketch_args(*GROUP_FLAGS)
 
 RESTART_WAIT_S = 180  # a restart stalls the members: coordinator lookup, rejoin, backoffs
 
@@ -30,6 +32,8 @@ def test_group_resumes_from_committed_offsets_across_broker_restarts(client, hel
     record was read, none was committed as processed twice (a commit the broker
     acknowledged survived both restarts, so no member was sent back before it), and the
     group's committed offsets reached the end of every partition."""
+    require(client, sync=True)
+    only(client, ("java", "confluent", "kafka-python"), "CI time: the JVM client, librdkafka and a pure-Python one")
     if broker.external:
         pytest.skip("the broker at KETCH_TEST_BOOTSTRAP is not ours to restart")
     topic = unique_topic()
@@ -59,10 +63,7 @@ def test_group_resumes_from_committed_offsets_across_broker_restarts(client, hel
     def all_committed():
         assert committed(helper, group, topic) == ends
     wait_for(all_committed, running, timeout=RESTART_WAIT_S)
-    outs = [m.result() for m in running]
-    import json, os
-    if os.environ.get("GRPT_DUMP"):
-        json.dump(outs, open(os.environ["GRPT_DUMP"] + "-" + client.name + ".json", "w"))
+    outs = results(*running)
 
     for out in outs:
         for r in out["records"]:
@@ -84,6 +85,11 @@ def test_a_stable_group_keeps_its_members_across_a_broker_restart(client, helper
     member (its member id unchanged, though a dynamic classic member that had to rejoin
     would get a new one) and the same partitions. Reference: GroupMetadataManager.java
     (replay of GroupMetadataValue and of the ConsumerGroup* records, onLoaded)."""
+    require(client, protocol, sync=True)
+    if protocol == "classic":
+        only(client, ("confluent", "kafka-python"), "CI time: two clients without a JVM start")
+    else:
+        only(client, ("java", "confluent"), "the KIP-848 clients issue 4 names")
     if broker.external:
         pytest.skip("the broker at KETCH_TEST_BOOTSTRAP is not ours to restart")
     topic = unique_topic()
