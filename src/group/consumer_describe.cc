@@ -60,7 +60,9 @@ std::vector<described_consumer_group> group_coordinator::consumer_describe(const
             dm.client_id = m.client_id;
             dm.client_host = m.client_host;
             dm.subscribed_topic_names.assign(m.subscribed_topic_names.begin(), m.subscribed_topic_names.end());
-            dm.subscribed_topic_regex = m.subscribed_topic_regex;
+            // ConsumerGroupMember keeps "" for a member that subscribed by topic names
+            // (checked against Kafka 4.3.1: conformance scenario groups, cg-describe).
+            dm.subscribed_topic_regex = m.subscribed_topic_regex.value_or("");
             dm.assignment = describe_partitions(m.assigned, topics);
             dm.target_assignment = describe_partitions(g->target_of(mid), topics);
         }

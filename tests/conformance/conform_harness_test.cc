@@ -10,6 +10,7 @@
 #include "compare.h"
 #include "json_path.h"
 #include "normalize.h"
+#include "scenario.h"
 #include "protocol/json_base.h"
 
 using namespace ketch;
@@ -83,6 +84,65 @@ TEST(conform_normalize, own_topics_only_drops_foreign_topics_when_opted_in) {
     side_context c{"h", 1};
     EXPECT_EQ(normalize(r, c, {false, {"own_topics_only"}})["topics"].size(), 1u);
     EXPECT_EQ(normalize(r, c, {})["topics"].size(), 2u);
+}
+
+// Kafka's classic member ids are "<client id>-<java uuid>" (GroupMetadataManager
+// generateMemberId); each broker draws its own uuids.
+TEST(conform_normalize, member_ids_are_numbered_by_first_appearance_across_the_steps_of_a_run) {
+    const std::string ka = "c-0f0e0d0c-0b0a-4908-8706-050403020100", kb = "c-11111111-2222-4333-8444-555555555555";
+    const std::string ta = "c-aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee", tb = "c-99999999-8888-4777-8666-555555555555";
+    auto run = [](const std::string& a, const std::string& b) {
+        side_context c{"h", 1};
+        json out = json::array();
+        out.push_back(normalize(json{{"member_id", a}, {"leader", a}}, c, {}));  // a joins, leads
+        out.push_back(normalize(json{{"member_id", b}, {"leader", a}}, c, {}));  // b joins
+        // Describe: members in hash order (b first here) sorted by their tokens.
+        out.push_back(normalize(json{{"members", json::array({{{"member_id", b}}, {{"member_id", a}}})}}, c, {}));
+        out.push_back(normalize(json{{"member_id", "${m}"}, {"leader", ""}}, c, {}));  // scenario's own, empty
+        return out;
+    };
+    json kafka = run(ka, kb), ketch = run(ta, tb);
+    EXPECT_EQ(kafka, ketch);
+    EXPECT_EQ(kafka[0], (json{{"member_id", "c-member-1"}, {"leader", "c-member-1"}}));
+    EXPECT_EQ(kafka[1]["member_id"], "c-member-2");
+    EXPECT_EQ(kafka[2]["members"][0]["member_id"], "c-member-1");
+    EXPECT_EQ(kafka[3], (json{{"member_id", "${m}"}, {"leader", ""}}));
+    // The same member answered twice where Kafka had two members: a difference.
+    EXPECT_NE(kafka, run(ta, ta));
+    // Another prefix (client id vs instance id) is a difference; a bare uuid is just "member-N".
+    side_context c{"h", 1};
+    EXPECT_EQ(member_token("inst-aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee", c), "inst-member-1");
+    EXPECT_EQ(member_token("AAAAAAAAAAAAAAAAAAAAAw", c), "member-2");
+    EXPECT_EQ(member_token("inst-aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee", c), "inst-member-1");
+    EXPECT_EQ(member_token("${i}-aaaaaaaa-bbbb-4ccc-8ddd-000000000000", c), "${i}-member-3");
+}
+
+TEST(conform_normalize, group_listings_keep_own_groups_sorted_by_id) {
+    side_context c{"h", 1};
+    json listed = {{"groups", json::array({{{"group_id", "${g2}"}}, {{"group_id", "other"}}, {{"group_id", "${g1}"}}})}};
+    EXPECT_EQ(normalize(listed, c, {false, {"own_groups_only"}})["groups"],
+              (json::array({{{"group_id", "${g1}"}}, {{"group_id", "${g2}"}}})));
+    json deleted = {{"results", json::array({{{"group_id", "${g2}"}, {"error_code", 0}},
+                                             {{"group_id", "${g1}"}, {"error_code", 69}}})}};
+    EXPECT_EQ(normalize(deleted, c, {})["results"][0]["group_id"], "${g1}");
+}
+
+TEST(conform_scenario, await_reads_an_earlier_send_only_step_on_its_connection) {
+    json sc = {{"name", "x"},
+               {"steps", json::array({{{"id", "join"}, {"api", "JoinGroup"}, {"version", 5}, {"connection", "b"},
+                                       {"send_only", true}, {"request", json::object()}},
+                                      {{"id", "joined"}, {"await", "join"}, {"capture", {{"m", "/member_id"}}}}})}};
+    auto parsed = parse_scenario(sc);
+    ASSERT_EQ(parsed.steps.size(), 2u);
+    EXPECT_EQ(parsed.steps[1].api, parsed.steps[0].api);
+    EXPECT_EQ(parsed.steps[1].connection, "b");
+    EXPECT_EQ(parsed.steps[1].version, 5);
+    json bad = sc;
+    bad["steps"][0].erase("send_only");  // nothing left to await
+    EXPECT_THROW(parse_scenario(bad), std::invalid_argument);
+    bad = sc;
+    bad["steps"][0]["capture"] = {{"m", "/member_id"}};  // a send_only step has no answer to capture from
+    EXPECT_THROW(parse_scenario(bad), std::invalid_argument);
 }
 
 TEST(conform_compare, keyed_arrays_report_one_missing_element_by_key) {

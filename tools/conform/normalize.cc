@@ -38,7 +38,7 @@ void sort_by(json& arr, const char* field) {
 
 class normalizer {
 public:
-    normalizer(const side_context& ctx, const step_rules& rules) : ctx_(ctx), rules_(rules) {}
+    normalizer(side_context& ctx, const step_rules& rules) : ctx_(ctx), rules_(rules) {}
 
     json walk(const json& v, const std::string& path, const std::string& key) {
         json out;
@@ -96,6 +96,12 @@ private:
         } else if ((key == "acls" || key == "matching_acls" || key == "resources") && v.is_array() &&
                    (key != "resources" || all_have_string(v, "resource_name"))) {
             std::sort(v.begin(), v.end());  // acl_order (children are normalised first)
+        } else if ((key == "member_id" || key == "leader") && v.is_string()) {
+            v = member_token(v.get<std::string>(), ctx_);  // member_id
+        } else if ((key == "groups" || key == "results") && v.is_array() && all_have_string(v, "group_id")) {
+            sort_by(v, "group_id");  // group_order
+        } else if (key == "members" && v.is_array() && all_have_string(v, "member_id")) {
+            sort_by(v, "member_id");  // member_order (after member_id: children come first)
         } else if ((key == "partitions" || key == "partition_responses" || key == "results_by_partition") &&
                    v.is_array()) {
             if (const char* f = partition_field(v))  // partition_order
@@ -103,7 +109,7 @@ private:
         }
     }
 
-    const side_context& ctx_;
+    side_context& ctx_;
     const step_rules& rules_;
 };
 
@@ -126,6 +132,21 @@ void mark_ids(json& v) {
 }
 
 }  // namespace
+
+std::string member_token(const std::string& id, side_context& ctx) {
+    static const std::regex placeholder_re(R"(\$\{[A-Za-z0-9_]+(:[0-9]+)?\})");
+    if (id.empty() || std::regex_match(id, placeholder_re)) return id;
+    auto it = ctx.member_ids.find(id);
+    if (it != ctx.member_ids.end()) return it->second;
+    // Kafka's classic member id: "<group.instance.id or client.id>-<java.util.UUID>"
+    // (GroupMetadataManager); the KIP-848 one a bare Uuid. The prefix is behaviour.
+    static const std::regex java_uuid_re("(.*)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    std::smatch m;
+    std::string n = "member-" + std::to_string(ctx.member_ids.size() + 1);
+    std::string token = std::regex_match(id, m, java_uuid_re) ? m[1].str() + "-" + n : n;
+    ctx.member_ids.emplace(id, token);
+    return token;
+}
 
 const std::vector<rule_info>& all_rules() {
     static const std::vector<rule_info> rules = {
@@ -166,9 +187,25 @@ const std::vector<rule_info>& all_rules() {
          "from a hash set)"},
         {"offsets_partition", "/transaction_states/*/topics/topic=__consumer_offsets/partitions",
          "the __consumer_offsets partition of a group (hash of a per-run group id) compares equal"},
+        {"member_id", "/**/member_id, /**/leader",
+         "a member id the broker generated becomes \"member-N\", numbered by first appearance in the run "
+         "(\"<prefix>-member-N\" for Kafka's \"<client or instance id>-<uuid>\" form, so the prefix is "
+         "compared): the same member keeps its number across steps, two members never share one; empty ids "
+         "and ids the scenario chose (placeholders) are kept"},
+        {"group_order", "/groups, /results",
+         "per-group entries (ListGroups, DescribeGroups, ConsumerGroupDescribe, DeleteGroups) sorted by group "
+         "id: Kafka answers a multi-group request shard by shard, in no fixed order"},
+        {"member_order", "/**/members",
+         "member entries sorted by (normalised) member_id: Kafka's order comes from hash maps. Scenarios "
+         "let each member id appear first on its own (a JoinGroup answer), so the numbering does not "
+         "depend on that order"},
         {"own_topics_only", "/topics",
          "(opt-in per step) keeps only topics this scenario named, dropping whatever else lives on the "
          "broker (other runs, internal topics) from all-topics listings",
+         true},
+        {"own_groups_only", "/groups",
+         "(opt-in per step) keeps only group ids this scenario named, dropping other runs' groups from "
+         "ListGroups",
          true},
         {"own_transactions_only", "/transaction_states",
          "(opt-in per step) keeps only transactional ids this scenario named, dropping other runs' from "
@@ -179,6 +216,13 @@ const std::vector<rule_info>& all_rules() {
 }
 
 bool keep_own_topics(json& response, const std::vector<std::string>& rules) {
+    if (std::find(rules.begin(), rules.end(), "own_groups_only") != rules.end() && response.is_object() &&
+        response.contains("groups") && response["groups"].is_array()) {
+        json kept = json::array();
+        for (auto& g : response["groups"])
+            if (g.is_object() && g.contains("group_id") && has_placeholder(g["group_id"])) kept.push_back(g);
+        response["groups"] = kept;
+    }
     if (std::find(rules.begin(), rules.end(), "own_transactions_only") != rules.end() && response.is_object() &&
         response.contains("transaction_states") && response["transaction_states"].is_array()) {
         json kept = json::array();
@@ -196,7 +240,7 @@ bool keep_own_topics(json& response, const std::vector<std::string>& rules) {
     return true;
 }
 
-json normalize(const json& response, const side_context& ctx, const step_rules& rules) {
+json normalize(const json& response, side_context& ctx, const step_rules& rules) {
     normalizer n(ctx, rules);
     json pruned = response;
     keep_own_topics(pruned, rules.opt_in);

@@ -29,6 +29,9 @@ const std::vector<rule_info>& all_rules();
 struct side_context {
     std::string host;  // the broker's own advertised address
     int port = 0;
+    // member_id: each distinct broker-generated member id seen so far in
+    // this run, in order of appearance -> its "member-N" token.
+    std::map<std::string, std::string> member_ids;
 };
 
 struct step_rules {
@@ -41,7 +44,15 @@ struct step_rules {
 // placeholder. True when `rules` opts in.
 bool keep_own_topics(json& response, const std::vector<std::string>& rules);
 
-// Returns `response` normalised.
-json normalize(const json& response, const side_context& ctx, const step_rules& rules);
+// Returns `response` normalised. `ctx` carries the member-id numbering from
+// one step of a run to the next.
+json normalize(const json& response, side_context& ctx, const step_rules& rules);
+
+// member_id: the token a member id stands for in `ctx` ("<prefix>-member-N"
+// when the id is "<prefix>-<java uuid>", else "member-N"; N counts distinct
+// ids in order of appearance). Empty ids and ids that are a placeholder
+// ("${m}": chosen by the scenario) are kept; "${inst}-<uuid>" (generated
+// for static member ${inst}) is numbered like any other.
+std::string member_token(const std::string& id, side_context& ctx);
 
 }  // namespace ketch::conform

@@ -9,10 +9,13 @@
 namespace ketch::conform {
 namespace {
 
+// Each pointer holds its value; the value "<not-null>" asks only for a
+// present, non-null field (an answer whose content the broker chooses).
 bool conditions_hold(const json& conditions, const json& response) {
     for (auto& [ptr, want] : conditions.items()) {
         json::json_pointer p(ptr);
-        if (!response.contains(p) || response.at(p) != want) return false;
+        if (!response.contains(p)) return false;
+        if (want == "<not-null>" ? response.at(p).is_null() : response.at(p) != want) return false;
     }
     return true;
 }
@@ -40,46 +43,73 @@ step_outcome step_outcome::from_json(const json& j) {
     return o;
 }
 
-void runner::reconnect() {
-    conn_.close();
-    conn_ = connection::open(bootstrap_, timeout_);
+connection& runner::reconnect(const std::string& name) {
+    auto& c = conns_[name];
+    c.close();
+    c = connection::open(bootstrap_, timeout_);
+    return c;
+}
+
+void runner::close_all() {
+    for (auto& [name, c] : conns_) c.close();
+    conns_.clear();
+    in_flight_.clear();
 }
 
 std::vector<step_outcome> runner::run(const scenario& sc, bindings& b) {
     std::vector<step_outcome> out;
-    conn_.close();
+    close_all();
     for (const step& s : sc.steps) out.push_back(run_step(s, b));
-    conn_.close();
+    close_all();
     return out;
 }
 
+bytes runner::request_frame(const step& s, int32_t cid, bindings& b) {
+    if (!s.raw_hex) {
+        json body = expand_record_specs(b.substitute(s.request));
+        return encode_request(*s.api, s.version, cid, s.client_id, body);
+    }
+    bytes frame = from_hex(b.substitute_string(*s.raw_hex));
+    if (s.raw_with_size) return frame;
+    bytes sized(4);
+    store_be<int32_t>(sized.data(), int32_t(frame.size()));
+    sized.insert(sized.end(), frame.begin(), frame.end());
+    return sized;
+}
+
 step_outcome runner::run_step(const step& s, bindings& b) {
-    if (s.new_connection || !conn_.is_open()) reconnect();
     step_outcome result;
     json raw;
-    for (int attempt = 1;; ++attempt) {
-        if (!conn_.is_open()) reconnect();
-        int32_t cid = next_correlation_id_++;
-        bytes frame;
-        if (s.raw_hex) {
-            frame = from_hex(b.substitute_string(*s.raw_hex));
-            if (!s.raw_with_size) {
-                bytes sized(4);
-                store_be<int32_t>(sized.data(), int32_t(frame.size()));
-                sized.insert(sized.end(), frame.begin(), frame.end());
-                frame = std::move(sized);
-            }
+    if (s.await) {
+        auto it = in_flight_.find(*s.await);
+        auto c = conns_.find(s.connection);
+        if (it == in_flight_.end() || c == conns_.end() || !c->second.is_open()) {
+            result.outcome = "closed";  // the connection it was sent on went away
         } else {
-            json body = expand_record_specs(b.substitute(s.request));
-            frame = encode_request(*s.api, s.version, cid, s.client_id, body);
+            result = receive(*it->second.sent, c->second, it->second.correlation_id, b, raw);
+            in_flight_.erase(it);
         }
-        raw = nullptr;
-        result = exchange(s, std::move(frame), cid, b, raw);
-        result.attempts = attempt;
-        if (s.retry_until.empty() || attempt >= s.max_attempts) break;
-        if (result.outcome == "response" && conditions_hold(s.retry_until, raw)) break;
-        // Polls a condition the broker reaches on its own (metadata propagation).
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    } else {
+        auto found = conns_.find(s.connection);
+        connection* conn = found == conns_.end() ? nullptr : &found->second;
+        if (s.new_connection || !conn || !conn->is_open()) conn = &reconnect(s.connection);
+        for (int attempt = 1;; ++attempt) {
+            if (!conn->is_open()) conn = &reconnect(s.connection);
+            int32_t cid = next_correlation_id_++;
+            bytes frame = request_frame(s, cid, b);
+            raw = nullptr;
+            if (s.send_only) {
+                result.outcome = conn->send(frame) ? "sent" : "closed";
+                if (result.outcome == "sent") in_flight_[s.id] = {&s, cid};
+                break;
+            }
+            result = exchange(s, *conn, std::move(frame), cid, b, raw);
+            result.attempts = attempt;
+            if (s.retry_until.empty() || attempt >= s.max_attempts) break;
+            if (result.outcome == "response" && conditions_hold(s.retry_until, raw)) break;
+            // Polls a condition the broker reaches on its own (metadata propagation).
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
     }
     result.id = s.id;
     for (auto& [name, ptr] : s.capture) {
@@ -89,26 +119,32 @@ step_outcome runner::run_step(const step& s, bindings& b) {
                                      result.outcome + ")");
         b.capture(name, raw.at(p));
     }
-    if (result.outcome != "response") conn_.close();
+    if (result.outcome != "response" && result.outcome != "sent") conns_[s.connection].close();
     return result;
 }
 
-step_outcome runner::exchange(const step& s, bytes frame, int32_t cid, bindings& b, json& raw) {
+step_outcome runner::exchange(const step& s, connection& conn, bytes frame, int32_t cid, bindings& b, json& raw) {
     step_outcome o;
-    if (!conn_.send(frame)) {
+    if (!conn.send(frame)) {
         o.outcome = "closed";
         return o;
     }
     int32_t probe_cid = -1;
     if (!s.expect_response) {
         probe_cid = next_correlation_id_++;
-        if (!conn_.send(api_versions_v0_frame(probe_cid))) {
+        if (!conn.send(api_versions_v0_frame(probe_cid))) {
             o.outcome = "closed";
             return o;
         }
     }
+    return receive(s, conn, cid, b, raw, probe_cid);
+}
+
+step_outcome runner::receive(const step& s, connection& conn, int32_t cid, bindings& b, json& raw,
+                             int32_t probe_cid) {
+    step_outcome o;
     bytes in;
-    auto st = conn_.read_frame(in);
+    auto st = conn.read_frame(in);
     if (st == connection::read_status::closed) {
         o.outcome = "closed";
         return o;
@@ -118,7 +154,7 @@ step_outcome runner::exchange(const step& s, bytes frame, int32_t cid, bindings&
         return o;
     }
     auto got = peek_correlation_id(in);
-    if (!s.expect_response && got == probe_cid) {
+    if (probe_cid >= 0 && got == probe_cid) {
         o.outcome = "no_response";
         return o;
     }

@@ -7,10 +7,17 @@
 //      {"id": "valid", "api": "CreateTopics", "version": 7,
 //       "request": {...to_json form, placeholders allowed...},
 //       "capture": {"tid": "/topics/0/topic_id"},      JSON pointers into the response
-//       "retry_until": {"/topics/0/error_code": 0},   re-send until these hold
+//       "retry_until": {"/topics/0/error_code": 0},   re-send until these hold ("<not-null>":
+//                                                     any present, non-null value)
 //       "max_attempts": 50,
 //       "client_id": "x" | null,                      default "ketch-conform"
 //       "new_connection": false,                      reconnect before this step
+//       "connection": "b",                            which connection (default "main"); each is
+//                                                     opened on first use, so members can wait
+//                                                     on their own (a pending JoinGroup)
+//       "send_only": true,                            send, do not wait: the answer is read by a
+//                                                     later {"id": "x", "await": "<this id>"} step
+//                                                     (outcome "sent" here; captures go there)
 //       "expect_response": true,                      false: Produce acks=0 (automatic)
 //       "rules": ["own_topics_only"],                 extra normalisation rules
 //       "exact_error_messages": false},
@@ -44,6 +51,9 @@ struct step {
     int max_attempts = 50;
     std::optional<std::string> client_id = "ketch-conform";
     bool new_connection = false;
+    std::string connection = "main";
+    bool send_only = false;
+    std::optional<std::string> await;  // id of the send_only step whose answer this step reads
     bool expect_response = true;
     std::vector<std::string> rules;
     bool exact_error_messages = false;
