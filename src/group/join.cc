@@ -272,6 +272,8 @@ void group_coordinator::update_static_member_then_rebalance(classic_group& g, jo
                     r.leader = current_leader;
                 }
                 g.complete_join(m, std::move(r), out);
+                // Kafka stores the group here, so the new member id survives a restart.
+                persist_classic(g, out);
             } else {
                 maybe_prepare_rebalance_or_complete_join(g, out);
             }

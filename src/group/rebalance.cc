@@ -150,13 +150,15 @@ void group_coordinator::complete_join(classic_group& g, completions& out) {
     }
     const int64_t now = clock_.now_ms();
     g.init_next_generation(now);
-    meta::stored_group row{g.id(), g.protocol_type().value_or(""), g.generation(), std::nullopt};
     if (g.is(group_state::empty)) {
-        row.empty_since_ms = now;
-        out.group_rows.push_back(std::move(row));
+        // Only an Empty generation is stored here; one with members is stored
+        // when its SyncGroup completes, so a restart before that reloads the
+        // last stable generation with its members, as Kafka's coordinator
+        // reloads __consumer_offsets after a failover.
+        out.group_rows.push_back(
+            meta::stored_group{g.id(), g.protocol_type().value_or(""), g.generation(), now, {}});
         return;
     }
-    out.group_rows.push_back(std::move(row));
     for (auto& [id, m] : g.members()) {
         join_result r;
         if (g.is_leader(id)) r.members = g.current_members();

@@ -163,6 +163,68 @@ TEST_F(restart_test, reloaded_group_keeps_its_members_generation_and_assignments
     EXPECT_EQ(coord->state_of("g"), group_state::empty);
 }
 
+// GroupMetadataManager.completeClassicGroupJoin stores a group only when the
+// new generation is Empty; one with members is stored at SyncGroup completion
+// (classicGroupSync). A coordinator that fails over mid-rebalance therefore
+// reloads the last stable generation, its members and their assignments.
+TEST_F(restart_test, a_restart_during_a_rebalance_brings_back_the_last_stable_generation) {
+    open();
+    captured<join_result> a;
+    coord->join(join_req("g", "", 3), a.callback());
+    time.advance(cfg.initial_rebalance_delay_ms);
+    const auto id_a = a.get().member_id;
+    const int32_t gen = a.get().generation_id;
+    captured<sync_result> s;
+    coord->sync(sync_args{"g", gen, id_a, std::nullopt, std::nullopt, std::nullopt, {{id_a, {1}}}}, s.callback());
+    ASSERT_EQ(s.get().error, error_code::none);
+    // b joins, so the group rebalances; a rejoins and the join phase completes
+    // at the next generation, whose SyncGroup never comes.
+    captured<join_result> b, a2;
+    coord->join(join_req("g", "", 3), b.callback());
+    coord->join(join_req("g", id_a, 3), a2.callback());
+    ASSERT_TRUE(b.done() && a2.done());
+    ASSERT_EQ(a2.get().generation_id, gen + 1);
+    ASSERT_EQ(coord->state_of("g"), group_state::completing_rebalance);
+
+    open();  // a restart
+    EXPECT_EQ(coord->state_of("g"), group_state::stable);
+    EXPECT_EQ(coord->generation_of("g"), gen);
+    auto d = coord->describe_groups({"g"}, 5).at(0);
+    ASSERT_EQ(d.members.size(), 1u);
+    EXPECT_EQ(d.members[0].member_id, id_a);
+    EXPECT_EQ(d.members[0].member_assignment, (bytes{1}));
+    EXPECT_EQ(coord->heartbeat(heartbeat_args{"g", gen, id_a, std::nullopt}), error_code::none);
+    EXPECT_EQ(coord->heartbeat(heartbeat_args{"g", gen + 1, b.get().member_id, std::nullopt}),
+              error_code::unknown_member_id);
+}
+
+// updateStaticMemberThenRebalanceOrCompleteJoin (Stable, protocol unchanged)
+// stores the group: the replacing member's id is the one a restart brings back.
+TEST_F(restart_test, a_static_member_replaced_without_a_rebalance_is_reloaded_under_its_new_id) {
+    open();
+    captured<join_result> first;
+    coord->join(join_req("g", "", 9, {{"range", subscription({"t1"})}}, "inst"), first.callback());
+    time.advance(cfg.initial_rebalance_delay_ms);
+    const auto old_id = first.get().member_id;
+    const int32_t gen = first.get().generation_id;
+    captured<sync_result> s;
+    coord->sync(sync_args{"g", gen, old_id, "inst", std::nullopt, std::nullopt, {{old_id, {7}}}}, s.callback());
+    ASSERT_EQ(s.get().error, error_code::none);
+    captured<join_result> again;
+    coord->join(join_req("g", "", 9, {{"range", subscription({"t1"})}}, "inst"), again.callback());
+    const auto new_id = again.get().member_id;
+    ASSERT_NE(new_id, old_id);
+    ASSERT_EQ(again.get().generation_id, gen);  // no rebalance
+
+    open();  // a restart
+    auto d = coord->describe_groups({"g"}, 5).at(0);
+    ASSERT_EQ(d.members.size(), 1u);
+    EXPECT_EQ(d.members[0].member_id, new_id);
+    EXPECT_EQ(d.members[0].member_assignment, (bytes{7}));
+    EXPECT_EQ(coord->heartbeat(heartbeat_args{"g", gen, new_id, "inst"}), error_code::none);
+    EXPECT_EQ(coord->heartbeat(heartbeat_args{"g", gen, old_id, "inst"}), error_code::fenced_instance_id);
+}
+
 TEST_F(restart_test, reloaded_empty_group_expires_from_when_it_became_empty) {
     cfg.offsets_retention_minutes = 1;
     cfg.offsets_retention_check_interval_ms = 1000;
