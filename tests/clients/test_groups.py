@@ -34,8 +34,9 @@ from conftest import DriverError, create_topics, eventually
 PARTITIONS = 6
 # Broker settings that only shorten waits the assertions do not depend on: KIP-848
 # members heartbeat every second (Kafka's group.consumer.min.heartbeat.interval.ms;
-# its default interval is 5 s), so a reconciliation step takes a second, not five.
-GROUP_FLAGS = ("--group-consumer-heartbeat-interval-ms", "1000")
+# its default interval is 5 s), so a reconciliation step takes a second, not five, and
+# a member whose leave was lost is dropped after 10 s instead of 45.
+GROUP_FLAGS = ("--group-consumer-heartbeat-interval-ms", "1000", "--group-consumer-session-timeout-ms", "10000")
 pytestmark = pytest.mark.ketch_args(*GROUP_FLAGS)
 
 # What each driver's group-consume can do (DRIVERS.md, "What each client can do"), so a
@@ -69,8 +70,9 @@ def require(client, protocol="classic", sync=False, static=False):
         pytest.skip("%s has no static membership (DRIVERS.md)" % client.name)
 # Broker settings that only shorten waits the assertions do not depend on: KIP-848
 # members heartbeat every second (Kafka's group.consumer.min.heartbeat.interval.ms;
-# its default interval is 5 s), so a reconciliation step takes a second, not five.
-GROUP_FLAGS = ("--group-consumer-heartbeat-interval-ms", "1000")
+# its default interval is 5 s), so a reconciliation step takes a second, not five, and
+# a member whose leave was lost is dropped after 10 s instead of 45.
+GROUP_FLAGS = ("--group-consumer-heartbeat-interval-ms", "1000", "--group-consumer-session-timeout-ms", "10000")
 pytestmark = pytest.mark.ketch_args(*GROUP_FLAGS)
 # Background members stop when the test creates their stop file; these bound them otherwise.
 MEMBER_TIMEOUT_MS = 300_000
