@@ -276,12 +276,14 @@ def all_records(topic, ends):
     return {(topic, p, o) for p, end in ends.items() for o in range(end)}
 
 
-def check_exactly_once_committed(outs, topic, ends):
-    """Every record was read by some member, as it was written, and committed as
-    processed by exactly one member."""
+def check_exactly_once_committed(outs, topic, ends, written=None):
+    """Every record was read by some member, as it was written (written(partition,
+    offset) -> (key, value), base64; default: produce_phase's records), and committed
+    as processed by exactly one member."""
+    written = written or (lambda p, o: (None, produced_value(len(ends), p, o)))
     for out in outs:
         for r in out["records"]:
-            assert (r["key"], r["value"]) == (None, produced_value(len(ends), r["partition"], r["offset"])), r
+            assert (r["key"], r["value"]) == written(r["partition"], r["offset"]), r
     read = {(r["topic"], r["partition"], r["offset"]) for out in outs for r in out["records"]}
     assert read == all_records(topic, ends), "records skipped or invented: %s" % sorted(read ^ all_records(topic, ends))[:20]
     counts = Counter(x for out in outs for x in committed_as_processed(out))
@@ -389,6 +391,64 @@ def test_members_share_partitions_and_commit_each_record_once(client, helper, un
         told = [pairs(x) for x in outs[name]["assignments"]]
         assert pairs(by_client[name]["assignment"]) in told, (name, by_client[name], outs[name]["assignments"])
     check_exactly_once_committed(list(outs.values()), topic, ends)
+
+
+BULK_PER_PARTITION = 8334  # 6 x 8334 = 50,004: issue 4's "checked over 50k records"
+BULK_VALUE_SIZE = 16
+
+
+def bulk_written(partition, offset):
+    """produce-generated's record at `offset` of a partition it filled from offset 0
+    with key_count = count: key "k<offset>", value "v<offset>" padded with x."""
+    return (base64.b64encode(b"k%d" % offset).decode(),
+            base64.b64encode(("v%d" % offset).ljust(BULK_VALUE_SIZE, "x").encode()).decode())
+
+
+def test_fifty_thousand_records_through_a_join_and_a_leave_are_each_committed_once(helper, drivers, unique_topic,
+                                                                                   members):
+    """The members test at the issue's scale with one client (confluent-kafka, classic
+    protocol, a synchronous commit after each poll of up to 500 records): three members
+    start on 50,004 records; a fourth joins and one leaves while they consume. Every
+    record is read as written and committed as processed by exactly one member. (The
+    other clients run the same invariant over 2,700 records.)"""
+    topic = unique_topic()
+    group = topic + "-g"
+    create_topics(helper, helper, {topic: PARTITIONS})
+    loader = drivers.get("franz-go", helper)  # the fastest bulk producer, when built
+    for p in range(PARTITIONS):
+        args = {"topic": topic, "partition": p, "count": BULK_PER_PARTITION, "key_count": BULK_PER_PARTITION,
+                "value_size": BULK_VALUE_SIZE, "compression": "none"}
+        out = loader.call("produce-generated", args) or helper("produce-generated", args)
+        assert (out["errors"], out["first_offset"], out["dense"]) == ({}, 0, True), out
+    common = {"topic": topic, "group": group, "commit": "sync", "from": "earliest", "protocol": "classic",
+              "max_poll_records": 500, "process_ms": 300}
+    a, b, c = (members(helper, n, **common) for n in ("grpt-a", "grpt-b", "grpt-c"))
+
+    def done():
+        return sum(o for o in committed(helper, group, topic).values() if o > 0)
+
+    def at_least(n):
+        def check():
+            assert done() >= n, "%d of %d committed" % (done(), n)
+        return check
+    wait_for(at_least(5000), [a, b, c])
+    d = members(helper, "grpt-d", **common)
+
+    def stable_with(expected):
+        def check():
+            g = describe(helper, group)
+            assert g["state"] == "Stable" and sorted(m["client_id"] for m in g["members"]) == expected, g
+        return check
+    wait_for(stable_with(["grpt-a", "grpt-b", "grpt-c", "grpt-d"]), [a, b, c, d])
+    assert done() < PARTITIONS * BULK_PER_PARTITION, "all consumed before the membership changed"
+    a_out = a.result()
+    ends = {p: BULK_PER_PARTITION for p in range(PARTITIONS)}
+
+    def all_committed():
+        assert committed(helper, group, topic) == ends
+    wait_for(all_committed, [b, c, d])
+    outs = results(b, c, d) + [a_out]
+    check_exactly_once_committed(outs, topic, ends, bulk_written)
 
 
 def test_committed_offsets_are_where_a_restarted_group_resumes(client, helper, unique_topic):
