@@ -3,6 +3,8 @@
 through a TCP proxy that the test uses to cut every connection at random moments
 (requests lost on the way in, answers lost on the way out). The partitions must then
 hold each record exactly once, in the order it was produced (checked by content).
+The Java KafkaProducer (enable.idempotence, 5 requests in flight) does the same with
+100,000 records to one partition (the Java driver's produce-generated).
 
 The broker advertises the proxy's address, so every connection of the client goes
 through it. Lost answers make the client resend batches the broker already wrote:
@@ -23,7 +25,7 @@ import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from conftest import BrokerProcess, _ketch_binary
+from conftest import BrokerProcess, Driver, _ketch_binary, _missing
 
 RECORDS = 100_000
 PARTITIONS = 2
@@ -189,3 +191,55 @@ def test_idempotent_producer_through_connection_drops_writes_each_record_once_in
         assert [o for o, _ in seen[p]] == list(range(len(expected)))
     consumer.close()
     print("checked after %.1f s" % (time.monotonic() - started))
+
+
+def test_java_idempotent_producer_through_connection_drops_writes_each_record_once_in_order(proxied_broker):
+    why = _missing("java")
+    if why:
+        pytest.skip(why)
+    broker, proxy = proxied_broker
+    bootstrap = "127.0.0.1:%d" % proxy.port
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic("idem-java", 1, 1)])["idem-java"].result(30)
+    java = Driver("java", type("proxied", (), {"bootstrap": bootstrap})())
+
+    stop_cutting = threading.Event()
+    rnd = random.Random(7)
+
+    def cutter():
+        while not stop_cutting.wait(rnd.uniform(0.1, 0.5)):
+            proxy.cut()
+
+    started = time.monotonic()
+    t = threading.Thread(target=cutter, daemon=True)
+    t.start()
+    try:
+        res = java("produce-generated", {
+            "topic": "idem-java", "partition": 0, "count": RECORDS, "key_count": RECORDS, "value_size": 0,
+            "config": {"enable.idempotence": "true", "max.in.flight.requests.per.connection": "5",
+                       "linger.ms": "20", "batch.size": "262144", "delivery.timeout.ms": "120000",
+                       "request.timeout.ms": "10000", "reconnect.backoff.ms": "10",
+                       "reconnect.backoff.max.ms": "100", "retry.backoff.ms": "10"}}, timeout=150)
+    finally:
+        stop_cutting.set()
+        t.join()
+    print("java produced in %.1f s with %d cuts" % (time.monotonic() - started, proxy.cuts))
+    assert res["errors"] == {} and res["count"] == RECORDS, res
+    # Offsets as the producer saw them: one per record, dense (no duplicate took one).
+    assert res["dense"] and res["first_offset"] == 0 and res["last_offset"] == RECORDS - 1, res
+    assert proxy.cuts >= 1, "the run was too short to cut any connection"
+
+    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "check-java", "enable.auto.commit": False,
+                         "log_level": 2})
+    consumer.assign([TopicPartition("idem-java", 0, 0)])
+    got = []
+    deadline = time.monotonic() + 60
+    while len(got) < RECORDS and time.monotonic() < deadline:
+        for m in consumer.consume(10_000, 1.0):
+            assert m.error() is None, m.error()
+            got.append((m.offset(), m.value()))
+    _, high = consumer.get_watermark_offsets(TopicPartition("idem-java", 0), timeout=10)
+    consumer.close()
+    assert high == RECORDS, "the partition holds %d records, %d were produced" % (high, RECORDS)
+    assert [v for _, v in got] == [b"v%d" % i for i in range(RECORDS)], "duplicated, lost or reordered records"
+    assert [o for o, _ in got] == list(range(RECORDS))

@@ -109,6 +109,8 @@ public final class Driver {
         return AdminCommands.listOffsets(config, a);
       case "produce":
         return ProduceCommand.run(config, a);
+      case "produce-generated":
+        return ProduceGenerated.run(config, a);
       case "consume":
         return ConsumeCommand.consume(config, a);
       case "offsets-for-times":
