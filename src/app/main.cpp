@@ -34,11 +34,14 @@
 #include "meta/sqlite_acl_store.h"
 #include "meta/sqlite_credential_store.h"
 #include "meta/sqlite_offset_store.h"
+#include "meta/sqlite_quota_store.h"
 #include "meta/sqlite_store.h"
 #include "meta/sqlite_txn_store.h"
 #include "meta/topic_registry.h"
 #include "net/server.h"
 #include "security/authorizer.h"
+#include "security/quota_config.h"
+#include "security/quota_manager.h"
 #include "security/scram.h"
 #include "security/tls_identity.h"
 #include "txn/coordinator.h"
@@ -210,6 +213,15 @@ int main(int argc, char** argv) {
             spdlog::info("authorizer on: {} ACL(s), super users [{}], allow.everyone.if.no.acl.found={}",
                          acl_authorizer->acls({}).size(), opt.super_users, opt.allow_everyone_if_no_acl_found);
         }
+        // Client quotas: <data-dir>/quotas.db, enforced per (user, client-id).
+        auto quota_db = meta::sqlite_quota_store::open(opt.data_dir);
+        if (!quota_db.ok()) throw std::runtime_error("quotas: " + quota_db.error().message);
+        security::quota_config quota_settings(**quota_db);
+        if (auto st = quota_settings.load(); !st.ok()) throw std::runtime_error("quotas: " + st.error().message);
+        security::quota_manager quotas(quota_settings,
+                                       {opt.quota_window_num, int64_t(opt.quota_window_size_seconds) * 1000});
+        ctx.quota_settings = &quota_settings;
+        ctx.quotas = &quotas;
         // The transaction coordinator: state in <data-dir>/txn.db (with the
         // groups' pending transactional offsets), markers and completions on
         // `blocking`, timeouts and expiry on the group timer thread.

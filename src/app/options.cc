@@ -50,6 +50,8 @@ static void apply_config_file(const std::string& path, options& o) {
         t["max-connections-per-ip-overrides"].value_or(o.max_connections_per_ip_overrides);
     o.max_connection_creation_rate = t["max-connection-creation-rate"].value_or(o.max_connection_creation_rate);
     o.connections_max_idle_ms = t["connections-max-idle-ms"].value_or(o.connections_max_idle_ms);
+    o.quota_window_num = t["quota-window-num"].value_or(o.quota_window_num);
+    o.quota_window_size_seconds = t["quota-window-size-seconds"].value_or(o.quota_window_size_seconds);
     if (auto* users = t["users"].as_array()) {
         for (auto& u : *users) {
             auto* ut = u.as_table();
@@ -143,6 +145,14 @@ options parse_options(int argc, char** argv) {
                       "max.connections.per.ip.overrides: ip:n,ip:n");
         a->add_option("--max-connection-creation-rate", o.max_connection_creation_rate,
                       "max.connection.creation.rate: new connections per second (accepting is delayed)");
+        a->add_option("--quota-window-num", o.quota_window_num,
+                      "quota.window.num: client quota rates are measured over this many windows")
+            ->check(CLI::Range(1, 1000))
+            ->capture_default_str();
+        a->add_option("--quota-window-size-seconds", o.quota_window_size_seconds,
+                      "quota.window.size.seconds: the length of one quota window")
+            ->check(CLI::Range(1, 3600))
+            ->capture_default_str();
         a->add_option("--connections-max-idle-ms", o.connections_max_idle_ms,
                       "close connections idle this long (connections.max.idle.ms)")
             ->capture_default_str();

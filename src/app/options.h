@@ -39,6 +39,10 @@ struct options {
     std::string max_connections_per_ip_overrides; // "ip:n,ip:n"
     int32_t max_connection_creation_rate = 2147483647;  // per second
     int64_t connections_max_idle_ms = 600000;     // connections.max.idle.ms
+    // Client quotas: rates measured over quota_window_num windows of
+    // quota_window_size_seconds (quota.window.num / quota.window.size.seconds).
+    int32_t quota_window_num = 11;
+    int32_t quota_window_size_seconds = 1;
     std::string data_dir = "./data";
     int reactors = 0;                        // 0: one per core
     bool auto_create_topics = true;

@@ -17,6 +17,10 @@ class log_manager;
 namespace ketch::meta {
 class credential_store;
 }
+namespace ketch::security {
+class quota_config;
+class quota_manager;
+}
 namespace ketch::txn {
 class producer_ids;
 class transaction_coordinator;
@@ -46,6 +50,10 @@ struct broker_context {
     // null: no SASL listener and no credential API.
     meta::credential_store* credentials = nullptr;
     security::sasl_config sasl;  // mechanisms, connections.max.reauth.ms
+    // Client quotas: the settings (Describe/AlterClientQuotas) and their
+    // enforcement; null: no quota API and nothing throttled.
+    security::quota_config* quota_settings = nullptr;
+    security::quota_manager* quotas = nullptr;
     // The transaction coordinator; unset: transactional requests are
     // answered COORDINATOR_NOT_AVAILABLE.
     txn::transaction_coordinator* txns = nullptr;

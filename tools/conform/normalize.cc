@@ -30,6 +30,13 @@ const char* partition_field(const json& arr) {
     return nullptr;
 }
 
+// DescribeClientQuotas / AlterClientQuotas entries: each has an entity list.
+bool is_quota_entries(const json& arr) {
+    for (auto& e : arr)
+        if (!e.is_object() || !e.contains("entity") || !e["entity"].is_array()) return false;
+    return true;
+}
+
 void sort_by(json& arr, const char* field) {
     std::stable_sort(arr.begin(), arr.end(), [&](const json& a, const json& b) {
         return a[field].get<std::string>() < b[field].get<std::string>();
@@ -102,6 +109,13 @@ private:
             sort_by(v, "group_id");  // group_order
         } else if (key == "members" && v.is_array() && all_have_string(v, "member_id")) {
             sort_by(v, "member_id");  // member_order (after member_id: children come first)
+        } else if (key == "entity" && v.is_array() && all_have_string(v, "entity_type")) {
+            sort_by(v, "entity_type");  // quota_entry_order
+        } else if (key == "values" && v.is_array() && all_have_string(v, "key")) {
+            sort_by(v, "key");  // quota_entry_order
+        } else if (key == "entries" && v.is_array() && is_quota_entries(v)) {
+            std::stable_sort(v.begin(), v.end(),  // quota_entry_order
+                             [](const json& a, const json& b) { return a["entity"].dump() < b["entity"].dump(); });
         } else if ((key == "partitions" || key == "partition_responses" || key == "results_by_partition") &&
                    v.is_array()) {
             if (const char* f = partition_field(v))  // partition_order
@@ -182,6 +196,9 @@ const std::vector<rule_info>& all_rules() {
         {"acl_order", "/resources, /resources/*/acls, /filter_results/*/matching_acls",
          "DescribeAcls resources and their ACLs, DeleteAcls matching ACLs sorted: Kafka's order comes from "
          "hash maps and hash sets"},
+        {"quota_entry_order", "/entries, /entries/*/entity, /entries/*/values",
+         "client quota entries sorted by entity, entity parts by type and values by key: Kafka's come from "
+         "hash maps (ClientQuotasImage, AlterClientQuotasResponse.fromQuotaEntities)"},
         {"txn_topic_order", "/transaction_states/*/topics",
          "DescribeTransactions: topics sorted by name and their partition numbers sorted (Kafka's come "
          "from a hash set)"},

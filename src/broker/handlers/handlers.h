@@ -2,6 +2,7 @@
 #pragma once
 
 #include "broker/handler.h"
+#include "protocol/messages/alter_client_quotas.h"
 #include "protocol/messages/alter_configs.h"
 #include "protocol/messages/alter_partition_reassignments.h"
 #include "protocol/messages/add_offsets_to_txn.h"
@@ -19,6 +20,7 @@
 #include "protocol/messages/delete_records.h"
 #include "protocol/messages/delete_topics.h"
 #include "protocol/messages/describe_acls.h"
+#include "protocol/messages/describe_client_quotas.h"
 #include "protocol/messages/describe_cluster.h"
 #include "protocol/messages/describe_configs.h"
 #include "protocol/messages/describe_groups.h"
@@ -78,6 +80,10 @@ awaitable<kafka::sasl_authenticate_response> handle_sasl_authenticate(request_co
 awaitable<kafka::describe_acls_response> handle_describe_acls(request_context&, kafka::describe_acls_request&);
 awaitable<kafka::create_acls_response> handle_create_acls(request_context&, kafka::create_acls_request&);
 awaitable<kafka::delete_acls_response> handle_delete_acls(request_context&, kafka::delete_acls_request&);
+awaitable<kafka::describe_client_quotas_response> handle_describe_client_quotas(request_context&,
+                                                                                kafka::describe_client_quotas_request&);
+awaitable<kafka::alter_client_quotas_response> handle_alter_client_quotas(request_context&,
+                                                                          kafka::alter_client_quotas_request&);
 awaitable<kafka::describe_user_scram_credentials_response> handle_describe_user_scram_credentials(
     request_context&, kafka::describe_user_scram_credentials_request&);
 awaitable<kafka::alter_user_scram_credentials_response> handle_alter_user_scram_credentials(

@@ -52,6 +52,8 @@ constexpr handler_entry k_handlers[] = {
     entry<list_partition_reassignments_request, list_partition_reassignments_response,
           &handle_list_partition_reassignments, 0, 0>(),
     entry<offset_delete_request,      offset_delete_response,     &handle_offset_delete,     0,  0>(),
+    entry<describe_client_quotas_request, describe_client_quotas_response, &handle_describe_client_quotas, 0, 1>(),
+    entry<alter_client_quotas_request, alter_client_quotas_response, &handle_alter_client_quotas, 0, 1>(),
     entry<describe_user_scram_credentials_request, describe_user_scram_credentials_response,
           &handle_describe_user_scram_credentials, 0, 0>(),
     entry<alter_user_scram_credentials_request, alter_user_scram_credentials_response,

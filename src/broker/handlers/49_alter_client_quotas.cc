@@ -1,0 +1,58 @@
+// AlterClientQuotas v0-1. v1: flexible. Behaviour: ControllerApis
+// .handleAlterClientQuotas -> QuorumController.alterClientQuotas ->
+// ClientQuotaControlManager (validation, per-entity results; validate_only
+// computes the answers and changes nothing). One answer per distinct entity.
+#include <spdlog/spdlog.h>
+
+#include "broker/handlers/handlers.h"
+#include "security/quota_config.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+awaitable<alter_client_quotas_response> handle_alter_client_quotas(request_context& ctx,
+                                                                   alter_client_quotas_request& req) {
+    alter_client_quotas_response resp;
+    if (!ctx.authorize_cluster(security::acl_operation::alter_configs)) {
+        // ALTER_CONFIGS on the cluster; refused: every entry, as sent, gets the
+        // error (AlterClientQuotasRequest.getErrorResponse).
+        for (auto& e : req.entries) {
+            auto& out = resp.entries.emplace_back();
+            out.error_code = code(error_code::cluster_authorization_failed);
+            out.error_message = std::string(error_message(error_code::cluster_authorization_failed));
+            for (auto& ent : e.entity) out.entity.push_back({ent.entity_type, ent.entity_name, {}});
+        }
+        co_return resp;
+    }
+    std::vector<security::quota_alteration> entries;
+    for (auto& e : req.entries) {
+        auto& a = entries.emplace_back();
+        for (auto& ent : e.entity) a.entity.emplace_back(ent.entity_type, ent.entity_name);
+        for (auto& op : e.ops) a.ops.push_back({op.key, op.remove ? std::nullopt : std::optional<double>(op.value)});
+    }
+    auto* cfg = ctx.broker.quota_settings;
+    auto r = cfg ? cfg->alter(entries, req.validate_only)
+                 : result<std::vector<security::quota_alter_result>, meta::store_error>(
+                       failure{meta::store_error{"no quota store"}});
+    if (!r.ok()) {
+        // AlterClientQuotasRequest.getErrorResponse: every entry, as sent, gets the error.
+        spdlog::error("AlterClientQuotas: {}", r.error().message);
+        for (auto& e : req.entries) {
+            auto& out = resp.entries.emplace_back();
+            out.error_code = code(error_code::unknown_server_error);
+            out.error_message = std::string(error_message(error_code::unknown_server_error));
+            for (auto& ent : e.entity) out.entity.push_back({ent.entity_type, ent.entity_name, {}});
+        }
+        co_return resp;
+    }
+    for (auto& res : *r) {
+        auto& out = resp.entries.emplace_back();
+        out.error_code = code(res.code);
+        out.error_message = res.message;
+        for (auto& [type, name] : res.entity) out.entity.push_back({type, name, {}});
+    }
+    co_return resp;
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,37 @@
+// The embedded quota store: <data-dir>/quotas.db (SQLite, WAL,
+// synchronous=FULL), its own file so its schema versions on its own.
+//
+// Schema (version 1, PRAGMA user_version):
+//   client_quotas(entity TEXT, key TEXT, value REAL, PRIMARY KEY (entity, key))
+// `entity` is the JSON array [[type, name-or-null], ...] sorted by type.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <mutex>
+
+#include "meta/quota_store.h"
+
+struct sqlite3;
+
+namespace ketch::meta {
+
+class sqlite_quota_store final : public quota_store {
+public:
+    static constexpr const char* file_name = "quotas.db";
+
+    static result<std::unique_ptr<sqlite_quota_store>, store_error> open(const std::filesystem::path& data_dir);
+    ~sqlite_quota_store() override;
+    sqlite_quota_store(const sqlite_quota_store&) = delete;
+    sqlite_quota_store& operator=(const sqlite_quota_store&) = delete;
+
+    result<std::vector<quota_value>, store_error> load() override;
+    status<store_error> apply(const std::vector<quota_change>& changes) override;
+
+private:
+    explicit sqlite_quota_store(sqlite3* db) : db_(db) {}
+    std::mutex mu_;
+    sqlite3* db_;
+};
+
+}  // namespace ketch::meta
