@@ -75,6 +75,7 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
     }
 
     request_context ctx{key, version, header.correlation_id, header.client_id, conn, ctx_};
+    ctx.request_bytes = frame.size();
     if (conn.sasl) {
         // Before authentication only ApiVersions and the SASL requests reach
         // a handler (SaslServerAuthenticator); an expired session only

@@ -66,9 +66,17 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
         }
     }
     if (ctx.close_connection) co_return net::handler_result::close();
-    if (ctx.no_response) co_return net::handler_result::none();
+    if (ctx.no_response) {
+        auto none = net::handler_result::none();
+        none.throttle_ms = ctx.throttle_ms;
+        co_return none;
+    }
+    if constexpr (requires { resp.throttle_time_ms; }) {
+        if (ctx.throttle_ms > 0) resp.throttle_time_ms = std::max<int32_t>(resp.throttle_time_ms, ctx.throttle_ms);
+    }
     auto out = encode_response(ctx, response_header_version(ctx.api_key, ctx.api_version), resp);
     out.auth_failed = ctx.auth_failed;
+    out.throttle_ms = ctx.throttle_ms;
     co_return out;
 }
 

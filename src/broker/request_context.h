@@ -27,6 +27,11 @@ struct request_context {
     // Set by a SASL handler when authentication failed: the answer goes out
     // after the failed-authentication delay, then the connection is closed.
     bool auth_failed = false;
+    // The request's size in bytes (header + body), for the produce quota.
+    size_t request_bytes = 0;
+    // Set when the request went over a client quota: the response's
+    // throttle_time_ms, and the connection is muted that long (KIP-219).
+    int32_t throttle_ms = 0;
 
     // Kafka's AuthHelper: may this connection's principal, from its peer's
     // IP, do `op` on the resource? Always true without --authorizer (Kafka

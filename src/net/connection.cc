@@ -165,6 +165,12 @@ asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<wa
                 }
             }
             if (r.what == handler_result::action::respond) co_await write_message(stream, r.response);
+            if (r.throttle_ms > 0 && r.what != handler_result::action::close) {
+                // Muted: the next request is not read before the throttle time is over.
+                count(info.stats, &connection_stats::throttled_requests);
+                asio::steady_timer mute(raw.get_executor(), std::chrono::milliseconds(r.throttle_ms));
+                co_await mute.async_wait(use_nothrow);
+            }
             w->busy = false;
             w->last_activity = clock::now();
             if (r.what == handler_result::action::close || r.auth_failed) break;

@@ -18,6 +18,7 @@ struct connection_stats {
     std::atomic<uint64_t> failed_tls_handshakes{0};
     std::atomic<uint64_t> failed_authentications{0}; // SASL logins refused
     std::atomic<uint64_t> refused_oversize{0};       // frames over the size cap
+    std::atomic<uint64_t> throttled_requests{0};     // responses after which the connection was muted (quotas)
 };
 
 }  // namespace ketch::net

@@ -44,6 +44,11 @@ struct handler_result {
     // A failed authentication: wait failed_auth_delay_ms, send the response
     // (if any), then close (Kafka's delayed close on authentication failure).
     bool auth_failed = false;
+    // KIP-219: the request went over a client quota. The response (carrying
+    // throttle_time_ms) goes out at once, then the connection reads nothing
+    // more for this many ms (Kafka mutes the channel; old request versions
+    // alike, which is how clients that do not throttle themselves are held).
+    int32_t throttle_ms = 0;
 
     static handler_result close() { return {action::close, {}}; }
     static handler_result none() { return {action::no_response, {}}; }

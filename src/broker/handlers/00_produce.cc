@@ -23,6 +23,7 @@
 #include "broker/handlers/handlers.h"
 #include "broker/partition_waiters.h"
 #include "broker/partitions.h"
+#include "broker/quota_accounting.h"
 #include "meta/topic_registry.h"
 #include "record/batch_header.h"
 #include "record/batch_validate.h"
@@ -254,6 +255,8 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
             if (out.error_code != 0) any_error = true;
         }
     }
+    // producer_byte_rate: the request's bytes (KafkaApis.handleProduceRequest).
+    record_quota(ctx, security::quota_type::produce, double(ctx.request_bytes));
     if (req.acks == 0) {
         ctx.no_response = true;
         if (any_error) ctx.close_connection = true;

@@ -19,6 +19,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "broker/handlers/handlers.h"
+#include "broker/quota_accounting.h"
 #include "broker/partition_waiters.h"
 #include "broker/partitions.h"
 #include "meta/topic_registry.h"
@@ -112,9 +113,7 @@ uint64_t read_all(request_context& ctx, std::vector<fetch_target>& targets, int3
     return total;
 }
 
-}  // namespace
-
-awaitable<fetch_response> handle_fetch(request_context& ctx, fetch_request& req) {
+awaitable<fetch_response> fetch_unthrottled(request_context& ctx, fetch_request& req) {
     auto& b = ctx.broker;
     fetch_response resp;
     if (req.session_id != 0 && req.session_epoch > 0) {
@@ -172,6 +171,28 @@ awaitable<fetch_response> handle_fetch(request_context& ctx, fetch_request& req)
         b.waiters.unpark(w, keys);
         got = read_all(ctx, targets, req.max_bytes, read_committed);
         if (!ec) break;  // deadline
+    }
+    co_return resp;
+}
+
+}  // namespace
+
+// consumer_byte_rate (KafkaApis.handleFetchRequest): at most the quota
+// window's worth of bytes per fetch; the response's size is recorded, and a
+// fetch over the quota is answered empty with the throttle time (its bytes
+// taken back from the rate).
+awaitable<fetch_response> handle_fetch(request_context& ctx, fetch_request& req) {
+    auto window = quota_window_bytes(ctx, security::quota_type::fetch);
+    if (!window) co_return co_await fetch_unthrottled(ctx, req);
+    req.max_bytes = int32_t(std::min<double>(req.max_bytes, std::max(*window, 1.0)));
+    fetch_response resp = co_await fetch_unthrottled(ctx, req);
+    kafka::writer w;
+    resp.encode(w, ctx.api_version);
+    double size = double(w.take().size());
+    if (record_quota(ctx, security::quota_type::fetch, size) > 0) {
+        unrecord_quota(ctx, security::quota_type::fetch, size);
+        fetch_response empty;  // FetchContext.getThrottledResponse: NONE, no partitions
+        co_return empty;
     }
     co_return resp;
 }

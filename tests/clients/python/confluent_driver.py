@@ -2,6 +2,7 @@
 """confluent-kafka (librdkafka) driver for the client test matrix; the command
 vocabulary is tests/clients/DRIVERS.md. Run with the project venv's python."""
 
+import json
 import os
 import sys
 import time
@@ -186,6 +187,47 @@ def produce_generated(bootstrap, args):
     first = offsets[0] if count else -1
     return {"count": count, "errors": errors, "first_offset": first, "last_offset": offsets[-1] if count else -1,
             "dense": all(o == first + i for i, o in enumerate(offsets))}
+
+
+def produce_flood(bootstrap, args):
+    """DRIVERS.md produce-flood: one producer sends value_size-byte records to
+    partition 0 as fast as the client lets it for duration_ms; what is still queued
+    then is purged. Throttle times come from librdkafka's statistics (the brokers'
+    "throttle" window: the throttle_time_ms of the responses)."""
+    size, duration = int(args.get("value_size", 1000)), float(args["duration_ms"]) / 1000.0
+    throttle = {"max": 0, "count": 0}
+
+    def on_stats(text):
+        for b in json.loads(text).get("brokers", {}).values():
+            t = b.get("throttle") or {}
+            throttle["max"] = max(throttle["max"], int(t.get("max", 0)))
+            throttle["count"] += int(t.get("cnt", 0)) if t.get("max", 0) > 0 else 0
+
+    p = Producer({"bootstrap.servers": bootstrap, "acks": str(args.get("acks", "1")), "linger.ms": 5,
+                  "batch.size": 65536, "queue.buffering.max.kbytes": 4096, "enable.idempotence": False,
+                  "statistics.interval.ms": 500, "stats_cb": on_stats, **passthrough_config(args)})
+    buckets = {}
+    start = time.monotonic()
+
+    def on_delivery(err, msg):
+        if err is None:
+            b = int((time.monotonic() - start) * 10)
+            buckets[b] = buckets.get(b, 0) + len(msg.value())
+
+    value = b"x" * size
+    while time.monotonic() - start < duration:
+        try:
+            p.produce(args["topic"], value=value, partition=0, on_delivery=on_delivery)
+        except BufferError:
+            p.poll(0.005)
+            continue
+        p.poll(0)
+    p.purge(in_queue=True)
+    p.flush(30)
+    p.poll(0.6)  # one more statistics interval
+    n = max(buckets) + 1 if buckets else 0
+    return {"acked_bytes_per_100ms": [buckets.get(i, 0) for i in range(n)], "bytes": sum(buckets.values()),
+            "throttle_time_ms_max": throttle["max"]}
 
 
 def partitions_of(client, topic):
@@ -615,6 +657,7 @@ COMMANDS = {
     "consume": consume, "offsets-for-times": offsets_for_times, "list-offsets": list_offsets,
     "group-consume": group_consume, "describe-groups": describe_groups, "list-groups": list_groups,
     "committed-offsets": committed_offsets, "produce-generated": produce_generated,
+    "produce-flood": produce_flood,
 }
 
 if __name__ == "__main__":
