@@ -16,6 +16,7 @@ import json
 import socket
 import struct
 import threading
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -142,3 +143,33 @@ def test_a_throttled_user_is_held_to_its_quota_and_never_slows_another(quota_bro
     bob_rate, alone_rate = bob["bytes"] / 3.0, bob_alone["bytes"] / 3.0
     assert bob_rate > 5 * QUOTA, "bob produced only %.0f B/s" % bob_rate
     assert bob_rate >= 0.5 * alone_rate, "bob: %.0f B/s beside alice, %.0f B/s alone" % (bob_rate, alone_rate)
+
+
+def test_a_consumer_over_its_byte_rate_is_slowed_and_still_reads_everything(quota_broker):
+    """consumer_byte_rate for a client-id (no user quota applies: the client-id level
+    does): each fetch asks for at most quota x (windows - 1) bytes, a fetch over the
+    quota is answered empty with throttle_time_ms (KafkaApis.handleFetchRequest), so
+    4 MiB at 1 MiB/s takes seconds longer than without the quota, and nothing is lost."""
+    why = _missing("confluent")
+    if why:
+        pytest.skip(why)
+    assert alter_client_quotas(quota_broker.addresses["PLAINTEXT"],
+                               [({"client-id": "slow-consumer"}, {"consumer_byte_rate": QUOTA})]) == [0]
+    drv = Driver("confluent", SimpleNamespace(bootstrap=quota_broker.addresses["SASL_PLAINTEXT"]))
+    count = 4096
+    out = drv("produce-generated", {"topic": "quota-fetch", "partition": 0, "count": count, "key_count": count,
+                                    "value_size": 1024, "config": sasl("bob")})
+    assert out["errors"] == {} and out["dense"], out
+
+    def timed_consume(client_id):
+        t0 = time.monotonic()
+        got = drv("consume", {"topic": "quota-fetch", "partitions": [0], "from": "beginning", "max_records": count,
+                              "timeout_ms": 30000, "config": {**sasl("bob"), "client.id": client_id}})
+        return time.monotonic() - t0, [r["offset"] for r in got["records"]]
+
+    free_s, free_offsets = timed_consume("free-consumer")
+    slow_s, slow_offsets = timed_consume("slow-consumer")
+    first = out["first_offset"]
+    assert free_offsets == slow_offsets == list(range(first, first + count))
+    print("consume 4 MiB: %.1f s without a quota, %.1f s at 1 MiB/s" % (free_s, slow_s))
+    assert slow_s >= free_s + 1.0, "the quota did not slow the consumer: %.1f s vs %.1f s" % (slow_s, free_s)
