@@ -89,7 +89,12 @@ status<meta::store_error> quota_config::load() {
     if (!all.ok()) return failure{all.error()};
     std::unique_lock lock(mu_);
     values_.clear();
-    for (auto& v : *all) values_[quota_entity(v.entity.begin(), v.entity.end())][v.key] = v.value;
+    key_uses_.clear();
+    for (auto& v : *all) {
+        auto& vals = values_[quota_entity(v.entity.begin(), v.entity.end())];
+        if (!vals.count(v.key)) ++key_uses_[v.key];
+        vals[v.key] = v.value;
+    }
     ++generation_;
     return ok_v;
 }
@@ -155,9 +160,11 @@ result<std::vector<quota_alter_result>, meta::store_error> quota_config::alter(
     for (auto& c : changes) {
         quota_entity e(c.entity.begin(), c.entity.end());
         if (c.value) {
-            values_[e][c.key] = *c.value;
+            auto& vals = values_[e];
+            if (!vals.count(c.key)) ++key_uses_[c.key];
+            vals[c.key] = *c.value;
         } else if (auto it = values_.find(e); it != values_.end()) {
-            it->second.erase(c.key);
+            if (it->second.erase(c.key) && --key_uses_[c.key] == 0) key_uses_.erase(c.key);
             if (it->second.empty()) values_.erase(it);
         }
     }
@@ -221,6 +228,11 @@ std::optional<double> quota_config::find(const quota_entity& e, const std::strin
     auto k = it->second.find(key);
     if (k == it->second.end()) return std::nullopt;
     return k->second;
+}
+
+bool quota_config::has_key(const std::string& key) const {
+    std::shared_lock lock(mu_);
+    return key_uses_.count(key) > 0;
 }
 
 uint64_t quota_config::generation() const {

@@ -90,6 +90,9 @@ public:
 
     // The value of `key` set on exactly this entity.
     std::optional<double> find(const quota_entity& e, const std::string& key) const;
+    // Whether any entity sets `key` (the enforcement's fast path: nothing to
+    // resolve while no quota of that kind exists).
+    bool has_key(const std::string& key) const;
     // Bumped on every change (lets callers cache resolutions).
     uint64_t generation() const;
 
@@ -97,6 +100,7 @@ private:
     meta::quota_store& store_;
     mutable std::shared_mutex mu_;
     std::map<quota_entity, std::map<std::string, double>> values_;
+    std::map<std::string, int> key_uses_;  // key -> entities setting it
     uint64_t generation_ = 0;
 };
 

@@ -27,9 +27,10 @@ const char* quota_key(quota_type t) {
 quota_manager::resolved quota_manager::resolve(quota_type type, const std::string& user,
                                                const std::string& client_id) const {
     const std::string key = quota_key(type);
+    resolved r{user, client_id, std::nullopt};
+    if (!cfg_.has_key(key)) return r;  // no quota of this kind anywhere
     auto has = [&](const quota_entity& e) { return cfg_.find(e, key).has_value(); };
     // DefaultQuotaCallback.quotaMetricTags: the level the quota comes from.
-    resolved r{user, client_id, std::nullopt};
     if (!has(user_client_entity(user, client_id)) && !has(user_client_entity(user, std::nullopt))) {
         r = {user, "", std::nullopt};
         if (!has(user_entity(user))) {

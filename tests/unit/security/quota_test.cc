@@ -63,6 +63,12 @@ TEST(quota_manager, no_quota_never_throttles) {
     fixture f;
     EXPECT_EQ(f.qm.record(quota_type::produce, "alice", "c", 1e12, 1000), 0);
     EXPECT_FALSE(f.qm.limit(quota_type::produce, "alice", "c"));
+    // A quota set and removed again leaves nothing behind.
+    f.put({{k_user, "alice"}}, k_producer_byte_rate, 10);
+    EXPECT_TRUE(f.cfg.has_key(k_producer_byte_rate));
+    ASSERT_TRUE(f.cfg.alter({set({{k_user, "alice"}}, k_producer_byte_rate, std::nullopt)}, false).ok());
+    EXPECT_FALSE(f.cfg.has_key(k_producer_byte_rate));
+    EXPECT_FALSE(f.qm.limit(quota_type::produce, "alice", "c"));
 }
 
 TEST(quota_manager, precedence_follows_client_quota_manager) {
