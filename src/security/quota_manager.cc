@@ -1,5 +1,8 @@
 #include "security/quota_manager.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace ketch::security {
 
 namespace {
@@ -20,6 +23,7 @@ const char* quota_key(quota_type t) {
         case quota_type::produce: return k_producer_byte_rate;
         case quota_type::fetch: return k_consumer_byte_rate;
         case quota_type::request: return k_request_percentage;
+        case quota_type::controller_mutation: return k_controller_mutation_rate;
     }
     return "";
 }
@@ -118,6 +122,33 @@ std::optional<double> quota_manager::max_value_in_window(quota_type type, const 
     auto b = limit(type, user, client_id);
     if (!b) return std::nullopt;
     return *b * double(window_.samples - 1) * (double(window_.window_ms) / 1000.0);
+}
+
+mutation_verdict quota_manager::record_mutation(const std::string& user, const std::string& client_id,
+                                                double permits, bool strict, int64_t now_ms) {
+    auto r = resolve(quota_type::controller_mutation, user, client_id);
+    if (!r.bound) return {};
+    const double quota = *r.bound;
+    const double burst = double(window_.samples) * (double(window_.window_ms) / 1000.0) * quota;
+    auto key = rate_key(quota_type::controller_mutation, r);
+    auto& s = stripe_for(key);
+    std::lock_guard lock(s.mu);
+    auto [it, fresh] = s.buckets.try_emplace(key);
+    auto& b = it->second;
+    if (fresh) b = {burst, now_ms};  // TokenBucket starts full (its first refill covers the epoch)
+    auto refill = [&] {
+        b.tokens = std::min(burst, b.tokens + quota * double(now_ms - b.last_ms) / 1000.0);
+        b.last_ms = now_ms;
+    };
+    auto debt_ms = [&] { return int32_t(std::llround(-b.tokens / quota * 1000.0)); };
+    refill();
+    if (strict) {
+        if (b.tokens < 0) return {false, debt_ms()};  // checkQuotas before recording
+        b.tokens = std::min(burst, b.tokens - permits);
+        return {};
+    }
+    b.tokens = std::min(burst, b.tokens - permits);
+    return {true, b.tokens < 0 ? debt_ms() : 0};
 }
 
 double quota_manager::rate(quota_type type, const std::string& user, const std::string& client_id, int64_t now_ms) {

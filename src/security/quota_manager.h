@@ -35,7 +35,13 @@
 
 namespace ketch::security {
 
-enum class quota_type { produce, fetch, request };
+enum class quota_type { produce, fetch, request, controller_mutation };
+
+// One controller mutation's verdict (ControllerMutationQuotaManager).
+struct mutation_verdict {
+    bool allowed = true;      // false: THROTTLING_QUOTA_EXCEEDED (strict only)
+    int32_t throttle_ms = 0;  // the time until the bucket is out of debt
+};
 
 const char* quota_key(quota_type t);
 
@@ -61,6 +67,17 @@ public:
     std::optional<double> max_value_in_window(quota_type type, const std::string& user,
                                               const std::string& client_id) const;
 
+    // controller_mutation_rate: a token bucket per quota key holding at most
+    // quota x samples x window seconds of permits (partitions created,
+    // added or deleted), refilled at the quota rate (clients: TokenBucket).
+    // Strict (CreateTopics v6+, CreatePartitions v3+, DeleteTopics v5+): a
+    // mutation while the bucket is in debt is refused, nothing recorded
+    // (StrictControllerMutationQuota); permissive (older versions): always
+    // recorded, a debt only throttles (PermissiveControllerMutationQuota).
+    // Throttle time: -tokens / quota seconds. Not wired into the handlers yet.
+    mutation_verdict record_mutation(const std::string& user, const std::string& client_id, double permits,
+                                     bool strict, int64_t now_ms);
+
     // The current rate of the quota key (user, client_id) falls under; tests.
     double rate(quota_type type, const std::string& user, const std::string& client_id, int64_t now_ms);
 
@@ -72,6 +89,11 @@ private:
     struct stripe {
         std::mutex mu;
         std::unordered_map<std::string, sampled_rate> rates;
+        struct bucket {
+            double tokens = 0;
+            int64_t last_ms = 0;
+        };
+        std::unordered_map<std::string, bucket> buckets;
         int64_t last_sweep_ms = 0;
     };
     resolved resolve(quota_type type, const std::string& user, const std::string& client_id) const;

@@ -190,3 +190,27 @@ TEST(quota_config, describe_filters_as_client_quotas_image) {
     EXPECT_EQ(cfg.describe({{k_ip, 2, std::nullopt}, {k_user, 2, std::nullopt}}, false).error().code,
               error_code::invalid_request);
 }
+
+TEST(quota_manager, controller_mutations_draw_on_a_token_bucket_as_controller_mutation_quota_manager) {
+    // ControllerMutationQuotaManager + TokenBucket: 10 partitions/s, 11 x 1 s
+    // windows: a burst of 110 partitions; strict refuses once in debt, with
+    // throttle -tokens / quota; permissive records and only throttles.
+    fixture f;
+    f.put({{k_user, "alice"}}, k_controller_mutation_rate, 10);
+    int64_t t = 9'000'000;
+    EXPECT_TRUE(f.qm.record_mutation("alice", "c", 100, true, t).allowed);   // 10 left
+    auto v = f.qm.record_mutation("alice", "c", 30, true, t);                // allowed: not yet in debt
+    EXPECT_TRUE(v.allowed);
+    EXPECT_EQ(v.throttle_ms, 0);
+    v = f.qm.record_mutation("alice", "c", 1, true, t);                      // -20 tokens: refused
+    EXPECT_FALSE(v.allowed);
+    EXPECT_EQ(v.throttle_ms, 2000);
+    v = f.qm.record_mutation("alice", "c", 1, true, t + 1000);               // refilled 10: still -10
+    EXPECT_FALSE(v.allowed);
+    EXPECT_EQ(v.throttle_ms, 1000);
+    EXPECT_TRUE(f.qm.record_mutation("alice", "c", 5, true, t + 2000).allowed);  // 0 tokens: allowed, -5 after
+    auto p = f.qm.record_mutation("alice", "c", 5, false, t + 2000);         // permissive: -10, throttled
+    EXPECT_TRUE(p.allowed);
+    EXPECT_EQ(p.throttle_ms, 1000);
+    EXPECT_TRUE(f.qm.record_mutation("bob", "c", 1000, true, t).allowed);    // no quota for bob
+}
