@@ -14,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/broker_properties.h"
+#include "app/data_dir_lock.h"
 #include "app/cluster_id.h"
 #include "app/listeners.h"
 #include "app/options.h"
@@ -136,6 +137,7 @@ int main(int argc, char** argv) {
 
     try {
         std::filesystem::create_directories(opt.data_dir);
+        app::data_dir_lock dir_lock(opt.data_dir);  // before anything in it is opened
         auto store = meta::sqlite_store::open(opt.data_dir);
         if (!store.ok()) throw std::runtime_error("metadata store: " + store.error().message);
         auto topics = meta::topic_registry::open(**store, meta::broker_defaults{}, {}, std::to_string(opt.node_id));
