@@ -55,6 +55,7 @@ void statement::bind(int i, std::optional<int64_t> v) {
     else
         sqlite3_bind_null(stmt_, i);
 }
+void statement::bind_real(int i, double v) { sqlite3_bind_double(stmt_, i, v); }
 void statement::bind(int i, const uuid& id) {
     sqlite3_bind_blob(stmt_, i, id.b.data(), int(id.b.size()), SQLITE_TRANSIENT);
 }
@@ -69,6 +70,7 @@ std::optional<int64_t> statement::opt_int_at(int col) {
     if (sqlite3_column_type(stmt_, col) == SQLITE_NULL) return std::nullopt;
     return sqlite3_column_int64(stmt_, col);
 }
+double statement::real_at(int col) { return sqlite3_column_double(stmt_, col); }
 std::string statement::blob_at(int col) {
     auto p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
     return p ? std::string(p, size_t(sqlite3_column_bytes(stmt_, col))) : std::string();
