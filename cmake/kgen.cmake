@@ -46,3 +46,6 @@ add_library(ketch_generated_json STATIC ${kgen_json_srcs})
 target_link_libraries(ketch_generated_json PUBLIC ketch_generated)
 target_compile_options(ketch_generated_json PRIVATE -O0)
 add_dependencies(ketch_generated_json kgen)
+# ~100 small files each that parse the same headers: compiled in batches (unity
+# build) the codec and its JSON form build several times faster.
+set_target_properties(ketch_generated ketch_generated_json PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 16)
