@@ -1,7 +1,9 @@
 """Idempotent producing through connection drops (issue 5): a confluent-kafka
 (librdkafka) idempotent producer writes 100,000 numbered records to 2 partitions
-through a TCP proxy that the test uses to cut every connection at random moments
-(requests lost on the way in, answers lost on the way out). The partitions must then
+through a TCP proxy that cuts each connection after it has carried ten answers back,
+while the client has more requests in flight (answers lost on the way out; the client
+resends). The cuts follow the traffic, not the clock, so a fast machine is cut as often
+as a slow one and every connection makes progress first. The partitions must then
 hold each record exactly once, in the order it was produced (checked by content).
 The Java KafkaProducer (enable.idempotence, 5 requests in flight) does the same with
 100,000 records to one partition (the Java driver's produce-generated).
@@ -16,7 +18,6 @@ with its original offsets; ProducerAppendInfo.checkSequence refuses gaps.
 """
 
 import os
-import random
 import socket
 import threading
 import time
@@ -31,10 +32,45 @@ RECORDS = 100_000
 PARTITIONS = 2
 
 
-class CuttingProxy:
-    """Forwards 127.0.0.1:port to the broker; cut() closes every open connection."""
+class FrameCounter:
+    """Counts the Kafka frames (4-byte size + body) in a byte stream fed in pieces."""
 
     def __init__(self):
+        self.header = b""
+        self.left = None  # bytes left of the current frame's body; None: reading a size
+        self.frames = 0
+
+    def feed(self, data):
+        i = 0
+        while i < len(data):
+            if self.left is None:
+                need = 4 - len(self.header)
+                self.header += data[i:i + need]
+                i += need
+                if len(self.header) == 4:
+                    self.left = int.from_bytes(self.header, "big")
+                    self.header = b""
+            else:
+                take = min(self.left, len(data) - i)
+                i += take
+                self.left -= take
+            if self.left == 0:
+                self.frames += 1
+                self.left = None
+        return self.frames
+
+
+class CuttingProxy:
+    """Forwards 127.0.0.1:port to the broker and cuts each connection right after it
+    has carried CUT_AFTER_RESPONSES responses back to the client: the cut comes while the
+    client has more requests in flight, whatever the machine's speed, and every
+    connection delivers some answers first (more than the five requests an idempotent
+    producer may resend), so the run always makes progress. cut() closes them all."""
+
+    CUT_AFTER_RESPONSES = 10
+
+    def __init__(self):
+        self.cutting = True  # False: only forward (the checks after the produce phase)
         self.listener = socket.socket()
         self.listener.bind(("127.0.0.1", 0))
         self.listener.listen(64)
@@ -62,16 +98,20 @@ class CuttingProxy:
             pair = (client, server)
             with self.lock:
                 self.pairs.add(pair)
-            for a, b in ((client, server), (server, client)):
-                threading.Thread(target=self._pump, args=(a, b, pair), daemon=True).start()
+            threading.Thread(target=self._pump, args=(client, server, pair, None), daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client, pair, FrameCounter()), daemon=True).start()
 
-    def _pump(self, src, dst, pair):
+    def _pump(self, src, dst, pair, responses):
         try:
             while True:
                 data = src.recv(65536)
                 if not data:
                     break
                 dst.sendall(data)
+                if responses is not None and responses.feed(data) >= self.CUT_AFTER_RESPONSES and self.cutting:
+                    with self.lock:
+                        self.cuts += 1
+                    break
         except OSError:
             pass
         self._close(pair)
@@ -91,7 +131,6 @@ class CuttingProxy:
             pairs = list(self.pairs)
         for p in pairs:
             self._close(p)
-        self.cuts += 1
 
     def close(self):
         self.stopped.set()
@@ -125,12 +164,6 @@ def test_idempotent_producer_through_connection_drops_writes_each_record_once_in
     admin = AdminClient({"bootstrap.servers": bootstrap})
     admin.create_topics([NewTopic("idem", PARTITIONS, 1)])["idem"].result(30)
 
-    stop_cutting = threading.Event()
-    rnd = random.Random(5)
-
-    def cutter():
-        while not stop_cutting.wait(rnd.uniform(0.1, 0.5)):
-            proxy.cut()
 
     errors = []
     acked = [0]
@@ -143,32 +176,26 @@ def test_idempotent_producer_through_connection_drops_writes_each_record_once_in
 
     producer = Producer({
         "bootstrap.servers": bootstrap, "enable.idempotence": True, "acks": "all",
-        "linger.ms": 20, "batch.num.messages": 10000, "message.timeout.ms": 300_000,
+        "linger.ms": 20, "batch.num.messages": 1000, "message.timeout.ms": 300_000,
         "reconnect.backoff.ms": 10, "reconnect.backoff.max.ms": 100,
         "retry.backoff.ms": 10, "retry.backoff.max.ms": 100, "log_level": 2,
     })
     started = time.monotonic()
-    t = threading.Thread(target=cutter, daemon=True)
-    t.start()
-    try:
-        for i in range(RECORDS):
-            while True:
-                try:
-                    producer.produce("idem", key=b"%d" % i, value=value(i), partition=i % PARTITIONS,
-                                     on_delivery=report)
-                    break
-                except BufferError:
-                    producer.poll(0.05)
-            if i % 1000 == 0:
-                producer.poll(0)
-        assert producer.flush(240) == 0, "records still in flight"
-    finally:
-        stop_cutting.set()
-        t.join()
+    for i in range(RECORDS):
+        while True:
+            try:
+                producer.produce("idem", key=b"%d" % i, value=value(i), partition=i % PARTITIONS,
+                                 on_delivery=report)
+                break
+            except BufferError:
+                producer.poll(0.05)
+        if i % 1000 == 0:
+            producer.poll(0)
+    assert producer.flush(240) == 0, "records still in flight"
+    proxy.cutting = False
     print("produced in %.1f s with %d cuts" % (time.monotonic() - started, proxy.cuts))
     assert errors == []
     assert acked[0] == RECORDS
-    # An idle machine produces the 100k records in one or two seconds.
     assert proxy.cuts >= 1, "the run was too short to cut any connection"
 
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "check", "enable.auto.commit": False,
@@ -203,26 +230,15 @@ def test_java_idempotent_producer_through_connection_drops_writes_each_record_on
     admin.create_topics([NewTopic("idem-java", 1, 1)])["idem-java"].result(30)
     java = Driver("java", type("proxied", (), {"bootstrap": bootstrap})())
 
-    stop_cutting = threading.Event()
-    rnd = random.Random(7)
-
-    def cutter():
-        while not stop_cutting.wait(rnd.uniform(0.1, 0.5)):
-            proxy.cut()
 
     started = time.monotonic()
-    t = threading.Thread(target=cutter, daemon=True)
-    t.start()
-    try:
-        res = java("produce-generated", {
-            "topic": "idem-java", "partition": 0, "count": RECORDS, "key_count": RECORDS, "value_size": 0,
-            "config": {"enable.idempotence": "true", "max.in.flight.requests.per.connection": "5",
-                       "linger.ms": "20", "batch.size": "262144", "delivery.timeout.ms": "120000",
-                       "request.timeout.ms": "10000", "reconnect.backoff.ms": "10",
-                       "reconnect.backoff.max.ms": "100", "retry.backoff.ms": "10"}}, timeout=150)
-    finally:
-        stop_cutting.set()
-        t.join()
+    res = java("produce-generated", {
+        "topic": "idem-java", "partition": 0, "count": RECORDS, "key_count": RECORDS, "value_size": 0,
+        "config": {"enable.idempotence": "true", "max.in.flight.requests.per.connection": "5",
+                   "linger.ms": "20", "batch.size": "16384", "delivery.timeout.ms": "120000",
+                   "request.timeout.ms": "10000", "reconnect.backoff.ms": "10",
+                   "reconnect.backoff.max.ms": "100", "retry.backoff.ms": "10"}}, timeout=150)
+    proxy.cutting = False
     print("java produced in %.1f s with %d cuts" % (time.monotonic() - started, proxy.cuts))
     assert res["errors"] == {} and res["count"] == RECORDS, res
     # Offsets as the producer saw them: one per record, dense (no duplicate took one).
