@@ -10,9 +10,16 @@ namespace ketch::meta {
 
 namespace {
 
-constexpr int k_schema_version = 1;
+// migrations[v] takes the file from schema version v to v + 1.
+constexpr const char* k_migrations[] = {
+    "CREATE TABLE IF NOT EXISTS acls ("
+    " resource_type INTEGER NOT NULL, resource_name BLOB NOT NULL, pattern_type INTEGER NOT NULL,"
+    " principal BLOB NOT NULL, host BLOB NOT NULL, operation INTEGER NOT NULL,"
+    " permission INTEGER NOT NULL,"
+    " PRIMARY KEY (resource_type, resource_name, pattern_type, principal, host, operation, permission))"
+    " WITHOUT ROWID",
+};
 
-using sqlite::exec;
 using sqlite::statement;
 using sqlite::transaction;
 
@@ -32,22 +39,9 @@ int8_t int8_at(statement& q, int col) { return int8_t(q.int_at(col)); }
 }  // namespace
 
 result<std::unique_ptr<sqlite_acl_store>, store_error> sqlite_acl_store::open(const std::filesystem::path& data_dir) {
-    sqlite3* db = nullptr;
-    std::string path;
-    auto opened = sqlite::open(data_dir, file_name, k_schema_version, db, path);
-    std::unique_ptr<sqlite_acl_store> s(new sqlite_acl_store(db));  // closes db on every return below
-    if (!opened) return failure{opened.error()};
-    const int64_t version = *opened;
-    if (version == 0 &&
-        (!exec(db,
-               "CREATE TABLE IF NOT EXISTS acls ("
-               " resource_type INTEGER NOT NULL, resource_name BLOB NOT NULL, pattern_type INTEGER NOT NULL,"
-               " principal BLOB NOT NULL, host BLOB NOT NULL, operation INTEGER NOT NULL,"
-               " permission INTEGER NOT NULL,"
-               " PRIMARY KEY (resource_type, resource_name, pattern_type, principal, host, operation, permission))"
-               " WITHOUT ROWID") ||
-         !exec(db, "PRAGMA user_version = 1")))
-        return failure{sqlite::error(db, "cannot create schema in " + path)};
+    auto db = sqlite::open(data_dir, file_name, k_migrations);
+    if (!db) return failure{db.error()};
+    std::unique_ptr<sqlite_acl_store> s(new sqlite_acl_store(*db));
     return s;
 }
 

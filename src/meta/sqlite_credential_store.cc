@@ -8,29 +8,22 @@ namespace ketch::meta {
 
 namespace {
 
-constexpr int k_schema_version = 1;
+// migrations[v] takes the file from schema version v to v + 1.
+constexpr const char* k_migrations[] = {
+    "CREATE TABLE IF NOT EXISTS scram_credentials ("
+    " user BLOB NOT NULL, mechanism TEXT NOT NULL, salt BLOB NOT NULL, stored_key BLOB NOT NULL,"
+    " server_key BLOB NOT NULL, iterations INTEGER NOT NULL,"
+    " PRIMARY KEY (user, mechanism)) WITHOUT ROWID",
+};
 
-using sqlite::exec;
 using sqlite::statement;
 
 }  // namespace
 
-result<std::unique_ptr<sqlite_credential_store>, store_error> sqlite_credential_store::open(
-    const std::filesystem::path& data_dir) {
-    sqlite3* db = nullptr;
-    std::string path;
-    auto opened = sqlite::open(data_dir, file_name, k_schema_version, db, path);
-    std::unique_ptr<sqlite_credential_store> s(new sqlite_credential_store(db));  // closes db on every return below
-    if (!opened) return failure{opened.error()};
-    const int64_t version = *opened;
-    if (version == 0 &&
-        (!exec(db,
-               "CREATE TABLE IF NOT EXISTS scram_credentials ("
-               " user BLOB NOT NULL, mechanism TEXT NOT NULL, salt BLOB NOT NULL, stored_key BLOB NOT NULL,"
-               " server_key BLOB NOT NULL, iterations INTEGER NOT NULL,"
-               " PRIMARY KEY (user, mechanism)) WITHOUT ROWID") ||
-         !exec(db, "PRAGMA user_version = 1")))
-        return failure{sqlite::error(db, "cannot create schema in " + path)};
+result<std::unique_ptr<sqlite_credential_store>, store_error> sqlite_credential_store::open(const std::filesystem::path& data_dir) {
+    auto db = sqlite::open(data_dir, file_name, k_migrations);
+    if (!db) return failure{db.error()};
+    std::unique_ptr<sqlite_credential_store> s(new sqlite_credential_store(*db));
     auto st = s->load();
     if (!st.ok()) return failure{st.error()};
     return s;

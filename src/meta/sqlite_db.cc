@@ -13,13 +13,11 @@ store_error error(sqlite3* db, std::string_view what) {
 
 bool exec(sqlite3* db, const char* sql) { return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
 
-result<int64_t, store_error> open(const std::filesystem::path& dir, std::string_view file, int64_t known_version,
-                                  sqlite3*& db, std::string& path) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) return failure{store_error{"cannot create " + dir.string() + ": " + ec.message()}};
-    path = (dir / file).string();
-    db = nullptr;
+namespace {
+
+// Everything open() does short of the schema; `db` is set whenever SQLite
+// returned a handle, also on failure.
+result<int64_t, store_error> open_file(const std::string& path, sqlite3*& db) {
     if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                         nullptr) != SQLITE_OK)
         return failure{error(db, "cannot open " + path)};
@@ -32,11 +30,42 @@ result<int64_t, store_error> open(const std::filesystem::path& dir, std::string_
     if (!exec(db, "PRAGMA synchronous=FULL")) return failure{error(db, "cannot set pragmas for " + path)};
     statement ver(db, "PRAGMA user_version");
     if (!ver.ok() || ver.step() != SQLITE_ROW) return failure{error(db, "cannot read schema version of " + path)};
-    int64_t version = ver.int_at(0);
-    if (version > known_version)
+    return ver.int_at(0);
+}
+
+status<store_error> migrate(sqlite3* db, const std::string& path, int64_t version,
+                            std::span<const char* const> migrations) {
+    const auto known = int64_t(migrations.size());
+    if (version > known)
         return failure{store_error{path + " has schema version " + std::to_string(version) + ", newer than " +
-                                   std::to_string(known_version) + " that this ketch knows"}};
-    return version;
+                                   std::to_string(known) + " that this ketch knows"}};
+    if (version == known) return ok_v;
+    transaction tx(db);
+    if (!tx.began()) return failure{error(db, "cannot update the schema of " + path)};
+    for (auto v = version; v < known; ++v)
+        if (!exec(db, migrations[size_t(v)]))
+            return failure{error(db, "cannot update the schema of " + path + " to version " + std::to_string(v + 1))};
+    const std::string bump = "PRAGMA user_version = " + std::to_string(known);
+    if (!exec(db, bump.c_str()) || !tx.commit()) return failure{error(db, "cannot update the schema of " + path)};
+    return ok_v;
+}
+
+}  // namespace
+
+result<sqlite3*, store_error> open(const std::filesystem::path& dir, std::string_view file,
+                                   std::span<const char* const> migrations) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return failure{store_error{"cannot create " + dir.string() + ": " + ec.message()}};
+    const std::string path = (dir / file).string();
+    sqlite3* db = nullptr;
+    auto version = open_file(path, db);
+    status<store_error> st = version ? migrate(db, path, *version, migrations) : status<store_error>(failure{version.error()});
+    if (!st) {
+        sqlite3_close_v2(db);
+        return failure{st.error()};
+    }
+    return db;
 }
 
 statement::statement(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }

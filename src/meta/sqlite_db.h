@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -26,12 +27,14 @@ store_error error(sqlite3* db, std::string_view what);
 bool exec(sqlite3* db, const char* sql);
 
 // Opens <dir>/<file> (creating both): busy timeout, journal_mode=WAL,
-// synchronous=FULL. `db` is set whenever SQLite returned a handle, also on
-// failure: the caller owns it and must close it. Returns the schema version
-// (PRAGMA user_version; 0 for a new file); a version above `known_version`
-// (written by a newer ketch) is an error.
-result<int64_t, store_error> open(const std::filesystem::path& dir, std::string_view file, int64_t known_version,
-                                  sqlite3*& db, std::string& path);
+// synchronous=FULL, then brings its schema up to date. migrations[i] is the SQL
+// (one or more statements) that takes schema version i to i + 1; the missing
+// steps run in one transaction that also stores the new version (PRAGMA
+// user_version), so a crash leaves the file at its old version or the new one.
+// A file with a version above migrations.size() (written by a newer ketch) is
+// refused. On success the caller owns the handle (sqlite3_close_v2).
+result<sqlite3*, store_error> open(const std::filesystem::path& dir, std::string_view file,
+                                   std::span<const char* const> migrations);
 
 // One prepared statement, finalized on scope exit. Strings are bound as BLOBs
 // (any bytes, compared byte for byte) unless bound with bind_text.

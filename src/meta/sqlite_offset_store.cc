@@ -8,51 +8,36 @@ namespace ketch::meta {
 
 namespace {
 
-constexpr int k_schema_version = 2;  // 2: groups.state
+// migrations[v] takes the file from schema version v to v + 1.
+constexpr const char* k_migrations[] = {
+    "CREATE TABLE offsets ("
+    " group_id BLOB NOT NULL,"
+    " topic BLOB NOT NULL,"
+    " partition INTEGER NOT NULL,"
+    " committed_offset INTEGER NOT NULL,"
+    " leader_epoch INTEGER NOT NULL,"
+    " metadata BLOB NOT NULL,"
+    " commit_ms INTEGER NOT NULL,"
+    " expire_ms INTEGER,"
+    " PRIMARY KEY (group_id, topic, partition)) WITHOUT ROWID;"
+    "CREATE TABLE groups ("
+    " group_id BLOB PRIMARY KEY,"
+    " protocol_type BLOB NOT NULL,"
+    " generation INTEGER NOT NULL,"
+    " empty_since_ms INTEGER)",
+    // 2: the state of a group's last stable generation
+    "ALTER TABLE groups ADD COLUMN state BLOB NOT NULL DEFAULT x''",
+};
 
-using sqlite::exec;
 using sqlite::statement;
 using sqlite::transaction;
 
 }  // namespace
 
-result<std::unique_ptr<sqlite_offset_store>, store_error> sqlite_offset_store::open(
-    const std::filesystem::path& data_dir) {
-    sqlite3* db = nullptr;
-    std::string path;
-    auto opened = sqlite::open(data_dir, file_name, k_schema_version, db, path);
-    std::unique_ptr<sqlite_offset_store> s(new sqlite_offset_store(db));  // closes db on every return below
-    if (!opened) return failure{opened.error()};
-    int64_t version = *opened;
-    if (version == 0) {
-        transaction tx(db);
-        if (!tx.began() ||
-            !exec(db,
-                  "CREATE TABLE offsets ("
-                  " group_id BLOB NOT NULL,"
-                  " topic BLOB NOT NULL,"
-                  " partition INTEGER NOT NULL,"
-                  " committed_offset INTEGER NOT NULL,"
-                  " leader_epoch INTEGER NOT NULL,"
-                  " metadata BLOB NOT NULL,"
-                  " commit_ms INTEGER NOT NULL,"
-                  " expire_ms INTEGER,"
-                  " PRIMARY KEY (group_id, topic, partition)) WITHOUT ROWID") ||
-            !exec(db,
-                  "CREATE TABLE groups ("
-                  " group_id BLOB PRIMARY KEY,"
-                  " protocol_type BLOB NOT NULL,"
-                  " generation INTEGER NOT NULL,"
-                  " empty_since_ms INTEGER,"
-                  " state BLOB NOT NULL DEFAULT x'')") ||
-            !exec(db, "PRAGMA user_version = 2") || !tx.commit())
-            return failure{sqlite::error(db, "cannot create schema in " + path)};
-    } else if (version == 1) {
-        transaction tx(db);
-        if (!tx.began() || !exec(db, "ALTER TABLE groups ADD COLUMN state BLOB NOT NULL DEFAULT x''") ||
-            !exec(db, "PRAGMA user_version = 2") || !tx.commit())
-            return failure{sqlite::error(db, "cannot upgrade the schema of " + path)};
-    }
+result<std::unique_ptr<sqlite_offset_store>, store_error> sqlite_offset_store::open(const std::filesystem::path& data_dir) {
+    auto db = sqlite::open(data_dir, file_name, k_migrations);
+    if (!db) return failure{db.error()};
+    std::unique_ptr<sqlite_offset_store> s(new sqlite_offset_store(*db));
     return s;
 }
 

@@ -3,13 +3,13 @@
 // journal with synchronous=FULL: a committed transaction is on disk when the
 // call returns. One connection, used under a mutex.
 //
-// Schema (version 1, PRAGMA user_version). Names are BLOBs: Kafka strings may
+// Schema (version 2, PRAGMA user_version; the migrations in sqlite_offset_store.cc). Names are BLOBs: Kafka strings may
 // hold any bytes, and BLOB keys compare byte for byte.
 //   offsets(group_id BLOB, topic BLOB, partition INTEGER, committed_offset INTEGER,
 //           leader_epoch INTEGER, metadata BLOB, commit_ms INTEGER, expire_ms INTEGER NULL,
 //           PRIMARY KEY (group_id, topic, partition))
 //   groups(group_id BLOB PRIMARY KEY, protocol_type BLOB, generation INTEGER,
-//          empty_since_ms INTEGER NULL)
+//          empty_since_ms INTEGER NULL, state BLOB)  -- state: version 2
 #pragma once
 
 #include <filesystem>

@@ -11,9 +11,12 @@ namespace ketch::meta {
 
 namespace {
 
-constexpr int k_schema_version = 1;
+// migrations[v] takes the file from schema version v to v + 1.
+constexpr const char* k_migrations[] = {
+    "CREATE TABLE IF NOT EXISTS client_quotas (entity TEXT NOT NULL, key TEXT NOT NULL,"
+    " value REAL NOT NULL, PRIMARY KEY (entity, key)) WITHOUT ROWID",
+};
 
-using sqlite::exec;
 using sqlite::statement;
 using sqlite::transaction;
 
@@ -52,19 +55,10 @@ status<store_error> memory_quota_store::apply(const std::vector<quota_change>& c
     return ok_v;
 }
 
-result<std::unique_ptr<sqlite_quota_store>, store_error> sqlite_quota_store::open(
-    const std::filesystem::path& data_dir) {
-    sqlite3* db = nullptr;
-    std::string path;
-    auto opened = sqlite::open(data_dir, file_name, k_schema_version, db, path);
-    std::unique_ptr<sqlite_quota_store> s(new sqlite_quota_store(db));  // closes db on every return below
-    if (!opened) return failure{opened.error()};
-    const int64_t version = *opened;
-    if (version == 0 && (!exec(db,
-                               "CREATE TABLE IF NOT EXISTS client_quotas (entity TEXT NOT NULL, key TEXT NOT NULL,"
-                               " value REAL NOT NULL, PRIMARY KEY (entity, key)) WITHOUT ROWID") ||
-                         !exec(db, "PRAGMA user_version = 1")))
-        return failure{sqlite::error(db, "cannot create schema in " + path)};
+result<std::unique_ptr<sqlite_quota_store>, store_error> sqlite_quota_store::open(const std::filesystem::path& data_dir) {
+    auto db = sqlite::open(data_dir, file_name, k_migrations);
+    if (!db) return failure{db.error()};
+    std::unique_ptr<sqlite_quota_store> s(new sqlite_quota_store(*db));
     return s;
 }
 

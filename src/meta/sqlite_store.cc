@@ -12,7 +12,26 @@ using sqlite::exec;
 using sqlite::statement;
 using sqlite::transaction;
 
-constexpr int k_schema_version = 1;
+// migrations[v] takes the file from schema version v to v + 1.
+constexpr const char* k_migrations[] = {
+    "CREATE TABLE topics ("
+    " id BLOB PRIMARY KEY CHECK (length(id) = 16),"
+    " name TEXT NOT NULL UNIQUE,"
+    " partition_count INTEGER NOT NULL,"
+    " replication_factor INTEGER NOT NULL,"
+    " created_ms INTEGER NOT NULL);"
+    "CREATE TABLE topic_configs ("
+    " topic_id BLOB NOT NULL REFERENCES topics(id) ON DELETE CASCADE,"
+    " name TEXT NOT NULL,"
+    " value TEXT NOT NULL,"
+    " PRIMARY KEY (topic_id, name))",
+    // 2: dynamic broker configs (IF NOT EXISTS: a version-1 file may already have the table)
+    "CREATE TABLE IF NOT EXISTS broker_configs ("
+    " scope TEXT NOT NULL,"
+    " name TEXT NOT NULL,"
+    " value TEXT NOT NULL,"
+    " PRIMARY KEY (scope, name))",
+};
 
 // Replaces the config rows of topic `id` with `configs`.
 bool write_configs(sqlite3* db, const uuid& id, const config_map& configs) {
@@ -35,40 +54,10 @@ bool write_configs(sqlite3* db, const uuid& id, const config_map& configs) {
 }  // namespace
 
 result<std::unique_ptr<sqlite_store>, store_error> sqlite_store::open(const std::filesystem::path& data_dir) {
-    sqlite3* db = nullptr;
-    std::string path;
-    auto opened = sqlite::open(data_dir, file_name, k_schema_version, db, path);
-    std::unique_ptr<sqlite_store> s(new sqlite_store(db));  // closes db on every return below
-    if (!opened) return failure{opened.error()};
-    int64_t version = *opened;
-    if (!exec(db, "PRAGMA foreign_keys=ON")) return failure{sqlite::error(db, "cannot set pragmas for " + path)};
-    if (version == 0) {
-        transaction tx(db);
-        if (!tx.began() ||
-            !exec(db,
-                  "CREATE TABLE topics ("
-                  " id BLOB PRIMARY KEY CHECK (length(id) = 16),"
-                  " name TEXT NOT NULL UNIQUE,"
-                  " partition_count INTEGER NOT NULL,"
-                  " replication_factor INTEGER NOT NULL,"
-                  " created_ms INTEGER NOT NULL)") ||
-            !exec(db,
-                  "CREATE TABLE topic_configs ("
-                  " topic_id BLOB NOT NULL REFERENCES topics(id) ON DELETE CASCADE,"
-                  " name TEXT NOT NULL,"
-                  " value TEXT NOT NULL,"
-                  " PRIMARY KEY (topic_id, name))") ||
-            !exec(db, "PRAGMA user_version = 1") || !tx.commit())
-            return failure{sqlite::error(db, "cannot create schema in " + path)};
-    }
-    // Added after schema version 1; created on first open by a ketch that knows it.
-    if (!exec(db,
-              "CREATE TABLE IF NOT EXISTS broker_configs ("
-              " scope TEXT NOT NULL,"
-              " name TEXT NOT NULL,"
-              " value TEXT NOT NULL,"
-              " PRIMARY KEY (scope, name))"))
-        return failure{sqlite::error(db, "cannot create broker_configs in " + path)};
+    auto db = sqlite::open(data_dir, file_name, k_migrations);
+    if (!db) return failure{db.error()};
+    std::unique_ptr<sqlite_store> s(new sqlite_store(*db));
+    if (!exec(*db, "PRAGMA foreign_keys=ON")) return failure{sqlite::error(*db, "cannot enable foreign keys")};
     return s;
 }
 

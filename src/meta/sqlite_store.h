@@ -2,11 +2,12 @@
 // mode with synchronous=FULL, so a committed transaction is on disk when the
 // call returns. One connection, used under a mutex.
 //
-// Schema (version 1, PRAGMA user_version):
+// Schema (version 2, PRAGMA user_version; the migrations in sqlite_store.cc):
 //   topics(id BLOB(16) PRIMARY KEY, name TEXT UNIQUE, partition_count INTEGER,
 //          replication_factor INTEGER, created_ms INTEGER)
 //   topic_configs(topic_id BLOB REFERENCES topics ON DELETE CASCADE, name TEXT,
 //                 value TEXT, PRIMARY KEY (topic_id, name))  -- overrides, raw values
+//   broker_configs(scope TEXT, name TEXT, value TEXT, PRIMARY KEY (scope, name))  -- version 2
 #pragma once
 
 #include <filesystem>

@@ -8,9 +8,18 @@ namespace ketch::meta {
 
 namespace {
 
-constexpr int k_schema_version = 1;
+// migrations[v] takes the file from schema version v to v + 1.
+constexpr const char* k_migrations[] = {
+    "CREATE TABLE txns (transactional_id BLOB PRIMARY KEY, producer_id INTEGER NOT NULL,"
+    " previous_producer_id INTEGER NOT NULL, producer_epoch INTEGER NOT NULL,"
+    " last_producer_epoch INTEGER NOT NULL, timeout_ms INTEGER NOT NULL, state INTEGER NOT NULL,"
+    " partitions BLOB NOT NULL, txn_start_ms INTEGER NOT NULL, last_update_ms INTEGER NOT NULL);"
+    "CREATE TABLE pending_offsets (producer_id INTEGER NOT NULL, group_id BLOB NOT NULL,"
+    " topic BLOB NOT NULL, partition INTEGER NOT NULL, committed_offset INTEGER NOT NULL,"
+    " leader_epoch INTEGER NOT NULL, metadata BLOB NOT NULL, commit_ms INTEGER NOT NULL,"
+    " PRIMARY KEY (producer_id, group_id, topic, partition)) WITHOUT ROWID",
+};
 
-using sqlite::exec;
 using sqlite::transaction;
 using stmt = sqlite::statement;
 
@@ -41,28 +50,9 @@ std::vector<std::pair<std::string, int32_t>> decode_partitions(const std::string
 }  // namespace
 
 result<std::unique_ptr<sqlite_txn_store>, store_error> sqlite_txn_store::open(const std::filesystem::path& data_dir) {
-    sqlite3* db = nullptr;
-    std::string path;
-    auto opened = sqlite::open(data_dir, file_name, k_schema_version, db, path);
-    std::unique_ptr<sqlite_txn_store> s(new sqlite_txn_store(db));  // closes db on every return below
-    if (!opened) return failure{opened.error()};
-    int64_t version = *opened;
-    if (version == 0) {
-        transaction tx(db);
-        if (!tx.began() ||
-            !exec(db,
-                  "CREATE TABLE txns (transactional_id BLOB PRIMARY KEY, producer_id INTEGER NOT NULL,"
-                  " previous_producer_id INTEGER NOT NULL, producer_epoch INTEGER NOT NULL,"
-                  " last_producer_epoch INTEGER NOT NULL, timeout_ms INTEGER NOT NULL, state INTEGER NOT NULL,"
-                  " partitions BLOB NOT NULL, txn_start_ms INTEGER NOT NULL, last_update_ms INTEGER NOT NULL)") ||
-            !exec(db,
-                  "CREATE TABLE pending_offsets (producer_id INTEGER NOT NULL, group_id BLOB NOT NULL,"
-                  " topic BLOB NOT NULL, partition INTEGER NOT NULL, committed_offset INTEGER NOT NULL,"
-                  " leader_epoch INTEGER NOT NULL, metadata BLOB NOT NULL, commit_ms INTEGER NOT NULL,"
-                  " PRIMARY KEY (producer_id, group_id, topic, partition)) WITHOUT ROWID") ||
-            !exec(db, "PRAGMA user_version = 1") || !tx.commit())
-            return failure{sqlite::error(db, "cannot create schema in " + path)};
-    }
+    auto db = sqlite::open(data_dir, file_name, k_migrations);
+    if (!db) return failure{db.error()};
+    std::unique_ptr<sqlite_txn_store> s(new sqlite_txn_store(*db));
     return s;
 }
 
