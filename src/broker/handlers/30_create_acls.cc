@@ -33,11 +33,7 @@ bool constructible(const security::acl_binding& b) {
 
 create_acls_response all_failed(size_t n, error_code e, std::optional<std::string> message) {
     create_acls_response resp;
-    resp.results.resize(n);
-    for (auto& r : resp.results) {
-        r.error_code = code(e);
-        r.error_message = message;
-    }
+    fail_all(resp.results, n, code(e), message);
     return resp;
 }
 

@@ -20,11 +20,7 @@ namespace {
 
 delete_acls_response all_failed(size_t n, error_code e, std::string message) {
     delete_acls_response resp;
-    resp.filter_results.resize(n);
-    for (auto& r : resp.filter_results) {
-        r.error_code = code(e);
-        r.error_message = message;
-    }
+    fail_all(resp.filter_results, n, code(e), message);
     return resp;
 }
 

@@ -3,13 +3,9 @@
 // Behaviour: ControllerApis.alterConfigs, ConfigurationControlManager.legacyAlterConfigs,
 // ControllerConfigurationValidator. A topic's new configs act at once on its
 // open partitions.
-#include <set>
-
+#include "broker/alter_configs.h"
 #include "broker/handlers/handlers.h"
-#include "broker/runtime_configs.h"
-#include "broker/topics.h"
 #include "meta/topic_name.h"
-#include "meta/topic_registry.h"
 
 namespace ketch::broker {
 
@@ -18,14 +14,6 @@ using namespace kafka;
 namespace {
 
 using resource_t = alter_configs_request::alter_configs_resource;
-
-config_error preprocess(const resource_t& r) {
-    std::set<std::string> keys;
-    for (auto& c : r.configs)
-        if (!keys.insert(c.name).second)
-            return {error_code::invalid_request, "Error due to duplicate config keys"};
-    return {};
-}
 
 config_error alter_topic(broker_context& b, const resource_t& r, bool validate_only) {
     if (auto bad = meta::validate_topic_name(r.resource_name)) return {error_code::invalid_topic_exception, *bad};
@@ -39,14 +27,8 @@ config_error alter_topic(broker_context& b, const resource_t& r, bool validate_o
         configs[c.name] = *c.value;
     }
     if (!null_keys.empty()) return {error_code::invalid_request, "Null value not supported for : " + null_keys};
-    auto res = b.topics.replace_configs(r.resource_name, configs, validate_only);
-    if (!res.ok()) {
-        if (res.error().code == meta::errc::unknown_topic_or_partition)
-            return {error_code::unknown_topic_or_partition, "The topic '" + r.resource_name + "' does not exist."};
-        return {to_kafka(res.error().code), res.error().message};
-    }
-    if (!validate_only) apply_topic_settings(b, *res);
-    return {};
+    return topic_alter_outcome(b, r.resource_name, b.topics.replace_configs(r.resource_name, configs, validate_only),
+                               validate_only);
 }
 
 std::vector<meta::config_op> to_set_ops(const resource_t& r) {
@@ -65,7 +47,7 @@ awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alt
         out.resource_type = r.resource_type;
         out.resource_name = r.resource_name;
         config_error e = authorize_alter_resource(ctx, r.resource_type, r.resource_name);
-        if (e.code == error_code::none) e = preprocess(r);
+        if (e.code == error_code::none) e = duplicate_config_keys(r.configs);
         if (e.code == error_code::none) {
             if (r.resource_type == k_resource_topic)
                 e = alter_topic(b, r, req.validate_only);
@@ -75,11 +57,7 @@ awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alt
             else
                 e = unsupported_resource(r.resource_type);
         }
-        out.error_code = code(e.code);
-        if (e.code == error_code::none || e.null_message)
-            out.error_message.reset();
-        else
-            out.error_message.emplace(e.message);
+        set_alter_outcome(out, e);
     }
     co_return resp;
 }

@@ -4,13 +4,9 @@
 // ConfigurationControlManager.incrementalAlterConfigs (SET, DELETE, APPEND,
 // SUBTRACT; see meta/config_ops.h) and ControllerConfigurationValidator.
 // A topic's new configs act at once on its open partitions.
-#include <set>
-
+#include "broker/alter_configs.h"
 #include "broker/handlers/handlers.h"
-#include "broker/runtime_configs.h"
-#include "broker/topics.h"
 #include "meta/topic_name.h"
-#include "meta/topic_registry.h"
 
 namespace ketch::broker {
 
@@ -23,10 +19,7 @@ using resource_t = incremental_alter_configs_request::alter_configs_resource;
 // The checks every resource passes before it is applied (KafkaApis /
 // ConfigAdminManager.preprocess); code none when the resource may go on.
 config_error preprocess(const resource_t& r) {
-    std::set<std::string> keys;
-    for (auto& c : r.configs)
-        if (!keys.insert(c.name).second)
-            return {error_code::invalid_request, "Error due to duplicate config keys"};
+    if (auto dup = duplicate_config_keys(r.configs); dup.code != error_code::none) return dup;
     for (auto& c : r.configs) {
         // Kafka fails to map an unknown operation id: UNKNOWN_SERVER_ERROR, no message (recorded).
         if (c.config_operation < 0 || c.config_operation > 3) return {error_code::unknown_server_error, {}, true};
@@ -45,15 +38,8 @@ std::vector<meta::config_op> to_ops(const resource_t& r) {
 
 config_error alter_topic(broker_context& b, const resource_t& r, bool validate_only) {
     if (auto bad = meta::validate_topic_name(r.resource_name)) return {error_code::invalid_topic_exception, *bad};
-    auto ops = to_ops(r);
-    auto res = b.topics.alter_configs(r.resource_name, ops, validate_only);
-    if (!res.ok()) {
-        if (res.error().code == meta::errc::unknown_topic_or_partition)
-            return {error_code::unknown_topic_or_partition, "The topic '" + r.resource_name + "' does not exist."};
-        return {to_kafka(res.error().code), res.error().message};
-    }
-    if (!validate_only) apply_topic_settings(b, *res);
-    return {};
+    return topic_alter_outcome(b, r.resource_name, b.topics.alter_configs(r.resource_name, to_ops(r), validate_only),
+                               validate_only);
 }
 
 }  // namespace
@@ -77,11 +63,7 @@ awaitable<incremental_alter_configs_response> handle_incremental_alter_configs(r
             else
                 e = unsupported_resource(r.resource_type);
         }
-        out.error_code = code(e.code);
-        if (e.code == error_code::none || e.null_message)
-            out.error_message.reset();
-        else
-            out.error_message.emplace(e.message);
+        set_alter_outcome(out, e);
     }
     co_return resp;
 }

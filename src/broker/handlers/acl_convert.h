@@ -34,6 +34,17 @@ void fill_binding(Out& o, const security::acl_binding& b) {
     o.permission_type = int8_t(b.entry.permission);
 }
 
+// CreateAcls / DeleteAcls refused as a whole (not authorized, no authorizer,
+// an unconstructible binding): n results, each with the same code and message.
+template <class Results>
+void fail_all(Results& results, size_t n, int16_t error_code, const std::optional<std::string>& message) {
+    results.resize(n);
+    for (auto& r : results) {
+        r.error_code = error_code;
+        r.error_message = message;
+    }
+}
+
 // Kafka's AuthHelper.authorizeClusterOperation message names the request
 // (its toString); ketch names the API.
 inline std::string not_authorized_message(std::string_view api) {

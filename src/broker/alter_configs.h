@@ -1,0 +1,43 @@
+// What AlterConfigs (legacy: a resource's overrides become exactly the given
+// set) and IncrementalAlterConfigs share per resource: Kafka's duplicate-key
+// check, a topic change's error wording and effect, and how an outcome is
+// written into the answer. The per-version checks and their order stay in the
+// two handlers, as recorded against Kafka.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "broker/broker_context.h"
+#include "broker/runtime_configs.h"
+#include "meta/topic.h"
+#include "meta/topic_registry.h"
+
+namespace ketch::broker {
+
+// ConfigAdminManager.preprocess: a key named twice in one resource.
+template <class Configs>
+config_error duplicate_config_keys(const Configs& configs) {
+    std::set<std::string> keys;
+    for (auto& c : configs)
+        if (!keys.insert(c.name).second) return {error_code::invalid_request, "Error due to duplicate config keys"};
+    return {};
+}
+
+// The outcome of a topic registry change of `topic`'s configs: an unknown
+// topic in Kafka's words, any other error as the registry gives it; on success
+// (and unless validate_only) the new settings act at once on its open partitions.
+config_error topic_alter_outcome(broker_context& b, const std::string& topic,
+                                 const result<meta::topic, meta::error>& res, bool validate_only);
+
+// Writes one resource's code and message (none, or null when asked) into its answer.
+template <class Entry>
+void set_alter_outcome(Entry& out, const config_error& e) {
+    out.error_code = int16_t(e.code);
+    if (e.code == error_code::none || e.null_message)
+        out.error_message.reset();
+    else
+        out.error_message.emplace(e.message);
+}
+
+}  // namespace ketch::broker
