@@ -17,6 +17,7 @@
 #include "app/data_dir_lock.h"
 #include "app/cluster_id.h"
 #include "app/listeners.h"
+#include "app/metrics_page.h"
 #include "app/options.h"
 #include "app/periodic.h"
 #include "app/registry_topic_view.h"
@@ -30,6 +31,7 @@
 #include "broker/txn_markers.h"
 #include "group/coordinator.h"
 #include "group/thread_scheduler.h"
+#include "http/server.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
 #include "meta/sqlite_acl_store.h"
@@ -310,6 +312,19 @@ int main(int argc, char** argv) {
         auto cleaner = std::make_unique<broker::cleaner_task>(ctx, opt.log_cleaner_backoff_ms,
                                                               opt.log_cleaner_io_max_bytes_per_second);
 
+        std::unique_ptr<http::server> web;
+        std::string metrics_addr;
+        if (!opt.metrics_listen.empty()) {
+            auto [mhost, mport] = app::split_host_port(opt.metrics_listen);
+            web = std::make_unique<http::server>();
+            web->add_route("/metrics", [&server] {
+                return http::response{200, "text/plain; version=0.0.4; charset=utf-8",
+                                      app::render_metrics(server.stats())};
+            });
+            metrics_addr = mhost + ":" + std::to_string(web->listen(mhost, mport));
+            web->start();
+        }
+
         std::string addr = host + ":" + std::to_string(bound);
         // <data-dir>/listeners.json: every listener's bound address, for tools and tests.
         {
@@ -320,6 +335,7 @@ int main(int argc, char** argv) {
                                           {"address", l.host + ":" + std::to_string(bound_ports[i])}};
             }
             if (!self_signed.empty()) j["tls_ca_file"] = self_signed;
+            if (!metrics_addr.empty()) j["metrics"] = "http://" + metrics_addr + "/metrics";
             auto path = std::filesystem::path(opt.data_dir) / "listeners.json";
             write_ready_file(path.string(), j.dump());
         }
@@ -348,6 +364,7 @@ int main(int argc, char** argv) {
         txns.shutdown();
         txn_abort.stop();
         txn_expire.stop();
+        if (web) web->stop();
         server.stop();
         waiters.clear();  // parked fetches hold timers of the (stopped) reactors
         blocking.join();

@@ -141,6 +141,8 @@ options parse_options(int argc, char** argv) {
         a.option("connections-max-idle-ms", o.connections_max_idle_ms,
                  "close connections idle this long (connections.max.idle.ms)")
             ->capture_default_str();
+        a.option("metrics-listen", o.metrics_listen,
+                 "host:port serving the broker's metrics at /metrics (Prometheus text; port 0: any free port)");
         a.option("data-dir", o.data_dir, "where topics, logs and metadata live")->capture_default_str();
         a.option("reactors", o.reactors, "network threads (0: one per core)")->capture_default_str();
         a.option("auto-create-topics", o.auto_create_topics,

@@ -43,6 +43,7 @@ struct options {
     // quota_window_size_seconds (quota.window.num / quota.window.size.seconds).
     int32_t quota_window_num = 11;
     int32_t quota_window_size_seconds = 1;
+    std::string metrics_listen;              // host:port of the Prometheus /metrics page; empty: off
     std::string data_dir = "./data";
     int reactors = 0;                        // 0: one per core
     bool auto_create_topics = true;

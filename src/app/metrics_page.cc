@@ -1,0 +1,63 @@
+#include "app/metrics_page.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <initializer_list>
+#include <utility>
+
+namespace ketch::app {
+
+namespace {
+
+template <class T>
+uint64_t read(const std::atomic<T>& v) {
+    return uint64_t(v.load(std::memory_order_relaxed));
+}
+
+// One metric family: its HELP and TYPE lines, then a sample per label value
+// (an empty label: no label set).
+void family(std::string& out, const char* name, const char* type, const char* help, const char* label,
+            std::initializer_list<std::pair<const char*, uint64_t>> samples) {
+    fmt::format_to(std::back_inserter(out), "# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
+    for (auto& [value, n] : samples) {
+        if (*value)
+            fmt::format_to(std::back_inserter(out), "{}{{{}=\"{}\"}} {}\n", name, label, value, n);
+        else
+            fmt::format_to(std::back_inserter(out), "{} {}\n", name, n);
+    }
+}
+
+}  // namespace
+
+std::string render_metrics(const net::connection_stats& c) {
+    std::string out;
+    family(out, "ketch_connections_accepted_total", "counter", "Connections accepted past the connection limits.", "",
+           {{"", read(c.accepted)}});
+    family(out, "ketch_connections_active", "gauge", "Connections open now.", "", {{"", read(c.active)}});
+    family(out, "ketch_connections_refused_total", "counter",
+           "Connections closed at once by a limit, by reason (max.connections.per.ip).", "reason",
+           {{"max_connections_per_ip", read(c.refused_per_ip)}});
+    family(out, "ketch_connections_throttled_total", "counter",
+           "Accepts held back or delayed by a limit, by reason (max.connections, max.connection.creation.rate).",
+           "reason",
+           {{"max_connections", read(c.throttled_max_connections)},
+            {"connection_creation_rate", read(c.throttled_creation_rate)}});
+    family(out, "ketch_connections_closed_total", "counter",
+           "Connections closed by the broker, by reason (connections.max.idle.ms, the authentication timeout, "
+           "a frame over the size cap).",
+           "reason",
+           {{"idle", read(c.closed_idle)},
+            {"authentication_timeout", read(c.closed_auth_timeout)},
+            {"oversize_request", read(c.refused_oversize)}});
+    family(out, "ketch_tls_handshake_failures_total", "counter", "TLS handshakes that failed.", "",
+           {{"", read(c.failed_tls_handshakes)}});
+    family(out, "ketch_authentication_failures_total", "counter", "SASL logins refused.", "",
+           {{"", read(c.failed_authentications)}});
+    family(out, "ketch_throttled_responses_total", "counter",
+           "Responses after which the connection was muted for a client quota (KIP-219).", "",
+           {{"", read(c.throttled_requests)}});
+    return out;
+}
+
+}  // namespace ketch::app

@@ -1,0 +1,14 @@
+// The broker's metrics in the Prometheus text format (version 0.0.4), served
+// by --metrics-listen at /metrics. Names: ketch_<what>[_total], reasons as a
+// label. Counters only grow; gauges are read at the time of the scrape.
+#pragma once
+
+#include <string>
+
+#include "net/connection_stats.h"
+
+namespace ketch::app {
+
+std::string render_metrics(const net::connection_stats& connections);
+
+}  // namespace ketch::app
