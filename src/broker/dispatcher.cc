@@ -7,6 +7,7 @@
 #include "base/endian.h"
 #include "broker/handler.h"
 #include "broker/handlers/handlers.h"
+#include "broker/sasl_refusal.h"
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/request_header.h"
 
@@ -87,19 +88,18 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
                              api->name, security::to_string(conn.sasl->current()));
                 co_return net::handler_result::close();
             case security::sasl_session::admit::illegal_state: {
-                // Kafka answers the request's error response with
-                // ILLEGAL_SASL_STATE, then closes; ketch builds that answer
-                // for SaslHandshake and closes without one for other APIs.
+                // Kafka answers the request's own error response with
+                // ILLEGAL_SASL_STATE (for a version it can parse), then
+                // closes (sasl_refusal.h).
                 spdlog::info("conn {} from {}: {} during SASL authentication, closing", conn.id, conn.peer,
                              api->name);
-                net::handler_result r = net::handler_result::close();
-                if (key == int16_t(kafka::api_key::sasl_handshake)) {
-                    kafka::sasl_handshake_response resp;
-                    resp.error_code = code(error_code::illegal_sasl_state);
-                    r = encode_response(ctx, response_header_version(key, version), resp);
+                net::handler_result out = net::handler_result::close();
+                const handler_entry* served = find_handler(key);
+                if (served && version >= served->min_version && version <= served->max_version) {
+                    if (auto answer = illegal_sasl_state_response(ctx, r)) out = std::move(*answer);
                 }
-                r.auth_failed = true;
-                co_return r;
+                out.auth_failed = true;
+                co_return out;
             }
         }
     }

@@ -116,11 +116,18 @@ private:
         } else if (key == "entries" && v.is_array() && is_quota_entries(v)) {
             std::stable_sort(v.begin(), v.end(),  // quota_entry_order
                              [](const json& a, const json& b) { return a["entity"].dump() < b["entity"].dump(); });
+        } else if (key == "auth_bytes" && v.is_string() && !v.get<std::string>().empty() &&
+                   opted_in("sasl_server_token")) {
+            v = "<token>";  // sasl_server_token
         } else if ((key == "partitions" || key == "partition_responses" || key == "results_by_partition") &&
                    v.is_array()) {
             if (const char* f = partition_field(v))  // partition_order
                 std::stable_sort(v.begin(), v.end(), [&](const json& a, const json& b) { return a[f] < b[f]; });
         }
+    }
+
+    bool opted_in(const char* rule) const {
+        return std::find(rules_.opt_in.begin(), rules_.opt_in.end(), rule) != rules_.opt_in.end();
     }
 
     side_context& ctx_;
@@ -223,6 +230,10 @@ const std::vector<rule_info>& all_rules() {
         {"own_groups_only", "/groups",
          "(opt-in per step) keeps only group ids this scenario named, dropping other runs' groups from "
          "ListGroups",
+         true},
+        {"sasl_server_token", "/auth_bytes",
+         "(opt-in per step) a non-empty SaslAuthenticate token compares equal (\"<token>\"): a SCRAM "
+         "server-first message carries a random nonce and salt",
          true},
         {"own_transactions_only", "/transaction_states",
          "(opt-in per step) keeps only transactional ids this scenario named, dropping other runs' from "
