@@ -317,9 +317,9 @@ int main(int argc, char** argv) {
         if (!opt.metrics_listen.empty()) {
             auto [mhost, mport] = app::split_host_port(opt.metrics_listen);
             web = std::make_unique<http::server>();
-            web->add_route("/metrics", [&server] {
+            web->add_route("/metrics", [&server, &dispatch] {
                 return http::response{200, "text/plain; version=0.0.4; charset=utf-8",
-                                      app::render_metrics(server.stats())};
+                                      app::render_metrics(server.stats(), dispatch.metrics())};
             });
             metrics_addr = mhost + ":" + std::to_string(web->listen(mhost, mport));
             web->start();

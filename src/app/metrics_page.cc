@@ -1,5 +1,7 @@
 #include "app/metrics_page.h"
 
+#include "protocol/messages/api_table.h"
+
 #include <fmt/format.h>
 
 #include <atomic>
@@ -28,9 +30,37 @@ void family(std::string& out, const char* name, const char* type, const char* he
     }
 }
 
+// ketch_request_duration_seconds: one histogram per API that was asked at
+// least once, labelled with Kafka's API name (Produce, Fetch, ...).
+void request_histograms(std::string& out, const broker::request_metrics& m) {
+    const char* name = "ketch_request_duration_seconds";
+    fmt::format_to(std::back_inserter(out),
+                   "# HELP {} Time from a request's parse to its response (waits included), by API.\n"
+                   "# TYPE {} histogram\n",
+                   name, name);
+    for (auto& api : kafka::all_apis()) {
+        if (size_t(api.key) > broker::request_metrics::k_max_api_key) continue;
+        auto& a = m.of(api.key);
+        const uint64_t count = read(a.count);
+        if (count == 0) continue;
+        uint64_t cumulative = 0;
+        for (size_t b = 0; b < a.buckets.size(); ++b) {
+            cumulative += read(a.buckets[b]);
+            if (b < broker::request_metrics::k_bounds_us.size())
+                fmt::format_to(std::back_inserter(out), "{}_bucket{{api=\"{}\",le=\"{}\"}} {}\n", name, api.name,
+                               double(broker::request_metrics::k_bounds_us[b]) / 1e6, cumulative);
+            else
+                fmt::format_to(std::back_inserter(out), "{}_bucket{{api=\"{}\",le=\"+Inf\"}} {}\n", name,
+                               api.name, cumulative);
+        }
+        fmt::format_to(std::back_inserter(out), "{}_sum{{api=\"{}\"}} {}\n{}_count{{api=\"{}\"}} {}\n", name,
+                       api.name, double(read(a.sum_us)) / 1e6, name, api.name, cumulative);
+    }
+}
+
 }  // namespace
 
-std::string render_metrics(const net::connection_stats& c) {
+std::string render_metrics(const net::connection_stats& c, const broker::request_metrics& requests) {
     std::string out;
     family(out, "ketch_connections_accepted_total", "counter", "Connections accepted past the connection limits.", "",
            {{"", read(c.accepted)}});
@@ -57,6 +87,7 @@ std::string render_metrics(const net::connection_stats& c) {
     family(out, "ketch_throttled_responses_total", "counter",
            "Responses after which the connection was muted for a client quota (KIP-219).", "",
            {{"", read(c.throttled_requests)}});
+    request_histograms(out, requests);
     return out;
 }
 

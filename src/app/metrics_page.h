@@ -5,10 +5,11 @@
 
 #include <string>
 
+#include "broker/request_metrics.h"
 #include "net/connection_stats.h"
 
 namespace ketch::app {
 
-std::string render_metrics(const net::connection_stats& connections);
+std::string render_metrics(const net::connection_stats& connections, const broker::request_metrics& requests);
 
 }  // namespace ketch::app

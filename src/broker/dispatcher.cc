@@ -113,7 +113,9 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
     }
     spdlog::debug("conn {} client {} corr {}: {} v{}", conn.id, header.client_id.value_or(""), header.correlation_id,
                   api->name, version);
+    const auto started = std::chrono::steady_clock::now();
     auto result = co_await h->fn(ctx, r);
+    metrics_.record(key, std::chrono::steady_clock::now() - started);
     if (conn.sasl) {
         if (key == int16_t(kafka::api_key::api_versions)) conn.sasl->api_versions_answered();
         sync_login(conn);

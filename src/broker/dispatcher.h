@@ -5,6 +5,7 @@
 #pragma once
 
 #include "broker/broker_context.h"
+#include "broker/request_metrics.h"
 #include "net/request_handler.h"
 
 namespace ketch::broker {
@@ -13,9 +14,12 @@ class dispatcher final : public net::request_handler {
 public:
     explicit dispatcher(broker_context& ctx) : ctx_(ctx) {}
     boost::asio::awaitable<net::handler_result> handle(net::connection_info& conn, shared_bytes frame) override;
+    // Requests that reached a handler, per API.
+    const request_metrics& metrics() const { return metrics_; }
 
 private:
     broker_context& ctx_;
+    request_metrics metrics_;
 };
 
 }  // namespace ketch::broker

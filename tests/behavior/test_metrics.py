@@ -40,7 +40,9 @@ def scrape(url):
         if line.startswith("#") or not line:
             continue
         key, value = line.rsplit(" ", 1)
-        assert key.split("{")[0] in typed, "sample before its TYPE line: " + line
+        name = key.split("{")[0]
+        family = next((name[:-len(sfx)] for sfx in ("_bucket", "_sum", "_count") if name.endswith(sfx)), name)
+        assert name in typed or family in typed, "sample before its TYPE line: " + line
         samples[key] = float(value)
     return samples
 
@@ -113,6 +115,14 @@ def test_refusals_and_closes_are_counted_by_reason(broker):
     after = scrape(url)
     assert delta(after, before, 'ketch_connections_closed_total{reason="oversize_request"}') == 1
     assert delta(after, before, 'ketch_connections_closed_total{reason="idle"}') == 1
+    # Every ApiVersions answered above is in its histogram; buckets are cumulative
+    # and the +Inf bucket equals the count.
+    count = 'ketch_request_duration_seconds_count{api="ApiVersions"}'
+    assert delta(after, before, count) == PER_IP + 2
+    buckets = [(k, v) for k, v in after.items()
+               if k.startswith('ketch_request_duration_seconds_bucket{api="ApiVersions"')]
+    assert [v for _, v in buckets] == sorted(v for _, v in buckets)
+    assert buckets[-1] == ('ketch_request_duration_seconds_bucket{api="ApiVersions",le="+Inf"}', after[count])
     for key, value in after.items():  # counters never go down
         if key.split("{")[0].endswith("_total"):
             assert value >= before.get(key, 0), key
