@@ -1,0 +1,52 @@
+// The metrics page's text: families with HELP/TYPE, reasons as labels, and
+// per-API duration histograms with cumulative buckets.
+#include "app/metrics_page.h"
+
+#include <gtest/gtest.h>
+
+namespace ketch::app {
+namespace {
+
+using namespace std::chrono_literals;
+
+bool has_line(const std::string& text, const std::string& line) {
+    return text.find("\n" + line + "\n") != std::string::npos || text.rfind(line + "\n", 0) == 0;
+}
+
+TEST(metrics_page, counters_carry_their_reason_labels) {
+    net::connection_stats c;
+    c.refused_per_ip = 3;
+    c.closed_idle = 2;
+    broker::request_metrics r;
+    auto text = render_metrics(c, r);
+    EXPECT_TRUE(has_line(text, "# TYPE ketch_connections_refused_total counter"));
+    EXPECT_TRUE(has_line(text, "ketch_connections_refused_total{reason=\"max_connections_per_ip\"} 3"));
+    EXPECT_TRUE(has_line(text, "ketch_connections_closed_total{reason=\"idle\"} 2"));
+    EXPECT_TRUE(has_line(text, "ketch_connections_active 0"));
+    EXPECT_EQ(text.find("ketch_request_duration_seconds_bucket"), std::string::npos) << "no API asked yet";
+}
+
+TEST(metrics_page, request_durations_fall_in_cumulative_buckets_per_api) {
+    net::connection_stats c;
+    broker::request_metrics r;
+    r.record(0, 50us);     // Produce: <= 0.1 ms
+    r.record(0, 100us);    // <= 0.1 ms (bounds are inclusive)
+    r.record(0, 3ms);      // <= 5 ms
+    r.record(0, 60s);      // +Inf
+    r.record(18, 1ms);     // ApiVersions
+    r.record(-1, 1ms);     // not an API: ignored
+    r.record(500, 1ms);
+    auto text = render_metrics(c, r);
+    EXPECT_TRUE(has_line(text, "ketch_request_duration_seconds_bucket{api=\"Produce\",le=\"0.0001\"} 2"));
+    EXPECT_TRUE(has_line(text, "ketch_request_duration_seconds_bucket{api=\"Produce\",le=\"0.0025\"} 2"));
+    EXPECT_TRUE(has_line(text, "ketch_request_duration_seconds_bucket{api=\"Produce\",le=\"0.005\"} 3"));
+    EXPECT_TRUE(has_line(text, "ketch_request_duration_seconds_bucket{api=\"Produce\",le=\"5\"} 3"));
+    EXPECT_TRUE(has_line(text, "ketch_request_duration_seconds_bucket{api=\"Produce\",le=\"+Inf\"} 4"));
+    EXPECT_TRUE(has_line(text, "ketch_request_duration_seconds_count{api=\"Produce\"} 4"));
+    EXPECT_TRUE(has_line(text, "ketch_request_duration_seconds_sum{api=\"Produce\"} 60.00315"));
+    EXPECT_TRUE(has_line(text, "ketch_request_duration_seconds_count{api=\"ApiVersions\"} 1"));
+    EXPECT_EQ(text.find("api=\"Fetch\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ketch::app
