@@ -105,6 +105,11 @@ private:
             std::sort(v.begin(), v.end());  // acl_order (children are normalised first)
         } else if ((key == "member_id" || key == "leader") && v.is_string()) {
             v = member_token(v.get<std::string>(), ctx_);  // member_id
+        } else if (key == "results" && v.is_array() && !v.empty() && all_have_string(v, "user")) {
+            sort_by(v, "user");  // scram_user_order
+        } else if (key == "credential_infos" && v.is_array()) {
+            std::stable_sort(v.begin(), v.end(),  // scram_user_order
+                             [](const json& a, const json& b) { return a.dump() < b.dump(); });
         } else if ((key == "groups" || key == "results") && v.is_array() && all_have_string(v, "group_id")) {
             sort_by(v, "group_id");  // group_order
         } else if (key == "members" && v.is_array() && all_have_string(v, "member_id")) {
@@ -219,6 +224,9 @@ const std::vector<rule_info>& all_rules() {
         {"group_order", "/groups, /results",
          "per-group entries (ListGroups, DescribeGroups, ConsumerGroupDescribe, DeleteGroups) sorted by group "
          "id: Kafka answers a multi-group request shard by shard, in no fixed order"},
+        {"scram_user_order", "/results, /results/*/credential_infos",
+         "Describe/AlterUserScramCredentials results sorted by user, credentials by mechanism: Kafka's order "
+         "comes from hash maps (ScramImage, ScramControlManager)"},
         {"member_order", "/**/members",
          "member entries sorted by (normalised) member_id: Kafka's order comes from hash maps. Scenarios "
          "let each member id appear first on its own (a JoinGroup answer), so the numbering does not "
@@ -230,6 +238,10 @@ const std::vector<rule_info>& all_rules() {
         {"own_groups_only", "/groups",
          "(opt-in per step) keeps only group ids this scenario named, dropping other runs' groups from "
          "ListGroups",
+         true},
+        {"own_users_only", "/results",
+         "(opt-in per step) keeps only users this scenario named in DescribeUserScramCredentials results, "
+         "dropping other runs' users and the broker's configured ones",
          true},
         {"sasl_server_token", "/auth_bytes",
          "(opt-in per step) a non-empty SaslAuthenticate token compares equal (\"<token>\"): a SCRAM "
@@ -258,6 +270,13 @@ bool keep_own_topics(json& response, const std::vector<std::string>& rules) {
             if (t.is_object() && t.contains("transactional_id") && has_placeholder(t["transactional_id"]))
                 kept.push_back(t);
         response["transaction_states"] = kept;
+    }
+    if (std::find(rules.begin(), rules.end(), "own_users_only") != rules.end() && response.is_object() &&
+        response.contains("results") && response["results"].is_array()) {
+        json kept = json::array();
+        for (auto& r : response["results"])
+            if (r.is_object() && r.contains("user") && has_placeholder(r["user"])) kept.push_back(r);
+        response["results"] = kept;
     }
     if (std::find(rules.begin(), rules.end(), "own_topics_only") == rules.end()) return false;
     if (!response.is_object() || !response.contains("topics") || !response["topics"].is_array()) return true;

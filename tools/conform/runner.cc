@@ -10,10 +10,15 @@ namespace ketch::conform {
 namespace {
 
 // Each pointer holds its value; the value "<not-null>" asks only for a
-// present, non-null field (an answer whose content the broker chooses).
+// present, non-null field (an answer whose content the broker chooses),
+// "<absent>" for no such field (a list shorter than that index).
 bool conditions_hold(const json& conditions, const json& response) {
     for (auto& [ptr, want] : conditions.items()) {
         json::json_pointer p(ptr);
+        if (want == "<absent>") {
+            if (response.contains(p)) return false;
+            continue;
+        }
         if (!response.contains(p)) return false;
         if (want == "<not-null>" ? response.at(p).is_null() : response.at(p) != want) return false;
     }

@@ -8,7 +8,8 @@
 //       "request": {...to_json form, placeholders allowed...},
 //       "capture": {"tid": "/topics/0/topic_id"},      JSON pointers into the response
 //       "retry_until": {"/topics/0/error_code": 0},   re-send until these hold ("<not-null>":
-//                                                     any present, non-null value)
+//                                                     any present, non-null value; "<absent>":
+//                                                     no such field)
 //       "max_attempts": 50,
 //       "client_id": "x" | null,                      default "ketch-conform"
 //       "new_connection": false,                      reconnect before this step

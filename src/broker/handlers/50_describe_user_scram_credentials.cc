@@ -18,10 +18,20 @@ int8_t mechanism_type(const std::string& m) { return m == "SCRAM-SHA-256" ? 1 : 
 awaitable<describe_user_scram_credentials_response> handle_describe_user_scram_credentials(
     request_context& ctx, describe_user_scram_credentials_request& req) {
     describe_user_scram_credentials_response resp;
-    // KafkaApis: DESCRIBE on the cluster, else the top-level error.
+    // KafkaApis: DESCRIBE on the cluster, else DescribeUserScramCredentialsRequest.getErrorResponse:
+    // the top-level error and one row per user asked for, each with an empty
+    // user name, messages null (recorded: acl-scram-credentials). With a null
+    // user list Kafka fails building that answer and never responds; ketch
+    // answers the top-level error (conformance/differences.md).
     if (!ctx.authorize_cluster(security::acl_operation::describe)) {
         resp.error_code = code(error_code::cluster_authorization_failed);
-        resp.error_message = std::string(error_message(error_code::cluster_authorization_failed));
+        resp.error_message = std::nullopt;
+        if (req.users)
+            for (size_t i = 0; i < req.users->size(); ++i) {
+                auto& r = resp.results.emplace_back();
+                r.error_code = code(error_code::cluster_authorization_failed);
+                r.error_message = std::nullopt;
+            }
         co_return resp;
     }
     std::map<std::string, std::vector<describe_user_scram_credentials_response::credential_info>> by_user;

@@ -91,6 +91,9 @@ awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credent
             e = {error_code::unacceptable_credential, "Too few iterations"};
         else if (e.code == error_code::none && u.iterations > security::k_scram_max_iterations)
             e = {error_code::unacceptable_credential, "Too many iterations"};
+        // Kafka derives the keys with an HMAC keyed by the salted password; an
+        // empty one throws (SecretKeySpec): UNKNOWN_SERVER_ERROR, no message.
+        if (e.code == error_code::none && u.salted_password.empty()) e = {error_code::unknown_server_error, {}};
         if (e.code != error_code::none) errors.emplace_back(u.name, e);
         else upserts.emplace_back(u.name, &u);
     }
@@ -109,7 +112,9 @@ awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credent
         if (st.ok()) ok_row(user);
         else errors.emplace_back(user, api_error{error_code::unknown_server_error, st.error().message});
     }
-    for (auto& [user, e] : errors) resp.results.push_back({user, code(e.code), e.message, {}});
+    for (auto& [user, e] : errors)
+        resp.results.push_back(
+            {user, code(e.code), e.message.empty() ? std::nullopt : std::optional<std::string>(e.message), {}});
     co_return resp;
 }
 
