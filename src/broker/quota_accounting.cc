@@ -35,4 +35,15 @@ std::optional<double> quota_window_bytes(request_context& ctx, security::quota_t
     return ctx.broker.quotas->max_value_in_window(type, quota_user(ctx.conn), ctx.client_id.value_or(""));
 }
 
+security::mutation_quota mutation_quota_for(request_context& ctx, int16_t strict_since) {
+    return security::mutation_quota(ctx.broker.quotas, quota_user(ctx.conn), ctx.client_id.value_or(""),
+                                    ctx.api_version >= strict_since);
+}
+
+bool charge_mutation(security::mutation_quota& q, int32_t partitions) { return q.charge(partitions, now_ms()); }
+
+void finish_mutations(request_context& ctx, const security::mutation_quota& q) {
+    ctx.throttle_ms = std::max(ctx.throttle_ms, q.throttle_ms(now_ms()));
+}
+
 }  // namespace ketch::broker

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "broker/request_context.h"
+#include "security/mutation_quota.h"
 #include "security/quota_manager.h"
 
 namespace ketch::broker {
@@ -21,5 +22,13 @@ int32_t record_quota(request_context& ctx, security::quota_type type, double val
 void unrecord_quota(request_context& ctx, security::quota_type type, double value);
 // The most a fetch may return without certain throttling; nullopt: no quota.
 std::optional<double> quota_window_bytes(request_context& ctx, security::quota_type type);
+
+// The controller_mutation_rate of this request (strict from `strict_since`,
+// ControllerApis' strictSinceVersion). Charge it per topic; finish_mutations
+// puts its throttle time into the request's.
+security::mutation_quota mutation_quota_for(request_context& ctx, int16_t strict_since);
+// Charges `partitions` against `q`; false: THROTTLING_QUOTA_EXCEEDED.
+bool charge_mutation(security::mutation_quota& q, int32_t partitions);
+void finish_mutations(request_context& ctx, const security::mutation_quota& q);
 
 }  // namespace ketch::broker

@@ -74,7 +74,7 @@ public:
     // mutation while the bucket is in debt is refused, nothing recorded
     // (StrictControllerMutationQuota); permissive (older versions): always
     // recorded, a debt only throttles (PermissiveControllerMutationQuota).
-    // Throttle time: -tokens / quota seconds. Not wired into the handlers yet.
+    // Throttle time: -tokens / quota seconds. Charged per request through security::mutation_quota.
     mutation_verdict record_mutation(const std::string& user, const std::string& client_id, double permits,
                                      bool strict, int64_t now_ms);
 

@@ -66,8 +66,9 @@ public:
 private:
     // Rule bodies; names and paths match all_rules() below.
     void apply(json& v, const std::string& path, const std::string& key) {
-        if (key == "throttle_time_ms") {  // throttle_time
-            v = "<any>";
+        if (key == "throttle_time_ms") {  // throttle_time, throttle_sign
+            v = rules_.has("throttle_sign") && v.is_number_integer() ? (v.get<int64_t>() > 0 ? "<positive>" : "<zero>")
+                                                                    : "<any>";
         } else if (key == "cluster_id" && v.is_string()) {  // cluster_id
             static const std::regex id_re("[A-Za-z0-9_-]{22}");
             if (std::regex_match(v.get<std::string>(), id_re)) v = "<cluster-id>";
@@ -177,6 +178,10 @@ std::string member_token(const std::string& id, side_context& ctx) {
 const std::vector<rule_info>& all_rules() {
     static const std::vector<rule_info> rules = {
         {"throttle_time", "/**/throttle_time_ms", "ignored: quota throttling is timing, not behaviour"},
+        {"throttle_sign", "/**/throttle_time_ms",
+         "(opt-in per step) only zero vs positive is compared (\"<zero>\", \"<positive>\"): whether a request was "
+         "throttled is behaviour, how many ms depends on timing",
+         true},
         {"cluster_id", "/**/cluster_id", "any 22-character base64url id compares equal (\"<cluster-id>\")"},
         {"topic_id", "/**/topic_id",
          "a nonzero uuid compares equal to any nonzero uuid, provided the correspondence stays one-to-one "

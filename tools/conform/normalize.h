@@ -37,6 +37,11 @@ struct side_context {
 struct step_rules {
     bool exact_error_messages = false;
     std::vector<std::string> opt_in;  // e.g. "own_topics_only"
+    bool has(const std::string& rule) const {
+        for (auto& r : opt_in)
+            if (r == rule) return true;
+        return false;
+    }
 };
 
 // own_topics_only, applied when a response is stored too (so recordings do

@@ -72,7 +72,8 @@ std::vector<step_outcome> runner::run(const scenario& sc, bindings& b) {
 bytes runner::request_frame(const step& s, int32_t cid, bindings& b) {
     if (!s.raw_hex) {
         json body = expand_record_specs(b.substitute(s.request));
-        return encode_request(*s.api, s.version, cid, s.client_id, body);
+        auto client_id = s.client_id ? std::optional(b.substitute_string(*s.client_id)) : std::nullopt;
+        return encode_request(*s.api, s.version, cid, client_id, body);
     }
     bytes frame = from_hex(b.substitute_string(*s.raw_hex));
     if (s.raw_with_size) return frame;

@@ -11,7 +11,7 @@
 //                                                     any present, non-null value; "<absent>":
 //                                                     no such field)
 //       "max_attempts": 50,
-//       "client_id": "x" | null,                      default "ketch-conform"
+//       "client_id": "x" | null,                      default "ketch-conform"; placeholders allowed
 //       "new_connection": false,                      reconnect before this step
 //       "connection": "b",                            which connection (default "main"); each is
 //                                                     opened on first use, so members can wait

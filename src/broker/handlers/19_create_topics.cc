@@ -7,12 +7,18 @@
 // "Authorization failed." (a name sent twice is refused as a duplicate
 // first); a created topic's configs are left out, with
 // topic_config_error_code TOPIC_AUTHORIZATION_FAILED, without DESCRIBE_CONFIGS.
+// controller_mutation_rate (KIP-599): each topic that passed every other check
+// is charged its partition count, strict from v6 (THROTTLING_QUOTA_EXCEEDED,
+// no message, for a topic charged while in debt), permissive before;
+// validate_only is charged too (ReplicationControlManager.createTopic).
+// Recorded: conformance/recordings/controller-mutation-quota.json.
 // Difference (conformance/differences.md): a replication factor above the
 // single broker's 1 is accepted, where a one-broker Kafka refuses it.
 #include <algorithm>
 #include <set>
 
 #include "broker/handlers/handlers.h"
+#include "broker/quota_accounting.h"
 #include "broker/topics.h"
 #include "meta/describe_configs.h"
 
@@ -43,6 +49,30 @@ void fill_success(result_t& r, const meta::topic& t, const meta::broker_defaults
         c.config_source = int8_t(e.source);
         c.is_sensitive = e.sensitive;
     }
+}
+
+// The quota comes after every other check: every entry is validated first,
+// the ones that passed are charged in request order, and only those the
+// quota accepts are created. `throttled[k]`: entry k refused by the quota.
+std::vector<result<meta::topic, meta::error>> create_charged(broker_context& b,
+                                                             const std::vector<meta::create_topic_args>& args,
+                                                             bool validate_only, security::mutation_quota& quota,
+                                                             std::vector<bool>& throttled) {
+    auto out = create_topics(b, args, true);
+    std::vector<meta::create_topic_args> accepted;
+    std::vector<size_t> slot;
+    for (size_t k = 0; k < out.size(); ++k) {
+        if (!out[k].ok()) continue;
+        if (!charge_mutation(quota, args[k].partition_count)) {
+            throttled[k] = true;
+            continue;
+        }
+        accepted.push_back(args[k]);
+        slot.push_back(k);
+    }
+    auto created = create_topics(b, accepted, validate_only);
+    for (size_t j = 0; j < created.size(); ++j) out[slot[j]] = std::move(created[j]);
+    return out;
 }
 
 }  // namespace
@@ -124,9 +154,17 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
         arg_slot.push_back(i);
     }
 
-    auto results = create_topics(b, args, req.validate_only);
+    auto quota = mutation_quota_for(ctx, 6);
+    std::vector<bool> throttled(args.size(), false);
+    auto results = quota.bounded() ? create_charged(b, args, req.validate_only, quota, throttled)
+                                   : create_topics(b, args, req.validate_only);
+    finish_mutations(ctx, quota);
     for (size_t k = 0; k < results.size(); ++k) {
         auto& r = resp.topics[arg_slot[k]];
+        if (throttled[k]) {
+            r.error_code = code(error_code::throttling_quota_exceeded);  // no message (recorded)
+            continue;
+        }
         if (results[k].ok()) {
             fill_success(r, *results[k], b.topics.defaults(), v,
                          ctx.authorize(security::acl_operation::describe_configs, security::resource_type::topic,

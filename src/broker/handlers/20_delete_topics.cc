@@ -1,10 +1,15 @@
 // DeleteTopics v1-6. v4: flexible. v5: error_message. v6: topics by name or
 // id (KIP-516). Behaviour: ControllerApis.deleteTopics. The deleted topics'
 // committed offsets go from every group (GroupCoordinatorService.onPartitionsDeleted).
+// controller_mutation_rate (KIP-599): a topic that may be deleted is charged
+// its partition count, strict from v5 (THROTTLING_QUOTA_EXCEEDED, no message:
+// ReplicationControlManager.deleteTopic), permissive before
+// (recorded: conformance/recordings/controller-mutation-quota.json).
 #include <map>
 #include <set>
 
 #include "broker/handlers/handlers.h"
+#include "broker/quota_accounting.h"
 #include "broker/topics.h"
 #include "group/coordinator.h"
 
@@ -16,6 +21,7 @@ awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, del
     auto& b = ctx.broker;
     delete_topics_response resp;
     std::vector<std::string> deleted;
+    auto quota = mutation_quota_for(ctx, 5);
     auto answer = [&](std::optional<std::string> name, uuid id, const result<meta::topic, meta::error>& r) {
         if (r.ok()) deleted.push_back(r.value().name);
         auto& out = resp.responses.emplace_back();
@@ -34,6 +40,14 @@ awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, del
     auto may = [&](security::acl_operation op, const std::string& name) {
         return cluster_delete || ctx.authorize(op, security::resource_type::topic, name);
     };
+    // Deletes `t` unless the quota refuses it (no message, Kafka's topic id).
+    auto remove = [&](std::optional<std::string> name, const meta::topic& t) {
+        if (charge_mutation(quota, t.partition_count)) return answer(std::move(name), t.id, delete_topic(b, t));
+        auto& out = resp.responses.emplace_back();
+        out.name = std::move(name);
+        out.topic_id = t.id;
+        out.error_code = code(error_code::throttling_quota_exceeded);
+    };
     auto denied = [&](std::optional<std::string> name, uuid id) {
         auto& out = resp.responses.emplace_back();
         out.name = std::move(name);
@@ -50,8 +64,7 @@ awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, del
                                                  "This server does not host this topic-partition."}});
             return;
         }
-        auto r = delete_topic(b, *t);
-        answer(name, t->id, r);
+        remove(name, *t);
     };
 
     auto invalid = [&](std::optional<std::string> name, uuid id, const char* why) {
@@ -108,10 +121,10 @@ awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, del
                 denied(may(security::acl_operation::describe, t->name) ? std::optional(t->name) : std::nullopt, t->id);
                 continue;
             }
-            auto r = delete_topic(b, *t);
-            answer(t->name, t->id, r);
+            remove(t->name, *t);
         }
     }
+    finish_mutations(ctx, quota);
     if (!deleted.empty()) b.groups.on_topics_deleted(deleted);
     co_return resp;
 }

@@ -3,10 +3,15 @@
 // ReplicationControlManager.createPartitions (count must grow, manual
 // assignments: one per new partition, registered brokers only). The new
 // partitions' logs are created on first use, like a new topic's.
+// controller_mutation_rate (KIP-599): the added partitions are charged after
+// the count checks, before the assignments' brokers are checked; strict from
+// v3 (THROTTLING_QUOTA_EXCEEDED, no message), permissive before
+// (recorded: conformance/recordings/controller-mutation-quota.json).
 #include <map>
 #include <set>
 
 #include "broker/handlers/handlers.h"
+#include "broker/quota_accounting.h"
 #include "broker/topics.h"
 #include "meta/topic_registry.h"
 
@@ -18,14 +23,20 @@ namespace {
 
 using topic_req = create_partitions_request::create_partitions_topic;
 
-// Manual assignments: one per added partition, each naming only this broker,
-// no broker twice. Empty string when they are acceptable.
-std::string check_assignments(const topic_req& t, const meta::topic& current, int32_t node_id) {
+// Manual assignments: one per added partition (checked first, before the
+// quota), each naming only this broker, no broker twice. Empty string when
+// they are acceptable.
+std::string check_assignment_count(const topic_req& t, const meta::topic& current) {
     if (!t.assignments) return {};
     const int32_t added = t.count - current.partition_count;
     if (int32_t(t.assignments->size()) != added)
         return "Attempted to add " + std::to_string(added) + " additional partition(s), but only " +
                std::to_string(t.assignments->size()) + " assignment(s) were specified.";
+    return {};
+}
+
+std::string check_assignments(const topic_req& t, int32_t node_id) {
+    if (!t.assignments) return {};
     for (auto& a : *t.assignments) {
         if (a.broker_ids.empty()) return "The manual partition assignment includes an empty replica list.";
         std::set<int32_t> ids(a.broker_ids.begin(), a.broker_ids.end());
@@ -47,6 +58,7 @@ awaitable<create_partitions_response> handle_create_partitions(request_context& 
     std::map<std::string, int> seen;
     for (auto& t : req.topics) ++seen[t.name];
     std::set<std::string> answered;
+    auto quota = mutation_quota_for(ctx, 3);
     for (auto& t : req.topics) {
         if (!answered.insert(t.name).second) continue;  // Kafka answers each name once
         auto& out = resp.results.emplace_back();
@@ -72,7 +84,15 @@ awaitable<create_partitions_response> handle_create_partitions(request_context& 
             continue;
         }
         if (t.count > current->partition_count) {
-            if (auto bad = check_assignments(t, *current, b.config.node_id); !bad.empty()) {
+            if (auto bad = check_assignment_count(t, *current); !bad.empty()) {
+                fail(error_code::invalid_replica_assignment, bad);
+                continue;
+            }
+            if (!charge_mutation(quota, t.count - current->partition_count)) {
+                out.error_code = code(error_code::throttling_quota_exceeded);  // no message (recorded)
+                continue;
+            }
+            if (auto bad = check_assignments(t, b.config.node_id); !bad.empty()) {
                 fail(error_code::invalid_replica_assignment, bad);
                 continue;
             }
@@ -83,6 +103,7 @@ awaitable<create_partitions_response> handle_create_partitions(request_context& 
             continue;
         }
     }
+    finish_mutations(ctx, quota);
     co_return resp;
 }
 
