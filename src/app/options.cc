@@ -191,6 +191,11 @@ options parse_options(int argc, char** argv) {
                  "heartbeat interval given to consumer-protocol members (group.consumer.heartbeat.interval.ms)")
             ->capture_default_str()
             ->check(CLI::PositiveNumber);
+        a.option("group-consumer-migration-policy", o.group_consumer_migration_policy,
+                 "online conversion between classic and consumer groups (group.consumer.migration.policy): "
+                 "bidirectional, upgrade, downgrade or disabled")
+            ->capture_default_str()
+            ->transform(CLI::IsMember({"bidirectional", "upgrade", "downgrade", "disabled"}, CLI::ignore_case));
         a.option("transaction-max-timeout-ms", o.transaction_max_timeout_ms,
                  "largest transaction timeout a producer may ask (transaction.max.timeout.ms)")
             ->capture_default_str()

@@ -63,6 +63,8 @@ struct options {
     int32_t group_max_session_timeout_ms = 1800000;         // group.max.session.timeout.ms
     int32_t group_consumer_session_timeout_ms = 45000;      // group.consumer.session.timeout.ms (KIP-848)
     int32_t group_consumer_heartbeat_interval_ms = 5000;    // group.consumer.heartbeat.interval.ms (KIP-848)
+    // group.consumer.migration.policy: bidirectional, upgrade, downgrade or disabled
+    std::string group_consumer_migration_policy = "bidirectional";
     int32_t transaction_max_timeout_ms = 900000;           // transaction.max.timeout.ms
     int64_t transaction_abort_check_ms = 10000;            // transaction.abort.timed.out.transaction.cleanup.interval.ms
     int64_t transactional_id_expiration_ms = 604800000;    // transactional.id.expiration.ms

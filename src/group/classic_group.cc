@@ -44,6 +44,16 @@ void classic_group::restore_members(std::string protocol_name, const std::string
     subscribed_topics_ = compute_subscribed_topics();
 }
 
+void classic_group::adopt_members(std::vector<classic_member> members, int64_t now_ms) {
+    if (members.empty()) return;
+    for (auto& m : members) add(std::move(m), {});
+    protocol_name_ = select_protocol();
+    previous_state_ = state_;
+    state_ = group_state::stable;
+    state_timestamp_ms_ = now_ms;
+    subscribed_topics_ = compute_subscribed_topics();
+}
+
 void classic_group::count_protocols(const classic_member& m, int delta) {
     for (const auto& p : m.protocols) supported_protocols_[p.name] += delta;
 }

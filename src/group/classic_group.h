@@ -72,6 +72,10 @@ public:
     void restore_members(std::string protocol_name, const std::string& leader, std::vector<classic_member> members,
                          int64_t now_ms);
 
+    // For a consumer group downgraded online (ClassicGroup.fromConsumerGroup):
+    // Stable with `members` (assignments set), the protocol they select.
+    void adopt_members(std::vector<classic_member> members, int64_t now_ms);
+
     // ---- members ----
     bool has_member(const std::string& id) const { return members_.count(id) != 0; }
     classic_member& member(const std::string& id) { return members_.at(id); }

@@ -81,6 +81,7 @@ struct described_consumer_member {
     std::optional<std::string> subscribed_topic_regex;
     std::vector<described_topic_partitions> assignment;
     std::vector<described_topic_partitions> target_assignment;
+    bool uses_classic_protocol = false;  // MemberType (v1): classic or consumer
 };
 
 struct described_consumer_group {

@@ -65,6 +65,7 @@ std::vector<described_consumer_group> group_coordinator::consumer_describe(const
             dm.subscribed_topic_regex = m.subscribed_topic_regex.value_or("");
             dm.assignment = describe_partitions(m.assigned, topics);
             dm.target_assignment = describe_partitions(g->target_of(mid), topics);
+            dm.uses_classic_protocol = m.uses_classic();
         }
     }
     return out;

@@ -123,4 +123,47 @@ std::optional<std::string> consumer_group::preferred_assignor() const {
     return best;
 }
 
+size_t consumer_group::num_classic_members() const {
+    size_t n = 0;
+    for (const auto& [id, m] : members_) n += m.uses_classic() ? 1 : 0;
+    return n;
+}
+
+bool consumer_group::supports_classic_protocols(const std::string& protocol_type,
+                                                const std::vector<protocol>& protocols) const {
+    if (protocol_type != "consumer") return false;
+    if (members_.empty()) return !protocols.empty();
+    const size_t classic = num_classic_members();
+    for (const auto& p : protocols) {
+        size_t supporting = 0;
+        for (const auto& [id, m] : members_) {
+            if (!m.classic) continue;
+            for (const auto& q : m.classic->protocols)
+                if (q.name == p.name) {
+                    ++supporting;
+                    break;
+                }
+        }
+        if (supporting == classic) return true;
+    }
+    return false;
+}
+
+bool consumer_group::all_members_use_classic_except(const std::string& member_id) const {
+    const auto* m = member(member_id);
+    return m && !m->uses_classic() && num_classic_members() == members_.size() - 1;
+}
+
+bool consumer_group::waiting_on_unreleased_partition(const consumer_member& m) const {
+    if (m.state != member_state::unreleased_partitions) return false;
+    for (const auto& [topic, ps] : target_of(m.member_id)) {
+        auto have = m.assigned.find(topic);
+        for (int32_t p : ps) {
+            const bool assigned = have != m.assigned.end() && have->second.count(p);
+            if (!assigned && partition_epoch(topic, p) != -1) return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace ketch::group

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "group/api.h"
 #include "group/consumer_api.h"
 
 namespace ketch::group {
@@ -23,6 +24,15 @@ inline constexpr int32_t leave_group_static_member_epoch = -2;
 
 // Where a member is in its reconciliation (modern/MemberState.java).
 enum class member_state { stable, unrevoked_partitions, unreleased_partitions };
+
+// What a member of a consumer group that speaks the classic protocol
+// (JoinGroup/SyncGroup/Heartbeat) keeps of its JoinGroup
+// (ConsumerGroupMemberMetadataValue.ClassicMemberMetadata).
+struct classic_member_meta {
+    int32_t session_timeout_ms = 0;
+    std::vector<protocol> protocols;  // its JoinGroup's, in preference order
+    friend bool operator==(const classic_member_meta&, const classic_member_meta&) = default;
+};
 
 struct consumer_member {
     std::string member_id;
@@ -40,6 +50,12 @@ struct consumer_member {
     member_state state = member_state::stable;
     topic_partitions assigned;            // usable now
     topic_partitions pending_revocation;  // still owned, being given up
+    // Set for a member using the classic protocol (a mixed group, KIP-848
+    // online migration); such a member has no rebalance-timeout timer but a
+    // join and a sync timer.
+    std::optional<classic_member_meta> classic;
+
+    bool uses_classic() const { return classic.has_value(); }
 
     // Whether the member is at `epoch` with nothing left to do.
     bool reconciled_to(int32_t epoch) const { return state == member_state::stable && member_epoch == epoch; }
@@ -96,6 +112,18 @@ public:
     // What the group last saw of its subscribed topics: a change bumps the epoch.
     const std::map<std::string, topic_meta>& subscription_metadata() const { return subscription_metadata_; }
     void set_subscription_metadata(std::map<std::string, topic_meta> m) { subscription_metadata_ = std::move(m); }
+    // ---- classic-protocol members (mixed groups) ----
+    size_t num_classic_members() const;
+    // Kafka's supportsClassicProtocols: the type is "consumer" and, unless the
+    // group is empty, one of `names` is supported by every classic member.
+    bool supports_classic_protocols(const std::string& protocol_type, const std::vector<protocol>& protocols) const;
+    // Kafka's allMembersUseClassicProtocolExcept: `member_id` uses the
+    // consumer protocol and every other member the classic one.
+    bool all_members_use_classic_except(const std::string& member_id) const;
+    // Kafka's waitingOnUnreleasedPartition: part of the member's target is
+    // still owned by another member.
+    bool waiting_on_unreleased_partition(const consumer_member& m) const;
+
     // Kafka's computePreferredServerAssignor: the assignor most members name.
     std::optional<std::string> preferred_assignor() const;
 

@@ -108,19 +108,19 @@ consumer_heartbeat_result group_coordinator::consumer_heartbeat(const consumer_h
 }
 
 // getOrMaybeCreateConsumerGroup: an empty classic group is replaced (its
-// offsets stay); ketch difference: a classic group with members is not
-// upgraded online (Kafka's default migration policy would), it is refused as
-// Kafka refuses it with upgrades disabled.
+// offsets stay); one with members is converted online when the migration
+// policy allows it (upgrade_classic_group, migration.cc).
 result<consumer_group*, consumer_heartbeat_result> group_coordinator::consumer_group_for(const std::string& id,
-                                                                                          bool create) {
+                                                                                          bool create,
+                                                                                          completions& out) {
     if (auto* cg = find_consumer(id)) return cg;
     auto* classic = find(id);
     if (!classic && !create)
         return failure{hb_error(error_code::group_id_not_found, "Consumer group " + id + " not found.")};
     int32_t epoch = 0;
     if (classic) {
-        if (!create || !classic->is(group_state::empty))
-            return failure{hb_error(error_code::group_id_not_found, "Group " + id + " is not a consumer group")};
+        if (!create) return failure{hb_error(error_code::group_id_not_found, "Group " + id + " is not a consumer group")};
+        if (!classic->is(group_state::empty)) return upgrade_classic_group(*classic, out);
         // ketch difference: the epoch goes on from the classic generation (as
         // Kafka's online upgrade does; its offline one starts again at 0), so
         // that the group's stored row moves forward.
@@ -138,7 +138,7 @@ result<consumer_group*, consumer_heartbeat_result> group_coordinator::consumer_g
 consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const consumer_heartbeat_args& args,
                                                                         completions& out) {
     const bool create = args.member_epoch == 0;
-    auto found = consumer_group_for(args.group_id, create);
+    auto found = consumer_group_for(args.group_id, create, out);
     if (!found) return found.error();
     consumer_group& g = **found;
     // throwIfConsumerGroupIsFull
@@ -241,14 +241,15 @@ consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const co
                          member_topic_ids(upd, topics, regexes_));
         if (next != upd) {
             g.update_member(next);
-            if (next.state == member_state::unrevoked_partitions)
+            if (next.uses_classic()) {
+                // A classic member has join and sync timers instead.
+            } else if (next.state == member_state::unrevoked_partitions)
                 schedule_consumer_rebalance_timeout(g.id(), member_id, next.member_epoch, next.rebalance_timeout_ms);
             else
                 cancel_timer(consumer_rebalance_key(g.id(), member_id));
         }
     }
     schedule_consumer_session_timeout(g.id(), member_id);
-    (void)out;
 
     consumer_heartbeat_result r;
     r.member_id = member_id;
@@ -263,7 +264,7 @@ consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const co
 
 // consumerGroupLeave
 consumer_heartbeat_result group_coordinator::consumer_leave(const consumer_heartbeat_args& args, completions& out) {
-    auto found = consumer_group_for(args.group_id, false);
+    auto found = consumer_group_for(args.group_id, false, out);
     if (!found) return found.error();
     consumer_group& g = **found;
     consumer_heartbeat_result r{.member_id = args.member_id, .member_epoch = args.member_epoch};
@@ -297,6 +298,7 @@ consumer_heartbeat_result group_coordinator::consumer_leave(const consumer_heart
 
 // consumerGroupFenceMember: the member goes, the group epoch is bumped.
 void group_coordinator::fence_consumer_member(consumer_group& g, const std::string& member_id, completions& out) {
+    if (maybe_downgrade(g, member_id, out)) return;  // g is gone
     g.remove_member(member_id);
     cancel_consumer_timers(g.id(), member_id);
     refresh_subscription_metadata(g, topics_by_name(), regexes_);
@@ -306,8 +308,10 @@ void group_coordinator::fence_consumer_member(consumer_group& g, const std::stri
     persist_consumer(g, out);
 }
 
-void group_coordinator::schedule_consumer_session_timeout(const std::string& group_id, const std::string& member_id) {
-    schedule_timer(consumer_session_key(group_id, member_id), config_.consumer_session_timeout_ms,
+void group_coordinator::schedule_consumer_session_timeout(const std::string& group_id, const std::string& member_id,
+                                                          int32_t timeout_ms) {
+    schedule_timer(consumer_session_key(group_id, member_id),
+                   timeout_ms < 0 ? config_.consumer_session_timeout_ms : timeout_ms,
                    [this, group_id, member_id](completions& o) {
                        auto* g = find_consumer(group_id);
                        if (g && g->has_member(member_id)) fence_consumer_member(*g, member_id, o);
@@ -327,6 +331,8 @@ void group_coordinator::schedule_consumer_rebalance_timeout(const std::string& g
 void group_coordinator::cancel_consumer_timers(const std::string& group_id, const std::string& member_id) {
     cancel_timer(consumer_session_key(group_id, member_id));
     cancel_timer(consumer_rebalance_key(group_id, member_id));
+    cancel_timer(consumer_join_key(group_id, member_id));
+    cancel_timer(consumer_sync_key(group_id, member_id));
 }
 
 }  // namespace ketch::group

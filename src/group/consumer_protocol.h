@@ -1,17 +1,22 @@
-// The one piece of the embedded consumer protocol the coordinator reads: the
-// topics of a member's subscription (ConsumerProtocolSubscription), used to
-// tell whether a group is subscribed to a topic (OffsetDelete, expiry).
+// The embedded consumer protocol (clients' ConsumerProtocolSubscription and
+// ConsumerProtocolAssignment, versions 0-3) as far as the coordinator needs
+// it: the topics of a classic member's subscription (OffsetDelete, expiry),
+// and, for online migration between the classic and the consumer protocol
+// (GroupMetadataManager, Kafka 4.3.1), a member's whole subscription and the
+// assignment bytes a classic member gets from SyncGroup.
 //
-// Like Kafka (ClassicGroup.computeSubscribedTopics) it reads the version-0
-// prefix shared by every version: int16 version, [string] topics, nullable
-// bytes user_data; later fields are ignored. This is a read of a client-side
-// payload, not of a Kafka request, so the generated codec is not used (the
-// group layer may not include it).
+// Like Kafka's ConsumerProtocol, a version above 3 is read as version 3 (its
+// later fields are ignored) and a negative version is malformed. This is a
+// client-side payload, not a Kafka request, so the generated codec is not
+// used (the group layer may not include it).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "base/bytes.h"
 
@@ -19,7 +24,28 @@ namespace ketch::group {
 
 inline constexpr const char* consumer_protocol_type = "consumer";
 
+// Partitions by topic name, as the embedded protocol carries them.
+using named_partitions = std::map<std::string, std::set<int32_t>>;
+
+struct consumer_subscription {
+    int16_t version = 0;
+    std::vector<std::string> topics;
+    named_partitions owned;  // v1+
+    int32_t generation_id = -1;         // v2+
+    std::optional<std::string> rack_id;  // v3+
+};
+
 // The subscribed topics; nullopt if the bytes are not a valid subscription.
 std::optional<std::set<std::string>> subscription_topics(byte_view metadata);
+// The whole subscription; nullopt if malformed (Kafka: SchemaException).
+std::optional<consumer_subscription> parse_subscription(byte_view metadata);
+// The version a subscription or assignment starts with; nullopt if malformed.
+std::optional<int16_t> protocol_version(byte_view bytes);
+
+// A ConsumerProtocolAssignment's partitions; nullopt if malformed.
+std::optional<named_partitions> parse_assignment(byte_view bytes);
+// ConsumerProtocol.serializeAssignment: `version` (capped at 3), topics in
+// name order, partitions ascending, null user data.
+bytes encode_assignment(const named_partitions& partitions, int16_t version);
 
 }  // namespace ketch::group

@@ -20,7 +20,7 @@ std::string timer_key(char kind, const std::string& group_id, const std::string&
     k.push_back(kind);
     k.push_back('\0');
     k += group_id;
-    if (kind == 'h' || kind == 'c' || kind == 'r') {
+    if (kind == 'h' || kind == 'c' || kind == 'r' || kind == 'J' || kind == 'S') {
         k.push_back('\0');
         k += member_id;
     }
@@ -48,6 +48,12 @@ std::string consumer_session_key(const std::string& g, const std::string& m) {
 }
 std::string consumer_rebalance_key(const std::string& g, const std::string& m) {
     return timer_key('r', g, m);
+}
+std::string consumer_join_key(const std::string& g, const std::string& m) {
+    return timer_key('J', g, m);
+}
+std::string consumer_sync_key(const std::string& g, const std::string& m) {
+    return timer_key('S', g, m);
 }
 
 group_coordinator::group_coordinator(group_config config, const clock& clk, scheduler& sched,

@@ -178,15 +178,35 @@ private:
 
     // ---- consumer groups; call with mu_ held ----
     consumer_group* find_consumer(const std::string& group_id);
-    result<consumer_group*, consumer_heartbeat_result> consumer_group_for(const std::string& id, bool create);
+    result<consumer_group*, consumer_heartbeat_result> consumer_group_for(const std::string& id, bool create,
+                                                                      completions& out);
     consumer_heartbeat_result consumer_join_or_heartbeat(const consumer_heartbeat_args& args, completions& out);
     consumer_heartbeat_result consumer_leave(const consumer_heartbeat_args& args, completions& out);
     void fence_consumer_member(consumer_group& g, const std::string& member_id, completions& out);
-    void schedule_consumer_session_timeout(const std::string& group_id, const std::string& member_id);
+    // `timeout_ms` < 0: group.consumer.session.timeout.ms (a classic member has its own).
+    void schedule_consumer_session_timeout(const std::string& group_id, const std::string& member_id,
+                                           int32_t timeout_ms = -1);
     void schedule_consumer_rebalance_timeout(const std::string& group_id, const std::string& member_id, int32_t epoch,
                                              int32_t timeout_ms);
     void cancel_consumer_timers(const std::string& group_id, const std::string& member_id);
     topic_index topics_by_name() const;
+
+    // ---- online migration and mixed groups (migration.cc); call with mu_ held ----
+    // validateOnlineUpgrade + convertToConsumerGroup: the classic group
+    // becomes a consumer group with its members (classic protocol), or
+    // GROUP_ID_NOT_FOUND when it may not.
+    result<consumer_group*, consumer_heartbeat_result> upgrade_classic_group(classic_group& g, completions& out);
+    // validateOnlineDowngradeWithFencedMember + convertToClassicGroup: when
+    // `leaving` is the last consumer-protocol member, the group becomes a
+    // classic group of the others and rebalances; false if it stays.
+    bool maybe_downgrade(consumer_group& g, const std::string& leaving, completions& out);
+    // classicGroup{Join,Sync,Heartbeat,Leave}ToConsumerGroup
+    void join_consumer_group(consumer_group& g, join_args& args, join_callback& done, completions& out);
+    void sync_consumer_group(consumer_group& g, sync_args& args, sync_callback& done, completions& out);
+    error_code heartbeat_consumer_group(consumer_group& g, const heartbeat_args& args);
+    leave_result leave_consumer_group(consumer_group& g, const leave_args& args, completions& out);
+    void schedule_consumer_join_timeout_if_absent(const std::string& group_id, const std::string& member_id,
+                                                  int32_t timeout_ms);
     // Hand the group's row, with its membership (group_record.h), to finish().
     void persist_classic(const classic_group& g, completions& out);
     void persist_consumer(consumer_group& g, completions& out);

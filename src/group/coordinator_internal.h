@@ -17,6 +17,10 @@ std::string sync_key(const std::string& group_id);
 // A consumer-group member's session and rebalance (revocation) timeouts.
 std::string consumer_session_key(const std::string& group_id, const std::string& member_id);
 std::string consumer_rebalance_key(const std::string& group_id, const std::string& member_id);
+// A classic-protocol member of a consumer group: the time it has to rejoin
+// after being told to, and to sync after its JoinGroup was answered.
+std::string consumer_join_key(const std::string& group_id, const std::string& member_id);
+std::string consumer_sync_key(const std::string& group_id, const std::string& member_id);
 
 inline bool too_long(const std::string& s) {
     return s.size() > max_id_bytes;

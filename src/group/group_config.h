@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <string_view>
 
 namespace ketch::group {
 
@@ -16,6 +18,27 @@ inline constexpr int32_t kafka_initial_rebalance_delay_ms = 3000;
 // A group id over the bound is INVALID_GROUP_ID; a member id, instance id,
 // protocol type or protocol name over it is INVALID_REQUEST.
 inline constexpr size_t max_id_bytes = 4096;
+
+// group.consumer.migration.policy (ConsumerGroupMigrationPolicy.java): which
+// online conversions between a classic group and a consumer group are done.
+enum class migration_policy { bidirectional, upgrade, downgrade, disabled };
+
+// ConsumerGroupMigrationPolicy.parse: case-insensitive; an unknown name is disabled.
+inline migration_policy parse_migration_policy(std::string_view name) {
+    std::string lower;
+    for (char c : name) lower.push_back(char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+    if (lower == "bidirectional") return migration_policy::bidirectional;
+    if (lower == "upgrade") return migration_policy::upgrade;
+    if (lower == "downgrade") return migration_policy::downgrade;
+    return migration_policy::disabled;
+}
+
+inline bool upgrade_enabled(migration_policy p) {
+    return p == migration_policy::bidirectional || p == migration_policy::upgrade;
+}
+inline bool downgrade_enabled(migration_policy p) {
+    return p == migration_policy::bidirectional || p == migration_policy::downgrade;
+}
 
 struct group_config {
     // group.initial.rebalance.delay.ms. Kafka: 3000. ketch defaults to 200 so
@@ -34,6 +57,8 @@ struct group_config {
     int32_t consumer_max_size = std::numeric_limits<int32_t>::max();
     int32_t consumer_session_timeout_ms = 45000;
     int32_t consumer_heartbeat_interval_ms = 5000;
+    // group.consumer.migration.policy (Kafka 4.3.1: bidirectional)
+    migration_policy consumer_migration_policy = migration_policy::bidirectional;
     // offsets.retention.minutes
     int32_t offsets_retention_minutes = 7 * 24 * 60;
     // offsets.retention.check.interval.ms

@@ -79,8 +79,15 @@ std::string encode_classic(const classic_group& g) {
 std::string encode_consumer(const consumer_group& g) {
     json j{{"type", "consumer"}, {"epoch", g.group_epoch()}, {"assignment_epoch", g.assignment_epoch()}};
     json members = json::array();
-    for (const auto& [id, m] : g.members())
+    for (const auto& [id, m] : g.members()) {
+        json classic = nullptr;  // a classic-protocol member: its JoinGroup's session timeout and protocols
+        if (m.classic) {
+            json protocols = json::array();
+            for (const auto& p : m.classic->protocols) protocols.push_back({p.name, hex(p.metadata)});
+            classic = {{"session_timeout_ms", m.classic->session_timeout_ms}, {"protocols", std::move(protocols)}};
+        }
         members.push_back({{"id", id},
+                           {"classic", std::move(classic)},
                            {"instance", opt(m.instance_id)},
                            {"rack", opt(m.rack_id)},
                            {"client_id", m.client_id},
@@ -95,6 +102,7 @@ std::string encode_consumer(const consumer_group& g) {
                            {"state", int(m.state)},
                            {"assigned", partitions_json(m.assigned)},
                            {"revoking", partitions_json(m.pending_revocation)}});
+    }
     j["members"] = std::move(members);
     json target = json::object();
     for (const auto& [id, a] : g.target()) target[id] = partitions_json(a);
@@ -161,6 +169,12 @@ std::optional<consumer_group> decode_consumer(const std::string& id, const std::
             m.state = member_state(st);
             m.assigned = partitions_of(mj.at("assigned"));
             m.pending_revocation = partitions_of(mj.at("revoking"));
+            if (auto c = mj.find("classic"); c != mj.end() && !c->is_null()) {
+                classic_member_meta meta{.session_timeout_ms = c->at("session_timeout_ms").get<int32_t>()};
+                for (const auto& p : c->at("protocols"))
+                    meta.protocols.push_back(protocol{p.at(0).get<std::string>(), unhex(p.at(1).get<std::string>())});
+                m.classic = std::move(meta);
+            }
             g.update_member(m);
         }
         std::map<std::string, topic_partitions> target;

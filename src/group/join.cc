@@ -75,13 +75,12 @@ void group_coordinator::join_locked(join_args& args, join_callback& done, comple
     // an id; a member with an id joining a group that does not exist is unknown.
     const bool unknown_member = args.member_id.empty();
     if (auto* cg = find_consumer(args.group_id)) {
-        // An empty consumer group gives way to a classic one (its offsets
-        // stay). ketch difference: Kafka lets a classic member join a
-        // consumer group with members (KIP-848 mixed groups); ketch refuses.
-        if (!cg->empty() || !unknown_member) {
-            out.add(std::move(done), join_error(cg->empty() ? error_code::unknown_member_id
-                                                            : error_code::inconsistent_group_protocol,
-                                                args.member_id));
+        // classicGroupJoin: a consumer group with members takes the classic
+        // member (a mixed group, migration.cc).
+        if (!cg->empty()) return join_consumer_group(*cg, args, done, out);
+        // An empty consumer group gives way to a classic one (its offsets stay).
+        if (!unknown_member) {
+            out.add(std::move(done), join_error(error_code::unknown_member_id, args.member_id));
             return;
         }
         // ketch difference: the generation goes on from the group epoch.

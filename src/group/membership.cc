@@ -20,6 +20,10 @@ void group_coordinator::sync(sync_args args, sync_callback done) {
         } else if (too_long(args.member_id) || too_long(args.group_instance_id) || too_long(args.protocol_type) ||
                    too_long(args.protocol_name)) {
             fail(error_code::invalid_request);
+        } else if (auto* cg = find_consumer(args.group_id)) {
+            // classicGroupSyncToConsumerGroup (an empty group: UNKNOWN_MEMBER_ID)
+            if (cg->empty()) fail(error_code::unknown_member_id);
+            else sync_consumer_group(*cg, args, done, out);
         } else if (g = find(args.group_id); !g || g->is(group_state::empty)) {
             fail(error_code::unknown_member_id);
         } else if (g->is(group_state::dead)) {
@@ -59,6 +63,7 @@ error_code group_coordinator::heartbeat(const heartbeat_args& args) {
     if (stopped_) return error_code::coordinator_not_available;
     if (args.group_id.empty() || too_long(args.group_id)) return error_code::invalid_group_id;
     if (too_long(args.member_id) || too_long(args.group_instance_id)) return error_code::invalid_request;
+    if (auto* cg = find_consumer(args.group_id)) return heartbeat_consumer_group(*cg, args);
     auto* g = find(args.group_id);
     if (!g) return error_code::unknown_member_id;
     // validateClassicGroupHeartbeat
@@ -97,49 +102,54 @@ leave_result group_coordinator::leave(const leave_args& args) {
             res.error = error_code::invalid_group_id;
             return res;
         }
-        auto* g = find(args.group_id);
-        if (!g) {
-            // The service answers an unknown group member by member.
-            for (const auto& m : args.members)
-                res.members.push_back({m.member_id, m.group_instance_id, error_code::unknown_member_id});
-            return res;
-        }
-        if (g->is(group_state::dead)) {
-            res.error = error_code::coordinator_not_available;
-            return res;
-        }
-        // removeCurrentMemberFromClassicGroup: a parked JoinGroup is answered
-        // UNKNOWN_MEMBER_ID.
-        auto remove_current = [&](const std::string& id) {
-            cancel_timer(heartbeat_key(g->id(), id));
-            g->remove(id, out);
-        };
-        bool any_left = false;
-        for (const auto& who : args.members) {
-            error_code e = error_code::none;
-            if (too_long(who.member_id) || too_long(who.group_instance_id)) {
-                e = error_code::invalid_request;
-            } else if (who.member_id.empty()) {
-                // Administrative removal by group.instance.id (no fencing check).
-                if (who.group_instance_id && g->has_static_member(*who.group_instance_id))
-                    remove_current(*g->static_member_id(*who.group_instance_id));
-                else
-                    e = error_code::unknown_member_id;
-            } else if (g->is_pending(who.member_id)) {
-                g->remove(who.member_id, out);
-                cancel_timer(heartbeat_key(g->id(), who.member_id));
-            } else if (e = g->validate_member(who.member_id, who.group_instance_id); e == error_code::none) {
-                remove_current(who.member_id);
+        if (auto* cg = find_consumer(args.group_id)) {
+            // classicGroupLeaveToConsumerGroup
+            res = leave_consumer_group(*cg, args, out);
+        } else {
+            auto* g = find(args.group_id);
+            if (!g) {
+                // The service answers an unknown group member by member.
+                for (const auto& m : args.members)
+                    res.members.push_back({m.member_id, m.group_instance_id, error_code::unknown_member_id});
+                return res;
             }
-            if (e == error_code::none) any_left = true;
-            res.members.push_back({who.member_id, who.group_instance_id, e});
-        }
-        if (any_left) {
-            switch (g->state()) {
-                case group_state::stable:
-                case group_state::completing_rebalance: maybe_prepare_rebalance_or_complete_join(*g, out); break;
-                case group_state::preparing_rebalance: maybe_complete_join_phase(*g, out); break;
-                default: break;
+            if (g->is(group_state::dead)) {
+                res.error = error_code::coordinator_not_available;
+                return res;
+            }
+            // removeCurrentMemberFromClassicGroup: a parked JoinGroup is answered
+            // UNKNOWN_MEMBER_ID.
+            auto remove_current = [&](const std::string& id) {
+                cancel_timer(heartbeat_key(g->id(), id));
+                g->remove(id, out);
+            };
+            bool any_left = false;
+            for (const auto& who : args.members) {
+                error_code e = error_code::none;
+                if (too_long(who.member_id) || too_long(who.group_instance_id)) {
+                    e = error_code::invalid_request;
+                } else if (who.member_id.empty()) {
+                    // Administrative removal by group.instance.id (no fencing check).
+                    if (who.group_instance_id && g->has_static_member(*who.group_instance_id))
+                        remove_current(*g->static_member_id(*who.group_instance_id));
+                    else
+                        e = error_code::unknown_member_id;
+                } else if (g->is_pending(who.member_id)) {
+                    g->remove(who.member_id, out);
+                    cancel_timer(heartbeat_key(g->id(), who.member_id));
+                } else if (e = g->validate_member(who.member_id, who.group_instance_id); e == error_code::none) {
+                    remove_current(who.member_id);
+                }
+                if (e == error_code::none) any_left = true;
+                res.members.push_back({who.member_id, who.group_instance_id, e});
+            }
+            if (any_left) {
+                switch (g->state()) {
+                    case group_state::stable:
+                    case group_state::completing_rebalance: maybe_prepare_rebalance_or_complete_join(*g, out); break;
+                    case group_state::preparing_rebalance: maybe_complete_join_phase(*g, out); break;
+                    default: break;
+                }
             }
         }
     }

@@ -14,7 +14,9 @@ using namespace kafka;
 namespace {
 // READ(3), DELETE(6), DESCRIBE(8), DESCRIBE_CONFIGS(10), ALTER_CONFIGS(11).
 constexpr int32_t k_group_operations = (1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11);
-constexpr int8_t k_consumer_member = 1;  // MemberType: a member of the consumer protocol
+// MemberType: a member of the classic or of the consumer protocol.
+constexpr int8_t k_classic_member = 0;
+constexpr int8_t k_consumer_member = 1;
 
 consumer_group_describe_response::assignment_data to_wire(std::vector<group::described_topic_partitions>& a) {
     consumer_group_describe_response::assignment_data out;
@@ -65,7 +67,7 @@ awaitable<consumer_group_describe_response> handle_consumer_group_describe(reque
             om.subscribed_topic_regex = std::move(m.subscribed_topic_regex);
             om.assignment = to_wire(m.assignment);
             om.target_assignment = to_wire(m.target_assignment);
-            om.member_type = k_consumer_member;
+            om.member_type = m.uses_classic_protocol ? k_classic_member : k_consumer_member;
         }
         if (req.include_authorized_operations && g.error == error_code::none)
             out.authorized_operations =

@@ -20,7 +20,12 @@ TEST_F(consumer_test, an_empty_classic_group_becomes_a_consumer_group_keeping_it
     EXPECT_EQ(listed[0].group_state, "Stable");
 }
 
-TEST_F(consumer_test, a_classic_group_with_members_is_not_a_consumer_group) {
+// GroupMetadataManager.validateOnlineUpgrade: with upgrades disabled
+// (group.consumer.migration.policy) a classic group with members stays classic.
+TEST_F(consumer_test, a_classic_group_with_members_is_not_a_consumer_group_without_upgrades) {
+    cfg.consumer_migration_policy = migration_policy::downgrade;
+    open();
+    coord->set_topic_view(&topics);
     stable_single_member("g");
     auto r = join("g", "m");
     EXPECT_EQ(r.error, error_code::group_id_not_found);
@@ -29,9 +34,12 @@ TEST_F(consumer_test, a_classic_group_with_members_is_not_a_consumer_group) {
     EXPECT_EQ(d.error, error_code::group_id_not_found);
 }
 
-TEST_F(consumer_test, a_classic_member_cannot_join_a_consumer_group_with_members) {
+// classicGroupJoinToConsumerGroup: throwIfClassicProtocolIsNotSupported.
+TEST_F(consumer_test, a_classic_member_of_another_protocol_type_cannot_join_a_consumer_group) {
     join("g", "m");
-    auto j = group_test::join(join_req("g"));
+    auto req = join_req("g");
+    req.protocol_type = "connect";
+    auto j = group_test::join(req);
     EXPECT_EQ(j.get().error, error_code::inconsistent_group_protocol);
     leave("g", "m");
     // Empty: a classic member takes it over.

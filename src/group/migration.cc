@@ -1,0 +1,335 @@
+// Online migration between the classic and the consumer (KIP-848) protocol,
+// and classic-protocol members of a consumer group (a "mixed" group). Mirrors
+// GroupMetadataManager (Kafka 4.3.1): validateOnlineUpgrade,
+// convertToConsumerGroup and ConsumerGroup.fromClassicGroup (a
+// ConsumerGroupHeartbeat joins a classic group with members);
+// classicGroup{Join,Sync,Heartbeat,Leave}ToConsumerGroup (a classic member's
+// requests to a consumer group); validateOnlineDowngradeWithFencedMember,
+// convertToClassicGroup and ClassicGroup.fromConsumerGroup (the last
+// consumer-protocol member leaves; the group becomes classic and rebalances).
+// group.consumer.migration.policy (group_config) enables each direction.
+//
+// ketch difference: a static classic member replacing the last
+// consumer-protocol static member does not downgrade the group at once (Kafka:
+// validateOnlineDowngradeWithReplacedMemberId); the group downgrades when that
+// member's session ends instead.
+#include "group/consumer_protocol.h"
+#include "group/consumer_util.h"
+#include "group/coordinator.h"
+#include "group/coordinator_internal.h"
+#include "group/current_assignment.h"
+
+namespace ketch::group {
+
+namespace {
+
+consumer_heartbeat_result not_consumer_group(const std::string& id, const std::string& why = "") {
+    return consumer_heartbeat_result{.error = error_code::group_id_not_found,
+                                     .error_message = why.empty() ? "Group " + id + " is not a consumer group" : why};
+}
+
+// Partitions by name -> by id; topics that do not exist are dropped (Kafka's
+// toTopicPartitionMap skips names missing from its metadata image).
+topic_partitions to_ids(const named_partitions& named, const topic_index& topics) {
+    topic_partitions out;
+    for (const auto& [name, ps] : named) {
+        auto it = topics.find(name);
+        if (it != topics.end() && !ps.empty()) out[it->second.id].insert(ps.begin(), ps.end());
+    }
+    return out;
+}
+
+named_partitions to_names(const topic_partitions& by_id, const topic_index& topics) {
+    std::map<uuid, std::string> names;
+    for (const auto& [name, meta] : topics) names[meta.id] = name;
+    named_partitions out;
+    for (const auto& [id, ps] : by_id) {
+        auto it = names.find(id);
+        if (it != names.end()) out[it->second].insert(ps.begin(), ps.end());
+    }
+    return out;
+}
+
+// The assignment bytes a classic member gets: its partitions in the version of
+// its first protocol's subscription (Kafka's prepareAssignment).
+bytes classic_assignment(const consumer_member& m, const topic_partitions& partitions, const topic_index& topics) {
+    int16_t version = 0;
+    if (m.classic && !m.classic->protocols.empty())
+        version = protocol_version(m.classic->protocols.front().metadata).value_or(0);
+    return encode_assignment(to_names(partitions, topics), version);
+}
+
+join_result join_error(error_code e) {
+    return join_result{.error = e};
+}
+
+}  // namespace
+
+result<consumer_group*, consumer_heartbeat_result> group_coordinator::upgrade_classic_group(classic_group& cg,
+                                                                                            completions& out) {
+    const std::string id = cg.id();
+    if (!upgrade_enabled(config_.consumer_migration_policy) || !cg.uses_consumer_protocol() ||
+        int64_t(cg.size()) > config_.consumer_max_size)
+        return failure{not_consumer_group(id)};
+    const auto topics = topics_by_name();
+    const std::string protocol_name = cg.protocol_name().value_or("");
+    // ConsumerGroup.fromClassicGroup: every member Stable at the generation,
+    // with its last assignment as current and target assignment.
+    auto g = std::make_unique<consumer_group>(id);
+    g->set_group_epoch(cg.generation());
+    std::map<std::string, topic_partitions> target;
+    for (const auto& [mid, cm] : cg.members()) {
+        auto assigned = parse_assignment(cm.assignment);
+        auto subscription = parse_subscription(cm.metadata(protocol_name));
+        if (!assigned || !subscription)
+            return failure{not_consumer_group(id, "Cannot upgrade the classic group " + id +
+                                                      " to consumer group because the embedded consumer protocol "
+                                                      "is malformed.")};
+        consumer_member m{.member_id = mid};
+        m.member_epoch = m.previous_member_epoch = cg.generation();
+        m.instance_id = cm.group_instance_id;
+        m.rack_id = subscription->rack_id;
+        m.rebalance_timeout_ms = cm.rebalance_timeout_ms;
+        m.client_id = cm.client_id;
+        m.client_host = cm.client_host;
+        m.subscribed_topic_names = {subscription->topics.begin(), subscription->topics.end()};
+        m.assigned = to_ids(*assigned, topics);
+        m.classic = classic_member_meta{cm.session_timeout_ms, cm.protocols};
+        target[mid] = m.assigned;
+        g->update_member(m);
+    }
+    g->set_target(std::move(target), cg.generation());
+    // Awaiting members must rejoin the converted group.
+    for (auto& [mid, cm] : cg.members()) {
+        cg.complete_join(cm, join_result{.error = error_code::rebalance_in_progress, .member_id = mid}, out);
+        cg.complete_sync(cm, sync_result{.error = error_code::rebalance_in_progress}, out);
+    }
+    cancel_group_timers(id);
+    groups_.erase(id);
+    auto& slot = consumer_groups_[id];
+    slot = std::move(g);
+    for (const auto& [mid, m] : slot->members())
+        schedule_consumer_session_timeout(id, mid, m.classic->session_timeout_ms);
+    return slot.get();
+}
+
+bool group_coordinator::maybe_downgrade(consumer_group& g, const std::string& leaving, completions& out) {
+    if (!g.all_members_use_classic_except(leaving) || g.size() <= 1 ||
+        !downgrade_enabled(config_.consumer_migration_policy) || int64_t(g.size()) - 1 > config_.max_size)
+        return false;
+    const std::string id = g.id();
+    const auto topics = topics_by_name();
+    // ClassicGroup.fromConsumerGroup: Stable at the group epoch, each member
+    // with its target assignment; then a rebalance.
+    std::vector<classic_member> members;
+    for (const auto& [mid, m] : g.members()) {
+        if (mid == leaving) continue;
+        classic_member cm;
+        cm.member_id = mid;
+        cm.group_instance_id = m.instance_id;
+        cm.client_id = m.client_id;
+        cm.client_host = m.client_host;
+        cm.rebalance_timeout_ms = m.rebalance_timeout_ms;
+        cm.session_timeout_ms = m.classic->session_timeout_ms;
+        cm.protocol_type = consumer_protocol_type;
+        cm.protocols = m.classic->protocols;
+        cm.assignment = classic_assignment(m, g.target_of(mid), topics);
+        members.push_back(std::move(cm));
+    }
+    const int32_t generation = g.group_epoch();
+    for (const auto& [mid, m] : g.members()) cancel_consumer_timers(id, mid);
+    cancel_group_timers(id);
+    consumer_groups_.erase(id);  // g is gone
+    auto& cg = get_or_create(id);
+    cg.restore(std::string(consumer_protocol_type), generation, clock_.now_ms());
+    cg.adopt_members(std::move(members), clock_.now_ms());
+    for (auto& [mid, m] : cg.members()) reschedule_heartbeat(cg, m, m.session_timeout_ms);
+    prepare_rebalance(cg, out);
+    persist_classic(cg, out);
+    return true;
+}
+
+void group_coordinator::schedule_consumer_join_timeout_if_absent(const std::string& group_id,
+                                                                 const std::string& member_id, int32_t timeout_ms) {
+    const auto key = consumer_join_key(group_id, member_id);
+    if (timers_.count(key)) return;
+    schedule_timer(key, timeout_ms, [this, group_id, member_id](completions& o) {
+        auto* g = find_consumer(group_id);
+        if (g && g->has_member(member_id)) fence_consumer_member(*g, member_id, o);
+    });
+}
+
+void group_coordinator::join_consumer_group(consumer_group& g, join_args& args, join_callback& done,
+                                            completions& out) {
+    const bool unknown = args.member_id.empty();
+    const std::string member_id = unknown ? uuid::random().to_base64() : args.member_id;
+    if (int64_t(g.size()) >= config_.consumer_max_size && !g.has_member(member_id))
+        return out.add(std::move(done), join_error(error_code::group_max_size_reached));
+    if (!g.supports_classic_protocols(args.protocol_type, args.protocols))
+        return out.add(std::move(done), join_error(error_code::inconsistent_group_protocol));
+    if (args.api_version >= 4 && unknown && !args.group_instance_id)
+        return out.add(std::move(done), join_result{.error = error_code::member_id_required, .member_id = member_id});
+    auto subscription = parse_subscription(args.protocols.front().metadata);
+    if (!subscription) return out.add(std::move(done), join_error(error_code::unknown_server_error));
+
+    // The member as it was: an existing one, a static member's previous
+    // instance (replaced under the new id), or a new one.
+    consumer_member old{.member_id = member_id};
+    if (args.group_instance_id) {
+        if (const auto* existing = g.static_member(*args.group_instance_id)) {
+            old = *existing;
+            if (existing->member_id != member_id) {
+                const std::string gone = existing->member_id;
+                old.member_id = member_id;
+                old.member_epoch = old.previous_member_epoch = 0;
+                g.move_target(gone, member_id);
+                g.remove_member(gone);
+                cancel_consumer_timers(g.id(), gone);
+                g.update_member(old);
+            }
+        } else if (const auto* m = g.member(member_id)) {
+            old = *m;
+        }
+    } else if (const auto* m = g.member(member_id)) {
+        old = *m;
+    }
+
+    consumer_member upd = old;
+    if (args.group_instance_id) upd.instance_id = args.group_instance_id;
+    if (subscription->rack_id) upd.rack_id = subscription->rack_id;
+    if (args.rebalance_timeout_ms != -1) upd.rebalance_timeout_ms = args.rebalance_timeout_ms;
+    upd.subscribed_topic_names = {subscription->topics.begin(), subscription->topics.end()};
+    upd.client_id = args.client_id;
+    upd.client_host = args.client_host;
+    upd.classic = classic_member_meta{args.session_timeout_ms, args.protocols};
+    bool bump = upd.subscribed_topic_names != old.subscribed_topic_names ||
+                upd.subscribed_topic_regex != old.subscribed_topic_regex;
+    g.update_member(upd);
+    const auto topics = topics_by_name();
+    if (refresh_subscription_metadata(g, topics, regexes_)) bump = true;
+    if (bump) g.set_group_epoch(g.group_epoch() + 1);
+    if (g.group_epoch() > g.assignment_epoch()) compute_target_assignment(g, topics, regexes_);
+
+    // Reconcile with what the member reports owning in its subscription (an
+    // eager member owns nothing when it rejoins).
+    consumer_member next = upd;
+    if (!upd.reconciled_to(g.assignment_epoch())) {
+        next = reconcile(upd, g.assignment_epoch(), g.target_of(member_id),
+                         [&g](const uuid& t, int32_t p) { return g.partition_epoch(t, p); },
+                         to_ids(subscription->owned, topics), member_topic_ids(upd, topics, regexes_));
+        if (next != upd) g.update_member(next);
+    }
+    cancel_timer(consumer_join_key(g.id(), member_id));
+    schedule_consumer_session_timeout(g.id(), member_id, args.session_timeout_ms);
+    schedule_timer(consumer_sync_key(g.id(), member_id), args.rebalance_timeout_ms,
+                   [this, gid = g.id(), member_id](completions& o) {
+                       auto* cg = find_consumer(gid);
+                       if (cg && cg->has_member(member_id)) fence_consumer_member(*cg, member_id, o);
+                   });
+    join_result r;
+    r.member_id = member_id;
+    r.generation_id = next.member_epoch;
+    r.protocol_type = consumer_protocol_type;
+    r.protocol_name = args.protocols.front().name;
+    persist_consumer(g, out);
+    out.add(std::move(done), std::move(r));
+}
+
+namespace {
+
+// validateConsumerGroupMember, then throwIfMemberDoesNotUseClassicProtocol.
+const consumer_member* classic_member_of(const consumer_group& g, const std::string& member_id,
+                                         const std::optional<std::string>& instance_id, error_code& e) {
+    const consumer_member* m = nullptr;
+    if (!instance_id) {
+        m = g.member(member_id);
+    } else {
+        m = g.static_member(*instance_id);
+        if (m && m->member_id != member_id) {
+            e = error_code::fenced_instance_id;
+            return nullptr;
+        }
+    }
+    if (!m || !m->uses_classic()) {
+        e = error_code::unknown_member_id;
+        return nullptr;
+    }
+    return m;
+}
+
+}  // namespace
+
+void group_coordinator::sync_consumer_group(consumer_group& g, sync_args& args, sync_callback& done,
+                                            completions& out) {
+    auto fail = [&](error_code e) { out.add(std::move(done), sync_result{.error = e}); };
+    error_code e = error_code::none;
+    const auto* m = classic_member_of(g, args.member_id, args.group_instance_id, e);
+    if (!m) return fail(e);
+    if (args.generation_id != m->member_epoch) return fail(error_code::illegal_generation);
+    // throwIfClassicProtocolUnmatched
+    if ((args.protocol_type && *args.protocol_type != consumer_protocol_type) ||
+        (args.protocol_name && *args.protocol_name != m->classic->protocols.front().name))
+        return fail(error_code::inconsistent_group_protocol);
+    // throwIfRebalanceInProgress
+    if (g.group_epoch() > m->member_epoch && m->state != member_state::unrevoked_partitions) {
+        schedule_consumer_join_timeout_if_absent(g.id(), m->member_id, m->rebalance_timeout_ms);
+        return fail(error_code::rebalance_in_progress);
+    }
+    cancel_timer(consumer_sync_key(g.id(), m->member_id));
+    schedule_consumer_session_timeout(g.id(), m->member_id, m->classic->session_timeout_ms);
+    out.add(std::move(done), sync_result{error_code::none, args.protocol_type, args.protocol_name,
+                                         classic_assignment(*m, m->assigned, topics_by_name())});
+}
+
+error_code group_coordinator::heartbeat_consumer_group(consumer_group& g, const heartbeat_args& args) {
+    error_code e = error_code::none;
+    const auto* m = classic_member_of(g, args.member_id, args.group_instance_id, e);
+    if (!m) return e;
+    if (args.generation_id != m->member_epoch) return error_code::illegal_generation;
+    schedule_consumer_session_timeout(g.id(), m->member_id, m->classic->session_timeout_ms);
+    // Rejoin to catch up with the group epoch, to revoke, or to collect
+    // partitions that are free now.
+    if (m->member_epoch < g.group_epoch() || m->state == member_state::unrevoked_partitions ||
+        (m->state == member_state::unreleased_partitions && !g.waiting_on_unreleased_partition(*m))) {
+        schedule_consumer_join_timeout_if_absent(g.id(), m->member_id, m->rebalance_timeout_ms);
+        return error_code::rebalance_in_progress;
+    }
+    return error_code::none;
+}
+
+leave_result group_coordinator::leave_consumer_group(consumer_group& g, const leave_args& args, completions& out) {
+    leave_result res;
+    bool any_left = false;
+    for (const auto& who : args.members) {
+        auto& r = res.members.emplace_back(leave_member_result{who.member_id, who.group_instance_id});
+        const consumer_member* m = nullptr;
+        if (!who.group_instance_id) {
+            m = g.member(who.member_id);
+        } else {
+            m = g.static_member(*who.group_instance_id);
+            // Removal by instance id alone (an administrator) needs no member id.
+            if (m && !who.member_id.empty() && m->member_id != who.member_id) {
+                r.error = error_code::fenced_instance_id;
+                continue;
+            }
+        }
+        if (!m || !m->uses_classic()) {
+            r.error = error_code::unknown_member_id;
+            continue;
+        }
+        r.member_id = m->member_id;
+        const std::string mid = m->member_id;
+        g.remove_member(mid);
+        cancel_consumer_timers(g.id(), mid);
+        any_left = true;
+    }
+    if (any_left) {
+        refresh_subscription_metadata(g, topics_by_name(), regexes_);
+        g.set_group_epoch(g.group_epoch() + 1);
+        if (g.empty()) g.set_target({}, g.group_epoch());  // as fence_consumer_member (KAFKA-20442)
+        persist_consumer(g, out);
+    }
+    return res;
+}
+
+}  // namespace ketch::group
