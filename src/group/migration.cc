@@ -10,9 +10,9 @@
 // group.consumer.migration.policy (group_config) enables each direction.
 //
 // ketch difference: a static classic member replacing the last
-// consumer-protocol static member does not downgrade the group at once (Kafka:
-// validateOnlineDowngradeWithReplacedMemberId); the group downgrades when that
-// member's session ends instead.
+// consumer-protocol static member does not downgrade the group (Kafka:
+// validateOnlineDowngradeWithReplacedMemberId); it stays a consumer group whose
+// members all use the classic protocol.
 #include "group/consumer_protocol.h"
 #include "group/consumer_util.h"
 #include "group/coordinator.h"
@@ -313,7 +313,9 @@ leave_result group_coordinator::leave_consumer_group(consumer_group& g, const le
                 continue;
             }
         }
-        if (!m || !m->uses_classic()) {
+        // Kafka 4.3.1 lets a LeaveGroup remove a consumer-protocol member too
+        // (checked against it: conformance scenario groups, migrate-mix-classic-leave).
+        if (!m) {
             r.error = error_code::unknown_member_id;
             continue;
         }
@@ -326,7 +328,6 @@ leave_result group_coordinator::leave_consumer_group(consumer_group& g, const le
     if (any_left) {
         refresh_subscription_metadata(g, topics_by_name(), regexes_);
         g.set_group_epoch(g.group_epoch() + 1);
-        if (g.empty()) g.set_target({}, g.group_epoch());  // as fence_consumer_member (KAFKA-20442)
         persist_consumer(g, out);
     }
     return res;

@@ -256,6 +256,10 @@ const std::vector<rule_info>& all_rules() {
          "(opt-in per step) keeps only transactional ids this scenario named, dropping other runs' from "
          "ListTransactions",
          true},
+        {"consumer_protocol", "/**/assignment, /**/metadata",
+         "(opt-in per step) shows embedded consumer-protocol subscriptions and assignments decoded, with "
+         "topic names (tools/conform/consumer_protocol.h)",
+         true},
     };
     return rules;
 }

@@ -4,6 +4,7 @@
 
 #include "base/endian.h"
 #include "batches.h"
+#include "consumer_protocol.h"
 #include "normalize.h"
 
 namespace ketch::conform {
@@ -71,7 +72,7 @@ std::vector<step_outcome> runner::run(const scenario& sc, bindings& b) {
 
 bytes runner::request_frame(const step& s, int32_t cid, bindings& b) {
     if (!s.raw_hex) {
-        json body = expand_record_specs(b.substitute(s.request));
+        json body = expand_consumer_protocol(expand_record_specs(b.substitute(s.request)));
         auto client_id = s.client_id ? std::optional(b.substitute_string(*s.client_id)) : std::nullopt;
         return encode_request(*s.api, s.version, cid, client_id, body);
     }
@@ -172,6 +173,8 @@ step_outcome runner::receive(const step& s, connection& conn, int32_t cid, bindi
     try {
         auto d = decode_response(*s.api, s.version, in);
         raw = decode_records_fields(d.body);
+        if (std::find(s.rules.begin(), s.rules.end(), "consumer_protocol") != s.rules.end())
+            raw = decode_consumer_protocol_fields(raw);
         if (s.raw_hex) raw["_correlation_id"] = d.correlation_id;
         o.outcome = "response";
         o.response = b.reverse(raw);
