@@ -34,8 +34,12 @@ error_code group_coordinator::validate_consumer_offsets(const consumer_group& g,
     if (!commit && member_id.empty() && member_epoch < 0) return error_code::none;
     const auto* m = g.member(member_id);
     if (!m) return error_code::unknown_member_id;
-    if (commit && api_version < 9) return error_code::unsupported_version;
-    return member_epoch == m->member_epoch ? error_code::none : error_code::stale_member_epoch;
+    // A classic-protocol member of a consumer group commits with any version and
+    // its member epoch as generation (ConsumerGroup.validateOffsetCommit,
+    // validateMemberEpoch).
+    if (commit && api_version < 9 && !m->uses_classic()) return error_code::unsupported_version;
+    if (member_epoch == m->member_epoch) return error_code::none;
+    return m->uses_classic() ? error_code::illegal_generation : error_code::stale_member_epoch;
 }
 
 // OffsetMetadataManager.validateOffsetCommit + ClassicGroup.validateOffsetCommit

@@ -109,8 +109,10 @@ TEST_F(migration_test, commits_carry_over_the_upgrade) {
     ASSERT_EQ(only_error(commit("g", a_, gen_, {{"t1", {{0, 42}}}})), error_code::none);
     ASSERT_EQ(join("g", "m").error, error_code::none);
     EXPECT_EQ(fetch_one("g", "t1", 0).offset, 42);
-    // A classic member commits with its member epoch as generation.
-    EXPECT_EQ(only_error(commit("g", a_, gen_, {{"t1", {{0, 43}}}})), error_code::none);
+    // A classic member commits with its member epoch as generation, with any
+    // version; another generation is ILLEGAL_GENERATION (ConsumerGroup.validateOffsetCommit).
+    EXPECT_EQ(only_error(commit("g", a_, gen_, {{"t1", {{0, 43}}}}, 7)), error_code::none);
+    EXPECT_EQ(only_error(commit("g", a_, gen_ + 3, {{"t1", {{0, 44}}}})), error_code::illegal_generation);
 }
 
 // classicGroupJoinToConsumerGroup: a classic member joins a consumer group
