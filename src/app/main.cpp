@@ -43,6 +43,7 @@
 #include "meta/topic_registry.h"
 #include "net/server.h"
 #include "security/authorizer.h"
+#include "security/ip_connection_rate.h"
 #include "security/quota_config.h"
 #include "security/quota_manager.h"
 #include "security/scram.h"
@@ -288,7 +289,16 @@ int main(int argc, char** argv) {
                                    : opt.tls_client_ca.empty()   ? "none"
                                                                  : "required";
         }
+        // The ip connection_creation_rate quotas, measured like the client
+        // quotas (declared before the server, which calls it until stopped).
+        security::ip_connection_rate ip_rates(quota_settings,
+                                              {opt.quota_window_num, int64_t(opt.quota_window_size_seconds) * 1000});
         net::server server(sopt, dispatch);
+        server.set_ip_rate_check([&ip_rates](const std::string& ip) {
+            auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::chrono::steady_clock::now().time_since_epoch());
+            return ip_rates.record_connection(ip, now.count());
+        });
         auto bound_ports = server.listen();
         uint16_t bound = bound_ports.front();
         std::string host = first.host;

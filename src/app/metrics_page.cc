@@ -69,10 +69,12 @@ std::string render_metrics(const net::connection_stats& c, const broker::request
            "Connections closed at once by a limit, by reason (max.connections.per.ip).", "reason",
            {{"max_connections_per_ip", read(c.refused_per_ip)}});
     family(out, "ketch_connections_throttled_total", "counter",
-           "Accepts held back or delayed by a limit, by reason (max.connections, max.connection.creation.rate).",
+           "Accepts held back or delayed by a limit, by reason (max.connections, max.connection.creation.rate; "
+           "ip_connection_creation_rate: a connection over its IP's quota, held unserved, then closed).",
            "reason",
            {{"max_connections", read(c.throttled_max_connections)},
-            {"connection_creation_rate", read(c.throttled_creation_rate)}});
+            {"connection_creation_rate", read(c.throttled_creation_rate)},
+            {"ip_connection_creation_rate", read(c.throttled_ip_rate)}});
     family(out, "ketch_connections_closed_total", "counter",
            "Connections closed by the broker, by reason (connections.max.idle.ms, the authentication timeout, "
            "a frame over the size cap).",

@@ -68,6 +68,19 @@ std::vector<uint16_t> server::listen() {
     return ports;
 }
 
+namespace {
+
+// A throttled connection: kept open and unread for `ms`, then closed.
+asio::awaitable<void> close_after(tcp::socket sock, int64_t ms) {
+    asio::steady_timer t(sock.get_executor());
+    t.expires_after(std::chrono::milliseconds(ms));
+    boost::system::error_code ec;
+    co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    sock.close(ec);
+}
+
+}  // namespace
+
 asio::awaitable<void> server::accept_loop(bound_listener& l) {
     asio::steady_timer wait(*reactors_[0]);
     for (;;) {
@@ -97,6 +110,15 @@ asio::awaitable<void> server::accept_loop(bound_listener& l) {
         auto peer = sock.remote_endpoint(ec2);
         std::string ip = ec2 ? std::string() : peer.address().to_string();
         if (!ec2) info.peer = ip + ":" + std::to_string(peer.port());
+        if (ip_rate_check_ && !ec2) {
+            if (int64_t hold_ms = ip_rate_check_(ip); hold_ms > 0) {
+                spdlog::debug("connection from {} throttled: ip connection_creation_rate, closing in {} ms",
+                              info.peer, hold_ms);
+                stats_.throttled_ip_rate.fetch_add(1, std::memory_order_relaxed);
+                asio::co_spawn(io, close_after(std::move(sock), hold_ms), asio::detached);
+                continue;
+            }
+        }
         if (!limits_.admit(ip, connection_limits::clock::now())) {
             // Kafka: TooManyConnectionsException, the new connection is closed.
             spdlog::info("connection from {} refused: max.connections.per.ip ({}) reached", info.peer,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -29,6 +30,12 @@ public:
     // order of opts.listeners (useful with port 0). Throws on failure (also
     // when TLS material cannot be loaded).
     std::vector<uint16_t> listen();
+    // The per-IP connection creation rate (the `ip` connection_creation_rate
+    // quota): called with each new connection's IP, answers 0 to accept it or
+    // how many ms to hold it unserved before closing it (Kafka's
+    // ConnectionThrottledException / DelayedCloseSocket). Set before start().
+    using ip_rate_check = std::function<int64_t(const std::string& ip)>;
+    void set_ip_rate_check(ip_rate_check check) { ip_rate_check_ = std::move(check); }
     // Starts the reactor threads; returns at once.
     void start();
     // Stops accepting, closes connections, joins the threads.
@@ -57,6 +64,7 @@ private:
     std::vector<std::thread> threads_;
     std::vector<bound_listener> listeners_;
     std::unique_ptr<boost::asio::ssl::context> tls_[2];  // [verify_clients]
+    ip_rate_check ip_rate_check_;
     std::atomic<uint64_t> next_conn_id_{1};
     size_t next_reactor_ = 0;
     bool started_ = false;

@@ -17,8 +17,10 @@ TEST(metrics_page, counters_carry_their_reason_labels) {
     net::connection_stats c;
     c.refused_per_ip = 3;
     c.closed_idle = 2;
+    c.throttled_ip_rate = 4;
     broker::request_metrics r;
     auto text = render_metrics(c, r);
+    EXPECT_TRUE(has_line(text, "ketch_connections_throttled_total{reason=\"ip_connection_creation_rate\"} 4"));
     EXPECT_TRUE(has_line(text, "# TYPE ketch_connections_refused_total counter"));
     EXPECT_TRUE(has_line(text, "ketch_connections_refused_total{reason=\"max_connections_per_ip\"} 3"));
     EXPECT_TRUE(has_line(text, "ketch_connections_closed_total{reason=\"idle\"} 2"));
