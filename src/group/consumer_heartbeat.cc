@@ -9,6 +9,8 @@
 //   3. the member is reconciled towards its target (current_assignment.h).
 // ketch difference: a regex subscription is resolved at once (Kafka resolves
 // it asynchronously, one heartbeat later).
+#include <algorithm>
+
 #include "group/consumer_util.h"
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
@@ -117,14 +119,18 @@ result<consumer_group*, consumer_heartbeat_result> group_coordinator::consumer_g
     auto* classic = find(id);
     if (!classic && !create)
         return failure{hb_error(error_code::group_id_not_found, "Consumer group " + id + " not found.")};
-    int32_t epoch = 0;
+    // A new group starts at group epoch 1 with an empty target assignment at
+    // epoch 1, so the first computed assignment has epoch 2 (KAFKA-20268,
+    // Kafka 4.3: a member joining a new group reconciles towards epoch 1
+    // while the first assignment is computed).
+    int32_t epoch = 1;
     if (classic) {
         if (!create) return failure{hb_error(error_code::group_id_not_found, "Group " + id + " is not a consumer group")};
         if (!classic->is(group_state::empty)) return upgrade_classic_group(*classic, out);
         // ketch difference: the epoch goes on from the classic generation (as
-        // Kafka's online upgrade does; its offline one starts again at 0), so
-        // that the group's stored row moves forward.
-        epoch = classic->generation();
+        // Kafka's online upgrade does; its offline one starts again as a new
+        // group), so that the group's stored row moves forward.
+        epoch = std::max(classic->generation(), 1);
         cancel_group_timers(id);
         groups_.erase(id);
     }

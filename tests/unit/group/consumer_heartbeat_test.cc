@@ -9,18 +9,20 @@
 namespace ketch::group::testing {
 namespace {
 
-TEST_F(consumer_test, first_member_gets_every_partition_at_epoch_one) {
+TEST_F(consumer_test, first_member_gets_every_partition_at_epoch_two) {
+    // A new group starts at epoch 1 with an empty assignment; the first member's
+    // subscription bumps it to 2 (KAFKA-20268; checked against Kafka 4.3.1).
     auto r = join("g", "m1");
     ASSERT_EQ(r.error, error_code::none) << r.error_message.value_or("");
     EXPECT_EQ(r.member_id, "m1");
-    EXPECT_EQ(r.member_epoch, 1);
+    EXPECT_EQ(r.member_epoch, 2);
     EXPECT_EQ(r.heartbeat_interval_ms, 5000);
     ASSERT_TRUE(r.assignment);
     EXPECT_EQ(*r.assignment, (topic_partitions{{topics.id("t1"), {0, 1, 2, 3}}}));
     auto d = describe("g");
     EXPECT_EQ(d.group_state, "Stable");
-    EXPECT_EQ(d.group_epoch, 1);
-    EXPECT_EQ(d.assignment_epoch, 1);
+    EXPECT_EQ(d.group_epoch, 2);
+    EXPECT_EQ(d.assignment_epoch, 2);
     EXPECT_EQ(d.assignor_name, "uniform");
     ASSERT_EQ(d.members.size(), 1u);
     EXPECT_EQ(d.members[0].client_id, "client-m1");
@@ -31,23 +33,23 @@ TEST_F(consumer_test, a_partition_is_given_only_after_its_owner_revoked_it) {
     auto a = join("g", "a");
     auto b = join("g", "b");
     ASSERT_EQ(b.error, error_code::none);
-    EXPECT_EQ(b.member_epoch, 2);
+    EXPECT_EQ(b.member_epoch, 3);
     // b's target partitions are still a's: it gets none yet (UNRELEASED).
     ASSERT_TRUE(b.assignment);
     EXPECT_EQ(count(*b.assignment), 0u);
     EXPECT_EQ(describe("g").group_state, "Reconciling");
-    // a is told to give up two partitions and stays at epoch 1 until it does.
-    auto a2 = beat("g", "a", 1);
-    EXPECT_EQ(a2.member_epoch, 1);
+    // a is told to give up two partitions and stays at epoch 2 until it does.
+    auto a2 = beat("g", "a", 2);
+    EXPECT_EQ(a2.member_epoch, 2);
     ASSERT_TRUE(a2.assignment);
     EXPECT_EQ(count(*a2.assignment), 2u);
     // Still reporting all four: no progress, for either.
-    EXPECT_EQ(beat("g", "a", 1, *a.assignment).member_epoch, 1);
-    EXPECT_FALSE(beat("g", "b", 2, topic_partitions{}).assignment);  // unchanged: none sent
-    // a revoked: it moves to epoch 2, then b gets the released partitions.
-    auto a3 = beat("g", "a", 1, *a2.assignment);
-    EXPECT_EQ(a3.member_epoch, 2);
-    auto b2 = beat("g", "b", 2, topic_partitions{});
+    EXPECT_EQ(beat("g", "a", 2, *a.assignment).member_epoch, 2);
+    EXPECT_FALSE(beat("g", "b", 3, topic_partitions{}).assignment);  // unchanged: none sent
+    // a revoked: it moves to epoch 3, then b gets the released partitions.
+    auto a3 = beat("g", "a", 2, *a2.assignment);
+    EXPECT_EQ(a3.member_epoch, 3);
+    auto b2 = beat("g", "b", 3, topic_partitions{});
     ASSERT_TRUE(b2.assignment);
     EXPECT_EQ(count(*b2.assignment), 2u);
     for (int32_t p : b2.assignment->at(topics.id("t1"))) EXPECT_FALSE(a2.assignment->at(topics.id("t1")).count(p));
@@ -60,7 +62,7 @@ TEST_F(consumer_test, an_epoch_the_coordinator_does_not_know_is_fenced) {
     EXPECT_EQ(r.error, error_code::fenced_member_epoch);
     EXPECT_EQ(*r.error_message,
               "The consumer group member has a greater member epoch (5) than the one known by the group "
-              "coordinator (1). The member must abandon all its partitions and rejoin.");
+              "coordinator (2). The member must abandon all its partitions and rejoin.");
     // Rejoining with epoch 0 is accepted (KAFKA-19233).
     EXPECT_EQ(join("g", "m").error, error_code::none);
 }
@@ -108,22 +110,22 @@ TEST_F(consumer_test, a_member_that_stops_heartbeating_is_removed_after_the_sess
     auto d = describe("g");
     ASSERT_EQ(d.members.size(), 1u);
     EXPECT_EQ(d.members[0].member_id, "b");
-    EXPECT_EQ(d.group_epoch, 3);
+    EXPECT_EQ(d.group_epoch, 4);
     // b now gets every partition.
     auto r = beat("g", "b", b.member_epoch, topic_partitions{});
-    EXPECT_EQ(r.member_epoch, 3);
+    EXPECT_EQ(r.member_epoch, 4);
     EXPECT_EQ(count(*r.assignment), 4u);
-    EXPECT_EQ(beat("g", "a", 1).error, error_code::unknown_member_id);
+    EXPECT_EQ(beat("g", "a", 2).error, error_code::unknown_member_id);
 }
 
 TEST_F(consumer_test, a_member_that_does_not_revoke_within_its_rebalance_timeout_is_fenced) {
     join("g", "a");
     join("g", "b");
-    auto a = beat("g", "a", 1);  // told to revoke
-    EXPECT_EQ(a.member_epoch, 1);
+    auto a = beat("g", "a", 2);  // told to revoke
+    EXPECT_EQ(a.member_epoch, 2);
     time.advance(30000);
-    EXPECT_EQ(beat("g", "a", 1).error, error_code::unknown_member_id);
-    EXPECT_EQ(count(*beat("g", "b", 2, topic_partitions{}).assignment), 4u);
+    EXPECT_EQ(beat("g", "a", 2).error, error_code::unknown_member_id);
+    EXPECT_EQ(count(*beat("g", "b", 3, topic_partitions{}).assignment), 4u);
 }
 
 TEST_F(consumer_test, leaving_bumps_the_group_epoch_and_frees_the_partitions) {
@@ -132,8 +134,8 @@ TEST_F(consumer_test, leaving_bumps_the_group_epoch_and_frees_the_partitions) {
     auto r = leave("g", "a");
     EXPECT_EQ(r.error, error_code::none);
     EXPECT_EQ(r.member_epoch, -1);
-    EXPECT_EQ(describe("g").group_epoch, 3);
-    EXPECT_EQ(count(*beat("g", "b", 2, topic_partitions{}).assignment), 4u);
+    EXPECT_EQ(describe("g").group_epoch, 4);
+    EXPECT_EQ(count(*beat("g", "b", 3, topic_partitions{}).assignment), 4u);
     leave("g", "b");
     EXPECT_EQ(describe("g").group_state, "Empty");
 }
@@ -143,10 +145,10 @@ TEST_F(consumer_test, a_static_member_that_left_temporarily_is_replaced_with_its
     a.instance_id = "i";
     auto ra = coord->consumer_heartbeat(a);
     join("g", "b");
-    auto told = beat("g", "a", 1, *ra.assignment);  // to revoke two
+    auto told = beat("g", "a", 2, *ra.assignment);  // to revoke two
     ASSERT_TRUE(told.assignment);
     auto owned = *told.assignment;
-    EXPECT_EQ(beat("g", "a", 1, owned).member_epoch, 2);  // revoked
+    EXPECT_EQ(beat("g", "a", 2, owned).member_epoch, 3);  // revoked
     // Another process with the same instance id while the first is alive.
     auto dup = join_args_for("g", "a2", {"t1"});
     dup.instance_id = "i";
@@ -162,7 +164,7 @@ TEST_F(consumer_test, a_static_member_that_left_temporarily_is_replaced_with_its
     EXPECT_EQ(*rd.assignment, owned);
     EXPECT_EQ(describe("g").group_epoch, epoch);  // no rebalance
     // The old member id is fenced for that instance.
-    auto old = beat("g", "a", 2);
+    auto old = beat("g", "a", 3);
     EXPECT_EQ(old.error, error_code::unknown_member_id);
 }
 
@@ -171,8 +173,8 @@ TEST_F(consumer_test, new_partitions_and_topics_are_picked_up) {
     EXPECT_EQ(count(*r.assignment), 4u);
     topics.add("t1", 6);
     topics.add("t3", 1);
-    r = beat("g", "m", 1, *r.assignment);
-    EXPECT_EQ(r.member_epoch, 2);
+    r = beat("g", "m", 2, *r.assignment);
+    EXPECT_EQ(r.member_epoch, 3);
     EXPECT_EQ(count(*r.assignment), 7u);
 }
 
