@@ -19,8 +19,9 @@ import pytest
 from conftest import Driver, DriverError, _ketch_binary, _missing, _wanted_clients, BrokerProcess
 
 USERS = {"alice": "alice-secret", "bob": "bob-secret"}
-# The clients of issue 7's acceptance list (franz-go's driver takes no security settings yet).
-CLIENTS = [c for c in ("java", "confluent", "kafka-python", "kafkajs", "kcat") if c in _wanted_clients()[0]]
+# The clients of issue 7's acceptance list, and franz-go.
+CLIENTS = [c for c in ("java", "confluent", "kafka-python", "kafkajs", "kcat", "franz-go")
+           if c in _wanted_clients()[0]]
 
 
 def openssl(*args, cwd):
@@ -93,14 +94,14 @@ def security_config(client, protocol, certs, mechanism=None, user=None, password
         if mechanism:
             c.update({"sasl.mechanism": mechanism, "sasl.plain.username": user, "sasl.plain.password": password})
         return c
-    # librdkafka (confluent, kcat) and the kafkajs driver's mapping of the same names
+    # librdkafka (confluent, kcat) and the kafkajs and franz-go drivers' mapping of the same names
     c = {"security.protocol": protocol}
     if tls:
         c["ssl.ca.location"] = ca
     if mtls:
         c.update({"ssl.certificate.location": cert, "ssl.key.location": key})
     if mechanism:
-        c.update({"sasl.mechanisms" if client != "kafkajs" else "sasl.mechanism": mechanism,
+        c.update({"sasl.mechanisms" if client not in ("kafkajs", "franz-go") else "sasl.mechanism": mechanism,
                   "sasl.username": user, "sasl.password": password})
     return c
 
@@ -132,6 +133,11 @@ def test_produce_and_consume_over_a_secure_listener(secure_broker, certs, client
     config = security_config(client, protocol, certs, mechanism, user, USERS.get(user))
     topic = "sec-%s-%s" % (client, mode)
     values = [("%s %d" % (mode, i)).encode() for i in range(3)]
+    if client == "franz-go":
+        # franz-go does not auto-create topics; its admin call goes over the same listener.
+        out = drv("create-topics", {"topics": [{"name": topic, "partitions": 1, "replication_factor": 1}],
+                                    "config": config})
+        assert [r["error"] for r in out["results"]] == [None], out
     out = drv("produce", {"topic": topic, "acks": "all", "config": config,
                           "records": [{"key": None, "value": base64.b64encode(v).decode(), "partition": 0}
                                       for v in values]})
