@@ -1,4 +1,5 @@
 #include "broker/sasl_refusal.h"
+#include "broker/sasl_refusal_detail.h"
 
 #include <cctype>
 
@@ -23,7 +24,10 @@
 namespace ketch::broker {
 namespace {
 
-constexpr int16_t k_illegal = int16_t(error_code::illegal_sasl_state);
+using sasl_refusal_detail::answer;
+using sasl_refusal_detail::k_illegal;
+using sasl_refusal_detail::with_error;
+
 // Errors.ILLEGAL_SASL_STATE's default message: what APIs that answer
 // Errors.forException(e).message() carry instead of the exception's.
 constexpr const char* k_default_message = "Request is not valid given the current SASL state.";
@@ -155,32 +159,6 @@ kafka::describe_configs_response describe_configs(const kafka::describe_configs_
     return resp;
 }
 
-// Decodes the request and encodes `build(request)`; nothing when the request
-// does not decode (Kafka's parseRequest fails: the connection closes).
-template <class Req, class Build>
-std::optional<net::handler_result> answer(const request_context& ctx, kafka::reader& r, Build build) {
-    Req req;
-    try {
-        req.decode(r, ctx.api_version);
-    } catch (const kafka::decode_error&) {
-        return std::nullopt;
-    }
-    auto resp = build(req);
-    if constexpr (std::is_same_v<decltype(resp), std::optional<kafka::produce_response>>) {
-        if (!resp) return std::nullopt;
-        return encode_response(ctx, response_header_version(ctx.api_key, ctx.api_version), *resp);
-    } else {
-        return encode_response(ctx, response_header_version(ctx.api_key, ctx.api_version), resp);
-    }
-}
-
-template <class Resp>
-Resp with_error() {
-    Resp resp;
-    resp.error_code = k_illegal;
-    return resp;
-}
-
 }  // namespace
 
 std::string api_enum_name(std::string_view camel) {
@@ -247,7 +225,7 @@ std::optional<net::handler_result> illegal_sasl_state_response(const request_con
                 return resp;
             });
         default:
-            return std::nullopt;
+            return illegal_sasl_state_group_response(ctx, r, message);
     }
 }
 
