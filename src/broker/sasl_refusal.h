@@ -7,7 +7,7 @@
 //
 // illegal_sasl_state_response() builds that answer for the APIs whose error
 // response was recorded against Kafka 4.3.1 (conformance/scenarios/
-// acl-sasl-states.json, 25 APIs); it returns nothing when Kafka sends no answer
+// acl-sasl-states.json, 42 APIs); it returns nothing when Kafka sends no answer
 // (Produce acks=0, DescribeUserScramCredentials, an undecodable request) or
 // the API is not one of them: the connection is then closed without one.
 #pragma once
@@ -25,6 +25,9 @@ std::optional<net::handler_result> illegal_sasl_state_response(const request_con
 // The same for the group, transaction and topic-admin APIs
 // (sasl_refusal_groups.cc); `message` is the exception's message.
 std::optional<net::handler_result> illegal_sasl_state_group_response(const request_context& ctx, kafka::reader& r,
+                                                                     const std::string& message);
+// The same for the admin APIs (sasl_refusal_admin.cc).
+std::optional<net::handler_result> illegal_sasl_state_admin_response(const request_context& ctx, kafka::reader& r,
                                                                      const std::string& message);
 
 // Kafka's ApiKeys enum name of an API ("DescribeCluster" -> "DESCRIBE_CLUSTER").

@@ -117,7 +117,7 @@ std::optional<net::handler_result> illegal_sasl_state_group_response(const reque
             return answer<kafka::create_partitions_request>(
                 ctx, r, [&](const kafka::create_partitions_request& q) { return create_partitions(q, message); });
         default:
-            return std::nullopt;
+            return illegal_sasl_state_admin_response(ctx, r, message);
     }
 }
 
