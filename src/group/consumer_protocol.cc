@@ -117,11 +117,13 @@ std::optional<std::set<std::string>> subscription_topics(byte_view m) {
     return topics;
 }
 
-std::optional<named_partitions> parse_assignment(byte_view m) {
+std::optional<named_partitions> parse_assignment(byte_view m, bool* user_data) {
     reader r{m};
     if (r.i16() < 0 || !r.ok) return std::nullopt;
     auto out = r.topic_partitions();
+    const size_t before = r.pos;
     r.skip_nullable_bytes();
+    if (user_data) *user_data = r.ok && r.pos - before > 4;
     if (!r.ok) return std::nullopt;
     return out;
 }

@@ -43,7 +43,8 @@ std::optional<consumer_subscription> parse_subscription(byte_view metadata);
 std::optional<int16_t> protocol_version(byte_view bytes);
 
 // A ConsumerProtocolAssignment's partitions; nullopt if malformed.
-std::optional<named_partitions> parse_assignment(byte_view bytes);
+// `user_data` (if given) tells whether it carries non-empty user data.
+std::optional<named_partitions> parse_assignment(byte_view bytes, bool* user_data = nullptr);
 // ConsumerProtocol.serializeAssignment: `version` (capped at 3), topics in
 // name order, partitions ascending, null user data.
 bytes encode_assignment(const named_partitions& partitions, int16_t version);

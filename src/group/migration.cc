@@ -68,9 +68,13 @@ join_result join_error(error_code e) {
 result<consumer_group*, consumer_heartbeat_result> group_coordinator::upgrade_classic_group(classic_group& cg,
                                                                                             completions& out) {
     const std::string id = cg.id();
-    if (!upgrade_enabled(config_.consumer_migration_policy) || !cg.uses_consumer_protocol() ||
-        int64_t(cg.size()) > config_.consumer_max_size)
-        return failure{not_consumer_group(id)};
+    const std::string cannot = "Cannot upgrade classic group " + id + " to consumer group because ";
+    if (!upgrade_enabled(config_.consumer_migration_policy))
+        return failure{not_consumer_group(id, cannot + "online upgrade is disabled.")};
+    if (!cg.uses_consumer_protocol())
+        return failure{not_consumer_group(id, cannot + "the group does not use the consumer embedded protocol.")};
+    if (int64_t(cg.size()) > config_.consumer_max_size)
+        return failure{not_consumer_group(id, cannot + "the group size exceeds the consumer group maximum size.")};
     const auto topics = topics_by_name();
     const std::string protocol_name = cg.protocol_name().value_or("");
     // ConsumerGroup.fromClassicGroup: every member Stable at the generation,
@@ -79,12 +83,18 @@ result<consumer_group*, consumer_heartbeat_result> group_coordinator::upgrade_cl
     g->set_group_epoch(cg.generation());
     std::map<std::string, topic_partitions> target;
     for (const auto& [mid, cm] : cg.members()) {
-        auto assigned = parse_assignment(cm.assignment);
+        // A member that joined and never synced has an empty assignment.
+        bool user_data = false;
+        auto assigned = cm.assignment.empty() ? std::optional<named_partitions>(named_partitions{})
+                                              : parse_assignment(cm.assignment, &user_data);
         auto subscription = parse_subscription(cm.metadata(protocol_name));
         if (!assigned || !subscription)
-            return failure{not_consumer_group(id, "Cannot upgrade the classic group " + id +
-                                                      " to consumer group because the embedded consumer protocol "
-                                                      "is malformed.")};
+            return failure{not_consumer_group(id, cannot + "the embedded consumer protocol is malformed.")};
+        // A custom assignor's user data would be lost.
+        if (user_data)
+            return failure{not_consumer_group(id, cannot + "an unsupported custom assignor is in use. Please refer "
+                                                            "to the documentation or switch to a default assignor "
+                                                            "before re-attempting the upgrade.")};
         consumer_member m{.member_id = mid};
         m.member_epoch = m.previous_member_epoch = cg.generation();
         m.instance_id = cm.group_instance_id;

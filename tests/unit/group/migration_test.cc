@@ -104,6 +104,24 @@ TEST_F(migration_test, a_consumer_member_upgrades_a_classic_group_with_members) 
     EXPECT_EQ(sync("g", a_, gen_).get().error, error_code::illegal_generation);
 }
 
+// GroupMetadataManager.validateOnlineUpgrade / convertToConsumerGroup refusals,
+// ConsumerGroup.fromClassicGroup (empty assignment accepted, user data refused).
+TEST_F(migration_test, upgrades_that_kafka_refuses) {
+    stable_single_member("bad", {1, 2, 3});  // not a ConsumerProtocolAssignment
+    auto r = join("bad", "m");
+    EXPECT_EQ(r.error, error_code::group_id_not_found);
+    EXPECT_EQ(*r.error_message,
+              "Cannot upgrade classic group bad to consumer group because the embedded consumer protocol is malformed.");
+    auto with_user_data = encode_assignment({{"t1", {0}}}, 0);
+    with_user_data.resize(with_user_data.size() - 4);
+    with_user_data.insert(with_user_data.end(), {0, 0, 0, 1, 7});
+    stable_single_member("custom", with_user_data);
+    r = join("custom", "m");
+    EXPECT_EQ(r.error, error_code::group_id_not_found);
+    EXPECT_NE(r.error_message->find("an unsupported custom assignor is in use"), std::string::npos);
+    EXPECT_EQ(coord->state_of("custom"), group_state::stable);  // still classic
+}
+
 TEST_F(migration_test, commits_carry_over_the_upgrade) {
     stable_classic_pair("g");
     ASSERT_EQ(only_error(commit("g", a_, gen_, {{"t1", {{0, 42}}}})), error_code::none);
