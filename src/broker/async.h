@@ -11,14 +11,18 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "broker/handler_clock.h"
+
 namespace ketch::broker {
 
 // co_await on_callback<T>([](std::function<void(T)> done) { api(..., done); })
-// `start` must arrange for `done` to be called exactly once.
+// `start` must arrange for `done` to be called exactly once. The handler's
+// clock (request_percentage) stands still while it waits.
 template <class T, class Start>
 boost::asio::awaitable<T> on_callback(Start start) {
     auto ex = co_await boost::asio::this_coro::executor;
-    co_return co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void(T)>(
+    handler_clock* clock = handler_clock::pause_current();
+    T v = co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void(T)>(
         [ex, start = std::move(start)](auto handler) mutable {
             auto h = std::make_shared<decltype(handler)>(std::move(handler));
             start(std::function<void(T)>([ex, h](T v) mutable {
@@ -26,6 +30,8 @@ boost::asio::awaitable<T> on_callback(Start start) {
             }));
         },
         boost::asio::use_awaitable);
+    handler_clock::resume(clock);
+    co_return v;
 }
 
 }  // namespace ketch::broker

@@ -6,11 +6,18 @@
 // A handler that throws answers UNKNOWN_SERVER_ERROR in the response's
 // top-level error_code when the response has one; otherwise the connection is
 // closed (Kafka closes on a request it cannot answer).
+//
+// The time the request runs in its handler (decode and handler, not the
+// waits it suspends on) counts against its request_percentage quota
+// (record_request_time); the answer's throttle_time_ms is the largest of
+// that throttle and the ones the handler recorded (byte rates, mutations).
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
 #include <spdlog/spdlog.h>
 
+#include "broker/handler_clock.h"
+#include "broker/quota_accounting.h"
 #include "broker/request_context.h"
 #include "protocol/messages/response_header.h"
 #include "protocol/wire.h"
@@ -44,10 +51,14 @@ int16_t response_header_version(int16_t api_key, int16_t version);
 
 template <class Req, class Resp, awaitable<Resp> (*Handle)(request_context&, Req&)>
 awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
+    const bool during_login = !ctx.conn.authenticated;  // SASL handshake not done when the request arrived
+    handler_clock clock;
+    clock.start();
     Req req;
     try {
         req.decode(r, ctx.api_version);
     } catch (const kafka::decode_error& e) {
+        clock.stop();
         spdlog::info("conn {} {} v{}: malformed request ({}), closing", ctx.conn.id, Req::message_name,
                      ctx.api_version, e.what());
         co_return net::handler_result::close();
@@ -55,7 +66,9 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
     Resp resp;
     try {
         resp = co_await Handle(ctx, req);
+        clock.stop();
     } catch (const std::exception& e) {
+        clock.stop();
         spdlog::error("conn {} {} v{}: handler failed: {}", ctx.conn.id, Req::message_name, ctx.api_version,
                       e.what());
         if constexpr (requires { resp.error_code; }) {
@@ -66,6 +79,7 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
         }
     }
     if (ctx.close_connection) co_return net::handler_result::close();
+    record_request_time(ctx, clock.elapsed_ns(), during_login);
     if (ctx.no_response) {
         auto none = net::handler_result::none();
         none.throttle_ms = ctx.throttle_ms;

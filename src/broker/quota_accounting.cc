@@ -35,6 +35,13 @@ std::optional<double> quota_window_bytes(request_context& ctx, security::quota_t
     return ctx.broker.quotas->max_value_in_window(type, quota_user(ctx.conn), ctx.client_id.value_or(""));
 }
 
+void record_request_time(request_context& ctx, int64_t handler_ns, bool during_login) {
+    if (!ctx.broker.quotas || ctx.no_response || during_login) return;
+    if (!ctx.broker.quotas->enforced(security::quota_type::request)) return;  // the common case, per request
+    // nanosToPercentage: 100 % of one thread for one second is 100 per second.
+    record_quota(ctx, security::quota_type::request, double(handler_ns) * 100.0 / 1e9);
+}
+
 security::mutation_quota mutation_quota_for(request_context& ctx, int16_t strict_since) {
     return security::mutation_quota(ctx.broker.quotas, quota_user(ctx.conn), ctx.client_id.value_or(""),
                                     ctx.api_version >= strict_since);

@@ -23,6 +23,15 @@ void unrecord_quota(request_context& ctx, security::quota_type type, double valu
 // The most a fetch may return without certain throttling; nullopt: no quota.
 std::optional<double> quota_window_bytes(request_context& ctx, security::quota_type type);
 
+// request_percentage (ClientRequestQuotaManager): `handler_ns` of handler
+// time, as a percentage of one thread's time, against the request's quota;
+// the throttle is at most one quota window. Exempt as Kafka exempts them:
+// Produce with acks=0 (no response), and requests that arrive before the
+// connection finished its SASL login (SaslHandshake, SaslAuthenticate,
+// ApiVersions), which Kafka's authenticator answers outside the request
+// handlers.
+void record_request_time(request_context& ctx, int64_t handler_ns, bool during_login);
+
 // The controller_mutation_rate of this request (strict from `strict_since`,
 // ControllerApis' strictSinceVersion). Charge it per topic; finish_mutations
 // puts its throttle time into the request's.

@@ -230,9 +230,9 @@ std::optional<double> quota_config::find(const quota_entity& e, const std::strin
     return k->second;
 }
 
-bool quota_config::has_key(const std::string& key) const {
+bool quota_config::has_key(std::string_view key) const {
     std::shared_lock lock(mu_);
-    return key_uses_.count(key) > 0;
+    return key_uses_.find(key) != key_uses_.end();
 }
 
 uint64_t quota_config::generation() const {

@@ -17,6 +17,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/error_code.h"
@@ -92,7 +93,7 @@ public:
     std::optional<double> find(const quota_entity& e, const std::string& key) const;
     // Whether any entity sets `key` (the enforcement's fast path: nothing to
     // resolve while no quota of that kind exists).
-    bool has_key(const std::string& key) const;
+    bool has_key(std::string_view key) const;
     // Bumped on every change (lets callers cache resolutions).
     uint64_t generation() const;
 
@@ -100,7 +101,7 @@ private:
     meta::quota_store& store_;
     mutable std::shared_mutex mu_;
     std::map<quota_entity, std::map<std::string, double>> values_;
-    std::map<std::string, int> key_uses_;  // key -> entities setting it
+    std::map<std::string, int, std::less<>> key_uses_;  // key -> entities setting it
     uint64_t generation_ = 0;
 };
 

@@ -104,6 +104,9 @@ int32_t quota_manager::record(quota_type type, const std::string& user, const st
     double measured = rate.measure(now_ms);
     if (measured <= *r.bound) return 0;
     auto t = throttle_time_ms(measured, *r.bound, rate.window_size(now_ms));
+    // ClientRequestQuotaManager.throttleTime: QuotaUtils.boundedThrottleTime,
+    // at most one window (maxThrottleTimeMs = quota.window.size.seconds).
+    if (type == quota_type::request) t = std::min<int64_t>(t, window_.window_ms);
     return int32_t(std::min<int64_t>(t, INT32_MAX));
 }
 

@@ -49,6 +49,9 @@ class quota_manager {
 public:
     explicit quota_manager(const quota_config& cfg, quota_window w = {}) : cfg_(cfg), window_(w) {}
 
+    // False when no entity sets a quota of `type` (cheap: no allocation).
+    bool enforced(quota_type type) const { return cfg_.has_key(quota_key(type)); }
+
     // The bound that applies to (user, client_id) for `type`, if any.
     // `user` is the principal's name without "User:".
     std::optional<double> limit(quota_type type, const std::string& user, const std::string& client_id) const;

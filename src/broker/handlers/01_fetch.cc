@@ -19,6 +19,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "broker/handlers/handlers.h"
+#include "broker/handler_clock.h"
 #include "broker/quota_accounting.h"
 #include "broker/partition_waiters.h"
 #include "broker/partitions.h"
@@ -167,7 +168,9 @@ awaitable<fetch_response> fetch_unthrottled(request_context& ctx, fetch_request&
             b.waiters.unpark(w, keys);
             break;
         }
+        handler_clock* clock = handler_clock::pause_current();  // waiting costs no request quota
         auto [ec] = co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+        handler_clock::resume(clock);
         b.waiters.unpark(w, keys);
         got = read_all(ctx, targets, req.max_bytes, read_committed);
         if (!ec) break;  // deadline
