@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <optional>
 
@@ -141,6 +142,17 @@ int main(int argc, char** argv) {
     try {
         std::filesystem::create_directories(opt.data_dir);
         app::data_dir_lock dir_lock(opt.data_dir);  // before anything in it is opened
+        // The SQLite stores are independent files and creating one costs about eight
+        // fdatasyncs: they open concurrently (the file system commits the syncs together),
+        // so start-up pays about one store's syncs instead of six (docs/performance.md).
+        auto open_async = [&opt](auto open) {
+            return std::async(std::launch::async, open, std::filesystem::path(opt.data_dir));
+        };
+        auto offsets_f = open_async(&meta::sqlite_offset_store::open);
+        auto creds_f = open_async(&meta::sqlite_credential_store::open);
+        auto acl_f = open_async(&meta::sqlite_acl_store::open);
+        auto quota_f = open_async(&meta::sqlite_quota_store::open);
+        auto txn_f = open_async(&meta::sqlite_txn_store::open);
         auto store = meta::sqlite_store::open(opt.data_dir);
         if (!store.ok()) throw std::runtime_error("metadata store: " + store.error().message);
         auto topics = meta::topic_registry::open(**store, meta::broker_defaults{}, {}, std::to_string(opt.node_id));
@@ -160,7 +172,7 @@ int main(int argc, char** argv) {
 
         // The group coordinator: committed offsets in <data-dir>/offsets.db,
         // timers on a thread of their own, commits' fsyncs on `blocking`.
-        auto offsets = meta::sqlite_offset_store::open(opt.data_dir);
+        auto offsets = offsets_f.get();
         if (!offsets.ok()) throw std::runtime_error("offsets: " + offsets.error().message);
         group::system_clock group_clock;
         group::thread_scheduler group_timers;
@@ -189,7 +201,7 @@ int main(int argc, char** argv) {
         ctx.config.producer_id_expiration_ms = opt.producer_id_expiration_ms;
 
         // SCRAM credentials: <data-dir>/credentials.db, plus the users of ketch.toml.
-        auto creds = meta::sqlite_credential_store::open(opt.data_dir);
+        auto creds = creds_f.get();
         if (!creds.ok()) throw std::runtime_error("credentials: " + creds.error().message);
         provision_users(opt.users, **creds);
         ctx.credentials = creds->get();
@@ -205,7 +217,7 @@ int main(int argc, char** argv) {
             if (std::find(wanted.begin(), wanted.end(), m) != wanted.end()) ctx.sasl.enabled_mechanisms.push_back(m);
         ctx.sasl.reauth_ms = opt.connections_max_reauth_ms;
         // ACLs: <data-dir>/acls.db; the authorizer only with --authorizer.
-        auto acl_db = meta::sqlite_acl_store::open(opt.data_dir);
+        auto acl_db = acl_f.get();
         if (!acl_db.ok()) throw std::runtime_error("acls: " + acl_db.error().message);
         std::optional<security::authorizer> acl_authorizer;
         for (auto& u : security::parse_super_users(opt.super_users))
@@ -220,7 +232,7 @@ int main(int argc, char** argv) {
                          acl_authorizer->acls({}).size(), opt.super_users, opt.allow_everyone_if_no_acl_found);
         }
         // Client quotas: <data-dir>/quotas.db, enforced per (user, client-id).
-        auto quota_db = meta::sqlite_quota_store::open(opt.data_dir);
+        auto quota_db = quota_f.get();
         if (!quota_db.ok()) throw std::runtime_error("quotas: " + quota_db.error().message);
         security::quota_config quota_settings(**quota_db);
         if (auto st = quota_settings.load(); !st.ok()) throw std::runtime_error("quotas: " + st.error().message);
@@ -231,7 +243,7 @@ int main(int argc, char** argv) {
         // The transaction coordinator: state in <data-dir>/txn.db (with the
         // groups' pending transactional offsets), markers and completions on
         // `blocking`, timeouts and expiry on the group timer thread.
-        auto txn_db = meta::sqlite_txn_store::open(opt.data_dir);
+        auto txn_db = txn_f.get();
         if (!txn_db.ok()) throw std::runtime_error("transactions: " + txn_db.error().message);
         if (auto st = (*groups)->attach_txn_store(**txn_db); !st.ok())
             throw std::runtime_error("transactional offsets: " + st.error().message);
