@@ -1,6 +1,9 @@
 #include "net/connection.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <boost/asio/as_tuple.hpp>
@@ -58,24 +61,45 @@ asio::awaitable<void> send_chunk(tls_stream& stream, const kafka::file_chunk& c)
     }
 }
 
+// TCP_CORK on a plain socket while a response with file chunks is written:
+// the size prefix, the bytes between the chunks and the chunks' sendfile
+// output leave as full segments instead of one small segment per piece
+// (TCP_NODELAY sends each write at once). Uncorking sends what is left.
+// A TLS stream writes records of its own: no cork.
+template <class Stream>
+struct cork {
+    explicit cork(Stream&) {}
+};
+template <>
+struct cork<tcp::socket> {
+    explicit cork(tcp::socket& s) : fd(s.native_handle()) { set(1); }
+    ~cork() { set(0); }
+    void set(int on) const { ::setsockopt(fd, IPPROTO_TCP, TCP_CORK, &on, sizeof on); }
+    int fd;
+};
+
 template <class Stream>
 asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg) {
     uint8_t size_prefix[4];
     store_be<int32_t>(size_prefix, int32_t(msg.size()));
+    const uint8_t* p = msg.buf.data();
     if (msg.splices.empty()) {
         std::array<asio::const_buffer, 2> bufs{asio::buffer(size_prefix, 4), asio::buffer(msg.buf)};
         co_await asio::async_write(s, bufs, asio::use_awaitable);
         co_return;
     }
-    co_await asio::async_write(s, asio::buffer(size_prefix, 4), asio::use_awaitable);
+    cork<Stream> corked(s);
     size_t at = 0;
+    size_t prefix = 4;  // sent with the first bytes
     for (auto& [pos, chunk] : msg.splices) {
-        if (pos > at) co_await asio::async_write(s, asio::buffer(msg.buf.data() + at, pos - at), asio::use_awaitable);
+        std::array<asio::const_buffer, 2> bufs{asio::buffer(size_prefix, prefix), asio::buffer(p + at, pos - at)};
+        if (prefix + pos - at > 0) co_await asio::async_write(s, bufs, asio::use_awaitable);
+        prefix = 0;
         at = pos;
         co_await send_chunk(s, chunk);
     }
     if (at < msg.buf.size())
-        co_await asio::async_write(s, asio::buffer(msg.buf.data() + at, msg.buf.size() - at), asio::use_awaitable);
+        co_await asio::async_write(s, asio::buffer(p + at, msg.buf.size() - at), asio::use_awaitable);
 }
 
 // Shared by a connection and its watchdog (both on the connection's reactor).
