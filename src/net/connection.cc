@@ -6,6 +6,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstring>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -102,6 +104,35 @@ asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg
         co_await asio::async_write(s, asio::buffer(p + at, msg.buf.size() - at), asio::use_awaitable);
 }
 
+// A connection's read buffer (16 KiB, allocated on the first read): bytes
+// received but not yet taken into a frame.
+class read_buffer {
+public:
+    size_t buffered() const { return end_ - begin_; }
+    // Room after the buffered bytes (moved to the front first).
+    asio::mutable_buffer space() {
+        if (buf_.empty()) buf_.resize(k_size);
+        if (begin_ > 0) {
+            std::memmove(buf_.data(), buf_.data() + begin_, buffered());
+            end_ -= begin_;
+            begin_ = 0;
+        }
+        return asio::buffer(buf_.data() + end_, buf_.size() - end_);
+    }
+    void filled(size_t n) { end_ += n; }
+    // The next n buffered bytes (n <= buffered()); valid until space() is called.
+    const uint8_t* take(size_t n) {
+        const uint8_t* p = buf_.data() + begin_;
+        begin_ += n;
+        return p;
+    }
+
+private:
+    static constexpr size_t k_size = 16 * 1024;
+    bytes buf_;
+    size_t begin_ = 0, end_ = 0;
+};
+
 // Shared by a connection and its watchdog (both on the connection's reactor).
 struct watch {
     explicit watch(const asio::any_io_executor& ex) : timer(ex) {}
@@ -149,12 +180,23 @@ template <class Stream>
 asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<watch> w, request_handler& handler,
                             const server_options& opts, connection_info& info) {
     try {
+        // Reads go through a small per-connection buffer: one recv usually
+        // brings a request's size and all of its bytes (often the next
+        // request too), instead of a recv for the size and another for the rest.
+        read_buffer in;
         for (;;) {
-            uint8_t size_buf[4];
-            auto [ec, n] = co_await asio::async_read(stream, asio::buffer(size_buf, 4), use_nothrow);
-            if (ec) break;
+            bool failed = false;
+            while (in.buffered() < 4) {
+                auto [ec, n] = co_await stream.async_read_some(in.space(), use_nothrow);
+                if (ec) {
+                    failed = true;
+                    break;
+                }
+                in.filled(n);
+            }
+            if (failed) break;
             w->last_activity = clock::now();
-            int32_t size = load_be<int32_t>(size_buf);
+            int32_t size = load_be<int32_t>(in.take(4));
             int32_t cap = info.authenticated ? opts.max_request_bytes : opts.sasl_max_receive_bytes;
             if (size < 0 || size > cap) {
                 // Kafka: InvalidReceiveException, the connection is closed.
@@ -163,10 +205,14 @@ asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<wa
                 count(info.stats, &connection_stats::refused_oversize);
                 break;
             }
-            // The buffer grows as bytes arrive (doubling from 64 KiB), so a peer
+            // What is buffered is copied; the rest is read into the frame,
+            // which grows as bytes arrive (doubling from 64 KiB), so a peer
             // that announces a large frame and sends little costs little.
             auto frame = std::make_shared<bytes>();
-            bool failed = false;
+            size_t first = std::min(in.buffered(), size_t(size));
+            frame->reserve(std::min<size_t>(size_t(size), std::max<size_t>(first, 64 * 1024)));
+            const uint8_t* from = in.take(first);
+            frame->insert(frame->end(), from, from + first);
             while (frame->size() < size_t(size)) {
                 size_t have = frame->size();
                 size_t want = std::min(size_t(size) - have, std::max<size_t>(have, 64 * 1024));
