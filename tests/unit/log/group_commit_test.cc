@@ -4,7 +4,9 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "log_fixture.h"
 
@@ -89,6 +91,55 @@ TEST(group_commit, many_waiters_share_few_fdatasyncs) {
     uint64_t syncs = fx.fs->sync_count() - syncs_before;
     EXPECT_LE(syncs, 2u) << "one fdatasync for the first waiter, one for the other " << k_total - 1;
     EXPECT_GE(log->durable_offset(), log->log_end_offset());
+    fx.fs->set_before_sync(nullptr);
+    fl->stop();
+}
+
+// The flusher's four threads run passes of different partitions at once;
+// each partition's waiters still share its syncs: 4 partitions x (1 + 50)
+// acks=all appends from 8 producer threads cost at most two fdatasyncs per
+// partition (the pass in progress when they arrived, and one after).
+TEST(group_commit, concurrent_producers_on_several_partitions_share_fdatasyncs) {
+    log_fixture fx;
+    fx.config.flush_interval_ms = log_config::never;  // only waiters cause syncs
+    auto fl = std::make_shared<flusher>();            // four threads, as the broker runs it
+    constexpr int k_partitions = 4, k_producers = 8, k_each = 25;
+    std::vector<std::shared_ptr<local_log>> logs;
+    for (int p = 0; p < k_partitions; ++p) {
+        fx.dir = "/data/t-" + std::to_string(p);
+        logs.push_back(fx.open(false, fl));
+    }
+    sync_gate gate;  // every fdatasync blocks until the gate opens
+    fx.fs->set_before_sync([&](const std::string&) { gate.hook(); });
+    uint64_t syncs_before = fx.fs->sync_count();
+    const int total = k_partitions + k_producers * k_each;
+    countdown acks(total);
+    // A pass per partition starts and blocks inside fdatasync...
+    for (auto& log : logs) {
+        auto first = must_append(*log, make_batch(1, 0));
+        log->sync_async(first.last_offset + 1, [&](log_status st) { acks.done(st); });
+    }
+    gate.wait_entered();
+    // ...while 200 more appends with waiters arrive, spread over the partitions.
+    std::vector<std::thread> producers;
+    for (int p = 0; p < k_producers; ++p) {
+        producers.emplace_back([&, p] {
+            for (int i = 0; i < k_each; ++i) {
+                auto& log = logs[size_t((p + i) % k_partitions)];
+                auto r = log->append(make_batch(1, i), {});
+                ASSERT_TRUE(r.ok());
+                log->sync_async(r->last_offset + 1, [&](log_status st) { acks.done(st); });
+            }
+        });
+    }
+    for (auto& t : producers) t.join();
+    gate.release();
+    acks.wait();
+
+    EXPECT_EQ(acks.failures, 0);
+    uint64_t syncs = fx.fs->sync_count() - syncs_before;
+    EXPECT_LE(syncs, uint64_t(2 * k_partitions)) << total << " acks=all waiters";
+    for (auto& log : logs) EXPECT_GE(log->durable_offset(), log->log_end_offset());
     fx.fs->set_before_sync(nullptr);
     fl->stop();
 }
