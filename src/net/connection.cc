@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cstring>
+#include <type_traits>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -20,6 +20,7 @@
 #include <spdlog/spdlog.h>
 
 #include "base/endian.h"
+#include "net/read_buffer.h"
 #include "security/tls_identity.h"
 
 namespace ketch::net {
@@ -104,42 +105,13 @@ asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg
         co_await asio::async_write(s, asio::buffer(p + at, msg.buf.size() - at), asio::use_awaitable);
 }
 
-// A connection's read buffer (16 KiB, allocated on the first read): bytes
-// received but not yet taken into a frame.
-class read_buffer {
-public:
-    size_t buffered() const { return end_ - begin_; }
-    // Room after the buffered bytes (moved to the front first).
-    asio::mutable_buffer space() {
-        if (buf_.empty()) buf_.resize(k_size);
-        if (begin_ > 0) {
-            std::memmove(buf_.data(), buf_.data() + begin_, buffered());
-            end_ -= begin_;
-            begin_ = 0;
-        }
-        return asio::buffer(buf_.data() + end_, buf_.size() - end_);
-    }
-    void filled(size_t n) { end_ += n; }
-    // The next n buffered bytes (n <= buffered()); valid until space() is called.
-    const uint8_t* take(size_t n) {
-        const uint8_t* p = buf_.data() + begin_;
-        begin_ += n;
-        return p;
-    }
-
-private:
-    static constexpr size_t k_size = 16 * 1024;
-    bytes buf_;
-    size_t begin_ = 0, end_ = 0;
-};
-
 // Shared by a connection and its watchdog (both on the connection's reactor).
 struct watch {
     explicit watch(const asio::any_io_executor& ex) : timer(ex) {}
     asio::steady_timer timer;
     clock::time_point last_activity = clock::now();
     clock::time_point started = clock::now();
-    bool busy = false;   // a request is being handled: not idle
+    int busy = 0;        // requests being handled (not idle while > 0)
     bool done = false;
 };
 
@@ -176,9 +148,54 @@ asio::awaitable<void> watchdog(std::shared_ptr<watch> w, tcp::socket& raw, const
     }
 }
 
+// Handles one request and writes its answer after the previous request's.
+// Sets `released` when it is done (the loop waits for that before reading on
+// unless the handler released the pipeline early), `stop` when the
+// connection must close.
+template <class Stream>
+asio::awaitable<void> handle_one(Stream& stream, tcp::socket& raw, std::shared_ptr<watch> w, request_handler& handler,
+                                 const server_options& opts, connection_info& info, shared_bytes frame,
+                                 std::shared_ptr<one_shot_event> prev, std::shared_ptr<one_shot_event> written,
+                                 std::shared_ptr<one_shot_event> released, std::shared_ptr<bool> stop) {
+    try {
+        handler_result r = co_await handler.handle(info, std::move(frame));
+        if (r.auth_failed) {
+            count(info.stats, &connection_stats::failed_authentications);
+            if (opts.failed_auth_delay_ms > 0) {
+                asio::steady_timer delay(raw.get_executor(), std::chrono::milliseconds(opts.failed_auth_delay_ms));
+                co_await delay.async_wait(use_nothrow);
+            }
+        }
+        if (prev) co_await prev->wait();
+        if (!*stop && r.what == handler_result::action::respond) co_await write_message(stream, r.response);
+        if (r.throttle_ms > 0 && r.what != handler_result::action::close) {
+            // Muted: the next request is not read before the throttle time is over.
+            count(info.stats, &connection_stats::throttled_requests);
+            asio::steady_timer mute(raw.get_executor(), std::chrono::milliseconds(r.throttle_ms));
+            co_await mute.async_wait(use_nothrow);
+        }
+        if (r.what == handler_result::action::close || r.auth_failed) *stop = true;
+    } catch (const std::exception& e) {
+        spdlog::debug("conn {} from {}: {}", info.id, info.peer, e.what());
+        *stop = true;
+    }
+    if (*stop) {
+        boost::system::error_code ignored;
+        raw.cancel(ignored);  // a pipelined read of the next request ends
+    }
+    --w->busy;
+    w->last_activity = clock::now();
+    written->set();
+    released->set();
+}
+
 template <class Stream>
 asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<watch> w, request_handler& handler,
                             const server_options& opts, connection_info& info) {
+    // Pipelining (plain TCP without SASL only): see connection_info::release_pipeline.
+    const bool pipelining = std::is_same_v<Stream, tcp::socket> && info.protocol == security_protocol::plaintext;
+    std::shared_ptr<one_shot_event> last_written;  // set once the previous request's answer is out
+    auto stop = std::make_shared<bool>(false);
     try {
         // Reads go through a small per-connection buffer: one recv usually
         // brings a request's size and all of its bytes (often the next
@@ -225,29 +242,24 @@ asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<wa
             }
             if (failed) break;
             const uint8_t* data = frame->data();
-            w->busy = true;
-            handler_result r = co_await handler.handle(info, shared_bytes(std::move(frame), data, size_t(size)));
-            if (r.auth_failed) {
-                count(info.stats, &connection_stats::failed_authentications);
-                if (opts.failed_auth_delay_ms > 0) {
-                    asio::steady_timer delay(raw.get_executor(), std::chrono::milliseconds(opts.failed_auth_delay_ms));
-                    co_await delay.async_wait(use_nothrow);
-                }
-            }
-            if (r.what == handler_result::action::respond) co_await write_message(stream, r.response);
-            if (r.throttle_ms > 0 && r.what != handler_result::action::close) {
-                // Muted: the next request is not read before the throttle time is over.
-                count(info.stats, &connection_stats::throttled_requests);
-                asio::steady_timer mute(raw.get_executor(), std::chrono::milliseconds(r.throttle_ms));
-                co_await mute.async_wait(use_nothrow);
-            }
-            w->busy = false;
-            w->last_activity = clock::now();
-            if (r.what == handler_result::action::close || r.auth_failed) break;
+            auto released = std::make_shared<one_shot_event>(raw.get_executor());
+            auto written = std::make_shared<one_shot_event>(raw.get_executor());
+            if (pipelining) info.release_pipeline = [released] { released->set(); };
+            ++w->busy;
+            shared_bytes request(std::move(frame), data, size_t(size));
+            asio::co_spawn(raw.get_executor(),
+                           handle_one(stream, raw, w, handler, opts, info, std::move(request), last_written, written,
+                                      released, stop),
+                           asio::detached);
+            co_await released->wait();
+            info.release_pipeline = nullptr;
+            last_written = std::move(written);
+            if (*stop) break;
         }
     } catch (const std::exception& e) {
         spdlog::debug("conn {} from {}: {}", info.id, info.peer, e.what());
     }
+    if (last_written) co_await last_written->wait();  // answers still pending go out first
 }
 
 void finish(std::shared_ptr<watch>& w, tcp::socket& raw, request_handler& handler, connection_info& info) {

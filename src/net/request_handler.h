@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,13 @@ struct connection_info {
     bool authenticated = true;
     std::shared_ptr<security::sasl_session> sasl;  // SASL listeners; made by the handler
     connection_stats* stats = nullptr;
+    // Set by a plaintext connection while it waits for a request's handler:
+    // calling it (at most once; take it with std::exchange) tells the
+    // connection that the request's effects are in place and only its answer
+    // is pending (Produce acks=all waiting for its fsync), so the connection
+    // reads and handles the next request meanwhile. Answers still go out in
+    // request order. Null where pipelining is off (TLS, SASL).
+    std::function<void()> release_pipeline;
 };
 
 struct handler_result {
@@ -59,7 +67,8 @@ public:
     virtual ~request_handler() = default;
     // `frame` is one whole request (header + body) without its size prefix.
     // Runs on the connection's reactor; requests of a connection are handled
-    // one at a time, in order, as Kafka does.
+    // one at a time, in order, as Kafka does — except that the next request
+    // may start once a handler called connection_info::release_pipeline.
     virtual boost::asio::awaitable<handler_result> handle(connection_info& conn, shared_bytes frame) = 0;
     virtual void on_disconnect(connection_info&) {}
 };

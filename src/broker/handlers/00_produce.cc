@@ -17,6 +17,7 @@
 // FAILED), each topic WRITE (else TOPIC_AUTHORIZATION_FAILED, before the
 // existence check).
 #include <chrono>
+#include <utility>
 
 #include "base/endian.h"
 #include "broker/async.h"
@@ -262,6 +263,12 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
         if (any_error) ctx.close_connection = true;
         co_return resp;
     }
+    // Appended; only the fsync is pending: the connection may read and append
+    // the producer's next request meanwhile, so one sync covers both (the
+    // answers still go out in order). Not while throttled: the connection is
+    // muted after this answer.
+    if (!syncs.empty() && ctx.throttle_ms == 0 && ctx.conn.release_pipeline)
+        std::exchange(ctx.conn.release_pipeline, nullptr)();
     co_await wait_durable(syncs);
     co_return resp;
 }
