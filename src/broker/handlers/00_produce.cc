@@ -265,9 +265,11 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     }
     // Appended; only the fsync is pending: the connection may read and append
     // the producer's next request meanwhile, so one sync covers both (the
-    // answers still go out in order). Not while throttled: the connection is
-    // muted after this answer.
-    if (!syncs.empty() && ctx.throttle_ms == 0 && ctx.conn.release_pipeline)
+    // answers still go out in order). Not while throttled, nor while a
+    // request_percentage quota exists (its throttle is known only after the
+    // handler): the connection is muted after a throttled answer.
+    const bool request_quota = b.quotas && b.quotas->enforced(security::quota_type::request);
+    if (!syncs.empty() && ctx.throttle_ms == 0 && !request_quota && ctx.conn.release_pipeline)
         std::exchange(ctx.conn.release_pipeline, nullptr)();
     co_await wait_durable(syncs);
     co_return resp;
