@@ -22,14 +22,6 @@ namespace ketch::broker {
 
 std::optional<net::handler_result> illegal_sasl_state_response(const request_context& ctx, kafka::reader& r);
 
-// The same for the group, transaction and topic-admin APIs
-// (sasl_refusal_groups.cc); `message` is the exception's message.
-std::optional<net::handler_result> illegal_sasl_state_group_response(const request_context& ctx, kafka::reader& r,
-                                                                     const std::string& message);
-// The same for the admin APIs (sasl_refusal_admin.cc).
-std::optional<net::handler_result> illegal_sasl_state_admin_response(const request_context& ctx, kafka::reader& r,
-                                                                     const std::string& message);
-
 // Kafka's ApiKeys enum name of an API ("DescribeCluster" -> "DESCRIBE_CLUSTER").
 std::string api_enum_name(std::string_view camel);
 
