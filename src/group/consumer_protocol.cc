@@ -48,29 +48,37 @@ struct reader {
         if (!s) ok = false;
         return s.value_or("");
     }
-    void skip_nullable_bytes() {
+    // Skips nullable bytes; returns their length (-1: null).
+    int32_t skip_nullable_bytes() {
         int32_t len = i32();
-        if (!ok || len == -1) return;
+        if (!ok || len == -1) return len;
         if (len < 0 || !need(size_t(len))) ok = false;
         else pos += size_t(len);
+        return len;
     }
     int32_t array_len() {  // arrays are not nullable in these payloads
         int32_t n = i32();
         if (n < 0) ok = false;
         return ok ? n : 0;
     }
-    named_partitions topic_partitions() {
-        named_partitions out;
+    partition_list topic_partitions() {
+        partition_list out;
         int32_t n = array_len();
         for (int32_t i = 0; ok && i < n; ++i) {
-            std::string topic = string();
+            auto& [topic, ps] = out.emplace_back(string(), std::vector<int32_t>{});
             int32_t np = array_len();
-            auto& ps = out[topic];
-            for (int32_t j = 0; ok && j < np; ++j) ps.insert(i32());
+            for (int32_t j = 0; ok && j < np; ++j) ps.push_back(i32());
         }
         return out;
     }
+    bool trailing() const { return pos != m.size(); }
 };
+
+named_partitions fold(const partition_list& list) {
+    named_partitions out;
+    for (const auto& [topic, ps] : list) out[topic].insert(ps.begin(), ps.end());
+    return out;
+}
 
 void put16(bytes& b, int16_t v) {
     b.push_back(uint8_t(uint16_t(v) >> 8));
@@ -89,20 +97,28 @@ std::optional<int16_t> protocol_version(byte_view m) {
     return v;
 }
 
-std::optional<consumer_subscription> parse_subscription(byte_view m) {
+std::optional<subscription_fields> read_subscription(byte_view m) {
     reader r{m};
-    consumer_subscription s;
+    subscription_fields s;
     s.version = r.i16();
     if (!r.ok || s.version < 0) return std::nullopt;
     const int16_t v = std::min(s.version, highest_version);
     int32_t n = r.array_len();
     for (int32_t i = 0; r.ok && i < n; ++i) s.topics.push_back(r.string());
-    r.skip_nullable_bytes();
+    s.null_user_data = r.skip_nullable_bytes() == -1;
     if (v >= 1) s.owned = r.topic_partitions();
     if (v >= 2) s.generation_id = r.i32();
     if (v >= 3) s.rack_id = r.nullable_string();
     if (!r.ok) return std::nullopt;
+    s.trailing_bytes = r.trailing();
     return s;
+}
+
+std::optional<consumer_subscription> parse_subscription(byte_view m) {
+    auto f = read_subscription(m);
+    if (!f) return std::nullopt;
+    return consumer_subscription{f->version, std::move(f->topics), fold(f->owned), f->generation_id,
+                                 std::move(f->rack_id)};
 }
 
 std::optional<std::set<std::string>> subscription_topics(byte_view m) {
@@ -117,15 +133,25 @@ std::optional<std::set<std::string>> subscription_topics(byte_view m) {
     return topics;
 }
 
-std::optional<named_partitions> parse_assignment(byte_view m, bool* user_data) {
+std::optional<assignment_fields> read_assignment(byte_view m) {
     reader r{m};
-    if (r.i16() < 0 || !r.ok) return std::nullopt;
-    auto out = r.topic_partitions();
-    const size_t before = r.pos;
-    r.skip_nullable_bytes();
-    if (user_data) *user_data = r.ok && r.pos - before > 4;
+    assignment_fields a;
+    a.version = r.i16();
+    if (!r.ok || a.version < 0) return std::nullopt;
+    a.partitions = r.topic_partitions();
+    const int32_t user_data = r.skip_nullable_bytes();
     if (!r.ok) return std::nullopt;
-    return out;
+    a.null_user_data = user_data == -1;
+    a.user_data = user_data > 0;
+    a.trailing_bytes = r.trailing();
+    return a;
+}
+
+std::optional<named_partitions> parse_assignment(byte_view m, bool* user_data) {
+    auto a = read_assignment(m);
+    if (user_data) *user_data = a && a->user_data;
+    if (!a) return std::nullopt;
+    return fold(a->partitions);
 }
 
 bytes encode_assignment(const named_partitions& partitions, int16_t version) {

@@ -16,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/bytes.h"
@@ -34,6 +35,33 @@ struct consumer_subscription {
     int32_t generation_id = -1;         // v2+
     std::optional<std::string> rack_id;  // v3+
 };
+
+// Topic partitions in the payload's own order, repeats kept (what the parsers
+// below fold into named_partitions).
+using partition_list = std::vector<std::pair<std::string, std::vector<int32_t>>>;
+
+// A payload's fields exactly as its bytes hold them, for showing it
+// faithfully (tools/conform); parse_subscription and parse_assignment are
+// built on these. Fields are read by the payload's own version, capped at 3.
+struct subscription_fields {
+    int16_t version = 0;
+    std::vector<std::string> topics;
+    bool null_user_data = true;
+    partition_list owned;                // v1+
+    int32_t generation_id = -1;          // v2+
+    std::optional<std::string> rack_id;  // v3+
+    bool trailing_bytes = false;         // bytes left after the last field
+};
+struct assignment_fields {
+    int16_t version = 0;
+    partition_list partitions;
+    bool null_user_data = true;
+    bool user_data = false;  // non-empty user data
+    bool trailing_bytes = false;
+};
+// nullopt if malformed (Kafka: SchemaException).
+std::optional<subscription_fields> read_subscription(byte_view metadata);
+std::optional<assignment_fields> read_assignment(byte_view bytes);
 
 // The subscribed topics; nullopt if the bytes are not a valid subscription.
 std::optional<std::set<std::string>> subscription_topics(byte_view metadata);

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "base/endian.h"
+#include "group/consumer_protocol.h"
 #include "protocol/json_base.h"
 
 namespace ketch::conform {
@@ -49,70 +49,26 @@ bytes assignment(const json& j) {
     return b;
 }
 
-struct reader {
-    const bytes& m;
-    size_t pos = 0;
-    bool ok = true;
-    bool need(size_t n) { return ok = ok && m.size() - pos >= n; }
-    int32_t i16() {
-        if (!need(2)) return 0;
-        auto v = int16_t(load_be<uint16_t>(m.data() + pos));
-        pos += 2;
-        return v;
-    }
-    int32_t i32() {
-        if (!need(4)) return 0;
-        auto v = int32_t(load_be<uint32_t>(m.data() + pos));
-        pos += 4;
-        return v;
-    }
-    std::string str() {
-        int32_t n = i16();
-        if (n < 0 || !need(size_t(n))) return ok = false, "";
-        std::string s(reinterpret_cast<const char*>(m.data() + pos), size_t(n));
-        pos += size_t(n);
-        return s;
-    }
-    bool null_bytes() { return i32() == -1; }  // user data must be null to be shown this way
-    json topic_partitions() {
-        json out = json::array();
-        int32_t n = i32();
-        if (n < 0 || n > 10000) return ok = false, out;
-        for (int32_t i = 0; ok && i < n; ++i) {
-            json tp{{"topic", str()}, {"partitions", json::array()}};
-            int32_t np = i32();
-            if (np < 0 || np > 100000) return ok = false, out;
-            for (int32_t k = 0; ok && k < np; ++k) tp["partitions"].push_back(i32());
-            out.push_back(std::move(tp));
-        }
-        return out;
-    }
-    bool done() const { return ok && pos == m.size(); }
-};
+json topic_partitions(const group::partition_list& list) {
+    json out = json::array();
+    for (const auto& [topic, ps] : list) out.push_back({{"topic", topic}, {"partitions", ps}});
+    return out;
+}
 
+// Shown decoded only where the object above says all the bytes hold: a
+// version 0-3 payload with null user data (and rack id), nothing after it.
 std::optional<json> decode_assignment(const bytes& b) {
-    reader r{b};
-    int32_t v = r.i16();
-    if (v < 0 || v > 3) return std::nullopt;
-    json parts = r.topic_partitions();
-    if (!r.null_bytes() || !r.done()) return std::nullopt;
-    return json{{"$consumer_assignment", {{"version", v}, {"partitions", parts}}}};
+    auto a = group::read_assignment(b);
+    if (!a || a->version > 3 || !a->null_user_data || a->trailing_bytes) return std::nullopt;
+    return json{{"$consumer_assignment", {{"version", a->version}, {"partitions", topic_partitions(a->partitions)}}}};
 }
 
 std::optional<json> decode_subscription(const bytes& b) {
-    reader r{b};
-    int32_t v = r.i16();
-    if (v < 0 || v > 3) return std::nullopt;
-    json topics = json::array();
-    int32_t n = r.i32();
-    if (n < 0 || n > 10000) return std::nullopt;
-    for (int32_t i = 0; r.ok && i < n; ++i) topics.push_back(r.str());
-    if (!r.null_bytes()) return std::nullopt;
-    json out{{"version", v}, {"topics", topics}};
-    if (v >= 1) out["owned"] = r.topic_partitions();
-    if (v >= 2) out["generation_id"] = r.i32();
-    if (v >= 3 && r.i16() != -1) return std::nullopt;
-    if (!r.done()) return std::nullopt;
+    auto s = group::read_subscription(b);
+    if (!s || s->version > 3 || !s->null_user_data || s->rack_id || s->trailing_bytes) return std::nullopt;
+    json out{{"version", s->version}, {"topics", s->topics}};
+    if (s->version >= 1) out["owned"] = topic_partitions(s->owned);
+    if (s->version >= 2) out["generation_id"] = s->generation_id;
     return json{{"$consumer_subscription", out}};
 }
 

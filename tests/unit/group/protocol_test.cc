@@ -66,6 +66,26 @@ TEST(consumer_protocol, reads_the_topics_of_every_subscription_version) {
     EXPECT_FALSE(subscription_topics(bytes{}));
 }
 
+TEST(consumer_protocol, read_assignment_keeps_wire_order_and_tells_what_follows) {
+    // Topic "b" before "a", partitions 2 before 1: parse_assignment folds,
+    // read_assignment (what tools/conform shows) keeps the bytes' order.
+    bytes b{0, 1, 0, 0, 0, 2, 0, 1, 'b', 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 1, 0, 1, 'a', 0, 0, 0, 0};
+    const bytes null_user_data{0xff, 0xff, 0xff, 0xff};
+    b.insert(b.end(), null_user_data.begin(), null_user_data.end());
+    auto a = read_assignment(b);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->partitions, (partition_list{{"b", {2, 1}}, {"a", {}}}));
+    EXPECT_TRUE(a->null_user_data);
+    EXPECT_FALSE(a->trailing_bytes);
+    EXPECT_EQ(*parse_assignment(b), (named_partitions{{"a", {}}, {"b", {1, 2}}}));
+    b.push_back(0);
+    EXPECT_TRUE(read_assignment(b)->trailing_bytes);
+    auto s = read_subscription(subscription({"y", "x"}, 1));
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->topics, (std::vector<std::string>{"y", "x"}));
+    EXPECT_FALSE(s->trailing_bytes);
+}
+
 TEST_F(group_test, unreadable_subscription_makes_every_topic_count_as_subscribed) {
     // Kafka cannot tell which topics such a group uses, so OffsetDelete refuses all.
     std::string id;
