@@ -30,6 +30,13 @@ void family(std::string& out, const char* name, const char* type, const char* he
     }
 }
 
+// The `le` label of histogram bucket `b`: its upper bound in seconds, or
+// +Inf for the last bucket.
+std::string upper_bound(size_t b) {
+    const auto& bounds = broker::request_metrics::k_bounds_us;
+    return b < bounds.size() ? fmt::format("{}", double(bounds[b]) / 1e6) : "+Inf";
+}
+
 // ketch_request_duration_seconds: one histogram per API that was asked at
 // least once, labelled with Kafka's API name (Produce, Fetch, ...).
 void request_histograms(std::string& out, const broker::request_metrics& m) {
@@ -46,12 +53,8 @@ void request_histograms(std::string& out, const broker::request_metrics& m) {
         uint64_t cumulative = 0;
         for (size_t b = 0; b < a.buckets.size(); ++b) {
             cumulative += read(a.buckets[b]);
-            if (b < broker::request_metrics::k_bounds_us.size())
-                fmt::format_to(std::back_inserter(out), "{}_bucket{{api=\"{}\",le=\"{}\"}} {}\n", name, api.name,
-                               double(broker::request_metrics::k_bounds_us[b]) / 1e6, cumulative);
-            else
-                fmt::format_to(std::back_inserter(out), "{}_bucket{{api=\"{}\",le=\"+Inf\"}} {}\n", name,
-                               api.name, cumulative);
+            fmt::format_to(std::back_inserter(out), "{}_bucket{{api=\"{}\",le=\"{}\"}} {}\n", name, api.name,
+                           upper_bound(b), cumulative);
         }
         fmt::format_to(std::back_inserter(out), "{}_sum{{api=\"{}\"}} {}\n{}_count{{api=\"{}\"}} {}\n", name,
                        api.name, double(read(a.sum_us)) / 1e6, name, api.name, cumulative);
