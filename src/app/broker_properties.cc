@@ -44,6 +44,8 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
         p["group.consumer.session.timeout.ms"] = std::to_string(opt.group_consumer_session_timeout_ms);
     if (opt.group_consumer_heartbeat_interval_ms != 5000)
         p["group.consumer.heartbeat.interval.ms"] = std::to_string(opt.group_consumer_heartbeat_interval_ms);
+    if (opt.group_consumer_assignment_interval_ms != 1000)
+        p["group.consumer.assignment.interval.ms"] = std::to_string(opt.group_consumer_assignment_interval_ms);
     if (opt.group_consumer_migration_policy != "bidirectional")
         p["group.consumer.migration.policy"] = opt.group_consumer_migration_policy;
     return p;

@@ -182,6 +182,7 @@ int main(int argc, char** argv) {
         gcfg.max_session_timeout_ms = opt.group_max_session_timeout_ms;
         gcfg.consumer_session_timeout_ms = opt.group_consumer_session_timeout_ms;
         gcfg.consumer_heartbeat_interval_ms = opt.group_consumer_heartbeat_interval_ms;
+        gcfg.consumer_assignment_interval_ms = opt.group_consumer_assignment_interval_ms;
         gcfg.consumer_migration_policy = group::parse_migration_policy(opt.group_consumer_migration_policy);
         app::registry_topic_view group_topics(**topics);
         auto groups = group::group_coordinator::open(gcfg, group_clock, group_timers, **offsets);

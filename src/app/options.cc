@@ -191,6 +191,11 @@ options parse_options(int argc, char** argv) {
                  "heartbeat interval given to consumer-protocol members (group.consumer.heartbeat.interval.ms)")
             ->capture_default_str()
             ->check(CLI::PositiveNumber);
+        a.option("group-consumer-assignment-interval-ms", o.group_consumer_assignment_interval_ms,
+                 "least time between two target assignments of a consumer group; a member reconciles towards "
+                 "the last one meanwhile (group.consumer.assignment.interval.ms, 0-15000; 0: at every change)")
+            ->capture_default_str()
+            ->check(CLI::Range(0, 15000));
         a.option("group-consumer-migration-policy", o.group_consumer_migration_policy,
                  "online conversion between classic and consumer groups (group.consumer.migration.policy): "
                  "bidirectional, upgrade, downgrade or disabled")

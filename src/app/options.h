@@ -63,6 +63,7 @@ struct options {
     int32_t group_max_session_timeout_ms = 1800000;         // group.max.session.timeout.ms
     int32_t group_consumer_session_timeout_ms = 45000;      // group.consumer.session.timeout.ms (KIP-848)
     int32_t group_consumer_heartbeat_interval_ms = 5000;    // group.consumer.heartbeat.interval.ms (KIP-848)
+    int32_t group_consumer_assignment_interval_ms = 1000;   // group.consumer.assignment.interval.ms (KIP-1263)
     // group.consumer.migration.policy: bidirectional, upgrade, downgrade or disabled
     std::string group_consumer_migration_policy = "bidirectional";
     int32_t transaction_max_timeout_ms = 900000;           // transaction.max.timeout.ms

@@ -50,12 +50,23 @@ struct consumer_member {
     member_state state = member_state::stable;
     topic_partitions assigned;            // usable now
     topic_partitions pending_revocation;  // still owned, being given up
+    // KIP-1251 (Kafka 4.3): the epoch at which each partition of `assigned`
+    // and `pending_revocation` was assigned to the member; an offset commit
+    // with an older member epoch is accepted for a partition assigned at or
+    // before it.
+    std::map<uuid, std::map<int32_t, int32_t>> assignment_epochs;
     // Set for a member using the classic protocol (a mixed group, KIP-848
     // online migration); such a member has no rebalance-timeout timer but a
     // join and a sync timer.
     std::optional<classic_member_meta> classic;
 
     bool uses_classic() const { return classic.has_value(); }
+    std::optional<int32_t> assignment_epoch_of(const uuid& topic, int32_t partition) const {
+        auto t = assignment_epochs.find(topic);
+        if (t == assignment_epochs.end()) return std::nullopt;
+        auto p = t->second.find(partition);
+        return p == t->second.end() ? std::nullopt : std::optional<int32_t>(p->second);
+    }
 
     // Whether the member is at `epoch` with nothing left to do.
     bool reconciled_to(int32_t epoch) const { return state == member_state::stable && member_epoch == epoch; }
@@ -100,7 +111,11 @@ public:
     // ---- target assignment ----
     const std::map<std::string, topic_partitions>& target() const { return target_; }
     const topic_partitions& target_of(const std::string& member_id) const;
-    void set_target(std::map<std::string, topic_partitions> target, int32_t epoch);
+    // `computed_at_ms`: when the assignor produced it (Kafka's
+    // assignmentTimestamp); 0 when unknown (a new or converted group), which
+    // lets the next target be computed at once.
+    void set_target(std::map<std::string, topic_partitions> target, int32_t epoch, int64_t computed_at_ms = 0);
+    int64_t assignment_timestamp_ms() const { return assignment_timestamp_ms_; }
     // A static member's replacement takes over its target assignment.
     void move_target(const std::string& from, const std::string& to);
 
@@ -138,6 +153,7 @@ private:
     std::string id_;
     int32_t group_epoch_ = 0;
     int32_t assignment_epoch_ = 0;
+    int64_t assignment_timestamp_ms_ = 0;
     std::map<std::string, consumer_member> members_;
     std::map<std::string, std::string> static_members_;  // instance id -> member id
     std::map<std::string, topic_partitions> target_;

@@ -5,7 +5,10 @@
 //   1. the member is created or updated; a new member, a changed subscription
 //      or a change of the subscribed topics' metadata bumps the group epoch;
 //   2. a group epoch above the target assignment's recomputes the target
-//      with the group's assignor;
+//      with the group's assignor, unless the last target was computed less
+//      than group.consumer.assignment.interval.ms ago (Kafka 4.3.1,
+//      KIP-1263: canComputeNextTargetAssignment); then the member reconciles
+//      towards the last computed target and a later heartbeat computes it;
 //   3. the member is reconciled towards its target (current_assignment.h).
 // ketch difference: a regex subscription is resolved at once (Kafka resolves
 // it asynchronously, one heartbeat later).
@@ -236,8 +239,8 @@ consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const co
     if (refresh_subscription_metadata(g, topics, regexes_)) bump = true;
     if (bump) g.set_group_epoch(g.group_epoch() + 1);
 
-    // 2. The target assignment.
-    if (g.group_epoch() > g.assignment_epoch()) compute_target_assignment(g, topics, regexes_);
+    // 2. The target assignment (maybe later: the assignment interval).
+    maybe_update_target_assignment(g, topics, regexes_, config_.consumer_assignment_interval_ms, clock_.now_ms());
 
     // 3. Reconcile.
     consumer_member next = upd;
@@ -308,9 +311,9 @@ void group_coordinator::fence_consumer_member(consumer_group& g, const std::stri
     g.remove_member(member_id);
     cancel_consumer_timers(g.id(), member_id);
     refresh_subscription_metadata(g, topics_by_name(), regexes_);
+    // Kafka 4.3.1 leaves the target (and its epoch) as it is, also when the
+    // group becomes empty (KAFKA-20442 makes it catch up only from 4.4).
     g.set_group_epoch(g.group_epoch() + 1);
-    // KAFKA-20442: an empty group's assignment epoch catches up.
-    if (g.empty()) g.set_target({}, g.group_epoch());
     persist_consumer(g, out);
 }
 

@@ -44,7 +44,7 @@ bool refresh_subscription_metadata(consumer_group& g, const topic_index& topics,
     return true;
 }
 
-void compute_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx) {
+void compute_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx, int64_t now_ms) {
     std::map<uuid, int32_t> counts;
     for (const auto& [name, meta] : topics) counts[meta.id] = meta.partitions;
     assignor_input in;
@@ -56,7 +56,20 @@ void compute_target_assignment(consumer_group& g, const topic_index& topics, reg
         for (const auto& t : am.topics) in.partitions[t] = counts.at(t);
     }
     auto name = g.preferred_assignor().value_or(std::string(default_assignor));
-    g.set_target(assign(name, in), g.group_epoch());
+    g.set_target(assign(name, in), g.group_epoch(), now_ms);
+}
+
+bool can_compute_next_target(int64_t last_computed_ms, int32_t interval_ms, int64_t now_ms) {
+    if (last_computed_ms == 0 || interval_ms == 0) return true;
+    return now_ms >= last_computed_ms + interval_ms;
+}
+
+bool maybe_update_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx,
+                                    int32_t interval_ms, int64_t now_ms) {
+    if (g.assignment_epoch() >= g.group_epoch()) return false;
+    if (!can_compute_next_target(g.assignment_timestamp_ms(), interval_ms, now_ms)) return false;
+    compute_target_assignment(g, topics, rx, now_ms);
+    return true;
 }
 
 }  // namespace ketch::group

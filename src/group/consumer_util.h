@@ -46,7 +46,21 @@ std::set<uuid> member_topic_ids(const consumer_member& m, const topic_index& top
 bool refresh_subscription_metadata(consumer_group& g, const topic_index& topics, regex_cache& rx);
 
 // Runs the group's assignor (its members' preferred one, else "uniform") over
-// every member and makes the result the target at the group epoch.
-void compute_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx);
+// every member and makes the result the target at the group epoch, computed
+// at `now_ms`.
+void compute_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx, int64_t now_ms);
+
+// GroupMetadataManager.canComputeNextTargetAssignment (Kafka 4.3.1,
+// group.consumer.assignment.interval.ms): a new target may be computed when
+// the last one's time is unknown (0), when the interval is 0, or once the
+// interval has passed since the last one was computed.
+bool can_compute_next_target(int64_t last_computed_ms, int32_t interval_ms, int64_t now_ms);
+
+// GroupMetadataManager.maybeUpdateTargetAssignment: when the group epoch is
+// ahead of the target's and the interval allows, computes the next target
+// (true). Otherwise the target stays: members keep reconciling towards the
+// last computed one, and a later heartbeat or JoinGroup computes it.
+bool maybe_update_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx,
+                                    int32_t interval_ms, int64_t now_ms);
 
 }  // namespace ketch::group

@@ -200,6 +200,16 @@ private:
     // `leaving` is the last consumer-protocol member, the group becomes a
     // classic group of the others and rebalances; false if it stays.
     bool maybe_downgrade(consumer_group& g, const std::string& leaving, completions& out);
+    // convertToClassicGroup + ClassicGroup.fromConsumerGroup: every member but
+    // `leaving` (may be empty) becomes a classic member with its target
+    // assignment, in a Stable classic group at `generation`; `rebalance`
+    // starts a rebalance. g is gone afterwards.
+    void convert_to_classic(consumer_group& g, const std::string& leaving, int32_t generation, bool rebalance,
+                            completions& out);
+    // A classic static member replaced the last consumer-protocol member
+    // (join_consumer_group): the group is downgraded, the JoinGroup answered.
+    void downgrade_for_replacing_member(consumer_group& g, const consumer_member& upd, int32_t generation,
+                                        const join_args& args, join_callback& done, completions& out);
     // classicGroup{Join,Sync,Heartbeat,Leave}ToConsumerGroup
     void join_consumer_group(consumer_group& g, join_args& args, join_callback& done, completions& out);
     void sync_consumer_group(consumer_group& g, sync_args& args, sync_callback& done, completions& out);
@@ -211,8 +221,11 @@ private:
     void persist_classic(const classic_group& g, completions& out);
     void persist_consumer(consumer_group& g, completions& out);
     // ConsumerGroup.validateOffsetCommit / validateOffsetFetch
+    // `commit_topics`: a commit's partitions, checked against the member's
+    // assignment epochs when its epoch is older (KIP-1251); null for a fetch.
     error_code validate_consumer_offsets(const consumer_group& g, const std::string& member_id, int32_t member_epoch,
-                                         bool commit, int16_t api_version) const;
+                                         bool commit, int16_t api_version,
+                                         const std::vector<commit_topic>* commit_topics = nullptr) const;
 
     // ---- offsets (offsets.cc) ----
     error_code validate_commit(const commit_args& args);  // with mu_ held

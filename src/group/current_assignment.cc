@@ -65,11 +65,23 @@ consumer_member next_assignment(const consumer_member& m, int32_t member_epoch, 
     return next;
 }
 
-}  // namespace
+// KIP-1251: a partition the member keeps (assigned or pending revocation)
+// keeps the epoch it was assigned at; a newly assigned one gets the target's.
+void carry_assignment_epochs(const consumer_member& m, consumer_member& next, int32_t target_epoch) {
+    std::map<uuid, std::map<int32_t, int32_t>> epochs;
+    for (const auto* parts : {&next.assigned, &next.pending_revocation})
+        for (const auto& [t, ps] : *parts)
+            for (int32_t p : ps) {
+                const bool had = (m.assigned.count(t) && m.assigned.at(t).count(p)) ||
+                                 (m.pending_revocation.count(t) && m.pending_revocation.at(t).count(p));
+                epochs[t][p] = had ? m.assignment_epoch_of(t, p).value_or(m.member_epoch) : target_epoch;
+            }
+    next.assignment_epochs = std::move(epochs);
+}
 
-consumer_member reconcile(const consumer_member& m, int32_t target_epoch, const topic_partitions& target,
-                          const partition_epoch_fn& partition_epoch, const std::optional<topic_partitions>& owned,
-                          const std::set<uuid>& subscribed) {
+consumer_member reconcile_sets(const consumer_member& m, int32_t target_epoch, const topic_partitions& target,
+                               const partition_epoch_fn& partition_epoch, const std::optional<topic_partitions>& owned,
+                               const std::set<uuid>& subscribed) {
     switch (m.state) {
         case member_state::stable:
             if (m.member_epoch == target_epoch) return m;
@@ -81,6 +93,16 @@ consumer_member reconcile(const consumer_member& m, int32_t target_epoch, const 
             return next_assignment(m, m.member_epoch, target_epoch, target, partition_epoch, owned, subscribed);
     }
     return m;
+}
+
+}  // namespace
+
+consumer_member reconcile(const consumer_member& m, int32_t target_epoch, const topic_partitions& target,
+                          const partition_epoch_fn& partition_epoch, const std::optional<topic_partitions>& owned,
+                          const std::set<uuid>& subscribed) {
+    consumer_member next = reconcile_sets(m, target_epoch, target, partition_epoch, owned, subscribed);
+    if (next != m) carry_assignment_epochs(m, next, target_epoch);
+    return next;
 }
 
 }  // namespace ketch::group

@@ -57,6 +57,10 @@ struct group_config {
     int32_t consumer_max_size = std::numeric_limits<int32_t>::max();
     int32_t consumer_session_timeout_ms = 45000;
     int32_t consumer_heartbeat_interval_ms = 5000;
+    // group.consumer.assignment.interval.ms (Kafka 4.3.1: 1000, KIP-1263): the
+    // least time between two target assignments of a consumer group; 0
+    // computes one at every group-epoch bump.
+    int32_t consumer_assignment_interval_ms = 1000;
     // group.consumer.migration.policy (Kafka 4.3.1: bidirectional)
     migration_policy consumer_migration_policy = migration_policy::bidirectional;
     // offsets.retention.minutes

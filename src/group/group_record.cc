@@ -56,6 +56,27 @@ topic_partitions partitions_of(const json& j) {
     return out;
 }
 
+// {topic id: [[partition, epoch], ...]}
+json epochs_json(const std::map<uuid, std::map<int32_t, int32_t>>& e) {
+    json out = json::object();
+    for (const auto& [t, ps] : e) {
+        json list = json::array();
+        for (const auto& [p, epoch] : ps) list.push_back({p, epoch});
+        out[t.to_base64()] = std::move(list);
+    }
+    return out;
+}
+
+std::map<uuid, std::map<int32_t, int32_t>> epochs_of(const json& j) {
+    std::map<uuid, std::map<int32_t, int32_t>> out;
+    for (const auto& [k, v] : j.items()) {
+        auto id = uuid::from_base64(k);
+        if (!id) throw std::invalid_argument("topic id");
+        for (const auto& pe : v) out[*id][pe.at(0).get<int32_t>()] = pe.at(1).get<int32_t>();
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string encode_classic(const classic_group& g) {
@@ -77,7 +98,10 @@ std::string encode_classic(const classic_group& g) {
 }
 
 std::string encode_consumer(const consumer_group& g) {
-    json j{{"type", "consumer"}, {"epoch", g.group_epoch()}, {"assignment_epoch", g.assignment_epoch()}};
+    json j{{"type", "consumer"},
+           {"epoch", g.group_epoch()},
+           {"assignment_epoch", g.assignment_epoch()},
+           {"assignment_ms", g.assignment_timestamp_ms()}};
     json members = json::array();
     for (const auto& [id, m] : g.members()) {
         json classic = nullptr;  // a classic-protocol member: its JoinGroup's session timeout and protocols
@@ -101,7 +125,8 @@ std::string encode_consumer(const consumer_group& g) {
                            {"previous_epoch", m.previous_member_epoch},
                            {"state", int(m.state)},
                            {"assigned", partitions_json(m.assigned)},
-                           {"revoking", partitions_json(m.pending_revocation)}});
+                           {"revoking", partitions_json(m.pending_revocation)},
+                           {"assignment_epochs", epochs_json(m.assignment_epochs)}});
     }
     j["members"] = std::move(members);
     json target = json::object();
@@ -169,6 +194,11 @@ std::optional<consumer_group> decode_consumer(const std::string& id, const std::
             m.state = member_state(st);
             m.assigned = partitions_of(mj.at("assigned"));
             m.pending_revocation = partitions_of(mj.at("revoking"));
+            // Rows written before KIP-1251 epochs: the member's epoch.
+            if (auto e = mj.find("assignment_epochs"); e != mj.end()) m.assignment_epochs = epochs_of(*e);
+            for (const auto* parts : {&m.assigned, &m.pending_revocation})
+                for (const auto& [t, ps] : *parts)
+                    for (int32_t p : ps) m.assignment_epochs[t].emplace(p, m.member_epoch);
             if (auto c = mj.find("classic"); c != mj.end() && !c->is_null()) {
                 classic_member_meta meta{.session_timeout_ms = c->at("session_timeout_ms").get<int32_t>()};
                 for (const auto& p : c->at("protocols"))
@@ -179,7 +209,8 @@ std::optional<consumer_group> decode_consumer(const std::string& id, const std::
         }
         std::map<std::string, topic_partitions> target;
         for (const auto& [mid, a] : j.at("target").items()) target[mid] = partitions_of(a);
-        g.set_target(std::move(target), j.at("assignment_epoch").get<int32_t>());
+        // assignment_ms: absent in rows written before it existed (unknown: 0).
+        g.set_target(std::move(target), j.at("assignment_epoch").get<int32_t>(), j.value("assignment_ms", int64_t(0)));
         std::map<std::string, topic_meta> meta;
         for (const auto& [name, t] : j.at("subscribed").items()) {
             auto tid = uuid::from_base64(t.at(0).get<std::string>());

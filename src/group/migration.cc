@@ -9,10 +9,8 @@
 // consumer-protocol member leaves; the group becomes classic and rebalances).
 // group.consumer.migration.policy (group_config) enables each direction.
 //
-// ketch difference: a static classic member replacing the last
-// consumer-protocol static member does not downgrade the group (Kafka:
-// validateOnlineDowngradeWithReplacedMemberId); it stays a consumer group whose
-// members all use the classic protocol.
+// A static classic member replacing the last consumer-protocol member
+// downgrades the group at its JoinGroup (validateOnlineDowngradeWithReplacedMember).
 #include "group/consumer_protocol.h"
 #include "group/consumer_util.h"
 #include "group/coordinator.h"
@@ -104,6 +102,8 @@ result<consumer_group*, consumer_heartbeat_result> group_coordinator::upgrade_cl
         m.client_host = cm.client_host;
         m.subscribed_topic_names = {subscription->topics.begin(), subscription->topics.end()};
         m.assigned = to_ids(*assigned, topics);
+        for (const auto& [t, ps] : m.assigned)
+            for (int32_t p : ps) m.assignment_epochs[t][p] = cg.generation();
         m.classic = classic_member_meta{cm.session_timeout_ms, cm.protocols};
         target[mid] = m.assigned;
         g->update_member(m);
@@ -127,6 +127,12 @@ bool group_coordinator::maybe_downgrade(consumer_group& g, const std::string& le
     if (!g.all_members_use_classic_except(leaving) || g.size() <= 1 ||
         !downgrade_enabled(config_.consumer_migration_policy) || int64_t(g.size()) - 1 > config_.max_size)
         return false;
+    convert_to_classic(g, leaving, g.group_epoch(), true, out);
+    return true;
+}
+
+void group_coordinator::convert_to_classic(consumer_group& g, const std::string& leaving, int32_t generation,
+                                           bool rebalance, completions& out) {
     const std::string id = g.id();
     const auto topics = topics_by_name();
     // ClassicGroup.fromConsumerGroup: Stable at the group epoch, each member
@@ -146,7 +152,6 @@ bool group_coordinator::maybe_downgrade(consumer_group& g, const std::string& le
         cm.assignment = classic_assignment(m, g.target_of(mid), topics);
         members.push_back(std::move(cm));
     }
-    const int32_t generation = g.group_epoch();
     for (const auto& [mid, m] : g.members()) cancel_consumer_timers(id, mid);
     cancel_group_timers(id);
     consumer_groups_.erase(id);  // g is gone
@@ -154,9 +159,8 @@ bool group_coordinator::maybe_downgrade(consumer_group& g, const std::string& le
     cg.restore(std::string(consumer_protocol_type), generation, clock_.now_ms());
     cg.adopt_members(std::move(members), clock_.now_ms());
     for (auto& [mid, m] : cg.members()) reschedule_heartbeat(cg, m, m.session_timeout_ms);
-    prepare_rebalance(cg, out);
+    if (rebalance) prepare_rebalance(cg, out);
     persist_classic(cg, out);
-    return true;
 }
 
 void group_coordinator::schedule_consumer_join_timeout_if_absent(const std::string& group_id,
@@ -181,6 +185,16 @@ void group_coordinator::join_consumer_group(consumer_group& g, join_args& args, 
         return out.add(std::move(done), join_result{.error = error_code::member_id_required, .member_id = member_id});
     auto subscription = parse_subscription(args.protocols.front().metadata);
     if (!subscription) return out.add(std::move(done), join_error(error_code::unknown_server_error));
+
+    // validateOnlineDowngradeWithReplacedMember: a classic static member that
+    // replaces the last consumer-protocol member turns the group classic.
+    bool downgrade = false;
+    if (args.group_instance_id)
+        if (const auto* replaced = g.static_member(*args.group_instance_id))
+            downgrade = g.all_members_use_classic_except(replaced->member_id) &&
+                        downgrade_enabled(config_.consumer_migration_policy) &&
+                        int64_t(g.size()) <= config_.max_size;
+    const int32_t epoch_before = g.group_epoch();
 
     // The member as it was: an existing one, a static member's previous
     // instance (replaced under the new id), or a new one.
@@ -218,7 +232,8 @@ void group_coordinator::join_consumer_group(consumer_group& g, join_args& args, 
     const auto topics = topics_by_name();
     if (refresh_subscription_metadata(g, topics, regexes_)) bump = true;
     if (bump) g.set_group_epoch(g.group_epoch() + 1);
-    if (g.group_epoch() > g.assignment_epoch()) compute_target_assignment(g, topics, regexes_);
+    if (downgrade) return downgrade_for_replacing_member(g, upd, epoch_before, args, done, out);
+    maybe_update_target_assignment(g, topics, regexes_, config_.consumer_assignment_interval_ms, clock_.now_ms());
 
     // Reconcile with what the member reports owning in its subscription (an
     // eager member owns nothing when it rejoins).
@@ -242,6 +257,34 @@ void group_coordinator::join_consumer_group(consumer_group& g, join_args& args, 
     r.protocol_type = consumer_protocol_type;
     r.protocol_name = args.protocols.front().name;
     persist_consumer(g, out);
+    out.add(std::move(done), std::move(r));
+}
+
+// The downgrade branch of classicGroupJoinToConsumerGroup: without a pending
+// rebalance (the target is at the group epoch) the member reconciles towards
+// the replaced member's target and the classic group is Stable at the old
+// group epoch; otherwise the member answers at epoch 0 and the classic group
+// rebalances. The JoinGroup answer is the consumer-group one either way.
+void group_coordinator::downgrade_for_replacing_member(consumer_group& g, const consumer_member& upd,
+                                                       int32_t generation, const join_args& args,
+                                                       join_callback& done, completions& out) {
+    const bool rebalance = g.assignment_epoch() < g.group_epoch();
+    consumer_member next = upd;
+    if (!rebalance && !upd.reconciled_to(g.assignment_epoch())) {
+        const auto topics = topics_by_name();
+        auto subscription = parse_subscription(args.protocols.front().metadata);
+        next = reconcile(upd, g.assignment_epoch(), g.target_of(upd.member_id),
+                         [&g](const uuid& t, int32_t p) { return g.partition_epoch(t, p); },
+                         subscription ? to_ids(subscription->owned, topics) : topic_partitions{},
+                         member_topic_ids(upd, topics, regexes_));
+        if (next != upd) g.update_member(next);
+    }
+    join_result r;
+    r.member_id = upd.member_id;
+    r.generation_id = next.member_epoch;
+    r.protocol_type = consumer_protocol_type;
+    r.protocol_name = args.protocols.front().name;
+    convert_to_classic(g, "", generation, rebalance, out);  // g is gone
     out.add(std::move(done), std::move(r));
 }
 
@@ -280,8 +323,8 @@ void group_coordinator::sync_consumer_group(consumer_group& g, sync_args& args, 
     if ((args.protocol_type && *args.protocol_type != consumer_protocol_type) ||
         (args.protocol_name && *args.protocol_name != m->classic->protocols.front().name))
         return fail(error_code::inconsistent_group_protocol);
-    // throwIfRebalanceInProgress
-    if (g.group_epoch() > m->member_epoch && m->state != member_state::unrevoked_partitions) {
+    // throwIfRebalanceInProgress: a target newer than the member's epoch.
+    if (g.assignment_epoch() > m->member_epoch && m->state != member_state::unrevoked_partitions) {
         schedule_consumer_join_timeout_if_absent(g.id(), m->member_id, m->rebalance_timeout_ms);
         return fail(error_code::rebalance_in_progress);
     }
@@ -297,9 +340,10 @@ error_code group_coordinator::heartbeat_consumer_group(consumer_group& g, const 
     if (!m) return e;
     if (args.generation_id != m->member_epoch) return error_code::illegal_generation;
     schedule_consumer_session_timeout(g.id(), m->member_id, m->classic->session_timeout_ms);
-    // Rejoin to catch up with the group epoch, to revoke, or to collect
-    // partitions that are free now.
-    if (m->member_epoch < g.group_epoch() || m->state == member_state::unrevoked_partitions ||
+    // Rejoin to catch up with the target assignment's epoch (not the group
+    // epoch: a target not computed yet gives nothing to catch up with), to
+    // revoke, or to collect partitions that are free now.
+    if (m->member_epoch < g.assignment_epoch() || m->state == member_state::unrevoked_partitions ||
         (m->state == member_state::unreleased_partitions && !g.waiting_on_unreleased_partition(*m))) {
         schedule_consumer_join_timeout_if_absent(g.id(), m->member_id, m->rebalance_timeout_ms);
         return error_code::rebalance_in_progress;

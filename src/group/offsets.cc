@@ -26,10 +26,11 @@ commit_result all_partitions(const commit_args& args, error_code e) {
 }  // namespace
 
 // ConsumerGroup.validateOffsetCommit / validateOffsetFetch: a member of a
-// consumer group commits and fetches with its current member epoch.
+// consumer group fetches with its current member epoch and commits with it or,
+// per partition, an older one (KIP-1251).
 error_code group_coordinator::validate_consumer_offsets(const consumer_group& g, const std::string& member_id,
-                                                         int32_t member_epoch, bool commit,
-                                                         int16_t api_version) const {
+                                                         int32_t member_epoch, bool commit, int16_t api_version,
+                                                         const std::vector<commit_topic>* commit_topics) const {
     if (commit && member_epoch < 0 && g.empty()) return error_code::none;
     if (!commit && member_id.empty() && member_epoch < 0) return error_code::none;
     const auto* m = g.member(member_id);
@@ -39,13 +40,28 @@ error_code group_coordinator::validate_consumer_offsets(const consumer_group& g,
     // validateMemberEpoch).
     if (commit && api_version < 9 && !m->uses_classic()) return error_code::unsupported_version;
     if (member_epoch == m->member_epoch) return error_code::none;
-    return m->uses_classic() ? error_code::illegal_generation : error_code::stale_member_epoch;
+    const error_code stale = m->uses_classic() ? error_code::illegal_generation : error_code::stale_member_epoch;
+    if (member_epoch > m->member_epoch || !commit_topics) return stale;
+    // KIP-1251 (ConsumerGroup.createAssignmentEpochValidator): an older epoch
+    // commits a partition the member holds (assigned or pending revocation)
+    // since that epoch or an earlier one; any other partition fails the
+    // whole request.
+    const auto topics = topics_by_name();
+    for (const auto& t : *commit_topics) {
+        auto it = topics.find(t.name);
+        for (const auto& p : t.partitions) {
+            auto assigned_at = it == topics.end() ? std::nullopt : m->assignment_epoch_of(it->second.id, p.partition);
+            if (!assigned_at || member_epoch < *assigned_at) return stale;
+        }
+    }
+    return error_code::none;
 }
 
 // OffsetMetadataManager.validateOffsetCommit + ClassicGroup.validateOffsetCommit
 error_code group_coordinator::validate_commit(const commit_args& args) {
     if (auto* cg = find_consumer(args.group_id))
-        return validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, args.api_version);
+        return validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, args.api_version,
+                                         &args.topics);
     auto* g = find(args.group_id);
     if (!g) {
         // Generation -1: an admin client or a consumer without group

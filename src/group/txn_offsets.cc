@@ -53,7 +53,7 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
             // ConsumerGroup.validateOffsetCommit (isTransactional); a stale
             // member epoch is answered ILLEGAL_GENERATION
             // (OffsetMetadataManager.validateTransactionalOffsetCommit).
-            auto e = validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, 9);
+            auto e = validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, 9, &args.topics);
             if (e == error_code::stale_member_epoch) e = error_code::illegal_generation;
             if (e != error_code::none) return all(e);
         } else if (auto* g = find(args.group_id); g || args.generation_id < 0) {

@@ -25,7 +25,11 @@ public:
 
 class consumer_test : public group_test {
 protected:
+    // These tests follow each group-epoch bump to its new target assignment:
+    // they run with group.consumer.assignment.interval.ms = 0 (a target at
+    // every bump). assignment_interval_test runs with Kafka's default.
     void SetUp() override {
+        cfg.consumer_assignment_interval_ms = 0;
         group_test::SetUp();
         coord->set_topic_view(&topics);
         topics.add("t1", 4);

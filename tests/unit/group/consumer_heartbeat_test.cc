@@ -206,6 +206,35 @@ TEST_F(consumer_test, the_range_assignor_gives_contiguous_ranges) {
     EXPECT_EQ(d.members.at(1).target_assignment.at(0).partitions, (std::vector<int32_t>{2, 3}));
 }
 
+// KIP-1251 (Kafka 4.3.1 ConsumerGroup.validateOffsetCommit /
+// createAssignmentEpochValidator): a commit with an older member epoch is
+// accepted for partitions the member was assigned at or before that epoch;
+// a newer epoch, or any partition it was not assigned, fails the request.
+TEST_F(consumer_test, an_older_member_epoch_commits_partitions_assigned_since_then) {
+    join("g", "a");  // all four at epoch 2
+    join("g", "b");
+    auto told = beat("g", "a", 2);  // keep two, revoke two
+    ASSERT_TRUE(told.assignment);
+    const auto kept = told.assignment->at(topics.id("t1"));
+    ASSERT_EQ(beat("g", "a", 2, *told.assignment).member_epoch, 3);
+    std::vector<commit_partition> kept_parts, given_up;
+    for (int32_t p = 0; p < 4; ++p) (kept.count(p) ? kept_parts : given_up).push_back({p, 10});
+    auto on = [](std::vector<commit_partition> ps) { return std::vector<commit_topic>{{"t1", std::move(ps)}}; };
+    EXPECT_EQ(only_error(commit("g", "a", 3, on(kept_parts))), error_code::none);
+    EXPECT_EQ(only_error(commit("g", "a", 2, on(kept_parts))), error_code::none);  // assigned at 2
+    EXPECT_EQ(only_error(commit("g", "a", 1, on(kept_parts))), error_code::stale_member_epoch);
+    EXPECT_EQ(only_error(commit("g", "a", 2, on(given_up))), error_code::stale_member_epoch);
+    EXPECT_EQ(only_error(commit("g", "a", 4, on(kept_parts))), error_code::stale_member_epoch);
+    auto both = on(kept_parts);
+    both[0].partitions.push_back(given_up.at(0));
+    EXPECT_EQ(only_error(commit("g", "a", 2, both)), error_code::stale_member_epoch);  // the whole request
+    // b got the two released partitions at epoch 3: epoch 2 does not commit them.
+    auto b = beat("g", "b", 3, topic_partitions{});
+    ASSERT_EQ(count(*b.assignment), 2u);
+    EXPECT_EQ(only_error(commit("g", "b", 2, on(given_up))), error_code::stale_member_epoch);
+    EXPECT_EQ(only_error(commit("g", "b", 3, on(given_up))), error_code::none);
+}
+
 TEST_F(consumer_test, group_max_size_is_enforced) {
     cfg.consumer_max_size = 1;
     open();

@@ -228,6 +228,46 @@ TEST_F(migration_test, a_classic_members_session_expires_in_a_consumer_group) {
     EXPECT_EQ(d.members[0].member_id, "m");
 }
 
+// A classic static member replacing the last consumer-protocol member (here
+// the only member) downgrades the group at its JoinGroup (Kafka 4.3.1
+// GroupMetadataManager.classicGroupJoinToConsumerGroup,
+// validateOnlineDowngradeWithReplacedMember; ClassicGroup.fromConsumerGroup):
+// with the target at the group epoch the classic group is Stable at that
+// epoch and the new member syncs the replaced member's partitions.
+TEST_F(migration_test, a_classic_static_member_replacing_the_last_consumer_member_downgrades_the_group) {
+    auto a = join_args_for("g", "m", {"t1"});
+    a.instance_id = "i";
+    auto r = coord->consumer_heartbeat(a);
+    ASSERT_EQ(r.error, error_code::none);
+    auto j = join_from(*std::make_unique<join_args>(join_req("g", "", 9, {{"range", subscription({"t1"})}}, "i")));
+    ASSERT_EQ(j.error, error_code::none);
+    EXPECT_NE(j.member_id, "m");
+    EXPECT_EQ(j.generation_id, r.member_epoch);
+    EXPECT_EQ(j.protocol_name, "range");
+    EXPECT_EQ(describe("g").error, error_code::group_id_not_found);
+    EXPECT_EQ(coord->state_of("g"), group_state::stable);
+    EXPECT_EQ(coord->generation_of("g"), r.member_epoch);
+    auto s = sync("g", j.member_id, j.generation_id, {}, "i");
+    ASSERT_EQ(s.get().error, error_code::none);
+    EXPECT_EQ((*parse_assignment(s.get().assignment))["t1"], (std::set<int32_t>{0, 1, 2, 3}));
+    EXPECT_EQ(heartbeat("g", j.member_id, j.generation_id, "i"), error_code::none);
+    EXPECT_EQ(beat("g", "m", r.member_epoch).error, error_code::group_id_not_found);
+}
+
+// The same with a changed subscription: the target lags the bumped epoch, so
+// the classic group rebalances and the member is answered at epoch 0.
+TEST_F(migration_test, a_replacing_static_member_with_a_new_subscription_downgrades_into_a_rebalance) {
+    auto a = join_args_for("g", "m", {"t1"});
+    a.instance_id = "i";
+    auto r = coord->consumer_heartbeat(a);
+    ASSERT_EQ(r.error, error_code::none);
+    auto j = join_from(*std::make_unique<join_args>(join_req("g", "", 9, {{"range", subscription({"t2"})}}, "i")));
+    ASSERT_EQ(j.error, error_code::none);
+    EXPECT_EQ(j.generation_id, 0);
+    EXPECT_EQ(coord->state_of("g"), group_state::preparing_rebalance);
+    EXPECT_EQ(coord->generation_of("g"), r.member_epoch);
+}
+
 TEST_F(migration_test, mixed_groups_survive_a_restart) {
     stable_classic_pair("g");
     ASSERT_EQ(join("g", "m").error, error_code::none);
