@@ -233,6 +233,11 @@ TEST_F(consumer_test, an_older_member_epoch_commits_partitions_assigned_since_th
     ASSERT_EQ(count(*b.assignment), 2u);
     EXPECT_EQ(only_error(commit("g", "b", 2, on(given_up))), error_code::stale_member_epoch);
     EXPECT_EQ(only_error(commit("g", "b", 3, on(given_up))), error_code::none);
+    // The epochs are kept with the group across a reload.
+    open();
+    coord->set_topic_view(&topics);
+    EXPECT_EQ(only_error(commit("g", "a", 2, on(kept_parts))), error_code::none);
+    EXPECT_EQ(only_error(commit("g", "b", 2, on(given_up))), error_code::stale_member_epoch);
 }
 
 TEST_F(consumer_test, group_max_size_is_enforced) {
