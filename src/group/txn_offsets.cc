@@ -50,10 +50,14 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
                 return all(error_code::invalid_txn_state);
         }
         if (auto* cg = find_consumer(args.group_id)) {
-            // ConsumerGroup.validateOffsetCommit (isTransactional); a stale
-            // member epoch is answered ILLEGAL_GENERATION
+            // ConsumerGroup.validateOffsetCommit (isTransactional): checked
+            // only when a generation, member id or instance id is given; a
+            // stale member epoch is answered ILLEGAL_GENERATION
             // (OffsetMetadataManager.validateTransactionalOffsetCommit).
-            auto e = validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, 9, &args.topics);
+            const bool anonymous = args.generation_id == -1 && args.member_id.empty() && !args.group_instance_id;
+            auto e = anonymous ? error_code::none
+                               : validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, 9,
+                                                           &args.topics);
             if (e == error_code::stale_member_epoch) e = error_code::illegal_generation;
             if (e != error_code::none) return all(e);
         } else if (auto* g = find(args.group_id); g || args.generation_id < 0) {

@@ -4,7 +4,7 @@
 // (commitTransactionalOffset, replayEndTransactionMarker,
 // hasPendingTransactionalOffsets, fetchOffsets with requireStable) and
 // classic/ClassicGroup.java (validateOffsetCommit with isTransactional).
-#include "group_fixture.h"
+#include "consumer_fixture.h"
 #include "meta/memory_txn_store.h"
 
 namespace ketch::group::testing {
@@ -106,6 +106,32 @@ TEST_F(txn_offsets_test, offsets_verified_against_a_transaction_that_ended_are_r
     EXPECT_EQ(txn_commit("g", 7, 43, -1, "", next).topics[0].partitions[0].error, error_code::none);
     EXPECT_TRUE(coord->complete_txn_offsets(7, true));
     EXPECT_EQ(fetch_one("g", "t1", 0).offset, 43);
+}
+
+// A consumer-protocol group (ConsumerGroup.validateOffsetCommit with
+// isTransactional, Kafka 4.3.1): without generation, member id and instance
+// id (a producer's sendOffsetsToTransaction(offsets, groupId)) the offsets are
+// taken while the group has members; with them the member is checked, a
+// stale epoch answering ILLEGAL_GENERATION.
+TEST_F(txn_offsets_test, a_consumer_group_takes_offsets_without_member_and_checks_them_with_one) {
+    fake_topics topics;
+    topics.add("t1", 1);
+    coord->set_topic_view(&topics);
+    consumer_heartbeat_args j;
+    j.group_id = "cg";
+    j.member_id = "m";
+    j.rebalance_timeout_ms = 30000;
+    j.subscribed_topic_names = std::vector<std::string>{"t1"};
+    j.owned = topic_partitions{};
+    j.api_version = 1;
+    auto r = coord->consumer_heartbeat(j);
+    ASSERT_EQ(r.error, error_code::none);
+    EXPECT_EQ(txn_commit("cg", 7, 1).topics[0].partitions[0].error, error_code::none);
+    EXPECT_EQ(txn_commit("cg", 7, 1, r.member_epoch, "m").topics[0].partitions[0].error, error_code::none);
+    EXPECT_EQ(txn_commit("cg", 7, 1, r.member_epoch + 1, "m").topics[0].partitions[0].error,
+              error_code::illegal_generation);
+    EXPECT_EQ(txn_commit("cg", 7, 1, 0, "").topics[0].partitions[0].error, error_code::unknown_member_id);
+    coord->set_topic_view(nullptr);
 }
 
 TEST_F(txn_offsets_test, failed_store_write_changes_nothing) {
