@@ -341,9 +341,9 @@ int main(int argc, char** argv) {
         if (!opt.metrics_listen.empty()) {
             auto [mhost, mport] = app::split_host_port(opt.metrics_listen);
             web = std::make_unique<http::server>();
-            web->add_route("/metrics", [&server, &dispatch] {
+            web->add_route("/metrics", [&server, &dispatch, &quotas] {
                 return http::response{200, "text/plain; version=0.0.4; charset=utf-8",
-                                      app::render_metrics(server.stats(), dispatch.metrics())};
+                                      app::render_metrics(server.stats(), dispatch.metrics(), &quotas)};
             });
             metrics_addr = mhost + ":" + std::to_string(web->listen(mhost, mport));
             web->start();

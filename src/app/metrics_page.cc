@@ -63,7 +63,8 @@ void request_histograms(std::string& out, const broker::request_metrics& m) {
 
 }  // namespace
 
-std::string render_metrics(const net::connection_stats& c, const broker::request_metrics& requests) {
+std::string render_metrics(const net::connection_stats& c, const broker::request_metrics& requests,
+                           const security::quota_manager* quotas) {
     std::string out;
     family(out, "ketch_connections_accepted_total", "counter", "Connections accepted past the connection limits.", "",
            {{"", read(c.accepted)}});
@@ -92,6 +93,13 @@ std::string render_metrics(const net::connection_stats& c, const broker::request
     family(out, "ketch_throttled_responses_total", "counter",
            "Responses after which the connection was muted for a client quota (KIP-219).", "",
            {{"", read(c.throttled_requests)}});
+    auto throttled = [&](security::quota_type t) -> std::pair<const char*, uint64_t> {
+        return {security::quota_key(t), quotas ? quotas->throttled(t) : 0};
+    };
+    using qt = security::quota_type;
+    family(out, "ketch_quota_throttled_requests_total", "counter",
+           "Responses throttled by a client quota, by quota type (Kafka's quota config name).", "quota",
+           {throttled(qt::produce), throttled(qt::fetch), throttled(qt::request), throttled(qt::controller_mutation)});
     request_histograms(out, requests);
     return out;
 }

@@ -7,9 +7,12 @@
 
 #include "broker/request_metrics.h"
 #include "net/connection_stats.h"
+#include "security/quota_manager.h"
 
 namespace ketch::app {
 
-std::string render_metrics(const net::connection_stats& connections, const broker::request_metrics& requests);
+// `quotas` null: no client quotas (their throttle counters read 0).
+std::string render_metrics(const net::connection_stats& connections, const broker::request_metrics& requests,
+                           const security::quota_manager* quotas);
 
 }  // namespace ketch::app

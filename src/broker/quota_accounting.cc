@@ -21,6 +21,7 @@ std::string quota_user(const net::connection_info& conn) {
 int32_t record_quota(request_context& ctx, security::quota_type type, double value) {
     if (!ctx.broker.quotas) return 0;
     int32_t t = ctx.broker.quotas->record(type, quota_user(ctx.conn), ctx.client_id.value_or(""), value, now_ms());
+    if (t > 0) ctx.broker.quotas->count_throttled(type);
     ctx.throttle_ms = std::max(ctx.throttle_ms, t);
     return t;
 }
@@ -50,7 +51,9 @@ security::mutation_quota mutation_quota_for(request_context& ctx, int16_t strict
 bool charge_mutation(security::mutation_quota& q, int32_t partitions) { return q.charge(partitions, now_ms()); }
 
 void finish_mutations(request_context& ctx, const security::mutation_quota& q) {
-    ctx.throttle_ms = std::max(ctx.throttle_ms, q.throttle_ms(now_ms()));
+    const int32_t t = q.throttle_ms(now_ms());
+    if (t > 0 && ctx.broker.quotas) ctx.broker.quotas->count_throttled(security::quota_type::controller_mutation);
+    ctx.throttle_ms = std::max(ctx.throttle_ms, t);
 }
 
 }  // namespace ketch::broker

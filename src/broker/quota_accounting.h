@@ -17,6 +17,8 @@ namespace ketch::broker {
 std::string quota_user(const net::connection_info& conn);
 
 // Records `value` against `type`; returns this recording's throttle time (ms).
+// A throttled recording (and finish_mutations with a throttle) counts one
+// throttled response of that quota type (quota_manager::throttled).
 int32_t record_quota(request_context& ctx, security::quota_type type, double value);
 // Takes a recorded value back (a throttled fetch is answered without data).
 void unrecord_quota(request_context& ctx, security::quota_type type, double value);

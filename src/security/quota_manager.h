@@ -24,6 +24,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -36,6 +37,8 @@
 namespace ketch::security {
 
 enum class quota_type { produce, fetch, request, controller_mutation };
+inline constexpr quota_type all_quota_types[] = {quota_type::produce, quota_type::fetch, quota_type::request,
+                                                 quota_type::controller_mutation};
 
 // One controller mutation's verdict (ControllerMutationQuotaManager).
 struct mutation_verdict {
@@ -43,6 +46,7 @@ struct mutation_verdict {
     int32_t throttle_ms = 0;  // the time until the bucket is out of debt
 };
 
+// Kafka's quota config name of the type (producer_byte_rate, ...).
 const char* quota_key(quota_type t);
 
 class quota_manager {
@@ -81,6 +85,12 @@ public:
     mutation_verdict record_mutation(const std::string& user, const std::string& client_id, double permits,
                                      bool strict, int64_t now_ms);
 
+    // Responses throttled by a quota of `type` (the /metrics page): counted
+    // by the caller that puts the throttle time in a response
+    // (broker/quota_accounting). Relaxed atomics: counts, ordered with nothing.
+    void count_throttled(quota_type type) { throttled_[size_t(type)].fetch_add(1, std::memory_order_relaxed); }
+    uint64_t throttled(quota_type type) const { return throttled_[size_t(type)].load(std::memory_order_relaxed); }
+
     // The current rate of the quota key (user, client_id) falls under; tests.
     double rate(quota_type type, const std::string& user, const std::string& client_id, int64_t now_ms);
 
@@ -108,6 +118,7 @@ private:
     const quota_config& cfg_;
     quota_window window_;
     std::array<stripe, 16> stripes_;
+    std::array<std::atomic<uint64_t>, std::size(all_quota_types)> throttled_{};
 };
 
 }  // namespace ketch::security

@@ -1,6 +1,7 @@
 """request_percentage on the wire: a client id with a tiny request_percentage gets
 throttle_time_ms > 0 in its answers and its connection is muted for that long, while
-another client id on the same broker is never throttled.
+another client id on the same broker is never throttled; the metrics page counts each
+throttled answer under ketch_quota_throttled_requests_total{quota="request_percentage"}.
 
 Behaviour reference, Apache Kafka 4.3.1: core ClientRequestQuotaManager (request-handler
 time as a percentage of one thread, throttle bounded by one quota window),
@@ -17,6 +18,7 @@ import time
 import pytest
 
 from kafka_wire import frame, read_frame, request_header
+from test_metrics import metrics_url, scrape
 
 API_VERSIONS = 18
 ALTER_CLIENT_QUOTAS = 49
@@ -54,11 +56,18 @@ def api_versions_throttle(sock, client_id, correlation_id):
     return throttle
 
 
+THROTTLED = 'ketch_quota_throttled_requests_total{quota="%s"}'
+
+
+@pytest.mark.ketch_args("--metrics-listen", "127.0.0.1:0")
 def test_tiny_request_percentage_throttles_only_its_client(broker):
     address = (broker.host, broker.port)
+    url = metrics_url(broker)
     # 0.001 % of a thread: 10 us of handler time per second, so a few requests
     # over the 10 s a fresh rate is measured across.
     set_request_percentage(address, "slow", 0.001)
+    before = scrape(url)
+    assert before[THROTTLED % "request_percentage"] == 0
 
     with socket.create_connection(address, timeout=10) as slow:
         throttle, sent = 0, 0
@@ -70,9 +79,16 @@ def test_tiny_request_percentage_throttles_only_its_client(broker):
         assert 0 < throttle <= WINDOW_MS, "no throttle after %d requests" % sent
         # Muted: the next request is read only once the throttle time is over.
         start = time.monotonic()
-        api_versions_throttle(slow, "slow", sent + 1)
+        again = api_versions_throttle(slow, "slow", sent + 1)
         assert (time.monotonic() - start) * 1000 >= throttle * 0.9
 
     with socket.create_connection(address, timeout=10) as fast:
         throttles = [api_versions_throttle(fast, "fast", i) for i in range(1, 2 * sent + 50)]
         assert max(throttles) == 0
+
+    # Every throttled answer, and only those, counted by its quota type (the
+    # count is taken before the answer is sent).
+    after = scrape(url)
+    assert after[THROTTLED % "request_percentage"] == 1 + (again > 0)
+    for other in ("producer_byte_rate", "consumer_byte_rate", "controller_mutation_rate"):
+        assert after[THROTTLED % other] == 0
