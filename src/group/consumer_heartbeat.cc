@@ -234,29 +234,16 @@ consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const co
                                                                              why + ".");
         }
     }
-    g.update_member(upd);
-    const auto topics = topics_by_name();
-    if (refresh_subscription_metadata(g, topics, regexes_)) bump = true;
-    if (bump) g.set_group_epoch(g.group_epoch() + 1);
-
-    // 2. The target assignment (maybe later: the assignment interval).
-    maybe_update_target_assignment(g, topics, regexes_, config_.consumer_assignment_interval_ms, clock_.now_ms());
-
-    // 3. Reconcile.
-    consumer_member next = upd;
-    if (!upd.reconciled_to(g.assignment_epoch())) {
-        next = reconcile(upd, g.assignment_epoch(), g.target_of(member_id),
-                         [&g](const uuid& t, int32_t p) { return g.partition_epoch(t, p); }, args.owned,
-                         member_topic_ids(upd, topics, regexes_));
-        if (next != upd) {
-            g.update_member(next);
-            if (next.uses_classic()) {
-                // A classic member has join and sync timers instead.
-            } else if (next.state == member_state::unrevoked_partitions)
-                schedule_consumer_rebalance_timeout(g.id(), member_id, next.member_epoch, next.rebalance_timeout_ms);
-            else
-                cancel_timer(consumer_rebalance_key(g.id(), member_id));
-        }
+    // 2. The target assignment (maybe later: the assignment interval); 3. reconcile.
+    const consumer_member next = update_member_step(g, upd, bump, args.owned, topics_by_name(), regexes_,
+                                                    config_.consumer_assignment_interval_ms, clock_.now_ms());
+    if (next != upd) {
+        if (next.uses_classic()) {
+            // A classic member has join and sync timers instead.
+        } else if (next.state == member_state::unrevoked_partitions)
+            schedule_consumer_rebalance_timeout(g.id(), member_id, next.member_epoch, next.rebalance_timeout_ms);
+        else
+            cancel_timer(consumer_rebalance_key(g.id(), member_id));
     }
     schedule_consumer_session_timeout(g.id(), member_id);
 

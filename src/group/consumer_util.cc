@@ -1,5 +1,7 @@
 #include "group/consumer_util.h"
 
+#include "group/current_assignment.h"
+
 namespace ketch::group {
 
 bool regex_cache::compile(const std::string& pattern, std::string& why) {
@@ -70,6 +72,32 @@ bool maybe_update_target_assignment(consumer_group& g, const topic_index& topics
     if (!can_compute_next_target(g.assignment_timestamp_ms(), interval_ms, now_ms)) return false;
     compute_target_assignment(g, topics, rx, now_ms);
     return true;
+}
+
+void store_member(consumer_group& g, const consumer_member& upd, bool subscription_changed,
+                  const topic_index& topics, regex_cache& rx) {
+    g.update_member(upd);
+    if (refresh_subscription_metadata(g, topics, rx)) subscription_changed = true;
+    if (subscription_changed) g.set_group_epoch(g.group_epoch() + 1);
+}
+
+consumer_member reconcile_member(consumer_group& g, const consumer_member& upd,
+                                 const std::optional<topic_partitions>& owned, const topic_index& topics,
+                                 regex_cache& rx) {
+    if (upd.reconciled_to(g.assignment_epoch())) return upd;
+    consumer_member next = reconcile(upd, g.assignment_epoch(), g.target_of(upd.member_id),
+                                     [&g](const uuid& t, int32_t p) { return g.partition_epoch(t, p); }, owned,
+                                     member_topic_ids(upd, topics, rx));
+    if (next != upd) g.update_member(next);
+    return next;
+}
+
+consumer_member update_member_step(consumer_group& g, const consumer_member& upd, bool subscription_changed,
+                                   const std::optional<topic_partitions>& owned, const topic_index& topics,
+                                   regex_cache& rx, int32_t interval_ms, int64_t now_ms) {
+    store_member(g, upd, subscription_changed, topics, rx);
+    maybe_update_target_assignment(g, topics, rx, interval_ms, now_ms);
+    return reconcile_member(g, upd, owned, topics, rx);
 }
 
 }  // namespace ketch::group

@@ -63,4 +63,24 @@ bool can_compute_next_target(int64_t last_computed_ms, int32_t interval_ms, int6
 bool maybe_update_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx,
                                     int32_t interval_ms, int64_t now_ms);
 
+// The member-update step of a consumer group heartbeat and of a classic
+// member's JoinGroup (GroupMetadataManager consumerGroupHeartbeat /
+// classicGroupJoinToConsumerGroup):
+//   1. store_member: stores `upd`, refreshes the subscription metadata and
+//      bumps the group epoch when `subscription_changed` or the metadata did;
+//   2. maybe_update_target_assignment (above);
+//   3. reconcile_member: reconciles the member towards its target given what
+//      it reports owning (current_assignment.h); stores the next state when
+//      it differs and returns it.
+// update_member_step runs the three; a JoinGroup that may downgrade the group
+// between 1 and 2 runs them one by one.
+void store_member(consumer_group& g, const consumer_member& upd, bool subscription_changed,
+                  const topic_index& topics, regex_cache& rx);
+consumer_member reconcile_member(consumer_group& g, const consumer_member& upd,
+                                 const std::optional<topic_partitions>& owned, const topic_index& topics,
+                                 regex_cache& rx);
+consumer_member update_member_step(consumer_group& g, const consumer_member& upd, bool subscription_changed,
+                                   const std::optional<topic_partitions>& owned, const topic_index& topics,
+                                   regex_cache& rx, int32_t interval_ms, int64_t now_ms);
+
 }  // namespace ketch::group

@@ -228,22 +228,14 @@ void group_coordinator::join_consumer_group(consumer_group& g, join_args& args, 
     upd.classic = classic_member_meta{args.session_timeout_ms, args.protocols};
     bool bump = upd.subscribed_topic_names != old.subscribed_topic_names ||
                 upd.subscribed_topic_regex != old.subscribed_topic_regex;
-    g.update_member(upd);
+    // The member-update step (consumer_util.h), split where a downgrade
+    // answers instead; the member reconciles with what it reports owning in
+    // its subscription (an eager member owns nothing when it rejoins).
     const auto topics = topics_by_name();
-    if (refresh_subscription_metadata(g, topics, regexes_)) bump = true;
-    if (bump) g.set_group_epoch(g.group_epoch() + 1);
+    store_member(g, upd, bump, topics, regexes_);
     if (downgrade) return downgrade_for_replacing_member(g, upd, epoch_before, args, done, out);
     maybe_update_target_assignment(g, topics, regexes_, config_.consumer_assignment_interval_ms, clock_.now_ms());
-
-    // Reconcile with what the member reports owning in its subscription (an
-    // eager member owns nothing when it rejoins).
-    consumer_member next = upd;
-    if (!upd.reconciled_to(g.assignment_epoch())) {
-        next = reconcile(upd, g.assignment_epoch(), g.target_of(member_id),
-                         [&g](const uuid& t, int32_t p) { return g.partition_epoch(t, p); },
-                         to_ids(subscription->owned, topics), member_topic_ids(upd, topics, regexes_));
-        if (next != upd) g.update_member(next);
-    }
+    const consumer_member next = reconcile_member(g, upd, to_ids(subscription->owned, topics), topics, regexes_);
     cancel_timer(consumer_join_key(g.id(), member_id));
     schedule_consumer_session_timeout(g.id(), member_id, args.session_timeout_ms);
     schedule_timer(consumer_sync_key(g.id(), member_id), args.rebalance_timeout_ms,
@@ -273,11 +265,8 @@ void group_coordinator::downgrade_for_replacing_member(consumer_group& g, const 
     if (!rebalance && !upd.reconciled_to(g.assignment_epoch())) {
         const auto topics = topics_by_name();
         auto subscription = parse_subscription(args.protocols.front().metadata);
-        next = reconcile(upd, g.assignment_epoch(), g.target_of(upd.member_id),
-                         [&g](const uuid& t, int32_t p) { return g.partition_epoch(t, p); },
-                         subscription ? to_ids(subscription->owned, topics) : topic_partitions{},
-                         member_topic_ids(upd, topics, regexes_));
-        if (next != upd) g.update_member(next);
+        next = reconcile_member(g, upd, subscription ? to_ids(subscription->owned, topics) : topic_partitions{},
+                                topics, regexes_);
     }
     join_result r;
     r.member_id = upd.member_id;
