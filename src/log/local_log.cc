@@ -212,7 +212,6 @@ log_result<read_result> local_log::read(int64_t offset, uint64_t max_bytes, cons
     out.log_start_offset = log_start_.load(std::memory_order_acquire);
     out.high_watermark = log_end_.load(std::memory_order_acquire);
     out.last_stable_offset = std::min(out.high_watermark, std::max(first_unstable_.load(), out.log_start_offset));
-    out.next_offset = offset;
     if (opts.read_committed) out.aborted.emplace();
     if (offset < out.log_start_offset || offset > out.high_watermark)
         return failure{log_error{log_errc::offset_out_of_range,
@@ -227,38 +226,38 @@ log_result<read_result> local_log::read(int64_t offset, uint64_t max_bytes, cons
     // offset deleted since the check above is caught here.
     if (offset < log_start_.load(std::memory_order_acquire))
         return failure{log_error{log_errc::offset_out_of_range, "offset " + std::to_string(offset) + " was deleted"}};
+    // Kafka's LocalLog.read and LogSegment.read: the bytes come from one
+    // segment, the first from the one holding `offset` that has a batch at or
+    // past it. They start at that batch and run for max_bytes (at least the
+    // whole first batch with min_one_batch), cut at the position of `limit`
+    // (the high watermark or the last stable offset) when that lies in this
+    // segment: so the last batch may be partial, which clients discard.
     auto it = std::upper_bound(segs->begin(), segs->end(), offset,
                                [](int64_t o, const auto& s) { return o < s->base_offset(); });
     if (it != segs->begin()) --it;
-    bool first_segment = true, done = false;
-    for (; it != segs->end() && !done; ++it) {
+    for (; it != segs->end(); ++it) {
         const auto& seg = *it;
-        uint64_t start = first_segment ? seg->index().lookup(offset).position : 0;
-        first_segment = false;
-        batch_reader r(*seg->file(), start, seg->size(), 4096);
-        file_slice slice{seg->file(), 0, 0};
-        for (;;) {
-            auto b = r.next();
-            if (!b) return failure{b.error()};
-            if (!*b) break;
-            const auto& h = (*b)->header;
-            if (h.last_offset() < offset) continue;
-            if (h.base_offset >= limit) {
-                done = true;
-                break;
-            }
-            uint64_t sz = (*b)->size();
-            bool first_batch = out.total_bytes == 0;
-            if (out.total_bytes + sz > max_bytes && !(first_batch && opts.min_one_batch)) {
-                done = true;
-                break;
-            }
-            if (slice.length == 0) slice.position = (*b)->position;
-            slice.length += uint32_t(sz);
-            out.total_bytes += sz;
-            out.next_offset = h.last_offset() + 1;
+        if (seg->base_offset() >= limit) break;
+        uint64_t size = seg->size();
+        auto first = seg->find_batch(offset, size);
+        if (!first) return failure{first.error()};
+        if (!*first) continue;
+        uint64_t max_position = size;
+        bool limit_here = it + 1 == segs->end() || limit < (*(it + 1))->base_offset();
+        if (limit_here) {
+            auto at_limit = seg->find_batch(limit, size);
+            if (!at_limit) return failure{at_limit.error()};
+            if (*at_limit) max_position = (*at_limit)->position;
         }
-        if (slice.length > 0) out.slices.push_back(std::move(slice));
+        uint64_t start = (*first)->position;
+        uint64_t want = opts.min_one_batch ? std::max<uint64_t>(max_bytes, (*first)->size()) : max_bytes;
+        // ReplicaManager.readFromLog (Fetch v3+): a first batch that does not
+        // fit when it need not be returned whole means nothing is returned.
+        if (want < (*first)->size() || max_position <= start) break;
+        uint64_t length = std::min<uint64_t>(max_position - start, want);
+        out.slices.push_back(file_slice{seg->file(), start, uint32_t(length)});
+        out.total_bytes = length;
+        break;
     }
     if (opts.read_committed && !out.slices.empty()) collect_aborted(*segs, offset, out);
     return out;

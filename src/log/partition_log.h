@@ -47,7 +47,7 @@ struct append_result {
     bool duplicate = false;
 };
 
-// A byte range of a segment file holding whole batches. `file` keeps the data
+// A byte range of a segment file holding batches (the last may be partial). `file` keeps the data
 // readable (even if the segment is deleted meanwhile); native_handle() gives
 // the descriptor for sendfile(2) when the file system is the real one.
 struct file_slice {
@@ -69,9 +69,10 @@ struct read_options {
 };
 
 struct read_result {
-    std::vector<file_slice> slices;  // whole batches in offset order
+    // Batches from one segment, starting with the one holding the fetch
+    // offset; the last may be cut short by max_bytes (as Kafka's slice is).
+    std::vector<file_slice> slices;
     uint64_t total_bytes = 0;
-    int64_t next_offset = -1;        // last offset of the last batch + 1; the fetch offset when empty
     int64_t log_start_offset = 0;
     int64_t high_watermark = 0;      // = log end offset on a single node
     int64_t last_stable_offset = 0;

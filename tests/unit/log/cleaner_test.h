@@ -54,10 +54,13 @@ inline log_contents read_contents(partition_log& log) {
         if (!r || r->slices.empty()) break;
         auto b = read_bytes(*r);
         EXPECT_TRUE(b.ok());
-        for (size_t at = 0; at < b->size();) {
+        int64_t next = offset;
+        for (size_t at = 0; b->size() - at >= record::k_batch_header_size;) {
             auto whole = byte_view(*b).subspan(at);
             auto h = record::parse_batch_header(whole);
+            if (h->total_size() > whole.size()) break;  // a partial last batch: fetched again
             whole = whole.first(h->total_size());
+            next = h->last_offset() + 1;
             EXPECT_TRUE(record::batch_crc_matches(whole)) << "batch at " << h->base_offset;
             out.batches.push_back(*h);
             auto rr = record::record_reader::open(whole);
@@ -78,7 +81,8 @@ inline log_contents read_contents(partition_log& log) {
             }
             at += h->total_size();
         }
-        offset = r->next_offset;
+        if (next == offset) break;
+        offset = next;
     }
     return out;
 }

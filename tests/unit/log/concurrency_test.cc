@@ -68,8 +68,10 @@ TEST(local_log_concurrency, appenders_readers_syncs_and_retention) {
             bool first = true;
             for (size_t at = 0; at < b->size();) {
                 auto h = record::parse_batch_header(byte_view(*b).subspan(at));
-                ASSERT_TRUE(h);
-                ASSERT_LE(at + h->total_size(), b->size());
+                if (!h || at + h->total_size() > b->size()) {  // cut by max_bytes only
+                    ASSERT_EQ(b->size(), 4096u);
+                    break;
+                }
                 ASSERT_EQ(crc32c(byte_view(*b).subspan(at + 21, h->total_size() - 21)), h->crc);
                 if (first) {
                     ASSERT_LE(h->base_offset, from);

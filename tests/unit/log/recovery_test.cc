@@ -12,6 +12,7 @@ namespace {
 using testing::log_fixture;
 using testing::make_batch;
 using testing::must_append;
+using testing::read_all_bytes;
 using testing::read_all_headers;
 
 void append_raw(io::file_system& fs, const std::string& path, byte_view data) {
@@ -137,12 +138,12 @@ TEST(local_log_recovery, synced_batches_survive_a_crash) {
     EXPECT_GE(log->log_end_offset(), synced_end);
     auto headers = read_all_headers(*log, 0);
     ASSERT_GE(headers.size(), sent.size());
-    auto r = read_bytes(*log->read(0, 1 << 30, {}));
+    auto r = read_all_bytes(*log, 0);
     size_t at = 0;
     for (size_t i = 0; i < sent.size(); ++i) {
         auto expect = sent[i];
         record::set_base_offset(expect.data(), headers[i].base_offset);
-        ASSERT_EQ(bytes(r->begin() + long(at), r->begin() + long(at + expect.size())), expect) << "batch " << i;
+        ASSERT_EQ(bytes(r.begin() + long(at), r.begin() + long(at + expect.size())), expect) << "batch " << i;
         at += expect.size();
     }
     // Appends continue after what survived.

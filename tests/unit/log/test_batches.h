@@ -107,20 +107,55 @@ inline bool decode_timestamps(byte_view batch, const record_visitor& visit) {
     return true;
 }
 
+// The headers of the whole batches in a read's bytes (a partial last batch,
+// which a read filling max_bytes may end with, is left out as clients do).
+inline std::vector<record::batch_header> whole_batches(const read_result& r) {
+    std::vector<record::batch_header> out;
+    auto b = read_bytes(r);
+    if (!b) return out;
+    for (size_t at = 0; b->size() - at >= record::k_batch_header_size;) {
+        auto h = record::parse_batch_header(byte_view(*b).subspan(at));
+        if (!h || h->total_size() > b->size() - at) break;
+        out.push_back(*h);
+        at += h->total_size();
+    }
+    return out;
+}
+
+// Where a consumer fetches next after this read: the offset after its last
+// whole batch, or `from` when it holds none.
+inline int64_t next_fetch_offset(const read_result& r, int64_t from) {
+    auto hs = whole_batches(r);
+    return hs.empty() ? from : hs.back().last_offset() + 1;
+}
+
+// Reads everything from `offset` to the end: the bytes of the whole batches.
+inline bytes read_all_bytes(partition_log& log, int64_t offset) {
+    bytes out;
+    while (offset < log.log_end_offset()) {
+        auto r = log.read(offset, 1 << 20, {});
+        if (!r || r->slices.empty()) break;
+        auto hs = whole_batches(*r);
+        if (hs.empty()) break;
+        auto b = read_bytes(*r);
+        size_t n = 0;
+        for (const auto& h : hs) n += h.total_size();
+        out.insert(out.end(), b->begin(), b->begin() + long(n));
+        offset = hs.back().last_offset() + 1;
+    }
+    return out;
+}
+
 // Reads everything from `offset` to the end and returns the parsed headers.
 inline std::vector<record::batch_header> read_all_headers(partition_log& log, int64_t offset) {
     std::vector<record::batch_header> out;
     while (offset < log.log_end_offset()) {
         auto r = log.read(offset, 1 << 20, {});
         if (!r || r->slices.empty()) break;
-        auto b = read_bytes(*r);
-        if (!b) break;
-        for (size_t at = 0; at < b->size();) {
-            auto h = record::parse_batch_header(byte_view(*b).subspan(at));
-            out.push_back(*h);
-            at += h->total_size();
-        }
-        offset = r->next_offset;
+        auto hs = whole_batches(*r);
+        if (hs.empty()) break;
+        out.insert(out.end(), hs.begin(), hs.end());
+        offset = hs.back().last_offset() + 1;
     }
     return out;
 }

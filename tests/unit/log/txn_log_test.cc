@@ -59,7 +59,7 @@ TEST_F(txn_log, read_committed_stops_at_the_lso_and_reports_aborted_transactions
     auto r = log->read(0, 1 << 20, committed());
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r->last_stable_offset, 2);
-    EXPECT_EQ(r->next_offset, 2);
+    EXPECT_EQ(next_fetch_offset(*r, 0), 2);
     ASSERT_TRUE(r->aborted);
     ASSERT_EQ(r->aborted->size(), 1u);
     EXPECT_EQ((*r->aborted)[0], (aborted_txn{1, 0, 3, 2}));
@@ -70,12 +70,12 @@ TEST_F(txn_log, read_committed_stops_at_the_lso_and_reports_aborted_transactions
     EXPECT_TRUE(at_lso->aborted->empty());
     // read_uncommitted sees everything and no aborted list.
     auto all = log->read(0, 1 << 20, {});
-    EXPECT_EQ(all->next_offset, 4);
+    EXPECT_EQ(next_fetch_offset(*all, 0), 4);
     EXPECT_FALSE(all->aborted);
     ASSERT_TRUE(log->append_txn_marker(2, 0, true, 0, clock).ok());  // 4
     EXPECT_EQ(log->last_stable_offset(), 5);
     auto after = log->read(3, 1 << 20, committed());
-    EXPECT_EQ(after->next_offset, 5);
+    EXPECT_EQ(next_fetch_offset(*after, 3), 5);
     EXPECT_EQ(after->aborted->size(), 1u);  // its marker is at 3: last offset >= fetch offset
 }
 

@@ -1,0 +1,264 @@
+// Broker ceiling with a client that costs about what bench/tools/loopback.c costs: Kafka wire
+// requests built once and written again and again (produce), or fetched and discarded (fetch).
+// It shows what a broker can take on this machine when the client is not the limit, so the
+// ratio to raw loopback TCP says something about the broker (the JVM and franz-go clients need
+// more CPU per MiB than either broker, and on 2 cores they share the CPU with it).
+//
+// Usage:
+//   rawwire produce HOST PORT TOPIC PARTITIONS MIB [RECORD_BYTES BATCH_RECORDS INFLIGHT]
+//     Produce v7, acks=1, one connection. Each request carries one v2 batch of BATCH_RECORDS
+//     records of RECORD_BYTES (uncompressed, producer id -1) for every partition; INFLIGHT
+//     requests are kept on the wire. Writes MIB MiB of batches. Any error code fails the run.
+//   rawwire fetch HOST PORT TOPIC PARTITIONS MIB [MAX_BYTES PARTITION_MAX_BYTES]
+//     Fetch v4 (read_uncommitted), one connection, one fetch at a time, every partition from
+//     offset 0, until MIB MiB of record batches were received; the next offset of a partition
+//     is the one after the last whole batch received.
+// Prints: "<MiB/s> <bytes>" — record-batch bytes over the time from the first request written
+// to the last response read. Defaults: 1024-byte records, 16 per batch (Kafka's default
+// batch.size), 4 requests in flight; fetch max 50 MiB, 1 MiB per partition (the Java
+// consumer's defaults).
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void die(const char *what) { fprintf(stderr, "rawwire: %s\n", what); exit(1); }
+
+// ---- big-endian writer into a growing buffer
+typedef struct { unsigned char *p; size_t n, cap; } buf_t;
+static void put(buf_t *b, const void *src, size_t n) {
+  if (b->n + n > b->cap) {
+    b->cap = (b->n + n) * 2;
+    if (!(b->p = realloc(b->p, b->cap))) die("out of memory");
+  }
+  memcpy(b->p + b->n, src, n);
+  b->n += n;
+}
+static void put8(buf_t *b, uint8_t v) { put(b, &v, 1); }
+static void put16(buf_t *b, uint16_t v) { v = htons(v); put(b, &v, 2); }
+static void put32(buf_t *b, uint32_t v) { v = htonl(v); put(b, &v, 4); }
+static void put64(buf_t *b, uint64_t v) { put32(b, (uint32_t)(v >> 32)); put32(b, (uint32_t)v); }
+static void put_str(buf_t *b, const char *s) { put16(b, (uint16_t)strlen(s)); put(b, s, strlen(s)); }
+static void put_varint(buf_t *b, int64_t v) {  // zig-zag
+  uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+  while (u >= 0x80) { put8(b, (uint8_t)(u | 0x80)); u >>= 7; }
+  put8(b, (uint8_t)u);
+}
+static void set32(unsigned char *p, uint32_t v) { v = htonl(v); memcpy(p, &v, 4); }
+static uint16_t get16(const unsigned char *p) { uint16_t v; memcpy(&v, p, 2); return ntohs(v); }
+static uint32_t get32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return ntohl(v); }
+static uint64_t get64(const unsigned char *p) { return (uint64_t)get32(p) << 32 | get32(p + 4); }
+
+static uint32_t crc32c(const unsigned char *p, size_t n) {
+  static uint32_t table[256];
+  if (!table[1])
+    for (uint32_t i = 0; i < 256; i++) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; k++) c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+      table[i] = c;
+    }
+  uint32_t c = ~0u;
+  while (n--) c = table[(c ^ *p++) & 0xff] ^ (c >> 8);
+  return ~c;
+}
+
+// One v2 record batch: `count` records of `size` value bytes, no key, no headers.
+static void put_batch(buf_t *b, int count, int size) {
+  size_t start = b->n;
+  int64_t ts = (int64_t)time(NULL) * 1000;
+  put64(b, 0);                       // base offset (the broker assigns)
+  put32(b, 0);                       // batch length, set below
+  put32(b, 0xffffffffu);             // partition leader epoch
+  put8(b, 2);                        // magic
+  put32(b, 0);                       // crc, set below
+  put16(b, 0);                       // attributes: no compression, CreateTime
+  put32(b, (uint32_t)(count - 1));   // last offset delta
+  put64(b, (uint64_t)ts);            // base timestamp
+  put64(b, (uint64_t)ts);            // max timestamp
+  put64(b, UINT64_MAX);              // producer id -1
+  put16(b, 0xffff);                  // producer epoch -1
+  put32(b, 0xffffffffu);             // base sequence -1
+  put32(b, (uint32_t)count);
+  char *value = malloc((size_t)size);
+  for (int i = 0; i < size; i++) value[i] = (char)('a' + i % 26);
+  for (int i = 0; i < count; i++) {
+    buf_t r = {0};
+    put8(&r, 0);           // attributes
+    put_varint(&r, 0);     // timestamp delta
+    put_varint(&r, i);     // offset delta
+    put_varint(&r, -1);    // null key
+    put_varint(&r, size);
+    put(&r, value, (size_t)size);
+    put_varint(&r, 0);     // no headers
+    put_varint(b, (int64_t)r.n);
+    put(b, r.p, r.n);
+    free(r.p);
+  }
+  free(value);
+  set32(b->p + start + 8, (uint32_t)(b->n - start - 12));
+  set32(b->p + start + 17, crc32c(b->p + start + 21, b->n - start - 21));
+}
+
+static int connect_to(const char *host, const char *port) {
+  struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM}, *ai;
+  if (getaddrinfo(host, port, &hints, &ai)) die("cannot resolve the broker address");
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  if (connect(s, ai->ai_addr, ai->ai_addrlen)) die("cannot connect");
+  freeaddrinfo(ai);
+  int one = 1;
+  setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  return s;
+}
+
+static void write_all(int s, const unsigned char *p, size_t n) {
+  while (n) {
+    ssize_t k = write(s, p, n);
+    if (k <= 0) die("write failed");
+    p += k; n -= (size_t)k;
+  }
+}
+static void read_all(int s, unsigned char *p, size_t n) {
+  while (n) {
+    ssize_t k = read(s, p, n);
+    if (k <= 0) die("the broker closed the connection");
+    p += k; n -= (size_t)k;
+  }
+}
+// Reads one response frame into *rb (grown as needed); returns its size.
+static size_t read_frame(int s, buf_t *rb) {
+  unsigned char sz[4];
+  read_all(s, sz, 4);
+  size_t n = get32(sz);
+  if (n > rb->cap) { rb->cap = n; if (!(rb->p = realloc(rb->p, n))) die("out of memory"); }
+  read_all(s, rb->p, n);
+  return n;
+}
+static void put_header(buf_t *b, int16_t api, int16_t ver, int32_t corr) {
+  put32(b, 0);  // size, set by finish()
+  put16(b, (uint16_t)api); put16(b, (uint16_t)ver); put32(b, (uint32_t)corr);
+  put_str(b, "rawwire");
+}
+static void finish(buf_t *b) { set32(b->p, (uint32_t)(b->n - 4)); }
+
+static int produce(int s, const char *topic, int parts, double mib, int rsize, int per_batch, int inflight) {
+  buf_t batch = {0};
+  put_batch(&batch, per_batch, rsize);
+  buf_t req = {0};
+  put_header(&req, 0, 7, 0);
+  put16(&req, 0xffff);      // transactional id null
+  put16(&req, 1);           // acks
+  put32(&req, 30000);       // timeout
+  put32(&req, 1);
+  put_str(&req, topic);
+  put32(&req, (uint32_t)parts);
+  for (int p = 0; p < parts; p++) {
+    put32(&req, (uint32_t)p);
+    put32(&req, (uint32_t)batch.n);
+    put(&req, batch.p, batch.n);
+  }
+  finish(&req);
+  size_t per_req = batch.n * (size_t)parts;
+  long total = (long)(mib * 1048576 / (double)per_req) + 1;
+  buf_t rb = {0};
+  long sent = 0, acked = 0;
+  double t0 = now_s();
+  while (acked < total) {
+    while (sent < total && sent - acked < inflight) { write_all(s, req.p, req.n); sent++; }
+    size_t n = read_frame(s, &rb);
+    // v7 response: correlation id, [topic: name, [partition: index, error_code, ...]]
+    const unsigned char *p = rb.p + 4, *end = rb.p + n;
+    uint32_t topics = get32(p); p += 4;
+    for (uint32_t t = 0; t < topics && p < end; t++) {
+      p += 2 + get16(p);
+      uint32_t np = get32(p); p += 4;
+      for (uint32_t i = 0; i < np; i++, p += 4 + 2 + 8 + 8 + 8)
+        if (get16(p + 4) != 0) { fprintf(stderr, "rawwire: produce error %d\n", (int16_t)get16(p + 4)); return 1; }
+    }
+    acked++;
+  }
+  double dt = now_s() - t0;
+  double bytes = (double)per_req * (double)total;
+  printf("%.1f %.0f\n", bytes / dt / 1048576, bytes);
+  return 0;
+}
+
+static int fetch(int s, const char *topic, int parts, double mib, int max_bytes, int part_max) {
+  int64_t *next = calloc((size_t)parts, sizeof *next);
+  double want = mib * 1048576, got = 0;
+  buf_t rb = {0};
+  double t0 = now_s();
+  for (int32_t corr = 0; got < want; corr++) {
+    buf_t req = {0};
+    put_header(&req, 1, 4, corr);
+    put32(&req, 0xffffffffu);  // replica id -1
+    put32(&req, 500);          // max wait
+    put32(&req, 1);            // min bytes
+    put32(&req, (uint32_t)max_bytes);
+    put8(&req, 0);             // read_uncommitted
+    put32(&req, 1);
+    put_str(&req, topic);
+    put32(&req, (uint32_t)parts);
+    for (int p = 0; p < parts; p++) { put32(&req, (uint32_t)p); put64(&req, (uint64_t)next[p]); put32(&req, (uint32_t)part_max); }
+    finish(&req);
+    write_all(s, req.p, req.n);
+    free(req.p);
+    size_t n = read_frame(s, &rb);
+    // v4 response: correlation id, throttle, [topic: name, [partition: index, error, hw, lso,
+    // aborted (nullable array), records (nullable bytes)]]
+    const unsigned char *p = rb.p + 8, *end = rb.p + n;
+    uint32_t topics = get32(p); p += 4;
+    for (uint32_t t = 0; t < topics; t++) {
+      p += 2 + get16(p);
+      uint32_t np = get32(p); p += 4;
+      for (uint32_t i = 0; i < np; i++) {
+        uint32_t idx = get32(p);
+        if (get16(p + 4) != 0) { fprintf(stderr, "rawwire: fetch error %d\n", (int16_t)get16(p + 4)); return 1; }
+        p += 4 + 2 + 8 + 8;
+        int32_t aborted = (int32_t)get32(p); p += 4;
+        if (aborted > 0) p += (size_t)aborted * 16;
+        int32_t len = (int32_t)get32(p); p += 4;
+        if (len <= 0) continue;
+        const unsigned char *r = p, *rend = p + len;
+        p = rend;
+        if (rend > end || idx >= (uint32_t)parts) die("malformed fetch response");
+        while (rend - r >= 27) {  // whole batches only; a trailing partial one is fetched again
+          uint32_t blen = get32(r + 8);
+          if ((size_t)(rend - r) < 12 + (size_t)blen) break;
+          next[idx] = (int64_t)get64(r) + get32(r + 23) + 1;
+          got += 12.0 + blen;
+          r += 12 + blen;
+        }
+      }
+    }
+  }
+  double dt = now_s() - t0;
+  printf("%.1f %.0f\n", got / dt / 1048576, got);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 7) die("usage: rawwire produce|fetch HOST PORT TOPIC PARTITIONS MIB [...]");
+  int s = connect_to(argv[2], argv[3]);
+  int parts = atoi(argv[5]);
+  double mib = atof(argv[6]);
+  if (!strcmp(argv[1], "produce"))
+    return produce(s, argv[4], parts, mib, argc > 7 ? atoi(argv[7]) : 1024, argc > 8 ? atoi(argv[8]) : 16,
+                   argc > 9 ? atoi(argv[9]) : 4);
+  if (!strcmp(argv[1], "fetch"))
+    return fetch(s, argv[4], parts, mib, argc > 7 ? atoi(argv[7]) : 50 << 20, argc > 8 ? atoi(argv[8]) : 1 << 20);
+  die("mode must be produce or fetch");
+}
