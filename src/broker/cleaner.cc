@@ -45,10 +45,10 @@ void cleaner_task::run_once() {
             std::lock_guard lock(mu_);
             if (stop_) return;
         }
-        auto t = b_.topics.by_name(tp.topic);
+        auto t = b_.topics.find(tp.topic);
         auto log = b_.logs.get(tp);
         if (!t || !log) continue;
-        auto s = meta::effective_log_settings(*t, b_.topics.defaults());
+        const auto& s = t->settings;
         if (!s.cleanup_compact) continue;
         const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
                                 std::chrono::system_clock::now().time_since_epoch())

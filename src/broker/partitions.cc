@@ -20,28 +20,24 @@ log::log_config to_log_config(const meta::log_settings& s, int64_t broker_flush_
 
 void apply_topic_configs(broker_context& b) {
     for (const auto& tp : b.logs.partitions()) {
-        auto t = b.topics.by_name(tp.topic);
+        auto t = b.topics.find(tp.topic);
         auto log = b.logs.get(tp);
         if (!t || !log) continue;
-        log->set_config(to_log_config(meta::effective_log_settings(*t, b.topics.defaults()), b.config.flush_ms));
+        log->set_config(to_log_config(t->settings, b.config.flush_ms));
     }
 }
 
-result<partition_handle, error_code> open_partition(broker_context& b, const meta::topic& t, int32_t partition) {
+result<partition_handle, error_code> open_partition(broker_context& b, const meta::resolved_topic& topic,
+                                                    int32_t partition) {
+    const meta::topic& t = topic.t;
     if (partition < 0 || partition >= t.partition_count) return failure{error_code::unknown_topic_or_partition};
-    partition_handle h;
-    h.settings = meta::effective_log_settings(t, b.topics.defaults());
-    if (auto log = b.logs.get({t.name, partition})) {
-        h.log = std::move(log);
-        return h;
-    }
-    auto r = b.logs.get_or_create({t.name, partition}, to_log_config(h.settings, b.config.flush_ms));
+    if (auto log = b.logs.get({t.name, partition})) return partition_handle{std::move(log), topic.settings};
+    auto r = b.logs.get_or_create({t.name, partition}, to_log_config(topic.settings, b.config.flush_ms));
     if (!r.ok()) {
         spdlog::error("opening log {}-{}: {}", t.name, partition, r.error().message);
         return failure{error_code::kafka_storage_error};
     }
-    h.log = std::move(*r);
-    return h;
+    return partition_handle{std::move(*r), topic.settings};
 }
 
 }  // namespace ketch::broker

@@ -13,12 +13,13 @@
 #include "log/partition_log.h"
 #include "meta/log_settings.h"
 #include "meta/topic.h"
+#include "meta/topic_registry.h"
 
 namespace ketch::broker {
 
 struct partition_handle {
     std::shared_ptr<log::partition_log> log;
-    meta::log_settings settings;
+    const meta::log_settings& settings;  // lives as long as the caller's resolved_topic
 };
 
 // The log's configuration derived from the topic's effective settings.
@@ -39,6 +40,7 @@ inline error_code check_leader_epoch(int32_t current) {
 
 // UNKNOWN_TOPIC_OR_PARTITION for a partition outside the topic;
 // KAFKA_STORAGE_ERROR if the log cannot be opened.
-result<partition_handle, error_code> open_partition(broker_context& b, const meta::topic& t, int32_t partition);
+result<partition_handle, error_code> open_partition(broker_context& b, const meta::resolved_topic& topic,
+                                                    int32_t partition);
 
 }  // namespace ketch::broker

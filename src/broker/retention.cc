@@ -35,13 +35,13 @@ void retention_task::run_once() {
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count();
     for (auto& tp : b_.logs.partitions()) {
-        auto t = b_.topics.by_name(tp.topic);
+        auto t = b_.topics.find(tp.topic);
         auto log = b_.logs.get(tp);
         if (!t || !log) continue;
         // Idle producers' sequence state (Kafka checks every
         // producer.id.expiration.check.interval.ms; ketch with retention).
         log->expire_producers(now, b_.config.producer_id_expiration_ms);
-        auto s = meta::effective_log_settings(*t, b_.topics.defaults());
+        const auto& s = t->settings;
         if (!s.cleanup_delete) continue;  // compacted-only topics keep everything (compaction: later)
         auto r = log->apply_retention(now, s.retention_ms, s.retention_bytes);
         if (!r.ok()) {

@@ -57,7 +57,9 @@ result<meta::topic, meta::error> delete_topic(broker_context& b, const meta::top
 }
 
 void apply_topic_settings(broker_context& b, const meta::topic& t) {
-    auto cfg = to_log_config(meta::effective_log_settings(t, b.topics.defaults()), b.config.flush_ms);
+    auto view = b.topics.find(t.name);
+    if (!view) return;
+    auto cfg = to_log_config(view->settings, b.config.flush_ms);
     for (int32_t p = 0; p < t.partition_count; ++p)
         if (auto log = b.logs.get({t.name, p})) log->set_config(cfg);
 }

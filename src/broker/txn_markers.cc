@@ -46,7 +46,7 @@ std::vector<error_code> txn_markers::write_markers(const std::vector<txn::topic_
     // them all durable.
     for (size_t i = 0; i < tps.size(); ++i) {
         const auto& tp = tps[i];
-        auto topic = b_.topics.by_name(tp.topic);
+        auto topic = b_.topics.find(tp.topic);
         if (!topic) {
             w->errors[i] = error_code::unknown_topic_or_partition;
             continue;

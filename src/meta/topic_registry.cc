@@ -52,10 +52,18 @@ result<std::unique_ptr<topic_registry>, error> topic_registry::open(store& s, br
     for (auto& t : *topics) {
         r->name_by_id_.emplace(t.id, t.name);
         r->collisions_.add(t.name);
-        std::string name = t.name;
-        r->by_name_.emplace(std::move(name), std::move(t));
+        r->put_locked(std::move(t));
     }
     return r;
+}
+
+const topic& topic_registry::put_locked(topic t) {
+    auto view = std::make_shared<resolved_topic>();
+    view->settings = effective_log_settings(t, defaults_);
+    view->t = std::move(t);
+    auto& slot = by_name_[view->t.name];
+    slot = std::move(view);
+    return slot->t;
 }
 
 std::optional<error> topic_registry::check_new(const create_topic_args& a) const {
@@ -110,8 +118,7 @@ std::vector<result<topic, error>> topic_registry::create_topics(std::span<const 
     for (auto& t : fresh) {
         name_by_id_.emplace(t.id, t.name);
         collisions_.add(t.name);
-        std::string name = t.name;
-        by_name_.insert_or_assign(std::move(name), std::move(t));
+        put_locked(std::move(t));
     }
     return out;
 }
@@ -122,9 +129,9 @@ result<topic, error> topic_registry::create_topic(const create_topic_args& args)
 
 result<topic, error> topic_registry::erase_locked(const std::string& name) {
     auto it = by_name_.find(name);
-    const uuid id = it->second.id;
+    const uuid id = it->second->t.id;
     if (auto st = store_.delete_topics(std::span(&id, 1)); !st) return failure{storage(st.error())};
-    topic gone = std::move(it->second);
+    topic gone = it->second->t;
     by_name_.erase(it);
     name_by_id_.erase(id);
     collisions_.remove(gone.name);
@@ -146,25 +153,35 @@ result<topic, error> topic_registry::delete_by_id(const uuid& id) {
     return erase_locked(std::string(it->second));
 }
 
-std::optional<topic> topic_registry::by_name(std::string_view name) const {
+std::shared_ptr<const resolved_topic> topic_registry::find(std::string_view name) const {
     std::shared_lock lock(mu_);
     auto it = by_name_.find(name);
-    if (it == by_name_.end()) return std::nullopt;
-    return it->second;
+    return it == by_name_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const resolved_topic> topic_registry::find(const uuid& id) const {
+    std::shared_lock lock(mu_);
+    auto it = name_by_id_.find(id);
+    return it == name_by_id_.end() ? nullptr : by_name_.find(it->second)->second;
+}
+
+std::optional<topic> topic_registry::by_name(std::string_view name) const {
+    auto view = find(name);
+    if (!view) return std::nullopt;
+    return view->t;
 }
 
 std::optional<topic> topic_registry::by_id(const uuid& id) const {
-    std::shared_lock lock(mu_);
-    auto it = name_by_id_.find(id);
-    if (it == name_by_id_.end()) return std::nullopt;
-    return by_name_.find(it->second)->second;
+    auto view = find(id);
+    if (!view) return std::nullopt;
+    return view->t;
 }
 
 std::vector<topic> topic_registry::list() const {
     std::shared_lock lock(mu_);
     std::vector<topic> out;
     out.reserve(by_name_.size());
-    for (const auto& [name, t] : by_name_) out.push_back(t);
+    for (const auto& [name, view] : by_name_) out.push_back(view->t);
     return out;
 }
 
@@ -172,7 +189,7 @@ result<topic, error> topic_registry::set_partition_count(std::string_view name, 
     std::unique_lock lock(mu_);
     auto it = by_name_.find(name);
     if (it == by_name_.end()) return failure{unknown_topic()};
-    topic& t = it->second;
+    const topic& t = it->second->t;
     if (count == t.partition_count)
         return failure{error{errc::invalid_partitions,
                              "Topic already has " + std::to_string(t.partition_count) + " partition(s)."}};
@@ -186,14 +203,15 @@ result<topic, error> topic_registry::set_partition_count(std::string_view name, 
         return preview;
     }
     if (auto st = store_.set_partition_count(t.id, count); !st) return failure{storage(st.error())};
-    t.partition_count = count;
-    return t;
+    topic next = t;
+    next.partition_count = count;
+    return put_locked(std::move(next));
 }
 
 result<topic, error> topic_registry::commit_configs(std::string_view name, result<config_map, error> next,
                                                     bool validate_only) {
     // Caller holds the unique lock and has checked that `name` exists.
-    topic& t = by_name_.find(name)->second;
+    const topic& t = by_name_.find(name)->second->t;
     if (!next) return failure{next.error()};
     if (auto reason = validate_topic_configs(*next, defaults_, t.configs))
         return failure{error{errc::invalid_config, *reason}};
@@ -203,8 +221,9 @@ result<topic, error> topic_registry::commit_configs(std::string_view name, resul
         return preview;
     }
     if (auto st = store_.set_topic_configs(t.id, *next); !st) return failure{storage(st.error())};
-    t.configs = std::move(*next);
-    return t;
+    topic changed = t;
+    changed.configs = std::move(*next);
+    return put_locked(std::move(changed));
 }
 
 result<topic, error> topic_registry::alter_configs(std::string_view name, std::span<const config_op> ops,
@@ -212,7 +231,7 @@ result<topic, error> topic_registry::alter_configs(std::string_view name, std::s
     std::unique_lock lock(mu_);
     auto it = by_name_.find(name);
     if (it == by_name_.end()) return failure{unknown_topic()};
-    return commit_configs(name, apply_config_ops(it->second.configs, ops), validate_only);
+    return commit_configs(name, apply_config_ops(it->second->t.configs, ops), validate_only);
 }
 
 result<topic, error> topic_registry::replace_configs(std::string_view name, const config_map& configs,
@@ -234,6 +253,8 @@ status<error> topic_registry::set_dynamic_broker_configs(bool cluster_default, c
     if (auto st = store_.set_broker_configs(cluster_default ? std::string() : node_scope_, configs); !st)
         return failure{storage(st.error())};
     defaults_.set_dynamic_layer(cluster_default, broker_defaults::layer(configs.begin(), configs.end()));
+    // Every topic without an override takes the new defaults: resolve them again.
+    for (auto& [name, view] : by_name_) put_locked(view->t);
     return ok_v;
 }
 

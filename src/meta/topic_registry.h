@@ -24,6 +24,7 @@
 #include "meta/broker_defaults.h"
 #include "meta/config_ops.h"
 #include "meta/error.h"
+#include "meta/log_settings.h"
 #include "meta/store.h"
 #include "meta/topic.h"
 #include "meta/topic_name.h"
@@ -35,6 +36,14 @@ struct create_topic_args {
     int32_t partition_count = 1;     // already resolved: the handler maps -1 to num.partitions
     int16_t replication_factor = 1;  // already resolved: -1 -> default.replication.factor
     config_map configs;              // overrides; null values are the handler's to refuse
+};
+
+// A topic with its effective log settings, resolved once per change of the
+// topic or of the broker defaults, so that Produce and Fetch read both without
+// copying config maps or parsing config values.
+struct resolved_topic {
+    topic t;
+    log_settings settings;
 };
 
 class topic_registry {
@@ -69,6 +78,10 @@ public:
     std::optional<topic> by_name(std::string_view name) const;
     std::optional<topic> by_id(const uuid& id) const;
     std::vector<topic> list() const;  // sorted by name
+    // The shared, immutable view of a topic (null if unknown); a change makes a
+    // new view, so a holder keeps a consistent snapshot.
+    std::shared_ptr<const resolved_topic> find(std::string_view name) const;
+    std::shared_ptr<const resolved_topic> find(const uuid& id) const;
 
     // CreatePartitions: `count` must exceed the current count (INVALID_PARTITIONS).
     result<topic, error> set_partition_count(std::string_view name, int32_t count, bool validate_only = false);
@@ -93,13 +106,15 @@ private:
     std::optional<error> check_new(const create_topic_args& a) const;
     result<topic, error> commit_configs(std::string_view name, result<config_map, error> next, bool validate_only);
     result<topic, error> erase_locked(const std::string& name);
+    // Stores `t` as the topic's new view (settings resolved against defaults_).
+    const topic& put_locked(topic t);
 
     store& store_;
     broker_defaults defaults_;  // guarded by mu_
     const clock_fn clock_;
     const std::string node_scope_;
     mutable std::shared_mutex mu_;
-    std::map<std::string, topic, std::less<>> by_name_;
+    std::map<std::string, std::shared_ptr<const resolved_topic>, std::less<>> by_name_;
     std::map<uuid, std::string> name_by_id_;
     collision_index collisions_;
 };

@@ -222,17 +222,19 @@ asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<wa
                 count(info.stats, &connection_stats::refused_oversize);
                 break;
             }
-            // What is buffered is copied; the rest is read into the frame,
-            // which grows as bytes arrive (doubling from 64 KiB), so a peer
-            // that announces a large frame and sends little costs little.
+            // What is buffered is copied; the rest is read into the frame. A
+            // frame up to 1 MiB is allocated whole and read in one go; a larger
+            // one grows by doubling as bytes arrive, so a peer that announces a
+            // large frame and sends little costs at most 1 MiB.
+            constexpr size_t k_whole_frame = 1 << 20;
             auto frame = std::make_shared<bytes>();
             size_t first = std::min(in.buffered(), size_t(size));
-            frame->reserve(std::min<size_t>(size_t(size), std::max<size_t>(first, 64 * 1024)));
+            frame->reserve(std::min<size_t>(size_t(size), std::max(first, k_whole_frame)));
             const uint8_t* from = in.take(first);
             frame->insert(frame->end(), from, from + first);
             while (frame->size() < size_t(size)) {
                 size_t have = frame->size();
-                size_t want = std::min(size_t(size) - have, std::max<size_t>(have, 64 * 1024));
+                size_t want = std::min(size_t(size) - have, std::max(have, k_whole_frame));
                 frame->resize(have + want);
                 auto [ec2, n2] = co_await asio::async_read(stream, asio::buffer(frame->data() + have, want), use_nothrow);
                 if (ec2) {

@@ -83,11 +83,12 @@ struct pending_sync {
     partition_response* out;
 };
 
-void append_one(request_context& ctx, const meta::topic& t, produce_request::partition_produce_data& p,
+void append_one(request_context& ctx, const meta::resolved_topic& topic, produce_request::partition_produce_data& p,
                 partition_response& out, std::vector<pending_sync>& syncs, int16_t acks) {
     auto& b = ctx.broker;
     out.index = p.index;
-    auto part = open_partition(b, t, p.index);
+    const meta::topic& t = topic.t;
+    auto part = open_partition(b, topic, p.index);
     if (!part.ok()) {
         out.error_code = code(part.error());
         return;
@@ -234,10 +235,10 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
         tr.name = td.name;
         tr.topic_id = td.topic_id;
         tr.partition_responses.reserve(td.partition_data.size());
-        std::optional<meta::topic> t = by_id ? b.topics.by_id(td.topic_id) : b.topics.by_name(td.name);
+        auto t = by_id ? b.topics.find(td.topic_id) : b.topics.find(td.name);
         const bool denied =
             (!by_id || t) && !ctx.authorize(security::acl_operation::write, security::resource_type::topic,
-                                            by_id ? t->name : td.name);
+                                            by_id ? t->t.name : td.name);
         for (auto& p : td.partition_data) {
             auto& out = tr.partition_responses.emplace_back();
             out.index = p.index;

@@ -34,7 +34,7 @@ namespace {
 using partition_data = fetch_response::partition_data;
 
 struct fetch_target {
-    std::optional<meta::topic> topic;
+    std::shared_ptr<const meta::resolved_topic> topic;
     fetch_request::fetch_partition* req;
     partition_data* out;
     bool denied = false;  // no READ on the topic
@@ -135,16 +135,16 @@ awaitable<fetch_response> fetch_unthrottled(request_context& ctx, fetch_request&
         auto& tr = resp.responses.emplace_back();
         tr.topic = ft.topic;
         tr.topic_id = ft.topic_id;
-        auto t = by_id ? b.topics.by_id(ft.topic_id) : b.topics.by_name(ft.topic);
+        auto t = by_id ? b.topics.find(ft.topic_id) : b.topics.find(ft.topic);
         // KafkaApis.handleFetchRequest: an unknown topic id first, then READ on the topic.
         const bool denied =
             follower ? follower_denied
                      : (!by_id || t) && !ctx.authorize(security::acl_operation::read, security::resource_type::topic,
-                                                       by_id ? t->name : ft.topic);
+                                                       by_id ? t->t.name : ft.topic);
         tr.partitions.resize(ft.partitions.size());
         for (size_t i = 0; i < ft.partitions.size(); ++i) {
             targets.push_back({t, &ft.partitions[i], &tr.partitions[i], denied});
-            if (t && !denied) keys.emplace_back(t->name, ft.partitions[i].partition);
+            if (t && !denied) keys.emplace_back(t->t.name, ft.partitions[i].partition);
         }
     }
 

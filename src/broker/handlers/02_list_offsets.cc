@@ -18,7 +18,7 @@ namespace {
 constexpr int64_t k_latest = -1, k_earliest = -2, k_max_timestamp = -3, k_earliest_local = -4,
                   k_earliest_pending_upload = -5;
 
-void answer(request_context& ctx, const meta::topic& t, const list_offsets_request::list_offsets_partition& p,
+void answer(request_context& ctx, const meta::resolved_topic& t, const list_offsets_request::list_offsets_partition& p,
             list_offsets_response::list_offsets_partition_response& out, int8_t isolation_level) {
     auto part = open_partition(ctx.broker, t, p.partition_index);
     if (!part.ok()) {
@@ -101,7 +101,7 @@ awaitable<list_offsets_response> handle_list_offsets(request_context& ctx, list_
     for (auto& rt : req.topics) {
         auto& tr = resp.topics.emplace_back();
         tr.name = rt.name;
-        auto t = ctx.broker.topics.by_name(rt.name);
+        auto t = ctx.broker.topics.find(rt.name);
         // KafkaApis.handleListOffsetRequest: DESCRIBE on the topic first.
         const bool denied = !ctx.authorize(security::acl_operation::describe, security::resource_type::topic, rt.name);
         for (auto& p : rt.partitions) {

@@ -15,7 +15,7 @@ awaitable<delete_records_response> handle_delete_records(request_context& ctx, d
     for (auto& rt : req.topics) {
         auto& tr = resp.topics.emplace_back();
         tr.name = rt.name;
-        auto t = ctx.broker.topics.by_name(rt.name);
+        auto t = ctx.broker.topics.find(rt.name);
         // KafkaApis.handleDeleteRecordsRequest: DELETE on the topic, before its existence.
         const bool denied = !ctx.authorize(security::acl_operation::remove, security::resource_type::topic, rt.name);
         for (auto& p : rt.partitions) {

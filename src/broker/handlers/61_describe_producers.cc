@@ -38,7 +38,7 @@ awaitable<describe_producers_response> handle_describe_producers(request_context
     for (auto& rt : req.topics) {
         auto& tr = resp.topics.emplace_back();
         tr.name = rt.name;
-        auto t = ctx.broker.topics.by_name(rt.name);
+        auto t = ctx.broker.topics.find(rt.name);
         // KafkaApis.handleDescribeProducersRequest: READ on the topic before its existence.
         const bool denied = !ctx.authorize(security::acl_operation::read, security::resource_type::topic, rt.name);
         for (int32_t index : rt.partition_indexes) {

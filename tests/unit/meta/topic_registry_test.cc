@@ -355,6 +355,40 @@ TEST_F(registry_fixture, dynamic_broker_defaults_apply_to_topics_and_persist) {
     EXPECT_EQ(it->synonyms[1].source, config_source::dynamic_default_broker_config);
 }
 
+// find() gives the settings Produce and Fetch act on, resolved once per change: each change
+// of the topic or of the broker defaults shows in the next view, and a view taken before
+// keeps what it saw (a request in flight acts on one consistent snapshot).
+TEST_F(registry_fixture, resolved_view_follows_every_change_and_old_views_stay) {
+    create_ok("v", 2, {{"max.message.bytes", "1000"}});
+    auto first = reg().find("v");
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->settings.max_message_bytes, 1000);
+    EXPECT_EQ(first->settings.retention_ms, 604800000);
+    EXPECT_EQ(reg().find(first->t.id), first);
+    EXPECT_FALSE(reg().find("nope"));
+
+    ASSERT_TRUE(reg().alter_configs("v", std::vector<config_op>{{"max.message.bytes", config_op_type::set, "2000"}}));
+    EXPECT_EQ(reg().find("v")->settings.max_message_bytes, 2000);
+    ASSERT_TRUE(reg().alter_configs("v", std::vector<config_op>{{"max.message.bytes", config_op_type::set, "3000"}},
+                                    /*validate_only=*/true));
+    EXPECT_EQ(reg().find("v")->settings.max_message_bytes, 2000);
+    ASSERT_TRUE(reg().replace_configs("v", {{"cleanup.policy", "compact"}}));
+    EXPECT_TRUE(reg().find("v")->settings.cleanup_compact);
+    EXPECT_EQ(reg().find("v")->settings.max_message_bytes, 1048588);  // back to the broker default
+    ASSERT_TRUE(reg().set_dynamic_broker_configs(false, {{"log.retention.ms", "2000"}}));
+    EXPECT_EQ(reg().find("v")->settings.retention_ms, 2000);
+    ASSERT_TRUE(reg().set_partition_count("v", 5));
+    EXPECT_EQ(reg().find("v")->t.partition_count, 5);
+    EXPECT_TRUE(reg().find("v")->settings.cleanup_compact);
+
+    EXPECT_EQ(first->settings.max_message_bytes, 1000);
+    EXPECT_EQ(first->settings.retention_ms, 604800000);
+    EXPECT_EQ(first->t.partition_count, 2);
+    ASSERT_TRUE(reg().delete_by_name("v"));
+    EXPECT_FALSE(reg().find("v"));
+    EXPECT_FALSE(reg().find(first->t.id));
+}
+
 TEST_F(registry_fixture, failed_broker_config_write_changes_nothing) {
     flaky_->fail = true;
     EXPECT_FALSE(reg().set_dynamic_broker_configs(true, {{"log.retention.ms", "1000"}}));
