@@ -1,9 +1,13 @@
 // Raw loopback TCP throughput: the ceiling for any produce/consume figure on this machine.
-// Usage: loopback SECONDS [CHUNK_BYTES]   prints: MiB/s (one number)
+// Usage: loopback SECONDS [CHUNK_BYTES [DIR]]   prints: MiB/s (one number)
 // A forked child receives and discards; the parent sends CHUNK_BYTES writes for SECONDS.
 // The rate is measured on the receiver (bytes actually delivered / elapsed).
+// With DIR the receiver also appends what it reads to a file in DIR (page cache, no fsync;
+// removed at the end): the least any broker does to store what it receives, so the ceiling
+// of produce on this machine.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -24,6 +28,8 @@ static double now_s(void) {
 int main(int argc, char **argv) {
   double secs = argc > 1 ? atof(argv[1]) : 3.0;
   size_t chunk = argc > 2 ? (size_t)atol(argv[2]) : 256 * 1024;
+  char path[4096] = "";
+  if (argc > 3) snprintf(path, sizeof path, "%s/loopback.%d", argv[3], (int)getpid());
   int ls = socket(AF_INET, SOCK_STREAM, 0);
   struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0};
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -37,16 +43,20 @@ int main(int argc, char **argv) {
     close(pfd[0]);
     int c = accept(ls, NULL, NULL);
     char *buf = malloc(chunk);
+    int f = -1;
+    if (*path && (f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0) { perror("open"); return 1; }
     unsigned long long total = 0;
     double t0 = 0, t1 = 0;
     for (;;) {
       ssize_t n = read(c, buf, chunk);
       if (n <= 0) break;
+      if (f >= 0 && write(f, buf, (size_t)n) != n) { perror("write to file"); return 1; }
       if (total == 0) t0 = now_s();
       total += (unsigned long long)n;
       t1 = now_s();
     }
     double rate = t1 > t0 ? total / (t1 - t0) / (1024.0 * 1024.0) : 0;
+    if (f >= 0) { close(f); unlink(path); }
     if (write(pfd[1], &rate, sizeof rate) != sizeof rate) return 1;
     return 0;
   }

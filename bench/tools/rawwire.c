@@ -8,7 +8,8 @@
 //   rawwire produce HOST PORT TOPIC PARTITIONS MIB [RECORD_BYTES BATCH_RECORDS INFLIGHT]
 //     Produce v7, acks=1, one connection. Each request carries one v2 batch of BATCH_RECORDS
 //     records of RECORD_BYTES (uncompressed, producer id -1) for every partition; INFLIGHT
-//     requests are kept on the wire. Writes MIB MiB of batches. Any error code fails the run.
+//     requests are kept on the wire. Writes MIB MiB of batches after one untimed request
+//     (retried while the topic is not yet served). Any other error code fails the run.
 //   rawwire fetch HOST PORT TOPIC PARTITIONS MIB [MAX_BYTES PARTITION_MAX_BYTES]
 //     Fetch v4 (read_uncommitted), one connection, one fetch at a time, every partition from
 //     offset 0, until MIB MiB of record batches were received; the next offset of a partition
@@ -154,6 +155,23 @@ static void put_header(buf_t *b, int16_t api, int16_t ver, int32_t corr) {
 }
 static void finish(buf_t *b) { set32(b->p, (uint32_t)(b->n - 4)); }
 
+// The first non-zero partition error code of a Produce v7 response (0: none).
+static int16_t produce_error(const buf_t *rb, size_t n) {
+  // v7 response: correlation id, [topic: name, [partition: index, error_code, base offset,
+  // log append time, log start offset]], throttle
+  const unsigned char *p = rb->p + 4, *end = rb->p + n;
+  uint32_t topics = get32(p); p += 4;
+  for (uint32_t t = 0; t < topics && p < end; t++) {
+    p += 2 + get16(p);
+    uint32_t np = get32(p); p += 4;
+    for (uint32_t i = 0; i < np; i++, p += 4 + 2 + 8 + 8 + 8)
+      if (get16(p + 4) != 0) return (int16_t)get16(p + 4);
+  }
+  return 0;
+}
+// UNKNOWN_TOPIC_OR_PARTITION, LEADER_NOT_AVAILABLE, NOT_LEADER_OR_FOLLOWER
+static int retriable(int16_t e) { return e == 3 || e == 5 || e == 6; }
+
 static int produce(int s, const char *topic, int parts, double mib, int rsize, int per_batch, int inflight) {
   buf_t batch = {0};
   put_batch(&batch, per_batch, rsize);
@@ -174,20 +192,21 @@ static int produce(int s, const char *topic, int parts, double mib, int rsize, i
   size_t per_req = batch.n * (size_t)parts;
   long total = (long)(mib * 1048576 / (double)per_req) + 1;
   buf_t rb = {0};
+  // Untimed first request, repeated while the topic is not yet served everywhere (a freshly
+  // created topic on Kafka answers NOT_LEADER_OR_FOLLOWER for a moment): up to 10 s.
+  for (int tries = 0;; tries++) {
+    write_all(s, req.p, req.n);
+    int16_t e = produce_error(&rb, read_frame(s, &rb));
+    if (e == 0) break;
+    if (!retriable(e) || tries == 100) { fprintf(stderr, "rawwire: produce error %d\n", e); return 1; }
+    usleep(100000);
+  }
   long sent = 0, acked = 0;
   double t0 = now_s();
   while (acked < total) {
     while (sent < total && sent - acked < inflight) { write_all(s, req.p, req.n); sent++; }
-    size_t n = read_frame(s, &rb);
-    // v7 response: correlation id, [topic: name, [partition: index, error_code, ...]]
-    const unsigned char *p = rb.p + 4, *end = rb.p + n;
-    uint32_t topics = get32(p); p += 4;
-    for (uint32_t t = 0; t < topics && p < end; t++) {
-      p += 2 + get16(p);
-      uint32_t np = get32(p); p += 4;
-      for (uint32_t i = 0; i < np; i++, p += 4 + 2 + 8 + 8 + 8)
-        if (get16(p + 4) != 0) { fprintf(stderr, "rawwire: produce error %d\n", (int16_t)get16(p + 4)); return 1; }
-    }
+    int16_t e = produce_error(&rb, read_frame(s, &rb));
+    if (e != 0) { fprintf(stderr, "rawwire: produce error %d\n", e); return 1; }
     acked++;
   }
   double dt = now_s() - t0;
