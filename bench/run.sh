@@ -3,10 +3,10 @@
 #
 #   bench/run.sh            (or `make bench`)  prints a table, writes bench/results/<date>.json
 #
-# Steps: (1) machine limits: loopback TCP, loopback TCP into a file (page cache, the least a
-# broker does with what it receives), and write+fdatasync bandwidth (64 KiB, 1 MiB and 16 MiB
-# per fdatasync) in the data dirs' file system; (2) start-up to the first ApiVersions
-# answer, and idle RSS; (3) throughput with Kafka's own ProducerPerformance /
+# Steps: (1) machine limits: loopback TCP (the best of 256 KiB and 1 MiB writes), a page-cached
+# file sent over loopback TCP with sendfile (the least a broker does to serve a fetch), and
+# write+fdatasync bandwidth (64 KiB, 1 MiB and 16 MiB per fdatasync) in the data dirs' file
+# system; (2) start-up to the first ApiVersions answer, and idle RSS; (3) throughput with Kafka's own ProducerPerformance /
 # ConsumerPerformance against both brokers, and broker CPU per MiB; (4) produce-to-consume
 # latency at a fixed rate (bench/driver, franz-go); (5) ratios, done by bench/report.py.
 # Besides Kafka's JVM perf tools, the same produce/consume figures are taken with franz-go
@@ -25,7 +25,8 @@
 #   BENCH_KETCH_STARTS [20]    BENCH_KAFKA_STARTS [3] start-up repeats (Kafka: after one format)
 #   BENCH_RECORDS_1P [100000]  BENCH_RECORDS_4P [25000]  BENCH_RECORDS_ALL [10000] per producer
 #   BENCH_NATIVE_SECONDS [3]   duration of each franz-go (native client) produce step
-#   BENCH_RAW_MIB [1024]       MiB produced, then fetched, by the raw wire client per round
+#   BENCH_RAW_MIB [512]        MiB produced, then fetched, per raw wire connection per round
+#   BENCH_RAW_CONNS [2]        raw wire connections at once (one process each)
 #   BENCH_RECORD_SIZE [1024]   BENCH_PARTITIONS [6]   BENCH_LIMIT_SECONDS [3]
 #   BENCH_LAT_RATE_MIB [10]    BENCH_LAT_SECONDS [8] BENCH_LAT_WARMUP_S [2]
 #   BENCH_KETCH_ARGS []        extra ketch flags (e.g. "--reactors 1")
@@ -50,7 +51,8 @@ limit_s="${BENCH_LIMIT_SECONDS:-3}"
 lat_rate="${BENCH_LAT_RATE_MIB:-10}"
 lat_s="${BENCH_LAT_SECONDS:-8}"
 native_s="${BENCH_NATIVE_SECONDS:-3}"
-raw_mib="${BENCH_RAW_MIB:-1024}"
+raw_mib="${BENCH_RAW_MIB:-512}"
+raw_conns="${BENCH_RAW_CONNS:-2}"
 lat_warm="${BENCH_LAT_WARMUP_S:-2}"
 skip_kafka="${BENCH_SKIP_KAFKA:-0}"
 read -r -a ketch_extra <<<"${BENCH_KETCH_ARGS:-}"
@@ -95,7 +97,8 @@ limits() {
   say "machine limits (${limit_s}s each)"
   local bw sps
   record loopback_mib_s machine "$("$work/bin/loopback" "$limit_s")" MiB/s
-  record loopback_file_mib_s machine "$("$work/bin/loopback" "$limit_s" 1048576 "$work")" MiB/s
+  record loopback_mib_s machine "$("$work/bin/loopback" "$limit_s" 1048576)" MiB/s
+  record loopback_sendfile_mib_s machine "$("$work/bin/loopback" "$limit_s" 1048576 "$work")" MiB/s
   read -r bw sps < <("$work/bin/disksync" "$work" 1048576 "$limit_s")
   record fdatasync_1m_mib_s machine "$bw" MiB/s; record fdatasync_1m_syncs_s machine "$sps" 1/s
   read -r bw sps < <("$work/bin/disksync" "$work" 65536 "$limit_s")
@@ -243,12 +246,13 @@ native() {
   record_cpu "cpu_$6" "$1" "$cpu0" "$(jget "$out" bytes)"
 }
 
-# raw BROKER BOOT TOPIC produce|fetch KEY: the raw wire client, raw_mib MiB over one connection
-# (produce: acks=1, 16 records of rsize per batch, one batch per partition per request).
+# raw BROKER BOOT TOPIC produce|fetch KEY: the raw wire client, raw_mib MiB over each of
+# raw_conns connections (produce: acks=1, 16 records of rsize per batch, one batch per partition
+# per request; fetch: every partition from offset 0, so each connection reads what one wrote).
 raw() {
   local out cpu0 mib bytes
   cpu0="$(cpu_ticks "$(broker_pid "$1")")"
-  out="$("$work/bin/rawwire" "$4" "${2%:*}" "${2##*:}" "$3" "$parts" "$raw_mib" \
+  out="$("$work/bin/rawwire" -c "$raw_conns" "$4" "${2%:*}" "${2##*:}" "$3" "$parts" "$raw_mib" \
          $([[ $4 == produce ]] && echo "$rsize"))" || die "rawwire $4 failed on $1"
   read -r mib bytes <<<"$out"
   record "$5" "$1" "$mib" MiB/s
@@ -278,7 +282,7 @@ one_round() {
   "$drv" create-topic "$boot" "$t-n1" "$parts" >/dev/null
   native "$b" "$boot" "$t-n1" 4 1 native_4c_mib_s
   "$drv" delete-topic "$boot" "$t-n1" >/dev/null
-  say "round $r: $b raw wire client: produce, then fetch ${raw_mib} MiB"
+  say "round $r: $b raw wire client, $raw_conns connections: produce, then fetch ${raw_mib} MiB each"
   "$drv" create-topic "$boot" "$t-raw" "$parts" >/dev/null
   raw "$b" "$boot" "$t-raw" produce raw_produce_mib_s
   raw "$b" "$boot" "$t-raw" fetch raw_fetch_mib_s
@@ -338,5 +342,5 @@ python3 "$here/report.py" "$m" "$out_json" \
   "cores=$(nproc)" "load_at_start=$load_start" "load_at_end=$(cut -d' ' -f1-3 /proc/loadavg)" "kernel=$(uname -r)" \
   "record_size=$rsize" "partitions=$parts" "repeats=$repeats" "ketch_bin=$ketch_bin" \
   "ketch_args=${BENCH_KETCH_ARGS:-}" "latency_rate_mib_s=$lat_rate" "run_seconds=$(( $(date +%s) - t_start ))" \
-  "records=1p:$rec_1p 4p:$rec_4p all:$rec_all native_s:$native_s latency_s:$lat_s raw_mib:$raw_mib"
+  "records=1p:$rec_1p 4p:$rec_4p all:$rec_all native_s:$native_s latency_s:$lat_s raw:${raw_conns}x${raw_mib}MiB"
 say "results: $out_json"

@@ -5,6 +5,11 @@
 // more CPU per MiB than either broker, and on 2 cores they share the CPU with it).
 //
 // Usage:
+//   rawwire [-c CONNECTIONS] produce|fetch ...
+//     With -c, CONNECTIONS processes run the command at once, each on its own connection
+//     (each writes or reads MIB); the figure is all their bytes over the span from the first
+//     start to the last end. One connection cannot show a broker's ceiling on its own: it
+//     waits for each fetch answer (a stop-and-wait round trip) and is itself a busy process.
 //   rawwire produce HOST PORT TOPIC PARTITIONS MIB [RECORD_BYTES BATCH_RECORDS INFLIGHT]
 //     Produce v7, acks=1, one connection. Each request carries one v2 batch of BATCH_RECORDS
 //     records of RECORD_BYTES (uncompressed, producer id -1) for every partition; INFLIGHT
@@ -28,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,6 +44,10 @@ static double now_s(void) {
 }
 
 static void die(const char *what) { fprintf(stderr, "rawwire: %s\n", what); exit(1); }
+
+// What one connection moved: record-batch bytes between t0 and t1 (CLOCK_MONOTONIC, which
+// all processes share).
+typedef struct { double t0, t1, bytes; } span_t;
 
 // ---- big-endian writer into a growing buffer
 typedef struct { unsigned char *p; size_t n, cap; } buf_t;
@@ -172,7 +182,8 @@ static int16_t produce_error(const buf_t *rb, size_t n) {
 // UNKNOWN_TOPIC_OR_PARTITION, LEADER_NOT_AVAILABLE, NOT_LEADER_OR_FOLLOWER
 static int retriable(int16_t e) { return e == 3 || e == 5 || e == 6; }
 
-static int produce(int s, const char *topic, int parts, double mib, int rsize, int per_batch, int inflight) {
+static int produce(int s, const char *topic, int parts, double mib, int rsize, int per_batch, int inflight,
+                   span_t *out) {
   buf_t batch = {0};
   put_batch(&batch, per_batch, rsize);
   buf_t req = {0};
@@ -209,13 +220,11 @@ static int produce(int s, const char *topic, int parts, double mib, int rsize, i
     if (e != 0) { fprintf(stderr, "rawwire: produce error %d\n", e); return 1; }
     acked++;
   }
-  double dt = now_s() - t0;
-  double bytes = (double)per_req * (double)total;
-  printf("%.1f %.0f\n", bytes / dt / 1048576, bytes);
+  *out = (span_t){t0, now_s(), (double)per_req * (double)total};
   return 0;
 }
 
-static int fetch(int s, const char *topic, int parts, double mib, int max_bytes, int part_max) {
+static int fetch(int s, const char *topic, int parts, double mib, int max_bytes, int part_max, span_t *out) {
   int64_t *next = calloc((size_t)parts, sizeof *next);
   double want = mib * 1048576, got = 0;
   buf_t rb = {0};
@@ -264,20 +273,55 @@ static int fetch(int s, const char *topic, int parts, double mib, int max_bytes,
       }
     }
   }
-  double dt = now_s() - t0;
-  printf("%.1f %.0f\n", got / dt / 1048576, got);
+  *out = (span_t){t0, now_s(), got};
   return 0;
 }
 
-int main(int argc, char **argv) {
-  if (argc < 7) die("usage: rawwire produce|fetch HOST PORT TOPIC PARTITIONS MIB [...]");
+static int run(char **argv, int argc, span_t *out) {
   int s = connect_to(argv[2], argv[3]);
   int parts = atoi(argv[5]);
   double mib = atof(argv[6]);
   if (!strcmp(argv[1], "produce"))
     return produce(s, argv[4], parts, mib, argc > 7 ? atoi(argv[7]) : 1024, argc > 8 ? atoi(argv[8]) : 16,
-                   argc > 9 ? atoi(argv[9]) : 4);
+                   argc > 9 ? atoi(argv[9]) : 4, out);
   if (!strcmp(argv[1], "fetch"))
-    return fetch(s, argv[4], parts, mib, argc > 7 ? atoi(argv[7]) : 50 << 20, argc > 8 ? atoi(argv[8]) : 1 << 20);
-  die("mode must be produce or fetch");
+    return fetch(s, argv[4], parts, mib, argc > 7 ? atoi(argv[7]) : 50 << 20, argc > 8 ? atoi(argv[8]) : 1 << 20, out);
+  die("unknown command (produce or fetch)");
+  return 2;
+}
+
+int main(int argc, char **argv) {
+  int conns = 1;
+  if (argc > 2 && !strcmp(argv[1], "-c")) {
+    conns = atoi(argv[2]);
+    argv += 2;
+    argc -= 2;
+  }
+  if (argc < 7 || conns < 1) die("usage: rawwire [-c N] produce|fetch HOST PORT TOPIC PARTITIONS MIB [...]");
+  int pfd[2];
+  if (pipe(pfd)) die("pipe");
+  for (int i = 0; i < conns; i++) {
+    pid_t pid = fork();
+    if (pid < 0) die("fork");
+    if (pid == 0) {
+      span_t sp;
+      int rc = run(argv, argc, &sp);
+      if (rc == 0 && write(pfd[1], &sp, sizeof sp) != sizeof sp) rc = 1;
+      _exit(rc);
+    }
+  }
+  close(pfd[1]);
+  span_t all = {0, 0, 0}, sp;
+  int got = 0;
+  while (read(pfd[0], &sp, sizeof sp) == sizeof sp) {
+    if (!got || sp.t0 < all.t0) all.t0 = sp.t0;
+    if (!got || sp.t1 > all.t1) all.t1 = sp.t1;
+    all.bytes += sp.bytes;
+    got++;
+  }
+  int failed = 0, st;
+  while (wait(&st) > 0) failed |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+  if (failed || got != conns) die("a connection failed");
+  printf("%.1f %.0f\n", all.bytes / (all.t1 - all.t0) / 1048576, all.bytes);
+  return 0;
 }
