@@ -32,6 +32,10 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
         p[k] = "1";
     if (opt.default_partitions != 1) p["num.partitions"] = std::to_string(opt.default_partitions);
     if (opt.max_request_bytes != 104857600) p["socket.request.max.bytes"] = std::to_string(opt.max_request_bytes);
+    if (opt.socket_send_buffer_bytes != 102400)
+        p["socket.send.buffer.bytes"] = std::to_string(opt.socket_send_buffer_bytes);
+    if (opt.socket_receive_buffer_bytes != 102400)
+        p["socket.receive.buffer.bytes"] = std::to_string(opt.socket_receive_buffer_bytes);
     if (opt.retention_check_ms != 300000)
         p["log.retention.check.interval.ms"] = std::to_string(opt.retention_check_ms);
     if (opt.group_initial_rebalance_delay_ms != 3000)

@@ -275,6 +275,8 @@ int main(int argc, char** argv) {
         sopt.listeners = lis.listeners;
         sopt.reactors = opt.reactors;
         sopt.max_request_bytes = opt.max_request_bytes;
+        sopt.send_buffer_bytes = opt.socket_send_buffer_bytes;
+        sopt.receive_buffer_bytes = opt.socket_receive_buffer_bytes;
         sopt.idle_timeout_ms = opt.connections_max_idle_ms;
         sopt.auth_timeout_ms = opt.auth_timeout_ms;
         sopt.failed_auth_delay_ms = opt.failed_auth_delay_ms;

@@ -171,6 +171,14 @@ options parse_options(int argc, char** argv) {
             ->capture_default_str();
         a.option("max-request-bytes", o.max_request_bytes, "largest request frame (socket.request.max.bytes)")
             ->capture_default_str();
+        a.option("socket-send-buffer-bytes", o.socket_send_buffer_bytes,
+                 "SO_SNDBUF of client connections (socket.send.buffer.bytes); -1: the OS default")
+            ->capture_default_str()
+            ->check(CLI::Range(-1, std::numeric_limits<int32_t>::max()));
+        a.option("socket-receive-buffer-bytes", o.socket_receive_buffer_bytes,
+                 "SO_RCVBUF of client connections (socket.receive.buffer.bytes; Kafka: 102400); -1: the OS default")
+            ->capture_default_str()
+            ->check(CLI::Range(-1, std::numeric_limits<int32_t>::max()));
         a.option("group-initial-rebalance-delay-ms", o.group_initial_rebalance_delay_ms,
                  "how long a new group waits for more members (group.initial.rebalance.delay.ms; Kafka: 3000)")
             ->capture_default_str()

@@ -57,6 +57,8 @@ struct options {
     int64_t log_cleaner_backoff_ms = 15000;  // log.cleaner.backoff.ms
     double log_cleaner_io_max_bytes_per_second = 0;  // log.cleaner.io.max.bytes.per.second; 0: no limit
     int32_t max_request_bytes = 100 * 1024 * 1024;
+    int32_t socket_send_buffer_bytes = 102400;     // socket.send.buffer.bytes; -1: the OS default
+    int32_t socket_receive_buffer_bytes = -1;      // socket.receive.buffer.bytes (Kafka: 102400); -1: the OS default
     // group.initial.rebalance.delay.ms (Kafka's default is 3000)
     int32_t group_initial_rebalance_delay_ms = 200;
     int32_t group_min_session_timeout_ms = 6000;            // group.min.session.timeout.ms

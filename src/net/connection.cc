@@ -273,6 +273,15 @@ void finish(std::shared_ptr<watch>& w, tcp::socket& raw, request_handler& handle
     raw.close(ignored);
 }
 
+// Every client connection: TCP_NODELAY (answers leave at once) and the send
+// buffer size (the receive buffer comes from the listening socket).
+void tune(tcp::socket& socket, const server_options& opts) {
+    boost::system::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
+    if (opts.send_buffer_bytes >= 0)
+        socket.set_option(asio::socket_base::send_buffer_size(opts.send_buffer_bytes), ignored);
+}
+
 }  // namespace
 
 asio::awaitable<void> write_frame(tcp::socket& socket, const kafka::encoded_message& msg) {
@@ -282,7 +291,7 @@ asio::awaitable<void> write_frame(tcp::socket& socket, const kafka::encoded_mess
 asio::awaitable<void> run_connection(tcp::socket socket, request_handler& handler, const server_options& opts,
                                      connection_info info) {
     boost::system::error_code ignored;
-    socket.set_option(tcp::no_delay(true), ignored);
+    tune(socket, opts);
     socket.native_non_blocking(true, ignored);
     auto w = std::make_shared<watch>(socket.get_executor());
     asio::co_spawn(socket.get_executor(), watchdog(w, socket, opts, info), asio::detached);
@@ -292,8 +301,7 @@ asio::awaitable<void> run_connection(tcp::socket socket, request_handler& handle
 
 asio::awaitable<void> run_tls_connection(tcp::socket socket, asio::ssl::context& tls, request_handler& handler,
                                          const server_options& opts, connection_info info) {
-    boost::system::error_code ignored;
-    socket.set_option(tcp::no_delay(true), ignored);
+    tune(socket, opts);
     info.sendfile_ok = false;  // bytes must go through the TLS record layer
     tls_stream stream(std::move(socket), tls);
     tcp::socket& raw = stream.next_layer();

@@ -60,6 +60,8 @@ std::vector<uint16_t> server::listen() {
         auto acc = std::make_unique<tcp::acceptor>(io);
         acc->open(ep.protocol());
         acc->set_option(tcp::acceptor::reuse_address(true));
+        if (opts_.receive_buffer_bytes >= 0)
+            acc->set_option(asio::socket_base::receive_buffer_size(opts_.receive_buffer_bytes));
         acc->bind(ep);
         acc->listen(asio::socket_base::max_listen_connections);
         ports.push_back(acc->local_endpoint().port());

@@ -45,6 +45,15 @@ struct server_options {
     std::vector<listener_options> listeners{listener_options{}};
     int reactors = 0;                               // 0: one per core
     int32_t max_request_bytes = 100 * 1024 * 1024;  // socket.request.max.bytes
+    // Socket buffer sizes as Kafka's SocketServer sets them: SO_SNDBUF on each
+    // client connection, SO_RCVBUF on the listening socket (so that it applies
+    // from the handshake on); -1 leaves the OS default (autotuning). Kafka's
+    // 100 KiB send buffer serves fetches faster on loopback than autotuning
+    // (sendfile keeps megabytes of page cache in flight per connection);
+    // receiving, autotuning is faster (docs/performance.md), so ketch's
+    // receive default is -1 where Kafka's is 102400.
+    int32_t send_buffer_bytes = 102400;             // socket.send.buffer.bytes
+    int32_t receive_buffer_bytes = -1;              // socket.receive.buffer.bytes
     int32_t sasl_max_receive_bytes = 524288;        // sasl.server.max.receive.size (before authentication)
     int64_t idle_timeout_ms = 600000;               // connections.max.idle.ms
     int64_t auth_timeout_ms = 30000;                // TLS handshake + SASL must finish within this
