@@ -3,10 +3,9 @@
 #
 #   bench/run.sh            (or `make bench`)  prints a table, writes bench/results/<date>.json
 #
-# Steps: (1) machine limits: loopback TCP (the best of 256 KiB and 1 MiB writes), a page-cached
-# file sent over loopback TCP with sendfile (the least a broker does to serve a fetch), and
-# write+fdatasync bandwidth (64 KiB, 1 MiB and 16 MiB per fdatasync) in the data dirs' file
-# system; (2) start-up to the first ApiVersions answer, and idle RSS; (3) throughput with
+# Steps: (1) machine limits: loopback TCP (the best of 1 and 2 connections, 256 KiB and 1 MiB
+# writes), and write+fdatasync bandwidth (64 KiB, 1 MiB and 16 MiB per fdatasync) in the data
+# dirs' file system; (2) start-up to the first ApiVersions answer, and idle RSS; (3) throughput with
 # Kafka's own ProducerPerformance / ConsumerPerformance against both brokers, and broker CPU per MiB; (4) produce-to-consume
 # latency at a fixed rate (bench/driver, franz-go); (5) ratios, done by bench/report.py.
 # Besides Kafka's JVM perf tools, the same produce/consume figures are taken with franz-go
@@ -96,9 +95,10 @@ drv="$work/bin/bench-driver"
 limits() {
   say "machine limits (${limit_s}s each)"
   local bw sps
-  record loopback_mib_s machine "$("$work/bin/loopback" "$limit_s")" MiB/s
-  record loopback_mib_s machine "$("$work/bin/loopback" "$limit_s" 1048576)" MiB/s
-  record loopback_sendfile_mib_s machine "$("$work/bin/loopback" "$limit_s" 1048576 "$work")" MiB/s
+  local c w
+  for c in 1 2; do
+    for w in 262144 1048576; do record loopback_mib_s machine "$("$work/bin/loopback" -c "$c" "$limit_s" "$w")" MiB/s; done
+  done
   read -r bw sps < <("$work/bin/disksync" "$work" 1048576 "$limit_s")
   record fdatasync_1m_mib_s machine "$bw" MiB/s; record fdatasync_1m_syncs_s machine "$sps" 1/s
   read -r bw sps < <("$work/bin/disksync" "$work" 65536 "$limit_s")

@@ -1,21 +1,16 @@
 // Raw loopback TCP throughput: the ceiling for any produce/consume figure on this machine.
-// Usage: loopback SECONDS [CHUNK_BYTES [DIR]]   prints: MiB/s (one number)
-// A forked child receives and discards; the parent sends CHUNK_BYTES writes for SECONDS.
-// The rate is measured on the receiver (bytes actually delivered / elapsed).
-// With DIR the sender instead sends a 512 MiB file in DIR (written and read once before, so
-// in the page cache; removed at the end) with sendfile(2), CHUNK_BYTES per call, over and
-// over: zero-copy reads of data that is not in the CPU caches, the ceiling of consume from a
-// broker that serves fetches with sendfile.
+// Usage: loopback [-c CONNECTIONS] SECONDS [CHUNK_BYTES]   prints: MiB/s (one number)
+// Per connection, a forked receiver reads and discards and a forked sender sends CHUNK_BYTES
+// writes for SECONDS. The rate is measured on the receivers: all bytes delivered over the span
+// from the first byte received to the last (1 connection unless -c).
 #define _GNU_SOURCE
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -27,76 +22,74 @@ static double now_s(void) {
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int main(int argc, char **argv) {
-  double secs = argc > 1 ? atof(argv[1]) : 3.0;
-  size_t chunk = argc > 2 ? (size_t)atol(argv[2]) : 256 * 1024;
-  char path[4096] = "";
-  if (argc > 3) snprintf(path, sizeof path, "%s/loopback.%d", argv[3], (int)getpid());
-  const int use_sendfile = argc > 3;
-  const off_t file_bytes = (off_t)512 << 20;
-  int src = -1;
-  if (use_sendfile) {  // the file to send, written and read once so that it is cached
-    if ((src = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600)) < 0) { perror("open"); return 1; }
-    char *b = malloc(1 << 20);
-    memset(b, 'x', 1 << 20);
-    for (off_t o = 0; o < file_bytes; o += 1 << 20)
-      if (pwrite(src, b, 1 << 20, o) != 1 << 20) { perror("pwrite"); return 1; }
-    for (off_t o = 0; o < file_bytes; o += 1 << 20)
-      if (pread(src, b, 1 << 20, o) != 1 << 20) { perror("pread"); return 1; }
-    free(b);
+typedef struct { double t0, t1, bytes; } span_t;  // what one receiver got
+
+static void receive(int ls, size_t chunk, int out) {
+  int c = accept(ls, NULL, NULL);
+  char *buf = malloc(chunk);
+  span_t sp = {0, 0, 0};
+  for (;;) {
+    ssize_t n = read(c, buf, chunk);
+    if (n <= 0) break;
+    if (sp.bytes == 0) sp.t0 = now_s();
+    sp.bytes += (double)n;
+    sp.t1 = now_s();
   }
-  int ls = socket(AF_INET, SOCK_STREAM, 0);
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0};
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t al = sizeof a;
-  if (bind(ls, (struct sockaddr *)&a, sizeof a) || listen(ls, 1) ||
-      getsockname(ls, (struct sockaddr *)&a, &al)) { perror("listen"); return 1; }
-  int pfd[2];
-  if (pipe(pfd)) { perror("pipe"); return 1; }
-  pid_t pid = fork();
-  if (pid == 0) {  // receiver
-    close(pfd[0]);
-    int c = accept(ls, NULL, NULL);
-    char *buf = malloc(chunk);
-    unsigned long long total = 0;
-    double t0 = 0, t1 = 0;
-    for (;;) {
-      ssize_t n = read(c, buf, chunk);
-      if (n <= 0) break;
-      if (total == 0) t0 = now_s();
-      total += (unsigned long long)n;
-      t1 = now_s();
-    }
-    double rate = t1 > t0 ? total / (t1 - t0) / (1024.0 * 1024.0) : 0;
-    if (write(pfd[1], &rate, sizeof rate) != sizeof rate) return 1;
-    return 0;
-  }
-  close(pfd[1]);
+  if (write(out, &sp, sizeof sp) != sizeof sp) exit(1);
+  exit(0);
+}
+
+static void send_for(const struct sockaddr_in *a, double secs, size_t chunk) {
   int s = socket(AF_INET, SOCK_STREAM, 0);
-  if (connect(s, (struct sockaddr *)&a, sizeof a)) { perror("connect"); return 1; }
+  if (connect(s, (const struct sockaddr *)a, sizeof *a)) { perror("connect"); exit(1); }
   char *buf = malloc(chunk);
   memset(buf, 'x', chunk);
   double end = now_s() + secs;
-  off_t at = 0;
-  while (use_sendfile && now_s() < end) {
-    if (at >= file_bytes) at = 0;
-    size_t want = (size_t)(file_bytes - at) < chunk ? (size_t)(file_bytes - at) : chunk;
-    ssize_t n = sendfile(s, src, &at, want);
-    if (n <= 0) { perror("sendfile"); return 1; }
-  }
-  while (!use_sendfile && now_s() < end) {
+  while (now_s() < end) {
     size_t off = 0;
     while (off < chunk) {
       ssize_t n = write(s, buf + off, chunk - off);
-      if (n <= 0) { perror("write"); return 1; }
+      if (n <= 0) { perror("write"); exit(1); }
       off += (size_t)n;
     }
   }
   close(s);
-  if (src >= 0) { close(src); unlink(path); }
-  double rate = 0;
-  if (read(pfd[0], &rate, sizeof rate) != sizeof rate) return 1;
-  waitpid(pid, NULL, 0);
-  printf("%.1f\n", rate);
+  exit(0);
+}
+
+int main(int argc, char **argv) {
+  int conns = 1;
+  if (argc > 2 && !strcmp(argv[1], "-c")) {
+    conns = atoi(argv[2]);
+    argv += 2;
+    argc -= 2;
+  }
+  double secs = argc > 1 ? atof(argv[1]) : 3.0;
+  size_t chunk = argc > 2 ? (size_t)atol(argv[2]) : 256 * 1024;
+  int ls = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0};
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t al = sizeof a;
+  if (conns < 1 || bind(ls, (struct sockaddr *)&a, sizeof a) || listen(ls, conns) ||
+      getsockname(ls, (struct sockaddr *)&a, &al)) { perror("listen"); return 1; }
+  int pfd[2];
+  if (pipe(pfd)) { perror("pipe"); return 1; }
+  for (int i = 0; i < conns; i++)
+    if (fork() == 0) { close(pfd[0]); receive(ls, chunk, pfd[1]); }
+  for (int i = 0; i < conns; i++)
+    if (fork() == 0) send_for(&a, secs, chunk);
+  close(pfd[1]);
+  span_t all = {0, 0, 0}, sp;
+  int got = 0;
+  while (read(pfd[0], &sp, sizeof sp) == sizeof sp) {
+    if (!got || sp.t0 < all.t0) all.t0 = sp.t0;
+    if (!got || sp.t1 > all.t1) all.t1 = sp.t1;
+    all.bytes += sp.bytes;
+    got++;
+  }
+  int failed = 0, st;
+  while (wait(&st) > 0) failed |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+  if (failed || got != conns) { fprintf(stderr, "loopback: a connection failed\n"); return 1; }
+  printf("%.1f\n", all.t1 > all.t0 ? all.bytes / (all.t1 - all.t0) / 1048576 : 0);
   return 0;
 }
