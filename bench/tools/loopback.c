@@ -16,13 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-typedef struct { double t0, t1, bytes; } span_t;  // what one receiver got
+#include "spans.h"
 
 static void receive(int ls, size_t chunk, int out) {
   int c = accept(ls, NULL, NULL);
@@ -58,12 +52,7 @@ static void send_for(const struct sockaddr_in *a, double secs, size_t chunk) {
 }
 
 int main(int argc, char **argv) {
-  int conns = 1;
-  if (argc > 2 && !strcmp(argv[1], "-c")) {
-    conns = atoi(argv[2]);
-    argv += 2;
-    argc -= 2;
-  }
+  int conns = take_connections(&argc, &argv);
   double secs = argc > 1 ? atof(argv[1]) : 3.0;
   size_t chunk = argc > 2 ? (size_t)atol(argv[2]) : 256 * 1024;
   int ls = socket(AF_INET, SOCK_STREAM, 0);
@@ -79,17 +68,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < conns; i++)
     if (fork() == 0) send_for(&a, secs, chunk);
   close(pfd[1]);
-  span_t all = {0, 0, 0}, sp;
-  int got = 0;
-  while (read(pfd[0], &sp, sizeof sp) == sizeof sp) {
-    if (!got || sp.t0 < all.t0) all.t0 = sp.t0;
-    if (!got || sp.t1 > all.t1) all.t1 = sp.t1;
-    all.bytes += sp.bytes;
-    got++;
-  }
-  int failed = 0, st;
-  while (wait(&st) > 0) failed |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
-  if (failed || got != conns) { fprintf(stderr, "loopback: a connection failed\n"); return 1; }
-  printf("%.1f\n", all.t1 > all.t0 ? all.bytes / (all.t1 - all.t0) / 1048576 : 0);
+  double bytes, rate = collect_spans(pfd[0], conns, &bytes);
+  if (rate < 0) { fprintf(stderr, "loopback: a connection failed\n"); return 1; }
+  printf("%.1f\n", rate);
   return 0;
 }

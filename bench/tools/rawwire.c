@@ -37,17 +37,10 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "spans.h"
 
 static void die(const char *what) { fprintf(stderr, "rawwire: %s\n", what); exit(1); }
 
-// What one connection moved: record-batch bytes between t0 and t1 (CLOCK_MONOTONIC, which
-// all processes share).
-typedef struct { double t0, t1, bytes; } span_t;
 
 // ---- big-endian writer into a growing buffer
 typedef struct { unsigned char *p; size_t n, cap; } buf_t;
@@ -291,12 +284,7 @@ static int run(char **argv, int argc, span_t *out) {
 }
 
 int main(int argc, char **argv) {
-  int conns = 1;
-  if (argc > 2 && !strcmp(argv[1], "-c")) {
-    conns = atoi(argv[2]);
-    argv += 2;
-    argc -= 2;
-  }
+  int conns = take_connections(&argc, &argv);
   if (argc < 7 || conns < 1) die("usage: rawwire [-c N] produce|fetch HOST PORT TOPIC PARTITIONS MIB [...]");
   int pfd[2];
   if (pipe(pfd)) die("pipe");
@@ -311,17 +299,8 @@ int main(int argc, char **argv) {
     }
   }
   close(pfd[1]);
-  span_t all = {0, 0, 0}, sp;
-  int got = 0;
-  while (read(pfd[0], &sp, sizeof sp) == sizeof sp) {
-    if (!got || sp.t0 < all.t0) all.t0 = sp.t0;
-    if (!got || sp.t1 > all.t1) all.t1 = sp.t1;
-    all.bytes += sp.bytes;
-    got++;
-  }
-  int failed = 0, st;
-  while (wait(&st) > 0) failed |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
-  if (failed || got != conns) die("a connection failed");
-  printf("%.1f %.0f\n", all.bytes / (all.t1 - all.t0) / 1048576, all.bytes);
+  double bytes, rate = collect_spans(pfd[0], conns, &bytes);
+  if (rate < 0) die("a connection failed");
+  printf("%.1f %.0f\n", rate, bytes);
   return 0;
 }
