@@ -7,7 +7,8 @@
 # writes), and write+fdatasync bandwidth (64 KiB, 1 MiB and 16 MiB per fdatasync) in the data
 # dirs' file system; (2) start-up to the first ApiVersions answer, and idle RSS; (3) throughput
 # with Kafka's own ProducerPerformance / ConsumerPerformance against both brokers, and broker
-# CPU per MiB; (4) produce-to-consume latency at a fixed rate (bench/driver, franz-go); (5) ratios, done by bench/report.py.
+# CPU per MiB; (4) produce-to-consume latency at a fixed rate (bench/driver, franz-go);
+# (5) ratios, done by bench/report.py.
 # Besides Kafka's JVM perf tools, the same produce/consume figures are taken with franz-go
 # (bench/driver): on a 2-core machine the JVM clients, not the brokers, are often the limit.
 # A raw wire client (bench/tools/rawwire.c: requests built once, written again and again, or
