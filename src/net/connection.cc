@@ -81,6 +81,23 @@ struct cork<tcp::socket> {
     int fd;
 };
 
+// Reads a file chunk whole into `to` (a short read means the file shrank
+// under the response: the connection ends, as a failed sendfile ends it).
+void read_chunk(const kafka::file_chunk& c, uint8_t* to) {
+    size_t done = 0;
+    while (done < c.length) {
+        ssize_t n = ::pread(c.fd, to + done, c.length - done, off_t(c.position + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw std::system_error(n == 0 ? EIO : errno, std::generic_category(), "pread");
+        done += size_t(n);
+    }
+}
+
+// File chunks adding up to at most this many bytes are read into memory and
+// the response goes out in one write: for the few KiB a tailing consumer gets,
+// that is fewer system calls than corking, a sendfile per chunk and uncorking.
+constexpr size_t k_copy_chunks_below = 64 * 1024;
+
 template <class Stream>
 asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg) {
     uint8_t size_prefix[4];
@@ -88,6 +105,23 @@ asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg
     const uint8_t* p = msg.buf.data();
     if (msg.splices.empty()) {
         std::array<asio::const_buffer, 2> bufs{asio::buffer(size_prefix, 4), asio::buffer(msg.buf)};
+        co_await asio::async_write(s, bufs, asio::use_awaitable);
+        co_return;
+    }
+    if (size_t file_bytes = msg.size() - msg.buf.size(); file_bytes <= k_copy_chunks_below) {
+        std::vector<uint8_t> staged(file_bytes);
+        std::vector<asio::const_buffer> bufs;
+        bufs.reserve(2 * msg.splices.size() + 2);
+        bufs.push_back(asio::buffer(size_prefix, 4));
+        size_t at = 0, used = 0;
+        for (auto& [pos, chunk] : msg.splices) {
+            bufs.push_back(asio::buffer(p + at, pos - at));
+            read_chunk(chunk, staged.data() + used);
+            bufs.push_back(asio::buffer(staged.data() + used, chunk.length));
+            used += chunk.length;
+            at = pos;
+        }
+        bufs.push_back(asio::buffer(p + at, msg.buf.size() - at));
         co_await asio::async_write(s, bufs, asio::use_awaitable);
         co_return;
     }
