@@ -10,15 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "parse_args.h"
+
 namespace ketch::app {
 namespace {
 
-options parse(std::vector<std::string> args) {
-    args.insert(args.begin(), "ketch");
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    return parse_options(int(argv.size()), argv.data());
-}
+using testing::parse;
 
 // SocketServer's socket.send.buffer.bytes / socket.receive.buffer.bytes: ketch keeps
 // Kafka's 102400 for sending and the OS's autotuning (-1) for receiving, so only the

@@ -9,15 +9,12 @@
 
 #include "unit/meta/temp_dir.h"
 
+#include "parse_args.h"
+
 namespace ketch::app {
 namespace {
 
-options parse(std::vector<std::string> args) {
-    args.insert(args.begin(), "ketch");
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    return parse_options(int(argv.size()), argv.data());
-}
+using testing::parse;
 
 std::string write_toml(const std::filesystem::path& dir, const std::string& text) {
     auto path = (dir / "ketch.toml").string();

@@ -12,6 +12,7 @@
 #include "log/local_log.h"
 #include "record/batch_builder.h"
 #include "record/record_reader.h"
+#include "test_batches.h"
 
 namespace ketch::log::testing {
 
@@ -47,43 +48,27 @@ struct log_contents {
 
 inline log_contents read_contents(partition_log& log) {
     log_contents out;
-    int64_t offset = log.log_start_offset();
-    while (offset < log.log_end_offset()) {
-        auto r = log.read(offset, 1 << 20, {});
-        EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
-        if (!r || r->slices.empty()) break;
-        auto b = read_bytes(*r);
-        EXPECT_TRUE(b.ok());
-        int64_t next = offset;
-        for (size_t at = 0; b->size() - at >= record::k_batch_header_size;) {
-            auto whole = byte_view(*b).subspan(at);
-            auto h = record::parse_batch_header(whole);
-            if (h->total_size() > whole.size()) break;  // a partial last batch: fetched again
-            whole = whole.first(h->total_size());
-            next = h->last_offset() + 1;
-            EXPECT_TRUE(record::batch_crc_matches(whole)) << "batch at " << h->base_offset;
-            out.batches.push_back(*h);
-            auto rr = record::record_reader::open(whole);
-            EXPECT_TRUE(rr.ok());
-            record::record_view rv;
-            while (true) {
-                auto n = rr->next(rv);
-                EXPECT_TRUE(n.ok());
-                if (!n.ok() || !*n) break;
-                int64_t off = h->base_offset + rv.offset_delta;
-                if (h->is_control()) {
-                    out.control_offsets.push_back(off);
-                    continue;
-                }
-                seen_record s{off, std::string(rv.key->begin(), rv.key->end()), std::nullopt};
-                if (rv.value) s.value = std::string(rv.value->begin(), rv.value->end());
-                out.records.push_back(std::move(s));
+    auto failed = for_each_batch(log, log.log_start_offset(), [&](const record::batch_header& h, byte_view whole) {
+        EXPECT_TRUE(record::batch_crc_matches(whole)) << "batch at " << h.base_offset;
+        out.batches.push_back(h);
+        auto rr = record::record_reader::open(whole);
+        EXPECT_TRUE(rr.ok());
+        record::record_view rv;
+        while (true) {
+            auto n = rr->next(rv);
+            EXPECT_TRUE(n.ok());
+            if (!n.ok() || !*n) break;
+            int64_t off = h.base_offset + rv.offset_delta;
+            if (h.is_control()) {
+                out.control_offsets.push_back(off);
+                continue;
             }
-            at += h->total_size();
+            seen_record s{off, std::string(rv.key->begin(), rv.key->end()), std::nullopt};
+            if (rv.value) s.value = std::string(rv.value->begin(), rv.value->end());
+            out.records.push_back(std::move(s));
         }
-        if (next == offset) break;
-        offset = next;
-    }
+    });
+    EXPECT_TRUE(failed.empty()) << failed;
     return out;
 }
 

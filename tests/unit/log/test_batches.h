@@ -107,19 +107,23 @@ inline bool decode_timestamps(byte_view batch, const record_visitor& visit) {
     return true;
 }
 
-// The headers of the whole batches in a read's bytes (a partial last batch,
-// which a read filling max_bytes may end with, is left out as clients do).
-inline std::vector<record::batch_header> whole_batches(const read_result& r) {
+// The headers of the whole batches at the front of `data` (a partial last
+// batch, which a read filling max_bytes may end with, is left out as clients do).
+inline std::vector<record::batch_header> whole_batch_headers(byte_view data) {
     std::vector<record::batch_header> out;
-    auto b = read_bytes(r);
-    if (!b) return out;
-    for (size_t at = 0; b->size() - at >= record::k_batch_header_size;) {
-        auto h = record::parse_batch_header(byte_view(*b).subspan(at));
-        if (!h || h->total_size() > b->size() - at) break;
+    for (size_t at = 0; data.size() - at >= record::k_batch_header_size;) {
+        auto h = record::parse_batch_header(data.subspan(at));
+        if (!h || h->total_size() > data.size() - at) break;
         out.push_back(*h);
         at += h->total_size();
     }
     return out;
+}
+
+// The headers of the whole batches in a read's bytes.
+inline std::vector<record::batch_header> whole_batches(const read_result& r) {
+    auto b = read_bytes(r);
+    return b ? whole_batch_headers(*b) : std::vector<record::batch_header>{};
 }
 
 // Where a consumer fetches next after this read: the offset after its last
@@ -129,34 +133,41 @@ inline int64_t next_fetch_offset(const read_result& r, int64_t from) {
     return hs.empty() ? from : hs.back().last_offset() + 1;
 }
 
+// Reads from `offset` to the log end as a consumer does (each fetch from the
+// offset after the last whole batch of the one before) and calls
+// fn(header, batch bytes) for every whole batch. Returns a read's error, or
+// an empty string.
+template <class Fn>
+std::string for_each_batch(partition_log& log, int64_t offset, Fn&& fn) {
+    while (offset < log.log_end_offset()) {
+        auto r = log.read(offset, 1 << 20, {});
+        if (!r) return r.error().message;
+        if (r->slices.empty()) break;
+        auto b = read_bytes(*r);
+        if (!b) return b.error().message;
+        auto hs = whole_batch_headers(*b);
+        if (hs.empty()) break;
+        size_t at = 0;
+        for (const auto& h : hs) {
+            fn(h, byte_view(*b).subspan(at, h.total_size()));
+            at += h.total_size();
+        }
+        offset = hs.back().last_offset() + 1;
+    }
+    return {};
+}
+
 // Reads everything from `offset` to the end: the bytes of the whole batches.
 inline bytes read_all_bytes(partition_log& log, int64_t offset) {
     bytes out;
-    while (offset < log.log_end_offset()) {
-        auto r = log.read(offset, 1 << 20, {});
-        if (!r || r->slices.empty()) break;
-        auto hs = whole_batches(*r);
-        if (hs.empty()) break;
-        auto b = read_bytes(*r);
-        size_t n = 0;
-        for (const auto& h : hs) n += h.total_size();
-        out.insert(out.end(), b->begin(), b->begin() + long(n));
-        offset = hs.back().last_offset() + 1;
-    }
+    for_each_batch(log, offset, [&](const record::batch_header&, byte_view b) { out.insert(out.end(), b.begin(), b.end()); });
     return out;
 }
 
 // Reads everything from `offset` to the end and returns the parsed headers.
 inline std::vector<record::batch_header> read_all_headers(partition_log& log, int64_t offset) {
     std::vector<record::batch_header> out;
-    while (offset < log.log_end_offset()) {
-        auto r = log.read(offset, 1 << 20, {});
-        if (!r || r->slices.empty()) break;
-        auto hs = whole_batches(*r);
-        if (hs.empty()) break;
-        out.insert(out.end(), hs.begin(), hs.end());
-        offset = hs.back().last_offset() + 1;
-    }
+    for_each_batch(log, offset, [&](const record::batch_header& h, byte_view) { out.push_back(h); });
     return out;
 }
 
