@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <memory>
 #include <type_traits>
 
 #include <boost/asio/as_tuple.hpp>
@@ -96,7 +97,7 @@ void read_chunk(const kafka::file_chunk& c, uint8_t* to) {
 // File chunks adding up to at most this many bytes are read into memory and
 // the response goes out in one write: for the few KiB a tailing consumer gets,
 // that is fewer system calls than corking, a sendfile per chunk and uncorking.
-constexpr size_t k_copy_chunks_below = 64 * 1024;
+constexpr size_t k_copy_chunks_up_to = 64 * 1024;
 
 template <class Stream>
 asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg) {
@@ -108,16 +109,16 @@ asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg
         co_await asio::async_write(s, bufs, asio::use_awaitable);
         co_return;
     }
-    if (size_t file_bytes = msg.size() - msg.buf.size(); file_bytes <= k_copy_chunks_below) {
-        std::vector<uint8_t> staged(file_bytes);
+    if (size_t file_bytes = msg.size() - msg.buf.size(); file_bytes <= k_copy_chunks_up_to) {
+        auto staged = std::make_unique_for_overwrite<uint8_t[]>(file_bytes);  // every byte is read into
         std::vector<asio::const_buffer> bufs;
         bufs.reserve(2 * msg.splices.size() + 2);
         bufs.push_back(asio::buffer(size_prefix, 4));
         size_t at = 0, used = 0;
         for (auto& [pos, chunk] : msg.splices) {
             bufs.push_back(asio::buffer(p + at, pos - at));
-            read_chunk(chunk, staged.data() + used);
-            bufs.push_back(asio::buffer(staged.data() + used, chunk.length));
+            read_chunk(chunk, staged.get() + used);
+            bufs.push_back(asio::buffer(staged.get() + used, chunk.length));
             used += chunk.length;
             at = pos;
         }
