@@ -26,7 +26,7 @@ TEST(local_log_concurrency, appenders_readers_syncs_and_retention) {
 
     constexpr int k_appenders = 3, k_each = 400;
     std::atomic<bool> stop{false};
-    std::atomic<int> acked{0}, sync_errors{0}, reads{0};
+    std::atomic<int> acked{0}, sync_errors{0}, reads{0}, readers_running{2};
     std::mutex offsets_mu;
     std::set<int64_t> bases;
     std::atomic<int64_t> records{0};
@@ -35,6 +35,10 @@ TEST(local_log_concurrency, appenders_readers_syncs_and_retention) {
     for (int a = 0; a < k_appenders; ++a) {
         threads.emplace_back([&, a] {
             for (int i = 0; i < k_each; ++i) {
+                // Halfway, the appends wait for a first read, so that reads
+                // overlap appends however fast the appends run (unless every
+                // reader has stopped on a failed assertion).
+                while (i == k_each / 2 && reads.load() == 0 && readers_running.load() > 0) std::this_thread::yield();
                 int n = 1 + (a + i) % 4;
                 auto r = log->append(make_batch(n, i, size_t(40 + i % 100)), {});
                 ASSERT_TRUE(r.ok()) << r.error().message;
@@ -52,6 +56,10 @@ TEST(local_log_concurrency, appenders_readers_syncs_and_retention) {
         });
     }
     auto reader = [&] {
+        struct on_exit {
+            std::atomic<int>& n;
+            ~on_exit() { n.fetch_sub(1); }
+        } running{readers_running};
         uint32_t x = 7;
         while (!stop.load()) {
             int64_t start = log->log_start_offset(), end = log->log_end_offset();
