@@ -4,7 +4,10 @@
 #   bench/run.sh            (or `make bench`)  prints a table, writes bench/results/<date>.json
 #
 # Steps: (1) machine limits: loopback TCP (the best of 1 and 2 connections, 256 KiB and 1 MiB
-# writes), and write+fdatasync bandwidth (64 KiB, 1 MiB and 16 MiB per fdatasync) in the data
+# writes), loopback TCP whose receivers write what they read to a file (receive+store: the least
+# work of any broker taking a produce; measured again just before each raw produce, since on a VM
+# whose free memory goes back to the host, new page-cache pages cost a host fault each), and
+# write+fdatasync bandwidth (64 KiB, 1 MiB and 16 MiB per fdatasync) in the data
 # dirs' file system; (2) start-up to the first ApiVersions answer, and idle RSS; (3) throughput
 # with Kafka's own ProducerPerformance / ConsumerPerformance against both brokers, and broker
 # CPU per MiB; (4) produce-to-consume latency at a fixed rate (bench/driver, franz-go);
@@ -93,12 +96,17 @@ drv="$work/bin/bench-driver"
 # ---------------------------------------------------------------- 1. machine limits
 # Measured at the start and again at the end of the run; the report takes the best of the two
 # (other load on the machine can only lower a limit).
+# store_limit CONNECTIONS: loopback TCP into files in the data dirs' file system (no fsync)
+store_limit() {
+  record store_mib_s machine "$("$work/bin/loopback" -c "$1" -w "$work" "$limit_s" 262144)" MiB/s
+}
 limits() {
   say "machine limits (${limit_s}s each)"
   local bw sps
   local c w
   for c in 1 2; do
     for w in 262144 1048576; do record loopback_mib_s machine "$("$work/bin/loopback" -c "$c" "$limit_s" "$w")" MiB/s; done
+    store_limit "$c"
   done
   read -r bw sps < <("$work/bin/disksync" "$work" 1048576 "$limit_s")
   record fdatasync_1m_mib_s machine "$bw" MiB/s; record fdatasync_1m_syncs_s machine "$sps" 1/s
@@ -289,6 +297,7 @@ one_round() {
   "$drv" delete-topic "$boot" "$t-n1" >/dev/null
   say "round $r: $b raw wire client, $raw_conns connections: produce, then fetch ${raw_mib} MiB each"
   "$drv" create-topic "$boot" "$t-raw" "$parts" >/dev/null
+  store_limit "$raw_conns"
   raw "$b" "$boot" "$t-raw" produce raw_produce_mib_s
   raw "$b" "$boot" "$t-raw" fetch raw_fetch_mib_s
   "$drv" delete-topic "$boot" "$t-raw" >/dev/null

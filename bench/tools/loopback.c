@@ -1,10 +1,14 @@
 // Raw loopback TCP throughput: the ceiling for any produce/consume figure on this machine.
-// Usage: loopback [-c CONNECTIONS] SECONDS [CHUNK_BYTES]   prints: MiB/s (one number)
+// Usage: loopback [-c CONNECTIONS] [-w DIR] SECONDS [CHUNK_BYTES]   prints: MiB/s (one number)
 // Per connection, a forked receiver reads and discards and a forked sender sends CHUNK_BYTES
 // writes for SECONDS. The rate is measured on the receivers: all bytes delivered over the span
 // from the first byte received to the last (1 connection unless -c).
+// With -w, each receiver also writes what it reads to a new file in DIR (removed at the end),
+// without fsync: the least work any broker does for a produce (receive, then store in the page
+// cache), so its rate is this machine's ceiling for a produce figure.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -18,13 +22,23 @@
 
 #include "spans.h"
 
-static void receive(int ls, size_t chunk, int out) {
+static void receive(int ls, size_t chunk, int out, const char *dir) {
   int c = accept(ls, NULL, NULL);
   char *buf = malloc(chunk);
+  int file = -1;
+  if (dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/loopback-store.%d", dir, (int)getpid());
+    if ((file = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600)) < 0 || unlink(path)) {
+      perror("open");
+      exit(1);
+    }
+  }
   span_t sp = {0, 0, 0};
   for (;;) {
     ssize_t n = read(c, buf, chunk);
     if (n <= 0) break;
+    if (file >= 0 && write(file, buf, (size_t)n) != n) { perror("write"); exit(1); }
     if (sp.bytes == 0) sp.t0 = now_s();
     sp.bytes += (double)n;
     sp.t1 = now_s();
@@ -53,6 +67,13 @@ static void send_for(const struct sockaddr_in *a, double secs, size_t chunk) {
 
 int main(int argc, char **argv) {
   int conns = take_connections(&argc, &argv);
+  const char *dir = NULL;
+  if (argc > 2 && !strcmp(argv[1], "-w")) {
+    dir = argv[2];
+    argv[2] = argv[0];
+    argv += 2;
+    argc -= 2;
+  }
   double secs = argc > 1 ? atof(argv[1]) : 3.0;
   size_t chunk = argc > 2 ? (size_t)atol(argv[2]) : 256 * 1024;
   int ls = socket(AF_INET, SOCK_STREAM, 0);
@@ -64,7 +85,7 @@ int main(int argc, char **argv) {
   int pfd[2];
   if (pipe(pfd)) { perror("pipe"); return 1; }
   for (int i = 0; i < conns; i++)
-    if (fork() == 0) { close(pfd[0]); receive(ls, chunk, pfd[1]); }
+    if (fork() == 0) { close(pfd[0]); receive(ls, chunk, pfd[1], dir); }
   for (int i = 0; i < conns; i++)
     if (fork() == 0) send_for(&a, secs, chunk);
   close(pfd[1]);
