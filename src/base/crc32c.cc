@@ -54,9 +54,71 @@ uint32_t crc32c_sw(uint32_t crc, const uint8_t* p, size_t n) {
     return crc;
 }
 
+}  // namespace detail
+
 #ifdef KETCH_CRC32C_X86
+namespace {
+
+// The crc32 instruction takes 3 cycles and a new one can start every cycle, so one dependent
+// chain uses a third of it. Three chains over three adjacent blocks of `block` bytes run at
+// once and are joined with the identity
+//   reg(c, A ++ B) == zeros(reg(c, A), |B|) ^ reg(0, B)
+// where zeros(r, n) is the register after n zero bytes: linear in r, so a table per byte of r.
+using shift_table = std::array<std::array<uint32_t, 256>, 4>;
+
+constexpr shift_table make_shift(size_t block) {
+    std::array<uint32_t, 32> basis{};  // zeros(1 << i, block)
+    for (int i = 0; i < 32; ++i) {
+        uint32_t c = uint32_t(1) << i;
+        for (size_t n = 0; n < block; ++n) c = (c >> 8) ^ k_tables[0][c & 0xFF];
+        basis[i] = c;
+    }
+    shift_table t{};
+    for (int k = 0; k < 4; ++k)
+        for (uint32_t b = 0; b < 256; ++b)
+            for (int j = 0; j < 8; ++j)
+                if (b & (1u << j)) t[k][b] ^= basis[8 * k + j];
+    return t;
+}
+
+constexpr size_t k_big_block = 4096, k_small_block = 256;
+constexpr shift_table k_shift_big = make_shift(k_big_block);
+constexpr shift_table k_shift_small = make_shift(k_small_block);
+
+uint32_t shift(const shift_table& t, uint32_t c) {
+    return t[0][c & 0xFF] ^ t[1][(c >> 8) & 0xFF] ^ t[2][(c >> 16) & 0xFF] ^ t[3][c >> 24];
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2"))) uint32_t three_chains(uint32_t crc, const uint8_t*& p, size_t& n,
+                                                         size_t block, const shift_table& t) {
+    while (n >= 3 * block) {
+        uint64_t c0 = crc, c1 = 0, c2 = 0;
+        for (size_t i = 0; i < block; i += 8) {
+            uint64_t w0, w1, w2;
+            std::memcpy(&w0, p + i, 8);
+            std::memcpy(&w1, p + block + i, 8);
+            std::memcpy(&w2, p + 2 * block + i, 8);
+            c0 = _mm_crc32_u64(c0, w0);
+            c1 = _mm_crc32_u64(c1, w1);
+            c2 = _mm_crc32_u64(c2, w2);
+        }
+        crc = shift(t, shift(t, uint32_t(c0)) ^ uint32_t(c1)) ^ uint32_t(c2);
+        p += 3 * block;
+        n -= 3 * block;
+    }
+    return crc;
+}
+#endif
+
+}  // namespace
+
+namespace detail {
+
 __attribute__((target("sse4.2"))) uint32_t crc32c_hw(uint32_t crc, const uint8_t* p, size_t n) {
 #if defined(__x86_64__)
+    crc = three_chains(crc, p, n, k_big_block, k_shift_big);
+    crc = three_chains(crc, p, n, k_small_block, k_shift_small);
     uint64_t c = crc;
     while (n >= 8) {
         uint64_t w;
@@ -79,12 +141,13 @@ __attribute__((target("sse4.2"))) uint32_t crc32c_hw(uint32_t crc, const uint8_t
 }
 
 bool crc32c_hw_available() { return __builtin_cpu_supports("sse4.2"); }
+}  // namespace detail
 #else
+namespace detail {
 uint32_t crc32c_hw(uint32_t crc, const uint8_t* p, size_t n) { return crc32c_sw(crc, p, n); }
 bool crc32c_hw_available() { return false; }
-#endif
-
 }  // namespace detail
+#endif
 
 uint32_t crc32c_extend(uint32_t crc, byte_view data) {
     static const crc_fn impl = pick();

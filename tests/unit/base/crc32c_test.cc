@@ -51,6 +51,24 @@ TEST(crc32c, hardware_and_software_agree_on_random_data_and_alignments) {
     }
 }
 
+// The hardware path runs three chains over blocks of 4096, then 256 bytes, and joins them
+// (crc32c.cc): every length around a multiple of either, with a seed, must agree.
+TEST(crc32c, hardware_three_chain_blocks_agree_at_every_boundary) {
+    if (!detail::crc32c_hw_available()) GTEST_SKIP() << "no SSE4.2 on this CPU";
+    std::mt19937 rng(7);
+    bytes data(3 * 4096 * 3 + 64);
+    for (auto& b : data) b = uint8_t(rng());
+    for (size_t block : {size_t(256), size_t(4096)})
+        for (size_t k = 1; k <= 3 * 3; ++k)
+            for (size_t len : {k * block - 1, k * block, k * block + 1, k * block + 9})
+                for (size_t off : {size_t(0), size_t(3)}) {
+                    uint32_t seed = uint32_t(rng());
+                    EXPECT_EQ(detail::crc32c_hw(seed, data.data() + off, len),
+                              detail::crc32c_sw(seed, data.data() + off, len))
+                        << off << "+" << len;
+                }
+}
+
 TEST(crc32c, software_path_gives_the_check_value) {
     auto v = as_bytes("123456789");
     EXPECT_EQ(~detail::crc32c_sw(~0u, v.data(), v.size()), 0xE3069283u);
