@@ -25,6 +25,7 @@
 #include "broker/broker_context.h"
 #include "broker/cleaner.h"
 #include "broker/dispatcher.h"
+#include "broker/group_configs.h"
 #include "broker/partition_waiters.h"
 #include "broker/partitions.h"
 #include "broker/retention.h"
@@ -35,6 +36,7 @@
 #include "http/server.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
+#include "meta/group_config_registry.h"
 #include "meta/sqlite_acl_store.h"
 #include "meta/sqlite_credential_store.h"
 #include "meta/sqlite_offset_store.h"
@@ -188,9 +190,16 @@ int main(int argc, char** argv) {
         auto groups = group::group_coordinator::open(gcfg, group_clock, group_timers, **offsets);
         if (!groups.ok()) throw std::runtime_error("groups: " + groups.error().message);
         (*groups)->set_topic_view(&group_topics);
+        // Per-group config overrides (meta.db): each set reaches the coordinator, now and on every change.
+        auto group_configs = meta::group_config_registry::open(**store);
+        if (!group_configs.ok()) throw std::runtime_error("group configs: " + group_configs.error().message);
+        (*group_configs)->set_listener([&groups](const std::string& group, const meta::config_map& overrides) {
+            (*groups)->set_consumer_overrides(group, broker::consumer_overrides_of(overrides));
+        });
         boost::asio::thread_pool blocking(2);
 
         broker::broker_context ctx{{}, **topics, **logs, waiters, producer_ids, **groups, {}};
+        ctx.group_configs = group_configs->get();
         ctx.run_blocking = [&blocking](std::function<void()> fn) { boost::asio::post(blocking, std::move(fn)); };
         ctx.config.node_id = opt.node_id;
         ctx.config.cluster_id = app::load_or_create_cluster_id(opt.data_dir);

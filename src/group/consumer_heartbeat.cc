@@ -236,7 +236,7 @@ consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const co
     }
     // 2. The target assignment (maybe later: the assignment interval); 3. reconcile.
     const consumer_member next = update_member_step(g, upd, bump, args.owned, topics_by_name(), regexes_,
-                                                    config_.consumer_assignment_interval_ms, clock_.now_ms());
+                                                    consumer_assignment_interval_ms(g.id()), clock_.now_ms());
     if (next != upd) {
         if (next.uses_classic()) {
             // A classic member has join and sync timers instead.
@@ -250,7 +250,7 @@ consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const co
     consumer_heartbeat_result r;
     r.member_id = member_id;
     r.member_epoch = next.member_epoch;
-    r.heartbeat_interval_ms = config_.consumer_heartbeat_interval_ms;
+    r.heartbeat_interval_ms = consumer_heartbeat_interval_ms(g.id());
     const bool full = args.member_epoch == 0 || (args.rebalance_timeout_ms != -1 &&
                                                  (args.subscribed_topic_names || args.subscribed_topic_regex) &&
                                                  args.owned);
@@ -307,11 +307,38 @@ void group_coordinator::fence_consumer_member(consumer_group& g, const std::stri
 void group_coordinator::schedule_consumer_session_timeout(const std::string& group_id, const std::string& member_id,
                                                           int32_t timeout_ms) {
     schedule_timer(consumer_session_key(group_id, member_id),
-                   timeout_ms < 0 ? config_.consumer_session_timeout_ms : timeout_ms,
+                   timeout_ms < 0 ? consumer_session_timeout_ms(group_id) : timeout_ms,
                    [this, group_id, member_id](completions& o) {
                        auto* g = find_consumer(group_id);
                        if (g && g->has_member(member_id)) fence_consumer_member(*g, member_id, o);
                    });
+}
+
+void group_coordinator::set_consumer_overrides(const std::string& group_id,
+                                               const consumer_group_overrides& overrides) {
+    std::lock_guard lock(mu_);
+    if (overrides.empty())
+        consumer_overrides_.erase(group_id);
+    else
+        consumer_overrides_[group_id] = overrides;
+}
+
+int32_t group_coordinator::consumer_session_timeout_ms(const std::string& group_id) const {
+    auto it = consumer_overrides_.find(group_id);
+    return it != consumer_overrides_.end() && it->second.session_timeout_ms ? *it->second.session_timeout_ms
+                                                                             : config_.consumer_session_timeout_ms;
+}
+
+int32_t group_coordinator::consumer_heartbeat_interval_ms(const std::string& group_id) const {
+    auto it = consumer_overrides_.find(group_id);
+    return it != consumer_overrides_.end() && it->second.heartbeat_interval_ms ? *it->second.heartbeat_interval_ms
+                                                                                : config_.consumer_heartbeat_interval_ms;
+}
+
+int32_t group_coordinator::consumer_assignment_interval_ms(const std::string& group_id) const {
+    auto it = consumer_overrides_.find(group_id);
+    return it != consumer_overrides_.end() && it->second.assignment_interval_ms ? *it->second.assignment_interval_ms
+                                                                                 : config_.consumer_assignment_interval_ms;
 }
 
 void group_coordinator::schedule_consumer_rebalance_timeout(const std::string& group_id, const std::string& member_id,

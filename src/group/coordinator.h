@@ -97,6 +97,10 @@ public:
     // The topics consumer groups subscribe to and are assigned from; must
     // outlive the coordinator. Unset: no topic exists for them.
     void set_topic_view(const topic_view* topics);
+    // The group's own consumer settings from now on (its next heartbeat
+    // answer, session timer and target assignment); empty ones: the broker's.
+    // The group need not exist (the settings wait for it).
+    void set_consumer_overrides(const std::string& group_id, const consumer_group_overrides& overrides);
 
     // ---- transactional offsets (txn_offsets.cc) ----
     // Loads the pending transactional offsets kept in `store`; new ones are
@@ -189,6 +193,10 @@ private:
     void schedule_consumer_rebalance_timeout(const std::string& group_id, const std::string& member_id, int32_t epoch,
                                              int32_t timeout_ms);
     void cancel_consumer_timers(const std::string& group_id, const std::string& member_id);
+    // The group's consumer.* settings: its override, else the broker's.
+    int32_t consumer_session_timeout_ms(const std::string& group_id) const;
+    int32_t consumer_heartbeat_interval_ms(const std::string& group_id) const;
+    int32_t consumer_assignment_interval_ms(const std::string& group_id) const;
     topic_index topics_by_name() const;
 
     // ---- online migration and mixed groups (migration.cc); call with mu_ held ----
@@ -243,6 +251,7 @@ private:
     std::map<std::string, std::unique_ptr<consumer_group>> consumer_groups_;
     std::map<std::string, group_offsets> offsets_;  // every group here is also in groups_ or consumer_groups_
     const topic_view* topics_ = nullptr;
+    std::map<std::string, consumer_group_overrides> consumer_overrides_;  // groups with some override
     regex_cache regexes_;
     std::unordered_map<std::string, timer_slot> timers_;
     uint64_t next_timer_seq_ = 0;

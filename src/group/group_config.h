@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -71,6 +72,17 @@ struct group_config {
     int32_t offset_metadata_max_bytes = 4096;
 
     int64_t offsets_retention_ms() const { return int64_t(offsets_retention_minutes) * 60 * 1000; }
+};
+
+// A consumer group's own settings (its GROUP config resource:
+// consumer.session.timeout.ms, consumer.heartbeat.interval.ms,
+// consumer.assignment.interval.ms); unset ones fall back to group_config.
+struct consumer_group_overrides {
+    std::optional<int32_t> session_timeout_ms;
+    std::optional<int32_t> heartbeat_interval_ms;
+    std::optional<int32_t> assignment_interval_ms;
+
+    bool empty() const { return !session_timeout_ms && !heartbeat_interval_ms && !assignment_interval_ms; }
 };
 
 }  // namespace ketch::group

@@ -234,7 +234,7 @@ void group_coordinator::join_consumer_group(consumer_group& g, join_args& args, 
     const auto topics = topics_by_name();
     store_member(g, upd, bump, topics, regexes_);
     if (downgrade) return downgrade_for_replacing_member(g, upd, epoch_before, args, done, out);
-    maybe_update_target_assignment(g, topics, regexes_, config_.consumer_assignment_interval_ms, clock_.now_ms());
+    maybe_update_target_assignment(g, topics, regexes_, consumer_assignment_interval_ms(g.id()), clock_.now_ms());
     const consumer_member next = reconcile_member(g, upd, to_ids(subscription->owned, topics), topics, regexes_);
     cancel_timer(consumer_join_key(g.id(), member_id));
     schedule_consumer_session_timeout(g.id(), member_id, args.session_timeout_ms);

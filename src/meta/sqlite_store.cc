@@ -31,6 +31,12 @@ constexpr const char* k_migrations[] = {
     " name TEXT NOT NULL,"
     " value TEXT NOT NULL,"
     " PRIMARY KEY (scope, name))",
+    // 3: per-group config overrides (raw values, as the client sent them)
+    "CREATE TABLE group_configs ("
+    " group_id TEXT NOT NULL,"
+    " name TEXT NOT NULL,"
+    " value TEXT NOT NULL,"
+    " PRIMARY KEY (group_id, name))",
 };
 
 // Replaces the config rows of topic `id` with `configs`.
@@ -49,6 +55,39 @@ bool write_configs(sqlite3* db, const uuid& id, const config_map& configs) {
         ins.reset();
     }
     return true;
+}
+
+// Loads a (key, name, value) table as key -> configs.
+result<std::map<std::string, config_map>, store_error> load_keyed_configs(sqlite3* db, const char* sql,
+                                                                          const char* what) {
+    statement q(db, sql);
+    if (!q.ok()) return failure{sqlite::error(db, what)};
+    std::map<std::string, config_map> out;
+    int rc;
+    while ((rc = q.step()) == SQLITE_ROW) out[q.text_at(0)].emplace(q.text_at(1), q.text_at(2));
+    if (rc != SQLITE_DONE) return failure{sqlite::error(db, what)};
+    return out;
+}
+
+// Replaces the rows of one key: `del` deletes by key, `ins` inserts (key, name, value).
+status<store_error> replace_keyed_configs(sqlite3* db, const char* del_sql, const char* ins_sql,
+                                          const std::string& key, const config_map& configs, const char* what) {
+    transaction tx(db);
+    if (!tx.began()) return failure{sqlite::error(db, what)};
+    statement del(db, del_sql);
+    statement ins(db, ins_sql);
+    if (!del.ok() || !ins.ok()) return failure{sqlite::error(db, what)};
+    del.bind_text(1, key);
+    if (del.step() != SQLITE_DONE) return failure{sqlite::error(db, what)};
+    for (const auto& [name, value] : configs) {
+        ins.bind_text(1, key);
+        ins.bind_text(2, name);
+        ins.bind_text(3, value);
+        if (ins.step() != SQLITE_DONE) return failure{sqlite::error(db, what)};
+        ins.reset();
+    }
+    if (!tx.commit()) return failure{sqlite::error(db, what)};
+    return ok_v;
 }
 
 }  // namespace
@@ -154,33 +193,26 @@ status<store_error> sqlite_store::set_topic_configs(const uuid& id, const config
 
 result<std::map<std::string, config_map>, store_error> sqlite_store::load_broker_configs() {
     std::lock_guard lock(mu_);
-    statement q(db_, "SELECT scope, name, value FROM broker_configs");
-    if (!q.ok()) return failure{sqlite::error(db_, "load broker configs")};
-    std::map<std::string, config_map> out;
-    int rc;
-    while ((rc = q.step()) == SQLITE_ROW) out[q.text_at(0)].emplace(q.text_at(1), q.text_at(2));
-    if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load broker configs")};
-    return out;
+    return load_keyed_configs(db_, "SELECT scope, name, value FROM broker_configs", "load broker configs");
 }
 
 status<store_error> sqlite_store::set_broker_configs(const std::string& scope, const config_map& configs) {
     std::lock_guard lock(mu_);
-    transaction tx(db_);
-    if (!tx.began()) return failure{sqlite::error(db_, "set broker configs")};
-    statement del(db_, "DELETE FROM broker_configs WHERE scope = ?");
-    statement ins(db_, "INSERT INTO broker_configs (scope, name, value) VALUES (?, ?, ?)");
-    if (!del.ok() || !ins.ok()) return failure{sqlite::error(db_, "set broker configs")};
-    del.bind_text(1, scope);
-    if (del.step() != SQLITE_DONE) return failure{sqlite::error(db_, "set broker configs")};
-    for (const auto& [name, value] : configs) {
-        ins.bind_text(1, scope);
-        ins.bind_text(2, name);
-        ins.bind_text(3, value);
-        if (ins.step() != SQLITE_DONE) return failure{sqlite::error(db_, "set broker configs")};
-        ins.reset();
-    }
-    if (!tx.commit()) return failure{sqlite::error(db_, "commit broker configs")};
-    return ok_v;
+    return replace_keyed_configs(db_, "DELETE FROM broker_configs WHERE scope = ?",
+                                 "INSERT INTO broker_configs (scope, name, value) VALUES (?, ?, ?)", scope, configs,
+                                 "set broker configs");
+}
+
+result<std::map<std::string, config_map>, store_error> sqlite_store::load_group_configs() {
+    std::lock_guard lock(mu_);
+    return load_keyed_configs(db_, "SELECT group_id, name, value FROM group_configs", "load group configs");
+}
+
+status<store_error> sqlite_store::set_group_configs(const std::string& group, const config_map& configs) {
+    std::lock_guard lock(mu_);
+    return replace_keyed_configs(db_, "DELETE FROM group_configs WHERE group_id = ?",
+                                 "INSERT INTO group_configs (group_id, name, value) VALUES (?, ?, ?)", group, configs,
+                                 "set group configs");
 }
 
 }  // namespace ketch::meta

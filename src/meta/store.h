@@ -51,6 +51,12 @@ public:
     virtual result<std::map<std::string, config_map>, store_error> load_broker_configs() = 0;
     // Replaces the dynamic configs of `scope` (an empty map removes them all).
     virtual status<store_error> set_broker_configs(const std::string& scope, const config_map& configs) = 0;
+
+    // Per-group config overrides (GROUP config resources) by group id; groups
+    // without overrides are absent. A group need not exist to have them.
+    virtual result<std::map<std::string, config_map>, store_error> load_group_configs() = 0;
+    // Replaces the overrides of `group` (an empty map removes them all).
+    virtual status<store_error> set_group_configs(const std::string& group, const config_map& configs) = 0;
 };
 
 }  // namespace ketch::meta

@@ -40,6 +40,9 @@ enum class validator_kind {
     valid_list,          // ConfigDef.ValidList.in: each element one of valid_values; empty list allowed
     gzip_level,          // CompressionType.GZIP.levelValidator: 1..9 or -1
     throttled_replicas,  // ThrottledReplicaListValidator: '*' or partition:broker,...
+    // GroupConfig's share.auto.offset.reset (ShareGroupAutoOffsetResetStrategy):
+    // earliest, latest or by_duration:<non-negative ISO-8601 duration>
+    share_offset_reset,
 };
 
 // A broker property that supplies a topic default, in Kafka's precedence

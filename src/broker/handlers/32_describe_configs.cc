@@ -2,7 +2,9 @@
 // include_documentation, config_type. v4: flexible.
 // Behaviour: KafkaApis.handleDescribeConfigsRequest, ConfigHelper.describeConfigs,
 // ConfigHelperUtils.createResponseConfig. Topic configs come from
-// meta::describe_topic_configs, broker configs from meta::broker_configs.
+// meta::describe_topic_configs, broker configs from meta::broker_configs,
+// group configs from broker/group_configs.h.
+#include "broker/group_configs.h"
 #include "broker/handlers/handlers.h"
 #include "broker/runtime_configs.h"
 #include "meta/describe_configs.h"
@@ -62,16 +64,22 @@ awaitable<describe_configs_response> handle_describe_configs(request_context& ct
     auto& b = ctx.broker;
     describe_configs_response resp;
     // KafkaApis.handleDescribeConfigsRequest: DESCRIBE_CONFIGS on the topic
-    // (broker, logger: the cluster); refused resources come after the others.
+    // (group: the group; broker, logger: the cluster); refused resources come
+    // after the others.
     std::vector<describe_configs_response::describe_configs_result> denied;
     for (auto& r : req.resources) {
-        const bool on_topic = r.resource_type == k_resource_topic;
-        if ((on_topic || r.resource_type == k_resource_broker || r.resource_type == k_resource_broker_logger) &&
-            !(on_topic ? ctx.authorize(security::acl_operation::describe_configs, security::resource_type::topic,
-                                       r.resource_name)
-                       : ctx.authorize_cluster(security::acl_operation::describe_configs))) {
+        const bool on_topic = r.resource_type == k_resource_topic, on_group = r.resource_type == k_resource_group;
+        if ((on_topic || on_group || r.resource_type == k_resource_broker ||
+             r.resource_type == k_resource_broker_logger) &&
+            !(on_topic || on_group
+                  ? ctx.authorize(security::acl_operation::describe_configs,
+                                  on_topic ? security::resource_type::topic : security::resource_type::group,
+                                  r.resource_name)
+                  : ctx.authorize_cluster(security::acl_operation::describe_configs))) {
             auto& out = denied.emplace_back();
-            const auto e = on_topic ? error_code::topic_authorization_failed : error_code::cluster_authorization_failed;
+            const auto e = on_topic   ? error_code::topic_authorization_failed
+                           : on_group ? error_code::group_authorization_failed
+                                      : error_code::cluster_authorization_failed;
             out.error_code = code(e);
             out.error_message = std::string(error_message(e));
             out.resource_type = r.resource_type;
@@ -96,6 +104,14 @@ awaitable<describe_configs_response> handle_describe_configs(request_context& ct
             add_entries(out, meta::describe_topic_configs(t->configs, b.topics.defaults()), req, r);
         } else if (r.resource_type == k_resource_broker || r.resource_type == k_resource_broker_logger) {
             auto entries = describe_broker_resource(b, r.resource_type == k_resource_broker_logger, r.resource_name);
+            if (!entries.ok()) {
+                out.error_code = code(entries.error().code);
+                out.error_message = entries.error().message;
+                continue;
+            }
+            add_entries(out, *entries, req, r);
+        } else if (r.resource_type == k_resource_group) {
+            auto entries = describe_group_resource(b, r.resource_name);
             if (!entries.ok()) {
                 out.error_code = code(entries.error().code);
                 out.error_message = entries.error().message;

@@ -4,6 +4,7 @@
 // ControllerConfigurationValidator. A topic's new configs act at once on its
 // open partitions.
 #include "broker/alter_configs.h"
+#include "broker/group_configs.h"
 #include "broker/handlers/handlers.h"
 #include "meta/topic_name.h"
 
@@ -15,18 +16,20 @@ namespace {
 
 using resource_t = alter_configs_request::alter_configs_resource;
 
+// Legacy AlterConfigs has no DELETE: a null value is refused.
+config_error null_values(const resource_t& r) {
+    std::string null_keys;
+    for (auto& c : r.configs)
+        if (!c.value) null_keys += (null_keys.empty() ? "" : ",") + c.name;
+    if (!null_keys.empty()) return {error_code::invalid_request, "Null value not supported for : " + null_keys};
+    return {};
+}
+
 config_error alter_topic(broker_context& b, const resource_t& r, bool validate_only) {
     if (auto bad = meta::validate_topic_name(r.resource_name)) return {error_code::invalid_topic_exception, *bad};
+    if (auto e = null_values(r); e.code != error_code::none) return e;
     meta::config_map configs;
-    std::string null_keys;
-    for (auto& c : r.configs) {
-        if (!c.value) {
-            null_keys += (null_keys.empty() ? "" : ",") + c.name;
-            continue;
-        }
-        configs[c.name] = *c.value;
-    }
-    if (!null_keys.empty()) return {error_code::invalid_request, "Null value not supported for : " + null_keys};
+    for (auto& c : r.configs) configs[c.name] = *c.value;
     return topic_alter_outcome(b, r.resource_name, b.topics.replace_configs(r.resource_name, configs, validate_only),
                                validate_only);
 }
@@ -54,7 +57,11 @@ awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alt
             else if (r.resource_type == k_resource_broker || r.resource_type == k_resource_broker_logger)
                 e = alter_broker_resource(b, r.resource_type == k_resource_broker_logger, r.resource_name,
                                           to_set_ops(r), false, req.validate_only);
-            else
+            else if (r.resource_type == k_resource_group) {
+                e = null_values(r);
+                if (e.code == error_code::none)
+                    e = alter_group_resource(b, r.resource_name, to_set_ops(r), false, req.validate_only);
+            } else
                 e = unsupported_resource(r.resource_type);
         }
         set_alter_outcome(out, e);

@@ -5,6 +5,7 @@
 // SUBTRACT; see meta/config_ops.h) and ControllerConfigurationValidator.
 // A topic's new configs act at once on its open partitions.
 #include "broker/alter_configs.h"
+#include "broker/group_configs.h"
 #include "broker/handlers/handlers.h"
 #include "meta/topic_name.h"
 
@@ -60,6 +61,8 @@ awaitable<incremental_alter_configs_response> handle_incremental_alter_configs(r
             else if (r.resource_type == k_resource_broker || r.resource_type == k_resource_broker_logger)
                 e = alter_broker_resource(b, r.resource_type == k_resource_broker_logger, r.resource_name, to_ops(r),
                                           true, req.validate_only);
+            else if (r.resource_type == k_resource_group)
+                e = alter_group_resource(b, r.resource_name, to_ops(r), true, req.validate_only);
             else
                 e = unsupported_resource(r.resource_type);
         }

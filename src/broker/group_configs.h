@@ -1,0 +1,37 @@
+// The GROUP config resource (per-group config overrides) as DescribeConfigs,
+// AlterConfigs and IncrementalAlterConfigs see it. Behaviour:
+// ConfigHelper.describeConfigs (GROUP), ControllerConfigurationValidator
+// (GROUP), ConfigurationControlManager.incrementalAlterConfigResource and
+// GroupConfig.validate; recorded in conformance/scenarios/groupconfigs.json.
+// A change acts on the group coordinator through the registry's listener
+// (app/ wires it).
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "broker/broker_context.h"
+#include "broker/runtime_configs.h"
+#include "group/group_config.h"
+#include "meta/config_ops.h"
+#include "meta/describe_configs.h"
+#include "meta/topic.h"
+
+namespace ketch::broker {
+
+// DescribeConfigs of a GROUP resource: every group config with the group's
+// overrides and the broker's values; an empty name is INVALID_REQUEST.
+result<std::vector<meta::config_entry>, config_error> describe_group_resource(broker_context& b,
+                                                                             const std::string& name);
+
+// AlterConfigs (incremental = false: the group's overrides become exactly the
+// SET ops) or IncrementalAlterConfigs of a GROUP resource.
+config_error alter_group_resource(broker_context& b, const std::string& name, std::span<const meta::config_op> ops,
+                                  bool incremental, bool validate_only);
+
+// The consumer.* settings of a group's override set, as the coordinator takes them.
+group::consumer_group_overrides consumer_overrides_of(const meta::config_map& overrides);
+
+}  // namespace ketch::broker
