@@ -1,0 +1,98 @@
+// Per-group configs (GROUP config resources): GroupConfig's keys, validation
+// with the broker's bounds in Kafka's order, what DescribeConfigs reports, and
+// the registry's durability. Behaviour reference, Apache Kafka 4.3.1:
+// group-coordinator GroupConfig (definitions, validate, validateValues),
+// core ConfigHelper.describeConfigs (GROUP); the messages are the recorded
+// ones of conformance/scenarios/groupconfigs.json.
+#include "meta/group_configs.h"
+
+#include <gtest/gtest.h>
+
+#include "meta/group_config_registry.h"
+#include "meta/sqlite_store.h"
+#include "temp_dir.h"
+
+namespace ketch::meta {
+namespace {
+
+const config_entry& entry(const std::vector<config_entry>& es, std::string_view name) {
+    for (const auto& e : es)
+        if (e.name == name) return e;
+    throw std::runtime_error("no entry " + std::string(name));
+}
+
+TEST(group_configs, validation_names_parses_then_bounds_in_kafkas_order) {
+    const broker_properties broker;
+    EXPECT_EQ(all_group_configs().size(), 17u);
+    EXPECT_FALSE(validate_group_configs({{"consumer.heartbeat.interval.ms", " 6000 "}}, broker));
+    EXPECT_EQ(*validate_group_configs({{"no.such.key", "1"}}, broker), "Unknown group config name: no.such.key");
+    // The first bad value in definition order: session timeout before heartbeat interval.
+    EXPECT_EQ(*validate_group_configs({{"consumer.heartbeat.interval.ms", "x"}, {"consumer.session.timeout.ms", "y"}},
+                                      broker),
+              "Invalid value y for configuration consumer.session.timeout.ms: Not a number of type INT");
+    EXPECT_EQ(*validate_group_configs({{"consumer.heartbeat.interval.ms", "1000"}}, broker),
+              "consumer.heartbeat.interval.ms must be greater than or equal to group.consumer.min.heartbeat.interval.ms");
+    EXPECT_EQ(*validate_group_configs({{"streams.num.standby.replicas", "3"}}, broker),
+              "streams.num.standby.replicas must be less than or equal to group.streams.max.standby.replicas");
+    EXPECT_FALSE(validate_group_configs({{"share.auto.offset.reset", "by_duration:P1DT2H3M4.5S"}}, broker));
+    EXPECT_TRUE(validate_group_configs({{"share.auto.offset.reset", "by_duration:-PT1H"}}, broker));
+    EXPECT_TRUE(validate_group_configs({{"share.auto.offset.reset", "EARLIEST"}}, broker));
+    // The bounds are the broker's: a wider range admits more, and the session
+    // timeout must still exceed the heartbeat interval.
+    const broker_properties wide{{"group.consumer.min.session.timeout.ms", "1000"}};
+    EXPECT_EQ(*validate_group_configs({{"consumer.session.timeout.ms", "5000"}}, wide),
+              "consumer.session.timeout.ms must be greater than consumer.heartbeat.interval.ms");
+}
+
+TEST(group_configs, describe_reports_override_then_static_broker_value_then_default) {
+    const broker_properties broker{{"group.consumer.session.timeout.ms", "50000"}};
+    auto es = describe_group_configs({{"consumer.heartbeat.interval.ms", " 6000 "}}, broker);
+    ASSERT_EQ(es.size(), 17u);
+    const auto& hb = entry(es, "consumer.heartbeat.interval.ms");
+    EXPECT_EQ(hb.value, "6000");
+    EXPECT_EQ(hb.source, config_source::dynamic_group_config);
+    ASSERT_EQ(hb.synonyms.size(), 2u);
+    EXPECT_EQ(hb.synonyms[1].name, "group.consumer.heartbeat.interval.ms");
+    EXPECT_EQ(hb.synonyms[1].value, "5000");
+    const auto& st = entry(es, "consumer.session.timeout.ms");
+    EXPECT_EQ(st.value, "50000");
+    EXPECT_EQ(st.source, config_source::static_broker_config);
+    ASSERT_EQ(st.synonyms.size(), 2u);
+    EXPECT_EQ(st.synonyms[1].source, config_source::default_config);
+    const auto& reset = entry(es, "share.auto.offset.reset");  // no broker property: itself
+    ASSERT_EQ(reset.synonyms.size(), 1u);
+    EXPECT_EQ(reset.synonyms[0].name, "share.auto.offset.reset");
+    EXPECT_EQ(reset.value, "latest");
+    EXPECT_EQ(group_config_int({{"consumer.heartbeat.interval.ms", " 6000 "}}, "consumer.heartbeat.interval.ms"), 6000);
+}
+
+TEST(group_config_registry, overrides_survive_a_reopen_and_reach_the_listener) {
+    testing::temp_dir dir;
+    auto set = [](config_map next) {
+        return [next](const config_map&) -> result<config_map, error> { return next; };
+    };
+    {
+        auto s = sqlite_store::open(dir.path());
+        ASSERT_TRUE(s);
+        auto r = group_config_registry::open(**s);
+        ASSERT_TRUE(r);
+        ASSERT_TRUE((*r)->update("g", set({{"consumer.heartbeat.interval.ms", "6000"}}), false));
+        ASSERT_TRUE((*r)->update("h", set({{"consumer.session.timeout.ms", "50000"}}), false));
+        ASSERT_TRUE((*r)->update("h", set({}), false));  // all removed
+        ASSERT_TRUE((*r)->update("g", set({{"consumer.heartbeat.interval.ms", "9000"}}), true));  // validate only
+    }
+    auto s = sqlite_store::open(dir.path());
+    ASSERT_TRUE(s);
+    auto r = group_config_registry::open(**s);
+    ASSERT_TRUE(r);
+    EXPECT_EQ((*r)->overrides("g"), (config_map{{"consumer.heartbeat.interval.ms", "6000"}}));
+    EXPECT_TRUE((*r)->overrides("h").empty());
+    std::map<std::string, config_map> seen;
+    (*r)->set_listener([&](const std::string& g, const config_map& c) { seen[g] = c; });
+    EXPECT_EQ(seen.size(), 1u);
+    EXPECT_TRUE((*r)->update("h", set({{"consumer.session.timeout.ms", "50000"}}), false));
+    EXPECT_EQ(seen.at("h"), (config_map{{"consumer.session.timeout.ms", "50000"}}));
+}
+
+}  // namespace
+}  // namespace ketch::meta
