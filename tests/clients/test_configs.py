@@ -181,3 +181,35 @@ def test_dynamic_broker_default_acts_on_topics_without_override(client, broker, 
     def restored():
         assert client("produce", produce)["records"][0]["error"] is None
     eventually(restored)
+
+
+@pytest.mark.parametrize("client", ["confluent"], indirect=True)
+def test_group_config_overrides_are_validated_described_and_kept_across_a_restart(client, broker):
+    """A GROUP config resource (KIP-848): a group's consumer.* override is shown with
+    source GROUP_CONFIG over the broker's value, a value outside the broker's
+    group.consumer.min/max bounds or an unknown key is INVALID_CONFIG
+    (group-coordinator GroupConfig.validate, ControllerConfigurationValidator), and the
+    overrides survive a restart. conformance/scenarios/groupconfigs.json pins the wire
+    answers; tests/unit/group/group_overrides_test.cc their effect on the group."""
+    group = {"resource": "group", "name": "cfg-group"}
+    keys = ["consumer.heartbeat.interval.ms", "consumer.session.timeout.ms"]
+
+    def set_ops(ops):
+        return client("incremental-alter-configs", dict(group, ops=ops))["error"]
+
+    assert set_ops([{"key": "consumer.heartbeat.interval.ms", "op": "SET", "value": "6000"}]) is None
+    assert set_ops([{"key": "consumer.heartbeat.interval.ms", "op": "SET", "value": "1000"}]) == "INVALID_CONFIG"
+    assert set_ops([{"key": "no.such.key", "op": "SET", "value": "1"}]) == "INVALID_CONFIG"
+
+    def described():
+        got = client("describe-configs", dict(group, keys=keys))
+        assert got["error"] is None, got
+        c = got["configs"]
+        assert (c["consumer.heartbeat.interval.ms"]["value"], c["consumer.heartbeat.interval.ms"]["source"]) == \
+            ("6000", "GROUP_CONFIG")
+        assert (c["consumer.session.timeout.ms"]["value"], c["consumer.session.timeout.ms"]["source"]) == \
+            ("45000", "DEFAULT_CONFIG")
+    eventually(described)
+    broker.restart()
+    described()
+    assert set_ops([{"key": "consumer.heartbeat.interval.ms", "op": "DELETE", "value": None}]) is None

@@ -427,7 +427,7 @@ def committed_offsets(bootstrap, args):
 
 
 def _config_resource(args, **kw):
-    rtype = "TOPIC" if args.get("resource", "topic") == "topic" else "BROKER"
+    rtype = {"topic": "TOPIC", "group": "GROUP"}.get(args.get("resource", "topic"), "BROKER")
     return ConfigResource(rtype, args["name"], **kw)
 
 

@@ -365,6 +365,8 @@ def committed_offsets(bootstrap, args):
 
 def _resource(args, configs=None):
     from kafka.admin import ConfigResource, ConfigResourceType
+    if args.get("resource") == "group":
+        raise Unsupported("kafka-python has no GROUP config resource")
     rtype = ConfigResourceType.TOPIC if args.get("resource", "topic") == "topic" else ConfigResourceType.BROKER
     return ConfigResource(rtype, args["name"], configs=configs)
 
