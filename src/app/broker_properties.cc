@@ -4,6 +4,20 @@
 
 namespace ketch::app {
 
+namespace {
+
+// Kafka refuses to start when group.consumer.<key> lies outside its
+// group.consumer.min/max.<key> bounds; ketch takes the flag's value as the
+// bound instead, so a group's own setting (GROUP config resource) is checked
+// against bounds that include the broker's.
+void widen_bounds(std::map<std::string, std::string, std::less<>>& p, const std::string& key, int32_t value,
+                  int32_t kafka_min, int32_t kafka_max) {
+    if (value < kafka_min) p["group.consumer.min." + key] = std::to_string(value);
+    if (value > kafka_max) p["group.consumer.max." + key] = std::to_string(value);
+}
+
+}  // namespace
+
 std::map<std::string, std::string, std::less<>> static_broker_properties(
     const options& opt, const std::vector<listener_endpoint>& listeners) {
     std::map<std::string, std::string, std::less<>> p;
@@ -50,6 +64,8 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
         p["group.consumer.heartbeat.interval.ms"] = std::to_string(opt.group_consumer_heartbeat_interval_ms);
     if (opt.group_consumer_assignment_interval_ms != 1000)
         p["group.consumer.assignment.interval.ms"] = std::to_string(opt.group_consumer_assignment_interval_ms);
+    widen_bounds(p, "session.timeout.ms", opt.group_consumer_session_timeout_ms, 45000, 60000);
+    widen_bounds(p, "heartbeat.interval.ms", opt.group_consumer_heartbeat_interval_ms, 5000, 15000);
     if (opt.group_consumer_migration_policy != "bidirectional")
         p["group.consumer.migration.policy"] = opt.group_consumer_migration_policy;
     return p;

@@ -38,5 +38,20 @@ TEST(broker_properties, socket_buffer_flags_refuse_values_below_minus_one) {
     EXPECT_EXIT(parse({"--socket-receive-buffer-bytes", "-2"}), failed, "socket-receive-buffer-bytes");
 }
 
+// Kafka (GroupCoordinatorConfig) refuses to start with group.consumer.heartbeat
+// .interval.ms / session.timeout.ms outside group.consumer.min/max.*; ketch's
+// flags widen the bound instead, so a group's own settings are checked against
+// bounds that admit the broker's (meta/group_configs.h).
+TEST(broker_properties, consumer_group_flags_outside_kafkas_bounds_widen_them) {
+    auto defaults = static_broker_properties(parse({}), {});
+    EXPECT_FALSE(defaults.count("group.consumer.min.heartbeat.interval.ms"));
+    auto low = static_broker_properties(
+        parse({"--group-consumer-heartbeat-interval-ms", "1000", "--group-consumer-session-timeout-ms", "90000"}), {});
+    EXPECT_EQ(low.at("group.consumer.min.heartbeat.interval.ms"), "1000");
+    EXPECT_FALSE(low.count("group.consumer.max.heartbeat.interval.ms"));
+    EXPECT_EQ(low.at("group.consumer.max.session.timeout.ms"), "90000");
+    EXPECT_FALSE(low.count("group.consumer.min.session.timeout.ms"));
+}
+
 }  // namespace
 }  // namespace ketch::app
