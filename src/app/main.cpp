@@ -186,13 +186,16 @@ int main(int argc, char** argv) {
         gcfg.consumer_heartbeat_interval_ms = opt.group_consumer_heartbeat_interval_ms;
         gcfg.consumer_assignment_interval_ms = opt.group_consumer_assignment_interval_ms;
         gcfg.consumer_migration_policy = group::parse_migration_policy(opt.group_consumer_migration_policy);
+        // Per-group config overrides (meta.db): the coordinator starts with them
+        // (its restored members' session timers use them) and gets every change.
+        auto group_configs = meta::group_config_registry::open(**store);
+        if (!group_configs.ok()) throw std::runtime_error("group configs: " + group_configs.error().message);
+        for (const auto& [group, overrides] : (*group_configs)->all())
+            gcfg.consumer_overrides[group] = broker::consumer_overrides_of(overrides);
         app::registry_topic_view group_topics(**topics);
         auto groups = group::group_coordinator::open(gcfg, group_clock, group_timers, **offsets);
         if (!groups.ok()) throw std::runtime_error("groups: " + groups.error().message);
         (*groups)->set_topic_view(&group_topics);
-        // Per-group config overrides (meta.db): each set reaches the coordinator, now and on every change.
-        auto group_configs = meta::group_config_registry::open(**store);
-        if (!group_configs.ok()) throw std::runtime_error("group configs: " + group_configs.error().message);
         (*group_configs)->set_listener([&groups](const std::string& group, const meta::config_map& overrides) {
             (*groups)->set_consumer_overrides(group, broker::consumer_overrides_of(overrides));
         });

@@ -58,7 +58,7 @@ std::string consumer_sync_key(const std::string& g, const std::string& m) {
 
 group_coordinator::group_coordinator(group_config config, const clock& clk, scheduler& sched,
                                      meta::offset_store& store)
-    : config_(config), clock_(clk), scheduler_(sched), store_(store) {}
+    : config_(config), clock_(clk), scheduler_(sched), store_(store), consumer_overrides_(config.consumer_overrides) {}
 
 result<std::shared_ptr<group_coordinator>, meta::store_error> group_coordinator::open(group_config config,
                                                                                      const clock& clk,

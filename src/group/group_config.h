@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,17 @@ inline bool downgrade_enabled(migration_policy p) {
     return p == migration_policy::bidirectional || p == migration_policy::downgrade;
 }
 
+// A consumer group's own settings (its GROUP config resource:
+// consumer.session.timeout.ms, consumer.heartbeat.interval.ms,
+// consumer.assignment.interval.ms); unset ones fall back to group_config.
+struct consumer_group_overrides {
+    std::optional<int32_t> session_timeout_ms;
+    std::optional<int32_t> heartbeat_interval_ms;
+    std::optional<int32_t> assignment_interval_ms;
+
+    bool empty() const { return !session_timeout_ms && !heartbeat_interval_ms && !assignment_interval_ms; }
+};
+
 struct group_config {
     // group.initial.rebalance.delay.ms. Kafka: 3000. ketch defaults to 200 so
     // that a development broker forms a new group quickly.
@@ -71,18 +83,11 @@ struct group_config {
     // offset.metadata.max.bytes (measured, like Kafka, in UTF-16 code units)
     int32_t offset_metadata_max_bytes = 4096;
 
+    // Groups' own consumer settings at start (their GROUP config resources, as
+    // kept in the metadata store); later changes: set_consumer_overrides.
+    std::map<std::string, consumer_group_overrides> consumer_overrides;
+
     int64_t offsets_retention_ms() const { return int64_t(offsets_retention_minutes) * 60 * 1000; }
-};
-
-// A consumer group's own settings (its GROUP config resource:
-// consumer.session.timeout.ms, consumer.heartbeat.interval.ms,
-// consumer.assignment.interval.ms); unset ones fall back to group_config.
-struct consumer_group_overrides {
-    std::optional<int32_t> session_timeout_ms;
-    std::optional<int32_t> heartbeat_interval_ms;
-    std::optional<int32_t> assignment_interval_ms;
-
-    bool empty() const { return !session_timeout_ms && !heartbeat_interval_ms && !assignment_interval_ms; }
 };
 
 }  // namespace ketch::group

@@ -16,6 +16,11 @@ config_map group_config_registry::overrides(const std::string& group) const {
     return it == groups_.end() ? config_map{} : it->second;
 }
 
+std::map<std::string, config_map> group_config_registry::all() const {
+    std::lock_guard lock(mu_);
+    return groups_;
+}
+
 result<config_map, error> group_config_registry::update(const std::string& group, const change_fn& change,
                                                         bool validate_only) {
     std::lock_guard lock(mu_);

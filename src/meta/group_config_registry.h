@@ -32,6 +32,9 @@ public:
     // The group's overrides (empty when it has none; a group need not exist).
     config_map overrides(const std::string& group) const;
 
+    // Every group with overrides.
+    std::map<std::string, config_map> all() const;
+
     // Applies `change` to the group's current set; unless validate_only, the
     // result is made durable, becomes visible and goes to the listener.
     // Returns the new set, or change's error (or a storage_error; nothing changed).

@@ -295,6 +295,34 @@ TEST_F(restart_test, reloaded_consumer_group_keeps_epochs_members_and_assignment
     EXPECT_EQ(coord->consumer_describe({"g"}).at(0).group_state, "Empty");
 }
 
+// A group's own consumer.session.timeout.ms (its GROUP config resource) is
+// known from the start: the sessions restarted at load run for that long
+// (GroupMetadataManager.onLoaded schedules them with the group's timeout).
+TEST_F(restart_test, a_reloaded_members_session_runs_for_the_groups_own_timeout) {
+    fake_topics topics;
+    topics.add("t1", 1);
+    open();
+    coord->set_topic_view(&topics);
+    consumer_heartbeat_args a;
+    a.group_id = "g";
+    a.member_id = "m";
+    a.rebalance_timeout_ms = 30000;
+    a.subscribed_topic_names = std::vector<std::string>{"t1"};
+    a.owned = topic_partitions{};
+    a.api_version = 1;
+    ASSERT_EQ(coord->consumer_heartbeat(a).error, error_code::none);
+
+    consumer_group_overrides o;
+    o.session_timeout_ms = cfg.consumer_session_timeout_ms + 10000;
+    cfg.consumer_overrides["g"] = o;
+    open();
+    coord->set_topic_view(&topics);
+    time.advance(cfg.consumer_session_timeout_ms);
+    EXPECT_EQ(coord->consumer_describe({"g"}).at(0).members.size(), 1u);
+    time.advance(10000);
+    EXPECT_EQ(coord->consumer_describe({"g"}).at(0).group_state, "Empty");
+}
+
 TEST_F(restart_test, a_store_of_schema_version_one_is_upgraded_in_place) {
     {
         auto s = open_store(dir.path());
