@@ -25,7 +25,7 @@
 #include "broker/broker_context.h"
 #include "broker/cleaner.h"
 #include "broker/dispatcher.h"
-#include "broker/group_configs.h"
+#include "broker/resource_configs.h"
 #include "broker/partition_waiters.h"
 #include "broker/partitions.h"
 #include "broker/retention.h"
@@ -36,7 +36,7 @@
 #include "http/server.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
-#include "meta/group_config_registry.h"
+#include "meta/resource_config_registry.h"
 #include "meta/sqlite_acl_store.h"
 #include "meta/sqlite_credential_store.h"
 #include "meta/sqlite_offset_store.h"
@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
         gcfg.consumer_migration_policy = group::parse_migration_policy(opt.group_consumer_migration_policy);
         // Per-group config overrides (meta.db): the coordinator starts with them
         // (its restored members' session timers use them) and gets every change.
-        auto group_configs = meta::group_config_registry::open(**store);
+        auto group_configs = meta::resource_config_registry::open(**store, meta::config_resource::group);
         if (!group_configs.ok()) throw std::runtime_error("group configs: " + group_configs.error().message);
         for (const auto& [group, overrides] : (*group_configs)->all())
             gcfg.consumer_overrides[group] = broker::consumer_overrides_of(overrides);
@@ -203,6 +203,10 @@ int main(int argc, char** argv) {
 
         broker::broker_context ctx{{}, **topics, **logs, waiters, producer_ids, **groups, {}};
         ctx.group_configs = group_configs->get();
+        // Client metrics subscriptions (meta.db): kept and described; ketch sends no telemetry.
+        auto client_metrics = meta::resource_config_registry::open(**store, meta::config_resource::client_metrics);
+        if (!client_metrics.ok()) throw std::runtime_error("client metrics: " + client_metrics.error().message);
+        ctx.client_metrics_configs = client_metrics->get();
         ctx.run_blocking = [&blocking](std::function<void()> fn) { boost::asio::post(blocking, std::move(fn)); };
         ctx.config.node_id = opt.node_id;
         ctx.config.cluster_id = app::load_or_create_cluster_id(opt.data_dir);

@@ -16,7 +16,7 @@ class log_manager;
 }
 namespace ketch::meta {
 class credential_store;
-class group_config_registry;
+class resource_config_registry;
 }
 namespace ketch::security {
 class quota_config;
@@ -50,9 +50,11 @@ struct broker_context {
     // SCRAM credentials (SASL logins, Describe/AlterUserScramCredentials);
     // null: no SASL listener and no credential API.
     meta::credential_store* credentials = nullptr;
-    // Per-group config overrides (GROUP config resources); null: GROUP
-    // resources are answered INVALID_REQUEST.
-    meta::group_config_registry* group_configs = nullptr;
+    // Per-group config overrides (GROUP config resources) and client metrics
+    // subscriptions (CLIENT_METRICS); null: such resources are answered
+    // INVALID_REQUEST.
+    meta::resource_config_registry* group_configs = nullptr;
+    meta::resource_config_registry* client_metrics_configs = nullptr;
     security::sasl_config sasl;  // mechanisms, connections.max.reauth.ms
     // Client quotas: the settings (Describe/AlterClientQuotas) and their
     // enforcement; null: no quota API and nothing throttled.

@@ -184,7 +184,7 @@ config_error authorize_alter_resource(const request_context& ctx, int8_t type, c
         return {error_code::group_authorization_failed,
                 std::string(error_message(error_code::group_authorization_failed)), false};
     }
-    if (type == k_resource_broker || type == k_resource_broker_logger) {
+    if (type == k_resource_broker || type == k_resource_broker_logger || type == k_resource_client_metrics) {
         if (ctx.authorize_cluster(security::acl_operation::alter_configs)) return {};
         return {error_code::cluster_authorization_failed,
                 std::string(error_message(error_code::cluster_authorization_failed)), false};

@@ -26,6 +26,7 @@ struct request_context;
 inline constexpr int8_t k_resource_topic = 2;
 inline constexpr int8_t k_resource_broker = 4;
 inline constexpr int8_t k_resource_broker_logger = 8;
+inline constexpr int8_t k_resource_client_metrics = 16;
 inline constexpr int8_t k_resource_group = 32;
 
 struct config_error {
@@ -39,8 +40,8 @@ struct config_error {
 config_error unsupported_resource(int8_t type);
 
 // ControllerApis.authorizeAlterResource: ALTER_CONFIGS on the topic (group:
-// on the group; broker, logger: on the cluster); none when allowed or not one
-// of those types.
+// on the group; broker, logger, client metrics: on the cluster); none when
+// allowed or not one of those types.
 config_error authorize_alter_resource(const request_context& ctx, int8_t type, const std::string& name);
 config_error unsupported_describe_resource();
 

@@ -260,9 +260,11 @@ std::optional<std::string> run_validator(const topic_config& def, const config_v
             return std::nullopt;
         }
         case validator_kind::valid_list:
+        case validator_kind::any_list:
             for (const auto& s : std::get<list_value>(v)) {
                 if (s.empty()) return "Configuration '" + std::string(def.name) + "' values must not be empty.";
-                if (!contains(def.valid_values, s)) return invalid(def.name, s, one_of(def));
+                if (def.validator == validator_kind::valid_list && !contains(def.valid_values, s))
+                    return invalid(def.name, s, one_of(def));
             }
             return std::nullopt;
         case validator_kind::gzip_level: {
@@ -340,7 +342,8 @@ result<config_value, std::string> parse_config_value(const topic_config& def, st
         }
         case config_type::list: {
             list_value l = t.empty() ? list_value{} : split_list(t);
-            if (def.validator == validator_kind::valid_list) {  // parseValue drops repeats for a ValidList
+            if (def.validator == validator_kind::valid_list || def.validator == validator_kind::any_list) {
+                // parseValue drops repeats for a ValidList
                 list_value uniq;
                 for (auto& s : l)
                     if (std::find(uniq.begin(), uniq.end(), s) == uniq.end()) uniq.push_back(std::move(s));

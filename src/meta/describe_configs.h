@@ -23,6 +23,7 @@ enum class config_source : int8_t {
     dynamic_default_broker_config = 3,
     static_broker_config = 4,
     default_config = 5,
+    client_metrics_config = 7,   // CLIENT_METRICS_CONFIG: a subscription's own value
     dynamic_group_config = 8,    // GROUP_CONFIG: a group's own override
 };
 

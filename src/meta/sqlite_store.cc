@@ -37,6 +37,12 @@ constexpr const char* k_migrations[] = {
     " name TEXT NOT NULL,"
     " value TEXT NOT NULL,"
     " PRIMARY KEY (group_id, name))",
+    // 4: client metrics subscriptions (raw values)
+    "CREATE TABLE client_metrics_configs ("
+    " subscription TEXT NOT NULL,"
+    " name TEXT NOT NULL,"
+    " value TEXT NOT NULL,"
+    " PRIMARY KEY (subscription, name))",
 };
 
 // Replaces the config rows of topic `id` with `configs`.
@@ -203,16 +209,24 @@ status<store_error> sqlite_store::set_broker_configs(const std::string& scope, c
                                  "set broker configs");
 }
 
-result<std::map<std::string, config_map>, store_error> sqlite_store::load_group_configs() {
+result<std::map<std::string, config_map>, store_error> sqlite_store::load_resource_configs(config_resource kind) {
     std::lock_guard lock(mu_);
-    return load_keyed_configs(db_, "SELECT group_id, name, value FROM group_configs", "load group configs");
+    if (kind == config_resource::group)
+        return load_keyed_configs(db_, "SELECT group_id, name, value FROM group_configs", "load group configs");
+    return load_keyed_configs(db_, "SELECT subscription, name, value FROM client_metrics_configs",
+                              "load client metrics configs");
 }
 
-status<store_error> sqlite_store::set_group_configs(const std::string& group, const config_map& configs) {
+status<store_error> sqlite_store::set_resource_configs(config_resource kind, const std::string& name,
+                                                      const config_map& configs) {
     std::lock_guard lock(mu_);
-    return replace_keyed_configs(db_, "DELETE FROM group_configs WHERE group_id = ?",
-                                 "INSERT INTO group_configs (group_id, name, value) VALUES (?, ?, ?)", group, configs,
-                                 "set group configs");
+    if (kind == config_resource::group)
+        return replace_keyed_configs(db_, "DELETE FROM group_configs WHERE group_id = ?",
+                                     "INSERT INTO group_configs (group_id, name, value) VALUES (?, ?, ?)", name,
+                                     configs, "set group configs");
+    return replace_keyed_configs(db_, "DELETE FROM client_metrics_configs WHERE subscription = ?",
+                                 "INSERT INTO client_metrics_configs (subscription, name, value) VALUES (?, ?, ?)",
+                                 name, configs, "set client metrics configs");
 }
 
 }  // namespace ketch::meta

@@ -2,13 +2,15 @@
 // mode with synchronous=FULL, so a committed transaction is on disk when the
 // call returns. One connection, used under a mutex.
 //
-// Schema (version 3, PRAGMA user_version; the migrations in sqlite_store.cc):
+// Schema (version 4, PRAGMA user_version; the migrations in sqlite_store.cc):
 //   topics(id BLOB(16) PRIMARY KEY, name TEXT UNIQUE, partition_count INTEGER,
 //          replication_factor INTEGER, created_ms INTEGER)
 //   topic_configs(topic_id BLOB REFERENCES topics ON DELETE CASCADE, name TEXT,
 //                 value TEXT, PRIMARY KEY (topic_id, name))  -- overrides, raw values
 //   broker_configs(scope TEXT, name TEXT, value TEXT, PRIMARY KEY (scope, name))  -- version 2
 //   group_configs(group_id TEXT, name TEXT, value TEXT, PRIMARY KEY (group_id, name))  -- version 3
+//   client_metrics_configs(subscription TEXT, name TEXT, value TEXT,
+//                          PRIMARY KEY (subscription, name))  -- version 4
 #pragma once
 
 #include <filesystem>
@@ -40,8 +42,9 @@ public:
     status<store_error> set_topic_configs(const uuid& id, const config_map& configs) override;
     result<std::map<std::string, config_map>, store_error> load_broker_configs() override;
     status<store_error> set_broker_configs(const std::string& scope, const config_map& configs) override;
-    result<std::map<std::string, config_map>, store_error> load_group_configs() override;
-    status<store_error> set_group_configs(const std::string& group, const config_map& configs) override;
+    result<std::map<std::string, config_map>, store_error> load_resource_configs(config_resource kind) override;
+    status<store_error> set_resource_configs(config_resource kind, const std::string& name,
+                                             const config_map& configs) override;
 
 private:
     explicit sqlite_store(sqlite3* db) : db_(db) {}

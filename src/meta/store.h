@@ -23,6 +23,9 @@
 
 namespace ketch::meta {
 
+// Config resources kept by name besides topics and brokers.
+enum class config_resource { group, client_metrics };
+
 struct store_error {
     std::string message;
 };
@@ -52,11 +55,13 @@ public:
     // Replaces the dynamic configs of `scope` (an empty map removes them all).
     virtual status<store_error> set_broker_configs(const std::string& scope, const config_map& configs) = 0;
 
-    // Per-group config overrides (GROUP config resources) by group id; groups
-    // without overrides are absent. A group need not exist to have them.
-    virtual result<std::map<std::string, config_map>, store_error> load_group_configs() = 0;
-    // Replaces the overrides of `group` (an empty map removes them all).
-    virtual status<store_error> set_group_configs(const std::string& group, const config_map& configs) = 0;
+    // The configs of named config resources of one kind (GROUP: per-group
+    // overrides by group id; CLIENT_METRICS: subscriptions by name); names
+    // without configs are absent. A group need not exist to have them.
+    virtual result<std::map<std::string, config_map>, store_error> load_resource_configs(config_resource kind) = 0;
+    // Replaces the configs of `name` (an empty map removes them all).
+    virtual status<store_error> set_resource_configs(config_resource kind, const std::string& name,
+                                                     const config_map& configs) = 0;
 };
 
 }  // namespace ketch::meta

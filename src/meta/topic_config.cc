@@ -164,6 +164,7 @@ std::string topic_config::validator_text() const {
         case validator_kind::gzip_level: return "[1,...,9] or -1";
         case validator_kind::throttled_replicas: return "[partitionId]:[brokerId],[partitionId]:[brokerId],...";
         case validator_kind::share_offset_reset: return "[earliest, latest, by_duration:PnDTnHnMn.nS]";
+        case validator_kind::any_list: return "any non-empty value";
     }
     return "";
 }

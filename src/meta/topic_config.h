@@ -43,6 +43,9 @@ enum class validator_kind {
     // GroupConfig's share.auto.offset.reset (ShareGroupAutoOffsetResetStrategy):
     // earliest, latest or by_duration:<non-negative ISO-8601 duration>
     share_offset_reset,
+    // ConfigDef.ValidList.anyNonDuplicateValues: any non-empty elements
+    // (repeats dropped), e.g. a client metrics subscription's metrics and match
+    any_list,
 };
 
 // A broker property that supplies a topic default, in Kafka's precedence

@@ -3,8 +3,8 @@
 // Behaviour: KafkaApis.handleDescribeConfigsRequest, ConfigHelper.describeConfigs,
 // ConfigHelperUtils.createResponseConfig. Topic configs come from
 // meta::describe_topic_configs, broker configs from meta::broker_configs,
-// group configs from broker/group_configs.h.
-#include "broker/group_configs.h"
+// group and client metrics configs from broker/resource_configs.h.
+#include "broker/resource_configs.h"
 #include "broker/handlers/handlers.h"
 #include "broker/runtime_configs.h"
 #include "meta/describe_configs.h"
@@ -64,13 +64,13 @@ awaitable<describe_configs_response> handle_describe_configs(request_context& ct
     auto& b = ctx.broker;
     describe_configs_response resp;
     // KafkaApis.handleDescribeConfigsRequest: DESCRIBE_CONFIGS on the topic
-    // (group: the group; broker, logger: the cluster); refused resources come
-    // after the others.
+    // (group: the group; broker, logger, client metrics: the cluster); refused
+    // resources come after the others.
     std::vector<describe_configs_response::describe_configs_result> denied;
     for (auto& r : req.resources) {
         const bool on_topic = r.resource_type == k_resource_topic, on_group = r.resource_type == k_resource_group;
         if ((on_topic || on_group || r.resource_type == k_resource_broker ||
-             r.resource_type == k_resource_broker_logger) &&
+             r.resource_type == k_resource_broker_logger || r.resource_type == k_resource_client_metrics) &&
             !(on_topic || on_group
                   ? ctx.authorize(security::acl_operation::describe_configs,
                                   on_topic ? security::resource_type::topic : security::resource_type::group,
@@ -110,8 +110,9 @@ awaitable<describe_configs_response> handle_describe_configs(request_context& ct
                 continue;
             }
             add_entries(out, *entries, req, r);
-        } else if (r.resource_type == k_resource_group) {
-            auto entries = describe_group_resource(b, r.resource_name);
+        } else if (r.resource_type == k_resource_group || r.resource_type == k_resource_client_metrics) {
+            auto entries = r.resource_type == k_resource_group ? describe_group_resource(b, r.resource_name)
+                                                               : describe_client_metrics_resource(b, r.resource_name);
             if (!entries.ok()) {
                 out.error_code = code(entries.error().code);
                 out.error_message = entries.error().message;

@@ -4,7 +4,7 @@
 // ControllerConfigurationValidator. A topic's new configs act at once on its
 // open partitions.
 #include "broker/alter_configs.h"
-#include "broker/group_configs.h"
+#include "broker/resource_configs.h"
 #include "broker/handlers/handlers.h"
 #include "meta/topic_name.h"
 
@@ -40,6 +40,13 @@ std::vector<meta::config_op> to_set_ops(const resource_t& r) {
     return ops;
 }
 
+// A GROUP or CLIENT_METRICS resource: its configs become exactly the given set.
+template <class Alter>
+config_error alter_named(broker_context& b, const resource_t& r, bool validate_only, Alter alter) {
+    if (auto e = null_values(r); e.code != error_code::none) return e;
+    return alter(b, r.resource_name, to_set_ops(r), false, validate_only);
+}
+
 }  // namespace
 
 awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alter_configs_request& req) {
@@ -57,11 +64,11 @@ awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alt
             else if (r.resource_type == k_resource_broker || r.resource_type == k_resource_broker_logger)
                 e = alter_broker_resource(b, r.resource_type == k_resource_broker_logger, r.resource_name,
                                           to_set_ops(r), false, req.validate_only);
-            else if (r.resource_type == k_resource_group) {
-                e = null_values(r);
-                if (e.code == error_code::none)
-                    e = alter_group_resource(b, r.resource_name, to_set_ops(r), false, req.validate_only);
-            } else
+            else if (r.resource_type == k_resource_group)
+                e = alter_named(b, r, req.validate_only, alter_group_resource);
+            else if (r.resource_type == k_resource_client_metrics)
+                e = alter_named(b, r, req.validate_only, alter_client_metrics_resource);
+            else
                 e = unsupported_resource(r.resource_type);
         }
         set_alter_outcome(out, e);

@@ -5,7 +5,7 @@
 // SUBTRACT; see meta/config_ops.h) and ControllerConfigurationValidator.
 // A topic's new configs act at once on its open partitions.
 #include "broker/alter_configs.h"
-#include "broker/group_configs.h"
+#include "broker/resource_configs.h"
 #include "broker/handlers/handlers.h"
 #include "meta/topic_name.h"
 
@@ -63,6 +63,8 @@ awaitable<incremental_alter_configs_response> handle_incremental_alter_configs(r
                                           true, req.validate_only);
             else if (r.resource_type == k_resource_group)
                 e = alter_group_resource(b, r.resource_name, to_ops(r), true, req.validate_only);
+            else if (r.resource_type == k_resource_client_metrics)
+                e = alter_client_metrics_resource(b, r.resource_name, to_ops(r), true, req.validate_only);
             else
                 e = unsupported_resource(r.resource_type);
         }

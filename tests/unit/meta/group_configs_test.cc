@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "meta/group_config_registry.h"
+#include "meta/resource_config_registry.h"
 #include "meta/sqlite_store.h"
 #include "temp_dir.h"
 
@@ -66,7 +66,7 @@ TEST(group_configs, describe_reports_override_then_static_broker_value_then_defa
     EXPECT_EQ(group_config_int({{"consumer.heartbeat.interval.ms", " 6000 "}}, "consumer.heartbeat.interval.ms"), 6000);
 }
 
-TEST(group_config_registry, overrides_survive_a_reopen_and_reach_the_listener) {
+TEST(resource_config_registry, group_configs_survive_a_reopen_and_reach_the_listener) {
     testing::temp_dir dir;
     auto set = [](config_map next) {
         return [next](const config_map&) -> result<config_map, error> { return next; };
@@ -74,7 +74,7 @@ TEST(group_config_registry, overrides_survive_a_reopen_and_reach_the_listener) {
     {
         auto s = sqlite_store::open(dir.path());
         ASSERT_TRUE(s);
-        auto r = group_config_registry::open(**s);
+        auto r = resource_config_registry::open(**s, config_resource::group);
         ASSERT_TRUE(r);
         ASSERT_TRUE((*r)->update("g", set({{"consumer.heartbeat.interval.ms", "6000"}}), false));
         ASSERT_TRUE((*r)->update("h", set({{"consumer.session.timeout.ms", "50000"}}), false));
@@ -83,10 +83,10 @@ TEST(group_config_registry, overrides_survive_a_reopen_and_reach_the_listener) {
     }
     auto s = sqlite_store::open(dir.path());
     ASSERT_TRUE(s);
-    auto r = group_config_registry::open(**s);
+    auto r = resource_config_registry::open(**s, config_resource::group);
     ASSERT_TRUE(r);
-    EXPECT_EQ((*r)->overrides("g"), (config_map{{"consumer.heartbeat.interval.ms", "6000"}}));
-    EXPECT_TRUE((*r)->overrides("h").empty());
+    EXPECT_EQ((*r)->configs("g"), (config_map{{"consumer.heartbeat.interval.ms", "6000"}}));
+    EXPECT_TRUE((*r)->configs("h").empty());
     std::map<std::string, config_map> seen;
     (*r)->set_listener([&](const std::string& g, const config_map& c) { seen[g] = c; });
     EXPECT_EQ(seen.size(), 1u);

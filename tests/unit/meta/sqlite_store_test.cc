@@ -42,7 +42,7 @@ TEST(sqlite_store, creates_meta_db_in_wal_mode_with_schema_version) {
     ASSERT_TRUE(s);
     ASSERT_TRUE(std::filesystem::exists(data / "meta.db"));
     EXPECT_EQ(pragma(data / "meta.db", "PRAGMA journal_mode"), "wal");  // WAL is persistent in the file
-    EXPECT_EQ(pragma(data / "meta.db", "PRAGMA user_version"), "3");
+    EXPECT_EQ(pragma(data / "meta.db", "PRAGMA user_version"), "4");
 }
 
 TEST(sqlite_store, topics_and_configs_round_trip_across_reopen) {

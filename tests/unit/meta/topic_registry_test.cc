@@ -48,11 +48,11 @@ public:
     status<store_error> set_broker_configs(const std::string& scope, const config_map& c) override {
         return fail ? status<store_error>(failure{store_error{"disk on fire"}}) : inner_.set_broker_configs(scope, c);
     }
-    result<std::map<std::string, config_map>, store_error> load_group_configs() override {
-        return inner_.load_group_configs();
+    result<std::map<std::string, config_map>, store_error> load_resource_configs(config_resource k) override {
+        return inner_.load_resource_configs(k);
     }
-    status<store_error> set_group_configs(const std::string& group, const config_map& c) override {
-        return fail ? status<store_error>(failure{store_error{"disk on fire"}}) : inner_.set_group_configs(group, c);
+    status<store_error> set_resource_configs(config_resource k, const std::string& name, const config_map& c) override {
+        return fail ? status<store_error>(failure{store_error{"disk on fire"}}) : inner_.set_resource_configs(k, name, c);
     }
 
 private:
