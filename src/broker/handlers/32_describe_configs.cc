@@ -19,8 +19,9 @@ namespace {
 
 using resource_result = describe_configs_response::describe_configs_result;
 
+// ConfigHelperUtils.createResponseConfig: null or empty keys ask for every config.
 bool wanted(const std::optional<std::vector<std::string>>& keys, const std::string& name) {
-    if (!keys) return true;
+    if (!keys || keys->empty()) return true;
     for (auto& k : *keys)
         if (k == name) return true;
     return false;
