@@ -4,8 +4,8 @@
 // ConfigHelperUtils.createResponseConfig. Topic configs come from
 // meta::describe_topic_configs, broker configs from meta::broker_configs,
 // group and client metrics configs from broker/resource_configs.h.
-#include "broker/resource_configs.h"
 #include "broker/handlers/handlers.h"
+#include "broker/resource_configs.h"
 #include "broker/runtime_configs.h"
 #include "meta/describe_configs.h"
 #include "meta/topic_name.h"

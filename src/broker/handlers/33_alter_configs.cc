@@ -4,8 +4,8 @@
 // ControllerConfigurationValidator. A topic's new configs act at once on its
 // open partitions.
 #include "broker/alter_configs.h"
-#include "broker/resource_configs.h"
 #include "broker/handlers/handlers.h"
+#include "broker/resource_configs.h"
 #include "meta/topic_name.h"
 
 namespace ketch::broker {
