@@ -183,7 +183,7 @@ def test_dynamic_broker_default_acts_on_topics_without_override(client, broker, 
     eventually(restored)
 
 
-@pytest.mark.parametrize("client", ["confluent"], indirect=True)
+@pytest.mark.parametrize("client", ["confluent", "java"], indirect=True)
 def test_group_config_overrides_are_validated_described_and_kept_across_a_restart(client, broker):
     """A GROUP config resource (KIP-848): a group's consumer.* override is shown with
     source GROUP_CONFIG over the broker's value, a value outside the broker's

@@ -25,8 +25,19 @@ final class ConfigCommands {
 
   private static ConfigResource resource(JsonNode args) {
     String type = Json.stringArg(args, "resource", "topic");
-    return new ConfigResource(
-        type.equals("topic") ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER, Json.stringArg(args, "name"));
+    ConfigResource.Type t =
+        type.equals("topic") ? ConfigResource.Type.TOPIC
+            : type.equals("group") ? ConfigResource.Type.GROUP : ConfigResource.Type.BROKER;
+    return new ConfigResource(t, Json.stringArg(args, "name"));
+  }
+
+  /** The protocol's ConfigSource name (the Admin API calls GROUP_CONFIG DYNAMIC_GROUP_CONFIG). */
+  private static String sourceName(ConfigEntry.ConfigSource s) {
+    switch (s) {
+      case DYNAMIC_GROUP_CONFIG: return "GROUP_CONFIG";
+      case DYNAMIC_CLIENT_METRICS_CONFIG: return "CLIENT_METRICS_CONFIG";
+      default: return s.name();
+    }
   }
 
   private static ObjectNode error(String name) {
@@ -54,7 +65,7 @@ final class ConfigCommands {
         if (keys != null && !keys.contains(e.name())) continue;
         ObjectNode c = configs.putObject(e.name());
         c.put("value", e.value());
-        c.put("source", e.source().name());
+        c.put("source", sourceName(e.source()));
         c.put("read_only", e.isReadOnly());
         c.put("sensitive", e.isSensitive());
         if (synonyms) {
@@ -63,7 +74,7 @@ final class ConfigCommands {
             ArrayNode one = s.addArray();
             one.add(syn.name());
             one.add(syn.value());
-            one.add(syn.source().name());
+            one.add(sourceName(syn.source()));
           }
         }
       }
