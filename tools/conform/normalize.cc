@@ -256,6 +256,11 @@ const std::vector<rule_info>& all_rules() {
          "(opt-in per step) keeps only transactional ids this scenario named, dropping other runs' from "
          "ListTransactions",
          true},
+        {"own_config_resources", "/config_resources",
+         "(opt-in per step) ListConfigResources: keeps the resources this scenario named and the broker's own "
+         "(BROKER, BROKER_LOGGER), sorted by type and name, dropping other runs' groups, subscriptions and "
+         "topics and Kafka's internal topics; Kafka's order comes from hash maps",
+         true},
         {"consumer_protocol", "/**/assignment, /**/metadata",
          "(opt-in per step) shows embedded consumer-protocol subscriptions and assignments decoded, with "
          "topic names (tools/conform/consumer_protocol.h)",
@@ -286,6 +291,19 @@ bool keep_own_topics(json& response, const std::vector<std::string>& rules) {
         for (auto& r : response["results"])
             if (r.is_object() && r.contains("user") && has_placeholder(r["user"])) kept.push_back(r);
         response["results"] = kept;
+    }
+    if (std::find(rules.begin(), rules.end(), "own_config_resources") != rules.end() && response.is_object() &&
+        response.contains("config_resources") && response["config_resources"].is_array()) {
+        auto type_of = [](const json& r) { return r.contains("resource_type") ? r["resource_type"].get<int>() : 16; };
+        json kept = json::array();
+        for (auto& r : response["config_resources"])
+            if (r.is_object() && r.contains("resource_name") &&
+                (has_placeholder(r["resource_name"]) || type_of(r) == 4 || type_of(r) == 8))
+                kept.push_back(r);
+        std::sort(kept.begin(), kept.end(), [&](const json& a, const json& b) {
+            return std::pair(type_of(a), a["resource_name"].dump()) < std::pair(type_of(b), b["resource_name"].dump());
+        });
+        response["config_resources"] = kept;
     }
     if (std::find(rules.begin(), rules.end(), "own_topics_only") == rules.end()) return false;
     if (!response.is_object() || !response.contains("topics") || !response["topics"].is_array()) return true;

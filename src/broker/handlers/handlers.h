@@ -38,6 +38,7 @@
 #include "protocol/messages/init_producer_id.h"
 #include "protocol/messages/join_group.h"
 #include "protocol/messages/leave_group.h"
+#include "protocol/messages/list_config_resources.h"
 #include "protocol/messages/list_groups.h"
 #include "protocol/messages/list_offsets.h"
 #include "protocol/messages/list_partition_reassignments.h"
@@ -105,6 +106,8 @@ awaitable<kafka::list_partition_reassignments_response> handle_list_partition_re
 awaitable<kafka::describe_topic_partitions_response> handle_describe_topic_partitions(
     request_context&, kafka::describe_topic_partitions_request&);
 awaitable<kafka::update_features_response> handle_update_features(request_context&, kafka::update_features_request&);
+awaitable<kafka::list_config_resources_response> handle_list_config_resources(request_context&,
+                                                                              kafka::list_config_resources_request&);
 
 // The group coordinator's APIs (group/coordinator.h).
 awaitable<kafka::offset_commit_response> handle_offset_commit(request_context&, kafka::offset_commit_request&);

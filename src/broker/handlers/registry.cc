@@ -65,6 +65,7 @@ constexpr handler_entry k_handlers[] = {
     entry<list_transactions_request,  list_transactions_response, &handle_list_transactions, 0,  1>(),
     entry<consumer_group_heartbeat_request, consumer_group_heartbeat_response, &handle_consumer_group_heartbeat, 0, 1>(),
     entry<consumer_group_describe_request,  consumer_group_describe_response,  &handle_consumer_group_describe,  0, 1>(),
+    entry<list_config_resources_request, list_config_resources_response, &handle_list_config_resources, 0, 1>(),
     entry<describe_topic_partitions_request, describe_topic_partitions_response,
           &handle_describe_topic_partitions, 0, 0>(),
     // clang-format on
