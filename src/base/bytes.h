@@ -21,16 +21,21 @@ using byte_view = std::span<const uint8_t>;
 class shared_bytes {
 public:
     shared_bytes() = default;
-    explicit shared_bytes(bytes b)
-        : owner_(std::make_shared<const bytes>(std::move(b))), data_(owner_->data()), size_(owner_->size()) {}
-    shared_bytes(std::shared_ptr<const bytes> owner, const uint8_t* data, size_t size)
+    explicit shared_bytes(bytes b) {
+        auto owner = std::make_shared<const bytes>(std::move(b));
+        data_ = owner->data();
+        size_ = owner->size();
+        owner_ = std::move(owner);
+    }
+    // `owner` is whatever keeps [data, data + size) alive (a bytes, an array, ...).
+    shared_bytes(std::shared_ptr<const void> owner, const uint8_t* data, size_t size)
         : owner_(std::move(owner)), data_(data), size_(size) {}
 
     const uint8_t* data() const { return data_; }
     size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
     byte_view view() const { return {data_, size_}; }
-    const std::shared_ptr<const bytes>& owner() const { return owner_; }
+    const std::shared_ptr<const void>& owner() const { return owner_; }
 
     // A sub-slice sharing the same storage. Caller keeps off + n <= size().
     shared_bytes slice(size_t off, size_t n) const { return {owner_, data_ + off, n}; }
@@ -40,7 +45,7 @@ public:
     }
 
 private:
-    std::shared_ptr<const bytes> owner_;
+    std::shared_ptr<const void> owner_;
     const uint8_t* data_ = nullptr;
     size_t size_ = 0;
 };

@@ -224,6 +224,41 @@ asio::awaitable<void> handle_one(Stream& stream, tcp::socket& raw, std::shared_p
     released->set();
 }
 
+// A request frame of `size` bytes: what `in` holds of it, then the rest from the
+// stream; a slice without owner if the stream failed. A frame up to 1 MiB is
+// allocated whole (not zero-filled: every byte is read into it) and read in one
+// go; a larger one grows by doubling as bytes arrive, so a peer that announces a
+// large frame and sends little costs at most 1 MiB.
+template <class Stream>
+asio::awaitable<shared_bytes> read_frame(Stream& stream, read_buffer& in, size_t size) {
+    constexpr size_t k_whole_frame = 1 << 20;
+    size_t first = std::min(in.buffered(), size);
+    if (size <= k_whole_frame) {
+        std::shared_ptr<uint8_t[]> frame = std::make_shared_for_overwrite<uint8_t[]>(std::max<size_t>(size, 1));
+        std::memcpy(frame.get(), in.take(first), first);
+        if (first < size) {
+            auto [ec, n] = co_await asio::async_read(stream, asio::buffer(frame.get() + first, size - first),
+                                                     use_nothrow);
+            if (ec) co_return shared_bytes{};
+        }
+        const uint8_t* data = frame.get();
+        co_return shared_bytes(std::move(frame), data, size);
+    }
+    auto frame = std::make_shared<bytes>();
+    frame->reserve(k_whole_frame);
+    const uint8_t* from = in.take(first);
+    frame->insert(frame->end(), from, from + first);
+    while (frame->size() < size) {
+        size_t have = frame->size();
+        size_t want = std::min(size - have, std::max(have, k_whole_frame));
+        frame->resize(have + want);
+        auto [ec, n] = co_await asio::async_read(stream, asio::buffer(frame->data() + have, want), use_nothrow);
+        if (ec) co_return shared_bytes{};
+    }
+    const uint8_t* data = frame->data();
+    co_return shared_bytes(std::move(frame), data, size);
+}
+
 template <class Stream>
 asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<watch> w, request_handler& handler,
                             const server_options& opts, connection_info& info) {
@@ -257,33 +292,12 @@ asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<wa
                 count(info.stats, &connection_stats::refused_oversize);
                 break;
             }
-            // What is buffered is copied; the rest is read into the frame. A
-            // frame up to 1 MiB is allocated whole and read in one go; a larger
-            // one grows by doubling as bytes arrive, so a peer that announces a
-            // large frame and sends little costs at most 1 MiB.
-            constexpr size_t k_whole_frame = 1 << 20;
-            auto frame = std::make_shared<bytes>();
-            size_t first = std::min(in.buffered(), size_t(size));
-            frame->reserve(std::min<size_t>(size_t(size), std::max(first, k_whole_frame)));
-            const uint8_t* from = in.take(first);
-            frame->insert(frame->end(), from, from + first);
-            while (frame->size() < size_t(size)) {
-                size_t have = frame->size();
-                size_t want = std::min(size_t(size) - have, std::max(have, k_whole_frame));
-                frame->resize(have + want);
-                auto [ec2, n2] = co_await asio::async_read(stream, asio::buffer(frame->data() + have, want), use_nothrow);
-                if (ec2) {
-                    failed = true;
-                    break;
-                }
-            }
-            if (failed) break;
-            const uint8_t* data = frame->data();
+            shared_bytes request = co_await read_frame(stream, in, size_t(size));
+            if (!request.owner()) break;
             auto released = std::make_shared<one_shot_event>(raw.get_executor());
             auto written = std::make_shared<one_shot_event>(raw.get_executor());
             if (pipelining) info.release_pipeline = [released] { released->set(); };
             ++w->busy;
-            shared_bytes request(std::move(frame), data, size_t(size));
             asio::co_spawn(raw.get_executor(),
                            handle_one(stream, raw, w, handler, opts, info, std::move(request), last_written, written,
                                       released, stop),

@@ -36,7 +36,7 @@ using tagged_fields = std::vector<raw_tagged_field>;
 
 class reader {
 public:
-    reader(const uint8_t* p, size_t n, std::shared_ptr<const bytes> owner = nullptr)
+    reader(const uint8_t* p, size_t n, std::shared_ptr<const void> owner = nullptr)
         : p_(p), end_(p + n), owner_(std::move(owner)) {}
     explicit reader(const shared_bytes& b) : reader(b.data(), b.size(), b.owner()) {}
 
@@ -78,7 +78,7 @@ private:
     }
     const uint8_t* p_;
     const uint8_t* end_;
-    std::shared_ptr<const bytes> owner_;
+    std::shared_ptr<const void> owner_;
 };
 
 // The encoded form of a message: contiguous bytes plus file chunks spliced in
