@@ -66,12 +66,27 @@ namespace {
 // where zeros(r, n) is the register after n zero bytes: linear in r, so a table per byte of r.
 using shift_table = std::array<std::array<uint32_t, 256>, 4>;
 
+using matrix = std::array<uint32_t, 32>;  // column i: the image of register bit i
+
+constexpr uint32_t times(const matrix& m, uint32_t v) {
+    uint32_t r = 0;
+    for (int i = 0; i < 32; ++i)
+        if ((v >> i) & 1) r ^= m[i];
+    return r;
+}
+
+// `block` a power of two: the one-zero-byte operator squared log2(block) times (few enough
+// constant-evaluation steps for every compiler's limit).
 constexpr shift_table make_shift(size_t block) {
-    std::array<uint32_t, 32> basis{};  // zeros(1 << i, block)
+    matrix basis{};  // zeros(1 << i, block)
     for (int i = 0; i < 32; ++i) {
         uint32_t c = uint32_t(1) << i;
-        for (size_t n = 0; n < block; ++n) c = (c >> 8) ^ k_tables[0][c & 0xFF];
-        basis[i] = c;
+        basis[i] = (c >> 8) ^ k_tables[0][c & 0xFF];
+    }
+    for (size_t n = 1; n < block; n *= 2) {
+        matrix sq{};
+        for (int i = 0; i < 32; ++i) sq[i] = times(basis, basis[i]);
+        basis = sq;
     }
     shift_table t{};
     for (int k = 0; k < 4; ++k)
@@ -82,6 +97,7 @@ constexpr shift_table make_shift(size_t block) {
 }
 
 constexpr size_t k_big_block = 4096, k_small_block = 256;
+static_assert(std::has_single_bit(k_big_block) && std::has_single_bit(k_small_block));
 constexpr shift_table k_shift_big = make_shift(k_big_block);
 constexpr shift_table k_shift_small = make_shift(k_small_block);
 
