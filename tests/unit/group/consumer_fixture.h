@@ -23,6 +23,22 @@ public:
     std::map<std::string, topic_meta> by_name;
 };
 
+// A first ConsumerGroupHeartbeat (epoch 0, v1) of `member` subscribing to `names`.
+inline consumer_heartbeat_args join_args_for(const std::string& group, const std::string& member,
+                                             std::vector<std::string> names) {
+    consumer_heartbeat_args a;
+    a.group_id = group;
+    a.member_id = member;
+    a.member_epoch = 0;
+    a.rebalance_timeout_ms = 30000;
+    a.subscribed_topic_names = std::move(names);
+    a.owned = topic_partitions{};
+    a.api_version = 1;
+    a.client_id = "client-" + member;
+    a.client_host = "/127.0.0.1";
+    return a;
+}
+
 class consumer_test : public group_test {
 protected:
     // These tests follow each group-epoch bump to its new target assignment:
@@ -34,21 +50,6 @@ protected:
         coord->set_topic_view(&topics);
         topics.add("t1", 4);
         topics.add("t2", 2);
-    }
-
-    static consumer_heartbeat_args join_args_for(const std::string& group, const std::string& member,
-                                                 std::vector<std::string> names) {
-        consumer_heartbeat_args a;
-        a.group_id = group;
-        a.member_id = member;
-        a.member_epoch = 0;
-        a.rebalance_timeout_ms = 30000;
-        a.subscribed_topic_names = std::move(names);
-        a.owned = topic_partitions{};
-        a.api_version = 1;
-        a.client_id = "client-" + member;
-        a.client_host = "/127.0.0.1";
-        return a;
     }
 
     consumer_heartbeat_result join(const std::string& group, const std::string& member,

@@ -262,13 +262,7 @@ TEST_F(restart_test, reloaded_consumer_group_keeps_epochs_members_and_assignment
     topics.add("t1", 4);
     open();
     coord->set_topic_view(&topics);
-    consumer_heartbeat_args a;
-    a.group_id = "g";
-    a.member_id = "m";
-    a.rebalance_timeout_ms = 30000;
-    a.subscribed_topic_names = std::vector<std::string>{"t1"};
-    a.owned = topic_partitions{};
-    a.api_version = 1;
+    consumer_heartbeat_args a = join_args_for("g", "m", {"t1"});
     auto r = coord->consumer_heartbeat(a);
     ASSERT_EQ(r.error, error_code::none);
 
@@ -303,13 +297,7 @@ TEST_F(restart_test, a_reloaded_members_session_runs_for_the_groups_own_timeout)
     topics.add("t1", 1);
     open();
     coord->set_topic_view(&topics);
-    consumer_heartbeat_args a;
-    a.group_id = "g";
-    a.member_id = "m";
-    a.rebalance_timeout_ms = 30000;
-    a.subscribed_topic_names = std::vector<std::string>{"t1"};
-    a.owned = topic_partitions{};
-    a.api_version = 1;
+    consumer_heartbeat_args a = join_args_for("g", "m", {"t1"});
     ASSERT_EQ(coord->consumer_heartbeat(a).error, error_code::none);
 
     consumer_group_overrides o;
