@@ -25,6 +25,7 @@ ROWS = [
     ("raw_produce_mib_s", "Produce acks=1, raw wire client (MiB/s)", "hi", "kafka", "loopback_mib_s", ("ratio_limit", 0.5)),
     ("raw_produce_mib_s", "Produce acks=1, raw wire vs receive+store (MiB/s)", "hi", "kafka", "store_mib_s", None),
     ("raw_fetch_mib_s", "Consume, raw wire client (MiB/s)", "hi", "kafka", "loopback_mib_s", ("ratio_limit", 0.7)),
+    ("raw_fetch_mib_s", "Consume, raw wire vs sendfile loopback (MiB/s)", "hi", "kafka", "sendfile_mib_s", None),
     ("acks_all_8p_mib_s", "acks=all 8 producers vs Kafka fsync (MiB/s)", "hi", "kafka_fsync", "fdatasync_16m_mib_s", ("ratio_limit", 0.5)),
     ("acks_all_8p_mib_s", "acks=all 8 producers vs Kafka default (MiB/s)", "hi", "kafka", "fdatasync_16m_mib_s", None),
     ("native_4c_mib_s", "Produce acks=1, franz-go 4 clients (MiB/s)", "hi", "kafka", "loopback_mib_s", ("ratio_limit", 0.5)),
@@ -37,6 +38,8 @@ ROWS = [
     ("cpu_raw_fetch_mib_s", "Broker CPU, fetch raw wire (ms/MiB)", "lo", "kafka", None, None),
     ("lat_acks1_p50_ms", "Latency acks=1 p50 (ms)", "lo", "kafka", None, None),
     ("lat_acks1_p99_ms", "Latency acks=1 p99 (ms)", "lo", "kafka", None, ("max", 2)),
+    ("lat_raw_acks1_p50_ms", "Latency acks=1 p50, raw wire client (ms)", "lo", "kafka", None, None),
+    ("lat_raw_acks1_p99_ms", "Latency acks=1 p99, raw wire client (ms)", "lo", "kafka", None, ("max", 2)),
     ("lat_acksall_p50_ms", "Latency acks=all p50 vs Kafka fsync (ms)", "lo", "kafka_fsync", None, None),
     ("lat_acksall_p99_ms", "Latency acks=all p99 vs Kafka fsync (ms)", "lo", "kafka_fsync", None, None),
     ("lat_acksall_p99_ms", "Latency acks=all p99 vs Kafka default (ms)", "lo", "kafka", None, None),
@@ -44,7 +47,7 @@ ROWS = [
     ("lat_acksall_ack_p50_ms", "Produce ack acks=all p50 vs Kafka fsync (ms)", "lo", "kafka_fsync", None, None),
     ("lat_acksall_ack_p50_ms", "Produce ack acks=all p50 vs Kafka default (ms)", "lo", "kafka", None, None),
 ]
-LIMITS = ["loopback_mib_s", "store_mib_s", "fdatasync_16m_mib_s", "fdatasync_16m_syncs_s", "fdatasync_1m_mib_s", "fdatasync_1m_syncs_s",
+LIMITS = ["loopback_mib_s", "store_mib_s", "sendfile_mib_s", "fdatasync_16m_mib_s", "fdatasync_16m_syncs_s", "fdatasync_1m_mib_s", "fdatasync_1m_syncs_s",
           "fdatasync_64k_mib_s", "fdatasync_64k_syncs_s"]
 
 
@@ -107,7 +110,7 @@ def main():
     p(f"\nketch vs Apache Kafka 4.3.1 — {meta.get('date', '')} commit {meta.get('commit', '?')}, "
       f"{meta.get('cores', '?')} cores, load average {meta.get('load_at_start', '?')} at start, "
       f"{meta.get('load_at_end', '?')} at end, {meta.get('run_seconds', '?')} s\n")
-    p("Machine limits: loopback TCP {} MiB/s; loopback TCP into files (receive+store) {} MiB/s; write+fdatasync 16 MiB: {} MiB/s ({} syncs/s), "
+    p("Machine limits: loopback TCP {} MiB/s; loopback TCP into files (receive+store) {} MiB/s; loopback TCP from the page cache (sendfile) {} MiB/s; write+fdatasync 16 MiB: {} MiB/s ({} syncs/s), "
       "1 MiB: {} MiB/s ({} syncs/s), 64 KiB: {} MiB/s ({} syncs/s)\n".format(*(fmt(limits[k]) for k in LIMITS)))
     if extra["kafka_startup_with_format_ms"] is not None:
         p(f"Kafka start-up including storage format: {fmt(extra['kafka_startup_with_format_ms'])} ms\n")

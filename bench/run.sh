@@ -7,7 +7,9 @@
 # writes), loopback TCP whose receivers write what they read to a file (receive+store: the least
 # work of any broker taking a produce; measured again just before each raw produce, since on a VM
 # whose free memory goes back to the host, new page-cache pages cost a host fault each), and
-# write+fdatasync bandwidth (64 KiB, 1 MiB and 16 MiB per fdatasync) in the data
+# loopback TCP whose senders sendfile a file in the page cache (page cache to socket: the least
+# work of any broker answering a fetch), write+fdatasync bandwidth (64 KiB, 1 MiB and 16 MiB per
+# fdatasync) in the data
 # dirs' file system; (2) start-up to the first ApiVersions answer, and idle RSS; (3) throughput
 # with Kafka's own ProducerPerformance / ConsumerPerformance against both brokers, and broker
 # CPU per MiB; (4) produce-to-consume latency at a fixed rate (bench/driver, franz-go);
@@ -107,6 +109,7 @@ limits() {
   for c in 1 2; do
     for w in 262144 1048576; do record loopback_mib_s machine "$("$work/bin/loopback" -c "$c" "$limit_s" "$w")" MiB/s; done
     store_limit "$c"
+    record sendfile_mib_s machine "$("$work/bin/loopback" -c "$c" -s "$work" "$limit_s" 262144)" MiB/s
   done
   read -r bw sps < <("$work/bin/disksync" "$work" 1048576 "$limit_s")
   record fdatasync_1m_mib_s machine "$bw" MiB/s; record fdatasync_1m_syncs_s machine "$sps" 1/s
@@ -299,7 +302,8 @@ one_round() {
   "$drv" create-topic "$boot" "$t-raw" "$parts" >/dev/null
   store_limit "$raw_conns"
   raw "$b" "$boot" "$t-raw" produce raw_produce_mib_s
-  raw "$b" "$boot" "$t-raw" fetch raw_fetch_mib_s
+  # a fetch of 1 GiB takes about half a second: three of them per round steady the median
+  for _ in 1 2 3; do raw "$b" "$boot" "$t-raw" fetch raw_fetch_mib_s; done
   "$drv" delete-topic "$boot" "$t-raw" >/dev/null
   "$drv" create-topic "$boot" "$t-nall" "$parts" >/dev/null
   native "$b" "$boot" "$t-nall" 8 all native_all_8c_mib_s
@@ -324,13 +328,21 @@ for r in $(seq 1 "$repeats"); do
 done
 
 # ---------------------------------------------------------------- 4. latency
-# latency BROKER BOOT ACKS KEY [TOPIC CONFIG...]
+# latency BROKER BOOT ACKS KEY [TOPIC CONFIG...]: franz-go (bench/driver) produces and consumes;
+# a KEY starting lat_raw takes the raw wire client instead (rawwire latency: one C process, a
+# batch of 4 records per produce request, long-poll fetches), whose own cost is far below the
+# Go runtime's, so its figures show what the broker adds.
 latency() {
   local b="$1" boot="$2" acks="$3" key="$4" t="bench-lat-$4-$1" out f
   "$drv" create-topic "$boot" "$t" "$parts" "${@:5}" >/dev/null
-  say "latency: $b acks=$acks at $lat_rate MiB/s for ${lat_s}s ${*:5}"
-  out="$("$drv" latency "$boot" "$t" --rate-mib "$lat_rate" --record-size "$rsize" \
-         --seconds "$lat_s" --warmup-s "$lat_warm" --acks "$acks")" || die "latency driver failed on $b"
+  say "latency: $b acks=$acks at $lat_rate MiB/s for ${lat_s}s ${*:5}$([[ $key == lat_raw* ]] && echo " (raw wire)")"
+  if [[ $key == lat_raw* ]]; then
+    out="$("$work/bin/rawwire" latency "${boot%:*}" "${boot##*:}" "$t" "$parts" "$lat_s" "$lat_rate" "$rsize" 4 \
+           "$lat_warm" "$([[ $acks == all ]] && echo -1 || echo "$acks")")" || die "rawwire latency failed on $b"
+  else
+    out="$("$drv" latency "$boot" "$t" --rate-mib "$lat_rate" --record-size "$rsize" \
+           --seconds "$lat_s" --warmup-s "$lat_warm" --acks "$acks")" || die "latency driver failed on $b"
+  fi
   echo "$out" >"$work/logs/latency-$key-$b.json"
   for f in p50_ms p99_ms p999_ms max_ms ack_p50_ms ack_p99_ms achieved_mib_s; do
     record "${key}_$f" "$b" "$(jget "$out" "$f")" \
@@ -339,9 +351,11 @@ latency() {
   "$drv" delete-topic "$boot" "$t" >/dev/null
 }
 latency ketch "$ketch_boot" 1 lat_acks1
+latency ketch "$ketch_boot" 1 lat_raw_acks1
 latency ketch "$ketch_boot" all lat_acksall
 if [[ "$skip_kafka" != 1 ]]; then
   latency kafka "$kafka_boot" 1 lat_acks1
+  latency kafka "$kafka_boot" 1 lat_raw_acks1
   latency kafka "$kafka_boot" all lat_acksall
   latency kafka_fsync "$kafka_boot" all lat_acksall flush.messages=1
 fi

@@ -19,8 +19,19 @@
 //     Fetch v4 (read_uncommitted), one connection, one fetch at a time, every partition from
 //     offset 0, until MIB MiB of record batches were received; the next offset of a partition
 //     is the one after the last whole batch received.
-// Prints: "<MiB/s> <bytes>" — record-batch bytes over the time from the first request written
-// to the last response read. Defaults: 1024-byte records, 16 per batch (Kafka's default
+//   rawwire latency HOST PORT TOPIC PARTITIONS SECONDS [RATE_MIB RECORD_BYTES BATCH_RECORDS
+//                   WARMUP_S ACKS]
+//     Produce-to-consume latency at a fixed rate, one process, two connections: a producer
+//     (Produce v7, one batch of BATCH_RECORDS records per request, partitions in turn, sent on
+//     schedule without waiting for answers) and a consumer (Fetch v4 long polls, max wait
+//     500 ms, min bytes 1, every partition from offset 0 of a fresh topic). Each batch carries
+//     its send time (CLOCK_MONOTONIC ns) in its first record's value; a record's latency is
+//     its fetch answer's arrival minus its batch's send time, an ack's is the produce answer's
+//     arrival minus the request's send time. Records sent in the first WARMUP_S are not
+//     counted. Defaults: 10 MiB/s, 1024-byte records, 4 per batch, 2 s warm-up, acks 1.
+//     Prints one JSON object (the bench driver's latency keys).
+// Prints (produce, fetch): "<MiB/s> <bytes>" — record-batch bytes over the time from the first
+// request written to the last response read. Defaults: 1024-byte records, 16 per batch (Kafka's default
 // batch.size), 4 requests in flight; fetch max 50 MiB, 1 MiB per partition (the Java
 // consumer's defaults).
 #define _GNU_SOURCE
@@ -28,6 +39,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,6 +282,198 @@ static int fetch(int s, const char *topic, int parts, double mib, int max_bytes,
   return 0;
 }
 
+// ---- latency: fixed-rate producer and long-polling consumer on one thread
+
+static int64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+static int64_t get_varint(const unsigned char **p, const unsigned char *end) {  // zig-zag
+  uint64_t u = 0;
+  for (int shift = 0; *p < end && shift < 64; shift += 7) {
+    unsigned char c = *(*p)++;
+    u |= (uint64_t)(c & 0x7f) << shift;
+    if (!(c & 0x80)) return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+  }
+  die("malformed varint");
+  return 0;
+}
+// The send time a batch carries: the first 8 value bytes of its first record.
+static int64_t batch_sent_ns(const unsigned char *b, const unsigned char *end) {
+  const unsigned char *r = b + 61;  // the first record, after the v2 batch header
+  get_varint(&r, end);              // record length
+  r++;                              // attributes
+  get_varint(&r, end);              // timestamp delta
+  get_varint(&r, end);              // offset delta
+  int64_t klen = get_varint(&r, end);
+  if (klen > 0) r += klen;
+  if (get_varint(&r, end) < 8 || end - r < 8) die("a record without a send time");
+  return (int64_t)get64(r);
+}
+
+typedef struct { int64_t *v; size_t n, cap; } samples_t;
+static void add_sample(samples_t *s, int64_t v) {
+  if (s->n == s->cap) {
+    s->cap = s->cap ? s->cap * 2 : 4096;
+    if (!(s->v = realloc(s->v, s->cap * sizeof *s->v))) die("out of memory");
+  }
+  s->v[s->n++] = v;
+}
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+// The p-quantile in ms, as the bench driver takes it (the element at p * (n - 1)).
+static double quantile_ms(const samples_t *s, double p) {
+  return s->n ? (double)s->v[(size_t)(p * (double)(s->n - 1))] / 1e6 : -1;
+}
+
+static int latency(const char *host, const char *port, const char *topic, int parts, double seconds,
+                   double rate_mib, int rsize, int per_batch, double warmup_s, int acks) {
+  int ps = connect_to(host, port), cs = connect_to(host, port);
+  buf_t batch = {0};
+  put_batch(&batch, per_batch, rsize);
+  // Where the first record's value starts: the batch header, then length, attributes,
+  // timestamp delta, offset delta, null key and value length, as put_batch writes them.
+  const unsigned char *first = batch.p + 61;
+  get_varint(&first, batch.p + batch.n);
+  first += 1;
+  get_varint(&first, batch.p + batch.n);
+  get_varint(&first, batch.p + batch.n);
+  get_varint(&first, batch.p + batch.n);
+  get_varint(&first, batch.p + batch.n);
+  size_t value_at = (size_t)(first - batch.p), batch_at;
+  memset(batch.p + value_at, 0, 8);  // send time 0 until a timed send sets it
+  set32(batch.p + 17, crc32c(batch.p + 21, batch.n - 21));
+  buf_t req = {0};
+  put_header(&req, 0, 7, 0);
+  put16(&req, 0xffff);  // transactional id null
+  put16(&req, (uint16_t)acks);
+  put32(&req, 30000);
+  put32(&req, 1);
+  put_str(&req, topic);
+  put32(&req, 1);
+  size_t part_at = req.n;
+  put32(&req, 0);
+  put32(&req, (uint32_t)batch.n);
+  batch_at = req.n;
+  put(&req, batch.p, batch.n);
+  finish(&req);
+
+  buf_t rb = {0}, fetch_req = {0};
+  // An untimed first batch on every partition (its send time 0 is never counted), repeated
+  // while the partition is not yet served, as in produce(); the consumer fetches these too.
+  for (int p = 0; p < parts; p++) {
+    set32(req.p + part_at, (uint32_t)p);
+    for (int tries = 0;; tries++) {
+      write_all(ps, req.p, req.n);
+      int16_t e = produce_error(&rb, read_frame(ps, &rb));
+      if (e == 0) break;
+      if (!retriable(e) || tries == 100) { fprintf(stderr, "rawwire: produce error %d\n", e); return 1; }
+      usleep(100000);
+    }
+  }
+  int64_t *next = calloc((size_t)parts, sizeof *next);
+  double batches_per_s = rate_mib * 1048576 / ((double)rsize * per_batch);
+  int64_t start = mono_ns(), warm_end = start + (int64_t)(warmup_s * 1e9);
+  int64_t end = warm_end + (int64_t)(seconds * 1e9);
+  long total = (long)(batches_per_s * (double)(end - start) / 1e9), sent = 0, acked = 0;
+  long consumed = -parts;                 // batches, the untimed first ones included
+  int64_t *ack_due = calloc((size_t)total + 1, sizeof *ack_due);  // send time per request
+  samples_t lat = {0}, ack = {0};
+  int fetching = 0;
+  int64_t give_up = 0;
+  while (consumed < total) {
+    int64_t now = mono_ns();
+    for (long due = (long)(batches_per_s * (double)(now - start) / 1e9); sent < total && sent < due; sent++) {
+      set32(req.p + part_at, (uint32_t)(sent % parts));
+      int64_t t = mono_ns();
+      unsigned char *b = req.p + batch_at;
+      set32(b + value_at, (uint32_t)((uint64_t)t >> 32));
+      set32(b + value_at + 4, (uint32_t)t);
+      set32(b + 17, crc32c(b + 21, batch.n - 21));
+      write_all(ps, req.p, req.n);
+      ack_due[sent] = t;
+    }
+    if (sent == total && !give_up) give_up = mono_ns() + 15000000000LL;
+    if (give_up && mono_ns() > give_up) die("records sent were not all fetched within 15 s");
+    if (!fetching) {
+      fetch_req.n = 0;
+      put_header(&fetch_req, 1, 4, 0);
+      put32(&fetch_req, 0xffffffffu);  // replica id -1
+      put32(&fetch_req, 500);          // max wait
+      put32(&fetch_req, 1);            // min bytes
+      put32(&fetch_req, 50 << 20);
+      put8(&fetch_req, 0);             // read_uncommitted
+      put32(&fetch_req, 1);
+      put_str(&fetch_req, topic);
+      put32(&fetch_req, (uint32_t)parts);
+      for (int p = 0; p < parts; p++) {
+        put32(&fetch_req, (uint32_t)p); put64(&fetch_req, (uint64_t)next[p]); put32(&fetch_req, 1 << 20);
+      }
+      finish(&fetch_req);
+      write_all(cs, fetch_req.p, fetch_req.n);
+      fetching = 1;
+    }
+    int64_t next_due = start + (int64_t)((double)(sent + 1) * 1e9 / batches_per_s);
+    int64_t wait = sent < total ? next_due - mono_ns() : 100000000;
+    if (wait < 0) wait = 0;
+    struct timespec to = {wait / 1000000000, wait % 1000000000};
+    struct pollfd fds[2] = {{ps, POLLIN, 0}, {cs, POLLIN, 0}};
+    if (ppoll(fds, 2, &to, NULL) < 0) die("poll");
+    if (fds[0].revents) {
+      int16_t e = produce_error(&rb, read_frame(ps, &rb));
+      if (e != 0) { fprintf(stderr, "rawwire: produce error %d\n", e); return 1; }
+      if (ack_due[acked] >= warm_end) add_sample(&ack, mono_ns() - ack_due[acked]);
+      acked++;
+    }
+    if (fds[1].revents) {
+      size_t n = read_frame(cs, &rb);
+      int64_t arrived = mono_ns();
+      fetching = 0;
+      const unsigned char *p = rb.p + 8, *fend = rb.p + n;
+      uint32_t topics = get32(p); p += 4;
+      for (uint32_t t = 0; t < topics; t++) {
+        p += 2 + get16(p);
+        uint32_t np = get32(p); p += 4;
+        for (uint32_t i = 0; i < np; i++) {
+          uint32_t idx = get32(p);
+          int16_t e = (int16_t)get16(p + 4);  // a fresh topic on Kafka: not served everywhere yet
+          if (e != 0 && !retriable(e)) { fprintf(stderr, "rawwire: fetch error %d\n", e); return 1; }
+          p += 4 + 2 + 8 + 8;
+          int32_t aborted = (int32_t)get32(p); p += 4;
+          if (aborted > 0) p += (size_t)aborted * 16;
+          int32_t len = (int32_t)get32(p); p += 4;
+          if (len <= 0) continue;
+          const unsigned char *r = p, *rend = p + len;
+          p = rend;
+          if (rend > fend || idx >= (uint32_t)parts) die("malformed fetch response");
+          while (rend - r >= 61) {
+            uint32_t blen = get32(r + 8);
+            if ((size_t)(rend - r) < 12 + (size_t)blen) break;
+            int64_t sent_ns = batch_sent_ns(r, r + 12 + blen);
+            if (sent_ns >= warm_end)
+              for (uint32_t k = 0; k < get32(r + 57); k++) add_sample(&lat, arrived - sent_ns);
+            next[idx] = (int64_t)get64(r) + get32(r + 23) + 1;
+            consumed++;
+            r += 12 + blen;
+          }
+        }
+      }
+    }
+  }
+  double produce_s = (double)(ack_due[total - 1] - start) / 1e9;
+  qsort(lat.v, lat.n, sizeof *lat.v, cmp_i64);
+  qsort(ack.v, ack.n, sizeof *ack.v, cmp_i64);
+  printf("{\"records_sent\":%ld,\"measured\":%zu,\"achieved_mib_s\":%.3f,\"p50_ms\":%.6f,\"p99_ms\":%.6f,"
+         "\"p999_ms\":%.6f,\"max_ms\":%.6f,\"ack_p50_ms\":%.6f,\"ack_p99_ms\":%.6f}\n",
+         total * per_batch, lat.n, (double)total * per_batch * rsize / produce_s / 1048576, quantile_ms(&lat, 0.5),
+         quantile_ms(&lat, 0.99), quantile_ms(&lat, 0.999), quantile_ms(&lat, 1), quantile_ms(&ack, 0.5),
+         quantile_ms(&ack, 0.99));
+  return 0;
+}
+
 static int run(char **argv, int argc, span_t *out) {
   int s = connect_to(argv[2], argv[3]);
   int parts = atoi(argv[5]);
@@ -284,6 +488,10 @@ static int run(char **argv, int argc, span_t *out) {
 }
 
 int main(int argc, char **argv) {
+  if (argc >= 7 && !strcmp(argv[1], "latency"))
+    return latency(argv[2], argv[3], argv[4], atoi(argv[5]), atof(argv[6]), argc > 7 ? atof(argv[7]) : 10,
+                   argc > 8 ? atoi(argv[8]) : 1024, argc > 9 ? atoi(argv[9]) : 4, argc > 10 ? atof(argv[10]) : 2,
+                   argc > 11 ? atoi(argv[11]) : 1);
   int conns = take_connections(&argc, &argv);
   if (argc < 7 || conns < 1) die("usage: rawwire [-c N] produce|fetch HOST PORT TOPIC PARTITIONS MIB [...]");
   int pfd[2];
