@@ -4,7 +4,8 @@
     report.py MEASUREMENTS.jsonl OUT.json --meta key=value ...
 
 Each input line is {"key", "broker", "value", "unit"}; brokers are ketch, kafka (defaults),
-kafka_fsync (Kafka with flush.messages=1 on the topic) and machine (limits). Every figure is
+kafka_fsync (Kafka with flush.messages=1 on the topic), kafka_flush1s (Kafka with flush.ms=1000 on
+the topic, as ketch's --flush-ms) and machine (limits). Every figure is
 the median of its repeats (a machine limit: the best of its measurements); ratios are computed from medians of the same run.
 """
 import argparse
@@ -26,6 +27,8 @@ ROWS = [
     ("raw_produce_mib_s", "Produce acks=1, raw wire vs receive+store (MiB/s)", "hi", "kafka", "store_mib_s", None),
     ("raw_fetch_mib_s", "Consume, raw wire client (MiB/s)", "hi", "kafka", "loopback_mib_s", ("ratio_limit", 0.7)),
     ("raw_fetch_mib_s", "Consume, raw wire vs sendfile loopback (MiB/s)", "hi", "kafka", "sendfile_mib_s", None),
+    ("raw_produce_mib_s", "Produce acks=1, raw wire vs Kafka flush 1 s (MiB/s)", "hi", "kafka_flush1s", "loopback_mib_s", None),
+    ("raw_fetch_mib_s", "Consume, raw wire vs Kafka flush 1 s (MiB/s)", "hi", "kafka_flush1s", "loopback_mib_s", None),
     ("acks_all_8p_mib_s", "acks=all 8 producers vs Kafka fsync (MiB/s)", "hi", "kafka_fsync", "fdatasync_16m_mib_s", ("ratio_limit", 0.5)),
     ("acks_all_8p_mib_s", "acks=all 8 producers vs Kafka default (MiB/s)", "hi", "kafka", "fdatasync_16m_mib_s", None),
     ("native_4c_mib_s", "Produce acks=1, franz-go 4 clients (MiB/s)", "hi", "kafka", "loopback_mib_s", ("ratio_limit", 0.5)),
@@ -36,6 +39,7 @@ ROWS = [
     ("cpu_consume_direct", "Broker CPU, consume franz-go (ms/MiB)", "lo", "kafka", None, None),
     ("cpu_raw_produce_mib_s", "Broker CPU, produce raw wire (ms/MiB)", "lo", "kafka", None, None),
     ("cpu_raw_fetch_mib_s", "Broker CPU, fetch raw wire (ms/MiB)", "lo", "kafka", None, None),
+    ("cpu_raw_fetch_mib_s", "Broker CPU, fetch raw wire vs Kafka flush 1 s (ms/MiB)", "lo", "kafka_flush1s", None, None),
     ("lat_acks1_p50_ms", "Latency acks=1 p50 (ms)", "lo", "kafka", None, None),
     ("lat_acks1_p99_ms", "Latency acks=1 p99 (ms)", "lo", "kafka", None, ("max", 2)),
     ("lat_raw_acks1_p50_ms", "Latency acks=1 p50, raw wire client (ms)", "lo", "kafka", None, None),
@@ -134,10 +138,13 @@ def main():
     p("Limits: produce/consume / loopback TCP (the best of 1 and 2 connections, 256 KiB and 1 MiB writes);\n"
       "receive+store = the same with 256 KiB writes, each receiver writing what it reads to a file\n"
       "(no fsync): the least a broker does for a produce, so the produce figure's ceiling here;\n"
-      "acks=all / write+fdatasync of 16 MiB blocks.\n"
-      "Raw wire client = bench/tools/rawwire.c, BENCH_RAW_CONNS connections (default 2) at once.\n"
+      "sendfile = the same with 256 KiB sendfile calls from a file in the page cache: the least a broker\n"
+      "does for a fetch; acks=all / write+fdatasync of 16 MiB blocks.\n"
+      "Raw wire client = bench/tools/rawwire.c, BENCH_RAW_CONNS connections (default 2) at once; its\n"
+      "latency rows: one C process, a batch of 4 records per produce request, long-poll fetches.\n"
       "Kafka fsync = Kafka with flush.messages=1 on the topic (an fsync per append, as ketch's acks=all);\n"
-      "Kafka default never fsyncs (flush.messages=Long.MAX). N producers = N ProducerPerformance JVMs,\n"
+      "Kafka default never fsyncs (flush.messages=Long.MAX); Kafka flush 1 s = flush.ms=1000 on the topic\n"
+      "(a sync a second, as ketch's acks=0/1 data with --flush-ms 1000). N producers = N ProducerPerformance JVMs,\n"
       "all bytes over the span of their send windows; franz-go = N clients in one Go process.\n"
       "Broker CPU = user+system CPU of the broker process per MiB moved (franz-go steps; the JVM steps'\n"
       "figures, dominated by idle time while JVMs start, are in the JSON). Latency: produce to consume;\n"

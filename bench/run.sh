@@ -68,6 +68,11 @@ mkdir -p "$work"/{bin,logs}
 m="$work/measurements.jsonl"   # one JSON object per measurement; report.py reads it
 : >"$m"
 export KAFKA_REF_RUN="$work/kafka"  # our own reference broker, not the shared one
+# Kafka checks flush.ms only every log.flush.scheduler.interval.ms (default: never); once a
+# second lets a topic with flush.ms=1000 sync as ketch's --flush-ms does. Topics without
+# flush.ms (Kafka's default, Long.MAX) are not affected.
+export KAFKA_EXTRA_PROPERTIES="$work/kafka-extra.properties"
+echo "log.flush.scheduler.interval.ms=1000" >"$KAFKA_EXTRA_PROPERTIES"
 
 jget() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }  # jget JSON FIELD
 say() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -275,6 +280,15 @@ raw() {
   record_cpu "cpu_$5" "$1" "$cpu0" "$bytes"
 }
 
+# raw_round BROKER BOOT TOPIC [CONFIG...]: the raw wire produce into a fresh TOPIC, then three
+# fetches of it (a fetch of 1 GiB takes about half a second: three per round steady the median).
+raw_round() {
+  "$drv" create-topic "$2" "$3" "$parts" "${@:4}" >/dev/null
+  raw "$1" "$2" "$3" produce raw_produce_mib_s
+  for _ in 1 2 3; do raw "$1" "$2" "$3" fetch raw_fetch_mib_s; done
+  "$drv" delete-topic "$2" "$3" >/dev/null
+}
+
 # one_round BROKER BOOT R: every throughput figure once, on fresh topics, deleted afterwards.
 one_round() {
   local b="$1" boot="$2" r="$3" t="bench-r$3"
@@ -299,12 +313,8 @@ one_round() {
   native "$b" "$boot" "$t-n1" 4 1 native_4c_mib_s
   "$drv" delete-topic "$boot" "$t-n1" >/dev/null
   say "round $r: $b raw wire client, $raw_conns connections: produce, then fetch ${raw_mib} MiB each"
-  "$drv" create-topic "$boot" "$t-raw" "$parts" >/dev/null
   store_limit "$raw_conns"
-  raw "$b" "$boot" "$t-raw" produce raw_produce_mib_s
-  # a fetch of 1 GiB takes about half a second: three of them per round steady the median
-  for _ in 1 2 3; do raw "$b" "$boot" "$t-raw" fetch raw_fetch_mib_s; done
-  "$drv" delete-topic "$boot" "$t-raw" >/dev/null
+  raw_round "$b" "$boot" "$t-raw"
   "$drv" create-topic "$boot" "$t-nall" "$parts" >/dev/null
   native "$b" "$boot" "$t-nall" 8 all native_all_8c_mib_s
   "$drv" delete-topic "$boot" "$t-nall" >/dev/null
@@ -318,6 +328,11 @@ one_round() {
     "$drv" create-topic "$boot" "$t-nallf" "$parts" flush.messages=1 >/dev/null
     native kafka_fsync "$boot" "$t-nallf" 8 all native_all_8c_mib_s
     "$drv" delete-topic "$boot" "$t-nallf" >/dev/null
+    # ketch syncs acks=1 data every --flush-ms (1000 ms), while the produced GiB is being
+    # fetched; Kafka's default never does. Kafka flushed every second (flush.ms=1000) is the
+    # one of comparable durability.
+    say "round $r: kafka raw wire client again, flush.ms=1000 (a sync a second, as ketch's --flush-ms)"
+    raw_round kafka_flush1s "$boot" "$t-rawf" flush.ms=1000
   fi
 }
 
