@@ -31,6 +31,8 @@ bool exec(sqlite3* db, const char* sql);
 // (one or more statements) that takes schema version i to i + 1; the missing
 // steps run in one transaction that also stores the new version (PRAGMA
 // user_version), so a crash leaves the file at its old version or the new one.
+// A file that does not exist is built aside ("<file>.new", unsynced), synced
+// once and renamed into place, so it exists only with its whole schema.
 // A file with a version above migrations.size() (written by a newer ketch) is
 // refused. On success the caller owns the handle (sqlite3_close_v2).
 result<sqlite3*, store_error> open(const std::filesystem::path& dir, std::string_view file,

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "temp_dir.h"
 
 namespace ketch::meta {
@@ -34,6 +37,40 @@ TEST(sqlite_db, a_new_file_runs_every_migration) {
     EXPECT_TRUE(has_table(*db, "a"));
     EXPECT_TRUE(has_table(*db, "b"));
     EXPECT_TRUE(sqlite::exec(*db, "INSERT INTO a (x) VALUES (1)"));
+    sqlite3_close_v2(*db);
+}
+
+// A new file is built aside and renamed: only the finished file is left, and a
+// ".new" file a crash left behind is replaced, not opened.
+TEST(sqlite_db, a_new_file_is_built_aside_and_renamed_into_place) {
+    temp_dir dir;
+    {
+        std::ofstream stale(dir.path() / "t.db.new");
+        stale << "not a database: left by a crash before the rename";
+    }
+    auto db = sqlite::open(dir.path(), "t.db", k_v2);
+    ASSERT_TRUE(db) << db.error().message;
+    EXPECT_EQ(user_version(*db), 2);
+    EXPECT_TRUE(has_table(*db, "a"));
+    sqlite::statement mode(*db, "PRAGMA journal_mode");
+    ASSERT_EQ(mode.step(), SQLITE_ROW);
+    EXPECT_EQ(mode.text_at(0), "wal");
+    sqlite3_close_v2(*db);
+    for (const char* left : {"t.db.new", "t.db.new-wal", "t.db.new-shm", "t.db.new-journal"})
+        EXPECT_FALSE(std::filesystem::exists(dir.path() / left)) << left;
+}
+
+TEST(sqlite_db, a_new_file_whose_migration_fails_is_not_left_behind) {
+    temp_dir dir;
+    constexpr const char* broken[] = {"CREATE TABLE a (x INTEGER); THIS IS NOT SQL"};
+    auto failed = sqlite::open(dir.path(), "t.db", broken);
+    ASSERT_FALSE(failed);
+    EXPECT_NE(failed.error().message.find("to version 1"), std::string::npos) << failed.error().message;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "t.db"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "t.db.new"));
+    auto db = sqlite::open(dir.path(), "t.db", k_v1);  // the next start creates it whole
+    ASSERT_TRUE(db) << db.error().message;
+    EXPECT_EQ(user_version(*db), 1);
     sqlite3_close_v2(*db);
 }
 
