@@ -62,8 +62,8 @@ bool sync_path(const std::filesystem::path& path, bool directory) {
 }
 
 // A file that does not exist yet is built as "<file>.new" without a sync per
-// step (synchronous=OFF), closed (which folds its WAL into it), synced once and
-// renamed into place, the directory synced after: two syncs where a journaled
+// step (synchronous=OFF), checkpointed (its WAL folded into it) and closed,
+// synced once and renamed into place, the directory synced after: two syncs where a journaled
 // creation and its schema transaction take about eight, most of a fresh data
 // directory's start-up. A crash before the rename leaves only "<file>.new",
 // which the next creation replaces; `path` itself exists only whole.
@@ -86,13 +86,18 @@ status<store_error> create(const std::filesystem::path& dir, const std::string& 
             st = failure{error(db, "cannot use WAL journal for " + fresh)};
     }
     if (st) st = migrate(db, path, 0, migrations);
+    if (st) {  // everything into the file itself before it is synced and renamed without its WAL
+        statement checkpoint(db, "PRAGMA wal_checkpoint(TRUNCATE)");
+        if (!checkpoint.ok() || checkpoint.step() != SQLITE_ROW || checkpoint.int_at(0) != 0)
+            st = failure{error(db, "cannot checkpoint " + fresh)};
+    }
     if (sqlite3_close_v2(db) != SQLITE_OK && st) st = failure{store_error{"cannot close " + fresh}};
     if (st && !sync_path(fresh, false)) st = failure{store_error{"cannot sync " + fresh}};
     std::error_code ec;
     if (st) std::filesystem::rename(fresh, path, ec);
     if (st && ec) st = failure{store_error{"cannot rename " + fresh + " to " + path + ": " + ec.message()}};
     if (st && !sync_path(dir, true)) st = failure{store_error{"cannot sync the directory " + dir.string()}};
-    if (!st) remove_fresh();
+    remove_fresh();  // on success only an emptied WAL or shared-memory file can be left
     return st;
 }
 
