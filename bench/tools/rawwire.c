@@ -187,6 +187,19 @@ static int16_t produce_error(const buf_t *rb, size_t n) {
 // UNKNOWN_TOPIC_OR_PARTITION, LEADER_NOT_AVAILABLE, NOT_LEADER_OR_FOLLOWER
 static int retriable(int16_t e) { return e == 3 || e == 5 || e == 6; }
 
+// Sends the Produce request req and reads its answer, again while a partition is not yet served
+// (a freshly created topic on Kafka answers NOT_LEADER_OR_FOLLOWER for a moment): up to 10 s.
+// Returns 1 on any other error code.
+static int produce_until_served(int s, const buf_t *req, buf_t *rb) {
+  for (int tries = 0;; tries++) {
+    write_all(s, req->p, req->n);
+    int16_t e = produce_error(rb, read_frame(s, rb));
+    if (e == 0) return 0;
+    if (!retriable(e) || tries == 100) { fprintf(stderr, "rawwire: produce error %d\n", e); return 1; }
+    usleep(100000);
+  }
+}
+
 static int produce(int s, const char *topic, int parts, double mib, int rsize, int per_batch, int inflight,
                    span_t *out) {
   buf_t batch = {0};
@@ -208,15 +221,7 @@ static int produce(int s, const char *topic, int parts, double mib, int rsize, i
   size_t per_req = batch.n * (size_t)parts;
   long total = (long)(mib * 1048576 / (double)per_req) + 1;
   buf_t rb = {0};
-  // Untimed first request, repeated while the topic is not yet served everywhere (a freshly
-  // created topic on Kafka answers NOT_LEADER_OR_FOLLOWER for a moment): up to 10 s.
-  for (int tries = 0;; tries++) {
-    write_all(s, req.p, req.n);
-    int16_t e = produce_error(&rb, read_frame(s, &rb));
-    if (e == 0) break;
-    if (!retriable(e) || tries == 100) { fprintf(stderr, "rawwire: produce error %d\n", e); return 1; }
-    usleep(100000);
-  }
+  if (produce_until_served(s, &req, &rb)) return 1;  // untimed
   long sent = 0, acked = 0;
   double t0 = now_s();
   while (acked < total) {
@@ -229,54 +234,73 @@ static int produce(int s, const char *topic, int parts, double mib, int rsize, i
   return 0;
 }
 
+// A Fetch v4 request (read_uncommitted, max wait 500 ms, min bytes 1) into *req, replacing what
+// it held: every partition of `topic` from next[partition].
+static void put_fetch(buf_t *req, const char *topic, int parts, const int64_t *next, int max_bytes, int part_max) {
+  req->n = 0;
+  put_header(req, 1, 4, 0);
+  put32(req, 0xffffffffu);  // replica id -1
+  put32(req, 500);          // max wait
+  put32(req, 1);            // min bytes
+  put32(req, (uint32_t)max_bytes);
+  put8(req, 0);             // read_uncommitted
+  put32(req, 1);
+  put_str(req, topic);
+  put32(req, (uint32_t)parts);
+  for (int p = 0; p < parts; p++) { put32(req, (uint32_t)p); put64(req, (uint64_t)next[p]); put32(req, (uint32_t)part_max); }
+  finish(req);
+}
+
+// Walks a Fetch v4 response of n bytes in rb: calls on_batch for every whole record batch (a
+// trailing partial one is fetched again) and moves next[partition] past it. A partition not yet
+// served (a fresh topic on Kafka) is skipped; any other error code fails the run (returns 1).
+// v4 response: correlation id, throttle, [topic: name, [partition: index, error, hw, lso,
+// aborted (nullable array), records (nullable bytes)]]
+typedef void (*batch_fn)(void *ctx, const unsigned char *batch, size_t len);
+static int each_batch(const buf_t *rb, size_t n, int parts, int64_t *next, batch_fn on_batch, void *ctx) {
+  const unsigned char *p = rb->p + 8, *end = rb->p + n;
+  uint32_t topics = get32(p); p += 4;
+  for (uint32_t t = 0; t < topics; t++) {
+    p += 2 + get16(p);
+    uint32_t np = get32(p); p += 4;
+    for (uint32_t i = 0; i < np; i++) {
+      uint32_t idx = get32(p);
+      int16_t e = (int16_t)get16(p + 4);
+      if (e != 0 && !retriable(e)) { fprintf(stderr, "rawwire: fetch error %d\n", e); return 1; }
+      p += 4 + 2 + 8 + 8;
+      int32_t aborted = (int32_t)get32(p); p += 4;
+      if (aborted > 0) p += (size_t)aborted * 16;
+      int32_t len = (int32_t)get32(p); p += 4;
+      if (len <= 0) continue;
+      const unsigned char *r = p, *rend = p + len;
+      p = rend;
+      if (rend > end || idx >= (uint32_t)parts) die("malformed fetch response");
+      while (rend - r >= 61) {  // a v2 batch header is 61 bytes
+        uint32_t blen = get32(r + 8);
+        if ((size_t)(rend - r) < 12 + (size_t)blen) break;
+        on_batch(ctx, r, 12 + (size_t)blen);
+        next[idx] = (int64_t)get64(r) + get32(r + 23) + 1;
+        r += 12 + blen;
+      }
+    }
+  }
+  return 0;
+}
+
+static void count_bytes(void *got, const unsigned char *batch, size_t len) {
+  (void)batch;
+  *(double *)got += (double)len;
+}
+
 static int fetch(int s, const char *topic, int parts, double mib, int max_bytes, int part_max, span_t *out) {
   int64_t *next = calloc((size_t)parts, sizeof *next);
   double want = mib * 1048576, got = 0;
-  buf_t rb = {0};
+  buf_t rb = {0}, req = {0};
   double t0 = now_s();
-  for (int32_t corr = 0; got < want; corr++) {
-    buf_t req = {0};
-    put_header(&req, 1, 4, corr);
-    put32(&req, 0xffffffffu);  // replica id -1
-    put32(&req, 500);          // max wait
-    put32(&req, 1);            // min bytes
-    put32(&req, (uint32_t)max_bytes);
-    put8(&req, 0);             // read_uncommitted
-    put32(&req, 1);
-    put_str(&req, topic);
-    put32(&req, (uint32_t)parts);
-    for (int p = 0; p < parts; p++) { put32(&req, (uint32_t)p); put64(&req, (uint64_t)next[p]); put32(&req, (uint32_t)part_max); }
-    finish(&req);
+  while (got < want) {
+    put_fetch(&req, topic, parts, next, max_bytes, part_max);
     write_all(s, req.p, req.n);
-    free(req.p);
-    size_t n = read_frame(s, &rb);
-    // v4 response: correlation id, throttle, [topic: name, [partition: index, error, hw, lso,
-    // aborted (nullable array), records (nullable bytes)]]
-    const unsigned char *p = rb.p + 8, *end = rb.p + n;
-    uint32_t topics = get32(p); p += 4;
-    for (uint32_t t = 0; t < topics; t++) {
-      p += 2 + get16(p);
-      uint32_t np = get32(p); p += 4;
-      for (uint32_t i = 0; i < np; i++) {
-        uint32_t idx = get32(p);
-        if (get16(p + 4) != 0) { fprintf(stderr, "rawwire: fetch error %d\n", (int16_t)get16(p + 4)); return 1; }
-        p += 4 + 2 + 8 + 8;
-        int32_t aborted = (int32_t)get32(p); p += 4;
-        if (aborted > 0) p += (size_t)aborted * 16;
-        int32_t len = (int32_t)get32(p); p += 4;
-        if (len <= 0) continue;
-        const unsigned char *r = p, *rend = p + len;
-        p = rend;
-        if (rend > end || idx >= (uint32_t)parts) die("malformed fetch response");
-        while (rend - r >= 27) {  // whole batches only; a trailing partial one is fetched again
-          uint32_t blen = get32(r + 8);
-          if ((size_t)(rend - r) < 12 + (size_t)blen) break;
-          next[idx] = (int64_t)get64(r) + get32(r + 23) + 1;
-          got += 12.0 + blen;
-          r += 12 + blen;
-        }
-      }
-    }
+    if (each_batch(&rb, read_frame(s, &rb), parts, next, count_bytes, &got)) return 1;
   }
   *out = (span_t){t0, now_s(), got};
   return 0;
@@ -329,6 +353,16 @@ static double quantile_ms(const samples_t *s, double p) {
   return s->n ? (double)s->v[(size_t)(p * (double)(s->n - 1))] / 1e6 : -1;
 }
 
+// What the latency consumer keeps: every record's latency from the answer that brought it.
+struct fetched { int64_t arrived, warm_end; long batches; samples_t lat; };
+static void sample_batch(void *ctx, const unsigned char *batch, size_t len) {
+  struct fetched *f = ctx;
+  int64_t sent_ns = batch_sent_ns(batch, batch + len);
+  if (sent_ns >= f->warm_end)
+    for (uint32_t k = 0; k < get32(batch + 57); k++) add_sample(&f->lat, f->arrived - sent_ns);
+  f->batches++;
+}
+
 static int latency(const char *host, const char *port, const char *topic, int parts, double seconds,
                    double rate_mib, int rsize, int per_batch, double warmup_s, int acks) {
   int ps = connect_to(host, port), cs = connect_to(host, port);
@@ -362,29 +396,24 @@ static int latency(const char *host, const char *port, const char *topic, int pa
   finish(&req);
 
   buf_t rb = {0}, fetch_req = {0};
-  // An untimed first batch on every partition (its send time 0 is never counted), repeated
-  // while the partition is not yet served, as in produce(); the consumer fetches these too.
+  // An untimed first batch on every partition (its send time 0 is never counted); the consumer
+  // fetches these too.
   for (int p = 0; p < parts; p++) {
     set32(req.p + part_at, (uint32_t)p);
-    for (int tries = 0;; tries++) {
-      write_all(ps, req.p, req.n);
-      int16_t e = produce_error(&rb, read_frame(ps, &rb));
-      if (e == 0) break;
-      if (!retriable(e) || tries == 100) { fprintf(stderr, "rawwire: produce error %d\n", e); return 1; }
-      usleep(100000);
-    }
+    if (produce_until_served(ps, &req, &rb)) return 1;
   }
   int64_t *next = calloc((size_t)parts, sizeof *next);
   double batches_per_s = rate_mib * 1048576 / ((double)rsize * per_batch);
   int64_t start = mono_ns(), warm_end = start + (int64_t)(warmup_s * 1e9);
   int64_t end = warm_end + (int64_t)(seconds * 1e9);
   long total = (long)(batches_per_s * (double)(end - start) / 1e9), sent = 0, acked = 0;
-  long consumed = -parts;                 // batches, the untimed first ones included
+  // batches fetched (the untimed first ones included, so counted from -parts) and latencies
+  struct fetched fetched = {.arrived = 0, .warm_end = warm_end, .batches = -parts, .lat = {0}};
   int64_t *ack_due = calloc((size_t)total + 1, sizeof *ack_due);  // send time per request
-  samples_t lat = {0}, ack = {0};
+  samples_t ack = {0};
   int fetching = 0;
   int64_t give_up = 0;
-  while (consumed < total) {
+  while (fetched.batches < total) {
     int64_t now = mono_ns();
     for (long due = (long)(batches_per_s * (double)(now - start) / 1e9); sent < total && sent < due; sent++) {
       set32(req.p + part_at, (uint32_t)(sent % parts));
@@ -399,20 +428,7 @@ static int latency(const char *host, const char *port, const char *topic, int pa
     if (sent == total && !give_up) give_up = mono_ns() + 15000000000LL;
     if (give_up && mono_ns() > give_up) die("records sent were not all fetched within 15 s");
     if (!fetching) {
-      fetch_req.n = 0;
-      put_header(&fetch_req, 1, 4, 0);
-      put32(&fetch_req, 0xffffffffu);  // replica id -1
-      put32(&fetch_req, 500);          // max wait
-      put32(&fetch_req, 1);            // min bytes
-      put32(&fetch_req, 50 << 20);
-      put8(&fetch_req, 0);             // read_uncommitted
-      put32(&fetch_req, 1);
-      put_str(&fetch_req, topic);
-      put32(&fetch_req, (uint32_t)parts);
-      for (int p = 0; p < parts; p++) {
-        put32(&fetch_req, (uint32_t)p); put64(&fetch_req, (uint64_t)next[p]); put32(&fetch_req, 1 << 20);
-      }
-      finish(&fetch_req);
+      put_fetch(&fetch_req, topic, parts, next, 50 << 20, 1 << 20);
       write_all(cs, fetch_req.p, fetch_req.n);
       fetching = 1;
     }
@@ -430,40 +446,13 @@ static int latency(const char *host, const char *port, const char *topic, int pa
     }
     if (fds[1].revents) {
       size_t n = read_frame(cs, &rb);
-      int64_t arrived = mono_ns();
+      fetched.arrived = mono_ns();
       fetching = 0;
-      const unsigned char *p = rb.p + 8, *fend = rb.p + n;
-      uint32_t topics = get32(p); p += 4;
-      for (uint32_t t = 0; t < topics; t++) {
-        p += 2 + get16(p);
-        uint32_t np = get32(p); p += 4;
-        for (uint32_t i = 0; i < np; i++) {
-          uint32_t idx = get32(p);
-          int16_t e = (int16_t)get16(p + 4);  // a fresh topic on Kafka: not served everywhere yet
-          if (e != 0 && !retriable(e)) { fprintf(stderr, "rawwire: fetch error %d\n", e); return 1; }
-          p += 4 + 2 + 8 + 8;
-          int32_t aborted = (int32_t)get32(p); p += 4;
-          if (aborted > 0) p += (size_t)aborted * 16;
-          int32_t len = (int32_t)get32(p); p += 4;
-          if (len <= 0) continue;
-          const unsigned char *r = p, *rend = p + len;
-          p = rend;
-          if (rend > fend || idx >= (uint32_t)parts) die("malformed fetch response");
-          while (rend - r >= 61) {
-            uint32_t blen = get32(r + 8);
-            if ((size_t)(rend - r) < 12 + (size_t)blen) break;
-            int64_t sent_ns = batch_sent_ns(r, r + 12 + blen);
-            if (sent_ns >= warm_end)
-              for (uint32_t k = 0; k < get32(r + 57); k++) add_sample(&lat, arrived - sent_ns);
-            next[idx] = (int64_t)get64(r) + get32(r + 23) + 1;
-            consumed++;
-            r += 12 + blen;
-          }
-        }
-      }
+      if (each_batch(&rb, n, parts, next, sample_batch, &fetched)) return 1;
     }
   }
   double produce_s = (double)(ack_due[total - 1] - start) / 1e9;
+  samples_t lat = fetched.lat;
   qsort(lat.v, lat.n, sizeof *lat.v, cmp_i64);
   qsort(ack.v, ack.n, sizeof *ack.v, cmp_i64);
   printf("{\"records_sent\":%ld,\"measured\":%zu,\"achieved_mib_s\":%.3f,\"p50_ms\":%.6f,\"p99_ms\":%.6f,"
