@@ -1,11 +1,11 @@
 #include "meta/sqlite_db.h"
 
-#include <fcntl.h>
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <system_error>
+
+#include "io/posix_file_system.h"
 
 namespace ketch::meta::sqlite {
 
@@ -17,19 +17,26 @@ bool exec(sqlite3* db, const char* sql) { return sqlite3_exec(db, sql, nullptr, 
 
 namespace {
 
-// Everything open() does short of the schema; `db` is set whenever SQLite
+// Opens (creating) the file at `path` in WAL mode with the given sync level
+// ("FULL", or "OFF" while a new file is built); `db` is set whenever SQLite
 // returned a handle, also on failure.
-result<int64_t, store_error> open_file(const std::string& path, sqlite3*& db) {
+status<store_error> open_wal(const std::string& path, sqlite3*& db, std::string_view synchronous) {
     if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                         nullptr) != SQLITE_OK)
         return failure{error(db, "cannot open " + path)};
     sqlite3_busy_timeout(db, 5000);
-    {
-        statement wal(db, "PRAGMA journal_mode=WAL");
-        if (!wal.ok() || wal.step() != SQLITE_ROW || wal.text_at(0) != "wal")
-            return failure{error(db, "cannot use WAL journal for " + path)};
-    }
-    if (!exec(db, "PRAGMA synchronous=FULL")) return failure{error(db, "cannot set pragmas for " + path)};
+    const std::string sync = "PRAGMA synchronous=" + std::string(synchronous);
+    if (!exec(db, sync.c_str())) return failure{error(db, "cannot set pragmas for " + path)};
+    statement wal(db, "PRAGMA journal_mode=WAL");
+    if (!wal.ok() || wal.step() != SQLITE_ROW || wal.text_at(0) != "wal")
+        return failure{error(db, "cannot use WAL journal for " + path)};
+    return ok_v;
+}
+
+// Everything open() does short of the schema; `db` is set whenever SQLite
+// returned a handle, also on failure.
+result<int64_t, store_error> open_file(const std::string& path, sqlite3*& db) {
+    if (auto st = open_wal(path, db, "FULL"); !st) return failure{st.error()};
     statement ver(db, "PRAGMA user_version");
     if (!ver.ok() || ver.step() != SQLITE_ROW) return failure{error(db, "cannot read schema version of " + path)};
     return ver.int_at(0);
@@ -52,39 +59,35 @@ status<store_error> migrate(sqlite3* db, const std::string& path, int64_t versio
     return ok_v;
 }
 
-// fdatasync (fsync for a directory) of path; false if it cannot be opened or synced.
-bool sync_path(const std::filesystem::path& path, bool directory) {
-    int fd = ::open(path.c_str(), (directory ? O_RDONLY | O_DIRECTORY : O_RDWR) | O_CLOEXEC);
-    if (fd < 0) return false;
-    bool synced = (directory ? ::fsync(fd) : ::fdatasync(fd)) == 0;
-    ::close(fd);
-    return synced;
+// Makes the built file `fresh` durable and puts it at `path`: its data synced,
+// renamed, the directory synced.
+status<store_error> publish(io::file_system& fs, const std::string& fresh, const std::string& path,
+                            const std::string& dir) {
+    auto fail = [](const std::string& what, const io::io_error& e) { return failure{store_error{what + ": " + e.message()}}; };
+    auto file = fs.open(fresh, io::open_mode::read_write);
+    if (!file) return fail("cannot open " + fresh, file.error());
+    if (auto synced = (*file)->fdatasync(); !synced) return fail("cannot sync " + fresh, synced.error());
+    if (auto moved = fs.rename(fresh, path); !moved) return fail("cannot rename " + fresh + " to " + path, moved.error());
+    if (auto synced = fs.sync_dir(dir); !synced) return fail("cannot sync the directory " + dir, synced.error());
+    return ok_v;
 }
 
 // A file that does not exist yet is built as "<file>.new" without a sync per
 // step (synchronous=OFF), checkpointed (its WAL folded into it) and closed,
-// synced once and renamed into place, the directory synced after: two syncs where a journaled
-// creation and its schema transaction take about eight, most of a fresh data
-// directory's start-up. A crash before the rename leaves only "<file>.new",
-// which the next creation replaces; `path` itself exists only whole.
+// synced once and renamed into place, the directory synced after: two syncs
+// where a journaled creation and its schema transaction take about eight, most
+// of a fresh data directory's start-up. A crash before the rename leaves only
+// "<file>.new", which the next creation replaces; `path` itself exists only whole.
 status<store_error> create(const std::filesystem::path& dir, const std::string& path,
                            std::span<const char* const> migrations) {
     const std::string fresh = path + ".new";
+    io::posix_file_system fs;
     auto remove_fresh = [&] {
-        for (const char* suffix : {"", "-journal", "-wal", "-shm"}) ::unlink((fresh + suffix).c_str());
+        for (const char* suffix : {"", "-journal", "-wal", "-shm"}) (void)fs.remove(fresh + suffix);
     };
     remove_fresh();
     sqlite3* db = nullptr;
-    status<store_error> st = ok_v;
-    if (sqlite3_open_v2(fresh.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                        nullptr) != SQLITE_OK ||
-        !exec(db, "PRAGMA synchronous=OFF"))
-        st = failure{error(db, "cannot create " + fresh)};
-    if (st) {
-        statement wal(db, "PRAGMA journal_mode=WAL");
-        if (!wal.ok() || wal.step() != SQLITE_ROW || wal.text_at(0) != "wal")
-            st = failure{error(db, "cannot use WAL journal for " + fresh)};
-    }
+    status<store_error> st = open_wal(fresh, db, "OFF");
     if (st) st = migrate(db, path, 0, migrations);
     if (st) {  // everything into the file itself before it is synced and renamed without its WAL
         statement checkpoint(db, "PRAGMA wal_checkpoint(TRUNCATE)");
@@ -92,11 +95,7 @@ status<store_error> create(const std::filesystem::path& dir, const std::string& 
             st = failure{error(db, "cannot checkpoint " + fresh)};
     }
     if (sqlite3_close_v2(db) != SQLITE_OK && st) st = failure{store_error{"cannot close " + fresh}};
-    if (st && !sync_path(fresh, false)) st = failure{store_error{"cannot sync " + fresh}};
-    std::error_code ec;
-    if (st) std::filesystem::rename(fresh, path, ec);
-    if (st && ec) st = failure{store_error{"cannot rename " + fresh + " to " + path + ": " + ec.message()}};
-    if (st && !sync_path(dir, true)) st = failure{store_error{"cannot sync the directory " + dir.string()}};
+    if (st) st = publish(fs, fresh, path, dir.string());
     remove_fresh();  // on success only an emptied WAL or shared-memory file can be left
     return st;
 }
