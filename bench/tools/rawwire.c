@@ -323,17 +323,22 @@ static int64_t get_varint(const unsigned char **p, const unsigned char *end) {  
   die("malformed varint");
   return 0;
 }
-// The send time a batch carries: the first 8 value bytes of its first record.
-static int64_t batch_sent_ns(const unsigned char *b, const unsigned char *end) {
-  const unsigned char *r = b + 61;  // the first record, after the v2 batch header
-  get_varint(&r, end);              // record length
-  r++;                              // attributes
-  get_varint(&r, end);              // timestamp delta
-  get_varint(&r, end);              // offset delta
+// Where a batch's first record's value starts (after the 61-byte v2 batch header: the record's
+// length, attributes, timestamp delta, offset delta, key), if it has at least 8 bytes.
+static const unsigned char *first_value(const unsigned char *b, const unsigned char *end) {
+  const unsigned char *r = b + 61;
+  get_varint(&r, end);  // record length
+  r++;                  // attributes
+  get_varint(&r, end);  // timestamp delta
+  get_varint(&r, end);  // offset delta
   int64_t klen = get_varint(&r, end);
   if (klen > 0) r += klen;
   if (get_varint(&r, end) < 8 || end - r < 8) die("a record without a send time");
-  return (int64_t)get64(r);
+  return r;
+}
+// The send time a batch carries: the first 8 value bytes of its first record.
+static int64_t batch_sent_ns(const unsigned char *b, const unsigned char *end) {
+  return (int64_t)get64(first_value(b, end));
 }
 
 typedef struct { int64_t *v; size_t n, cap; } samples_t;
@@ -368,16 +373,7 @@ static int latency(const char *host, const char *port, const char *topic, int pa
   int ps = connect_to(host, port), cs = connect_to(host, port);
   buf_t batch = {0};
   put_batch(&batch, per_batch, rsize);
-  // Where the first record's value starts: the batch header, then length, attributes,
-  // timestamp delta, offset delta, null key and value length, as put_batch writes them.
-  const unsigned char *first = batch.p + 61;
-  get_varint(&first, batch.p + batch.n);
-  first += 1;
-  get_varint(&first, batch.p + batch.n);
-  get_varint(&first, batch.p + batch.n);
-  get_varint(&first, batch.p + batch.n);
-  get_varint(&first, batch.p + batch.n);
-  size_t value_at = (size_t)(first - batch.p), batch_at;
+  size_t value_at = (size_t)(first_value(batch.p, batch.p + batch.n) - batch.p), batch_at;
   memset(batch.p + value_at, 0, 8);  // send time 0 until a timed send sets it
   set32(batch.p + 17, crc32c(batch.p + 21, batch.n - 21));
   buf_t req = {0};
