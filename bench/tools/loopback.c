@@ -76,11 +76,11 @@ static void send_for(const struct sockaddr_in *a, double secs, size_t chunk, con
   while (now_s() < end) {
     size_t off = 0;
     while (off < chunk) {
+      if (pos >= k_file_bytes) pos = 0;  // the file again from its start (it has at least that many)
       ssize_t n = file >= 0 ? sendfile(s, file, &pos, chunk - off) : write(s, buf + off, chunk - off);
       if (n <= 0) { perror(file >= 0 ? "sendfile" : "write"); exit(1); }
       off += (size_t)n;
     }
-    if (pos >= k_file_bytes) pos = 0;
   }
   close(s);
   exit(0);
