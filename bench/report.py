@@ -63,6 +63,17 @@ def fmt(v, digits=3):
     return f"{v:.{digits}g}"
 
 
+def latency_runs(raw):
+    """Each latency step's runs in order: p50, p99 and the CPU the host stole meanwhile."""
+    runs = []
+    for key, broker in sorted(raw):
+        if key.startswith("lat_") and key.endswith("_steal_pct"):
+            step = key[: -len("_steal_pct")]
+            runs.append({"key": step, "broker": broker, "p50_ms": raw.get((step + "_p50_ms", broker), []),
+                         "p99_ms": raw.get((step + "_p99_ms", broker), []), "steal_pct": raw[(key, broker)]})
+    return runs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("measurements")
@@ -103,7 +114,8 @@ def main():
     limits = {k: get(k, "machine") for k in LIMITS}
     meta = dict(kv.split("=", 1) for kv in a.meta)
     extra = {"kafka_startup_with_format_ms": get("startup_with_format_ms", "kafka"),
-             "consumer_performance_failed_on": sorted({b for (k, b) in raw if k == "consume_perf_failed"})}
+             "consumer_performance_failed_on": sorted({b for (k, b) in raw if k == "consume_perf_failed"}),
+             "latency_runs": latency_runs(raw)}
     doc = {"meta": meta, "limits": limits, "rows": rows_out, "extra": extra,
            "raw": [{"key": k, "broker": b, "unit": units.get(k, ""), "values": v} for (k, b), v in sorted(raw.items())]}
     with open(a.out, "w") as f:
@@ -135,6 +147,11 @@ def main():
         p("| " + " | ".join(c.ljust(w[j]) for j, c in enumerate(row)) + " |\n")
         if i == 0:
             p("|" + "|".join("-" * (x + 2) for x in w) + "|\n")
+    p("Latency runs in order (p50 / p99 ms, CPU stolen by the host during the run; whole bench run: "
+      f"{meta.get('steal_pct', '?')}% stolen):\n")
+    for run in extra["latency_runs"]:
+        p(f"  {run['key']} {run['broker']}: " + ", ".join(
+            f"{fmt(a)} / {fmt(b)} ({fmt(c, 2)}%)" for a, b, c in zip(run["p50_ms"], run["p99_ms"], run["steal_pct"])) + "\n")
     p("Limits: produce/consume / loopback TCP (the best of 1 and 2 connections, 256 KiB and 1 MiB writes);\n"
       "receive+store = the same with 256 KiB writes, each receiver writing what it reads to a file\n"
       "(no fsync): the least a broker does for a produce, so the produce figure's ceiling here;\n"

@@ -34,6 +34,7 @@
 #   BENCH_RAW_CONNS [2]        raw wire connections at once (one process each)
 #   BENCH_RECORD_SIZE [1024]   BENCH_PARTITIONS [6]   BENCH_LIMIT_SECONDS [3]
 #   BENCH_LAT_RATE_MIB [10]    BENCH_LAT_SECONDS [8] BENCH_LAT_WARMUP_S [2]
+#   BENCH_LAT_REPEATS [3]      latency repeats (the table shows medians)
 #   BENCH_KETCH_ARGS []        extra ketch flags (e.g. "--reactors 1")
 #   BENCH_SKIP_KAFKA [0]       1: ketch only (no ratios to Kafka)
 set -euo pipefail
@@ -59,10 +60,16 @@ native_s="${BENCH_NATIVE_SECONDS:-3}"
 raw_mib="${BENCH_RAW_MIB:-512}"
 raw_conns="${BENCH_RAW_CONNS:-2}"
 lat_warm="${BENCH_LAT_WARMUP_S:-2}"
+lat_repeats="${BENCH_LAT_REPEATS:-3}"
 skip_kafka="${BENCH_SKIP_KAFKA:-0}"
 read -r -a ketch_extra <<<"${BENCH_KETCH_ARGS:-}"
 
 t_start=$(date +%s); load_start="$(cut -d" " -f1-3 /proc/loadavg)"
+# cpu_steal: the machine's stolen and total CPU ticks so far (/proc/stat: time the host ran
+# something else while this VM had work to run).
+cpu_steal() { awk 'NR == 1 { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+pct() { awk -v n="$1" -v d="$2" 'BEGIN { printf "%.2f", d ? 100 * n / d : 0 }'; }  # pct PART WHOLE
+read -r steal_start all_start < <(cpu_steal)
 work="${BENCH_WORK:-$(mktemp -d /tmp/ketch-bench.XXXXXX)}"
 mkdir -p "$work"/{bin,logs}
 m="$work/measurements.jsonl"   # one JSON object per measurement; report.py reads it
@@ -348,9 +355,10 @@ done
 # batch of 4 records per produce request, long-poll fetches), whose own cost is far below the
 # Go runtime's, so its figures show what the broker adds.
 latency() {
-  local b="$1" boot="$2" acks="$3" key="$4" t="bench-lat-$4-$1" out f
+  local b="$1" boot="$2" acks="$3" key="$4" t="bench-lat-$4-$1" out f steal0 all0 steal1 all1
   "$drv" create-topic "$boot" "$t" "$parts" "${@:5}" >/dev/null
   say "latency: $b acks=$acks at $lat_rate MiB/s for ${lat_s}s ${*:5}$([[ $key == lat_raw* ]] && echo " (raw wire)")"
+  read -r steal0 all0 < <(cpu_steal)
   if [[ $key == lat_raw* ]]; then
     out="$("$work/bin/rawwire" latency "${boot%:*}" "${boot##*:}" "$t" "$parts" "$lat_s" "$lat_rate" "$rsize" 4 \
            "$lat_warm" "$([[ $acks == all ]] && echo -1 || echo "$acks")")" || die "rawwire latency failed on $b"
@@ -358,32 +366,46 @@ latency() {
     out="$("$drv" latency "$boot" "$t" --rate-mib "$lat_rate" --record-size "$rsize" \
            --seconds "$lat_s" --warmup-s "$lat_warm" --acks "$acks")" || die "latency driver failed on $b"
   fi
-  echo "$out" >"$work/logs/latency-$key-$b.json"
+  read -r steal1 all1 < <(cpu_steal)
+  record "${key}_steal_pct" "$b" "$(pct $((steal1 - steal0)) $((all1 - all0)))" %
+  echo "$out" >>"$work/logs/latency-$key-$b.json"
   for f in p50_ms p99_ms p999_ms max_ms ack_p50_ms ack_p99_ms achieved_mib_s; do
     record "${key}_$f" "$b" "$(jget "$out" "$f")" \
       "$([[ $f == *_ms ]] && echo ms || echo MiB/s)"
   done
   "$drv" delete-topic "$boot" "$t" >/dev/null
 }
-latency ketch "$ketch_boot" 1 lat_acks1
-latency ketch "$ketch_boot" 1 lat_raw_acks1
-latency ketch "$ketch_boot" all lat_acksall
-if [[ "$skip_kafka" != 1 ]]; then
+latency_ketch() {
+  latency ketch "$ketch_boot" 1 lat_acks1
+  latency ketch "$ketch_boot" 1 lat_raw_acks1
+  latency ketch "$ketch_boot" all lat_acksall
+}
+latency_kafka() {
   latency kafka "$kafka_boot" 1 lat_acks1
   latency kafka "$kafka_boot" 1 lat_raw_acks1
   latency kafka "$kafka_boot" all lat_acksall
   latency kafka_fsync "$kafka_boot" all lat_acksall flush.messages=1
-fi
+}
+# A host that takes CPU from the VM for a few ms moves a p99 more than anything a broker does:
+# the latency steps run lat_repeats times, the brokers' order alternating, and the table shows
+# medians (each run's figures and CPU steal are listed under the table).
+for r in $(seq 1 "$lat_repeats"); do
+  if [[ "$skip_kafka" == 1 ]]; then latency_ketch
+  elif (( r % 2 )); then latency_ketch; latency_kafka
+  else latency_kafka; latency_ketch; fi
+done
 
 limits
 
 # ---------------------------------------------------------------- 5. report
 mkdir -p "$here/results"
+read -r steal_end all_end < <(cpu_steal)
 out_json="$here/results/$(date -u +%Y-%m-%dT%H%MZ).json"
 python3 "$here/report.py" "$m" "$out_json" \
   --meta "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" "commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
   "cores=$(nproc)" "load_at_start=$load_start" "load_at_end=$(cut -d' ' -f1-3 /proc/loadavg)" "kernel=$(uname -r)" \
-  "record_size=$rsize" "partitions=$parts" "repeats=$repeats" "ketch_bin=$ketch_bin" \
-  "ketch_args=${BENCH_KETCH_ARGS:-}" "latency_rate_mib_s=$lat_rate" "run_seconds=$(( $(date +%s) - t_start ))" \
+  "record_size=$rsize" "partitions=$parts" "repeats=$repeats" "latency_repeats=$lat_repeats" "ketch_bin=$ketch_bin" \
+  "ketch_args=${BENCH_KETCH_ARGS:-}" "latency_rate_mib_s=$lat_rate" \
+  "steal_pct=$(pct $((steal_end - steal_start)) $((all_end - all_start)))" "run_seconds=$(( $(date +%s) - t_start ))" \
   "records=1p:$rec_1p 4p:$rec_4p all:$rec_all native_s:$native_s latency_s:$lat_s raw:${raw_conns}x${raw_mib}MiB"
 say "results: $out_json"
