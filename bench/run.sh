@@ -343,11 +343,17 @@ one_round() {
   fi
 }
 
-for r in $(seq 1 "$repeats"); do
-  if [[ "$skip_kafka" == 1 ]]; then one_round ketch "$ketch_boot" "$r"
-  elif (( r % 2 )); then one_round ketch "$ketch_boot" "$r"; one_round kafka "$kafka_boot" "$r"
-  else one_round kafka "$kafka_boot" "$r"; one_round ketch "$ketch_boot" "$r"; fi
-done
+# in_turn STEPS R: runs STEPS_ketch and STEPS_kafka (each given R), ketch first in odd rounds and
+# Kafka first in even ones, so neither broker always follows the other on the machine; ketch only
+# with BENCH_SKIP_KAFKA=1.
+in_turn() {
+  if [[ "$skip_kafka" == 1 ]]; then "$1_ketch" "$2"
+  elif (( $2 % 2 )); then "$1_ketch" "$2"; "$1_kafka" "$2"
+  else "$1_kafka" "$2"; "$1_ketch" "$2"; fi
+}
+round_ketch() { one_round ketch "$ketch_boot" "$1"; }
+round_kafka() { one_round kafka "$kafka_boot" "$1"; }
+for r in $(seq 1 "$repeats"); do in_turn round "$r"; done
 
 # ---------------------------------------------------------------- 4. latency
 # latency BROKER BOOT ACKS KEY [TOPIC CONFIG...]: franz-go (bench/driver) produces and consumes;
@@ -389,11 +395,7 @@ latency_kafka() {
 # A host that takes CPU from the VM for a few ms moves a p99 more than anything a broker does:
 # the latency steps run lat_repeats times, the brokers' order alternating, and the table shows
 # medians (each run's figures and CPU steal are listed under the table).
-for r in $(seq 1 "$lat_repeats"); do
-  if [[ "$skip_kafka" == 1 ]]; then latency_ketch
-  elif (( r % 2 )); then latency_ketch; latency_kafka
-  else latency_kafka; latency_ketch; fi
-done
+for r in $(seq 1 "$lat_repeats"); do in_turn latency "$r"; done
 
 limits
 
