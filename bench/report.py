@@ -25,6 +25,7 @@ ROWS = [
     ("consume_direct_mib_s", "Consume, franz-go no group (MiB/s)", "hi", "kafka", "loopback_mib_s", ("ratio_limit", 0.7)),
     ("raw_produce_mib_s", "Produce acks=1, raw wire client (MiB/s)", "hi", "kafka", "loopback_mib_s", ("ratio_limit", 0.5)),
     ("raw_produce_mib_s", "Produce acks=1, raw wire vs receive+store (MiB/s)", "hi", "kafka", "store_mib_s", None),
+    ("raw_produce_mib_s", "Produce acks=1, raw wire vs store as a broker (MiB/s)", "hi", "kafka", "store_broker_mib_s", None),
     ("raw_fetch_mib_s", "Consume, raw wire client (MiB/s)", "hi", "kafka", "loopback_mib_s", ("ratio_limit", 0.7)),
     ("raw_fetch_mib_s", "Consume, raw wire vs sendfile loopback (MiB/s)", "hi", "kafka", "sendfile_mib_s", None),
     ("raw_produce_mib_s", "Produce acks=1, raw wire vs Kafka flush 1 s (MiB/s)", "hi", "kafka_flush1s", "loopback_mib_s", None),
@@ -51,7 +52,7 @@ ROWS = [
     ("lat_acksall_ack_p50_ms", "Produce ack acks=all p50 vs Kafka fsync (ms)", "lo", "kafka_fsync", None, None),
     ("lat_acksall_ack_p50_ms", "Produce ack acks=all p50 vs Kafka default (ms)", "lo", "kafka", None, None),
 ]
-LIMITS = ["loopback_mib_s", "store_mib_s", "sendfile_mib_s", "fdatasync_16m_mib_s", "fdatasync_16m_syncs_s", "fdatasync_1m_mib_s", "fdatasync_1m_syncs_s",
+LIMITS = ["loopback_mib_s", "store_mib_s", "store_broker_mib_s", "sendfile_mib_s", "fdatasync_16m_mib_s", "fdatasync_16m_syncs_s", "fdatasync_1m_mib_s", "fdatasync_1m_syncs_s",
           "fdatasync_64k_mib_s", "fdatasync_64k_syncs_s"]
 
 
@@ -126,7 +127,7 @@ def main():
     p(f"\nketch vs Apache Kafka 4.3.1 — {meta.get('date', '')} commit {meta.get('commit', '?')}, "
       f"{meta.get('cores', '?')} cores, load average {meta.get('load_at_start', '?')} at start, "
       f"{meta.get('load_at_end', '?')} at end, {meta.get('run_seconds', '?')} s\n")
-    p("Machine limits: loopback TCP {} MiB/s; loopback TCP into files (receive+store) {} MiB/s; loopback TCP from the page cache (sendfile) {} MiB/s; write+fdatasync 16 MiB: {} MiB/s ({} syncs/s), "
+    p("Machine limits: loopback TCP {} MiB/s; loopback TCP into files (receive+store) {} MiB/s, stored as a broker {} MiB/s; loopback TCP from the page cache (sendfile) {} MiB/s; write+fdatasync 16 MiB: {} MiB/s ({} syncs/s), "
       "1 MiB: {} MiB/s ({} syncs/s), 64 KiB: {} MiB/s ({} syncs/s)\n".format(*(fmt(limits[k]) for k in LIMITS)))
     if extra["kafka_startup_with_format_ms"] is not None:
         p(f"Kafka start-up including storage format: {fmt(extra['kafka_startup_with_format_ms'])} ms\n")
@@ -155,6 +156,8 @@ def main():
     p("Limits: produce/consume / loopback TCP (the best of 1 and 2 connections, 256 KiB and 1 MiB writes);\n"
       "receive+store = the same with 256 KiB writes, each receiver writing what it reads to a file\n"
       "(no fsync): the least a broker does for a produce, so the produce figure's ceiling here;\n"
+      "store as a broker = receive+store cut into appends of one raw-wire batch to BENCH_PARTITIONS files\n"
+      "in turn, each fdatasynced every second beside the receive loop: a Kafka-layout broker's ceiling;\n"
       "sendfile = the same with 256 KiB sendfile calls from a file in the page cache: the least a broker\n"
       "does for a fetch; acks=all / write+fdatasync of 16 MiB blocks.\n"
       "Raw wire client = bench/tools/rawwire.c, BENCH_RAW_CONNS connections (default 2) at once; its\n"

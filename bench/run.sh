@@ -6,7 +6,9 @@
 # Steps: (1) machine limits: loopback TCP (the best of 1 and 2 connections, 256 KiB and 1 MiB
 # writes), loopback TCP whose receivers write what they read to a file (receive+store: the least
 # work of any broker taking a produce; measured again just before each raw produce, since on a VM
-# whose free memory goes back to the host, new page-cache pages cost a host fault each), and
+# whose free memory goes back to the host, new page-cache pages cost a host fault each), the same
+# stored as a broker stores a produce (one batch per append, a file per partition, synced every
+# second: the ceiling of the raw produce for any broker with Kafka's log layout), and
 # loopback TCP whose senders sendfile a file in the page cache (page cache to socket: the least
 # work of any broker answering a fetch), write+fdatasync bandwidth (64 KiB, 1 MiB and 16 MiB per
 # fdatasync) in the data
@@ -110,9 +112,15 @@ drv="$work/bin/bench-driver"
 # ---------------------------------------------------------------- 1. machine limits
 # Measured at the start and again at the end of the run; the report takes the best of the two
 # (other load on the machine can only lower a limit).
-# store_limit CONNECTIONS: loopback TCP into files in the data dirs' file system (no fsync)
+# store_limit CONNECTIONS: loopback TCP into files in the data dirs' file system: 256 KiB writes
+# into one file per receiver, no fsync (store_mib_s); and as a broker stores the raw produce
+# (store_broker_mib_s): appends of one batch (16 records of BENCH_RECORD_SIZE with their ~9
+# bytes of framing, and the batch header) to BENCH_PARTITIONS files in turn, each synced every
+# second beside the receive loop (ketch's default --flush-ms).
 store_limit() {
   record store_mib_s machine "$("$work/bin/loopback" -c "$1" -w "$work" "$limit_s" 262144)" MiB/s
+  record store_broker_mib_s machine "$("$work/bin/loopback" -c "$1" -w "$work" \
+    -p "$parts:$(( 61 + 16 * (rsize + 9) )):1000" "$limit_s" 262144)" MiB/s
 }
 limits() {
   say "machine limits (${limit_s}s each)"

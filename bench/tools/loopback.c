@@ -1,11 +1,17 @@
 // Raw loopback TCP throughput: the ceiling for any produce/consume figure on this machine.
-// Usage: loopback [-c CONNECTIONS] [-w DIR | -s DIR] SECONDS [CHUNK_BYTES]   prints: MiB/s
+// Usage: loopback [-c CONNECTIONS] [-w DIR [-p FILES:BATCH:FLUSH_MS] | -s DIR] SECONDS [CHUNK_BYTES]
+// prints: MiB/s
 // Per connection, a forked receiver reads and discards and a forked sender sends CHUNK_BYTES
 // writes for SECONDS. The rate is measured on the receivers: all bytes delivered over the span
 // from the first byte received to the last (1 connection unless -c).
 // With -w, each receiver also writes what it reads to a new file in DIR (removed at the end),
 // without fsync: the least work any broker does for a produce (receive, then store in the page
 // cache), so its rate is this machine's ceiling for a produce figure.
+// With -w and -p FILES:BATCH:FLUSH_MS, each receiver stores as a Kafka-layout broker stores a
+// produce: what it reads is cut into appends of BATCH bytes (one record batch) that go to FILES
+// files in turn (one per partition), and every FLUSH_MS each file is fdatasynced (ketch's
+// --flush-ms; 0: never). Small appends spread over files cost the page cache more per byte than
+// 256 KiB writes into one file, so this is the produce ceiling for a broker with that layout.
 // With -s, each sender first writes a 64 MiB file in DIR (so it is in the page cache; removed
 // at once), then sends it with sendfile, CHUNK_BYTES per call, from its start again at its end:
 // the least work any broker does for a fetch (page cache to socket without a copy through user
@@ -15,6 +21,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,26 +34,66 @@
 
 #include "spans.h"
 
-static void receive(int ls, size_t chunk, int out, const char *dir) {
-  int c = accept(ls, NULL, NULL);
-  char *buf = malloc(chunk);
-  int file = -1;
-  if (dir) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/loopback-store.%d", dir, (int)getpid());
-    if ((file = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600)) < 0 || unlink(path)) {
-      perror("open");
-      exit(1);
-    }
+// How a receiver stores what it reads (-w, -p): files in dir, appends of `batch` bytes to
+// them in turn (0: each read whole to one file), fdatasync of each every flush_ms (0: never).
+typedef struct { const char *dir; int files; size_t batch; long flush_ms; } store_t;
+
+static int open_unlinked(const char *dir, int i) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/loopback-store.%d.%d", dir, (int)getpid(), i);
+  int f = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+  if (f < 0 || unlink(path)) { perror("open"); exit(1); }
+  return f;
+}
+
+static void put(int f, const char *p, size_t n) {
+  if (write(f, p, n) != (ssize_t)n) { perror("write"); exit(1); }
+}
+
+// Syncs the receiver's files every flush_ms until *stop, beside the receive loop (a broker's
+// flush does not stop it from receiving).
+typedef struct { const store_t *st; int *files, nfiles; _Atomic int stop; } flusher_t;
+
+static void *flush_loop(void *arg) {
+  flusher_t *f = arg;
+  long ms = f->st->flush_ms;
+  struct timespec pause = {ms / 1000, ms % 1000 * 1000000};
+  while (!f->stop) {
+    nanosleep(&pause, NULL);
+    for (int i = 0; i < f->nfiles && !f->stop; i++) fdatasync(f->files[i]);
   }
+  return NULL;
+}
+
+static void receive(int ls, size_t chunk, int out, const store_t *st) {
+  int c = accept(ls, NULL, NULL);
+  size_t batch = st->dir ? st->batch : 0;
+  char *buf = malloc(chunk + batch);
+  int nfiles = st->dir ? (st->files > 0 ? st->files : 1) : 0, next = 0;
+  int files[256];
+  for (int i = 0; i < nfiles && i < 256; i++) files[i] = open_unlinked(st->dir, i);
+  size_t held = 0;  // bytes of a batch not yet complete, at the start of buf
+  flusher_t fl = {st, files, nfiles, 0};
+  pthread_t flush_thread;
+  int flushing = nfiles && st->flush_ms > 0 && pthread_create(&flush_thread, NULL, flush_loop, &fl) == 0;
   span_t sp = {0, 0, 0};
   for (;;) {
-    ssize_t n = read(c, buf, chunk);
+    ssize_t n = read(c, buf + held, chunk);
     if (n <= 0) break;
-    if (file >= 0 && write(file, buf, (size_t)n) != n) { perror("write"); exit(1); }
+    if (nfiles && !batch) put(files[0], buf, (size_t)n);
+    if (batch) {
+      size_t have = held + (size_t)n, at = 0;
+      for (; have - at >= batch; at += batch, next = (next + 1) % nfiles) put(files[next], buf + at, batch);
+      held = have - at;
+      memmove(buf, buf + at, held);
+    }
     if (sp.bytes == 0) sp.t0 = now_s();
     sp.bytes += (double)n;
     sp.t1 = now_s();
+  }
+  if (flushing) {
+    fl.stop = 1;
+    pthread_join(flush_thread, NULL);
   }
   if (write(out, &sp, sizeof sp) != sizeof sp) exit(1);
   exit(0);
@@ -88,13 +135,21 @@ static void send_for(const struct sockaddr_in *a, double secs, size_t chunk, con
 
 int main(int argc, char **argv) {
   int conns = take_connections(&argc, &argv);
-  const char *dir = NULL, *sendfile_dir = NULL;
-  if (argc > 2 && (!strcmp(argv[1], "-w") || !strcmp(argv[1], "-s"))) {
-    *(argv[1][1] == 'w' ? &dir : &sendfile_dir) = argv[2];
+  const char *sendfile_dir = NULL;
+  store_t st = {NULL, 1, 0, 0};
+  while (argc > 2 && (!strcmp(argv[1], "-w") || !strcmp(argv[1], "-s") || !strcmp(argv[1], "-p"))) {
+    if (argv[1][1] == 'w') st.dir = argv[2];
+    if (argv[1][1] == 's') sendfile_dir = argv[2];
+    if (argv[1][1] == 'p' && (sscanf(argv[2], "%d:%zu:%ld", &st.files, &st.batch, &st.flush_ms) != 3 ||
+                              st.files < 1 || st.files > 256 || st.batch < 1)) {
+      fprintf(stderr, "loopback: -p FILES:BATCH:FLUSH_MS (1..256 files, batch >= 1 byte)\n");
+      return 2;
+    }
     argv[2] = argv[0];
     argv += 2;
     argc -= 2;
   }
+  if (st.batch && !st.dir) { fprintf(stderr, "loopback: -p needs -w DIR\n"); return 2; }
   double secs = argc > 1 ? atof(argv[1]) : 3.0;
   size_t chunk = argc > 2 ? (size_t)atol(argv[2]) : 256 * 1024;
   int ls = socket(AF_INET, SOCK_STREAM, 0);
@@ -106,7 +161,7 @@ int main(int argc, char **argv) {
   int pfd[2];
   if (pipe(pfd)) { perror("pipe"); return 1; }
   for (int i = 0; i < conns; i++)
-    if (fork() == 0) { close(pfd[0]); receive(ls, chunk, pfd[1], dir); }
+    if (fork() == 0) { close(pfd[0]); receive(ls, chunk, pfd[1], &st); }
   for (int i = 0; i < conns; i++)
     if (fork() == 0) send_for(&a, secs, chunk, sendfile_dir);
   close(pfd[1]);
