@@ -50,17 +50,16 @@ static void put(int f, const char *p, size_t n) {
   if (write(f, p, n) != (ssize_t)n) { perror("write"); exit(1); }
 }
 
-// Syncs the receiver's files every flush_ms until *stop, beside the receive loop (a broker's
-// flush does not stop it from receiving).
-typedef struct { const store_t *st; int *files, nfiles; _Atomic int stop; } flusher_t;
+// Syncs the receiver's files every flush_ms, beside the receive loop (a broker's flush does not
+// stop it from receiving), until the receiver process exits.
+typedef struct { long flush_ms; const int *files; int nfiles; } flusher_t;
 
 static void *flush_loop(void *arg) {
-  flusher_t *f = arg;
-  long ms = f->st->flush_ms;
-  struct timespec pause = {ms / 1000, ms % 1000 * 1000000};
-  while (!f->stop) {
+  const flusher_t *f = arg;
+  struct timespec pause = {f->flush_ms / 1000, f->flush_ms % 1000 * 1000000};
+  for (;;) {
     nanosleep(&pause, NULL);
-    for (int i = 0; i < f->nfiles && !f->stop; i++) fdatasync(f->files[i]);
+    for (int i = 0; i < f->nfiles; i++) fdatasync(f->files[i]);
   }
   return NULL;
 }
@@ -69,13 +68,16 @@ static void receive(int ls, size_t chunk, int out, const store_t *st) {
   int c = accept(ls, NULL, NULL);
   size_t batch = st->dir ? st->batch : 0;
   char *buf = malloc(chunk + batch);
-  int nfiles = st->dir ? (st->files > 0 ? st->files : 1) : 0, next = 0;
+  int nfiles = st->dir ? st->files : 0, next = 0;  // files <= 256 (main checks)
   int files[256];
-  for (int i = 0; i < nfiles && i < 256; i++) files[i] = open_unlinked(st->dir, i);
+  for (int i = 0; i < nfiles; i++) files[i] = open_unlinked(st->dir, i);
   size_t held = 0;  // bytes of a batch not yet complete, at the start of buf
-  flusher_t fl = {st, files, nfiles, 0};
+  flusher_t fl = {st->flush_ms, files, nfiles};
   pthread_t flush_thread;
-  int flushing = nfiles && st->flush_ms > 0 && pthread_create(&flush_thread, NULL, flush_loop, &fl) == 0;
+  if (nfiles && st->flush_ms > 0 && pthread_create(&flush_thread, NULL, flush_loop, &fl)) {
+    perror("pthread_create");
+    exit(1);
+  }
   span_t sp = {0, 0, 0};
   for (;;) {
     ssize_t n = read(c, buf + held, chunk);
@@ -91,12 +93,8 @@ static void receive(int ls, size_t chunk, int out, const store_t *st) {
     sp.bytes += (double)n;
     sp.t1 = now_s();
   }
-  if (flushing) {
-    fl.stop = 1;
-    pthread_join(flush_thread, NULL);
-  }
   if (write(out, &sp, sizeof sp) != sizeof sp) exit(1);
-  exit(0);
+  exit(0);  // ends the flush thread too
 }
 
 enum { k_file_bytes = 64 << 20 };
