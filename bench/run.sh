@@ -108,19 +108,20 @@ done
 (cd "$here/driver" && go build -o "$work/bin/bench-driver" .) || die "cannot build bench/driver (Go)"
 [[ "$skip_kafka" == 1 ]] || "$kafka_sh" fetch
 drv="$work/bin/bench-driver"
+raw_batch=16  # records per raw wire batch (Kafka's default batch.size holds 16 records of 1 KiB)
+raw_batch_bytes="$("$work/bin/rawwire" batch-bytes "$rsize" "$raw_batch")"
 
 # ---------------------------------------------------------------- 1. machine limits
 # Measured at the start and again at the end of the run; the report takes the best of the two
 # (other load on the machine can only lower a limit).
 # store_limit CONNECTIONS: loopback TCP into files in the data dirs' file system: 256 KiB writes
 # into one file per receiver, no fsync (store_mib_s); and as a broker stores the raw produce
-# (store_broker_mib_s): appends of one batch (16 records of BENCH_RECORD_SIZE with their ~9
-# bytes of framing, and the batch header) to BENCH_PARTITIONS files in turn, each synced every
-# second beside the receive loop (ketch's default --flush-ms).
+# (store_broker_mib_s): appends of one raw wire batch (raw_batch_bytes) to BENCH_PARTITIONS
+# files in turn, each synced every second beside the receive loop (ketch's default --flush-ms).
 store_limit() {
   record store_mib_s machine "$("$work/bin/loopback" -c "$1" -w "$work" "$limit_s" 262144)" MiB/s
   record store_broker_mib_s machine "$("$work/bin/loopback" -c "$1" -w "$work" \
-    -p "$parts:$(( 61 + 16 * (rsize + 9) )):1000" "$limit_s" 262144)" MiB/s
+    -p "$parts:$raw_batch_bytes:1000" "$limit_s" 262144)" MiB/s
 }
 limits() {
   say "machine limits (${limit_s}s each)"
@@ -283,13 +284,13 @@ native() {
 }
 
 # raw BROKER BOOT TOPIC produce|fetch KEY: the raw wire client, raw_mib MiB over each of
-# raw_conns connections (produce: acks=1, 16 records of rsize per batch, one batch per partition
+# raw_conns connections (produce: acks=1, raw_batch records of rsize per batch, one batch per partition
 # per request; fetch: every partition from offset 0, so each connection reads what one wrote).
 raw() {
   local out cpu0 mib bytes
   cpu0="$(cpu_ticks "$(broker_pid "$1")")"
   out="$("$work/bin/rawwire" -c "$raw_conns" "$4" "${2%:*}" "${2##*:}" "$3" "$parts" "$raw_mib" \
-         $([[ $4 == produce ]] && echo "$rsize"))" || die "rawwire $4 failed on $1"
+         $([[ $4 == produce ]] && echo "$rsize $raw_batch"))" || die "rawwire $4 failed on $1"
   read -r mib bytes <<<"$out"
   record "$5" "$1" "$mib" MiB/s
   record_cpu "cpu_$5" "$1" "$cpu0" "$bytes"

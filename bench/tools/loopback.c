@@ -66,7 +66,7 @@ static void *flush_loop(void *arg) {
 
 static void receive(int ls, size_t chunk, int out, const store_t *st) {
   int c = accept(ls, NULL, NULL);
-  size_t batch = st->dir ? st->batch : 0;
+  size_t batch = st->batch;  // 0 unless -p (which needs -w: main checks)
   char *buf = malloc(chunk + batch);
   int nfiles = st->dir ? st->files : 0, next = 0;  // files <= 256 (main checks)
   int files[256];
@@ -82,8 +82,9 @@ static void receive(int ls, size_t chunk, int out, const store_t *st) {
   for (;;) {
     ssize_t n = read(c, buf + held, chunk);
     if (n <= 0) break;
-    if (nfiles && !batch) put(files[0], buf, (size_t)n);
-    if (batch) {
+    if (!batch) {
+      if (nfiles) put(files[0], buf, (size_t)n);
+    } else {
       size_t have = held + (size_t)n, at = 0;
       for (; have - at >= batch; at += batch, next = (next + 1) % nfiles) put(files[next], buf + at, batch);
       held = have - at;

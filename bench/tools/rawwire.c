@@ -15,6 +15,9 @@
 //     records of RECORD_BYTES (uncompressed, producer id -1) for every partition; INFLIGHT
 //     requests are kept on the wire. Writes MIB MiB of batches after one untimed request
 //     (retried while the topic is not yet served). Any other error code fails the run.
+//   rawwire batch-bytes RECORD_BYTES BATCH_RECORDS
+//     Prints the size in bytes of the record batch `produce` sends (bench/run.sh's store limit
+//     appends batches of that size).
 //   rawwire fetch HOST PORT TOPIC PARTITIONS MIB [MAX_BYTES PARTITION_MAX_BYTES]
 //     Fetch v4 (read_uncommitted), one connection, one fetch at a time, every partition from
 //     offset 0, until MIB MiB of record batches were received; the next offset of a partition
@@ -473,6 +476,12 @@ static int run(char **argv, int argc, span_t *out) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 4 && !strcmp(argv[1], "batch-bytes")) {
+    buf_t b = {0};
+    put_batch(&b, atoi(argv[3]), atoi(argv[2]));
+    printf("%zu\n", b.n);
+    return 0;
+  }
   if (argc >= 7 && !strcmp(argv[1], "latency"))
     return latency(argv[2], argv[3], argv[4], atoi(argv[5]), atof(argv[6]), argc > 7 ? atof(argv[7]) : 10,
                    argc > 8 ? atoi(argv[8]) : 1024, argc > 9 ? atoi(argv[9]) : 4, argc > 10 ? atof(argv[10]) : 2,
