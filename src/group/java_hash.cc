@@ -3,32 +3,9 @@
 #include <algorithm>
 #include <numeric>
 
+#include "base/utf8.h"
+
 namespace ketch::group {
-
-namespace {
-
-// Decodes one code point at s[i], advancing i; U+FFFD for a malformed byte.
-uint32_t next_code_point(std::string_view s, size_t& i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-    if (len == 0 || i + len > s.size()) {
-        ++i;
-        return len == 1 ? c : 0xfffd;
-    }
-    uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1f) : len == 3 ? (c & 0x0f) : (c & 0x07);
-    for (size_t j = 1; j < len; ++j) {
-        auto cc = static_cast<unsigned char>(s[i + j]);
-        if ((cc & 0xc0) != 0x80) {
-            ++i;
-            return 0xfffd;
-        }
-        cp = (cp << 6) | (cc & 0x3f);
-    }
-    i += len;
-    return cp;
-}
-
-}  // namespace
 
 int32_t java_string_hash(std::string_view s) {
     uint32_t h = 0;

@@ -1,6 +1,7 @@
 // JoinGroup (v0-9). Mirrors GroupCoordinatorService.joinGroup (request
 // checks) and GroupMetadataManager.classicGroupJoinToClassicGroup and the
 // methods it calls (Kafka 4.3.1).
+#include "base/utf8.h"
 #include "base/uuid.h"
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
@@ -45,14 +46,8 @@ void group_coordinator::join(join_args args, join_callback done) {
 // stays within max_id_bytes and is accepted back.
 std::string group_coordinator::new_member_id(const std::string& client_id,
                                              const std::optional<std::string>& instance_id) const {
-    std::string prefix = instance_id ? *instance_id : client_id;
-    const size_t limit = max_id_bytes - 37;
-    if (prefix.size() > limit) {
-        size_t cut = limit;
-        while (cut > 0 && (static_cast<unsigned char>(prefix[cut]) & 0xc0) == 0x80) --cut;
-        prefix.resize(cut);
-    }
-    return prefix + "-" + java_uuid_string();
+    const std::string& id = instance_id ? *instance_id : client_id;
+    return std::string(utf8_prefix(id, max_id_bytes - 37)) + "-" + java_uuid_string();
 }
 
 void group_coordinator::join_locked(join_args& args, join_callback& done, completions& out) {

@@ -7,7 +7,7 @@
 // in order; mu_ is held only around the in-memory parts.
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
-#include "meta/utf16.h"
+#include "base/utf8.h"
 
 namespace ketch::group {
 
@@ -114,7 +114,7 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
         rt.name = t.name;
         for (auto& p : t.partitions) {
             std::string metadata = p.metadata.value_or("");
-            if (meta::utf16_length(metadata) > size_t(config_.offset_metadata_max_bytes)) {
+            if (utf16_length(metadata) > size_t(config_.offset_metadata_max_bytes)) {
                 rt.partitions.push_back({p.partition, error_code::offset_metadata_too_large});
                 continue;
             }

@@ -8,7 +8,7 @@
 // ends, so a prepared commit completed after a restart still commits them.
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
-#include "meta/utf16.h"
+#include "base/utf8.h"
 
 namespace ketch::group {
 
@@ -80,7 +80,7 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
         rt.name = t.name;
         for (const auto& p : t.partitions) {
             std::string metadata = p.metadata.value_or("");
-            if (meta::utf16_length(metadata) > size_t(config_.offset_metadata_max_bytes)) {
+            if (utf16_length(metadata) > size_t(config_.offset_metadata_max_bytes)) {
                 rt.partitions.push_back({p.partition, error_code::offset_metadata_too_large});
                 continue;
             }

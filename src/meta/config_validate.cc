@@ -1,7 +1,7 @@
 #include "meta/config_validate.h"
 
 #include "meta/config_value.h"
-#include "meta/utf16.h"
+#include "base/utf8.h"
 
 namespace ketch::meta {
 

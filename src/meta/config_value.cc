@@ -10,6 +10,8 @@
 #include <locale.h>
 #include <stdlib.h>
 
+#include "base/utf8.h"
+
 namespace ketch::meta {
 
 namespace {
@@ -29,44 +31,29 @@ bool is_digit(char c) {
     return c >= '0' && c <= '9';
 }
 
-// Decodes one UTF-8 code point at s[i] (advancing i); -1 if malformed.
-int32_t next_code_point(std::string_view s, size_t& i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    int len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-    if (len == 0 || i + size_t(len) > s.size()) return ++i, -1;
-    int32_t cp = len == 1 ? c : c & (0x7f >> len);
-    for (int k = 1; k < len; ++k) {
-        auto b = static_cast<unsigned char>(s[i + size_t(k)]);
-        if ((b & 0xc0) != 0x80) return ++i, -1;
-        cp = (cp << 6) | (b & 0x3f);
-    }
-    i += size_t(len);
-    return cp;
-}
-
 // String.equalsIgnoreCase against a lower-case ASCII word. Besides ASCII
 // case, Java folds U+017F (long s) to 's'; no other character folds onto the
 // letters of "true"/"false".
 bool iequals(std::string_view s, std::string_view word) {
     size_t i = 0, w = 0;
     while (i < s.size()) {
-        int32_t cp = next_code_point(s, i);
+        uint32_t cp = next_code_point(s, i);
         if (cp >= 'A' && cp <= 'Z') cp += 32;
         if (cp == 0x17f) cp = 's';
-        if (w >= word.size() || cp != word[w++]) return false;
+        if (w >= word.size() || cp != static_cast<unsigned char>(word[w++])) return false;
     }
     return w == word.size();
 }
 
 // Character.digit(c, 10) for a BMP code point: Java accepts every Unicode
 // decimal digit block (these are the zeros of the 37 blocks Java 17 knows).
-int java_decimal_digit(int32_t cp) {
-    static constexpr int32_t zeros[] = {
+int java_decimal_digit(uint32_t cp) {
+    static constexpr uint32_t zeros[] = {
         0x0030, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6, 0x0D66,
         0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50,
         0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10};
-    for (int32_t z : zeros)
-        if (cp >= z && cp < z + 10) return cp - z;
+    for (uint32_t z : zeros)
+        if (cp >= z && cp < z + 10) return int(cp - z);
     return -1;
 }
 

@@ -1,6 +1,6 @@
 #include "meta/topic_name.h"
 
-#include "meta/utf16.h"
+#include "base/utf8.h"
 
 namespace ketch::meta {
 
