@@ -5,30 +5,45 @@ JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:9092
 DATA_DIR ?= ./data
 
-.PHONY: all deps build run test test-deps unit bench conformance reference fuzz clean
+.PHONY: all deps test-apt build broker run test test-deps unit bench conformance reference fuzz clean
 
 all: build
 
+# Debian packages: deps/apt.txt builds the broker; deps/apt-test.txt adds what tests need.
 deps:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh deps/apt.txt
+
+test-apt:
+	@scripts/install-deps.sh deps/apt.txt deps/apt-test.txt
 
 $(BUILD_DIR)/build.ninja: CMakeLists.txt
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
 
+# Everything: the broker, its tools, the tests.
 build: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-run: build
+# The broker binary alone: what `make run` needs.
+broker: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target ketch
+
+run: broker
 	$(BUILD_DIR)/ketch --listen $(LISTEN) --data-dir $(DATA_DIR)
 
 # Everything the client tests need (Python venv, npm, Go, Maven), pinned in committed files.
 test-deps:
 	@scripts/install-test-deps.sh
 
-test: build test-deps
+# Configured again after test-apt: a build dir first made by `make run`
+# (no GoogleTest then) gains its tests.
+test: test-apt test-deps
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	cmake --build $(BUILD_DIR) -j $(JOBS)
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 900
 
-unit: build
+unit: test-apt
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	cmake --build $(BUILD_DIR) -j $(JOBS)
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L unit
 
 bench: build

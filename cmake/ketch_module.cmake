@@ -1,6 +1,13 @@
 # ketch_module(name): a static library made of every src/<name>/**/*.cc.
 # New files are picked up without editing any CMakeLists (CONFIGURE_DEPENDS).
 # A module with no sources yet gets an empty translation unit.
+#
+# Each module has an include root of its own, <build>/include_roots/<name>,
+# holding one entry, <name> -> src/<name>: `#include "log/segment.h"` resolves
+# only in a module that is log or links ketch_log. So a module sees the
+# headers of itself and of what it links (PUBLIC links pass theirs on), and an
+# include of a layer it may not use does not compile (ARCHITECTURE.md; the
+# layer table itself is checked by scripts/check-layers.py, test `layers`).
 function(ketch_module name)
   file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.cc)
   if(NOT srcs)
@@ -9,6 +16,9 @@ function(ketch_module name)
     set(srcs ${empty})
   endif()
   add_library(ketch_${name} STATIC ${srcs})
-  target_include_directories(ketch_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  set(root ${CMAKE_BINARY_DIR}/include_roots/${name})
+  file(MAKE_DIRECTORY ${root})
+  file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/${name} ${root}/${name} SYMBOLIC)
+  target_include_directories(ketch_${name} PUBLIC ${root})
   target_compile_options(ketch_${name} PRIVATE ${KETCH_WARNINGS})
 endfunction()

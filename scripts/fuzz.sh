@@ -23,9 +23,9 @@ seconds="${FUZZ_SECONDS:-60}"
 targets="${FUZZ_TARGETS:-fuzz_request_decode fuzz_batch_validate}"
 jobs="${JOBS:-$(nproc)}"
 
-"$repo/scripts/install-deps.sh"
+"$repo/scripts/install-deps.sh" "$repo/deps/apt.txt" "$repo/deps/apt-test.txt"
 if ! command -v clang++-14 >/dev/null; then
-  echo "fuzz.sh: clang++-14 not found (deps/apt.txt lists clang-14 and libclang-rt-14-dev)" >&2
+  echo "fuzz.sh: clang++-14 not found (deps/apt-test.txt lists clang-14 and libclang-rt-14-dev)" >&2
   exit 1
 fi
 

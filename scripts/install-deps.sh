@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian packages listed in deps/apt.txt that are missing.
+# Installs the Debian packages listed in the given files (default:
+# deps/apt.txt, what the broker needs to build) that are missing.
 # Idempotent and quiet when everything is there (so `make run` stays fast).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-mapfile -t wanted < <(grep -vE '^\s*(#|$)' "$here/deps/apt.txt")
+lists=("$@")
+[ ${#lists[@]} -eq 0 ] && lists=("$here/deps/apt.txt")
+mapfile -t wanted < <(cat "${lists[@]}" | grep -vE '^\s*(#|$)')
 missing=()
 for p in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

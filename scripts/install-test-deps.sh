@@ -6,7 +6,7 @@
 #   - the franz-go driver (go build in tests/clients/go -> tests/clients/go/driver)
 # Each driver step runs only when its directory exists, and only when its inputs are
 # newer than what was built last time; a second run with nothing changed does no work.
-# kcat and python3-venv come from Debian (deps/apt.txt, scripts/install-deps.sh).
+# kcat and python3-venv come from Debian (deps/apt-test.txt, scripts/install-deps.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 clients="$root/tests/clients"

@@ -63,7 +63,7 @@ def _missing(name):
         return "%s is not executable" % prog
     if needs == "kcat":
         if not (shutil.which("kcat") or shutil.which("kafkacat")):
-            return "kcat is not installed (deps/apt.txt)"
+            return "kcat is not installed (deps/apt-test.txt)"
     elif isinstance(needs, str):
         probe = subprocess.run([_python(), "-c", "import " + needs], capture_output=True)
         if probe.returncode != 0:

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Fails when a source file includes a module its layer may not see.
+
+The layers and what each may include are ARCHITECTURE.md's (shared/design),
+written down once here as a table: a module may include itself and the modules
+listed for it. The build enforces the same rule with per-module include roots
+(cmake/ketch_module.cmake: a module sees only the headers of what it links);
+this check also catches a CMake change that links a module upward, and names
+the offending line.
+
+Usage: check-layers.py [SRC_DIR]   (default: the repository's src/)
+"""
+
+import re
+import sys
+from pathlib import Path
+
+# module -> the modules below it that it may include (besides itself).
+ALLOWED = {
+    "base": set(),
+    "record": {"base"},
+    "protocol": {"base"},
+    "io": {"base"},
+    "log": {"base", "io", "record"},
+    "meta": {"base", "io"},
+    "group": {"base", "meta"},
+    "txn": {"base", "meta"},
+    "security": {"base", "meta"},
+    "net": {"base", "protocol", "security"},
+    "partition": {"base", "io", "record", "log", "meta", "txn"},
+    "tenant": {"base", "meta", "security"},
+    "inspect": {"base", "protocol"},
+    "registry": {"base", "record", "io", "meta", "security", "http"},
+    "broker": {"base", "record", "protocol", "io", "log", "meta", "group", "txn", "security", "net", "partition",
+               "tenant", "inspect"},
+    "http": {"base"},
+    "cli": {"base", "record", "protocol", "security"},
+    "console": {"base", "record", "protocol", "io", "log", "meta", "group", "txn", "security", "net", "partition",
+                "tenant", "inspect", "registry", "broker", "http"},
+    "app": None,  # the wiring: may include every module
+}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([a-z_]+)/')
+
+
+def check(src: Path) -> list[str]:
+    modules = {p.name for p in src.iterdir() if p.is_dir()}
+    problems = []
+    for mod in sorted(modules):
+        if mod not in ALLOWED:
+            problems.append(f"src/{mod}: a module the layer table does not know (add it to {__file__})")
+            continue
+        allowed = ALLOWED[mod]
+        for f in sorted((src / mod).rglob("*")):
+            if f.suffix not in (".h", ".cc", ".cpp", ".hpp", ".inc"):
+                continue
+            for n, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
+                m = INCLUDE.match(line)
+                if not m or m.group(1) not in modules or m.group(1) == mod:
+                    continue
+                if allowed is not None and m.group(1) not in allowed:
+                    problems.append(f"{f.relative_to(src.parent)}:{n}: {mod} may not include {m.group(1)}/ "
+                                    f"({line.strip()})")
+    return problems
+
+
+def main() -> int:
+    src = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "src"
+    problems = check(src)
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} include(s) break the layering (ARCHITECTURE.md)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
