@@ -1,0 +1,45 @@
+#include "app/group_service.h"
+
+#include <stdexcept>
+
+#include "app/stores.h"
+#include "broker/resource_configs.h"
+
+namespace ketch::app {
+
+namespace {
+
+group::group_config group_config_of(const options& opt) {
+    group::group_config c;
+    c.initial_rebalance_delay_ms = opt.group_initial_rebalance_delay_ms;
+    c.min_session_timeout_ms = opt.group_min_session_timeout_ms;
+    c.max_session_timeout_ms = opt.group_max_session_timeout_ms;
+    c.consumer_session_timeout_ms = opt.group_consumer_session_timeout_ms;
+    c.consumer_heartbeat_interval_ms = opt.group_consumer_heartbeat_interval_ms;
+    c.consumer_assignment_interval_ms = opt.group_consumer_assignment_interval_ms;
+    c.consumer_migration_policy = group::parse_migration_policy(opt.group_consumer_migration_policy);
+    return c;
+}
+
+}  // namespace
+
+group_service::group_service(const options& opt, stores& s, const meta::topic_registry& topics)
+    : topic_view(topics) {
+    auto cfg = group_config_of(opt);
+    // Per-group config overrides (meta.db): the coordinator starts with them
+    // (its restored members' session timers use them) and gets every change.
+    auto overrides = meta::resource_config_registry::open(*s.meta, meta::config_resource::group);
+    if (!overrides.ok()) throw std::runtime_error("group configs: " + overrides.error().message);
+    configs = std::move(*overrides);
+    for (const auto& [group, values] : configs->all())
+        cfg.consumer_overrides[group] = broker::consumer_overrides_of(values);
+    auto opened = group::group_coordinator::open(cfg, clock, timers, *s.offsets);
+    if (!opened.ok()) throw std::runtime_error("groups: " + opened.error().message);
+    coordinator = std::move(*opened);
+    coordinator->set_topic_view(&topic_view);
+    configs->set_listener([c = coordinator.get()](const std::string& group, const meta::config_map& values) {
+        c->set_consumer_overrides(group, broker::consumer_overrides_of(values));
+    });
+}
+
+}  // namespace ketch::app

@@ -1,0 +1,27 @@
+// The Prometheus page (--metrics-listen host:port, /metrics) on the broker's
+// small HTTP server.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "broker/request_metrics.h"
+#include "http/server.h"
+#include "net/connection_stats.h"
+#include "security/quota_manager.h"
+
+namespace ketch::app {
+
+struct metrics_server {
+    std::unique_ptr<http::server> http;
+    std::string address;  // host:port as bound
+
+    // Binds and starts serving; throws on a bad address or a port in use.
+    static metrics_server start(const std::string& listen, const net::connection_stats& connections,
+                                const broker::request_metrics& requests, const security::quota_manager* quotas);
+    void stop() {
+        if (http) http->stop();
+    }
+};
+
+}  // namespace ketch::app

@@ -1,0 +1,159 @@
+#include "app/run_broker.h"
+
+#include <csignal>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <spdlog/spdlog.h>
+
+#include "app/cluster_id.h"
+#include "app/data_dir_lock.h"
+#include "app/group_service.h"
+#include "app/kafka_listeners.h"
+#include "app/metrics_server.h"
+#include "app/security_services.h"
+#include "app/stores.h"
+#include "app/txn_service.h"
+#include "broker/broker_context.h"
+#include "broker/cleaner.h"
+#include "broker/dispatcher.h"
+#include "broker/partition_waiters.h"
+#include "broker/partitions.h"
+#include "broker/retention.h"
+#include "io/posix_file_system.h"
+#include "log/log_manager.h"
+#include "meta/topic_registry.h"
+#include "net/server.h"
+#include "txn/producer_ids.h"
+
+namespace ketch::app {
+
+namespace {
+
+std::unique_ptr<meta::topic_registry> open_topics(meta::store& s, const options& opt) {
+    auto topics = meta::topic_registry::open(s, meta::broker_defaults{}, {}, std::to_string(opt.node_id));
+    if (!topics.ok()) throw std::runtime_error("topics: " + topics.error().message);
+    return std::move(*topics);
+}
+
+// <data-dir>/logs, every partition opened with the default config (the
+// topics' own settings are applied once the broker's context exists).
+std::unique_ptr<log::log_manager> open_logs(const options& opt) {
+    log::log_manager::options lopt;
+    lopt.fs = std::make_shared<io::posix_file_system>();
+    lopt.data_dir = (std::filesystem::path(opt.data_dir) / "logs").string();
+    lopt.default_config.flush_interval_ms = opt.flush_ms;
+    auto logs = log::log_manager::open(std::move(lopt));
+    if (!logs.ok()) throw std::runtime_error("logs: " + logs.error().message);
+    return std::move(*logs);
+}
+
+std::unique_ptr<meta::resource_config_registry> open_client_metrics(meta::store& s) {
+    // Client metrics subscriptions (meta.db): kept and described; ketch sends no telemetry.
+    auto r = meta::resource_config_registry::open(s, meta::config_resource::client_metrics);
+    if (!r.ok()) throw std::runtime_error("client metrics: " + r.error().message);
+    return std::move(*r);
+}
+
+void configure(broker::broker_config& c, const options& opt) {
+    c.node_id = opt.node_id;
+    c.cluster_id = load_or_create_cluster_id(opt.data_dir);
+    c.auto_create_topics = opt.auto_create_topics;
+    c.default_partitions = opt.default_partitions;
+    c.max_request_bytes = opt.max_request_bytes;
+    c.flush_ms = opt.flush_ms;
+    c.producer_id_expiration_ms = opt.producer_id_expiration_ms;
+}
+
+void announce(double ms, const std::vector<listener_endpoint>& endpoints, const broker::broker_config& c,
+              const std::string& data_dir, int reactors, const std::string& self_signed) {
+    auto& first = endpoints.front();
+    spdlog::info("ketch ready in {:.1f} ms: listening on {}:{} (data in {}, {} reactors)", ms, first.host, first.port,
+                 data_dir, reactors);
+    for (auto& e : endpoints)
+        spdlog::info("listener {} ({}) on {}:{}, advertised as {}:{}", e.name, e.protocol, e.host, e.port,
+                     e.advertised_host, e.advertised_port);
+    if (!self_signed.empty())
+        spdlog::info("TLS: self-signed certificate for localhost in {} (clients: ssl.ca.location={})", self_signed,
+                     self_signed);
+    spdlog::info("connect with: bootstrap.servers={}:{}   (e.g. kcat -b {}:{} -L)", c.advertised_host,
+                 c.advertised_port, c.advertised_host, c.advertised_port);
+}
+
+int wait_for_signal() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    int sig = 0;
+    sigwait(&set, &sig);
+    return sig;
+}
+
+}  // namespace
+
+int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::steady_clock::time_point started) {
+    std::filesystem::create_directories(opt.data_dir);
+    data_dir_lock dir_lock(opt.data_dir);  // before anything in it is opened
+    auto st = stores::open(opt.data_dir);
+    auto topics = open_topics(*st.meta, opt);
+    auto logs = open_logs(opt);
+    broker::partition_waiters waiters;
+    // A marker may move a partition's LSO: wake read_committed long polls.
+    logs->set_marker_listener([&waiters](const log::topic_partition& tp) { waiters.notify(tp.topic, tp.partition); });
+    txn::producer_ids producer_ids(opt.data_dir);
+    group_service groups(opt, st, *topics);
+    boost::asio::thread_pool blocking(2);  // fsyncs of commits, transaction markers
+
+    broker::broker_context ctx{{}, *topics, *logs, waiters, producer_ids, *groups.coordinator, {}};
+    configure(ctx.config, opt);
+    auto client_metrics = open_client_metrics(*st.meta);
+    ctx.group_configs = groups.configs.get();
+    ctx.client_metrics_configs = client_metrics.get();
+    ctx.run_blocking = [&blocking](std::function<void()> fn) { boost::asio::post(blocking, std::move(fn)); };
+    broker::apply_topic_configs(ctx);
+    security_services security(opt, st);
+    security.attach(ctx);
+    txn_service txns(opt, st, ctx, groups, producer_ids, blocking);
+
+    broker::dispatcher dispatch(ctx);
+    auto kafka = kafka_listeners::from(opt, lis);
+    net::server server(kafka.server, dispatch);
+    server.set_ip_rate_check([&security](const std::string& ip) { return security.record_connection(ip); });
+    auto endpoints = publish_endpoints(ctx.config, lis, server.listen());
+    ctx.config.static_properties = static_broker_properties(opt, endpoints);
+    server.start();
+    auto retention = std::make_unique<broker::retention_task>(ctx, opt.retention_check_ms);
+    auto cleaner =
+        std::make_unique<broker::cleaner_task>(ctx, opt.log_cleaner_backoff_ms, opt.log_cleaner_io_max_bytes_per_second);
+    metrics_server metrics;
+    if (!opt.metrics_listen.empty())
+        metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas());
+
+    write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert, metrics.address);
+    auto& first = endpoints.front();
+    if (!opt.ready_file.empty()) write_file_atomically(opt.ready_file, first.host + ":" + std::to_string(first.port));
+    announce(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count(), endpoints,
+             ctx.config, opt.data_dir, server.reactor_count(), kafka.self_signed_cert);
+
+    int sig = wait_for_signal();
+    spdlog::info("signal {}: shutting down", sig);
+    // Parked JoinGroup/SyncGroup requests are answered NOT_COORDINATOR while
+    // the listener still runs; later group requests COORDINATOR_NOT_AVAILABLE.
+    groups.coordinator->shutdown();
+    txns.shutdown();
+    metrics.stop();
+    server.stop();
+    waiters.clear();  // parked fetches hold timers of the (stopped) reactors
+    blocking.join();
+    cleaner.reset();
+    retention.reset();
+    if (auto s = logs->close(); !s.ok()) spdlog::error("closing logs: {}", s.error().message);
+    spdlog::info("stopped");
+    return 0;
+}
+
+}  // namespace ketch::app

@@ -1,0 +1,103 @@
+#include "app/security_services.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+#include "app/stores.h"
+#include "security/sasl_mechanism.h"
+#include "security/scram.h"
+
+namespace ketch::app {
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& s) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= s.size()) {
+        auto comma = s.find(',', start);
+        auto item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (!item.empty()) out.push_back(item);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+// --sasl-mechanisms, listed in Kafka's order (a hash map's there) whatever the flag's order.
+security::sasl_config sasl_config_of(const options& opt) {
+    auto wanted = split_list(opt.sasl_mechanisms);
+    const auto& all = security::supported_mechanisms();
+    for (auto& m : wanted)
+        if (std::find(all.begin(), all.end(), m) == all.end())
+            throw std::runtime_error("--sasl-mechanisms: unsupported mechanism " + m);
+    security::sasl_config c;
+    c.enabled_mechanisms.clear();
+    for (auto& m : all)
+        if (std::find(wanted.begin(), wanted.end(), m) != wanted.end()) c.enabled_mechanisms.push_back(m);
+    c.reauth_ms = opt.connections_max_reauth_ms;
+    return c;
+}
+
+// ketch.toml [[users]]: each gets SCRAM-SHA-256 and SCRAM-SHA-512 credentials
+// (salted, 4096 iterations) unless the stored ones already match the password.
+void provision_users(const std::map<std::string, std::string>& users, meta::credential_store& creds) {
+    for (auto& [name, password] : users) {
+        for (const char* mech : {"SCRAM-SHA-256", "SCRAM-SHA-512"}) {
+            auto have = creds.find(name, mech);
+            if (have && security::scram_password_matches(*have, password)) continue;
+            auto st = creds.upsert(security::make_scram_credential(name, mech, password, 4096));
+            if (!st.ok()) throw std::runtime_error("credentials: " + st.error().message);
+        }
+    }
+}
+
+std::set<std::string> super_users_of(const options& opt) {
+    auto users = security::parse_super_users(opt.super_users);
+    for (auto& u : users)
+        if (u.find(':') == std::string::npos)  // SecurityUtils.parseKafkaPrincipal
+            throw std::runtime_error("--super-users: expected a string in format principalType:principalName but got " +
+                                     u);
+    return users;
+}
+
+security::quota_window window_of(const options& opt) {
+    return {opt.quota_window_num, int64_t(opt.quota_window_size_seconds) * 1000};
+}
+
+}  // namespace
+
+security_services::security_services(const options& opt, stores& s)
+    : sasl_(sasl_config_of(opt)),
+      credentials_(*s.credentials),
+      quota_settings_(*s.quotas),
+      quotas_(quota_settings_, window_of(opt)),
+      ip_rates_(quota_settings_, window_of(opt)) {
+    provision_users(opt.users, credentials_);
+    auto super_users = super_users_of(opt);
+    if (opt.authorizer) {
+        authorizer_.emplace(security::authorizer_config{true, super_users, opt.allow_everyone_if_no_acl_found},
+                            *s.acls);
+        spdlog::info("authorizer on: {} ACL(s), super users [{}], allow.everyone.if.no.acl.found={}",
+                     authorizer_->acls({}).size(), opt.super_users, opt.allow_everyone_if_no_acl_found);
+    }
+    if (auto st = quota_settings_.load(); !st.ok()) throw std::runtime_error("quotas: " + st.error().message);
+}
+
+void security_services::attach(broker::broker_context& ctx) {
+    ctx.sasl = sasl_;
+    ctx.credentials = &credentials_;
+    ctx.authorizer = authorizer_ ? &*authorizer_ : nullptr;
+    ctx.quota_settings = &quota_settings_;
+    ctx.quotas = &quotas_;
+}
+
+int64_t security_services::record_connection(const std::string& ip) {
+    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch());
+    return ip_rates_.record_connection(ip, now.count());
+}
+
+}  // namespace ketch::app

@@ -1,0 +1,42 @@
+// Who may connect and what they may do: SASL (mechanisms and the users of
+// ketch.toml), the ACL authorizer (--authorizer), client quotas and the ip
+// connection-rate quotas. Built from the flags and the data directory's
+// stores; attach() hands them to the broker's context.
+#pragma once
+
+#include <optional>
+
+#include "app/options.h"
+#include "broker/broker_context.h"
+#include "security/authorizer.h"
+#include "security/ip_connection_rate.h"
+#include "security/quota_config.h"
+#include "security/quota_manager.h"
+
+namespace ketch::app {
+
+struct stores;
+
+class security_services {
+public:
+    // Throws std::runtime_error on a bad flag or a store that cannot be read.
+    security_services(const options& opt, stores& s);
+    security_services(const security_services&) = delete;
+    security_services& operator=(const security_services&) = delete;
+
+    void attach(broker::broker_context& ctx);
+    security::quota_manager& quotas() { return quotas_; }
+    // A new connection from `ip`, counted against its connection_creation_rate
+    // quota: 0 when accepted, else how long (ms) to hold it before closing it.
+    int64_t record_connection(const std::string& ip);
+
+private:
+    security::sasl_config sasl_;
+    meta::credential_store& credentials_;
+    std::optional<security::authorizer> authorizer_;
+    security::quota_config quota_settings_;
+    security::quota_manager quotas_;
+    security::ip_connection_rate ip_rates_;
+};
+
+}  // namespace ketch::app

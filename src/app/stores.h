@@ -1,0 +1,29 @@
+// The data directory's SQLite stores (<data-dir>/*.db), opened at start-up.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "meta/sqlite_acl_store.h"
+#include "meta/sqlite_credential_store.h"
+#include "meta/sqlite_offset_store.h"
+#include "meta/sqlite_quota_store.h"
+#include "meta/sqlite_store.h"
+#include "meta/sqlite_txn_store.h"
+
+namespace ketch::app {
+
+struct stores {
+    std::unique_ptr<meta::sqlite_store> meta;                   // meta.db: topics, configs
+    std::unique_ptr<meta::sqlite_offset_store> offsets;         // offsets.db: committed offsets
+    std::unique_ptr<meta::sqlite_credential_store> credentials; // credentials.db: SCRAM
+    std::unique_ptr<meta::sqlite_acl_store> acls;               // acls.db
+    std::unique_ptr<meta::sqlite_quota_store> quotas;           // quotas.db: client quotas
+    std::unique_ptr<meta::sqlite_txn_store> txns;               // txn.db: transactions
+
+    // Opens (creating what is missing) every store; throws std::runtime_error
+    // naming the store that failed.
+    static stores open(const std::filesystem::path& data_dir);
+};
+
+}  // namespace ketch::app

@@ -1,0 +1,54 @@
+#include "app/txn_service.h"
+
+#include <memory>
+#include <stdexcept>
+
+#include <boost/asio/steady_timer.hpp>
+
+#include "app/stores.h"
+
+namespace ketch::app {
+
+namespace {
+
+txn::txn_config txn_config_of(const options& opt) {
+    txn::txn_config c;
+    c.max_timeout_ms = opt.transaction_max_timeout_ms;
+    c.abort_timed_out_interval_ms = opt.transaction_abort_check_ms;
+    c.transactional_id_expiration_ms = opt.transactional_id_expiration_ms;
+    return c;
+}
+
+// Runs `job` after `delay_ms` on `pool`: a retry waits on a timer, not on a pool thread.
+txn::transaction_coordinator::delayed_executor delayed_on(boost::asio::thread_pool& pool) {
+    return [&pool](int64_t delay_ms, std::function<void()> job) {
+        auto t = std::make_shared<boost::asio::steady_timer>(pool, std::chrono::milliseconds(delay_ms));
+        t->async_wait([t, job = std::move(job)](const boost::system::error_code&) { job(); });
+    };
+}
+
+}  // namespace
+
+txn_service::txn_service(const options& opt, stores& s, broker::broker_context& ctx, group_service& groups,
+                         txn::producer_ids& producer_ids, boost::asio::thread_pool& blocking)
+    : markers_(ctx),
+      coordinator_(
+          txn_config_of(opt), [&clock = groups.clock] { return clock.now_ms(); },
+          [&producer_ids] { return producer_ids.next(); }, *s.txns, markers_, ctx.run_blocking, delayed_on(blocking)),
+      abort_timed_out_(groups.timers, opt.transaction_abort_check_ms,
+                       [&ctx, this] { ctx.run_blocking([this] { coordinator_.abort_timed_out(); }); }),
+      expire_ids_(groups.timers, txn::txn_config{}.remove_expired_interval_ms,
+                  [&ctx, this] { ctx.run_blocking([this] { coordinator_.expire_transactional_ids(); }); }) {
+    if (auto st = groups.coordinator->attach_txn_store(*s.txns); !st.ok())
+        throw std::runtime_error("transactional offsets: " + st.error().message);
+    if (auto st = coordinator_.load(); !st.ok()) throw std::runtime_error("transactions: " + st.error().message);
+    ctx.txns = &coordinator_;
+}
+
+void txn_service::shutdown() {
+    coordinator_.shutdown();
+    abort_timed_out_.stop();
+    expire_ids_.stop();
+}
+
+}  // namespace ketch::app
