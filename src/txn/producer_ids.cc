@@ -17,6 +17,21 @@ producer_ids::producer_ids(std::string dir) : path_(std::move(dir) + "/producer_
     reserved_end_ = next_;
 }
 
+namespace {
+
+// fsync of the directory holding `path`: a rename is durable only then.
+bool sync_dir_of(const std::string& path) {
+    auto slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return false;
+    bool ok = ::fsync(fd) == 0;
+    ::close(fd);
+    return ok;
+}
+
+}  // namespace
+
 void producer_ids::reserve_block() {
     int64_t end = next_ + k_block;
     std::string tmp = path_ + ".tmp";
@@ -25,7 +40,8 @@ void producer_ids::reserve_block() {
     std::string text = std::to_string(end) + "\n";
     bool ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size()) && ::fdatasync(fd) == 0;
     ::close(fd);
-    if (!ok || std::rename(tmp.c_str(), path_.c_str()) != 0) throw std::runtime_error("cannot persist producer ids");
+    if (!ok || std::rename(tmp.c_str(), path_.c_str()) != 0 || !sync_dir_of(path_))
+        throw std::runtime_error("cannot persist producer ids");
     reserved_end_ = end;
 }
 
