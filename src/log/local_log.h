@@ -2,11 +2,14 @@
 // engine behind partition_log). Layout: docs/design/log_format.md.
 //
 // Lock rules (acquire only in this order; never the reverse):
-//   append_mu_                  -> sync_mu_ -> segments_mu_
+//   clean_mu_ -> append_mu_     -> sync_mu_ -> segments_mu_
 //   flush_mu_ -> checkpoint_mu_ -> sync_mu_ -> segments_mu_
+//   * clean_mu_: one compaction at a time (local_log_compact.cc).
 //   * append_mu_: one appender at a time; also roll, retention, delete_records
 //     and set_config (anything that changes the segment list). Held for one
-//     pwritev, never for an fsync: checkpoint_mu_ is never taken under it.
+//     pwritev, never for a segment's fsync: checkpoint_mu_ is never taken
+//     under it. The one exception is a compaction's swap of cleaned segments,
+//     which syncs the directory under it (docs/design/compaction.md).
 //   * flush_mu_: one flush pass at a time (flusher thread, flush(), close()).
 //     Takes no append lock, so appends continue while the disk syncs.
 //   * checkpoint_mu_: one writer of the checkpoint file at a time.

@@ -108,7 +108,8 @@ public:
     // below the last marker's (ProducerAppendInfo.appendEndTxnMarker).
     virtual log_result<append_result> append_txn_marker(int64_t producer_id, int16_t producer_epoch, bool commit,
                                                         int32_t coordinator_epoch, int64_t now_ms) = 0;
-    // min(first offset of any open transaction, high watermark).
+    // min(first offset of any open transaction, high watermark), never below
+    // the log start offset.
     virtual int64_t last_stable_offset() const = 0;
     // The producers this partition knows (DescribeProducers).
     virtual std::vector<producer_entry> producers() const = 0;

@@ -1,5 +1,5 @@
-// Helpers for the generated JSON conversion and sample filling (tests, the
-// conformance tool, request tracing). Not used on the broker's hot path.
+// Helpers for the generated JSON conversion and sample filling (tests and the
+// conformance tool). Not used on the broker's hot path.
 #pragma once
 
 #include <cstdint>

@@ -2,8 +2,9 @@
 //
 // Decoded requests hold it as a zero-copy slice of the request frame. Encoded
 // responses may instead hold file ranges (`file_chunk`) that the network layer
-// sends with sendfile(2) — the protocol layer never reads files itself; a
-// chunk is opaque here except for its length and, for flattening, a reader.
+// sends with sendfile(2). On the response path the protocol layer never reads
+// a file: a chunk is opaque here except for its length; flatten() (tests and
+// tools) reads one with pread.
 #pragma once
 
 #include <cstdint>

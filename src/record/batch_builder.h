@@ -1,6 +1,6 @@
-// Builds a v2 RecordBatch from records: used by tests, by the transaction
-// coordinator for control records (commit/abort markers), and wherever ketch
-// must write a batch of its own.
+// Builds a v2 RecordBatch from records: used by tests, by the log for control
+// records (commit/abort markers, log/local_log_producers.cc), and wherever
+// ketch must write a batch of its own.
 #pragma once
 
 #include <cstdint>

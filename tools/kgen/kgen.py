@@ -4,7 +4,8 @@
 Reads schemas/kafka/*.json (Apache Kafka 4.3.1's common/message definitions)
 and writes, per API, `<api>.h/.cc` (structs + encode/decode) and
 `<api>_json.h/.cc` (to/from JSON and sample filling, for tests and tools),
-plus `api_table.h/.cc` and `headers.h/.cc`.
+plus `api_table.h/.cc`, `api_visit.h`, `all_json.h` and the request and
+response headers (`request_header`, `response_header`) from their schemas.
 
 Usage: kgen.py SCHEMA_DIR OUT_DIR            generate
        kgen.py SCHEMA_DIR --list-outputs     print the files it would write
