@@ -108,10 +108,10 @@ log_result<append_result> local_log::append(byte_view batch, const append_option
     int64_t now = opts.now_ms >= 0 ? opts.now_ms : now_ms();
     int64_t log_append_time = -1;
     if (opts.timestamp_type == record::timestamp_type::log_append_time) {
-        h->attributes = int16_t(h->attributes | 0x08);
+        h->attributes = int16_t(h->attributes | record::k_attr_log_append_time);
         h->max_timestamp = now;
         store_be<int16_t>(head.data() + record::k_attributes_offset, h->attributes);
-        store_be<int64_t>(head.data() + 35, now);
+        store_be<int64_t>(head.data() + record::k_max_timestamp_offset, now);
         uint32_t crc = crc32c(byte_view(head).subspan(record::k_attributes_offset));
         crc = crc32c_extend(crc, batch.subspan(k_batch_header_size));
         store_be<uint32_t>(head.data() + record::k_crc_offset, crc);
