@@ -222,7 +222,8 @@ TEST(local_log_read, concurrent_readers_never_see_partial_batches) {
     constexpr int k_batches = 3000;
     std::atomic<bool> stop{false};
     std::atomic<int64_t> checked{0};
-    auto reader = [&] {
+    std::atomic<int> readers_gone{0};
+    auto read_until_stopped = [&] {
         while (!stop.load()) {
             int64_t end = log->log_end_offset();
             int64_t from = end > 0 ? (end * 7919) % end : 0;
@@ -242,8 +243,18 @@ TEST(local_log_read, concurrent_readers_never_see_partial_batches) {
             }
         }
     };
+    auto reader = [&] {
+        read_until_stopped();  // returns early when an assertion fails
+        readers_gone.fetch_add(1);
+    };
     std::thread r1(reader), r2(reader);
-    for (int i = 0; i < k_batches; ++i) must_append(*log, make_batch(1 + i % 3, i, size_t(50 + i % 200)));
+    for (int i = 0; i < k_batches; ++i) {
+        must_append(*log, make_batch(1 + i % 3, i, size_t(50 + i % 200)));
+        // On a loaded machine the readers may not have run yet: let them
+        // check a batch before most of the appends, so that they overlap.
+        if (i == 100)
+            while (checked.load() == 0 && readers_gone.load() < 2) std::this_thread::yield();
+    }
     stop.store(true);
     r1.join();
     r2.join();
