@@ -30,13 +30,14 @@ ALLOWED = {
     "partition": {"base", "io", "record", "log", "meta", "txn"},
     "tenant": {"base", "meta", "security"},
     "inspect": {"base", "protocol"},
-    "registry": {"base", "record", "io", "meta", "security", "http"},
+    "registry": {"base", "record", "io", "meta", "security"},
+    "registry_http": {"base", "meta", "security", "http", "registry"},
     "broker": {"base", "record", "protocol", "io", "log", "meta", "group", "txn", "security", "net", "partition",
                "tenant", "inspect"},
     "http": {"base"},
     "cli": {"base", "record", "protocol", "security"},
     "console": {"base", "record", "protocol", "io", "log", "meta", "group", "txn", "security", "net", "partition",
-                "tenant", "inspect", "registry", "broker", "http"},
+                "tenant", "inspect", "registry", "registry_http", "broker", "http"},
     "app": None,  # the wiring: may include every module
 }
 

@@ -80,12 +80,13 @@ std::vector<listener_endpoint> publish_endpoints(broker::broker_config& config, 
 }
 
 void write_listeners_file(const std::string& data_dir, const std::vector<listener_endpoint>& endpoints,
-                          const std::string& tls_ca_file, const std::string& metrics_addr) {
+                          const std::string& tls_ca_file, const web_addresses& web) {
     nlohmann::json j = nlohmann::json::object();
     for (auto& e : endpoints)
         j["listeners"][e.name] = {{"protocol", e.protocol}, {"address", e.host + ":" + std::to_string(e.port)}};
     if (!tls_ca_file.empty()) j["tls_ca_file"] = tls_ca_file;
-    if (!metrics_addr.empty()) j["metrics"] = "http://" + metrics_addr + "/metrics";
+    if (!web.metrics.empty()) j["metrics"] = "http://" + web.metrics + "/metrics";
+    if (!web.schema_registry.empty()) j["schema_registry"] = web.schema_registry;
     write_file_atomically((std::filesystem::path(data_dir) / "listeners.json").string(), j.dump());
 }
 

@@ -36,10 +36,16 @@ broker::broker_config::endpoint advertised_endpoint(const resolved_listeners& li
 std::vector<listener_endpoint> publish_endpoints(broker::broker_config& config, const resolved_listeners& lis,
                                                  const std::vector<uint16_t>& bound_ports);
 
+// The broker's other addresses, for listeners.json (empty: not served).
+struct web_addresses {
+    std::string metrics;          // host:port of /metrics
+    std::string schema_registry;  // the registry's URL
+};
+
 // <data-dir>/listeners.json: every listener's bound address, the TLS CA file
-// and the metrics URL, for tools and tests. Written atomically.
+// and the HTTP services' addresses, for tools and tests. Written atomically.
 void write_listeners_file(const std::string& data_dir, const std::vector<listener_endpoint>& endpoints,
-                          const std::string& tls_ca_file, const std::string& metrics_addr);
+                          const std::string& tls_ca_file, const web_addresses& web);
 
 // Writes `content` + "\n" to `path` atomically (a temporary file renamed).
 void write_file_atomically(const std::string& path, const std::string& content);

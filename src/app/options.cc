@@ -18,6 +18,12 @@ std::pair<std::string, uint16_t> split_host_port(const std::string& s) {
     return {host, uint16_t(port)};
 }
 
+std::string http_address_or_default(const std::string& given, const options& o, uint16_t default_port) {
+    if (!given.empty()) return given;
+    const bool free_kafka_port = split_host_port(o.listen).second == 0;
+    return "127.0.0.1:" + std::to_string(free_kafka_port ? 0 : default_port);
+}
+
 namespace {
 
 // Registers each setting once, under its flag --NAME and its ketch.toml key
@@ -143,6 +149,12 @@ options parse_options(int argc, char** argv) {
             ->capture_default_str();
         a.option("metrics-listen", o.metrics_listen,
                  "host:port serving the broker's metrics at /metrics (Prometheus text; port 0: any free port)");
+        a.flag("schema-registry", o.schema_registry,
+               "serve the Confluent-compatible schema registry (--schema-registry=false: off)")
+            ->capture_default_str();
+        a.option("schema-registry-addr", o.schema_registry_addr,
+                 "host:port of the schema registry's REST API (port 0: any free port; default 127.0.0.1:8081, "
+                 "or a free port when --listen's port is 0)");
         a.option("data-dir", o.data_dir, "where topics, logs and metadata live")->capture_default_str();
         a.option("reactors", o.reactors, "network threads (0: one per core)")->capture_default_str();
         a.option("auto-create-topics", o.auto_create_topics,

@@ -44,6 +44,10 @@ struct options {
     int32_t quota_window_num = 11;
     int32_t quota_window_size_seconds = 1;
     std::string metrics_listen;              // host:port of the Prometheus /metrics page; empty: off
+    bool schema_registry = true;             // serve the schema registry (docs/schema_registry.md)
+    // Its host:port (port 0: any free port). Unset: 127.0.0.1:8081, or a free
+    // port when --listen's is 0 (http_address_or_default).
+    std::string schema_registry_addr;
     std::string data_dir = "./data";
     int reactors = 0;                        // 0: one per core
     bool auto_create_topics = true;
@@ -81,5 +85,11 @@ options parse_options(int argc, char** argv);
 
 // "host", port from "host:port".
 std::pair<std::string, uint16_t> split_host_port(const std::string& s);
+
+// The address of an HTTP service of the broker (registry, console): `given`
+// when set; else 127.0.0.1 on `default_port`, or on a free port when the
+// Kafka listener's is 0, so that brokers started side by side on free ports
+// (tests) do not contend for the same HTTP port.
+std::string http_address_or_default(const std::string& given, const options& o, uint16_t default_port);
 
 }  // namespace ketch::app

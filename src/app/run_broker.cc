@@ -14,6 +14,7 @@
 #include "app/group_service.h"
 #include "app/kafka_listeners.h"
 #include "app/metrics_server.h"
+#include "app/schema_registry.h"
 #include "app/security_services.h"
 #include "app/stores.h"
 #include "app/txn_service.h"
@@ -133,7 +134,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     if (!opt.metrics_listen.empty())
         metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas());
 
-    write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert, metrics.address);
+    auto schema_registry = start_schema_registry(opt, *st.credentials, ctx.authorizer);
+    write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert, {metrics.address, schema_registry.url});
     auto& first = endpoints.front();
     if (!opt.ready_file.empty()) write_file_atomically(opt.ready_file, first.host + ":" + std::to_string(first.port));
     announce(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count(), endpoints,
@@ -146,6 +148,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     groups.coordinator->shutdown();
     txns.shutdown();
     metrics.stop();
+    schema_registry.stop();
     server.stop();
     waiters.clear();  // parked fetches hold timers of the (stopped) reactors
     blocking.join();

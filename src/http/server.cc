@@ -1,9 +1,18 @@
 #include "http/server.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <thread>
+#include <vector>
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -11,6 +20,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
 
 #include <spdlog/spdlog.h>
 
@@ -25,71 +35,155 @@ namespace {
 
 constexpr auto k_idle_timeout = std::chrono::seconds(30);
 constexpr size_t k_max_header_bytes = 8 * 1024;
-constexpr size_t k_max_body_bytes = 64 * 1024;
 
-bhttp::response<bhttp::string_body> plain(bhttp::status status, unsigned version, std::string body) {
-    bhttp::response<bhttp::string_body> res{status, version};
-    res.set(bhttp::field::content_type, "text/plain; charset=utf-8");
-    res.body() = std::move(body);
+using beast_response = bhttp::response<bhttp::string_body>;
+
+request to_request(const bhttp::request<bhttp::string_body>& in) {
+    request r;
+    r.method = std::string(in.method_string());
+    r.target = std::string(in.target());
+    auto q = r.target.find('?');
+    r.path = r.target.substr(0, q);
+    if (q != std::string::npos) r.query = parse_query(std::string_view(r.target).substr(q + 1));
+    for (auto& f : in) {
+        std::string name(f.name_string());
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        r.headers[name] = std::string(f.value());
+    }
+    r.body = in.body();
+    return r;
+}
+
+beast_response to_beast(response r, unsigned version, bool head) {
+    beast_response res{bhttp::int_to_status(unsigned(r.status)), version};
+    res.set(bhttp::field::content_type, r.content_type);
+    for (auto& [k, v] : r.headers) res.set(k, v);
+    res.body() = std::move(r.body);
     res.prepare_payload();
+    if (head) res.body().clear();
     return res;
+}
+
+// The status for a failed read: 413 for a body over the limit, 400 for anything
+// else (unparsable, or headers over their limit, as the metrics page always answered).
+int read_error_status(const beast::error_code& ec) { return ec == bhttp::error::body_limit ? 413 : 400; }
+
+bool is_disconnect(const beast::error_code& ec) {
+    return ec == bhttp::error::end_of_stream || ec == beast::error::timeout || ec == asio::error::eof ||
+           ec == asio::error::operation_aborted || ec == asio::error::connection_reset ||
+           ec == asio::ssl::error::stream_truncated;
 }
 
 }  // namespace
 
-struct server::impl {
-    asio::io_context io{1};
-    tcp::acceptor acceptor{io};
-    std::map<std::string, handler> routes;
-    std::thread thread;
+response plain_error(int status, const std::string& message) { return response{status, "text/plain; charset=utf-8", message + "\n"}; }
 
-    bhttp::response<bhttp::string_body> answer(const bhttp::request<bhttp::string_body>& req) {
-        const unsigned v = req.version();
-        if (req.method() != bhttp::verb::get && req.method() != bhttp::verb::head) {
-            auto res = plain(bhttp::status::method_not_allowed, v, "only GET\n");
-            res.set(bhttp::field::allow, "GET, HEAD");
-            return res;
-        }
-        std::string path(req.target());
-        if (auto q = path.find('?'); q != std::string::npos) path.resize(q);
-        auto it = routes.find(path);
-        if (it == routes.end()) return plain(bhttp::status::not_found, v, "not found\n");
-        response r = it->second();
-        bhttp::response<bhttp::string_body> res{bhttp::int_to_status(unsigned(r.status)), v};
-        res.set(bhttp::field::content_type, r.content_type);
-        res.body() = std::move(r.body);
-        res.prepare_payload();
-        if (req.method() == bhttp::verb::head) res.body().clear();
-        return res;
+struct server::impl {
+    server_options opt;
+    asio::io_context io;
+    tcp::acceptor acceptor{io};
+    std::unique_ptr<asio::ssl::context> tls;
+    router routes;
+    std::vector<std::thread> threads;
+    std::atomic<size_t> live{0};
+
+    explicit impl(server_options o) : opt(std::move(o)), io(int(std::max(1u, opt.threads))) {
+        if (!opt.error_body) opt.error_body = plain_error;
     }
 
-    asio::awaitable<void> session(tcp::socket socket) {
-        beast::tcp_stream stream(std::move(socket));
+    response error(int status, const std::string& message) const { return opt.error_body(status, message); }
+
+    response dispatch(request& req) const {
+        if (opt.authenticate)
+            if (auto refused = opt.authenticate(req)) return std::move(*refused);
+        auto m = routes.find(req);
+        if (m.result == router::outcome::not_found) return error(404, "HTTP 404 Not Found");
+        if (m.result == router::outcome::method_not_allowed) {
+            auto r = error(405, "HTTP 405 Method Not Allowed");
+            r.headers.emplace_back("Allow", m.allow);
+            return r;
+        }
+        try {
+            return (*m.handler)(req);
+        } catch (const std::exception& e) {
+            spdlog::warn("http: {} {}: {}", req.method, req.path, e.what());
+            return error(500, "Internal Server Error");
+        }
+    }
+
+    template <class Stream>
+    asio::awaitable<void> drain(Stream& stream) {
+        constexpr size_t k_max_drain = 64 * 1024 * 1024;
+        beast::get_lowest_layer(stream).expires_after(std::chrono::seconds(5));
+        std::vector<char> sink(64 * 1024);
+        size_t total = 0;
+        beast::error_code ec;
+        while (total < k_max_drain) {
+            size_t n = co_await stream.async_read_some(asio::buffer(sink), asio::redirect_error(asio::use_awaitable, ec));
+            if (ec) break;
+            total += n;
+        }
+    }
+
+    template <class Stream>
+    asio::awaitable<void> serve(Stream& stream) {
         beast::flat_buffer buffer;
         for (;;) {
             bhttp::request_parser<bhttp::string_body> parser;
             parser.header_limit(k_max_header_bytes);
-            parser.body_limit(k_max_body_bytes);
-            stream.expires_after(k_idle_timeout);
+            parser.body_limit(opt.max_body_bytes);
+            beast::get_lowest_layer(stream).expires_after(k_idle_timeout);
             beast::error_code ec;
             co_await bhttp::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
-            if (ec == bhttp::error::end_of_stream || ec == beast::error::timeout || ec == asio::error::eof ||
-                ec == asio::error::operation_aborted)
-                break;
+            if (is_disconnect(ec)) break;
             if (ec) {  // unparsable or over the limits: say so and close
-                auto res = plain(bhttp::status::bad_request, 11, "bad request\n");
+                int status = read_error_status(ec);
+                auto res = to_beast(
+                    error(status, status == 413 ? "HTTP 413 Request Entity Too Large" : "HTTP 400 Bad Request"), 11,
+                    false);
                 res.keep_alive(false);
                 co_await bhttp::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
+                // A client still sending the refused body reads the answer only once
+                // it has sent it: take (and drop) what follows, within bounds, so
+                // that closing does not reset the connection under its feet.
+                if (status == 413 && !ec) co_await drain(stream);
                 break;
             }
-            auto req = parser.release();
-            auto res = answer(req);
-            res.keep_alive(req.keep_alive());
+            auto in = parser.release();
+            request req = to_request(in);
+            beast::error_code ep_ec;
+            auto peer = beast::get_lowest_layer(stream).socket().remote_endpoint(ep_ec);
+            if (!ep_ec) req.remote_ip = peer.address().to_string();
+            auto res = to_beast(dispatch(req), in.version(), in.method() == bhttp::verb::head);
+            res.keep_alive(in.keep_alive());
             co_await bhttp::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
             if (ec || !res.keep_alive()) break;
         }
-        beast::error_code ignored;
-        stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    }
+
+    asio::awaitable<void> session(tcp::socket socket) {
+        struct count_guard {
+            std::atomic<size_t>& n;
+            ~count_guard() { --n; }
+        } guard{live};
+        beast::tcp_stream tcp_stream(std::move(socket));
+        beast::error_code ec;
+        if (live.load() > opt.max_connections) {
+            auto res = to_beast(error(503, "HTTP 503 Service Unavailable: too many connections"), 11, false);
+            res.keep_alive(false);
+            if (!tls) co_await bhttp::async_write(tcp_stream, res, asio::redirect_error(asio::use_awaitable, ec));
+        } else if (tls) {
+            beast::ssl_stream<beast::tcp_stream> stream(std::move(tcp_stream), *tls);
+            beast::get_lowest_layer(stream).expires_after(k_idle_timeout);
+            co_await stream.async_handshake(asio::ssl::stream_base::server,
+                                            asio::redirect_error(asio::use_awaitable, ec));
+            if (!ec) co_await serve(stream);
+            beast::get_lowest_layer(stream).socket().shutdown(tcp::socket::shutdown_send, ec);
+            co_return;
+        } else {
+            co_await serve(tcp_stream);
+        }
+        tcp_stream.socket().shutdown(tcp::socket::shutdown_send, ec);
     }
 
     asio::awaitable<void> accept_loop() {
@@ -102,6 +196,7 @@ struct server::impl {
                 co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
                 continue;
             }
+            ++live;
             asio::co_spawn(io, session(std::move(s)), [](std::exception_ptr e) {
                 if (!e) return;
                 try {
@@ -114,12 +209,29 @@ struct server::impl {
     }
 };
 
-server::server() : impl_(std::make_unique<impl>()) {}
+server::server(server_options opt) : impl_(std::make_unique<impl>(std::move(opt))) {}
 server::~server() { stop(); }
 
-void server::add_route(std::string path, handler h) { impl_->routes[std::move(path)] = std::move(h); }
+void server::add_route(std::string path, handler h) {
+    impl_->routes.add("GET", path, [h = std::move(h)](request&) { return h(); });
+}
+
+void server::add(std::string method, const std::string& pattern, route_handler h) {
+    impl_->routes.add(std::move(method), pattern, std::move(h));
+}
+
+response server::handle(request& req) const { return impl_->dispatch(req); }
 
 uint16_t server::listen(const std::string& host, uint16_t port) {
+    if (!impl_->opt.tls_cert_file.empty() && !impl_->opt.tls_key_file.empty()) {
+        auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+        ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                         asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                         asio::ssl::context::no_tlsv1_1);
+        ctx->use_certificate_chain_file(impl_->opt.tls_cert_file);
+        ctx->use_private_key_file(impl_->opt.tls_key_file, asio::ssl::context::pem);
+        impl_->tls = std::move(ctx);
+    }
     tcp::endpoint ep(asio::ip::make_address(host), port);
     auto& a = impl_->acceptor;
     a.open(ep.protocol());
@@ -131,23 +243,25 @@ uint16_t server::listen(const std::string& host, uint16_t port) {
 
 void server::start() {
     asio::co_spawn(impl_->io, impl_->accept_loop(), asio::detached);
-    impl_->thread = std::thread([this] {
-        try {
-            impl_->io.run();
-        } catch (const std::exception& e) {
-            spdlog::error("http server stopped: {}", e.what());
-        }
-    });
+    for (unsigned i = 0; i < std::max(1u, impl_->opt.threads); ++i)
+        impl_->threads.emplace_back([this] {
+            try {
+                impl_->io.run();
+            } catch (const std::exception& e) {
+                spdlog::error("http server stopped: {}", e.what());
+            }
+        });
 }
 
 void server::stop() {
-    if (!impl_ || !impl_->thread.joinable()) return;
+    if (!impl_ || impl_->threads.empty()) return;
     asio::post(impl_->io, [this] {
         beast::error_code ignored;
         impl_->acceptor.close(ignored);
         impl_->io.stop();  // drops the sessions still open
     });
-    impl_->thread.join();
+    for (auto& t : impl_->threads) t.join();
+    impl_->threads.clear();
 }
 
 }  // namespace ketch::http

@@ -84,6 +84,7 @@ var commands = map[string]command{
 	"alter-configs":             alterConfigs,
 	"incremental-alter-configs": incrementalAlterConfigs,
 	"create-partitions":         createPartitions,
+	"sr-roundtrip":              srRoundtrip,
 	"txn-produce":               noTxn,
 	"txn-fence":                 noTxn,
 	"txn-transform":             noTxn,

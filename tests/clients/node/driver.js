@@ -20,6 +20,7 @@ const configs = require('./configs')
 const data = require('./data')
 const group = require('./group')
 const txn = require('./txn')
+const schemaRegistry = require('./schema_registry')
 
 const COMMANDS = {
   'create-acls': acls.createAcls,
@@ -42,6 +43,7 @@ const COMMANDS = {
   'describe-groups': group.describeGroups,
   'list-groups': group.listGroups,
   'committed-offsets': group.committedOffsets,
+  'sr-roundtrip': schemaRegistry.srRoundtrip,
   'txn-produce': txn.txnProduce,
   'txn-fence': txn.txnFence,
   'txn-transform': txn.txnTransform,

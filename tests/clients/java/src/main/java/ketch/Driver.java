@@ -123,6 +123,8 @@ public final class Driver {
         return GroupAdminCommands.listGroups(config, a);
       case "committed-offsets":
         return GroupAdminCommands.committedOffsets(config, a);
+      case "sr-roundtrip":
+        return SchemaRegistryCommand.run(config, a);
       case "txn-produce":
         return TxnCommands.produce(config, a);
       case "txn-fence":

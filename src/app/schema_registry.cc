@@ -1,0 +1,165 @@
+#include "app/schema_registry.h"
+
+#include <future>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include <spdlog/spdlog.h>
+
+#include "http/server.h"
+#include "registry/registry.h"
+#include "registry/sqlite_schema_store.h"
+#include "registry_http/routes.h"
+#include "security/crypto.h"
+#include "security/scram.h"
+
+namespace ketch::app {
+
+namespace {
+
+// HTTP Basic against the broker's SCRAM credentials. A SCRAM check costs a
+// PBKDF2 (4096 rounds): a verified (user, password) is remembered by its
+// digest, together with the stored key it was verified against, so a changed
+// credential is checked again.
+class basic_auth {
+public:
+    explicit basic_auth(meta::credential_store& creds) : creds_(creds) {}
+
+    std::optional<http::response> operator()(http::request& req) {
+        auto h = req.header("authorization");
+        if (!h) {
+            if (creds_.list().empty()) {  // no SASL users: the registry is open
+                req.principal = "User:ANONYMOUS";
+                return std::nullopt;
+            }
+            return unauthorized();
+        }
+        if (h->rfind("Basic ", 0) != 0) return unauthorized();
+        auto decoded = security::base64_decode(h->substr(6));
+        if (!decoded) return unauthorized();
+        auto colon = decoded->find(':');
+        if (colon == std::string::npos) return unauthorized();
+        std::string user = decoded->substr(0, colon), password = decoded->substr(colon + 1);
+        if (!verified(user, password)) return unauthorized();
+        req.principal = "User:" + user;
+        return std::nullopt;
+    }
+
+private:
+    static http::response unauthorized() {
+        auto r = registry_http::plain_error_response(401, 401, "Unauthorized");
+        r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"ketch\"");
+        return r;
+    }
+
+    bool verified(const std::string& user, const std::string& password) {
+        for (const char* mech : {"SCRAM-SHA-256", "SCRAM-SHA-512"}) {
+            auto c = creds_.find(user, mech);
+            if (!c) continue;
+            auto key = security::digest(security::hash_alg::sha256, user + '\0' + password + '\0' + c->stored_key);
+            {
+                std::lock_guard l(mu_);
+                if (ok_.count(key)) return true;
+            }
+            if (!security::scram_password_matches(*c, password)) return false;
+            std::lock_guard l(mu_);
+            if (ok_.size() > 10000) ok_.clear();
+            ok_.insert(key);
+            return true;
+        }
+        return false;
+    }
+
+    meta::credential_store& creds_;
+    std::mutex mu_;
+    std::set<std::string> ok_;
+};
+
+// The access rule with --authorizer (docs/schema_registry.md): a subject is
+// guarded by the ACLs of its topic (TopicNameStrategy: "t-value" and "t-key"
+// are topic t; any other subject is the topic of its own name). Reading needs
+// DESCRIBE (which READ and WRITE imply), registering and deleting WRITE,
+// changing a subject's config or mode ALTER_CONFIGS on the topic, the global
+// ones ALTER_CONFIGS on the cluster.
+bool allowed(const security::authorizer& authz, const std::string& principal, const std::string& host,
+             registry_http::access_op op, const std::string* subject) {
+    using security::acl_operation;
+    using security::resource_type;
+    if (!subject) {
+        if (op == registry_http::access_op::read) return true;  // listings are filtered per subject
+        return authz.authorize(principal, host, acl_operation::alter_configs, resource_type::cluster,
+                               std::string(security::cluster_resource_name));
+    }
+    std::string topic = *subject;
+    for (std::string suffix : {"-value", "-key"})
+        if (topic.size() > suffix.size() && topic.compare(topic.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            topic.resize(topic.size() - suffix.size());
+            break;
+        }
+    acl_operation need = op == registry_http::access_op::read    ? acl_operation::describe
+                         : op == registry_http::access_op::write ? acl_operation::write
+                                                                 : acl_operation::alter_configs;
+    return authz.authorize(principal, host, need, resource_type::topic, topic);
+}
+
+}  // namespace
+
+class running_schema_registry {
+public:
+    std::shared_future<std::shared_ptr<registry::registry>> reg;
+    std::unique_ptr<basic_auth> auth;
+    registry_http::context ctx;
+    std::unique_ptr<http::server> server;
+};
+
+void schema_registry_handle::stop() {
+    if (running && running->server) running->server->stop();
+}
+
+schema_registry_handle start_schema_registry(const options& opt, meta::credential_store& creds,
+                                             const security::authorizer* authz) {
+    schema_registry_handle h;
+    if (!opt.schema_registry) return h;
+    const std::string addr = http_address_or_default(opt.schema_registry_addr, opt, 8081);
+    auto r = std::make_shared<running_schema_registry>();
+    std::string dir = opt.data_dir;
+    r->auth = std::make_unique<basic_auth>(creds);
+    r->ctx.reg = [raw = r.get()]() -> registry::registry& { return *raw->reg.get(); };
+    if (authz && authz->enabled())
+        r->ctx.allow = [authz](const std::string& principal, registry_http::access_op op, const std::string* s) {
+            return allowed(*authz, principal, "*", op, s);
+        };
+    http::server_options sopt;
+    sopt.threads = 2;
+    sopt.max_body_bytes = 4 * 1024 * 1024;
+    sopt.max_connections = 256;
+    sopt.tls_cert_file = opt.tls_cert;
+    sopt.tls_key_file = opt.tls_key;
+    sopt.authenticate = [auth = r->auth.get()](http::request& req) { return (*auth)(req); };
+    sopt.error_body = registry_http::server_error_body;
+    r->server = std::make_unique<http::server>(sopt);
+    registry_http::add_routes(*r->server, r->ctx);
+    try {
+        auto [host, port] = split_host_port(addr);
+        uint16_t bound = r->server->listen(host, port);
+        // Bound. The store opens at the first request (which the others wait
+        // for): start-up pays nothing more, and schemas.db exists once used.
+        r->reg = std::async(std::launch::deferred, [dir]() -> std::shared_ptr<registry::registry> {
+                     auto store = registry::sqlite_schema_store::open(dir);
+                     if (!store) throw std::runtime_error("schema registry store: " + store.error().message);
+                     auto reg = registry::registry::open(std::move(*store));
+                     if (!reg) throw std::runtime_error("schema registry: " + reg.error().message);
+                     return std::shared_ptr<registry::registry>(std::move(*reg));
+                 }).share();
+        r->server->start();
+        h.url = (opt.tls_cert.empty() ? "http://" : "https://") + host + ":" + std::to_string(bound);
+        h.running = std::move(r);
+        spdlog::info("schema registry on {}", h.url);
+    } catch (const std::exception& e) {
+        spdlog::error("schema registry not started on {}: {}", addr, e.what());
+    }
+    return h;
+}
+
+}  // namespace ketch::app

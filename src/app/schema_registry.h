@@ -1,0 +1,32 @@
+// The built-in schema registry of `ketch` (docs/schema_registry.md): the
+// Confluent REST API on --schema-registry-addr, its state in
+// <data-dir>/schemas.db, TLS with the broker's certificate when --tls-cert is
+// given, HTTP Basic with the broker's SCRAM users when any exist, and subject
+// access decided by the broker's ACLs when --authorizer is on.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/options.h"
+#include "meta/credential_store.h"
+#include "security/authorizer.h"
+
+namespace ketch::app {
+
+class running_schema_registry;
+
+struct schema_registry_handle {
+    std::shared_ptr<running_schema_registry> running;  // null when off or not bound
+    std::string url;                                   // "http://127.0.0.1:8081" (https with TLS)
+    void stop();
+};
+
+// Binds and starts serving at once; the store opens at the first request
+// (the others wait for it), so start-up pays only the bind. A bind failure is
+// logged and the broker goes on without the registry.
+// creds and authz (nullable) must outlive the handle's stop().
+schema_registry_handle start_schema_registry(const options& opt, meta::credential_store& creds,
+                                             const security::authorizer* authz);
+
+}  // namespace ketch::app

@@ -1,0 +1,52 @@
+// registry::schema_store: where the registry keeps its state durably. Domain
+// operations, no SQL (an engine other than the embedded SQLite one can
+// implement it). Contract: a call that returns ok is durable; a call that
+// fails changed nothing; multi-item calls are atomic; calls are serialised by
+// the caller (registry::registry holds its lock around them).
+//
+// Schemas are never removed: an id, once given, keeps its text, so ids are
+// never reused and the next id is always above every stored one. A subject's
+// version is removed only by a permanent delete (a tombstone: the row is gone).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "registry/types.h"
+
+namespace ketch::registry {
+
+struct store_error {
+    std::string message;
+};
+
+struct store_snapshot {
+    std::vector<stored_schema> schemas;
+    std::map<std::string, std::vector<version_entry>> subjects;  // versions ascending
+    std::map<std::string, compat_level> configs;                 // "" is the global level
+    std::map<std::string, mode> modes;                           // "" is the global mode
+};
+
+class schema_store {
+public:
+    virtual ~schema_store() = default;
+    virtual result<store_snapshot, store_error> load() = 0;
+    // Adds `schema` (when given: a new id) and puts the version, in one transaction.
+    virtual status<store_error> put_version(const std::optional<stored_schema>& schema, const std::string& subject,
+                                            const version_entry& v) = 0;
+    // Sets the deleted flag of versions, or removes them (permanent), in one transaction.
+    virtual status<store_error> mark_deleted(const std::string& subject, const std::vector<int32_t>& versions) = 0;
+    virtual status<store_error> remove_versions(const std::string& subject, const std::vector<int32_t>& versions) = 0;
+    // nullopt removes the setting.
+    virtual status<store_error> put_config(const std::string& subject, std::optional<compat_level> level) = 0;
+    virtual status<store_error> put_mode(const std::string& subject, std::optional<mode> m) = 0;
+};
+
+// Everything in memory (unit tests).
+std::unique_ptr<schema_store> make_memory_store();
+
+}  // namespace ketch::registry

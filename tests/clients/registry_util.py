@@ -1,0 +1,78 @@
+"""Helpers for the schema registry tests: a ketch with its registry on a free
+port (shared by the tests of one file), and a small HTTP client for the REST API."""
+
+import base64
+import json
+import signal
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import BrokerProcess, _ketch_binary
+
+CT = "application/vnd.schemaregistry.v1+json"
+
+
+def start_broker(tmp_dir, *extra):
+    data = Path(tmp_dir) / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    b = BrokerProcess(_ketch_binary(), data, tmp_dir, ["--schema-registry-addr", "127.0.0.1:0", *extra])
+    b.start()
+    read_registry_url(b)
+    return b
+
+
+def read_registry_url(b):
+    """The registry's URL from <data-dir>/listeners.json (written before the ready file)."""
+    listeners = json.loads((b.data_dir / "listeners.json").read_text())
+    assert "schema_registry" in listeners, listeners
+    b.registry_url = listeners["schema_registry"]
+    return b.registry_url
+
+
+def stop_broker(b):
+    code = b.stop()
+    if code not in (None, 0, -signal.SIGKILL):
+        pytest.fail("ketch exited with %s on SIGTERM" % code)
+
+
+class Rest:
+    """call(method, path, body) -> (status, parsed JSON or text)."""
+
+    def __init__(self, url, user=None, password=None, context=None):
+        self.url = url
+        self.auth = None
+        if user is not None:
+            self.auth = "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()
+        self.context = context
+
+    def call(self, method, path, body=None, raw=None, content_type=CT):
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        req = urllib.request.Request(self.url + path, data=data, method=method)
+        if data is not None:
+            req.add_header("Content-Type", content_type)
+        if self.auth:
+            req.add_header("Authorization", self.auth)
+        try:
+            with urllib.request.urlopen(req, timeout=30, context=self.context) as r:
+                status, text = r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            status, text = e.code, e.read().decode()
+        try:
+            return status, json.loads(text)
+        except ValueError:
+            return status, text
+
+    def get(self, path):
+        return self.call("GET", path)
+
+    def post(self, path, body=None, **kw):
+        return self.call("POST", path, body, **kw)
+
+    def put(self, path, body):
+        return self.call("PUT", path, body)
+
+    def delete(self, path):
+        return self.call("DELETE", path)
