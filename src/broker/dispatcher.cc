@@ -7,7 +7,6 @@
 #include "base/endian.h"
 #include "broker/handler.h"
 #include "broker/handlers/handlers.h"
-#include "broker/sasl_refusal.h"
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/request_header.h"
 
@@ -16,6 +15,16 @@ namespace ketch::broker {
 int16_t response_header_version(int16_t api_key, int16_t version) {
     auto* api = kafka::find_api(api_key);
     return api ? api->response_header_version(version) : 0;
+}
+
+std::optional<net::handler_result> error_response(const request_context& ctx, const handler_entry& h, kafka::reader& r,
+                                                  const error_answer& e) {
+    kafka::writer w;
+    kafka::response_header header;
+    header.correlation_id = ctx.correlation_id;
+    header.encode(w, response_header_version(ctx.api_key, ctx.api_version));
+    if (!h.error(r, ctx.api_version, e, w)) return std::nullopt;
+    return net::handler_result{net::handler_result::action::respond, w.take()};
 }
 
 namespace {
@@ -88,15 +97,16 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
                              api->name, security::to_string(conn.sasl->current()));
                 co_return net::handler_result::close();
             case security::sasl_session::admit::illegal_state: {
-                // Kafka answers the request's own error response with
-                // ILLEGAL_SASL_STATE (for a version it can parse), then
-                // closes (sasl_refusal.h).
+                // Kafka (SaslServerAuthenticator.handleSaslToken) answers the
+                // request's own error response with ILLEGAL_SASL_STATE (for a
+                // version it can parse), then closes: the API's error column.
                 spdlog::info("conn {} from {}: {} during SASL authentication, closing", conn.id, conn.peer,
                              api->name);
                 net::handler_result out = net::handler_result::close();
                 const handler_entry* served = find_handler(key);
                 if (served && version >= served->min_version && version <= served->max_version) {
-                    if (auto answer = illegal_sasl_state_response(ctx, r)) out = std::move(*answer);
+                    if (auto answer = error_response(ctx, *served, r, error_answer::illegal_sasl_state(api->name)))
+                        out = std::move(*answer);
                 }
                 out.auth_failed = true;
                 co_return out;

@@ -2,10 +2,16 @@
 // handler into a registry entry (decode request, call, encode response).
 //
 //   awaitable<metadata_response> handle_metadata(request_context&, metadata_request&);
+//   std::optional<metadata_response> metadata_error(const metadata_request&, int16_t version, const error_answer&);
 //
-// A handler that throws answers UNKNOWN_SERVER_ERROR in the response's
-// top-level error_code when the response has one; otherwise the connection is
-// closed (Kafka closes on a request it cannot answer).
+// Every API also has an error builder, in its own handler file: the whole
+// response refusing the request with one error (Kafka's
+// AbstractRequest.getErrorResponse: each topic, partition, group or resource
+// of the request gets a row carrying the code). The registry's error column
+// holds it; it answers a handler that throws (UNKNOWN_SERVER_ERROR) and a
+// request that arrives during a SASL login (ILLEGAL_SASL_STATE,
+// dispatcher.cc). A builder answering nothing (Produce with acks=0) closes
+// the connection, as Kafka does when it cannot send an error response.
 //
 // The time the request runs in its handler (decode and handler, not the
 // waits it suspends on) counts against its request_percentage quota
@@ -13,9 +19,12 @@
 // that throttle and the ones the handler recorded (byte rates, mutations).
 #pragma once
 
+#include <optional>
+
 #include <boost/asio/awaitable.hpp>
 #include <spdlog/spdlog.h>
 
+#include "broker/error_answer.h"
 #include "broker/handler_clock.h"
 #include "broker/quota_accounting.h"
 #include "broker/request_context.h"
@@ -29,12 +38,54 @@ using awaitable = boost::asio::awaitable<T>;
 
 using handler_fn = awaitable<net::handler_result> (*)(request_context&, kafka::reader&);
 
+// An API's error builder: the response refusing `req` with `e`; nothing when
+// Kafka sends none (the connection is closed).
+template <class Req, class Resp>
+using error_builder = std::optional<Resp> (*)(const Req& req, int16_t api_version, const error_answer& e);
+
+// The registry's error column: decodes the request body in `r` and writes the
+// error response's body to `out`; false when there is none (the request does
+// not decode, or the builder answers nothing).
+using error_fn = bool (*)(kafka::reader& r, int16_t api_version, const error_answer& e, kafka::writer& out);
+
 struct handler_entry {
     int16_t key;
     int16_t min_version;
     int16_t max_version;
     handler_fn fn;
+    error_fn error;
 };
+
+// The error builder of an API whose response has one top-level error_code.
+template <class Resp>
+std::optional<Resp> top_level_error(const error_answer& e) {
+    Resp resp;
+    resp.error_code = e.code;
+    return resp;
+}
+
+// The same with the exception's message in the top-level error_message.
+template <class Resp>
+std::optional<Resp> top_level_error_with_message(const error_answer& e) {
+    Resp resp;
+    resp.error_code = e.code;
+    set_message(resp.error_message, e.message);
+    return resp;
+}
+
+template <class Req, class Resp, error_builder<Req, Resp> Error>
+bool encode_error(kafka::reader& r, int16_t api_version, const error_answer& e, kafka::writer& out) {
+    Req req;
+    try {
+        req.decode(r, api_version);
+    } catch (const kafka::decode_error&) {
+        return false;
+    }
+    auto resp = Error(req, api_version, e);
+    if (!resp) return false;
+    resp->encode(out, api_version);
+    return true;
+}
 
 // Encodes response header + body for the request in `ctx`.
 template <class Resp>
@@ -49,7 +100,7 @@ net::handler_result encode_response(const request_context& ctx, int16_t header_v
 
 int16_t response_header_version(int16_t api_key, int16_t version);
 
-template <class Req, class Resp, awaitable<Resp> (*Handle)(request_context&, Req&)>
+template <class Req, class Resp, awaitable<Resp> (*Handle)(request_context&, Req&), error_builder<Req, Resp> Error>
 awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
     const bool during_login = !ctx.conn.authenticated;  // SASL handshake not done when the request arrived
     handler_clock clock;
@@ -71,12 +122,11 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
         clock.stop();
         spdlog::error("conn {} {} v{}: handler failed: {}", ctx.conn.id, Req::message_name, ctx.api_version,
                       e.what());
-        if constexpr (requires { resp.error_code; }) {
-            resp = Resp{};
-            resp.error_code = int16_t(error_code::unknown_server_error);
-        } else {
-            co_return net::handler_result::close();
-        }
+        // The handler may have moved fields it consumed out of `req`; the
+        // builders read only what names the rows (topics, partitions, ids).
+        auto refused = Error(req, ctx.api_version, error_answer::unknown_server_error());
+        if (!refused) co_return net::handler_result::close();
+        resp = std::move(*refused);
     }
     if (ctx.close_connection) co_return net::handler_result::close();
     record_request_time(ctx, clock.elapsed_ns(), during_login);
@@ -94,12 +144,20 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
     co_return out;
 }
 
-// A registry row; the served range must lie within what the schema defines.
-template <class Req, class Resp, awaitable<Resp> (*Handle)(request_context&, Req&), int16_t Min, int16_t Max>
+// A registry row; the served range must lie within what the schema defines,
+// and there is no row without an error builder.
+template <class Req, class Resp, awaitable<Resp> (*Handle)(request_context&, Req&), int16_t Min, int16_t Max,
+          error_builder<Req, Resp> Error>
 constexpr handler_entry entry() {
     static_assert(Min >= Req::min_version && Max <= Req::max_version && Min <= Max, "served versions");
-    return {Req::api_key, Min, Max, &invoke<Req, Resp, Handle>};
+    static_assert(Error != nullptr, "an error builder");
+    return {Req::api_key, Min, Max, &invoke<Req, Resp, Handle, Error>, &encode_error<Req, Resp, Error>};
 }
+
+// The error response (header and body) refusing the request whose body is in
+// `r` with `e`, by the served API's error column; nothing when it has none.
+std::optional<net::handler_result> error_response(const request_context& ctx, const handler_entry& h, kafka::reader& r,
+                                                  const error_answer& e);
 
 // The APIs and versions ketch serves (handlers/registry.cc).
 std::span<const handler_entry> served_apis();

@@ -276,4 +276,23 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     co_return resp;
 }
 
+// ProduceRequest.getErrorResponse: every partition with the error and the
+// exception's message; nothing for acks=0 (Kafka closes the connection).
+std::optional<produce_response> produce_error(const produce_request& req, int16_t, const error_answer& e) {
+    if (req.acks == 0) return std::nullopt;
+    produce_response resp;
+    for (auto& t : req.topic_data) {
+        auto& rt = resp.responses.emplace_back();
+        rt.name = t.name;
+        rt.topic_id = t.topic_id;
+        for (auto& p : t.partition_data) {
+            auto& rp = error_row(rt.partition_responses, e);
+            rp.index = p.index;
+            rp.base_offset = -1;
+            set_message(rp.error_message, e.message);
+        }
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -200,4 +200,23 @@ awaitable<fetch_response> handle_fetch(request_context& ctx, fetch_request& req)
     co_return resp;
 }
 
+// FetchRequest.getErrorResponse: the top-level error and every partition with
+// it, no records.
+std::optional<fetch_response> fetch_error(const fetch_request& req, int16_t, const error_answer& e) {
+    fetch_response resp;
+    resp.error_code = e.code;
+    for (auto& t : req.topics) {
+        auto& rt = resp.responses.emplace_back();
+        rt.topic = t.topic;
+        rt.topic_id = t.topic_id;
+        for (auto& p : t.partitions) {
+            auto& rp = error_row(rt.partitions, e);
+            rp.partition_index = p.partition;
+            rp.high_watermark = -1;
+            rp.records = records{};
+        }
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

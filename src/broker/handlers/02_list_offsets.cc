@@ -124,4 +124,10 @@ awaitable<list_offsets_response> handle_list_offsets(request_context& ctx, list_
     co_return resp;
 }
 
+// ListOffsetsRequest.getErrorResponse: every partition with the error.
+std::optional<list_offsets_response> list_offsets_error(const list_offsets_request& req, int16_t,
+                                                        const error_answer& e) {
+    return per_partition_error<list_offsets_response>(req, e);
+}
+
 }  // namespace ketch::broker

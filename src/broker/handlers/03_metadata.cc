@@ -148,4 +148,18 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
     co_return resp;
 }
 
+// MetadataRequest.getErrorResponse: the top-level error (v13+) and each named
+// topic with it; none for a request of all topics.
+std::optional<metadata_response> metadata_error(const metadata_request& req, int16_t, const error_answer& e) {
+    metadata_response resp;
+    resp.error_code = e.code;
+    if (req.topics)
+        for (auto& t : *req.topics) {
+            auto& rt = error_row(resp.topics, e);
+            rt.name = t.name.value_or("");
+            rt.topic_id = t.topic_id;
+        }
+    return resp;
+}
+
 }  // namespace ketch::broker

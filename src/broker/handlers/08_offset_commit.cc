@@ -123,4 +123,10 @@ awaitable<offset_commit_response> handle_offset_commit(request_context& ctx, off
     co_return out.take();
 }
 
+// OffsetCommitRequest.getErrorResponse: every partition with the error.
+std::optional<offset_commit_response> offset_commit_error(const offset_commit_request& req, int16_t,
+                                                          const error_answer& e) {
+    return per_partition_error<offset_commit_response>(req, e);
+}
+
 }  // namespace ketch::broker

@@ -180,4 +180,27 @@ awaitable<offset_fetch_response> handle_offset_fetch(request_context& ctx, offse
     co_return resp;
 }
 
+// OffsetFetchRequest.getErrorResponse: each group with the error (v8+), the
+// top-level error (v2-7), or every partition with it (v0-1).
+std::optional<offset_fetch_response> offset_fetch_error(const offset_fetch_request& req, int16_t version,
+                                                        const error_answer& e) {
+    offset_fetch_response resp;
+    if (version >= 8) {
+        for (auto& g : req.groups) error_row(resp.groups, e).group_id = g.group_id;
+    } else if (version >= 2) {
+        resp.error_code = e.code;
+    } else if (req.topics) {
+        for (auto& t : *req.topics) {
+            auto& rt = resp.topics.emplace_back();
+            rt.name = t.name;
+            for (int32_t p : t.partition_indexes) {
+                auto& rp = error_row(rt.partitions, e);
+                rp.partition_index = p;
+                rp.committed_offset = -1;
+            }
+        }
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -138,4 +138,23 @@ awaitable<find_coordinator_response> handle_find_coordinator(request_context& ct
     co_return resp;
 }
 
+// FindCoordinatorRequest.getErrorResponse: the error and the code's message,
+// top-level (v0-3) and for each coordinator key (v4+).
+std::optional<find_coordinator_response> find_coordinator_error(const find_coordinator_request& req, int16_t,
+                                                                const error_answer& e) {
+    find_coordinator_response resp;
+    resp.error_code = e.code;
+    resp.error_message = e.code_message;
+    resp.node_id = -1;
+    resp.port = -1;
+    for (auto& key : req.coordinator_keys) {
+        auto& c = error_row(resp.coordinators, e);
+        c.key = key;
+        c.node_id = -1;
+        c.port = -1;
+        c.error_message = e.code_message;
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -60,4 +60,12 @@ awaitable<describe_groups_response> handle_describe_groups(request_context& ctx,
     co_return resp;
 }
 
+// DescribeGroupsRequest.getErrorResponse: each group with the error.
+std::optional<describe_groups_response> describe_groups_error(const describe_groups_request& req, int16_t,
+                                                              const error_answer& e) {
+    describe_groups_response resp;
+    for (auto& g : req.groups) error_row(resp.groups, e).group_id = g;
+    return resp;
+}
+
 }  // namespace ketch::broker

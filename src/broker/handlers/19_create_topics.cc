@@ -180,4 +180,17 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
     co_return resp;
 }
 
+// CreateTopicsRequest.getErrorResponse: each topic with the error and the
+// exception's message.
+std::optional<create_topics_response> create_topics_error(const create_topics_request& req, int16_t,
+                                                          const error_answer& e) {
+    create_topics_response resp;
+    for (auto& t : req.topics) {
+        auto& row = error_row(resp.topics, e);
+        row.name = t.name;
+        set_message(row.error_message, e.message);
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

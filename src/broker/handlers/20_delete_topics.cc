@@ -129,4 +129,18 @@ awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, del
     co_return resp;
 }
 
+// DeleteTopicsRequest.getErrorResponse: each topic, by name or id (v6+) or by
+// name (v0-5), with the error.
+std::optional<delete_topics_response> delete_topics_error(const delete_topics_request& req, int16_t,
+                                                          const error_answer& e) {
+    delete_topics_response resp;
+    for (auto& t : req.topics) {
+        auto& rt = error_row(resp.responses, e);
+        rt.name = t.name;
+        rt.topic_id = t.topic_id;
+    }
+    for (auto& n : req.topic_names) error_row(resp.responses, e).name = n;
+    return resp;
+}
+
 }  // namespace ketch::broker

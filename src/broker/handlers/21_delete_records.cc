@@ -54,4 +54,20 @@ awaitable<delete_records_response> handle_delete_records(request_context& ctx, d
     co_return resp;
 }
 
+// DeleteRecordsRequest.getErrorResponse: every partition with the error.
+std::optional<delete_records_response> delete_records_error(const delete_records_request& req, int16_t,
+                                                            const error_answer& e) {
+    delete_records_response resp;
+    for (auto& t : req.topics) {
+        auto& rt = resp.topics.emplace_back();
+        rt.name = t.name;
+        for (auto& p : t.partitions) {
+            auto& rp = error_row(rt.partitions, e);
+            rp.partition_index = p.partition_index;
+            rp.low_watermark = -1;
+        }
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

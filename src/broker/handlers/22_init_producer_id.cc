@@ -62,4 +62,14 @@ awaitable<init_producer_id_response> handle_init_producer_id(request_context& ct
     co_return resp;
 }
 
+// InitProducerIdRequest.getErrorResponse: the error, no producer id or epoch.
+std::optional<init_producer_id_response> init_producer_id_error(const init_producer_id_request&, int16_t,
+                                                                const error_answer& e) {
+    init_producer_id_response resp;
+    resp.error_code = e.code;
+    resp.producer_id = -1;
+    resp.producer_epoch = -1;
+    return resp;
+}
+
 }  // namespace ketch::broker

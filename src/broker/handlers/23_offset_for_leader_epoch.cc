@@ -57,4 +57,16 @@ awaitable<offset_for_leader_epoch_response> handle_offset_for_leader_epoch(reque
     co_return resp;
 }
 
+// OffsetsForLeaderEpochRequest.getErrorResponse: every partition with the error.
+std::optional<offset_for_leader_epoch_response> offset_for_leader_epoch_error(
+    const offset_for_leader_epoch_request& req, int16_t, const error_answer& e) {
+    offset_for_leader_epoch_response resp;
+    for (auto& t : req.topics) {
+        auto& rt = resp.topics.emplace_back();
+        rt.topic = t.topic;
+        for (auto& p : t.partitions) error_row(rt.partitions, e).partition = p.partition;
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -127,4 +127,21 @@ awaitable<add_partitions_to_txn_response> handle_add_partitions_to_txn(request_c
     co_return resp;
 }
 
+// AddPartitionsToTxnRequest.getErrorResponse: every partition with the error
+// (v0-3, the clients' versions), the top-level error (v4+, brokers').
+std::optional<add_partitions_to_txn_response> add_partitions_to_txn_error(const add_partitions_to_txn_request& req,
+                                                                          int16_t version, const error_answer& e) {
+    add_partitions_to_txn_response resp;
+    if (version >= 4) {
+        resp.error_code = e.code;
+        return resp;
+    }
+    for (auto& t : req.v3_and_below_topics) {
+        auto& rt = resp.results_by_topic_v3_and_below.emplace_back();
+        rt.name = t.name;
+        for (int32_t p : t.partitions) rt.results_by_partition.push_back({p, e.code});
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

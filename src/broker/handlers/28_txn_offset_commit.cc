@@ -122,4 +122,10 @@ awaitable<txn_offset_commit_response> handle_txn_offset_commit(request_context& 
     co_return resp;
 }
 
+// TxnOffsetCommitRequest.getErrorResponse: every partition with the error.
+std::optional<txn_offset_commit_response> txn_offset_commit_error(const txn_offset_commit_request& req, int16_t,
+                                                                  const error_answer& e) {
+    return per_partition_error<txn_offset_commit_response>(req, e);
+}
+
 }  // namespace ketch::broker

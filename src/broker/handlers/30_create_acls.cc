@@ -66,4 +66,12 @@ awaitable<create_acls_response> handle_create_acls(request_context& ctx, create_
     co_return resp;
 }
 
+// CreateAclsRequest.getErrorResponse: each creation with the error and the
+// exception's message.
+std::optional<create_acls_response> create_acls_error(const create_acls_request& req, int16_t, const error_answer& e) {
+    create_acls_response resp;
+    for (size_t i = 0; i < req.creations.size(); ++i) set_message(error_row(resp.results, e).error_message, e.message);
+    return resp;
+}
+
 }  // namespace ketch::broker

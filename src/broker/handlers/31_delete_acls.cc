@@ -56,4 +56,13 @@ awaitable<delete_acls_response> handle_delete_acls(request_context& ctx, delete_
     co_return resp;
 }
 
+// DeleteAclsRequest.getErrorResponse: each filter with the error and the
+// exception's message.
+std::optional<delete_acls_response> delete_acls_error(const delete_acls_request& req, int16_t, const error_answer& e) {
+    delete_acls_response resp;
+    for (size_t i = 0; i < req.filters.size(); ++i)
+        set_message(error_row(resp.filter_results, e).error_message, e.message);
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -130,4 +130,18 @@ awaitable<describe_configs_response> handle_describe_configs(request_context& ct
     co_return resp;
 }
 
+// DescribeConfigsRequest.getErrorResponse: each resource with the error and
+// the code's message.
+std::optional<describe_configs_response> describe_configs_error(const describe_configs_request& req, int16_t,
+                                                                const error_answer& e) {
+    describe_configs_response resp;
+    for (auto& res : req.resources) {
+        auto& rr = error_row(resp.results, e);
+        rr.error_message = e.code_message;
+        rr.resource_type = res.resource_type;
+        rr.resource_name = res.resource_name;
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -76,4 +76,18 @@ awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alt
     co_return resp;
 }
 
+// AlterConfigsRequest.getErrorResponse: each resource with the error and the
+// exception's message.
+std::optional<alter_configs_response> alter_configs_error(const alter_configs_request& req, int16_t,
+                                                          const error_answer& e) {
+    alter_configs_response resp;
+    for (auto& res : req.resources) {
+        auto& rr = error_row(resp.responses, e);
+        set_message(rr.error_message, e.message);
+        rr.resource_type = res.resource_type;
+        rr.resource_name = res.resource_name;
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -107,4 +107,17 @@ awaitable<create_partitions_response> handle_create_partitions(request_context& 
     co_return resp;
 }
 
+// CreatePartitionsRequest.getErrorResponse: each topic with the error and the
+// exception's message.
+std::optional<create_partitions_response> create_partitions_error(const create_partitions_request& req, int16_t,
+                                                                  const error_answer& e) {
+    create_partitions_response resp;
+    for (auto& t : req.topics) {
+        auto& row = error_row(resp.results, e);
+        row.name = t.name;
+        set_message(row.error_message, e.message);
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

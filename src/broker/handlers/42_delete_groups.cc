@@ -37,4 +37,12 @@ awaitable<delete_groups_response> handle_delete_groups(request_context& ctx, del
     co_return resp;
 }
 
+// DeleteGroupsRequest.getErrorResponse: each group with the error.
+std::optional<delete_groups_response> delete_groups_error(const delete_groups_request& req, int16_t,
+                                                          const error_answer& e) {
+    delete_groups_response resp;
+    for (auto& g : req.groups_names) error_row(resp.results, e).group_id = g;
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -57,4 +57,23 @@ awaitable<elect_leaders_response> handle_elect_leaders(request_context& ctx, ele
     co_return resp;
 }
 
+// ElectLeadersRequest.getErrorResponse: the top-level error (v1+) and every
+// named partition with it and the exception's message.
+std::optional<elect_leaders_response> elect_leaders_error(const elect_leaders_request& req, int16_t,
+                                                          const error_answer& e) {
+    elect_leaders_response resp;
+    resp.error_code = e.code;
+    if (req.topic_partitions)
+        for (auto& t : *req.topic_partitions) {
+            auto& rt = resp.replica_election_results.emplace_back();
+            rt.topic = t.topic;
+            for (int32_t p : t.partitions) {
+                auto& rp = error_row(rt.partition_result, e);
+                rp.partition_id = p;
+                set_message(rp.error_message, e.message);
+            }
+        }
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -73,4 +73,18 @@ awaitable<incremental_alter_configs_response> handle_incremental_alter_configs(r
     co_return resp;
 }
 
+// IncrementalAlterConfigsRequest.getErrorResponse: each resource with the
+// error and the exception's message.
+std::optional<incremental_alter_configs_response> incremental_alter_configs_error(
+    const incremental_alter_configs_request& req, int16_t, const error_answer& e) {
+    incremental_alter_configs_response resp;
+    for (auto& res : req.resources) {
+        auto& rr = error_row(resp.responses, e);
+        set_message(rr.error_message, e.message);
+        rr.resource_type = res.resource_type;
+        rr.resource_name = res.resource_name;
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

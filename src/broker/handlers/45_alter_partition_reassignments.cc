@@ -93,4 +93,23 @@ awaitable<alter_partition_reassignments_response> handle_alter_partition_reassig
     co_return resp;
 }
 
+// AlterPartitionReassignmentsRequest.getErrorResponse: the top-level error and
+// every partition with it, each with the exception's message.
+std::optional<alter_partition_reassignments_response> alter_partition_reassignments_error(
+    const alter_partition_reassignments_request& req, int16_t, const error_answer& e) {
+    alter_partition_reassignments_response resp;
+    resp.error_code = e.code;
+    set_message(resp.error_message, e.message);
+    for (auto& t : req.topics) {
+        auto& rt = resp.responses.emplace_back();
+        rt.name = t.name;
+        for (auto& p : t.partitions) {
+            auto& rp = error_row(rt.partitions, e);
+            rp.partition_index = p.partition_index;
+            set_message(rp.error_message, e.message);
+        }
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

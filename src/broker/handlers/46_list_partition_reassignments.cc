@@ -21,4 +21,20 @@ awaitable<list_partition_reassignments_response> handle_list_partition_reassignm
     co_return resp;
 }
 
+// ListPartitionReassignmentsRequest.getErrorResponse: the top-level error and
+// the exception's message, and the named partitions without reassignments.
+std::optional<list_partition_reassignments_response> list_partition_reassignments_error(
+    const list_partition_reassignments_request& req, int16_t, const error_answer& e) {
+    list_partition_reassignments_response resp;
+    resp.error_code = e.code;
+    set_message(resp.error_message, e.message);
+    if (req.topics)
+        for (auto& t : *req.topics) {
+            auto& rt = resp.topics.emplace_back();
+            rt.name = t.name;
+            for (int32_t p : t.partition_indexes) rt.partitions.emplace_back().partition_index = p;
+        }
+    return resp;
+}
+
 }  // namespace ketch::broker

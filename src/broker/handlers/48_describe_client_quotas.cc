@@ -37,4 +37,15 @@ awaitable<describe_client_quotas_response> handle_describe_client_quotas(request
     co_return resp;
 }
 
+// DescribeClientQuotasRequest.getErrorResponse: the error and the exception's
+// message, entries null.
+std::optional<describe_client_quotas_response> describe_client_quotas_error(const describe_client_quotas_request&,
+                                                                            int16_t, const error_answer& e) {
+    describe_client_quotas_response resp;
+    resp.error_code = e.code;
+    set_message(resp.error_message, e.message);
+    resp.entries = std::nullopt;
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -55,4 +55,17 @@ awaitable<alter_client_quotas_response> handle_alter_client_quotas(request_conte
     co_return resp;
 }
 
+// AlterClientQuotasRequest.getErrorResponse: each entry (its entity) with the
+// error and the code's message.
+std::optional<alter_client_quotas_response> alter_client_quotas_error(const alter_client_quotas_request& req, int16_t,
+                                                                      const error_answer& e) {
+    alter_client_quotas_response resp;
+    for (auto& entry : req.entries) {
+        auto& re = error_row(resp.entries, e);
+        re.error_message = e.code_message;
+        for (auto& part : entry.entity) re.entity.push_back({part.entity_type, part.entity_name});
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

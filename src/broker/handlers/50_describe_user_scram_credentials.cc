@@ -65,4 +65,17 @@ awaitable<describe_user_scram_credentials_response> handle_describe_user_scram_c
     co_return resp;
 }
 
+// DescribeUserScramCredentialsRequest.getErrorResponse adds a result without
+// a user (a null in a non-nullable field) for each named user, so Kafka fails
+// to send it and closes; a request of all users (null) fails the same way.
+// Only an empty list of users gets the top-level error and message.
+std::optional<describe_user_scram_credentials_response> describe_user_scram_credentials_error(
+    const describe_user_scram_credentials_request& req, int16_t, const error_answer& e) {
+    if (!req.users || !req.users->empty()) return std::nullopt;
+    describe_user_scram_credentials_response resp;
+    resp.error_code = e.code;
+    set_message(resp.error_message, e.message);
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -118,4 +118,23 @@ awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credent
     co_return resp;
 }
 
+// AlterUserScramCredentialsRequest.getErrorResponse: each user named by a
+// deletion or an upsertion, once, in name order, with the error and the
+// exception's message.
+std::optional<alter_user_scram_credentials_response> alter_user_scram_credentials_error(
+    const alter_user_scram_credentials_request& req, int16_t, const error_answer& e) {
+    std::vector<std::string> users;
+    for (auto& d : req.deletions) users.push_back(d.name);
+    for (auto& u : req.upsertions) users.push_back(u.name);
+    std::sort(users.begin(), users.end());
+    users.erase(std::unique(users.begin(), users.end()), users.end());
+    alter_user_scram_credentials_response resp;
+    for (auto& user : users) {
+        auto& r = error_row(resp.results, e);
+        r.user = user;
+        set_message(r.error_message, e.message);
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

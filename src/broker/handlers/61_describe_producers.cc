@@ -74,4 +74,16 @@ awaitable<describe_producers_response> handle_describe_producers(request_context
     co_return resp;
 }
 
+// DescribeProducersRequest.getErrorResponse: every partition with the error.
+std::optional<describe_producers_response> describe_producers_error(const describe_producers_request& req, int16_t,
+                                                                    const error_answer& e) {
+    describe_producers_response resp;
+    for (auto& t : req.topics) {
+        auto& rt = resp.topics.emplace_back();
+        rt.name = t.name;
+        for (int32_t p : t.partition_indexes) error_row(rt.partitions, e).partition_index = p;
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

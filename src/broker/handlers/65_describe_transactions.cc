@@ -43,4 +43,12 @@ awaitable<describe_transactions_response> handle_describe_transactions(request_c
     co_return resp;
 }
 
+// DescribeTransactionsRequest.getErrorResponse: each transactional id with the error.
+std::optional<describe_transactions_response> describe_transactions_error(const describe_transactions_request& req,
+                                                                          int16_t, const error_answer& e) {
+    describe_transactions_response resp;
+    for (auto& id : req.transactional_ids) error_row(resp.transaction_states, e).transactional_id = id;
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -76,4 +76,12 @@ awaitable<consumer_group_describe_response> handle_consumer_group_describe(reque
     co_return resp;
 }
 
+// ConsumerGroupDescribeRequest.getErrorResponse: each group with the error.
+std::optional<consumer_group_describe_response> consumer_group_describe_error(
+    const consumer_group_describe_request& req, int16_t, const error_answer& e) {
+    consumer_group_describe_response resp;
+    for (auto& g : req.group_ids) error_row(resp.groups, e).group_id = g;
+    return resp;
+}
+
 }  // namespace ketch::broker

@@ -109,4 +109,17 @@ awaitable<describe_topic_partitions_response> handle_describe_topic_partitions(
     co_return resp;
 }
 
+// DescribeTopicPartitionsRequest.getErrorResponse: each topic with the error,
+// not internal, no partitions.
+std::optional<describe_topic_partitions_response> describe_topic_partitions_error(
+    const describe_topic_partitions_request& req, int16_t, const error_answer& e) {
+    describe_topic_partitions_response resp;
+    for (auto& t : req.topics) {
+        auto& rt = error_row(resp.topics, e);
+        rt.name = t.name;
+        rt.is_internal = false;
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

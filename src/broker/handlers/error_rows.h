@@ -1,0 +1,32 @@
+// Pieces the error builders share (the `<api>_error` at the end of each
+// handler file): a row carrying the error, and the response that repeats it
+// for every partition of the request's topics.
+#pragma once
+
+#include "broker/error_answer.h"
+
+namespace ketch::broker {
+
+// Appends a row carrying the error code to `rows`; returns it.
+template <class Rows>
+auto& error_row(Rows& rows, const error_answer& e) {
+    auto& row = rows.emplace_back();
+    row.error_code = e.code;
+    return row;
+}
+
+// Every partition of the request's topics, by name (and topic id where the
+// API has one), with the error: ListOffsets, OffsetCommit, TxnOffsetCommit.
+template <class Resp, class Req>
+Resp per_partition_error(const Req& req, const error_answer& e) {
+    Resp resp;
+    for (auto& t : req.topics) {
+        auto& rt = resp.topics.emplace_back();
+        rt.name = t.name;
+        if constexpr (requires { rt.topic_id = t.topic_id; }) rt.topic_id = t.topic_id;
+        for (auto& p : t.partitions) error_row(rt.partitions, e).partition_index = p.partition_index;
+    }
+    return resp;
+}
+
+}  // namespace ketch::broker
