@@ -39,9 +39,11 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
     ketch::lock_guard serial(txn_offsets_mu_);
     ketch::unique_lock order(stripe(args.group_id));
     const int64_t now = clock_.now_ms();
+    meta::txn_store* txns = nullptr;  // set once by attach_txn_store; read under mu_
     {
         ketch::lock_guard lock(mu_);
         if (stopped_ || !txn_store_) return all(error_code::coordinator_not_available);
+        txns = txn_store_;
         if (args.verification_guard) {
             // The transaction this request was verified against has ended
             // (UnifiedLog: "not part of an ongoing transaction").
@@ -91,7 +93,7 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
         }
     }
     if (records.empty()) return res;
-    if (!txn_store_->put_pending_offsets(records)) return all(error_code::not_coordinator);
+    if (!txns->put_pending_offsets(records)) return all(error_code::not_coordinator);
     ketch::lock_guard lock(mu_);
     for (auto& r : records) pending_txn_[r.producer_id][r.offset.group][r.offset.topic][r.offset.partition] = r.offset;
     return res;
@@ -107,8 +109,10 @@ uint64_t group_coordinator::begin_txn_offsets_verification(int64_t producer_id) 
 bool group_coordinator::complete_txn_offsets(int64_t producer_id, bool commit) {
     ketch::lock_guard serial(txn_offsets_mu_);
     std::map<std::string, group_offsets> pending;
+    meta::txn_store* txns = nullptr;
     {
         ketch::lock_guard lock(mu_);
+        txns = txn_store_;
         txn_guards_.erase(producer_id);
         auto it = pending_txn_.find(producer_id);
         if (it == pending_txn_.end()) return true;
@@ -127,7 +131,7 @@ bool group_coordinator::complete_txn_offsets(int64_t producer_id, bool commit) {
             for (auto& r : records) group[r.topic][r.partition] = r;
         }
     }
-    if (!txn_store_ || !txn_store_->delete_pending_offsets(producer_id)) return false;
+    if (!txns || !txns->delete_pending_offsets(producer_id)) return false;
     ketch::lock_guard lock(mu_);
     pending_txn_.erase(producer_id);
     return true;
