@@ -33,7 +33,7 @@ std::vector<listed_group> group_coordinator::list_groups(const list_groups_args&
     for (const auto& t : args.types_filter)
         if (auto parsed = parse_type(t)) types.insert(*parsed);
     std::vector<listed_group> out;
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     if (stopped_) return out;
     for (const auto& [id, g] : groups_) {
         if (!args.states_filter.empty() && !states.count(std::string(state_name_lower(g->state())))) continue;
@@ -55,7 +55,7 @@ std::vector<listed_group> group_coordinator::list_groups(const list_groups_args&
 std::vector<described_group> group_coordinator::describe_groups(const std::vector<std::string>& group_ids,
                                                                 int16_t api_version) {
     std::vector<described_group> out;
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     for (const auto& id : group_ids) {
         auto& d = out.emplace_back();
         d.group_id = id;
@@ -104,12 +104,12 @@ std::vector<delete_group_result> group_coordinator::delete_groups(const std::vec
             r.error = error_code::invalid_group_id;
             continue;
         }
-        std::lock_guard order(stripe(id));
+        ketch::lock_guard order(stripe(id));
         std::unique_ptr<classic_group> taken;
         std::unique_ptr<consumer_group> taken_consumer;
         std::optional<group_offsets> taken_offsets;
         {
-            std::lock_guard lock(mu_);
+            ketch::lock_guard lock(mu_);
             auto* g = stopped_ ? nullptr : find(id);
             if (stopped_) {
                 r.error = error_code::coordinator_not_available;
@@ -153,7 +153,7 @@ std::vector<delete_group_result> group_coordinator::delete_groups(const std::vec
         // The store kept them: put the group back (unless a new one took its
         // place) with its offsets.
         r.error = error_code::not_coordinator;
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         if (!groups_.count(id) && !consumer_groups_.count(id)) {
             if (taken) groups_[id] = std::move(taken);
             if (taken_consumer) consumer_groups_[id] = std::move(taken_consumer);
@@ -163,85 +163,95 @@ std::vector<delete_group_result> group_coordinator::delete_groups(const std::vec
     return out;
 }
 
+// OffsetMetadataManager.cleanupExpiredOffsets for one group: the offsets
+// that expired by `now`, and whether the group goes with them
+// (GroupMetadataManager.maybeDeleteGroup). false: the group is not subject
+// to expiry now (gone, or a classic group that is not Empty and not a Stable
+// consumer-protocol group).
+bool group_coordinator::expired_offsets_of(const std::string& id, int64_t now, int64_t retention,
+                                           std::vector<meta::offset_key>& expired, bool& delete_group) {
+    auto* g = find(id);
+    bool all_expired = true;
+    auto offs = offsets_.find(id);
+    if (auto* cg = find_consumer(id)) {
+        // ConsumerGroup.offsetExpirationCondition: from each commit, for
+        // the topics the group does not subscribe to.
+        if (offs != offsets_.end())
+            for (const auto& [topic, parts] : offs->second) {
+                const bool subscribed = cg->subscription_metadata().count(topic) != 0;
+                for (const auto& [p, o] : parts) {
+                    const bool gone = !subscribed && (o.expire_timestamp_ms ? now >= *o.expire_timestamp_ms
+                                                                            : now - o.commit_timestamp_ms >= retention);
+                    if (gone)
+                        expired.push_back({topic, p});
+                    else
+                        all_expired = false;
+                }
+            }
+        delete_group = all_expired && cg->empty();
+        return true;
+    }
+    if (!g) return false;
+    if (offs != offsets_.end()) {
+        // ClassicGroup.offsetExpirationCondition: from when the group
+        // became Empty, or from each commit (a simple group, or the
+        // topics a Stable consumer group no longer subscribes to).
+        bool from_state = false;
+        if (g->protocol_type()) {
+            if (g->is(group_state::empty))
+                from_state = true;
+            else if (!(g->uses_consumer_protocol() && g->subscribed_topics() && g->is(group_state::stable)))
+                return false;
+        }
+        for (const auto& [topic, parts] : offs->second) {
+            if (g->is_subscribed_to_topic(topic)) {
+                all_expired = false;
+                continue;
+            }
+            for (const auto& [p, o] : parts) {
+                bool gone;
+                if (o.expire_timestamp_ms) {
+                    gone = now >= *o.expire_timestamp_ms;
+                } else {
+                    int64_t base =
+                        from_state ? g->state_timestamp_ms().value_or(o.commit_timestamp_ms) : o.commit_timestamp_ms;
+                    gone = now - base >= retention;
+                }
+                if (gone)
+                    expired.push_back({topic, p});
+                else
+                    all_expired = false;
+            }
+        }
+    }
+    // GroupMetadataManager.maybeDeleteGroup: an Empty group left without offsets goes.
+    delete_group = all_expired && g->is(group_state::empty);
+    return true;
+}
+
 void group_coordinator::expire_offsets() {
     std::vector<std::string> ids;
     {
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         if (stopped_) return;
         for (const auto& [id, g] : groups_) ids.push_back(id);
         for (const auto& [id, g] : consumer_groups_) ids.push_back(id);
     }
     const int64_t retention = config_.offsets_retention_ms();
     for (const auto& id : ids) {
-        std::lock_guard order(stripe(id));
+        ketch::lock_guard order(stripe(id));
         std::vector<meta::offset_key> expired;
         bool delete_group = false;
         {
-            std::lock_guard lock(mu_);
-            auto* g = find(id);
-            const int64_t now = clock_.now_ms();
-            bool all_expired = true;
-            auto offs = offsets_.find(id);
-            if (auto* cg = find_consumer(id)) {
-                // ConsumerGroup.offsetExpirationCondition: from each commit, for
-                // the topics the group does not subscribe to.
-                if (offs != offsets_.end())
-                    for (const auto& [topic, parts] : offs->second) {
-                        const bool subscribed = cg->subscription_metadata().count(topic) != 0;
-                        for (const auto& [p, o] : parts) {
-                            const bool gone = !subscribed && (o.expire_timestamp_ms ? now >= *o.expire_timestamp_ms
-                                                                                     : now - o.commit_timestamp_ms >= retention);
-                            if (gone)
-                                expired.push_back({topic, p});
-                            else
-                                all_expired = false;
-                        }
-                    }
-                delete_group = all_expired && cg->empty();
-            } else if (!g) {
-                continue;
-            } else if (offs != offsets_.end()) {
-                // ClassicGroup.offsetExpirationCondition: from when the group
-                // became Empty, or from each commit (a simple group, or the
-                // topics a Stable consumer group no longer subscribes to).
-                bool from_state = false, applies = true;
-                if (g->protocol_type()) {
-                    if (g->is(group_state::empty))
-                        from_state = true;
-                    else if (!(g->uses_consumer_protocol() && g->subscribed_topics() && g->is(group_state::stable)))
-                        applies = false;
-                }
-                if (!applies) continue;
-                for (const auto& [topic, parts] : offs->second) {
-                    if (g->is_subscribed_to_topic(topic)) {
-                        all_expired = false;
-                        continue;
-                    }
-                    for (const auto& [p, o] : parts) {
-                        bool gone;
-                        if (o.expire_timestamp_ms) {
-                            gone = now >= *o.expire_timestamp_ms;
-                        } else {
-                            int64_t base = from_state ? g->state_timestamp_ms().value_or(o.commit_timestamp_ms)
-                                                      : o.commit_timestamp_ms;
-                            gone = now - base >= retention;
-                        }
-                        if (gone)
-                            expired.push_back({topic, p});
-                        else
-                            all_expired = false;
-                    }
-                }
-            }
-            // GroupMetadataManager.maybeDeleteGroup: an Empty group left without offsets goes.
-            if (g) delete_group = all_expired && g->is(group_state::empty);
+            ketch::lock_guard lock(mu_);
+            if (!expired_offsets_of(id, clock_.now_ms(), retention, expired, delete_group)) continue;
         }
         if (delete_group) {
             std::vector<std::string> one{id};
             if (!store_.delete_groups(one)) continue;
             completions out;
             {
-                std::lock_guard lock(mu_);
+                ketch::lock_guard lock(mu_);
                 forget_offsets(id, expired);
                 // A member may have joined meanwhile; then only the offsets go.
                 if (auto* g = find(id); g && g->is(group_state::empty) && !offsets_.count(id)) remove_group(id, out);
@@ -253,7 +263,7 @@ void group_coordinator::expire_offsets() {
             finish(out);
         } else if (!expired.empty()) {
             if (!store_.delete_offsets(id, expired)) continue;
-            std::lock_guard lock(mu_);
+            ketch::lock_guard lock(mu_);
             forget_offsets(id, expired);
         }
     }

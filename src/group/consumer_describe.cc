@@ -27,7 +27,7 @@ std::vector<described_topic_partitions> describe_partitions(const topic_partitio
 
 std::vector<described_consumer_group> group_coordinator::consumer_describe(const std::vector<std::string>& group_ids) {
     std::vector<described_consumer_group> out;
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     const auto topics = stopped_ ? topic_index{} : topics_by_name();
     for (const auto& id : group_ids) {
         auto& d = out.emplace_back();
@@ -87,7 +87,7 @@ consumer_group* group_coordinator::find_consumer(const std::string& group_id) {
 }
 
 void group_coordinator::set_topic_view(const topic_view* topics) {
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     topics_ = topics;
 }
 

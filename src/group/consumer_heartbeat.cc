@@ -100,7 +100,7 @@ consumer_heartbeat_result group_coordinator::consumer_heartbeat(const consumer_h
     completions out;
     consumer_heartbeat_result r;
     {
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         if (stopped_) return hb_error(error_code::coordinator_not_available, "");
         if (args.member_epoch == leave_group_member_epoch || args.member_epoch == leave_group_static_member_epoch)
             r = consumer_leave(args, out);
@@ -144,22 +144,16 @@ result<consumer_group*, consumer_heartbeat_result> group_coordinator::consumer_g
     return slot.get();
 }
 
-consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const consumer_heartbeat_args& args,
-                                                                        completions& out) {
-    const bool create = args.member_epoch == 0;
-    auto found = consumer_group_for(args.group_id, create, out);
-    if (!found) return found.error();
-    consumer_group& g = **found;
-    // throwIfConsumerGroupIsFull
-    if (int64_t(g.size()) >= config_.consumer_max_size && (args.member_id.empty() || !g.has_member(args.member_id)))
-        return hb_error(error_code::group_max_size_reached, "The consumer group has reached its maximum capacity of " +
-                                                                std::to_string(config_.consumer_max_size) +
-                                                                " members.");
-    const std::string member_id = args.member_id.empty() ? uuid::random().to_base64() : args.member_id;
-
-    // The member as it was (a blank one when it joins).
-    consumer_member old{.member_id = member_id};
-    bool is_new = true;
+// The member a heartbeat is from, as it was: found by member id, or by
+// instance id for a static member (a static member that left, epoch -2, is
+// replaced by the new member id and hands it its target). `old` comes in
+// blank with the request's (or a new) member id; an error ends the
+// heartbeat.
+std::optional<consumer_heartbeat_result> group_coordinator::admit_consumer_member(consumer_group& g,
+                                                                                  const consumer_heartbeat_args& args,
+                                                                                  bool create, consumer_member& old,
+                                                                                  bool& is_new) {
+    const std::string member_id = old.member_id;
     if (!args.instance_id) {
         if (const auto* m = g.member(member_id)) {
             old = *m;
@@ -207,6 +201,26 @@ consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const co
             if (auto e = epoch_invalid(old, args.member_epoch, args.owned)) return *e;
         }
     }
+    return std::nullopt;
+}
+
+consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const consumer_heartbeat_args& args,
+                                                                        completions& out) {
+    const bool create = args.member_epoch == 0;
+    auto found = consumer_group_for(args.group_id, create, out);
+    if (!found) return found.error();
+    consumer_group& g = **found;
+    // throwIfConsumerGroupIsFull
+    if (int64_t(g.size()) >= config_.consumer_max_size && (args.member_id.empty() || !g.has_member(args.member_id)))
+        return hb_error(error_code::group_max_size_reached, "The consumer group has reached its maximum capacity of " +
+                                                                std::to_string(config_.consumer_max_size) +
+                                                                " members.");
+    const std::string member_id = args.member_id.empty() ? uuid::random().to_base64() : args.member_id;
+
+    // The member as it was (a blank one when it joins).
+    consumer_member old{.member_id = member_id};
+    bool is_new = true;
+    if (auto e = admit_consumer_member(g, args, create, old, is_new)) return *e;
 
     // 1. Update the member.
     consumer_member upd = old;
@@ -308,7 +322,7 @@ void group_coordinator::schedule_consumer_session_timeout(const std::string& gro
                                                           int32_t timeout_ms) {
     schedule_timer(consumer_session_key(group_id, member_id),
                    timeout_ms < 0 ? consumer_session_timeout_ms(group_id) : timeout_ms,
-                   [this, group_id, member_id](completions& o) {
+                   [this, group_id, member_id](completions& o) REQUIRES(mu_) {
                        auto* g = find_consumer(group_id);
                        if (g && g->has_member(member_id)) fence_consumer_member(*g, member_id, o);
                    });
@@ -316,7 +330,7 @@ void group_coordinator::schedule_consumer_session_timeout(const std::string& gro
 
 void group_coordinator::set_consumer_overrides(const std::string& group_id,
                                                const consumer_group_overrides& overrides) {
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     if (overrides.empty())
         consumer_overrides_.erase(group_id);
     else
@@ -344,7 +358,7 @@ int32_t group_coordinator::consumer_assignment_interval_ms(const std::string& gr
 void group_coordinator::schedule_consumer_rebalance_timeout(const std::string& group_id, const std::string& member_id,
                                                             int32_t epoch, int32_t timeout_ms) {
     schedule_timer(consumer_rebalance_key(group_id, member_id), timeout_ms,
-                   [this, group_id, member_id, epoch](completions& o) {
+                   [this, group_id, member_id, epoch](completions& o) REQUIRES(mu_) {
                        auto* g = find_consumer(group_id);
                        const auto* m = g ? g->member(member_id) : nullptr;
                        if (m && m->member_epoch == epoch) fence_consumer_member(*g, member_id, o);

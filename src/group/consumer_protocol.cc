@@ -1,78 +1,50 @@
+// The embedded consumer protocol through the generated types
+// (protocol/messages/consumer_protocol_{subscription,assignment}.h, made by
+// tools/kgen from Kafka's ConsumerProtocol*.json): this file only maps
+// Kafka's ConsumerProtocol rules onto them — the version prefix, a version
+// above 3 read as 3, a negative one or any decode error malformed.
 #include "group/consumer_protocol.h"
 
 #include <algorithm>
 
-#include "base/endian.h"
+#include "protocol/messages/consumer_protocol_assignment.h"
+#include "protocol/messages/consumer_protocol_subscription.h"
 
 namespace ketch::group {
 
 namespace {
 
-constexpr int16_t highest_version = 3;
+using kafka::consumer_protocol_assignment;
+using kafka::consumer_protocol_subscription;
 
-// A bounds-checked big-endian reader over the payload.
-struct reader {
-    byte_view m;
-    size_t pos = 0;
-    bool ok = true;
+// ConsumerProtocol.deserializeVersion and the body read at min(version,
+// highest): nullopt (Kafka: SchemaException) for a negative version or bytes
+// the schema does not describe. `trailing`, when given, tells whether bytes
+// are left after the last field.
+template <typename Message>
+std::optional<Message> decode(byte_view m, int16_t* version, bool* trailing = nullptr,
+                              std::optional<int16_t> read_as = std::nullopt) {
+    try {
+        kafka::reader r(m.data(), m.size());
+        const int16_t v = r.i16();
+        if (v < 0) return std::nullopt;
+        if (version) *version = v;
+        Message msg;
+        msg.decode(r, read_as.value_or(std::min(v, Message::max_version)));
+        if (trailing) *trailing = r.remaining() != 0;
+        return msg;
+    } catch (const kafka::decode_error&) {
+        return std::nullopt;
+    }
+}
 
-    bool need(size_t n) {
-        if (!ok || m.size() - pos < n) ok = false;
-        return ok;
-    }
-    int16_t i16() {
-        if (!need(2)) return 0;
-        auto v = int16_t(load_be<uint16_t>(m.data() + pos));
-        pos += 2;
-        return v;
-    }
-    int32_t i32() {
-        if (!need(4)) return 0;
-        auto v = int32_t(load_be<uint32_t>(m.data() + pos));
-        pos += 4;
-        return v;
-    }
-    std::optional<std::string> nullable_string() {
-        int16_t len = i16();
-        if (!ok || len == -1) return std::nullopt;
-        if (len < 0 || !need(size_t(len))) {
-            ok = false;
-            return std::nullopt;
-        }
-        std::string s(reinterpret_cast<const char*>(m.data() + pos), size_t(len));
-        pos += size_t(len);
-        return s;
-    }
-    std::string string() {
-        auto s = nullable_string();
-        if (!s) ok = false;
-        return s.value_or("");
-    }
-    // Skips nullable bytes; returns their length (-1: null).
-    int32_t skip_nullable_bytes() {
-        int32_t len = i32();
-        if (!ok || len == -1) return len;
-        if (len < 0 || !need(size_t(len))) ok = false;
-        else pos += size_t(len);
-        return len;
-    }
-    int32_t array_len() {  // arrays are not nullable in these payloads
-        int32_t n = i32();
-        if (n < 0) ok = false;
-        return ok ? n : 0;
-    }
-    partition_list topic_partitions() {
-        partition_list out;
-        int32_t n = array_len();
-        for (int32_t i = 0; ok && i < n; ++i) {
-            auto& [topic, ps] = out.emplace_back(string(), std::vector<int32_t>{});
-            int32_t np = array_len();
-            for (int32_t j = 0; ok && j < np; ++j) ps.push_back(i32());
-        }
-        return out;
-    }
-    bool trailing() const { return pos != m.size(); }
-};
+template <typename TopicPartitions>
+partition_list to_list(const TopicPartitions& tps) {
+    partition_list out;
+    out.reserve(tps.size());
+    for (const auto& tp : tps) out.emplace_back(tp.topic, tp.partitions);
+    return out;
+}
 
 named_partitions fold(const partition_list& list) {
     named_partitions out;
@@ -80,37 +52,28 @@ named_partitions fold(const partition_list& list) {
     return out;
 }
 
-void put16(bytes& b, int16_t v) {
-    b.push_back(uint8_t(uint16_t(v) >> 8));
-    b.push_back(uint8_t(uint16_t(v) & 0xff));
-}
-void put32(bytes& b, int32_t v) {
-    for (int s = 24; s >= 0; s -= 8) b.push_back(uint8_t((uint32_t(v) >> s) & 0xff));
-}
-
 }  // namespace
 
 std::optional<int16_t> protocol_version(byte_view m) {
-    reader r{m};
-    int16_t v = r.i16();
-    if (!r.ok || v < 0) return std::nullopt;
-    return v;
+    try {
+        kafka::reader r(m.data(), m.size());
+        const int16_t v = r.i16();
+        if (v < 0) return std::nullopt;
+        return v;
+    } catch (const kafka::decode_error&) {
+        return std::nullopt;
+    }
 }
 
 std::optional<subscription_fields> read_subscription(byte_view m) {
-    reader r{m};
     subscription_fields s;
-    s.version = r.i16();
-    if (!r.ok || s.version < 0) return std::nullopt;
-    const int16_t v = std::min(s.version, highest_version);
-    int32_t n = r.array_len();
-    for (int32_t i = 0; r.ok && i < n; ++i) s.topics.push_back(r.string());
-    s.null_user_data = r.skip_nullable_bytes() == -1;
-    if (v >= 1) s.owned = r.topic_partitions();
-    if (v >= 2) s.generation_id = r.i32();
-    if (v >= 3) s.rack_id = r.nullable_string();
-    if (!r.ok) return std::nullopt;
-    s.trailing_bytes = r.trailing();
+    auto msg = decode<consumer_protocol_subscription>(m, &s.version, &s.trailing_bytes);
+    if (!msg) return std::nullopt;
+    s.topics = std::move(msg->topics);
+    s.null_user_data = !msg->user_data;
+    s.owned = to_list(msg->owned_partitions);
+    s.generation_id = msg->generation_id;
+    s.rack_id = std::move(msg->rack_id);
     return s;
 }
 
@@ -123,27 +86,19 @@ std::optional<consumer_subscription> parse_subscription(byte_view m) {
 
 std::optional<std::set<std::string>> subscription_topics(byte_view m) {
     // Kafka's computeSubscribedTopics reads the version-0 prefix only.
-    reader r{m};
-    if (r.i16() < 0 || !r.ok) return std::nullopt;
-    std::set<std::string> topics;
-    int32_t n = r.array_len();
-    for (int32_t i = 0; r.ok && i < n; ++i) topics.insert(r.string());
-    r.skip_nullable_bytes();
-    if (!r.ok) return std::nullopt;
-    return topics;
+    int16_t version = 0;
+    auto msg = decode<consumer_protocol_subscription>(m, &version, nullptr, int16_t(0));
+    if (!msg) return std::nullopt;
+    return std::set<std::string>(msg->topics.begin(), msg->topics.end());
 }
 
 std::optional<assignment_fields> read_assignment(byte_view m) {
-    reader r{m};
     assignment_fields a;
-    a.version = r.i16();
-    if (!r.ok || a.version < 0) return std::nullopt;
-    a.partitions = r.topic_partitions();
-    const int32_t user_data = r.skip_nullable_bytes();
-    if (!r.ok) return std::nullopt;
-    a.null_user_data = user_data == -1;
-    a.user_data = user_data > 0;
-    a.trailing_bytes = r.trailing();
+    auto msg = decode<consumer_protocol_assignment>(m, &a.version, &a.trailing_bytes);
+    if (!msg) return std::nullopt;
+    a.partitions = to_list(msg->assigned_partitions);
+    a.null_user_data = !msg->user_data;
+    a.user_data = msg->user_data && !msg->user_data->empty();
     return a;
 }
 
@@ -155,17 +110,14 @@ std::optional<named_partitions> parse_assignment(byte_view m, bool* user_data) {
 }
 
 bytes encode_assignment(const named_partitions& partitions, int16_t version) {
-    bytes b;
-    put16(b, std::min(version, highest_version));
-    put32(b, int32_t(partitions.size()));
-    for (const auto& [topic, ps] : partitions) {
-        put16(b, int16_t(topic.size()));
-        for (char c : topic) b.push_back(uint8_t(c));
-        put32(b, int32_t(ps.size()));
-        for (int32_t p : ps) put32(b, p);
-    }
-    put32(b, -1);  // user_data: null
-    return b;
+    const int16_t v = std::min(version, consumer_protocol_assignment::max_version);
+    consumer_protocol_assignment a;  // user_data: null
+    a.assigned_partitions.reserve(partitions.size());
+    for (const auto& [topic, ps] : partitions) a.assigned_partitions.push_back({topic, {ps.begin(), ps.end()}, {}});
+    kafka::writer w;
+    w.i16(v);
+    a.encode(w, v);
+    return std::move(w.buffer());
 }
 
 }  // namespace ketch::group

@@ -6,9 +6,10 @@
 // assignment bytes a classic member gets from SyncGroup.
 //
 // Like Kafka's ConsumerProtocol, a version above 3 is read as version 3 (its
-// later fields are ignored) and a negative version is malformed. This is a
-// client-side payload, not a Kafka request, so the generated codec is not
-// used (the group layer may not include it).
+// later fields are ignored) and a negative version is malformed. The bytes
+// are decoded and encoded by the generated types of Kafka's schemas
+// (protocol/messages/consumer_protocol_*.h, tools/kgen): the one part of the
+// generated codec the group layer links (docs/design/group_coordinator.md).
 #pragma once
 
 #include <cstdint>

@@ -67,7 +67,7 @@ result<std::shared_ptr<group_coordinator>, meta::store_error> group_coordinator:
     std::shared_ptr<group_coordinator> c(new group_coordinator(config, clk, sched, store));
     auto st = c->load();
     if (!st) return failure{st.error()};
-    std::lock_guard lock(c->mu_);
+    ketch::lock_guard lock(c->mu_);
     c->schedule_expiry();
     return c;
 }
@@ -78,7 +78,7 @@ status<meta::store_error> group_coordinator::load() {
     auto offsets = store_.load_offsets();
     if (!offsets) return failure{offsets.error()};
     const int64_t now = clock_.now_ms();
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     for (auto& r : *rows) {
         const auto kind = record_type(r.state);
         if (kind == "consumer") {
@@ -127,7 +127,7 @@ group_coordinator::~group_coordinator() {
 void group_coordinator::shutdown() {
     completions out;
     {
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         if (stopped_) return;
         stopped_ = true;
         for (auto& [id, g] : groups_) {
@@ -147,14 +147,14 @@ void group_coordinator::shutdown() {
 }
 
 std::optional<group_state> group_coordinator::state_of(const std::string& group_id) {
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     auto* g = find(group_id);
     if (!g) return std::nullopt;
     return g->state();
 }
 
 std::optional<int32_t> group_coordinator::generation_of(const std::string& group_id) {
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     auto* g = find(group_id);
     if (!g) return std::nullopt;
     return g->generation();
@@ -195,7 +195,7 @@ void group_coordinator::cancel_group_timers(const std::string& group_id) {
 void group_coordinator::on_timer(const std::string& key, uint64_t seq) {
     completions out;
     {
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         if (stopped_) return;
         auto it = timers_.find(key);
         if (it == timers_.end() || it->second.seq != seq) return;  // cancelled or replaced
@@ -213,7 +213,7 @@ void group_coordinator::schedule_expiry() {
                                             auto self = weak.lock();
                                             if (!self) return;
                                             self->expire_offsets();
-                                            std::lock_guard lock(self->mu_);
+                                            ketch::lock_guard lock(self->mu_);
                                             if (!self->stopped_) self->schedule_expiry();
                                         });
 }
@@ -245,7 +245,7 @@ void group_coordinator::persist_consumer(consumer_group& g, completions& out) {
         meta::stored_group{g.id(), consumer_protocol_type, g.group_epoch(), empty_since, std::move(blob)});
 }
 
-std::mutex& group_coordinator::stripe(const std::string& group_id) {
+ketch::mutex& group_coordinator::stripe(const std::string& group_id) {
     return stripes_[std::hash<std::string>{}(group_id) % stripes_.size()];
 }
 

@@ -32,7 +32,7 @@ std::string java_uuid_string() {
 void group_coordinator::join(join_args args, join_callback done) {
     completions out;
     {
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         if (stopped_)
             out.add(std::move(done), join_error(error_code::coordinator_not_available, args.member_id));
         else
@@ -142,7 +142,7 @@ void group_coordinator::join_new_member(classic_group& g, join_args& args, join_
         // pending, and dropped if it does not within its session timeout.
         g.add_pending(id);
         schedule_timer(heartbeat_key(g.id(), id), args.session_timeout_ms,
-                       [this, gid = g.id(), id](completions& o) { expire_heartbeat(gid, id, o); });
+                       [this, gid = g.id(), id](completions& o) REQUIRES(mu_) { expire_heartbeat(gid, id, o); });
         out.add(std::move(done), join_error(error_code::member_id_required, id));
         return;
     }
@@ -184,7 +184,7 @@ void group_coordinator::join_existing_member(classic_group& g, join_args& args, 
                            .member_id = mid,
                            .members = std::move(members)};
     };
-    auto update_then_rebalance = [&] {
+    auto update_then_rebalance = [&]() REQUIRES(mu_) {
         g.update_member(m, std::move(args.protocols), args.rebalance_timeout_ms, args.session_timeout_ms,
                         std::move(done), out);
         maybe_prepare_rebalance_or_complete_join(g, out);

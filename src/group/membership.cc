@@ -11,7 +11,7 @@ void group_coordinator::sync(sync_args args, sync_callback done) {
     completions out;
     auto fail = [&](error_code e) { out.add(std::move(done), sync_result{.error = e}); };
     {
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         classic_group* g = nullptr;
         if (stopped_) {
             fail(error_code::coordinator_not_available);
@@ -59,7 +59,7 @@ void group_coordinator::sync(sync_args args, sync_callback done) {
 }
 
 error_code group_coordinator::heartbeat(const heartbeat_args& args) {
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     if (stopped_) return error_code::coordinator_not_available;
     if (args.group_id.empty() || too_long(args.group_id)) return error_code::invalid_group_id;
     if (too_long(args.member_id) || too_long(args.group_instance_id)) return error_code::invalid_request;
@@ -93,7 +93,7 @@ leave_result group_coordinator::leave(const leave_args& args) {
     leave_result res;
     completions out;
     {
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         if (stopped_) {
             res.error = error_code::coordinator_not_available;
             return res;
@@ -119,7 +119,7 @@ leave_result group_coordinator::leave(const leave_args& args) {
             }
             // removeCurrentMemberFromClassicGroup: a parked JoinGroup is answered
             // UNKNOWN_MEMBER_ID.
-            auto remove_current = [&](const std::string& id) {
+            auto remove_current = [&](const std::string& id) REQUIRES(mu_) {
                 cancel_timer(heartbeat_key(g->id(), id));
                 g->remove(id, out);
             };

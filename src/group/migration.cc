@@ -167,7 +167,7 @@ void group_coordinator::schedule_consumer_join_timeout_if_absent(const std::stri
                                                                  const std::string& member_id, int32_t timeout_ms) {
     const auto key = consumer_join_key(group_id, member_id);
     if (timers_.count(key)) return;
-    schedule_timer(key, timeout_ms, [this, group_id, member_id](completions& o) {
+    schedule_timer(key, timeout_ms, [this, group_id, member_id](completions& o) REQUIRES(mu_) {
         auto* g = find_consumer(group_id);
         if (g && g->has_member(member_id)) fence_consumer_member(*g, member_id, o);
     });
@@ -239,7 +239,7 @@ void group_coordinator::join_consumer_group(consumer_group& g, join_args& args, 
     cancel_timer(consumer_join_key(g.id(), member_id));
     schedule_consumer_session_timeout(g.id(), member_id, args.session_timeout_ms);
     schedule_timer(consumer_sync_key(g.id(), member_id), args.rebalance_timeout_ms,
-                   [this, gid = g.id(), member_id](completions& o) {
+                   [this, gid = g.id(), member_id](completions& o) REQUIRES(mu_) {
                        auto* cg = find_consumer(gid);
                        if (cg && cg->has_member(member_id)) fence_consumer_member(*cg, member_id, o);
                    });

@@ -95,10 +95,10 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
     if (too_long(args.member_id) || too_long(args.group_instance_id))
         return done(all_partitions(args, error_code::invalid_request));
 
-    std::unique_lock order(stripe(args.group_id));
+    ketch::unique_lock order(stripe(args.group_id));
     const int64_t now = clock_.now_ms();
     {
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         auto e = stopped_ ? error_code::coordinator_not_available : validate_commit(args);
         if (e != error_code::none) {
             order.unlock();
@@ -129,7 +129,7 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
             order.unlock();
             return done(all_partitions(args, error_code::not_coordinator));
         }
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         if (find(args.group_id) || find_consumer(args.group_id)) {
             auto& group = offsets_[args.group_id];
             for (auto& r : records) {
@@ -149,7 +149,7 @@ fetch_result group_coordinator::fetch_offsets(const fetch_args& args) {
         res.error = error_code::invalid_group_id;
         return res;
     }
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     if (stopped_) {
         res.error = error_code::coordinator_not_available;
         return res;
@@ -220,10 +220,10 @@ offset_delete_result group_coordinator::delete_offsets(const offset_delete_args&
         res.error = error_code::invalid_group_id;
         return res;
     }
-    std::lock_guard order(stripe(args.group_id));
+    ketch::lock_guard order(stripe(args.group_id));
     std::vector<meta::offset_key> doomed;
     {
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         auto* g = stopped_ ? nullptr : find(args.group_id);
         if (stopped_) {
             res.error = error_code::coordinator_not_available;
@@ -260,7 +260,7 @@ offset_delete_result group_coordinator::delete_offsets(const offset_delete_args&
         res = offset_delete_result{.error = error_code::not_coordinator};
         return res;
     }
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     forget_offsets(args.group_id, doomed);
     return res;
 }
@@ -268,7 +268,7 @@ offset_delete_result group_coordinator::delete_offsets(const offset_delete_args&
 void group_coordinator::on_topics_deleted(const std::vector<std::string>& topics) {
     std::vector<std::string> groups;
     {
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         for (const auto& [id, offs] : offsets_)
             for (const auto& t : topics)
                 if (offs.count(t)) {
@@ -277,10 +277,10 @@ void group_coordinator::on_topics_deleted(const std::vector<std::string>& topics
                 }
     }
     for (const auto& id : groups) {
-        std::lock_guard order(stripe(id));
+        ketch::lock_guard order(stripe(id));
         std::vector<meta::offset_key> doomed;
         {
-            std::lock_guard lock(mu_);
+            ketch::lock_guard lock(mu_);
             auto it = offsets_.find(id);
             if (it == offsets_.end()) continue;
             for (const auto& t : topics) {
@@ -290,7 +290,7 @@ void group_coordinator::on_topics_deleted(const std::vector<std::string>& topics
             }
         }
         if (doomed.empty() || !store_.delete_offsets(id, doomed)) continue;
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         forget_offsets(id, doomed);
     }
 }

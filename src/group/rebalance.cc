@@ -35,7 +35,8 @@ void group_coordinator::remove_group(const std::string& group_id, completions& o
 // rescheduleClassicGroupMemberHeartbeat
 void group_coordinator::reschedule_heartbeat(classic_group& g, classic_member& m, int64_t timeout_ms) {
     schedule_timer(heartbeat_key(g.id(), m.member_id), timeout_ms,
-                   [this, gid = g.id(), mid = m.member_id](completions& out) { expire_heartbeat(gid, mid, out); });
+                   [this, gid = g.id(), mid = m.member_id](completions& out)
+                       REQUIRES(mu_) { expire_heartbeat(gid, mid, out); });
 }
 
 // expireClassicGroupMemberHeartbeat
@@ -83,7 +84,7 @@ void group_coordinator::prepare_rebalance(classic_group& g, completions& out) {
         // A new group: give more members time to join (group.initial.rebalance.delay.ms).
         int32_t delay = config_.initial_rebalance_delay_ms;
         int32_t remaining = std::max(g.rebalance_timeout_ms() - delay, 0);
-        schedule_timer(join_key(g.id()), delay, [this, gid = g.id(), delay, remaining](completions& o) {
+        schedule_timer(join_key(g.id()), delay, [this, gid = g.id(), delay, remaining](completions& o) REQUIRES(mu_) {
             try_complete_initial_rebalance(gid, delay, remaining, o);
         });
     }
@@ -97,7 +98,7 @@ void group_coordinator::maybe_complete_join_else_schedule(classic_group& g, comp
         complete_join(g, out);
         return;
     }
-    schedule_timer(join_key(g.id()), g.rebalance_timeout_ms(), [this, gid = g.id()](completions& o) {
+    schedule_timer(join_key(g.id()), g.rebalance_timeout_ms(), [this, gid = g.id()](completions& o) REQUIRES(mu_) {
         if (auto* grp = find(gid)) complete_join(*grp, o);
     });
 }
@@ -112,9 +113,9 @@ void group_coordinator::try_complete_initial_rebalance(const std::string& group_
         g->set_new_member_added(false);
         int32_t new_delay = std::min(config_.initial_rebalance_delay_ms, remaining_ms);
         int32_t new_remaining = std::max(remaining_ms - delay_ms, 0);
-        schedule_timer(join_key(group_id), new_delay, [this, group_id, new_delay, new_remaining](completions& o) {
-            try_complete_initial_rebalance(group_id, new_delay, new_remaining, o);
-        });
+        schedule_timer(join_key(group_id), new_delay,
+                       [this, group_id, new_delay, new_remaining](completions& o)
+                           REQUIRES(mu_) { try_complete_initial_rebalance(group_id, new_delay, new_remaining, o); });
     } else {
         complete_join(*g, out);
     }
@@ -143,7 +144,7 @@ void group_coordinator::complete_join(classic_group& g, completions& out) {
     if (!g.maybe_elect_new_joined_leader() && g.size() != 0) {
         // No member rejoined: wait another rebalance timeout for session
         // timeouts to remove the silent ones.
-        schedule_timer(join_key(g.id()), g.rebalance_timeout_ms(), [this, gid = g.id()](completions& o) {
+        schedule_timer(join_key(g.id()), g.rebalance_timeout_ms(), [this, gid = g.id()](completions& o) REQUIRES(mu_) {
             if (auto* grp = find(gid)) complete_join(*grp, o);
         });
         return;
@@ -178,7 +179,8 @@ void group_coordinator::complete_join(classic_group& g, completions& out) {
 // schedulePendingSync
 void group_coordinator::schedule_pending_sync(classic_group& g) {
     schedule_timer(sync_key(g.id()), g.rebalance_timeout_ms(),
-                   [this, gid = g.id(), gen = g.generation()](completions& o) { expire_pending_sync(gid, gen, o); });
+                   [this, gid = g.id(), gen = g.generation()](completions& o)
+                       REQUIRES(mu_) { expire_pending_sync(gid, gen, o); });
 }
 
 // expirePendingSync

@@ -15,7 +15,7 @@ namespace ketch::group {
 status<meta::store_error> group_coordinator::attach_txn_store(meta::txn_store& store) {
     auto rows = store.load_pending_offsets();
     if (!rows.ok()) return failure{rows.error()};
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     txn_store_ = &store;
     for (auto& p : *rows) {
         auto& o = p.offset;
@@ -36,12 +36,14 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
         return r;
     };
     if (args.group_id.empty() || too_long(args.group_id)) return all(error_code::invalid_group_id);
-    std::lock_guard serial(txn_offsets_mu_);
-    std::unique_lock order(stripe(args.group_id));
+    ketch::lock_guard serial(txn_offsets_mu_);
+    ketch::unique_lock order(stripe(args.group_id));
     const int64_t now = clock_.now_ms();
+    meta::txn_store* txns = nullptr;  // set once by attach_txn_store; read under mu_
     {
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
         if (stopped_ || !txn_store_) return all(error_code::coordinator_not_available);
+        txns = txn_store_;
         if (args.verification_guard) {
             // The transaction this request was verified against has ended
             // (UnifiedLog: "not part of an ongoing transaction").
@@ -91,24 +93,26 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
         }
     }
     if (records.empty()) return res;
-    if (!txn_store_->put_pending_offsets(records)) return all(error_code::not_coordinator);
-    std::lock_guard lock(mu_);
+    if (!txns->put_pending_offsets(records)) return all(error_code::not_coordinator);
+    ketch::lock_guard lock(mu_);
     for (auto& r : records) pending_txn_[r.producer_id][r.offset.group][r.offset.topic][r.offset.partition] = r.offset;
     return res;
 }
 
 uint64_t group_coordinator::begin_txn_offsets_verification(int64_t producer_id) {
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     auto [it, added] = txn_guards_.try_emplace(producer_id, 0);
     if (added) it->second = ++next_txn_guard_;
     return it->second;
 }
 
 bool group_coordinator::complete_txn_offsets(int64_t producer_id, bool commit) {
-    std::lock_guard serial(txn_offsets_mu_);
+    ketch::lock_guard serial(txn_offsets_mu_);
     std::map<std::string, group_offsets> pending;
+    meta::txn_store* txns = nullptr;
     {
-        std::lock_guard lock(mu_);
+        ketch::lock_guard lock(mu_);
+        txns = txn_store_;
         txn_guards_.erase(producer_id);
         auto it = pending_txn_.find(producer_id);
         if (it == pending_txn_.end()) return true;
@@ -116,26 +120,26 @@ bool group_coordinator::complete_txn_offsets(int64_t producer_id, bool commit) {
     }
     if (commit) {
         for (auto& [group_id, topics] : pending) {
-            std::lock_guard order(stripe(group_id));
+            ketch::lock_guard order(stripe(group_id));
             std::vector<meta::stored_offset> records;
             for (auto& [topic, parts] : topics)
                 for (auto& [p, o] : parts) records.push_back(o);
             if (!store_.commit_offsets(records)) return false;
-            std::lock_guard lock(mu_);
+            ketch::lock_guard lock(mu_);
             if (!find(group_id) && !find_consumer(group_id)) get_or_create(group_id);
             auto& group = offsets_[group_id];
             for (auto& r : records) group[r.topic][r.partition] = r;
         }
     }
-    if (!txn_store_ || !txn_store_->delete_pending_offsets(producer_id)) return false;
-    std::lock_guard lock(mu_);
+    if (!txns || !txns->delete_pending_offsets(producer_id)) return false;
+    ketch::lock_guard lock(mu_);
     pending_txn_.erase(producer_id);
     return true;
 }
 
 bool group_coordinator::has_pending_txn_offset(const std::string& group_id, const std::string& topic,
                                                int32_t partition) {
-    std::lock_guard lock(mu_);
+    ketch::lock_guard lock(mu_);
     for (auto& [pid, groups] : pending_txn_) {
         auto g = groups.find(group_id);
         if (g == groups.end()) continue;

@@ -86,6 +86,40 @@ TEST(consumer_protocol, read_assignment_keeps_wire_order_and_tells_what_follows)
     EXPECT_FALSE(s->trailing_bytes);
 }
 
+// ConsumerProtocol.deserializeSubscription/Assignment (Kafka 4.3.1,
+// clients/.../consumer/internals/ConsumerProtocol.java): a version above the
+// highest known is read as the highest (later bytes ignored), a null
+// non-nullable string is a SchemaException; serializeAssignment's bytes.
+TEST(consumer_protocol, a_newer_version_reads_as_version_3_and_a_null_topic_is_malformed) {
+    // version 9: topics ["x"], null user data, no owned partitions,
+    // generation 5, null rack, then a byte of a field version 9 might add
+    const bytes v9{0, 9, 0, 0, 0, 1, 0, 1, 'x', 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 5, 0xff, 0xff, 0x42};
+    auto s = read_subscription(v9);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->version, 9);
+    EXPECT_EQ(s->topics, (std::vector<std::string>{"x"}));
+    EXPECT_EQ(s->generation_id, 5);
+    EXPECT_FALSE(s->rack_id);
+    EXPECT_TRUE(s->trailing_bytes);
+    EXPECT_EQ(parse_subscription(v9)->topics, (std::vector<std::string>{"x"}));
+    // version 0, one topic whose length is -1 (null), null user data
+    const bytes null_topic{0, 0, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    EXPECT_FALSE(read_subscription(null_topic));
+    EXPECT_FALSE(subscription_topics(null_topic));
+    EXPECT_EQ(protocol_version(bytes{0, 5}), 5);
+    EXPECT_FALSE(protocol_version(bytes{0xff, 0xfe}));
+    EXPECT_FALSE(protocol_version(bytes{0}));
+}
+
+TEST(consumer_protocol, encode_assignment_writes_kafkas_bytes) {
+    // version 1, topics by name, partitions ascending, null user data
+    const bytes want{0, 1,   0, 0, 0, 2, 0, 1, 'a', 0, 0, 0, 1, 0, 0,    0,    0,    0,
+                     1, 'b', 0, 0, 0, 2, 0, 0, 0,   1, 0, 0, 0, 2, 0xff, 0xff, 0xff, 0xff};
+    EXPECT_EQ(encode_assignment({{"b", {2, 1}}, {"a", {0}}}, 1), want);
+    auto capped = encode_assignment({}, 7);
+    EXPECT_EQ(capped, (bytes{0, 3, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}));
+}
+
 TEST_F(group_test, unreadable_subscription_makes_every_topic_count_as_subscribed) {
     // Kafka cannot tell which topics such a group uses, so OffsetDelete refuses all.
     std::string id;
