@@ -18,6 +18,7 @@
 #include "app/broker_properties.h"
 #include "app/options.h"
 #include "broker/request_metrics.h"
+#include "inspect/traffic_ring.h"
 #include "meta/credential_store.h"
 #include "net/connection_stats.h"
 #include "net/request_handler.h"
@@ -41,6 +42,7 @@ struct console_inputs {
     std::vector<listener_endpoint> endpoints;
     std::string schema_registry_url;
     std::chrono::steady_clock::time_point started;
+    inspect::traffic_ring* traffic = nullptr;
 };
 
 // Binds and starts serving; a bind failure or a refused configuration is

@@ -25,6 +25,7 @@
 #include "broker/partition_waiters.h"
 #include "broker/partitions.h"
 #include "broker/retention.h"
+#include "inspect/traffic_ring.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
 #include "meta/topic_registry.h"
@@ -121,6 +122,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     security.attach(ctx);
     txn_service txns(opt, st, ctx, groups, producer_ids, blocking);
 
+    inspect::traffic_ring traffic;  // the console's inspector; recording only while a page watches
+    if (opt.console) ctx.traffic = &traffic;
     broker::dispatcher dispatch(ctx);
     auto kafka = kafka_listeners::from(opt, lis);
     net::server server(kafka.server, dispatch);
@@ -137,7 +140,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
 
     auto schema_registry = start_schema_registry(opt, *st.credentials, ctx.authorizer);
     auto console = start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(),
-                                       *st.credentials, endpoints, schema_registry.url, started});
+                                       *st.credentials, endpoints, schema_registry.url, started, &traffic});
     write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
                          {metrics.address, schema_registry.url, console.url});
     auto& first = endpoints.front();

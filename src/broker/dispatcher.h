@@ -14,6 +14,8 @@ class dispatcher final : public net::request_handler {
 public:
     explicit dispatcher(broker_context& ctx) : ctx_(ctx) {}
     boost::asio::awaitable<net::handler_result> handle(net::connection_info& conn, shared_bytes frame) override;
+    void on_connect(net::connection_info& conn) override;
+    void on_disconnect(net::connection_info& conn) override;
     // Requests that reached a handler, per API.
     const request_metrics& metrics() const { return metrics_; }
 

@@ -13,6 +13,7 @@
 #include "broker/request_metrics.h"
 #include "console/kafka_client.h"
 #include "http/message.h"
+#include "inspect/traffic_ring.h"
 #include "net/connection_stats.h"
 
 namespace ketch::console {
@@ -35,6 +36,7 @@ struct context {
     int64_t started_unix_ms = 0;
     const broker::request_metrics* metrics = nullptr;
     const net::connection_stats* connections = nullptr;
+    inspect::traffic_ring* traffic = nullptr;  // null: no inspector
     // Limits of the message browser.
     size_t browse_max_bytes = 4 * 1024 * 1024;
     int browse_max_records = 500;

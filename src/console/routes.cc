@@ -17,6 +17,7 @@ void add_routes(http::server& server, const context& ctx) {
     add_acls(server, ctx);
     add_users(server, ctx);
     add_quotas(server, ctx);
+    add_traffic(server, ctx);
     add_assets(server, ctx);
 }
 

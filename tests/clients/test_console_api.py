@@ -390,3 +390,66 @@ def test_login_with_the_brokers_scram_users(tmp_path):
         assert "alice-secret" not in json.dumps(users)
     finally:
         stop_broker(b)
+
+
+# ------------------------------------------------------------------ traffic inspector
+
+def test_traffic_records_a_clients_requests_while_watched(api, helper):
+    t = make_topic(api)
+    client_id = name("client")
+    status, first = api.get("/api/v1/traffic")  # watching starts recording
+    assert status == 200 and first["recording"] is True
+    after = first["last_seq"]
+    out = helper("produce", {"topic": t, "acks": "all", "config": {"client.id": client_id},
+                             "records": [{"key": b64("k"), "value": b64('{"a": 1}'), "headers": [["h", b64("v")]],
+                                          "partition": 0}]})
+    assert out["records"][0]["error"] is None
+    missing = name("missing")
+    helper("delete-topics", {"topics": [missing], "config": {"client.id": client_id}})
+
+    def produced():
+        s, r = api.get("/api/v1/traffic?after=%d&client_id=%s&api=Produce" % (after, client_id))
+        return r["exchanges"] if s == 200 and r["exchanges"] else None
+    rows = eventually(produced)
+    assert len(rows) == 1
+    p = rows[0]
+    assert p["api"] == "Produce" and p["client_id"] == client_id and t in p["topics"] and p["errors"] == []
+    assert p["request_bytes"] > 0 and p["response_bytes"] > 0 and p["duration_us"] >= 0
+    # Other filters find the same exchange, or exclude it.
+    assert [x["seq"] for x in api.get("/api/v1/traffic?after=%d&topic=%s&api=0" % (after, t))[1]["exchanges"]] == [p["seq"]]
+    assert api.get("/api/v1/traffic?after=%d&topic=%s&api=Fetch" % (after, t))[1]["exchanges"] == []
+    conn = api.get("/api/v1/traffic?after=%d&connection=%d" % (after, p["connection"]))[1]["exchanges"]
+    assert p["seq"] in [x["seq"] for x in conn] and all(x["connection"] == p["connection"] for x in conn)
+    errs = eventually(lambda: api.get("/api/v1/traffic?after=%d&error=UNKNOWN_TOPIC_OR_PARTITION&client_id=%s"
+                                      % (after, client_id))[1]["exchanges"] or None)
+    assert errs[0]["api"] == "DeleteTopics" and missing in errs[0]["topics"]
+    assert api.get("/api/v1/traffic?after=%d&error=any&client_id=%s&api=Produce" % (after, client_id))[1]["exchanges"] == []
+    # The whole exchange, decoded; records as sizes, the records themselves a click away.
+    status, d = api.get("/api/v1/traffic/%d" % p["seq"])
+    assert status == 200
+    part = d["request"]["topic_data"][0]["partition_data"][0]
+    assert part["index"] == 0 and part["records"]["records"] == 1 and part["records"]["batches"] == 1
+    assert part["records"]["bytes"] > 0
+    assert d["response"]["responses"][0]["partition_responses"][0]["error_code"] == 0
+    status, recs = api.get("/api/v1/traffic/%d/records" % p["seq"])
+    assert status == 200 and len(recs["records"]) == 1
+    r = recs["records"][0]
+    assert r["key"]["text"] == "k" and r["value"]["json"] == {"a": 1} and r["headers"][0]["key"] == "h"
+    # Connection events.
+    status, ev = api.get("/api/v1/traffic/connections")
+    assert status == 200 and any(e["kind"] == "connect" for e in ev["events"])
+    assert eventually(lambda: any(e["kind"] == "close" for e in api.get("/api/v1/traffic/connections")[1]["events"]))
+    # Bad input.
+    assert_error(api.get("/api/v1/traffic/abc"), 400)
+    assert_error(api.get("/api/v1/traffic/999999999"), 404)
+    assert_error(api.get("/api/v1/traffic/%d/records" % errs[0]["seq"]), 400)
+    assert_error(api.get("/api/v1/traffic?limit=0"), 400)
+    assert_error(api.get("/api/v1/traffic?after=-5"), 400)
+
+
+def test_the_consoles_own_requests_are_not_recorded(api):
+    api.get("/api/v1/traffic")
+    last = api.get("/api/v1/traffic")[1]["last_seq"]
+    api.get("/api/v1/topics")
+    assert [x for x in api.get("/api/v1/traffic?after=%d" % last)[1]["exchanges"]
+            if x["client_id"] == "ketch-console"] == []

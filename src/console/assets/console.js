@@ -98,7 +98,7 @@ function renderNav() {
   const section = here === '/' ? '/' : '/ui/' + here.split('/')[2];
   document.getElementById('nav').replaceChildren(
     h('span', { class: 'brand' }, 'ketch'),
-    NAV.map(([href, label]) => h('a', { href, class: href === section ? 'active' : null,
+    ...NAV.map(([href, label]) => h('a', { href, class: href === section ? 'active' : null,
                                         'aria-current': href === section ? 'page' : null }, label)));
 }
 
@@ -130,7 +130,7 @@ async function overview() {
     try { c = await api('GET', '/cluster'); } catch (e) { body.replaceChildren(errorBox(e)); return; }
     const now = Date.now();
     for (const r of c.requests) {
-      const prev = last && last.counts[r.api];
+      const prev = last ? last.counts[r.api] : undefined;
       const rate = prev !== undefined ? (r.count - prev) * 1000 / Math.max(1, now - last.at) : 0;
       (history[r.api] = history[r.api] || []).push(rate);
       if (history[r.api].length > 30) history[r.api].shift();
