@@ -65,6 +65,7 @@ console_handle start_console(const options& opt, console_inputs in) {
         c.metrics = &in.metrics;
         c.connections = &in.connections;
         c.traffic = in.traffic;
+        c.client_software = in.client_software;
         for (auto& e : in.endpoints)
             c.listeners.push_back({e.name, e.protocol, e.host, uint16_t(e.port),
                                    e.advertised_host + ":" + std::to_string(e.advertised_port)});

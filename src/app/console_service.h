@@ -9,6 +9,8 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +45,7 @@ struct console_inputs {
     std::string schema_registry_url;
     std::chrono::steady_clock::time_point started;
     inspect::traffic_ring* traffic = nullptr;
+    std::function<std::map<std::string, int64_t>()> client_software;
 };
 
 // Binds and starts serving; a bind failure or a refused configuration is

@@ -184,6 +184,11 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
     const auto took = std::chrono::steady_clock::now() - started;
     metrics_.record(key, took);
     if (tap) record_exchange(ctx_, conn, key, version, header, frame, result, started_ms, took);
+    if (key == int16_t(kafka::api_key::api_versions) && !conn.client_software_name.empty() &&
+        conn.listener_name != "CONSOLE") {
+        std::lock_guard l(software_mu_);
+        software_[conn.id] = conn.client_software_name + " " + conn.client_software_version;
+    }
     if (conn.sasl) {
         if (key == int16_t(kafka::api_key::api_versions)) conn.sasl->api_versions_answered();
         sync_login(ctx_, conn);
@@ -195,7 +200,18 @@ void dispatcher::on_connect(net::connection_info& conn) {
     if (inspected(ctx_, conn)) record_event(ctx_, conn, "connect", "");
 }
 
+std::map<std::string, int64_t> dispatcher::client_software() const {
+    std::map<std::string, int64_t> out;
+    std::lock_guard l(software_mu_);
+    for (auto& [id, sw] : software_) ++out[sw];
+    return out;
+}
+
 void dispatcher::on_disconnect(net::connection_info& conn) {
+    {
+        std::lock_guard l(software_mu_);
+        software_.erase(conn.id);
+    }
     if (inspected(ctx_, conn))
         record_event(ctx_, conn, "close", conn.close_reason.empty() ? "closed by the client" : conn.close_reason);
 }

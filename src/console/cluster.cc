@@ -78,6 +78,10 @@ void add_cluster(http::server& server, const context& ctx) {
                                            {"accepted", ctx.connections->accepted.load()},
                                            {"failed_authentications", ctx.connections->failed_authentications.load()}};
                    j["requests"] = ctx.metrics ? request_metrics(*ctx.metrics) : json::array();
+                   json clients = json::array();
+                   if (ctx.client_software)
+                       for (auto& [sw, n] : ctx.client_software()) clients.push_back({{"software", sw}, {"connections", n}});
+                   j["clients"] = clients;
                    return json_reply(j);
                }));
 }

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,8 @@ struct context {
     const broker::request_metrics* metrics = nullptr;
     const net::connection_stats* connections = nullptr;
     inspect::traffic_ring* traffic = nullptr;  // null: no inspector
+    // Open connections by client software ("name version" -> count); may be empty.
+    std::function<std::map<std::string, int64_t>()> client_software;
     // Limits of the message browser.
     size_t browse_max_bytes = 4 * 1024 * 1024;
     int browse_max_records = 500;

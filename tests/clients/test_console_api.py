@@ -94,6 +94,31 @@ def test_healthz_and_cluster(api, broker):
     assert sum(b["count"] for b in apis["ApiVersions"]["buckets"]) >= apis["ApiVersions"]["count"] - 1
 
 
+def api_versions_v3(software, version):
+    """An ApiVersions v3 request frame (KIP-511: the client software's name and version)."""
+    import struct
+
+    def compact(s):
+        b = s.encode()
+        return bytes([len(b) + 1]) + b
+    body = struct.pack(">hhi", 18, 3, 7) + struct.pack(">h", 4) + b"test" + b"\x00"
+    body += compact(software) + compact(version) + b"\x00"
+    return struct.pack(">i", len(body)) + body
+
+
+def test_overview_counts_open_connections_by_client_software(api, broker):
+    sw = "console-test-" + uuid.uuid4().hex[:6]
+    with socket.create_connection((broker.host, broker.port), timeout=10) as s:
+        s.sendall(api_versions_v3(sw, "1.2.3"))
+        size = int.from_bytes(s.recv(4), "big")
+        while size > 0:
+            size -= len(s.recv(size))
+        clients = api.get("/api/v1/cluster")[1]["clients"]
+        assert {"software": sw + " 1.2.3", "connections": 1} in clients
+    # Closed: it is gone.
+    assert eventually(lambda: all(c["software"] != sw + " 1.2.3" for c in api.get("/api/v1/cluster")[1]["clients"]))
+
+
 def test_unknown_path_and_method_are_json_errors(api):
     assert_error(api.get("/api/v1/nothing-here"), 404)
     assert_error(api.call("PUT", "/api/v1/cluster", {}), 405)

@@ -147,6 +147,10 @@ async function overview() {
       h('h2', {}, 'Listeners'),
       table([{ title: 'Name', key: 'name' }, { title: 'Security', key: 'protocol' },
              { title: 'Bound', key: 'address' }, { title: 'Advertised', key: 'advertised' }], c.listeners),
+      h('h2', {}, 'Connected clients'),
+      c.clients.length ? table([{ title: 'Client software (KIP-511)', key: 'software' },
+                                { title: 'Connections', key: 'connections', num: true }], c.clients)
+                       : h('p', { class: 'muted' }, 'No client connection has told its software (ApiVersions v3+).'),
       h('h2', {}, 'Requests'),
       table([{ title: 'API', key: 'api' }, { title: 'Count', key: 'count', num: true },
              { title: 'Mean latency', num: true, cell: r => (r.mean_us / 1000).toFixed(2) + ' ms' },
