@@ -3,6 +3,7 @@
 #   - the project venv .venv/ with tests/clients/requirements.txt (pytest, confluent-kafka, kafka-python)
 #   - the Java driver   (tests/clients/java/build.sh)
 #   - the kafkajs driver (npm ci in tests/clients/node)
+#   - puppeteer-core for the console browser test (npm ci in tests/console/browser)
 #   - the franz-go driver (go build in tests/clients/go -> tests/clients/go/driver)
 # Each driver step runs only when its directory exists, and only when its inputs are
 # newer than what was built last time; a second run with nothing changed does no work.
@@ -71,6 +72,21 @@ elif [[ -f "$clients/node/package.json" ]]; then
   fi
 else
   step node "skipped (no tests/clients/node/package.json)"
+fi
+
+# ---- Console browser test (puppeteer-core; the browser is Debian's chromium) ----
+browser="$root/tests/console/browser"
+if [[ -f "$browser/package.json" ]] && ! have npm; then
+  step console "skipped: npm not installed (the browser test will skip)"
+elif [[ -f "$browser/package.json" ]]; then
+  installed="$browser/node_modules/.package-lock.json"
+  if [[ ! -e "$installed" || "$browser/package-lock.json" -nt "$installed" || "$browser/package.json" -nt "$installed" ]]; then
+    step console "npm ci (puppeteer-core, no browser download)"
+    (cd "$browser" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+    touch "$installed"
+  else
+    step console "up to date"
+  fi
 fi
 
 # ---- Go (franz-go) ----

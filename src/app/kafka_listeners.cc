@@ -87,6 +87,7 @@ void write_listeners_file(const std::string& data_dir, const std::vector<listene
     if (!tls_ca_file.empty()) j["tls_ca_file"] = tls_ca_file;
     if (!web.metrics.empty()) j["metrics"] = "http://" + web.metrics + "/metrics";
     if (!web.schema_registry.empty()) j["schema_registry"] = web.schema_registry;
+    if (!web.console.empty()) j["console"] = web.console;
     write_file_atomically((std::filesystem::path(data_dir) / "listeners.json").string(), j.dump());
 }
 

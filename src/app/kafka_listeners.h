@@ -40,6 +40,7 @@ std::vector<listener_endpoint> publish_endpoints(broker::broker_config& config, 
 struct web_addresses {
     std::string metrics;          // host:port of /metrics
     std::string schema_registry;  // the registry's URL
+    std::string console;          // the console's URL
 };
 
 // <data-dir>/listeners.json: every listener's bound address, the TLS CA file

@@ -155,6 +155,14 @@ options parse_options(int argc, char** argv) {
         a.option("schema-registry-addr", o.schema_registry_addr,
                  "host:port of the schema registry's REST API (port 0: any free port; default 127.0.0.1:8081, "
                  "or a free port when --listen's port is 0)");
+        a.flag("console", o.console, "serve the developer console (pages and JSON API; --console=false: off)")
+            ->capture_default_str();
+        a.option("console-addr", o.console_addr,
+                 "host:port of the developer console (port 0: any free port; default 127.0.0.1:9093, or a free "
+                 "port when --listen's port is 0)");
+        a.flag("console-tls", o.console_tls, "serve the console over TLS with --tls-cert and --tls-key");
+        a.flag("console-unprotected", o.console_unprotected,
+               "allow the console on a non-loopback address without TLS and a login (SASL users)");
         a.option("data-dir", o.data_dir, "where topics, logs and metadata live")->capture_default_str();
         a.option("reactors", o.reactors, "network threads (0: one per core)")->capture_default_str();
         a.option("auto-create-topics", o.auto_create_topics,

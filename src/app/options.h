@@ -48,6 +48,11 @@ struct options {
     // Its host:port (port 0: any free port). Unset: 127.0.0.1:8081, or a free
     // port when --listen's is 0 (http_address_or_default).
     std::string schema_registry_addr;
+    bool console = true;                     // serve the developer console (docs/console.md)
+    // Its host:port; unset: 127.0.0.1:9093, or a free port when --listen's is 0.
+    std::string console_addr;
+    bool console_tls = false;                // the console over TLS with --tls-cert/--tls-key
+    bool console_unprotected = false;        // allow a non-loopback console without TLS and a login
     std::string data_dir = "./data";
     int reactors = 0;                        // 0: one per core
     bool auto_create_topics = true;

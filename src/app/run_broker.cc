@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/cluster_id.h"
+#include "app/console_service.h"
 #include "app/data_dir_lock.h"
 #include "app/group_service.h"
 #include "app/kafka_listeners.h"
@@ -24,6 +25,7 @@
 #include "broker/partition_waiters.h"
 #include "broker/partitions.h"
 #include "broker/retention.h"
+#include "inspect/traffic_ring.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
 #include "meta/topic_registry.h"
@@ -120,6 +122,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     security.attach(ctx);
     txn_service txns(opt, st, ctx, groups, producer_ids, blocking);
 
+    inspect::traffic_ring traffic;  // the console's inspector; recording only while a page watches
+    if (opt.console) ctx.traffic = &traffic;
     broker::dispatcher dispatch(ctx);
     auto kafka = kafka_listeners::from(opt, lis);
     net::server server(kafka.server, dispatch);
@@ -135,7 +139,11 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
         metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas());
 
     auto schema_registry = start_schema_registry(opt, *st.credentials, ctx.authorizer);
-    write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert, {metrics.address, schema_registry.url});
+    auto console = start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(),
+                                       *st.credentials, endpoints, schema_registry.url, started, &traffic,
+                                       [&dispatch] { return dispatch.client_software(); }});
+    write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
+                         {metrics.address, schema_registry.url, console.url});
     auto& first = endpoints.front();
     if (!opt.ready_file.empty()) write_file_atomically(opt.ready_file, first.host + ":" + std::to_string(first.port));
     announce(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count(), endpoints,
@@ -149,6 +157,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     txns.shutdown();
     metrics.stop();
     schema_registry.stop();
+    console.stop();
     server.stop();
     waiters.clear();  // parked fetches hold timers of the (stopped) reactors
     blocking.join();

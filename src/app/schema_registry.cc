@@ -2,79 +2,18 @@
 
 #include <future>
 #include <map>
-#include <mutex>
-#include <set>
 
 #include <spdlog/spdlog.h>
 
+#include "app/basic_auth.h"
 #include "http/server.h"
 #include "registry/registry.h"
 #include "registry/sqlite_schema_store.h"
 #include "registry_http/routes.h"
-#include "security/crypto.h"
-#include "security/scram.h"
 
 namespace ketch::app {
 
 namespace {
-
-// HTTP Basic against the broker's SCRAM credentials. A SCRAM check costs a
-// PBKDF2 (4096 rounds): a verified (user, password) is remembered by its
-// digest, together with the stored key it was verified against, so a changed
-// credential is checked again.
-class basic_auth {
-public:
-    explicit basic_auth(meta::credential_store& creds) : creds_(creds) {}
-
-    std::optional<http::response> operator()(http::request& req) {
-        auto h = req.header("authorization");
-        if (!h) {
-            if (creds_.list().empty()) {  // no SASL users: the registry is open
-                req.principal = "User:ANONYMOUS";
-                return std::nullopt;
-            }
-            return unauthorized();
-        }
-        if (h->rfind("Basic ", 0) != 0) return unauthorized();
-        auto decoded = security::base64_decode(h->substr(6));
-        if (!decoded) return unauthorized();
-        auto colon = decoded->find(':');
-        if (colon == std::string::npos) return unauthorized();
-        std::string user = decoded->substr(0, colon), password = decoded->substr(colon + 1);
-        if (!verified(user, password)) return unauthorized();
-        req.principal = "User:" + user;
-        return std::nullopt;
-    }
-
-private:
-    static http::response unauthorized() {
-        auto r = registry_http::plain_error_response(401, 401, "Unauthorized");
-        r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"ketch\"");
-        return r;
-    }
-
-    bool verified(const std::string& user, const std::string& password) {
-        for (const char* mech : {"SCRAM-SHA-256", "SCRAM-SHA-512"}) {
-            auto c = creds_.find(user, mech);
-            if (!c) continue;
-            auto key = security::digest(security::hash_alg::sha256, user + '\0' + password + '\0' + c->stored_key);
-            {
-                std::lock_guard l(mu_);
-                if (ok_.count(key)) return true;
-            }
-            if (!security::scram_password_matches(*c, password)) return false;
-            std::lock_guard l(mu_);
-            if (ok_.size() > 10000) ok_.clear();
-            ok_.insert(key);
-            return true;
-        }
-        return false;
-    }
-
-    meta::credential_store& creds_;
-    std::mutex mu_;
-    std::set<std::string> ok_;
-};
 
 // The access rule with --authorizer (docs/schema_registry.md): a subject is
 // guarded by the ACLs of its topic (TopicNameStrategy: "t-value" and "t-key"
@@ -124,7 +63,8 @@ schema_registry_handle start_schema_registry(const options& opt, meta::credentia
     const std::string addr = http_address_or_default(opt.schema_registry_addr, opt, 8081);
     auto r = std::make_shared<running_schema_registry>();
     std::string dir = opt.data_dir;
-    r->auth = std::make_unique<basic_auth>(creds);
+    r->auth = std::make_unique<basic_auth>(
+        creds, [] { return registry_http::plain_error_response(401, 401, "Unauthorized"); });
     r->ctx.reg = [raw = r.get()]() -> registry::registry& { return *raw->reg.get(); };
     if (authz && authz->enabled())
         r->ctx.allow = [authz](const std::string& principal, registry_http::access_op op, const std::string* s) {

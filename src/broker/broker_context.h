@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "broker/broker_config.h"
+#include "inspect/traffic_ring.h"
 #include "security/sasl_session.h"
 
 namespace ketch::meta {
@@ -66,6 +67,8 @@ struct broker_context {
     // The ACL authorizer (--authorizer); null: every request is authorized
     // and the ACL APIs answer SECURITY_DISABLED.
     security::authorizer* authorizer = nullptr;
+    // The traffic inspector's ring (console); null: no inspector.
+    inspect::traffic_ring* traffic = nullptr;
 };
 
 }  // namespace ketch::broker

@@ -34,11 +34,75 @@ int64_t now_ms() {
         .count();
 }
 
+int64_t wall_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+bool inspected(const broker_context& ctx, const net::connection_info& conn) {
+    // The console's own requests (listener CONSOLE) would fill the ring with its polling.
+    return ctx.traffic && ctx.traffic->active() && conn.listener_name != "CONSOLE";
+}
+
+void record_event(const broker_context& ctx, const net::connection_info& conn, std::string kind, std::string detail) {
+    inspect::connection_event e;
+    e.time_ms = wall_ms();
+    e.conn_id = conn.id;
+    e.kind = std::move(kind);
+    e.peer = conn.peer;
+    e.listener = conn.listener_name;
+    e.principal = conn.principal;
+    e.detail = std::move(detail);
+    const int64_t now = e.time_ms;
+    ctx.traffic->record(std::move(e), now);
+}
+
+// The inspector's copy of one exchange (traffic_ring.h): the request frame is
+// shared, the response copied unless it carries file chunks (zero-copy Fetch)
+// or is over 1 MiB; no bytes at all of the APIs that carry secrets.
+void record_exchange(const broker_context& ctx, const net::connection_info& conn, int16_t key, int16_t version,
+                     const kafka::request_header& header, const shared_bytes& frame, const net::handler_result& result,
+                     int64_t started_ms, std::chrono::steady_clock::duration took) {
+    inspect::exchange e;
+    e.time_ms = started_ms;
+    e.conn_id = conn.id;
+    e.peer = conn.peer;
+    e.listener = conn.listener_name;
+    e.principal = conn.principal;
+    e.client_id = header.client_id.value_or("");
+    e.client_software = conn.client_software_name.empty()
+                            ? std::string()
+                            : conn.client_software_name + " " + conn.client_software_version;
+    e.api_key = key;
+    e.api_version = version;
+    e.correlation_id = header.correlation_id;
+    e.duration_us = std::chrono::duration_cast<std::chrono::microseconds>(took).count();
+    e.request_bytes = frame.size();
+    e.closed = result.what == net::handler_result::action::close;
+    e.response_bytes = result.what == net::handler_result::action::respond ? result.response.size() : 0;
+    if (inspect::traffic_ring::redact_api(key)) {
+        e.withheld = "not kept: this API carries secrets (passwords, SCRAM messages, tokens)";
+    } else {
+        e.request = frame;
+        if (result.what == net::handler_result::action::respond) {
+            if (!result.response.splices.empty())
+                e.withheld = "response not kept: its records were sent from the log files (zero-copy)";
+            else if (result.response.buf.size() > 1024 * 1024)
+                e.withheld = "response not kept: over 1 MiB";
+            else
+                e.response = shared_bytes(result.response.buf);
+        }
+    }
+    ctx.traffic->record(std::move(e), wall_ms());
+}
+
 // After a SASL request: the connection's view of the login.
-void sync_login(net::connection_info& conn) {
+void sync_login(const broker_context& ctx, net::connection_info& conn) {
     if (!conn.sasl || !conn.sasl->authenticated()) return;
+    const bool first = !conn.authenticated || conn.principal != conn.sasl->principal();
     conn.authenticated = true;
     conn.principal = conn.sasl->principal();
+    if (first && inspected(ctx, conn)) record_event(ctx, conn, "authenticate", "SASL/" + conn.sasl->mechanism());
 }
 
 }  // namespace
@@ -59,7 +123,7 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
             r.auth_failed = true;
             co_return r;
         }
-        sync_login(conn);
+        sync_login(ctx_, conn);
         r.response.buf.assign(reply->begin(), reply->end());
         co_return r;
     }
@@ -124,13 +188,42 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
     spdlog::debug("conn {} client {} corr {}: {} v{}", conn.id, header.client_id.value_or(""), header.correlation_id,
                   api->name, version);
     const auto started = std::chrono::steady_clock::now();
+    const bool tap = inspected(ctx_, conn);
+    const int64_t started_ms = tap ? wall_ms() : 0;
     auto result = co_await h->fn(ctx, r);
-    metrics_.record(key, std::chrono::steady_clock::now() - started);
+    const auto took = std::chrono::steady_clock::now() - started;
+    metrics_.record(key, took);
+    if (tap) record_exchange(ctx_, conn, key, version, header, frame, result, started_ms, took);
+    if (key == int16_t(kafka::api_key::api_versions) && !conn.client_software_name.empty() &&
+        conn.listener_name != "CONSOLE") {
+        std::lock_guard l(software_mu_);
+        software_[conn.id] = conn.client_software_name + " " + conn.client_software_version;
+    }
     if (conn.sasl) {
         if (key == int16_t(kafka::api_key::api_versions)) conn.sasl->api_versions_answered();
-        sync_login(conn);
+        sync_login(ctx_, conn);
     }
     co_return result;
+}
+
+void dispatcher::on_connect(net::connection_info& conn) {
+    if (inspected(ctx_, conn)) record_event(ctx_, conn, "connect", "");
+}
+
+std::map<std::string, int64_t> dispatcher::client_software() const {
+    std::map<std::string, int64_t> out;
+    std::lock_guard l(software_mu_);
+    for (auto& [id, sw] : software_) ++out[sw];
+    return out;
+}
+
+void dispatcher::on_disconnect(net::connection_info& conn) {
+    {
+        std::lock_guard l(software_mu_);
+        software_.erase(conn.id);
+    }
+    if (inspected(ctx_, conn))
+        record_event(ctx_, conn, "close", conn.close_reason.empty() ? "closed by the client" : conn.close_reason);
 }
 
 }  // namespace ketch::broker

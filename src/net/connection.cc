@@ -157,7 +157,7 @@ void count(connection_stats* st, std::atomic<uint64_t> connection_stats::*field)
 // Closes the socket when the connection is idle too long or not
 // authenticated in time; ends when the connection does.
 asio::awaitable<void> watchdog(std::shared_ptr<watch> w, tcp::socket& raw, const server_options& opts,
-                               const connection_info& info) {
+                               connection_info& info) {
     while (!w->done) {
         auto idle_at = w->last_activity + std::chrono::milliseconds(opts.idle_timeout_ms);
         auto auth_at = w->started + std::chrono::milliseconds(opts.auth_timeout_ms);
@@ -176,6 +176,7 @@ asio::awaitable<void> watchdog(std::shared_ptr<watch> w, tcp::socket& raw, const
             spdlog::info("conn {} from {}: {}, closing", info.id, info.peer,
                          late ? "not authenticated in time" : "idle too long");
             count(info.stats, late ? &connection_stats::closed_auth_timeout : &connection_stats::closed_idle);
+            info.close_reason = late ? "not authenticated in time" : "idle too long";
             boost::system::error_code ec;
             raw.close(ec);
             break;
@@ -209,7 +210,11 @@ asio::awaitable<void> handle_one(Stream& stream, tcp::socket& raw, std::shared_p
             asio::steady_timer mute(raw.get_executor(), std::chrono::milliseconds(r.throttle_ms));
             co_await mute.async_wait(use_nothrow);
         }
-        if (r.what == handler_result::action::close || r.auth_failed) *stop = true;
+        if (r.what == handler_result::action::close || r.auth_failed) {
+            *stop = true;
+            if (info.close_reason.empty())
+                info.close_reason = r.auth_failed ? "authentication failed" : "closed by the broker after a request";
+        }
     } catch (const std::exception& e) {
         spdlog::debug("conn {} from {}: {}", info.id, info.peer, e.what());
         *stop = true;
@@ -276,6 +281,7 @@ asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<wa
                 spdlog::info("conn {} from {}: frame of {} bytes refused (max {}), closing", info.id, info.peer, size,
                              cap);
                 count(info.stats, &connection_stats::refused_oversize);
+                info.close_reason = "frame of " + std::to_string(size) + " bytes refused";
                 break;
             }
             shared_bytes request = co_await read_frame(stream, in, size_t(size));
@@ -328,6 +334,7 @@ asio::awaitable<void> run_connection(tcp::socket socket, request_handler& handle
     boost::system::error_code ignored;
     tune(socket, opts);
     socket.native_non_blocking(true, ignored);
+    handler.on_connect(info);
     auto w = std::make_shared<watch>(socket.get_executor());
     asio::co_spawn(socket.get_executor(), watchdog(w, socket, opts, info), asio::detached);
     co_await serve(socket, socket, w, handler, opts, info);
@@ -342,12 +349,14 @@ asio::awaitable<void> run_tls_connection(tcp::socket socket, asio::ssl::context&
     tcp::socket& raw = stream.next_layer();
     const bool was_authenticated = info.authenticated;
     info.authenticated = false;  // the handshake is part of authentication
+    handler.on_connect(info);
     auto w = std::make_shared<watch>(raw.get_executor());
     asio::co_spawn(raw.get_executor(), watchdog(w, raw, opts, info), asio::detached);
     auto [ec] = co_await stream.async_handshake(asio::ssl::stream_base::server, use_nothrow);
     if (ec) {
         spdlog::info("conn {} from {}: TLS handshake failed: {}", info.id, info.peer, ec.message());
         count(info.stats, &connection_stats::failed_tls_handshakes);
+        info.close_reason = "TLS handshake failed: " + ec.message();
     } else {
         if (info.protocol == security_protocol::ssl) {
             if (X509* cert = SSL_get1_peer_certificate(stream.native_handle())) {

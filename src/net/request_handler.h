@@ -43,6 +43,9 @@ struct connection_info {
     // reads and handles the next request meanwhile. Answers still go out in
     // request order. Null where pipelining is off (TLS, SASL).
     std::function<void()> release_pipeline;
+    // Why the connection ended, when the broker ended it (idle, a refused
+    // frame, a request it closes on); empty: the client closed it.
+    std::string close_reason;
 };
 
 struct handler_result {
@@ -70,6 +73,8 @@ public:
     // one at a time, in order, as Kafka does — except that the next request
     // may start once a handler called connection_info::release_pipeline.
     virtual boost::asio::awaitable<handler_result> handle(connection_info& conn, shared_bytes frame) = 0;
+    // Once a connection is accepted (before any TLS handshake), and once it ends.
+    virtual void on_connect(connection_info&) {}
     virtual void on_disconnect(connection_info&) {}
 };
 

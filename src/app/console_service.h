@@ -1,0 +1,58 @@
+// The developer console of `ketch` (docs/console.md): its pages and JSON API
+// on --console-addr (127.0.0.1:9093, or a free port when --listen's port is
+// 0), HTTP Basic with the broker's SCRAM users when any exist, TLS with the
+// broker's certificate with --console-tls. The API reaches the broker through
+// its own dispatcher, in-process (console/kafka_client.h).
+//
+// A non-loopback address needs TLS and a login (SASL users); without them
+// the console starts only with --console-unprotected, and says so.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+#include "app/broker_properties.h"
+#include "app/options.h"
+#include "broker/request_metrics.h"
+#include "inspect/traffic_ring.h"
+#include "meta/credential_store.h"
+#include "net/connection_stats.h"
+#include "net/request_handler.h"
+
+namespace ketch::app {
+
+class running_console;
+
+struct console_handle {
+    std::shared_ptr<running_console> running;  // null when off or not bound
+    std::string url;                           // "http://127.0.0.1:9093" (https with TLS)
+    void stop();
+};
+
+struct console_inputs {
+    net::request_handler& dispatcher;
+    boost::asio::io_context& reactor;  // where the console's requests run
+    const broker::request_metrics& metrics;
+    const net::connection_stats& connections;
+    meta::credential_store& credentials;
+    std::vector<listener_endpoint> endpoints;
+    std::string schema_registry_url;
+    std::chrono::steady_clock::time_point started;
+    inspect::traffic_ring* traffic = nullptr;
+    std::function<std::map<std::string, int64_t>()> client_software;
+};
+
+// Binds and starts serving; a bind failure or a refused configuration is
+// logged and the broker goes on without the console.
+console_handle start_console(const options& opt, console_inputs in);
+
+// Whether `host` is a loopback address or name (127.0.0.0/8, ::1, localhost).
+bool is_loopback_host(const std::string& host);
+
+}  // namespace ketch::app

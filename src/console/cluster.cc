@@ -1,0 +1,89 @@
+// GET /api/v1/cluster: version, node id, cluster id, listeners, data dir and
+// its disk use, uptime, connection counters and the per-API request metrics
+// the broker already keeps (count, mean and bucketed latency).
+#include <filesystem>
+
+#include "console/reply.h"
+#include "console/routes.h"
+#include "protocol/messages/api_table.h"
+#include "protocol/messages/describe_cluster.h"
+
+namespace ketch::console {
+
+namespace {
+
+json request_metrics(const broker::request_metrics& m) {
+    json arr = json::array();
+    for (auto& api : kafka::all_apis()) {
+        if (size_t(api.key) > broker::request_metrics::k_max_api_key) continue;
+        auto& a = m.of(api.key);
+        uint64_t count = a.count.load(std::memory_order_relaxed);
+        if (count == 0) continue;
+        uint64_t sum = a.sum_us.load(std::memory_order_relaxed);
+        json buckets = json::array();
+        for (size_t i = 0; i < a.buckets.size(); ++i)
+            buckets.push_back({{"le_us", i < broker::request_metrics::k_bounds_us.size()
+                                             ? json(broker::request_metrics::k_bounds_us[i])
+                                             : json("+Inf")},
+                               {"count", a.buckets[i].load(std::memory_order_relaxed)}});
+        arr.push_back({{"api_key", api.key},
+                       {"api", api.name},
+                       {"count", count},
+                       {"mean_us", count ? sum / count : 0},
+                       {"buckets", buckets}});
+    }
+    return arr;
+}
+
+int64_t dir_bytes(const std::string& dir) {
+    std::error_code ec;
+    int64_t total = 0;
+    for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        std::error_code e2;
+        if (it->is_regular_file(e2)) total += int64_t(it->file_size(e2));
+    }
+    return total;
+}
+
+}  // namespace
+
+void add_cluster(http::server& server, const context& ctx) {
+    server.add("GET", "/api/v1/cluster", route([&ctx](http::request& req) {
+                   kafka::describe_cluster_request q;
+                   auto dc = ctx.kafka->call<kafka::describe_cluster_request, kafka::describe_cluster_response>(
+                       q, principal_of(req));
+                   json listeners = json::array();
+                   for (auto& l : ctx.listeners)
+                       listeners.push_back({{"name", l.name},
+                                            {"protocol", l.protocol},
+                                            {"address", l.host + ":" + std::to_string(l.port)},
+                                            {"advertised", l.advertised}});
+                   auto up = std::chrono::steady_clock::now() - ctx.started;
+                   json j = {
+                       {"version", ctx.version},
+                       {"kafka_version", ctx.kafka_version},
+                       {"node_id", ctx.node_id},
+                       {"cluster_id", dc.cluster_id},
+                       {"listeners", listeners},
+                       {"data_dir", std::filesystem::absolute(ctx.data_dir).string()},
+                       {"data_dir_bytes", dir_bytes(ctx.data_dir)},
+                       {"started_unix_ms", ctx.started_unix_ms},
+                       {"uptime_ms", std::chrono::duration_cast<std::chrono::milliseconds>(up).count()},
+                       {"schema_registry", ctx.schema_registry_url.empty() ? json(nullptr)
+                                                                           : json(ctx.schema_registry_url)},
+                   };
+                   if (ctx.connections)
+                       j["connections"] = {{"active", ctx.connections->active.load()},
+                                           {"accepted", ctx.connections->accepted.load()},
+                                           {"failed_authentications", ctx.connections->failed_authentications.load()}};
+                   j["requests"] = ctx.metrics ? request_metrics(*ctx.metrics) : json::array();
+                   json clients = json::array();
+                   if (ctx.client_software)
+                       for (auto& [sw, n] : ctx.client_software()) clients.push_back({{"software", sw}, {"connections", n}});
+                   j["clients"] = clients;
+                   return json_reply(j);
+               }));
+}
+
+}  // namespace ketch::console

@@ -1,0 +1,53 @@
+// What the console's resources see: the in-process Kafka client and the
+// broker facts that no Kafka API answers (version, data dir, uptime, the
+// request metrics, the web addresses).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "broker/request_metrics.h"
+#include "console/kafka_client.h"
+#include "http/message.h"
+#include "inspect/traffic_ring.h"
+#include "net/connection_stats.h"
+
+namespace ketch::console {
+
+struct listener_info {
+    std::string name, protocol, host;
+    uint16_t port = 0;
+    std::string advertised;  // host:port
+};
+
+struct context {
+    kafka_client* kafka = nullptr;
+    std::string version = "0.1.0";
+    std::string kafka_version = "4.3.1";
+    int32_t node_id = 1;
+    std::string data_dir;
+    std::vector<listener_info> listeners;
+    std::string schema_registry_url;  // empty: off
+    std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+    int64_t started_unix_ms = 0;
+    const broker::request_metrics* metrics = nullptr;
+    const net::connection_stats* connections = nullptr;
+    inspect::traffic_ring* traffic = nullptr;  // null: no inspector
+    // Open connections by client software ("name version" -> count); may be empty.
+    std::function<std::map<std::string, int64_t>()> client_software;
+    // Limits of the message browser.
+    size_t browse_max_bytes = 4 * 1024 * 1024;
+    int browse_max_records = 500;
+};
+
+// The principal a console request acts as: its login, or User:ANONYMOUS.
+inline std::string principal_of(const http::request& req) {
+    return req.principal.empty() ? "User:ANONYMOUS" : req.principal;
+}
+
+}  // namespace ketch::console

@@ -1,0 +1,95 @@
+// POST /api/v1/groups/{group}/offsets: reset a group's committed offsets, as
+// kafka-consumer-groups --reset-offsets --execute does, only while the group
+// has no members (Empty, or not live at all). Body:
+//   {"topic": "t", "partitions": [0, 1] (default: all),
+//    "to": "earliest" | "latest" | "timestamp" | "offset", "timestamp": ms, "offset": n}
+// Committed with OffsetCommit as an admin client commits (generation -1, no member).
+#include "console/group_facts.h"
+#include "console/kafka_facts.h"
+#include "console/reply.h"
+#include "console/routes.h"
+#include "protocol/messages/list_groups.h"
+#include "protocol/messages/offset_commit.h"
+
+namespace ketch::console {
+
+namespace {
+
+void require_empty(const context& ctx, const std::string& who, const std::string& group) {
+    kafka::list_groups_request q;
+    auto r = ctx.kafka->call<kafka::list_groups_request, kafka::list_groups_response>(q, who);
+    for (auto& g : r.groups)
+        if (g.group_id == group && g.group_state != "Empty" && g.group_state != "Dead")
+            throw api_error(409, "group " + group + " is " + g.group_state +
+                                     ": offsets can be reset only when it has no members (stop its consumers)");
+}
+
+http::response reset(const context& ctx, http::request& req) {
+    const std::string who = principal_of(req);
+    const std::string& group = req.param("group");
+    json b = body_object(req);
+    if (!b.contains("topic") || !b["topic"].is_string()) throw api_error(400, "\"topic\" (a string) is required");
+    std::string to = b.value("to", "");
+    if (to != "earliest" && to != "latest" && to != "timestamp" && to != "offset")
+        throw api_error(400, "\"to\" must be earliest, latest, timestamp or offset");
+    auto t = describe_topics(ctx, who, b["topic"].get<std::string>()).front();
+    std::vector<int32_t> parts = t.partitions;
+    if (b.contains("partitions")) {
+        if (!b["partitions"].is_array()) throw api_error(400, "\"partitions\" must be an array of integers");
+        parts.clear();
+        for (auto& p : b["partitions"]) {
+            if (!p.is_number_integer()) throw api_error(400, "\"partitions\" must be an array of integers");
+            int32_t n = p.get<int32_t>();
+            if (std::find(t.partitions.begin(), t.partitions.end(), n) == t.partitions.end())
+                throw api_error(404, "topic " + t.name + " has no partition " + std::to_string(n));
+            parts.push_back(n);
+        }
+    }
+    require_empty(ctx, who, group);
+    auto earliest = list_offsets(ctx, who, t.name, parts, -2);
+    auto latest = list_offsets(ctx, who, t.name, parts, -1);
+    std::map<int32_t, int64_t> target;
+    if (to == "earliest") target = earliest;
+    if (to == "latest") target = latest;
+    if (to == "timestamp") {
+        if (!b.contains("timestamp") || !b["timestamp"].is_number_integer())
+            throw api_error(400, "\"timestamp\" (ms) is required with to=timestamp");
+        target = list_offsets(ctx, who, t.name, parts, b["timestamp"].get<int64_t>());
+        for (int32_t p : parts)
+            if (target[p] < 0) target[p] = latest[p];
+    }
+    if (to == "offset") {
+        if (!b.contains("offset") || !b["offset"].is_number_integer())
+            throw api_error(400, "\"offset\" is required with to=offset");
+        int64_t o = b["offset"].get<int64_t>();
+        for (int32_t p : parts) target[p] = std::clamp(o, earliest[p], latest[p]);  // as the tool clamps
+    }
+    kafka::offset_commit_request q;
+    q.group_id = group;
+    q.generation_id_or_member_epoch = -1;
+    q.topics.push_back({});
+    q.topics.back().name = t.name;
+    q.topics.back().topic_id = t.id;
+    for (int32_t p : parts) {
+        q.topics.back().partitions.push_back({});
+        q.topics.back().partitions.back().partition_index = p;
+        q.topics.back().partitions.back().committed_offset = target[p];
+    }
+    auto r = ctx.kafka->call<kafka::offset_commit_request, kafka::offset_commit_response>(
+        q, who, std::chrono::seconds(30), 9);
+    json out = json::array();
+    for (auto& tr : r.topics)
+        for (auto& pr : tr.partitions) {
+            check_kafka_error(pr.error_code, "OffsetCommit " + group);
+            out.push_back({{"topic", t.name}, {"partition", pr.partition_index}, {"offset", target[pr.partition_index]}});
+        }
+    return json_reply({{"group_id", group}, {"offsets", out}});
+}
+
+}  // namespace
+
+void add_group_offsets(http::server& server, const context& ctx) {
+    server.add("POST", "/api/v1/groups/{group}/offsets", route([&ctx](http::request& req) { return reset(ctx, req); }));
+}
+
+}  // namespace ketch::console

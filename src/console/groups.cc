@@ -1,0 +1,152 @@
+// /api/v1/groups: every group with state, type (classic / consumer),
+// protocol, member count and lag (ListGroups, DescribeGroups,
+// ConsumerGroupDescribe, OffsetFetch, ListOffsets); /api/v1/groups/{group}:
+// its members (client id, host, assignment), committed offsets and lag per
+// partition.
+#include "console/group_facts.h"
+#include "console/reply.h"
+#include "console/routes.h"
+#include "protocol/messages/consumer_group_describe.h"
+#include "protocol/messages/consumer_protocol_assignment.h"
+#include "protocol/messages/describe_groups.h"
+#include "protocol/messages/list_groups.h"
+
+namespace ketch::console {
+
+namespace {
+
+// A classic consumer's assignment (ConsumerProtocolAssignment), or [] when
+// the group is not a consumer group or the bytes do not parse.
+json classic_assignment(const std::string& protocol_type, const bytes& b) {
+    json arr = json::array();
+    if (protocol_type != "consumer" || b.size() < 2) return arr;
+    try {
+        kafka::reader r(b.data(), b.size());
+        int16_t v = r.i16();
+        kafka::consumer_protocol_assignment a;
+        a.decode(r, std::clamp<int16_t>(v, 0, kafka::consumer_protocol_assignment::max_version));
+        for (auto& tp : a.assigned_partitions) arr.push_back({{"topic", tp.topic}, {"partitions", tp.partitions}});
+    } catch (const std::exception&) {
+    }
+    return arr;
+}
+
+struct group_summary {
+    json j;
+};
+
+json describe_classic(const context& ctx, const std::string& who, const std::string& group) {
+    kafka::describe_groups_request q;
+    q.groups.push_back(group);
+    auto r = ctx.kafka->call<kafka::describe_groups_request, kafka::describe_groups_response>(q, who);
+    for (auto& g : r.groups) {
+        check_kafka_error(g.error_code, "group " + group, g.error_message);
+        json members = json::array();
+        for (auto& m : g.members)
+            members.push_back({{"member_id", m.member_id},
+                               {"instance_id", m.group_instance_id ? json(*m.group_instance_id) : json(nullptr)},
+                               {"client_id", m.client_id},
+                               {"host", m.client_host},
+                               {"assignment", classic_assignment(g.protocol_type, m.member_assignment)}});
+        return {{"group_id", g.group_id},         {"type", "classic"},    {"state", g.group_state},
+                {"protocol_type", g.protocol_type}, {"protocol", g.protocol_data}, {"members", members}};
+    }
+    throw api_error(404, "group " + group + ": GROUP_ID_NOT_FOUND");
+}
+
+json describe_consumer(const context& ctx, const std::string& who, const std::string& group) {
+    kafka::consumer_group_describe_request q;
+    q.group_ids.push_back(group);
+    auto r = ctx.kafka->call<kafka::consumer_group_describe_request, kafka::consumer_group_describe_response>(q, who);
+    for (auto& g : r.groups) {
+        check_kafka_error(g.error_code, "group " + group, g.error_message);
+        json members = json::array();
+        for (auto& m : g.members) {
+            json asg = json::array();
+            for (auto& tp : m.assignment.topic_partitions)
+                asg.push_back({{"topic", tp.topic_name}, {"partitions", tp.partitions}});
+            members.push_back({{"member_id", m.member_id},
+                               {"instance_id", m.instance_id ? json(*m.instance_id) : json(nullptr)},
+                               {"client_id", m.client_id},
+                               {"host", m.client_host},
+                               {"member_epoch", m.member_epoch},
+                               {"subscribed_topics", m.subscribed_topic_names},
+                               {"assignment", asg}});
+        }
+        return {{"group_id", g.group_id}, {"type", "consumer"},     {"state", g.group_state},
+                {"protocol_type", "consumer"}, {"protocol", g.assignor_name}, {"group_epoch", g.group_epoch},
+                {"members", members}};
+    }
+    throw api_error(404, "group " + group + ": GROUP_ID_NOT_FOUND");
+}
+
+std::vector<kafka::list_groups_response::listed_group> list_all(const context& ctx, const std::string& who) {
+    kafka::list_groups_request q;
+    auto r = ctx.kafka->call<kafka::list_groups_request, kafka::list_groups_response>(q, who);
+    check_kafka_error(r.error_code, "ListGroups");
+    std::sort(r.groups.begin(), r.groups.end(), [](auto& a, auto& b) { return a.group_id < b.group_id; });
+    return r.groups;
+}
+
+json describe(const context& ctx, const std::string& who, const std::string& group) {
+    std::string type;
+    for (auto& g : list_all(ctx, who))
+        if (g.group_id == group) type = g.group_type;
+    json j;
+    if (type.empty()) {
+        // Not a live group: only committed offsets (if any) remain.
+        auto offs = fetch_group_offsets(ctx, who, group);
+        if (offs.empty()) throw api_error(404, "group " + group + ": GROUP_ID_NOT_FOUND");
+        j = {{"group_id", group}, {"type", "classic"}, {"state", "Empty"}, {"protocol_type", ""},
+             {"protocol", ""},    {"members", json::array()}};
+    } else {
+        j = type == "consumer" ? describe_consumer(ctx, who, group) : describe_classic(ctx, who, group);
+    }
+    auto offs = fetch_group_offsets(ctx, who, group);
+    json parts = json::array();
+    for (auto& [topic, ps] : offs)
+        for (auto& [p, l] : ps)
+            parts.push_back({{"topic", topic},
+                             {"partition", p},
+                             {"committed_offset", l.committed},
+                             {"end_offset", l.end},
+                             {"lag", l.lag},
+                             {"metadata", l.metadata}});
+    j["offsets"] = parts;
+    j["lag"] = total_lag(offs);
+    return j;
+}
+
+json list(const context& ctx, const std::string& who) {
+    json arr = json::array();
+    for (auto& g : list_all(ctx, who)) {
+        json row = {{"group_id", g.group_id},
+                    {"type", g.group_type.empty() ? "classic" : g.group_type},
+                    {"state", g.group_state},
+                    {"protocol_type", g.protocol_type}};
+        try {
+            json d = g.group_type == "consumer" ? describe_consumer(ctx, who, g.group_id)
+                                                : describe_classic(ctx, who, g.group_id);
+            row["members"] = d["members"].size();
+            row["protocol"] = d["protocol"];
+            row["lag"] = total_lag(fetch_group_offsets(ctx, who, g.group_id));
+        } catch (const api_error&) {
+            row["members"] = nullptr;
+            row["lag"] = nullptr;
+        }
+        arr.push_back(row);
+    }
+    return {{"groups", arr}};
+}
+
+}  // namespace
+
+void add_groups(http::server& server, const context& ctx) {
+    server.add("GET", "/api/v1/groups",
+               route([&ctx](http::request& req) { return json_reply(list(ctx, principal_of(req))); }));
+    server.add("GET", "/api/v1/groups/{group}", route([&ctx](http::request& req) {
+                   return json_reply(describe(ctx, principal_of(req), req.param("group")));
+               }));
+}
+
+}  // namespace ketch::console

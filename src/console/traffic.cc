@@ -1,0 +1,190 @@
+// The traffic inspector (docs/console.md, "Traffic"):
+//   GET /api/v1/traffic?after=SEQ&limit=N&client_id=&api=&topic=&error=&connection=
+//       the newest exchanges after SEQ (oldest first), each with what the
+//       filters need decoded (topics, error codes); every call keeps the
+//       dispatcher recording for the next 60 s.
+//   GET /api/v1/traffic/{seq}           one exchange: request and response as JSON
+//   GET /api/v1/traffic/{seq}/records   the records of a Produce request
+//   GET /api/v1/traffic/connections     the last 200 connection events
+#include <map>
+#include <mutex>
+
+#include "base/error_code.h"
+#include "console/kafka_facts.h"
+#include "console/reply.h"
+#include "console/routes.h"
+#include "console/traffic_decode.h"
+#include "protocol/messages/api_table.h"
+
+namespace ketch::console {
+
+namespace {
+
+int64_t wall_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+inspect::traffic_ring& ring(const context& ctx) {
+    if (!ctx.traffic) throw api_error(404, "the traffic inspector is off");
+    return *ctx.traffic;
+}
+
+std::string api_name(int16_t key) {
+    auto* a = kafka::find_api(key);
+    return a ? std::string(a->name) : "Api" + std::to_string(key);
+}
+
+std::string lower(std::string s) {
+    for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// Decoded summaries by seq: an exchange is decoded once however often it is listed.
+class summary_cache {
+public:
+    std::shared_ptr<const decoded_exchange> get(const inspect::exchange& e) {
+        {
+            std::lock_guard l(mu_);
+            if (auto it = cache_.find(e.seq); it != cache_.end()) return it->second;
+        }
+        auto d = std::make_shared<const decoded_exchange>(decode_exchange(e));
+        std::lock_guard l(mu_);
+        cache_[e.seq] = d;
+        while (cache_.size() > inspect::traffic_ring::k_exchanges + 100) cache_.erase(cache_.begin());
+        return d;
+    }
+
+private:
+    std::mutex mu_;
+    std::map<uint64_t, std::shared_ptr<const decoded_exchange>> cache_;
+};
+
+json summary(const inspect::exchange& e, const decoded_exchange& d, const std::vector<std::string>& topics) {
+    json errors = json::array();
+    for (auto c : d.errors) errors.push_back(kafka_error_name(c));
+    return {{"seq", e.seq},
+            {"time_ms", e.time_ms},
+            {"connection", e.conn_id},
+            {"peer", e.peer},
+            {"listener", e.listener},
+            {"principal", e.principal},
+            {"client_id", e.client_id},
+            {"client_software", e.client_software},
+            {"api", api_name(e.api_key)},
+            {"api_key", e.api_key},
+            {"api_version", e.api_version},
+            {"correlation_id", e.correlation_id},
+            {"duration_us", e.duration_us},
+            {"request_bytes", e.request_bytes},
+            {"response_bytes", e.response_bytes},
+            {"closed", e.closed},
+            {"topics", topics},
+            {"errors", errors},
+            {"withheld", e.withheld.empty() ? json(nullptr) : json(e.withheld)}};
+}
+
+// Topic names for ids (requests by topic id), from one Metadata.
+std::vector<std::string> topic_names(const context& ctx, const std::string& who, const decoded_exchange& d,
+                                     std::map<std::string, std::string>& by_id, bool& loaded) {
+    std::vector<std::string> out = d.topics;
+    if (!d.topic_ids.empty() && !loaded) {
+        loaded = true;
+        try {
+            for (auto& t : describe_topics(ctx, who)) by_id[t.id.to_base64()] = t.name;
+        } catch (const std::exception&) {
+        }
+    }
+    for (auto& id : d.topic_ids)
+        if (auto it = by_id.find(id); it != by_id.end()) out.push_back(it->second);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+json list(const context& ctx, summary_cache& cache, const http::request& req) {
+    auto& r = ring(ctx);
+    r.watch(wall_ms());
+    const uint64_t after = uint64_t(query_int(req, "after", 0, 0, INT64_MAX));
+    const size_t limit = size_t(query_int(req, "limit", 200, 1, int64_t(inspect::traffic_ring::k_exchanges)));
+    const std::string client = req.query_value("client_id").value_or("");
+    const std::string api = lower(req.query_value("api").value_or(""));
+    const std::string topic = req.query_value("topic").value_or("");
+    const std::string error = req.query_value("error").value_or("");
+    const int64_t conn = query_int(req, "connection", 0, 0, INT64_MAX);
+    std::optional<int16_t> error_code;
+    if (!error.empty() && error != "any") {
+        if (auto e = error_from_name(error)) error_code = int16_t(*e);
+        else error_code = int16_t(query_int(req, "error", 0, -1, 200));
+    }
+    std::map<std::string, std::string> by_id;
+    bool ids_loaded = false;
+    json rows = json::array();
+    uint64_t last = after;
+    auto all = r.exchanges_after(after, inspect::traffic_ring::k_exchanges);
+    for (auto& e : all) {
+        last = std::max(last, e.seq);
+        if (!client.empty() && e.client_id.find(client) == std::string::npos) continue;
+        if (!api.empty() && lower(api_name(e.api_key)) != api && api != std::to_string(e.api_key)) continue;
+        if (conn && e.conn_id != uint64_t(conn)) continue;
+        auto d = cache.get(e);
+        auto topics = topic_names(ctx, principal_of(req), *d, by_id, ids_loaded);
+        if (!topic.empty() && std::find(topics.begin(), topics.end(), topic) == topics.end()) continue;
+        if (error == "any" && d->errors.empty()) continue;
+        if (error_code && std::find(d->errors.begin(), d->errors.end(), *error_code) == d->errors.end()) continue;
+        rows.push_back(summary(e, *d, topics));
+    }
+    if (rows.size() > limit) rows.erase(rows.begin(), rows.begin() + long(rows.size() - limit));
+    return {{"exchanges", rows}, {"last_seq", last}, {"recording", r.active()}, {"kept_bytes", r.kept_bytes()}};
+}
+
+uint64_t seq_param(const http::request& req) {
+    const std::string& s = req.param("seq");
+    if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
+        throw api_error(400, "the exchange number must be a non-negative integer");
+    return std::stoull(s);
+}
+
+}  // namespace
+
+void add_traffic(http::server& server, const context& ctx) {
+    auto cache = std::make_shared<summary_cache>();
+    server.add("GET", "/api/v1/traffic",
+               route([&ctx, cache](http::request& req) { return json_reply(list(ctx, *cache, req)); }));
+    server.add("GET", "/api/v1/traffic/connections", route([&ctx](http::request&) {
+                   auto& r = ring(ctx);
+                   r.watch(wall_ms());
+                   json arr = json::array();
+                   for (auto& e : r.events())
+                       arr.push_back({{"seq", e.seq},
+                                      {"time_ms", e.time_ms},
+                                      {"connection", e.conn_id},
+                                      {"kind", e.kind},
+                                      {"peer", e.peer},
+                                      {"listener", e.listener},
+                                      {"principal", e.principal},
+                                      {"detail", e.detail}});
+                   return json_reply({{"events", arr}});
+               }));
+    server.add("GET", "/api/v1/traffic/{seq}", route([&ctx](http::request& req) {
+                   auto e = ring(ctx).find(seq_param(req));
+                   if (!e) throw api_error(404, "exchange " + req.param("seq") + " is no longer in the ring");
+                   auto d = decode_exchange(*e);
+                   std::map<std::string, std::string> by_id;
+                   bool loaded = false;
+                   json j = summary(*e, d, topic_names(ctx, principal_of(req), d, by_id, loaded));
+                   j["request"] = d.request;
+                   j["response"] = d.response;
+                   j["problem"] = d.problem.empty() ? json(nullptr) : json(d.problem);
+                   return json_reply(j);
+               }));
+    server.add("GET", "/api/v1/traffic/{seq}/records", route([&ctx](http::request& req) {
+                   auto e = ring(ctx).find(seq_param(req));
+                   if (!e) throw api_error(404, "exchange " + req.param("seq") + " is no longer in the ring");
+                   if (e->api_key != 0) throw api_error(400, "only a Produce request carries records");
+                   if (e->request.empty()) throw api_error(404, "the request's bytes are no longer kept");
+                   return json_reply({{"records", produce_records(*e)}});
+               }));
+}
+
+}  // namespace ketch::console
