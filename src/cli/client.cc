@@ -104,7 +104,7 @@ client::broker_conn& client::conn(int node) {
     return ref;
 }
 
-bytes client::roundtrip(int node, int16_t key, int16_t version, const kafka::encoded_message& body) {
+int32_t client::send_request(int node, int16_t key, int16_t version, const kafka::encoded_message& body) {
     auto& c = conn(node);
     const auto* api = kafka::find_api(key);
     kafka::request_header h;
@@ -117,11 +117,18 @@ bytes client::roundtrip(int node, int16_t key, int16_t version, const kafka::enc
     bytes frame = w.take_bytes();
     frame.insert(frame.end(), body.buf.begin(), body.buf.end());
     c.sock->send_frame(frame);
+    return h.correlation_id;
+}
+
+bytes client::roundtrip(int node, int16_t key, int16_t version, const kafka::encoded_message& body) {
+    int32_t id = send_request(node, key, version, body);
+    auto& c = conn(node);
+    const auto* api = kafka::find_api(key);
     bytes resp = c.sock->read_frame();
     kafka::reader r(resp.data(), resp.size());
     kafka::response_header rh;
     rh.decode(r, api ? api->response_header_version(version) : 0);
-    if (rh.correlation_id != h.correlation_id)
+    if (rh.correlation_id != id)
         throw network_error("response out of order from " + c.sock->address());
     size_t used = resp.size() - r.remaining();
     resp.erase(resp.begin(), resp.begin() + std::ptrdiff_t(used));

@@ -66,6 +66,16 @@ public:
         return resp;
     }
 
+    // Sends `req` without waiting for an answer (Produce with acks=0).
+    template <class Req>
+    void send_only(const Req& req, int node, int16_t cap = Req::max_version) {
+        int16_t v = version_for(Req::api_key, cap, node);
+        if (v < 0) throw unsupported_api(Req::message_name);
+        kafka::writer w;
+        req.encode(w, v);
+        send_request(node, Req::api_key, v, w.take());
+    }
+
     // The version call() would use for `key` on `node` (-1 if unsupported).
     int16_t version_for(int16_t key, int16_t our_max, int node = -1);
 
@@ -80,6 +90,7 @@ public:
 
     // The frame-level exchange, for call().
     bytes roundtrip(int node, int16_t key, int16_t version, const kafka::encoded_message& body);
+    int32_t send_request(int node, int16_t key, int16_t version, const kafka::encoded_message& body);
 
 private:
     struct broker_conn;
