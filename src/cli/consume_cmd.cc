@@ -9,10 +9,9 @@
 
 #include "cli/command.h"
 #include "cli/format.h"
+#include "cli/group_offsets.h"
 #include "cli/offsets.h"
 #include "protocol/messages/fetch.h"
-#include "protocol/messages/offset_commit.h"
-#include "protocol/messages/offset_fetch.h"
 #include "record/record_reader.h"
 
 namespace ketch::cli {
@@ -48,62 +47,6 @@ int64_t now_ms() {
         .count();
 }
 
-std::map<std::pair<std::string, int32_t>, int64_t> committed(client& c, const std::string& group,
-                                                             const std::vector<part_state>& parts) {
-    int node = c.coordinator(group, coordinator_type::group);
-    kafka::offset_fetch_request req;
-    req.group_id = group;
-    req.topics.emplace();
-    auto& g = req.groups.emplace_back();
-    g.group_id = group;
-    g.topics.emplace();
-    std::map<std::string, std::vector<int32_t>> by_topic;
-    for (auto& p : parts) by_topic[p.topic].push_back(p.partition);
-    for (auto& [t, ps] : by_topic) {
-        auto& rt = req.topics->emplace_back();
-        rt.name = t;
-        rt.partition_indexes = ps;
-        auto& gt = g.topics->emplace_back();
-        gt.name = t;
-        gt.partition_indexes = ps;
-    }
-    auto resp = c.call<kafka::offset_fetch_response>(req, node, 9);
-    std::map<std::pair<std::string, int32_t>, int64_t> out;
-    check(resp.error_code, "committed offsets of group '" + group + "'");
-    for (auto& t : resp.topics)
-        for (auto& p : t.partitions)
-            if (p.committed_offset >= 0) out[{t.name, p.partition_index}] = p.committed_offset;
-    for (auto& gr : resp.groups) {
-        check(gr.error_code, "committed offsets of group '" + group + "'");
-        for (auto& t : gr.topics)
-            for (auto& p : t.partitions)
-                if (p.committed_offset >= 0) out[{t.name, p.partition_index}] = p.committed_offset;
-    }
-    return out;
-}
-
-void commit(client& c, const std::string& group, const std::vector<part_state>& parts) {
-    int node = c.coordinator(group, coordinator_type::group);
-    kafka::offset_commit_request req;
-    req.group_id = group;
-    req.generation_id_or_member_epoch = -1;
-    req.member_id = "";
-    std::map<std::string, kafka::offset_commit_request::offset_commit_request_topic> by_topic;
-    for (auto& p : parts) {
-        auto& t = by_topic[p.topic];
-        t.name = p.topic;
-        auto& rp = t.partitions.emplace_back();
-        rp.partition_index = p.partition;
-        rp.committed_offset = p.next;
-    }
-    for (auto& [_, t] : by_topic) req.topics.push_back(std::move(t));
-    auto resp = c.call<kafka::offset_commit_response>(req, node, 9);
-    for (auto& t : resp.topics)
-        for (auto& p : t.partitions)
-            check(p.error_code, "commit offsets of group '" + group + "' (" + t.name + "/" + std::to_string(p.partition_index) +
-                                    "; a group with active members refuses commits from outside)");
-}
-
 void consume(context& ctx, consume_opts& o) {
     auto parsed = parse_format(o.format);
     if (!parsed.fmt) throw usage_error("-f/--format: " + parsed.error);
@@ -134,7 +77,9 @@ void consume(context& ctx, consume_opts& o) {
         }
     }
     if (!o.group.empty()) {
-        auto stored = committed(c, o.group, parts);
+        std::vector<topic_partition> tps;
+        for (auto& p : parts) tps.emplace_back(p.topic, p.partition);
+        auto stored = fetch_committed(c, o.group, tps);
         for (auto& p : parts)
             if (spec->k == offset_spec::kind::stored) {
                 if (auto it = stored.find({p.topic, p.partition}); it != stored.end()) p.next = it->second;
@@ -269,7 +214,11 @@ void consume(context& ctx, consume_opts& o) {
                 }
         }
     }
-    if (!o.group.empty()) commit(c, o.group, parts);
+    if (!o.group.empty()) {
+        std::map<topic_partition, int64_t> offsets;
+        for (auto& p : parts) offsets[{p.topic, p.partition}] = p.next;
+        commit_offsets(c, o.group, offsets);
+    }
 }
 
 }  // namespace

@@ -1,6 +1,5 @@
 #include "cli/command.h"
 namespace ketch::cli {
-void add_group_commands(CLI::App&, context&) {}
 void add_acl_commands(CLI::App&, context&) {}
 void add_user_commands(CLI::App&, context&) {}
 void add_quota_commands(CLI::App&, context&) {}
