@@ -45,7 +45,8 @@ std::string error_hint(int16_t code) {
         case 40: return "the config name or value is not one Kafka accepts for this resource";
         case 41: return "ask the cluster's controller; retry";
         case 44: return "the topic's policy refuses it (e.g. DeleteRecords on a compacted topic)";
-        case 54: return "SASL is not enabled on this listener; check -X security.protocol";
+        case 54: return "the broker has no authorizer (ketch: --authorizer; Kafka: authorizer.class.name)";
+        case 33: return "the listener does not enable this mechanism; check -X sasl.mechanism";
         case 58: return "check -X sasl.username, sasl.password and sasl.mechanism";
         case 68: return "the group is not empty; stop its consumers first";
         case 69: return "no such group; `ketch group list` shows the groups";
