@@ -390,3 +390,19 @@ def test_scram_user_made_by_the_cli_can_log_in(sasl_broker):
     bad = ketch(None, "cluster", "info", *(base + ["-X", "sasl.mechanism=SCRAM-SHA-512", "-X", "sasl.username=carol",
                                                    "-X", "sasl.password=wrong"]), check=False)
     assert bad.returncode == 1 and b"SASL_AUTHENTICATION_FAILED" in bad.stderr
+
+
+def test_trim_refused_on_a_compacted_topic(broker, unique_topic):
+    """DeleteRecords on a topic whose cleanup.policy lacks delete is POLICY_VIOLATION
+    (Kafka's Partition.deleteRecordsOnLeader: `if (!leaderLog.config.delete)`)."""
+    compacted, both = unique_topic("compact"), unique_topic("both")
+    ketch(broker, "topic", "create", compacted, "-p", "1", "-c", "cleanup.policy=compact")
+    ketch(broker, "topic", "create", both, "-p", "1", "-c", "cleanup.policy=compact,delete")
+    for t in (compacted, both):
+        ketch(broker, "produce", t, "-k", "k", stdin="a\nb\n")
+    refused = ketch(broker, "topic", "trim", compacted, "-o", "1", "--json", check=False)
+    assert refused.returncode == 1
+    assert out_json(refused) == [{"partition": 0, "low_watermark": -1, "error": "POLICY_VIOLATION"}]
+    assert b"POLICY_VIOLATION (44)" in refused.stderr
+    assert out_json(ketch(broker, "topic", "trim", both, "-o", "1", "--json")) == \
+        [{"partition": 0, "low_watermark": 1, "error": ""}]
