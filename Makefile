@@ -49,9 +49,11 @@ unit: test-apt
 bench: build
 	bench/run.sh
 
-# Re-records conformance/recordings/*.json against a live Apache Kafka 4.3.1.
+# Re-records conformance/recordings/*.json against a live Apache Kafka 4.3.1,
+# then runs the command line's client tests against it (scripts/cli-reference.sh).
 conformance: build
 	conformance/record.sh
+	scripts/cli-reference.sh
 
 reference:
 	conformance/reference/kafka.sh start

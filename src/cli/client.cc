@@ -1,6 +1,7 @@
 #include "cli/client.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/find_coordinator.h"
@@ -327,6 +328,22 @@ std::map<int32_t, int32_t> client::leaders(const std::string& topic) {
 }
 
 int client::coordinator(const std::string& key, coordinator_type type) {
+    // COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE (e.g. while Kafka
+    // creates __consumer_offsets on first use), NOT_COORDINATOR: retried until
+    // the request timeout, as the Java client does.
+    auto deadline = std::chrono::steady_clock::now() + cfg_.timeout;
+    for (auto backoff = std::chrono::milliseconds(50);; backoff = std::min(backoff * 2, std::chrono::milliseconds(1000))) {
+        try {
+            return find_coordinator(key, type);
+        } catch (const kafka_error& e) {
+            if ((e.code != 14 && e.code != 15 && e.code != 16) || std::chrono::steady_clock::now() + backoff > deadline)
+                throw;
+        }
+        std::this_thread::sleep_for(backoff);
+    }
+}
+
+int client::find_coordinator(const std::string& key, coordinator_type type) {
     kafka::find_coordinator_request req;
     req.key = key;
     req.key_type = int8_t(type);

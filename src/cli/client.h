@@ -97,6 +97,7 @@ private:
     broker_conn& conn(int node);
     void handshake(broker_conn& c);
     void authenticate(broker_conn& c);
+    int find_coordinator(const std::string& key, coordinator_type type);
     void learn_brokers(const kafka::metadata_response& m);
 
     client_config cfg_;
