@@ -31,7 +31,9 @@ struct produce_opts {
     bool no_idempotence = false;
     std::string format;
     std::string delimiter = "\n";
-    size_t batch_bytes = 1 << 20;
+    // Below Kafka's default message.max.bytes (1 MiB + 12) with room for the
+    // batch header: a request holds at most this much per flush.
+    size_t batch_bytes = 900 << 10;
     bool verbose = false;
 };
 
@@ -86,11 +88,15 @@ public:
         r.key = std::move(m.key);
         r.value = std::move(m.value);
         r.timestamp = m.timestamp >= 0 ? m.timestamp : now_ms();
-        for (auto& [k, v] : m.headers) r.headers.push_back({k, v});
-        pending_bytes_ += (r.key ? r.key->size() : 0) + (r.value ? r.value->size() : 0) + 32;
+        size_t size = (r.key ? r.key->size() : 0) + (r.value ? r.value->size() : 0) + 32;
+        for (auto& [k, v] : m.headers) {
+            size += k.size() + (v ? v->size() : 0) + 10;
+            r.headers.push_back({k, v});
+        }
+        if (pending_bytes_ > 0 && pending_bytes_ + size > o_.batch_bytes) flush();
+        pending_bytes_ += size;
         pending_[p].push_back(std::move(r));
         ++count_;
-        if (pending_bytes_ >= o_.batch_bytes) flush();
     }
 
     void flush() {

@@ -17,6 +17,8 @@ bool is_command(std::string_view arg) {
 }
 
 int run(int argc, char** argv, local_broker_fn local) {
+    // stdin/stdout carry the records: C++ streams without the C stdio sync.
+    std::ios::sync_with_stdio(false);
     context ctx;
     ctx.local = std::move(local);
     CLI::App app{"ketch: the Kafka command line (topics, produce, consume, groups, ACLs, users, quotas) "
