@@ -1,14 +1,17 @@
 // ketch consume TOPIC...: reads records from a position (-o), prints them
 // through a template (-f) or as JSON lines (--json), stops after -n records,
 // at the end (-e), or after --timeout ms without a record; otherwise follows
-// with long-polling Fetch. With -g GROUP it starts from the group's committed
-// offsets and commits what it printed (docs/cli.md).
+// with long-polling Fetch. With -g GROUP it joins the group as a classic
+// consumer (range assignor), starts from the committed offsets (-o where there
+// are none) and commits what it printed (docs/cli.md).
 #include <csignal>
 #include <iostream>
 #include <set>
+#include <thread>
 
 #include "cli/command.h"
 #include "cli/format.h"
+#include "cli/group_member.h"
 #include "cli/group_offsets.h"
 #include "cli/offsets.h"
 #include "protocol/messages/fetch.h"
@@ -51,41 +54,66 @@ void consume(context& ctx, consume_opts& o) {
     auto parsed = parse_format(o.format);
     if (!parsed.fmt) throw usage_error("-f/--format: " + parsed.error);
     format fmt = std::move(*parsed.fmt);
-    std::string spec_text = o.offset.empty() ? (o.group.empty() ? "end" : "stored") : o.offset;
+    std::string spec_text = o.offset.empty() ? "end" : o.offset;
     std::string err;
     auto spec = parse_offset_spec(spec_text, err);
     if (!spec) throw usage_error(err);
     if (spec->k == offset_spec::kind::stored && o.group.empty()) throw usage_error("-o stored needs -g/--group");
 
     auto& c = ctx.connect();
-    std::vector<part_state> parts;
-    for (auto& topic : o.topics) {
-        auto leaders = c.leaders(topic);
-        std::map<int32_t, int32_t> chosen;
-        for (auto& [p, l] : leaders)
-            if (o.partitions.empty() || std::find(o.partitions.begin(), o.partitions.end(), p) != o.partitions.end())
-                chosen[p] = l;
-        if (chosen.empty()) throw usage_error("topic '" + topic + "' has none of the partitions asked for");
-        auto start = list_offsets(c, topic, chosen, k_earliest, o.read_committed);
-        auto end = list_offsets(c, topic, chosen, k_latest, o.read_committed);
-        std::map<int32_t, int64_t> at;
-        if (spec->k == offset_spec::kind::timestamp) at = list_offsets(c, topic, chosen, spec->value, o.read_committed);
-        for (auto& [p, l] : chosen) {
-            std::optional<int64_t> t;
-            if (auto it = at.find(p); it != at.end()) t = it->second;
-            parts.push_back({topic, p, l, resolve_offset(*spec, start[p], end[p], t), end[p]});
+    std::optional<group_member> member;
+    if (!o.group.empty()) {
+        if (!o.partitions.empty()) throw usage_error("-p/--partition cannot be combined with -g (the group assigns partitions)");
+        for (auto& topic : o.topics) c.leaders(topic);  // an unknown topic fails before joining
+        member.emplace(c, o.group, o.topics);
+    }
+    // Positions of `tps`: the group's committed offsets where there are any
+    // (with -g), else where -o points.
+    auto setup = [&](const std::vector<topic_partition>& tps) {
+        std::vector<part_state> out;
+        std::map<std::string, std::vector<int32_t>> by_topic;
+        for (auto& [t, p] : tps) by_topic[t].push_back(p);
+        std::map<topic_partition, int64_t> stored;
+        if (member && !tps.empty()) stored = fetch_committed(c, o.group, tps);
+        for (auto& [topic, ps] : by_topic) {
+            auto leaders = c.leaders(topic);
+            std::map<int32_t, int32_t> chosen;
+            for (auto p : ps)
+                if (leaders.count(p)) chosen[p] = leaders[p];
+            if (chosen.empty()) continue;
+            auto start = list_offsets(c, topic, chosen, k_earliest, o.read_committed);
+            auto end = list_offsets(c, topic, chosen, k_latest, o.read_committed);
+            std::map<int32_t, int64_t> at;
+            if (spec->k == offset_spec::kind::timestamp) at = list_offsets(c, topic, chosen, spec->value, o.read_committed);
+            for (auto& [p, l] : chosen) {
+                std::optional<int64_t> t;
+                if (auto it = at.find(p); it != at.end()) t = it->second;
+                int64_t next = resolve_offset(*spec, start[p], end[p], t);
+                if (spec->k == offset_spec::kind::stored) next = end[p];  // nothing committed: new records
+                if (auto it = stored.find({topic, p}); it != stored.end()) next = it->second;
+                out.push_back({topic, p, l, next, end[p]});
+            }
+        }
+        return out;
+    };
+    std::vector<topic_partition> initial;
+    if (member) {
+        initial = member->join();
+    } else {
+        for (auto& topic : o.topics) {
+            size_t before = initial.size();
+            for (auto& [p, l] : c.leaders(topic))
+                if (o.partitions.empty() || std::find(o.partitions.begin(), o.partitions.end(), p) != o.partitions.end())
+                    initial.emplace_back(topic, p);
+            if (initial.size() == before) throw usage_error("topic '" + topic + "' has none of the partitions asked for");
         }
     }
-    if (!o.group.empty()) {
-        std::vector<topic_partition> tps;
-        for (auto& p : parts) tps.emplace_back(p.topic, p.partition);
-        auto stored = fetch_committed(c, o.group, tps);
-        for (auto& p : parts)
-            if (spec->k == offset_spec::kind::stored) {
-                if (auto it = stored.find({p.topic, p.partition}); it != stored.end()) p.next = it->second;
-                else p.next = p.end_at_start;  // nothing committed yet: new records (auto.offset.reset=latest)
-            }
-    }
+    std::vector<part_state> parts = setup(initial);
+    auto positions = [&] {
+        std::map<topic_partition, int64_t> offsets;
+        for (auto& p : parts) offsets[{p.topic, p.partition}] = p.next;
+        return offsets;
+    };
 
     std::signal(SIGINT, [](int) { g_stop = 1; });
     std::signal(SIGTERM, [](int) { g_stop = 1; });
@@ -99,13 +127,30 @@ void consume(context& ctx, consume_opts& o) {
         if (o.timeout_ms >= 0 && now_ms() - last_record >= o.timeout_ms) return true;
         return g_stop != 0;
     };
-    for (size_t i = 0; i < parts.size(); ++i)
-        if (o.exit_at_end && parts[i].next >= parts[i].end_at_start) done.insert(i);
+    auto mark_done = [&] {
+        done.clear();
+        for (size_t i = 0; i < parts.size(); ++i)
+            if (o.exit_at_end && parts[i].next >= parts[i].end_at_start) done.insert(i);
+    };
+    mark_done();
 
     while (!finished()) {
+        if (member && !member->heartbeat_if_due()) {
+            try {
+                member->commit(positions());  // may be refused once the generation moved on
+            } catch (const kafka_error&) {
+            }
+            parts = setup(member->join());
+            mark_done();
+            continue;
+        }
         std::map<int32_t, std::vector<size_t>> by_leader;
         for (size_t i = 0; i < parts.size(); ++i)
             if (!done.count(i)) by_leader[parts[i].leader].push_back(i);
+        if (by_leader.empty()) {  // nothing assigned to this member (yet)
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            continue;
+        }
         for (auto& [leader, idx] : by_leader) {
             if (finished()) break;
             kafka::fetch_request req;
@@ -214,10 +259,9 @@ void consume(context& ctx, consume_opts& o) {
                 }
         }
     }
-    if (!o.group.empty()) {
-        std::map<topic_partition, int64_t> offsets;
-        for (auto& p : parts) offsets[{p.topic, p.partition}] = p.next;
-        commit_offsets(c, o.group, offsets);
+    if (member) {
+        member->commit(positions());
+        member->leave();
     }
 }
 
@@ -235,7 +279,7 @@ void add_consume_command(CLI::App& app, context& ctx) {
     c->add_option("-n,--num", o->count, "stop after N records");
     c->add_flag("-e,--exit", o->exit_at_end, "stop at the end of every partition (as it was at the start)");
     c->add_option("--timeout", o->timeout_ms, "stop after this many ms without a record");
-    c->add_option("-g,--group", o->group, "start from this group's committed offsets and commit what was printed");
+    c->add_option("-g,--group", o->group, "join this consumer group (classic protocol): its partitions, from its committed offsets (-o where none), committing what was printed");
     c->add_flag("--read-committed", o->read_committed, "skip aborted transactions and read up to the LSO");
     c->add_option("-f,--format", o->format, "print template: %t %p %o %k %v %h %d %K %S (default '%v\\n')");
     c->add_option("--fetch-max-bytes", o->fetch_max_bytes, "partition fetch size")->capture_default_str();

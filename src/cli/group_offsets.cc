@@ -42,13 +42,14 @@ std::map<topic_partition, int64_t> fetch_committed(client& c, const std::string&
     return out;
 }
 
-void commit_offsets(client& c, const std::string& group, const std::map<topic_partition, int64_t>& offsets) {
+void commit_offsets(client& c, const std::string& group, const std::map<topic_partition, int64_t>& offsets,
+                    int32_t generation, const std::string& member_id) {
     if (offsets.empty()) return;
     int node = c.coordinator(group, coordinator_type::group);
     kafka::offset_commit_request req;
     req.group_id = group;
-    req.generation_id_or_member_epoch = -1;
-    req.member_id = "";
+    req.generation_id_or_member_epoch = generation;
+    req.member_id = member_id;
     for (auto& [tp, off] : offsets) {
         if (req.topics.empty() || req.topics.back().name != tp.first) req.topics.emplace_back().name = tp.first;
         auto& rp = req.topics.back().partitions.emplace_back();

@@ -19,6 +19,8 @@ using topic_partition = std::pair<std::string, int32_t>;
 std::map<topic_partition, int64_t> fetch_committed(client& c, const std::string& group,
                                                    const std::optional<std::vector<topic_partition>>& only);
 
-void commit_offsets(client& c, const std::string& group, const std::map<topic_partition, int64_t>& offsets);
+// Outside the group by default (generation -1, no member id), or as a member.
+void commit_offsets(client& c, const std::string& group, const std::map<topic_partition, int64_t>& offsets,
+                    int32_t generation = -1, const std::string& member_id = {});
 
 }  // namespace ketch::cli

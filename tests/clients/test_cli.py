@@ -406,3 +406,32 @@ def test_trim_refused_on_a_compacted_topic(broker, unique_topic):
     assert b"POLICY_VIOLATION (44)" in refused.stderr
     assert out_json(ketch(broker, "topic", "trim", both, "-o", "1", "--json")) == \
         [{"partition": 0, "low_watermark": 1, "error": ""}]
+
+
+def test_consume_group_members_share_the_partitions(broker, unique_topic):
+    """Two `ketch consume -g` processes join one classic group: the range assignor
+    gives each two of the four partitions; together they read every record once
+    and commit where they stopped."""
+    t, g = unique_topic(), unique_topic("group")
+    ketch(broker, "topic", "create", t, "-p", "4")
+    argv = [str(_ketch_binary()), "consume", t, "-g", g, "-o", "beginning", "--timeout", "8000", "-f", "%p %v\\n", "-b", broker.bootstrap]
+    members = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    try:
+        def stable():
+            d = ketch(broker, "group", "describe", g, "--json", check=False)
+            return d.returncode == 0 and json.loads(d.stdout)["state"] == "Stable" and \
+                len(json.loads(d.stdout)["members"]) == 2
+        eventually(stable, timeout=30)
+        ketch(broker, "produce", t, "-K", ":", stdin="".join("k%d:v%d\n" % (i, i) for i in range(40)))
+        outs = [m.communicate(timeout=60) for m in members]
+    finally:
+        for m in members:
+            if m.poll() is None:
+                m.kill()
+    assert [m.returncode for m in members] == [0, 0], [o[1] for o in outs]
+    seen = [[line.split() for line in o[0].decode().splitlines()] for o in outs]
+    parts = [{int(p) for p, _ in s} for s in seen]
+    assert parts[0] and parts[1] and not parts[0] & parts[1]
+    assert sorted(v for s in seen for _, v in s) == sorted("v%d" % i for i in range(40))
+    d = out_json(ketch(broker, "group", "describe", g, "--json"))
+    assert d["total_lag"] == 0 and d["members"] == []
