@@ -435,3 +435,42 @@ def test_consume_group_members_share_the_partitions(broker, unique_topic):
     assert sorted(v for s in seen for _, v in s) == sorted("v%d" % i for i in range(40))
     d = out_json(ketch(broker, "group", "describe", g, "--json"))
     assert d["total_lag"] == 0 and d["members"] == []
+
+
+from test_security import certs  # noqa: E402,F401  (the module's CA and server certificate fixture)
+
+
+@pytest.fixture
+def tls_broker(tmp_path, certs):  # noqa: F811
+    if os.environ.get("KETCH_TEST_BOOTSTRAP"):
+        pytest.skip("starts a TLS broker of its own")
+    toml = tmp_path / "ketch.toml"
+    toml.write_text('[[users]]\nname = "alice"\npassword = "alice-secret"\n')
+    (tmp_path / "data").mkdir()
+    b = BrokerProcess(_ketch_binary(), tmp_path / "data", tmp_path, [
+        "--config", str(toml), "--listener", "SSL=SSL://127.0.0.1:0", "--listener", "SASL_SSL=SASL_SSL://127.0.0.1:0",
+        "--tls-cert", str(certs / "server.crt"), "--tls-key", str(certs / "server.key")])
+    b.start()
+    listeners = json.loads((tmp_path / "data" / "listeners.json").read_text())["listeners"]
+    b.addresses = {n: v["address"] for n, v in listeners.items()}
+    yield b
+    b.stop()
+
+
+def test_tls_and_sasl_ssl(tls_broker, certs, tmp_path):  # noqa: F811
+    ca = str(certs / "ca.crt")
+    ssl = ["-b", tls_broker.addresses["SSL"], "-X", "security.protocol=SSL", "-X", "ssl.ca.location=" + ca]
+    ketch(None, "topic", "create", "tls-topic", "-p", "1", *ssl)
+    ketch(None, "produce", "tls-topic", *ssl, stdin="over-tls\n")
+    assert ketch(None, "consume", "tls-topic", "-o", "beginning", "-e", *ssl).stdout == b"over-tls\n"
+    sasl_ssl = ["-b", tls_broker.addresses["SASL_SSL"], "-X", "security.protocol=SASL_SSL", "-X", "ssl.ca.location=" + ca,
+                "-X", "sasl.mechanism=SCRAM-SHA-512", "-X", "sasl.username=alice", "-X", "sasl.password=alice-secret"]
+    assert "tls-topic" in [x["name"] for x in out_json(ketch(None, "topic", "list", "--json", *sasl_ssl))]
+    # A CA that did not sign the broker's certificate: exit 1, the handshake named.
+    wrong = tmp_path / "other-ca.crt"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-days", "1", "-subj", "/CN=other", "-keyout", str(tmp_path / "other.key"), "-out", str(wrong)],
+                   check=True, capture_output=True)
+    bad = ketch(None, "topic", "list", "-b", tls_broker.addresses["SSL"], "-X", "security.protocol=SSL",
+                "-X", "ssl.ca.location=" + str(wrong), check=False)
+    assert bad.returncode == 1 and b"TLS handshake" in bad.stderr
