@@ -275,7 +275,7 @@ void add_consume_command(CLI::App& app, context& ctx) {
     c->add_option("-p,--partition", o->partitions, "only these partitions (repeatable)");
     c->add_option("-o,--offset", o->offset,
                   "where to start: beginning, end, N, -N (N before the end), +N, @TIMESTAMP_MS, stored "
-                  "(default: end, or stored with -g)");
+                  "(default: end; with -g, where the group has no committed offset)");
     c->add_option("-n,--num", o->count, "stop after N records");
     c->add_flag("-e,--exit", o->exit_at_end, "stop at the end of every partition (as it was at the start)");
     c->add_option("--timeout", o->timeout_ms, "stop after this many ms without a record");
