@@ -51,10 +51,12 @@ bench: build
 
 # Re-records conformance/recordings/*.json against a live Apache Kafka 4.3.1,
 # and conformance/registry/recordings/*.json against Apicurio Registry 2.4.2
-# (built from Maven Central by conformance/registry/apicurio.sh; needs Java and Maven).
+# (built from Maven Central by conformance/registry/apicurio.sh; needs Java and Maven),
+# then runs the command line's client tests against Kafka (scripts/cli-reference.sh).
 conformance: build
 	conformance/record.sh
 	conformance/registry/record.sh
+	scripts/cli-reference.sh
 
 reference:
 	conformance/reference/kafka.sh start

@@ -1,19 +1,23 @@
 // ketch: a Kafka-compatible broker. Parses the flags and runs the broker
-// (app/run_broker.cc wires the layers together), or answers `ketch env`.
+// (app/run_broker.cc wires the layers together), or, when the first argument
+// names a command group (`ketch topic list`, `ketch env`, ...), runs the Kafka
+// command line (src/cli, docs/cli.md).
 #include <csignal>
 #include <iostream>
 
 #include <spdlog/spdlog.h>
 
-#include "app/kafka_listeners.h"
+#include "app/cli_local_broker.h"
 #include "app/listeners.h"
 #include "app/options.h"
 #include "app/run_broker.h"
+#include "cli/run.h"
 
 using namespace ketch;
 
 int main(int argc, char** argv) {
     auto started = std::chrono::steady_clock::now();
+    if (argc > 1 && cli::is_command(argv[1])) return cli::run(argc, argv, app::local_broker_settings);
     app::options opt = app::parse_options(argc, argv);
     app::resolved_listeners lis;
     try {
@@ -21,12 +25,6 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         std::cerr << "ketch: " << e.what() << "\n";
         return 2;
-    }
-    if (opt.env_only) {
-        const auto& first = lis.listeners.front();
-        auto ep = app::advertised_endpoint(lis, first, first.port);
-        std::cout << "KAFKA_BOOTSTRAP_SERVERS=" << ep.host << ":" << ep.port << "\n";
-        return 0;
     }
     spdlog::set_level(spdlog::level::from_str(opt.log_level));
     spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%^%l%$] %v");

@@ -244,14 +244,13 @@ options parse_options(int argc, char** argv) {
             ->check(CLI::PositiveNumber);
     };
     add_common(&app);
-    auto* env = app.add_subcommand("env", "print the client settings for this broker and exit");
-    add_common(env);
+    app.footer("The Kafka command line: ketch topic|produce|consume|group|acl|user|quota|cluster|txn|env --help "
+               "(docs/cli.md)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         std::exit(app.exit(e));
     }
-    o.env_only = env->parsed();
     return o;
 }
 

@@ -81,7 +81,6 @@ struct options {
     int64_t transaction_abort_check_ms = 10000;            // transaction.abort.timed.out.transaction.cleanup.interval.ms
     int64_t transactional_id_expiration_ms = 604800000;    // transactional.id.expiration.ms
     std::string config_file;                 // ketch.toml
-    bool env_only = false;                   // `ketch env`
 };
 
 // Parses argv (and the config file it names, or ./ketch.toml). Exits the

@@ -1,7 +1,9 @@
 // DeleteRecords v0-2. v2: flexible. Moves each partition's log start offset
 // (durably) and deletes the segments wholly below it. Offset -1 means the high
-// watermark; past the high watermark is OFFSET_OUT_OF_RANGE.
-// Behaviour: KafkaApis.handleDeleteRecordsRequest, UnifiedLog.maybeIncrementLogStartOffset.
+// watermark; past the high watermark is OFFSET_OUT_OF_RANGE. A topic whose
+// cleanup.policy lacks delete (compact only) refuses with POLICY_VIOLATION.
+// Behaviour: KafkaApis.handleDeleteRecordsRequest, Partition.deleteRecordsOnLeader,
+// UnifiedLog.maybeIncrementLogStartOffset.
 #include "broker/handlers/handlers.h"
 #include "broker/partitions.h"
 #include "meta/topic_registry.h"
@@ -33,6 +35,11 @@ awaitable<delete_records_response> handle_delete_records(request_context& ctx, d
             auto part = open_partition(ctx.broker, *t, p.partition_index);
             if (!part.ok()) {
                 out.error_code = code(part.error());
+                continue;
+            }
+            // Partition.deleteRecordsOnLeader: `if (!leaderLog.config.delete)`.
+            if (!t->settings.cleanup_delete) {
+                out.error_code = code(error_code::policy_violation);
                 continue;
             }
             auto& log = *part->log;

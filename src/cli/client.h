@@ -1,0 +1,110 @@
+// The CLI's Kafka client: blocking, one request at a time per broker.
+//
+// Connects to a bootstrap server, authenticates (SASL PLAIN, SCRAM-SHA-256/512
+// over SaslHandshake v1 + SaslAuthenticate), learns the broker's versions with
+// ApiVersions and sends every request at the newest version both sides know
+// (capped per call where a newer version changes the shape, e.g. Fetch v13+
+// names topics by id). Other brokers are reached through Metadata's addresses;
+// group and transaction coordinators through FindCoordinator.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "base/error_code.h"
+#include "cli/config.h"
+#include "cli/connection.h"
+#include "protocol/messages/api_versions.h"
+#include "protocol/messages/metadata.h"
+#include "protocol/wire.h"
+
+namespace ketch::cli {
+
+// A Kafka error code answered by the broker, with what it was about.
+struct kafka_error : std::runtime_error {
+    kafka_error(int16_t code, std::string what, std::string broker_message = {});
+    int16_t code;
+    std::string broker_message;
+};
+
+// The broker does not serve an API the command needs.
+struct unsupported_api : std::runtime_error {
+    explicit unsupported_api(std::string_view name);
+};
+
+// Kafka's name for a code ("UNKNOWN_TOPIC_OR_PARTITION"), or "ERROR_<n>".
+std::string error_name_of(int16_t code);
+// What a user can do about the code (empty when there is nothing to add).
+std::string error_hint(int16_t code);
+// Throws kafka_error when code != 0.
+void check(int16_t code, const std::string& what, const std::optional<std::string>& message = std::nullopt);
+
+// Kafka's coordinator key types (FindCoordinator).
+enum class coordinator_type : int8_t { group = 0, transaction = 1 };
+
+class client {
+public:
+    explicit client(client_config cfg);
+    ~client();
+
+    const client_config& config() const { return cfg_; }
+
+    // Sends `req` to `node` (-1: any bootstrap broker) and returns the answer.
+    // `cap` limits the version (the CLI fills fields of versions up to it).
+    template <class Resp, class Req>
+    Resp call(const Req& req, int node = -1, int16_t cap = Req::max_version) {
+        int16_t v = version_for(Req::api_key, cap, node);
+        if (v < 0) throw unsupported_api(Req::message_name);
+        kafka::writer w;
+        req.encode(w, v);
+        bytes frame = roundtrip(node, Req::api_key, v, w.take());
+        kafka::reader r(frame.data(), frame.size());
+        Resp resp;
+        resp.decode(r, v);
+        return resp;
+    }
+
+    // Sends `req` without waiting for an answer (Produce with acks=0).
+    template <class Req>
+    void send_only(const Req& req, int node, int16_t cap = Req::max_version) {
+        int16_t v = version_for(Req::api_key, cap, node);
+        if (v < 0) throw unsupported_api(Req::message_name);
+        kafka::writer w;
+        req.encode(w, v);
+        send_request(node, Req::api_key, v, w.take());
+    }
+
+    // The version call() would use for `key` on `node` (-1 if unsupported).
+    int16_t version_for(int16_t key, int16_t our_max, int node = -1);
+
+    // Metadata for `topics` (nullopt: all topics).
+    kafka::metadata_response metadata(const std::optional<std::vector<std::string>>& topics,
+                                      bool allow_auto_create = false);
+    // The coordinator node of `key`; learns its address.
+    int coordinator(const std::string& key, coordinator_type type);
+    // Leader of every partition of `topic` (partition -> node); throws for an
+    // unknown topic.
+    std::map<int32_t, int32_t> leaders(const std::string& topic);
+
+    // The frame-level exchange, for call().
+    bytes roundtrip(int node, int16_t key, int16_t version, const kafka::encoded_message& body);
+    int32_t send_request(int node, int16_t key, int16_t version, const kafka::encoded_message& body);
+
+private:
+    struct broker_conn;
+    broker_conn& conn(int node);
+    void handshake(broker_conn& c);
+    void authenticate(broker_conn& c);
+    int find_coordinator(const std::string& key, coordinator_type type);
+    void learn_brokers(const kafka::metadata_response& m);
+
+    client_config cfg_;
+    std::map<int, std::unique_ptr<broker_conn>> conns_;
+    std::map<int, std::string> addresses_;  // node id -> host:port
+    int32_t correlation_ = 0;
+};
+
+}  // namespace ketch::cli
+

@@ -1,0 +1,215 @@
+// ketch group list|describe|delete|seek
+#include <iostream>
+#include <set>
+
+#include "cli/command.h"
+#include "cli/group_offsets.h"
+#include "cli/offsets.h"
+#include "protocol/messages/delete_groups.h"
+#include "protocol/messages/describe_groups.h"
+#include "protocol/messages/list_groups.h"
+
+namespace ketch::cli {
+
+namespace {
+
+struct group_opts {
+    std::vector<std::string> groups;
+    std::string group;
+    std::vector<std::string> topics;
+    bool to_earliest = false, to_latest = false, dry_run = false;
+    std::optional<int64_t> to_timestamp, to_offset, shift_by;
+};
+
+void list(context& ctx) {
+    auto& c = ctx.connect();
+    auto m = c.metadata(std::vector<std::string>{});
+    std::map<std::string, kafka::list_groups_response::listed_group> all;
+    for (auto& b : m.brokers) {
+        kafka::list_groups_request req;
+        auto resp = c.call<kafka::list_groups_response>(req, b.node_id);
+        check(resp.error_code, "list groups on broker " + std::to_string(b.node_id));
+        for (auto& g : resp.groups) all[g.group_id] = g;
+    }
+    json out = json::array();
+    std::vector<std::vector<std::string>> rows;
+    for (auto& [id, g] : all) {
+        out.push_back({{"group", id}, {"protocol_type", g.protocol_type}, {"state", g.group_state}, {"type", g.group_type}});
+        rows.push_back({id, g.group_state, g.group_type.empty() ? g.protocol_type : g.group_type});
+    }
+    if (ctx.json) std::cout << out.dump() << "\n";
+    else print_table(std::cout, {"GROUP", "STATE", "TYPE"}, rows);
+}
+
+// Lag rows: topic, partition, committed, end, lag.
+json lag_of(client& c, const std::string& group, std::vector<std::vector<std::string>>& rows) {
+    auto committed = fetch_committed(c, group, std::nullopt);
+    std::map<std::string, std::map<int32_t, int64_t>> by_topic;
+    for (auto& [tp, off] : committed) by_topic[tp.first][tp.second] = off;
+    json out = json::array();
+    for (auto& [topic, parts] : by_topic) {
+        std::map<int32_t, int64_t> ends;
+        try {
+            auto leaders = c.leaders(topic);
+            std::map<int32_t, int32_t> chosen;
+            for (auto& [p, _] : parts)
+                if (leaders.count(p)) chosen[p] = leaders[p];
+            ends = list_offsets(c, topic, chosen, k_latest);
+        } catch (const kafka_error&) {
+        }
+        for (auto& [p, off] : parts) {
+            auto e = ends.find(p);
+            int64_t end = e == ends.end() ? -1 : e->second;
+            int64_t lag = end < 0 ? -1 : std::max<int64_t>(0, end - off);
+            out.push_back({{"topic", topic}, {"partition", p}, {"committed_offset", off}, {"end_offset", end}, {"lag", lag}});
+            rows.push_back({topic, std::to_string(p), std::to_string(off), end < 0 ? "-" : std::to_string(end),
+                            lag < 0 ? "-" : std::to_string(lag)});
+        }
+    }
+    return out;
+}
+
+void describe(context& ctx, group_opts& o) {
+    auto& c = ctx.connect();
+    json all = json::array();
+    for (auto& id : o.groups) {
+        int node = c.coordinator(id, coordinator_type::group);
+        kafka::describe_groups_request req;
+        req.groups = {id};
+        auto resp = c.call<kafka::describe_groups_response>(req, node);
+        if (resp.groups.empty()) throw kafka_error(69, "group '" + id + "'");
+        auto& g = resp.groups.front();
+        check(g.error_code, "group '" + id + "'", g.error_message);
+        std::vector<std::vector<std::string>> rows;
+        json lag = lag_of(c, id, rows);
+        if (g.group_state == "Dead" && lag.empty()) throw kafka_error(69, "group '" + id + "'");
+        json members = json::array();
+        std::vector<std::vector<std::string>> mrows;
+        for (auto& m : g.members) {
+            members.push_back({{"member_id", m.member_id}, {"client_id", m.client_id}, {"client_host", m.client_host},
+                               {"group_instance_id", m.group_instance_id ? json(*m.group_instance_id) : json(nullptr)}});
+            mrows.push_back({m.member_id, m.client_id, m.client_host});
+        }
+        int64_t total = 0;
+        for (auto& l : lag)
+            if (l["lag"].get<int64_t>() > 0) total += l["lag"].get<int64_t>();
+        all.push_back({{"group", id}, {"state", g.group_state}, {"protocol_type", g.protocol_type},
+                       {"protocol", g.protocol_data}, {"members", members}, {"offsets", lag}, {"total_lag", total}});
+        if (!ctx.json) {
+            std::cout << "GROUP        " << id << "\nSTATE        " << g.group_state << "\nPROTOCOL     "
+                      << g.protocol_type << (g.protocol_data.empty() ? "" : "/" + g.protocol_data) << "\nMEMBERS      "
+                      << g.members.size() << "\nTOTAL-LAG    " << total << "\n\n";
+            if (!mrows.empty()) {
+                print_table(std::cout, {"MEMBER-ID", "CLIENT-ID", "HOST"}, mrows);
+                std::cout << "\n";
+            }
+            print_table(std::cout, {"TOPIC", "PARTITION", "COMMITTED", "END", "LAG"}, rows);
+        }
+    }
+    if (ctx.json) std::cout << (all.size() == 1 ? all.front() : all).dump() << "\n";
+}
+
+void remove(context& ctx, group_opts& o) {
+    auto& c = ctx.connect();
+    std::optional<kafka_error> first;
+    json out = json::array();
+    for (auto& id : o.groups) {
+        int node = c.coordinator(id, coordinator_type::group);
+        kafka::delete_groups_request req;
+        req.groups_names = {id};
+        auto resp = c.call<kafka::delete_groups_response>(req, node);
+        for (auto& r : resp.results) {
+            out.push_back({{"group", r.group_id}, {"error", r.error_code ? error_name_of(r.error_code) : ""}});
+            if (!ctx.json) std::cout << r.group_id << "  " << (r.error_code ? error_name_of(r.error_code) : "deleted") << "\n";
+            if (r.error_code && !first) first.emplace(r.error_code, "delete group '" + r.group_id + "'");
+        }
+    }
+    if (ctx.json) std::cout << out.dump() << "\n";
+    if (first) throw *first;
+}
+
+void seek(context& ctx, group_opts& o) {
+    int modes = int(o.to_earliest) + int(o.to_latest) + int(o.to_timestamp.has_value()) + int(o.to_offset.has_value()) +
+                int(o.shift_by.has_value());
+    if (modes != 1)
+        throw usage_error("give exactly one of --to-earliest, --to-latest, --to-timestamp MS, --to-offset N, --shift-by N");
+    auto& c = ctx.connect();
+    auto current = fetch_committed(c, o.group, std::nullopt);
+    std::set<std::string> topics(o.topics.begin(), o.topics.end());
+    if (topics.empty())
+        for (auto& [tp, _] : current) topics.insert(tp.first);
+    if (topics.empty()) throw usage_error("group '" + o.group + "' has no committed offsets; name the topics with -t/--topic");
+    std::map<topic_partition, int64_t> target;
+    for (auto& topic : topics) {
+        auto leaders = c.leaders(topic);
+        auto start = list_offsets(c, topic, leaders, k_earliest);
+        auto end = list_offsets(c, topic, leaders, k_latest);
+        std::map<int32_t, int64_t> at;
+        if (o.to_timestamp) at = list_offsets(c, topic, leaders, *o.to_timestamp);
+        for (auto& [p, _] : leaders) {
+            int64_t s = start[p], e = end[p];
+            int64_t now = current.count({topic, p}) ? current[{topic, p}] : s;
+            int64_t v;
+            if (o.to_earliest) v = s;
+            else if (o.to_latest) v = e;
+            else if (o.to_offset) v = std::clamp(*o.to_offset, s, e);
+            else if (o.shift_by) v = std::clamp(now + *o.shift_by, s, e);
+            else v = at[p] >= 0 ? at[p] : e;
+            target[{topic, p}] = v;
+        }
+    }
+    json out = json::array();
+    std::vector<std::vector<std::string>> rows;
+    for (auto& [tp, v] : target) {
+        auto it = current.find(tp);
+        out.push_back({{"topic", tp.first}, {"partition", tp.second},
+                       {"current_offset", it == current.end() ? json(nullptr) : json(it->second)}, {"new_offset", v}});
+        rows.push_back({tp.first, std::to_string(tp.second), it == current.end() ? "-" : std::to_string(it->second),
+                        std::to_string(v)});
+    }
+    if (!o.dry_run) commit_offsets(c, o.group, target);
+    if (ctx.json) std::cout << json{{"group", o.group}, {"dry_run", o.dry_run}, {"offsets", out}}.dump() << "\n";
+    else {
+        print_table(std::cout, {"TOPIC", "PARTITION", "CURRENT", "NEW"}, rows);
+        if (o.dry_run) std::cout << "(dry run: nothing committed)\n";
+    }
+}
+
+}  // namespace
+
+void add_group_commands(CLI::App& app, context& ctx) {
+    auto o = std::make_shared<group_opts>();
+    auto* g = app.add_subcommand("group", "list, describe (with lag), delete and reset consumer groups");
+    g->require_subcommand(1);
+    auto* l = g->add_subcommand("list", "the groups of every broker");
+    add_connection_options(l, ctx);
+    l->footer("Example:\n  ketch group list");
+    l->callback([&ctx] { list(ctx); });
+
+    auto* d = g->add_subcommand("describe", "state, members, committed offsets and lag");
+    add_connection_options(d, ctx);
+    d->add_option("groups", o->groups, "group ids")->required();
+    d->footer("Example:\n  ketch group describe billing --json | jq .total_lag");
+    d->callback([&ctx, o] { describe(ctx, *o); });
+
+    auto* del = g->add_subcommand("delete", "delete groups (they must be empty)");
+    add_connection_options(del, ctx);
+    del->add_option("groups", o->groups, "group ids")->required();
+    del->footer("Example:\n  ketch group delete billing");
+    del->callback([&ctx, o] { remove(ctx, *o); });
+
+    auto* s = g->add_subcommand("seek", "reset a group's committed offsets (the group must have no active members)");
+    add_connection_options(s, ctx);
+    s->add_option("group", o->group, "group id")->required();
+    s->add_option("-t,--topic", o->topics, "topics (default: those the group has offsets for; repeatable)");
+    s->add_flag("--to-earliest", o->to_earliest, "to the log start");
+    s->add_flag("--to-latest", o->to_latest, "to the end");
+    s->add_option("--to-timestamp", o->to_timestamp, "to the first record at or after this time (ms)");
+    s->add_option("--to-offset", o->to_offset, "to this offset (clamped to the log)");
+    s->add_option("--shift-by", o->shift_by, "move by N (negative: back)");
+    s->add_flag("--dry-run", o->dry_run, "show the new offsets without committing");
+    s->footer("Examples:\n  ketch group seek billing --to-earliest -t orders --dry-run\n  ketch group seek billing --shift-by -100");
+    s->callback([&ctx, o] { seek(ctx, *o); });
+}
+
+}  // namespace ketch::cli

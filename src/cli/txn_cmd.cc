@@ -1,0 +1,99 @@
+// ketch txn list|describe: ListTransactions on every broker, and
+// DescribeTransactions at the coordinator (with DescribeProducers of the
+// partitions the transaction touches).
+#include <iostream>
+
+#include "cli/command.h"
+#include "protocol/messages/describe_producers.h"
+#include "protocol/messages/describe_transactions.h"
+#include "protocol/messages/list_transactions.h"
+
+namespace ketch::cli {
+
+namespace {
+
+void list(context& ctx) {
+    auto& c = ctx.connect();
+    auto m = c.metadata(std::vector<std::string>{});
+    json out = json::array();
+    std::vector<std::vector<std::string>> rows;
+    for (auto& b : m.brokers) {
+        kafka::list_transactions_request req;
+        auto resp = c.call<kafka::list_transactions_response>(req, b.node_id);
+        check(resp.error_code, "list transactions on broker " + std::to_string(b.node_id));
+        for (auto& t : resp.transaction_states) {
+            out.push_back({{"transactional_id", t.transactional_id}, {"producer_id", t.producer_id},
+                           {"state", t.transaction_state}, {"coordinator", b.node_id}});
+            rows.push_back({t.transactional_id, std::to_string(t.producer_id), t.transaction_state,
+                            std::to_string(b.node_id)});
+        }
+    }
+    if (ctx.json) std::cout << out.dump() << "\n";
+    else print_table(std::cout, {"TRANSACTIONAL-ID", "PRODUCER-ID", "STATE", "COORDINATOR"}, rows);
+}
+
+void describe(context& ctx, const std::vector<std::string>& ids) {
+    auto& c = ctx.connect();
+    json all = json::array();
+    for (auto& id : ids) {
+        int node = c.coordinator(id, coordinator_type::transaction);
+        kafka::describe_transactions_request req;
+        req.transactional_ids = {id};
+        auto resp = c.call<kafka::describe_transactions_response>(req, node);
+        for (auto& t : resp.transaction_states) {
+            check(t.error_code, "transactional id '" + id + "'");
+            json topics = json::array();
+            std::string parts;
+            for (auto& tp : t.topics) {
+                topics.push_back({{"topic", tp.topic}, {"partitions", tp.partitions}});
+                for (auto p : tp.partitions) parts += (parts.empty() ? "" : ",") + tp.topic + "/" + std::to_string(p);
+            }
+            all.push_back({{"transactional_id", t.transactional_id}, {"state", t.transaction_state},
+                           {"producer_id", t.producer_id}, {"producer_epoch", t.producer_epoch},
+                           {"timeout_ms", t.transaction_timeout_ms}, {"start_time_ms", t.transaction_start_time_ms},
+                           {"partitions", topics}});
+            if (!ctx.json)
+                std::cout << "TRANSACTIONAL-ID  " << t.transactional_id << "\nSTATE             " << t.transaction_state
+                          << "\nPRODUCER          " << t.producer_id << " (epoch " << t.producer_epoch << ")"
+                          << "\nTIMEOUT-MS        " << t.transaction_timeout_ms << "\nSTARTED-MS        "
+                          << t.transaction_start_time_ms << "\nPARTITIONS        " << parts << "\n";
+            // The producers of those partitions, for the open transaction's start offsets.
+            for (auto& tp : t.topics) {
+                auto leaders = c.leaders(tp.topic);
+                for (auto p : tp.partitions) {
+                    kafka::describe_producers_request dp;
+                    auto& rt = dp.topics.emplace_back();
+                    rt.name = tp.topic;
+                    rt.partition_indexes = {p};
+                    auto pr = c.call<kafka::describe_producers_response>(dp, leaders.count(p) ? leaders[p] : -1);
+                    for (auto& rt2 : pr.topics)
+                        for (auto& pp : rt2.partitions)
+                            for (auto& ap : pp.active_producers)
+                                if (ap.producer_id == t.producer_id && !ctx.json)
+                                    std::cout << "  " << tp.topic << "/" << p << " open since offset "
+                                              << ap.current_txn_start_offset << "\n";
+                }
+            }
+        }
+    }
+    if (ctx.json) std::cout << (all.size() == 1 ? all.front() : all).dump() << "\n";
+}
+
+}  // namespace
+
+void add_txn_commands(CLI::App& app, context& ctx) {
+    auto ids = std::make_shared<std::vector<std::string>>();
+    auto* t = app.add_subcommand("txn", "transactions: list and describe");
+    t->require_subcommand(1);
+    auto* l = t->add_subcommand("list", "transactional ids known to the coordinators");
+    add_connection_options(l, ctx);
+    l->footer("Example:\n  ketch txn list");
+    l->callback([&ctx] { list(ctx); });
+    auto* d = t->add_subcommand("describe", "state, producer and partitions of transactional ids");
+    add_connection_options(d, ctx);
+    d->add_option("ids", *ids, "transactional ids")->required();
+    d->footer("Example:\n  ketch txn describe my-app-txn");
+    d->callback([&ctx, ids] { describe(ctx, *ids); });
+}
+
+}  // namespace ketch::cli
