@@ -1,5 +1,6 @@
 #include "app/console_service.h"
 
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "app/basic_auth.h"
@@ -66,6 +67,14 @@ console_handle start_console(const options& opt, console_inputs in) {
         c.connections = &in.connections;
         c.traffic = in.traffic;
         c.client_software = in.client_software;
+        if (in.decode_framed)
+            c.decode_framed = [decode = in.decode_framed](byte_view b) -> nlohmann::json {
+                auto d = decode(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
+                if (!d) return nullptr;
+                auto value = nlohmann::json::parse(d->json, nullptr, false);
+                if (value.is_discarded()) return nullptr;
+                return {{"schema_id", d->schema_id}, {"schema_type", d->schema_type}, {"json", std::move(value)}};
+            };
         for (auto& e : in.endpoints)
             c.listeners.push_back({e.name, e.protocol, e.host, uint16_t(e.port),
                                    e.advertised_host + ":" + std::to_string(e.advertised_port)});

@@ -19,6 +19,7 @@
 
 #include "app/broker_properties.h"
 #include "app/options.h"
+#include "app/schema_registry.h"
 #include "broker/request_metrics.h"
 #include "inspect/traffic_ring.h"
 #include "meta/credential_store.h"
@@ -46,6 +47,7 @@ struct console_inputs {
     std::chrono::steady_clock::time_point started;
     inspect::traffic_ring* traffic = nullptr;
     std::function<std::map<std::string, int64_t>()> client_software;
+    framed_decoder decode_framed;  // the schema registry's (empty: none)
 };
 
 // Binds and starts serving; a bind failure or a refused configuration is

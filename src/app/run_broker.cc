@@ -141,7 +141,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto schema_registry = start_schema_registry(opt, *st.credentials, ctx.authorizer);
     auto console = start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(),
                                        *st.credentials, endpoints, schema_registry.url, started, &traffic,
-                                       [&dispatch] { return dispatch.client_software(); }});
+                                       [&dispatch] { return dispatch.client_software(); },
+                                       schema_registry.decoder()});
     write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
                          {metrics.address, schema_registry.url, console.url});
     auto& first = endpoints.front();

@@ -7,6 +7,7 @@
 
 #include "app/basic_auth.h"
 #include "http/server.h"
+#include "registry/record_decoder.h"
 #include "registry/registry.h"
 #include "registry/sqlite_schema_store.h"
 #include "registry_http/routes.h"
@@ -54,6 +55,21 @@ public:
 
 void schema_registry_handle::stop() {
     if (running && running->server) running->server->stop();
+}
+
+framed_decoder schema_registry_handle::decoder() const {
+    if (!running) return {};
+    return [r = running](std::string_view bytes) -> std::optional<framed_value> {
+        if (!registry::decode_framing(bytes)) return std::nullopt;  // not framed: the store is not even opened
+        try {
+            auto d = registry::record_decoder(*r->reg.get()).to_json(bytes);
+            if (!d) return std::nullopt;
+            return framed_value{d->schema_id, std::string(registry::to_string(d->type)), std::move(d->json)};
+        } catch (const std::exception& e) {  // the store did not open
+            spdlog::warn("schema registry: {}", e.what());
+            return std::nullopt;
+        }
+    };
 }
 
 schema_registry_handle start_schema_registry(const options& opt, meta::credential_store& creds,

@@ -5,8 +5,11 @@
 // access decided by the broker's ACLs when --authorizer is on.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "app/options.h"
 #include "meta/credential_store.h"
@@ -16,10 +19,23 @@ namespace ketch::app {
 
 class running_schema_registry;
 
+// A Confluent-framed value decoded through the registry (the console's
+// message browser): its schema id and type, and the value as JSON text.
+struct framed_value {
+    int64_t schema_id = 0;
+    std::string schema_type;  // AVRO, JSON, PROTOBUF
+    std::string json;
+};
+using framed_decoder = std::function<std::optional<framed_value>(std::string_view bytes)>;
+
 struct schema_registry_handle {
     std::shared_ptr<running_schema_registry> running;  // null when off or not bound
     std::string url;                                   // "http://127.0.0.1:8081" (https with TLS)
     void stop();
+    // Decodes bytes that start with Confluent's framing (magic byte 0, schema
+    // id) through this registry; nothing when off, not framed, or the bytes do
+    // not decode with the schema the id names.
+    framed_decoder decoder() const;
 };
 
 // Binds and starts serving at once; the store opens at the first request

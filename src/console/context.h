@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/bytes.h"
 #include "broker/request_metrics.h"
 #include "console/kafka_client.h"
 #include "http/message.h"
@@ -33,6 +34,10 @@ struct context {
     std::string data_dir;
     std::vector<listener_info> listeners;
     std::string schema_registry_url;  // empty: off
+    // Confluent-framed bytes (magic byte 0, schema id) decoded through the
+    // schema registry: {"schema_id", "schema_type", "json"}; null when there
+    // is no registry or the bytes are not framed or do not decode.
+    std::function<nlohmann::json(byte_view)> decode_framed;
     std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
     int64_t started_unix_ms = 0;
     const broker::request_metrics* metrics = nullptr;

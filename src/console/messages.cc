@@ -36,7 +36,19 @@ struct browse_args {
     bool newest_first = false;
     int32_t wait_ms = 0;
     std::string key_filter, contains;
+    const std::function<json(byte_view)>* decode_framed = nullptr;  // context::decode_framed
 };
+
+// A key or value shown with its registry decoding, when it has one: the
+// decoded record becomes the "json" view, with its schema id and type.
+void add_registry_view(json& shown, const std::optional<byte_view>& b, const browse_args& a) {
+    if (!b || !a.decode_framed || !*a.decode_framed) return;
+    json d = (*a.decode_framed)(*b);
+    if (d.is_null()) return;
+    shown["schema_id"] = d["schema_id"];
+    shown["schema_type"] = d["schema_type"];
+    shown["json"] = d["json"];
+}
 
 struct shown_record {
     int32_t partition;
@@ -110,6 +122,8 @@ int64_t decode_partition(int32_t partition, const bytes& data, int64_t from, int
             } else {
                 j["key"] = format_bytes(rv.key);
                 j["value"] = format_bytes(rv.value);
+                add_registry_view(j["key"], rv.key, a);
+                add_registry_view(j["value"], rv.value, a);
                 json hs = json::array();
                 for (auto& hd : rv.headers) {
                     std::string k(reinterpret_cast<const char*>(hd.key.data()), hd.key.size());
@@ -129,6 +143,7 @@ browse_args parse_browse(const context& ctx, const http::request& req, const top
     a.limit = int(query_int(req, "limit", 50, 1, ctx.browse_max_records));
     a.max_bytes = query_int(req, "max_bytes", 1024 * 1024, 1024, int64_t(ctx.browse_max_bytes));
     a.wait_ms = int32_t(query_int(req, "wait_ms", 0, 0, 5000));
+    a.decode_framed = &ctx.decode_framed;
     auto iso = req.query_value("isolation").value_or("read_uncommitted");
     if (iso == "read_committed") a.isolation = 1;
     else if (iso != "read_uncommitted") throw api_error(400, "isolation must be read_committed or read_uncommitted");

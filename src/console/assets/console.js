@@ -264,6 +264,8 @@ function showBytes(v, mode) {
   else if (mode === 'json' && v.json !== undefined) text = JSON.stringify(v.json, null, 2);
   else if (v.text !== undefined) text = v.text;
   else text = v.hex;
+  if (mode === 'json' && v.schema_id !== undefined)  // decoded through the schema registry
+    return h('div', {}, h('span', { class: 'muted' }, `schema ${v.schema_id} (${v.schema_type})`), h('pre', { class: 'bytes' }, text));
   return h('pre', { class: 'bytes' }, text);
 }
 
