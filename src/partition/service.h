@@ -67,6 +67,7 @@ struct append_outcome {
 struct durable_wait {
     std::shared_ptr<storage> store;
     int64_t end_offset = 0;
+    void* tag = nullptr;  // the caller's (which answer the wait is for); never read here
 };
 
 // ListOffsets' special timestamps (ListOffsetsRequest.*_TIMESTAMP).

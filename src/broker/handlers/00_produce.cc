@@ -36,8 +36,7 @@ using partition_response = produce_response::partition_produce_response;
 // Validation, recompression, the append and the error codes are the
 // partition service's (partition/append.cc); this fills in the answer.
 void append_one(request_context& ctx, const meta::resolved_topic& topic, produce_request::partition_produce_data& p,
-                partition_response& out, std::vector<partition::durable_wait>& syncs, std::vector<partition_response*>& synced,
-                int16_t acks) {
+                partition_response& out, std::vector<partition::durable_wait>& syncs, int16_t acks) {
     byte_view data = p.records ? p.records->data.view() : byte_view{};
     auto r = ctx.broker.partitions.append(topic, p.index, data, ctx.api_version >= 7);
     out.error_code = code(r.error);
@@ -46,23 +45,19 @@ void append_one(request_context& ctx, const meta::resolved_topic& topic, produce
     out.base_offset = r.base_offset;
     out.log_append_time_ms = r.log_append_time;
     out.log_start_offset = r.log_start_offset;
-    if (acks == -1 && r.store) {
-        syncs.push_back({std::move(r.store), r.end_offset});
-        synced.push_back(&out);
-    }
+    if (acks == -1 && r.store) syncs.push_back({std::move(r.store), r.end_offset, &out});
 }
 
 // Waits until every append is durable; a failed fsync turns that
 // partition's answer into KAFKA_STORAGE_ERROR.
-awaitable<void> wait_durable(request_context& ctx, const std::vector<partition::durable_wait>& syncs,
-                             const std::vector<partition_response*>& synced) {
+awaitable<void> wait_durable(request_context& ctx, const std::vector<partition::durable_wait>& syncs) {
     if (syncs.empty()) co_return;
     auto& svc = ctx.broker.partitions;
     auto failed = co_await on_callback<std::vector<bool>>(
         [&](std::function<void(std::vector<bool>)> done) { svc.wait_durable(syncs, std::move(done)); });
-    for (size_t i = 0; i < synced.size(); ++i) {
+    for (size_t i = 0; i < syncs.size(); ++i) {
         if (!failed[i]) continue;
-        auto* out = synced[i];
+        auto* out = static_cast<partition_response*>(syncs[i].tag);
         out->error_code = code(error_code::kafka_storage_error);
         out->base_offset = -1;
         out->log_append_time_ms = -1;
@@ -91,8 +86,7 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     const bool by_id = ctx.api_version >= 13;
     bool any_error = false;
     std::vector<partition::durable_wait> syncs;
-    std::vector<partition_response*> synced;
-    // Responses are built in place; reserve so pointers in `synced` stay valid.
+    // Responses are built in place; reserve so pointers in `syncs` stay valid.
     resp.responses.reserve(req.topic_data.size());
     const bool txn_denied =
         b.authorizer && has_transactional_records(req) &&
@@ -118,7 +112,7 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
             } else if (acc.error != error_code::none) {
                 out.error_code = code(acc.error);
             } else {
-                append_one(ctx, *acc.topic, p, out, syncs, synced, req.acks);
+                append_one(ctx, *acc.topic, p, out, syncs, req.acks);
             }
             if (out.error_code != 0) any_error = true;
         }
@@ -138,7 +132,7 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     const bool request_quota = b.quotas && b.quotas->enforced(security::quota_type::request);
     if (!syncs.empty() && ctx.throttle_ms == 0 && !request_quota && ctx.conn.release_pipeline)
         std::exchange(ctx.conn.release_pipeline, nullptr)();
-    co_await wait_durable(ctx, syncs, synced);
+    co_await wait_durable(ctx, syncs);
     co_return resp;
 }
 
