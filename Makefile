@@ -49,9 +49,12 @@ unit: test-apt
 bench: build
 	bench/run.sh
 
-# Re-records conformance/recordings/*.json against a live Apache Kafka 4.3.1.
+# Re-records conformance/recordings/*.json against a live Apache Kafka 4.3.1,
+# and conformance/registry/recordings/*.json against Apicurio Registry 2.4.2
+# (built from Maven Central by conformance/registry/apicurio.sh; needs Java and Maven).
 conformance: build
 	conformance/record.sh
+	conformance/registry/record.sh
 
 reference:
 	conformance/reference/kafka.sh start

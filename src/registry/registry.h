@@ -76,9 +76,13 @@ public:
     result_t<int32_t> delete_version(const std::string& subject, int32_t v, bool permanent);
 
     // POST /compatibility/subjects/{s}/versions[/{v}]; v nullopt: against the
-    // versions the subject's level names.
+    // versions the subject's level names. As Confluent's CompatibilityResource:
+    // a named version that does not exist (the subject may not either) is 40402,
+    // checked before the schema is parsed; "latest" of nothing is compatible; an
+    // invalid schema is 42201, or with verbose an incompatible answer whose one
+    // message is the parse error.
     result_t<compatibility_result> test_compatibility(const std::string& subject, std::optional<int32_t> v,
-                                                      const schema_request& req) const;
+                                                      const schema_request& req, bool verbose = false) const;
 
     // Configs and modes; subject "" is the global setting.
     result_t<compat_level> config(const std::string& subject, bool default_to_global) const;

@@ -115,15 +115,12 @@ result_t<std::vector<int64_t>> registry::referenced_by(const std::string& subjec
 }
 
 result_t<compatibility_result> registry::test_compatibility(const std::string& subject, std::optional<int32_t> v,
-                                                            const schema_request& req) const {
+                                                            const schema_request& req, bool verbose) const {
     std::shared_lock lock(mu_);
-    auto parsed = parse_request(req);
-    if (!parsed) return failure{parsed.error()};
     compat_level level = level_of(subject);
     std::vector<previous_version> previous;
-    if (v && *v != k_latest) {  // one version, named
-        if (!subjects_.count(subject)) return failure{errors::subject_not_found(subject)};
-        const version_entry* e = find_version(subject, *v, false);
+    if (v && *v != k_latest) {  // one version, named: 40402 when it (or its subject) is not there
+        const version_entry* e = subjects_.count(subject) ? find_version(subject, *v, false) : nullptr;
         if (!e) return failure{errors::version_not_found(*v)};
         auto p = parsed_of(e->id);
         if (!p) return failure{p.error()};
@@ -131,6 +128,11 @@ result_t<compatibility_result> registry::test_compatibility(const std::string& s
     } else {
         previous = live_versions(subject);
         if (v && !previous.empty()) previous.erase(previous.begin(), previous.end() - 1);  // latest only
+    }
+    auto parsed = parse_request(req);
+    if (!parsed) {
+        if (verbose && parsed.error().code == 42201) return compatibility_result{false, {parsed.error().message}};
+        return failure{parsed.error()};
     }
     compatibility_result out;
     out.messages = check_compatibility(level, **parsed, previous);

@@ -15,10 +15,11 @@ http::response test(const context& ctx, http::request& req, std::optional<int32_
     auto body = parse_schema_request(req);
     if (!body) return error_response(body.error());
     body->normalize = flag(req, "normalize");
-    auto res = ctx.reg().test_compatibility(subject, version, *body);
+    const bool verbose = flag(req, "verbose");
+    auto res = ctx.reg().test_compatibility(subject, version, *body, verbose);
     if (!res) return error_response(res.error());
     ojson j{{"is_compatible", res->compatible}};
-    if (flag(req, "verbose")) j["messages"] = res->messages;
+    if (verbose) j["messages"] = res->messages;
     return json_response(j);
 }
 

@@ -96,6 +96,14 @@ def test_incompatible_is_409_and_verbose_compatibility(rest, subject):
     assert any("TYPE_MISMATCH" in m for m in body["messages"])
     assert "{oldSchemaVersion: 1}" in body["messages"]
     assert rest.post("/compatibility/subjects/%s/versions/1" % subject, {"schema": REC2}) == (200, {"is_compatible": True})
+    # CompatibilityResource.testCompatibilityBySubjectName: a named version that is not there
+    # is 40402 even for an unknown subject; "latest" of nothing is compatible; an invalid
+    # schema with verbose is an incompatible answer carrying the parse error, without 42201.
+    assert rest.post("/compatibility/subjects/%s-none/versions/1" % subject, {"schema": REC2})[1]["error_code"] == 40402
+    assert rest.post("/compatibility/subjects/%s-none/versions/latest" % subject, {"schema": REC2}) == (200, {"is_compatible": True})
+    status, body = rest.post("/compatibility/subjects/%s/versions/latest?verbose=true" % subject, {"schema": "{not avro"})
+    assert status == 200 and body["is_compatible"] is False and len(body["messages"]) == 1
+    assert rest.post("/compatibility/subjects/%s/versions/latest" % subject, {"schema": "{not avro"})[1]["error_code"] == 42201
     assert rest.put("/config/%s" % subject, {"compatibility": "NONE"}) == (200, {"compatibility": "NONE"})
     assert rest.post("/subjects/%s/versions" % subject, {"schema": breaking})[0] == 200
     assert rest.delete("/config/%s" % subject) == (200, {"compatibilityLevel": "NONE"})

@@ -75,6 +75,30 @@ TEST(registry, transitive_levels_check_every_version) {
     EXPECT_FALSE(against_v1->compatible);
 }
 
+// Confluent's CompatibilityResource.testCompatibilityBySubjectName
+// (core/.../rest/resources/CompatibilityResource.java): a named version that is
+// not there is 40402 even when the subject is not there either, and is checked
+// before the schema; "latest" of nothing is compatible; an invalid schema is
+// 42201, or with verbose an incompatible answer carrying the parse error.
+TEST(registry, compatibility_check_errors_are_confluents) {
+    auto r = fresh();
+    auto unknown = r->test_compatibility("nobody", 1, req("{not avro"));
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_EQ(unknown.error().code, 40402);
+    auto latest_of_nothing = r->test_compatibility("nobody", k_latest, req(v1));
+    ASSERT_TRUE(latest_of_nothing.ok());
+    EXPECT_TRUE(latest_of_nothing->compatible);
+    ASSERT_TRUE(r->register_schema("s", req(v1)).ok());
+    auto invalid = r->test_compatibility("s", k_latest, req("{not avro"));
+    ASSERT_FALSE(invalid.ok());
+    EXPECT_EQ(invalid.error().code, 42201);
+    auto verbose = r->test_compatibility("s", k_latest, req("{not avro"), true);
+    ASSERT_TRUE(verbose.ok());
+    EXPECT_FALSE(verbose->compatible);
+    ASSERT_EQ(verbose->messages.size(), 1u);
+    EXPECT_EQ(verbose->messages[0], invalid.error().message);
+}
+
 TEST(registry, deletes_are_soft_then_permanent_and_ids_are_never_reused) {
     auto r = fresh();
     ASSERT_TRUE(r->register_schema("s", req(v1)).ok());
