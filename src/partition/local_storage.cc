@@ -5,7 +5,7 @@
 namespace ketch::partition {
 
 std::shared_ptr<storage> local_engine::wrap(const topic_partition& tp, std::shared_ptr<log::partition_log> log) {
-    std::unique_lock lock(mu_);
+    std::lock_guard lock(mu_);
     auto& w = wrapped_[tp];
     // Another thread may have wrapped it meanwhile, or the log was replaced
     // (removed and created again): keep one wrapper per log.
@@ -15,7 +15,7 @@ std::shared_ptr<storage> local_engine::wrap(const topic_partition& tp, std::shar
 
 std::shared_ptr<storage> local_engine::get(const topic_partition& tp) {
     {
-        std::shared_lock lock(mu_);
+        std::lock_guard lock(mu_);
         auto it = wrapped_.find(tp);
         if (it != wrapped_.end()) return it->second;
     }
@@ -36,7 +36,7 @@ log::log_status local_engine::remove(const topic_partition& tp) {
     auto st = logs_.remove(tp);
     // After the log is gone, so that a lookup racing the removal cannot leave
     // a wrapper of the closed log behind.
-    std::unique_lock lock(mu_);
+    std::lock_guard lock(mu_);
     wrapped_.erase(tp);
     return st;
 }

@@ -5,7 +5,7 @@
 
 #include <map>
 #include <memory>
-#include <shared_mutex>
+#include <mutex>
 
 #include "log/log_manager.h"
 #include "partition/storage.h"
@@ -78,7 +78,7 @@ private:
     std::shared_ptr<storage> wrap(const topic_partition& tp, std::shared_ptr<log::partition_log> log);
 
     log::log_manager& logs_;
-    std::shared_mutex mu_;
+    std::mutex mu_;
     std::map<topic_partition, std::shared_ptr<local_storage>, std::less<>> wrapped_;  // mu_
 };
 
