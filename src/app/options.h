@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "partition/defaults.h"
+
 namespace ketch::app {
 
 struct options {
@@ -59,8 +61,8 @@ struct options {
     int32_t default_partitions = 1;
     std::string log_level = "info";
     std::string ready_file;                  // written with host:port once listening
-    int64_t flush_ms = 1000;                 // acks=0/1 data is fsynced at least this often
-    int64_t producer_id_expiration_ms = 86'400'000;  // producer.id.expiration.ms
+    int64_t flush_ms = partition::k_default_flush_ms;  // acks=0/1 data is fsynced at least this often
+    int64_t producer_id_expiration_ms = partition::k_default_producer_id_expiration_ms;  // producer.id.expiration.ms
     int32_t node_id = 1;
     int64_t retention_check_ms = 300000;     // log.retention.check.interval.ms
     int64_t log_cleaner_backoff_ms = 15000;  // log.cleaner.backoff.ms

@@ -20,16 +20,15 @@
 #include "app/stores.h"
 #include "app/txn_service.h"
 #include "broker/broker_context.h"
-#include "broker/cleaner.h"
 #include "broker/dispatcher.h"
-#include "broker/partition_waiters.h"
-#include "broker/partitions.h"
-#include "broker/retention.h"
 #include "inspect/traffic_ring.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
 #include "meta/topic_registry.h"
 #include "net/server.h"
+#include "partition/local_storage.h"
+#include "partition/service.h"
+#include "partition/tasks.h"
 #include "txn/producer_ids.h"
 
 namespace ketch::app {
@@ -67,8 +66,6 @@ void configure(broker::broker_config& c, const options& opt) {
     c.auto_create_topics = opt.auto_create_topics;
     c.default_partitions = opt.default_partitions;
     c.max_request_bytes = opt.max_request_bytes;
-    c.flush_ms = opt.flush_ms;
-    c.producer_id_expiration_ms = opt.producer_id_expiration_ms;
 }
 
 void announce(double ms, const std::vector<listener_endpoint>& endpoints, const broker::broker_config& c,
@@ -104,20 +101,23 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto st = stores::open(opt.data_dir);
     auto topics = open_topics(*st.meta, opt);
     auto logs = open_logs(opt);
-    broker::partition_waiters waiters;
+    partition::local_engine storage(*logs);
+    partition::service partitions(*topics, storage,
+                                  {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms});
     // A marker may move a partition's LSO: wake read_committed long polls.
-    logs->set_marker_listener([&waiters](const log::topic_partition& tp) { waiters.notify(tp.topic, tp.partition); });
+    logs->set_marker_listener(
+        [&partitions](const log::topic_partition& tp) { partitions.waiters().notify(tp.topic, tp.partition); });
     txn::producer_ids producer_ids(opt.data_dir);
     group_service groups(opt, st, *topics);
     boost::asio::thread_pool blocking(2);  // fsyncs of commits, transaction markers
 
-    broker::broker_context ctx{{}, *topics, *logs, waiters, producer_ids, *groups.coordinator, {}};
+    broker::broker_context ctx{{}, *topics, partitions, producer_ids, *groups.coordinator, {}};
     configure(ctx.config, opt);
     auto client_metrics = open_client_metrics(*st.meta);
     ctx.group_configs = groups.configs.get();
     ctx.client_metrics_configs = client_metrics.get();
     ctx.run_blocking = [&blocking](std::function<void()> fn) { boost::asio::post(blocking, std::move(fn)); };
-    broker::apply_topic_configs(ctx);
+    partitions.apply_topic_configs();
     security_services security(opt, st);
     security.attach(ctx);
     txn_service txns(opt, st, ctx, groups, producer_ids, blocking);
@@ -131,9 +131,9 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto endpoints = publish_endpoints(ctx.config, lis, server.listen());
     ctx.config.static_properties = static_broker_properties(opt, endpoints);
     server.start();
-    auto retention = std::make_unique<broker::retention_task>(ctx, opt.retention_check_ms);
+    auto retention = std::make_unique<partition::retention_task>(partitions, opt.retention_check_ms);
     auto cleaner =
-        std::make_unique<broker::cleaner_task>(ctx, opt.log_cleaner_backoff_ms, opt.log_cleaner_io_max_bytes_per_second);
+        std::make_unique<partition::cleaner_task>(partitions, opt.log_cleaner_backoff_ms, opt.log_cleaner_io_max_bytes_per_second);
     metrics_server metrics;
     if (!opt.metrics_listen.empty())
         metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas());
@@ -160,7 +160,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     schema_registry.stop();
     console.stop();
     server.stop();
-    waiters.clear();  // parked fetches hold timers of the (stopped) reactors
+    partitions.waiters().clear();  // parked fetches hold timers of the (stopped) reactors
     blocking.join();
     cleaner.reset();
     retention.reset();

@@ -29,12 +29,10 @@ struct broker_config {
     int32_t default_partitions = 1;    // num.partitions
     int16_t default_replication_factor = 1;  // default.replication.factor
     int32_t max_request_bytes = 100 * 1024 * 1024;  // socket.request.max.bytes
-    int64_t flush_ms = 1000;           // acks=0/1 data is fsynced at least this often
     // The Kafka broker properties ketch's own settings stand for (node.id,
     // listeners, log.dirs, num.partitions, ...), reported by DescribeConfigs
     // as STATIC_BROKER_CONFIG (app/ fills them in).
     std::map<std::string, std::string, std::less<>> static_properties;
-    int64_t producer_id_expiration_ms = 86'400'000;  // producer.id.expiration.ms
 };
 
 }  // namespace ketch::broker

@@ -1,4 +1,4 @@
-// What handlers reach: the broker's services (the metadata store, the logs,
+// What handlers reach: the broker's services (the metadata store, the partitions,
 // the group coordinator) and its settings. Built by app/, passed by
 // reference, never global.
 #pragma once
@@ -12,8 +12,8 @@
 namespace ketch::meta {
 class topic_registry;
 }
-namespace ketch::log {
-class log_manager;
+namespace ketch::partition {
+class service;
 }
 namespace ketch::meta {
 class credential_store;
@@ -36,13 +36,12 @@ class authorizer;
 
 namespace ketch::broker {
 
-class partition_waiters;
-
 struct broker_context {
     broker_config config;
     meta::topic_registry& topics;
-    log::log_manager& logs;
-    partition_waiters& waiters;
+    // Every partition's data: open, append, read, wait durable, wake fetches
+    // (partition/service.h).
+    partition::service& partitions;
     txn::producer_ids& producer_ids;
     group::group_coordinator& groups;
     // Runs work that blocks on the disk (an OffsetCommit's fsync) away from

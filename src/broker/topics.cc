@@ -2,9 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "broker/partitions.h"
-#include "log/log_manager.h"
-#include "meta/log_settings.h"
+#include "partition/service.h"
 
 namespace ketch::broker {
 
@@ -48,20 +46,11 @@ result<meta::topic, meta::error> auto_create_topic(broker_context& b, const std:
 result<meta::topic, meta::error> delete_topic(broker_context& b, const meta::topic& t) {
     auto r = b.topics.delete_by_id(t.id);
     if (!r.ok()) return r;
-    for (int32_t p = 0; p < t.partition_count; ++p) {
-        auto st = b.logs.remove({t.name, p});
-        if (!st.ok()) spdlog::error("deleting log of {}-{}: {}", t.name, p, st.error().message);
-    }
+    b.partitions.remove_topic(t);
     spdlog::info("deleted topic {}", t.name);
     return r;
 }
 
-void apply_topic_settings(broker_context& b, const meta::topic& t) {
-    auto view = b.topics.find(t.name);
-    if (!view) return;
-    auto cfg = to_log_config(view->settings, b.config.flush_ms);
-    for (int32_t p = 0; p < t.partition_count; ++p)
-        if (auto log = b.logs.get({t.name, p})) log->set_config(cfg);
-}
+void apply_topic_settings(broker_context& b, const meta::topic& t) { b.partitions.apply_topic_settings(t); }
 
 }  // namespace ketch::broker

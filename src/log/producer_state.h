@@ -27,7 +27,6 @@
 namespace ketch::log {
 
 inline constexpr size_t k_producer_batches_retained = 5;  // ProducerStateEntry.NUM_BATCHES_TO_RETAIN
-inline constexpr int64_t k_default_producer_id_expiration_ms = 86'400'000;
 
 struct producer_batch {
     int32_t first_seq = -1;

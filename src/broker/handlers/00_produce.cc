@@ -16,19 +16,14 @@
 // the transactional id (else every partition TRANSACTIONAL_ID_AUTHORIZATION_
 // FAILED), each topic WRITE (else TOPIC_AUTHORIZATION_FAILED, before the
 // existence check).
-#include <chrono>
 #include <utility>
 
 #include "base/endian.h"
 #include "broker/async.h"
 #include "broker/handlers/handlers.h"
-#include "broker/partition_waiters.h"
-#include "broker/partitions.h"
+#include "broker/partition_requests.h"
 #include "broker/quota_accounting.h"
-#include "meta/topic_registry.h"
 #include "record/batch_header.h"
-#include "record/batch_validate.h"
-#include "record/recompress.h"
 
 namespace ketch::broker {
 
@@ -38,168 +33,35 @@ namespace {
 
 using partition_response = produce_response::partition_produce_response;
 
-int64_t wall_clock_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
-// compression.type: nullopt for "producer" (batches kept as sent).
-std::optional<record::compression> topic_codec(const meta::log_settings& s) {
-    switch (s.compression) {
-        case meta::compression_type::producer: return std::nullopt;
-        case meta::compression_type::uncompressed: return record::compression::none;
-        case meta::compression_type::gzip: return record::compression::gzip;
-        case meta::compression_type::snappy: return record::compression::snappy;
-        case meta::compression_type::lz4: return record::compression::lz4;
-        case meta::compression_type::zstd: return record::compression::zstd;
-    }
-    return std::nullopt;
-}
-
-// compression.gzip.level (-1: zlib's default), compression.lz4.level, compression.zstd.level.
-int codec_level(const meta::log_settings& s, record::compression c) {
-    switch (c) {
-        case record::compression::gzip: return s.compression_gzip_level;
-        case record::compression::lz4: return s.compression_lz4_level;
-        case record::compression::zstd: return s.compression_zstd_level;
-        default: return record::k_default_level;
-    }
-}
-
-// The Kafka code of a producer-state refusal; none for other log errors.
-error_code producer_state_error(log::log_errc c) {
-    switch (c) {
-        case log::log_errc::out_of_order_sequence: return error_code::out_of_order_sequence_number;
-        case log::log_errc::invalid_producer_epoch: return error_code::invalid_producer_epoch;
-        case log::log_errc::invalid_txn_state: return error_code::invalid_txn_state;
-        case log::log_errc::coordinator_fenced: return error_code::transaction_coordinator_fenced;
-        default: return error_code::none;
-    }
-}
-
-struct pending_sync {
-    std::shared_ptr<log::partition_log> log;
-    int64_t end_offset;
-    partition_response* out;
-};
-
+// Validation, recompression, the append and the error codes are the
+// partition service's (partition/append.cc); this fills in the answer.
 void append_one(request_context& ctx, const meta::resolved_topic& topic, produce_request::partition_produce_data& p,
-                partition_response& out, std::vector<pending_sync>& syncs, int16_t acks) {
-    auto& b = ctx.broker;
-    out.index = p.index;
-    const meta::topic& t = topic.t;
-    auto part = open_partition(b, topic, p.index);
-    if (!part.ok()) {
-        out.error_code = code(part.error());
-        return;
-    }
-    const meta::log_settings& s = part->settings;
-    record::validation_limits limits;
-    limits.now_ms = wall_clock_ms();
-    limits.max_message_bytes = s.max_message_bytes;
-    limits.segment_bytes = s.segment_bytes;
-    limits.topic_timestamp_type = s.message_timestamp_type == meta::timestamp_type::log_append_time
-                                      ? record::timestamp_type::log_append_time
-                                      : record::timestamp_type::create_time;
-    limits.timestamp_before_max_ms = s.message_timestamp_before_max_ms;
-    limits.timestamp_after_max_ms = s.message_timestamp_after_max_ms;
-    limits.compacted = s.cleanup_compact;
-    limits.allow_zstd = ctx.api_version >= 7;
-    std::string tp = t.name + "-" + std::to_string(p.index);
-    limits.topic_partition = tp;
-
+                partition_response& out, std::vector<partition::durable_wait>& syncs, int16_t acks) {
     byte_view data = p.records ? p.records->data.view() : byte_view{};
-    auto info = record::validate_produce_batch(data, limits);
-    if (!info.ok()) {
-        auto& e = info.error();
-        out.error_code = code(e.code);
-        if (e.message_in_response) out.error_message = e.message;
-        for (auto& re : e.record_errors) out.record_errors.push_back({re.batch_index, re.message, {}});
-        if (e.log_stage) out.log_start_offset = part->log->log_start_offset();
-        return;
-    }
-    byte_view batch = data.first(info->size_in_bytes);
-    bytes rebuilt;
-    if (auto target = topic_codec(s); target && *target != info->codec) {
-        // compression.type names another codec: LogValidator rebuilds the batch.
-        auto r = record::recompress_batch(batch, *target, codec_level(s, *target));
-        if (!r.ok()) {
-            out.error_code = code(error_code::unknown_server_error);
-            return;
-        }
-        rebuilt = std::move(*r);
-        batch = rebuilt;
-        if (int64_t(batch.size()) > s.max_message_bytes) {  // UnifiedLog.append: the size may have changed
-            out.error_code = code(error_code::message_too_large);
-            out.log_start_offset = part->log->log_start_offset();
-            return;
-        }
-    }
-    log::append_options opts;
-    opts.timestamp_type = limits.topic_timestamp_type;
-    opts.now_ms = limits.now_ms;
-    opts.leader_epoch = 0;
-    auto r = part->log->append(batch, opts);
-    if (!r.ok()) {
-        // Producer-state refusals carry the log start offset (ReplicaManager
-        // appendToLocalLog: the generic branch); storage errors do not.
-        error_code e = producer_state_error(r.error().code);
-        out.error_code = code(e == error_code::none ? error_code::kafka_storage_error : e);
-        if (e != error_code::none) out.log_start_offset = part->log->log_start_offset();
-        return;
-    }
-    if (r->duplicate) {
-        // A retried batch: its original offsets, no error, nothing appended
-        // (UnifiedLog.append returns the duplicate's LogAppendInfo, whose
-        // log append time is the original batch's max timestamp: recorded).
-        out.base_offset = r->base_offset;
-        out.log_append_time_ms = r->log_append_time;
-        out.log_start_offset = r->log_start_offset;
-        if (acks == -1) syncs.push_back({part->log, r->last_offset + 1, &out});
-        return;
-    }
-    out.base_offset = r->base_offset;
-    out.log_append_time_ms = r->log_append_time;
-    out.log_start_offset = r->log_start_offset;
-    b.waiters.notify(t.name, p.index);
-    if (acks == -1) syncs.push_back({part->log, r->last_offset + 1, &out});
+    auto r = ctx.broker.partitions.append(topic, p.index, data, ctx.api_version >= 7);
+    out.error_code = code(r.error);
+    out.error_message = std::move(r.error_message);
+    for (auto& re : r.record_errors) out.record_errors.push_back({re.batch_index, std::move(re.message), {}});
+    out.base_offset = r.base_offset;
+    out.log_append_time_ms = r.log_append_time;
+    out.log_start_offset = r.log_start_offset;
+    if (acks == -1 && r.store) syncs.push_back({std::move(r.store), r.end_offset, &out});
 }
 
-// Waits until every pending sync finished; a failed fsync turns that
+// Waits until every append is durable; a failed fsync turns that
 // partition's answer into KAFKA_STORAGE_ERROR.
-awaitable<void> wait_durable(std::vector<pending_sync>& syncs) {
+awaitable<void> wait_durable(request_context& ctx, const std::vector<partition::durable_wait>& syncs) {
     if (syncs.empty()) co_return;
-    auto failed = co_await on_callback<std::vector<bool>>([&syncs](std::function<void(std::vector<bool>)> done) {
-        struct state {
-            std::mutex mu;
-            size_t left;
-            std::vector<bool> failed;
-            std::function<void(std::vector<bool>)> done;
-        };
-        auto st = std::make_shared<state>();
-        st->left = syncs.size();
-        st->failed.assign(syncs.size(), false);
-        st->done = std::move(done);
-        for (size_t i = 0; i < syncs.size(); ++i) {
-            syncs[i].log->sync_async(syncs[i].end_offset, [st, i](log::log_status s) {
-                std::unique_lock lock(st->mu);
-                if (!s.ok()) st->failed[i] = true;
-                if (--st->left == 0) {
-                    auto f = std::move(st->failed);
-                    lock.unlock();
-                    st->done(std::move(f));
-                }
-            });
-        }
-    });
+    auto& svc = ctx.broker.partitions;
+    auto failed = co_await on_callback<std::vector<bool>>(
+        [&](std::function<void(std::vector<bool>)> done) { svc.wait_durable(syncs, std::move(done)); });
     for (size_t i = 0; i < syncs.size(); ++i) {
-        if (failed[i]) {
-            auto* out = syncs[i].out;
-            out->error_code = code(error_code::kafka_storage_error);
-            out->base_offset = -1;
-            out->log_append_time_ms = -1;
-            out->log_start_offset = -1;
-        }
+        if (!failed[i]) continue;
+        auto* out = static_cast<partition_response*>(syncs[i].tag);
+        out->error_code = code(error_code::kafka_storage_error);
+        out->base_offset = -1;
+        out->log_append_time_ms = -1;
+        out->log_start_offset = -1;
     }
 }
 
@@ -223,7 +85,7 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     produce_response resp;
     const bool by_id = ctx.api_version >= 13;
     bool any_error = false;
-    std::vector<pending_sync> syncs;
+    std::vector<partition::durable_wait> syncs;
     // Responses are built in place; reserve so pointers in `syncs` stay valid.
     resp.responses.reserve(req.topic_data.size());
     const bool txn_denied =
@@ -235,24 +97,22 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
         tr.name = td.name;
         tr.topic_id = td.topic_id;
         tr.partition_responses.reserve(td.partition_data.size());
-        auto t = by_id ? b.topics.find(td.topic_id) : b.topics.find(td.name);
-        const bool denied =
-            (!by_id || t) && !ctx.authorize(security::acl_operation::write, security::resource_type::topic,
-                                            by_id ? t->t.name : td.name);
+        auto acc = by_id ? access_topic(ctx, security::acl_operation::write, td.topic_id)
+                         : access_topic(ctx, security::acl_operation::write, td.name);
         for (auto& p : td.partition_data) {
             auto& out = tr.partition_responses.emplace_back();
             out.index = p.index;
             out.base_offset = -1;
             if (txn_denied) {
                 out.error_code = code(error_code::transactional_id_authorization_failed);
-            } else if (denied) {
+            } else if (acc.denied()) {
                 out.error_code = code(error_code::topic_authorization_failed);
             } else if (req.acks != 0 && req.acks != 1 && req.acks != -1) {
                 out.error_code = code(error_code::invalid_required_acks);
-            } else if (!t) {
-                out.error_code = code(by_id ? error_code::unknown_topic_id : error_code::unknown_topic_or_partition);
+            } else if (acc.error != error_code::none) {
+                out.error_code = code(acc.error);
             } else {
-                append_one(ctx, *t, p, out, syncs, req.acks);
+                append_one(ctx, *acc.topic, p, out, syncs, req.acks);
             }
             if (out.error_code != 0) any_error = true;
         }
@@ -272,7 +132,7 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     const bool request_quota = b.quotas && b.quotas->enforced(security::quota_type::request);
     if (!syncs.empty() && ctx.throttle_ms == 0 && !request_quota && ctx.conn.release_pipeline)
         std::exchange(ctx.conn.release_pipeline, nullptr)();
-    co_await wait_durable(syncs);
+    co_await wait_durable(ctx, syncs);
     co_return resp;
 }
 

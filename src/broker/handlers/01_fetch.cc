@@ -20,10 +20,8 @@
 
 #include "broker/handlers/handlers.h"
 #include "broker/handler_clock.h"
+#include "broker/partition_requests.h"
 #include "broker/quota_accounting.h"
-#include "broker/partition_waiters.h"
-#include "broker/partitions.h"
-#include "meta/topic_registry.h"
 
 namespace ketch::broker {
 
@@ -34,10 +32,9 @@ namespace {
 using partition_data = fetch_response::partition_data;
 
 struct fetch_target {
-    std::shared_ptr<const meta::resolved_topic> topic;
+    const topic_access* topic;
     fetch_request::fetch_partition* req;
     partition_data* out;
-    bool denied = false;  // no READ on the topic
 };
 
 // Reads every partition into `targets[i].out`, honouring max_bytes across
@@ -57,37 +54,25 @@ uint64_t read_all(request_context& ctx, std::vector<fetch_target>& targets, int3
         // list; a read_uncommitted answer with data a null aborted list (recorded).
         out.records = records{};
         out.aborted_transactions.emplace();
-        if (tg.denied) {
-            out.error_code = code(error_code::topic_authorization_failed);
-            continue;
-        }
-        if (!tg.topic) {
-            out.error_code = code(ctx.api_version >= 13 ? error_code::unknown_topic_id
-                                                        : error_code::unknown_topic_or_partition);
-            continue;
-        }
-        auto part = open_partition(ctx.broker, *tg.topic, tg.req->partition);
+        auto part = open_partition(ctx, *tg.topic, tg.req->partition);
         if (!part.ok()) {
             out.error_code = code(part.error());
             continue;
         }
-        if (auto e = check_leader_epoch(tg.req->current_leader_epoch); e != error_code::none) {
+        if (auto e = partition::service::check_leader_epoch(tg.req->current_leader_epoch); e != error_code::none) {
             out.error_code = code(e);
             continue;
         }
-        auto& log = *part->log;
         uint64_t limit = std::min<uint64_t>(uint64_t(std::max(tg.req->partition_max_bytes, 0)), budget);
         log::read_options ro;
         ro.min_one_batch = total == 0;
         ro.read_committed = read_committed;
-        auto r = log.read(tg.req->fetch_offset, limit, ro);
+        auto r = ctx.broker.partitions.read(*part, tg.req->fetch_offset, limit, ro);
         // Past this point Kafka's answer comes from the log read: a
         // read_uncommitted partition carries a null aborted list, errors too.
         if (!read_committed) out.aborted_transactions.reset();
         if (!r.ok()) {
-            out.error_code = code(r.error().code == log::log_errc::offset_out_of_range
-                                      ? error_code::offset_out_of_range
-                                      : error_code::kafka_storage_error);
+            out.error_code = code(r.error());
             continue;
         }
         out.high_watermark = r->high_watermark;
@@ -129,22 +114,23 @@ awaitable<fetch_response> fetch_unthrottled(request_context& ctx, fetch_request&
     const bool follower_denied = follower && !ctx.authorize_cluster(security::acl_operation::cluster_action);
 
     std::vector<fetch_target> targets;
-    std::vector<partition_waiters::key> keys;
+    std::vector<partition::fetch_waiters::key> keys;
+    std::vector<topic_access> access;
+    access.reserve(req.topics.size());  // targets point into it
     resp.responses.reserve(req.topics.size());
     for (auto& ft : req.topics) {
         auto& tr = resp.responses.emplace_back();
         tr.topic = ft.topic;
         tr.topic_id = ft.topic_id;
-        auto t = by_id ? b.topics.find(ft.topic_id) : b.topics.find(ft.topic);
         // KafkaApis.handleFetchRequest: an unknown topic id first, then READ on the topic.
-        const bool denied =
-            follower ? follower_denied
-                     : (!by_id || t) && !ctx.authorize(security::acl_operation::read, security::resource_type::topic,
-                                                       by_id ? t->t.name : ft.topic);
+        auto& acc = access.emplace_back(
+            follower ? access_topic_as_follower(ctx, follower_denied, ft.topic, ft.topic_id, by_id)
+            : by_id  ? access_topic(ctx, security::acl_operation::read, ft.topic_id)
+                     : access_topic(ctx, security::acl_operation::read, ft.topic));
         tr.partitions.resize(ft.partitions.size());
         for (size_t i = 0; i < ft.partitions.size(); ++i) {
-            targets.push_back({t, &ft.partitions[i], &tr.partitions[i], denied});
-            if (t && !denied) keys.emplace_back(t->t.name, ft.partitions[i].partition);
+            targets.push_back({&acc, &ft.partitions[i], &tr.partitions[i]});
+            if (acc.topic) keys.emplace_back(acc.topic->t.name, ft.partitions[i].partition);
         }
     }
 
@@ -161,17 +147,17 @@ awaitable<fetch_response> fetch_unthrottled(request_context& ctx, fetch_request&
     auto timer = std::make_shared<boost::asio::steady_timer>(ex);
     while (got < uint64_t(std::max(req.min_bytes, 1))) {
         timer->expires_at(deadline);
-        auto w = b.waiters.park(keys, [timer, ex] { boost::asio::post(ex, [timer] { timer->cancel(); }); });
+        auto w = b.partitions.waiters().park(keys, [timer, ex] { boost::asio::post(ex, [timer] { timer->cancel(); }); });
         // Data may have arrived between the read and the park: look once more.
         got = read_all(ctx, targets, req.max_bytes, read_committed);
         if (got >= uint64_t(std::max(req.min_bytes, 1))) {
-            b.waiters.unpark(w, keys);
+            b.partitions.waiters().unpark(w, keys);
             break;
         }
         handler_clock* clock = handler_clock::pause_current();  // waiting costs no request quota
         auto [ec] = co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
         handler_clock::resume(clock);
-        b.waiters.unpark(w, keys);
+        b.partitions.waiters().unpark(w, keys);
         got = read_all(ctx, targets, req.max_bytes, read_committed);
         if (!ec) break;  // deadline
     }

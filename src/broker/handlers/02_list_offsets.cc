@@ -6,8 +6,7 @@
 #include <set>
 
 #include "broker/handlers/handlers.h"
-#include "broker/partitions.h"
-#include "meta/topic_registry.h"
+#include "broker/partition_requests.h"
 
 namespace ketch::broker {
 
@@ -15,79 +14,32 @@ using namespace kafka;
 
 namespace {
 
-constexpr int64_t k_latest = -1, k_earliest = -2, k_max_timestamp = -3, k_earliest_local = -4,
-                  k_earliest_pending_upload = -5;
-
-void answer(request_context& ctx, const meta::resolved_topic& t, const list_offsets_request::list_offsets_partition& p,
+void answer(request_context& ctx, const topic_access& acc, const list_offsets_request::list_offsets_partition& p,
             list_offsets_response::list_offsets_partition_response& out, int8_t isolation_level) {
-    auto part = open_partition(ctx.broker, t, p.partition_index);
+    auto part = open_partition(ctx, acc, p.partition_index);
     if (!part.ok()) {
         out.error_code = code(part.error());
         return;
     }
-    if (auto e = check_leader_epoch(p.current_leader_epoch); e != error_code::none) {
+    if (auto e = partition::service::check_leader_epoch(p.current_leader_epoch); e != error_code::none) {
         out.error_code = code(e);
         return;
     }
     // Special timestamps need the version that introduced them (KafkaApis):
     // -3 from v7, -4 from v8, -5 from v9; older versions get UNSUPPORTED_VERSION.
-    if ((p.timestamp == k_max_timestamp && ctx.api_version < 7) ||
-        (p.timestamp == k_earliest_local && ctx.api_version < 8) ||
-        (p.timestamp == k_earliest_pending_upload && ctx.api_version < 9)) {
+    if ((p.timestamp == partition::k_max_timestamp && ctx.api_version < 7) ||
+        (p.timestamp == partition::k_earliest_local_timestamp && ctx.api_version < 8) ||
+        (p.timestamp == partition::k_earliest_pending_upload_timestamp && ctx.api_version < 9)) {
         out.error_code = code(error_code::unsupported_version);
         return;
     }
-    auto& log = *part->log;
-    // Partition.fetchOffsetForTimestamp: nothing at or past the last fetchable
-    // offset (the LSO for READ_COMMITTED, the high watermark otherwise).
-    const int64_t last_fetchable = isolation_level == 1 ? log.last_stable_offset() : log.high_watermark();
-    out.timestamp = -1;
-    out.offset = -1;
-    out.leader_epoch = -1;
-    switch (p.timestamp) {
-        case k_latest:
-            // READ_COMMITTED: the last stable offset (UnifiedLog.fetchOffsetByTimestamp via the isolation level).
-            out.offset = last_fetchable;
-            out.leader_epoch = 0;
-            return;
-        case k_earliest:
-            out.offset = log.log_start_offset();
-            out.leader_epoch = 0;
-            return;
-        case k_earliest_local:
-            out.offset = log.local_log_start_offset();
-            out.leader_epoch = 0;
-            return;
-        case k_earliest_pending_upload:
-            // Nothing is tiered, so nothing is pending upload (UnifiedLog answers no offset).
-            return;
-        case k_max_timestamp: {
-            auto r = log.max_timestamp();
-            if (!r.ok()) {
-                out.error_code = code(error_code::kafka_storage_error);
-            } else if (*r && (*r)->offset < last_fetchable) {
-                out.offset = (*r)->offset;
-                out.timestamp = (*r)->timestamp;
-                out.leader_epoch = 0;
-            }
-            return;
-        }
-        default:
-            break;
-    }
-    if (p.timestamp < 0) {
-        // Other negative specs (-6 latest tiered, ...) find nothing in a log
-        // without tiering: no error, offset -1 (recorded at v11).
-        return;
-    }
-    auto r = log.offset_for_timestamp(p.timestamp);
-    if (!r.ok()) {
-        out.error_code = code(error_code::kafka_storage_error);
-    } else if (*r && (*r)->offset < last_fetchable) {
-        out.offset = (*r)->offset;
-        out.timestamp = (*r)->timestamp;
-        out.leader_epoch = 0;
-    }
+    // READ_COMMITTED: the last stable offset bounds the answer
+    // (UnifiedLog.fetchOffsetByTimestamp via the isolation level).
+    auto a = ctx.broker.partitions.list_offset(*part, p.timestamp, isolation_level == 1);
+    out.error_code = code(a.error);
+    out.timestamp = a.timestamp;
+    out.offset = a.offset;
+    out.leader_epoch = a.leader_epoch;
 }
 
 }  // namespace
@@ -101,23 +53,20 @@ awaitable<list_offsets_response> handle_list_offsets(request_context& ctx, list_
     for (auto& rt : req.topics) {
         auto& tr = resp.topics.emplace_back();
         tr.name = rt.name;
-        auto t = ctx.broker.topics.find(rt.name);
         // KafkaApis.handleListOffsetRequest: DESCRIBE on the topic first.
-        const bool denied = !ctx.authorize(security::acl_operation::describe, security::resource_type::topic, rt.name);
+        auto acc = access_topic(ctx, security::acl_operation::describe, rt.name);
         for (auto& p : rt.partitions) {
             auto& out = tr.partitions.emplace_back();
             out.partition_index = p.partition_index;
-            if (denied) {
+            if (acc.denied()) {
                 out.error_code = code(error_code::topic_authorization_failed);
                 out.timestamp = -1;
                 out.offset = -1;
                 out.leader_epoch = -1;
             } else if (duplicated.count({rt.name, p.partition_index})) {
                 out.error_code = code(error_code::invalid_request);
-            } else if (!t) {
-                out.error_code = code(error_code::unknown_topic_or_partition);
             } else {
-                answer(ctx, *t, p, out, req.isolation_level);
+                answer(ctx, acc, p, out, req.isolation_level);
             }
         }
     }

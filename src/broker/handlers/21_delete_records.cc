@@ -5,8 +5,7 @@
 // Behaviour: KafkaApis.handleDeleteRecordsRequest, Partition.deleteRecordsOnLeader,
 // UnifiedLog.maybeIncrementLogStartOffset.
 #include "broker/handlers/handlers.h"
-#include "broker/partitions.h"
-#include "meta/topic_registry.h"
+#include "broker/partition_requests.h"
 
 namespace ketch::broker {
 
@@ -17,42 +16,25 @@ awaitable<delete_records_response> handle_delete_records(request_context& ctx, d
     for (auto& rt : req.topics) {
         auto& tr = resp.topics.emplace_back();
         tr.name = rt.name;
-        auto t = ctx.broker.topics.find(rt.name);
         // KafkaApis.handleDeleteRecordsRequest: DELETE on the topic, before its existence.
-        const bool denied = !ctx.authorize(security::acl_operation::remove, security::resource_type::topic, rt.name);
+        auto acc = access_topic(ctx, security::acl_operation::remove, rt.name);
         for (auto& p : rt.partitions) {
             auto& out = tr.partitions.emplace_back();
             out.partition_index = p.partition_index;
             out.low_watermark = -1;
-            if (denied) {
-                out.error_code = code(error_code::topic_authorization_failed);
-                continue;
-            }
-            if (!t) {
-                out.error_code = code(error_code::unknown_topic_or_partition);
-                continue;
-            }
-            auto part = open_partition(ctx.broker, *t, p.partition_index);
+            auto part = open_partition(ctx, acc, p.partition_index);
             if (!part.ok()) {
                 out.error_code = code(part.error());
                 continue;
             }
             // Partition.deleteRecordsOnLeader: `if (!leaderLog.config.delete)`.
-            if (!t->settings.cleanup_delete) {
+            if (!acc.topic->settings.cleanup_delete) {
                 out.error_code = code(error_code::policy_violation);
                 continue;
             }
-            auto& log = *part->log;
-            int64_t target = p.offset == -1 ? log.high_watermark() : p.offset;
-            if (target < 0 || target > log.high_watermark()) {
-                out.error_code = code(error_code::offset_out_of_range);
-                continue;
-            }
-            auto r = log.delete_records_before(target);
+            auto r = ctx.broker.partitions.delete_records(*part, p.offset);
             if (!r.ok()) {
-                out.error_code = code(r.error().code == log::log_errc::offset_out_of_range
-                                          ? error_code::offset_out_of_range
-                                          : error_code::kafka_storage_error);
+                out.error_code = code(r.error());
                 continue;
             }
             out.low_watermark = *r;

@@ -7,9 +7,8 @@
 // epoch 0 ends at the log end offset, a later epoch is unknown (-1, -1), and
 // and an undefined epoch (-1) has no end offset.
 #include "broker/handlers/handlers.h"
-#include "broker/partitions.h"
-#include "log/log_manager.h"
 #include "meta/topic_registry.h"
+#include "partition/service.h"
 
 namespace ketch::broker {
 
@@ -41,16 +40,16 @@ awaitable<offset_for_leader_epoch_response> handle_offset_for_leader_epoch(reque
                 out.error_code = code(error_code::unknown_topic_or_partition);
                 continue;
             }
-            if (auto e = check_leader_epoch(rp.current_leader_epoch); e != error_code::none) {
+            if (auto e = partition::service::check_leader_epoch(rp.current_leader_epoch); e != error_code::none) {
                 out.error_code = code(e);
                 continue;
             }
-            auto log = b.logs.get({t->name, rp.partition});
-            int64_t end = log ? log->log_end_offset() : 0;
+            auto store = b.partitions.find(t->name, rp.partition);
+            int64_t end = store ? store->log_end_offset() : 0;
             // A KRaft leader starts its epoch cache with (epoch, log end) on election, so
             // even an empty partition answers epoch 0 (recorded: adminapis ofle-v4).
-            if (rp.leader_epoch < 0 || rp.leader_epoch > k_leader_epoch) continue;
-            out.leader_epoch = k_leader_epoch;
+            if (rp.leader_epoch < 0 || rp.leader_epoch > partition::k_leader_epoch) continue;
+            out.leader_epoch = partition::k_leader_epoch;
             out.end_offset = end;
         }
     }

@@ -9,8 +9,8 @@
 #include <set>
 
 #include "broker/handlers/handlers.h"
-#include "log/log_manager.h"
 #include "meta/topic_registry.h"
+#include "partition/service.h"
 
 namespace ketch::broker {
 
@@ -21,8 +21,8 @@ namespace {
 using result_t = describe_log_dirs_response::describe_log_dirs_result;
 
 int64_t partition_size(broker_context& b, const std::string& topic, int32_t p) {
-    auto log = b.logs.get({topic, p});
-    return log ? int64_t(log->size_bytes()) : 0;
+    auto store = b.partitions.find(topic, p);
+    return store ? int64_t(store->size_bytes()) : 0;
 }
 
 void add_partition(result_t& dir, std::map<std::string, size_t>& topic_slot, broker_context& b,

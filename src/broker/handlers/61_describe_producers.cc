@@ -6,8 +6,7 @@
 #include <algorithm>
 
 #include "broker/handlers/handlers.h"
-#include "broker/partitions.h"
-#include "meta/topic_registry.h"
+#include "broker/partition_requests.h"
 
 namespace ketch::broker {
 
@@ -38,29 +37,28 @@ awaitable<describe_producers_response> handle_describe_producers(request_context
     for (auto& rt : req.topics) {
         auto& tr = resp.topics.emplace_back();
         tr.name = rt.name;
-        auto t = ctx.broker.topics.find(rt.name);
         // KafkaApis.handleDescribeProducersRequest: READ on the topic before its existence.
-        const bool denied = !ctx.authorize(security::acl_operation::read, security::resource_type::topic, rt.name);
+        auto acc = access_topic(ctx, security::acl_operation::read, rt.name);
         for (int32_t index : rt.partition_indexes) {
             auto& out = tr.partitions.emplace_back();
             out.partition_index = index;
-            if (denied) {
+            if (acc.denied()) {
                 out.error_code = code(error_code::topic_authorization_failed);
                 out.error_message = std::string(error_message(error_code::topic_authorization_failed));
                 continue;
             }
-            if (!t) {
+            if (!acc.topic) {
                 // Kafka names the error for an unknown topic, not for a partition out of range (recorded).
                 out.error_code = code(error_code::unknown_topic_or_partition);
                 out.error_message = "This server does not host this topic-partition.";
                 continue;
             }
-            auto part = open_partition(ctx.broker, *t, index);
+            auto part = open_partition(ctx, acc, index);
             if (!part.ok()) {
                 out.error_code = code(part.error());
                 continue;
             }
-            for (const auto& e : in_java_hash_map_order(part->log->producers())) {
+            for (const auto& e : in_java_hash_map_order(part->store->producers())) {
                 auto& p = out.active_producers.emplace_back();
                 p.producer_id = e.producer_id;
                 p.producer_epoch = e.epoch;

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-namespace ketch::broker {
+namespace ketch::partition {
 
-class partition_waiters {
+class fetch_waiters {
 public:
     struct waiter {
         std::function<void()> wake;
@@ -37,4 +37,4 @@ private:
     std::map<key, std::vector<std::shared_ptr<waiter>>> waiting_;
 };
 
-}  // namespace ketch::broker
+}  // namespace ketch::partition

@@ -1,10 +1,10 @@
-#include "broker/partition_waiters.h"
+#include "partition/waiters.h"
 
 #include <algorithm>
 
-namespace ketch::broker {
+namespace ketch::partition {
 
-std::shared_ptr<partition_waiters::waiter> partition_waiters::park(const std::vector<key>& partitions,
+std::shared_ptr<fetch_waiters::waiter> fetch_waiters::park(const std::vector<key>& partitions,
                                                                    std::function<void()> wake) {
     auto w = std::make_shared<waiter>();
     w->wake = std::move(wake);
@@ -13,7 +13,7 @@ std::shared_ptr<partition_waiters::waiter> partition_waiters::park(const std::ve
     return w;
 }
 
-void partition_waiters::unpark(const std::shared_ptr<waiter>& w, const std::vector<key>& partitions) {
+void fetch_waiters::unpark(const std::shared_ptr<waiter>& w, const std::vector<key>& partitions) {
     std::lock_guard lock(mu_);
     w->fired = true;
     for (auto& k : partitions) {
@@ -25,7 +25,7 @@ void partition_waiters::unpark(const std::shared_ptr<waiter>& w, const std::vect
     }
 }
 
-void partition_waiters::notify(const std::string& topic, int32_t partition) {
+void fetch_waiters::notify(const std::string& topic, int32_t partition) {
     std::vector<std::shared_ptr<waiter>> to_wake;
     {
         std::lock_guard lock(mu_);
@@ -41,7 +41,7 @@ void partition_waiters::notify(const std::string& topic, int32_t partition) {
     for (auto& w : to_wake) w->wake();
 }
 
-void partition_waiters::clear() {
+void fetch_waiters::clear() {
     std::map<key, std::vector<std::shared_ptr<waiter>>> dropped;
     {
         std::lock_guard l(mu_);
@@ -49,4 +49,4 @@ void partition_waiters::clear() {
     }
 }  // released here, outside the lock
 
-}  // namespace ketch::broker
+}  // namespace ketch::partition

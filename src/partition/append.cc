@@ -1,0 +1,189 @@
+// The write side of the partition service: produce appends, the durability
+// wait, transaction markers.
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include <spdlog/spdlog.h>
+
+#include "partition/errors.h"
+#include "partition/service.h"
+#include "partition/settings.h"
+#include "record/recompress.h"
+
+namespace ketch::partition {
+
+append_outcome service::append(const meta::resolved_topic& topic, int32_t partition, byte_view records,
+                               bool allow_zstd) {
+    append_outcome out;
+    auto part = open(topic, partition);
+    if (!part.ok()) {
+        out.error = part.error();
+        return out;
+    }
+    storage& store = *part->store;
+    const meta::log_settings& s = part->settings;
+    std::string tp = topic.t.name + "-" + std::to_string(partition);
+    const auto limits = to_validation_limits(s, now_ms(), allow_zstd, tp);
+
+    auto info = record::validate_produce_batch(records, limits);
+    if (!info.ok()) {
+        auto& e = info.error();
+        out.error = e.code;
+        if (e.message_in_response) out.error_message = std::move(e.message);
+        out.record_errors = std::move(e.record_errors);
+        if (e.log_stage) out.log_start_offset = store.log_start_offset();
+        return out;
+    }
+    byte_view batch = records.first(info->size_in_bytes);
+    bytes rebuilt;
+    if (auto target = target_codec(s); target && *target != info->codec) {
+        // compression.type names another codec: LogValidator rebuilds the batch.
+        auto r = record::recompress_batch(batch, *target, codec_level(s, *target));
+        if (!r.ok()) {
+            out.error = error_code::unknown_server_error;
+            return out;
+        }
+        rebuilt = std::move(*r);
+        batch = rebuilt;
+        if (int64_t(batch.size()) > s.max_message_bytes) {  // UnifiedLog.append: the size may have changed
+            out.error = error_code::message_too_large;
+            out.log_start_offset = store.log_start_offset();
+            return out;
+        }
+    }
+    log::append_options opts;
+    opts.timestamp_type = limits.topic_timestamp_type;
+    opts.now_ms = limits.now_ms;
+    opts.leader_epoch = k_leader_epoch;
+    auto r = store.append(batch, opts);
+    if (!r.ok()) {
+        // Producer-state refusals carry the log start offset (ReplicaManager
+        // appendToLocalLog: the generic branch); storage errors do not.
+        out.error = append_error(r.error().code);
+        if (producer_state_error(r.error().code) != error_code::none) out.log_start_offset = store.log_start_offset();
+        return out;
+    }
+    // A duplicate (a retried batch) is answered with its original offsets,
+    // no error, nothing appended (UnifiedLog.append returns the duplicate's
+    // LogAppendInfo, whose log append time is the original's max timestamp).
+    out.base_offset = r->base_offset;
+    out.log_append_time = r->log_append_time;
+    out.log_start_offset = r->log_start_offset;
+    out.end_offset = r->last_offset + 1;
+    out.store = std::move(part->store);
+    if (!r->duplicate) waiters_.notify(topic.t.name, partition);
+    return out;
+}
+
+void service::wait_durable(const std::vector<durable_wait>& waits, std::function<void(std::vector<bool>)> done) {
+    if (waits.empty()) {
+        done({});
+        return;
+    }
+    struct state {
+        std::mutex mu;
+        size_t left;
+        std::vector<bool> failed;
+        std::function<void(std::vector<bool>)> done;
+    };
+    auto st = std::make_shared<state>();
+    st->left = waits.size();
+    st->failed.assign(waits.size(), false);
+    st->done = std::move(done);
+    for (size_t i = 0; i < waits.size(); ++i) {
+        waits[i].store->wait_durable(waits[i].end_offset, [st, i](log::log_status s) {
+            std::unique_lock lock(st->mu);
+            if (!s.ok()) st->failed[i] = true;
+            if (--st->left == 0) {
+                auto f = std::move(st->failed);
+                lock.unlock();
+                st->done(std::move(f));
+            }
+        });
+    }
+}
+
+namespace {
+
+// The durability waits of one write_txn_markers call; shared with the
+// callbacks, which may outlive the call after a timeout.
+struct marker_wait {
+    std::mutex mu;
+    std::condition_variable cv;
+    size_t left = 0;
+    std::vector<error_code> errors;
+    std::vector<bool> done;
+};
+
+}  // namespace
+
+std::vector<error_code> service::write_txn_markers(const std::vector<txn::topic_partition>& tps, int64_t producer_id,
+                                                   int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
+                                                   std::chrono::milliseconds timeout) {
+    auto w = std::make_shared<marker_wait>();
+    w->errors.assign(tps.size(), error_code::none);
+    w->done.assign(tps.size(), true);
+    std::vector<std::pair<size_t, durable_wait>> appended;
+    const int64_t now = now_ms();
+    // First every append (page cache only), so that one flusher pass makes
+    // them all durable.
+    for (size_t i = 0; i < tps.size(); ++i) {
+        const auto& tp = tps[i];
+        auto topic = topics_.find(tp.topic);
+        if (!topic) {
+            w->errors[i] = error_code::unknown_topic_or_partition;
+            continue;
+        }
+        auto h = open(*topic, tp.partition);
+        if (!h.ok()) {
+            w->errors[i] = h.error();
+            continue;
+        }
+        // Kafka's control batch (MemoryRecords.withEndTransactionMarker); the
+        // producer's open transaction ends there: the LSO moves, an abort
+        // goes into the aborted-transactions index.
+        auto r = h->store->append_txn_marker(producer_id, producer_epoch, commit, coordinator_epoch, now);
+        if (!r.ok()) {
+            const auto code = r.error().code;
+            if (code == log::log_errc::invalid_producer_epoch || code == log::log_errc::coordinator_fenced) {
+                // A newer epoch already wrote to the partition: retrying cannot
+                // help (Kafka's marker channel drops it the same way).
+                spdlog::warn("txn marker to {}-{} dropped: {}", tp.topic, tp.partition, r.error().message);
+                continue;
+            }
+            spdlog::warn("txn marker to {}-{}: {}", tp.topic, tp.partition, r.error().message);
+            w->errors[i] = error_code::kafka_storage_error;
+            continue;
+        }
+        appended.push_back({i, {h->store, r->last_offset + 1}});
+    }
+    // Markers are written with acks=all semantics: durable before the
+    // transaction is complete. Group commit with whatever else is syncing.
+    {
+        std::lock_guard l(w->mu);
+        w->left = appended.size();
+        for (auto& a : appended) w->done[a.first] = false;
+    }
+    for (auto& [i, wait] : appended) {
+        wait.store->wait_durable(wait.end_offset, [w, i = i](log::log_status st) {
+            std::lock_guard l(w->mu);
+            if (!st.ok()) w->errors[i] = error_code::kafka_storage_error;
+            w->done[i] = true;
+            if (--w->left == 0) w->cv.notify_all();
+        });
+    }
+    std::vector<error_code> errors;
+    {
+        std::unique_lock l(w->mu);
+        w->cv.wait_for(l, timeout, [&] { return w->left == 0; });
+        for (auto& a : appended)
+            if (!w->done[a.first]) w->errors[a.first] = error_code::kafka_storage_error;
+        errors = w->errors;
+    }
+    for (auto& a : appended)
+        if (errors[a.first] == error_code::none) waiters_.notify(tps[a.first].topic, tps[a.first].partition);
+    return errors;
+}
+
+}  // namespace ketch::partition
