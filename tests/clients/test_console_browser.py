@@ -1,6 +1,6 @@
 """The console in a real browser: Debian's chromium driven by puppeteer-core
 (tests/console/browser/console_test.mjs) against a ketch with a SCRAM user,
-while real clients (confluent-kafka) produce and consume. The page: creates a
+while real clients produce (the Java client) and consume (confluent-kafka). The page: creates a
 topic, shows a client's records (key, headers, JSON value), tails a topic and
 shows a new record within 1 s, shows a group's lag and resets its offsets,
 finds a client's Produce in Traffic decoded; and after a SCRAM login over
@@ -36,7 +36,7 @@ def setup(tmp_path_factory):
         pytest.skip("chromium is not installed (deps/apt-test.txt)")
     if not (BROWSER_DIR / "node_modules" / "puppeteer-core").exists() or not shutil.which("node"):
         pytest.skip("puppeteer-core is not installed (scripts/install-test-deps.sh)")
-    why = _missing(HELPER)
+    why = _missing(HELPER) or _missing("java")
     if why:
         pytest.skip(why)
     run = tmp_path_factory.mktemp("console-browser")
@@ -49,12 +49,12 @@ def setup(tmp_path_factory):
     listeners = json.loads((b.data_dir / "listeners.json").read_text())
     b.console_url = listeners["console"]
     sasl = types.SimpleNamespace(bootstrap=listeners["listeners"]["SASL_PLAINTEXT"]["address"])
-    yield b, Driver(HELPER, b), Driver(HELPER, sasl)
+    yield b, Driver(HELPER, b), Driver(HELPER, sasl), Driver("java", b)
     stop_broker(b)
 
 
 def test_console_in_chromium(setup):
-    broker, helper, sasl_helper = setup
+    broker, helper, sasl_helper, java = setup
     api = Rest(broker.console_url, "alice", PASSWORD)
     topic, new_topic, group = ("browser-" + uuid.uuid4().hex[:8] for _ in range(3))
     client_id = "traffic-client-" + uuid.uuid4().hex[:6]
@@ -63,7 +63,7 @@ def test_console_in_chromium(setup):
 
     records = [{"key": b64("order-%d" % i), "value": b64(json.dumps({"order": i, "amount": 42})),
                 "headers": [["trace-id", b64("t-%d" % i)]], "partition": 0} for i in range(1, 11)]
-    out = helper("produce", {"topic": topic, "acks": "all", "records": records})
+    out = java("produce", {"topic": topic, "acks": "all", "records": records})
     assert all(r["error"] is None for r in out["records"])
     consumed = helper("group-consume", {"topic": topic, "group": group, "max_records": 4, "max_poll_records": 4,
                                         "timeout_ms": 30000, "idle_ms": 3000, "commit": "sync", "from": "earliest"})
