@@ -9,10 +9,10 @@
 
 #include "cli/command.h"
 #include "cli/format.h"
-#include "cli/partitioner.h"
 #include "protocol/messages/init_producer_id.h"
 #include "protocol/messages/produce.h"
 #include "record/batch_builder.h"
+#include "record/key_partitioner.h"
 
 namespace ketch::cli {
 
@@ -82,7 +82,7 @@ public:
             throw usage_error("topic '" + o_.topic + "' has no partition " + std::to_string(p));
         if (p < 0) {
             int32_t n = int32_t(leaders_.size());
-            p = m.key ? partition_for_key(*m.key, n) : int32_t(round_robin_++ % uint32_t(n));
+            p = m.key ? record::partition_for_key(*m.key, n) : int32_t(round_robin_++ % uint32_t(n));
         }
         record::record_data r;
         r.key = std::move(m.key);

@@ -9,6 +9,7 @@
 // tail). The answer is bounded by limit, bytes and ~2 s of reading; it
 // carries each partition's next offset to continue from.
 #include <algorithm>
+#include <atomic>
 #include <set>
 
 #include "base/error_code.h"
@@ -19,6 +20,7 @@
 #include "protocol/messages/fetch.h"
 #include "protocol/messages/produce.h"
 #include "record/batch_builder.h"
+#include "record/key_partitioner.h"
 #include "record/record_reader.h"
 
 namespace ketch::console {
@@ -294,15 +296,21 @@ http::response produce(const context& ctx, http::request& req) {
     const std::string who = principal_of(req);
     json b = body_object(req);
     auto t = describe_topics(ctx, who, req.param("topic")).front();
+    record::record_data rd;
+    rd.key = field_bytes(b, "key");
     int32_t partition = 0;
     if (b.contains("partition") && !b["partition"].is_null()) {
         if (!b["partition"].is_number_integer()) throw api_error(400, "\"partition\" must be an integer");
         partition = b["partition"].get<int32_t>();
         if (std::find(t.partitions.begin(), t.partitions.end(), partition) == t.partitions.end())
             throw api_error(404, "topic " + t.name + " has no partition " + std::to_string(partition));
+    } else if (!t.partitions.empty()) {
+        // As the Java producer's default partitioner: a keyed record goes
+        // where murmur2 of its key says, one without a key to any partition.
+        static std::atomic<uint32_t> next{0};
+        const auto n = int32_t(t.partitions.size());
+        partition = rd.key ? record::partition_for_key(*rd.key, n) : int32_t(next.fetch_add(1) % uint32_t(n));
     }
-    record::record_data rd;
-    rd.key = field_bytes(b, "key");
     rd.value = field_bytes(b, "value");
     rd.timestamp = std::chrono::duration_cast<std::chrono::milliseconds>(
                        std::chrono::system_clock::now().time_since_epoch())

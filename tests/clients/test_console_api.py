@@ -244,6 +244,27 @@ def test_produce_through_the_api_is_read_by_a_client(api, helper):
     assert_error(api.post("/api/v1/topics/%s/messages" % t, raw=b"nope"), 400)
 
 
+def test_produce_without_a_partition_places_keys_as_the_java_producer_does(api, broker):
+    why = _missing("java")
+    if why:
+        pytest.skip(why)
+    t = make_topic(api, partitions=5)
+    keys = ["user-%d" % i for i in range(12)]
+    console = {}
+    for k in keys:
+        status, r = api.post("/api/v1/topics/%s/messages" % t, {"key": k, "value": "v"})
+        assert status == 201, r
+        console[k] = r["partition"]
+    out = Driver("java", broker)("produce", {"topic": t, "acks": "all",
+                                             "records": [{"key": b64(k), "value": b64("v")} for k in keys]})
+    java = {k: r["partition"] for k, r in zip(keys, out["records"])}
+    assert console == java
+    assert len(set(java.values())) > 1  # the keys are spread, not all on partition 0
+    # Without a key: each partition in turn.
+    unkeyed = [api.post("/api/v1/topics/%s/messages" % t, {"value": "x"})[1]["partition"] for _ in range(5)]
+    assert sorted(unkeyed) == [0, 1, 2, 3, 4]
+
+
 def test_browse_is_bounded(api):
     t = make_topic(api)
     for i in range(30):

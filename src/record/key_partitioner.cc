@@ -1,6 +1,6 @@
-#include "cli/partitioner.h"
+#include "record/key_partitioner.h"
 
-namespace ketch::cli {
+namespace ketch::record {
 
 int32_t murmur2(byte_view data) {
     const uint32_t m = 0x5bd1e995;
@@ -36,4 +36,4 @@ int32_t partition_for_key(byte_view key, int32_t partitions) {
     return int32_t(uint32_t(murmur2(key)) & 0x7fffffffu) % partitions;
 }
 
-}  // namespace ketch::cli
+}  // namespace ketch::record
