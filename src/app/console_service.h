@@ -20,7 +20,7 @@
 #include "app/broker_properties.h"
 #include "app/options.h"
 #include "app/schema_registry.h"
-#include "broker/request_metrics.h"
+#include "net/request_metrics.h"
 #include "inspect/traffic_ring.h"
 #include "meta/credential_store.h"
 #include "net/connection_stats.h"
@@ -39,7 +39,7 @@ struct console_handle {
 struct console_inputs {
     net::request_handler& dispatcher;
     boost::asio::io_context& reactor;  // where the console's requests run
-    const broker::request_metrics& metrics;
+    const net::request_metrics& metrics;
     const net::connection_stats& connections;
     meta::credential_store& credentials;
     std::vector<listener_endpoint> endpoints;

@@ -33,20 +33,20 @@ void family(std::string& out, const char* name, const char* type, const char* he
 // The `le` label of histogram bucket `b`: its upper bound in seconds, or
 // +Inf for the last bucket.
 std::string upper_bound(size_t b) {
-    const auto& bounds = broker::request_metrics::k_bounds_us;
+    const auto& bounds = net::request_metrics::k_bounds_us;
     return b < bounds.size() ? fmt::format("{}", double(bounds[b]) / 1e6) : "+Inf";
 }
 
 // ketch_request_duration_seconds: one histogram per API that was asked at
 // least once, labelled with Kafka's API name (Produce, Fetch, ...).
-void request_histograms(std::string& out, const broker::request_metrics& m) {
+void request_histograms(std::string& out, const net::request_metrics& m) {
     const char* name = "ketch_request_duration_seconds";
     fmt::format_to(std::back_inserter(out),
                    "# HELP {} Time from a request's parse to its response (waits included), by API.\n"
                    "# TYPE {} histogram\n",
                    name, name);
     for (auto& api : kafka::all_apis()) {
-        if (size_t(api.key) > broker::request_metrics::k_max_api_key) continue;
+        if (size_t(api.key) > net::request_metrics::k_max_api_key) continue;
         auto& a = m.of(api.key);
         const uint64_t count = read(a.count);
         if (count == 0) continue;
@@ -63,7 +63,7 @@ void request_histograms(std::string& out, const broker::request_metrics& m) {
 
 }  // namespace
 
-std::string render_metrics(const net::connection_stats& c, const broker::request_metrics& requests,
+std::string render_metrics(const net::connection_stats& c, const net::request_metrics& requests,
                            const security::quota_manager* quotas) {
     std::string out;
     family(out, "ketch_connections_accepted_total", "counter", "Connections accepted past the connection limits.", "",

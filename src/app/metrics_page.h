@@ -5,14 +5,14 @@
 
 #include <string>
 
-#include "broker/request_metrics.h"
+#include "net/request_metrics.h"
 #include "net/connection_stats.h"
 #include "security/quota_manager.h"
 
 namespace ketch::app {
 
 // `quotas` null: no client quotas (their throttle counters read 0).
-std::string render_metrics(const net::connection_stats& connections, const broker::request_metrics& requests,
+std::string render_metrics(const net::connection_stats& connections, const net::request_metrics& requests,
                            const security::quota_manager* quotas);
 
 }  // namespace ketch::app

@@ -6,7 +6,7 @@
 namespace ketch::app {
 
 metrics_server metrics_server::start(const std::string& listen, const net::connection_stats& connections,
-                                     const broker::request_metrics& requests, const security::quota_manager* quotas) {
+                                     const net::request_metrics& requests, const security::quota_manager* quotas) {
     auto [host, port] = split_host_port(listen);
     metrics_server m;
     m.http = std::make_unique<http::server>();

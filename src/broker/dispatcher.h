@@ -10,7 +10,7 @@
 #include <unordered_map>
 
 #include "broker/broker_context.h"
-#include "broker/request_metrics.h"
+#include "net/request_metrics.h"
 #include "net/request_handler.h"
 
 namespace ketch::broker {
@@ -22,14 +22,14 @@ public:
     void on_connect(net::connection_info& conn) override;
     void on_disconnect(net::connection_info& conn) override;
     // Requests that reached a handler, per API.
-    const request_metrics& metrics() const { return metrics_; }
+    const net::request_metrics& metrics() const { return metrics_; }
     // Open connections by client software (KIP-511 name and version, as
     // ApiVersions v3+ told them): "name version" -> connections.
     std::map<std::string, int64_t> client_software() const;
 
 private:
     broker_context& ctx_;
-    request_metrics metrics_;
+    net::request_metrics metrics_;
     mutable std::mutex software_mu_;
     std::unordered_map<uint64_t, std::string> software_;  // connection id -> "name version"
 };

@@ -12,18 +12,18 @@ namespace ketch::console {
 
 namespace {
 
-json request_metrics(const broker::request_metrics& m) {
+json request_metrics(const net::request_metrics& m) {
     json arr = json::array();
     for (auto& api : kafka::all_apis()) {
-        if (size_t(api.key) > broker::request_metrics::k_max_api_key) continue;
+        if (size_t(api.key) > net::request_metrics::k_max_api_key) continue;
         auto& a = m.of(api.key);
         uint64_t count = a.count.load(std::memory_order_relaxed);
         if (count == 0) continue;
         uint64_t sum = a.sum_us.load(std::memory_order_relaxed);
         json buckets = json::array();
         for (size_t i = 0; i < a.buckets.size(); ++i)
-            buckets.push_back({{"le_us", i < broker::request_metrics::k_bounds_us.size()
-                                             ? json(broker::request_metrics::k_bounds_us[i])
+            buckets.push_back({{"le_us", i < net::request_metrics::k_bounds_us.size()
+                                             ? json(net::request_metrics::k_bounds_us[i])
                                              : json("+Inf")},
                                {"count", a.buckets[i].load(std::memory_order_relaxed)}});
         arr.push_back({{"api_key", api.key},

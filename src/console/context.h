@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/bytes.h"
-#include "broker/request_metrics.h"
+#include "net/request_metrics.h"
 #include "console/kafka_client.h"
 #include "http/message.h"
 #include "inspect/traffic_ring.h"
@@ -40,7 +40,7 @@ struct context {
     std::function<nlohmann::json(byte_view)> decode_framed;
     std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
     int64_t started_unix_ms = 0;
-    const broker::request_metrics* metrics = nullptr;
+    const net::request_metrics* metrics = nullptr;
     const net::connection_stats* connections = nullptr;
     inspect::traffic_ring* traffic = nullptr;  // null: no inspector
     // Open connections by client software ("name version" -> count); may be empty.

@@ -22,7 +22,7 @@ TEST(metrics_page, counters_carry_their_reason_labels) {
     c.refused_per_ip = 3;
     c.closed_idle = 2;
     c.throttled_ip_rate = 4;
-    broker::request_metrics r;
+    net::request_metrics r;
     auto text = render_metrics(c, r, nullptr);
     EXPECT_TRUE(has_line(text, "ketch_connections_throttled_total{reason=\"ip_connection_creation_rate\"} 4"));
     EXPECT_TRUE(has_line(text, "# TYPE ketch_connections_refused_total counter"));
@@ -34,7 +34,7 @@ TEST(metrics_page, counters_carry_their_reason_labels) {
 
 TEST(metrics_page, request_durations_fall_in_cumulative_buckets_per_api) {
     net::connection_stats c;
-    broker::request_metrics r;
+    net::request_metrics r;
     r.record(0, 50us);     // Produce: <= 0.1 ms
     r.record(0, 100us);    // <= 0.1 ms (bounds are inclusive)
     r.record(0, 3ms);      // <= 5 ms
@@ -56,7 +56,7 @@ TEST(metrics_page, request_durations_fall_in_cumulative_buckets_per_api) {
 
 TEST(metrics_page, throttled_responses_are_counted_by_kafkas_quota_config_name) {
     net::connection_stats c;
-    broker::request_metrics r;
+    net::request_metrics r;
     const std::string family = "ketch_quota_throttled_requests_total";
     for (const char* q : {"producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate"})
         EXPECT_TRUE(has_line(render_metrics(c, r, nullptr), family + "{quota=\"" + q + "\"} 0")) << q;

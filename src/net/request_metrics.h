@@ -11,7 +11,7 @@
 #include <chrono>
 #include <cstdint>
 
-namespace ketch::broker {
+namespace ketch::net {
 
 class request_metrics {
 public:
@@ -43,4 +43,4 @@ private:
     std::array<api, k_max_api_key + 1> apis_;
 };
 
-}  // namespace ketch::broker
+}  // namespace ketch::net
