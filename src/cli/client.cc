@@ -107,7 +107,14 @@ client::broker_conn& client::conn(int node) {
 }
 
 int32_t client::send_request(int node, int16_t key, int16_t version, const kafka::encoded_message& body) {
-    auto& c = conn(node);
+    return send_on(conn(node), key, version, body);
+}
+
+bytes client::roundtrip(int node, int16_t key, int16_t version, const kafka::encoded_message& body) {
+    return exchange(conn(node), key, version, body);
+}
+
+int32_t client::send_on(broker_conn& c, int16_t key, int16_t version, const kafka::encoded_message& body) {
     const auto* api = kafka::find_api(key);
     kafka::request_header h;
     h.request_api_key = key;
@@ -122,9 +129,8 @@ int32_t client::send_request(int node, int16_t key, int16_t version, const kafka
     return h.correlation_id;
 }
 
-bytes client::roundtrip(int node, int16_t key, int16_t version, const kafka::encoded_message& body) {
-    int32_t id = send_request(node, key, version, body);
-    auto& c = conn(node);
+bytes client::exchange(broker_conn& c, int16_t key, int16_t version, const kafka::encoded_message& body) {
+    int32_t id = send_on(c, key, version, body);
     const auto* api = kafka::find_api(key);
     bytes resp = c.sock->read_frame();
     kafka::reader r(resp.data(), resp.size());
@@ -148,27 +154,13 @@ void client::handshake(broker_conn& c) {
         req.client_software_version = "0.1.0";
         kafka::writer w;
         req.encode(w, v);
-        // roundtrip() would look the connection up again: do it by hand here.
-        kafka::request_header h;
-        h.request_api_key = 18;
-        h.request_api_version = v;
-        h.correlation_id = ++correlation_;
-        h.client_id = cfg_.client_id;
-        kafka::writer hw;
-        h.encode(hw, v >= 3 ? 2 : 1);
-        bytes frame = hw.take_bytes();
-        auto body = w.take_bytes();
-        frame.insert(frame.end(), body.begin(), body.end());
-        c.sock->send_frame(frame);
-        bytes raw = c.sock->read_frame();
+        bytes raw = exchange(c, 18, v, w.take());
         kafka::reader r(raw.data(), raw.size());
-        kafka::response_header rh;
-        rh.decode(r, 0);
         try {
             resp = {};
             resp.decode(r, v);
         } catch (const kafka::decode_error&) {
-            kafka::reader r0(raw.data() + 4, raw.size() - 4);
+            kafka::reader r0(raw.data(), raw.size());
             resp = {};
             resp.decode(r0, 0);
         }
@@ -216,22 +208,8 @@ void client::authenticate(broker_conn& c) {
         int16_t v = std::min(cap, it->second.second);
         kafka::writer w;
         req.encode(w, v);
-        kafka::request_header h;
-        h.request_api_key = key;
-        h.request_api_version = v;
-        h.correlation_id = ++correlation_;
-        h.client_id = cfg_.client_id;
-        const auto* api = kafka::find_api(key);
-        kafka::writer hw;
-        h.encode(hw, api->request_header_version(v));
-        bytes frame = hw.take_bytes();
-        auto body = w.take_bytes();
-        frame.insert(frame.end(), body.begin(), body.end());
-        c.sock->send_frame(frame);
-        bytes raw = c.sock->read_frame();
+        bytes raw = exchange(c, key, v, w.take());
         kafka::reader r(raw.data(), raw.size());
-        kafka::response_header rh;
-        rh.decode(r, api->response_header_version(v));
         resp.decode(r, v);
         return resp;
     };

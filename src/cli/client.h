@@ -96,6 +96,10 @@ private:
     struct broker_conn;
     broker_conn& conn(int node);
     void handshake(broker_conn& c);
+    // One request on `c`: its header and body sent; the answer's body (after
+    // the response header, whose correlation id is checked) returned.
+    int32_t send_on(broker_conn& c, int16_t key, int16_t version, const kafka::encoded_message& body);
+    bytes exchange(broker_conn& c, int16_t key, int16_t version, const kafka::encoded_message& body);
     void authenticate(broker_conn& c);
     int find_coordinator(const std::string& key, coordinator_type type);
     void learn_brokers(const kafka::metadata_response& m);
