@@ -1,0 +1,50 @@
+// meta::share_store: the durable state of share groups (KIP-932), one row
+// per share-partition: its start offset (SPSO) and the runs of in-flight
+// records after it with their states and delivery counts. Kafka keeps the
+// same facts in __share_group_state through its share coordinator
+// (WriteShareGroupState's StateBatches); ketch keeps them in the data
+// directory's shares.db (docs/design/share_groups.md).
+//
+// Contract: the same as meta::offset_store (a call that returns ok is
+// durable; a call that fails changed nothing; any thread).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "base/uuid.h"
+#include "meta/store.h"
+
+namespace ketch::meta {
+
+struct stored_share_batch {
+    int64_t first_offset = 0;
+    int64_t last_offset = 0;
+    int8_t state = 0;  // Kafka's RecordState id: 0 available, 2 acknowledged, 4 archived
+    int16_t delivery_count = 0;
+    friend bool operator==(const stored_share_batch&, const stored_share_batch&) = default;
+};
+
+struct stored_share_partition {
+    std::string group;
+    uuid topic_id;
+    int32_t partition = 0;
+    int64_t start_offset = 0;
+    std::vector<stored_share_batch> batches;
+    friend bool operator==(const stored_share_partition&, const stored_share_partition&) = default;
+};
+
+class share_store {
+public:
+    virtual ~share_store() = default;
+    virtual result<std::vector<stored_share_partition>, store_error> load() = 0;
+    // Replaces each partition's row and runs, all or none.
+    virtual status<store_error> put(std::span<const stored_share_partition> parts) = 0;
+    // Forgets a share-partition (DeleteShareGroupOffsets, topic deletion).
+    virtual status<store_error> remove(const std::string& group, const uuid& topic_id, int32_t partition) = 0;
+};
+
+}  // namespace ketch::meta

@@ -1,0 +1,80 @@
+#include "share/coordinator.h"
+
+#include <charconv>
+
+namespace ketch::share {
+
+coordinator::coordinator(settings s, meta::share_store* store, topics_fn topics, configs_fn configs, clock_fn clock)
+    : settings_(s), store_(store), topics_(std::move(topics)), configs_(std::move(configs)), clock_(std::move(clock)) {}
+
+std::optional<std::string> coordinator::load() {
+    if (!store_) return std::nullopt;
+    auto rows = store_->load();
+    if (!rows.ok()) return rows.error().message;
+    lock_guard l(mu_);
+    for (auto& r : *rows) {
+        std::vector<state_batch> batches;
+        for (auto& b : r.batches)
+            batches.push_back({b.first_offset, b.last_offset, record_state(b.state), b.delivery_count});
+        partitions_.insert_or_assign({r.group, r.topic_id, r.partition},
+                                     partition_state::restore(r.start_offset, batches));
+    }
+    return std::nullopt;
+}
+
+int32_t coordinator::config_int(const meta::config_map& c, const char* key, int32_t dflt) const {
+    auto it = c.find(key);
+    if (it == c.end()) return dflt;
+    int32_t v = 0;
+    auto [p, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
+    return ec == std::errc{} ? v : dflt;
+}
+
+partition_limits coordinator::limits(const std::string& group) {
+    auto cfg = configs_(group);
+    partition_limits l;
+    l.lock_duration_ms = config_int(cfg, "share.record.lock.duration.ms", int32_t(settings_.record_lock_duration_ms));
+    l.delivery_count_limit = config_int(cfg, "share.delivery.count.limit", settings_.delivery_count_limit);
+    l.max_record_locks = config_int(cfg, "share.partition.max.record.locks", settings_.max_record_locks);
+    return l;
+}
+
+void coordinator::release_member(const std::string& group, const std::string& member) {
+    auto lim = limits(group);
+    for (auto it = partitions_.lower_bound({group, uuid{}, INT32_MIN});
+         it != partitions_.end() && std::get<0>(it->first) == group; ++it) {
+        if (it->second.release_member(member, lim) > 0)
+            persist(group, std::get<1>(it->first), std::get<2>(it->first), it->second);
+    }
+}
+
+void coordinator::persist(const std::string& group, const uuid& topic, int32_t partition, const partition_state& p) {
+    if (!store_) return;
+    meta::stored_share_partition row{group, topic, partition, p.start_offset(), {}};
+    for (auto& b : p.snapshot())
+        row.batches.push_back({b.first_offset, b.last_offset, int8_t(b.state), b.delivery_count});
+    // A failed write leaves the previous state on disk: after a restart the
+    // records since are delivered again (at least once), never lost.
+    (void)store_->put(std::span<const meta::stored_share_partition>(&row, 1));
+}
+
+void coordinator::tick() {
+    lock_guard l(mu_);
+    int64_t now = clock_();
+    for (auto& [id, g] : groups_) {
+        std::vector<std::string> expired;
+        for (auto& [mid, m] : g.members)
+            if (m.session_deadline_ms <= now) expired.push_back(mid);
+        for (auto& mid : expired) {
+            remove_member(g, mid);
+            sessions_.erase({id, mid});
+        }
+    }
+    for (auto& [key, p] : partitions_) {
+        if (p.next_lock_deadline() > now) continue;
+        if (p.expire_locks(now, limits(std::get<0>(key))) > 0)
+            persist(std::get<0>(key), std::get<1>(key), std::get<2>(key), p);
+    }
+}
+
+}  // namespace ketch::share

@@ -1,0 +1,157 @@
+// The share coordinator (KIP-932): share groups' membership and assignment
+// (Kafka's GroupMetadataManager.shareGroupHeartbeat), their share sessions
+// (ShareSessionCache) and the delivery state of their share-partitions
+// (SharePartitionManager, SharePartition), kept in shares.db
+// (meta/share_store.h). Takes and returns domain types: the handlers
+// (broker/handlers/76_…79_) decode and encode; the records themselves are
+// read by the handler through the partition service.
+//
+// Threads: every method may be called from any thread; one mutex guards all
+// state (base/mutex.h annotations). Store writes happen under it, so the
+// order of writes is the order of changes.
+#pragma once
+
+#include <compare>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/error_code.h"
+#include "base/mutex.h"
+#include "meta/share_store.h"
+#include "meta/topic.h"
+#include "share/partition_state.h"
+#include "share/share_group.h"
+
+namespace ketch::share {
+
+// Broker-wide defaults (group.share.*); a group's share.* configs override them.
+struct settings {
+    int32_t session_timeout_ms = 45000;     // group.share.session.timeout.ms
+    int32_t heartbeat_interval_ms = 5000;   // group.share.heartbeat.interval.ms
+    int64_t record_lock_duration_ms = 30000;  // group.share.record.lock.duration.ms
+    int32_t delivery_count_limit = 5;       // group.share.delivery.count.limit
+    int32_t max_record_locks = 2000;        // group.share.partition.max.record.locks
+    int32_t max_share_sessions = 2000;      // group.share.max.share.sessions
+};
+
+struct topic_partition {
+    uuid topic_id;
+    int32_t partition = 0;
+    auto operator<=>(const topic_partition&) const = default;
+};
+
+struct heartbeat_request {
+    std::string group_id;
+    std::string member_id;
+    int32_t member_epoch = 0;
+    std::optional<std::string> rack_id;
+    std::optional<std::vector<std::string>> subscribed_topic_names;
+    std::string client_id;
+    std::string client_host;
+};
+
+struct heartbeat_answer {
+    error_code error = error_code::none;
+    std::string error_message;
+    std::string member_id;
+    int32_t member_epoch = 0;
+    int32_t heartbeat_interval_ms = 0;
+    std::optional<assignment> assigned;  // sent when the member's assignment changed
+};
+
+struct described_group {
+    error_code error = error_code::none;
+    std::string error_message;
+    std::string group_id;
+    std::string state;
+    int32_t group_epoch = 0;
+    int32_t assignment_epoch = 0;
+    std::vector<share_member> members;
+};
+
+// A share session after a ShareFetch's epoch is checked.
+struct session_answer {
+    error_code error = error_code::none;
+    std::vector<topic_partition> partitions;  // the session's, to fetch
+    int64_t lock_duration_ms = 0;
+    bool final = false;  // epoch -1: the session is gone once acknowledgements are done
+};
+
+class coordinator {
+public:
+    using topics_fn = std::function<std::vector<topic_info>()>;
+    using configs_fn = std::function<meta::config_map(const std::string& group)>;
+    using clock_fn = std::function<int64_t()>;  // ms
+
+    coordinator(settings s, meta::share_store* store, topics_fn topics, configs_fn configs, clock_fn clock);
+    // Loads the share-partitions the store kept. Fails with the store's error.
+    std::optional<std::string> load();
+
+    // --- membership (share_heartbeat.cc) ---------------------------------------
+    heartbeat_answer heartbeat(const heartbeat_request& req) EXCLUDES(mu_);
+    std::vector<described_group> describe(const std::vector<std::string>& ids) EXCLUDES(mu_);
+    // Every share group: id and state (ListGroups).
+    std::vector<std::pair<std::string, std::string>> list() EXCLUDES(mu_);
+    bool is_share_group(const std::string& id) EXCLUDES(mu_);
+
+    // --- delivery (share_delivery.cc) -------------------------------------------
+    // ShareFetch's session step (SharePartitionManager.newContext).
+    session_answer fetch_session(const std::string& group, const std::string& member, int32_t epoch,
+                                 const std::vector<topic_partition>& add, const std::vector<topic_partition>& forget,
+                                 bool has_acks) EXCLUDES(mu_);
+    // ShareAcknowledge's session step: epoch 0 is refused, -1 ends the session.
+    session_answer ack_session(const std::string& group, const std::string& member, int32_t epoch) EXCLUDES(mu_);
+    // Ends a session (after a final request's acknowledgements): releases
+    // what the member holds.
+    void close_session(const std::string& group, const std::string& member) EXCLUDES(mu_);
+
+    error_code acknowledge(const std::string& group, const std::string& member, const topic_partition& tp,
+                           const std::vector<ack_batch>& batches) EXCLUDES(mu_);
+    // Where to read the partition from next, creating its state at
+    // `earliest` / `latest` per share.auto.offset.reset; -1: nothing to acquire.
+    int64_t fetch_offset(const std::string& group, const topic_partition& tp, int64_t earliest, int64_t latest)
+        EXCLUDES(mu_);
+    std::vector<acquired_range> acquire(const std::string& group, const std::string& member,
+                                        const topic_partition& tp, int64_t first, int64_t last, int32_t max_records)
+        EXCLUDES(mu_);
+    // The SPSO of a share-partition, if it has state (DescribeShareGroupOffsets).
+    std::optional<int64_t> start_offset(const std::string& group, const topic_partition& tp) EXCLUDES(mu_);
+
+    // Timers: members past their session, records past their lock.
+    void tick() EXCLUDES(mu_);
+
+private:
+    struct session {
+        int32_t epoch = 1;
+        std::set<topic_partition> partitions;
+    };
+    using part_key = std::tuple<std::string, uuid, int32_t>;
+
+    partition_limits limits(const std::string& group) REQUIRES(mu_);
+    int32_t config_int(const meta::config_map& c, const char* key, int32_t dflt) const;
+    void compute_target(share_group& g) REQUIRES(mu_);
+    void remove_member(share_group& g, const std::string& member) REQUIRES(mu_);
+    void release_member(const std::string& group, const std::string& member) REQUIRES(mu_);
+    void persist(const std::string& group, const uuid& topic, int32_t partition, const partition_state& p)
+        REQUIRES(mu_);
+    heartbeat_answer join_or_update(share_group& g, const heartbeat_request& req, int64_t now) REQUIRES(mu_);
+
+    const settings settings_;
+    meta::share_store* store_;
+    topics_fn topics_;
+    configs_fn configs_;
+    clock_fn clock_;
+
+    mutex mu_;
+    std::map<std::string, share_group> groups_ GUARDED_BY(mu_);
+    // Each group's target assignment by member.
+    std::map<std::string, std::map<std::string, assignment>> targets_ GUARDED_BY(mu_);
+    std::map<part_key, partition_state> partitions_ GUARDED_BY(mu_);
+    std::map<std::pair<std::string, std::string>, session> sessions_ GUARDED_BY(mu_);
+};
+
+}  // namespace ketch::share

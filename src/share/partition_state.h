@@ -1,0 +1,132 @@
+// One share-partition's delivery state (KIP-932): which records of a
+// topic-partition a share group has delivered, to whom, how often, and
+// which are done. Kafka's SharePartition (core/src/main/java/kafka/server/
+// share/SharePartition.java) without its threads: plain data, driven by the
+// share coordinator under its lock (share/coordinator.h), tested alone.
+//
+// The window [start_offset, end_offset) holds every record in flight, one
+// entry per offset. Records before start_offset (the share-partition start
+// offset, SPSO) are done; records at or past end_offset have never been
+// acquired. A record moves
+//
+//   (new) ──acquire──▶ ACQUIRED ──ACCEPT──▶ ACKNOWLEDGED
+//                        │  ▲   ──REJECT / GAP──▶ ARCHIVED
+//          RELEASE, lock │  │ acquire (delivery count + 1)
+//          expiry, owner │  │
+//          leaves        ▼  │
+//                      AVAILABLE ── (delivery count at the limit) ──▶ ARCHIVED
+//
+// and the SPSO moves past every leading ACKNOWLEDGED or ARCHIVED record.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/error_code.h"
+
+namespace ketch::share {
+
+// Kafka's RecordState ids (they are also what the store keeps).
+enum class record_state : int8_t { available = 0, acquired = 1, acknowledged = 2, archived = 4 };
+
+// AcknowledgeTypes of ShareFetch/ShareAcknowledge.
+enum class ack_type : int8_t { gap = 0, accept = 1, release = 2, reject = 3, renew = 4 };
+
+struct partition_limits {
+    int64_t lock_duration_ms = 30000;  // share.record.lock.duration.ms
+    int32_t delivery_count_limit = 5;  // share.delivery.count.limit
+    int32_t max_record_locks = 2000;   // share.partition.max.record.locks: the window's size at most
+};
+
+// AcquiredRecords of a ShareFetch answer: consecutive offsets delivered
+// with the same count.
+struct acquired_range {
+    int64_t first_offset = 0;
+    int64_t last_offset = 0;
+    int16_t delivery_count = 0;
+    friend bool operator==(const acquired_range&, const acquired_range&) = default;
+};
+
+// A run of records in one state, as the store keeps them (Kafka's
+// PersisterStateBatch): acquired records are kept as AVAILABLE.
+struct state_batch {
+    int64_t first_offset = 0;
+    int64_t last_offset = 0;
+    record_state state = record_state::available;
+    int16_t delivery_count = 0;
+    friend bool operator==(const state_batch&, const state_batch&) = default;
+};
+
+struct ack_batch {
+    int64_t first_offset = 0;
+    int64_t last_offset = 0;
+    std::vector<int8_t> types;  // one type for the whole batch, or one per offset
+};
+
+class partition_state {
+public:
+    explicit partition_state(int64_t start_offset) : start_(start_offset), end_(start_offset) {}
+    // The state the store kept: the SPSO and the in-flight runs after it.
+    static partition_state restore(int64_t start_offset, std::span<const state_batch> batches);
+
+    int64_t start_offset() const { return start_; }
+    int64_t end_offset() const { return end_; }
+
+    // Where the next read should begin: the first AVAILABLE record in flight,
+    // else end_offset. -1 when nothing can be acquired (the window is full
+    // and nothing in it is available).
+    int64_t next_fetch_offset(const partition_limits& lim) const;
+
+    // The log holds records first..last (whole batches read from it): hands
+    // `member` every AVAILABLE one and every new one (past end_offset), at
+    // most max_records (Kafka may overshoot to a batch's end; ketch does
+    // not), with the lock until now + lock duration.
+    std::vector<acquired_range> acquire(const std::string& member, int64_t first, int64_t last, int32_t max_records,
+                                        int64_t now_ms, const partition_limits& lim);
+
+    // Applies `member`'s acknowledgements. Each batch is checked whole
+    // first: every offset in flight, ACQUIRED by the member (else
+    // INVALID_RECORD_STATE), types valid (else INVALID_REQUEST); then
+    // applied. RENEW extends the lock. Returns the first error; batches
+    // before it stay applied (Kafka answers per partition too).
+    error_code acknowledge(const std::string& member, const std::vector<ack_batch>& batches, int64_t now_ms,
+                           const partition_limits& lim);
+
+    // Releases every record `member` holds (its share session ended or it
+    // left the group). Returns how many.
+    int release_member(const std::string& member, const partition_limits& lim);
+    // Releases every record whose lock ran out by now_ms. Returns how many.
+    int expire_locks(int64_t now_ms, const partition_limits& lim);
+    // The earliest lock deadline, or INT64_MAX when nothing is acquired.
+    int64_t next_lock_deadline() const;
+
+    // Moves the SPSO (AlterShareGroupOffsets, or the log start moving past
+    // it): everything in flight is dropped.
+    void reset(int64_t offset);
+    // The log's start moved past the SPSO (retention, DeleteRecords).
+    void advance_to(int64_t log_start_offset);
+
+    // The in-flight runs for the store (acquired kept as available).
+    std::vector<state_batch> snapshot() const;
+    // A record's state and count (tests, describe).
+    struct record {
+        record_state state = record_state::available;
+        int16_t delivery_count = 0;
+        std::string member;
+        int64_t lock_deadline_ms = 0;
+    };
+    const std::map<int64_t, record>& in_flight() const { return records_; }
+
+private:
+    void release(record& r, const partition_limits& lim);
+    void advance_start();
+
+    int64_t start_;
+    int64_t end_;
+    std::map<int64_t, record> records_;  // every offset in [start_, end_)
+};
+
+}  // namespace ketch::share

@@ -1,0 +1,139 @@
+// Share sessions and share-partition delivery. Behaviour:
+// SharePartitionManager.newContext / acknowledge / releaseSession and
+// SharePartition (core/src/main/java/kafka/server/share/, Apache Kafka
+// 4.3.1); the session epochs as ShareRequestMetadata defines them.
+#include "share/coordinator.h"
+
+namespace ketch::share {
+
+namespace {
+constexpr int32_t k_final_epoch = -1;
+int32_t next_epoch(int32_t e) { return e < 0 ? 0 : (e == INT32_MAX ? 1 : e + 1); }
+}  // namespace
+
+session_answer coordinator::fetch_session(const std::string& group, const std::string& member, int32_t epoch,
+                                          const std::vector<topic_partition>& add,
+                                          const std::vector<topic_partition>& forget, bool has_acks) {
+    lock_guard l(mu_);
+    session_answer a;
+    a.lock_duration_ms = limits(group).lock_duration_ms;
+    auto key = std::make_pair(group, member);
+    auto it = sessions_.find(key);
+    if (epoch == k_final_epoch) {
+        // A final request only acknowledges: fetching in it is INVALID_REQUEST.
+        if (!add.empty()) a.error = error_code::invalid_request;
+        else if (it == sessions_.end()) a.error = error_code::share_session_not_found;
+        a.final = true;
+        return a;
+    }
+    if (epoch == 0) {
+        if (has_acks) {
+            a.error = error_code::invalid_request;
+            return a;
+        }
+        if (it != sessions_.end()) {
+            release_member(group, member);
+            sessions_.erase(it);
+        }
+        if (int32_t(sessions_.size()) >= settings_.max_share_sessions) {
+            a.error = error_code::share_session_limit_reached;
+            return a;
+        }
+        it = sessions_.emplace(key, session{}).first;
+    } else {
+        if (it == sessions_.end()) {
+            a.error = error_code::share_session_not_found;
+            return a;
+        }
+        if (it->second.epoch != epoch) {
+            a.error = error_code::invalid_share_session_epoch;
+            return a;
+        }
+        it->second.epoch = next_epoch(epoch);
+    }
+    for (auto& tp : add) it->second.partitions.insert(tp);
+    for (auto& tp : forget) it->second.partitions.erase(tp);
+    a.partitions.assign(it->second.partitions.begin(), it->second.partitions.end());
+    return a;
+}
+
+session_answer coordinator::ack_session(const std::string& group, const std::string& member, int32_t epoch) {
+    lock_guard l(mu_);
+    session_answer a;
+    a.lock_duration_ms = limits(group).lock_duration_ms;
+    auto it = sessions_.find({group, member});
+    // ShareAcknowledge cannot open a session.
+    if (epoch == 0) {
+        a.error = error_code::invalid_share_session_epoch;
+        return a;
+    }
+    if (it == sessions_.end()) {
+        a.error = error_code::share_session_not_found;
+        return a;
+    }
+    if (epoch == k_final_epoch) {
+        a.final = true;
+        return a;
+    }
+    if (it->second.epoch != epoch) {
+        a.error = error_code::invalid_share_session_epoch;
+        return a;
+    }
+    it->second.epoch = next_epoch(epoch);
+    return a;
+}
+
+void coordinator::close_session(const std::string& group, const std::string& member) {
+    lock_guard l(mu_);
+    sessions_.erase({group, member});
+    release_member(group, member);
+}
+
+error_code coordinator::acknowledge(const std::string& group, const std::string& member, const topic_partition& tp,
+                                    const std::vector<ack_batch>& batches) {
+    lock_guard l(mu_);
+    auto it = partitions_.find({group, tp.topic_id, tp.partition});
+    // Nothing was ever acquired there: no record can be in the right state.
+    if (it == partitions_.end()) return error_code::invalid_record_state;
+    auto e = it->second.acknowledge(member, batches, clock_(), limits(group));
+    persist(group, tp.topic_id, tp.partition, it->second);
+    return e;
+}
+
+int64_t coordinator::fetch_offset(const std::string& group, const topic_partition& tp, int64_t earliest,
+                                  int64_t latest) {
+    lock_guard l(mu_);
+    part_key key{group, tp.topic_id, tp.partition};
+    auto it = partitions_.find(key);
+    if (it == partitions_.end()) {
+        // SharePartition.maybeInitialize: no state yet, so the start is
+        // share.auto.offset.reset's (latest unless the group says earliest).
+        auto cfg = configs_(group);
+        auto reset = cfg.count("share.auto.offset.reset") ? cfg.at("share.auto.offset.reset") : "latest";
+        it = partitions_.emplace(key, partition_state(reset == "earliest" ? earliest : latest)).first;
+        persist(group, tp.topic_id, tp.partition, it->second);
+    }
+    auto lim = limits(group);
+    it->second.expire_locks(clock_(), lim);
+    // The log's start moved past the SPSO (retention, DeleteRecords).
+    if (earliest > it->second.start_offset()) it->second.advance_to(earliest);
+    return it->second.next_fetch_offset(lim);
+}
+
+std::vector<acquired_range> coordinator::acquire(const std::string& group, const std::string& member,
+                                                 const topic_partition& tp, int64_t first, int64_t last,
+                                                 int32_t max_records) {
+    lock_guard l(mu_);
+    auto it = partitions_.find({group, tp.topic_id, tp.partition});
+    if (it == partitions_.end()) return {};
+    return it->second.acquire(member, first, last, max_records, clock_(), limits(group));
+}
+
+std::optional<int64_t> coordinator::start_offset(const std::string& group, const topic_partition& tp) {
+    lock_guard l(mu_);
+    auto it = partitions_.find({group, tp.topic_id, tp.partition});
+    if (it == partitions_.end()) return std::nullopt;
+    return it->second.start_offset();
+}
+
+}  // namespace ketch::share

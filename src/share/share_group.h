@@ -1,0 +1,60 @@
+// One share group's membership (KIP-932): members with epochs and
+// subscriptions, and the assignment of the subscribed partitions over them.
+// Kafka's ShareGroup and ShareGroupMember (group-coordinator/.../modern/
+// share/) and the SimpleAssignor (group-coordinator/.../assignor/
+// SimpleAssignor.java). Share groups need no revocation: a member is at the
+// group's assignment as soon as it is computed, so the member epoch is the
+// group epoch of the last assignment it received.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/uuid.h"
+
+namespace ketch::share {
+
+struct topic_info {
+    std::string name;
+    uuid id;
+    int32_t partitions = 0;
+};
+
+// Topic id -> partition indexes, sorted.
+using assignment = std::map<uuid, std::vector<int32_t>>;
+
+struct share_member {
+    std::string member_id;
+    int32_t member_epoch = 0;
+    std::string rack_id;
+    std::string client_id;
+    std::string client_host;
+    std::vector<std::string> subscribed_topic_names;  // sorted, unique
+    int64_t session_deadline_ms = 0;
+    assignment assigned;
+};
+
+struct share_group {
+    std::string group_id;
+    int32_t group_epoch = 0;
+    int32_t assignment_epoch = 0;
+    std::map<std::string, share_member> members;
+
+    // ShareGroup.ShareGroupState: Empty or Stable (Kafka's share groups have
+    // no reconciling state).
+    const char* state() const { return members.empty() ? "Empty" : "Stable"; }
+    // Every subscribed topic name of every member.
+    std::vector<std::string> subscribed_topics() const;
+};
+
+// The SimpleAssignor for share groups (Kafka 4.3.1): every partition of the
+// topics a member subscribes to goes to at least one member subscribed to
+// it. With at least as many partitions as members, each partition has
+// exactly one member (partitions dealt round robin over the members in id
+// order); with more members than partitions, partitions are shared so that
+// every member gets one.
+std::map<std::string, assignment> assign(const share_group& g, const std::vector<topic_info>& topics);
+
+}  // namespace ketch::share

@@ -1,0 +1,164 @@
+// The share-partition state machine. Behaviour pinned from Apache Kafka
+// 4.3.1's core/src/main/java/kafka/server/share/SharePartition.java
+// (acquire, acknowledge, releaseAcquiredRecords, the acquisition lock's
+// timeout task, maybeUpdateCachedStateAndOffsets).
+#include <gtest/gtest.h>
+
+#include "share/partition_state.h"
+
+namespace ketch::share {
+namespace {
+
+partition_limits lim() {
+    partition_limits l;
+    l.lock_duration_ms = 1000;
+    l.delivery_count_limit = 3;
+    l.max_record_locks = 100;
+    return l;
+}
+
+std::vector<ack_batch> ack(int64_t first, int64_t last, ack_type t) { return {{first, last, {int8_t(t)}}}; }
+
+TEST(SharePartitionState, AcquiresNewRecordsOnceWithDeliveryCountOne) {
+    partition_state p(10);
+    auto got = p.acquire("a", 10, 14, 500, 0, lim());
+    EXPECT_EQ(got, (std::vector<acquired_range>{{10, 14, 1}}));
+    EXPECT_EQ(p.end_offset(), 15);
+    // Another member reading the same batches gets nothing: they are locked.
+    EXPECT_TRUE(p.acquire("b", 10, 14, 500, 0, lim()).empty());
+    EXPECT_EQ(p.next_fetch_offset(lim()), 15);
+}
+
+TEST(SharePartitionState, RecordsBeforeTheStartAreNotDelivered) {
+    partition_state p(10);
+    auto got = p.acquire("a", 5, 12, 500, 0, lim());
+    EXPECT_EQ(got, (std::vector<acquired_range>{{10, 12, 1}}));
+}
+
+TEST(SharePartitionState, MaxRecordsBoundsAnAcquisition) {
+    partition_state p(0);
+    EXPECT_EQ(p.acquire("a", 0, 9, 4, 0, lim()), (std::vector<acquired_range>{{0, 3, 1}}));
+    EXPECT_EQ(p.next_fetch_offset(lim()), 4);
+}
+
+TEST(SharePartitionState, AcceptMovesTheStartOffset) {
+    partition_state p(0);
+    p.acquire("a", 0, 4, 500, 0, lim());
+    EXPECT_EQ(p.acknowledge("a", ack(0, 2, ack_type::accept), 0, lim()), error_code::none);
+    EXPECT_EQ(p.start_offset(), 3);
+    EXPECT_EQ(p.acknowledge("a", ack(3, 4, ack_type::accept), 0, lim()), error_code::none);
+    EXPECT_EQ(p.start_offset(), 5);
+    EXPECT_TRUE(p.in_flight().empty());
+}
+
+TEST(SharePartitionState, ReleaseRedeliversWithTheCountPlusOne) {
+    partition_state p(0);
+    p.acquire("a", 0, 2, 500, 0, lim());
+    EXPECT_EQ(p.acknowledge("a", {{1, 1, {int8_t(ack_type::release)}}}, 0, lim()), error_code::none);
+    EXPECT_EQ(p.next_fetch_offset(lim()), 1);
+    EXPECT_EQ(p.acquire("b", 0, 2, 500, 0, lim()), (std::vector<acquired_range>{{1, 1, 2}}));
+    EXPECT_EQ(p.start_offset(), 0);
+}
+
+TEST(SharePartitionState, RejectArchivesForGood) {
+    partition_state p(0);
+    p.acquire("a", 0, 2, 500, 0, lim());
+    std::vector<ack_batch> per_offset{{0, 2, {int8_t(ack_type::accept), int8_t(ack_type::reject),
+                                              int8_t(ack_type::accept)}}};
+    EXPECT_EQ(p.acknowledge("a", per_offset, 0, lim()), error_code::none);
+    EXPECT_EQ(p.start_offset(), 3);
+    EXPECT_TRUE(p.acquire("b", 0, 2, 500, 0, lim()).empty());
+}
+
+TEST(SharePartitionState, TheDeliveryLimitArchives) {
+    partition_state p(0);
+    for (int16_t n = 1; n <= 3; ++n) {
+        EXPECT_EQ(p.acquire("a", 0, 0, 500, 0, lim()), (std::vector<acquired_range>{{0, 0, n}}));
+        EXPECT_EQ(p.acknowledge("a", ack(0, 0, ack_type::release), 0, lim()), error_code::none);
+    }
+    // The third release reached the limit (3): archived, and the SPSO passes it.
+    EXPECT_EQ(p.start_offset(), 1);
+    EXPECT_TRUE(p.acquire("a", 0, 0, 500, 0, lim()).empty());
+}
+
+TEST(SharePartitionState, LockExpiryReleasesForRedelivery) {
+    partition_state p(0);
+    p.acquire("a", 0, 3, 500, 100, lim());
+    EXPECT_EQ(p.next_lock_deadline(), 1100);
+    EXPECT_EQ(p.expire_locks(1099, lim()), 0);
+    EXPECT_EQ(p.expire_locks(1100, lim()), 4);
+    EXPECT_EQ(p.acquire("b", 0, 3, 500, 1200, lim()), (std::vector<acquired_range>{{0, 3, 2}}));
+    // The first holder's acknowledgement now comes too late.
+    EXPECT_EQ(p.acknowledge("a", ack(0, 3, ack_type::accept), 1200, lim()), error_code::invalid_record_state);
+    EXPECT_EQ(p.acknowledge("b", ack(0, 3, ack_type::accept), 1200, lim()), error_code::none);
+    EXPECT_EQ(p.start_offset(), 4);
+}
+
+TEST(SharePartitionState, RenewExtendsTheLock) {
+    partition_state p(0);
+    p.acquire("a", 0, 0, 500, 0, lim());
+    EXPECT_EQ(p.acknowledge("a", ack(0, 0, ack_type::renew), 900, lim()), error_code::none);
+    EXPECT_EQ(p.expire_locks(1000, lim()), 0);
+    EXPECT_EQ(p.next_lock_deadline(), 1900);
+}
+
+TEST(SharePartitionState, ReleasingAMemberFreesOnlyItsRecords) {
+    partition_state p(0);
+    p.acquire("a", 0, 1, 500, 0, lim());
+    p.acquire("b", 2, 3, 500, 0, lim());
+    EXPECT_EQ(p.release_member("a", lim()), 2);
+    EXPECT_EQ(p.next_fetch_offset(lim()), 0);
+    EXPECT_EQ(p.acquire("c", 0, 3, 500, 0, lim()), (std::vector<acquired_range>{{0, 1, 2}}));
+}
+
+TEST(SharePartitionState, BadAcknowledgementsAreRefusedWhole) {
+    partition_state p(0);
+    p.acquire("a", 0, 3, 500, 0, lim());
+    EXPECT_EQ(p.acknowledge("a", ack(2, 1, ack_type::accept), 0, lim()), error_code::invalid_request);
+    EXPECT_EQ(p.acknowledge("a", {{0, 3, {1, 1}}}, 0, lim()), error_code::invalid_request);
+    EXPECT_EQ(p.acknowledge("a", ack(0, 0, ack_type(9)), 0, lim()), error_code::invalid_request);
+    EXPECT_EQ(p.acknowledge("a", ack(2, 5, ack_type::accept), 0, lim()), error_code::invalid_record_state);
+    EXPECT_EQ(p.acknowledge("b", ack(0, 0, ack_type::accept), 0, lim()), error_code::invalid_record_state);
+    EXPECT_EQ(p.start_offset(), 0);
+    EXPECT_EQ(p.in_flight().at(0).state, record_state::acquired);
+}
+
+TEST(SharePartitionState, TheWindowIsBoundedByMaxRecordLocks) {
+    auto l = lim();
+    l.max_record_locks = 4;
+    partition_state p(0);
+    EXPECT_EQ(p.acquire("a", 0, 9, 500, 0, l), (std::vector<acquired_range>{{0, 3, 1}}));
+    EXPECT_EQ(p.next_fetch_offset(l), -1);
+    p.acknowledge("a", ack(0, 1, ack_type::accept), 0, l);
+    EXPECT_EQ(p.next_fetch_offset(l), 4);
+}
+
+TEST(SharePartitionState, SnapshotAndRestoreKeepStatesAndCounts) {
+    partition_state p(0);
+    p.acquire("a", 0, 5, 500, 0, lim());
+    p.acknowledge("a", {{1, 4, {int8_t(ack_type::accept), int8_t(ack_type::release), int8_t(ack_type::reject),
+                                int8_t(ack_type::accept)}}},
+                  0, lim());
+    auto snap = p.snapshot();
+    auto q = partition_state::restore(p.start_offset(), snap);
+    EXPECT_EQ(q.start_offset(), 0);
+    EXPECT_EQ(q.end_offset(), 6);
+    EXPECT_EQ(q.snapshot(), snap);
+    // Offsets 0 and 5 were acquired: after the restart they are available again.
+    EXPECT_EQ(q.acquire("b", 0, 5, 500, 0, lim()),
+              (std::vector<acquired_range>{{0, 0, 2}, {2, 2, 2}, {5, 5, 2}}));
+}
+
+TEST(SharePartitionState, DeletedRecordsMoveTheStart) {
+    partition_state p(0);
+    EXPECT_EQ(p.acquire("a", 20, 21, 500, 0, lim()), (std::vector<acquired_range>{{20, 21, 1}}));
+    EXPECT_EQ(p.start_offset(), 20);
+    partition_state q(0);
+    q.acquire("a", 0, 1, 500, 0, lim());
+    q.advance_to(1);
+    EXPECT_EQ(q.start_offset(), 1);
+    EXPECT_EQ(q.in_flight().size(), 1u);
+}
+
+}  // namespace
+}  // namespace ketch::share
