@@ -66,6 +66,16 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
         p["group.consumer.assignment.interval.ms"] = std::to_string(opt.group_consumer_assignment_interval_ms);
     widen_bounds(p, "session.timeout.ms", opt.group_consumer_session_timeout_ms, 45000, 60000);
     widen_bounds(p, "heartbeat.interval.ms", opt.group_consumer_heartbeat_interval_ms, 5000, 15000);
+    if (opt.group_share_record_lock_duration_ms != 30000) {
+        p["group.share.record.lock.duration.ms"] = std::to_string(opt.group_share_record_lock_duration_ms);
+        // The group-level bound follows a broker default below Kafka's minimum (15000).
+        if (opt.group_share_record_lock_duration_ms < 15000)
+            p["group.share.min.record.lock.duration.ms"] = std::to_string(opt.group_share_record_lock_duration_ms);
+    }
+    if (opt.group_share_session_timeout_ms != 45000)
+        p["group.share.session.timeout.ms"] = std::to_string(opt.group_share_session_timeout_ms);
+    if (opt.group_share_heartbeat_interval_ms != 5000)
+        p["group.share.heartbeat.interval.ms"] = std::to_string(opt.group_share_heartbeat_interval_ms);
     if (opt.group_consumer_migration_policy != "bidirectional")
         p["group.consumer.migration.policy"] = opt.group_consumer_migration_policy;
     return p;

@@ -229,6 +229,19 @@ options parse_options(int argc, char** argv) {
                  "bidirectional, upgrade, downgrade or disabled")
             ->capture_default_str()
             ->transform(CLI::IsMember({"bidirectional", "upgrade", "downgrade", "disabled"}, CLI::ignore_case));
+        a.option("group-share-record-lock-duration-ms", o.group_share_record_lock_duration_ms,
+                 "how long a share-group member holds the records it acquired "
+                 "(group.share.record.lock.duration.ms; a group's share.record.lock.duration.ms overrides it)")
+            ->capture_default_str()
+            ->check(CLI::Range(1000, 3600000));
+        a.option("group-share-session-timeout-ms", o.group_share_session_timeout_ms,
+                 "session timeout of share-group members (group.share.session.timeout.ms)")
+            ->capture_default_str()
+            ->check(CLI::PositiveNumber);
+        a.option("group-share-heartbeat-interval-ms", o.group_share_heartbeat_interval_ms,
+                 "heartbeat interval given to share-group members (group.share.heartbeat.interval.ms)")
+            ->capture_default_str()
+            ->check(CLI::PositiveNumber);
         a.option("transaction-max-timeout-ms", o.transaction_max_timeout_ms,
                  "largest transaction timeout a producer may ask (transaction.max.timeout.ms)")
             ->capture_default_str()

@@ -13,6 +13,7 @@
 #include "app/console_service.h"
 #include "app/data_dir_lock.h"
 #include "app/group_service.h"
+#include "app/share_service.h"
 #include "app/kafka_listeners.h"
 #include "app/metrics_server.h"
 #include "app/schema_registry.h"
@@ -115,6 +116,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     configure(ctx.config, opt);
     auto client_metrics = open_client_metrics(*st.meta);
     ctx.group_configs = groups.configs.get();
+    share_service shares(opt, st, *topics, groups);
+    ctx.shares = shares.coordinator.get();
     ctx.client_metrics_configs = client_metrics.get();
     ctx.run_blocking = [&blocking](std::function<void()> fn) { boost::asio::post(blocking, std::move(fn)); };
     partitions.apply_topic_configs();
@@ -155,6 +158,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     // Parked JoinGroup/SyncGroup requests are answered NOT_COORDINATOR while
     // the listener still runs; later group requests COORDINATOR_NOT_AVAILABLE.
     groups.coordinator->shutdown();
+    shares.timer->stop();
     txns.shutdown();
     metrics.stop();
     schema_registry.stop();

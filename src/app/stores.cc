@@ -27,6 +27,7 @@ stores stores::open(const std::filesystem::path& data_dir) {
     auto acls = async(&meta::sqlite_acl_store::open);
     auto quotas = async(&meta::sqlite_quota_store::open);
     auto txns = async(&meta::sqlite_txn_store::open);
+    auto shares = async(&meta::sqlite_share_store::open);
     stores s;
     s.meta = take(meta::sqlite_store::open(data_dir), "metadata store");
     s.offsets = take(offsets.get(), "offsets");
@@ -34,6 +35,7 @@ stores stores::open(const std::filesystem::path& data_dir) {
     s.acls = take(acls.get(), "acls");
     s.quotas = take(quotas.get(), "quotas");
     s.txns = take(txns.get(), "transactions");
+    s.shares = take(shares.get(), "share groups");
     return s;
 }
 

@@ -8,6 +8,7 @@
 #include "meta/sqlite_credential_store.h"
 #include "meta/sqlite_offset_store.h"
 #include "meta/sqlite_quota_store.h"
+#include "meta/sqlite_share_store.h"
 #include "meta/sqlite_store.h"
 #include "meta/sqlite_txn_store.h"
 
@@ -20,6 +21,7 @@ struct stores {
     std::unique_ptr<meta::sqlite_acl_store> acls;               // acls.db
     std::unique_ptr<meta::sqlite_quota_store> quotas;           // quotas.db: client quotas
     std::unique_ptr<meta::sqlite_txn_store> txns;               // txn.db: transactions
+    std::unique_ptr<meta::sqlite_share_store> shares;           // shares.db: share groups' delivery state
 
     // Opens (creating what is missing) every store; throws std::runtime_error
     // naming the store that failed.

@@ -33,6 +33,9 @@ class group_coordinator;
 namespace ketch::security {
 class authorizer;
 }
+namespace ketch::share {
+class coordinator;
+}
 
 namespace ketch::broker {
 
@@ -66,6 +69,8 @@ struct broker_context {
     // The ACL authorizer (--authorizer); null: every request is authorized
     // and the ACL APIs answer SECURITY_DISABLED.
     security::authorizer* authorizer = nullptr;
+    // Share groups (KIP-932); null: the share APIs answer UNSUPPORTED_VERSION.
+    share::coordinator* shares = nullptr;
     // The traffic inspector's ring (console); null: no inspector.
     inspect::traffic_ring* traffic = nullptr;
 };

@@ -20,9 +20,8 @@ session_answer coordinator::fetch_session(const std::string& group, const std::s
     auto key = std::make_pair(group, member);
     auto it = sessions_.find(key);
     if (epoch == k_final_epoch) {
-        // A final request only acknowledges: fetching in it is INVALID_REQUEST.
-        if (!add.empty()) a.error = error_code::invalid_request;
-        else if (it == sessions_.end()) a.error = error_code::share_session_not_found;
+        // A final request only acknowledges; its partitions are not fetched.
+        if (it == sessions_.end()) a.error = error_code::share_session_not_found;
         a.final = true;
         return a;
     }

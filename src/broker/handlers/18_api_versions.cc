@@ -32,7 +32,7 @@ api_versions_response::api_version row(const handler_entry& h) {
 // does: metadata.version 4.3 (level 30), kraft.version 1 and ELR 1. Features
 // whose behaviour ketch does not have yet are not finalized, so clients do not
 // use them: transaction.version (2 = KIP-890 transactions), group.version (1 =
-// KIP-848 consumer groups), share.version, streams.version.
+// KIP-848 consumer groups), streams.version. share.version 1 is finalized.
 // v3 lists only supported features whose min version is not 0 (KIP-1022: old
 // clients cannot parse min 0); v4 lists every supported feature.
 struct feature {
@@ -43,6 +43,9 @@ constexpr feature k_features[] = {
     {"kraft.version", 0, 1, 1},
     {"metadata.version", 7, 30, 30},
     {"eligible.leader.replicas.version", 0, 1, 1},
+    // KIP-932 share groups (ShareGroupHeartbeat, ShareFetch, ...): on by
+    // default since Kafka 4.2, as here.
+    {"share.version", 0, 1, 1},
 };
 constexpr int64_t k_features_epoch = 1;
 

@@ -52,6 +52,10 @@
 #include "protocol/messages/produce.h"
 #include "protocol/messages/sasl_authenticate.h"
 #include "protocol/messages/sasl_handshake.h"
+#include "protocol/messages/share_acknowledge.h"
+#include "protocol/messages/share_fetch.h"
+#include "protocol/messages/share_group_describe.h"
+#include "protocol/messages/share_group_heartbeat.h"
 #include "protocol/messages/sync_group.h"
 #include "protocol/messages/update_features.h"
 #include "protocol/messages/txn_offset_commit.h"
@@ -125,6 +129,13 @@ awaitable<kafka::consumer_group_heartbeat_response> handle_consumer_group_heartb
     request_context&, kafka::consumer_group_heartbeat_request&);
 awaitable<kafka::consumer_group_describe_response> handle_consumer_group_describe(
     request_context&, kafka::consumer_group_describe_request&);
+awaitable<kafka::share_group_heartbeat_response> handle_share_group_heartbeat(request_context&,
+                                                                             kafka::share_group_heartbeat_request&);
+awaitable<kafka::share_group_describe_response> handle_share_group_describe(request_context&,
+                                                                           kafka::share_group_describe_request&);
+awaitable<kafka::share_fetch_response> handle_share_fetch(request_context&, kafka::share_fetch_request&);
+awaitable<kafka::share_acknowledge_response> handle_share_acknowledge(request_context&,
+                                                                     kafka::share_acknowledge_request&);
 
 // The client's address as Kafka shows it to group APIs (InetAddress.toString()
 // without a host name): "/127.0.0.1". `peer` is "ip:port" (11_join_group.cc).
@@ -240,6 +251,14 @@ std::optional<kafka::consumer_group_heartbeat_response> consumer_group_heartbeat
     const kafka::consumer_group_heartbeat_request&, int16_t, const error_answer&);
 std::optional<kafka::consumer_group_describe_response> consumer_group_describe_error(
     const kafka::consumer_group_describe_request&, int16_t, const error_answer&);
+std::optional<kafka::share_group_heartbeat_response> share_group_heartbeat_error(
+    const kafka::share_group_heartbeat_request&, int16_t, const error_answer&);
+std::optional<kafka::share_group_describe_response> share_group_describe_error(
+    const kafka::share_group_describe_request&, int16_t, const error_answer&);
+std::optional<kafka::share_fetch_response> share_fetch_error(const kafka::share_fetch_request&, int16_t,
+                                                             const error_answer&);
+std::optional<kafka::share_acknowledge_response> share_acknowledge_error(const kafka::share_acknowledge_request&,
+                                                                         int16_t, const error_answer&);
 std::optional<kafka::list_config_resources_response> list_config_resources_error(
     const kafka::list_config_resources_request&, int16_t, const error_answer&);
 std::optional<kafka::describe_topic_partitions_response> describe_topic_partitions_error(

@@ -1,0 +1,69 @@
+// ShareGroupHeartbeat v1 (KIP-932): join (epoch 0, the member id generated
+// by the client), heartbeat, leave (epoch -1). Behaviour:
+// KafkaApis.handleShareGroupHeartbeat and GroupMetadataManager.
+// shareGroupHeartbeat (Apache Kafka 4.3.1); the group rules are
+// share/share_heartbeat.cc's. Nothing is written to disk: the call runs
+// inline.
+#include "broker/handlers/handlers.h"
+#include "share/coordinator.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+awaitable<share_group_heartbeat_response> handle_share_group_heartbeat(request_context& ctx,
+                                                                      share_group_heartbeat_request& req) {
+    auto refuse = [](error_code e, std::optional<std::string> msg = std::nullopt) {
+        share_group_heartbeat_response denied;
+        denied.error_code = code(e);
+        denied.error_message = std::move(msg);
+        return denied;
+    };
+    if (!ctx.broker.shares) co_return refuse(error_code::unsupported_version);
+    // KafkaApis.handleShareGroupHeartbeat: READ on the group, then DESCRIBE
+    // on every subscribed topic.
+    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id))
+        co_return refuse(error_code::group_authorization_failed);
+    if (req.subscribed_topic_names)
+        for (auto& t : *req.subscribed_topic_names)
+            if (!ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t))
+                co_return refuse(error_code::topic_authorization_failed);
+    share::heartbeat_request args;
+    args.group_id = req.group_id;
+    args.member_id = req.member_id;
+    args.member_epoch = req.member_epoch;
+    args.rack_id = req.rack_id;
+    args.subscribed_topic_names = req.subscribed_topic_names;
+    args.client_id = ctx.client_id.value_or("");
+    args.client_host = java_client_host(ctx.conn.peer);
+    auto r = ctx.broker.shares->heartbeat(args);
+    share_group_heartbeat_response resp;
+    resp.error_code = code(r.error);
+    if (r.error != error_code::none) {
+        resp.error_message = r.error_message.empty() ? std::nullopt : std::optional(r.error_message);
+        co_return resp;
+    }
+    resp.member_id = std::move(r.member_id);
+    resp.member_epoch = r.member_epoch;
+    resp.heartbeat_interval_ms = r.heartbeat_interval_ms;
+    if (r.assigned) {
+        auto& a = resp.assignment.emplace();
+        for (auto& [topic, ps] : *r.assigned) {
+            auto& tp = a.topic_partitions.emplace_back();
+            tp.topic_id = topic;
+            tp.partitions = ps;
+        }
+    }
+    co_return resp;
+}
+
+// ShareGroupHeartbeatRequest.getErrorResponse: the top-level error only.
+std::optional<share_group_heartbeat_response> share_group_heartbeat_error(const share_group_heartbeat_request&,
+                                                                          int16_t, const error_answer& e) {
+    share_group_heartbeat_response resp;
+    resp.error_code = e.code;
+    resp.error_message = e.message;
+    return resp;
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,138 @@
+// ShareFetch v1 (KIP-932): a share session (epoch 0 opens it, -1 closes
+// it, otherwise each request carries the next epoch and the partitions it
+// adds or forgets), the acknowledgements piggybacked on it, then records
+// acquired from every partition of the session. Behaviour: KafkaApis.
+// handleShareFetchRequest, SharePartitionManager.newContext / fetchMessages
+// / acknowledge (Apache Kafka 4.3.1). Long polling as Fetch's: with nothing
+// acquired, the request parks on its partitions until an append or
+// max_wait_ms.
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "broker/blocking.h"
+#include "broker/handler_clock.h"
+#include "broker/handlers/handlers.h"
+#include "broker/handlers/share_acks.h"
+#include "broker/share_reads.h"
+#include "partition/service.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+using partition_data = share_fetch_response::partition_data;
+
+partition_data& row(share_fetch_response& resp, const share::topic_partition& tp) {
+    for (auto& t : resp.responses)
+        if (t.topic_id == tp.topic_id) {
+            for (auto& p : t.partitions)
+                if (p.partition_index == tp.partition) return p;
+            auto& p = t.partitions.emplace_back();
+            p.partition_index = tp.partition;
+            return p;
+        }
+    auto& t = resp.responses.emplace_back();
+    t.topic_id = tp.topic_id;
+    auto& p = t.partitions.emplace_back();
+    p.partition_index = tp.partition;
+    return p;
+}
+
+// Reads every partition of the session; true when something was acquired.
+bool read_all(request_context& ctx, share_fetch_request& req, const std::vector<share::topic_partition>& parts,
+              share_fetch_response& resp, std::vector<partition::fetch_waiters::key>& keys) {
+    bool any = false;
+    uint64_t budget = uint64_t(std::max(req.max_bytes, 0));
+    int32_t records_left = req.max_records > 0 ? req.max_records : INT32_MAX;
+    keys.clear();
+    for (auto& tp : parts) {
+        auto r = read_share_partition(ctx, *req.group_id, *req.member_id, tp, std::max<uint64_t>(budget, 1),
+                                      records_left);
+        if (!r.topic.empty()) keys.emplace_back(r.topic, tp.partition);
+        if (r.error == error_code::none && r.acquired.empty()) continue;
+        auto& p = row(resp, tp);
+        p.error_code = code(r.error);
+        p.records = std::move(r.recs);
+        for (auto& a : r.acquired) {
+            p.acquired_records.push_back({a.first_offset, a.last_offset, a.delivery_count, {}});
+            records_left -= int32_t(a.last_offset - a.first_offset + 1);
+        }
+        budget = budget > r.bytes ? budget - r.bytes : 0;
+        any |= !r.acquired.empty();
+        if (budget == 0 || records_left <= 0) break;
+    }
+    return any;
+}
+
+awaitable<void> long_poll(request_context& ctx, share_fetch_request& req,
+                          const std::vector<share::topic_partition>& parts, share_fetch_response& resp) {
+    std::vector<partition::fetch_waiters::key> keys;
+    if (read_all(ctx, req, parts, resp, keys) || req.max_wait_ms <= 0 || keys.empty()) co_return;
+    auto ex = co_await boost::asio::this_coro::executor;
+    auto timer = std::make_shared<boost::asio::steady_timer>(ex);
+    timer->expires_after(std::chrono::milliseconds(req.max_wait_ms));
+    auto& w = ctx.broker.partitions.waiters();
+    auto parked = w.park(keys, [timer, ex] { boost::asio::post(ex, [timer] { timer->cancel(); }); });
+    // Data may have come between the read and the park: look once more.
+    if (read_all(ctx, req, parts, resp, keys)) {
+        w.unpark(parked, keys);
+        co_return;
+    }
+    handler_clock* clock = handler_clock::pause_current();
+    co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+    handler_clock::resume(clock);
+    w.unpark(parked, keys);
+    read_all(ctx, req, parts, resp, keys);
+}
+
+}  // namespace
+
+awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_fetch_request& req) {
+    share_fetch_response resp;
+    auto top = [&resp](error_code e) -> share_fetch_response& {
+        resp.error_code = code(e);
+        return resp;
+    };
+    auto* shares = ctx.broker.shares;
+    if (!shares) co_return top(error_code::unsupported_version);
+    if (!req.group_id || req.group_id->empty() || !req.member_id || req.member_id->empty())
+        co_return top(error_code::invalid_request);
+    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, *req.group_id))
+        co_return top(error_code::group_authorization_failed);
+    std::vector<share::topic_partition> add, forget;
+    bool has_acks = false;
+    for (auto& t : req.topics)
+        for (auto& p : t.partitions) {
+            add.push_back({t.topic_id, p.partition_index});
+            has_acks |= !p.acknowledgement_batches.empty();
+        }
+    for (auto& t : req.forgotten_topics_data)
+        for (auto p : t.partitions) forget.push_back({t.topic_id, p});
+    auto session = shares->fetch_session(*req.group_id, *req.member_id, req.share_session_epoch,
+                                         add, forget, has_acks);
+    if (session.error != error_code::none) co_return top(session.error);
+    resp.acquisition_lock_timeout_ms = int32_t(session.lock_duration_ms);
+    if (has_acks) {
+        auto acks = co_await acknowledge_all(ctx, *req.group_id, *req.member_id, req.topics);
+        for (auto& [tp, e] : acks) row(resp, tp).acknowledge_error_code = code(e);
+    }
+    if (session.final) {
+        shares->close_session(*req.group_id, *req.member_id);
+        co_return resp;
+    }
+    co_await long_poll(ctx, req, session.partitions, resp);
+    co_return resp;
+}
+
+// ShareFetchRequest.getErrorResponse: the top-level error only.
+std::optional<share_fetch_response> share_fetch_error(const share_fetch_request&, int16_t, const error_answer& e) {
+    share_fetch_response resp;
+    resp.error_code = e.code;
+    resp.error_message = e.message;
+    return resp;
+}
+
+}  // namespace ketch::broker

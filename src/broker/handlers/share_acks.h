@@ -1,0 +1,39 @@
+// The acknowledgements of ShareFetch and ShareAcknowledge (their
+// AcknowledgementBatches have the same fields): each partition's batches go
+// to the share coordinator, which writes the new state to shares.db; so the
+// work runs on broker_context::run_blocking.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "broker/blocking.h"
+#include "share/coordinator.h"
+
+namespace ketch::broker {
+
+using share_ack_results = std::vector<std::pair<share::topic_partition, error_code>>;
+
+template <class Topics>
+boost::asio::awaitable<share_ack_results> acknowledge_all(request_context& ctx, const std::string& group,
+                                                          const std::string& member, const Topics& topics) {
+    auto* shares = ctx.broker.shares;
+    const Topics* t = &topics;
+    const std::string* g = &group;
+    const std::string* m = &member;
+    co_return co_await blocking_call<share_ack_results>(ctx.broker, [shares, t, g, m] {
+        share_ack_results out;
+        for (auto& topic : *t)
+            for (auto& p : topic.partitions) {
+                if (p.acknowledgement_batches.empty()) continue;
+                std::vector<share::ack_batch> batches;
+                for (auto& b : p.acknowledgement_batches)
+                    batches.push_back({b.first_offset, b.last_offset, b.acknowledge_types});
+                share::topic_partition tp{topic.topic_id, p.partition_index};
+                out.emplace_back(tp, shares->acknowledge(*g, *m, tp, batches));
+            }
+        return out;
+    });
+}
+
+}  // namespace ketch::broker
