@@ -1,0 +1,206 @@
+"""Share groups (KIP-932, issue 23) with the Java KafkaShareConsumer 4.3.1: records of
+one topic shared by several consumers, each record delivered to one of them; RELEASE
+redelivers, REJECT never again; a consumer killed with records acquired loses them
+to the others once their acquisition lock runs out; acknowledged state survives a
+broker restart. Needs a broker the tests own (the lock duration is a broker flag).
+
+Behaviour reference, Apache Kafka 4.3.1: core/src/main/java/kafka/server/share/
+SharePartition.java (acquire, acknowledge, the acquisition lock timeout, the delivery
+count), SharePartitionManager.java (share sessions), group-coordinator/.../assignor/
+SimpleAssignor.java (every partition to the members), share-coordinator (durable
+state: ketch keeps it in shares.db, docs/design/share_groups.md).
+"""
+
+import base64
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections import Counter
+
+import pytest
+
+from conftest import CLIENTS_DIR, create_topics, eventually
+
+LOCK_MS = 2000
+pytestmark = pytest.mark.ketch_args("--group-share-record-lock-duration-ms", str(LOCK_MS))
+JAVA = CLIENTS_DIR / "java"
+WAIT_S = 90
+
+
+def _classpath():
+    subprocess.run([str(JAVA / "build.sh")], check=True)
+    target = JAVA / "target"
+    return "%s:%s/*" % (target / "driver.jar", target / "lib")
+
+
+def _java(args, **kw):
+    return subprocess.Popen([os.environ.get("JAVA", "java"), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                             "-cp", _classpath(), "ketch.ShareConsumerMain", *args], **kw)
+
+
+def group_configs(broker, group, **settings):
+    """Sets the group's configs (IncrementalAlterConfigs on the GROUP resource)."""
+    p = _java(["setup", broker.bootstrap, group, *("%s=%s" % kv for kv in settings.items())],
+              stdout=subprocess.PIPE)
+    out, _ = p.communicate(timeout=120)
+    assert p.returncode == 0 and out.strip() == b"ok", out
+
+
+class ShareConsumer:
+    """A KafkaShareConsumer in its own JVM (ShareConsumerMain), its lines collected."""
+
+    def __init__(self, broker, group, topic, mode, log_dir):
+        self.log = open(log_dir / ("share-%s-%d.log" % (mode, time.monotonic_ns())), "wb")
+        self.proc = _java(["consume", broker.bootstrap, group, topic, mode], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=self.log)
+        self.lines = []
+        self.lock = threading.Lock()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        import json
+        for raw in self.proc.stdout:
+            with self.lock:
+                self.lines.append(json.loads(raw))
+
+    def records(self):
+        with self.lock:
+            return [line for line in self.lines if "value" in line]
+
+    def events(self):
+        with self.lock:
+            return [line["event"] for line in self.lines if "event" in line]
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.reader.join(timeout=10)
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.reader.join(timeout=10)
+
+
+@pytest.fixture
+def consumers(broker, tmp_path):
+    started = []
+
+    def start(group, topic, mode="ack"):
+        started.append(ShareConsumer(broker, group, topic, mode, tmp_path))
+        return started[-1]
+    yield start
+    for c in started:
+        if c.proc.poll() is None:
+            c.kill()
+
+
+def produce(helper, topic, values):
+    records = [{"key": None, "value": base64.b64encode(v.encode()).decode(), "headers": [], "timestamp": None,
+                "partition": 0} for v in values]
+    out = helper("produce", {"topic": topic, "acks": "all", "compression": "none", "idempotent": False,
+                             "records": records})["records"]
+    assert [r["error"] for r in out] == [None] * len(values), out[:3]
+
+
+def deliveries(members):
+    return [r for m in members for r in m.records()]
+
+
+def accepted(members):
+    return Counter(r["value"] for r in deliveries(members) if r["ack"] == "ACCEPT")
+
+
+def wait_accepted(members, values, timeout=WAIT_S):
+    def check():
+        got = accepted(members)
+        missing = [v for v in values if got[v] == 0]
+        assert not missing, "%d not accepted yet, e.g. %s" % (len(missing), missing[:5])
+    eventually(check, timeout=timeout, interval=0.1)
+
+
+def setup_topic(broker, helper, unique_topic):
+    if broker.external:
+        pytest.skip("the lock duration is a flag of the ketch under test")
+    topic = unique_topic()
+    group = topic + "-share"
+    create_topics(helper, helper, {topic: 1})
+    group_configs(broker, group, **{"share.auto.offset.reset": "earliest"})
+    return topic, group
+
+
+def test_three_consumers_share_a_topic(broker, helper, unique_topic, consumers):
+    """Three consumers on a one-partition topic: every plain record is accepted by
+    exactly one of them, once; a record RELEASEd on its first delivery comes back
+    (delivery count 2) and is accepted then; a REJECTed record is never delivered again
+    (checked after a record produced later has been accepted)."""
+    topic, group = setup_topic(broker, helper, unique_topic)
+    plain = ["v%d" % i for i in range(300)]
+    released = ["release-%d" % i for i in range(10)]
+    rejected = ["reject-%d" % i for i in range(10)]
+    produce(helper, topic, plain[:100] + released + rejected + plain[100:])
+    members = [consumers(group, topic) for _ in range(3)]
+    wait_accepted(members, plain + released)
+    produce(helper, topic, ["after"])
+    wait_accepted(members, ["after"])
+    got = deliveries(members)
+    by_value = {}
+    for r in got:
+        by_value.setdefault(r["value"], []).append(r)
+    for v in plain + ["after"]:
+        assert [(r["ack"], r["delivery"]) for r in by_value[v]] == [("ACCEPT", 1)], (v, by_value[v])
+    for v in released:
+        assert [(r["ack"], r["delivery"]) for r in by_value[v]] == [("RELEASE", 1), ("ACCEPT", 2)], by_value[v]
+    for v in rejected:
+        assert [(r["ack"], r["delivery"]) for r in by_value[v]] == [("REJECT", 1)], by_value[v]
+    for m in members:
+        m.close()
+        assert m.proc.returncode == 0
+
+
+def test_records_of_a_killed_consumer_go_to_the_others(broker, helper, unique_topic, consumers):
+    """A consumer acquires records and is killed (SIGKILL) without acknowledging them:
+    once their lock (2000 ms) runs out they are delivered to another consumer, with
+    delivery count 2."""
+    topic, group = setup_topic(broker, helper, unique_topic)
+    values = ["k%d" % i for i in range(50)]
+    produce(helper, topic, values)
+    holder = consumers(group, topic, "hold")
+
+    def holding():
+        assert "holding" in holder.events()
+    eventually(holding, timeout=WAIT_S, interval=0.1)
+    held = [r["value"] for r in holder.records()]
+    assert held and set(held) <= set(values)
+    holder.kill()
+    others = [consumers(group, topic) for _ in range(2)]
+    wait_accepted(others, values)
+    for r in deliveries(others):
+        assert r["delivery"] == (2 if r["value"] in held else 1), r
+    assert sorted(accepted(others).values()) == [1] * len(values)
+
+
+def test_acknowledged_records_survive_a_broker_restart(broker, helper, unique_topic, consumers):
+    """Records accepted before the broker is killed (SIGKILL) and restarted are not
+    delivered again; records produced after are."""
+    topic, group = setup_topic(broker, helper, unique_topic)
+    before = ["b%d" % i for i in range(100)]
+    produce(helper, topic, before)
+    first = consumers(group, topic)
+    wait_accepted([first], before)
+    first.close()
+    broker.restart(signal.SIGKILL)
+    after = ["a%d" % i for i in range(20)]
+    produce(helper, topic, after)
+    second = consumers(group, topic)
+    wait_accepted([second], after)
+    assert not [r for r in second.records() if r["value"] in before]
+    second.close()
