@@ -9,6 +9,7 @@
 // an authorizer; a group answered with an error keeps INT32_MIN.
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
+#include "share/coordinator.h"
 
 namespace ketch::broker {
 
@@ -37,6 +38,9 @@ awaitable<describe_groups_response> handle_describe_groups(request_context& ctx,
     auto groups = ctx.broker.groups.describe_groups(allowed, ctx.api_version);
     const bool with_ops = ctx.api_version >= 3 && req.include_authorized_operations;
     for (auto& g : groups) {
+        // A share group is not a classic group either (GroupMetadataManager.classicGroup).
+        if (g.error == error_code::group_id_not_found && ctx.broker.shares && ctx.broker.shares->is_share_group(g.group_id))
+            g.error_message = "Group " + g.group_id + " is not a classic group.";
         auto& out = resp.groups.emplace_back();
         out.error_code = code(g.error);
         out.error_message = std::move(g.error_message);

@@ -5,11 +5,21 @@
 // share/share_heartbeat.cc's. Nothing is written to disk: the call runs
 // inline.
 #include "broker/handlers/handlers.h"
+#include "group/coordinator.h"
 #include "share/coordinator.h"
 
 namespace ketch::broker {
 
 using namespace kafka;
+
+namespace {
+// A group id names one group: is it a classic or a consumer group's?
+bool other_kind_exists(request_context& ctx, const std::string& id) {
+    if (ctx.broker.groups.state_of(id)) return true;
+    auto d = ctx.broker.groups.consumer_describe({id});
+    return !d.empty() && d.front().error == error_code::none;
+}
+}  // namespace
 
 awaitable<share_group_heartbeat_response> handle_share_group_heartbeat(request_context& ctx,
                                                                       share_group_heartbeat_request& req) {
@@ -28,6 +38,10 @@ awaitable<share_group_heartbeat_response> handle_share_group_heartbeat(request_c
         for (auto& t : *req.subscribed_topic_names)
             if (!ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t))
                 co_return refuse(error_code::topic_authorization_failed);
+    // GroupMetadataManager.shareGroup: another kind of group has the id.
+    if (req.member_epoch == 0 && !req.group_id.empty() && !ctx.broker.shares->is_share_group(req.group_id) &&
+        other_kind_exists(ctx, req.group_id))
+        co_return refuse(error_code::group_id_not_found, "Group " + req.group_id + " is not a share group.");
     share::heartbeat_request args;
     args.group_id = req.group_id;
     args.member_id = req.member_id;

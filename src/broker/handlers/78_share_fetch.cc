@@ -1,4 +1,7 @@
-// ShareFetch v1 (KIP-932): a share session (epoch 0 opens it, -1 closes
+// ShareFetch v1-2 (KIP-932). v2: ShareAcquireMode (ketch never acquires
+// more than MaxRecords, which is what record_limit asks and what
+// batch_optimized allows) and IsRenewAck (a request that renews locks
+// fetches nothing), KIP-1206/KIP-1222. A share session (epoch 0 opens it, -1 closes
 // it, otherwise each request carries the next epoch and the partitions it
 // adds or forgets), the acknowledgements piggybacked on it, then records
 // acquired from every partition of the session. Behaviour: KafkaApis.
@@ -116,13 +119,14 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
     if (session.error != error_code::none) co_return top(session.error);
     resp.acquisition_lock_timeout_ms = int32_t(session.lock_duration_ms);
     if (has_acks) {
-        auto acks = co_await acknowledge_all(ctx, *req.group_id, *req.member_id, req.topics);
+        auto acks = co_await acknowledge_all(ctx, *req.group_id, *req.member_id, req.topics, ctx.api_version >= 2);
         for (auto& [tp, e] : acks) row(resp, tp).acknowledge_error_code = code(e);
     }
     if (session.final) {
         shares->close_session(*req.group_id, *req.member_id);
         co_return resp;
     }
+    if (ctx.api_version >= 2 && req.is_renew_ack) co_return resp;
     co_await long_poll(ctx, req, session.partitions, resp);
     co_return resp;
 }

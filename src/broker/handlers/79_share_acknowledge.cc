@@ -1,4 +1,5 @@
-// ShareAcknowledge v1 (KIP-932): acknowledgements in an existing share
+// ShareAcknowledge v1-2 (KIP-932). v2: RENEW acknowledgements and the
+// response's AcquisitionLockTimeoutMs (KIP-1222). acknowledgements in an existing share
 // session (epoch 0 is refused: only ShareFetch opens one; -1 acknowledges
 // and closes it, releasing what the member still holds). Behaviour:
 // KafkaApis.handleShareAcknowledgeRequest and SharePartitionManager.
@@ -24,7 +25,8 @@ awaitable<share_acknowledge_response> handle_share_acknowledge(request_context& 
         co_return top(error_code::group_authorization_failed);
     auto session = shares->ack_session(*req.group_id, *req.member_id, req.share_session_epoch);
     if (session.error != error_code::none) co_return top(session.error);
-    auto acks = co_await acknowledge_all(ctx, *req.group_id, *req.member_id, req.topics);
+    if (ctx.api_version >= 2) resp.acquisition_lock_timeout_ms = int32_t(session.lock_duration_ms);
+    auto acks = co_await acknowledge_all(ctx, *req.group_id, *req.member_id, req.topics, ctx.api_version >= 2);
     for (auto& [tp, e] : acks) {
         share_acknowledge_response::share_acknowledge_topic_response* t = nullptr;
         for (auto& x : resp.responses)

@@ -92,9 +92,9 @@ constexpr handler_entry k_handlers[] = {
           &handle_share_group_heartbeat, 1, 1, &share_group_heartbeat_error>(),
     entry<share_group_describe_request, share_group_describe_response,
           &handle_share_group_describe, 1, 1, &share_group_describe_error>(),
-    entry<share_fetch_request, share_fetch_response, &handle_share_fetch, 1, 1, &share_fetch_error>(),
+    entry<share_fetch_request, share_fetch_response, &handle_share_fetch, 1, 2, &share_fetch_error>(),
     entry<share_acknowledge_request, share_acknowledge_response,
-          &handle_share_acknowledge, 1, 1, &share_acknowledge_error>(),
+          &handle_share_acknowledge, 1, 2, &share_acknowledge_error>(),
     // clang-format on
 };
 }  // namespace
