@@ -1,5 +1,5 @@
 #!/bin/sh
-# Compiles the group coordinator's sources with clang's thread-safety
+# Compiles the group and share coordinators' sources with clang's thread-safety
 # analysis (-Wthread-safety as an error): every GUARDED_BY field read or
 # written without its mutex, every REQUIRES function called without it, and
 # every lock taken twice fails the check (base/mutex.h; docs/design/
@@ -24,7 +24,7 @@ if [ -z "$cxx" ]; then
     exit 1
 fi
 flags="-std=c++20 -fsyntax-only -Wthread-safety -Werror=thread-safety"
-for m in base io meta protocol group; do flags="$flags -I$build/include_roots/$m"; done
+for m in base io meta protocol group share; do flags="$flags -I$build/include_roots/$m"; done
 flags="$flags -I$build/gen"
 
 probe=$(mktemp -d)
@@ -42,9 +42,10 @@ if "$cxx" $flags "$probe/probe.cc" 2>/dev/null; then
     exit 1
 fi
 
-if ls "$src"/src/group/*.cc | xargs -P "${JOBS:-2}" -n 1 "$cxx" $flags; then
-    echo "check-thread-safety: $(ls "$src"/src/group/*.cc | wc -l) files of src/group pass"
+# The group coordinator and the share coordinator (docs/design/share_groups.md).
+if ls "$src"/src/group/*.cc "$src"/src/share/*.cc | xargs -P "${JOBS:-2}" -n 1 "$cxx" $flags; then
+    echo "check-thread-safety: $(ls "$src"/src/group/*.cc "$src"/src/share/*.cc | wc -l) files of src/group and src/share pass"
 else
-    echo "check-thread-safety: src/group breaks a lock rule (above)" >&2
+    echo "check-thread-safety: src/group or src/share breaks a lock rule (above)" >&2
     exit 1
 fi

@@ -1,0 +1,186 @@
+// The share coordinator: membership and assignment (Apache Kafka 4.3.1
+// group-coordinator GroupMetadataManager.shareGroupHeartbeat, assignor/
+// SimpleAssignor.java), share sessions (core SharePartitionManager.newContext,
+// share/.../session/ShareSessionCache.java) and durable state (meta/share_store.h
+// in memory here).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "share/coordinator.h"
+
+namespace ketch::share {
+namespace {
+
+uuid id_of(uint8_t n) {
+    uuid u;
+    u.b[15] = n;
+    return u;
+}
+
+class memory_share_store final : public meta::share_store {
+public:
+    result<std::vector<meta::stored_share_partition>, meta::store_error> load() override {
+        std::vector<meta::stored_share_partition> out;
+        for (auto& [k, v] : rows) out.push_back(v);
+        return out;
+    }
+    status<meta::store_error> put(std::span<const meta::stored_share_partition> parts) override {
+        for (auto& p : parts) rows[{p.group, p.topic_id, p.partition}] = p;
+        return ok_v;
+    }
+    status<meta::store_error> remove(const std::string& g, const uuid& t, int32_t p) override {
+        rows.erase({g, t, p});
+        return ok_v;
+    }
+    std::map<std::tuple<std::string, uuid, int32_t>, meta::stored_share_partition> rows;
+};
+
+struct fixture : ::testing::Test {
+    int64_t now = 1000;
+    std::vector<topic_info> topics{{"t", id_of(1), 3}, {"one", id_of(2), 1}};
+    meta::config_map group_configs;
+    memory_share_store store;
+
+    std::unique_ptr<coordinator> make() {
+        settings s;
+        s.session_timeout_ms = 10000;
+        s.record_lock_duration_ms = 2000;
+        return std::make_unique<coordinator>(
+            s, &store, [this] { return topics; }, [this](const std::string&) { return group_configs; },
+            [this] { return now; });
+    }
+    static heartbeat_request join(const std::string& member, const std::string& topic) {
+        heartbeat_request r;
+        r.group_id = "g";
+        r.member_id = member;
+        r.member_epoch = 0;
+        r.subscribed_topic_names = std::vector<std::string>{topic};
+        return r;
+    }
+    static heartbeat_request beat(const std::string& member, int32_t epoch) {
+        heartbeat_request r;
+        r.group_id = "g";
+        r.member_id = member;
+        r.member_epoch = epoch;
+        return r;
+    }
+};
+
+TEST_F(fixture, JoiningMembersSplitThePartitions) {
+    auto c = make();
+    auto a = c->heartbeat(join("a", "t"));
+    ASSERT_EQ(a.error, error_code::none);
+    EXPECT_EQ(a.member_epoch, 1);
+    EXPECT_EQ(a.heartbeat_interval_ms, 5000);
+    ASSERT_TRUE(a.assigned);
+    EXPECT_EQ(a.assigned->at(id_of(1)), (std::vector<int32_t>{0, 1, 2}));
+    auto b = c->heartbeat(join("b", "t"));
+    EXPECT_EQ(b.member_epoch, 2);
+    EXPECT_EQ(b.assigned->at(id_of(1)), (std::vector<int32_t>{1}));
+    // a is told its new assignment at its next heartbeat, with the new epoch.
+    auto a2 = c->heartbeat(beat("a", 1));
+    EXPECT_EQ(a2.member_epoch, 2);
+    EXPECT_EQ(a2.assigned->at(id_of(1)), (std::vector<int32_t>{0, 2}));
+    // Nothing changed since: no assignment in the answer.
+    EXPECT_FALSE(c->heartbeat(beat("a", 2)).assigned);
+}
+
+TEST_F(fixture, MoreMembersThanPartitionsShareThem) {
+    auto c = make();
+    for (auto m : {"a", "b", "c"}) c->heartbeat(join(m, "one"));
+    auto d = c->describe({"g"});
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].state, "Stable");
+    ASSERT_EQ(d[0].members.size(), 3u);
+    for (auto m : {"a", "b"}) {
+        auto r = c->heartbeat(beat(m, m == std::string("a") ? 1 : 2));
+        EXPECT_EQ(r.assigned->at(id_of(2)), (std::vector<int32_t>{0})) << m;
+    }
+}
+
+TEST_F(fixture, HeartbeatErrors) {
+    auto c = make();
+    EXPECT_EQ(c->heartbeat(beat("a", 1)).error, error_code::unknown_member_id);
+    auto bad = join("a", "t");
+    bad.subscribed_topic_names.reset();
+    EXPECT_EQ(c->heartbeat(bad).error, error_code::invalid_request);
+    bad = join("", "t");
+    EXPECT_EQ(c->heartbeat(bad).error, error_code::invalid_request);
+    c->heartbeat(join("a", "t"));
+    EXPECT_EQ(c->heartbeat(beat("a", 7)).error, error_code::fenced_member_epoch);
+    EXPECT_EQ(c->heartbeat(beat("a", -1)).member_epoch, -1);
+    EXPECT_EQ(c->describe({"g"})[0].state, "Empty");
+    EXPECT_EQ(c->describe({"x"})[0].error, error_code::group_id_not_found);
+}
+
+TEST_F(fixture, SessionEpochs) {
+    auto c = make();
+    topic_partition tp{id_of(2), 0};
+    EXPECT_EQ(c->fetch_session("g", "a", 1, {tp}, {}, false).error, error_code::share_session_not_found);
+    EXPECT_EQ(c->fetch_session("g", "a", 0, {tp}, {}, true).error, error_code::invalid_request);
+    auto s = c->fetch_session("g", "a", 0, {tp}, {}, false);
+    EXPECT_EQ(s.error, error_code::none);
+    EXPECT_EQ(s.partitions.size(), 1u);
+    EXPECT_EQ(s.lock_duration_ms, 2000);
+    EXPECT_EQ(c->fetch_session("g", "a", 2, {}, {}, false).error, error_code::invalid_share_session_epoch);
+    EXPECT_EQ(c->fetch_session("g", "a", 1, {}, {}, false).partitions.size(), 1u);
+    EXPECT_EQ(c->ack_session("g", "a", 2).error, error_code::none);
+    EXPECT_EQ(c->ack_session("g", "a", 0).error, error_code::invalid_share_session_epoch);
+    EXPECT_TRUE(c->fetch_session("g", "a", 3, {}, {tp}, false).partitions.empty());
+    EXPECT_TRUE(c->ack_session("g", "a", -1).final);
+}
+
+TEST_F(fixture, AcknowledgedStateSurvivesARestart) {
+    group_configs["share.auto.offset.reset"] = "earliest";
+    topic_partition tp{id_of(2), 0};
+    {
+        auto c = make();
+        EXPECT_EQ(c->fetch_offset("g", tp, 0, 10), 0);
+        EXPECT_EQ(c->acquire("g", "a", tp, 0, 9, 100), (std::vector<acquired_range>{{0, 9, 1}}));
+        EXPECT_EQ(c->acknowledge("g", "a", tp, {{0, 4, {1}}}), error_code::none);
+    }
+    auto c = make();
+    ASSERT_FALSE(c->load());
+    EXPECT_EQ(c->start_offset("g", tp), 5);
+    EXPECT_EQ(c->fetch_offset("g", tp, 0, 10), 5);
+    EXPECT_EQ(c->acquire("g", "b", tp, 5, 9, 100), (std::vector<acquired_range>{{5, 9, 2}}));
+}
+
+TEST_F(fixture, LatestStartsAtTheLogEnd) {
+    topic_partition tp{id_of(2), 0};
+    auto c = make();
+    EXPECT_EQ(c->fetch_offset("g", tp, 0, 10), 10);
+}
+
+TEST_F(fixture, AnExpiredMemberLosesItsRecordsAndSessions) {
+    group_configs["share.auto.offset.reset"] = "earliest";
+    topic_partition tp{id_of(2), 0};
+    auto c = make();
+    c->heartbeat(join("a", "one"));
+    c->fetch_session("g", "a", 0, {tp}, {}, false);
+    c->fetch_offset("g", tp, 0, 3);
+    c->acquire("g", "a", tp, 0, 2, 100);
+    now += 10000;
+    c->tick();
+    EXPECT_EQ(c->describe({"g"})[0].members.size(), 0u);
+    EXPECT_EQ(c->fetch_session("g", "a", 1, {}, {}, false).error, error_code::share_session_not_found);
+    EXPECT_EQ(c->acquire("g", "b", tp, 0, 2, 100), (std::vector<acquired_range>{{0, 2, 2}}));
+}
+
+TEST_F(fixture, LocksRunOutAtTheGroupsDuration) {
+    group_configs["share.record.lock.duration.ms"] = "5000";
+    topic_partition tp{id_of(2), 0};
+    auto c = make();
+    c->fetch_offset("g", tp, 0, 0);
+    c->acquire("g", "a", tp, 0, 0, 100);
+    now += 4999;
+    c->tick();
+    EXPECT_EQ(c->fetch_offset("g", tp, 0, 1), 1);
+    now += 1;
+    c->tick();
+    EXPECT_EQ(c->fetch_offset("g", tp, 0, 1), 0);
+}
+
+}  // namespace
+}  // namespace ketch::share
