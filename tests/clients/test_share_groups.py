@@ -103,6 +103,15 @@ def consumers(broker, tmp_path):
             c.kill()
 
 
+def describe(broker, group):
+    """Admin.describeShareGroups and listGroups(type share) of the Java client."""
+    import json
+    p = _java(["describe", broker.bootstrap, group], stdout=subprocess.PIPE)
+    out, _ = p.communicate(timeout=120)
+    assert p.returncode == 0, out
+    return json.loads(out)
+
+
 def produce(helper, topic, values):
     records = [{"key": None, "value": base64.b64encode(v.encode()).decode(), "headers": [], "timestamp": None,
                 "partition": 0} for v in values]
@@ -161,6 +170,15 @@ def test_three_consumers_share_a_topic(broker, helper, unique_topic, consumers):
         assert [(r["ack"], r["delivery"]) for r in by_value[v]] == [("RELEASE", 1), ("ACCEPT", 2)], by_value[v]
     for v in rejected:
         assert [(r["ack"], r["delivery"]) for r in by_value[v]] == [("REJECT", 1)], by_value[v]
+
+    # ShareGroupDescribe and ListGroups: three members sharing the one partition
+    # (SimpleAssignor: more members than partitions, so the partition is shared).
+    def described():
+        d = describe(broker, group)
+        assert d["state"] == "Stable", d
+        assert sorted(m["partitions"] for m in d["members"]) == [[topic + "-0"]] * 3, d
+        assert [(g["type"].lower(), g["state"]) for g in d["listed"] if g["id"] == group] == [("share", "Stable")], d
+    eventually(described, timeout=WAIT_S, interval=0.5)
     for m in members:
         m.close()
         assert m.proc.returncode == 0

@@ -9,14 +9,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ShareGroupDescription;
+import org.apache.kafka.clients.admin.ShareMemberDescription;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 
 /**
@@ -26,6 +33,7 @@ import org.apache.kafka.common.config.ConfigResource;
  * <pre>
  * ShareConsumerMain setup BOOTSTRAP GROUP KEY=VALUE...   set the group's configs, print "ok"
  * ShareConsumerMain consume BOOTSTRAP GROUP TOPIC MODE     consume until stdin closes
+ * ShareConsumerMain describe BOOTSTRAP GROUP               the group as Admin describes and lists it
  * </pre>
  *
  * MODE "ack": values starting "release-" are RELEASEd on their first delivery (ACCEPTed
@@ -47,6 +55,11 @@ public final class ShareConsumerMain {
       out.flush();
       Runtime.getRuntime().halt(0);
     }
+    if (argv[0].equals("describe")) {
+      out.println(describe(argv[1], argv[2]));
+      out.flush();
+      Runtime.getRuntime().halt(0);
+    }
     consume(out, argv[1], argv[2], argv[3], argv[4]);
     Runtime.getRuntime().halt(0);
   }
@@ -62,6 +75,35 @@ public final class ShareConsumerMain {
       }
       ConfigResource r = new ConfigResource(ConfigResource.Type.GROUP, group);
       admin.incrementalAlterConfigs(Map.of(r, ops)).all().get();
+    }
+  }
+
+  /** describeShareGroups and listGroups(type share) as one JSON object. */
+  static String describe(String bootstrap, String group) throws Exception {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", bootstrap);
+    try (Admin admin = Admin.create(p)) {
+      ShareGroupDescription d = admin.describeShareGroups(List.of(group)).all().get().get(group);
+      StringBuilder b = new StringBuilder("{\"state\":\"" + d.groupState() + "\",\"members\":[");
+      String sep = "";
+      for (ShareMemberDescription m : d.members()) {
+        b.append(sep).append("{\"id\":\"").append(m.consumerId()).append("\",\"partitions\":[");
+        String sep2 = "";
+        for (TopicPartition tp : m.assignment().topicPartitions()) {
+          b.append(sep2).append("\"").append(tp).append("\"");
+          sep2 = ",";
+        }
+        b.append("]}");
+        sep = ",";
+      }
+      b.append("],\"listed\":[");
+      sep = "";
+      for (GroupListing l : admin.listGroups(new ListGroupsOptions().withTypes(Set.of(GroupType.SHARE))).all().get()) {
+        b.append(sep).append(String.format("{\"id\":\"%s\",\"type\":\"%s\",\"state\":\"%s\"}", l.groupId(),
+            l.type().map(Object::toString).orElse(""), l.groupState().map(Object::toString).orElse("")));
+        sep = ",";
+      }
+      return b.append("]}").toString();
     }
   }
 
