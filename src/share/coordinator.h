@@ -81,6 +81,13 @@ struct session_answer {
     bool final = false;  // epoch -1: the session is gone once acknowledgements are done
 };
 
+// A share-partition's progress (DescribeShareGroupOffsets).
+struct partition_progress {
+    topic_partition tp;
+    int64_t start_offset = -1;
+    int64_t done_in_flight = 0;  // ACKNOWLEDGED or ARCHIVED records after the SPSO
+};
+
 class coordinator {
 public:
     using topics_fn = std::function<std::vector<topic_info>()>;
@@ -120,6 +127,18 @@ public:
         EXCLUDES(mu_);
     // The SPSO of a share-partition, if it has state (DescribeShareGroupOffsets).
     std::optional<int64_t> start_offset(const std::string& group, const topic_partition& tp) EXCLUDES(mu_);
+
+    // --- offsets admin (share_offsets.cc) --------------------------------------
+    // Every share-partition of the group with state; nullopt: no such share group.
+    std::optional<std::vector<partition_progress>> progress(const std::string& group) EXCLUDES(mu_);
+    // AlterShareGroupOffsets: sets the SPSO (dropping what is in flight);
+    // NON_EMPTY_GROUP while the group has members.
+    error_code alter_offsets(const std::string& group, const std::vector<std::pair<topic_partition, int64_t>>& to)
+        EXCLUDES(mu_);
+    // DeleteShareGroupOffsets: forgets the topic's share-partitions (they
+    // start again at share.auto.offset.reset); NON_EMPTY_GROUP while the
+    // group has members.
+    error_code delete_offsets(const std::string& group, const uuid& topic_id) EXCLUDES(mu_);
 
     // Timers: members past their session, records past their lock.
     void tick() EXCLUDES(mu_);

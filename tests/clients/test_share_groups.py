@@ -112,6 +112,16 @@ def describe(broker, group):
     return json.loads(out)
 
 
+def admin(broker, *args):
+    """ShareConsumerMain's offsets / alter / delete-offsets: its one line of output."""
+    import json
+    p = _java([args[0], broker.bootstrap, *args[1:]], stdout=subprocess.PIPE)
+    out, _ = p.communicate(timeout=120)
+    assert p.returncode == 0, out
+    text = out.decode().strip()
+    return json.loads(text) if text.startswith("{") else text
+
+
 def produce(helper, topic, values):
     records = [{"key": None, "value": base64.b64encode(v.encode()).decode(), "headers": [], "timestamp": None,
                 "partition": 0} for v in values]
@@ -222,3 +232,39 @@ def test_acknowledged_records_survive_a_broker_restart(broker, helper, unique_to
     wait_accepted([second], after)
     assert not [r for r in second.records() if r["value"] in before]
     second.close()
+
+
+def test_share_group_offsets_admin(broker, helper, unique_topic, consumers):
+    """listShareGroupOffsets shows the SPSO and the lag; alterShareGroupOffsets and
+    deleteShareGroupOffsets are refused while the group has members (NON_EMPTY_GROUP:
+    GroupNotEmptyException) and act once it is empty: after an alter to offset 5 a
+    consumer gets exactly the records from 5 on; after a delete the group starts again
+    at share.auto.offset.reset (earliest here)."""
+    topic, group = setup_topic(broker, helper, unique_topic)
+    values = ["o%d" % i for i in range(10)]
+    produce(helper, topic, values)
+    first = consumers(group, topic)
+    wait_accepted([first], values)
+
+    def spso_at_end():
+        assert admin(broker, "offsets", group, topic) == {"start": 10, "lag": 0}
+    eventually(spso_at_end, timeout=WAIT_S, interval=0.5)
+    assert admin(broker, "alter", group, topic, "5") == "GroupNotEmptyException"
+    assert admin(broker, "delete-offsets", group, topic) == "GroupNotEmptyException"
+    first.close()
+
+    def altered():
+        assert admin(broker, "alter", group, topic, "5") == "ok"
+    eventually(altered, timeout=WAIT_S, interval=0.5)
+    assert admin(broker, "offsets", group, topic) == {"start": 5, "lag": 5}
+    second = consumers(group, topic)
+    wait_accepted([second], values[5:])
+    assert sorted(r["value"] for r in second.records()) == sorted(values[5:])
+    second.close()
+
+    def deleted():
+        assert admin(broker, "delete-offsets", group, topic) == "ok"
+    eventually(deleted, timeout=WAIT_S, interval=0.5)
+    third = consumers(group, topic)
+    wait_accepted([third], values)
+    third.close()

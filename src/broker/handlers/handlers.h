@@ -19,6 +19,9 @@
 #include "protocol/messages/delete_acls.h"
 #include "protocol/messages/delete_groups.h"
 #include "protocol/messages/delete_records.h"
+#include "protocol/messages/delete_share_group_offsets.h"
+#include "protocol/messages/describe_share_group_offsets.h"
+#include "protocol/messages/alter_share_group_offsets.h"
 #include "protocol/messages/delete_topics.h"
 #include "protocol/messages/describe_acls.h"
 #include "protocol/messages/describe_client_quotas.h"
@@ -136,6 +139,12 @@ awaitable<kafka::share_group_describe_response> handle_share_group_describe(requ
 awaitable<kafka::share_fetch_response> handle_share_fetch(request_context&, kafka::share_fetch_request&);
 awaitable<kafka::share_acknowledge_response> handle_share_acknowledge(request_context&,
                                                                      kafka::share_acknowledge_request&);
+awaitable<kafka::describe_share_group_offsets_response> handle_describe_share_group_offsets(
+    request_context&, kafka::describe_share_group_offsets_request&);
+awaitable<kafka::alter_share_group_offsets_response> handle_alter_share_group_offsets(
+    request_context&, kafka::alter_share_group_offsets_request&);
+awaitable<kafka::delete_share_group_offsets_response> handle_delete_share_group_offsets(
+    request_context&, kafka::delete_share_group_offsets_request&);
 
 // The client's address as Kafka shows it to group APIs (InetAddress.toString()
 // without a host name): "/127.0.0.1". `peer` is "ip:port" (11_join_group.cc).
@@ -259,6 +268,12 @@ std::optional<kafka::share_fetch_response> share_fetch_error(const kafka::share_
                                                              const error_answer&);
 std::optional<kafka::share_acknowledge_response> share_acknowledge_error(const kafka::share_acknowledge_request&,
                                                                          int16_t, const error_answer&);
+std::optional<kafka::describe_share_group_offsets_response> describe_share_group_offsets_error(
+    const kafka::describe_share_group_offsets_request&, int16_t, const error_answer&);
+std::optional<kafka::alter_share_group_offsets_response> alter_share_group_offsets_error(
+    const kafka::alter_share_group_offsets_request&, int16_t, const error_answer&);
+std::optional<kafka::delete_share_group_offsets_response> delete_share_group_offsets_error(
+    const kafka::delete_share_group_offsets_request&, int16_t, const error_answer&);
 std::optional<kafka::list_config_resources_response> list_config_resources_error(
     const kafka::list_config_resources_request&, int16_t, const error_answer&);
 std::optional<kafka::describe_topic_partitions_response> describe_topic_partitions_error(

@@ -95,6 +95,12 @@ constexpr handler_entry k_handlers[] = {
     entry<share_fetch_request, share_fetch_response, &handle_share_fetch, 1, 2, &share_fetch_error>(),
     entry<share_acknowledge_request, share_acknowledge_response,
           &handle_share_acknowledge, 1, 2, &share_acknowledge_error>(),
+    entry<describe_share_group_offsets_request, describe_share_group_offsets_response,
+          &handle_describe_share_group_offsets, 0, 1, &describe_share_group_offsets_error>(),
+    entry<alter_share_group_offsets_request, alter_share_group_offsets_response,
+          &handle_alter_share_group_offsets, 0, 0, &alter_share_group_offsets_error>(),
+    entry<delete_share_group_offsets_request, delete_share_group_offsets_response,
+          &handle_delete_share_group_offsets, 0, 0, &delete_share_group_offsets_error>(),
     // clang-format on
 };
 }  // namespace

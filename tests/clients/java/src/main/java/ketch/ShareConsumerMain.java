@@ -16,6 +16,8 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
 import org.apache.kafka.clients.admin.ShareMemberDescription;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
@@ -34,6 +36,10 @@ import org.apache.kafka.common.config.ConfigResource;
  * ShareConsumerMain setup BOOTSTRAP GROUP KEY=VALUE...   set the group's configs, print "ok"
  * ShareConsumerMain consume BOOTSTRAP GROUP TOPIC MODE     consume until stdin closes
  * ShareConsumerMain describe BOOTSTRAP GROUP               the group as Admin describes and lists it
+ * ShareConsumerMain offsets BOOTSTRAP GROUP TOPIC          listShareGroupOffsets of partition 0
+ * ShareConsumerMain alter BOOTSTRAP GROUP TOPIC OFFSET     alterShareGroupOffsets of partition 0
+ * ShareConsumerMain delete-offsets BOOTSTRAP GROUP TOPIC   deleteShareGroupOffsets
+ * (the last two print "ok" or the error's class)
  * </pre>
  *
  * MODE "ack": values starting "release-" are RELEASEd on their first delivery (ACCEPTed
@@ -52,6 +58,11 @@ public final class ShareConsumerMain {
     if (argv[0].equals("setup")) {
       setup(argv[1], argv[2], List.of(argv).subList(3, argv.length));
       out.println("ok");
+      out.flush();
+      Runtime.getRuntime().halt(0);
+    }
+    if (argv[0].equals("offsets") || argv[0].equals("alter") || argv[0].equals("delete-offsets")) {
+      out.println(offsets(argv));
       out.flush();
       Runtime.getRuntime().halt(0);
     }
@@ -75,6 +86,34 @@ public final class ShareConsumerMain {
       }
       ConfigResource r = new ConfigResource(ConfigResource.Type.GROUP, group);
       admin.incrementalAlterConfigs(Map.of(r, ops)).all().get();
+    }
+  }
+
+  static String offsets(String[] argv) throws Exception {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", argv[1]);
+    String group = argv[2];
+    TopicPartition tp = new TopicPartition(argv[3], 0);
+    try (Admin admin = Admin.create(p)) {
+      if (argv[0].equals("offsets")) {
+        ListShareGroupOffsetsSpec spec = new ListShareGroupOffsetsSpec().topicPartitions(List.of(tp));
+        SharePartitionOffsetInfo info =
+            admin.listShareGroupOffsets(Map.of(group, spec)).partitionsToOffsetInfo(group).get().get(tp);
+        if (info == null) {
+          return "{\"start\":null}";
+        }
+        return String.format("{\"start\":%d,\"lag\":%d}", info.startOffset(), info.lag().orElse(-1L));
+      }
+      try {
+        if (argv[0].equals("alter")) {
+          admin.alterShareGroupOffsets(group, Map.of(tp, Long.parseLong(argv[4]))).all().get();
+        } else {
+          admin.deleteShareGroupOffsets(group, Set.of(argv[3])).all().get();
+        }
+        return "ok";
+      } catch (java.util.concurrent.ExecutionException e) {
+        return e.getCause().getClass().getSimpleName();
+      }
     }
   }
 

@@ -1,0 +1,48 @@
+// DescribeShareGroupOffsets, AlterShareGroupOffsets, DeleteShareGroupOffsets.
+// Behaviour: GroupCoordinatorService.describeShareGroupOffsets /
+// alterShareGroupOffsets / deleteShareGroupOffsets (Apache Kafka 4.3.1,
+// group-coordinator): altering or deleting needs an empty group.
+#include "share/coordinator.h"
+
+namespace ketch::share {
+
+std::optional<std::vector<partition_progress>> coordinator::progress(const std::string& group) {
+    lock_guard l(mu_);
+    std::vector<partition_progress> out;
+    for (auto it = partitions_.lower_bound({group, uuid{}, INT32_MIN});
+         it != partitions_.end() && std::get<0>(it->first) == group; ++it) {
+        partition_progress p{{std::get<1>(it->first), std::get<2>(it->first)}, it->second.start_offset(), 0};
+        for (auto& [o, r] : it->second.in_flight())
+            p.done_in_flight += r.state == record_state::acknowledged || r.state == record_state::archived;
+        out.push_back(p);
+    }
+    if (out.empty() && !groups_.count(group)) return std::nullopt;
+    return out;
+}
+
+error_code coordinator::alter_offsets(const std::string& group,
+                                      const std::vector<std::pair<topic_partition, int64_t>>& to) {
+    lock_guard l(mu_);
+    auto g = groups_.find(group);
+    if (g != groups_.end() && !g->second.members.empty()) return error_code::non_empty_group;
+    for (auto& [tp, offset] : to) {
+        auto [it, added] = partitions_.try_emplace({group, tp.topic_id, tp.partition}, offset);
+        if (!added) it->second.reset(offset);
+        persist(group, tp.topic_id, tp.partition, it->second);
+    }
+    return error_code::none;
+}
+
+error_code coordinator::delete_offsets(const std::string& group, const uuid& topic_id) {
+    lock_guard l(mu_);
+    auto g = groups_.find(group);
+    if (g != groups_.end() && !g->second.members.empty()) return error_code::non_empty_group;
+    for (auto it = partitions_.lower_bound({group, topic_id, INT32_MIN});
+         it != partitions_.end() && std::get<0>(it->first) == group && std::get<1>(it->first) == topic_id;) {
+        if (store_) (void)store_->remove(group, topic_id, std::get<2>(it->first));
+        it = partitions_.erase(it);
+    }
+    return error_code::none;
+}
+
+}  // namespace ketch::share
