@@ -79,14 +79,14 @@ bool valid_type(int8_t t) { return t >= int8_t(ack_type::gap) && t <= int8_t(ack
 error_code partition_state::acknowledge(const std::string& member, const std::vector<ack_batch>& batches, int64_t now_ms,
                                         const partition_limits& lim) {
     for (auto& b : batches) {
-        int64_t n = b.last_offset - b.first_offset + 1;
-        if (n <= 0 || b.types.empty() || (b.types.size() != 1 && int64_t(b.types.size()) != n))
-            return error_code::invalid_request;
+        if (b.last_offset < b.first_offset || b.types.empty()) return error_code::invalid_request;
         for (auto t : b.types)
             if (!valid_type(t)) return error_code::invalid_request;
         // SharePartition.acknowledge: every offset must be in flight and
         // acquired by this member.
         if (b.first_offset < start_ || b.last_offset >= end_) return error_code::invalid_record_state;
+        int64_t n = b.last_offset - b.first_offset + 1;  // within the window: no overflow
+        if (b.types.size() != 1 && int64_t(b.types.size()) != n) return error_code::invalid_request;
         for (int64_t o = b.first_offset; o <= b.last_offset; ++o) {
             auto& r = records_.at(o);
             if (r.state != record_state::acquired || r.member != member) return error_code::invalid_record_state;

@@ -18,6 +18,7 @@
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/share_acks.h"
 #include "broker/share_reads.h"
+#include "meta/topic_registry.h"
 #include "partition/service.h"
 
 namespace ketch::broker {
@@ -106,18 +107,28 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
     if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, *req.group_id))
         co_return top(error_code::group_authorization_failed);
     std::vector<share::topic_partition> add, forget;
+    std::vector<std::pair<share::topic_partition, error_code>> unknown;
     bool has_acks = false;
-    for (auto& t : req.topics)
+    for (auto& t : req.topics) {
+        // Only partitions that exist join the session (it would otherwise
+        // grow with whatever ids a client sends); the others are answered once.
+        auto topic = ctx.broker.topics.find(t.topic_id);
         for (auto& p : t.partitions) {
-            add.push_back({t.topic_id, p.partition_index});
+            share::topic_partition tp{t.topic_id, p.partition_index};
+            if (!topic || p.partition_index < 0 || p.partition_index >= topic->t.partition_count)
+                unknown.emplace_back(tp, topic ? error_code::unknown_topic_or_partition : error_code::unknown_topic_id);
+            else
+                add.push_back(tp);
             has_acks |= !p.acknowledgement_batches.empty();
         }
+    }
     for (auto& t : req.forgotten_topics_data)
         for (auto p : t.partitions) forget.push_back({t.topic_id, p});
     auto session = shares->fetch_session(*req.group_id, *req.member_id, req.share_session_epoch,
                                          add, forget, has_acks);
     if (session.error != error_code::none) co_return top(session.error);
     resp.acquisition_lock_timeout_ms = int32_t(session.lock_duration_ms);
+    for (auto& [tp, e] : unknown) row(resp, tp).error_code = code(e);
     if (has_acks) {
         auto acks = co_await acknowledge_all(ctx, *req.group_id, *req.member_id, req.topics, ctx.api_version >= 2);
         for (auto& [tp, e] : acks) row(resp, tp).acknowledge_error_code = code(e);

@@ -5,6 +5,7 @@
 // (KIP-1222): in a v1 request it makes the partition INVALID_REQUEST.
 #pragma once
 
+#include <exception>
 #include <utility>
 #include <vector>
 
@@ -35,8 +36,13 @@ boost::asio::awaitable<share_ack_results> acknowledge_all(request_context& ctx, 
                     for (auto type : b.acknowledge_types) renew |= type == int8_t(share::ack_type::renew);
                 }
                 share::topic_partition tp{topic.topic_id, p.partition_index};
-                out.emplace_back(tp, renew && !renew_ok ? error_code::invalid_request
-                                                        : shares->acknowledge(*g, *m, tp, batches));
+                error_code e = error_code::invalid_request;
+                try {  // on the blocking pool: nothing may escape
+                    if (!renew || renew_ok) e = shares->acknowledge(*g, *m, tp, batches);
+                } catch (const std::exception&) {
+                    e = error_code::unknown_server_error;
+                }
+                out.emplace_back(tp, e);
             }
         return out;
     });

@@ -4,6 +4,8 @@
 // timeout task, maybeUpdateCachedStateAndOffsets).
 #include <gtest/gtest.h>
 
+#include <climits>
+
 #include "share/partition_state.h"
 
 namespace ketch::share {
@@ -119,6 +121,9 @@ TEST(SharePartitionState, BadAcknowledgementsAreRefusedWhole) {
     EXPECT_EQ(p.acknowledge("a", ack(0, 0, ack_type(9)), 0, lim()), error_code::invalid_request);
     EXPECT_EQ(p.acknowledge("a", ack(2, 5, ack_type::accept), 0, lim()), error_code::invalid_record_state);
     EXPECT_EQ(p.acknowledge("b", ack(0, 0, ack_type::accept), 0, lim()), error_code::invalid_record_state);
+    // A range as wide as int64 is refused without computing its length.
+    EXPECT_EQ(p.acknowledge("a", ack(INT64_MIN, INT64_MAX, ack_type::accept), 0, lim()),
+              error_code::invalid_record_state);
     EXPECT_EQ(p.start_offset(), 0);
     EXPECT_EQ(p.in_flight().at(0).state, record_state::acquired);
 }
