@@ -115,8 +115,11 @@ subscriptions_answer client_metrics_manager::get_subscriptions(const uuid& reque
         while (instances_.count(id));
     auto& c = instance_locked(id, meta, now_ms);
     subscriptions_answer a;
-    // validateGetRequest: a get before the push interval has passed is throttled.
-    if (!accept_get(c, now_ms)) {
+    // validateGetRequest (4.3.1): a get before the push interval has passed is
+    // throttled, unless the last push failed with UNKNOWN_SUBSCRIPTION_ID or
+    // UNSUPPORTED_COMPRESSION_TYPE (the client must fetch a new subscription).
+    if (!accept_get(c, now_ms) && c.last_error != code(error_code::unknown_subscription_id) &&
+        c.last_error != code(error_code::unsupported_compression_type)) {
         a.error_code = code(error_code::throttling_quota_exceeded);
         return a;
     }

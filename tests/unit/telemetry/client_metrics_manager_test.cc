@@ -1,7 +1,8 @@
 // GetTelemetrySubscriptions / PushTelemetry as Kafka 4.3.1 answers them:
 // server/src/main/java/org/apache/kafka/server/ClientMetricsManager.java
 // (processGetTelemetrySubscriptionRequest, processPushTelemetryRequest,
-// validateGetRequest, validatePushRequest, createClientInstance) and
+// validateGetRequest, validatePushRequest, createClientInstance; checked
+// against the 4.3.1 kafka-server jar with javap where the source differs) and
 // server/src/main/java/org/apache/kafka/server/metrics/ClientMetricsInstance.java
 // (maybeUpdateGetRequestTimestamp, maybeUpdatePushRequestTimestamp). Plus
 // the store's bounds (telemetry/client_store.h).
@@ -63,6 +64,21 @@ TEST_F(fixture, AGetBeforeTheIntervalIsThrottled) {
     EXPECT_EQ(again.error_code, k_throttled);
     EXPECT_TRUE(again.instance.is_zero());  // getErrorResponse: only the code
     EXPECT_EQ(m.get_subscriptions(a.instance, producer(), now + 5000).error_code, 0);
+}
+
+TEST_F(fixture, AGetRightAfterAnUnknownSubscriptionOrCodecIsNotThrottled) {
+    // 4.3.1's validateGetRequest skips the throttle after these two errors.
+    auto a = sub();
+    auto p = push_of(a, one_gauge(1, 1));
+    p.subscription_id ^= 1;
+    EXPECT_EQ(m.push(p, producer(), now + 10), k_unknown_sub);
+    EXPECT_EQ(m.get_subscriptions(a.instance, producer(), now + 20).error_code, 0);
+    auto b = sub();
+    EXPECT_EQ(m.push(push_of(b, one_gauge(1, 1), 7), producer(), now + 10), k_bad_compression);
+    EXPECT_EQ(m.get_subscriptions(b.instance, producer(), now + 20).error_code, 0);
+    auto c = sub();
+    EXPECT_EQ(m.push(push_of(c, bytes(1024 * 1024 + 1)), producer(), now + 10), k_too_large);
+    EXPECT_EQ(m.get_subscriptions(c.instance, producer(), now + 20).error_code, k_throttled);
 }
 
 TEST_F(fixture, FirstPushAfterAGetIsAcceptedThenTheIntervalHolds) {
