@@ -167,6 +167,16 @@ TEST_F(fixture, ConfiguredSubscriptionsReplaceTheDefaultAndMatch) {
     EXPECT_EQ(sub().push_interval_ms, 5000);  // back to the default
 }
 
+TEST(Subscription, IdIsKafkasForOneMetric) {
+    // Recorded from Kafka 4.3.1 (conformance/recordings/telemetry.json): the
+    // instance id, its subscription (one prefix, 60 s) and the id Kafka gave.
+    // ClientMetricsManager.computeSubscriptionId: CRC32C("[m]" + interval) ^ Uuid.hashCode.
+    auto id = uuid::from_base64("h3W6F2CiRES_F5QMsJrZdA");
+    ASSERT_TRUE(id);
+    subscription s = parse_subscription("s", {{"metrics", "org.apache.kafka.producer."}, {"interval.ms", "60000"}});
+    EXPECT_EQ(subscription_for({s}, *id, producer()).id, 733021899);
+}
+
 TEST(ClientStore, InstancesSeriesAndPointsAreBounded) {
     manager_options o;
     o.limits.max_instances = 3;
