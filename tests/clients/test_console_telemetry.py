@@ -79,11 +79,31 @@ def client_with_metrics(api, client_id, prefix):
 
 def test_telemetry_apis_are_advertised_only_with_the_console(broker, tmp_path):
     assert TELEMETRY_APIS <= advertised_api_keys(broker.host, broker.port)
+    assert get_subscriptions_answered(broker.host, broker.port)
     off = start_console_broker_off(tmp_path)
     try:
         assert not (TELEMETRY_APIS & advertised_api_keys(off.host, off.port))
+        # Not served either: the connection is closed, as for any API ketch does not serve.
+        assert not get_subscriptions_answered(off.host, off.port)
     finally:
         stop_broker(off)
+
+
+def get_subscriptions_answered(host, port):
+    """GetTelemetrySubscriptions v0 (flexible: header v2) with the zero instance id on a raw
+    socket: True when answered with error 0 and a nonzero instance id, False when closed."""
+    header = struct.pack(">hhih", 71, 0, 7, 4) + b"test" + b"\x00"
+    body = bytes(16) + b"\x00"
+    with socket.create_connection((host, port), timeout=10) as s:
+        s.sendall(struct.pack(">i", len(header + body)) + header + body)
+        size_bytes = s.recv(4, socket.MSG_WAITALL)
+        if len(size_bytes) < 4:
+            return False
+        data = s.recv(struct.unpack(">i", size_bytes)[0], socket.MSG_WAITALL)
+    # correlation id, header tags, throttle_time_ms, error_code, client_instance_id
+    corr, _tags, _throttle, err = struct.unpack(">ibih", data[:11])
+    assert corr == 7
+    return err == 0 and data[11:27] != bytes(16)
 
 
 def start_console_broker_off(tmp_path):
