@@ -34,6 +34,10 @@ namespace ketch::security {
 class authorizer;
 }
 
+namespace ketch::telemetry {
+class client_metrics_manager;
+}
+
 namespace ketch::broker {
 
 struct broker_context {
@@ -68,6 +72,9 @@ struct broker_context {
     security::authorizer* authorizer = nullptr;
     // The traffic inspector's ring (console); null: no inspector.
     inspect::traffic_ring* traffic = nullptr;
+    // KIP-714 client telemetry (console on); null: GetTelemetrySubscriptions
+    // and PushTelemetry are neither advertised nor served.
+    telemetry::client_metrics_manager* telemetry = nullptr;
 };
 
 }  // namespace ketch::broker
