@@ -7,7 +7,7 @@
 #
 # Each suite gets a Kafka of its own (KAFKA_REF_RUN=build/outside-reference/SUITE), configured
 # as that suite's own CI configures its broker, the same settings run.py gives ketch:
-#   franz-go      Kafka's defaults
+#   franz-go      Kafka's defaults, plus a SASL_PLAINTEXT listener (KAFKA_SASL=1) for its SCRAM tests
 #   kafka-python  node.id=0, StandardAuthorizer with allow.everyone.if.no.acl.found=true,
 #                 num.partitions=4, group.min.session.timeout.ms=1000,
 #                 group.initial.rebalance.delay.ms=0
@@ -37,12 +37,18 @@ group.min.session.timeout.ms=1000
 group.initial.rebalance.delay.ms=0
 PROPS
   fi
+  sasl=0 sasl_args=()
+  [[ $suite == franz-go ]] && sasl=1
   # A fresh broker each time: no topics or groups left over from an earlier run.
   KAFKA_REF_RUN="$run/kafka" "$ref" clean >/dev/null 2>&1 || true
-  bootstrap="$(KAFKA_REF_RUN="$run/kafka" KAFKA_EXTRA_PROPERTIES="$props" "$ref" start)"
+  bootstrap="$(KAFKA_REF_RUN="$run/kafka" KAFKA_SASL=$sasl KAFKA_EXTRA_PROPERTIES="$props" "$ref" start)"
+  if [[ $sasl == 1 ]]; then
+    sasl_args=(--sasl-bootstrap "$(KAFKA_REF_RUN="$run/kafka" "$ref" sasl-bootstrap)")
+  fi
   echo "outside-reference: $suite against Apache Kafka at $bootstrap"
-  if ! "$root/.venv/bin/python" "$root/tests/outside/run.py" "$suite" --reference \
-        --bootstrap "$bootstrap" --work "$run/work"; then
+  if ! KETCH_BIN="${KETCH_BIN:-$root/${BUILD_DIR:-build}/ketch}" "$root/.venv/bin/python" \
+        "$root/tests/outside/run.py" "$suite" --reference --bootstrap "$bootstrap" "${sasl_args[@]}" \
+        --work "$run/work"; then
     status=1
   fi
   KAFKA_REF_RUN="$run/kafka" "$ref" stop >/dev/null 2>&1 || true

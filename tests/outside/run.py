@@ -48,8 +48,9 @@ SKIPPED = 77  # ctest's SKIP_RETURN_CODE (tests/outside/CMakeLists.txt)
 KAFKA_VERSION = "4.3.1"  # the Kafka ketch answers as (kafka-python gates tests on it)
 
 SUITES = {
-    # franz-go's CI runs these tests against an apache/kafka container with default settings.
-    "franz-go": {"ketch_args": []},
+    # franz-go's CI runs these tests against an apache/kafka container with default settings;
+    # the SCRAM tests also get a SASL_PLAINTEXT listener (KGO_TEST_SCRAM_SEEDS).
+    "franz-go": {"ketch_args": ["--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0"]},
     # kafka-python's fixture broker (servers/resources/default/kafka.properties in its
     # repository): node id 0, an authorizer that allows everything without ACLs,
     # num.partitions=4, group.min.session.timeout.ms=1000, group.initial.rebalance.delay.ms=0.
@@ -106,6 +107,9 @@ class Ketch:
                 self.stop()
                 sys.exit("ketch not ready after %d s" % READY_TIMEOUT_S)
             time.sleep(0.05)
+        lj = data / "listeners.json"
+        listeners = json.loads(lj.read_text())["listeners"] if lj.exists() else {}
+        self.addresses = {name: v["address"] for name, v in listeners.items()}
         return ready.read_text().strip()
 
     def stop(self):
@@ -125,8 +129,17 @@ class Ketch:
 
 # ---- franz-go ----
 
-def run_franz_go(bootstrap, work):
+SCRAM_USER, SCRAM_PASSWORD = "kgo-scram", "kgo-scram-secret"
+
+
+def run_franz_go(bootstrap, work, sasl_bootstrap=None):
     env = dict(os.environ, KGO_SEEDS=bootstrap, KGO_TEST_RF="1", KGO_LOG_LEVEL="warn")
+    if sasl_bootstrap:
+        # TestSCRAMAuth logs in as this user (created with ketch's command line, which speaks
+        # AlterUserScramCredentials to either broker); TestSCRAMAuthBadCredentials as nobody.
+        subprocess.run([str(ketch_binary()), "user", "create", SCRAM_USER, "--password", SCRAM_PASSWORD,
+                        "--mechanism", "SCRAM-SHA-256", "-b", bootstrap], check=True, stdout=subprocess.DEVNULL)
+        env.update(KGO_TEST_SCRAM_SEEDS=sasl_bootstrap, KGO_TEST_SCRAM="%s:%s:256" % (SCRAM_USER, SCRAM_PASSWORD))
     out = work / "go-test.json"
     argv = ["go", "test", "-json", "-count=1", "-timeout", "20m", "github.com/twmb/franz-go/pkg/kgo"]
     log("running %s (KGO_SEEDS=%s) in %s; events in %s" % (" ".join(argv), bootstrap, HERE / "franz-go", out))
@@ -182,7 +195,7 @@ def fetch_kafka_python(work):
     return top
 
 
-def run_kafka_python(bootstrap, work):
+def run_kafka_python(bootstrap, work, sasl_bootstrap=None):
     top = fetch_kafka_python(work)
     xml = work / "junit.xml"
     env = dict(os.environ, KAFKA_URI="PLAINTEXT://" + bootstrap, KAFKA_VERSION=KAFKA_VERSION,
@@ -214,6 +227,10 @@ def run_kafka_python(bootstrap, work):
                 output[name] = child.get("message") or ""
         results[name] = status
     return results, output
+
+
+def ketch_binary():
+    return Path(os.environ.get("KETCH_BIN", REPO / "build" / "ketch"))
 
 
 RUNNERS = {"franz-go": run_franz_go, "kafka-python": run_kafka_python}
@@ -253,6 +270,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("suite", choices=sorted(SUITES))
     ap.add_argument("--bootstrap", help="run against this broker instead of starting a ketch")
+    ap.add_argument("--sasl-bootstrap", help="the broker's SASL_PLAINTEXT listener (SCRAM-SHA-256 enabled)")
     ap.add_argument("--reference", action="store_true", help="the broker is Apache Kafka 4.3.1 (see above)")
     ap.add_argument("--work", help="work directory (default build/outside/SUITE)")
     opts = ap.parse_args()
@@ -266,14 +284,14 @@ def main():
         log("skipped: go is not installed (deps/apt-test.txt; scripts/install-test-deps.sh)")
         sys.exit(SKIPPED)
     ketch = None
-    bootstrap = opts.bootstrap
+    bootstrap, sasl_bootstrap = opts.bootstrap, opts.sasl_bootstrap
     t0 = time.monotonic()
     if not bootstrap:
-        binary = Path(os.environ.get("KETCH_BIN", REPO / "build" / "ketch"))
-        ketch = Ketch(binary, work, SUITES[opts.suite]["ketch_args"])
+        ketch = Ketch(ketch_binary(), work, SUITES[opts.suite]["ketch_args"])
         bootstrap = ketch.start()
+        sasl_bootstrap = ketch.addresses.get("SASL_PLAINTEXT")
     try:
-        results, output = RUNNERS[opts.suite](bootstrap, work)
+        results, output = RUNNERS[opts.suite](bootstrap, work, sasl_bootstrap)
     finally:
         if ketch:
             code = ketch.stop()
