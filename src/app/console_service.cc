@@ -67,6 +67,7 @@ console_handle start_console(const options& opt, console_inputs in) {
         c.connections = &in.connections;
         c.traffic = in.traffic;
         c.client_software = in.client_software;
+        c.telemetry = in.telemetry;
         if (in.decode_framed)
             c.decode_framed = [decode = in.decode_framed](byte_view b) -> nlohmann::json {
                 auto d = decode(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));

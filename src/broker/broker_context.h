@@ -37,6 +37,10 @@ namespace ketch::share {
 class coordinator;
 }
 
+namespace ketch::telemetry {
+class client_metrics_manager;
+}
+
 namespace ketch::broker {
 
 struct broker_context {
@@ -73,6 +77,9 @@ struct broker_context {
     share::coordinator* shares = nullptr;
     // The traffic inspector's ring (console); null: no inspector.
     inspect::traffic_ring* traffic = nullptr;
+    // KIP-714 client telemetry (console on); null: GetTelemetrySubscriptions
+    // and PushTelemetry are neither advertised nor served.
+    telemetry::client_metrics_manager* telemetry = nullptr;
 };
 
 }  // namespace ketch::broker

@@ -17,6 +17,7 @@
 #include "http/message.h"
 #include "inspect/traffic_ring.h"
 #include "net/connection_stats.h"
+#include "telemetry/client_metrics_manager.h"
 
 namespace ketch::console {
 
@@ -43,6 +44,7 @@ struct context {
     const net::request_metrics* metrics = nullptr;
     const net::connection_stats* connections = nullptr;
     inspect::traffic_ring* traffic = nullptr;  // null: no inspector
+    telemetry::client_metrics_manager* telemetry = nullptr;  // KIP-714 client metrics; null: off
     // Open connections by client software ("name version" -> count); may be empty.
     std::function<std::map<std::string, int64_t>()> client_software;
     // Limits of the message browser.
