@@ -9,6 +9,7 @@
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/request_header.h"
+#include "share/coordinator.h"
 
 namespace ketch::broker {
 
@@ -221,6 +222,15 @@ void dispatcher::on_disconnect(net::connection_info& conn) {
     {
         std::lock_guard l(software_mu_);
         software_.erase(conn.id);
+    }
+    // Share sessions end with their connection; releasing their records
+    // writes shares.db, so off the reactor.
+    if (auto* shares = ctx_.shares) {
+        auto close = [shares, id = conn.id] { shares->connection_closed(id); };
+        if (ctx_.run_blocking)
+            ctx_.run_blocking(close);
+        else
+            close();
     }
     if (inspected(ctx_, conn))
         record_event(ctx_, conn, "close", conn.close_reason.empty() ? "closed by the client" : conn.close_reason);

@@ -107,14 +107,18 @@ public:
 
     // --- delivery (share_delivery.cc) -------------------------------------------
     // ShareFetch's session step (SharePartitionManager.newContext).
+    // `connection` is the request's connection: the session ends with it.
     session_answer fetch_session(const std::string& group, const std::string& member, int32_t epoch,
                                  const std::vector<topic_partition>& add, const std::vector<topic_partition>& forget,
-                                 bool has_acks) EXCLUDES(mu_);
+                                 bool has_acks, uint64_t connection = 0) EXCLUDES(mu_);
     // ShareAcknowledge's session step: epoch 0 is refused, -1 ends the session.
     session_answer ack_session(const std::string& group, const std::string& member, int32_t epoch) EXCLUDES(mu_);
     // Ends a session (after a final request's acknowledgements): releases
     // what the member holds.
     void close_session(const std::string& group, const std::string& member) EXCLUDES(mu_);
+    // A client connection closed: the share sessions it held end and their
+    // members' records are released (ShareSessionCache's connection listener).
+    void connection_closed(uint64_t connection) EXCLUDES(mu_);
 
     error_code acknowledge(const std::string& group, const std::string& member, const topic_partition& tp,
                            const std::vector<ack_batch>& batches) EXCLUDES(mu_);
@@ -146,6 +150,7 @@ public:
 private:
     struct session {
         int32_t epoch = 1;
+        uint64_t connection = 0;
         std::set<topic_partition> partitions;
     };
     using part_key = std::tuple<std::string, uuid, int32_t>;

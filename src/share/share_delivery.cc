@@ -13,7 +13,8 @@ int32_t next_epoch(int32_t e) { return e < 0 ? 0 : (e == INT32_MAX ? 1 : e + 1);
 
 session_answer coordinator::fetch_session(const std::string& group, const std::string& member, int32_t epoch,
                                           const std::vector<topic_partition>& add,
-                                          const std::vector<topic_partition>& forget, bool has_acks) {
+                                          const std::vector<topic_partition>& forget, bool has_acks,
+                                          uint64_t connection) {
     lock_guard l(mu_);
     session_answer a;
     a.lock_duration_ms = limits(group).lock_duration_ms;
@@ -50,6 +51,7 @@ session_answer coordinator::fetch_session(const std::string& group, const std::s
         }
         it->second.epoch = next_epoch(epoch);
     }
+    it->second.connection = connection;
     for (auto& tp : add) it->second.partitions.insert(tp);
     for (auto& tp : forget) it->second.partitions.erase(tp);
     a.partitions.assign(it->second.partitions.begin(), it->second.partitions.end());
@@ -86,6 +88,19 @@ void coordinator::close_session(const std::string& group, const std::string& mem
     lock_guard l(mu_);
     sessions_.erase({group, member});
     release_member(group, member);
+}
+
+void coordinator::connection_closed(uint64_t connection) {
+    if (connection == 0) return;
+    lock_guard l(mu_);
+    for (auto it = sessions_.begin(); it != sessions_.end();) {
+        if (it->second.connection != connection) {
+            ++it;
+            continue;
+        }
+        release_member(it->first.first, it->first.second);
+        it = sessions_.erase(it);
+    }
 }
 
 error_code coordinator::acknowledge(const std::string& group, const std::string& member, const topic_partition& tp,

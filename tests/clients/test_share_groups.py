@@ -1,7 +1,7 @@
 """Share groups (KIP-932, issue 23) with the Java KafkaShareConsumer 4.3.1: records of
 one topic shared by several consumers, each record delivered to one of them; RELEASE
-redelivers, REJECT never again; a consumer killed with records acquired loses them
-to the others once their acquisition lock runs out; acknowledged state survives a
+redelivers, REJECT never again; a consumer that stalls or is killed with records
+acquired loses them to the others (lock expiry, connection close); acknowledged state survives a
 broker restart. Needs a broker the tests own (the lock duration is a broker flag).
 
 Behaviour reference, Apache Kafka 4.3.1: core/src/main/java/kafka/server/share/
@@ -197,26 +197,45 @@ def test_three_consumers_share_a_topic(broker, helper, unique_topic, consumers):
         assert m.proc.returncode == 0
 
 
-def test_records_of_a_killed_consumer_go_to_the_others(broker, helper, unique_topic, consumers):
-    """A consumer acquires records and is killed (SIGKILL) without acknowledging them:
-    once their lock (2000 ms) runs out they are delivered to another consumer, with
-    delivery count 2."""
+def test_locked_records_of_a_stalled_or_killed_consumer_go_to_the_others(broker, helper, unique_topic, consumers):
+    """A consumer acquires records and stops without acknowledging them (it stays
+    connected and a group member): once their lock (2000 ms) runs out they are
+    delivered to another consumer, with delivery count 2. A second consumer is killed
+    (SIGKILL) holding records: its connection closes and they are delivered to the
+    others too (at once or after the lock: SharePartitionManager releases a closed
+    connection's share session)."""
     topic, group = setup_topic(broker, helper, unique_topic, lock_ms=LOCK_MS)
     values = ["k%d" % i for i in range(50)]
     produce(helper, topic, values)
     holder = consumers(group, topic, "hold")
 
-    def holding():
-        assert "holding" in holder.events()
-    eventually(holding, timeout=WAIT_S, interval=0.1)
-    held = [r["value"] for r in holder.records()]
+    def holding(c):
+        def check():
+            assert "holding" in c.events()
+        eventually(check, timeout=WAIT_S, interval=0.1)
+        return [r["value"] for r in c.records()]
+    held = holding(holder)
     assert held and set(held) <= set(values)
-    holder.kill()
-    others = [consumers(group, topic) for _ in range(2)]
-    wait_accepted(others, values)
-    for r in deliveries(others):
+    other = consumers(group, topic)
+    wait_accepted([other], values)
+    for r in other.records():
         assert r["delivery"] == (2 if r["value"] in held else 1), r
-    assert sorted(accepted(others).values()) == [1] * len(values)
+    assert sorted(accepted([other]).values()) == [1] * len(values)
+    assert holder.proc.poll() is None, "the stalled consumer is still running"
+    holder.kill()
+    other.close()
+
+    more = ["m%d" % i for i in range(50)]
+    produce(helper, topic, more)
+    victim = consumers(group, topic, "hold")
+    victim_held = holding(victim)
+    assert victim_held and set(victim_held) <= set(more)
+    victim.kill()
+    rest = [consumers(group, topic) for _ in range(2)]
+    wait_accepted(rest, more)
+    for r in deliveries(rest):
+        assert r["delivery"] == (2 if r["value"] in victim_held else 1), r
+    assert sorted(accepted(rest).values()) == [1] * len(more)
 
 
 def test_acknowledged_records_survive_a_broker_restart(broker, helper, unique_topic, consumers):

@@ -125,7 +125,7 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
     for (auto& t : req.forgotten_topics_data)
         for (auto p : t.partitions) forget.push_back({t.topic_id, p});
     auto session = shares->fetch_session(*req.group_id, *req.member_id, req.share_session_epoch,
-                                         add, forget, has_acks);
+                                         add, forget, has_acks, ctx.conn.id);
     if (session.error != error_code::none) co_return top(session.error);
     resp.acquisition_lock_timeout_ms = int32_t(session.lock_duration_ms);
     for (auto& [tp, e] : unknown) row(resp, tp).error_code = code(e);

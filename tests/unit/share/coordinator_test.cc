@@ -168,6 +168,21 @@ TEST_F(fixture, AnExpiredMemberLosesItsRecordsAndSessions) {
     EXPECT_EQ(c->acquire("g", "b", tp, 0, 2, 100), (std::vector<acquired_range>{{0, 2, 2}}));
 }
 
+TEST_F(fixture, AClosedConnectionEndsItsSessionsAndReleasesTheirRecords) {
+    group_configs["share.auto.offset.reset"] = "earliest";
+    topic_partition tp{id_of(2), 0};
+    auto c = make();
+    c->fetch_session("g", "a", 0, {tp}, {}, false, 7);
+    c->fetch_session("g", "b", 0, {tp}, {}, false, 8);
+    c->fetch_offset("g", tp, 0, 4);
+    c->acquire("g", "a", tp, 0, 1, 100);
+    c->acquire("g", "b", tp, 2, 3, 100);
+    c->connection_closed(7);
+    EXPECT_EQ(c->fetch_session("g", "a", 1, {}, {}, false).error, error_code::share_session_not_found);
+    EXPECT_EQ(c->fetch_session("g", "b", 1, {}, {}, false, 8).error, error_code::none);
+    EXPECT_EQ(c->acquire("g", "c", tp, 0, 3, 100), (std::vector<acquired_range>{{0, 1, 2}}));
+}
+
 TEST_F(fixture, LocksRunOutAtTheGroupsDuration) {
     group_configs["share.record.lock.duration.ms"] = "5000";
     topic_partition tp{id_of(2), 0};
