@@ -30,6 +30,9 @@ class transaction_coordinator;
 namespace ketch::group {
 class group_coordinator;
 }
+namespace ketch::fault {
+class registry;
+}
 namespace ketch::security {
 class authorizer;
 }
@@ -68,6 +71,9 @@ struct broker_context {
     security::authorizer* authorizer = nullptr;
     // The traffic inspector's ring (console); null: no inspector.
     inspect::traffic_ring* traffic = nullptr;
+    // Scripted faults (--faults; fault_hook.h); null: off, and no request
+    // pays more than this pointer's test.
+    fault::registry* faults = nullptr;
 };
 
 }  // namespace ketch::broker

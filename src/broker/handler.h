@@ -25,6 +25,8 @@
 #include <spdlog/spdlog.h>
 
 #include "broker/error_answer.h"
+#include "broker/fault_hook.h"
+#include "broker/fault_topics.h"
 #include "broker/handler_clock.h"
 #include "broker/quota_accounting.h"
 #include "broker/request_context.h"
@@ -115,8 +117,24 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
         co_return net::handler_result::close();
     }
     Resp resp;
+    std::optional<fault::hit> injected;  // a scripted error or drop (--faults)
+    if (ctx.broker.faults && ctx.broker.faults->active()) [[unlikely]] {
+        clock.stop();  // a pause or latency costs no quota
+        injected = co_await apply_request_faults(ctx, fault_topics(req, ctx.broker.topics));
+        if (injected && injected->what == fault::kind::drop) co_return net::handler_result::close();
+        clock.start();
+    }
     try {
-        resp = co_await Handle(ctx, req);
+        if (injected) {
+            auto refused = Error(req, ctx.api_version, fault_answer(*injected));
+            if (!refused) {
+                clock.stop();
+                co_return net::handler_result::close();
+            }
+            resp = std::move(*refused);
+        } else {
+            resp = co_await Handle(ctx, req);
+        }
         clock.stop();
     } catch (const std::exception& e) {
         clock.stop();
