@@ -13,9 +13,9 @@
 #include "cli/format.h"
 #include "cli/group_member.h"
 #include "cli/group_offsets.h"
+#include "cli/fetched_records.h"
 #include "cli/offsets.h"
 #include "protocol/messages/fetch.h"
-#include "record/record_reader.h"
 
 namespace ketch::cli {
 
@@ -50,219 +50,192 @@ int64_t now_ms() {
         .count();
 }
 
-void consume(context& ctx, consume_opts& o) {
-    auto parsed = parse_format(o.format);
-    if (!parsed.fmt) throw usage_error("-f/--format: " + parsed.error);
-    format fmt = std::move(*parsed.fmt);
-    std::string spec_text = o.offset.empty() ? "end" : o.offset;
-    std::string err;
-    auto spec = parse_offset_spec(spec_text, err);
-    if (!spec) throw usage_error(err);
-    if (spec->k == offset_spec::kind::stored && o.group.empty()) throw usage_error("-o stored needs -g/--group");
-
-    auto& c = ctx.connect();
-    std::optional<group_member> member;
-    if (!o.group.empty()) {
-        if (!o.partitions.empty()) throw usage_error("-p/--partition cannot be combined with -g (the group assigns partitions)");
-        for (auto& topic : o.topics) c.leaders(topic);  // an unknown topic fails before joining
-        member.emplace(c, o.group, o.topics);
+// One run of `ketch consume`: the partitions being read, where each stands,
+// and when to stop.
+class consumer {
+public:
+    consumer(context& ctx, const consume_opts& o) : ctx_(ctx), o_(o), c_(ctx.connect()) {
+        auto parsed = parse_format(o.format);
+        if (!parsed.fmt) throw usage_error("-f/--format: " + parsed.error);
+        fmt_ = std::move(*parsed.fmt);
+        std::string err;
+        auto spec = parse_offset_spec(o.offset.empty() ? "end" : o.offset, err);
+        if (!spec) throw usage_error(err);
+        spec_ = *spec;
+        if (spec_.k == offset_spec::kind::stored && o.group.empty()) throw usage_error("-o stored needs -g/--group");
+        if (!o.group.empty()) {
+            if (!o.partitions.empty())
+                throw usage_error("-p/--partition cannot be combined with -g (the group assigns partitions)");
+            for (auto& topic : o.topics) c_.leaders(topic);  // an unknown topic fails before joining
+            member_.emplace(c_, o.group, o.topics);
+        }
     }
+
+    void run() {
+        start(member_ ? member_->join() : chosen_partitions());
+        last_record_ = now_ms();
+        while (!finished()) {
+            if (member_ && !member_->heartbeat_if_due()) {
+                try {
+                    member_->commit(positions());  // may be refused once the generation moved on
+                } catch (const kafka_error&) {
+                }
+                start(member_->join());
+                continue;
+            }
+            std::map<int32_t, std::vector<size_t>> by_leader;
+            for (size_t i = 0; i < parts_.size(); ++i)
+                if (!done_.count(i)) by_leader[parts_[i].leader].push_back(i);
+            if (by_leader.empty()) {  // nothing assigned to this member (yet)
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                continue;
+            }
+            for (auto& [leader, idx] : by_leader) {
+                if (finished()) break;
+                fetch_from(leader, idx);
+            }
+        }
+        if (member_) {
+            member_->commit(positions());
+            member_->leave();
+        }
+    }
+
+private:
+    bool count_reached() const { return o_.count >= 0 && printed_ >= o_.count; }
+
+    bool finished() const {
+        if (count_reached()) return true;
+        if (o_.exit_at_end && done_.size() == parts_.size()) return true;
+        if (o_.timeout_ms >= 0 && now_ms() - last_record_ >= o_.timeout_ms) return true;
+        return g_stop != 0;
+    }
+
+    std::map<topic_partition, int64_t> positions() const {
+        std::map<topic_partition, int64_t> offsets;
+        for (auto& p : parts_) offsets[{p.topic, p.partition}] = p.next;
+        return offsets;
+    }
+
+    // Without a group: the topics' partitions, or those of -p.
+    std::vector<topic_partition> chosen_partitions() {
+        std::vector<topic_partition> out;
+        for (auto& topic : o_.topics) {
+            size_t before = out.size();
+            for (auto& [p, l] : c_.leaders(topic))
+                if (o_.partitions.empty() || std::find(o_.partitions.begin(), o_.partitions.end(), p) != o_.partitions.end())
+                    out.emplace_back(topic, p);
+            if (out.size() == before) throw usage_error("topic '" + topic + "' has none of the partitions asked for");
+        }
+        return out;
+    }
+
     // Positions of `tps`: the group's committed offsets where there are any
     // (with -g), else where -o points.
-    auto setup = [&](const std::vector<topic_partition>& tps) {
-        std::vector<part_state> out;
+    void start(const std::vector<topic_partition>& tps) {
+        parts_.clear();
         std::map<std::string, std::vector<int32_t>> by_topic;
         for (auto& [t, p] : tps) by_topic[t].push_back(p);
         std::map<topic_partition, int64_t> stored;
-        if (member && !tps.empty()) stored = fetch_committed(c, o.group, tps);
+        if (member_ && !tps.empty()) stored = fetch_committed(c_, o_.group, tps);
         for (auto& [topic, ps] : by_topic) {
-            auto leaders = c.leaders(topic);
+            auto leaders = c_.leaders(topic);
             std::map<int32_t, int32_t> chosen;
             for (auto p : ps)
                 if (leaders.count(p)) chosen[p] = leaders[p];
             if (chosen.empty()) continue;
-            auto start = list_offsets(c, topic, chosen, k_earliest, o.read_committed);
-            auto end = list_offsets(c, topic, chosen, k_latest, o.read_committed);
+            auto first = list_offsets(c_, topic, chosen, k_earliest, o_.read_committed);
+            auto end = list_offsets(c_, topic, chosen, k_latest, o_.read_committed);
             std::map<int32_t, int64_t> at;
-            if (spec->k == offset_spec::kind::timestamp) at = list_offsets(c, topic, chosen, spec->value, o.read_committed);
+            if (spec_.k == offset_spec::kind::timestamp) at = list_offsets(c_, topic, chosen, spec_.value, o_.read_committed);
             for (auto& [p, l] : chosen) {
                 std::optional<int64_t> t;
                 if (auto it = at.find(p); it != at.end()) t = it->second;
-                int64_t next = resolve_offset(*spec, start[p], end[p], t);
-                if (spec->k == offset_spec::kind::stored) next = end[p];  // nothing committed: new records
+                int64_t next = resolve_offset(spec_, first[p], end[p], t);
+                if (spec_.k == offset_spec::kind::stored) next = end[p];  // nothing committed: new records
                 if (auto it = stored.find({topic, p}); it != stored.end()) next = it->second;
-                out.push_back({topic, p, l, next, end[p]});
+                parts_.push_back({topic, p, l, next, end[p]});
             }
         }
-        return out;
-    };
-    std::vector<topic_partition> initial;
-    if (member) {
-        initial = member->join();
-    } else {
-        for (auto& topic : o.topics) {
-            size_t before = initial.size();
-            for (auto& [p, l] : c.leaders(topic))
-                if (o.partitions.empty() || std::find(o.partitions.begin(), o.partitions.end(), p) != o.partitions.end())
-                    initial.emplace_back(topic, p);
-            if (initial.size() == before) throw usage_error("topic '" + topic + "' has none of the partitions asked for");
-        }
+        done_.clear();
+        for (size_t i = 0; i < parts_.size(); ++i)
+            if (o_.exit_at_end && parts_[i].next >= parts_[i].end_at_start) done_.insert(i);
     }
-    std::vector<part_state> parts = setup(initial);
-    auto positions = [&] {
-        std::map<topic_partition, int64_t> offsets;
-        for (auto& p : parts) offsets[{p.topic, p.partition}] = p.next;
-        return offsets;
-    };
 
+    kafka::fetch_request fetch_request_for(const std::vector<size_t>& idx) const {
+        kafka::fetch_request req;
+        req.replica_id = -1;
+        req.max_wait_ms = o_.max_wait_ms;
+        if (o_.timeout_ms >= 0)
+            req.max_wait_ms = int32_t(std::min<int64_t>(o_.max_wait_ms, std::max<int64_t>(o_.timeout_ms, 1)));
+        req.min_bytes = 1;
+        req.max_bytes = 50 << 20;
+        req.isolation_level = o_.read_committed ? 1 : 0;
+        req.session_id = 0;
+        req.session_epoch = -1;
+        for (auto i : idx) {
+            auto& p = parts_[i];
+            if (req.topics.empty() || req.topics.back().topic != p.topic) req.topics.emplace_back().topic = p.topic;
+            auto& fp = req.topics.back().partitions.emplace_back();
+            fp.partition = p.partition;
+            fp.fetch_offset = p.next;
+            fp.partition_max_bytes = o_.fetch_max_bytes;
+        }
+        return req;
+    }
+
+    void fetch_from(int32_t leader, const std::vector<size_t>& idx) {
+        std::map<topic_partition, size_t> index;
+        for (auto i : idx) index[{parts_[i].topic, parts_[i].partition}] = i;
+        auto resp = c_.call<kafka::fetch_response>(fetch_request_for(idx), leader, 12);
+        check(resp.error_code, "fetch");
+        for (auto& t : resp.responses)
+            for (auto& pd : t.partitions) {
+                auto it = index.find({t.topic, pd.partition_index});
+                if (it == index.end()) continue;
+                print_partition(it->second, pd);
+                if (count_reached()) return;
+            }
+    }
+
+    void print_partition(size_t i, const kafka::fetch_response::partition_data& pd) {
+        auto& p = parts_[i];
+        if (pd.error_code == 1) {  // OFFSET_OUT_OF_RANGE: the log was trimmed under us
+            p.next = list_offsets(c_, p.topic, {{p.partition, p.leader}}, k_earliest, o_.read_committed)[p.partition];
+            return;
+        }
+        check(pd.error_code, "fetch " + p.topic + "/" + std::to_string(p.partition));
+        p.next = read_fetched(pd, p.topic, p.next, o_.read_committed, [&](const message& m) {
+            std::string text = ctx_.json ? to_json_line(m) + "\n" : render(fmt_, m);
+            std::cout.write(text.data(), std::streamsize(text.size()));
+            ++printed_;
+            last_record_ = now_ms();
+            return !count_reached();
+        });
+        std::cout.flush();
+        if (!std::cout) g_stop = 1;  // the reader went away (| head)
+        int64_t end = o_.read_committed && pd.last_stable_offset >= 0 ? pd.last_stable_offset : pd.high_watermark;
+        if (o_.exit_at_end && p.next >= std::min(end, p.end_at_start)) done_.insert(i);
+    }
+
+    context& ctx_;
+    const consume_opts& o_;
+    client& c_;
+    format fmt_;
+    offset_spec spec_;
+    std::optional<group_member> member_;
+    std::vector<part_state> parts_;
+    std::set<size_t> done_;  // partitions past their end (with -e)
+    int64_t printed_ = 0;
+    int64_t last_record_ = 0;
+};
+
+void consume(context& ctx, const consume_opts& o) {
+    consumer run(ctx, o);
     std::signal(SIGINT, [](int) { g_stop = 1; });
     std::signal(SIGTERM, [](int) { g_stop = 1; });
     std::signal(SIGPIPE, SIG_IGN);
-    int64_t printed = 0;
-    int64_t last_record = now_ms();
-    std::set<size_t> done;  // partitions past their end (with -e)
-    auto finished = [&] {
-        if (o.count >= 0 && printed >= o.count) return true;
-        if (o.exit_at_end && done.size() == parts.size()) return true;
-        if (o.timeout_ms >= 0 && now_ms() - last_record >= o.timeout_ms) return true;
-        return g_stop != 0;
-    };
-    auto mark_done = [&] {
-        done.clear();
-        for (size_t i = 0; i < parts.size(); ++i)
-            if (o.exit_at_end && parts[i].next >= parts[i].end_at_start) done.insert(i);
-    };
-    mark_done();
-
-    while (!finished()) {
-        if (member && !member->heartbeat_if_due()) {
-            try {
-                member->commit(positions());  // may be refused once the generation moved on
-            } catch (const kafka_error&) {
-            }
-            parts = setup(member->join());
-            mark_done();
-            continue;
-        }
-        std::map<int32_t, std::vector<size_t>> by_leader;
-        for (size_t i = 0; i < parts.size(); ++i)
-            if (!done.count(i)) by_leader[parts[i].leader].push_back(i);
-        if (by_leader.empty()) {  // nothing assigned to this member (yet)
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            continue;
-        }
-        for (auto& [leader, idx] : by_leader) {
-            if (finished()) break;
-            kafka::fetch_request req;
-            req.replica_id = -1;
-            req.max_wait_ms = o.max_wait_ms;
-            if (o.timeout_ms >= 0) req.max_wait_ms = int32_t(std::min<int64_t>(o.max_wait_ms, std::max<int64_t>(o.timeout_ms, 1)));
-            req.min_bytes = 1;
-            req.max_bytes = 50 << 20;
-            req.isolation_level = o.read_committed ? 1 : 0;
-            req.session_id = 0;
-            req.session_epoch = -1;
-            std::map<std::pair<std::string, int32_t>, size_t> index;
-            for (auto i : idx) {
-                auto& p = parts[i];
-                kafka::fetch_request::fetch_topic* ft = nullptr;
-                for (auto& t : req.topics)
-                    if (t.topic == p.topic) ft = &t;
-                if (!ft) {
-                    ft = &req.topics.emplace_back();
-                    ft->topic = p.topic;
-                }
-                auto& fp = ft->partitions.emplace_back();
-                fp.partition = p.partition;
-                fp.fetch_offset = p.next;
-                fp.partition_max_bytes = o.fetch_max_bytes;
-                index[{p.topic, p.partition}] = i;
-            }
-            auto resp = c.call<kafka::fetch_response>(req, leader, 12);
-            check(resp.error_code, "fetch");
-            for (auto& t : resp.responses)
-                for (auto& pd : t.partitions) {
-                    auto it = index.find({t.topic, pd.partition_index});
-                    if (it == index.end()) continue;
-                    auto& p = parts[it->second];
-                    if (pd.error_code == 1) {  // OFFSET_OUT_OF_RANGE: the log was trimmed under us
-                        p.next = list_offsets(c, p.topic, {{p.partition, p.leader}}, k_earliest, o.read_committed)[p.partition];
-                        continue;
-                    }
-                    check(pd.error_code, "fetch " + p.topic + "/" + std::to_string(p.partition));
-                    // Aborted transactions (read_committed): producer id -> first offset.
-                    std::map<int64_t, int64_t> aborted_from;
-                    std::vector<std::pair<int64_t, int64_t>> aborted;  // (first offset, pid), by offset
-                    if (pd.aborted_transactions)
-                        for (auto& a : *pd.aborted_transactions) aborted.emplace_back(a.first_offset, a.producer_id);
-                    std::sort(aborted.begin(), aborted.end());
-                    size_t next_aborted = 0;
-                    std::set<int64_t> aborting;
-                    bytes data = pd.records ? pd.records->flatten() : bytes{};
-                    size_t pos = 0;
-                    while (pos + record::k_log_overhead <= data.size()) {
-                        auto h = record::parse_batch_header(byte_view(data).subspan(pos));
-                        if (!h || pos + h->total_size() > data.size()) break;  // a partial batch ends the data
-                        byte_view batch = byte_view(data).subspan(pos, h->total_size());
-                        pos += h->total_size();
-                        if (h->magic != 2) throw std::runtime_error("message format v" + std::to_string(h->magic) + " is not supported");
-                        if (o.read_committed) {
-                            while (next_aborted < aborted.size() && aborted[next_aborted].first <= h->last_offset())
-                                aborting.insert(aborted[next_aborted++].second);
-                        }
-                        if (h->is_control()) {
-                            if (h->is_transactional()) aborting.erase(h->producer_id);
-                            p.next = std::max(p.next, h->last_offset() + 1);
-                            continue;
-                        }
-                        if (o.read_committed && h->is_transactional() && aborting.count(h->producer_id)) {
-                            p.next = std::max(p.next, h->last_offset() + 1);
-                            continue;
-                        }
-                        auto rd = record::record_reader::open(batch);
-                        if (!rd) throw std::runtime_error("cannot read a batch of " + p.topic + ": " + rd.error().message);
-                        record::record_view rv;
-                        while (true) {
-                            auto more = rd->next(rv);
-                            if (!more) throw std::runtime_error("corrupt record in " + p.topic + ": " + more.error().message);
-                            if (!more.value()) break;
-                            int64_t off = h->base_offset + rv.offset_delta;
-                            if (off < p.next) continue;
-                            message m;
-                            m.topic = p.topic;
-                            m.partition = p.partition;
-                            m.offset = off;
-                            m.timestamp = h->ts_type() == record::timestamp_type::log_append_time
-                                              ? h->max_timestamp
-                                              : h->base_timestamp + rv.timestamp_delta;
-                            if (rv.key) m.key = bytes(rv.key->begin(), rv.key->end());
-                            if (rv.value) m.value = bytes(rv.value->begin(), rv.value->end());
-                            for (auto& hv : rv.headers)
-                                m.headers.emplace_back(std::string(hv.key.begin(), hv.key.end()),
-                                                       hv.value ? std::optional<bytes>(bytes(hv.value->begin(), hv.value->end()))
-                                                                : std::nullopt);
-                            std::string text = ctx.json ? to_json_line(m) + "\n" : render(fmt, m);
-                            std::cout.write(text.data(), std::streamsize(text.size()));
-                            p.next = off + 1;
-                            ++printed;
-                            last_record = now_ms();
-                            if (o.count >= 0 && printed >= o.count) break;
-                        }
-                        if (o.count >= 0 && printed >= o.count) break;
-                        p.next = std::max(p.next, h->last_offset() + 1);
-                    }
-                    std::cout.flush();
-                    if (!std::cout) g_stop = 1;  // the reader went away (| head)
-                    int64_t end = o.read_committed && pd.last_stable_offset >= 0 ? pd.last_stable_offset : pd.high_watermark;
-                    if (o.exit_at_end && p.next >= std::min(end, p.end_at_start)) done.insert(it->second);
-                    if (o.count >= 0 && printed >= o.count) break;
-                }
-        }
-    }
-    if (member) {
-        member->commit(positions());
-        member->leave();
-    }
+    run.run();
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 // --listener, --config, ...) would run, as `ketch env` always has; with -b/-X
 // it describes those settings. --profile NAME also saves them to
 // <config dir>/NAME.properties and makes NAME the profile later commands use.
+#include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 
@@ -30,95 +32,124 @@ std::string q(const std::string& s) {
     return out + "\"";
 }
 
-void print(const client_config& c, const std::string& fmt, bool json_out) {
+// What every format prints, taken from the settings once.
+struct env_view {
+    const client_config& c;
     std::string bootstrap;
-    for (auto& b : c.brokers) bootstrap += (bootstrap.empty() ? "" : ",") + b;
-    bool sasl = c.uses_sasl(), tls = c.uses_tls();
-    std::string user = c.sasl_username.empty() ? "<user>" : c.sasl_username;
-    std::string pass = c.sasl_password.empty() ? "<password>" : c.sasl_password;
-    std::string ca = c.tls.ca_location;
+    bool sasl, tls;
+    std::string user, pass, ca;
+
+    explicit env_view(const client_config& cfg)
+        : c(cfg), sasl(cfg.uses_sasl()), tls(cfg.uses_tls()),
+          user(cfg.sasl_username.empty() ? "<user>" : cfg.sasl_username),
+          pass(cfg.sasl_password.empty() ? "<password>" : cfg.sasl_password), ca(cfg.tls.ca_location) {
+        for (auto& b : cfg.brokers) bootstrap += (bootstrap.empty() ? "" : ",") + b;
+    }
+    bool ca_file() const { return tls && !ca.empty(); }
+    // The brokers, each quoted with `quote`, comma separated.
+    std::string broker_list(const std::function<std::string(const std::string&)>& quote) const {
+        std::string out;
+        for (auto& b : c.brokers) out += (out.empty() ? "" : ", ") + quote(b);
+        return out;
+    }
+};
+
+void print_shell(const env_view& e) {
+    std::cout << "KAFKA_BOOTSTRAP_SERVERS=" << e.bootstrap << "\n";
+    if (e.c.security_protocol != "PLAINTEXT") std::cout << "KAFKA_SECURITY_PROTOCOL=" << e.c.security_protocol << "\n";
+    if (e.sasl) std::cout << "KAFKA_SASL_MECHANISM=" << e.c.sasl_mechanism << "\n";
+    if (e.ca_file()) std::cout << "KAFKA_SSL_CA_LOCATION=" << e.ca << "\n";
+}
+
+void print_java(const env_view& e) {
+    std::cout << "bootstrap.servers=" << e.bootstrap << "\nsecurity.protocol=" << e.c.security_protocol << "\n";
+    if (e.sasl) {
+        std::cout << "sasl.mechanism=" << e.c.sasl_mechanism << "\n";
+        std::string module = e.c.sasl_mechanism == "PLAIN" ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+                                                           : "org.apache.kafka.common.security.scram.ScramLoginModule";
+        std::cout << "sasl.jaas.config=" << module << " required username=" << q(e.user) << " password=" << q(e.pass)
+                  << ";\n";
+    }
+    if (e.ca_file()) std::cout << "ssl.truststore.type=PEM\nssl.truststore.location=" << e.ca << "\n";
+}
+
+void print_librdkafka(const env_view& e) {
+    std::cout << "bootstrap.servers=" << e.bootstrap << "\nsecurity.protocol=" << e.c.security_protocol << "\n";
+    if (e.sasl)
+        std::cout << "sasl.mechanisms=" << e.c.sasl_mechanism << "\nsasl.username=" << e.user
+                  << "\nsasl.password=" << e.pass << "\n";
+    if (e.ca_file()) std::cout << "ssl.ca.location=" << e.ca << "\n";
+}
+
+void print_python(const env_view& e) {
+    std::cout << "conf = {\n    \"bootstrap.servers\": " << q(e.bootstrap) << ",\n    \"security.protocol\": "
+              << q(e.c.security_protocol) << ",\n";
+    if (e.sasl)
+        std::cout << "    \"sasl.mechanisms\": " << q(e.c.sasl_mechanism) << ",\n    \"sasl.username\": " << q(e.user)
+                  << ",\n    \"sasl.password\": " << q(e.pass) << ",\n";
+    if (e.ca_file()) std::cout << "    \"ssl.ca.location\": " << q(e.ca) << ",\n";
+    std::cout << "}\n";
+}
+
+void print_franz_go(const env_view& e) {
+    std::cout << "opts := []kgo.Opt{\n    kgo.SeedBrokers(" << e.broker_list(q) << "),\n";
+    if (e.tls)
+        std::cout << "    kgo.DialTLSConfig(tlsConfig), // tls.Config with RootCAs from " << (e.ca.empty() ? "the system" : e.ca)
+                  << "\n";
+    if (e.sasl) {
+        if (e.c.sasl_mechanism == "PLAIN")
+            std::cout << "    kgo.SASL(plain.Auth{User: " << q(e.user) << ", Pass: " << q(e.pass) << "}.AsMechanism()),\n";
+        else
+            std::cout << "    kgo.SASL(scram.Auth{User: " << q(e.user) << ", Pass: " << q(e.pass) << "}.As"
+                      << (e.c.sasl_mechanism == "SCRAM-SHA-512" ? "Sha512" : "Sha256") << "Mechanism()),\n";
+    }
+    std::cout << "}\n";
+}
+
+void print_kafkajs(const env_view& e) {
+    std::cout << "const kafka = new Kafka({\n  brokers: [" << e.broker_list([](const std::string& b) { return "'" + b + "'"; })
+              << "],\n";
+    if (e.tls) std::cout << "  ssl: " << (e.ca.empty() ? "true" : "{ ca: [fs.readFileSync('" + e.ca + "', 'utf-8')] }") << ",\n";
+    if (e.sasl) {
+        const auto& m = e.c.sasl_mechanism;
+        std::string js = m == "PLAIN" ? "plain" : m == "SCRAM-SHA-256" ? "scram-sha-256" : "scram-sha-512";
+        std::cout << "  sasl: { mechanism: '" << js << "', username: '" << e.user << "', password: '" << e.pass << "' },\n";
+    }
+    std::cout << "})\n";
+}
+
+struct env_format {
+    std::vector<std::string> names;  // what --format accepts
+    const char* title;               // the section heading of --format all
+    void (*print)(const env_view&);
+};
+
+const std::vector<env_format>& env_formats() {
+    static const std::vector<env_format> formats = {
+        {{"shell"}, "shell (ketch, kcat: KAFKA_BOOTSTRAP_SERVERS)", print_shell},
+        {{"java"}, "Java client properties", print_java},
+        {{"librdkafka", "kcat"}, "librdkafka / kcat (-F file, or -X each line)", print_librdkafka},
+        {{"python"}, "confluent-kafka Python", print_python},
+        {{"franz-go", "go"}, "franz-go (kgo options)", print_franz_go},
+        {{"kafkajs"}, "kafkajs", print_kafkajs},
+    };
+    return formats;
+}
+
+void print(const client_config& c, const std::string& fmt, bool json_out) {
+    env_view e(c);
     if (json_out) {
-        json j{{"bootstrap.servers", bootstrap}, {"security.protocol", c.security_protocol}};
-        if (sasl) j["sasl.mechanism"] = c.sasl_mechanism;
-        if (tls && !ca.empty()) j["ssl.ca.location"] = ca;
+        json j{{"bootstrap.servers", e.bootstrap}, {"security.protocol", c.security_protocol}};
+        if (e.sasl) j["sasl.mechanism"] = c.sasl_mechanism;
+        if (e.ca_file()) j["ssl.ca.location"] = e.ca;
         std::cout << j.dump() << "\n";
         return;
     }
     bool all = fmt == "all";
-    auto section = [&](const char* name) {
-        if (all) std::cout << "\n# " << name << "\n";
-    };
-    if (fmt == "shell" || all) {
-        section("shell (ketch, kcat: KAFKA_BOOTSTRAP_SERVERS)");
-        std::cout << "KAFKA_BOOTSTRAP_SERVERS=" << bootstrap << "\n";
-        if (c.security_protocol != "PLAINTEXT") std::cout << "KAFKA_SECURITY_PROTOCOL=" << c.security_protocol << "\n";
-        if (sasl) std::cout << "KAFKA_SASL_MECHANISM=" << c.sasl_mechanism << "\n";
-        if (tls && !ca.empty()) std::cout << "KAFKA_SSL_CA_LOCATION=" << ca << "\n";
-    }
-    if (fmt == "java" || all) {
-        section("Java client properties");
-        std::cout << "bootstrap.servers=" << bootstrap << "\nsecurity.protocol=" << c.security_protocol << "\n";
-        if (sasl) {
-            std::cout << "sasl.mechanism=" << c.sasl_mechanism << "\n";
-            std::string module = c.sasl_mechanism == "PLAIN" ? "org.apache.kafka.common.security.plain.PlainLoginModule"
-                                                             : "org.apache.kafka.common.security.scram.ScramLoginModule";
-            std::cout << "sasl.jaas.config=" << module << " required username=" << q(user) << " password=" << q(pass)
-                      << ";\n";
-        }
-        if (tls && !ca.empty()) std::cout << "ssl.truststore.type=PEM\nssl.truststore.location=" << ca << "\n";
-    }
-    if (fmt == "librdkafka" || fmt == "kcat" || all) {
-        section("librdkafka / kcat (-F file, or -X each line)");
-        std::cout << "bootstrap.servers=" << bootstrap << "\nsecurity.protocol=" << c.security_protocol << "\n";
-        if (sasl)
-            std::cout << "sasl.mechanisms=" << c.sasl_mechanism << "\nsasl.username=" << user
-                      << "\nsasl.password=" << pass << "\n";
-        if (tls && !ca.empty()) std::cout << "ssl.ca.location=" << ca << "\n";
-    }
-    if (fmt == "python" || all) {
-        section("confluent-kafka Python");
-        std::cout << "conf = {\n    \"bootstrap.servers\": " << q(bootstrap) << ",\n    \"security.protocol\": "
-                  << q(c.security_protocol) << ",\n";
-        if (sasl)
-            std::cout << "    \"sasl.mechanisms\": " << q(c.sasl_mechanism) << ",\n    \"sasl.username\": " << q(user)
-                      << ",\n    \"sasl.password\": " << q(pass) << ",\n";
-        if (tls && !ca.empty()) std::cout << "    \"ssl.ca.location\": " << q(ca) << ",\n";
-        std::cout << "}\n";
-    }
-    if (fmt == "franz-go" || fmt == "go" || all) {
-        section("franz-go (kgo options)");
-        std::cout << "opts := []kgo.Opt{\n    kgo.SeedBrokers(";
-        bool first = true;
-        for (auto& b : c.brokers) {
-            std::cout << (first ? "" : ", ") << q(b);
-            first = false;
-        }
-        std::cout << "),\n";
-        if (tls) std::cout << "    kgo.DialTLSConfig(tlsConfig), // tls.Config with RootCAs from " << (ca.empty() ? "the system" : ca) << "\n";
-        if (sasl) {
-            if (c.sasl_mechanism == "PLAIN")
-                std::cout << "    kgo.SASL(plain.Auth{User: " << q(user) << ", Pass: " << q(pass) << "}.AsMechanism()),\n";
-            else
-                std::cout << "    kgo.SASL(scram.Auth{User: " << q(user) << ", Pass: " << q(pass) << "}.As"
-                          << (c.sasl_mechanism == "SCRAM-SHA-512" ? "Sha512" : "Sha256") << "Mechanism()),\n";
-        }
-        std::cout << "}\n";
-    }
-    if (fmt == "kafkajs" || all) {
-        section("kafkajs");
-        std::cout << "const kafka = new Kafka({\n  brokers: [";
-        bool first = true;
-        for (auto& b : c.brokers) {
-            std::cout << (first ? "" : ", ") << "'" << b << "'";
-            first = false;
-        }
-        std::cout << "],\n";
-        if (tls) std::cout << "  ssl: " << (ca.empty() ? "true" : "{ ca: [fs.readFileSync('" + ca + "', 'utf-8')] }") << ",\n";
-        if (sasl) {
-            std::string m = c.sasl_mechanism == "PLAIN" ? "plain" : c.sasl_mechanism == "SCRAM-SHA-256" ? "scram-sha-256" : "scram-sha-512";
-            std::cout << "  sasl: { mechanism: '" << m << "', username: '" << user << "', password: '" << pass << "' },\n";
-        }
-        std::cout << "})\n";
+    for (auto& f : env_formats()) {
+        if (!all && std::find(f.names.begin(), f.names.end(), fmt) == f.names.end()) continue;
+        if (all) std::cout << "\n# " << f.title << "\n";
+        f.print(e);
     }
 }
 

@@ -66,6 +66,70 @@ log_result<bytes> rebuild(const record::batch_header& h, const std::vector<kept_
     return out;
 }
 
+// LogCleaner's choices for one batch, before its records are read: whether
+// its records may go at all (an aborted or finished transaction, or a marker
+// past its horizon), and what is left when none of them stays.
+struct batch_plan {
+    bool control = false;
+    bool has_horizon = false;
+    bool discard_records = false;       // every record goes
+    bool marker_for_empty_txn = false;  // a marker whose transaction is gone: it gets a horizon
+    enum class retention { erase, retain_empty, erase_empty } keep_rule = retention::erase_empty;
+};
+
+batch_plan plan_batch(byte_view batch, const record::batch_header& h, batch_filter_context& ctx) {
+    batch_plan p;
+    p.control = h.is_control();
+    marker_type marker = p.control ? read_marker_type(batch) : marker_type::none;
+    bool can_discard = p.control ? ctx.txn.on_control_batch_read(h, marker) : ctx.txn.on_batch_read(h);
+    p.has_horizon = h.has_delete_horizon();
+    p.discard_records = p.control ? can_discard && p.has_horizon && h.base_timestamp <= ctx.now_ms : can_discard;
+    p.marker_for_empty_txn = can_discard && p.control;
+    // The last batch of a live producer stays (even empty): its sequence and
+    // epoch must survive; so does the batch ending the cleaned range (its
+    // offset must survive).
+    bool last_of_producer = false;
+    if (h.producer_id >= 0) {
+        if (auto it = ctx.producers.find(h.producer_id); it != ctx.producers.end()) {
+            const auto& last = it->second;
+            last_of_producer = last.last_data_offset ? h.last_offset() == *last.last_data_offset
+                                                     : p.control && h.producer_epoch == last.producer_epoch;
+        }
+    }
+    using retention = batch_plan::retention;
+    if (h.producer_id >= 0 && last_of_producer) p.keep_rule = retention::retain_empty;
+    else if (h.last_offset() + 1 == ctx.round_upper_bound) p.keep_rule = retention::retain_empty;
+    else if (p.discard_records) p.keep_rule = retention::erase;
+    return p;
+}
+
+// LogCleaner.shouldRetainRecord: the latest value of its key (a tombstone
+// only until the batch's delete horizon), anything past the offset map, and
+// control records unless their batch goes.
+bool retain_record(const batch_plan& p, const record::batch_header& h, const record::record_view& rv, int64_t offset,
+                   const batch_filter_context& ctx) {
+    if (p.discard_records) return false;
+    if (p.control) return true;
+    if (offset > ctx.map.latest_offset) return true;
+    if (!rv.key) return false;
+    bool latest = offset >= ctx.map.get(*rv.key);
+    bool retain_deletes = !p.has_horizon || ctx.now_ms < h.base_timestamp;
+    return latest && (rv.value.has_value() || retain_deletes);
+}
+
+kept_record copy_record(const record::batch_header& h, const record::record_view& rv, int64_t offset) {
+    kept_record k{offset, record::record_timestamp(h, rv), {}};
+    if (rv.key) k.data.key = to_bytes(*rv.key);
+    if (rv.value) k.data.value = to_bytes(*rv.value);
+    for (const auto& hd : rv.headers) {
+        record::record_header_data d;
+        d.key = key_string(hd.key);
+        if (hd.value) d.value = to_bytes(*hd.value);
+        k.data.headers.push_back(std::move(d));
+    }
+    return k;
+}
+
 }  // namespace
 
 int64_t offset_map::get(byte_view key) const {
@@ -77,29 +141,8 @@ void offset_map::put(byte_view key, int64_t offset) { offsets[key_string(key)] =
 
 log_result<filtered_batch> filter_batch(byte_view batch, const record::batch_header& h, batch_filter_context& ctx) {
     filtered_batch out;
-    const bool control = h.is_control();
-    marker_type marker = marker_type::none;
-    if (control) marker = read_marker_type(batch);
-    bool can_discard = control ? ctx.txn.on_control_batch_read(h, marker) : ctx.txn.on_batch_read(h);
-    const bool has_horizon = h.has_delete_horizon();
-    bool discard_records = control ? can_discard && has_horizon && h.base_timestamp <= ctx.now_ms : can_discard;
-
-    bool last_of_producer = false;
-    if (h.producer_id >= 0) {
-        if (auto it = ctx.producers.find(h.producer_id); it != ctx.producers.end()) {
-            const auto& last = it->second;
-            last_of_producer = last.last_data_offset ? h.last_offset() == *last.last_data_offset
-                                                     : control && h.producer_epoch == last.producer_epoch;
-        }
-    }
-    enum class retention { erase, retain_empty, erase_empty } keep_rule;
-    if (h.producer_id >= 0 && last_of_producer) keep_rule = retention::retain_empty;
-    else if (h.last_offset() + 1 == ctx.round_upper_bound) keep_rule = retention::retain_empty;
-    else if (discard_records) keep_rule = retention::erase;
-    else keep_rule = retention::erase_empty;
-    const bool marker_for_empty_txn = can_discard && control;
-
-    if (keep_rule == retention::erase) {
+    const batch_plan p = plan_batch(batch, h, ctx);
+    if (p.keep_rule == batch_plan::retention::erase) {
         out.records_read = h.records_count;
         return out;
     }
@@ -115,39 +158,16 @@ log_result<filtered_batch> filter_batch(byte_view batch, const record::batch_hea
         if (!*n) break;
         ++out.records_read;
         int64_t offset = h.base_offset + rv.offset_delta;
-        bool retain;
-        if (discard_records) {
-            retain = false;
-        } else if (control) {
-            retain = true;
-        } else if (offset > ctx.map.latest_offset) {
-            retain = true;
-        } else if (rv.key) {
-            bool latest = offset >= ctx.map.get(*rv.key);
-            bool retain_deletes = !has_horizon || ctx.now_ms < h.base_timestamp;
-            retain = latest && (rv.value.has_value() || retain_deletes);
-        } else {
-            retain = false;
-        }
-        if (!retain) {
+        if (!retain_record(p, h, rv, offset, ctx)) {
             all_kept = false;
             continue;
         }
         if (!rv.value) tombstones = true;
-        kept_record k{offset, record::record_timestamp(h, rv), {}};
-        if (rv.key) k.data.key = to_bytes(*rv.key);
-        if (rv.value) k.data.value = to_bytes(*rv.value);
-        for (const auto& hd : rv.headers) {
-            record::record_header_data d;
-            d.key = key_string(hd.key);
-            if (hd.value) d.value = to_bytes(*hd.value);
-            k.data.headers.push_back(std::move(d));
-        }
-        kept.push_back(std::move(k));
+        kept.push_back(copy_record(h, rv, offset));
     }
     out.records_kept = int32_t(kept.size());
     if (!kept.empty()) {
-        bool need_horizon = (tombstones || marker_for_empty_txn) && !has_horizon;
+        bool need_horizon = (tombstones || p.marker_for_empty_txn) && !p.has_horizon;
         if (all_kept && !need_horizon) {
             out.what = filtered_batch::kind::original;
             return out;
@@ -155,7 +175,7 @@ log_result<filtered_batch> filter_batch(byte_view batch, const record::batch_hea
         int64_t horizon = record::k_no_timestamp;
         if (need_horizon)
             horizon = ctx.delete_retention_ms > INT64_MAX - ctx.now_ms ? INT64_MAX : ctx.now_ms + ctx.delete_retention_ms;
-        else if (has_horizon)
+        else if (p.has_horizon)
             horizon = h.base_timestamp;
         auto b = rebuild(h, kept, horizon);
         if (!b) return failure{b.error()};
@@ -163,7 +183,7 @@ log_result<filtered_batch> filter_batch(byte_view batch, const record::batch_hea
         out.data = std::move(*b);
         return out;
     }
-    if (keep_rule == retention::retain_empty) {
+    if (p.keep_rule == batch_plan::retention::retain_empty) {
         out.what = filtered_batch::kind::rewritten;
         out.data = empty_batch(h);
     }

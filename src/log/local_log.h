@@ -157,7 +157,11 @@ private:
     };
 
     // open (local_log_open.cc)
+    struct load_state;
     log_status load();
+    log_status open_segments(load_state& st, segment_list& list);
+    log_status start_over_if_empty(load_state& st, segment_list& list);
+    log_status recover_producer_state(load_state& st, const segment_list& list, int64_t leo);
     log_status delete_segment_files(int64_t base_offset);
 
     // append path: `head` is the rewritten header copy, `batch` the caller's bytes.

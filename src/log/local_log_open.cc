@@ -28,35 +28,36 @@ log_status local_log::delete_segment_files(int64_t base) {
     return ok_v;
 }
 
-log_status local_log::load() {
-    auto& fs = *opt_.fs;
-    const auto& dir = opt_.dir;
-    // An interrupted compaction swap is finished (or its leftovers removed) first.
-    auto swaps = recover_compaction_files(fs, dir);
-    if (!swaps) return failure{swaps.error()};
-    report_.swaps_completed = swaps->swaps_completed;
-    auto entries = fs.list_dir(dir);
-    if (!entries) return failure{from_io(entries.error())};
+// What load() found and decided, passed between its steps.
+struct local_log::load_state {
+    std::vector<int64_t> bases;      // segment logs, by base offset
+    std::vector<int64_t> snapshots;  // producer-state snapshots, by offset
+    bool removed_any = false;        // a file was removed: the directory needs a sync
+    int64_t log_start = 0;
+    int64_t recovery_point = 0;
+    int64_t first_scanned = INT64_MAX;  // producer state replays from a snapshot at or below it
+    std::vector<std::shared_ptr<segment>> to_finalize;
+};
 
-    // What is there: segment logs, index files, leftovers of atomic writes.
-    std::vector<int64_t> bases, snapshots;
+namespace {
+
+// What is there: segment logs, index files, leftovers of atomic writes. Temp
+// files and index files without their segment are removed.
+void scan_dir(io::file_system& fs, const std::string& dir, const std::vector<io::dir_entry>& entries,
+                    std::vector<int64_t>& bases, std::vector<int64_t>& snapshots, bool& removed_any) {
     std::map<int64_t, std::vector<std::string>> index_files;
-    bool removed_any = false;
-    for (const auto& e : *entries) {
+    for (const auto& e : entries) {
         if (e.is_dir) continue;
         if (auto b = parse_segment_file_name(e.name, k_log_suffix)) {
             bases.push_back(*b);
-        } else if (auto i = parse_segment_file_name(e.name, k_index_suffix)) {
-            index_files[*i].push_back(e.name);
-        } else if (auto t = parse_segment_file_name(e.name, k_time_index_suffix)) {
-            index_files[*t].push_back(e.name);
-        } else if (auto x = parse_segment_file_name(e.name, k_txn_index_suffix)) {
-            index_files[*x].push_back(e.name);
         } else if (auto p = parse_segment_file_name(e.name, k_snapshot_suffix)) {
             snapshots.push_back(*p);
         } else if (e.name.ends_with(k_tmp_suffix)) {
             (void)fs.remove(io::join_path(dir, e.name));
             removed_any = true;
+        } else {
+            for (auto suffix : {k_index_suffix, k_time_index_suffix, k_txn_index_suffix})
+                if (auto i = parse_segment_file_name(e.name, suffix)) index_files[*i].push_back(e.name);
         }
     }
     std::sort(bases.begin(), bases.end());
@@ -66,104 +67,40 @@ log_status local_log::load() {
         for (const auto& n : names) (void)fs.remove(io::join_path(dir, n));  // orphan index
         removed_any = true;
     }
+}
 
-    auto cp = read_checkpoint(fs, dir);
+}  // namespace
+
+log_status local_log::load() {
+    auto& fs = *opt_.fs;
+    // An interrupted compaction swap is finished (or its leftovers removed) first.
+    auto swaps = recover_compaction_files(fs, opt_.dir);
+    if (!swaps) return failure{swaps.error()};
+    report_.swaps_completed = swaps->swaps_completed;
+    auto entries = fs.list_dir(opt_.dir);
+    if (!entries) return failure{from_io(entries.error())};
+    load_state st;
+    scan_dir(fs, opt_.dir, *entries, st.bases, st.snapshots, st.removed_any);
+
+    auto cp = read_checkpoint(fs, opt_.dir);
     if (!cp) return failure{cp.error()};
-    int64_t lso = *cp ? (*cp)->log_start_offset : (bases.empty() ? 0 : bases.front());
-    int64_t recovery_point = *cp ? (*cp)->recovery_point : 0;
-
+    st.log_start = *cp ? (*cp)->log_start_offset : (st.bases.empty() ? 0 : st.bases.front());
+    st.recovery_point = *cp ? (*cp)->recovery_point : 0;
     // Segments wholly below the log start: an interrupted deletion.
-    while (bases.size() >= 2 && bases[1] <= lso) {
-        if (auto st = delete_segment_files(bases.front()); !st) return st;
-        bases.erase(bases.begin());
+    while (st.bases.size() >= 2 && st.bases[1] <= st.log_start) {
+        if (auto s = delete_segment_files(st.bases.front()); !s) return s;
+        st.bases.erase(st.bases.begin());
         ++report_.segments_dropped;
-        removed_any = true;
+        st.removed_any = true;
     }
 
     auto list = std::make_shared<segment_list>();
-    int64_t now = now_ms();
-    uint32_t interval = config_.index_interval_bytes;
-    int64_t first_scanned = INT64_MAX;  // producer state replays from a snapshot at or below it
-    std::vector<std::shared_ptr<segment>> to_finalize_now;
-    for (size_t i = 0; i < bases.size(); ++i) {
-        bool last = i + 1 == bases.size();
-        auto seg = segment::open(fs, dir, bases[i], now);
-        if (!seg) return failure{seg.error()};
-        bool recover = bases[i] >= recovery_point && !(opt_.clean_shutdown);
-        if (!recover) {
-            auto loaded = (*seg)->load_index_files(fs);
-            if (!loaded) return failure{loaded.error()};
-            if (!*loaded) {
-                recover = true;
-                ++report_.indexes_rebuilt;
-            }
-        }
-        uint64_t cut = 0;
-        if (recover) {
-            auto r = (*seg)->recover(interval);
-            if (!r) return failure{r.error()};
-            first_scanned = std::min(first_scanned, bases[i]);
-            cut = *r;
-            ++report_.segments_recovered;
-            report_.bytes_truncated += cut;
-            if (cut > 0)
-                spdlog::warn("log {}: cut {} invalid bytes from segment {}", dir, cut, bases[i]);
-        }
-        if (!list->empty() && (*seg)->base_offset() < list->back()->next_offset())
-            return failure{log_error{log_errc::corrupt, "segment " + std::to_string(bases[i]) +
-                                                            " overlaps the previous one in " + dir}};
-        bool drop_rest = cut > 0 && !last;
-        if (recover && !last && !drop_rest) {
-            // A closed segment: finalize it (after the producer-state replay
-            // rebuilt its aborted index) so it need not be scanned again.
-            to_finalize_now.push_back(*seg);
-        }
-        list->push_back(std::move(*seg));
-        if (drop_rest) {
-            // Later segments follow a hole: what they hold was never acknowledged as durable.
-            for (size_t j = i + 1; j < bases.size(); ++j) {
-                if (auto st = delete_segment_files(bases[j]); !st) return st;
-                ++report_.segments_dropped;
-            }
-            removed_any = true;
-            break;
-        }
-    }
+    if (auto s = open_segments(st, *list); !s) return s;
+    if (auto s = start_over_if_empty(st, *list); !s) return s;
+    int64_t leo = list->back()->next_offset();
+    if (auto s = recover_producer_state(st, *list, leo); !s) return s;
 
-    int64_t leo = list->empty() ? lso : list->back()->next_offset();
-    if (lso > leo || list->empty()) {
-        // Nothing at or after the log start survived: start over at the log start.
-        for (const auto& s : *list) {
-            if (auto st = delete_segment_files(s->base_offset()); !st) return st;
-            ++report_.segments_dropped;
-        }
-        list->clear();
-        auto seg = segment::create(fs, dir, lso, now);
-        if (!seg) return failure{seg.error()};
-        list->push_back(std::move(*seg));
-        leo = lso;
-        removed_any = true;
-    }
-    lso = std::max(lso, list->front()->base_offset());
-
-    // Snapshots past the log end describe batches that are gone.
-    for (auto it = snapshots.begin(); it != snapshots.end();) {
-        if (*it > leo) {
-            (void)fs.remove(io::join_path(dir, segment_file_name(*it, k_snapshot_suffix)));
-            it = snapshots.erase(it);
-        } else {
-            ++it;
-        }
-    }
-    if (auto st = rebuild_producer_state(*list, first_scanned, snapshots); !st) return st;
-    for (const auto& s : to_finalize_now)
-        if (auto st = finalize_segment(*s); !st) return st;
-    // Keep the newest few snapshots: older ones would only serve a rebuild of
-    // a segment whose index files were lost.
-    for (size_t i = 0; i + 3 < snapshots.size(); ++i)
-        (void)fs.remove(io::join_path(dir, segment_file_name(snapshots[i], k_snapshot_suffix)));
-
-    log_start_.store(lso);
+    log_start_.store(std::max(st.log_start, list->front()->base_offset()));
     log_end_.store(leo);
     // Recovered segments are not known to be synced (the crash may have been
     // the process, not the machine): durability starts at the first of them.
@@ -175,9 +112,96 @@ log_status local_log::load() {
         }
     }
     publish(std::move(list));
-    dir_dirty_.store(removed_any);
+    dir_dirty_.store(st.removed_any);
     if (*cp) saved_ = **cp;
-    if (auto st = save_checkpoint(); !st) return st;
+    return save_checkpoint();
+}
+
+// Opens each segment, recovering those past the recovery point (or all after
+// an unclean shutdown, or those whose index files are unusable). A segment
+// cut short ends the log: later segments follow a hole, and what they hold was
+// never acknowledged as durable.
+log_status local_log::open_segments(load_state& st, segment_list& list) {
+    auto& fs = *opt_.fs;
+    int64_t now = now_ms();
+    for (size_t i = 0; i < st.bases.size(); ++i) {
+        bool last = i + 1 == st.bases.size();
+        auto seg = segment::open(fs, opt_.dir, st.bases[i], now);
+        if (!seg) return failure{seg.error()};
+        bool recover = st.bases[i] >= st.recovery_point && !opt_.clean_shutdown;
+        if (!recover) {
+            auto loaded = (*seg)->load_index_files(fs);
+            if (!loaded) return failure{loaded.error()};
+            if (!*loaded) {
+                recover = true;
+                ++report_.indexes_rebuilt;
+            }
+        }
+        uint64_t cut = 0;
+        if (recover) {
+            auto r = (*seg)->recover(config_.index_interval_bytes);
+            if (!r) return failure{r.error()};
+            st.first_scanned = std::min(st.first_scanned, st.bases[i]);
+            cut = *r;
+            ++report_.segments_recovered;
+            report_.bytes_truncated += cut;
+            if (cut > 0) spdlog::warn("log {}: cut {} invalid bytes from segment {}", opt_.dir, cut, st.bases[i]);
+        }
+        if (!list.empty() && (*seg)->base_offset() < list.back()->next_offset())
+            return failure{log_error{log_errc::corrupt, "segment " + std::to_string(st.bases[i]) +
+                                                            " overlaps the previous one in " + opt_.dir}};
+        bool drop_rest = cut > 0 && !last;
+        // A closed recovered segment is finalized (after the producer-state
+        // replay rebuilt its aborted index) so it need not be scanned again.
+        if (recover && !last && !drop_rest) st.to_finalize.push_back(*seg);
+        list.push_back(std::move(*seg));
+        if (drop_rest) {
+            for (size_t j = i + 1; j < st.bases.size(); ++j) {
+                if (auto s = delete_segment_files(st.bases[j]); !s) return s;
+                ++report_.segments_dropped;
+            }
+            st.removed_any = true;
+            break;
+        }
+    }
+    return ok_v;
+}
+
+// Nothing at or after the log start survived: start over at the log start.
+log_status local_log::start_over_if_empty(load_state& st, segment_list& list) {
+    int64_t leo = list.empty() ? st.log_start : list.back()->next_offset();
+    if (st.log_start <= leo && !list.empty()) return ok_v;
+    for (const auto& s : list) {
+        if (auto d = delete_segment_files(s->base_offset()); !d) return d;
+        ++report_.segments_dropped;
+    }
+    list.clear();
+    auto seg = segment::create(*opt_.fs, opt_.dir, st.log_start, now_ms());
+    if (!seg) return failure{seg.error()};
+    list.push_back(std::move(*seg));
+    st.removed_any = true;
+    return ok_v;
+}
+
+// Replays producer state, then finalizes the recovered closed segments.
+// Snapshots past the log end describe batches that are gone; of the rest only
+// the newest few are kept: older ones would only serve a rebuild of a segment
+// whose index files were lost.
+log_status local_log::recover_producer_state(load_state& st, const segment_list& list, int64_t leo) {
+    auto& fs = *opt_.fs;
+    for (auto it = st.snapshots.begin(); it != st.snapshots.end();) {
+        if (*it > leo) {
+            (void)fs.remove(io::join_path(opt_.dir, segment_file_name(*it, k_snapshot_suffix)));
+            it = st.snapshots.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (auto s = rebuild_producer_state(list, st.first_scanned, st.snapshots); !s) return s;
+    for (const auto& seg : st.to_finalize)
+        if (auto s = finalize_segment(*seg); !s) return s;
+    for (size_t i = 0; i + 3 < st.snapshots.size(); ++i)
+        (void)fs.remove(io::join_path(opt_.dir, segment_file_name(st.snapshots[i], k_snapshot_suffix)));
     return ok_v;
 }
 

@@ -118,10 +118,11 @@ int32_t increment_sequence(int32_t sequence, int32_t increment) {
     return sequence + increment;
 }
 
-result<batch_info, batch_error> validate_produce_batch(byte_view in, const validation_limits& limits) {
-    const std::string tp = in_tp(limits);
+namespace {
 
-    // ProduceRequest.validateRecords over ByteBufferLogInputStream.
+// ProduceRequest.validateRecords over ByteBufferLogInputStream: exactly one
+// batch, of magic 2, zstd only from Produce v7.
+result<byte_view, batch_error> the_only_batch(byte_view in, const validation_limits& limits) {
     auto first = next_batch(in);
     if (first.error) return failure{*first.error};
     if (!first.size) return fail(error_code::invalid_record, "Produce requests must have at least one record batch per partition");
@@ -137,8 +138,11 @@ result<batch_info, batch_error> validate_produce_batch(byte_view in, const valid
     if (second.error) return failure{*second.error};
     if (second.size)
         return fail(error_code::invalid_record, "Produce requests are only allowed to contain exactly one record batch per partition");
+    return batch;
+}
 
-    // UnifiedLog.analyzeAndValidateRecords.
+// UnifiedLog.analyzeAndValidateRecords: offset, size, CRC, codec.
+result<batch_header, batch_error> check_batch(byte_view batch, const validation_limits& limits, const std::string& tp) {
     int64_t base_offset = load_be<int64_t>(batch.data());
     if (base_offset != 0)
         return fail_in_log(error_code::invalid_record, "The baseOffset of the record batch in the append to " +
@@ -160,8 +164,11 @@ result<batch_info, batch_error> validate_produce_batch(byte_view in, const valid
     if ((h.attributes & k_attr_codec_mask) > int(compression::zstd))
         return fail(error_code::unknown_server_error,
                     "Unknown compression type id: " + std::to_string(h.attributes & k_attr_codec_mask));
+    return h;
+}
 
-    // LogValidator.validateBatch for a client append.
+// LogValidator.validateBatch for a client append: the header's own rules.
+status<batch_error> check_header(const batch_header& h, const std::string& tp) {
     const int64_t count_from_offsets = int64_t(h.last_offset_delta) + 1;
     const std::string range = "[0, " + std::to_string(h.last_offset_delta) + "]";
     if (count_from_offsets <= 0) return fail_in_log(error_code::invalid_record, "Batch has an invalid offset range: " + range + tp);
@@ -176,10 +183,13 @@ result<batch_info, batch_error> validate_produce_batch(byte_view in, const valid
         return fail_in_log(error_code::invalid_record, "Invalid sequence number " + std::to_string(h.base_sequence) +
                                                     " in record batch with producerId " +
                                                     std::to_string(h.producer_id) + tp);
+    return ok_v;
+}
 
+batch_info info_of(const batch_header& h, size_t size) {
     batch_info info;
     info.header = h;
-    info.size_in_bytes = batch.size();
+    info.size_in_bytes = size;
     info.record_count = h.records_count;
     info.producer_id = h.producer_id;
     info.producer_epoch = h.producer_epoch;
@@ -189,8 +199,36 @@ result<batch_info, batch_error> validate_produce_batch(byte_view in, const valid
     info.control = h.is_control();
     info.codec = h.codec();
     info.compressed = info.codec != compression::none;
+    return info;
+}
 
-    // LogValidator.validateRecord over every record (DefaultRecord decoding).
+// LogValidator.validateRecord: the error of one record, if any; `timestamp`
+// is set when it is a timestamp error.
+std::optional<std::string> record_problem(const batch_header& h, const record_view& r, int64_t ts,
+                                          const validation_limits& limits, const std::string& tp, bool& timestamp) {
+    if (limits.compacted && !r.key) return "Compacted topic cannot accept message without key" + tp;
+    if (limits.topic_timestamp_type == timestamp_type::create_time && ts != k_no_timestamp) {
+        int64_t diff = wrap_sub(limits.now_ms, ts);
+        if (diff <= limits.timestamp_before_max_ms && wrap_sub(0, diff) <= limits.timestamp_after_max_ms) return std::nullopt;
+        timestamp = true;
+        return "Timestamp " + std::to_string(ts) + " of message with offset " + std::to_string(r.offset_delta) +
+               " is out of range. The timestamp should be within [" +
+               std::to_string(wrap_sub(limits.now_ms, limits.timestamp_before_max_ms)) + ", " +
+               std::to_string(wrap_add(limits.now_ms, limits.timestamp_after_max_ms)) + "]";
+    }
+    if (h.ts_type() == timestamp_type::log_append_time) {
+        timestamp = true;
+        return "Invalid timestamp type in message " + record_string(h, r, ts) +
+               ". Producer should not set timestamp type to LogAppendTime.";
+    }
+    return std::nullopt;
+}
+
+// LogValidator.validateRecord over every record (DefaultRecord decoding):
+// fills the timestamps and the inflated size of `info`.
+status<batch_error> check_records(byte_view batch, const validation_limits& limits, const std::string& tp,
+                                  batch_info& info) {
+    const batch_header& h = info.header;
     auto reader = record_reader::open(batch, limits.max_inflated_bytes);
     if (!reader) return failure{from_read_error(reader.error())};
     std::vector<record_error> errs;
@@ -202,24 +240,8 @@ result<batch_info, batch_error> validate_produce_batch(byte_view in, const valid
         if (!*more) break;
         const int64_t ts = record_timestamp(h, r);
         if (r.offset_delta != index) info.offset_deltas_consecutive = false;
-        if (limits.compacted && !r.key) {
-            errs.push_back({index, "Compacted topic cannot accept message without key" + tp});
-        } else if (limits.topic_timestamp_type == timestamp_type::create_time && ts != k_no_timestamp) {
-            int64_t diff = wrap_sub(limits.now_ms, ts);
-            if (diff > limits.timestamp_before_max_ms || wrap_sub(0, diff) > limits.timestamp_after_max_ms) {
-                any_timestamp_error = true;
-                errs.push_back({index, "Timestamp " + std::to_string(ts) + " of message with offset " +
-                                           std::to_string(r.offset_delta) +
-                                           " is out of range. The timestamp should be within [" +
-                                           std::to_string(wrap_sub(limits.now_ms, limits.timestamp_before_max_ms)) +
-                                           ", " + std::to_string(wrap_add(limits.now_ms, limits.timestamp_after_max_ms)) +
-                                           "]"});
-            }
-        } else if (h.ts_type() == timestamp_type::log_append_time) {
-            any_timestamp_error = true;
-            errs.push_back({index, "Invalid timestamp type in message " + record_string(h, r, ts) +
-                                       ". Producer should not set timestamp type to LogAppendTime."});
-        }
+        if (auto problem = record_problem(h, r, ts, limits, tp, any_timestamp_error))
+            errs.push_back({index, std::move(*problem)});
         if (ts > info.max_timestamp) {
             info.max_timestamp = ts;
             info.max_timestamp_offset_delta = r.offset_delta;
@@ -231,11 +253,24 @@ result<batch_info, batch_error> validate_produce_batch(byte_view in, const valid
         return failure{std::move(e)};
     }
     info.inflated_size = reader->inflated_size();
+    return ok_v;
+}
 
+}  // namespace
+
+result<batch_info, batch_error> validate_produce_batch(byte_view in, const validation_limits& limits) {
+    const std::string tp = in_tp(limits);
+    auto batch = the_only_batch(in, limits);
+    if (!batch) return failure{batch.error()};
+    auto h = check_batch(*batch, limits, tp);
+    if (!h) return failure{h.error()};
+    if (auto st = check_header(*h, tp); !st) return failure{st.error()};
+    batch_info info = info_of(*h, batch->size());
+    if (auto st = check_records(*batch, limits, tp, info); !st) return failure{st.error()};
     // UnifiedLog.append, after validation.
-    if (int64_t(batch.size()) > limits.segment_bytes)
+    if (int64_t(batch->size()) > limits.segment_bytes)
         return fail(error_code::record_list_too_large,
-                    "Message batch size is " + std::to_string(batch.size()) + " bytes in append to partition " +
+                    "Message batch size is " + std::to_string(batch->size()) + " bytes in append to partition " +
                         std::string(limits.topic_partition) + ", which exceeds the maximum configured segment size of " +
                         std::to_string(limits.segment_bytes) + ".");
     return info;

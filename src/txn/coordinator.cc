@@ -106,6 +106,30 @@ error_code transaction_coordinator::persist(const std::string& id, const txn_met
     return error_code::none;
 }
 
+transaction_coordinator::entry* transaction_coordinator::find_or_create_locked(std::unique_lock<std::mutex>& l,
+                                                                               const std::string& id,
+                                                                               int32_t timeout_ms) {
+    if (auto it = txns_.find(id); it != txns_.end()) return &it->second;
+    int64_t pid;
+    try {
+        l.unlock();
+        pid = next_producer_id_();
+        l.lock();
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+    auto it = txns_.find(id);  // another InitProducerId may have created it meanwhile
+    if (it == txns_.end()) {
+        entry e;
+        e.m.transactional_id = id;
+        e.m.producer_id = pid;
+        e.m.timeout_ms = timeout_ms;
+        e.m.last_update_ms = now_ms_();
+        it = txns_.emplace(id, std::move(e)).first;
+    }
+    return &it->second;
+}
+
 init_pid_result transaction_coordinator::init_producer_id(const std::string& id, int32_t timeout_ms,
                                                           std::optional<pid_and_epoch> expected) {
     if (id.empty()) return {error_code::invalid_request};
@@ -115,27 +139,9 @@ init_pid_result transaction_coordinator::init_producer_id(const std::string& id,
     {
         std::unique_lock l(mu_);
         if (!active_) return {error_code::coordinator_not_available};
-        auto it = txns_.find(id);
-        if (it == txns_.end()) {
-            int64_t pid;
-            try {
-                l.unlock();
-                pid = next_producer_id_();
-                l.lock();
-            } catch (const std::exception&) {
-                return {error_code::unknown_server_error};
-            }
-            it = txns_.find(id);
-            if (it == txns_.end()) {
-                entry e;
-                e.m.transactional_id = id;
-                e.m.producer_id = pid;
-                e.m.timeout_ms = timeout_ms;
-                e.m.last_update_ms = now_ms_();
-                it = txns_.emplace(id, std::move(e)).first;
-            }
-        }
-        auto& e = it->second;
+        entry* found = find_or_create_locked(l, id, timeout_ms);
+        if (!found) return {error_code::unknown_server_error};
+        auto& e = *found;
         auto& m = e.m;
         if (e.pending) return {error_code::concurrent_transactions};
         if (expected) {

@@ -132,6 +132,10 @@ private:
         bool offsets_done = false;
     };
 
+    // The entry of `id` (`l` holds mu_), created with a new producer id when
+    // there is none: the id is allocated with mu_ released. Null when the
+    // allocation fails.
+    entry* find_or_create_locked(std::unique_lock<std::mutex>& l, const std::string& id, int32_t timeout_ms);
     // Writes `next` durably (pending set by the caller, mu_ not held) and adopts it.
     error_code persist(const std::string& id, const txn_metadata& next);
     // Kafka's endTransaction (TV1). Returns the error to answer.

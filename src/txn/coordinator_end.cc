@@ -9,6 +9,26 @@
 
 namespace ketch::txn {
 
+namespace {
+
+// EndTxn for a transaction that is not ongoing: the same end again is
+// answered as done (or still in progress), the other end is refused.
+error_code end_of_settled(txn_state state, bool commit) {
+    switch (state) {
+        case txn_state::complete_commit: return commit ? error_code::none : error_code::invalid_txn_state;
+        case txn_state::complete_abort: return commit ? error_code::invalid_txn_state : error_code::none;
+        case txn_state::prepare_commit: return commit ? error_code::concurrent_transactions : error_code::invalid_txn_state;
+        case txn_state::prepare_abort: return commit ? error_code::invalid_txn_state : error_code::concurrent_transactions;
+        case txn_state::empty: return error_code::invalid_txn_state;
+        case txn_state::ongoing:
+        case txn_state::dead:
+        case txn_state::prepare_epoch_fence: break;
+    }
+    return error_code::unknown_server_error;
+}
+
+}  // namespace
+
 error_code transaction_coordinator::end_txn(const std::string& id, int64_t producer_id, int16_t producer_epoch,
                                             bool commit) {
     return end_internal(id, producer_id, producer_epoch, commit, true);
@@ -35,38 +55,19 @@ error_code transaction_coordinator::end_internal(const std::string& id, int64_t 
         // fail the transition with an IllegalStateException): retry later.
         if (e.pending && from_client) return error_code::concurrent_transactions;
         const bool fencing = e.pending == txn_state::prepare_epoch_fence;
-        switch (m.state) {
-            case txn_state::ongoing:
-                if (!commit && fencing) {
-                    // Adopt the fencing epoch now (Kafka does so in memory before the append).
-                    epoch_fence = true;
-                    e.pending.reset();
-                    m.producer_epoch = producer_epoch;
-                    m.last_producer_epoch = no_producer_epoch;
-                }
-                prepared = m.prepare_end(commit, now_ms_());
-                e.pending = prepared.state;
-                break;
-            case txn_state::complete_commit:
-                if (fencing) e.pending.reset();
-                return commit ? error_code::none : error_code::invalid_txn_state;
-            case txn_state::complete_abort:
-                if (fencing) e.pending.reset();
-                return commit ? error_code::invalid_txn_state : error_code::none;
-            case txn_state::prepare_commit:
-                if (fencing) e.pending.reset();
-                return commit ? error_code::concurrent_transactions : error_code::invalid_txn_state;
-            case txn_state::prepare_abort:
-                if (fencing) e.pending.reset();
-                return commit ? error_code::invalid_txn_state : error_code::concurrent_transactions;
-            case txn_state::empty:
-                if (fencing) e.pending.reset();
-                return error_code::invalid_txn_state;
-            case txn_state::dead:
-            case txn_state::prepare_epoch_fence:
-                if (fencing) e.pending.reset();
-                return error_code::unknown_server_error;
+        if (m.state != txn_state::ongoing) {
+            if (fencing) e.pending.reset();
+            return end_of_settled(m.state, commit);
         }
+        if (!commit && fencing) {
+            // Adopt the fencing epoch now (Kafka does so in memory before the append).
+            epoch_fence = true;
+            e.pending.reset();
+            m.producer_epoch = producer_epoch;
+            m.last_producer_epoch = no_producer_epoch;
+        }
+        prepared = m.prepare_end(commit, now_ms_());
+        e.pending = prepared.state;
     }
     auto err = persist(id, prepared);
     if (err != error_code::none) {

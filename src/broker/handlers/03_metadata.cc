@@ -61,90 +61,91 @@ metadata_response::metadata_response_topic topic_error(std::optional<std::string
     return out;
 }
 
+// The answer for named topics (or ids): found ones in request order, then
+// those refused CREATE, then those refused DESCRIBE, as Kafka lists them.
+class named_topics {
+public:
+    named_topics(request_context& ctx, const metadata_request& req, metadata_response& resp)
+        : ctx_(ctx), resp_(resp), with_ops_(req.include_topic_authorized_operations),
+          may_create_(ctx.broker.config.auto_create_topics && (ctx.api_version < 4 || req.allow_auto_topic_creation)) {}
+
+    void by_id(uuid id) {
+        auto t = ctx_.broker.topics.by_id(id);
+        if (!t) return resp_.topics.push_back(topic_error(std::nullopt, id, error_code::unknown_topic_id));
+        if (!may_describe(t->name))  // ids are not secret: the id is answered
+            return describe_denied_.push_back(topic_error(std::nullopt, t->id, error_code::topic_authorization_failed));
+        resp_.topics.push_back(describe(ctx_, *t, with_ops_));
+    }
+
+    void by_name(const std::string& name) {
+        if (!may_describe(name))
+            return describe_denied_.push_back(topic_error(name, {}, error_code::topic_authorization_failed));
+        if (auto t = ctx_.broker.topics.by_name(name)) return resp_.topics.push_back(describe(ctx_, *t, with_ops_));
+        if (meta::validate_topic_name(name))
+            return resp_.topics.push_back(topic_error(name, {}, error_code::invalid_topic_exception));
+        if (!may_create_) return resp_.topics.push_back(topic_error(name, {}, error_code::unknown_topic_or_partition));
+        if (!ctx_.authorize_cluster(security::acl_operation::create) &&
+            !ctx_.authorize(security::acl_operation::create, security::resource_type::topic, name))
+            return create_denied_.push_back(topic_error(name, {}, error_code::topic_authorization_failed));
+        // Kafka 4.3.1 answers UNKNOWN_TOPIC_OR_PARTITION to the request that
+        // triggers the creation (recorded: conformance/recordings/metadata.json);
+        // the client asks again and then sees the topic.
+        auto created = auto_create_topic(ctx_.broker, name);
+        bool exists = created.ok() || created.error().code == meta::errc::topic_already_exists;
+        resp_.topics.push_back(
+            topic_error(name, {}, exists ? error_code::unknown_topic_or_partition : to_kafka(created.error().code)));
+    }
+
+    void finish() {
+        for (auto& t : create_denied_) resp_.topics.push_back(std::move(t));
+        for (auto& t : describe_denied_) resp_.topics.push_back(std::move(t));
+    }
+
+private:
+    bool may_describe(const std::string& name) const {
+        return ctx_.authorize(security::acl_operation::describe, security::resource_type::topic, name);
+    }
+
+    request_context& ctx_;
+    metadata_response& resp_;
+    const bool with_ops_;
+    const bool may_create_;
+    std::vector<metadata_response::metadata_response_topic> create_denied_, describe_denied_;
+};
+
 }  // namespace
 
 awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_request& req) {
     auto& b = ctx.broker;
-    const int16_t v = ctx.api_version;
     metadata_response resp;
     auto ep = b.config.advertised_for(ctx.conn.listener_name);
     resp.brokers.push_back({b.config.node_id, ep.host, ep.port, std::nullopt, {}});
     resp.cluster_id = b.config.cluster_id;
     resp.controller_id = b.config.node_id;
-    const bool with_ops = req.include_topic_authorized_operations;
-
     if (req.include_cluster_authorized_operations)
         resp.cluster_authorized_operations =
             !ctx.authorize_cluster(security::acl_operation::describe)
                 ? 0
                 : authorized_operations(ctx, security::resource_type::cluster,
                                         std::string(security::cluster_resource_name), k_all_cluster_operations);
-    auto may_describe = [&](const std::string& name) {
-        return ctx.authorize(security::acl_operation::describe, security::resource_type::topic, name);
-    };
-    const bool all_topics = !req.topics || (v == 0 && req.topics->empty());
-    if (all_topics) {
+    if (!req.topics || (ctx.api_version == 0 && req.topics->empty())) {  // all topics
         for (auto& t : b.topics.list())
-            if (may_describe(t.name)) resp.topics.push_back(describe(ctx, t, with_ops));
+            if (ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t.name))
+                resp.topics.push_back(describe(ctx, t, req.include_topic_authorized_operations));
         co_return resp;
     }
-    std::vector<metadata_response::metadata_response_topic> create_denied, describe_denied;
-    const bool may_create = b.config.auto_create_topics && (v < 4 || req.allow_auto_topic_creation);
+    named_topics named(ctx, req, resp);
     // Kafka answers each named topic once (KafkaApis takes the names as a set).
     std::set<std::string> seen_names;
     std::set<uuid> seen_ids;
     for (auto& rt : *req.topics) {
-        if (rt.name && !rt.name->empty() ? !seen_names.insert(*rt.name).second : !seen_ids.insert(rt.topic_id).second)
-            continue;
-        if (!rt.name || rt.name->empty()) {
-            if (!rt.topic_id.is_zero()) {
-                if (auto t = b.topics.by_id(rt.topic_id)) {
-                    if (!may_describe(t->name))  // ids are not secret: the id is answered
-                        describe_denied.push_back(topic_error(std::nullopt, t->id, error_code::topic_authorization_failed));
-                    else
-                        resp.topics.push_back(describe(ctx, *t, with_ops));
-                } else {
-                    resp.topics.push_back(topic_error(std::nullopt, rt.topic_id, error_code::unknown_topic_id));
-                }
-                continue;
-            }
-            resp.topics.push_back(topic_error(rt.name, {}, error_code::invalid_topic_exception));
-            continue;
-        }
-        const std::string& name = *rt.name;
-        if (!may_describe(name)) {
-            describe_denied.push_back(topic_error(name, {}, error_code::topic_authorization_failed));
-            continue;
-        }
-        if (auto t = b.topics.by_name(name)) {
-            resp.topics.push_back(describe(ctx, *t, with_ops));
-            continue;
-        }
-        if (meta::validate_topic_name(name)) {
-            resp.topics.push_back(topic_error(name, {}, error_code::invalid_topic_exception));
-            continue;
-        }
-        if (!may_create) {
-            resp.topics.push_back(topic_error(name, {}, error_code::unknown_topic_or_partition));
-            continue;
-        }
-        if (!ctx.authorize_cluster(security::acl_operation::create) &&
-            !ctx.authorize(security::acl_operation::create, security::resource_type::topic, name)) {
-            create_denied.push_back(topic_error(name, {}, error_code::topic_authorization_failed));
-            continue;
-        }
-        // Kafka 4.3.1 answers UNKNOWN_TOPIC_OR_PARTITION to the request that
-        // triggers the creation (recorded: conformance/recordings/metadata.json);
-        // the client asks again and then sees the topic.
-        auto created = auto_create_topic(b, name);
-        if (created.ok() || created.error().code == meta::errc::topic_already_exists) {
-            resp.topics.push_back(topic_error(name, {}, error_code::unknown_topic_or_partition));
-        } else {
-            resp.topics.push_back(topic_error(name, {}, to_kafka(created.error().code)));
-        }
+        bool has_name = rt.name && !rt.name->empty();
+        if (has_name ? !seen_names.insert(*rt.name).second : !seen_ids.insert(rt.topic_id).second) continue;
+        if (has_name) named.by_name(*rt.name);
+        else if (!rt.topic_id.is_zero()) named.by_id(rt.topic_id);
+        else resp.topics.push_back(topic_error(rt.name, {}, error_code::invalid_topic_exception));
     }
-    for (auto& t : create_denied) resp.topics.push_back(std::move(t));
-    for (auto& t : describe_denied) resp.topics.push_back(std::move(t));
+    named.finish();
     co_return resp;
 }
 

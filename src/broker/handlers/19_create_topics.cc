@@ -16,6 +16,7 @@
 // single broker's 1 is accepted, where a one-broker Kafka refuses it.
 #include <algorithm>
 #include <set>
+#include <variant>
 
 #include "broker/handlers/handlers.h"
 #include "broker/quota_accounting.h"
@@ -75,6 +76,57 @@ std::vector<result<meta::topic, meta::error>> create_charged(broker_context& b,
     return out;
 }
 
+struct refusal {
+    error_code code;
+    std::string message;
+};
+
+// ReplicationControlManager: partitions numbered 0..n-1 without gaps, no
+// broker twice in one partition, only registered brokers. Empty when valid.
+std::string assignment_problem(const create_topics_request::creatable_topic& t, int32_t node_id) {
+    for (size_t k = 0; k < t.assignments.size(); ++k) {
+        auto& asg = t.assignments[k];
+        if (asg.partition_index != int32_t(k))
+            return "Unable to create topic " + t.name + " because the partition assignment has a gap or is out of order.";
+        std::set<int32_t> ids(asg.broker_ids.begin(), asg.broker_ids.end());
+        if (ids.size() != asg.broker_ids.size()) return "The manual partition assignment includes the same broker twice.";
+        for (auto id : asg.broker_ids)
+            if (id != node_id)
+                return "The manual partition assignment includes broker " + std::to_string(id) +
+                       ", but no such broker is registered.";
+    }
+    return {};
+}
+
+// What the registry is asked to create for `t`, or why the handler refuses it.
+std::variant<meta::create_topic_args, refusal> topic_args(const create_topics_request::creatable_topic& t,
+                                                          const broker_config& config) {
+    meta::create_topic_args a;
+    a.name = t.name;
+    if (!t.assignments.empty()) {
+        if (t.num_partitions != -1 || t.replication_factor != -1)
+            return refusal{error_code::invalid_request,
+                           "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be "
+                           "used at the same time."};
+        if (auto bad = assignment_problem(t, config.node_id); !bad.empty())
+            return refusal{error_code::invalid_replica_assignment, bad};
+        a.partition_count = int32_t(t.assignments.size());
+        a.replication_factor = int16_t(t.assignments.front().broker_ids.size());
+    } else {
+        a.partition_count = t.num_partitions == -1 ? config.default_partitions : t.num_partitions;
+        a.replication_factor = t.replication_factor == -1 ? config.default_replication_factor : t.replication_factor;
+    }
+    std::string null_keys;
+    for (auto& c : t.configs) {
+        if (!c.value)
+            null_keys += (null_keys.empty() ? "" : ",") + c.name;
+        else
+            a.configs[c.name] = *c.value;
+    }
+    if (!null_keys.empty()) return refusal{error_code::invalid_config, "Null value not supported for topic configs: " + null_keys};
+    return a;
+}
+
 }  // namespace
 
 awaitable<create_topics_response> handle_create_topics(request_context& ctx, create_topics_request& req) {
@@ -92,65 +144,21 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
         auto& r = resp.topics.emplace_back();
         r.name = t.name;
         r.error_message = std::nullopt;
-        auto refuse = [&](error_code e, std::string msg) {
-            r.error_code = code(e);
-            r.error_message = std::move(msg);
-        };
         const bool once = std::count_if(req.topics.begin(), req.topics.end(),
                                         [&](auto& o) { return o.name == t.name; }) == 1;
         if (once && !ctx.authorize_cluster(security::acl_operation::create) &&
             !ctx.authorize(security::acl_operation::create, security::resource_type::topic, t.name)) {
-            refuse(error_code::topic_authorization_failed, "Authorization failed.");
+            r.error_code = code(error_code::topic_authorization_failed);
+            r.error_message = "Authorization failed.";
             continue;
         }
-        meta::create_topic_args a;
-        a.name = t.name;
-        if (!t.assignments.empty()) {
-            if (t.num_partitions != -1 || t.replication_factor != -1) {
-                refuse(error_code::invalid_request,
-                       "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at "
-                       "the same time.");
-                continue;
-            }
-            // ReplicationControlManager: partitions numbered 0..n-1 without gaps,
-            // no broker twice in one partition, only registered brokers.
-            std::string bad;
-            for (size_t k = 0; k < t.assignments.size() && bad.empty(); ++k) {
-                auto& asg = t.assignments[k];
-                if (asg.partition_index != int32_t(k))
-                    bad = "Unable to create topic " + t.name + " because the partition assignment has a gap or "
-                          "is out of order.";
-                std::set<int32_t> ids(asg.broker_ids.begin(), asg.broker_ids.end());
-                if (bad.empty() && ids.size() != asg.broker_ids.size())
-                    bad = "The manual partition assignment includes the same broker twice.";
-                for (auto id : asg.broker_ids)
-                    if (bad.empty() && id != b.config.node_id)
-                        bad = "The manual partition assignment includes broker " + std::to_string(id) +
-                              ", but no such broker is registered.";
-            }
-            if (!bad.empty()) {
-                refuse(error_code::invalid_replica_assignment, bad);
-                continue;
-            }
-            a.partition_count = int32_t(t.assignments.size());
-            a.replication_factor = int16_t(t.assignments.front().broker_ids.size());
-        } else {
-            a.partition_count = t.num_partitions == -1 ? b.config.default_partitions : t.num_partitions;
-            a.replication_factor =
-                t.replication_factor == -1 ? b.config.default_replication_factor : t.replication_factor;
-        }
-        std::string null_keys;
-        for (auto& c : t.configs) {
-            if (!c.value)
-                null_keys += (null_keys.empty() ? "" : ",") + c.name;
-            else
-                a.configs[c.name] = *c.value;
-        }
-        if (!null_keys.empty()) {
-            refuse(error_code::invalid_config, "Null value not supported for topic configs: " + null_keys);
+        auto a = topic_args(t, b.config);
+        if (auto* no = std::get_if<refusal>(&a)) {
+            r.error_code = code(no->code);
+            r.error_message = std::move(no->message);
             continue;
         }
-        args.push_back(std::move(a));
+        args.push_back(std::move(std::get<meta::create_topic_args>(a)));
         arg_slot.push_back(i);
     }
 

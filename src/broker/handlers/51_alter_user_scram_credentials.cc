@@ -32,28 +32,50 @@ api_error validate_name_and_mechanism(const std::string& name, int8_t mechanism)
     return {};
 }
 
+using deletion = alter_user_scram_credentials_request::scram_credential_deletion;
+using upsertion = alter_user_scram_credentials_request::scram_credential_upsertion;
+
+api_error deletion_problem(const deletion& d, meta::credential_store* store) {
+    api_error e = validate_name_and_mechanism(d.name, d.mechanism);
+    if (e.code == error_code::none && (!store || !store->find(d.name, mechanism_name(d.mechanism))))
+        e = {error_code::resource_not_found, "Attempt to delete a user credential that does not exist"};
+    return e;
+}
+
+api_error upsertion_problem(const upsertion& u) {
+    api_error e = validate_name_and_mechanism(u.name, u.mechanism);
+    if (e.code != error_code::none) return e;
+    if (u.iterations < security::k_scram_min_iterations) return {error_code::unacceptable_credential, "Too few iterations"};
+    if (u.iterations > security::k_scram_max_iterations) return {error_code::unacceptable_credential, "Too many iterations"};
+    // Kafka derives the keys with an HMAC keyed by the salted password; an
+    // empty one throws (SecretKeySpec): UNKNOWN_SERVER_ERROR, no message.
+    if (u.salted_password.empty()) return {error_code::unknown_server_error, {}};
+    return {};
+}
+
+// ControllerApis without ALTER on the cluster: every user named (once,
+// sorted) CLUSTER_AUTHORIZATION_FAILED (AlterUserScramCredentialsRequest.getErrorResponse).
+alter_user_scram_credentials_response denied(const alter_user_scram_credentials_request& req) {
+    alter_user_scram_credentials_response resp;
+    std::set<std::string> users;
+    for (auto& d : req.deletions) users.insert(d.name);
+    for (auto& u : req.upsertions) users.insert(u.name);
+    for (auto& u : users) {
+        auto& r = resp.results.emplace_back();
+        r.user = u;
+        r.error_code = code(error_code::cluster_authorization_failed);
+        r.error_message = std::string(error_message(error_code::cluster_authorization_failed));
+    }
+    return resp;
+}
+
 }  // namespace
 
 awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credentials(
     request_context& ctx, alter_user_scram_credentials_request& req) {
+    if (!ctx.authorize_cluster(security::acl_operation::alter)) co_return denied(req);
     alter_user_scram_credentials_response resp;
-    // ControllerApis: ALTER on the cluster, else every user named (once,
-    // sorted) CLUSTER_AUTHORIZATION_FAILED (AlterUserScramCredentialsRequest.getErrorResponse).
-    if (!ctx.authorize_cluster(security::acl_operation::alter)) {
-        std::set<std::string> users;
-        for (auto& d : req.deletions) users.insert(d.name);
-        for (auto& u : req.upsertions) users.insert(u.name);
-        for (auto& u : users) {
-            auto& r = resp.results.emplace_back();
-            r.user = u;
-            r.error_code = code(error_code::cluster_authorization_failed);
-            r.error_message = std::string(error_message(error_code::cluster_authorization_failed));
-        }
-        co_return resp;
-    }
     auto* store = ctx.broker.credentials;
-    using deletion = alter_user_scram_credentials_request::scram_credential_deletion;
-    using upsertion = alter_user_scram_credentials_request::scram_credential_upsertion;
     std::vector<std::pair<std::string, const deletion*>> deletions;
     std::vector<std::pair<std::string, const upsertion*>> upserts;
     std::vector<std::pair<std::string, api_error>> errors;
@@ -74,9 +96,7 @@ awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credent
             errors.emplace_back(d.name, duplicate);
             continue;
         }
-        api_error e = validate_name_and_mechanism(d.name, d.mechanism);
-        if (e.code == error_code::none && (!store || !store->find(d.name, mechanism_name(d.mechanism))))
-            e = {error_code::resource_not_found, "Attempt to delete a user credential that does not exist"};
+        api_error e = deletion_problem(d, store);
         if (e.code != error_code::none) errors.emplace_back(d.name, e);
         else deletions.emplace_back(d.name, &d);
     }
@@ -86,14 +106,7 @@ awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credent
             errors.emplace_back(u.name, duplicate);
             continue;
         }
-        api_error e = validate_name_and_mechanism(u.name, u.mechanism);
-        if (e.code == error_code::none && u.iterations < security::k_scram_min_iterations)
-            e = {error_code::unacceptable_credential, "Too few iterations"};
-        else if (e.code == error_code::none && u.iterations > security::k_scram_max_iterations)
-            e = {error_code::unacceptable_credential, "Too many iterations"};
-        // Kafka derives the keys with an HMAC keyed by the salted password; an
-        // empty one throws (SecretKeySpec): UNKNOWN_SERVER_ERROR, no message.
-        if (e.code == error_code::none && u.salted_password.empty()) e = {error_code::unknown_server_error, {}};
+        api_error e = upsertion_problem(u);
         if (e.code != error_code::none) errors.emplace_back(u.name, e);
         else upserts.emplace_back(u.name, &u);
     }
