@@ -53,7 +53,8 @@ fault::topic_ref topic_of(const T& t, const meta::topic_registry& topics) {
     if constexpr (!std::is_convertible_v<const T&, std::string_view>) {
         if constexpr (requires { t.partition_data.begin(); }) add_partitions(t.partition_data, ref.partitions);
         else if constexpr (requires { t.partitions.begin(); }) add_partitions(t.partitions, ref.partitions);
-        else if constexpr (requires { t.partition_indexes.begin(); }) add_partitions(t.partition_indexes, ref.partitions);
+        else if constexpr (requires { t.partition_indexes.begin(); })
+            add_partitions(t.partition_indexes, ref.partitions);
     }
     return ref;
 }

@@ -82,7 +82,8 @@ fault::rule fault_rule_from(const json& b) {
     r.error_code = error_code_of(b);
     if (b.contains("api")) r.on.api_key = api_key_of(b["api"]);
     if (b.contains("topic")) r.on.topic = string_field(b, "topic");
-    if (b.contains("partition")) r.on.partition = int32_t(int_field(b, "partition", 0, std::numeric_limits<int32_t>::max()));
+    if (b.contains("partition"))
+        r.on.partition = int32_t(int_field(b, "partition", 0, std::numeric_limits<int32_t>::max()));
     if (b.contains("client_id")) r.on.client_id = string_field(b, "client_id");
     if (b.contains("count") && !b["count"].is_null())
         r.count = int_field(b, "count", 1, std::numeric_limits<int32_t>::max());

@@ -82,7 +82,7 @@ std::map<std::pair<kind, int16_t>, int64_t> registry::injected() const {
 
 hit registry::use_locked(std::map<uint64_t, active_fault>::iterator it, int16_t api_key) {
     auto& f = it->second;
-    hit h{f.id, f.r.what, f.r.error_code, f.r.duration_ms};
+    hit h{f.id, f.r.what, f.r.error_code, f.r.duration_ms, f.r.on};
     ++f.injected;
     ++injected_[{f.r.what, api_key}];
     if (f.remaining && --*f.remaining <= 0) {

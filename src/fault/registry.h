@@ -32,6 +32,7 @@ struct hit {
     kind what = kind::error;
     int16_t error_code = 0;
     int64_t duration_ms = 0;
+    match on;  // the fault's filter
 };
 
 class registry {

@@ -132,6 +132,13 @@ def test_error_matches_only_the_named_partition(api, helper):
     assert helper("produce", {"topic": topic, "records": to0})["records"][0]["error"] is None
     assert helper("produce", {"topic": topic, "records": to1})["records"][0]["error"] == "TOPIC_AUTHORIZATION_FAILED"
     assert api.get("/api/v1/faults")[1]["faults"][0]["injected"] == 1
+    # One Produce to both partitions (lingering together): only partition 1 is refused.
+    both = records(2, "w")
+    both[0]["partition"], both[1]["partition"] = 0, 1
+    out = helper("produce", {"topic": topic, "records": both, "config": {"linger.ms": "200"}})
+    assert [r["error"] for r in out["records"]] == [None, "TOPIC_AUTHORIZATION_FAILED"], out
+    assert api.get("/api/v1/faults")[1]["faults"][0]["injected"] == 2  # one request
+    assert consume_values(helper, topic, 2) == ["v0", "w0"]
 
 
 # ------------------------------------------------------------------ latency, drop, pause
