@@ -203,6 +203,20 @@ def test_disk_full_answers_storage_error_and_loses_nothing_acknowledged(api, cli
     assert consume_values(helper, topic, 6) == ["a0", "a1", "a2", "b0", "b1", "b2"]
 
 
+def test_fsync_failure_answers_storage_error(api, broker, helper):
+    topic = topic_name("fsync")
+    create(helper, topic)
+    before = injected(broker, "fsync_error", "none")
+    add_fault(api, kind="fsync_error", topic=topic, partition=0, count=1)
+    # acks=all waits for the fdatasync; a failed one is KAFKA_STORAGE_ERROR (the
+    # partition's log then stays failed until the broker restarts, as Kafka takes
+    # the log directory offline).
+    out = helper("produce", {"topic": topic, "records": records(1),
+                             "config": {"retries": "0", "delivery.timeout.ms": "5000", "request.timeout.ms": "4000"}})
+    assert out["records"][0]["error"] == "KAFKA_STORAGE_ERROR", out
+    assert injected(broker, "fsync_error", "none") - before == 1
+
+
 # ------------------------------------------------------------------ visibility
 
 def test_injection_is_marked_in_the_traffic_inspector(api, helper):
