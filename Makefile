@@ -52,11 +52,14 @@ bench: build
 # Re-records conformance/recordings/*.json against a live Apache Kafka 4.3.1,
 # and conformance/registry/recordings/*.json against Apicurio Registry 2.4.2
 # (built from Maven Central by conformance/registry/apicurio.sh; needs Java and Maven),
-# then runs the command line's client tests against Kafka (scripts/cli-reference.sh).
+# then runs the command line's client tests against Kafka (scripts/cli-reference.sh) and the
+# outside suites (tests/outside: franz-go's and kafka-python's own integration tests) against
+# Kafka, checking their allow-lists (scripts/outside-reference.sh).
 conformance: build
 	conformance/record.sh
 	conformance/registry/record.sh
 	scripts/cli-reference.sh
+	scripts/outside-reference.sh
 
 reference:
 	conformance/reference/kafka.sh start

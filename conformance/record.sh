@@ -11,6 +11,9 @@
 #
 # Environment: BUILD_DIR (default build) holds ketch-conform; CONFORM=path
 # overrides the tool; RUNS (default 2) sets how many runs must agree.
+# The telemetry scenario needs the reference with a client telemetry receiver
+# (reference/telemetry/: build.sh, then KAFKA_EXTRA_PROPERTIES=
+# conformance/reference/telemetry/telemetry.properties); without it, skipped.
 
 set -euo pipefail
 
@@ -49,6 +52,12 @@ for s in "${scenarios[@]}"; do
   if [[ "$name" == sasl-* || "$name" == acl-* ]]; then
     [[ -n "$sasl_bootstrap" ]] || { echo "record.sh: $name needs the reference's SASL listener (restart it with KAFKA_SASL=1)" >&2; failed=1; continue; }
     target="$sasl_bootstrap"
+  fi
+  if [[ "$name" == telemetry ]] && ! grep -q '^metric.reporters=ketch.conform.TelemetrySink' \
+       "${KAFKA_REF_RUN:-$here/reference/run}/server.properties" 2>/dev/null; then
+    echo "record.sh: telemetry needs the reference with a metrics receiver: run reference/telemetry/build.sh, then" \
+         "restart it with KAFKA_EXTRA_PROPERTIES=conformance/reference/telemetry/telemetry.properties; skipped" >&2
+    continue
   fi
   if ! "$tool" record --bootstrap "$target" --scenario "$s" --out "$here/recordings/$name.json" \
        --kafka-version "$version" --runs "${RUNS:-2}"; then

@@ -33,15 +33,18 @@ ALLOWED = {
     "partition": {"base", "io", "record", "log", "meta", "txn"},
     "tenant": {"base", "meta", "security"},
     "inspect": {"base", "protocol"},
+    # KIP-714 client telemetry: the subscription state and the pushed metrics,
+    # served by broker (handlers 71, 72) and read by the console.
+    "telemetry": {"base", "record"},
     "registry": {"base", "record", "io", "meta", "security"},
     "registry_http": {"base", "meta", "security", "http", "registry"},
     "broker": {"base", "record", "protocol", "io", "log", "meta", "group", "txn", "security", "net", "partition",
-               "tenant", "inspect", "fault"},
+               "tenant", "inspect", "telemetry", "fault"},
     "http": {"base"},
     "cli": {"base", "record", "protocol", "security"},
     # The console reaches the broker only through net::request_handler (the
     # dispatcher, handed over by app): it includes no broker header.
-    "console": {"base", "record", "protocol", "net", "inspect", "http", "fault"},
+    "console": {"base", "record", "protocol", "net", "inspect", "http", "telemetry", "fault"},
     "app": None,  # the wiring: may include every module
 }
 

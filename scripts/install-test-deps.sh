@@ -5,6 +5,8 @@
 #   - the kafkajs driver (npm ci in tests/clients/node)
 #   - puppeteer-core for the console browser test (npm ci in tests/console/browser)
 #   - the franz-go driver (go build in tests/clients/go -> tests/clients/go/driver)
+#   - franz-go's own module for the outside suite (go mod download in tests/outside/franz-go;
+#     kafka-python's sdist for the other outside suite is fetched by tests/outside/run.py)
 # Each driver step runs only when its directory exists, and only when its inputs are
 # newer than what was built last time; a second run with nothing changed does no work.
 # kcat and python3-venv come from Debian (deps/apt-test.txt, scripts/install-deps.sh).
@@ -101,4 +103,18 @@ elif [[ -f "$clients/go/go.mod" ]] && compgen -G "$clients/go/*.go" >/dev/null; 
   fi
 else
   step go "skipped (no tests/clients/go/*.go)"
+fi
+
+# ---- Outside suites: franz-go's pkg/kgo tests (tests/outside/run.py) ----
+outside_go="$root/tests/outside/franz-go"
+if [[ -f "$outside_go/go.mod" ]] && ! have go; then
+  step outside "skipped: go not installed (the franz-go outside suite will skip)"
+elif [[ -f "$outside_go/go.mod" ]]; then
+  if newer_than "$outside_go" "$stamps/outside-franz-go"; then
+    step outside "go mod download (franz-go, pinned by tests/outside/franz-go/go.mod)"
+    (cd "$outside_go" && go mod download && go test -count=1 -run '^$' github.com/twmb/franz-go/pkg/kgo >/dev/null)
+    touch "$stamps/outside-franz-go"
+  else
+    step outside "up to date"
+  fi
 fi

@@ -26,6 +26,7 @@
 #include "meta/credential_store.h"
 #include "net/connection_stats.h"
 #include "net/request_handler.h"
+#include "telemetry/client_metrics_manager.h"
 
 namespace ketch::app {
 
@@ -49,6 +50,7 @@ struct console_inputs {
     inspect::traffic_ring* traffic = nullptr;
     std::function<std::map<std::string, int64_t>()> client_software;
     framed_decoder decode_framed;  // the schema registry's (empty: none)
+    telemetry::client_metrics_manager* telemetry = nullptr;  // KIP-714 client metrics (Clients page)
     fault::registry* faults = nullptr;  // --faults; null: off
 };
 

@@ -26,6 +26,7 @@
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
 #include "meta/topic_registry.h"
+#include "telemetry/client_metrics_manager.h"
 #include "net/server.h"
 #include "partition/local_storage.h"
 #include "partition/service.h"
@@ -55,7 +56,8 @@ std::unique_ptr<log::log_manager> open_logs(const options& opt, const fault_serv
 }
 
 std::unique_ptr<meta::resource_config_registry> open_client_metrics(meta::store& s) {
-    // Client metrics subscriptions (meta.db): kept and described; ketch sends no telemetry.
+    // Client metrics subscriptions (meta.db): kept and described; with the
+    // console they are the telemetry subscriptions (telemetry/).
     auto r = meta::resource_config_registry::open(s, meta::config_resource::client_metrics);
     if (!r.ok()) throw std::runtime_error("client metrics: " + r.error().message);
     return std::move(*r);
@@ -126,6 +128,15 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
 
     inspect::traffic_ring traffic;  // the console's inspector; recording only while a page watches
     if (opt.console) ctx.traffic = &traffic;
+    // KIP-714 client telemetry, for the console's Clients page: served and
+    // advertised only with the console; CLIENT_METRICS resources are its
+    // subscriptions.
+    telemetry::client_metrics_manager telemetry;
+    if (opt.console) {
+        ctx.telemetry = &telemetry;
+        client_metrics->set_listener(
+            [&telemetry](const std::string& name, const meta::config_map& c) { telemetry.update_subscription(name, c); });
+    }
     ctx.faults = faults.registry.get();
     broker::dispatcher dispatch(ctx);
     auto kafka = kafka_listeners::from(opt, lis);
@@ -146,7 +157,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto console = start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(),
                                        *st.credentials, endpoints, schema_registry.url, started, &traffic,
                                        [&dispatch] { return dispatch.client_software(); },
-                                       schema_registry.decoder(), faults.registry.get()});
+                                       schema_registry.decoder(), ctx.telemetry, faults.registry.get()});
     write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
                          {metrics.address, schema_registry.url, console.url});
     auto& first = endpoints.front();

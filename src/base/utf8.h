@@ -36,6 +36,15 @@ constexpr uint32_t next_code_point(std::string_view s, size_t& i) {
     return cp;
 }
 
+// True when s is well-formed UTF-8 (U+FFFD itself, written out, is fine).
+constexpr bool is_valid_utf8(std::string_view s) {
+    for (size_t i = 0; i < s.size();) {
+        const size_t at = i;
+        if (next_code_point(s, i) == k_replacement_character && s.substr(at, i - at) != "\xef\xbf\xbd") return false;
+    }
+    return true;
+}
+
 // Java's String.length() of UTF-8 text: UTF-16 code units (two for a code
 // point past U+FFFF). Kafka measures names and config values this way.
 constexpr size_t utf16_length(std::string_view s) {

@@ -37,6 +37,10 @@ namespace ketch::security {
 class authorizer;
 }
 
+namespace ketch::telemetry {
+class client_metrics_manager;
+}
+
 namespace ketch::broker {
 
 struct broker_context {
@@ -71,6 +75,9 @@ struct broker_context {
     security::authorizer* authorizer = nullptr;
     // The traffic inspector's ring (console); null: no inspector.
     inspect::traffic_ring* traffic = nullptr;
+    // KIP-714 client telemetry (console on); null: GetTelemetrySubscriptions
+    // and PushTelemetry are neither advertised nor served.
+    telemetry::client_metrics_manager* telemetry = nullptr;
     // Scripted faults (--faults; fault_hook.h); null: off, and no request
     // pays more than this pointer's test.
     fault::registry* faults = nullptr;

@@ -180,7 +180,7 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
         }
     }
 
-    const handler_entry* h = find_handler(key);
+    const handler_entry* h = api_enabled(ctx_, key) ? find_handler(key) : nullptr;
     if (!h || version < h->min_version || version > h->max_version) {
         if (key == int16_t(kafka::api_key::api_versions)) co_return unsupported_api_versions(ctx);
         spdlog::info("conn {} client {}: {} v{} is not served, closing", conn.id, header.client_id.value_or(""),

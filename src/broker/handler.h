@@ -200,5 +200,10 @@ std::optional<net::handler_result> error_response(const request_context& ctx, co
 // The APIs and versions ketch serves (handlers/registry.cc).
 std::span<const handler_entry> served_apis();
 const handler_entry* find_handler(int16_t key);
+struct broker_context;
+// False for an API in the table that this broker's setup leaves out
+// (telemetry without the console): not advertised, and closed like an
+// unknown API.
+bool api_enabled(const broker_context& b, int16_t key);
 
 }  // namespace ketch::broker

@@ -10,14 +10,6 @@ namespace ketch::cli {
 namespace {
 bytes to_bytes(std::string_view s) { return bytes(s.begin(), s.end()); }
 std::string_view as_text(const bytes& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
-bool is_valid_utf8(std::string_view s) {
-    for (size_t i = 0; i < s.size();) {
-        size_t at = i;
-        uint32_t cp = next_code_point(s, i);
-        if (cp == k_replacement_character && s.substr(at, 3) != "\xEF\xBF\xBD") return false;
-    }
-    return true;
-}
 }  // namespace
 
 format_parse parse_format(std::string_view spec) {

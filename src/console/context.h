@@ -18,6 +18,7 @@
 #include "http/message.h"
 #include "inspect/traffic_ring.h"
 #include "net/connection_stats.h"
+#include "telemetry/client_metrics_manager.h"
 
 namespace ketch::console {
 
@@ -44,6 +45,7 @@ struct context {
     const net::request_metrics* metrics = nullptr;
     const net::connection_stats* connections = nullptr;
     inspect::traffic_ring* traffic = nullptr;  // null: no inspector
+    telemetry::client_metrics_manager* telemetry = nullptr;  // KIP-714 client metrics; null: off
     fault::registry* faults = nullptr;         // --faults; null: off (/api/v1/faults answers 404)
     // Open connections by client software ("name version" -> count); may be empty.
     std::function<std::map<std::string, int64_t>()> client_software;

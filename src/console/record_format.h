@@ -16,7 +16,6 @@ inline constexpr size_t k_shown_bytes = 64 * 1024;
 // null for a null field; else {"size", "text"?, "json"?, "hex", "truncated"}.
 nlohmann::json format_bytes(const std::optional<byte_view>& b);
 
-std::string to_hex(byte_view b);
 bool valid_utf8(byte_view b);
 
 }  // namespace ketch::console

@@ -23,6 +23,7 @@ void add_acls(http::server& server, const context& ctx);
 void add_users(http::server& server, const context& ctx);
 void add_quotas(http::server& server, const context& ctx);
 void add_traffic(http::server& server, const context& ctx);
+void add_clients(http::server& server, const context& ctx);
 void add_faults(http::server& server, const context& ctx);
 void add_assets(http::server& server, const context& ctx);
 

@@ -2,22 +2,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/hex.h"
+
 namespace ketch::group {
 
 using nlohmann::json;
 
 namespace {
 
-std::string hex(const bytes& b) {
-    static const char* digits = "0123456789abcdef";
-    std::string out;
-    out.reserve(b.size() * 2);
-    for (auto c : b) {
-        out.push_back(digits[uint8_t(c) >> 4]);
-        out.push_back(digits[uint8_t(c) & 0xf]);
-    }
-    return out;
-}
 
 bytes unhex(const std::string& s) {
     auto val = [](char c) -> int {
@@ -91,8 +83,8 @@ std::string encode_classic(const classic_group& g) {
                            {"rebalance_timeout_ms", m.rebalance_timeout_ms},
                            {"session_timeout_ms", m.session_timeout_ms},
                            {"protocol_type", m.protocol_type},
-                           {"metadata", hex(m.metadata(name))},
-                           {"assignment", hex(m.assignment)}});
+                           {"metadata", to_hex(m.metadata(name))},
+                           {"assignment", to_hex(m.assignment)}});
     j["members"] = std::move(members);
     return j.dump();
 }
@@ -107,7 +99,7 @@ std::string encode_consumer(const consumer_group& g) {
         json classic = nullptr;  // a classic-protocol member: its JoinGroup's session timeout and protocols
         if (m.classic) {
             json protocols = json::array();
-            for (const auto& p : m.classic->protocols) protocols.push_back({p.name, hex(p.metadata)});
+            for (const auto& p : m.classic->protocols) protocols.push_back({p.name, to_hex(p.metadata)});
             classic = {{"session_timeout_ms", m.classic->session_timeout_ms}, {"protocols", std::move(protocols)}};
         }
         members.push_back({{"id", id},

@@ -2,8 +2,9 @@
 // named by the subscription): the three keys of Kafka 4.3.1's
 // server ClientMetricsConfigs — metrics (LIST of metric name prefixes),
 // interval.ms (INT, 100..3600000, default 300000) and match (LIST of
-// <client selector>=<regex>). ketch keeps and reports them; it serves no
-// telemetry APIs, so no client is told about them. Facts from
+// <client selector>=<regex>). ketch keeps and reports them; with the console
+// on they are the telemetry subscriptions (src/telemetry, wired by app).
+// Facts from
 // ClientMetricsConfigs and the recorded answers of the reference broker
 // (conformance/scenarios/clientmetricsconfigs.json).
 #pragma once

@@ -65,16 +65,6 @@ std::optional<int32_t> peek_correlation_id(byte_view frame) {
     return load_be<int32_t>(frame.data());
 }
 
-std::string to_hex(byte_view b) {
-    static const char* d = "0123456789abcdef";
-    std::string s;
-    s.reserve(b.size() * 2);
-    for (auto x : b) {
-        s.push_back(d[x >> 4]);
-        s.push_back(d[x & 15]);
-    }
-    return s;
-}
 
 bytes from_hex(std::string_view hex) {
     auto val = [](char c) -> int {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/bytes.h"
+#include "base/hex.h"
 #include "protocol/messages/api_table.h"
 
 namespace ketch::conform {
@@ -39,7 +40,6 @@ decoded_response decode_response(const kafka::api_info& api, int16_t version, by
 // Reads just the correlation id (first 4 bytes); nullopt for a shorter frame.
 std::optional<int32_t> peek_correlation_id(byte_view frame);
 
-std::string to_hex(byte_view b);
 bytes from_hex(std::string_view hex);  // whitespace ignored; throws on bad digits
 
 }  // namespace ketch::conform

@@ -72,6 +72,11 @@ private:
         } else if (key == "cluster_id" && v.is_string()) {  // cluster_id
             static const std::regex id_re("[A-Za-z0-9_-]{22}");
             if (std::regex_match(v.get<std::string>(), id_re)) v = "<cluster-id>";
+        } else if (key == "client_instance_id" && v.is_string() && v != "AAAAAAAAAAAAAAAAAAAAAA") {
+            static const std::regex id_re("[A-Za-z0-9_-]{22}");  // client_instance_id
+            if (std::regex_match(v.get<std::string>(), id_re)) v = "<client-instance-id>";
+        } else if (key == "subscription_id" && v.is_number_integer() && v.get<int64_t>() != 0) {
+            v = "<subscription-id>";  // subscription_id
         } else if (key == "host" && v.is_string() && v == ctx_.host) {  // self_address
             v = "<self-host>";
         } else if (key == "port" && v.is_number_integer() && v == ctx_.port) {  // self_address
@@ -183,6 +188,12 @@ const std::vector<rule_info>& all_rules() {
          "throttled is behaviour, how many ms depends on timing",
          true},
         {"cluster_id", "/**/cluster_id", "any 22-character base64url id compares equal (\"<cluster-id>\")"},
+        {"client_instance_id", "/client_instance_id",
+         "a nonzero KIP-714 client instance id (random, chosen by the broker) compares equal (\"<client-instance-id>\"); "
+         "the zero uuid is kept"},
+        {"subscription_id", "/subscription_id",
+         "a nonzero telemetry subscription id (a CRC32C of the subscription XOR the random instance id's hash) "
+         "compares equal (\"<subscription-id>\"); 0 (an error answer) is kept"},
         {"topic_id", "/**/topic_id",
          "a nonzero uuid compares equal to any nonzero uuid, provided the correspondence stays one-to-one "
          "across the whole scenario (the same topic keeps its id, two topics never share one); the zero "

@@ -34,6 +34,7 @@
 #include "protocol/messages/end_txn.h"
 #include "protocol/messages/fetch.h"
 #include "protocol/messages/find_coordinator.h"
+#include "protocol/messages/get_telemetry_subscriptions.h"
 #include "protocol/messages/heartbeat.h"
 #include "protocol/messages/incremental_alter_configs.h"
 #include "protocol/messages/init_producer_id.h"
@@ -50,6 +51,7 @@
 #include "protocol/messages/offset_fetch.h"
 #include "protocol/messages/offset_for_leader_epoch.h"
 #include "protocol/messages/produce.h"
+#include "protocol/messages/push_telemetry.h"
 #include "protocol/messages/sasl_authenticate.h"
 #include "protocol/messages/sasl_handshake.h"
 #include "protocol/messages/sync_group.h"
@@ -109,6 +111,10 @@ awaitable<kafka::describe_topic_partitions_response> handle_describe_topic_parti
 awaitable<kafka::update_features_response> handle_update_features(request_context&, kafka::update_features_request&);
 awaitable<kafka::list_config_resources_response> handle_list_config_resources(request_context&,
                                                                               kafka::list_config_resources_request&);
+// KIP-714 client telemetry (telemetry/client_metrics_manager.h); only with the console.
+awaitable<kafka::get_telemetry_subscriptions_response> handle_get_telemetry_subscriptions(
+    request_context&, kafka::get_telemetry_subscriptions_request&);
+awaitable<kafka::push_telemetry_response> handle_push_telemetry(request_context&, kafka::push_telemetry_request&);
 
 // The group coordinator's APIs (group/coordinator.h).
 awaitable<kafka::offset_commit_response> handle_offset_commit(request_context&, kafka::offset_commit_request&);
@@ -244,5 +250,9 @@ std::optional<kafka::list_config_resources_response> list_config_resources_error
     const kafka::list_config_resources_request&, int16_t, const error_answer&);
 std::optional<kafka::describe_topic_partitions_response> describe_topic_partitions_error(
     const kafka::describe_topic_partitions_request&, int16_t, const error_answer&);
+std::optional<kafka::get_telemetry_subscriptions_response> get_telemetry_subscriptions_error(
+    const kafka::get_telemetry_subscriptions_request&, int16_t, const error_answer&);
+std::optional<kafka::push_telemetry_response> push_telemetry_error(const kafka::push_telemetry_request&, int16_t,
+                                                                   const error_answer&);
 
 }  // namespace ketch::broker

@@ -84,6 +84,9 @@ constexpr handler_entry k_handlers[] = {
           &handle_consumer_group_heartbeat, 0, 1, &consumer_group_heartbeat_error>(),
     entry<consumer_group_describe_request, consumer_group_describe_response,
           &handle_consumer_group_describe, 0, 1, &consumer_group_describe_error>(),
+    entry<get_telemetry_subscriptions_request, get_telemetry_subscriptions_response,
+          &handle_get_telemetry_subscriptions, 0, 0, &get_telemetry_subscriptions_error>(),
+    entry<push_telemetry_request, push_telemetry_response, &handle_push_telemetry, 0, 0, &push_telemetry_error>(),
     entry<list_config_resources_request, list_config_resources_response,
           &handle_list_config_resources, 0, 1, &list_config_resources_error>(),
     entry<describe_topic_partitions_request, describe_topic_partitions_response,
@@ -93,6 +96,14 @@ constexpr handler_entry k_handlers[] = {
 }  // namespace
 
 std::span<const handler_entry> served_apis() { return k_handlers; }
+
+bool api_enabled(const broker_context& b, int16_t key) {
+    // KIP-714: telemetry only with a receiver (the console), as Kafka's
+    // ApiVersionsResponse leaves the two APIs out without a metrics plugin.
+    if (key == int16_t(kafka::api_key::get_telemetry_subscriptions) || key == int16_t(kafka::api_key::push_telemetry))
+        return b.telemetry != nullptr;
+    return true;
+}
 
 const handler_entry* find_handler(int16_t key) {
     for (auto& h : k_handlers)

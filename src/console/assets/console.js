@@ -91,6 +91,7 @@ function page(title, ...content) {
 const NAV = [
   ['/', 'Overview'], ['/ui/topics', 'Topics'], ['/ui/messages', 'Messages'], ['/ui/groups', 'Groups'],
   ['/ui/producers', 'Producers'], ['/ui/security', 'Security'], ['/ui/traffic', 'Traffic'],
+  ['/ui/clients', 'Clients'],
 ];
 
 function renderNav() {
@@ -490,6 +491,13 @@ async function traffic() {
   page('Traffic', h('p', { class: 'muted' }, 'The traffic inspector is not in this build.'));
 }
 
+// ---------------------------------------------------------------- clients (clients.js)
+
+async function clients(item) {
+  if (typeof window.clientsPage === 'function') return window.clientsPage({ h, api, table, page, errorBox, fmtTime, spark }, item);
+  page('Clients', h('p', { class: 'muted' }, 'The Clients page is not in this build.'));
+}
+
 // ---------------------------------------------------------------- router
 
 async function route() {
@@ -504,6 +512,7 @@ async function route() {
     if (section === 'producers') return await producers();
     if (section === 'security') return await security();
     if (section === 'traffic') return await traffic();
+    if (section === 'clients') return await clients(item);
     page('Not found', h('p', {}, 'No page ' + location.pathname));
   } catch (e) { main().replaceChildren(errorBox(e)); }
 }

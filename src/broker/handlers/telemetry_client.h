@@ -1,0 +1,29 @@
+// What the telemetry handlers (71, 72) tell the client metrics manager about
+// the requesting client: its id, software (ApiVersions v3+) and address, for
+// subscription match patterns and the console.
+#pragma once
+
+#include <chrono>
+
+#include "broker/request_context.h"
+#include "telemetry/subscription.h"
+
+namespace ketch::broker {
+
+inline telemetry::client_meta telemetry_client(const request_context& ctx) {
+    telemetry::client_meta m;
+    m.client_id = ctx.client_id.value_or("");
+    m.software_name = ctx.conn.client_software_name;
+    m.software_version = ctx.conn.client_software_version;
+    m.source_address = ctx.host();
+    auto colon = ctx.conn.peer.rfind(':');
+    if (colon != std::string::npos) m.source_port = ctx.conn.peer.substr(colon + 1);
+    return m;
+}
+
+inline int64_t telemetry_now_ms() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace ketch::broker

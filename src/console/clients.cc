@@ -1,0 +1,92 @@
+// GET /api/v1/clients: every client instance that asked for telemetry
+// subscriptions (KIP-714), newest first: who it is, its subscription and
+// what it pushed. GET /api/v1/clients/{instance}[?prefix=p&points=n]: one
+// instance with its metric series (name, unit, kind, attributes and the last
+// n points as [time_ms, value]), optionally only the names starting with p.
+// Telemetry is on with the console; the store's bounds are in
+// telemetry/client_store.h.
+#include <chrono>
+
+#include "console/reply.h"
+#include "console/routes.h"
+#include "telemetry/client_metrics_manager.h"
+
+namespace ketch::console {
+
+namespace {
+
+int64_t now_ms() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+json attrs_json(const telemetry::attributes& a) {
+    json o = json::object();
+    for (auto& [k, v] : a) o[k] = v;
+    return o;
+}
+
+const char* kind_name(telemetry::metric_kind k) {
+    switch (k) {
+        case telemetry::metric_kind::gauge: return "gauge";
+        case telemetry::metric_kind::sum: return "sum";
+        case telemetry::metric_kind::histogram: return "histogram";
+        case telemetry::metric_kind::summary: return "summary";
+    }
+    return "gauge";
+}
+
+json info_json(const telemetry::instance_info& c) {
+    return {{"client_instance_id", c.id.to_base64()},
+            {"client_id", c.meta.client_id},
+            {"client_software_name", c.meta.software_name},
+            {"client_software_version", c.meta.software_version},
+            {"client_source_address", c.meta.source_address},
+            {"first_seen_ms", c.first_seen_ms},
+            {"last_seen_ms", c.last_seen_ms},
+            {"last_metrics_ms", c.last_metrics_ms},
+            {"pushes", c.pushes},
+            {"terminating", c.terminating},
+            {"last_error", c.last_error == 0 ? "NONE" : kafka_error_name(c.last_error)},
+            {"subscription",
+             {{"subscription_id", c.sub.id}, {"metrics", c.sub.metrics}, {"push_interval_ms", c.sub.interval_ms}}},
+            {"resource", attrs_json(c.resource)},
+            {"series_count", c.series_count},
+            {"dropped_series", c.dropped_series},
+            {"dropped_points", c.dropped_points}};
+}
+
+json series_json(const telemetry::series& s, size_t max_points) {
+    json pts = json::array();
+    size_t skip = s.points.size() > max_points ? s.points.size() - max_points : 0;
+    for (size_t i = skip; i < s.points.size(); ++i) pts.push_back({s.points[i].time_ms, s.points[i].value});
+    return {{"name", s.name},     {"unit", s.unit},   {"kind", kind_name(s.kind)},
+            {"delta", s.delta},   {"attributes", attrs_json(s.attrs)}, {"points", std::move(pts)}};
+}
+
+}  // namespace
+
+void add_clients(http::server& server, const context& ctx) {
+    server.add("GET", "/api/v1/clients", route([&ctx](http::request&) {
+                   json arr = json::array();
+                   if (ctx.telemetry)
+                       for (auto& c : ctx.telemetry->instances(now_ms())) arr.push_back(info_json(c));
+                   return json_reply({{"enabled", ctx.telemetry != nullptr}, {"clients", std::move(arr)}});
+               }));
+    server.add("GET", "/api/v1/clients/{instance}", route([&ctx](http::request& req) {
+                   auto id = uuid::from_base64(req.param("instance"));
+                   if (!id) throw api_error(400, "not a client instance id: " + req.param("instance"));
+                   auto c = ctx.telemetry ? ctx.telemetry->instance(*id, now_ms()) : std::nullopt;
+                   if (!c) throw api_error(404, "unknown client instance: " + req.param("instance"));
+                   auto max_points = size_t(query_int(req, "points", 60, 1, 1000));
+                   std::string prefix = req.query_value("prefix").value_or("");
+                   json out = info_json(*c);
+                   json metrics = json::array();
+                   for (auto& [key, s] : c->series_by_key)
+                       if (s.name.compare(0, prefix.size(), prefix) == 0) metrics.push_back(series_json(s, max_points));
+                   out["metrics"] = std::move(metrics);
+                   return json_reply(out);
+               }));
+}
+
+}  // namespace ketch::console

@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""Runs a client library's own integration tests ("outside suites") against a broker.
+
+    run.py franz-go     [--bootstrap HOST:PORT] [--reference] [--work DIR]
+    run.py kafka-python [--bootstrap HOST:PORT] [--reference] [--work DIR]
+
+franz-go: the tests that ship in the franz-go module (`go test github.com/twmb/franz-go/pkg/kgo`,
+version pinned by tests/outside/franz-go/go.mod). kafka-python: the `test/integration` tests of
+its sdist (version and hash pinned by tests/outside/kafka-python/sdist.txt), fetched with pip
+into the work directory, plus our stand-in for the one module the sdist does not ship
+(tests/outside/kafka-python/shim/). Nothing fetched is committed.
+
+Without --bootstrap a fresh ketch ($KETCH_BIN, default build/ketch) is started on a free port
+with its own data directory, configured as the suite's own CI configures its broker
+(SUITES[...]['ketch_args']); it is stopped at the end.
+
+Every test that does not pass (failed, error, skipped) must be in the suite's allow-list
+tests/outside/<suite>-skips.txt, one line per test: `<who> <test> <reason>`, where <who> is
+  ketch  the test passes against Apache Kafka 4.3.1 but not against ketch (the reason says why)
+  both   the test cannot pass against either broker here (e.g. it needs a broker it spawns itself)
+  flaky  the test fails against ketch now and then (the reason says how often and what is known);
+         it may pass or fail, against either broker
+Against ketch (default) the run fails when a test outside the list does not pass, or a listed
+test passes (the entry is stale: remove it). With --reference (the broker is Apache Kafka, see
+scripts/outside-reference.sh) the run fails when a test outside the list does not pass, a `both`
+test passes, or a `ketch` test does not pass: this is what shows that the list holds only what
+Kafka also fails, or what ketch lacks.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+VENV_PYTHON = REPO / ".venv" / "bin" / "python"
+READY_TIMEOUT_S = 30
+SKIPPED = 77  # ctest's SKIP_RETURN_CODE (tests/outside/CMakeLists.txt)
+KAFKA_VERSION = "4.3.1"  # the Kafka ketch answers as (kafka-python gates tests on it)
+
+SUITES = {
+    # franz-go's CI runs these tests against an apache/kafka container with default settings;
+    # the SCRAM tests also get a SASL_PLAINTEXT listener (KGO_TEST_SCRAM_SEEDS).
+    "franz-go": {"ketch_args": ["--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0"]},
+    # kafka-python's fixture broker (servers/resources/default/kafka.properties in its
+    # repository): node id 0, an authorizer that allows everything without ACLs,
+    # num.partitions=4, group.min.session.timeout.ms=1000, group.initial.rebalance.delay.ms=0.
+    # scripts/outside-reference.sh gives the reference Kafka the same settings.
+    "kafka-python": {"ketch_args": ["--node-id", "0", "--authorizer", "--allow-everyone-if-no-acl-found",
+                                    "--default-partitions", "4", "--group-min-session-timeout-ms", "1000",
+                                    "--group-initial-rebalance-delay-ms", "0"]},
+}
+
+
+def log(msg):
+    print("outside: " + msg, flush=True)
+
+
+def read_skips(suite):
+    path = HERE / ("%s-skips.txt" % suite)
+    skips = {}
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split(None, 2)
+        if len(parts) < 3 or parts[0] not in ("ketch", "both", "flaky"):
+            sys.exit("%s:%d: expected `ketch|both|flaky <test> <reason>`" % (path, n))
+        if parts[1] in skips:
+            sys.exit("%s:%d: %s listed twice" % (path, n, parts[1]))
+        skips[parts[1]] = (parts[0], parts[2])
+    return skips
+
+
+class Ketch:
+    """A ketch of our own: free port, fresh data directory, log in the work directory."""
+
+    def __init__(self, binary, work, args):
+        self.binary, self.work, self.args = binary, work, args
+        self.proc = None
+
+    def start(self):
+        data = self.work / "ketch-data"
+        shutil.rmtree(data, ignore_errors=True)
+        ready = self.work / "ketch.ready"
+        ready.unlink(missing_ok=True)
+        argv = [str(self.binary), "--listen", "127.0.0.1:0", "--data-dir", str(data), "--ready-file", str(ready),
+                "--log-level", "warn", "--schema-registry=false", "--console=false", *self.args]
+        log("starting " + " ".join(argv))
+        self.logf = open(self.work / "ketch.log", "w")
+        self.proc = subprocess.Popen(argv, stdout=self.logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while not (ready.exists() and ready.read_text().strip()):
+            if self.proc.poll() is not None:
+                sys.exit("ketch exited with %d before it was ready (log: %s)" % (self.proc.returncode,
+                                                                                 self.work / "ketch.log"))
+            if time.monotonic() > deadline:
+                self.stop()
+                sys.exit("ketch not ready after %d s" % READY_TIMEOUT_S)
+            time.sleep(0.05)
+        lj = data / "listeners.json"
+        listeners = json.loads(lj.read_text())["listeners"] if lj.exists() else {}
+        self.addresses = {name: v["address"] for name, v in listeners.items()}
+        return ready.read_text().strip()
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc:
+            self.logf.close()
+        code = self.proc.returncode if self.proc else 0
+        self.proc = None
+        return code
+
+
+# ---- franz-go ----
+
+SCRAM_USER, SCRAM_PASSWORD = "kgo-scram", "kgo-scram-secret"
+
+
+def run_franz_go(bootstrap, work, sasl_bootstrap=None):
+    env = dict(os.environ, KGO_SEEDS=bootstrap, KGO_TEST_RF="1", KGO_LOG_LEVEL="warn")
+    if sasl_bootstrap:
+        # TestSCRAMAuth logs in as this user (created with ketch's command line, which speaks
+        # AlterUserScramCredentials to either broker); TestSCRAMAuthBadCredentials as nobody.
+        subprocess.run([str(ketch_binary()), "user", "create", SCRAM_USER, "--password", SCRAM_PASSWORD,
+                        "--mechanism", "SCRAM-SHA-256", "-b", bootstrap], check=True, stdout=subprocess.DEVNULL)
+        env.update(KGO_TEST_SCRAM_SEEDS=sasl_bootstrap, KGO_TEST_SCRAM="%s:%s:256" % (SCRAM_USER, SCRAM_PASSWORD))
+    out = work / "go-test.json"
+    argv = ["go", "test", "-json", "-count=1", "-timeout", "20m", "github.com/twmb/franz-go/pkg/kgo"]
+    log("running %s (KGO_SEEDS=%s) in %s; events in %s" % (" ".join(argv), bootstrap, HERE / "franz-go", out))
+    with open(out, "w") as f:
+        code = subprocess.run(argv, cwd=HERE / "franz-go", env=env, stdout=f, stderr=subprocess.STDOUT).returncode
+    results, output = {}, {}
+    for line in out.read_text().splitlines():
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            continue
+        test = ev.get("Test")
+        if not test or "/" in test:  # the top-level tests are the unit of the allow-list
+            continue
+        if ev["Action"] == "output":
+            output.setdefault(test, []).append(ev.get("Output", ""))
+        elif ev["Action"] in ("pass", "fail", "skip"):
+            results[test] = ev["Action"]
+    if not results:
+        sys.exit("go test reported no test results (exit %d); see %s" % (code, out))
+    return results, {t: "".join(o) for t, o in output.items()}
+
+
+# ---- kafka-python ----
+
+def fetch_kafka_python(work):
+    """kafka-python's sdist (pinned with its hash) unpacked: returns the directory holding test/."""
+    pin = HERE / "kafka-python" / "sdist.txt"
+    dl = work / "sdist"
+    dl.mkdir(parents=True, exist_ok=True)
+    if not list(dl.glob("kafka_python-*.tar.gz")):
+        log("downloading the kafka-python sdist pinned in %s" % pin)
+        subprocess.run([str(VENV_PYTHON), "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps",
+                        "--no-binary", ":all:", "--require-hashes", "-r", str(pin), "-d", str(dl)], check=True)
+    (tarball,) = dl.glob("kafka_python-*.tar.gz")
+    want = [l.split("--hash=sha256:")[1].split()[0] for l in pin.read_text().splitlines() if "--hash=sha256:" in l]
+    got = hashlib.sha256(tarball.read_bytes()).hexdigest()
+    if got not in want:
+        sys.exit("%s: sha256 %s is not the pinned one" % (tarball, got))
+    src = work / "src"
+    shutil.rmtree(src, ignore_errors=True)
+    src.mkdir()
+    with tarfile.open(tarball) as tf:
+        members = [m for m in tf.getmembers() if "/test/" in m.name and m.isfile()]
+        tf.extractall(src, members=members, filter="data")
+    (top,) = src.iterdir()
+    tests = top / "test"
+    # The shim: test/service.py, which the sdist's fixtures import but it does not ship, and an
+    # empty test/__init__.py so `test` is this package and not the standard library's.
+    shutil.copy(HERE / "kafka-python" / "shim" / "service.py", tests / "service.py")
+    (tests / "__init__.py").touch()
+    (work / "no-kafka-dist").mkdir(exist_ok=True)
+    return top
+
+
+def run_kafka_python(bootstrap, work, sasl_bootstrap=None):
+    top = fetch_kafka_python(work)
+    xml = work / "junit.xml"
+    env = dict(os.environ, KAFKA_URI="PLAINTEXT://" + bootstrap, KAFKA_VERSION=KAFKA_VERSION,
+               # The fixtures insist that a Kafka distribution directory exists even for KAFKA_URI.
+               KAFKA_ROOT=str(work / "no-kafka-dist"))
+    # --tb=native: pytest's own traceback formatter crashes on some of these tests' sources
+    # under Python 3.11.7 ("AST constructor recursion depth mismatch").
+    argv = [str(VENV_PYTHON), "-m", "pytest", "test/integration", "-q", "-rfEs", "-p", "no:cacheprovider",
+            "--tb=native", "--timeout=120", "-o", "log_level=WARNING", "-W", "ignore::DeprecationWarning",
+            "--junitxml", str(xml)]
+    log("running %s (KAFKA_URI=%s) in %s" % (" ".join(argv[1:]), env["KAFKA_URI"], top))
+    with open(work / "pytest.log", "w") as f:
+        subprocess.run(argv, cwd=top, env=env, stdout=f, stderr=subprocess.STDOUT)
+    if not xml.exists():
+        sys.exit("pytest wrote no results; see %s" % (work / "pytest.log"))
+    results, output = {}, {}
+    for tc in ET.parse(xml).getroot().iter("testcase"):
+        cls = tc.get("classname", "")
+        cls = cls[len("test.integration."):] if cls.startswith("test.integration.") else cls
+        parts = cls.split(".")
+        name = parts[0] + ".py::" + "::".join(parts[1:] + [tc.get("name")])
+        status = "pass"
+        for child in tc:
+            if child.tag in ("failure", "error"):
+                status = "fail"
+                output[name] = (child.get("message") or "") + "\n" + (child.text or "")[-3000:]
+            elif child.tag == "skipped" and status == "pass":
+                status = "skip"
+                output[name] = child.get("message") or ""
+        results[name] = status
+    return results, output
+
+
+def ketch_binary():
+    return Path(os.environ.get("KETCH_BIN", REPO / "build" / "ketch"))
+
+
+RUNNERS = {"franz-go": run_franz_go, "kafka-python": run_kafka_python}
+
+
+def judge(suite, results, output, skips, reference):
+    problems = []
+    counts = {"pass": 0, "fail": 0, "skip": 0}
+    for test in sorted(results):
+        status = results[test]
+        counts[status] += 1
+        listed = skips.get(test)
+        if listed and listed[0] == "flaky":
+            continue
+        if status != "pass" and listed is None:
+            problems.append("%s: %s, and not in %s-skips.txt\n%s" % (test, status.upper(), suite,
+                                                                      output.get(test, "").rstrip()[-4000:]))
+        elif status == "pass" and listed and (not reference or listed[0] == "both"):
+            problems.append("%s passes but is listed as `%s` in %s-skips.txt (%s)" % (test, listed[0], suite, listed[1]))
+        elif status != "pass" and listed and reference and listed[0] == "ketch":
+            problems.append("%s: %s against Kafka, but listed as `ketch` (only ketch fails it)\n%s" % (
+                test, status.upper(), output.get(test, "").rstrip()[-2000:]))
+    for test, (who, reason) in sorted(skips.items()):
+        if test not in results:
+            problems.append("%s is listed in %s-skips.txt but did not run at all" % (test, suite))
+    listed_ran = sum(1 for t in results if t in skips)
+    log("%s against %s: %d passed, %d failed, %d skipped (%d tests; %d allow-listed)" % (
+        suite, "Apache Kafka" if reference else "ketch", counts["pass"], counts["fail"], counts["skip"],
+        len(results), listed_ran))
+    for test in sorted(results):
+        if test in skips and (results[test] != "pass" or skips[test][0] == "flaky"):
+            log("  allowed %-5s %s (%s: %s)" % (results[test], test, *skips[test]))
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("suite", choices=sorted(SUITES))
+    ap.add_argument("--bootstrap", help="run against this broker instead of starting a ketch")
+    ap.add_argument("--sasl-bootstrap", help="the broker's SASL_PLAINTEXT listener (SCRAM-SHA-256 enabled)")
+    ap.add_argument("--reference", action="store_true", help="the broker is Apache Kafka 4.3.1 (see above)")
+    ap.add_argument("--work", help="work directory (default build/outside/SUITE)")
+    opts = ap.parse_args()
+    if opts.reference and not opts.bootstrap:
+        ap.error("--reference needs --bootstrap")
+    work = Path(opts.work or REPO / os.environ.get("BUILD_DIR", "build") / "outside" / opts.suite).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    skips = read_skips(opts.suite)
+
+    if opts.suite == "franz-go" and not shutil.which("go"):
+        log("skipped: go is not installed (deps/apt-test.txt; scripts/install-test-deps.sh)")
+        sys.exit(SKIPPED)
+    ketch = None
+    bootstrap, sasl_bootstrap = opts.bootstrap, opts.sasl_bootstrap
+    t0 = time.monotonic()
+    if not bootstrap:
+        ketch = Ketch(ketch_binary(), work, SUITES[opts.suite]["ketch_args"])
+        bootstrap = ketch.start()
+        sasl_bootstrap = ketch.addresses.get("SASL_PLAINTEXT")
+    try:
+        results, output = RUNNERS[opts.suite](bootstrap, work, sasl_bootstrap)
+    finally:
+        if ketch:
+            code = ketch.stop()
+            if code not in (0, -signal.SIGTERM):
+                log("ketch exited with %d (log: %s)" % (code, work / "ketch.log"))
+    problems = judge(opts.suite, results, output, skips, opts.reference)
+    if ketch and ketch.proc is None and (work / "ketch.log").exists():
+        text = (work / "ketch.log").read_text(errors="replace")
+        if "Sanitizer" in text or "terminate called" in text:
+            problems.append("ketch's log shows a crash: %s" % (work / "ketch.log"))
+    log("took %.0f s" % (time.monotonic() - t0))
+    for p in problems:
+        print("\nPROBLEM: " + p)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
