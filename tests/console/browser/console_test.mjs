@@ -59,7 +59,7 @@ try {
   await open('/', 'overview');
   await page.waitForSelector('.cards');
   const nav = await page.$$eval('nav a', as => as.map(a => a.textContent));
-  expect(JSON.stringify(nav) === JSON.stringify(['Overview', 'Topics', 'Messages', 'Groups', 'Producers', 'Security', 'Traffic']),
+  expect(JSON.stringify(nav) === JSON.stringify(['Overview', 'Topics', 'Messages', 'Groups', 'Producers', 'Security', 'Traffic', 'Clients']),
          'nav bar: ' + nav);
   expect((await textOf('main')).toLowerCase().includes('node id'), 'overview shows the node id');
   await shot('overview');
