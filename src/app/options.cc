@@ -163,6 +163,11 @@ options parse_options(int argc, char** argv) {
         a.flag("console-tls", o.console_tls, "serve the console over TLS with --tls-cert and --tls-key");
         a.flag("console-unprotected", o.console_unprotected,
                "allow the console on a non-loopback address without TLS and a login (SASL users)");
+        a.flag("faults", o.faults,
+               "let users inject faults (errors, latency, dropped connections, disk full, fsync failures, "
+               "pauses) through the console's /api/v1/faults and `ketch fault`; loopback listeners only")
+            ->capture_default_str();
+        a.flag("faults-unsafe", o.faults_unsafe, "allow --faults with a Kafka listener on a non-loopback address");
         a.option("data-dir", o.data_dir, "where topics, logs and metadata live")->capture_default_str();
         a.option("reactors", o.reactors, "network threads (0: one per core)")->capture_default_str();
         a.option("auto-create-topics", o.auto_create_topics,

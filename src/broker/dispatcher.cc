@@ -61,9 +61,10 @@ void record_event(const broker_context& ctx, const net::connection_info& conn, s
 // The inspector's copy of one exchange (traffic_ring.h): the request frame is
 // shared, the response copied unless it carries file chunks (zero-copy Fetch)
 // or is over 1 MiB; no bytes at all of the APIs that carry secrets.
-void record_exchange(const broker_context& ctx, const net::connection_info& conn, int16_t key, int16_t version,
+void record_exchange(const broker_context& ctx, const net::connection_info& conn, const request_context& rc,
                      const kafka::request_header& header, const shared_bytes& frame, const net::handler_result& result,
                      int64_t started_ms, std::chrono::steady_clock::duration took) {
+    const int16_t key = rc.api_key;
     inspect::exchange e;
     e.time_ms = started_ms;
     e.conn_id = conn.id;
@@ -75,7 +76,8 @@ void record_exchange(const broker_context& ctx, const net::connection_info& conn
                             ? std::string()
                             : conn.client_software_name + " " + conn.client_software_version;
     e.api_key = key;
-    e.api_version = version;
+    e.api_version = rc.api_version;
+    e.fault = rc.fault;
     e.correlation_id = header.correlation_id;
     e.duration_us = std::chrono::duration_cast<std::chrono::microseconds>(took).count();
     e.request_bytes = frame.size();
@@ -194,7 +196,7 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
     auto result = co_await h->fn(ctx, r);
     const auto took = std::chrono::steady_clock::now() - started;
     metrics_.record(key, took);
-    if (tap) record_exchange(ctx_, conn, key, version, header, frame, result, started_ms, took);
+    if (tap) record_exchange(ctx_, conn, ctx, header, frame, result, started_ms, took);
     if (key == int16_t(kafka::api_key::api_versions) && !conn.client_software_name.empty() &&
         conn.listener_name != "CONSOLE") {
         std::lock_guard l(software_mu_);
