@@ -87,6 +87,21 @@ void announce(double ms, const std::vector<listener_endpoint>& endpoints, const 
                  c.advertised_port, c.advertised_host, c.advertised_port);
 }
 
+// What the console reads from the request path: the traffic inspector, and
+// KIP-714 client telemetry for its Clients page (served and advertised only
+// with the console; CLIENT_METRICS resources are its subscriptions).
+void attach_console_feeds(broker::broker_context& ctx, inspect::traffic_ring& traffic,
+                          telemetry::client_metrics_manager& telemetry, meta::resource_config_registry& client_metrics) {
+    ctx.traffic = &traffic;
+    ctx.telemetry = &telemetry;
+    client_metrics.set_listener(
+        [&telemetry](const std::string& name, const meta::config_map& c) { telemetry.update_subscription(name, c); });
+}
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
 int wait_for_signal() {
     sigset_t set;
     sigemptyset(&set);
@@ -130,16 +145,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     txn_service txns(opt, st, ctx, groups, producer_ids, blocking);
 
     inspect::traffic_ring traffic;  // the console's inspector; recording only while a page watches
-    if (opt.console) ctx.traffic = &traffic;
-    // KIP-714 client telemetry, for the console's Clients page: served and
-    // advertised only with the console; CLIENT_METRICS resources are its
-    // subscriptions.
     telemetry::client_metrics_manager telemetry;
-    if (opt.console) {
-        ctx.telemetry = &telemetry;
-        client_metrics->set_listener(
-            [&telemetry](const std::string& name, const meta::config_map& c) { telemetry.update_subscription(name, c); });
-    }
+    if (opt.console) attach_console_feeds(ctx, traffic, telemetry, *client_metrics);
     ctx.faults = faults.registry.get();
     broker::dispatcher dispatch(ctx);
     auto kafka = kafka_listeners::from(opt, lis);
@@ -165,8 +172,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
                          {metrics.address, schema_registry.url, console.url});
     auto& first = endpoints.front();
     if (!opt.ready_file.empty()) write_file_atomically(opt.ready_file, first.host + ":" + std::to_string(first.port));
-    announce(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count(), endpoints,
-             ctx.config, opt.data_dir, server.reactor_count(), kafka.self_signed_cert);
+    announce(ms_since(started), endpoints, ctx.config, opt.data_dir, server.reactor_count(), kafka.self_signed_cert);
 
     int sig = wait_for_signal();
     spdlog::info("signal {}: shutting down", sig);
