@@ -21,6 +21,9 @@ ALLOWED = {
     "record": {"base"},
     "protocol": {"base"},
     "io": {"base"},
+    # Scripted faults (--faults): rules and their matching, domain types only;
+    # the broker consults them, the console lists and adds them (faults.md).
+    "fault": {"base"},
     "log": {"base", "io", "record"},
     "meta": {"base", "io"},
     "group": {"base", "meta"},
@@ -37,12 +40,12 @@ ALLOWED = {
     "registry": {"base", "record", "io", "meta", "security"},
     "registry_http": {"base", "meta", "security", "http", "registry"},
     "broker": {"base", "record", "protocol", "io", "log", "meta", "group", "share", "txn", "security", "net", "partition",
-               "tenant", "inspect", "telemetry"},
+               "tenant", "inspect", "telemetry", "fault"},
     "http": {"base"},
     "cli": {"base", "record", "protocol", "security"},
     # The console reaches the broker only through net::request_handler (the
     # dispatcher, handed over by app): it includes no broker header.
-    "console": {"base", "record", "protocol", "net", "inspect", "http", "telemetry"},
+    "console": {"base", "record", "protocol", "net", "inspect", "http", "telemetry", "fault"},
     "app": None,  # the wiring: may include every module
 }
 

@@ -66,6 +66,7 @@ console_handle start_console(const options& opt, console_inputs in) {
         c.metrics = &in.metrics;
         c.connections = &in.connections;
         c.traffic = in.traffic;
+        c.faults = in.faults;
         c.client_software = in.client_software;
         c.telemetry = in.telemetry;
         if (in.decode_framed)

@@ -19,6 +19,7 @@
 
 #include "app/broker_properties.h"
 #include "app/options.h"
+#include "fault/registry.h"
 #include "app/schema_registry.h"
 #include "net/request_metrics.h"
 #include "inspect/traffic_ring.h"
@@ -50,6 +51,7 @@ struct console_inputs {
     std::function<std::map<std::string, int64_t>()> client_software;
     framed_decoder decode_framed;  // the schema registry's (empty: none)
     telemetry::client_metrics_manager* telemetry = nullptr;  // KIP-714 client metrics (Clients page)
+    fault::registry* faults = nullptr;  // --faults; null: off
 };
 
 // Binds and starts serving; a bind failure or a refused configuration is

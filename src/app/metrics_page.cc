@@ -61,10 +61,23 @@ void request_histograms(std::string& out, const net::request_metrics& m) {
     }
 }
 
+// ketch_faults_injected_total{kind, api}: what --faults injected (api
+// "none" for a disk fault, which hits a file, not a request).
+void fault_counters(std::string& out, const fault::registry& faults) {
+    const char* name = "ketch_faults_injected_total";
+    fmt::format_to(std::back_inserter(out),
+                   "# HELP {} Scripted faults injected (--faults), by kind and API.\n# TYPE {} counter\n", name, name);
+    for (auto& [key, n] : faults.injected()) {
+        auto* api = key.second >= 0 ? kafka::find_api(key.second) : nullptr;
+        fmt::format_to(std::back_inserter(out), "{}{{kind=\"{}\",api=\"{}\"}} {}\n", name, fault::kind_name(key.first),
+                       api ? api->name : std::string_view("none"), n);
+    }
+}
+
 }  // namespace
 
 std::string render_metrics(const net::connection_stats& c, const net::request_metrics& requests,
-                           const security::quota_manager* quotas) {
+                           const security::quota_manager* quotas, const fault::registry* faults) {
     std::string out;
     family(out, "ketch_connections_accepted_total", "counter", "Connections accepted past the connection limits.", "",
            {{"", read(c.accepted)}});
@@ -101,6 +114,7 @@ std::string render_metrics(const net::connection_stats& c, const net::request_me
            "Responses throttled by a client quota, by quota type (Kafka's quota config name).", "quota",
            {throttled(qt::produce), throttled(qt::fetch), throttled(qt::request), throttled(qt::controller_mutation)});
     request_histograms(out, requests);
+    if (faults) fault_counters(out, *faults);
     return out;
 }
 

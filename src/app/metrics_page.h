@@ -5,14 +5,16 @@
 
 #include <string>
 
+#include "fault/registry.h"
 #include "net/request_metrics.h"
 #include "net/connection_stats.h"
 #include "security/quota_manager.h"
 
 namespace ketch::app {
 
-// `quotas` null: no client quotas (their throttle counters read 0).
+// `quotas` null: no client quotas (their throttle counters read 0);
+// `faults` null: --faults is off (no ketch_faults_injected_total).
 std::string render_metrics(const net::connection_stats& connections, const net::request_metrics& requests,
-                           const security::quota_manager* quotas);
+                           const security::quota_manager* quotas, const fault::registry* faults = nullptr);
 
 }  // namespace ketch::app

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "fault/registry.h"
 #include "net/request_metrics.h"
 #include "http/server.h"
 #include "net/connection_stats.h"
@@ -18,7 +19,8 @@ struct metrics_server {
 
     // Binds and starts serving; throws on a bad address or a port in use.
     static metrics_server start(const std::string& listen, const net::connection_stats& connections,
-                                const net::request_metrics& requests, const security::quota_manager* quotas);
+                                const net::request_metrics& requests, const security::quota_manager* quotas,
+                                const fault::registry* faults = nullptr);
     void stop() {
         if (http) http->stop();
     }

@@ -76,6 +76,193 @@ void read_users(const toml::table& t, options& o) {
     }
 }
 
+// Listeners.
+void add_listen_settings(settings& a, options& o) {
+    a.option("listen", o.listen, "host:port to listen on (port 0: any free port)")->capture_default_str();
+    a.option("advertised-listener", o.advertised_listeners,
+             "host:port clients are told to connect to (default: the listen address), or NAME=host:port "
+             "for the listener NAME; repeatable");
+    a.option("listener", o.listeners,
+             "NAME=PROTO://host:port, PROTO one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL; repeatable");
+}
+
+// TLS, SASL, authorization.
+void add_security_settings(settings& a, options& o) {
+    a.option("tls-cert", o.tls_cert, "PEM certificate (chain) of SSL/SASL_SSL listeners");
+    a.option("tls-key", o.tls_key, "PEM private key of --tls-cert");
+    a.option("tls-client-ca", o.tls_client_ca, "PEM CA certificates that sign client certificates (mTLS)");
+    a.option("tls-client-auth", o.tls_client_auth,
+             "ssl.client.auth: none, requested, required (default: required with --tls-client-ca)")
+        ->check(CLI::IsMember({"none", "requested", "required"}));
+    a.option("sasl-mechanisms", o.sasl_mechanisms, "SASL mechanisms enabled on SASL listeners")
+        ->capture_default_str();
+    a.option("connections-max-reauth-ms", o.connections_max_reauth_ms,
+             "SASL session lifetime (KIP-368; 0: sessions never expire)")
+        ->capture_default_str();
+    a.option("auth-timeout-ms", o.auth_timeout_ms,
+             "close connections not authenticated (TLS handshake, SASL) within this")
+        ->capture_default_str();
+    a.option("failed-auth-delay-ms", o.failed_auth_delay_ms,
+             "delay before answering a failed login (connection.failed.authentication.delay.ms)")
+        ->capture_default_str();
+    a.flag("authorizer", o.authorizer,
+           "authorize every request against the ACLs (Kafka's StandardAuthorizer); "
+           "off: everything is allowed and the ACL APIs answer SECURITY_DISABLED");
+    a.option("super-users", o.super_users, "super.users: principals allowed everything, \"User:a;User:b\"");
+    a.flag("allow-everyone-if-no-acl-found", o.allow_everyone_if_no_acl_found,
+           "allow.everyone.if.no.acl.found: a resource without any ACL is open to everyone");
+}
+
+// Connection limits, quotas and idle time.
+void add_limits_settings(settings& a, options& o) {
+    a.option("max-connections", o.max_connections, "max.connections (the acceptor waits when reached)");
+    a.option("max-connections-per-ip", o.max_connections_per_ip,
+             "max.connections.per.ip (new connections over it are closed)");
+    a.option("max-connections-per-ip-overrides", o.max_connections_per_ip_overrides,
+             "max.connections.per.ip.overrides: ip:n,ip:n");
+    a.option("max-connection-creation-rate", o.max_connection_creation_rate,
+             "max.connection.creation.rate: new connections per second (accepting is delayed)");
+    a.option("quota-window-num", o.quota_window_num,
+             "quota.window.num: client quota rates are measured over this many windows")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    a.option("quota-window-size-seconds", o.quota_window_size_seconds,
+             "quota.window.size.seconds: the length of one quota window")
+        ->check(CLI::Range(1, 3600))
+        ->capture_default_str();
+    a.option("connections-max-idle-ms", o.connections_max_idle_ms,
+             "close connections idle this long (connections.max.idle.ms)")
+        ->capture_default_str();
+}
+
+// The services beside the Kafka port: metrics, schema registry, console, faults.
+void add_services_settings(settings& a, options& o) {
+    a.option("metrics-listen", o.metrics_listen,
+             "host:port serving the broker's metrics at /metrics (Prometheus text; port 0: any free port)");
+    a.flag("schema-registry", o.schema_registry,
+           "serve the Confluent-compatible schema registry (--schema-registry=false: off)")
+        ->capture_default_str();
+    a.option("schema-registry-addr", o.schema_registry_addr,
+             "host:port of the schema registry's REST API (port 0: any free port; default 127.0.0.1:8081, "
+             "or a free port when --listen's port is 0)");
+    a.flag("console", o.console, "serve the developer console (pages and JSON API; --console=false: off)")
+        ->capture_default_str();
+    a.option("console-addr", o.console_addr,
+             "host:port of the developer console (port 0: any free port; default 127.0.0.1:9093, or a free "
+             "port when --listen's port is 0)");
+    a.flag("console-tls", o.console_tls, "serve the console over TLS with --tls-cert and --tls-key");
+    a.flag("console-unprotected", o.console_unprotected,
+           "allow the console on a non-loopback address without TLS and a login (SASL users)");
+    a.flag("faults", o.faults,
+           "let users inject faults (errors, latency, dropped connections, disk full, fsync failures, "
+           "pauses) through the console's /api/v1/faults and `ketch fault`; loopback listeners only")
+        ->capture_default_str();
+    a.flag("faults-unsafe", o.faults_unsafe, "allow --faults with a Kafka listener on a non-loopback address");
+}
+
+// Data, threads, topics defaults, logging, the log and request sizes.
+void add_storage_settings(settings& a, options& o) {
+    a.option("data-dir", o.data_dir, "where topics, logs and metadata live")->capture_default_str();
+    a.option("reactors", o.reactors, "network threads (0: one per core)")->capture_default_str();
+    a.option("auto-create-topics", o.auto_create_topics,
+             "create unknown topics on Metadata/Produce (auto.create.topics.enable)")
+        ->capture_default_str();
+    a.option("default-partitions", o.default_partitions, "partitions of a new topic (num.partitions)")
+        ->capture_default_str();
+    a.option("log-level", o.log_level, "trace, debug, info, warn, error")->capture_default_str();
+    a.option("ready-file", o.ready_file, "file written with host:port once the broker listens");
+    a.option("flush-ms", o.flush_ms, "fsync acks=0/1 data at least this often")->capture_default_str();
+    a.option("node-id", o.node_id, "this broker's node id")->capture_default_str();
+    a.option("retention-check-ms", o.retention_check_ms,
+             "how often retention runs (log.retention.check.interval.ms)")
+        ->capture_default_str();
+    a.option("log-cleaner-backoff-ms", o.log_cleaner_backoff_ms,
+             "how often the log cleaner looks for compacted logs to clean (log.cleaner.backoff.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("log-cleaner-io-max-bytes-per-second", o.log_cleaner_io_max_bytes_per_second,
+             "the log cleaner's read+write rate limit (log.cleaner.io.max.bytes.per.second); 0: none")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    a.option("producer-id-expiration-ms", o.producer_id_expiration_ms,
+             "forget an idle producer's sequence state after this long (producer.id.expiration.ms; "
+             "checked with retention)")
+        ->capture_default_str();
+    a.option("max-request-bytes", o.max_request_bytes, "largest request frame (socket.request.max.bytes)")
+        ->capture_default_str();
+    a.option("socket-send-buffer-bytes", o.socket_send_buffer_bytes,
+             "SO_SNDBUF of client connections (socket.send.buffer.bytes); -1: the OS default")
+        ->capture_default_str()
+        ->check(CLI::Range(-1, std::numeric_limits<int32_t>::max()));
+    a.option("socket-receive-buffer-bytes", o.socket_receive_buffer_bytes,
+             "SO_RCVBUF of client connections (socket.receive.buffer.bytes; Kafka: 102400); -1: the OS default")
+        ->capture_default_str()
+        ->check(CLI::Range(-1, std::numeric_limits<int32_t>::max()));
+}
+
+// Group coordinator (classic, consumer and share groups).
+void add_groups_settings(settings& a, options& o) {
+    a.option("group-initial-rebalance-delay-ms", o.group_initial_rebalance_delay_ms,
+             "how long a new group waits for more members (group.initial.rebalance.delay.ms; Kafka: 3000)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    a.option("group-min-session-timeout-ms", o.group_min_session_timeout_ms,
+             "smallest session timeout a classic member may ask (group.min.session.timeout.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("group-max-session-timeout-ms", o.group_max_session_timeout_ms,
+             "largest session timeout a classic member may ask (group.max.session.timeout.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("group-consumer-session-timeout-ms", o.group_consumer_session_timeout_ms,
+             "session timeout of consumer-protocol members (group.consumer.session.timeout.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("group-consumer-heartbeat-interval-ms", o.group_consumer_heartbeat_interval_ms,
+             "heartbeat interval given to consumer-protocol members (group.consumer.heartbeat.interval.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("group-consumer-assignment-interval-ms", o.group_consumer_assignment_interval_ms,
+             "least time between two target assignments of a consumer group; a member reconciles towards "
+             "the last one meanwhile (group.consumer.assignment.interval.ms, 0-15000; 0: at every change)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 15000));
+    a.option("group-consumer-migration-policy", o.group_consumer_migration_policy,
+             "online conversion between classic and consumer groups (group.consumer.migration.policy): "
+             "bidirectional, upgrade, downgrade or disabled")
+        ->capture_default_str()
+        ->transform(CLI::IsMember({"bidirectional", "upgrade", "downgrade", "disabled"}, CLI::ignore_case));
+    a.option("group-share-record-lock-duration-ms", o.group_share_record_lock_duration_ms,
+             "how long a share-group member holds the records it acquired "
+             "(group.share.record.lock.duration.ms; a group's share.record.lock.duration.ms overrides it)")
+        ->capture_default_str()
+        ->check(CLI::Range(1000, 3600000));
+    a.option("group-share-session-timeout-ms", o.group_share_session_timeout_ms,
+             "session timeout of share-group members (group.share.session.timeout.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("group-share-heartbeat-interval-ms", o.group_share_heartbeat_interval_ms,
+             "heartbeat interval given to share-group members (group.share.heartbeat.interval.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+}
+
+// Transaction coordinator.
+void add_transactions_settings(settings& a, options& o) {
+    a.option("transaction-max-timeout-ms", o.transaction_max_timeout_ms,
+             "largest transaction timeout a producer may ask (transaction.max.timeout.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("transaction-abort-check-ms", o.transaction_abort_check_ms,
+             "how often timed-out transactions are aborted "
+             "(transaction.abort.timed.out.transaction.cleanup.interval.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("transactional-id-expiration-ms", o.transactional_id_expiration_ms,
+             "idle transactional ids are forgotten after this (transactional.id.expiration.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+}
 }  // namespace
 
 options parse_options(int argc, char** argv) {
@@ -100,161 +287,9 @@ options parse_options(int argc, char** argv) {
     auto add_common = [&](CLI::App* app_or_env) {
         app_or_env->add_option("--config", o.config_file, "ketch.toml to read (default ./ketch.toml if present)");
         settings a(app_or_env, file);
-        a.option("listen", o.listen, "host:port to listen on (port 0: any free port)")->capture_default_str();
-        a.option("advertised-listener", o.advertised_listeners,
-                 "host:port clients are told to connect to (default: the listen address), or NAME=host:port "
-                 "for the listener NAME; repeatable");
-        a.option("listener", o.listeners,
-                 "NAME=PROTO://host:port, PROTO one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL; repeatable");
-        a.option("tls-cert", o.tls_cert, "PEM certificate (chain) of SSL/SASL_SSL listeners");
-        a.option("tls-key", o.tls_key, "PEM private key of --tls-cert");
-        a.option("tls-client-ca", o.tls_client_ca, "PEM CA certificates that sign client certificates (mTLS)");
-        a.option("tls-client-auth", o.tls_client_auth,
-                 "ssl.client.auth: none, requested, required (default: required with --tls-client-ca)")
-            ->check(CLI::IsMember({"none", "requested", "required"}));
-        a.option("sasl-mechanisms", o.sasl_mechanisms, "SASL mechanisms enabled on SASL listeners")
-            ->capture_default_str();
-        a.option("connections-max-reauth-ms", o.connections_max_reauth_ms,
-                 "SASL session lifetime (KIP-368; 0: sessions never expire)")
-            ->capture_default_str();
-        a.option("auth-timeout-ms", o.auth_timeout_ms,
-                 "close connections not authenticated (TLS handshake, SASL) within this")
-            ->capture_default_str();
-        a.option("failed-auth-delay-ms", o.failed_auth_delay_ms,
-                 "delay before answering a failed login (connection.failed.authentication.delay.ms)")
-            ->capture_default_str();
-        a.flag("authorizer", o.authorizer,
-               "authorize every request against the ACLs (Kafka's StandardAuthorizer); "
-               "off: everything is allowed and the ACL APIs answer SECURITY_DISABLED");
-        a.option("super-users", o.super_users, "super.users: principals allowed everything, \"User:a;User:b\"");
-        a.flag("allow-everyone-if-no-acl-found", o.allow_everyone_if_no_acl_found,
-               "allow.everyone.if.no.acl.found: a resource without any ACL is open to everyone");
-        a.option("max-connections", o.max_connections, "max.connections (the acceptor waits when reached)");
-        a.option("max-connections-per-ip", o.max_connections_per_ip,
-                 "max.connections.per.ip (new connections over it are closed)");
-        a.option("max-connections-per-ip-overrides", o.max_connections_per_ip_overrides,
-                 "max.connections.per.ip.overrides: ip:n,ip:n");
-        a.option("max-connection-creation-rate", o.max_connection_creation_rate,
-                 "max.connection.creation.rate: new connections per second (accepting is delayed)");
-        a.option("quota-window-num", o.quota_window_num,
-                 "quota.window.num: client quota rates are measured over this many windows")
-            ->check(CLI::Range(1, 1000))
-            ->capture_default_str();
-        a.option("quota-window-size-seconds", o.quota_window_size_seconds,
-                 "quota.window.size.seconds: the length of one quota window")
-            ->check(CLI::Range(1, 3600))
-            ->capture_default_str();
-        a.option("connections-max-idle-ms", o.connections_max_idle_ms,
-                 "close connections idle this long (connections.max.idle.ms)")
-            ->capture_default_str();
-        a.option("metrics-listen", o.metrics_listen,
-                 "host:port serving the broker's metrics at /metrics (Prometheus text; port 0: any free port)");
-        a.flag("schema-registry", o.schema_registry,
-               "serve the Confluent-compatible schema registry (--schema-registry=false: off)")
-            ->capture_default_str();
-        a.option("schema-registry-addr", o.schema_registry_addr,
-                 "host:port of the schema registry's REST API (port 0: any free port; default 127.0.0.1:8081, "
-                 "or a free port when --listen's port is 0)");
-        a.flag("console", o.console, "serve the developer console (pages and JSON API; --console=false: off)")
-            ->capture_default_str();
-        a.option("console-addr", o.console_addr,
-                 "host:port of the developer console (port 0: any free port; default 127.0.0.1:9093, or a free "
-                 "port when --listen's port is 0)");
-        a.flag("console-tls", o.console_tls, "serve the console over TLS with --tls-cert and --tls-key");
-        a.flag("console-unprotected", o.console_unprotected,
-               "allow the console on a non-loopback address without TLS and a login (SASL users)");
-        a.option("data-dir", o.data_dir, "where topics, logs and metadata live")->capture_default_str();
-        a.option("reactors", o.reactors, "network threads (0: one per core)")->capture_default_str();
-        a.option("auto-create-topics", o.auto_create_topics,
-                 "create unknown topics on Metadata/Produce (auto.create.topics.enable)")
-            ->capture_default_str();
-        a.option("default-partitions", o.default_partitions, "partitions of a new topic (num.partitions)")
-            ->capture_default_str();
-        a.option("log-level", o.log_level, "trace, debug, info, warn, error")->capture_default_str();
-        a.option("ready-file", o.ready_file, "file written with host:port once the broker listens");
-        a.option("flush-ms", o.flush_ms, "fsync acks=0/1 data at least this often")->capture_default_str();
-        a.option("node-id", o.node_id, "this broker's node id")->capture_default_str();
-        a.option("retention-check-ms", o.retention_check_ms,
-                 "how often retention runs (log.retention.check.interval.ms)")
-            ->capture_default_str();
-        a.option("log-cleaner-backoff-ms", o.log_cleaner_backoff_ms,
-                 "how often the log cleaner looks for compacted logs to clean (log.cleaner.backoff.ms)")
-            ->capture_default_str()
-            ->check(CLI::PositiveNumber);
-        a.option("log-cleaner-io-max-bytes-per-second", o.log_cleaner_io_max_bytes_per_second,
-                 "the log cleaner's read+write rate limit (log.cleaner.io.max.bytes.per.second); 0: none")
-            ->capture_default_str()
-            ->check(CLI::NonNegativeNumber);
-        a.option("producer-id-expiration-ms", o.producer_id_expiration_ms,
-                 "forget an idle producer's sequence state after this long (producer.id.expiration.ms; "
-                 "checked with retention)")
-            ->capture_default_str();
-        a.option("max-request-bytes", o.max_request_bytes, "largest request frame (socket.request.max.bytes)")
-            ->capture_default_str();
-        a.option("socket-send-buffer-bytes", o.socket_send_buffer_bytes,
-                 "SO_SNDBUF of client connections (socket.send.buffer.bytes); -1: the OS default")
-            ->capture_default_str()
-            ->check(CLI::Range(-1, std::numeric_limits<int32_t>::max()));
-        a.option("socket-receive-buffer-bytes", o.socket_receive_buffer_bytes,
-                 "SO_RCVBUF of client connections (socket.receive.buffer.bytes; Kafka: 102400); -1: the OS default")
-            ->capture_default_str()
-            ->check(CLI::Range(-1, std::numeric_limits<int32_t>::max()));
-        a.option("group-initial-rebalance-delay-ms", o.group_initial_rebalance_delay_ms,
-                 "how long a new group waits for more members (group.initial.rebalance.delay.ms; Kafka: 3000)")
-            ->capture_default_str()
-            ->check(CLI::NonNegativeNumber);
-        a.option("group-min-session-timeout-ms", o.group_min_session_timeout_ms,
-                 "smallest session timeout a classic member may ask (group.min.session.timeout.ms)")
-            ->capture_default_str()
-            ->check(CLI::PositiveNumber);
-        a.option("group-max-session-timeout-ms", o.group_max_session_timeout_ms,
-                 "largest session timeout a classic member may ask (group.max.session.timeout.ms)")
-            ->capture_default_str()
-            ->check(CLI::PositiveNumber);
-        a.option("group-consumer-session-timeout-ms", o.group_consumer_session_timeout_ms,
-                 "session timeout of consumer-protocol members (group.consumer.session.timeout.ms)")
-            ->capture_default_str()
-            ->check(CLI::PositiveNumber);
-        a.option("group-consumer-heartbeat-interval-ms", o.group_consumer_heartbeat_interval_ms,
-                 "heartbeat interval given to consumer-protocol members (group.consumer.heartbeat.interval.ms)")
-            ->capture_default_str()
-            ->check(CLI::PositiveNumber);
-        a.option("group-consumer-assignment-interval-ms", o.group_consumer_assignment_interval_ms,
-                 "least time between two target assignments of a consumer group; a member reconciles towards "
-                 "the last one meanwhile (group.consumer.assignment.interval.ms, 0-15000; 0: at every change)")
-            ->capture_default_str()
-            ->check(CLI::Range(0, 15000));
-        a.option("group-consumer-migration-policy", o.group_consumer_migration_policy,
-                 "online conversion between classic and consumer groups (group.consumer.migration.policy): "
-                 "bidirectional, upgrade, downgrade or disabled")
-            ->capture_default_str()
-            ->transform(CLI::IsMember({"bidirectional", "upgrade", "downgrade", "disabled"}, CLI::ignore_case));
-        a.option("group-share-record-lock-duration-ms", o.group_share_record_lock_duration_ms,
-                 "how long a share-group member holds the records it acquired "
-                 "(group.share.record.lock.duration.ms; a group's share.record.lock.duration.ms overrides it)")
-            ->capture_default_str()
-            ->check(CLI::Range(1000, 3600000));
-        a.option("group-share-session-timeout-ms", o.group_share_session_timeout_ms,
-                 "session timeout of share-group members (group.share.session.timeout.ms)")
-            ->capture_default_str()
-            ->check(CLI::PositiveNumber);
-        a.option("group-share-heartbeat-interval-ms", o.group_share_heartbeat_interval_ms,
-                 "heartbeat interval given to share-group members (group.share.heartbeat.interval.ms)")
-            ->capture_default_str()
-            ->check(CLI::PositiveNumber);
-        a.option("transaction-max-timeout-ms", o.transaction_max_timeout_ms,
-                 "largest transaction timeout a producer may ask (transaction.max.timeout.ms)")
-            ->capture_default_str()
-            ->check(CLI::PositiveNumber);
-        a.option("transaction-abort-check-ms", o.transaction_abort_check_ms,
-                 "how often timed-out transactions are aborted "
-                 "(transaction.abort.timed.out.transaction.cleanup.interval.ms)")
-            ->capture_default_str()
-            ->check(CLI::PositiveNumber);
-        a.option("transactional-id-expiration-ms", o.transactional_id_expiration_ms,
-                 "idle transactional ids are forgotten after this (transactional.id.expiration.ms)")
-            ->capture_default_str()
-            ->check(CLI::PositiveNumber);
+        for (auto add : {add_listen_settings, add_security_settings, add_limits_settings, add_services_settings,
+                         add_storage_settings, add_groups_settings, add_transactions_settings})
+            add(a, o);
     };
     add_common(&app);
     app.footer("The Kafka command line: ketch topic|produce|consume|group|acl|user|quota|cluster|txn|env --help "

@@ -55,6 +55,11 @@ struct options {
     std::string console_addr;
     bool console_tls = false;                // the console over TLS with --tls-cert/--tls-key
     bool console_unprotected = false;        // allow a non-loopback console without TLS and a login
+    // Scripted faults (docs/design/faults.md): the console's /api/v1/faults
+    // and `ketch fault`. Refused with a non-loopback Kafka listener unless
+    // faults_unsafe.
+    bool faults = false;
+    bool faults_unsafe = false;
     std::string data_dir = "./data";
     int reactors = 0;                        // 0: one per core
     bool auto_create_topics = true;

@@ -12,6 +12,7 @@
 #include "app/cluster_id.h"
 #include "app/console_service.h"
 #include "app/data_dir_lock.h"
+#include "app/fault_service.h"
 #include "app/group_service.h"
 #include "app/share_service.h"
 #include "app/kafka_listeners.h"
@@ -45,9 +46,9 @@ std::unique_ptr<meta::topic_registry> open_topics(meta::store& s, const options&
 
 // <data-dir>/logs, every partition opened with the default config (the
 // topics' own settings are applied once the broker's context exists).
-std::unique_ptr<log::log_manager> open_logs(const options& opt) {
+std::unique_ptr<log::log_manager> open_logs(const options& opt, const fault_service& faults) {
     log::log_manager::options lopt;
-    lopt.fs = std::make_shared<io::posix_file_system>();
+    lopt.fs = faults.wrap(std::make_shared<io::posix_file_system>());
     lopt.data_dir = (std::filesystem::path(opt.data_dir) / "logs").string();
     lopt.default_config.flush_interval_ms = opt.flush_ms;
     auto logs = log::log_manager::open(std::move(lopt));
@@ -86,6 +87,21 @@ void announce(double ms, const std::vector<listener_endpoint>& endpoints, const 
                  c.advertised_port, c.advertised_host, c.advertised_port);
 }
 
+// What the console reads from the request path: the traffic inspector, and
+// KIP-714 client telemetry for its Clients page (served and advertised only
+// with the console; CLIENT_METRICS resources are its subscriptions).
+void attach_console_feeds(broker::broker_context& ctx, inspect::traffic_ring& traffic,
+                          telemetry::client_metrics_manager& telemetry, meta::resource_config_registry& client_metrics) {
+    ctx.traffic = &traffic;
+    ctx.telemetry = &telemetry;
+    client_metrics.set_listener(
+        [&telemetry](const std::string& name, const meta::config_map& c) { telemetry.update_subscription(name, c); });
+}
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
 int wait_for_signal() {
     sigset_t set;
     sigemptyset(&set);
@@ -99,11 +115,12 @@ int wait_for_signal() {
 }  // namespace
 
 int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::steady_clock::time_point started) {
+    auto faults = fault_service::from(opt, lis);  // before anything starts: may refuse
     std::filesystem::create_directories(opt.data_dir);
     data_dir_lock dir_lock(opt.data_dir);  // before anything in it is opened
     auto st = stores::open(opt.data_dir);
     auto topics = open_topics(*st.meta, opt);
-    auto logs = open_logs(opt);
+    auto logs = open_logs(opt, faults);
     partition::local_engine storage(*logs);
     partition::service partitions(*topics, storage,
                                   {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms});
@@ -128,16 +145,9 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     txn_service txns(opt, st, ctx, groups, producer_ids, blocking);
 
     inspect::traffic_ring traffic;  // the console's inspector; recording only while a page watches
-    if (opt.console) ctx.traffic = &traffic;
-    // KIP-714 client telemetry, for the console's Clients page: served and
-    // advertised only with the console; CLIENT_METRICS resources are its
-    // subscriptions.
     telemetry::client_metrics_manager telemetry;
-    if (opt.console) {
-        ctx.telemetry = &telemetry;
-        client_metrics->set_listener(
-            [&telemetry](const std::string& name, const meta::config_map& c) { telemetry.update_subscription(name, c); });
-    }
+    if (opt.console) attach_console_feeds(ctx, traffic, telemetry, *client_metrics);
+    ctx.faults = faults.registry.get();
     broker::dispatcher dispatch(ctx);
     auto kafka = kafka_listeners::from(opt, lis);
     net::server server(kafka.server, dispatch);
@@ -150,19 +160,19 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
         std::make_unique<partition::cleaner_task>(partitions, opt.log_cleaner_backoff_ms, opt.log_cleaner_io_max_bytes_per_second);
     metrics_server metrics;
     if (!opt.metrics_listen.empty())
-        metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas());
+        metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),
+                                        faults.registry.get());
 
     auto schema_registry = start_schema_registry(opt, *st.credentials, ctx.authorizer);
     auto console = start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(),
                                        *st.credentials, endpoints, schema_registry.url, started, &traffic,
                                        [&dispatch] { return dispatch.client_software(); },
-                                       schema_registry.decoder(), ctx.telemetry});
+                                       schema_registry.decoder(), ctx.telemetry, faults.registry.get()});
     write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
                          {metrics.address, schema_registry.url, console.url});
     auto& first = endpoints.front();
     if (!opt.ready_file.empty()) write_file_atomically(opt.ready_file, first.host + ":" + std::to_string(first.port));
-    announce(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count(), endpoints,
-             ctx.config, opt.data_dir, server.reactor_count(), kafka.self_signed_cert);
+    announce(ms_since(started), endpoints, ctx.config, opt.data_dir, server.reactor_count(), kafka.self_signed_cert);
 
     int sig = wait_for_signal();
     spdlog::info("signal {}: shutting down", sig);

@@ -30,6 +30,9 @@ class transaction_coordinator;
 namespace ketch::group {
 class group_coordinator;
 }
+namespace ketch::fault {
+class registry;
+}
 namespace ketch::security {
 class authorizer;
 }
@@ -80,6 +83,9 @@ struct broker_context {
     // KIP-714 client telemetry (console on); null: GetTelemetrySubscriptions
     // and PushTelemetry are neither advertised nor served.
     telemetry::client_metrics_manager* telemetry = nullptr;
+    // Scripted faults (--faults; fault_hook.h); null: off, and no request
+    // pays more than this pointer's test.
+    fault::registry* faults = nullptr;
 };
 
 }  // namespace ketch::broker

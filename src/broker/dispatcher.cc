@@ -61,9 +61,10 @@ void record_event(const broker_context& ctx, const net::connection_info& conn, s
 // The inspector's copy of one exchange (traffic_ring.h): the request frame is
 // shared, the response copied unless it carries file chunks (zero-copy Fetch)
 // or is over 1 MiB; no bytes at all of the APIs that carry secrets.
-void record_exchange(const broker_context& ctx, const net::connection_info& conn, int16_t key, int16_t version,
+void record_exchange(const broker_context& ctx, const net::connection_info& conn, const request_context& rc,
                      const kafka::request_header& header, const shared_bytes& frame, const net::handler_result& result,
                      int64_t started_ms, std::chrono::steady_clock::duration took) {
+    const int16_t key = rc.api_key;
     inspect::exchange e;
     e.time_ms = started_ms;
     e.conn_id = conn.id;
@@ -75,7 +76,8 @@ void record_exchange(const broker_context& ctx, const net::connection_info& conn
                             ? std::string()
                             : conn.client_software_name + " " + conn.client_software_version;
     e.api_key = key;
-    e.api_version = version;
+    e.api_version = rc.api_version;
+    e.fault = rc.fault;
     e.correlation_id = header.correlation_id;
     e.duration_us = std::chrono::duration_cast<std::chrono::microseconds>(took).count();
     e.request_bytes = frame.size();
@@ -106,6 +108,49 @@ void sync_login(const broker_context& ctx, net::connection_info& conn) {
     if (first && inspected(ctx, conn)) record_event(ctx, conn, "authenticate", "SASL/" + conn.sasl->mechanism());
 }
 
+// After SaslHandshake v0 the tokens are bare frames (no request header).
+net::handler_result raw_sasl_token(const broker_context& b, net::connection_info& conn, const shared_bytes& frame) {
+    std::string_view token(reinterpret_cast<const char*>(frame.data()), frame.size());
+    auto reply = conn.sasl->raw_token(token, now_ms());
+    net::handler_result r;
+    if (!reply) {
+        spdlog::info("conn {} from {}: SASL/{} authentication failed", conn.id, conn.peer, conn.sasl->mechanism());
+        r.what = net::handler_result::action::close;
+        r.auth_failed = true;
+        return r;
+    }
+    sync_login(b, conn);
+    r.response.buf.assign(reply->begin(), reply->end());
+    return r;
+}
+
+// Before authentication only ApiVersions and the SASL requests reach a
+// handler (SaslServerAuthenticator); an expired session only
+// re-authentication (KIP-368). The answer when this request may not pass.
+std::optional<net::handler_result> sasl_gate(request_context& ctx, const kafka::api_info& api, kafka::reader& r) {
+    auto& conn = ctx.conn;
+    switch (conn.sasl->admit_request(ctx.api_key, now_ms())) {
+        case security::sasl_session::admit::pass: return std::nullopt;
+        case security::sasl_session::admit::close:
+            spdlog::info("conn {} from {}: {} not allowed in SASL state {}, closing", conn.id, conn.peer, api.name,
+                         security::to_string(conn.sasl->current()));
+            return net::handler_result::close();
+        case security::sasl_session::admit::illegal_state: break;
+    }
+    // Kafka (SaslServerAuthenticator.handleSaslToken) answers the request's
+    // own error response with ILLEGAL_SASL_STATE (for a version it can
+    // parse), then closes: the API's error column.
+    spdlog::info("conn {} from {}: {} during SASL authentication, closing", conn.id, conn.peer, api.name);
+    net::handler_result out = net::handler_result::close();
+    const handler_entry* served = find_handler(ctx.api_key);
+    if (served && ctx.api_version >= served->min_version && ctx.api_version <= served->max_version) {
+        if (auto answer = error_response(ctx, *served, r, error_answer::illegal_sasl_state(api.name)))
+            out = std::move(*answer);
+    }
+    out.auth_failed = true;
+    return out;
+}
+
 }  // namespace
 
 boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_info& conn, shared_bytes frame) {
@@ -113,21 +158,7 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
         if (!ctx_.credentials) co_return net::handler_result::close();
         conn.sasl = std::make_shared<security::sasl_session>(ctx_.sasl, *ctx_.credentials);
     }
-    if (conn.sasl && conn.sasl->raw_mode()) {
-        // After SaslHandshake v0 the tokens are bare frames (no request header).
-        std::string_view token(reinterpret_cast<const char*>(frame.data()), frame.size());
-        auto reply = conn.sasl->raw_token(token, now_ms());
-        net::handler_result r;
-        if (!reply) {
-            spdlog::info("conn {} from {}: SASL/{} authentication failed", conn.id, conn.peer, conn.sasl->mechanism());
-            r.what = net::handler_result::action::close;
-            r.auth_failed = true;
-            co_return r;
-        }
-        sync_login(ctx_, conn);
-        r.response.buf.assign(reply->begin(), reply->end());
-        co_return r;
-    }
+    if (conn.sasl && conn.sasl->raw_mode()) co_return raw_sasl_token(ctx_, conn, frame);
     if (frame.size() < 8) {
         spdlog::info("conn {}: request shorter than a header, closing", conn.id);
         co_return net::handler_result::close();
@@ -151,33 +182,8 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
 
     request_context ctx{key, version, header.correlation_id, header.client_id, conn, ctx_};
     ctx.request_bytes = frame.size();
-    if (conn.sasl) {
-        // Before authentication only ApiVersions and the SASL requests reach
-        // a handler (SaslServerAuthenticator); an expired session only
-        // re-authentication (KIP-368).
-        switch (conn.sasl->admit_request(key, now_ms())) {
-            case security::sasl_session::admit::pass: break;
-            case security::sasl_session::admit::close:
-                spdlog::info("conn {} from {}: {} not allowed in SASL state {}, closing", conn.id, conn.peer,
-                             api->name, security::to_string(conn.sasl->current()));
-                co_return net::handler_result::close();
-            case security::sasl_session::admit::illegal_state: {
-                // Kafka (SaslServerAuthenticator.handleSaslToken) answers the
-                // request's own error response with ILLEGAL_SASL_STATE (for a
-                // version it can parse), then closes: the API's error column.
-                spdlog::info("conn {} from {}: {} during SASL authentication, closing", conn.id, conn.peer,
-                             api->name);
-                net::handler_result out = net::handler_result::close();
-                const handler_entry* served = find_handler(key);
-                if (served && version >= served->min_version && version <= served->max_version) {
-                    if (auto answer = error_response(ctx, *served, r, error_answer::illegal_sasl_state(api->name)))
-                        out = std::move(*answer);
-                }
-                out.auth_failed = true;
-                co_return out;
-            }
-        }
-    }
+    if (conn.sasl)
+        if (auto refused = sasl_gate(ctx, *api, r)) co_return std::move(*refused);
 
     const handler_entry* h = api_enabled(ctx_, key) ? find_handler(key) : nullptr;
     if (!h || version < h->min_version || version > h->max_version) {
@@ -194,17 +200,23 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
     auto result = co_await h->fn(ctx, r);
     const auto took = std::chrono::steady_clock::now() - started;
     metrics_.record(key, took);
-    if (tap) record_exchange(ctx_, conn, key, version, header, frame, result, started_ms, took);
-    if (key == int16_t(kafka::api_key::api_versions) && !conn.client_software_name.empty() &&
-        conn.listener_name != "CONSOLE") {
+    if (tap) record_exchange(ctx_, conn, ctx, header, frame, result, started_ms, took);
+    after_answer(conn, key);
+    co_return result;
+}
+
+// What the connection learnt from an answered request: the client's software
+// (ApiVersions v3+, for the console) and the SASL session's state.
+void dispatcher::after_answer(net::connection_info& conn, int16_t key) {
+    const bool api_versions = key == int16_t(kafka::api_key::api_versions);
+    if (api_versions && !conn.client_software_name.empty() && conn.listener_name != "CONSOLE") {
         std::lock_guard l(software_mu_);
         software_[conn.id] = conn.client_software_name + " " + conn.client_software_version;
     }
     if (conn.sasl) {
-        if (key == int16_t(kafka::api_key::api_versions)) conn.sasl->api_versions_answered();
+        if (api_versions) conn.sasl->api_versions_answered();
         sync_login(ctx_, conn);
     }
-    co_return result;
 }
 
 void dispatcher::on_connect(net::connection_info& conn) {

@@ -28,6 +28,8 @@ public:
     std::map<std::string, int64_t> client_software() const;
 
 private:
+    void after_answer(net::connection_info& conn, int16_t key);
+
     broker_context& ctx_;
     net::request_metrics metrics_;
     mutable std::mutex software_mu_;

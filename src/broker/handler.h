@@ -25,6 +25,9 @@
 #include <spdlog/spdlog.h>
 
 #include "broker/error_answer.h"
+#include "broker/fault_hook.h"
+#include "broker/fault_produce.h"
+#include "broker/fault_topics.h"
 #include "broker/handler_clock.h"
 #include "broker/quota_accounting.h"
 #include "broker/request_context.h"
@@ -100,6 +103,25 @@ net::handler_result encode_response(const request_context& ctx, int16_t header_v
 
 int16_t response_header_version(int16_t api_key, int16_t version);
 
+// The answer to a request an error fault matched (--faults, docs/design/faults.md):
+// the API's error response; a Produce only for the partitions the fault names,
+// its other partitions handled as usual. Nothing: the connection is closed.
+template <class Req, class Resp, awaitable<Resp> (*Handle)(request_context&, Req&), error_builder<Req, Resp> Error>
+awaitable<std::optional<Resp>> answer_fault(request_context& ctx, Req& req, const fault::hit& h) {
+    const error_answer answer = fault_answer(h);
+    if constexpr (std::is_same_v<Req, kafka::produce_request>) {
+        if (h.on.topic) {
+            auto matched = take_matched(req, h.on, ctx.broker.topics);
+            auto failed = Error(matched, ctx.api_version, answer);
+            if (!failed || req.topic_data.empty()) co_return failed;
+            Resp resp = co_await Handle(ctx, req);
+            merge_rows(resp, std::move(*failed));
+            co_return resp;
+        }
+    }
+    co_return Error(req, ctx.api_version, answer);
+}
+
 template <class Req, class Resp, awaitable<Resp> (*Handle)(request_context&, Req&), error_builder<Req, Resp> Error>
 awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
     const bool during_login = !ctx.conn.authenticated;  // SASL handshake not done when the request arrived
@@ -115,8 +137,24 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
         co_return net::handler_result::close();
     }
     Resp resp;
+    std::optional<fault::hit> injected;  // a scripted error or drop (--faults)
+    if (ctx.broker.faults && ctx.broker.faults->active()) [[unlikely]] {
+        clock.stop();  // a pause or latency costs no quota
+        injected = co_await apply_request_faults(ctx, fault_topics(req, ctx.broker.topics));
+        if (injected && injected->what == fault::kind::drop) co_return net::handler_result::close();
+        clock.start();
+    }
     try {
-        resp = co_await Handle(ctx, req);
+        if (injected) {
+            auto refused = co_await answer_fault<Req, Resp, Handle, Error>(ctx, req, *injected);
+            if (!refused) {
+                clock.stop();
+                co_return net::handler_result::close();
+            }
+            resp = std::move(*refused);
+        } else {
+            resp = co_await Handle(ctx, req);
+        }
         clock.stop();
     } catch (const std::exception& e) {
         clock.stop();

@@ -32,6 +32,9 @@ struct request_context {
     // Set when the request went over a client quota: the response's
     // throttle_time_ms, and the connection is muted that long (KIP-219).
     int32_t throttle_ms = 0;
+    // What a scripted fault did to this request (--faults; fault_hook.h),
+    // for the traffic inspector; empty: nothing.
+    std::string fault;
 
     // Kafka's AuthHelper: may this connection's principal, from its peer's
     // IP, do `op` on the resource? Always true without --authorizer (Kafka

@@ -14,6 +14,7 @@
 #include "base/bytes.h"
 #include "net/request_metrics.h"
 #include "console/kafka_client.h"
+#include "fault/registry.h"
 #include "http/message.h"
 #include "inspect/traffic_ring.h"
 #include "net/connection_stats.h"
@@ -45,6 +46,7 @@ struct context {
     const net::connection_stats* connections = nullptr;
     inspect::traffic_ring* traffic = nullptr;  // null: no inspector
     telemetry::client_metrics_manager* telemetry = nullptr;  // KIP-714 client metrics; null: off
+    fault::registry* faults = nullptr;         // --faults; null: off (/api/v1/faults answers 404)
     // Open connections by client software ("name version" -> count); may be empty.
     std::function<std::map<std::string, int64_t>()> client_software;
     // Limits of the message browser.

@@ -19,6 +19,7 @@ void add_routes(http::server& server, const context& ctx) {
     add_quotas(server, ctx);
     add_traffic(server, ctx);
     add_clients(server, ctx);
+    add_faults(server, ctx);
     add_assets(server, ctx);
 }
 

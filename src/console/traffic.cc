@@ -81,7 +81,8 @@ json summary(const inspect::exchange& e, const decoded_exchange& d, const std::v
             {"closed", e.closed},
             {"topics", topics},
             {"errors", errors},
-            {"withheld", e.withheld.empty() ? json(nullptr) : json(e.withheld)}};
+            {"withheld", e.withheld.empty() ? json(nullptr) : json(e.withheld)},
+            {"fault", e.fault.empty() ? json(nullptr) : json(e.fault)}};
 }
 
 // Topic names for ids (requests by topic id), from one Metadata.

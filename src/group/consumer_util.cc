@@ -1,24 +1,28 @@
 #include "group/consumer_util.h"
 
+#include <re2/re2.h>
+
 #include "group/current_assignment.h"
 
 namespace ketch::group {
 
 bool regex_cache::compile(const std::string& pattern, std::string& why) {
     if (compiled_.count(pattern)) return true;
-    try {
-        compiled_[pattern] = std::make_shared<const std::regex>(pattern, std::regex::ECMAScript);
-        return true;
-    } catch (const std::regex_error& e) {
-        why = e.what();
+    re2::RE2::Options options;
+    options.set_log_errors(false);
+    auto re = std::make_shared<const re2::RE2>(pattern, options);
+    if (!re->ok()) {
+        why = re->error();
         return false;
     }
+    compiled_[pattern] = std::move(re);
+    return true;
 }
 
 bool regex_cache::matches(const std::string& pattern, const std::string& name) {
     std::string why;
     if (!compile(pattern, why)) return false;
-    return std::regex_match(name, *compiled_[pattern]);
+    return re2::RE2::FullMatch(name, *compiled_[pattern]);
 }
 
 std::set<std::string> member_topic_names(const consumer_member& m, const topic_index& topics, regex_cache& rx) {

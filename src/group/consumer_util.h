@@ -4,22 +4,23 @@
 // assignment from the group's assignor.
 //
 // Regular expressions: Kafka matches subscribed_topic_regex with RE2J
-// (Pattern.matcher(topic).matches(): the whole name). ketch uses std::regex
-// (ECMAScript grammar), also matching the whole name. ketch difference: the
-// grammars differ at the edges. RE2J refuses backreferences and lookaround,
-// which ECMAScript accepts; RE2J accepts inline flags such as (?i) and
-// \p{..} classes, which ECMAScript refuses (INVALID_REGULAR_EXPRESSION).
-// Plain patterns (literals, ., *, +, ?, |, [], (), {m,n}) mean the same.
+// (Pattern.matcher(topic).matches(): the whole name). ketch uses Google's RE2,
+// whose syntax RE2J implements, also matching the whole name: backreferences
+// and lookaround are refused, inline flags such as (?i) and \p{..} classes
+// accepted, as in Kafka (INVALID_REGULAR_EXPRESSION for what does not compile).
 #pragma once
 
 #include <map>
 #include <memory>
-#include <regex>
 #include <set>
 #include <string>
 
 #include "group/assignor.h"
 #include "group/consumer_group.h"
+
+namespace re2 {
+class RE2;
+}
 
 namespace ketch::group {
 
@@ -34,7 +35,7 @@ public:
     bool matches(const std::string& pattern, const std::string& name);
 
 private:
-    std::map<std::string, std::shared_ptr<const std::regex>> compiled_;
+    std::map<std::string, std::shared_ptr<const re2::RE2>> compiled_;
 };
 
 // The existing topics the member subscribes to, by name or through its regex.

@@ -44,6 +44,7 @@ struct exchange {
     shared_bytes request;
     shared_bytes response;
     std::string withheld;  // why a body is not kept, for the page
+    std::string fault;     // what a scripted fault did to it (--faults); empty: nothing
 };
 
 struct connection_event {

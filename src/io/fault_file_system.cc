@@ -78,6 +78,21 @@ void fault_file_system::set_before_sync(std::function<void(const std::string&)> 
     before_sync_hook_ = hook ? std::make_shared<std::function<void(const std::string&)>>(std::move(hook)) : nullptr;
 }
 
+void fault_file_system::set_fault_rule(fault_rule rule) {
+    std::lock_guard lk(mu_);
+    rule_ = rule ? std::make_shared<fault_rule>(std::move(rule)) : nullptr;
+}
+
+std::optional<io_errc> fault_file_system::ask_rule(const std::string& path, bool sync) {
+    std::shared_ptr<fault_rule> rule;
+    {
+        std::lock_guard lk(mu_);
+        rule = rule_;
+    }
+    if (!rule) return std::nullopt;
+    return (*rule)(path, sync);
+}
+
 void fault_file_system::set_path_filter(std::string substring) {
     std::lock_guard lk(mu_);
     filter_ = std::move(substring);
@@ -89,6 +104,8 @@ bool fault_file_system::matches_locked(const std::string& path) const {
 
 fault_file_system::write_verdict fault_file_system::before_write(const std::string& path, size_t n) {
     writes_.fetch_add(1);
+    if (auto kind = ask_rule(path, false))
+        return {0, io_error{*kind, *kind == io_errc::no_space ? ENOSPC : EIO, path, "pwrite (injected)"}};
     std::lock_guard lk(mu_);
     if (!matches_locked(path)) {
         bytes_.fetch_add(n);
@@ -117,6 +134,7 @@ std::optional<io_error> fault_file_system::before_sync(const std::string& path) 
     }
     if (hook) (*hook)(path);
     syncs_.fetch_add(1);
+    if (auto kind = ask_rule(path, true)) return io_error{*kind, EIO, path, "fdatasync (injected)"};
     std::lock_guard lk(mu_);
     if (matches_locked(path) && fail_syncs_ > 0) {
         --fail_syncs_;

@@ -4,6 +4,8 @@
 //   * disk full after N more bytes: a write that does not fit stores the part
 //     that fits (like a real short write) and fails with io_errc::no_space;
 //   * the next K writes / fdatasyncs fail with a chosen kind;
+//   * a rule asked before every write and fdatasync of a file (the broker's
+//     --faults: per-partition disk-full and fsync failures, src/fault);
 //   * a hook that runs before every file fdatasync (tests use it to hold the
 //     flusher while they queue work, without sleeping);
 //   * counters of writes, bytes written and fdatasync calls.
@@ -37,6 +39,11 @@ public:
     // Runs (outside any lock) before each file fdatasync, with the file path.
     void set_before_sync(std::function<void(const std::string&)> hook);
     void set_path_filter(std::string substring);
+    // Asked (outside any lock) before each write (sync false) and fdatasync
+    // (sync true) of a file: an error kind fails the operation (a write
+    // stores nothing). Applies whatever the path filter.
+    using fault_rule = std::function<std::optional<io_errc>(const std::string& path, bool sync)>;
+    void set_fault_rule(fault_rule rule);
 
     // --- counters ---
     uint64_t sync_count() const { return syncs_.load(); }
@@ -66,6 +73,7 @@ public:
 
 private:
     bool matches_locked(const std::string& path) const;
+    std::optional<io_errc> ask_rule(const std::string& path, bool sync);
 
     std::shared_ptr<file_system> base_;
     std::mutex mu_;  // guards the fault settings below
@@ -76,6 +84,7 @@ private:
     io_errc fail_syncs_kind_ = io_errc::io;
     std::string filter_;
     std::shared_ptr<std::function<void(const std::string&)>> before_sync_hook_;
+    std::shared_ptr<fault_rule> rule_;
     std::atomic<uint64_t> syncs_{0}, dir_syncs_{0}, writes_{0}, bytes_{0};
 };
 

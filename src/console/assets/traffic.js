@@ -30,6 +30,7 @@ window.trafficPage = async function ({ h, api, table, page, errorBox, fmtBytes, 
           h('br'), 'request ' + fmtBytes(x.request_bytes) + ' · response ' + fmtBytes(x.response_bytes) +
           ' · ' + (x.duration_us / 1000).toFixed(2) + ' ms · correlation ' + x.correlation_id),
       ];
+      if (x.fault) parts.push(h('p', { class: 'error' }, 'Injected fault: ' + x.fault));
       if (x.withheld) parts.push(h('p', { class: 'muted' }, x.withheld));
       if (x.problem) parts.push(h('p', { class: 'error' }, x.problem));
       parts.push(h('h2', {}, 'Request'), h('pre', { id: 't-request' }, x.request === null ? '(not kept)' : JSON.stringify(x.request, null, 2)));
@@ -57,7 +58,8 @@ window.trafficPage = async function ({ h, api, table, page, errorBox, fmtBytes, 
       { title: 'Conn', key: 'connection', num: true }, { title: 'Client id', key: 'client_id' },
       { title: 'API', cell: r => r.api + ' v' + r.api_version },
       { title: 'Topics', cell: r => r.topics.join(', ') },
-      { title: 'Errors', cell: r => r.closed ? h('span', { class: 'tag bad' }, 'closed') : r.errors.map(e => h('span', { class: 'tag bad' }, e)) },
+      { title: 'Errors', cell: r => [].concat(r.fault ? [h('span', { class: 'tag bad', title: r.fault }, 'fault')] : [],
+          r.closed ? [h('span', { class: 'tag bad' }, 'closed')] : r.errors.map(e => h('span', { class: 'tag bad' }, e))) },
       { title: 'Size', num: true, cell: r => fmtBytes(r.request_bytes) + ' / ' + fmtBytes(r.response_bytes) },
       { title: 'Time taken', num: true, cell: r => (r.duration_us / 1000).toFixed(2) + ' ms' }],
       rows.slice().reverse(), open));

@@ -36,6 +36,28 @@ TEST_F(fault_fixture, disk_full_splits_a_vectored_write) {
     EXPECT_EQ(std::string(b.begin(), b.end()), "abc");
 }
 
+TEST_F(fault_fixture, fault_rule_is_asked_per_write_and_sync) {
+    ASSERT_TRUE(fs.mkdir("t-0").ok());
+    ASSERT_TRUE(fs.mkdir("t-1").ok());
+    auto a = *fs.open("t-0/a", open_mode::create);
+    auto b = *fs.open("t-1/b", open_mode::create);
+    std::vector<std::pair<std::string, bool>> asked;
+    fs.set_fault_rule([&](const std::string& path, bool sync) -> std::optional<io_errc> {
+        asked.emplace_back(path, sync);
+        if (path.find("t-0/") == std::string::npos) return std::nullopt;
+        return sync ? io_errc::io : io_errc::no_space;
+    });
+    EXPECT_EQ(a->pwrite(0, as_bytes("xy")).error().kind, io_errc::no_space);
+    EXPECT_EQ(*a->size(), 0u);  // nothing stored
+    EXPECT_EQ(a->fdatasync().error().kind, io_errc::io);
+    EXPECT_TRUE(b->pwrite(0, as_bytes("xy")).ok());
+    EXPECT_TRUE(b->fdatasync().ok());
+    EXPECT_EQ(asked, (std::vector<std::pair<std::string, bool>>{
+                         {"t-0/a", false}, {"t-0/a", true}, {"t-1/b", false}, {"t-1/b", true}}));
+    fs.set_fault_rule(nullptr);
+    EXPECT_TRUE(a->pwrite(0, as_bytes("xy")).ok());
+}
+
 TEST_F(fault_fixture, next_syncs_fail_then_recover) {
     auto f = *fs.open("a", open_mode::create);
     fs.fail_next_syncs(2);

@@ -1,0 +1,21 @@
+// A blocking HTTP/1.1 client for the broker's own HTTP endpoints (`ketch
+// fault` talks to the console's /api/v1/faults): plain http:// only, one
+// request per connection.
+#pragma once
+
+#include <string>
+
+namespace ketch::cli {
+
+struct http_reply {
+    int status = 0;
+    std::string body;
+};
+
+// `base` is "http://host:port" (a trailing '/' allowed); throws usage_error on
+// a malformed URL, network_error when the server cannot be reached or answers
+// no HTTP.
+http_reply http_call(const std::string& base, const std::string& method, const std::string& path,
+                     const std::string& json_body = {});
+
+}  // namespace ketch::cli
