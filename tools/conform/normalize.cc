@@ -43,6 +43,12 @@ void sort_by(json& arr, const char* field) {
     });
 }
 
+// A DescribeQuorum replica state: /topics/*/partitions/*/{current_voters,observers}/*/<key>.
+bool is_quorum_replica(const std::string& path, const std::string& key) {
+    return path_matches("/topics/*/partitions/*/current_voters/*/" + key, path) ||
+           path_matches("/topics/*/partitions/*/observers/*/" + key, path);
+}
+
 class normalizer {
 public:
     normalizer(side_context& ctx, const step_rules& rules) : ctx_(ctx), rules_(rules) {}
@@ -87,6 +93,13 @@ private:
         } else if ((key == "total_bytes" || key == "usable_bytes") && v.is_number_integer() &&
                    v.get<int64_t>() >= 0 && path_matches("/results/*/" + key, path)) {
             v = "<bytes>";  // log_dir_space
+        } else if ((key == "last_fetch_timestamp" || key == "last_caught_up_timestamp") && v.is_number_integer() &&
+                   v.get<int64_t>() >= 0 && is_quorum_replica(path, key)) {
+            v = "<time>";  // quorum_progress
+        } else if (((key == "high_watermark" && path_matches("/topics/*/partitions/*/high_watermark", path)) ||
+                    (key == "log_end_offset" && is_quorum_replica(path, key))) &&
+                   v.is_number_integer() && v.get<int64_t>() >= 0) {
+            v = "<offset>";  // quorum_progress
         } else if (key == "transaction_start_time_ms" && v.is_number_integer() && v.get<int64_t>() >= 0) {
             v = "<time>";  // transaction_start_time
         } else if (key == "finalized_features_epoch" && v.is_number_integer() && v.get<int64_t>() >= 0) {
@@ -99,6 +112,8 @@ private:
                     key == "topic_results") &&
                    v.is_array() && all_have_string(v, "name")) {
             sort_by(v, "name");  // topic_order
+        } else if (key == "results" && v.is_array() && !v.empty() && all_have_string(v, "topic_name")) {
+            sort_by(v, "topic_name");  // topic_order (AlterReplicaLogDirs)
         } else if (key == "topics" && v.is_array() && !v.empty() && all_have_string(v, "topic")) {
             sort_by(v, "topic");  // txn_topic_order
             for (auto& t : v) {
@@ -211,13 +226,20 @@ const std::vector<rule_info>& all_rules() {
          "exact_error_messages"},
         {"finalized_features_epoch", "/finalized_features_epoch",
          "any epoch >= 0 compares equal: it is an offset in Kafka's metadata log; -1 (none) is kept"},
+        {"quorum_progress",
+         "/topics/*/partitions/*/high_watermark, /topics/*/partitions/*/{current_voters,observers}/*/"
+         "{log_end_offset,last_fetch_timestamp,last_caught_up_timestamp}",
+         "DescribeQuorum: the metadata log's offsets (>= 0, \"<offset>\") and the replicas' fetch and caught-up "
+         "times (>= 0, \"<time>\") compare equal: Kafka's controller appends to its log every "
+         "metadata.max.idle.interval.ms, so no two answers agree; -1 (unknown) is kept"},
         {"log_dir_space", "/results/*/total_bytes, /results/*/usable_bytes",
          "a log directory's disk capacity and free space (>= 0) compare equal (\"<bytes>\"): they belong to the "
          "machine, not the protocol; -1 (unknown) is kept"},
         {"config_documentation", "/**/configs/*/documentation", "non-null documentation text compares equal"},
         {"config_order", "/**/configs", "config entries sorted by name (ketch lists configs in its own order)"},
-        {"topic_order", "/**/topics, /**/responses, /**/results_by_topic_v3_and_below, /**/topic_results",
-         "topic entries sorted by name: Kafka's order comes from hash maps and clients key topics by name"},
+        {"topic_order", "/**/topics, /**/responses, /**/results_by_topic_v3_and_below, /**/topic_results, /results",
+         "topic entries sorted by name (topic_name in AlterReplicaLogDirs results): Kafka's order comes from hash "
+         "maps and clients key topics by name"},
         {"partition_order", "/**/partitions, /**/partition_responses, /**/results_by_partition",
          "partition entries sorted by partition number (partition_index, index or partition): Kafka's "
          "order comes from hash maps, clients key partitions by number"},

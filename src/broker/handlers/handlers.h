@@ -6,6 +6,7 @@
 #include "protocol/messages/alter_client_quotas.h"
 #include "protocol/messages/alter_configs.h"
 #include "protocol/messages/alter_partition_reassignments.h"
+#include "protocol/messages/alter_replica_log_dirs.h"
 #include "protocol/messages/add_offsets_to_txn.h"
 #include "protocol/messages/add_partitions_to_txn.h"
 #include "protocol/messages/api_table.h"
@@ -30,6 +31,7 @@
 #include "protocol/messages/describe_groups.h"
 #include "protocol/messages/describe_log_dirs.h"
 #include "protocol/messages/describe_producers.h"
+#include "protocol/messages/describe_quorum.h"
 #include "protocol/messages/describe_topic_partitions.h"
 #include "protocol/messages/describe_user_scram_credentials.h"
 #include "protocol/messages/elect_leaders.h"
@@ -106,6 +108,9 @@ awaitable<kafka::incremental_alter_configs_response> handle_incremental_alter_co
     request_context&, kafka::incremental_alter_configs_request&);
 awaitable<kafka::create_partitions_response> handle_create_partitions(request_context&, kafka::create_partitions_request&);
 awaitable<kafka::describe_log_dirs_response> handle_describe_log_dirs(request_context&, kafka::describe_log_dirs_request&);
+awaitable<kafka::alter_replica_log_dirs_response> handle_alter_replica_log_dirs(request_context&,
+                                                                               kafka::alter_replica_log_dirs_request&);
+awaitable<kafka::describe_quorum_response> handle_describe_quorum(request_context&, kafka::describe_quorum_request&);
 awaitable<kafka::offset_for_leader_epoch_response> handle_offset_for_leader_epoch(request_context&,
                                                                                  kafka::offset_for_leader_epoch_request&);
 awaitable<kafka::elect_leaders_response> handle_elect_leaders(request_context&, kafka::elect_leaders_request&);
@@ -228,6 +233,10 @@ std::optional<kafka::alter_configs_response> alter_configs_error(const kafka::al
                                                                  const error_answer&);
 std::optional<kafka::describe_log_dirs_response> describe_log_dirs_error(const kafka::describe_log_dirs_request&,
                                                                          int16_t, const error_answer&);
+std::optional<kafka::alter_replica_log_dirs_response> alter_replica_log_dirs_error(
+    const kafka::alter_replica_log_dirs_request&, int16_t, const error_answer&);
+std::optional<kafka::describe_quorum_response> describe_quorum_error(const kafka::describe_quorum_request&, int16_t,
+                                                                     const error_answer&);
 std::optional<kafka::sasl_authenticate_response> sasl_authenticate_error(const kafka::sasl_authenticate_request&,
                                                                          int16_t, const error_answer&);
 std::optional<kafka::create_partitions_response> create_partitions_error(const kafka::create_partitions_request&,

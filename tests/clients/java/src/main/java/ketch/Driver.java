@@ -105,6 +105,10 @@ public final class Driver {
         return AdminCommands.deleteTopics(config, a);
       case "describe-cluster":
         return AdminCommands.describeCluster(config, a);
+      case "describe-quorum":
+        return QuorumCommands.describeQuorum(config, a);
+      case "alter-replica-log-dirs":
+        return QuorumCommands.alterReplicaLogDirs(config, a);
       case "list-offsets":
         return AdminCommands.listOffsets(config, a);
       case "produce":
