@@ -143,6 +143,10 @@ public:
     // start again at share.auto.offset.reset); NON_EMPTY_GROUP while the
     // group has members.
     error_code delete_offsets(const std::string& group, const uuid& topic_id) EXCLUDES(mu_);
+    // DeleteGroups of a share group: forgets it and its share-partitions'
+    // state; NON_EMPTY_GROUP while it has members, GROUP_ID_NOT_FOUND when
+    // there is no such share group (ShareGroup.validateDeleteGroup).
+    error_code delete_group(const std::string& group) EXCLUDES(mu_);
 
     // Timers: members past their session, records past their lock.
     void tick() EXCLUDES(mu_);

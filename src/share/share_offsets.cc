@@ -1,7 +1,8 @@
-// DescribeShareGroupOffsets, AlterShareGroupOffsets, DeleteShareGroupOffsets.
-// Behaviour: GroupCoordinatorService.describeShareGroupOffsets /
-// alterShareGroupOffsets / deleteShareGroupOffsets (Apache Kafka 4.3.1,
-// group-coordinator): altering or deleting needs an empty group.
+// DescribeShareGroupOffsets, AlterShareGroupOffsets, DeleteShareGroupOffsets,
+// DeleteGroups of a share group. Behaviour: GroupCoordinatorService.
+// describeShareGroupOffsets / alterShareGroupOffsets / deleteShareGroupOffsets
+// / deleteGroups (Apache Kafka 4.3.1, group-coordinator; the share state goes
+// with the group): altering or deleting needs an empty group.
 #include "share/coordinator.h"
 
 namespace ketch::share {
@@ -42,6 +43,22 @@ error_code coordinator::delete_offsets(const std::string& group, const uuid& top
         if (store_) (void)store_->remove(group, topic_id, std::get<2>(it->first));
         it = partitions_.erase(it);
     }
+    return error_code::none;
+}
+
+error_code coordinator::delete_group(const std::string& group) {
+    lock_guard l(mu_);
+    auto g = groups_.find(group);
+    auto first = partitions_.lower_bound({group, uuid{}, INT32_MIN});
+    const bool has_state = first != partitions_.end() && std::get<0>(first->first) == group;
+    if (g == groups_.end() && !has_state) return error_code::group_id_not_found;
+    if (g != groups_.end() && !g->second.members.empty()) return error_code::non_empty_group;
+    for (auto it = first; it != partitions_.end() && std::get<0>(it->first) == group;) {
+        if (store_) (void)store_->remove(group, std::get<1>(it->first), std::get<2>(it->first));
+        it = partitions_.erase(it);
+    }
+    targets_.erase(group);
+    if (g != groups_.end()) groups_.erase(g);
     return error_code::none;
 }
 

@@ -289,4 +289,12 @@ def test_share_group_offsets_admin(broker, helper, unique_topic, consumers):
     eventually(deleted, timeout=WAIT_S, interval=0.5)
     third = consumers(group, topic)
     wait_accepted([third], values)
+    # deleteShareGroups (DeleteGroups; ShareGroup.validateDeleteGroup): refused
+    # while the group has members, then the group is gone.
+    assert admin(broker, "delete-group", group, topic) == "GroupNotEmptyException"
     third.close()
+
+    def group_deleted():
+        assert admin(broker, "delete-group", group, topic) == "ok"
+    eventually(group_deleted, timeout=WAIT_S, interval=0.5)
+    assert admin(broker, "delete-group", group, topic) == "GroupIdNotFoundException"

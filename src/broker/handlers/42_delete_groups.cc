@@ -1,11 +1,13 @@
 // DeleteGroups v0-2. v1: same as v0. v2: flexible.
 // Behaviour: KafkaApis.handleDeleteGroupsRequest (Apache Kafka 4.3.1): the
 // names are de-duplicated (first occurrence kept) before the coordinator
-// (group/admin.cc) answers each one.
+// (group/admin.cc; share groups: share/share_offsets.cc) answers each one.
+#include <map>
 #include <set>
 
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
+#include "share/coordinator.h"
 
 namespace ketch::broker {
 
@@ -23,11 +25,22 @@ awaitable<delete_groups_response> handle_delete_groups(request_context& ctx, del
         else
             denied.push_back(std::move(id));
     }
+    // Share groups (Admin.deleteShareGroups sends DeleteGroups too) are the
+    // share coordinator's; the rest the group coordinator's, in request order.
+    std::map<std::string, error_code> share_results;
+    std::vector<std::string> others;
+    for (auto& id : ids) {
+        auto e = ctx.broker.shares ? ctx.broker.shares->delete_group(id) : error_code::group_id_not_found;
+        if (e == error_code::group_id_not_found) others.push_back(id);
+        else share_results[id] = e;
+    }
+    std::map<std::string, error_code> results = std::move(share_results);
+    for (auto& r : ctx.broker.groups.delete_groups(others)) results[r.group_id] = r.error;
     delete_groups_response resp;
-    for (auto& r : ctx.broker.groups.delete_groups(ids)) {
+    for (auto& id : ids) {
         auto& out = resp.results.emplace_back();
-        out.group_id = std::move(r.group_id);
-        out.error_code = code(r.error);
+        out.group_id = id;
+        out.error_code = code(results[id]);
     }
     for (auto& id : denied) {
         auto& out = resp.results.emplace_back();

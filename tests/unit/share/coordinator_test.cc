@@ -197,5 +197,41 @@ TEST_F(fixture, LocksRunOutAtTheGroupsDuration) {
     EXPECT_EQ(c->fetch_offset("g", tp, 0, 1), 0);
 }
 
+// DeleteGroups of a share group (GroupCoordinatorService.deleteGroups,
+// ShareGroup.validateDeleteGroup): refused while it has members, then the
+// group and its share-partitions' state are gone, from the store too.
+TEST_F(fixture, DeleteGroupNeedsAnEmptyGroupAndForgetsItsState) {
+    group_configs["share.auto.offset.reset"] = "earliest";
+    topic_partition tp{id_of(2), 0};
+    auto c = make();
+    EXPECT_EQ(c->delete_group("g"), error_code::group_id_not_found);
+    c->heartbeat(join("a", "one"));
+    c->fetch_offset("g", tp, 0, 10);
+    c->acquire("g", "a", tp, 0, 9, 100);
+    EXPECT_EQ(c->acknowledge("g", "a", tp, {{0, 4, {1}}}), error_code::none);
+    EXPECT_EQ(c->delete_group("g"), error_code::non_empty_group);
+    c->heartbeat(beat("a", -1));  // leaves
+    EXPECT_EQ(c->delete_group("g"), error_code::none);
+    EXPECT_FALSE(c->is_share_group("g"));
+    EXPECT_FALSE(c->start_offset("g", tp));
+    EXPECT_TRUE(store.rows.empty());
+    EXPECT_EQ(c->delete_group("g"), error_code::group_id_not_found);
+}
+
+TEST_F(fixture, DeleteGroupFindsAGroupKnownOnlyByItsStoredState) {
+    group_configs["share.auto.offset.reset"] = "earliest";
+    topic_partition tp{id_of(2), 0};
+    {
+        auto c = make();
+        c->fetch_offset("g", tp, 0, 10);
+        c->acquire("g", "a", tp, 0, 9, 100);
+        EXPECT_EQ(c->acknowledge("g", "a", tp, {{0, 4, {1}}}), error_code::none);
+    }
+    auto c = make();
+    ASSERT_FALSE(c->load());
+    EXPECT_EQ(c->delete_group("g"), error_code::none);
+    EXPECT_TRUE(store.rows.empty());
+}
+
 }  // namespace
 }  // namespace ketch::share

@@ -39,6 +39,7 @@ import org.apache.kafka.common.config.ConfigResource;
  * ShareConsumerMain offsets BOOTSTRAP GROUP TOPIC          listShareGroupOffsets of partition 0
  * ShareConsumerMain alter BOOTSTRAP GROUP TOPIC OFFSET     alterShareGroupOffsets of partition 0
  * ShareConsumerMain delete-offsets BOOTSTRAP GROUP TOPIC   deleteShareGroupOffsets
+ * ShareConsumerMain delete-group BOOTSTRAP GROUP TOPIC     deleteShareGroups (DeleteGroups)
  * (the last two print "ok" or the error's class)
  * </pre>
  *
@@ -61,7 +62,8 @@ public final class ShareConsumerMain {
       out.flush();
       Runtime.getRuntime().halt(0);
     }
-    if (argv[0].equals("offsets") || argv[0].equals("alter") || argv[0].equals("delete-offsets")) {
+    if (argv[0].equals("offsets") || argv[0].equals("alter") || argv[0].equals("delete-offsets")
+        || argv[0].equals("delete-group")) {
       out.println(offsets(argv));
       out.flush();
       Runtime.getRuntime().halt(0);
@@ -107,6 +109,8 @@ public final class ShareConsumerMain {
       try {
         if (argv[0].equals("alter")) {
           admin.alterShareGroupOffsets(group, Map.of(tp, Long.parseLong(argv[4]))).all().get();
+        } else if (argv[0].equals("delete-group")) {
+          admin.deleteShareGroups(List.of(group)).all().get();
         } else {
           admin.deleteShareGroupOffsets(group, Set.of(argv[3])).all().get();
         }
