@@ -289,6 +289,16 @@ def test_share_group_offsets_admin(broker, helper, unique_topic, consumers):
     eventually(deleted, timeout=WAIT_S, interval=0.5)
     third = consumers(group, topic)
     wait_accepted([third], values)
+    # A classic member cannot join a share group's id: JoinGroup answers
+    # INCONSISTENT_GROUP_PROTOCOL (GroupMetadataManager.classicGroupJoin).
+    from kafka import KafkaConsumer
+    from kafka.errors import InconsistentGroupProtocolError
+    classic = KafkaConsumer(topic, bootstrap_servers=broker.bootstrap, group_id=group, api_version=(3, 7))
+    try:
+        with pytest.raises(InconsistentGroupProtocolError):
+            classic.poll(timeout_ms=10000)
+    finally:
+        classic.close(autocommit=False)
     # deleteShareGroups (DeleteGroups; ShareGroup.validateDeleteGroup): refused
     # while the group has members, then the group is gone.
     assert admin(broker, "delete-group", group, topic) == "GroupNotEmptyException"

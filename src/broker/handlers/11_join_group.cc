@@ -14,6 +14,7 @@
 #include "broker/async.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
+#include "share/coordinator.h"
 
 namespace ketch::broker {
 
@@ -57,6 +58,9 @@ awaitable<join_group_response> handle_join_group(request_context& ctx, join_grou
     group::join_result r;
     if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, args.group_id)) {
         r.error = error_code::group_authorization_failed;  // KafkaApis.handleJoinGroupRequest
+    } else if (ctx.broker.shares && ctx.broker.shares->is_share_group(args.group_id)) {
+        // GroupMetadataManager.classicGroupJoin: the id is a share group's.
+        r.error = error_code::inconsistent_group_protocol;
     } else {
         // The lambda captures references only: g++ 12 mishandles a co_await
         // operand's temporaries that own memory (the frame outlives the call).

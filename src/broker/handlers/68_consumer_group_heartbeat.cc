@@ -8,6 +8,7 @@
 #include "broker/async.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
+#include "share/coordinator.h"
 
 namespace ketch::broker {
 
@@ -29,6 +30,12 @@ awaitable<consumer_group_heartbeat_response> handle_consumer_group_heartbeat(req
         for (auto& t : *req.subscribed_topic_names)
             if (!ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t))
                 co_return refuse(error_code::topic_authorization_failed);
+    // GroupMetadataManager.getOrMaybeCreateConsumerGroup: the id is a share group's.
+    if (ctx.broker.shares && ctx.broker.shares->is_share_group(req.group_id)) {
+        auto other = refuse(error_code::group_id_not_found);
+        other.error_message = "Group " + req.group_id + " is not a consumer group";
+        co_return other;
+    }
     group::consumer_heartbeat_args args;
     args.group_id = std::move(req.group_id);
     args.member_id = std::move(req.member_id);
