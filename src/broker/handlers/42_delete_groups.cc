@@ -27,14 +27,13 @@ awaitable<delete_groups_response> handle_delete_groups(request_context& ctx, del
     }
     // Share groups (Admin.deleteShareGroups sends DeleteGroups too) are the
     // share coordinator's; the rest the group coordinator's, in request order.
-    std::map<std::string, error_code> share_results;
+    std::map<std::string, error_code> results;
     std::vector<std::string> others;
     for (auto& id : ids) {
         auto e = ctx.broker.shares ? ctx.broker.shares->delete_group(id) : error_code::group_id_not_found;
         if (e == error_code::group_id_not_found) others.push_back(id);
-        else share_results[id] = e;
+        else results[id] = e;
     }
-    std::map<std::string, error_code> results = std::move(share_results);
     for (auto& r : ctx.broker.groups.delete_groups(others)) results[r.group_id] = r.error;
     delete_groups_response resp;
     for (auto& id : ids) {

@@ -74,10 +74,7 @@ awaitable<share_group_heartbeat_response> handle_share_group_heartbeat(request_c
 // ShareGroupHeartbeatRequest.getErrorResponse: the top-level error only.
 std::optional<share_group_heartbeat_response> share_group_heartbeat_error(const share_group_heartbeat_request&,
                                                                           int16_t, const error_answer& e) {
-    share_group_heartbeat_response resp;
-    resp.error_code = e.code;
-    resp.error_message = e.message;
-    return resp;
+    return top_level_error_with_message<share_group_heartbeat_response>(e);
 }
 
 }  // namespace ketch::broker

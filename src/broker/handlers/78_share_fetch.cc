@@ -144,10 +144,7 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
 
 // ShareFetchRequest.getErrorResponse: the top-level error only.
 std::optional<share_fetch_response> share_fetch_error(const share_fetch_request&, int16_t, const error_answer& e) {
-    share_fetch_response resp;
-    resp.error_code = e.code;
-    resp.error_message = e.message;
-    return resp;
+    return top_level_error_with_message<share_fetch_response>(e);
 }
 
 }  // namespace ketch::broker

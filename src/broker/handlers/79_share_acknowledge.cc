@@ -46,10 +46,7 @@ awaitable<share_acknowledge_response> handle_share_acknowledge(request_context& 
 // ShareAcknowledgeRequest.getErrorResponse: the top-level error only.
 std::optional<share_acknowledge_response> share_acknowledge_error(const share_acknowledge_request&, int16_t,
                                                                   const error_answer& e) {
-    share_acknowledge_response resp;
-    resp.error_code = e.code;
-    resp.error_message = e.message;
-    return resp;
+    return top_level_error_with_message<share_acknowledge_response>(e);
 }
 
 }  // namespace ketch::broker

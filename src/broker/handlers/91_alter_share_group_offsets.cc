@@ -57,10 +57,7 @@ awaitable<alter_share_group_offsets_response> handle_alter_share_group_offsets(r
 // AlterShareGroupOffsetsRequest.getErrorResponse: the top-level error only.
 std::optional<alter_share_group_offsets_response> alter_share_group_offsets_error(
     const alter_share_group_offsets_request&, int16_t, const error_answer& e) {
-    alter_share_group_offsets_response resp;
-    resp.error_code = e.code;
-    resp.error_message = e.message;
-    return resp;
+    return top_level_error_with_message<alter_share_group_offsets_response>(e);
 }
 
 }  // namespace ketch::broker

@@ -54,10 +54,7 @@ awaitable<delete_share_group_offsets_response> handle_delete_share_group_offsets
 // DeleteShareGroupOffsetsRequest.getErrorResponse: the top-level error only.
 std::optional<delete_share_group_offsets_response> delete_share_group_offsets_error(
     const delete_share_group_offsets_request&, int16_t, const error_answer& e) {
-    delete_share_group_offsets_response resp;
-    resp.error_code = e.code;
-    resp.error_message = e.message;
-    return resp;
+    return top_level_error_with_message<delete_share_group_offsets_response>(e);
 }
 
 }  // namespace ketch::broker
