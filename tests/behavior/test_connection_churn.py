@@ -9,8 +9,10 @@ an extra connection is not served until another one closes.
 Every connection sends ApiVersions v3 (raw wire) and reads the answer before it closes.
 """
 
+import json
 import socket
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -58,6 +60,16 @@ def answered(s, corr, timeout=5.0):
         return False
 
 
+def active(broker):
+    """The broker's ketch_connections_active gauge (its metrics page)."""
+    url = json.loads((broker.data_dir / "listeners.json").read_text())["metrics"]
+    with urllib.request.urlopen(url, timeout=5) as r:
+        for line in r.read().decode().splitlines():
+            if line.startswith("ketch_connections_active "):
+                return int(float(line.split()[1]))
+    raise AssertionError("no ketch_connections_active on " + url)
+
+
 def settle(check, timeout=10.0):
     deadline = time.monotonic() + timeout
     while True:
@@ -84,7 +96,7 @@ def fill(broker, n, source="127.0.0.1", timeout=10.0):
     return held
 
 
-@pytest.mark.ketch_args("--max-connections-per-ip", str(PER_IP), "--max-connections", str(MAX_CONNECTIONS),
+@pytest.mark.ketch_args("--metrics-listen", "127.0.0.1:0", "--max-connections-per-ip", str(PER_IP), "--max-connections", str(MAX_CONNECTIONS),
                         "--max-connections-per-ip-overrides", "%s:%d" % (OVERRIDE_IP, OVERRIDE))
 def test_ten_thousand_connections_keep_limits_and_leak_nothing(broker):
     pid = broker.proc.pid
@@ -109,6 +121,9 @@ def test_ten_thousand_connections_keep_limits_and_leak_nothing(broker):
             done += len(full) + 1
             for s in full:
                 s.close()
+            # Twice the half-batch closes are now in flight: wait until the broker has
+            # seen them, so the strict half-batches below stay within the allowance.
+            settle(lambda: (active(broker) == 0, "connections active: %d" % active(broker)))
             continue
         # Half the allowance at a time, so closes still in flight never hit the limit.
         batch = [connect(broker) for _ in range(PER_IP // 2)]
