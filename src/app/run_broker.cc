@@ -44,6 +44,17 @@ std::unique_ptr<meta::topic_registry> open_topics(meta::store& s, const options&
     return std::move(*topics);
 }
 
+// The console's view of a partition's segment files.
+std::function<std::vector<console::segment_row>(const std::string&, int32_t)> segments_of(log::log_manager& logs) {
+    return [&logs](const std::string& topic, int32_t p) {
+        std::vector<console::segment_row> rows;
+        if (auto log = logs.get({topic, p}))
+            for (auto& s : log->segments())
+                rows.push_back({s.base_offset, s.next_offset, s.size_bytes, s.created_ms, s.max_timestamp});
+        return rows;
+    };
+}
+
 // <data-dir>/logs, every partition opened with the default config (the
 // topics' own settings are applied once the broker's context exists).
 std::unique_ptr<log::log_manager> open_logs(const options& opt, const fault_service& faults) {
@@ -167,7 +178,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto console = start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(),
                                        *st.credentials, endpoints, schema_registry.url, started, &traffic,
                                        [&dispatch] { return dispatch.client_software(); },
-                                       schema_registry.decoder(), ctx.telemetry, faults.registry.get()});
+                                       schema_registry.decoder(), ctx.telemetry, faults.registry.get(),
+                                       segments_of(*logs)});
     write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
                          {metrics.address, schema_registry.url, console.url});
     auto& first = endpoints.front();

@@ -144,6 +144,7 @@ public:
     // Introspection (tests, metrics, DescribeLogDirs).
     const std::string& dir() const { return opt_.dir; }
     std::vector<int64_t> segment_base_offsets() const;
+    std::vector<segment_info> segments() const override;
     const open_report& report() const { return report_; }
     bool failed() const { return failed_.load(); }
     // Every offset below this is known durable.
