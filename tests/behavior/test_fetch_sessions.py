@@ -9,6 +9,8 @@
 - The wrong epoch is INVALID_FETCH_SESSION_EPOCH (71) and an unknown session id
   FETCH_SESSION_ID_NOT_FOUND (70), both with session id 0 and no partitions; the
   refused request does not move the session's epoch.
+- A session made by names (v12 and older) is not continued by topic ids (v13+):
+  FETCH_SESSION_TOPIC_ID_ERROR (106).
 - A session outlives its connection (sessions are keyed by id); forgetting every
   partition closes it.
 
@@ -26,12 +28,13 @@ import time
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from kafka_wire import Reader, frame, produce, read_frame, record_batch, request_header
+from kafka_wire import Reader, frame, produce, read_frame, record_batch, request_header, uvarint
 
 FETCH = 1
 VERSION = 11
 FETCH_SESSION_ID_NOT_FOUND = 70
 INVALID_FETCH_SESSION_EPOCH = 71
+FETCH_SESSION_TOPIC_ID_ERROR = 106
 TOPIC = "sessions"
 PARTITIONS = 3
 
@@ -174,3 +177,22 @@ def test_a_session_outlives_its_connection_and_ends_when_everything_is_forgotten
         assert (err, sid3, list(parts)) == (0, 0, [0])
     finally:
         again.close()
+
+
+def incremental_v13(corr, session_id, epoch):
+    """A flexible Fetch v13 continuing a session, naming no partitions."""
+    body = struct.pack(">iiiibii", -1, 0, 1, 1 << 20, 0, session_id, epoch)
+    body += uvarint(1) + uvarint(1) + uvarint(1) + uvarint(0)  # no topics, none forgotten, rack "", no tags
+    return frame(request_header(FETCH, 13, corr, True, "session-test") + body)
+
+
+def test_a_session_of_names_is_not_continued_by_topic_ids(conn):
+    err, sid, _ = conn.fetch(0, 0, [(0, 0)])
+    assert sid != 0
+    conn.sock.sendall(incremental_v13(99, sid, 1))
+    r = Reader(read_frame(conn.sock))
+    assert r.take(">i") == 99
+    r.uvarint()  # response header tags
+    r.take(">i")  # throttle
+    assert (r.take(">h"), r.take(">i")) == (FETCH_SESSION_TOPIC_ID_ERROR, 0)
+    assert conn.fetch(sid, 1, []) == (0, sid, {})  # the session is as it was
