@@ -30,6 +30,8 @@ ALLOWED = {
     "txn": {"base", "meta"},
     "share": {"base", "meta"},
     "security": {"base", "meta"},
+    # Fetch sessions (KIP-227): the session cache, domain types only.
+    "fetch": {"base"},
     "net": {"base", "protocol", "security"},
     "partition": {"base", "io", "record", "log", "meta", "txn"},
     "tenant": {"base", "meta", "security"},
@@ -40,7 +42,7 @@ ALLOWED = {
     "registry": {"base", "record", "io", "meta", "security"},
     "registry_http": {"base", "meta", "security", "http", "registry"},
     "broker": {"base", "record", "protocol", "io", "log", "meta", "group", "share", "txn", "security", "net", "partition",
-               "tenant", "inspect", "telemetry", "fault"},
+               "tenant", "inspect", "telemetry", "fault", "fetch"},
     "http": {"base"},
     "cli": {"base", "record", "protocol", "security"},
     # The console reaches the broker only through net::request_handler (the

@@ -50,6 +50,8 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
         p["socket.send.buffer.bytes"] = std::to_string(opt.socket_send_buffer_bytes);
     if (opt.socket_receive_buffer_bytes != 102400)
         p["socket.receive.buffer.bytes"] = std::to_string(opt.socket_receive_buffer_bytes);
+    if (opt.max_incremental_fetch_session_cache_slots != 1000)
+        p["max.incremental.fetch.session.cache.slots"] = std::to_string(opt.max_incremental_fetch_session_cache_slots);
     if (opt.retention_check_ms != 300000)
         p["log.retention.check.interval.ms"] = std::to_string(opt.retention_check_ms);
     if (opt.group_initial_rebalance_delay_ms != 3000)

@@ -203,6 +203,11 @@ void add_storage_settings(settings& a, options& o) {
              "SO_RCVBUF of client connections (socket.receive.buffer.bytes; Kafka: 102400); -1: the OS default")
         ->capture_default_str()
         ->check(CLI::Range(-1, std::numeric_limits<int32_t>::max()));
+    a.option("max-incremental-fetch-session-cache-slots", o.max_incremental_fetch_session_cache_slots,
+             "fetch sessions (KIP-227) the broker keeps (max.incremental.fetch.session.cache.slots); 0: none, "
+             "every fetch is answered sessionless")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
 }
 
 // Group coordinator (classic, consumer and share groups).

@@ -74,6 +74,7 @@ struct options {
     int64_t log_cleaner_backoff_ms = 15000;  // log.cleaner.backoff.ms
     double log_cleaner_io_max_bytes_per_second = 0;  // log.cleaner.io.max.bytes.per.second; 0: no limit
     int32_t max_request_bytes = 100 * 1024 * 1024;
+    int32_t max_incremental_fetch_session_cache_slots = 1000;  // max.incremental.fetch.session.cache.slots
     int32_t socket_send_buffer_bytes = 102400;     // socket.send.buffer.bytes; -1: the OS default
     int32_t socket_receive_buffer_bytes = -1;      // socket.receive.buffer.bytes (Kafka: 102400); -1: the OS default
     // group.initial.rebalance.delay.ms (Kafka's default is 3000)

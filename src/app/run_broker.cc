@@ -17,6 +17,7 @@
 #include "app/share_service.h"
 #include "app/kafka_listeners.h"
 #include "app/metrics_server.h"
+#include "fetch/session_cache.h"
 #include "app/schema_registry.h"
 #include "app/security_services.h"
 #include "app/stores.h"
@@ -143,6 +144,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     boost::asio::thread_pool blocking(2);  // fsyncs of commits, transaction markers
 
     broker::broker_context ctx{{}, *topics, partitions, producer_ids, *groups.coordinator, {}};
+    fetch::session_cache fetch_sessions({.max_slots = opt.max_incremental_fetch_session_cache_slots});
+    ctx.fetch_sessions = &fetch_sessions;
     configure(ctx.config, opt);
     auto client_metrics = open_client_metrics(*st.meta);
     ctx.group_configs = groups.configs.get();
@@ -169,10 +172,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto retention = std::make_unique<partition::retention_task>(partitions, opt.retention_check_ms);
     auto cleaner =
         std::make_unique<partition::cleaner_task>(partitions, opt.log_cleaner_backoff_ms, opt.log_cleaner_io_max_bytes_per_second);
-    metrics_server metrics;
-    if (!opt.metrics_listen.empty())
-        metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),
-                                        faults.registry.get());
+    auto metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),
+                                         faults.registry.get(), &fetch_sessions);
 
     auto schema_registry = start_schema_registry(opt, *st.credentials, ctx.authorizer);
     auto console = start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(),

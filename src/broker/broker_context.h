@@ -39,6 +39,9 @@ class authorizer;
 namespace ketch::share {
 class coordinator;
 }
+namespace ketch::fetch {
+class session_cache;
+}
 
 namespace ketch::telemetry {
 class client_metrics_manager;
@@ -78,6 +81,9 @@ struct broker_context {
     security::authorizer* authorizer = nullptr;
     // Share groups (KIP-932); null: the share APIs answer UNSUPPORTED_VERSION.
     share::coordinator* shares = nullptr;
+    // Fetch sessions (KIP-227, fetch/session_cache.h); null: every fetch is
+    // answered sessionless.
+    fetch::session_cache* fetch_sessions = nullptr;
     // The traffic inspector's ring (console); null: no inspector.
     inspect::traffic_ring* traffic = nullptr;
     // KIP-714 client telemetry (console on); null: GetTelemetrySubscriptions
