@@ -42,6 +42,7 @@ struct options {
     int64_t delegation_token_expiry_check_interval_ms = 3600000;  // delegation.token.expiry.check.interval.ms
     // Connection limits
     int32_t max_connections = 2147483647;    // max.connections
+    std::string max_connections_policy = "wait";  // wait (Kafka) | close
     int32_t max_connections_per_ip = 2147483647;  // max.connections.per.ip
     std::string max_connections_per_ip_overrides; // "ip:n,ip:n"
     int32_t max_connection_creation_rate = 2147483647;  // per second
