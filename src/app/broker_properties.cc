@@ -80,6 +80,14 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
         p["group.share.heartbeat.interval.ms"] = std::to_string(opt.group_share_heartbeat_interval_ms);
     if (opt.group_consumer_migration_policy != "bidirectional")
         p["group.consumer.migration.policy"] = opt.group_consumer_migration_policy;
+    // A password config: DescribeConfigs shows it set, its value null (sensitive).
+    if (!opt.delegation_token_secret_key.empty()) p["delegation.token.secret.key"] = opt.delegation_token_secret_key;
+    if (opt.delegation_token_max_lifetime_ms != 604800000)
+        p["delegation.token.max.lifetime.ms"] = std::to_string(opt.delegation_token_max_lifetime_ms);
+    if (opt.delegation_token_expiry_time_ms != 86400000)
+        p["delegation.token.expiry.time.ms"] = std::to_string(opt.delegation_token_expiry_time_ms);
+    if (opt.delegation_token_expiry_check_interval_ms != 3600000)
+        p["delegation.token.expiry.check.interval.ms"] = std::to_string(opt.delegation_token_expiry_check_interval_ms);
     return p;
 }
 

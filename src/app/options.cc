@@ -111,6 +111,20 @@ void add_security_settings(settings& a, options& o) {
     a.option("super-users", o.super_users, "super.users: principals allowed everything, \"User:a;User:b\"");
     a.flag("allow-everyone-if-no-acl-found", o.allow_everyone_if_no_acl_found,
            "allow.everyone.if.no.acl.found: a resource without any ACL is open to everyone");
+    a.option("delegation-token-secret-key", o.delegation_token_secret_key,
+             "delegation.token.secret.key: signs delegation tokens (HMAC-SHA512); unset: tokens disabled");
+    a.option("delegation-token-max-lifetime-ms", o.delegation_token_max_lifetime_ms,
+             "delegation.token.max.lifetime.ms: no token lives longer")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    a.option("delegation-token-expiry-time-ms", o.delegation_token_expiry_time_ms,
+             "delegation.token.expiry.time.ms: a token expires this long after creation or renewal")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    a.option("delegation-token-expiry-check-interval-ms", o.delegation_token_expiry_check_interval_ms,
+             "delegation.token.expiry.check.interval.ms: how often expired tokens are removed")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
 }
 
 // Connection limits, quotas and idle time.

@@ -35,6 +35,11 @@ struct options {
     bool authorizer = false;                 // authorizer.class.name
     std::string super_users;                 // super.users: "User:a;User:b"
     bool allow_everyone_if_no_acl_found = false;  // allow.everyone.if.no.acl.found
+    // Delegation tokens (KIP-48); no secret: the token APIs answer DELEGATION_TOKEN_AUTH_DISABLED.
+    std::string delegation_token_secret_key;                 // delegation.token.secret.key
+    int64_t delegation_token_max_lifetime_ms = 604800000;    // delegation.token.max.lifetime.ms
+    int64_t delegation_token_expiry_time_ms = 86400000;      // delegation.token.expiry.time.ms
+    int64_t delegation_token_expiry_check_interval_ms = 3600000;  // delegation.token.expiry.check.interval.ms
     // Connection limits
     int32_t max_connections = 2147483647;    // max.connections
     std::string max_connections_policy = "wait";  // wait (Kafka) | close

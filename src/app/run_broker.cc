@@ -156,6 +156,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     partitions.apply_topic_configs();
     security_services security(opt, st);
     security.attach(ctx);
+    security.start_token_sweep(groups.timers, opt.delegation_token_expiry_check_interval_ms);
     txn_service txns(opt, st, ctx, groups, producer_ids, blocking);
 
     inspect::traffic_ring traffic;  // the console's inspector; recording only while a page watches

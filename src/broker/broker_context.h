@@ -35,6 +35,7 @@ class registry;
 }
 namespace ketch::security {
 class authorizer;
+class delegation_tokens;
 }
 namespace ketch::share {
 class coordinator;
@@ -79,6 +80,9 @@ struct broker_context {
     // The ACL authorizer (--authorizer); null: every request is authorized
     // and the ACL APIs answer SECURITY_DISABLED.
     security::authorizer* authorizer = nullptr;
+    // Delegation tokens (CreateDelegationToken..., SCRAM logins by token);
+    // null or without a secret: the token APIs answer DELEGATION_TOKEN_AUTH_DISABLED.
+    security::delegation_tokens* tokens = nullptr;
     // Share groups (KIP-932); null: the share APIs answer UNSUPPORTED_VERSION.
     share::coordinator* shares = nullptr;
     // Fetch sessions (KIP-227, fetch/session_cache.h); null: every fetch is

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "meta/credential_store.h"
+#include "security/token_login.h"
 
 namespace ketch::security {
 
@@ -22,6 +23,10 @@ struct sasl_step {
     std::string client_message;
     std::string detail;         // why, for the broker's log only
     std::string user;           // on completion: the authenticated user name
+    // On completion by delegation token (SCRAM tokenauth=true): the session
+    // is token-authenticated and ends when the token expires (ms from now).
+    bool token_authenticated = false;
+    int64_t credential_lifetime_ms = -1;  // -1: the credential does not expire
 
     static sasl_step fail(std::string client_message, std::string detail) {
         return {outcome::failed, {}, std::move(client_message), std::move(detail), {}};
@@ -37,6 +42,8 @@ public:
 // The mechanisms ketch serves, in the order SaslHandshake lists them.
 const std::vector<std::string>& supported_mechanisms();
 // A server for `mechanism` (one of supported_mechanisms()), or nullptr.
-std::unique_ptr<sasl_mechanism> make_mechanism(const std::string& mechanism, const meta::credential_store& creds);
+// `tokens`: delegation tokens for SCRAM logins by token; null: none.
+std::unique_ptr<sasl_mechanism> make_mechanism(const std::string& mechanism, const meta::credential_store& creds,
+                                               const token_credentials* tokens = nullptr);
 
 }  // namespace ketch::security

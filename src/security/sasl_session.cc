@@ -53,7 +53,7 @@ sasl_session::handshake_result sasl_session::handshake(const std::string& mechan
         state_ = state::reauth_bad_mechanism;
         return {0, false};
     }
-    mech_ = make_mechanism(mechanism, creds_);
+    mech_ = make_mechanism(mechanism, creds_, tokens_);
     if (!mech_) {
         state_ = state::failed;
         return {k_unsupported_sasl_mechanism, true};
@@ -63,7 +63,13 @@ sasl_session::handshake_result sasl_session::handshake(const std::string& mechan
     return {0, false};
 }
 
-bool sasl_session::complete(const std::string& user, int64_t now_ms, std::string& message) {
+int64_t sasl_session::session_lifetime_ms(const sasl_step& s) const {
+    if (s.credential_lifetime_ms < 0) return cfg_.reauth_ms > 0 ? cfg_.reauth_ms : 0;
+    return cfg_.reauth_ms > 0 ? std::min(cfg_.reauth_ms, s.credential_lifetime_ms) : s.credential_lifetime_ms;
+}
+
+bool sasl_session::complete(const sasl_step& s, int64_t now_ms, std::string& message) {
+    const std::string& user = s.user;
     std::string p = "User:" + user;
     if (reauthenticating() && p != principal_) {
         message = "Cannot change principals during re-authentication from " + principal_.substr(0, 4) + "." +
@@ -71,7 +77,9 @@ bool sasl_session::complete(const std::string& user, int64_t now_ms, std::string
         return false;
     }
     principal_ = p;
-    expires_at_ms_ = cfg_.reauth_ms > 0 ? now_ms + cfg_.reauth_ms : 0;
+    token_authenticated_ = s.token_authenticated;
+    bool expires = cfg_.reauth_ms > 0 || s.credential_lifetime_ms >= 0;
+    expires_at_ms_ = expires ? now_ms + session_lifetime_ms(s) : 0;
     state_ = state::complete;
     return true;
 }
@@ -95,7 +103,7 @@ sasl_session::auth_result sasl_session::authenticate(std::string_view token, int
     }
     if (version > 0) client_supports_reauth_ = true;
     sasl_step s = mech_->evaluate(token);
-    if (s.what == sasl_step::outcome::complete && !complete(s.user, now_ms, s.client_message))
+    if (s.what == sasl_step::outcome::complete && !complete(s, now_ms, s.client_message))
         s.what = sasl_step::outcome::failed;
     if (s.what == sasl_step::outcome::failed) {
         state_ = state::failed;
@@ -110,7 +118,7 @@ sasl_session::auth_result sasl_session::authenticate(std::string_view token, int
         return r;
     }
     r.token = std::move(s.response);
-    if (s.what == sasl_step::outcome::complete) r.session_lifetime_ms = cfg_.reauth_ms > 0 ? cfg_.reauth_ms : 0;
+    if (s.what == sasl_step::outcome::complete) r.session_lifetime_ms = session_lifetime_ms(s);
     return r;
 }
 
@@ -122,7 +130,7 @@ std::optional<std::string> sasl_session::raw_token(std::string_view token, int64
     sasl_step s = mech_->evaluate(token);
     std::string ignored;
     if (s.what == sasl_step::outcome::failed ||
-        (s.what == sasl_step::outcome::complete && !complete(s.user, now_ms, ignored))) {
+        (s.what == sasl_step::outcome::complete && !complete(s, now_ms, ignored))) {
         state_ = state::failed;
         return std::nullopt;
     }
