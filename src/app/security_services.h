@@ -6,6 +6,7 @@
 
 #include <optional>
 
+#include "app/oauthbearer_setup.h"
 #include "app/options.h"
 #include "broker/broker_context.h"
 #include "security/authorizer.h"
@@ -31,6 +32,7 @@ public:
     int64_t record_connection(const std::string& ip);
 
 private:
+    oauthbearer_setup oauthbearer_;
     security::sasl_config sasl_;
     meta::credential_store& credentials_;
     std::optional<security::authorizer> authorizer_;

@@ -3,7 +3,9 @@
 // tokens and credentials, never sockets or Kafka frames.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +24,9 @@ struct sasl_step {
     std::string client_message;
     std::string detail;         // why, for the broker's log only
     std::string user;           // on completion: the authenticated user name
+    // On completion with a credential that expires (an OAUTHBEARER token):
+    // how long it stays valid, ms (Kafka's CREDENTIAL.LIFETIME.MS less now).
+    std::optional<int64_t> credential_lifetime_ms;
 
     static sasl_step fail(std::string client_message, std::string detail) {
         return {outcome::failed, {}, std::move(client_message), std::move(detail), {}};

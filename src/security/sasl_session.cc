@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "security/oauthbearer.h"
+
 namespace ketch::security {
 
 namespace {
@@ -53,7 +55,8 @@ sasl_session::handshake_result sasl_session::handshake(const std::string& mechan
         state_ = state::reauth_bad_mechanism;
         return {0, false};
     }
-    mech_ = make_mechanism(mechanism, creds_);
+    mech_ = mechanism == "OAUTHBEARER" ? (cfg_.oauthbearer ? std::make_unique<oauthbearer_server>(cfg_.oauthbearer) : nullptr)
+                                       : make_mechanism(mechanism, creds_);
     if (!mech_) {
         state_ = state::failed;
         return {k_unsupported_sasl_mechanism, true};
@@ -63,7 +66,8 @@ sasl_session::handshake_result sasl_session::handshake(const std::string& mechan
     return {0, false};
 }
 
-bool sasl_session::complete(const std::string& user, int64_t now_ms, std::string& message) {
+bool sasl_session::complete(const sasl_step& s, int64_t now_ms, std::string& message) {
+    const std::string& user = s.user;
     std::string p = "User:" + user;
     if (reauthenticating() && p != principal_) {
         message = "Cannot change principals during re-authentication from " + principal_.substr(0, 4) + "." +
@@ -71,7 +75,16 @@ bool sasl_session::complete(const std::string& user, int64_t now_ms, std::string
         return false;
     }
     principal_ = p;
-    expires_at_ms_ = cfg_.reauth_ms > 0 ? now_ms + cfg_.reauth_ms : 0;
+    // ReauthInfo.calcCompletionTimesAndReturnSessionLifetimeMs: the credential's
+    // remaining lifetime, bounded by connections.max.reauth.ms when that is set.
+    expires_at_ms_ = 0;
+    if (s.credential_lifetime_ms || cfg_.reauth_ms > 0) {
+        int64_t life = !s.credential_lifetime_ms ? cfg_.reauth_ms
+                       : cfg_.reauth_ms > 0      ? std::min(*s.credential_lifetime_ms, cfg_.reauth_ms)
+                                                 : *s.credential_lifetime_ms;
+        expires_at_ms_ = now_ms + std::max<int64_t>(life, 0);
+        session_lifetime_ms_ = std::max<int64_t>(life, 0);
+    }
     state_ = state::complete;
     return true;
 }
@@ -95,7 +108,7 @@ sasl_session::auth_result sasl_session::authenticate(std::string_view token, int
     }
     if (version > 0) client_supports_reauth_ = true;
     sasl_step s = mech_->evaluate(token);
-    if (s.what == sasl_step::outcome::complete && !complete(s.user, now_ms, s.client_message))
+    if (s.what == sasl_step::outcome::complete && !complete(s, now_ms, s.client_message))
         s.what = sasl_step::outcome::failed;
     if (s.what == sasl_step::outcome::failed) {
         state_ = state::failed;
@@ -110,7 +123,7 @@ sasl_session::auth_result sasl_session::authenticate(std::string_view token, int
         return r;
     }
     r.token = std::move(s.response);
-    if (s.what == sasl_step::outcome::complete) r.session_lifetime_ms = cfg_.reauth_ms > 0 ? cfg_.reauth_ms : 0;
+    if (s.what == sasl_step::outcome::complete) r.session_lifetime_ms = expires_at_ms_ > 0 ? session_lifetime_ms_ : 0;
     return r;
 }
 
@@ -122,7 +135,7 @@ std::optional<std::string> sasl_session::raw_token(std::string_view token, int64
     sasl_step s = mech_->evaluate(token);
     std::string ignored;
     if (s.what == sasl_step::outcome::failed ||
-        (s.what == sasl_step::outcome::complete && !complete(s.user, now_ms, ignored))) {
+        (s.what == sasl_step::outcome::complete && !complete(s, now_ms, ignored))) {
         state_ = state::failed;
         return std::nullopt;
     }

@@ -21,11 +21,15 @@
 
 namespace ketch::security {
 
+class oauthbearer_validator;
+
 struct sasl_config {
     // SaslHandshake lists them in this order (Kafka 4.3.1 answers PLAIN,
     // SCRAM-SHA-512, SCRAM-SHA-256 for all three, whatever the configured order).
     std::vector<std::string> enabled_mechanisms{"PLAIN", "SCRAM-SHA-512", "SCRAM-SHA-256"};
     int64_t reauth_ms = 0;  // connections.max.reauth.ms; 0: sessions never expire
+    // OAUTHBEARER's token validator (oauthbearer_validator.h); null: OAUTHBEARER off.
+    std::shared_ptr<const oauthbearer_validator> oauthbearer;
 };
 
 class sasl_session {
@@ -70,7 +74,7 @@ public:
 private:
     bool reauthenticating() const { return !principal_.empty(); }
     // Completes an exchange: checks the principal on re-authentication, sets the expiry.
-    bool complete(const std::string& user, int64_t now_ms, std::string& message);
+    bool complete(const sasl_step& s, int64_t now_ms, std::string& message);
 
     const sasl_config& cfg_;
     const meta::credential_store& creds_;
@@ -78,7 +82,7 @@ private:
     std::unique_ptr<sasl_mechanism> mech_;
     std::string mechanism_, principal_, bad_mechanism_message_;
     bool client_supports_reauth_ = false;
-    int64_t expires_at_ms_ = 0;
+    int64_t expires_at_ms_ = 0, session_lifetime_ms_ = 0;
 };
 
 std::string_view to_string(sasl_session::state s);
