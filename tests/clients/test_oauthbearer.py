@@ -12,8 +12,10 @@ oauthbearer/OAuthBearerValidatorCallbackHandler, authenticator/SaslServerAuthent
 """
 
 import base64
+import http.server
 import json
 import re
+import subprocess
 import threading
 import time
 import urllib.request
@@ -233,3 +235,66 @@ def test_clients_reauthenticate_before_their_tokens_expire(jwks_broker, keys):
     assert len(tokens) >= 3, tokens  # librdkafka refreshed its token
     assert metric(jwks_broker, "ketch_connections_accepted_total") == accepted
     assert not [e for e in errors if "authentication" in str(e).lower()], errors
+
+
+def unsecured_token(sub, exp):
+    return "%s.%s." % (b64url(b'{"alg":"none"}'), b64url(json.dumps({"sub": sub, "exp": exp}).encode()))
+
+
+def test_ketch_cli_logs_in_with_a_static_token(unsecured_broker):
+    """ketch's own client: -X sasl.mechanism=OAUTHBEARER -X sasl.oauthbearer.token=JWT."""
+    def cli(token):
+        return subprocess.run([str(_ketch_binary()), "topic", "list", "--json", "-b", unsecured_broker.sasl,
+                               "-X", "security.protocol=SASL_PLAINTEXT", "-X", "sasl.mechanism=OAUTHBEARER",
+                               "-X", "sasl.oauthbearer.token=" + token], capture_output=True, timeout=60)
+    ok = cli(unsecured_token("alice", int(time.time()) + 60))
+    assert ok.returncode == 0, ok.stderr.decode()
+    assert isinstance(json.loads(ok.stdout), list)
+    bad = cli(unsecured_token("alice", int(time.time()) - 60))
+    assert bad.returncode != 0
+    assert "SASL_AUTHENTICATION_FAILED" in bad.stderr.decode() and "invalid_token" in bad.stderr.decode(), bad.stderr
+
+
+class _JwksServer(http.server.BaseHTTPRequestHandler):
+    body = b""
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(type(self).body)))
+        self.end_headers()
+        self.wfile.write(type(self).body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_jwks_url_is_fetched_at_start_and_again_every_refresh_interval(tmp_path_factory, keys):
+    """--sasl-oauthbearer-jwks http://...: the keys served at start verify tokens; a key
+    added to the document later is used once the broker fetched it again
+    (sasl.oauthbearer.jwks.endpoint.refresh.ms)."""
+    _JwksServer.body = json.dumps({"keys": [jwk(keys.rsa, "rsa-1")]}).encode()
+    httpd = http.server.HTTPServer(("127.0.0.1", 0), _JwksServer)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = "http://127.0.0.1:%d/jwks.json" % httpd.server_port
+    b = start_broker(tmp_path_factory, "oauth-jwks-url", [
+        "--sasl-oauthbearer-jwks", url, "--sasl-oauthbearer-jwks-refresh-ms", "300",
+        "--sasl-oauthbearer-expected-issuer", ISSUER, "--sasl-oauthbearer-expected-audience", AUDIENCE])
+    try:
+        errors = []
+        p = confluent_producer(b.sasl, lambda _c: (signed_jwt(keys.rsa, "rsa-1", claims()), time.time() + 3600),
+                               errors)
+        assert produce_one(p, "oauth-url") == [None], errors
+        assert "SASL authentication error" in refused(b.sasl, signed_jwt(keys.ec, "ec-1", claims()))
+        _JwksServer.body = json.dumps({"keys": [jwk(keys.rsa, "rsa-1"), jwk(keys.ec, "ec-1")]}).encode()
+        deadline = time.monotonic() + 30
+        while True:  # the broker's next fetch (every 300 ms) brings the new key
+            errors = []
+            p = confluent_producer(b.sasl, lambda _c: (signed_jwt(keys.ec, "ec-1", claims()), time.time() + 3600),
+                                   errors)
+            if produce_one(p, "oauth-url") == [None]:
+                break
+            assert time.monotonic() < deadline, errors
+    finally:
+        b.stop()
+        httpd.shutdown()
