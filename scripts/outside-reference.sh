@@ -7,7 +7,8 @@
 #
 # Each suite gets a Kafka of its own (KAFKA_REF_RUN=build/outside-reference/SUITE), configured
 # as that suite's own CI configures its broker, the same settings run.py gives ketch:
-#   franz-go      Kafka's defaults, plus a SASL_PLAINTEXT listener (KAFKA_SASL=1) for its SCRAM tests
+#   franz-go      Kafka's defaults, plus a SASL_PLAINTEXT listener (KAFKA_SASL=1) for its SCRAM tests,
+#                 with OAUTHBEARER (Kafka's default, unsecured validator) for TestOAuthAuth
 #   kafka-python  node.id=0, StandardAuthorizer with allow.everyone.if.no.acl.found=true,
 #                 num.partitions=4, group.min.session.timeout.ms=1000,
 #                 group.initial.rebalance.delay.ms=0
@@ -35,6 +36,12 @@ allow.everyone.if.no.acl.found=true
 num.partitions=4
 group.min.session.timeout.ms=1000
 group.initial.rebalance.delay.ms=0
+PROPS
+  fi
+  if [[ $suite == franz-go ]]; then
+    cat >"$props" <<'PROPS'
+sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER
+listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;
 PROPS
   fi
   sasl=0 sasl_args=()

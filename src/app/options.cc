@@ -127,6 +127,40 @@ void add_security_settings(settings& a, options& o) {
         ->capture_default_str();
 }
 
+// SASL/OAUTHBEARER's token validator (Kafka's sasl.oauthbearer.* and unsecuredValidator* options).
+void add_oauthbearer_settings(settings& a, options& o) {
+    a.flag("sasl-oauthbearer-unsecured", o.oauthbearer_unsecured,
+           "enable OAUTHBEARER with unsecured JWTs (alg none; Kafka's OAuthBearerUnsecuredValidatorCallbackHandler): "
+           "for development only, anyone can claim any identity");
+    a.option("sasl-oauthbearer-jwks", o.oauthbearer_jwks,
+             "enable OAUTHBEARER with JWTs signed (RS256, ES256) by a key of this JWKS: a file or an http:// URL "
+             "(sasl.oauthbearer.jwks.endpoint.url)");
+    a.option("sasl-oauthbearer-jwks-refresh-ms", o.oauthbearer_jwks_refresh_ms,
+             "how often a JWKS URL is fetched again (sasl.oauthbearer.jwks.endpoint.refresh.ms)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    a.option("sasl-oauthbearer-expected-audience", o.oauthbearer_expected_audience,
+             "comma-separated audiences a signed JWT's aud must name one of (sasl.oauthbearer.expected.audience)");
+    a.option("sasl-oauthbearer-expected-issuer", o.oauthbearer_expected_issuer,
+             "the iss a signed JWT must have (sasl.oauthbearer.expected.issuer)");
+    a.option("sasl-oauthbearer-clock-skew-seconds", o.oauthbearer_clock_skew_seconds,
+             "leeway for a signed JWT's exp and nbf (sasl.oauthbearer.clock.skew.seconds)")
+        ->check(CLI::Range(0, 86400))
+        ->capture_default_str();
+    a.option("sasl-oauthbearer-sub-claim-name", o.oauthbearer_sub_claim,
+             "the claim that names the principal (sasl.oauthbearer.sub.claim.name)")
+        ->capture_default_str();
+    a.option("sasl-oauthbearer-scope-claim-name", o.oauthbearer_scope_claim,
+             "the claim that holds the scope (sasl.oauthbearer.scope.claim.name)")
+        ->capture_default_str();
+    a.option("sasl-oauthbearer-unsecured-required-scope", o.oauthbearer_unsecured_required_scope,
+             "space-separated scope an unsecured JWT must have (unsecuredValidatorRequiredScope)");
+    a.option("sasl-oauthbearer-unsecured-clock-skew-ms", o.oauthbearer_unsecured_clock_skew_ms,
+             "leeway for an unsecured JWT's iat and exp (unsecuredValidatorAllowableClockSkewMs)")
+        ->check(CLI::Range(0, 86400000))
+        ->capture_default_str();
+}
+
 // Connection limits, quotas and idle time.
 void add_limits_settings(settings& a, options& o) {
     a.option("max-connections", o.max_connections, "max.connections (the acceptor waits when reached)");
@@ -311,8 +345,8 @@ options parse_options(int argc, char** argv) {
     auto add_common = [&](CLI::App* app_or_env) {
         app_or_env->add_option("--config", o.config_file, "ketch.toml to read (default ./ketch.toml if present)");
         settings a(app_or_env, file);
-        for (auto add : {add_listen_settings, add_security_settings, add_limits_settings, add_services_settings,
-                         add_storage_settings, add_groups_settings, add_transactions_settings})
+        for (auto add : {add_listen_settings, add_security_settings, add_oauthbearer_settings, add_limits_settings,
+                         add_services_settings, add_storage_settings, add_groups_settings, add_transactions_settings})
             add(a, o);
     };
     add_common(&app);

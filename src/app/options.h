@@ -30,6 +30,18 @@ struct options {
     int64_t auth_timeout_ms = 30000;         // TLS handshake + SASL login must finish within this
     int64_t failed_auth_delay_ms = 100;      // connection.failed.authentication.delay.ms
     std::map<std::string, std::string> users;  // ketch.toml [[users]]: name -> password (stored salted)
+    // SASL/OAUTHBEARER (docs/security.md): one validator, unsecured JWTs or
+    // JWTs signed by a key of a JWKS; either enables OAUTHBEARER.
+    bool oauthbearer_unsecured = false;      // OAuthBearerUnsecuredValidatorCallbackHandler (development only)
+    std::string oauthbearer_jwks;            // sasl.oauthbearer.jwks.endpoint.url: a file or an http:// URL
+    int64_t oauthbearer_jwks_refresh_ms = 3600000;  // sasl.oauthbearer.jwks.endpoint.refresh.ms
+    std::string oauthbearer_expected_audience;  // sasl.oauthbearer.expected.audience (comma-separated)
+    std::string oauthbearer_expected_issuer;    // sasl.oauthbearer.expected.issuer
+    int32_t oauthbearer_clock_skew_seconds = 30;  // sasl.oauthbearer.clock.skew.seconds
+    std::string oauthbearer_sub_claim = "sub";      // sasl.oauthbearer.sub.claim.name
+    std::string oauthbearer_scope_claim = "scope";  // sasl.oauthbearer.scope.claim.name
+    std::string oauthbearer_unsecured_required_scope;  // unsecuredValidatorRequiredScope (space-separated)
+    int32_t oauthbearer_unsecured_clock_skew_ms = 0;   // unsecuredValidatorAllowableClockSkewMs
     // ACLs (Kafka's StandardAuthorizer); off: everything is allowed and the
     // ACL APIs answer SECURITY_DISABLED.
     bool authorizer = false;                 // authorizer.class.name

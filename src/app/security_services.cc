@@ -28,8 +28,15 @@ std::vector<std::string> split_list(const std::string& s) {
 }
 
 // --sasl-mechanisms, listed in Kafka's order (a hash map's there) whatever the flag's order.
-security::sasl_config sasl_config_of(const options& opt) {
+// An OAUTHBEARER validator (--sasl-oauthbearer-unsecured or -jwks) enables OAUTHBEARER too.
+security::sasl_config sasl_config_of(const options& opt,
+                                     std::shared_ptr<const security::oauthbearer_validator> oauthbearer) {
     auto wanted = split_list(opt.sasl_mechanisms);
+    const bool listed = std::find(wanted.begin(), wanted.end(), "OAUTHBEARER") != wanted.end();
+    if (listed && !oauthbearer)
+        throw std::runtime_error("--sasl-mechanisms: OAUTHBEARER needs a token validator: --sasl-oauthbearer-jwks "
+                                 "FILE|URL, or --sasl-oauthbearer-unsecured for development");
+    if (oauthbearer && !listed) wanted.push_back("OAUTHBEARER");
     const auto& all = security::supported_mechanisms();
     for (auto& m : wanted)
         if (std::find(all.begin(), all.end(), m) == all.end())
@@ -39,6 +46,7 @@ security::sasl_config sasl_config_of(const options& opt) {
     for (auto& m : all)
         if (std::find(wanted.begin(), wanted.end(), m) != wanted.end()) c.enabled_mechanisms.push_back(m);
     c.reauth_ms = opt.connections_max_reauth_ms;
+    c.oauthbearer = std::move(oauthbearer);
     return c;
 }
 
@@ -71,7 +79,8 @@ security::quota_window window_of(const options& opt) {
 }  // namespace
 
 security_services::security_services(const options& opt, stores& s)
-    : sasl_(sasl_config_of(opt)),
+    : oauthbearer_(opt),
+      sasl_(sasl_config_of(opt, oauthbearer_.validator())),
       credentials_(*s.credentials),
       quota_settings_(*s.quotas),
       quotas_(quota_settings_, window_of(opt)),

@@ -6,6 +6,7 @@
 
 #include <optional>
 
+#include "app/oauthbearer_setup.h"
 #include "app/options.h"
 #include "app/periodic.h"
 #include "broker/broker_context.h"
@@ -35,6 +36,7 @@ public:
     void start_token_sweep(group::scheduler& sched, int64_t interval_ms);
 
 private:
+    oauthbearer_setup oauthbearer_;
     security::sasl_config sasl_;
     meta::credential_store& credentials_;
     std::optional<security::authorizer> authorizer_;

@@ -236,6 +236,10 @@ void client::authenticate(broker_conn& c) {
         step(std::string(1, '\0') + cfg_.sasl_username + std::string(1, '\0') + cfg_.sasl_password);
         return;
     }
+    if (mech == "OAUTHBEARER") {  // RFC 7628: an error JSON back is acknowledged with ^A, then the login fails
+        if (!step("n,,\x01" "auth=Bearer " + cfg_.sasl_oauthbearer_token + "\x01\x01").empty()) step("\x01");
+        return;
+    }
     auto alg = mech == "SCRAM-SHA-512" ? security::hash_alg::sha512 : security::hash_alg::sha256;
     std::string nonce = security::random_alnum(24);
     std::string bare = "n=" + scram_name(cfg_.sasl_username) + ",r=" + nonce;

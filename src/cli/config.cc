@@ -46,13 +46,15 @@ std::optional<std::string> apply_property(client_config& c, std::string_view kv)
         c.security_protocol = v;
     } else if (key == "sasl.mechanism" || key == "sasl.mechanisms") {
         auto v = upper(value);
-        if (v != "PLAIN" && v != "SCRAM-SHA-256" && v != "SCRAM-SHA-512")
-            return "sasl.mechanism must be PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512, not '" + value + "'";
+        if (v != "PLAIN" && v != "SCRAM-SHA-256" && v != "SCRAM-SHA-512" && v != "OAUTHBEARER")
+            return "sasl.mechanism must be PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER, not '" + value + "'";
         c.sasl_mechanism = v;
     } else if (key == "sasl.username") {
         c.sasl_username = value;
     } else if (key == "sasl.password") {
         c.sasl_password = value;
+    } else if (key == "sasl.oauthbearer.token") {
+        c.sasl_oauthbearer_token = value;
     } else if (key == "ssl.ca.location") {
         c.tls.ca_location = value;
     } else if (key == "ssl.certificate.location") {
@@ -77,6 +79,7 @@ std::optional<std::string> apply_property(client_config& c, std::string_view kv)
     } else {
         return "unknown client property '" + key +
                "' (known: bootstrap.servers, security.protocol, sasl.mechanism, sasl.username, sasl.password, "
+               "sasl.oauthbearer.token, "
                "ssl.ca.location, ssl.certificate.location, ssl.key.location, "
                "ssl.endpoint.identification.algorithm, client.id, request.timeout.ms)";
     }

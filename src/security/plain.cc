@@ -41,7 +41,8 @@ sasl_step plain_server::evaluate(std::string_view token) {
 }
 
 const std::vector<std::string>& supported_mechanisms() {
-    static const std::vector<std::string> k{"PLAIN", "SCRAM-SHA-512", "SCRAM-SHA-256"};
+    // OAUTHBEARER last: Kafka lists the enabled ones in HashSet order (SaslServerAuthenticator).
+    static const std::vector<std::string> k{"PLAIN", "SCRAM-SHA-512", "SCRAM-SHA-256", "OAUTHBEARER"};
     return k;
 }
 

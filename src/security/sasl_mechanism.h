@@ -3,7 +3,9 @@
 // tokens and credentials, never sockets or Kafka frames.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "security/oauthbearer.h"
+
 namespace ketch::security {
 
 namespace {
@@ -53,7 +55,9 @@ sasl_session::handshake_result sasl_session::handshake(const std::string& mechan
         state_ = state::reauth_bad_mechanism;
         return {0, false};
     }
-    mech_ = make_mechanism(mechanism, creds_, tokens_);
+    mech_ = mechanism == "OAUTHBEARER"
+                ? (cfg_.oauthbearer ? std::make_unique<oauthbearer_server>(cfg_.oauthbearer) : nullptr)
+                : make_mechanism(mechanism, creds_, tokens_);
     if (!mech_) {
         state_ = state::failed;
         return {k_unsupported_sasl_mechanism, true};

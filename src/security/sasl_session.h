@@ -21,11 +21,15 @@
 
 namespace ketch::security {
 
+class oauthbearer_validator;
+
 struct sasl_config {
     // SaslHandshake lists them in this order (Kafka 4.3.1 answers PLAIN,
     // SCRAM-SHA-512, SCRAM-SHA-256 for all three, whatever the configured order).
     std::vector<std::string> enabled_mechanisms{"PLAIN", "SCRAM-SHA-512", "SCRAM-SHA-256"};
     int64_t reauth_ms = 0;  // connections.max.reauth.ms; 0: sessions never expire
+    // OAUTHBEARER's token validator (oauthbearer_validator.h); null: OAUTHBEARER off.
+    std::shared_ptr<const oauthbearer_validator> oauthbearer;
 };
 
 class sasl_session {

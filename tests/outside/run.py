@@ -49,8 +49,10 @@ KAFKA_VERSION = "4.3.1"  # the Kafka ketch answers as (kafka-python gates tests 
 
 SUITES = {
     # franz-go's CI runs these tests against an apache/kafka container with default settings;
-    # the SCRAM tests also get a SASL_PLAINTEXT listener (KGO_TEST_SCRAM_SEEDS).
-    "franz-go": {"ketch_args": ["--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0"]},
+    # the SCRAM tests also get a SASL_PLAINTEXT listener (KGO_TEST_SCRAM_SEEDS), which takes
+    # OAUTHBEARER with unsecured tokens too (KGO_TEST_OAUTH_SEEDS; Kafka's default validator).
+    "franz-go": {"ketch_args": ["--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0",
+                                "--sasl-oauthbearer-unsecured"]},
     # kafka-python's fixture broker (servers/resources/default/kafka.properties in its
     # repository): node id 0, an authorizer that allows everything without ACLs,
     # num.partitions=4, group.min.session.timeout.ms=1000, group.initial.rebalance.delay.ms=0.
@@ -141,7 +143,8 @@ def run_franz_go(bootstrap, work, sasl_bootstrap=None):
         # AlterUserScramCredentials to either broker); TestSCRAMAuthBadCredentials as nobody.
         subprocess.run([str(ketch_binary()), "user", "create", SCRAM_USER, "--password", SCRAM_PASSWORD,
                         "--mechanism", "SCRAM-SHA-256", "-b", bootstrap], check=True, stdout=subprocess.DEVNULL)
-        env.update(KGO_TEST_SCRAM_SEEDS=sasl_bootstrap, KGO_TEST_SCRAM="%s:%s:256" % (SCRAM_USER, SCRAM_PASSWORD))
+        env.update(KGO_TEST_SCRAM_SEEDS=sasl_bootstrap, KGO_TEST_SCRAM="%s:%s:256" % (SCRAM_USER, SCRAM_PASSWORD),
+                   KGO_TEST_OAUTH_SEEDS=sasl_bootstrap)
     out = work / "go-test.json"
     argv = ["go", "test", "-json", "-count=1", "-timeout", "20m", "github.com/twmb/franz-go/pkg/kgo"]
     log("running %s (KGO_SEEDS=%s) in %s; events in %s" % (" ".join(argv), bootstrap, HERE / "franz-go", out))
