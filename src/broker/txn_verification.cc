@@ -29,8 +29,8 @@ error_code manager_error(error_code e, txn_operation op) {
 
 }  // namespace
 
-awaitable<std::map<txn::topic_partition, error_code>> verify_or_add_partitions(request_context& ctx,
-                                                                              const txn_verify_request& r) {
+boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add_partitions(
+    request_context& ctx, const txn_verify_request& r) {
     std::map<txn::topic_partition, error_code> out;
     auto* txns = ctx.broker.txns;
     if (!txns) {

@@ -16,8 +16,9 @@
 #include <string>
 #include <vector>
 
+#include <boost/asio/awaitable.hpp>
+
 #include "base/error_code.h"
-#include "broker/async.h"
 #include "broker/request_context.h"
 #include "txn/txn_metadata.h"
 
@@ -50,8 +51,8 @@ struct txn_verify_request {
 // The coordinator's answer, per partition, as AddPartitionsToTxnManager maps
 // it (PRODUCER_FENCED -> INVALID_PRODUCER_EPOCH; TRANSACTION_ABORTABLE ->
 // INVALID_TXN_STATE for default_error). Partitions without error are absent.
-awaitable<std::map<txn::topic_partition, error_code>> verify_or_add_partitions(request_context& ctx,
-                                                                              const txn_verify_request& r);
+boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add_partitions(
+    request_context& ctx, const txn_verify_request& r);
 
 // ReplicaManager's answer to a produce whose verification failed: retriable
 // coordinator errors become NOT_ENOUGH_REPLICAS (and CONCURRENT_TRANSACTIONS

@@ -149,3 +149,56 @@ def test_java_consume_transform_produce_adds_the_group_implicitly(java, helper, 
     # The group's committed offset is the end of the input (committed with the last transaction).
     offsets = helper("committed-offsets", {"group": group, "topic": src, "partitions": [0]})
     assert offsets["offsets"] == {"0": 30}, offsets
+
+
+# ------------------------------------------------------------ version 1 clients: verification
+
+def _wire():
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "behavior"))
+    import kafka_wire
+    return kafka_wire
+
+
+def _call(sock, w, api_key, version, corr, body):
+    import struct
+    sock.sendall(w.frame(w.request_header(api_key, version, corr, False, "verify-test") + body))
+    r = w.Reader(w.read_frame(sock))
+    assert r.take(">i") == corr
+    return r, struct
+
+
+def test_version_1_produce_to_a_partition_not_in_the_transaction_is_refused(broker, helper, unique_topic):
+    """A Produce v3-10 transactional batch to a partition the coordinator does not
+    have: INVALID_TXN_STATE, nothing appended (ReplicaManager.handleProduceAppend,
+    AddPartitionsToTxnManager DEFAULT_ERROR: TRANSACTION_ABORTABLE -> INVALID_TXN_STATE);
+    once AddPartitionsToTxn v0 added it, the same batch is appended."""
+    import socket
+    import struct
+    w = _wire()
+    topic, txn_id = unique_topic(), unique_topic("txn")
+    out = helper("create-topics", {"topics": [{"name": topic, "partitions": 1, "replication_factor": 1}]})
+    assert out["results"][0]["error"] is None
+    with socket.create_connection((broker.host, broker.port), timeout=15) as s:
+        r, _ = _call(s, w, 22, 0, 1, w.nullable_string(txn_id) + struct.pack(">i", 60000))  # InitProducerId v0
+        r.take(">i")
+        assert r.take(">h") == 0
+        pid, epoch = r.take(">q"), r.take(">h")
+        batch = w.record_batch([(b"k", b"v")], pid, epoch, 0, attributes=0x10)
+        s.sendall(w.produce_request(topic, 0, batch, 2, transactional_id=txn_id))
+        assert w.parse_produce_response(w.read_frame(s)) == (48, -1)  # INVALID_TXN_STATE
+        t = topic.encode()
+        body = (w.nullable_string(txn_id) + struct.pack(">qhi", pid, epoch, 1) + struct.pack(">h", len(t)) + t
+                + struct.pack(">ii", 1, 0))
+        r, _ = _call(s, w, 24, 0, 3, body)  # AddPartitionsToTxn v0
+        r.take(">i")
+        assert r.take(">i") == 1
+        n = r.take(">h")
+        r.pos += n
+        assert r.take(">i") == 1 and r.take(">i") == 0
+        assert r.take(">h") == 0
+        s.sendall(w.produce_request(topic, 0, batch, 4, transactional_id=txn_id))
+        assert w.parse_produce_response(w.read_frame(s)) == (0, 0)
+    ends = helper("list-offsets", {"topic": topic, "partitions": [0], "spec": "latest"})["offsets"]
+    assert ends == {"0": 1}
