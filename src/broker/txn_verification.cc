@@ -71,7 +71,8 @@ txn_verify_error produce_verification_error(error_code e, txn_operation op) {
             break;
         default: break;
     }
-    return {e, std::string(error_message(e))};
+    // No message of its own: Kafka answers the code alone (recorded, transactions-v2-produce).
+    return {e, std::nullopt};
 }
 
 }  // namespace ketch::broker
