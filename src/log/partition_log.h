@@ -121,6 +121,9 @@ public:
     virtual int64_t last_stable_offset() const = 0;
     // The producers this partition knows (DescribeProducers).
     virtual std::vector<producer_entry> producers() const = 0;
+    // UnifiedLog.hasOngoingTransaction: the producer, at this epoch, has an
+    // open transaction here (its partition was verified or added already).
+    virtual bool has_ongoing_txn(int64_t producer_id, int16_t producer_epoch) const = 0;
     // Forgets producers idle for expiration_ms with no open transaction
     // (producer.id.expiration.ms). Returns how many.
     virtual size_t expire_producers(int64_t now_ms, int64_t expiration_ms) = 0;

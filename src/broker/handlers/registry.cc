@@ -62,7 +62,7 @@ constexpr handler_entry k_handlers[] = {
           &handle_add_partitions_to_txn, 0, 5, &add_partitions_to_txn_error>(),
     entry<add_offsets_to_txn_request, add_offsets_to_txn_response,
           &handle_add_offsets_to_txn, 0, 4, &add_offsets_to_txn_error>(),
-    entry<end_txn_request, end_txn_response, &handle_end_txn, 0, 4, &end_txn_error>(),
+    entry<end_txn_request, end_txn_response, &handle_end_txn, 0, 5, &end_txn_error>(),
     entry<txn_offset_commit_request, txn_offset_commit_response,
           &handle_txn_offset_commit, 0, 5, &txn_offset_commit_error>(),
     entry<delete_groups_request, delete_groups_response, &handle_delete_groups, 0, 2, &delete_groups_error>(),
