@@ -1,0 +1,138 @@
+// The __consumer_offsets record formats as Kafka 4.x writes them:
+// group-coordinator/src/main/resources/common/message/OffsetCommitKey.json,
+// OffsetCommitValue.json, GroupMetadataKey.json, GroupMetadataValue.json, the
+// versions from GroupCoordinatorRecordHelpers.newOffsetCommitRecord /
+// newGroupMetadataRecord and MetadataVersion.offsetCommitValueVersion /
+// groupMetadataValueVersion; the partition from
+// GroupCoordinatorService.partitionFor (Utils.abs(groupId.hashCode()) % 50).
+#include <gtest/gtest.h>
+
+#include "group/group_record.h"
+#include "group/offsets_topic_records.h"
+
+using namespace ketch;
+using namespace ketch::group;
+
+namespace {
+
+bytes be16(int16_t v) { return {uint8_t(uint16_t(v) >> 8), uint8_t(v)}; }
+bytes be32(int32_t v) {
+    auto u = uint32_t(v);
+    return {uint8_t(u >> 24), uint8_t(u >> 16), uint8_t(u >> 8), uint8_t(u)};
+}
+bytes be64(int64_t v) {
+    bytes out = be32(int32_t(uint64_t(v) >> 32));
+    auto lo = be32(int32_t(uint64_t(v) & 0xffffffff));
+    out.insert(out.end(), lo.begin(), lo.end());
+    return out;
+}
+bytes str(const std::string& s) {
+    bytes out;
+    out.reserve(2 + s.size());
+    for (uint8_t b : be16(int16_t(s.size()))) out.push_back(b);
+    for (char c : s) out.push_back(uint8_t(c));
+    return out;
+}
+bytes cat(std::initializer_list<bytes> parts) {
+    bytes out;
+    for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
+meta::stored_offset offset_row() {
+    meta::stored_offset o;
+    o.group = "g";
+    o.topic = "t";
+    o.partition = 3;
+    o.offset = 42;
+    o.leader_epoch = 7;
+    o.metadata = "m";
+    o.commit_timestamp_ms = 1700000000000;
+    return o;
+}
+
+}  // namespace
+
+TEST(offsets_topic_records, partition_is_abs_java_hash_mod_50) {
+    EXPECT_EQ(offsets_partition_for("test"), 3556498 % 50);  // "test".hashCode() = 3556498
+    EXPECT_EQ(offsets_partition_for(""), 0);
+    // "polygenelubricants".hashCode() is Integer.MIN_VALUE; Utils.abs makes it 0.
+    EXPECT_EQ(offsets_partition_for("polygenelubricants"), 0);
+    // "Aa" and "BB" collide in Java (2112): same partition.
+    EXPECT_EQ(offsets_partition_for("Aa"), 2112 % 50);
+    EXPECT_EQ(offsets_partition_for("BB"), 2112 % 50);
+    // A negative hash: "hello world!".hashCode() = -217287203.
+    EXPECT_EQ(offsets_partition_for("hello world!"), 217287203 % 50);
+}
+
+TEST(offsets_topic_records, offset_commit_key_is_version_1) {
+    EXPECT_EQ(offset_commit_key("g", "t", 3), cat({be16(1), str("g"), str("t"), be32(3)}));
+}
+
+TEST(offsets_topic_records, offset_commit_value_is_version_3_with_leader_epoch) {
+    EXPECT_EQ(offset_commit_value(offset_row()),
+              cat({be16(3), be64(42), be32(7), str("m"), be64(1700000000000)}));
+}
+
+TEST(offsets_topic_records, offset_commit_value_with_expire_timestamp_is_version_1) {
+    auto o = offset_row();
+    o.expire_timestamp_ms = 1700000060000;
+    EXPECT_EQ(offset_commit_value(o), cat({be16(1), be64(42), str("m"), be64(1700000000000), be64(1700000060000)}));
+}
+
+TEST(offsets_topic_records, group_metadata_key_is_version_2) {
+    EXPECT_EQ(group_metadata_key("grp"), cat({be16(2), str("grp")}));
+}
+
+TEST(offsets_topic_records, empty_group_value_has_no_protocol_leader_or_members) {
+    meta::stored_group g{.group = "grp", .protocol_type = "consumer", .generation = 5, .empty_since_ms = 123};
+    auto v = group_metadata_value(g);
+    ASSERT_TRUE(v);
+    EXPECT_EQ(*v, cat({be16(3), str("consumer"), be32(5), be16(-1), be16(-1), be64(123), be32(0)}));
+}
+
+TEST(offsets_topic_records, simple_group_has_no_group_metadata_record) {
+    meta::stored_group g{.group = "grp"};
+    EXPECT_FALSE(group_metadata_value(g));
+}
+
+TEST(offsets_topic_records, stable_group_value_has_its_members) {
+    classic_group cg("grp", 0);
+    classic_member m;
+    m.member_id = "m1";
+    m.group_instance_id = "i1";
+    m.client_id = "c";
+    m.client_host = "/127.0.0.1";
+    m.rebalance_timeout_ms = 300000;
+    m.session_timeout_ms = 45000;
+    m.protocols = {{"range", bytes{1, 2}}};
+    m.assignment = bytes{9};
+    m.protocol_type = "consumer";
+    cg.restore_members("range", "m1", {m}, 0);
+    meta::stored_group g{.group = "grp", .protocol_type = "consumer", .generation = 2, .state = encode_classic(cg)};
+    auto v = group_metadata_value(g);
+    ASSERT_TRUE(v);
+    EXPECT_EQ(*v, cat({be16(3), str("consumer"), be32(2), str("range"), str("m1"), be64(-1), be32(1), str("m1"),
+                       str("i1"), str("c"), str("/127.0.0.1"), be32(300000), be32(45000), be32(2), bytes{1, 2},
+                       be32(1), bytes{9}}));
+}
+
+TEST(offsets_topic_records, keys_and_values_read_back) {
+    auto k = decode_offsets_key(offset_commit_key("g", "t", 3));
+    ASSERT_TRUE(k);
+    EXPECT_TRUE(k->is_offset_commit());
+    EXPECT_EQ(k->group, "g");
+    EXPECT_EQ(k->topic, "t");
+    EXPECT_EQ(k->partition, 3);
+    auto gk = decode_offsets_key(group_metadata_key("grp"));
+    ASSERT_TRUE(gk);
+    EXPECT_TRUE(gk->is_group_metadata());
+    EXPECT_EQ(gk->group, "grp");
+    EXPECT_FALSE(decode_offsets_key(bytes{0, 1, 0}));  // truncated
+    auto v = decode_offset_commit_value(offset_commit_value(offset_row()));
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->offset, 42);
+    EXPECT_EQ(v->leader_epoch, 7);
+    EXPECT_EQ(v->metadata, "m");
+    EXPECT_EQ(v->commit_timestamp, 1700000000000);
+}
