@@ -37,16 +37,16 @@ void offsets_topic::open() {
         auto groups = inner_.load_groups();
         if (offsets.ok() && groups.ok() && offsets->empty() && groups->empty()) return;  // created when first used
     }
-    (void)topic_locked(true);
+    (void)topic_locked(true, nullptr);
 }
 
 void offsets_topic::ensure() {
     if (topics_.find(meta::consumer_offsets_topic)) return;
     std::lock_guard lock(mu_);
-    (void)topic_locked(true);
+    (void)topic_locked(true, nullptr);
 }
 
-std::shared_ptr<const meta::resolved_topic> offsets_topic::topic_locked(bool create) {
+std::shared_ptr<const meta::resolved_topic> offsets_topic::topic_locked(bool create, bool* reconciled) {
     auto t = topics_.find(meta::consumer_offsets_topic);
     if (!t && create) {
         auto made = topics_.create_topic(offsets_topic_args());
@@ -58,6 +58,7 @@ std::shared_ptr<const meta::resolved_topic> offsets_topic::topic_locked(bool cre
         if (!reconcile_locked(*t)) return nullptr;
         synced_id_ = t->t.id;
         dirty_ = false;
+        if (reconciled) *reconciled = true;
     }
     return t;
 }
@@ -90,11 +91,13 @@ bool offsets_topic::append_locked(const meta::resolved_topic& t, std::vector<key
 }
 
 void offsets_topic::write_locked(std::vector<keyed> records) {
-    auto t = topic_locked(true);
+    bool reconciled = false;
+    auto t = topic_locked(true, &reconciled);
     if (!t) {
         dirty_ = true;
         return;
     }
+    if (reconciled) return;  // the store already held this change, so the reconcile wrote it
     if (!append_locked(*t, std::move(records))) dirty_ = true;
 }
 

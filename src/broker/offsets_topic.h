@@ -65,9 +65,9 @@ public:
 private:
     using keyed = std::pair<int32_t, group::offsets_record>;  // partition, record
 
-    // The topic to write to, created and reconciled when needed; null when
-    // it cannot be had (logged).
-    std::shared_ptr<const meta::resolved_topic> topic_locked(bool create);
+    // The topic to write to, created and reconciled when needed (then
+    // *reconciled is set, if given); null when it cannot be had (logged).
+    std::shared_ptr<const meta::resolved_topic> topic_locked(bool create, bool* reconciled);
     // Reads the topic and appends what differs from the store.
     bool reconcile_locked(const meta::resolved_topic& t);
     // Appends the records, one batch per partition; false if any failed.
