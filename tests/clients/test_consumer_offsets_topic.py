@@ -207,6 +207,8 @@ def test_committed_offsets_are_records_in_kafkas_formats_and_survive_restarts(br
         return end, g
 
     end, g = eventually(lambda: check(5), timeout=30)
+    keys = [decode_key(k) for _, k, _ in read_offsets_partition(broker.bootstrap, p)[0]]
+    assert keys.count(("offset", group, topic, 0)) == 1, "one commit, one record"
     # The member left when it closed: the last record is the Empty group.
     assert g["members"] == [] and g["protocol"] is None and g["leader"] is None
     members_seen = [decode_group_value(v) for _, k, v in read_offsets_partition(broker.bootstrap, p)[0]
