@@ -24,6 +24,19 @@ public:
         out_.insert(out_.end(), s.begin(), s.end());
         return *this;
     }
+    writer& uvarint(uint32_t v) {
+        while (v >= 0x80) {
+            out_.push_back(uint8_t(v | 0x80));
+            v >>= 7;
+        }
+        out_.push_back(uint8_t(v));
+        return *this;
+    }
+    writer& compact_str(const std::string& s) {
+        uvarint(uint32_t(s.size()) + 1);
+        out_.insert(out_.end(), s.begin(), s.end());
+        return *this;
+    }
     writer& nullable_str(const std::optional<std::string>& s) { return s ? str(*s) : num<int16_t>(-1); }
     writer& blob(const bytes& b) {
         num<int32_t>(int32_t(b.size()));
@@ -48,15 +61,41 @@ public:
     }
     std::string str() {
         auto n = num<int16_t>();
-        if (n < 0 || !need(size_t(n))) return {};
-        std::string s(reinterpret_cast<const char*>(in_.data() + pos_), size_t(n));
-        pos_ += size_t(n);
-        return s;
+        if (n < 0) return {};
+        return take(size_t(n));
+    }
+    uint32_t uvarint() {
+        uint32_t v = 0;
+        for (int shift = 0; shift < 35; shift += 7) {
+            auto b = num<uint8_t>();
+            v |= uint32_t(b & 0x7f) << shift;
+            if (!(b & 0x80)) return v;
+        }
+        ok_ = false;
+        return 0;
+    }
+    std::string compact_str() {
+        auto n = uvarint();
+        if (n == 0) return {};  // null
+        return take(n - 1);
+    }
+    // Tagged fields: each (tag, size, bytes) skipped.
+    void skip_tagged() {
+        for (auto count = uvarint(); ok_ && count > 0; --count) {
+            (void)uvarint();
+            (void)take(uvarint());
+        }
     }
     bool ok() const { return ok_; }
     bool at_end() const { return pos_ == in_.size(); }
 
 private:
+    std::string take(size_t n) {
+        if (!need(n)) return {};
+        std::string s(reinterpret_cast<const char*>(in_.data() + pos_), n);
+        pos_ += n;
+        return s;
+    }
     bool need(size_t n) {
         if (in_.size() - pos_ < n) ok_ = false;
         return ok_;
@@ -85,8 +124,11 @@ bytes offset_commit_value(const meta::stored_offset& o) {
         w.num<int64_t>(*o.expire_timestamp_ms);
         return w.take();
     }
-    w.num<int16_t>(3).num<int64_t>(o.offset).num<int32_t>(o.leader_epoch).str(o.metadata);
-    w.num<int64_t>(o.commit_timestamp_ms);
+    // v4 (flexible): the metadata as a compact string; the topic id is a
+    // tagged field written only when the commit named the topic by id
+    // (OffsetCommit v10), which ketch's store does not keep: no tags.
+    w.num<int16_t>(4).num<int64_t>(o.offset).num<int32_t>(o.leader_epoch).compact_str(o.metadata);
+    w.num<int64_t>(o.commit_timestamp_ms).uvarint(0);
     return w.take();
 }
 
@@ -133,12 +175,13 @@ std::optional<offset_commit_fields> decode_offset_commit_value(byte_view value) 
     reader r(value);
     offset_commit_fields f;
     f.version = r.num<int16_t>();
-    if (f.version < 0 || f.version > 3) return std::nullopt;
+    if (f.version < 0 || f.version > 4) return std::nullopt;
     f.offset = r.num<int64_t>();
     if (f.version >= 3) f.leader_epoch = r.num<int32_t>();
-    f.metadata = r.str();
+    f.metadata = f.version >= 4 ? r.compact_str() : r.str();
     f.commit_timestamp = r.num<int64_t>();
     if (f.version == 1) f.expire_timestamp = r.num<int64_t>();
+    if (f.version >= 4) r.skip_tagged();
     if (!r.ok() || !r.at_end()) return std::nullopt;
     return f;
 }

@@ -5,12 +5,16 @@
 // versions Kafka 4.x writes: GroupCoordinatorRecordHelpers.newOffsetCommitRecord
 // / newGroupMetadataRecord and MetadataVersion.offsetCommitValueVersion /
 // groupMetadataValueVersion:
-//   OffsetCommitKey v1 (group, topic, partition), OffsetCommitValue v3
-//   (offset, leaderEpoch, metadata, commitTimestamp), v1 when the commit has
-//   an expire timestamp (offset, metadata, commitTimestamp, expireTimestamp);
+//   OffsetCommitKey v1 (group, topic, partition), OffsetCommitValue v4
+//   (flexible: offset, leaderEpoch, metadata as a compact string,
+//   commitTimestamp, tagged topicId), v1 when the commit has an expire
+//   timestamp (offset, metadata, commitTimestamp, expireTimestamp) — as the
+//   Kafka 4.3.1 jar's GroupCoordinatorRecordHelpers.offsetCommitValueVersion
+//   answers (the mirror's older source says v3);
 //   GroupMetadataKey v2 (group), GroupMetadataValue v3 (protocolType,
 //   generation, protocol, leader, currentStateTimestamp, members).
-// Every key and value starts with its int16 version; none is flexible. A
+// Every key and value starts with its int16 version; only OffsetCommitValue
+// v4 is flexible. A
 // deleted offset or group is its key with a null value (a tombstone).
 #pragma once
 
@@ -59,7 +63,7 @@ struct offsets_key {
 // nullopt for a key that is not one of the above (or is truncated).
 std::optional<offsets_key> decode_offsets_key(byte_view key);
 
-// An OffsetCommitValue read back (v0-3).
+// An OffsetCommitValue read back (v0-4).
 struct offset_commit_fields {
     int16_t version = -1;
     int64_t offset = -1;

@@ -6,8 +6,8 @@ produce to it. Design: docs/design/internal_topics.md.
 Behaviour reference, Apache Kafka 4.3.1:
 - record formats: group-coordinator/src/main/resources/common/message/OffsetCommitKey.json,
   OffsetCommitValue.json, GroupMetadataKey.json, GroupMetadataValue.json; versions from
-  group-coordinator/.../GroupCoordinatorRecordHelpers.java (newOffsetCommitRecord,
-  newGroupMetadataRecord) and server-common/.../MetadataVersion.java;
+  group-coordinator/.../GroupCoordinatorRecordHelpers.java (newOffsetCommitRecord: v4, or v1
+  with an expire timestamp; newGroupMetadataRecord: v3), as the 4.3.1 jar has them;
 - partition: GroupCoordinatorService.partitionFor, abs(groupId.hashCode()) % 50;
 - topic configs: GroupCoordinatorService.groupMetadataTopicConfigs;
 - produce refused: core/.../ReplicaManager.scala appendToLocalLog, "Cannot append to
@@ -60,6 +60,29 @@ class Reader:
         self.pos += n
         return b
 
+    def uvarint(self):
+        v, shift = 0, 0
+        while True:
+            b = self.take(">B")
+            v |= (b & 0x7F) << shift
+            if not b & 0x80:
+                return v
+            shift += 7
+
+    def compact_string(self):
+        n = self.uvarint()
+        s = self.data[self.pos:self.pos + n - 1].decode()
+        self.pos += n - 1
+        return s
+
+    def tagged_fields(self):
+        out = {}
+        for _ in range(self.uvarint()):
+            tag, size = self.uvarint(), self.uvarint()
+            out[tag] = self.data[self.pos:self.pos + size]
+            self.pos += size
+        return out
+
     def done(self):
         assert self.pos == len(self.data), "bytes left over"
 
@@ -79,8 +102,9 @@ def decode_key(key):
 def decode_offset_value(value):
     r = Reader(value)
     version = r.take(">h")
-    assert version == 3, "Kafka 4.x writes OffsetCommitValue v3 (v1 only with an expire timestamp)"
-    out = {"offset": r.take(">q"), "leader_epoch": r.take(">i"), "metadata": r.string(), "commit_ts": r.take(">q")}
+    assert version == 4, "Kafka 4.3.1 writes OffsetCommitValue v4 (v1 only with an expire timestamp)"
+    out = {"offset": r.take(">q"), "leader_epoch": r.take(">i"), "metadata": r.compact_string(),
+           "commit_ts": r.take(">q"), "tags": r.tagged_fields()}
     r.done()
     return out
 

@@ -69,9 +69,32 @@ TEST(offsets_topic_records, offset_commit_key_is_version_1) {
     EXPECT_EQ(offset_commit_key("g", "t", 3), cat({be16(1), str("g"), str("t"), be32(3)}));
 }
 
-TEST(offsets_topic_records, offset_commit_value_is_version_3_with_leader_epoch) {
+TEST(offsets_topic_records, offset_commit_value_is_flexible_version_4) {
+    // Compact string "m" (length + 1 as a varint), no tagged fields (no topic id).
     EXPECT_EQ(offset_commit_value(offset_row()),
-              cat({be16(3), be64(42), be32(7), str("m"), be64(1700000000000)}));
+              cat({be16(4), be64(42), be32(7), bytes{2, 'm'}, be64(1700000000000), bytes{0}}));
+}
+
+bytes unhex(std::string_view h) {
+    bytes out;
+    for (size_t i = 0; i + 1 < h.size(); i += 2) out.push_back(uint8_t(std::stoi(std::string(h.substr(i, 2)), nullptr, 16)));
+    return out;
+}
+
+// The same records serialised by Kafka 4.3.1's own generated classes
+// (kafka-group-coordinator-4.3.1.jar: OffsetCommitKey/Value, GroupMetadataKey/
+// Value through MessageUtil.toVersionPrefixedByteBuffer, at the versions
+// GroupCoordinatorRecordHelpers picks).
+TEST(offsets_topic_records, bytes_equal_what_kafka_4_3_1_writes) {
+    EXPECT_EQ(offset_commit_key("g", "t", 3), unhex("000100016700017400000003"));
+    EXPECT_EQ(group_metadata_key("grp"), unhex("00020003677270"));
+    EXPECT_EQ(offset_commit_value(offset_row()), unhex("0004000000000000002a00000007026d0000018bcfe5680000"));
+    auto expiring = offset_row();
+    expiring.expire_timestamp_ms = 1700000060000;
+    EXPECT_EQ(offset_commit_value(expiring), unhex("0001000000000000002a00016d0000018bcfe568000000018bcfe65260"));
+    meta::stored_group empty{.group = "grp", .protocol_type = "consumer", .generation = 5, .empty_since_ms = 123};
+    EXPECT_EQ(group_metadata_value(empty),
+              unhex("00030008636f6e73756d657200000005ffffffff000000000000007b00000000"));
 }
 
 TEST(offsets_topic_records, offset_commit_value_with_expire_timestamp_is_version_1) {
@@ -115,6 +138,9 @@ TEST(offsets_topic_records, stable_group_value_has_its_members) {
     EXPECT_EQ(*v, cat({be16(3), str("consumer"), be32(2), str("range"), str("m1"), be64(-1), be32(1), str("m1"),
                        str("i1"), str("c"), str("/127.0.0.1"), be32(300000), be32(45000), be32(2), bytes{1, 2},
                        be32(1), bytes{9}}));
+    // Kafka 4.3.1's GroupMetadataValue v3 of the same group.
+    EXPECT_EQ(*v, unhex("00030008636f6e73756d657200000002000572616e676500026d31ffffffffffffffff0000000100026d3100026931"
+                        "000163000a2f3132372e302e302e31000493e00000afc80000000201020000000109"));
 }
 
 TEST(offsets_topic_records, keys_and_values_read_back) {
@@ -135,4 +161,10 @@ TEST(offsets_topic_records, keys_and_values_read_back) {
     EXPECT_EQ(v->leader_epoch, 7);
     EXPECT_EQ(v->metadata, "m");
     EXPECT_EQ(v->commit_timestamp, 1700000000000);
+    // With a tagged topic id (tag 0, 16 bytes), as Kafka writes for OffsetCommit v10.
+    auto tagged = decode_offset_commit_value(
+        unhex("0004000000000000002a00000007026d0000018bcfe5680001001000000000000000000000000000000001"));
+    ASSERT_TRUE(tagged);
+    EXPECT_EQ(tagged->offset, 42);
+    EXPECT_EQ(tagged->metadata, "m");
 }
