@@ -145,7 +145,8 @@ std::optional<bytes> group_metadata_value(const meta::stored_group& g) {
     // (ClassicGroup.protocolName / leaderOrNull are unset then).
     w.nullable_str(has_members ? std::optional(members->protocol_name) : std::nullopt);
     w.nullable_str(has_members ? std::optional(members->leader) : std::nullopt);
-    w.num<int64_t>(g.empty_since_ms.value_or(-1));
+    // currentStateTimestampOrDefault: when the group entered its state.
+    w.num<int64_t>(has_members ? members->state_timestamp_ms : g.empty_since_ms.value_or(-1));
     w.num<int32_t>(has_members ? int32_t(members->members.size()) : 0);
     if (has_members)
         for (const auto& m : members->members) {

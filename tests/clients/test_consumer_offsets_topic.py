@@ -242,6 +242,7 @@ def test_committed_offsets_are_records_in_kafkas_formats_and_survive_restarts(br
     m = stable[-1]["members"][0]
     assert m["client_id"] == "offsets-topic-test" and m["assignment"] and m["subscription"]
     assert stable[-1]["leader"] == m["member_id"]
+    assert stable[-1]["state_ts"] > 0 and g["state_ts"] >= stable[-1]["state_ts"]
 
     # A restart appends nothing (the log already matches the store) and loses nothing.
     broker.restart(signal.SIGTERM)

@@ -131,15 +131,15 @@ TEST(offsets_topic_records, stable_group_value_has_its_members) {
     m.protocols = {{"range", bytes{1, 2}}};
     m.assignment = bytes{9};
     m.protocol_type = "consumer";
-    cg.restore_members("range", "m1", {m}, 0);
+    cg.restore_members("range", "m1", {m}, 1700000000000);  // Stable since then
     meta::stored_group g{.group = "grp", .protocol_type = "consumer", .generation = 2, .state = encode_classic(cg)};
     auto v = group_metadata_value(g);
     ASSERT_TRUE(v);
-    EXPECT_EQ(*v, cat({be16(3), str("consumer"), be32(2), str("range"), str("m1"), be64(-1), be32(1), str("m1"),
+    EXPECT_EQ(*v, cat({be16(3), str("consumer"), be32(2), str("range"), str("m1"), be64(1700000000000), be32(1), str("m1"),
                        str("i1"), str("c"), str("/127.0.0.1"), be32(300000), be32(45000), be32(2), bytes{1, 2},
                        be32(1), bytes{9}}));
-    // Kafka 4.3.1's GroupMetadataValue v3 of the same group.
-    EXPECT_EQ(*v, unhex("00030008636f6e73756d657200000002000572616e676500026d31ffffffffffffffff0000000100026d3100026931"
+    // Kafka 4.3.1's GroupMetadataValue v3 of the same group (currentStateTimestamp 1700000000000).
+    EXPECT_EQ(*v, unhex("00030008636f6e73756d657200000002000572616e676500026d310000018bcfe568000000000100026d3100026931"
                         "000163000a2f3132372e302e302e31000493e00000afc80000000201020000000109"));
 }
 
