@@ -24,6 +24,7 @@
 #include "app/txn_service.h"
 #include "broker/broker_context.h"
 #include "broker/dispatcher.h"
+#include "broker/offsets_topic.h"
 #include "inspect/traffic_ring.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
@@ -110,6 +111,12 @@ void attach_console_feeds(broker::broker_context& ctx, inspect::traffic_ring& tr
         [&telemetry](const std::string& name, const meta::config_map& c) { telemetry.update_subscription(name, c); });
 }
 
+// A marker may move a partition's LSO: wake read_committed long polls.
+void wake_fetches_on_markers(log::log_manager& logs, partition::service& partitions) {
+    logs.set_marker_listener(
+        [&partitions](const log::topic_partition& tp) { partitions.waiters().notify(tp.topic, tp.partition); });
+}
+
 double ms_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
@@ -136,11 +143,12 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     partition::local_engine storage(*logs);
     partition::service partitions(*topics, storage,
                                   {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms});
-    // A marker may move a partition's LSO: wake read_committed long polls.
-    logs->set_marker_listener(
-        [&partitions](const log::topic_partition& tp) { partitions.waiters().notify(tp.topic, tp.partition); });
+    wake_fetches_on_markers(*logs, partitions);
     txn::producer_ids producer_ids(opt.data_dir);
-    group_service groups(opt, st, *topics);
+    broker::offsets_topic offsets_topic(*st.offsets, *topics, partitions);  // __consumer_offsets, from offsets.db
+    partitions.apply_topic_configs();
+    offsets_topic.open();  // made exact before the groups load from offsets.db
+    group_service groups(opt, st, offsets_topic, *topics);
     boost::asio::thread_pool blocking(2);  // fsyncs of commits, transaction markers
 
     broker::broker_context ctx{{}, *topics, partitions, producer_ids, *groups.coordinator, {}};
@@ -153,7 +161,6 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     ctx.shares = shares.coordinator.get();
     ctx.client_metrics_configs = client_metrics.get();
     ctx.run_blocking = [&blocking](std::function<void()> fn) { boost::asio::post(blocking, std::move(fn)); };
-    partitions.apply_topic_configs();
     security_services security(opt, st);
     security.attach(ctx);
     security.start_token_sweep(groups.timers, opt.delegation_token_expiry_check_interval_ms);
@@ -163,6 +170,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     telemetry::client_metrics_manager telemetry;
     if (opt.console) attach_console_feeds(ctx, traffic, telemetry, *client_metrics);
     ctx.faults = faults.registry.get();
+    ctx.consumer_offsets = &offsets_topic;
     broker::dispatcher dispatch(ctx);
     auto kafka = kafka_listeners::from(opt, lis);
     net::server server(kafka.server, dispatch);

@@ -50,6 +50,8 @@ class client_metrics_manager;
 
 namespace ketch::broker {
 
+class offsets_topic;
+
 struct broker_context {
     broker_config config;
     meta::topic_registry& topics;
@@ -96,6 +98,9 @@ struct broker_context {
     // Scripted faults (--faults; fault_hook.h); null: off, and no request
     // pays more than this pointer's test.
     fault::registry* faults = nullptr;
+    // __consumer_offsets (offsets_topic.h): created on the first group
+    // lookup; null: not kept (unit tests).
+    offsets_topic* consumer_offsets = nullptr;
 };
 
 }  // namespace ketch::broker

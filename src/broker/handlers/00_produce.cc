@@ -27,6 +27,7 @@
 #include "broker/partition_requests.h"
 #include "broker/quota_accounting.h"
 #include "broker/txn_verification.h"
+#include "meta/topic_name.h"
 #include "record/batch_header.h"
 
 namespace ketch::broker {
@@ -169,6 +170,10 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
                 out.error_code = code(error_code::invalid_required_acks);
             } else if (acc.error != error_code::none) {
                 out.error_code = code(acc.error);
+            } else if (meta::is_internal_topic(acc.topic->t.name)) {
+                // ReplicaManager.appendToLocalLog: "Cannot append to internal
+                // topic", without the message in the answer.
+                out.error_code = code(error_code::invalid_topic_exception);
             } else {
                 todo.push_back({acc.topic.get(), &p, &out});
             }

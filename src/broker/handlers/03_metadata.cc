@@ -38,7 +38,7 @@ metadata_response::metadata_response_topic describe(const request_context& ctx, 
     metadata_response::metadata_response_topic out;
     out.name = t.name;
     out.topic_id = t.id;
-    out.is_internal = false;
+    out.is_internal = meta::is_internal_topic(t.name);
     for (int32_t p = 0; p < t.partition_count; ++p) {
         auto& mp = out.partitions.emplace_back();
         mp.partition_index = p;
@@ -56,6 +56,8 @@ metadata_response::metadata_response_topic describe(const request_context& ctx, 
 metadata_response::metadata_response_topic topic_error(std::optional<std::string> name, uuid id, error_code e) {
     metadata_response::metadata_response_topic out;
     out.error_code = code(e);
+    // Kafka sets is_internal on error rows too (Topic.isInternal of the name).
+    out.is_internal = name && meta::is_internal_topic(*name);
     out.name = std::move(name);
     out.topic_id = id;
     return out;
@@ -90,7 +92,11 @@ public:
         // Kafka 4.3.1 answers UNKNOWN_TOPIC_OR_PARTITION to the request that
         // triggers the creation (recorded: conformance/recordings/metadata.json);
         // the client asks again and then sees the topic.
-        auto created = auto_create_topic(ctx_.broker, name);
+        // __consumer_offsets is created as the group coordinator has it
+        // (AutoTopicCreationManager.creatableTopic).
+        auto created = name == meta::consumer_offsets_topic && ctx_.broker.consumer_offsets
+                           ? create_offsets_topic(ctx_.broker)
+                           : auto_create_topic(ctx_.broker, name);
         bool exists = created.ok() || created.error().code == meta::errc::topic_already_exists;
         resp_.topics.push_back(
             topic_error(name, {}, exists ? error_code::unknown_topic_or_partition : to_kafka(created.error().code)));
