@@ -40,6 +40,10 @@ namespace ketch::share {
 class coordinator;
 }
 
+namespace ketch::cluster {
+class membership;
+}
+
 namespace ketch::telemetry {
 class client_metrics_manager;
 }
@@ -86,6 +90,9 @@ struct broker_context {
     // Scripted faults (--faults; fault_hook.h); null: off, and no request
     // pays more than this pointer's test.
     fault::registry* faults = nullptr;
+    // Cluster mode (--cluster; docs/cluster.md): the live brokers Metadata and
+    // DescribeCluster list. Null: a single node, which lists itself.
+    const cluster::membership* cluster = nullptr;
 };
 
 }  // namespace ketch::broker

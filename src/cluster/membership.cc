@@ -25,10 +25,11 @@ status<pg_error> register_broker(pg_connection& c, const broker_info& self, cons
     if (!prev->rows.empty())
         spdlog::info("cluster: node id {} was registered before (incarnation {}): registering again", self.node_id,
                      prev->at(0, 0));
-    auto up = c.exec("INSERT INTO ketch_brokers (node_id, incarnation, rack) VALUES ($1, $2, $3) "
-                     "ON CONFLICT (node_id) DO UPDATE SET incarnation = EXCLUDED.incarnation, rack = EXCLUDED.rack, "
-                     "registered_at = now(), last_heartbeat = now()",
-                     {node, incarnation, self.rack});
+    auto up = c.exec(
+        "INSERT INTO ketch_brokers (node_id, incarnation, rack) VALUES ($1, $2, $3) "
+        "ON CONFLICT (node_id) DO UPDATE SET incarnation = EXCLUDED.incarnation, rack = EXCLUDED.rack, "
+        "registered_at = now(), last_heartbeat = now()",
+        {node, incarnation, self.rack});
     if (!up.ok()) return fail(up.error());
     if (auto d = c.exec("DELETE FROM ketch_broker_endpoints WHERE node_id = $1", {node}); !d.ok())
         return fail(d.error());
@@ -41,8 +42,8 @@ status<pg_error> register_broker(pg_connection& c, const broker_info& self, cons
 }
 
 result<std::string, pg_error> agree_cluster_id(pg_connection& c, const std::string& proposed) {
-    auto ins = c.exec("INSERT INTO ketch_cluster (cluster_id) VALUES ($1) ON CONFLICT (singleton) DO NOTHING",
-                      {proposed});
+    auto ins =
+        c.exec("INSERT INTO ketch_cluster (cluster_id) VALUES ($1) ON CONFLICT (singleton) DO NOTHING", {proposed});
     if (!ins.ok()) return failure{ins.error()};
     auto id = c.exec("SELECT cluster_id FROM ketch_cluster");
     if (!id.ok()) return failure{id.error()};
@@ -150,11 +151,12 @@ bool membership::heartbeat() {
 }
 
 bool membership::refresh() {
-    auto r = conn_->exec("SELECT b.node_id, b.rack, e.listener, e.host, e.port FROM ketch_brokers b "
-                         "LEFT JOIN ketch_broker_endpoints e ON e.node_id = b.node_id "
-                         "WHERE b.last_heartbeat > now() - $1::bigint * interval '1 millisecond' "
-                         "ORDER BY b.node_id, e.listener",
-                         {std::to_string(cfg_.session_timeout.count())});
+    auto r = conn_->exec(
+        "SELECT b.node_id, b.rack, e.listener, e.host, e.port FROM ketch_brokers b "
+        "LEFT JOIN ketch_broker_endpoints e ON e.node_id = b.node_id "
+        "WHERE b.last_heartbeat > now() - $1::bigint * interval '1 millisecond' "
+        "ORDER BY b.node_id, e.listener",
+        {std::to_string(cfg_.session_timeout.count())});
     if (!r.ok()) {
         spdlog::warn("cluster: cannot read live brokers: {}", r.error().message);
         return false;

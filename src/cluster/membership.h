@@ -46,6 +46,7 @@ public:
     const std::string& cluster_id() const { return cluster_id_; }
     // The live brokers by node id, this one always among them.
     std::shared_ptr<const broker_list> live() const;
+
 private:
     membership(membership_config cfg, std::unique_ptr<pg_connection> c, std::string cluster_id,
                std::string incarnation);

@@ -31,10 +31,15 @@ result<std::unique_ptr<pg_connection>, pg_error> pg_connection::open(const std::
     std::string why;
     const libpq_api* api = load_libpq(why);
     if (!api) return failure{pg_error{why, "", true}};
+    // A bounded connect, and writes that fail when PostgreSQL stops acknowledging
+    // them (a vanished server must not hang a heartbeat or the shutdown).
     std::string conninfo = url;
-    if (url.find("connect_timeout=") == std::string::npos)
-        conninfo += (url.find('?') == std::string::npos ? "?" : "&") + std::string("connect_timeout=") +
-                    std::to_string(connect_timeout);
+    auto add = [&conninfo](const std::string& key, const std::string& value) {
+        if (conninfo.find(key + "=") != std::string::npos) return;
+        conninfo += (conninfo.find('?') == std::string::npos ? "?" : "&") + key + "=" + value;
+    };
+    add("connect_timeout", std::to_string(connect_timeout));
+    add("tcp_user_timeout", std::to_string(connect_timeout * 1000));
     PGconn* c = api->connectdb(conninfo.c_str());
     if (!c || api->status(c) != CONNECTION_OK) {
         pg_error e{c ? trimmed(api->error_message(c)) : "out of memory", "", true};
@@ -44,19 +49,14 @@ result<std::unique_ptr<pg_connection>, pg_error> pg_connection::open(const std::
     return std::unique_ptr<pg_connection>(new pg_connection(*api, c));
 }
 
-pg_connection::~pg_connection() {
-    api_.finish(conn_);
-}
+pg_connection::~pg_connection() { api_.finish(conn_); }
 
-bool pg_connection::healthy() const {
-    return api_.status(conn_) == CONNECTION_OK;
-}
+bool pg_connection::healthy() const { return api_.status(conn_) == CONNECTION_OK; }
 
 result<pg_rows, pg_error> pg_connection::exec(const std::string& sql, const pg_params& params) {
     std::vector<const char*> values;
     for (auto& p : params) values.push_back(p ? p->c_str() : nullptr);
-    PGresult* r = api_.exec_params(conn_, sql.c_str(), int(values.size()), nullptr, values.data(), nullptr,
-                                   nullptr, 0);
+    PGresult* r = api_.exec_params(conn_, sql.c_str(), int(values.size()), nullptr, values.data(), nullptr, nullptr, 0);
     auto st = r ? api_.result_status(r) : PGRES_FATAL_ERROR;
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
         pg_error e{r ? trimmed(api_.result_error_message(r)) : trimmed(api_.error_message(conn_)), "", false};

@@ -24,8 +24,8 @@ struct pg_error {
 
 struct pg_rows {
     std::vector<std::vector<std::optional<std::string>>> rows;  // NULL: nullopt
-    int64_t affected = 0;                                        // rows an INSERT/UPDATE/DELETE touched
-    const std::string& at(size_t row, size_t col) const;         // "" for NULL
+    int64_t affected = 0;                                       // rows an INSERT/UPDATE/DELETE touched
+    const std::string& at(size_t row, size_t col) const;        // "" for NULL
 };
 
 using pg_params = std::vector<std::optional<std::string>>;

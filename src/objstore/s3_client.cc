@@ -37,9 +37,8 @@ struct exchange {
     bool done = false;
 };
 
-asio::awaitable<void> run_exchange(std::string host, uint16_t port,
-                                   http::request<http::string_body> req, std::chrono::milliseconds timeout,
-                                   exchange& out) {
+asio::awaitable<void> run_exchange(std::string host, uint16_t port, http::request<http::string_body> req,
+                                   std::chrono::milliseconds timeout, exchange& out) {
     auto ex = co_await asio::this_coro::executor;
     beast::tcp_stream stream(ex);
     try {

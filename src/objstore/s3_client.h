@@ -19,8 +19,8 @@
 namespace ketch::objstore {
 
 struct s3_error {
-    int http_status = 0;   // 0: no answer (connect, timeout, broken connection)
-    std::string code;      // S3's <Code> (NoSuchKey, PreconditionFailed, ...) or "NetworkError"
+    int http_status = 0;  // 0: no answer (connect, timeout, broken connection)
+    std::string code;     // S3's <Code> (NoSuchKey, PreconditionFailed, ...) or "NetworkError"
     std::string message;
     bool retriable() const { return http_status == 0 || http_status == 429 || http_status >= 500; }
     // A conditional PUT found the key already there (412, or 409 from some servers).

@@ -8,9 +8,7 @@ namespace {
 
 using parse_result = result<s3_location, std::string>;
 
-failure<std::string> refuse(std::string_view why) {
-    return failure{"s3:// URL: " + std::string(why)};
-}
+failure<std::string> refuse(std::string_view why) { return failure{"s3:// URL: " + std::string(why)}; }
 
 // Decodes %XX (a query value may carry its endpoint encoded); false on a bad escape.
 bool percent_decode(std::string_view in, std::string& out) {

@@ -13,8 +13,8 @@ namespace ketch::objstore {
 
 struct s3_location {
     std::string bucket;
-    std::string prefix;     // "" or "a/b/": prepended to every key
-    std::string host;       // of the endpoint
+    std::string prefix;  // "" or "a/b/": prepended to every key
+    std::string host;    // of the endpoint
     uint16_t port = 80;
     std::string region = "us-east-1";
     // Host header value: "host" or "host:port" when the port is not 80.

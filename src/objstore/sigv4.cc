@@ -13,9 +13,7 @@ namespace ketch::objstore {
 
 namespace {
 
-bool unreserved(unsigned char c) {
-    return std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~';
-}
+bool unreserved(unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~'; }
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -68,9 +66,7 @@ std::string uri_encode(std::string_view s, bool encode_slash) {
     return out;
 }
 
-std::string uri_encode_path(std::string_view key) {
-    return "/" + uri_encode(key, false);
-}
+std::string uri_encode_path(std::string_view key) { return "/" + uri_encode(key, false); }
 
 std::string hex(std::string_view bytes) {
     static constexpr char digits[] = "0123456789abcdef";

@@ -30,12 +30,12 @@ TEST(s3_url, defaults_prefix_encoded_endpoint_and_ipv6) {
 }
 
 TEST(s3_url, refusals_say_why) {
-    for (const char* bad : {"http://b?endpoint=http://h:1", "s3://Bad_Bucket?endpoint=http://h:1", "s3://ab?endpoint=http://h:1",
-                            "s3://bucket", "s3://bucket?endpoint=https://h:1", "s3://bucket?endpoint=http://h:0",
-                            "s3://bucket?endpoint=http://h:99999", "s3://bucket?endpoint=http://h:1/path",
-                            "s3://bucket?endpoint=http://", "s3://bucket?endpoint=http://h:1&color=red",
-                            "s3://bucket?endpoint=http://h:1&region=", "s3://bucket?endpoint=http://h:1&region",
-                            "s3://bucket?endpoint=http%3", "s3://bucket?endpoint=http://h:x"}) {
+    for (const char* bad :
+         {"http://b?endpoint=http://h:1", "s3://Bad_Bucket?endpoint=http://h:1", "s3://ab?endpoint=http://h:1",
+          "s3://bucket", "s3://bucket?endpoint=https://h:1", "s3://bucket?endpoint=http://h:0",
+          "s3://bucket?endpoint=http://h:99999", "s3://bucket?endpoint=http://h:1/path", "s3://bucket?endpoint=http://",
+          "s3://bucket?endpoint=http://h:1&color=red", "s3://bucket?endpoint=http://h:1&region=",
+          "s3://bucket?endpoint=http://h:1&region", "s3://bucket?endpoint=http%3", "s3://bucket?endpoint=http://h:x"}) {
         auto l = parse_s3_url(bad);
         ASSERT_FALSE(l.ok()) << bad;
         EXPECT_EQ(l.error().rfind("s3:// URL: ", 0), 0u) << l.error();

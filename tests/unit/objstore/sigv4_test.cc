@@ -20,22 +20,26 @@ const signing_scope s3_scope{"20130524T000000Z", "us-east-1", "s3"};
 const std::string empty_sha = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 signing_request suite_request(std::string method, std::vector<std::pair<std::string, std::string>> query = {}) {
-    return {std::move(method), "/", std::move(query),
-            {{"Host", "example.amazonaws.com"}, {"X-Amz-Date", "20150830T123600Z"}}, empty_sha};
+    return {std::move(method),
+            "/",
+            std::move(query),
+            {{"Host", "example.amazonaws.com"}, {"X-Amz-Date", "20150830T123600Z"}},
+            empty_sha};
 }
 
 signing_request s3_get(std::vector<std::pair<std::string, std::string>> query) {
-    return {"GET", "/", std::move(query),
-            {{"Host", "examplebucket.s3.amazonaws.com"}, {"x-amz-date", "20130524T000000Z"},
+    return {"GET",
+            "/",
+            std::move(query),
+            {{"Host", "examplebucket.s3.amazonaws.com"},
+             {"x-amz-date", "20130524T000000Z"},
              {"x-amz-content-sha256", empty_sha}},
             empty_sha};
 }
 
 }  // namespace
 
-TEST(sigv4, empty_payload_hash_is_sha256_of_nothing) {
-    EXPECT_EQ(sha256_hex(""), empty_sha);
-}
+TEST(sigv4, empty_payload_hash_is_sha256_of_nothing) { EXPECT_EQ(sha256_hex(""), empty_sha); }
 
 TEST(sigv4, suite_get_vanilla) {
     auto r = suite_request("GET");
@@ -61,9 +65,13 @@ TEST(sigv4, suite_post_vanilla) {
 }
 
 TEST(sigv4, s3_get_object_with_range) {
-    signing_request r{"GET", "/test.txt", {},
-                      {{"Host", "examplebucket.s3.amazonaws.com"}, {"Range", "bytes=0-9"},
-                       {"x-amz-content-sha256", empty_sha}, {"x-amz-date", "20130524T000000Z"}},
+    signing_request r{"GET",
+                      "/test.txt",
+                      {},
+                      {{"Host", "examplebucket.s3.amazonaws.com"},
+                       {"Range", "bytes=0-9"},
+                       {"x-amz-content-sha256", empty_sha},
+                       {"x-amz-date", "20130524T000000Z"}},
                       empty_sha};
     EXPECT_EQ(string_to_sign(s3_scope, canonical_request(r)),
               "AWS4-HMAC-SHA256\n20130524T000000Z\n20130524/us-east-1/s3/aws4_request\n"
@@ -76,9 +84,13 @@ TEST(sigv4, s3_put_object_encodes_the_key_and_signs_the_payload) {
     const std::string payload = sha256_hex(body);
     EXPECT_EQ(payload, "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072");
     EXPECT_EQ(uri_encode_path("test$file.text"), "/test%24file.text");
-    signing_request r{"PUT", uri_encode_path("test$file.text"), {},
-                      {{"Date", "Fri, 24 May 2013 00:00:00 GMT"}, {"Host", "examplebucket.s3.amazonaws.com"},
-                       {"x-amz-content-sha256", payload}, {"x-amz-date", "20130524T000000Z"},
+    signing_request r{"PUT",
+                      uri_encode_path("test$file.text"),
+                      {},
+                      {{"Date", "Fri, 24 May 2013 00:00:00 GMT"},
+                       {"Host", "examplebucket.s3.amazonaws.com"},
+                       {"x-amz-content-sha256", payload},
+                       {"x-amz-date", "20130524T000000Z"},
                        {"x-amz-storage-class", "REDUCED_REDUNDANCY"}},
                       payload};
     EXPECT_EQ(signed_headers(r), "date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class");
