@@ -40,18 +40,19 @@ cluster::broker_info self_info(const options& opt, const std::vector<listener_en
 
 }  // namespace
 
-cluster_service cluster_service::start(const options& opt, broker::broker_config& config,
+cluster_service cluster_service::start(const options& opt, broker::broker_context& ctx,
                                        const std::vector<listener_endpoint>& endpoints) {
     cluster_service out;
     if (opt.cluster.empty()) return out;
     check_object_store(opt);
     cluster::membership_config mc{opt.cluster, self_info(opt, endpoints),
                                   std::chrono::milliseconds(opt.cluster_heartbeat_ms),
-                                  std::chrono::milliseconds(opt.cluster_session_timeout_ms), config.cluster_id};
+                                  std::chrono::milliseconds(opt.cluster_session_timeout_ms), ctx.config.cluster_id};
     auto m = cluster::membership::join(std::move(mc));
     if (!m.ok()) throw std::runtime_error("--cluster: " + m.error());
     out.membership = std::move(*m);
-    config.cluster_id = out.membership->cluster_id();
+    ctx.config.cluster_id = out.membership->cluster_id();
+    ctx.cluster = out.membership.get();
     return out;
 }
 

@@ -10,7 +10,7 @@
 
 #include "app/broker_properties.h"
 #include "app/options.h"
-#include "broker/broker_config.h"
+#include "broker/broker_context.h"
 #include "cluster/membership.h"
 
 namespace ketch::app {
@@ -19,9 +19,10 @@ struct cluster_service {
     std::unique_ptr<cluster::membership> membership;
 
     // Empty (single node) without --cluster. Throws std::runtime_error with
-    // the reason when an engine does not answer. Sets config.cluster_id to
-    // the cluster's.
-    static cluster_service start(const options& opt, broker::broker_config& config,
+    // the reason when an engine does not answer. Sets ctx.config.cluster_id to
+    // the cluster's and ctx.cluster to the membership. Destroyed, it
+    // deregisters the broker (the others stop listing it at once).
+    static cluster_service start(const options& opt, broker::broker_context& ctx,
                                  const std::vector<listener_endpoint>& endpoints);
 };
 

@@ -155,8 +155,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     server.set_ip_rate_check([&security](const std::string& ip) { return security.record_connection(ip); });
     auto endpoints = publish_endpoints(ctx.config, lis, server.listen());
     ctx.config.static_properties = static_broker_properties(opt, endpoints);
-    auto cluster = cluster_service::start(opt, ctx.config, endpoints);  // nothing without --cluster
-    ctx.cluster = cluster.membership.get();
+    auto cluster = cluster_service::start(opt, ctx, endpoints);  // nothing without --cluster; deregisters at exit
     server.start();
     auto retention = std::make_unique<partition::retention_task>(partitions, opt.retention_check_ms);
     auto cleaner =
@@ -188,7 +187,6 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     schema_registry.stop();
     console.stop();
     server.stop();
-    cluster.membership.reset();  // deregisters: the other brokers stop listing this one at once
     partitions.waiters().clear();  // parked fetches hold timers of the (stopped) reactors
     blocking.join();
     cleaner.reset();
