@@ -106,3 +106,27 @@ def test_refuses_to_start_without_its_engines(tmp_path, postgres, s3, aws_env):
     assert code == 1 and "https is not supported yet" in out, out
     code, out = exit_of("--cluster", "postgres://ketch@127.0.0.1:1/ketch", "--object-store", s3.url())
     assert code == 1 and "cannot connect to PostgreSQL" in out, out
+
+
+def test_brokers_ride_out_a_postgres_restart(start_broker, postgres):
+    """PostgreSQL stopped and started again: the brokers keep answering Metadata
+    from their last view meanwhile, reconnect by themselves, and heartbeat and
+    see membership changes again afterwards."""
+    b1 = start_broker(11, *TIMING)
+    b2 = start_broker(12, *TIMING)
+    wait_for_nodes(b1, [11, 12])
+    postgres.stop()
+    assert set(metadata_brokers(b1)) == {11, 12}, "the last view is served while PostgreSQL is down"
+    postgres.start()
+
+    def fresh_heartbeats():
+        rows = postgres.psql("SELECT node_id FROM ketch_brokers WHERE last_heartbeat > now() - interval '%d ms' "
+                             "ORDER BY node_id" % (HEARTBEAT_MS * 3))
+        return rows == ["11", "12"]
+
+    deadline = time.monotonic() + 30
+    while not fresh_heartbeats():
+        assert time.monotonic() < deadline, "the brokers did not heartbeat again after PostgreSQL restarted"
+        time.sleep(HEARTBEAT_MS / 1000)
+    b2.kill()
+    wait_for_nodes(b1, [11])
