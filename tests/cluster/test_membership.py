@@ -16,8 +16,8 @@ import time
 import pytest
 from confluent_kafka.admin import AdminClient
 
-HEARTBEAT_MS = 200
-SESSION_TIMEOUT_MS = 1500
+HEARTBEAT_MS = 250
+SESSION_TIMEOUT_MS = 3000  # with room for a loaded machine's stalls
 TIMING = ["--cluster-heartbeat-ms", str(HEARTBEAT_MS), "--cluster-session-timeout-ms", str(SESSION_TIMEOUT_MS)]
 
 
@@ -68,10 +68,13 @@ def test_live_brokers_join_drop_out_and_come_back(start_broker, postgres):
     assert postgres.psql("SELECT version FROM ketch_schema") == ["2"]  # cluster/schema.cc's migrations
 
     b2.kill()
+    killed = time.monotonic()
     _, nodes = described(b1)
-    assert 2 in nodes, "a killed broker stays listed until its session times out"
-    waited = wait_for_nodes(b1, [1, 3])
-    assert waited < SESSION_TIMEOUT_MS / 1000 + 5
+    if time.monotonic() - killed < SESSION_TIMEOUT_MS / 2000:  # else too slow to tell on this machine
+        assert 2 in nodes, "a killed broker stays listed until its session times out"
+    wait_for_nodes(b1, [1, 3])
+    assert time.monotonic() - killed >= SESSION_TIMEOUT_MS / 1000 - HEARTBEAT_MS / 1000, \
+        "dropped out no earlier than its last heartbeat plus the session timeout"
     wait_for_nodes(b3, [1, 3])
 
     b2.start(port=b2.port)  # the same node id and port again
