@@ -33,7 +33,9 @@ struct loaded {
              resolve(lib, "PQresultErrorField", api.result_error_field, why) &&
              resolve(lib, "PQntuples", api.ntuples, why) && resolve(lib, "PQnfields", api.nfields, why) &&
              resolve(lib, "PQgetvalue", api.getvalue, why) && resolve(lib, "PQgetisnull", api.getisnull, why) &&
-             resolve(lib, "PQcmdTuples", api.cmd_tuples, why) && resolve(lib, "PQclear", api.clear, why);
+             resolve(lib, "PQcmdTuples", api.cmd_tuples, why) && resolve(lib, "PQclear", api.clear, why) &&
+             resolve(lib, "PQsocket", api.socket, why) && resolve(lib, "PQconsumeInput", api.consume_input, why) &&
+             resolve(lib, "PQnotifies", api.notifies, why) && resolve(lib, "PQfreemem", api.freemem, why);
     }
 };
 

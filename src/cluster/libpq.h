@@ -27,6 +27,10 @@ struct libpq_api {
     decltype(&::PQgetisnull) getisnull;
     decltype(&::PQcmdTuples) cmd_tuples;
     decltype(&::PQclear) clear;
+    decltype(&::PQsocket) socket;
+    decltype(&::PQconsumeInput) consume_input;
+    decltype(&::PQnotifies) notifies;
+    decltype(&::PQfreemem) freemem;
 };
 
 // The table, loading libpq.so.5 on first use (thread-safe; the library stays

@@ -98,4 +98,15 @@ status<pg_error> pg_connection::run(const std::string& sql) {
     return failure{std::move(e)};
 }
 
+int pg_connection::socket() const { return api_.socket(conn_); }
+
+bool pg_connection::take_notifications(std::vector<notification>& out) {
+    if (!api_.consume_input(conn_)) return false;
+    while (PGnotify* n = api_.notifies(conn_)) {
+        out.push_back({n->relname ? n->relname : "", n->extra ? n->extra : ""});
+        api_.freemem(n);
+    }
+    return true;
+}
+
 }  // namespace ketch::cluster

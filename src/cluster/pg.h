@@ -46,6 +46,16 @@ public:
     status<pg_error> run(const std::string& sql);
     bool healthy() const;
 
+    // LISTEN support: the socket to wait on (-1 if closed), and the
+    // notifications that arrived since the last call (reads what the socket
+    // has; false if the connection broke).
+    int socket() const;
+    struct notification {
+        std::string channel;
+        std::string payload;
+    };
+    bool take_notifications(std::vector<notification>& out);
+
 private:
     pg_connection(const libpq_api& api, PGconn* c) : api_(api), conn_(c) {}
     const libpq_api& api_;

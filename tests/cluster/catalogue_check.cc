@@ -2,13 +2,16 @@
 // ./catalogue_check postgres://... Prints one line per failed check and "ok" at the end;
 // exits non-zero if any check did not hold.
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cluster/catalogue.h"
+#include "cluster/commit_listener.h"
 #include "cluster/schema.h"
 
 using namespace ketch::cluster;
@@ -100,6 +103,28 @@ void concurrent_commits(const std::string& url) {
     }
 }
 
+// A commit wakes a listener on another connection (LISTEN ketch_commit), with
+// the object's key; a commit that appended nothing sends nothing.
+void commits_are_notified(const std::string& url) {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::string> heard;
+    commit_listener listener(url, [&](const std::string& payload) {
+        std::lock_guard g(mu);
+        heard.push_back(payload);
+        cv.notify_all();
+    });
+    expect(listener.wait_listening(std::chrono::seconds(10)), "the listener listens");
+    auto c = pg_connection::open(url);
+    commit_or_die(**c, {"first", 10, 1, {batch("t3", 0, 1, 9, 5, 0)}});
+    commit_or_die(**c, {"fenced-only", 10, 1, {batch("t3", 0, 1, 9, 4, 1)}});  // appends nothing
+    commit_or_die(**c, {"notify-me", 10, 1, {batch("t3", 0, 1)}});
+    std::unique_lock lk(mu);
+    cv.wait_for(lk, std::chrono::seconds(10), [&] { return heard.size() >= 2; });
+    // In commit order: had the fenced-only commit notified, it would be second.
+    expect(heard == std::vector<std::string>{"first", "notify-me"}, "commits that appended are heard, in order");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -110,6 +135,7 @@ int main(int argc, char** argv) {
     if (!v.ok()) return std::printf("FAIL migrate: %s\n", v.error().message.c_str()), 1;
     offsets_and_idempotence(**c);
     concurrent_commits(argv[1]);
+    commits_are_notified(argv[1]);
     if (failures) return 1;
     std::printf("ok\n");
     return 0;
