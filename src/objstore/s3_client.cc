@@ -84,14 +84,15 @@ std::string s3_client::object_path(const std::string& key) const {
 
 s3_client::request s3_client::make_request(const std::string& method, const std::string& key, std::string body,
                                            std::vector<std::pair<std::string, std::string>> extra,
-                                           clock::time_point now) const {
-    request r{method, object_path(key), {}, std::move(body)};
+                                           clock::time_point now,
+                                           const std::vector<std::pair<std::string, std::string>>& query) const {
+    request r{method, object_path(key), canonical_query(query), {}, std::move(body)};
     signing_scope scope{amz_date(now), where_.region, "s3"};
     std::string payload = sha256_hex(r.body);
     r.headers = {{"host", where_.host_header()}, {"x-amz-content-sha256", payload}, {"x-amz-date", scope.amz_date}};
     if (!who_.session_token.empty()) r.headers.emplace_back("x-amz-security-token", who_.session_token);
     for (auto& h : extra) r.headers.push_back(std::move(h));
-    signing_request s{method, r.path, {}, r.headers, payload};
+    signing_request s{method, r.path, query, r.headers, payload};
     r.headers.emplace_back("authorization", authorization(who_, scope, s));
     return r;
 }
@@ -99,7 +100,7 @@ s3_client::request s3_client::make_request(const std::string& method, const std:
 result<s3_client::response, s3_error> s3_client::send(const request& r) {
     http::request<http::string_body> req;
     req.method_string(r.method);
-    req.target(r.path);
+    req.target(r.query.empty() ? r.path : r.path + "?" + r.query);
     req.version(11);
     for (auto& [name, value] : r.headers) req.set(name, value);
     req.set(http::field::connection, "close");
@@ -143,6 +144,18 @@ status<s3_error> s3_client::delete_object(const std::string& key) {
     auto r = send(make_request("DELETE", key, "", {}, clock::now()));
     if (!r.ok()) return failure{r.error()};
     return ok_v;
+}
+
+result<object_page, s3_error> s3_client::list_objects(const std::string& prefix, const std::string& continuation) {
+    std::vector<std::pair<std::string, std::string>> q{{"list-type", "2"}, {"prefix", where_.prefix + prefix}};
+    if (!continuation.empty()) q.emplace_back("continuation-token", continuation);
+    auto r = send(make_request("GET", "", "", {}, clock::now(), q));
+    if (!r.ok()) return failure{r.error()};
+    auto page = parse_list_objects(r->body);
+    if (!page) return failure{s3_error{r->status, "MalformedListing", "cannot read the ListObjectsV2 answer"}};
+    for (auto& o : page->objects)
+        if (o.key.rfind(where_.prefix, 0) == 0) o.key.erase(0, where_.prefix.size());
+    return std::move(*page);
 }
 
 }  // namespace ketch::objstore

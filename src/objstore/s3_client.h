@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "objstore/list_xml.h"
 #include "objstore/s3_url.h"
 #include "objstore/sigv4.h"
 
@@ -43,6 +44,9 @@ public:
     result<std::string, s3_error> get_object(const std::string& key,
                                              std::optional<std::pair<uint64_t, uint64_t>> range = std::nullopt);
     status<s3_error> delete_object(const std::string& key);
+    // One page (up to 1000 keys) of ListObjectsV2 under the location's prefix
+    // + `prefix`; keys come back without the location's prefix.
+    result<object_page, s3_error> list_objects(const std::string& prefix, const std::string& continuation = "");
 
     const s3_location& location() const { return where_; }
 
@@ -51,11 +55,13 @@ public:
     struct request {
         std::string method;
         std::string path;
+        std::string query;  // encoded and sorted as signed; "" for none
         std::vector<std::pair<std::string, std::string>> headers;
         std::string body;
     };
     request make_request(const std::string& method, const std::string& key, std::string body,
-                         std::vector<std::pair<std::string, std::string>> extra, clock::time_point now) const;
+                         std::vector<std::pair<std::string, std::string>> extra, clock::time_point now,
+                         const std::vector<std::pair<std::string, std::string>>& query = {}) const;
 
 private:
     struct response {

@@ -111,15 +111,20 @@ std::string signed_headers(const signing_request& r) {
     return out;
 }
 
-std::string canonical_request(const signing_request& r) {
+std::string canonical_query(const std::vector<std::pair<std::string, std::string>>& query) {
     std::vector<std::pair<std::string, std::string>> q;
-    for (auto& [k, v] : r.query) q.emplace_back(uri_encode(k), uri_encode(v));
+    for (auto& [k, v] : query) q.emplace_back(uri_encode(k), uri_encode(v));
     std::sort(q.begin(), q.end());
-    std::string query;
+    std::string out;
     for (auto& [k, v] : q) {
-        if (!query.empty()) query += '&';
-        query += k + "=" + v;
+        if (!out.empty()) out += '&';
+        out += k + "=" + v;
     }
+    return out;
+}
+
+std::string canonical_request(const signing_request& r) {
+    std::string query = canonical_query(r.query);
     std::string headers;
     for (auto& [name, value] : canonical_headers(r)) headers += name + ":" + value + "\n";
     return r.method + "\n" + r.path + "\n" + query + "\n" + headers + "\n" + signed_headers(r) + "\n" +

@@ -53,6 +53,8 @@ std::string hex(std::string_view bytes);
 // 20150830T123600Z for a time point (UTC).
 std::string amz_date(std::chrono::system_clock::time_point t);
 
+// The query as signed and sent: each name and value encoded, sorted, "a=1&b=2".
+std::string canonical_query(const std::vector<std::pair<std::string, std::string>>& query);
 std::string canonical_request(const signing_request& r);
 std::string signed_headers(const signing_request& r);  // "host;x-amz-date"
 std::string string_to_sign(const signing_scope& scope, std::string_view canonical);

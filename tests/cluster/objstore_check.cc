@@ -28,6 +28,11 @@ int main(int argc, char** argv) {
     auto again = c.put_object(key, "other", true);
     if (again.ok()) return failed("second conditional put", "succeeded: the object would be overwritten");
     if (!again.error().precondition_failed()) return failed("second conditional put", again.error().describe());
+    auto listed = c.list_objects(key.substr(0, key.rfind('/') + 1));
+    if (!listed.ok()) return failed("list", listed.error().describe());
+    bool found = false;
+    for (auto& o : listed->objects) found |= o.key == key && o.size == body.size();
+    if (!found) return failed("list", "the object is not listed with its size");
     auto got = c.get_object(key);
     if (!got.ok() || *got != body) return failed("get", got.ok() ? "other bytes: " + *got : got.error().describe());
     auto range = c.get_object(key, std::pair<uint64_t, uint64_t>{6, 10});
