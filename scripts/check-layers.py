@@ -37,9 +37,9 @@ ALLOWED = {
     # brokers from cluster/ for Metadata and DescribeCluster.
     "objstore": {"base"},
     "cluster": {"base"},
-    # The shared log: what needs both engines (the sweeper so far); the
-    # partition service's shared storage engine will live here.
-    "shared": {"base", "cluster", "objstore"},
+    # The shared log: what needs both engines (objects written and read, the
+    # sweeper); the partition service's shared storage engine will live here.
+    "shared": {"base", "record", "cluster", "objstore"},
     "tenant": {"base", "meta", "security"},
     "inspect": {"base", "protocol"},
     # KIP-714 client telemetry: the subscription state and the pushed metrics,
