@@ -50,6 +50,7 @@ kafka_listeners kafka_listeners::from(const options& opt, const resolved_listene
     s.failed_auth_delay_ms = opt.failed_auth_delay_ms;
     s.limits.max_connections = opt.max_connections;
     s.limits.max_connections_per_ip = opt.max_connections_per_ip;
+    s.limits.close_when_full = opt.max_connections_policy == "close";
     s.limits.per_ip_overrides = parse_ip_overrides(opt.max_connections_per_ip_overrides);
     s.limits.max_connection_creation_rate = opt.max_connection_creation_rate;
     bool any_tls = false;

@@ -83,8 +83,10 @@ std::string render_metrics(const net::connection_stats& c, const net::request_me
            {{"", read(c.accepted)}});
     family(out, "ketch_connections_active", "gauge", "Connections open now.", "", {{"", read(c.active)}});
     family(out, "ketch_connections_refused_total", "counter",
-           "Connections closed at once by a limit, by reason (max.connections.per.ip).", "reason",
-           {{"max_connections_per_ip", read(c.refused_per_ip)}});
+           "Connections closed at once by a limit, by reason (max.connections.per.ip; max.connections with "
+           "--max-connections-policy close).",
+           "reason",
+           {{"max_connections_per_ip", read(c.refused_per_ip)}, {"max_connections", read(c.refused_max_connections)}});
     family(out, "ketch_connections_throttled_total", "counter",
            "Accepts held back or delayed by a limit, by reason (max.connections, max.connection.creation.rate; "
            "ip_connection_creation_rate: a connection over its IP's quota, held unserved, then closed).",

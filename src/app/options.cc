@@ -116,6 +116,11 @@ void add_security_settings(settings& a, options& o) {
 // Connection limits, quotas and idle time.
 void add_limits_settings(settings& a, options& o) {
     a.option("max-connections", o.max_connections, "max.connections (the acceptor waits when reached)");
+    a.option("max-connections-policy", o.max_connections_policy,
+             "at max.connections: wait (Kafka's: the acceptor waits for a free slot) or close (a new "
+             "connection is closed at once, after its IP's limit is checked)")
+        ->check(CLI::IsMember({"wait", "close"}))
+        ->capture_default_str();
     a.option("max-connections-per-ip", o.max_connections_per_ip,
              "max.connections.per.ip (new connections over it are closed)");
     a.option("max-connections-per-ip-overrides", o.max_connections_per_ip_overrides,

@@ -37,6 +37,7 @@ struct options {
     bool allow_everyone_if_no_acl_found = false;  // allow.everyone.if.no.acl.found
     // Connection limits
     int32_t max_connections = 2147483647;    // max.connections
+    std::string max_connections_policy = "wait";  // wait (Kafka) | close
     int32_t max_connections_per_ip = 2147483647;  // max.connections.per.ip
     std::string max_connections_per_ip_overrides; // "ip:n,ip:n"
     int32_t max_connection_creation_rate = 2147483647;  // per second

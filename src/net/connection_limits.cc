@@ -28,7 +28,7 @@ bool parse_security_protocol(std::string_view s, security_protocol& out) {
 
 connection_limits::clock::duration connection_limits::accept_delay(clock::time_point now) {
     std::lock_guard lock(mu_);
-    if (total_ >= opts_.max_connections) {
+    if (total_ >= opts_.max_connections && !opts_.close_when_full) {
         if (!waiting_for_slot_) stats_.throttled_max_connections.fetch_add(1, std::memory_order_relaxed);
         waiting_for_slot_ = true;
         return std::chrono::milliseconds(5);
@@ -49,20 +49,22 @@ int32_t connection_limits::limit_for(const std::string& ip) const {
     return it != opts_.per_ip_overrides.end() ? it->second : opts_.max_connections_per_ip;
 }
 
-bool connection_limits::admit(const std::string& ip, clock::time_point now) {
+connection_limits::admission connection_limits::admit(const std::string& ip, clock::time_point now) {
     std::lock_guard lock(mu_);
     if (opts_.max_connection_creation_rate != std::numeric_limits<int32_t>::max()) recent_.push_back(now);
     int32_t& n = per_ip_[ip];
-    if (n >= limit_for(ip)) {
+    auto refuse = [&](std::atomic<uint64_t>& counter, admission why) {
         if (n == 0) per_ip_.erase(ip);
-        stats_.refused_per_ip.fetch_add(1, std::memory_order_relaxed);
-        return false;
-    }
+        counter.fetch_add(1, std::memory_order_relaxed);
+        return why;
+    };
+    if (n >= limit_for(ip)) return refuse(stats_.refused_per_ip, admission::per_ip_limit);
+    if (opts_.close_when_full && total_ >= opts_.max_connections) return refuse(stats_.refused_max_connections, admission::max_connections);
     ++n;
     ++total_;
     stats_.accepted.fetch_add(1, std::memory_order_relaxed);
     stats_.active.fetch_add(1, std::memory_order_relaxed);
-    return true;
+    return admission::admitted;
 }
 
 void connection_limits::release(const std::string& ip) {

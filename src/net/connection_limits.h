@@ -1,5 +1,6 @@
 // Kafka's ConnectionQuotas, reduced to one broker: a broker-wide connection
-// cap (the acceptor waits for a free slot, as Kafka's does), a per-IP cap
+// cap (the acceptor waits for a free slot, as Kafka's does, or with the close
+// policy a connection over it is closed after the per-IP check), a per-IP cap
 // with overrides (the new connection is closed at once), and a broker-wide
 // connection creation rate (accepting is delayed). Thread-safe: accepts run
 // on one reactor, closes on any.
@@ -24,9 +25,11 @@ public:
     // How long the acceptor must wait before its next accept (zero: accept
     // now): while max.connections are open, or while the creation rate is used up.
     clock::duration accept_delay(clock::time_point now);
-    // Registers an accepted connection from `ip`; false (and counted) when
-    // the IP is at its limit: the caller closes the socket.
-    bool admit(const std::string& ip, clock::time_point now);
+    // Registers an accepted connection from `ip`. Anything but `admitted`
+    // (counted by reason) means the caller closes the socket: the IP is at
+    // its limit, or (close policy only) the broker is at max.connections.
+    enum class admission { admitted, per_ip_limit, max_connections };
+    admission admit(const std::string& ip, clock::time_point now);
     void release(const std::string& ip);
 
     int32_t limit_for(const std::string& ip) const;

@@ -11,6 +11,7 @@ struct connection_stats {
     std::atomic<uint64_t> accepted{0};               // connections that got past the limits
     std::atomic<int64_t> active{0};
     std::atomic<uint64_t> refused_per_ip{0};         // closed at once: max.connections.per.ip
+    std::atomic<uint64_t> refused_max_connections{0};  // closed at once: max.connections, close policy
     std::atomic<uint64_t> throttled_max_connections{0};  // accepts held back: max.connections reached
     std::atomic<uint64_t> throttled_creation_rate{0};    // accepts delayed: max.connection.creation.rate
     std::atomic<uint64_t> throttled_ip_rate{0};  // held unserved, then closed: ip connection_creation_rate quota

@@ -121,10 +121,14 @@ asio::awaitable<void> server::accept_loop(bound_listener& l) {
                 continue;
             }
         }
-        if (!limits_.admit(ip, connection_limits::clock::now())) {
+        if (auto a = limits_.admit(ip, connection_limits::clock::now());
+            a != connection_limits::admission::admitted) {
             // Kafka: TooManyConnectionsException, the new connection is closed.
-            spdlog::info("connection from {} refused: max.connections.per.ip ({}) reached", info.peer,
-                         limits_.limit_for(ip));
+            if (a == connection_limits::admission::per_ip_limit)
+                spdlog::info("connection from {} refused: max.connections.per.ip ({}) reached", info.peer,
+                             limits_.limit_for(ip));
+            else
+                spdlog::info("connection from {} refused: max.connections reached (close policy)", info.peer);
             sock.close(ec2);
             continue;
         }

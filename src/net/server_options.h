@@ -39,6 +39,10 @@ struct limit_options {
     int32_t max_connections_per_ip = std::numeric_limits<int32_t>::max();
     std::map<std::string, int32_t> per_ip_overrides;  // ip -> limit
     int32_t max_connection_creation_rate = std::numeric_limits<int32_t>::max();  // per second, whole broker
+    // --max-connections-policy close: at max_connections a new connection is
+    // accepted and closed at once (checked after its IP's limit) instead of
+    // waiting in the accept queue as Kafka's acceptor does.
+    bool close_when_full = false;
 };
 
 struct server_options {

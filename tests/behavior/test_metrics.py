@@ -9,6 +9,7 @@ connection-creation-rate, failed-authentication-total, ...); ketch names its own
 import json
 import socket
 import struct
+import time
 import urllib.error
 import urllib.request
 
@@ -126,6 +127,49 @@ def test_refusals_and_closes_are_counted_by_reason(broker):
     for key, value in after.items():  # counters never go down
         if key.split("{")[0].endswith("_total"):
             assert value >= before.get(key, 0), key
+
+
+def connect_from(broker, source):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(5)
+    s.bind((source, 0))
+    s.connect((broker.host, broker.port))
+    return s
+
+
+@pytest.mark.ketch_args("--metrics-listen", "127.0.0.1:0", "--max-connections", "3",
+                        "--max-connections-per-ip", str(PER_IP), "--max-connections-policy", "close")
+def test_close_policy_closes_connections_over_the_total_after_the_per_ip_check(broker):
+    """--max-connections-policy close (not Kafka's default, which keeps a connection
+    waiting in the accept queue): at max.connections a new connection is closed at
+    once; the IP's own limit is checked first, so a connection over both is counted
+    as max_connections_per_ip."""
+    url = metrics_url(broker)
+    before = scrape(url)
+    held = [connect_from(broker, "127.0.0.1") for _ in range(PER_IP)] + [connect_from(broker, "127.0.0.2")]
+    for i, s in enumerate(held):
+        assert served(s, i + 1)
+    over_both = connect_from(broker, "127.0.0.1")
+    assert closed_by_broker(over_both)
+    over_total = connect_from(broker, "127.0.0.3")
+    assert closed_by_broker(over_total)  # closed, not left waiting
+    mid = scrape(url)
+    assert delta(mid, before, 'ketch_connections_refused_total{reason="max_connections_per_ip"}') == 1
+    assert delta(mid, before, 'ketch_connections_refused_total{reason="max_connections"}') == 1
+    assert delta(mid, before, 'ketch_connections_throttled_total{reason="max_connections"}') == 0
+    assert mid["ketch_connections_active"] == 3
+    held.pop().close()
+    for s in (over_both, over_total):
+        s.close()
+
+    deadline = time.monotonic() + 10
+    while scrape(url)["ketch_connections_active"] > 2:
+        assert time.monotonic() < deadline, "the broker did not see the close"
+        time.sleep(0.02)
+    with connect_from(broker, "127.0.0.3") as s:
+        assert served(s, 42)
+    for s in held:
+        s.close()
 
 
 @pytest.mark.ketch_args("--metrics-listen", "127.0.0.1:0")

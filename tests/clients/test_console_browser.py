@@ -2,7 +2,8 @@
 (tests/console/browser/console_test.mjs) against a ketch with a SCRAM user,
 while real clients produce (the Java client) and consume (confluent-kafka). The page: creates a
 topic, shows a client's records (key, headers, JSON value), tails a topic and
-shows a new record within 1 s, shows a group's lag and resets its offsets,
+shows a new record within 1 s, shows a group's live member (client id, host,
+assignment) and its lag and, once the member has left, resets its offsets,
 finds a client's Produce in Traffic decoded; and after a SCRAM login over
 SASL the password is nowhere in the DOM nor in the API's JSON. Screenshots
 of every page go to build/console-screenshots/."""
@@ -53,11 +54,27 @@ def setup(tmp_path_factory):
     stop_broker(b)
 
 
+def live_member(broker, topic, group, client_id):
+    """A confluent-kafka consumer in `group`, returned once it has its assignment;
+    it commits nothing (librdkafka keeps it in the group from its own thread)."""
+    from confluent_kafka import Consumer
+    c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": group, "client.id": client_id,
+                  "enable.auto.commit": False, "auto.offset.reset": "earliest"})
+    c.subscribe([topic])
+
+    def assigned():
+        c.poll(0.2)
+        assert c.assignment(), "no assignment yet"
+    eventually(assigned, timeout=30)
+    return c
+
+
 def test_console_in_chromium(setup):
     broker, helper, sasl_helper, java = setup
     api = Rest(broker.console_url, "alice", PASSWORD)
     topic, new_topic, group = ("browser-" + uuid.uuid4().hex[:8] for _ in range(3))
     client_id = "traffic-client-" + uuid.uuid4().hex[:6]
+    member_id = "live-member-" + uuid.uuid4().hex[:6]
     scram = {"security.protocol": "SASL_PLAINTEXT", "sasl.mechanisms": "SCRAM-SHA-256",
              "sasl.username": "alice", "sasl.password": PASSWORD}
 
@@ -75,11 +92,11 @@ def test_console_in_chromium(setup):
 
     env = dict(os.environ, CONSOLE_URL=broker.console_url, CONSOLE_USER="alice", CONSOLE_PASSWORD=PASSWORD,
                TOPIC=topic, NEW_TOPIC=new_topic, GROUP=group, GROUP_LAG=str(lag), GROUP_END="11",
-               CLIENT_ID=client_id, SCREENSHOTS=str(REPO / "build" / "console-screenshots"), CHROMIUM=CHROMIUM,
+               CLIENT_ID=client_id, MEMBER_CLIENT_ID=member_id, SCREENSHOTS=str(REPO / "build" / "console-screenshots"), CHROMIUM=CHROMIUM,
                PUPPETEER_SKIP_DOWNLOAD="1")
     proc = subprocess.Popen(["node", str(BROWSER_DIR / "console_test.mjs")], cwd=BROWSER_DIR, env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    done = None
+    done, member = None, None
     try:
         for line in proc.stdout:
             line = line.strip()
@@ -87,6 +104,11 @@ def test_console_in_chromium(setup):
                 r = helper("produce", {"topic": topic, "acks": "all", "records": [
                     {"key": b64("tail"), "value": b64("tailed-record"), "headers": [], "partition": 0}]})
                 assert r["records"][0]["error"] is None
+            elif line == "READY member":
+                member = live_member(broker, topic, group, member_id)
+            elif line == "READY leave":
+                member.close()
+                member = None
             elif line == "READY traffic":
                 r = sasl_helper("produce", {"topic": topic, "acks": "all", "config": dict(scram, **{"client.id": client_id}),
                                             "records": [{"key": None, "value": b64("traffic-value"), "headers": [],
@@ -101,6 +123,8 @@ def test_console_in_chromium(setup):
             proc.stdin.flush()
         proc.wait(timeout=120)
     finally:
+        if member is not None:
+            member.close()
         if proc.poll() is None:
             proc.kill()
     err = proc.stderr.read()

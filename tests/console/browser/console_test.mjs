@@ -111,8 +111,27 @@ try {
   await open('/ui/groups', 'groups');
   await waitText('main table', env.GROUP);
   await shot('groups');
-  await open('/ui/groups/' + encodeURIComponent(env.GROUP), 'group');
-  await page.waitForSelector('#g-lag');
+  // A live member (confluent-kafka, started by the test): its client id, host and
+  // assignment; the lag is still what the group committed; no reset while it is there.
+  await ready('member');
+  await open('/ui/groups/' + encodeURIComponent(env.GROUP), 'group-live');
+  await waitText('main', env.MEMBER_CLIENT_ID);
+  const member = await page.evaluate(id => [...document.querySelectorAll('main table tbody tr')]
+    .map(tr => tr.innerText).find(t => t.includes(id)), env.MEMBER_CLIENT_ID);
+  expect(member.includes(env.TOPIC + ' [0]'), 'the member row shows no assignment: ' + member);
+  expect(member.includes('127.0.0.1'), 'the member row shows no host: ' + member);
+  expect((await textOf('#g-members')).trim() === '1', 'members shown ' + (await textOf('#g-members')));
+  expect((await textOf('#g-lag')).trim() === env.GROUP_LAG, 'lag shown with a member ' + (await textOf('#g-lag')));
+  expect(await page.$eval('#reset-offsets button[type=submit]', b => b.disabled), 'reset offered while the group has a member');
+  await shot('group-live');
+  await ready('leave');  // the member has left: the page, reloaded, shows the group Empty
+  const left = Date.now() + 15000;
+  for (;;) {
+    await open('/ui/groups/' + encodeURIComponent(env.GROUP), 'group');
+    await page.waitForSelector('#g-state');
+    if ((await textOf('#g-state')).trim() === 'Empty') break;
+    expect(Date.now() < left, 'the group is still ' + (await textOf('#g-state')) + ' after its member closed');
+  }
   expect((await textOf('#g-lag')).trim() === env.GROUP_LAG, 'lag shown ' + (await textOf('#g-lag')) + ', expected ' + env.GROUP_LAG);
   await page.select('#r-to', 'earliest');
   await page.click('#reset-offsets button[type=submit]');
