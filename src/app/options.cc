@@ -321,6 +321,24 @@ void add_transactions_settings(settings& a, options& o) {
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
 }
+// Cluster mode: PostgreSQL and the object store (docs/cluster.md).
+void add_cluster_settings(settings& a, options& o) {
+    a.option("cluster", o.cluster,
+             "cluster mode: the PostgreSQL holding membership and metadata, postgres://USER@HOST:PORT/DB "
+             "(needs --object-store)");
+    a.option("object-store", o.object_store,
+             "cluster mode: s3://BUCKET[/PREFIX]?endpoint=http://HOST:PORT&region=R (credentials: "
+             "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)");
+    a.option("rack", o.rack, "cluster mode: broker.rack, this broker's rack as Metadata and DescribeCluster list it");
+    a.option("cluster-heartbeat-ms", o.cluster_heartbeat_ms,
+             "cluster mode: how often the broker heartbeats (broker.heartbeat.interval.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("cluster-session-timeout-ms", o.cluster_session_timeout_ms,
+             "cluster mode: a broker not heard from for this long is not live (broker.session.timeout.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+}
 }  // namespace
 
 options parse_options(int argc, char** argv) {
@@ -346,7 +364,8 @@ options parse_options(int argc, char** argv) {
         app_or_env->add_option("--config", o.config_file, "ketch.toml to read (default ./ketch.toml if present)");
         settings a(app_or_env, file);
         for (auto add : {add_listen_settings, add_security_settings, add_oauthbearer_settings, add_limits_settings,
-                         add_services_settings, add_storage_settings, add_groups_settings, add_transactions_settings})
+                         add_services_settings, add_storage_settings, add_groups_settings, add_transactions_settings,
+                         add_cluster_settings})
             add(a, o);
     };
     add_common(&app);
@@ -356,6 +375,10 @@ options parse_options(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         std::exit(app.exit(e));
+    }
+    if (o.cluster.empty() != o.object_store.empty()) {
+        std::cerr << "ketch: --cluster and --object-store go together (cluster mode needs both)\n";
+        std::exit(2);
     }
     return o;
 }

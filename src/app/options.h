@@ -110,6 +110,12 @@ struct options {
     int64_t transaction_abort_check_ms = 10000;            // transaction.abort.timed.out.transaction.cleanup.interval.ms
     int64_t transactional_id_expiration_ms = 604800000;    // transactional.id.expiration.ms
     std::string config_file;                 // ketch.toml
+    // Cluster mode (docs/cluster.md): both URLs or neither. Empty: single node.
+    std::string cluster;                     // postgres://USER@HOST:PORT/DB
+    std::string object_store;                // s3://BUCKET?endpoint=http://HOST:PORT&region=R
+    std::string rack;                        // broker.rack; empty: none
+    int64_t cluster_heartbeat_ms = 2000;     // broker.heartbeat.interval.ms
+    int64_t cluster_session_timeout_ms = 9000;  // broker.session.timeout.ms
 };
 
 // Parses argv (and the config file it names, or ./ketch.toml). Exits the

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/cluster_id.h"
+#include "app/cluster_service.h"
 #include "app/console_service.h"
 #include "app/data_dir_lock.h"
 #include "app/fault_service.h"
@@ -177,6 +178,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     server.set_ip_rate_check([&security](const std::string& ip) { return security.record_connection(ip); });
     auto endpoints = publish_endpoints(ctx.config, lis, server.listen());
     ctx.config.static_properties = static_broker_properties(opt, endpoints);
+    auto cluster = cluster_service::start(opt, ctx, endpoints);  // nothing without --cluster; deregisters at exit
     server.start();
     auto retention = std::make_unique<partition::retention_task>(partitions, opt.retention_check_ms);
     auto cleaner =

@@ -44,6 +44,10 @@ namespace ketch::fetch {
 class session_cache;
 }
 
+namespace ketch::cluster {
+class membership;
+}
+
 namespace ketch::telemetry {
 class client_metrics_manager;
 }
@@ -101,6 +105,9 @@ struct broker_context {
     // __consumer_offsets (offsets_topic.h): created on the first group
     // lookup; null: not kept (unit tests).
     offsets_topic* consumer_offsets = nullptr;
+    // Cluster mode (--cluster; docs/cluster.md): the live brokers Metadata and
+    // DescribeCluster list. Null: a single node, which lists itself.
+    const cluster::membership* cluster = nullptr;
 };
 
 }  // namespace ketch::broker

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "broker/handlers/handlers.h"
+#include "broker/live_brokers.h"
 #include "broker/topics.h"
 #include "meta/topic_name.h"
 #include "meta/topic_registry.h"
@@ -124,8 +125,12 @@ private:
 awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_request& req) {
     auto& b = ctx.broker;
     metadata_response resp;
-    auto ep = b.config.advertised_for(ctx.conn.listener_name);
-    resp.brokers.push_back({b.config.node_id, ep.host, ep.port, std::nullopt, {}});
+    if (!b.cluster) {
+        auto ep = b.config.advertised_for(ctx.conn.listener_name);
+        resp.brokers.push_back({b.config.node_id, ep.host, ep.port, std::nullopt, {}});
+    } else {  // cluster mode: every live broker
+        for (auto& lb : live_brokers(ctx)) resp.brokers.push_back({lb.node_id, lb.host, lb.port, lb.rack, {}});
+    }
     resp.cluster_id = b.config.cluster_id;
     resp.controller_id = b.config.node_id;
     if (req.include_cluster_authorized_operations)
