@@ -223,3 +223,17 @@ def test_without_a_secret_tokens_are_disabled(tmp_path_factory):
             "DELEGATION_TOKEN_AUTH_DISABLED"
     finally:
         b.stop()
+
+
+def test_the_secret_is_a_sensitive_broker_config(token_broker):
+    """delegation.token.secret.key is a PASSWORD config: DescribeConfigs shows it set
+    (STATIC_BROKER_CONFIG) without its value, as Kafka's KafkaConfig does."""
+    b = token_broker
+    node = str(admin_call(b, "describe-cluster", {}, as_user("admin"))["brokers"][0]["id"])
+    keys = ["delegation.token.secret.key", "delegation.token.max.lifetime.ms", "delegation.token.expiry.time.ms"]
+    got = admin_call(b, "describe-configs", {"resource": "broker", "name": node, "keys": keys}, as_user("admin"))
+    assert got["error"] is None, got
+    secret = got["configs"]["delegation.token.secret.key"]
+    assert (secret["value"], secret["sensitive"], secret["source"]) == (None, True, "STATIC_BROKER_CONFIG"), got
+    assert got["configs"]["delegation.token.max.lifetime.ms"]["value"] == str(MAX_LIFETIME_MS)
+    assert got["configs"]["delegation.token.expiry.time.ms"]["value"] == str(EXPIRY_TIME_MS)
