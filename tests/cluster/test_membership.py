@@ -59,6 +59,7 @@ def test_live_brokers_join_drop_out_and_come_back(start_broker, postgres):
 
     ids = set()
     for node, b in brokers.items():
+        wait_for_nodes(b, [1, 2, 3])  # each broker's view catches up at its next heartbeat
         cluster_id, nodes = described(b)
         ids.add(cluster_id)
         assert nodes == {n: ("127.0.0.1", x.port, "rack-a" if n == 1 else None) for n, x in brokers.items()}
