@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,8 +24,8 @@ struct sasl_step {
     std::string detail;         // why, for the broker's log only
     std::string user;           // on completion: the authenticated user name
     // On completion with a credential that expires (an OAUTHBEARER token):
-    // how long it stays valid, ms (Kafka's CREDENTIAL.LIFETIME.MS less now).
-    std::optional<int64_t> credential_lifetime_ms;
+    // how long it stays valid, ms from now (Kafka's CREDENTIAL.LIFETIME.MS).
+    int64_t credential_lifetime_ms = -1;  // -1: the credential does not expire
 
     static sasl_step fail(std::string client_message, std::string detail) {
         return {outcome::failed, {}, std::move(client_message), std::move(detail), {}};

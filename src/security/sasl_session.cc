@@ -66,6 +66,11 @@ sasl_session::handshake_result sasl_session::handshake(const std::string& mechan
     return {0, false};
 }
 
+int64_t sasl_session::session_lifetime_ms(const sasl_step& s) const {
+    if (s.credential_lifetime_ms < 0) return cfg_.reauth_ms > 0 ? cfg_.reauth_ms : 0;
+    return cfg_.reauth_ms > 0 ? std::min(cfg_.reauth_ms, s.credential_lifetime_ms) : s.credential_lifetime_ms;
+}
+
 bool sasl_session::complete(const sasl_step& s, int64_t now_ms, std::string& message) {
     const std::string& user = s.user;
     std::string p = "User:" + user;
@@ -75,16 +80,8 @@ bool sasl_session::complete(const sasl_step& s, int64_t now_ms, std::string& mes
         return false;
     }
     principal_ = p;
-    // ReauthInfo.calcCompletionTimesAndReturnSessionLifetimeMs: the credential's
-    // remaining lifetime, bounded by connections.max.reauth.ms when that is set.
-    expires_at_ms_ = 0;
-    if (s.credential_lifetime_ms || cfg_.reauth_ms > 0) {
-        int64_t life = !s.credential_lifetime_ms ? cfg_.reauth_ms
-                       : cfg_.reauth_ms > 0      ? std::min(*s.credential_lifetime_ms, cfg_.reauth_ms)
-                                                 : *s.credential_lifetime_ms;
-        expires_at_ms_ = now_ms + std::max<int64_t>(life, 0);
-        session_lifetime_ms_ = std::max<int64_t>(life, 0);
-    }
+    bool expires = cfg_.reauth_ms > 0 || s.credential_lifetime_ms >= 0;
+    expires_at_ms_ = expires ? now_ms + session_lifetime_ms(s) : 0;
     state_ = state::complete;
     return true;
 }
@@ -123,7 +120,7 @@ sasl_session::auth_result sasl_session::authenticate(std::string_view token, int
         return r;
     }
     r.token = std::move(s.response);
-    if (s.what == sasl_step::outcome::complete) r.session_lifetime_ms = expires_at_ms_ > 0 ? session_lifetime_ms_ : 0;
+    if (s.what == sasl_step::outcome::complete) r.session_lifetime_ms = session_lifetime_ms(s);
     return r;
 }
 

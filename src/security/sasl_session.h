@@ -75,6 +75,9 @@ private:
     bool reauthenticating() const { return !principal_.empty(); }
     // Completes an exchange: checks the principal on re-authentication, sets the expiry.
     bool complete(const sasl_step& s, int64_t now_ms, std::string& message);
+    // SaslServerAuthenticator: connections.max.reauth.ms, or the credential's
+    // remaining lifetime if shorter; 0: the session does not expire.
+    int64_t session_lifetime_ms(const sasl_step& s) const;
 
     const sasl_config& cfg_;
     const meta::credential_store& creds_;
@@ -82,7 +85,7 @@ private:
     std::unique_ptr<sasl_mechanism> mech_;
     std::string mechanism_, principal_, bad_mechanism_message_;
     bool client_supports_reauth_ = false;
-    int64_t expires_at_ms_ = 0, session_lifetime_ms_ = 0;
+    int64_t expires_at_ms_ = 0;
 };
 
 std::string_view to_string(sasl_session::state s);
