@@ -30,8 +30,18 @@ ALLOWED = {
     "txn": {"base", "meta"},
     "share": {"base", "meta"},
     "security": {"base", "meta"},
+    # Fetch sessions (KIP-227): the session cache, domain types only.
+    "fetch": {"base"},
     "net": {"base", "protocol", "security"},
     "partition": {"base", "io", "record", "log", "meta", "txn"},
+    # Cluster mode (docs/design/cluster.md): the S3 client, and PostgreSQL
+    # (membership, schema). Domain types only; the broker reads the live
+    # brokers from cluster/ for Metadata and DescribeCluster.
+    "objstore": {"base"},
+    "cluster": {"base"},
+    # The shared log: what needs both engines (objects written and read, the
+    # sweeper); the partition service's shared storage engine will live here.
+    "shared": {"base", "record", "cluster", "objstore"},
     "tenant": {"base", "meta", "security"},
     "inspect": {"base", "protocol"},
     # KIP-714 client telemetry: the subscription state and the pushed metrics,
@@ -40,7 +50,7 @@ ALLOWED = {
     "registry": {"base", "record", "io", "meta", "security"},
     "registry_http": {"base", "meta", "security", "http", "registry"},
     "broker": {"base", "record", "protocol", "io", "log", "meta", "group", "share", "txn", "security", "net", "partition",
-               "tenant", "inspect", "telemetry", "fault"},
+               "tenant", "inspect", "telemetry", "fault", "fetch", "cluster"},
     "http": {"base"},
     "cli": {"base", "record", "protocol", "security"},
     # The console reaches the broker only through net::request_handler (the

@@ -24,7 +24,7 @@ if [ -z "$cxx" ]; then
     exit 1
 fi
 flags="-std=c++20 -fsyntax-only -Wthread-safety -Werror=thread-safety"
-for m in base io meta protocol group share; do flags="$flags -I$build/include_roots/$m"; done
+for m in base io meta protocol group share fetch; do flags="$flags -I$build/include_roots/$m"; done
 flags="$flags -I$build/gen"
 
 probe=$(mktemp -d)
@@ -42,10 +42,11 @@ if "$cxx" $flags "$probe/probe.cc" 2>/dev/null; then
     exit 1
 fi
 
-# The group coordinator and the share coordinator (docs/design/share_groups.md).
-if ls "$src"/src/group/*.cc "$src"/src/share/*.cc | xargs -P "${JOBS:-2}" -n 1 "$cxx" $flags; then
-    echo "check-thread-safety: $(ls "$src"/src/group/*.cc "$src"/src/share/*.cc | wc -l) files of src/group and src/share pass"
+# The group coordinator, the share coordinator (docs/design/share_groups.md) and
+# the fetch session cache (docs/design/fetch_sessions.md).
+if ls "$src"/src/group/*.cc "$src"/src/share/*.cc "$src"/src/fetch/*.cc | xargs -P "${JOBS:-2}" -n 1 "$cxx" $flags; then
+    echo "check-thread-safety: $(ls "$src"/src/group/*.cc "$src"/src/share/*.cc "$src"/src/fetch/*.cc | wc -l) files of src/group, src/share and src/fetch pass"
 else
-    echo "check-thread-safety: src/group or src/share breaks a lock rule (above)" >&2
+    echo "check-thread-safety: src/group, src/share or src/fetch breaks a lock rule (above)" >&2
     exit 1
 fi

@@ -35,7 +35,7 @@ if [[ ! -x "$venv/bin/python" ]]; then
   step python "creating $venv"
   python3 -m venv "$venv"
 fi
-if cmp -s "$req" "$stamps/requirements.txt" && "$venv/bin/python" -c 'import pytest, confluent_kafka, kafka' 2>/dev/null; then
+if cmp -s "$req" "$stamps/requirements.txt" && "$venv/bin/python" -c 'import pytest, confluent_kafka, kafka, boto3, moto' 2>/dev/null; then
   step python "up to date"
 else
   step python "installing $(basename "$req")"

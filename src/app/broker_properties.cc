@@ -50,6 +50,8 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
         p["socket.send.buffer.bytes"] = std::to_string(opt.socket_send_buffer_bytes);
     if (opt.socket_receive_buffer_bytes != 102400)
         p["socket.receive.buffer.bytes"] = std::to_string(opt.socket_receive_buffer_bytes);
+    if (opt.max_incremental_fetch_session_cache_slots != 1000)
+        p["max.incremental.fetch.session.cache.slots"] = std::to_string(opt.max_incremental_fetch_session_cache_slots);
     if (opt.retention_check_ms != 300000)
         p["log.retention.check.interval.ms"] = std::to_string(opt.retention_check_ms);
     if (opt.group_initial_rebalance_delay_ms != 3000)
@@ -78,6 +80,14 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
         p["group.share.heartbeat.interval.ms"] = std::to_string(opt.group_share_heartbeat_interval_ms);
     if (opt.group_consumer_migration_policy != "bidirectional")
         p["group.consumer.migration.policy"] = opt.group_consumer_migration_policy;
+    // A password config: DescribeConfigs shows it set, its value null (sensitive).
+    if (!opt.delegation_token_secret_key.empty()) p["delegation.token.secret.key"] = opt.delegation_token_secret_key;
+    if (opt.delegation_token_max_lifetime_ms != 604800000)
+        p["delegation.token.max.lifetime.ms"] = std::to_string(opt.delegation_token_max_lifetime_ms);
+    if (opt.delegation_token_expiry_time_ms != 86400000)
+        p["delegation.token.expiry.time.ms"] = std::to_string(opt.delegation_token_expiry_time_ms);
+    if (opt.delegation_token_expiry_check_interval_ms != 3600000)
+        p["delegation.token.expiry.check.interval.ms"] = std::to_string(opt.delegation_token_expiry_check_interval_ms);
     return p;
 }
 

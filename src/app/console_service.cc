@@ -69,6 +69,7 @@ console_handle start_console(const options& opt, console_inputs in) {
         c.faults = in.faults;
         c.client_software = in.client_software;
         c.telemetry = in.telemetry;
+        c.segments = in.segments;
         if (in.decode_framed)
             c.decode_framed = [decode = in.decode_framed](byte_view b) -> nlohmann::json {
                 auto d = decode(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));

@@ -19,6 +19,7 @@
 
 #include "app/broker_properties.h"
 #include "app/options.h"
+#include "console/context.h"
 #include "fault/registry.h"
 #include "app/schema_registry.h"
 #include "net/request_metrics.h"
@@ -52,6 +53,7 @@ struct console_inputs {
     framed_decoder decode_framed;  // the schema registry's (empty: none)
     telemetry::client_metrics_manager* telemetry = nullptr;  // KIP-714 client metrics (Clients page)
     fault::registry* faults = nullptr;  // --faults; null: off
+    std::function<std::vector<console::segment_row>(const std::string&, int32_t)> segments;  // of the local logs
 };
 
 // Binds and starts serving; a bind failure or a refused configuration is

@@ -23,7 +23,8 @@ group::group_config group_config_of(const options& opt) {
 
 }  // namespace
 
-group_service::group_service(const options& opt, stores& s, const meta::topic_registry& topics)
+group_service::group_service(const options& opt, stores& s, meta::offset_store& offsets,
+                             const meta::topic_registry& topics)
     : topic_view(topics) {
     auto cfg = group_config_of(opt);
     // Per-group config overrides (meta.db): the coordinator starts with them
@@ -33,7 +34,7 @@ group_service::group_service(const options& opt, stores& s, const meta::topic_re
     configs = std::move(*overrides);
     for (const auto& [group, values] : configs->all())
         cfg.consumer_overrides[group] = broker::consumer_overrides_of(values);
-    auto opened = group::group_coordinator::open(cfg, clock, timers, *s.offsets);
+    auto opened = group::group_coordinator::open(cfg, clock, timers, offsets);
     if (!opened.ok()) throw std::runtime_error("groups: " + opened.error().message);
     coordinator = std::move(*opened);
     coordinator->set_topic_view(&topic_view);

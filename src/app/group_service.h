@@ -9,6 +9,7 @@
 #include "app/registry_topic_view.h"
 #include "group/coordinator.h"
 #include "group/thread_scheduler.h"
+#include "meta/offset_store.h"
 #include "meta/resource_config_registry.h"
 
 namespace ketch::app {
@@ -17,7 +18,9 @@ struct stores;
 
 struct group_service {
     // Throws std::runtime_error when a store cannot be read.
-    group_service(const options& opt, stores& s, const meta::topic_registry& topics);
+    // `offsets` is the store the coordinator writes through (offsets.db
+    // itself, or broker::offsets_topic in front of it).
+    group_service(const options& opt, stores& s, meta::offset_store& offsets, const meta::topic_registry& topics);
 
     group::system_clock clock;
     group::thread_scheduler timers;  // also runs the broker's other periodic tasks

@@ -1,5 +1,6 @@
 #include "app/metrics_server.h"
 
+#include "app/fetch_session_metrics.h"
 #include "app/metrics_page.h"
 #include "app/options.h"
 
@@ -7,13 +8,15 @@ namespace ketch::app {
 
 metrics_server metrics_server::start(const std::string& listen, const net::connection_stats& connections,
                                      const net::request_metrics& requests, const security::quota_manager* quotas,
-                                     const fault::registry* faults) {
-    auto [host, port] = split_host_port(listen);
+                                     const fault::registry* faults, fetch::session_cache* fetch_sessions) {
     metrics_server m;
+    if (listen.empty()) return m;  // --metrics-listen unset: no page
+    auto [host, port] = split_host_port(listen);
     m.http = std::make_unique<http::server>();
-    m.http->add_route("/metrics", [&connections, &requests, quotas, faults] {
-        return http::response{200, "text/plain; version=0.0.4; charset=utf-8",
-                              render_metrics(connections, requests, quotas, faults)};
+    m.http->add_route("/metrics", [&connections, &requests, quotas, faults, fetch_sessions] {
+        auto page = render_metrics(connections, requests, quotas, faults);
+        if (fetch_sessions) page += render_fetch_session_metrics(*fetch_sessions);
+        return http::response{200, "text/plain; version=0.0.4; charset=utf-8", std::move(page)};
     });
     m.address = host + ":" + std::to_string(m.http->listen(host, port));
     m.http->start();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fault/registry.h"
+#include "fetch/session_cache.h"
 #include "net/request_metrics.h"
 #include "http/server.h"
 #include "net/connection_stats.h"
@@ -18,9 +19,11 @@ struct metrics_server {
     std::string address;  // host:port as bound
 
     // Binds and starts serving; throws on a bad address or a port in use.
+    // An empty `listen`: nothing is served (no http, no address).
     static metrics_server start(const std::string& listen, const net::connection_stats& connections,
                                 const net::request_metrics& requests, const security::quota_manager* quotas,
-                                const fault::registry* faults = nullptr);
+                                const fault::registry* faults = nullptr,
+                                fetch::session_cache* fetch_sessions = nullptr);
     void stop() {
         if (http) http->stop();
     }

@@ -111,6 +111,20 @@ void add_security_settings(settings& a, options& o) {
     a.option("super-users", o.super_users, "super.users: principals allowed everything, \"User:a;User:b\"");
     a.flag("allow-everyone-if-no-acl-found", o.allow_everyone_if_no_acl_found,
            "allow.everyone.if.no.acl.found: a resource without any ACL is open to everyone");
+    a.option("delegation-token-secret-key", o.delegation_token_secret_key,
+             "delegation.token.secret.key: signs delegation tokens (HMAC-SHA512); unset: tokens disabled");
+    a.option("delegation-token-max-lifetime-ms", o.delegation_token_max_lifetime_ms,
+             "delegation.token.max.lifetime.ms: no token lives longer")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    a.option("delegation-token-expiry-time-ms", o.delegation_token_expiry_time_ms,
+             "delegation.token.expiry.time.ms: a token expires this long after creation or renewal")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    a.option("delegation-token-expiry-check-interval-ms", o.delegation_token_expiry_check_interval_ms,
+             "delegation.token.expiry.check.interval.ms: how often expired tokens are removed")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
 }
 
 // SASL/OAUTHBEARER's token validator (Kafka's sasl.oauthbearer.* and unsecuredValidator* options).
@@ -237,6 +251,11 @@ void add_storage_settings(settings& a, options& o) {
              "SO_RCVBUF of client connections (socket.receive.buffer.bytes; Kafka: 102400); -1: the OS default")
         ->capture_default_str()
         ->check(CLI::Range(-1, std::numeric_limits<int32_t>::max()));
+    a.option("max-incremental-fetch-session-cache-slots", o.max_incremental_fetch_session_cache_slots,
+             "fetch sessions (KIP-227) the broker keeps (max.incremental.fetch.session.cache.slots); 0: none, "
+             "every fetch is answered sessionless")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
 }
 
 // Group coordinator (classic, consumer and share groups).
@@ -302,6 +321,24 @@ void add_transactions_settings(settings& a, options& o) {
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
 }
+// Cluster mode: PostgreSQL and the object store (docs/cluster.md).
+void add_cluster_settings(settings& a, options& o) {
+    a.option("cluster", o.cluster,
+             "cluster mode: the PostgreSQL holding membership and metadata, postgres://USER@HOST:PORT/DB "
+             "(needs --object-store)");
+    a.option("object-store", o.object_store,
+             "cluster mode: s3://BUCKET[/PREFIX]?endpoint=http://HOST:PORT&region=R (credentials: "
+             "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)");
+    a.option("rack", o.rack, "cluster mode: broker.rack, this broker's rack as Metadata and DescribeCluster list it");
+    a.option("cluster-heartbeat-ms", o.cluster_heartbeat_ms,
+             "cluster mode: how often the broker heartbeats (broker.heartbeat.interval.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("cluster-session-timeout-ms", o.cluster_session_timeout_ms,
+             "cluster mode: a broker not heard from for this long is not live (broker.session.timeout.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+}
 }  // namespace
 
 options parse_options(int argc, char** argv) {
@@ -327,7 +364,8 @@ options parse_options(int argc, char** argv) {
         app_or_env->add_option("--config", o.config_file, "ketch.toml to read (default ./ketch.toml if present)");
         settings a(app_or_env, file);
         for (auto add : {add_listen_settings, add_security_settings, add_oauthbearer_settings, add_limits_settings,
-                         add_services_settings, add_storage_settings, add_groups_settings, add_transactions_settings})
+                         add_services_settings, add_storage_settings, add_groups_settings, add_transactions_settings,
+                         add_cluster_settings})
             add(a, o);
     };
     add_common(&app);
@@ -337,6 +375,10 @@ options parse_options(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         std::exit(app.exit(e));
+    }
+    if (o.cluster.empty() != o.object_store.empty()) {
+        std::cerr << "ketch: --cluster and --object-store go together (cluster mode needs both)\n";
+        std::exit(2);
     }
     return o;
 }

@@ -47,6 +47,11 @@ struct options {
     bool authorizer = false;                 // authorizer.class.name
     std::string super_users;                 // super.users: "User:a;User:b"
     bool allow_everyone_if_no_acl_found = false;  // allow.everyone.if.no.acl.found
+    // Delegation tokens (KIP-48); no secret: the token APIs answer DELEGATION_TOKEN_AUTH_DISABLED.
+    std::string delegation_token_secret_key;                 // delegation.token.secret.key
+    int64_t delegation_token_max_lifetime_ms = 604800000;    // delegation.token.max.lifetime.ms
+    int64_t delegation_token_expiry_time_ms = 86400000;      // delegation.token.expiry.time.ms
+    int64_t delegation_token_expiry_check_interval_ms = 3600000;  // delegation.token.expiry.check.interval.ms
     // Connection limits
     int32_t max_connections = 2147483647;    // max.connections
     std::string max_connections_policy = "wait";  // wait (Kafka) | close
@@ -86,6 +91,7 @@ struct options {
     int64_t log_cleaner_backoff_ms = 15000;  // log.cleaner.backoff.ms
     double log_cleaner_io_max_bytes_per_second = 0;  // log.cleaner.io.max.bytes.per.second; 0: no limit
     int32_t max_request_bytes = 100 * 1024 * 1024;
+    int32_t max_incremental_fetch_session_cache_slots = 1000;  // max.incremental.fetch.session.cache.slots
     int32_t socket_send_buffer_bytes = 102400;     // socket.send.buffer.bytes; -1: the OS default
     int32_t socket_receive_buffer_bytes = -1;      // socket.receive.buffer.bytes (Kafka: 102400); -1: the OS default
     // group.initial.rebalance.delay.ms (Kafka's default is 3000)
@@ -104,6 +110,12 @@ struct options {
     int64_t transaction_abort_check_ms = 10000;            // transaction.abort.timed.out.transaction.cleanup.interval.ms
     int64_t transactional_id_expiration_ms = 604800000;    // transactional.id.expiration.ms
     std::string config_file;                 // ketch.toml
+    // Cluster mode (docs/cluster.md): both URLs or neither. Empty: single node.
+    std::string cluster;                     // postgres://USER@HOST:PORT/DB
+    std::string object_store;                // s3://BUCKET?endpoint=http://HOST:PORT&region=R
+    std::string rack;                        // broker.rack; empty: none
+    int64_t cluster_heartbeat_ms = 2000;     // broker.heartbeat.interval.ms
+    int64_t cluster_session_timeout_ms = 9000;  // broker.session.timeout.ms
 };
 
 // Parses argv (and the config file it names, or ./ketch.toml). Exits the

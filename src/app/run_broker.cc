@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/cluster_id.h"
+#include "app/cluster_service.h"
 #include "app/console_service.h"
 #include "app/data_dir_lock.h"
 #include "app/fault_service.h"
@@ -17,12 +18,14 @@
 #include "app/share_service.h"
 #include "app/kafka_listeners.h"
 #include "app/metrics_server.h"
+#include "fetch/session_cache.h"
 #include "app/schema_registry.h"
 #include "app/security_services.h"
 #include "app/stores.h"
 #include "app/txn_service.h"
 #include "broker/broker_context.h"
 #include "broker/dispatcher.h"
+#include "broker/offsets_topic.h"
 #include "inspect/traffic_ring.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
@@ -42,6 +45,17 @@ std::unique_ptr<meta::topic_registry> open_topics(meta::store& s, const options&
     auto topics = meta::topic_registry::open(s, meta::broker_defaults{}, {}, std::to_string(opt.node_id));
     if (!topics.ok()) throw std::runtime_error("topics: " + topics.error().message);
     return std::move(*topics);
+}
+
+// The console's view of a partition's segment files.
+std::function<std::vector<console::segment_row>(const std::string&, int32_t)> segments_of(log::log_manager& logs) {
+    return [&logs](const std::string& topic, int32_t p) {
+        std::vector<console::segment_row> rows;
+        if (auto log = logs.get({topic, p}))
+            for (auto& s : log->segments())
+                rows.push_back({s.base_offset, s.next_offset, s.size_bytes, s.created_ms, s.max_timestamp});
+        return rows;
+    };
 }
 
 // <data-dir>/logs, every partition opened with the default config (the
@@ -98,6 +112,12 @@ void attach_console_feeds(broker::broker_context& ctx, inspect::traffic_ring& tr
         [&telemetry](const std::string& name, const meta::config_map& c) { telemetry.update_subscription(name, c); });
 }
 
+// A marker may move a partition's LSO: wake read_committed long polls.
+void wake_fetches_on_markers(log::log_manager& logs, partition::service& partitions) {
+    logs.set_marker_listener(
+        [&partitions](const log::topic_partition& tp) { partitions.waiters().notify(tp.topic, tp.partition); });
+}
+
 double ms_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
@@ -124,14 +144,17 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     partition::local_engine storage(*logs);
     partition::service partitions(*topics, storage,
                                   {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms});
-    // A marker may move a partition's LSO: wake read_committed long polls.
-    logs->set_marker_listener(
-        [&partitions](const log::topic_partition& tp) { partitions.waiters().notify(tp.topic, tp.partition); });
+    wake_fetches_on_markers(*logs, partitions);
     txn::producer_ids producer_ids(opt.data_dir);
-    group_service groups(opt, st, *topics);
+    broker::offsets_topic offsets_topic(*st.offsets, *topics, partitions);  // __consumer_offsets, from offsets.db
+    partitions.apply_topic_configs();
+    offsets_topic.open();  // made exact before the groups load from offsets.db
+    group_service groups(opt, st, offsets_topic, *topics);
     boost::asio::thread_pool blocking(2);  // fsyncs of commits, transaction markers
 
     broker::broker_context ctx{{}, *topics, partitions, producer_ids, *groups.coordinator, {}};
+    fetch::session_cache fetch_sessions({.max_slots = opt.max_incremental_fetch_session_cache_slots});
+    ctx.fetch_sessions = &fetch_sessions;
     configure(ctx.config, opt);
     auto client_metrics = open_client_metrics(*st.meta);
     ctx.group_configs = groups.configs.get();
@@ -139,35 +162,36 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     ctx.shares = shares.coordinator.get();
     ctx.client_metrics_configs = client_metrics.get();
     ctx.run_blocking = [&blocking](std::function<void()> fn) { boost::asio::post(blocking, std::move(fn)); };
-    partitions.apply_topic_configs();
     security_services security(opt, st);
     security.attach(ctx);
+    security.start_token_sweep(groups.timers, opt.delegation_token_expiry_check_interval_ms);
     txn_service txns(opt, st, ctx, groups, producer_ids, blocking);
 
     inspect::traffic_ring traffic;  // the console's inspector; recording only while a page watches
     telemetry::client_metrics_manager telemetry;
     if (opt.console) attach_console_feeds(ctx, traffic, telemetry, *client_metrics);
     ctx.faults = faults.registry.get();
+    ctx.consumer_offsets = &offsets_topic;
     broker::dispatcher dispatch(ctx);
     auto kafka = kafka_listeners::from(opt, lis);
     net::server server(kafka.server, dispatch);
     server.set_ip_rate_check([&security](const std::string& ip) { return security.record_connection(ip); });
     auto endpoints = publish_endpoints(ctx.config, lis, server.listen());
     ctx.config.static_properties = static_broker_properties(opt, endpoints);
+    auto cluster = cluster_service::start(opt, ctx, endpoints);  // nothing without --cluster; deregisters at exit
     server.start();
     auto retention = std::make_unique<partition::retention_task>(partitions, opt.retention_check_ms);
     auto cleaner =
         std::make_unique<partition::cleaner_task>(partitions, opt.log_cleaner_backoff_ms, opt.log_cleaner_io_max_bytes_per_second);
-    metrics_server metrics;
-    if (!opt.metrics_listen.empty())
-        metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),
-                                        faults.registry.get());
+    auto metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),
+                                         faults.registry.get(), &fetch_sessions);
 
     auto schema_registry = start_schema_registry(opt, *st.credentials, ctx.authorizer);
     auto console = start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(),
                                        *st.credentials, endpoints, schema_registry.url, started, &traffic,
                                        [&dispatch] { return dispatch.client_software(); },
-                                       schema_registry.decoder(), ctx.telemetry, faults.registry.get()});
+                                       schema_registry.decoder(), ctx.telemetry, faults.registry.get(),
+                                       segments_of(*logs)});
     write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
                          {metrics.address, schema_registry.url, console.url});
     auto& first = endpoints.front();

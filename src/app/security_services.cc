@@ -84,7 +84,10 @@ security_services::security_services(const options& opt, stores& s)
       credentials_(*s.credentials),
       quota_settings_(*s.quotas),
       quotas_(quota_settings_, window_of(opt)),
-      ip_rates_(quota_settings_, window_of(opt)) {
+      ip_rates_(quota_settings_, window_of(opt)),
+      tokens_({opt.delegation_token_secret_key, opt.delegation_token_max_lifetime_ms,
+               opt.delegation_token_expiry_time_ms},
+              *s.tokens) {
     provision_users(opt.users, credentials_);
     auto super_users = super_users_of(opt);
     if (opt.authorizer) {
@@ -94,6 +97,7 @@ security_services::security_services(const options& opt, stores& s)
                      authorizer_->acls({}).size(), opt.super_users, opt.allow_everyone_if_no_acl_found);
     }
     if (auto st = quota_settings_.load(); !st.ok()) throw std::runtime_error("quotas: " + st.error().message);
+    if (auto st = tokens_.load(); !st.ok()) throw std::runtime_error("delegation tokens: " + st.error().message);
 }
 
 void security_services::attach(broker::broker_context& ctx) {
@@ -102,6 +106,13 @@ void security_services::attach(broker::broker_context& ctx) {
     ctx.authorizer = authorizer_ ? &*authorizer_ : nullptr;
     ctx.quota_settings = &quota_settings_;
     ctx.quotas = &quotas_;
+    ctx.tokens = &tokens_;
+}
+
+void security_services::start_token_sweep(group::scheduler& sched, int64_t interval_ms) {
+    token_sweep_ = std::make_unique<periodic>(sched, interval_ms, [this] {
+        if (size_t n = tokens_.sweep()) spdlog::info("removed {} expired delegation token(s)", n);
+    });
 }
 
 int64_t security_services::record_connection(const std::string& ip) {

@@ -8,8 +8,10 @@
 
 #include "app/oauthbearer_setup.h"
 #include "app/options.h"
+#include "app/periodic.h"
 #include "broker/broker_context.h"
 #include "security/authorizer.h"
+#include "security/delegation_tokens.h"
 #include "security/ip_connection_rate.h"
 #include "security/quota_config.h"
 #include "security/quota_manager.h"
@@ -30,6 +32,8 @@ public:
     // A new connection from `ip`, counted against its connection_creation_rate
     // quota: 0 when accepted, else how long (ms) to hold it before closing it.
     int64_t record_connection(const std::string& ip);
+    // Removes expired delegation tokens every delegation.token.expiry.check.interval.ms.
+    void start_token_sweep(group::scheduler& sched, int64_t interval_ms);
 
 private:
     oauthbearer_setup oauthbearer_;
@@ -39,6 +43,8 @@ private:
     security::quota_config quota_settings_;
     security::quota_manager quotas_;
     security::ip_connection_rate ip_rates_;
+    security::delegation_tokens tokens_;
+    std::unique_ptr<periodic> token_sweep_;
 };
 
 }  // namespace ketch::app

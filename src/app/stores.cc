@@ -28,6 +28,7 @@ stores stores::open(const std::filesystem::path& data_dir) {
     auto quotas = async(&meta::sqlite_quota_store::open);
     auto txns = async(&meta::sqlite_txn_store::open);
     auto shares = async(&meta::sqlite_share_store::open);
+    auto tokens = async(&meta::sqlite_token_store::open);
     stores s;
     s.meta = take(meta::sqlite_store::open(data_dir), "metadata store");
     s.offsets = take(offsets.get(), "offsets");
@@ -36,6 +37,7 @@ stores stores::open(const std::filesystem::path& data_dir) {
     s.quotas = take(quotas.get(), "quotas");
     s.txns = take(txns.get(), "transactions");
     s.shares = take(shares.get(), "share groups");
+    s.tokens = take(tokens.get(), "delegation tokens");
     return s;
 }
 

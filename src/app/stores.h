@@ -10,6 +10,7 @@
 #include "meta/sqlite_quota_store.h"
 #include "meta/sqlite_share_store.h"
 #include "meta/sqlite_store.h"
+#include "meta/sqlite_token_store.h"
 #include "meta/sqlite_txn_store.h"
 
 namespace ketch::app {
@@ -22,6 +23,7 @@ struct stores {
     std::unique_ptr<meta::sqlite_quota_store> quotas;           // quotas.db: client quotas
     std::unique_ptr<meta::sqlite_txn_store> txns;               // txn.db: transactions
     std::unique_ptr<meta::sqlite_share_store> shares;           // shares.db: share groups' delivery state
+    std::unique_ptr<meta::sqlite_token_store> tokens;           // tokens.db: delegation tokens
 
     // Opens (creating what is missing) every store; throws std::runtime_error
     // naming the store that failed.

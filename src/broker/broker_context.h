@@ -35,9 +35,17 @@ class registry;
 }
 namespace ketch::security {
 class authorizer;
+class delegation_tokens;
 }
 namespace ketch::share {
 class coordinator;
+}
+namespace ketch::fetch {
+class session_cache;
+}
+
+namespace ketch::cluster {
+class membership;
 }
 
 namespace ketch::telemetry {
@@ -45,6 +53,8 @@ class client_metrics_manager;
 }
 
 namespace ketch::broker {
+
+class offsets_topic;
 
 struct broker_context {
     broker_config config;
@@ -76,8 +86,14 @@ struct broker_context {
     // The ACL authorizer (--authorizer); null: every request is authorized
     // and the ACL APIs answer SECURITY_DISABLED.
     security::authorizer* authorizer = nullptr;
+    // Delegation tokens (CreateDelegationToken..., SCRAM logins by token);
+    // null or without a secret: the token APIs answer DELEGATION_TOKEN_AUTH_DISABLED.
+    security::delegation_tokens* tokens = nullptr;
     // Share groups (KIP-932); null: the share APIs answer UNSUPPORTED_VERSION.
     share::coordinator* shares = nullptr;
+    // Fetch sessions (KIP-227, fetch/session_cache.h); null: every fetch is
+    // answered sessionless.
+    fetch::session_cache* fetch_sessions = nullptr;
     // The traffic inspector's ring (console); null: no inspector.
     inspect::traffic_ring* traffic = nullptr;
     // KIP-714 client telemetry (console on); null: GetTelemetrySubscriptions
@@ -86,6 +102,12 @@ struct broker_context {
     // Scripted faults (--faults; fault_hook.h); null: off, and no request
     // pays more than this pointer's test.
     fault::registry* faults = nullptr;
+    // __consumer_offsets (offsets_topic.h): created on the first group
+    // lookup; null: not kept (unit tests).
+    offsets_topic* consumer_offsets = nullptr;
+    // Cluster mode (--cluster; docs/cluster.md): the live brokers Metadata and
+    // DescribeCluster list. Null: a single node, which lists itself.
+    const cluster::membership* cluster = nullptr;
 };
 
 }  // namespace ketch::broker

@@ -9,6 +9,7 @@
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/request_header.h"
+#include "security/delegation_tokens.h"
 #include "share/coordinator.h"
 
 namespace ketch::broker {
@@ -156,7 +157,7 @@ std::optional<net::handler_result> sasl_gate(request_context& ctx, const kafka::
 boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_info& conn, shared_bytes frame) {
     if (net::uses_sasl(conn.protocol) && !conn.sasl) {
         if (!ctx_.credentials) co_return net::handler_result::close();
-        conn.sasl = std::make_shared<security::sasl_session>(ctx_.sasl, *ctx_.credentials);
+        conn.sasl = std::make_shared<security::sasl_session>(ctx_.sasl, *ctx_.credentials, ctx_.tokens);
     }
     if (conn.sasl && conn.sasl->raw_mode()) co_return raw_sasl_token(ctx_, conn, frame);
     if (frame.size() < 8) {

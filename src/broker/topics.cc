@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "broker/offsets_topic.h"
+#include "meta/topic_name.h"
 #include "partition/service.h"
 
 namespace ketch::broker {
@@ -41,6 +43,14 @@ result<meta::topic, meta::error> auto_create_topic(broker_context& b, const std:
     auto r = b.topics.create_topic(a);
     if (r.ok()) spdlog::info("auto-created topic {} ({} partitions)", name, a.partition_count);
     return r;
+}
+
+result<meta::topic, meta::error> create_offsets_topic(broker_context& b) {
+    if (auto t = b.topics.by_name(std::string(meta::consumer_offsets_topic)))
+        return failure(meta::error{meta::errc::topic_already_exists, "Topic '__consumer_offsets' already exists."});
+    b.consumer_offsets->ensure();
+    if (auto t = b.topics.by_name(std::string(meta::consumer_offsets_topic))) return *t;
+    return failure(meta::error{meta::errc::storage_error, "cannot create __consumer_offsets"});
 }
 
 result<meta::topic, meta::error> delete_topic(broker_context& b, const meta::topic& t) {

@@ -25,6 +25,10 @@ std::vector<result<meta::topic, meta::error>> create_topics(broker_context& b,
 // Creates `name` with the broker's defaults, as auto.create.topics.enable does.
 result<meta::topic, meta::error> auto_create_topic(broker_context& b, const std::string& name);
 
+// Creates __consumer_offsets with Kafka's settings (offsets_topic.h), filled
+// from the offset store; TOPIC_ALREADY_EXISTS if it exists.
+result<meta::topic, meta::error> create_offsets_topic(broker_context& b);
+
 // Removes the topic from the registry, then its partitions' logs.
 result<meta::topic, meta::error> delete_topic(broker_context& b, const meta::topic& t);
 

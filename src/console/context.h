@@ -28,6 +28,13 @@ struct listener_info {
     std::string advertised;  // host:port
 };
 
+// One file of a partition's log (the topic page's segments).
+struct segment_row {
+    int64_t base_offset = 0, next_offset = 0;
+    uint64_t size_bytes = 0;
+    int64_t created_ms = 0, max_timestamp = -1;
+};
+
 struct context {
     kafka_client* kafka = nullptr;
     std::string version = "0.1.0";
@@ -49,6 +56,9 @@ struct context {
     fault::registry* faults = nullptr;         // --faults; null: off (/api/v1/faults answers 404)
     // Open connections by client software ("name version" -> count); may be empty.
     std::function<std::map<std::string, int64_t>()> client_software;
+    // A partition's segments, oldest first (the last is the active one);
+    // empty when the log has none. Unset: the topic page shows no segments.
+    std::function<std::vector<segment_row>(const std::string& topic, int32_t partition)> segments;
     // Limits of the message browser.
     size_t browse_max_bytes = 4 * 1024 * 1024;
     int browse_max_records = 500;

@@ -1,5 +1,5 @@
 // /api/v1/topics: list (GET), create (POST); /api/v1/topics/{topic}: its
-// partitions with log start, high watermark, LSO and size (GET), delete
+// partitions with log start, high watermark, LSO, size and segments (GET), delete
 // (DELETE). Metadata, ListOffsets, DescribeLogDirs, DescribeConfigs,
 // CreateTopics and DeleteTopics through the dispatcher.
 #include "console/kafka_facts.h"
@@ -59,6 +59,27 @@ json list(const context& ctx, const std::string& who) {
     return {{"topics", arr}};
 }
 
+// The newest segments of a partition, at most this many (a long-lived
+// partition may have thousands); segment_count says how many there are.
+constexpr size_t k_segments_shown = 100;
+
+void add_segments(const context& ctx, const std::string& topic, int32_t partition, json& row) {
+    if (!ctx.segments) return;
+    auto segs = ctx.segments(topic, partition);
+    json arr = json::array();
+    for (size_t i = segs.size() > k_segments_shown ? segs.size() - k_segments_shown : 0; i < segs.size(); ++i) {
+        auto& s = segs[i];
+        arr.push_back({{"base_offset", s.base_offset},
+                       {"next_offset", s.next_offset},
+                       {"size_bytes", s.size_bytes},
+                       {"created_ms", s.created_ms},
+                       {"max_timestamp", s.max_timestamp},
+                       {"active", i + 1 == segs.size()}});
+    }
+    row["segment_count"] = segs.size();
+    row["segments"] = std::move(arr);
+}
+
 json describe(const context& ctx, const std::string& who, const std::string& name) {
     auto t = describe_topics(ctx, who, name).front();
     auto start = list_offsets(ctx, who, t.name, t.partitions, -2);
@@ -75,6 +96,7 @@ json describe(const context& ctx, const std::string& who, const std::string& nam
                          {"last_stable_offset", lso[p]},
                          {"messages", std::max<int64_t>(0, hwm[p] - start[p])},
                          {"size_bytes", s}});
+        add_segments(ctx, t.name, p, parts.back());
         messages += std::max<int64_t>(0, hwm[p] - start[p]);
         size += s;
     }

@@ -72,7 +72,10 @@ std::map<uuid, std::map<int32_t, int32_t>> epochs_of(const json& j) {
 }  // namespace
 
 std::string encode_classic(const classic_group& g) {
-    json j{{"type", "classic"}, {"protocol", g.protocol_name().value_or("")}, {"leader", g.leader_or_empty()}};
+    json j{{"type", "classic"},
+           {"protocol", g.protocol_name().value_or("")},
+           {"leader", g.leader_or_empty()},
+           {"state_ts", g.state_timestamp_ms().value_or(-1)}};
     json members = json::array();
     const auto name = g.protocol_name().value_or("");
     for (const auto& [id, m] : g.members())
@@ -143,6 +146,7 @@ std::optional<classic_record> decode_classic(const std::string& blob) {
         classic_record r;
         r.protocol_name = j.at("protocol").get<std::string>();
         r.leader = j.at("leader").get<std::string>();
+        r.state_timestamp_ms = j.value("state_ts", int64_t(-1));  // absent in rows written before it
         for (const auto& mj : j.at("members")) {
             classic_member m;
             m.member_id = mj.at("id").get<std::string>();

@@ -45,6 +45,15 @@ std::vector<int64_t> local_log::segment_base_offsets() const {
     return out;
 }
 
+std::vector<segment_info> local_log::segments() const {
+    std::vector<segment_info> out;
+    auto segs = snapshot();
+    out.reserve(segs->size());
+    for (const auto& s : *segs)
+        out.push_back({s->base_offset(), s->next_offset(), s->size(), s->created_ms(), s->times().max().timestamp});
+    return out;
+}
+
 uint64_t local_log::size_bytes() const {
     uint64_t n = 0;
     auto segs = snapshot();

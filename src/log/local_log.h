@@ -102,6 +102,7 @@ public:
                                                 int32_t coordinator_epoch, int64_t now_ms) override;
     int64_t last_stable_offset() const override;
     std::vector<producer_entry> producers() const override;
+    bool has_ongoing_txn(int64_t producer_id, int16_t producer_epoch) const override;
     size_t expire_producers(int64_t now_ms, int64_t expiration_ms) override;
     log_status flush() override;
     void sync_async(int64_t end_offset, std::function<void(log_status)> done) override;
@@ -144,6 +145,7 @@ public:
     // Introspection (tests, metrics, DescribeLogDirs).
     const std::string& dir() const { return opt_.dir; }
     std::vector<int64_t> segment_base_offsets() const;
+    std::vector<segment_info> segments() const override;
     const open_report& report() const { return report_; }
     bool failed() const { return failed_.load(); }
     // Every offset below this is known durable.

@@ -37,6 +37,13 @@ std::vector<producer_entry> local_log::producers() const {
     return out;
 }
 
+bool local_log::has_ongoing_txn(int64_t producer_id, int16_t producer_epoch) const {
+    std::lock_guard lk(append_mu_);
+    auto it = producers_.producers().find(producer_id);
+    return it != producers_.producers().end() && it->second.txn_first_offset >= 0 &&
+           it->second.epoch == producer_epoch;
+}
+
 size_t local_log::expire_producers(int64_t now_ms, int64_t expiration_ms) {
     std::lock_guard lk(append_mu_);
     return producers_.expire(now_ms, expiration_ms);

@@ -56,6 +56,14 @@ struct file_slice {
     uint32_t length = 0;
 };
 
+struct segment_info {
+    int64_t base_offset = 0;
+    int64_t next_offset = 0;  // last offset + 1; base_offset when empty
+    uint64_t size_bytes = 0;
+    int64_t created_ms = 0;
+    int64_t max_timestamp = -1;  // of its batches; -1 none
+};
+
 struct read_options {
     // Exclusive upper bound: batches whose base offset is >= it are not
     // returned (the last stable offset for read_committed, the high watermark).
@@ -113,6 +121,9 @@ public:
     virtual int64_t last_stable_offset() const = 0;
     // The producers this partition knows (DescribeProducers).
     virtual std::vector<producer_entry> producers() const = 0;
+    // UnifiedLog.hasOngoingTransaction: the producer, at this epoch, has an
+    // open transaction here (its partition was verified or added already).
+    virtual bool has_ongoing_txn(int64_t producer_id, int16_t producer_epoch) const = 0;
     // Forgets producers idle for expiration_ms with no open transaction
     // (producer.id.expiration.ms). Returns how many.
     virtual size_t expire_producers(int64_t now_ms, int64_t expiration_ms) = 0;
@@ -165,6 +176,11 @@ public:
 
     virtual void set_config(const log_config& c) = 0;
     virtual log_config config() const = 0;
+
+    // The files the log keeps, oldest first, the last being the active one
+    // (what the console shows; no Kafka API reports them). An engine without
+    // segments answers none.
+    virtual std::vector<segment_info> segments() const { return {}; }
 
     // Flushes, writes the index files and the checkpoint; afterwards every
     // call fails with log_errc::closed. Idempotent.

@@ -18,6 +18,9 @@ constexpr const char* k_migrations[] = {
     " topic BLOB NOT NULL, partition INTEGER NOT NULL, committed_offset INTEGER NOT NULL,"
     " leader_epoch INTEGER NOT NULL, metadata BLOB NOT NULL, commit_ms INTEGER NOT NULL,"
     " PRIMARY KEY (producer_id, group_id, topic, partition)) WITHOUT ROWID",
+    // Transaction version 2 (KIP-890): the next producer id, the client's version.
+    "ALTER TABLE txns ADD COLUMN next_producer_id INTEGER NOT NULL DEFAULT -1;"
+    "ALTER TABLE txns ADD COLUMN client_txn_version INTEGER NOT NULL DEFAULT 0",
 };
 
 using sqlite::transaction;
@@ -62,7 +65,8 @@ result<std::vector<stored_txn>, store_error> sqlite_txn_store::load_txns() {
     std::lock_guard l(mu_);
     stmt q(db_,
            "SELECT transactional_id, producer_id, previous_producer_id, producer_epoch, last_producer_epoch,"
-           " timeout_ms, state, partitions, txn_start_ms, last_update_ms FROM txns");
+           " timeout_ms, state, partitions, txn_start_ms, last_update_ms, next_producer_id, client_txn_version"
+           " FROM txns");
     if (!q.ok()) return failure{sqlite::error(db_, "load txns")};
     std::vector<stored_txn> out;
     int rc;
@@ -78,6 +82,8 @@ result<std::vector<stored_txn>, store_error> sqlite_txn_store::load_txns() {
         t.partitions = decode_partitions(q.blob_at(7));
         t.txn_start_ms = q.int_at(8);
         t.last_update_ms = q.int_at(9);
+        t.next_producer_id = q.int_at(10);
+        t.client_txn_version = int8_t(q.int_at(11));
         out.push_back(std::move(t));
     }
     if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load txns")};
@@ -86,7 +92,7 @@ result<std::vector<stored_txn>, store_error> sqlite_txn_store::load_txns() {
 
 status<store_error> sqlite_txn_store::put_txn(const stored_txn& t) {
     std::lock_guard l(mu_);
-    stmt q(db_, "INSERT OR REPLACE INTO txns VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+    stmt q(db_, "INSERT OR REPLACE INTO txns VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
     if (!q.ok()) return failure{sqlite::error(db_, "put txn")};
     q.bind(1, t.transactional_id);
     q.bind(2, t.producer_id);
@@ -98,6 +104,8 @@ status<store_error> sqlite_txn_store::put_txn(const stored_txn& t) {
     q.bind(8, encode_partitions(t.partitions));
     q.bind(9, t.txn_start_ms);
     q.bind(10, t.last_update_ms);
+    q.bind(11, t.next_producer_id);
+    q.bind(12, int64_t(t.client_txn_version));
     if (q.step() != SQLITE_DONE) return failure{sqlite::error(db_, "put txn")};
     return ok_v;
 }

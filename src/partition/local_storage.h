@@ -51,6 +51,9 @@ public:
         return log_->clean(c, now_ms);
     }
     std::vector<log::producer_entry> producers() const override { return log_->producers(); }
+    bool has_ongoing_txn(int64_t producer_id, int16_t producer_epoch) const override {
+        return log_->has_ongoing_txn(producer_id, producer_epoch);
+    }
     size_t expire_producers(int64_t now_ms, int64_t expiration_ms) override {
         return log_->expire_producers(now_ms, expiration_ms);
     }

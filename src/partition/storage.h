@@ -77,6 +77,12 @@ public:
     virtual log::log_result<log::clean_result> clean(const log::compaction_config& c, int64_t now_ms) = 0;
 
     virtual std::vector<log::producer_entry> producers() const = 0;
+    // UnifiedLog.hasOngoingTransaction (transactional produce verification).
+    virtual bool has_ongoing_txn(int64_t producer_id, int16_t producer_epoch) const {
+        for (const auto& p : producers())
+            if (p.producer_id == producer_id) return p.txn_first_offset >= 0 && p.epoch == producer_epoch;
+        return false;
+    }
     virtual size_t expire_producers(int64_t now_ms, int64_t expiration_ms) = 0;
 
     virtual void set_config(const log::log_config& c) = 0;

@@ -46,9 +46,10 @@ const std::vector<std::string>& supported_mechanisms() {
     return k;
 }
 
-std::unique_ptr<sasl_mechanism> make_mechanism(const std::string& mechanism, const meta::credential_store& creds) {
+std::unique_ptr<sasl_mechanism> make_mechanism(const std::string& mechanism, const meta::credential_store& creds,
+                                               const token_credentials* tokens) {
     if (mechanism == "PLAIN") return std::make_unique<plain_server>(creds);
-    if (scram_hash(mechanism)) return std::make_unique<scram_server>(mechanism, creds);
+    if (scram_hash(mechanism)) return std::make_unique<scram_server>(mechanism, creds, nullptr, tokens);
     return nullptr;
 }
 

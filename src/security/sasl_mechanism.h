@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "meta/credential_store.h"
+#include "security/token_login.h"
 
 namespace ketch::security {
 
@@ -23,8 +25,9 @@ struct sasl_step {
     std::string client_message;
     std::string detail;         // why, for the broker's log only
     std::string user;           // on completion: the authenticated user name
-    // On completion with a credential that expires (an OAUTHBEARER token):
-    // how long it stays valid, ms from now (Kafka's CREDENTIAL.LIFETIME.MS).
+    // On completion by delegation token (SCRAM tokenauth=true): the session
+    // is token-authenticated and ends when the token expires (ms from now).
+    bool token_authenticated = false;
     int64_t credential_lifetime_ms = -1;  // -1: the credential does not expire
 
     static sasl_step fail(std::string client_message, std::string detail) {
@@ -41,6 +44,8 @@ public:
 // The mechanisms ketch serves, in the order SaslHandshake lists them.
 const std::vector<std::string>& supported_mechanisms();
 // A server for `mechanism` (one of supported_mechanisms()), or nullptr.
-std::unique_ptr<sasl_mechanism> make_mechanism(const std::string& mechanism, const meta::credential_store& creds);
+// `tokens`: delegation tokens for SCRAM logins by token; null: none.
+std::unique_ptr<sasl_mechanism> make_mechanism(const std::string& mechanism, const meta::credential_store& creds,
+                                               const token_credentials* tokens = nullptr);
 
 }  // namespace ketch::security

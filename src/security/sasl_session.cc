@@ -55,8 +55,9 @@ sasl_session::handshake_result sasl_session::handshake(const std::string& mechan
         state_ = state::reauth_bad_mechanism;
         return {0, false};
     }
-    mech_ = mechanism == "OAUTHBEARER" ? (cfg_.oauthbearer ? std::make_unique<oauthbearer_server>(cfg_.oauthbearer) : nullptr)
-                                       : make_mechanism(mechanism, creds_);
+    mech_ = mechanism == "OAUTHBEARER"
+                ? (cfg_.oauthbearer ? std::make_unique<oauthbearer_server>(cfg_.oauthbearer) : nullptr)
+                : make_mechanism(mechanism, creds_, tokens_);
     if (!mech_) {
         state_ = state::failed;
         return {k_unsupported_sasl_mechanism, true};
@@ -80,6 +81,7 @@ bool sasl_session::complete(const sasl_step& s, int64_t now_ms, std::string& mes
         return false;
     }
     principal_ = p;
+    token_authenticated_ = s.token_authenticated;
     bool expires = cfg_.reauth_ms > 0 || s.credential_lifetime_ms >= 0;
     expires_at_ms_ = expires ? now_ms + session_lifetime_ms(s) : 0;
     state_ = state::complete;

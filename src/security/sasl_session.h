@@ -39,7 +39,9 @@ public:
     // What the connection does with a Kafka-framed request.
     enum class admit { pass, close, illegal_state };
 
-    sasl_session(const sasl_config& cfg, const meta::credential_store& creds) : cfg_(cfg), creds_(creds) {}
+    // `tokens`: delegation tokens for SCRAM logins by token (tokenauth=true); null: none.
+    sasl_session(const sasl_config& cfg, const meta::credential_store& creds, const token_credentials* tokens = nullptr)
+        : cfg_(cfg), creds_(creds), tokens_(tokens) {}
 
     admit admit_request(int16_t api_key, int64_t now_ms);
     // After an ApiVersions of a supported version was answered before the handshake.
@@ -68,6 +70,9 @@ public:
     // True once a first authentication completed (stays true during re-authentication).
     bool authenticated() const { return !principal_.empty(); }
     const std::string& principal() const { return principal_; }  // "User:alice"
+    // Logged in with a delegation token (KafkaPrincipal.tokenAuthenticated):
+    // such a session may not create, renew, expire or describe tokens.
+    bool token_authenticated() const { return token_authenticated_; }
     const std::string& mechanism() const { return mechanism_; }
     int64_t expires_at_ms() const { return expires_at_ms_; }      // 0: never
 
@@ -81,10 +86,12 @@ private:
 
     const sasl_config& cfg_;
     const meta::credential_store& creds_;
+    const token_credentials* tokens_;
     state state_ = state::expect_versions_or_handshake;
     std::unique_ptr<sasl_mechanism> mech_;
     std::string mechanism_, principal_, bad_mechanism_message_;
     bool client_supports_reauth_ = false;
+    bool token_authenticated_ = false;
     int64_t expires_at_ms_ = 0;
 };
 

@@ -58,8 +58,10 @@ std::optional<std::string> scram_decode_saslname(std::string_view name) {
     return out;
 }
 
-scram_server::scram_server(std::string mechanism, const meta::credential_store& creds, nonce_source nonce)
-    : mechanism_(std::move(mechanism)), alg_(scram_hash(mechanism_).value()), creds_(creds), nonce_(std::move(nonce)) {
+scram_server::scram_server(std::string mechanism, const meta::credential_store& creds, nonce_source nonce,
+                           const token_credentials* tokens)
+    : mechanism_(std::move(mechanism)), alg_(scram_hash(mechanism_).value()), creds_(creds), nonce_(std::move(nonce)),
+      tokens_(tokens) {
     if (!nonce_) nonce_ = [] { return random_alnum(26); };
 }
 
@@ -118,14 +120,12 @@ sasl_step scram_server::client_first(std::string_view msg) {
     auto user = scram_decode_saslname(*n);
     if (!user) return sasl_step::fail({}, "invalid SCRAM client first message format (user name)");
     user_ = *user;
-    auto cred = creds_.find(user_, mechanism_);
-    if (!cred) return sasl_step::fail({}, "unknown user " + user_);
-    if (!authzid.empty() && authzid != user_)
+    if (auto why = find_credential(rest)) return sasl_step::fail({}, *why);
+    if (!authzid.empty() && authzid != *user)
         return sasl_step::fail("Authentication failed: Client requested an authorization id that is different from username",
                                "authzid differs from user");
-    if (cred->iterations < k_scram_min_iterations)
-        return sasl_step::fail({}, "iterations " + std::to_string(cred->iterations) + " below the minimum");
-    cred_ = std::move(*cred);
+    if (cred_.iterations < k_scram_min_iterations)
+        return sasl_step::fail({}, "iterations " + std::to_string(cred_.iterations) + " below the minimum");
     nonce_all_ = std::string(*r) + nonce_();
     server_first_ = "r=" + nonce_all_ + ",s=" + base64_encode(cred_.salt) + ",i=" + std::to_string(cred_.iterations);
     state_ = state::final;
@@ -153,7 +153,10 @@ sasl_step scram_server::client_final(std::string_view msg) {
         !equal_constant_time(digest(alg_, client_key), cred_.stored_key))
         return sasl_step::fail({}, "invalid client credentials");
     std::string server_signature = hmac(alg_, cred_.server_key, auth_message);
-    return {sasl_step::outcome::complete, "v=" + base64_encode(server_signature), {}, {}, user_};
+    sasl_step done{sasl_step::outcome::complete, "v=" + base64_encode(server_signature), {}, {}, user_};
+    done.token_authenticated = token_auth_;
+    done.credential_lifetime_ms = token_lifetime_ms_;
+    return done;
 }
 
 }  // namespace ketch::security

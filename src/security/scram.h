@@ -1,7 +1,7 @@
 // SCRAM-SHA-256 / SCRAM-SHA-512 (RFC 5802, RFC 7677), server side, as Kafka's
 // ScramSaslServer behaves: gs2 header "n" only (no channel binding), optional
-// authzid that must equal the user, extensions ignored, iteration counts of at
-// least 4096, nonce = client nonce + server nonce, proof checked against the
+// authzid that must equal the user, extensions ignored but tokenauth=true (a
+// login by delegation token: scram_token_auth.cc), iteration counts of at least 4096, nonce = client nonce + server nonce, proof checked against the
 // StoredKey, ServerSignature sent in the final message.
 #pragma once
 
@@ -35,12 +35,16 @@ std::optional<std::string> scram_decode_saslname(std::string_view name);
 class scram_server final : public sasl_mechanism {
 public:
     using nonce_source = std::function<std::string()>;
-    scram_server(std::string mechanism, const meta::credential_store& creds, nonce_source nonce = {});
+    scram_server(std::string mechanism, const meta::credential_store& creds, nonce_source nonce = {},
+                 const token_credentials* tokens = nullptr);
     sasl_step evaluate(std::string_view token) override;
 
 private:
     sasl_step client_first(std::string_view msg);
     sasl_step client_final(std::string_view msg);
+    // The credential of the client-first user: a stored one, or the token's
+    // with tokenauth=true (then user_ becomes the owner); fails with the reason.
+    std::optional<std::string> find_credential(std::string_view extensions);
 
     enum class state { first, final, done };
     std::string mechanism_;
@@ -50,6 +54,13 @@ private:
     state state_ = state::first;
     std::string gs2_header_, client_first_bare_, server_first_, nonce_all_, user_;
     meta::scram_credential cred_;
+    const token_credentials* tokens_;
+    bool token_auth_ = false;
+    int64_t token_lifetime_ms_ = -1;
 };
+
+// True when the client-first extensions ("k=v,k=v") carry tokenauth=true
+// (ScramExtensions.tokenAuthenticated: Boolean.parseBoolean).
+bool scram_token_auth_requested(std::string_view extensions);
 
 }  // namespace ketch::security

@@ -22,6 +22,8 @@ meta::stored_txn to_stored_txn(const txn_metadata& m) {
     for (auto& tp : m.partitions) s.partitions.emplace_back(tp.topic, tp.partition);
     s.txn_start_ms = m.txn_start_ms;
     s.last_update_ms = m.last_update_ms;
+    s.next_producer_id = m.next_producer_id;
+    s.client_txn_version = m.client_txn_version;
     return s;
 }
 
@@ -39,6 +41,8 @@ txn_metadata from_stored(const meta::stored_txn& s) {
     for (auto& [t, p] : s.partitions) m.partitions.insert({t, p});
     m.txn_start_ms = s.txn_start_ms;
     m.last_update_ms = s.last_update_ms;
+    m.next_producer_id = s.next_producer_id;
+    m.client_txn_version = s.client_txn_version;
     return m;
 }
 
@@ -186,7 +190,8 @@ init_pid_result transaction_coordinator::init_producer_id(const std::string& id,
         }
     }
     if (fence) {
-        auto err = end_internal(id, next.producer_id, next.producer_epoch, false, false);
+        // handleInitProducerId aborts at the server's transaction version (2).
+        auto err = end_internal_v2(id, next.producer_id, next.producer_epoch, false, false).error;
         return {err == error_code::none ? error_code::concurrent_transactions : err};
     }
     auto err = persist(id, next);
@@ -195,7 +200,8 @@ init_pid_result transaction_coordinator::init_producer_id(const std::string& id,
 }
 
 error_code transaction_coordinator::add_partitions(const std::string& id, int64_t producer_id, int16_t producer_epoch,
-                                                   const std::vector<topic_partition>& partitions) {
+                                                   const std::vector<topic_partition>& partitions,
+                                                   int8_t client_txn_version) {
     if (id.empty()) return error_code::invalid_request;
     txn_metadata next;
     {
@@ -213,7 +219,7 @@ error_code transaction_coordinator::add_partitions(const std::string& id, int64_
         if (e.m.state == txn_state::ongoing &&
             std::includes(e.m.partitions.begin(), e.m.partitions.end(), added.begin(), added.end()))
             return error_code::none;
-        next = e.m.prepare_add_partitions(added, now_ms_());
+        next = e.m.prepare_add_partitions(added, now_ms_(), client_txn_version);
         e.pending = next.state;
     }
     return persist(id, next);
@@ -312,7 +318,8 @@ void transaction_coordinator::abort_timed_out() {
             doomed.emplace_back(id, fenced);
         }
     }
-    for (auto& [id, f] : doomed) end_internal(id, f.producer_id, f.producer_epoch, false, false);
+    // abortTimedOutTransactions aborts at the server's transaction version (2).
+    for (auto& [id, f] : doomed) end_internal_v2(id, f.producer_id, f.producer_epoch, false, false);
 }
 
 void transaction_coordinator::expire_transactional_ids() {

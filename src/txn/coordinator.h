@@ -2,7 +2,9 @@
 // epochs, and the two-phase end of a transaction. Behaviour follows Kafka
 // 4.3.1's TransactionCoordinator, TransactionStateManager and
 // TransactionMarkerChannelManager for transaction version 1 (the classic
-// protocol: AddPartitionsToTxn from the client, EndTxn up to v4).
+// protocol: AddPartitionsToTxn from the client, EndTxn up to v4) and 2
+// (KIP-890: partitions added by the broker on the producer's behalf, EndTxn
+// v5 bumps the epoch at every end and answers the new producer id/epoch).
 //
 // Durability: every state change is written to the meta::txn_store before it
 // is adopted and before the request that caused it is answered (Kafka appends
@@ -44,6 +46,12 @@ struct init_pid_result {
 };
 
 struct pid_and_epoch {
+    int64_t producer_id = no_producer_id;
+    int16_t producer_epoch = no_producer_epoch;
+};
+
+struct end_txn_result {
+    error_code error = error_code::none;
     int64_t producer_id = no_producer_id;
     int16_t producer_epoch = no_producer_epoch;
 };
@@ -95,13 +103,21 @@ public:
     // the idempotent case). `expected`: v3+ producer id/epoch, if given.
     init_pid_result init_producer_id(const std::string& transactional_id, int32_t timeout_ms,
                                      std::optional<pid_and_epoch> expected);
+    // `client_txn_version` 2: the broker adds them for a transaction
+    // version 2 producer (Produce v12+, TxnOffsetCommit v5).
     error_code add_partitions(const std::string& transactional_id, int64_t producer_id, int16_t producer_epoch,
-                              const std::vector<topic_partition>& partitions);
+                              const std::vector<topic_partition>& partitions, int8_t client_txn_version = 1);
     // AddPartitionsToTxn v4+ verify_only (handleVerifyPartitionsInTransaction).
     std::vector<std::pair<topic_partition, error_code>> verify_partitions(
         const std::string& transactional_id, int64_t producer_id, int16_t producer_epoch,
         const std::vector<topic_partition>& partitions);
+    // EndTxn v0-4 (endTransactionWithTV1).
     error_code end_txn(const std::string& transactional_id, int64_t producer_id, int16_t producer_epoch, bool commit);
+    // EndTxn v5+ (endTransaction with transaction version 2): the epoch is
+    // bumped at every end; the answer carries the producer id and epoch the
+    // client continues with (a new id when the epoch is exhausted).
+    end_txn_result end_txn_v2(const std::string& transactional_id, int64_t producer_id, int16_t producer_epoch,
+                              bool commit);
 
     described_txn describe(const std::string& transactional_id);
     list_txns_result list(const std::vector<std::string>& state_filters, const std::vector<int64_t>& producer_ids,
@@ -141,6 +157,16 @@ private:
     // Kafka's endTransaction (TV1). Returns the error to answer.
     error_code end_internal(const std::string& id, int64_t producer_id, int16_t producer_epoch, bool commit,
                             bool from_client);
+    // Kafka's endTransaction (TV2), also for the coordinator's own aborts
+    // (they run at the server's transaction version, 2).
+    end_txn_result end_internal_v2(const std::string& id, int64_t producer_id, int16_t producer_epoch, bool commit,
+                                   bool from_client);
+    // The Prepare state of a version 2 end, under mu_; a new producer id if the epoch is exhausted.
+    result<txn_metadata, error_code> prepare_end_v2_locked(entry& e, bool commit, bool no_partition_added,
+                                                           bool fencing);
+    // After the Prepare state is durable: Complete* pending, markers queued.
+    end_txn_result after_prepare(const std::string& id, int64_t producer_id, int16_t producer_epoch,
+                                 const txn_metadata& prepared, bool v2);
     // Writes the markers and the completion of a prepared transaction.
     void complete(const std::string& id, txn_metadata prepared, txn_metadata completed);
     void attempt_complete(const std::shared_ptr<completion>& c);

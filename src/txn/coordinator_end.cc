@@ -1,4 +1,4 @@
-// EndTxn and the completion of a transaction. Mirrors
+// EndTxn (transaction version 1) and the completion of a transaction. Mirrors
 // TransactionCoordinator.endTransactionWithTV1 and
 // TransactionMarkerChannelManager.addTxnMarkersToSend / tryAppendToLog
 // (Kafka 4.3.1): the EndTxn response follows the durable Prepare state; the
@@ -79,22 +79,31 @@ error_code transaction_coordinator::end_internal(const std::string& id, int64_t 
         }
         return err;
     }
+    return after_prepare(id, producer_id, producer_epoch, prepared, false).error;
+}
+
+end_txn_result transaction_coordinator::after_prepare(const std::string& id, int64_t producer_id,
+                                                      int16_t producer_epoch, const txn_metadata& prepared, bool v2) {
     txn_metadata completed;
     {
         std::lock_guard l(mu_);
         auto it = txns_.find(id);
-        if (it == txns_.end()) return error_code::not_coordinator;
+        if (it == txns_.end()) return {error_code::not_coordinator};
         auto& e = it->second;
-        if (e.m.producer_id != producer_id) return error_code::invalid_producer_id_mapping;
-        if (e.m.producer_epoch != producer_epoch) return error_code::producer_fenced;
-        if (e.pending) return error_code::concurrent_transactions;
-        if (e.m.state != prepared.state) return error_code::invalid_txn_state;
+        if (e.m.producer_id != producer_id) return {error_code::invalid_producer_id_mapping};
+        // Version 2 ends bump the epoch: the request's epoch + 1 is the current one
+        // (TransactionCoordinator.endTxnEpochBumped).
+        const bool bumped = v2 && e.m.producer_epoch == int16_t(producer_epoch + 1);
+        if (e.m.producer_epoch != producer_epoch && !bumped) return {error_code::producer_fenced};
+        if (e.pending) return {error_code::concurrent_transactions};
+        if (e.m.state != prepared.state) return {error_code::invalid_txn_state};
         e.failed_epoch_fence = false;
         completed = e.m.prepare_complete(now_ms_());
         e.pending = completed.state;
     }
     complete(id, prepared, completed);
-    return error_code::none;
+    // The answer of EndTxn v5: the id and epoch the producer continues with.
+    return {error_code::none, completed.producer_id, completed.producer_epoch};
 }
 
 void transaction_coordinator::complete(const std::string& id, txn_metadata prepared, txn_metadata completed) {

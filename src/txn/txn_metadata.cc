@@ -1,5 +1,5 @@
 // Transitions of Kafka's TransactionMetadata (transaction-coordinator module,
-// Kafka 4.3.1), for transaction version 1.
+// Kafka 4.3.1), for transaction versions 1 and 2.
 #include "txn/txn_metadata.h"
 
 namespace ketch::txn {
@@ -56,8 +56,10 @@ txn_metadata txn_metadata::prepare_fence_epoch(bool failed_fence) const {
     return t;
 }
 
-txn_metadata txn_metadata::prepare_add_partitions(const std::set<topic_partition>& added, int64_t now_ms) const {
+txn_metadata txn_metadata::prepare_add_partitions(const std::set<topic_partition>& added, int64_t now_ms,
+                                                  int8_t client_txn_version) const {
     txn_metadata t = *this;
+    t.client_txn_version = client_txn_version;
     if (state == txn_state::empty || state == txn_state::complete_abort || state == txn_state::complete_commit)
         t.txn_start_ms = now_ms;
     t.partitions.insert(added.begin(), added.end());
@@ -73,9 +75,30 @@ txn_metadata txn_metadata::prepare_end(bool commit, int64_t now_ms) const {
     return t;
 }
 
+txn_metadata txn_metadata::prepare_end_v2(bool commit, int64_t next_pid, int64_t now_ms,
+                                          bool no_partition_added) const {
+    txn_metadata t = *this;
+    t.state = commit ? txn_state::prepare_commit : txn_state::prepare_abort;
+    // Kafka logs an abort at Short.MaxValue as a bug and does not bump.
+    if (!(producer_epoch == INT16_MAX && !commit)) t.producer_epoch = int16_t(producer_epoch + 1);
+    t.last_producer_epoch = producer_epoch;
+    if (no_partition_added) t.txn_start_ms = now_ms;
+    t.next_producer_id = next_pid;
+    t.client_txn_version = 2;
+    t.last_update_ms = now_ms;
+    return t;
+}
+
 txn_metadata txn_metadata::prepare_complete(int64_t now_ms) const {
     txn_metadata t = *this;
     t.state = state == txn_state::prepare_commit ? txn_state::complete_commit : txn_state::complete_abort;
+    if (client_txn_version >= 2 && next_producer_id != no_producer_id) {
+        // The markers carried the old id at the bumped epoch; the client now gets the new id.
+        t.previous_producer_id = producer_id;
+        t.producer_id = next_producer_id;
+        t.producer_epoch = 0;
+    }
+    t.next_producer_id = no_producer_id;
     t.partitions.clear();
     t.last_update_ms = now_ms;
     return t;

@@ -1,8 +1,7 @@
 // One transactional id's metadata and the transitions of Kafka's
-// TransactionMetadata (Kafka 4.3.1, transaction version 1 — the classic
-// protocol): each prepare_* returns the metadata the transition leads to
-// (Kafka's TxnTransitMetadata); the coordinator makes it durable, then
-// adopts it.
+// TransactionMetadata (Kafka 4.3.1, transaction versions 1 and 2): each
+// prepare_* returns the metadata the transition leads to (Kafka's
+// TxnTransitMetadata); the coordinator makes it durable, then adopts it.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +40,12 @@ struct txn_metadata {
     std::set<topic_partition> partitions;
     int64_t txn_start_ms = -1;
     int64_t last_update_ms = 0;
+    // Transaction version 2: the producer id that follows an exhausted epoch,
+    // chosen at PrepareCommit/PrepareAbort and adopted at Complete*.
+    int64_t next_producer_id = no_producer_id;
+    // The transaction version of the client's last add or end (Kafka's
+    // clientTransactionVersion): 0-1 the classic protocol, 2 KIP-890.
+    int8_t client_txn_version = 0;
 
     // prepareIncrementProducerEpoch: InitProducerId on Empty/Complete*.
     // PRODUCER_FENCED when `expected_epoch` is neither the current nor the last epoch.
@@ -56,10 +61,17 @@ struct txn_metadata {
     txn_metadata prepare_fence_epoch(bool failed_fence) const;
     // prepareAddPartitions: Ongoing with the union of the partitions; a new
     // transaction starts now.
-    txn_metadata prepare_add_partitions(const std::set<topic_partition>& added, int64_t now_ms) const;
-    // prepareAbortOrCommit
+    txn_metadata prepare_add_partitions(const std::set<topic_partition>& added, int64_t now_ms,
+                                        int8_t client_txn_version = 1) const;
+    // prepareAbortOrCommit, transaction version 1: the epoch stays.
     txn_metadata prepare_end(bool commit, int64_t now_ms) const;
-    // prepareComplete: CompleteCommit/CompleteAbort with no partitions.
+    // prepareAbortOrCommit, transaction version 2: the epoch is bumped (not
+    // past Short.MaxValue on an abort), the last epoch remembered;
+    // `next_pid` (or -1) replaces the producer id at Complete*.
+    // `no_partition_added`: an abort of an Empty/Complete* id starts now.
+    txn_metadata prepare_end_v2(bool commit, int64_t next_pid, int64_t now_ms, bool no_partition_added) const;
+    // prepareComplete: CompleteCommit/CompleteAbort with no partitions; with
+    // a next producer id (version 2, epoch exhausted) that id at epoch 0.
     txn_metadata prepare_complete(int64_t now_ms) const;
     bool is_epoch_exhausted_now() const { return is_epoch_exhausted(producer_epoch); }
 };

@@ -130,9 +130,10 @@ def zigzag_varint(n):
     return uvarint((n << 1) ^ (n >> 63))
 
 
-def record_batch(records, producer_id=-1, producer_epoch=-1, base_sequence=-1, timestamp=1_700_000_000_000):
+def record_batch(records, producer_id=-1, producer_epoch=-1, base_sequence=-1, timestamp=1_700_000_000_000,
+                 attributes=0):
     """One uncompressed v2 RecordBatch of (key, value) byte pairs, base offset 0, CRC-32C
-    filled in (DefaultRecordBatch layout)."""
+    filled in (DefaultRecordBatch layout); attributes 0x10: transactional."""
     import crc32c  # tests/clients/requirements.txt
 
     body = bytearray()
@@ -140,17 +141,24 @@ def record_batch(records, producer_id=-1, producer_epoch=-1, base_sequence=-1, t
         rec = b"\x00" + zigzag_varint(i) + zigzag_varint(i)  # attributes, timestamp delta, offset delta
         rec += zigzag_varint(len(key)) + key + zigzag_varint(len(value)) + value + uvarint(0)  # no headers
         body += zigzag_varint(len(rec)) + rec
-    after_crc = struct.pack(">hiqqqhii", 0, len(records) - 1, timestamp, timestamp + len(records) - 1,
+    after_crc = struct.pack(">hiqqqhii", attributes, len(records) - 1, timestamp, timestamp + len(records) - 1,
                             producer_id, producer_epoch, base_sequence, len(records)) + bytes(body)
     crc = crc32c.crc32c(after_crc)
     tail = struct.pack(">ibI", 0, 2, crc) + after_crc  # partition leader epoch, magic, crc
     return struct.pack(">qi", 0, len(tail)) + tail
 
 
-def produce_request(topic, partition, batch, correlation_id, acks=-1, timeout_ms=30000):
+def nullable_string(s):
+    if s is None:
+        return struct.pack(">h", -1)
+    b = s.encode()
+    return struct.pack(">h", len(b)) + b
+
+
+def produce_request(topic, partition, batch, correlation_id, acks=-1, timeout_ms=30000, transactional_id=None):
     """A complete Produce v3 frame for one partition."""
     t = topic.encode()
-    body = struct.pack(">hhi", -1, acks, timeout_ms)  # null transactional id
+    body = nullable_string(transactional_id) + struct.pack(">hi", acks, timeout_ms)
     body += struct.pack(">ih", 1, len(t)) + t + struct.pack(">iii", 1, partition, len(batch)) + batch
     return frame(request_header(PRODUCE, 3, correlation_id, False, "behavior-test") + body)
 

@@ -213,6 +213,11 @@ def test_records_produced_by_a_client_are_browsable(api, helper):
     assert [x["headers"] for x in got][0][0]["key"] == "h" and got[0]["headers"][0]["value"]["text"] == "v0"
     assert all(x["type"] == "record" for x in got)
     assert m["next_offsets"] == {"0": 3} and m["high_watermarks"] == {"0": 3}
+    # Each partition's one (active) segment file holds its 3 records.
+    status, d = api.get("/api/v1/topics/" + t)
+    assert [(p["segment_count"], [(s["base_offset"], s["next_offset"], s["active"]) for s in p["segments"]])
+            for p in d["partitions"]] == [(1, [(0, 3, True)])] * 2
+    assert all(p["segments"][0]["size_bytes"] == p["size_bytes"] > 0 for p in d["partitions"])
     # Both partitions, newest first, bounded by limit.
     status, m = api.get("/api/v1/topics/%s/messages?from=newest&limit=2" % t)
     assert status == 200 and len(m["messages"]) == 2

@@ -16,6 +16,9 @@
 // the transactional id (else every partition TRANSACTIONAL_ID_AUTHORIZATION_
 // FAILED), each topic WRITE (else TOPIC_AUTHORIZATION_FAILED, before the
 // existence check).
+// Transactions (KIP-890, broker/txn_verification.h): the first transactional
+// batch of a transaction on a partition is verified with the coordinator
+// (v3-11) or adds the partition to the transaction (v12+, version 2).
 #include <utility>
 
 #include "base/endian.h"
@@ -23,6 +26,8 @@
 #include "broker/handlers/handlers.h"
 #include "broker/partition_requests.h"
 #include "broker/quota_accounting.h"
+#include "broker/txn_verification.h"
+#include "meta/topic_name.h"
 #include "record/batch_header.h"
 
 namespace ketch::broker {
@@ -78,27 +83,81 @@ bool has_transactional_records(const produce_request& req) {
     return false;
 }
 
+// A partition that passed the checks, waiting for verification and its append.
+struct pending_append {
+    const meta::resolved_topic* topic;
+    produce_request::partition_produce_data* data;
+    partition_response* out;
+};
+
+// The producer of a transactional batch (the partition's first batch), if any.
+std::optional<record::batch_header> transactional_header(const produce_request::partition_produce_data& p) {
+    if (!p.records) return std::nullopt;
+    auto h = record::parse_batch_header(p.records->data.view());
+    if (!h || !h->is_transactional()) return std::nullopt;
+    return h;
+}
+
+// ReplicaManager.handleProduceAppend: the partitions whose producer has no
+// open transaction there yet are verified (or added) in one coordinator call;
+// the failed ones are answered and dropped from `todo`.
+awaitable<void> verify_transactional(request_context& ctx, const produce_request& req,
+                                     std::vector<pending_append>& todo) {
+    if (!req.transactional_id || req.transactional_id->empty()) co_return;
+    txn_verify_request vr;
+    vr.transactional_id = *req.transactional_id;
+    vr.op = produce_txn_operation(ctx.api_version);
+    std::vector<std::pair<txn::topic_partition, pending_append*>> checked;
+    for (auto& a : todo) {
+        auto h = transactional_header(*a.data);
+        if (!h) continue;
+        if (vr.producer_id == -1) {
+            vr.producer_id = h->producer_id;
+            vr.producer_epoch = h->producer_epoch;
+        }
+        const txn::topic_partition tp{a.topic->t.name, a.data->index};
+        auto store = ctx.broker.partitions.find(tp.topic, tp.partition);
+        if (store && store->has_ongoing_txn(h->producer_id, h->producer_epoch)) continue;
+        vr.partitions.push_back(tp);
+        checked.emplace_back(tp, &a);
+    }
+    if (vr.partitions.empty()) co_return;
+    auto failed = co_await verify_or_add_partitions(ctx, vr);
+    if (failed.empty()) co_return;
+    for (auto& [tp, a] : checked) {
+        auto it = failed.find(tp);
+        if (it == failed.end()) continue;
+        auto e = produce_verification_error(it->second, vr.op);
+        a->out->error_code = code(e.error);
+        a->out->error_message = std::move(e.message);
+        a->data = nullptr;  // answered
+    }
+    std::erase_if(todo, [](const pending_append& a) { return a.data == nullptr; });
+}
+
 }  // namespace
 
 awaitable<produce_response> handle_produce(request_context& ctx, produce_request& req) {
     auto& b = ctx.broker;
     produce_response resp;
     const bool by_id = ctx.api_version >= 13;
-    bool any_error = false;
     std::vector<partition::durable_wait> syncs;
-    // Responses are built in place; reserve so pointers in `syncs` stay valid.
+    std::vector<pending_append> todo;
+    // Responses are built in place; reserve so pointers in `syncs` and `todo` stay valid.
     resp.responses.reserve(req.topic_data.size());
     const bool txn_denied =
         b.authorizer && has_transactional_records(req) &&
         !(req.transactional_id &&
           ctx.authorize(security::acl_operation::write, security::resource_type::transactional_id, *req.transactional_id));
+    std::vector<topic_access> accesses;
+    accesses.reserve(req.topic_data.size());
     for (auto& td : req.topic_data) {
         auto& tr = resp.responses.emplace_back();
         tr.name = td.name;
         tr.topic_id = td.topic_id;
         tr.partition_responses.reserve(td.partition_data.size());
-        auto acc = by_id ? access_topic(ctx, security::acl_operation::write, td.topic_id)
-                         : access_topic(ctx, security::acl_operation::write, td.name);
+        auto& acc = accesses.emplace_back(by_id ? access_topic(ctx, security::acl_operation::write, td.topic_id)
+                                                : access_topic(ctx, security::acl_operation::write, td.name));
         for (auto& p : td.partition_data) {
             auto& out = tr.partition_responses.emplace_back();
             out.index = p.index;
@@ -111,12 +170,20 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
                 out.error_code = code(error_code::invalid_required_acks);
             } else if (acc.error != error_code::none) {
                 out.error_code = code(acc.error);
+            } else if (meta::is_internal_topic(acc.topic->t.name)) {
+                // ReplicaManager.appendToLocalLog: "Cannot append to internal
+                // topic", without the message in the answer.
+                out.error_code = code(error_code::invalid_topic_exception);
             } else {
-                append_one(ctx, *acc.topic, p, out, syncs, req.acks);
+                todo.push_back({acc.topic.get(), &p, &out});
             }
-            if (out.error_code != 0) any_error = true;
         }
     }
+    co_await verify_transactional(ctx, req, todo);
+    for (auto& a : todo) append_one(ctx, *a.topic, *a.data, *a.out, syncs, req.acks);
+    bool any_error = false;
+    for (auto& tr : resp.responses)
+        for (auto& out : tr.partition_responses) any_error = any_error || out.error_code != 0;
     // producer_byte_rate: the request's bytes (KafkaApis.handleProduceRequest).
     record_quota(ctx, security::quota_type::produce, double(ctx.request_bytes));
     if (req.acks == 0) {

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "broker/handlers/handlers.h"
+#include "broker/live_brokers.h"
 #include "broker/topics.h"
 #include "meta/topic_name.h"
 #include "meta/topic_registry.h"
@@ -38,7 +39,7 @@ metadata_response::metadata_response_topic describe(const request_context& ctx, 
     metadata_response::metadata_response_topic out;
     out.name = t.name;
     out.topic_id = t.id;
-    out.is_internal = false;
+    out.is_internal = meta::is_internal_topic(t.name);
     for (int32_t p = 0; p < t.partition_count; ++p) {
         auto& mp = out.partitions.emplace_back();
         mp.partition_index = p;
@@ -56,6 +57,8 @@ metadata_response::metadata_response_topic describe(const request_context& ctx, 
 metadata_response::metadata_response_topic topic_error(std::optional<std::string> name, uuid id, error_code e) {
     metadata_response::metadata_response_topic out;
     out.error_code = code(e);
+    // Kafka sets is_internal on error rows too (Topic.isInternal of the name).
+    out.is_internal = name && meta::is_internal_topic(*name);
     out.name = std::move(name);
     out.topic_id = id;
     return out;
@@ -90,7 +93,11 @@ public:
         // Kafka 4.3.1 answers UNKNOWN_TOPIC_OR_PARTITION to the request that
         // triggers the creation (recorded: conformance/recordings/metadata.json);
         // the client asks again and then sees the topic.
-        auto created = auto_create_topic(ctx_.broker, name);
+        // __consumer_offsets is created as the group coordinator has it
+        // (AutoTopicCreationManager.creatableTopic).
+        auto created = name == meta::consumer_offsets_topic && ctx_.broker.consumer_offsets
+                           ? create_offsets_topic(ctx_.broker)
+                           : auto_create_topic(ctx_.broker, name);
         bool exists = created.ok() || created.error().code == meta::errc::topic_already_exists;
         resp_.topics.push_back(
             topic_error(name, {}, exists ? error_code::unknown_topic_or_partition : to_kafka(created.error().code)));
@@ -118,8 +125,12 @@ private:
 awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_request& req) {
     auto& b = ctx.broker;
     metadata_response resp;
-    auto ep = b.config.advertised_for(ctx.conn.listener_name);
-    resp.brokers.push_back({b.config.node_id, ep.host, ep.port, std::nullopt, {}});
+    if (!b.cluster) {
+        auto ep = b.config.advertised_for(ctx.conn.listener_name);
+        resp.brokers.push_back({b.config.node_id, ep.host, ep.port, std::nullopt, {}});
+    } else {  // cluster mode: every live broker
+        for (auto& lb : live_brokers(ctx)) resp.brokers.push_back({lb.node_id, lb.host, lb.port, lb.rack, {}});
+    }
     resp.cluster_id = b.config.cluster_id;
     resp.controller_id = b.config.node_id;
     if (req.include_cluster_authorized_operations)

@@ -13,13 +13,16 @@
 //   from v4), with the error's message and no node;
 // - v0-3 carry the message of their error code, "NONE" on success (what
 //   Errors.NONE.message() gives); v4+ carry no message per key.
-// ketch difference: Kafka answers COORDINATOR_NOT_AVAILABLE while it creates
-// __consumer_offsets on the first lookup; ketch has no such topic.
+// A group lookup creates __consumer_offsets if it does not exist, as Kafka's
+// first lookup does (broker/offsets_topic.h). ketch difference: Kafka answers
+// that first lookup COORDINATOR_NOT_AVAILABLE while the topic's partitions
+// get their leaders; ketch creates the topic at once and answers it.
 #include <string_view>
 #include <vector>
 
 #include "base/uuid.h"
 #include "broker/handlers/handlers.h"
+#include "broker/offsets_topic.h"
 
 namespace ketch::broker {
 
@@ -89,6 +92,7 @@ std::pair<error_code, node> coordinator_for(request_context& ctx, int8_t key_typ
         return {error_code::transactional_id_authorization_failed, node{}};
     switch (key_type) {
         case 0: {
+            if (ctx.broker.consumer_offsets) ctx.broker.consumer_offsets->ensure();
             auto ep = c.advertised_for(ctx.conn.listener_name);
             return {error_code::none, node{c.node_id, ep.host, ep.port}};
         }

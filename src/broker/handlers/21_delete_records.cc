@@ -6,6 +6,7 @@
 // UnifiedLog.maybeIncrementLogStartOffset.
 #include "broker/handlers/handlers.h"
 #include "broker/partition_requests.h"
+#include "meta/topic_name.h"
 
 namespace ketch::broker {
 
@@ -22,6 +23,12 @@ awaitable<delete_records_response> handle_delete_records(request_context& ctx, d
             auto& out = tr.partitions.emplace_back();
             out.partition_index = p.partition_index;
             out.low_watermark = -1;
+            // ReplicaManager.deleteRecordsOnLocalLog: "Cannot delete records of
+            // internal topic", before the partition is looked up.
+            if (acc.topic && !acc.denied() && meta::is_internal_topic(acc.topic->t.name)) {
+                out.error_code = code(error_code::invalid_topic_exception);
+                continue;
+            }
             auto part = open_partition(ctx, acc, p.partition_index);
             if (!part.ok()) {
                 out.error_code = code(part.error());

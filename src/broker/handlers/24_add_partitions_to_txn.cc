@@ -1,8 +1,9 @@
 // AddPartitionsToTxn v0-5. v1: same as v0. v2: PRODUCER_FENCED (below:
 // INVALID_PRODUCER_EPOCH). v3: flexible. v4: batched transactions and
 // verify_only, for brokers (KIP-890; Kafka requires CLUSTER_ACTION, which an
-// unauthenticated ketch grants). v5: same as v4 (transaction version 2
-// clients; ketch runs every transaction as version 1).
+// unauthenticated ketch grants). v5: TRANSACTION_ABORTABLE may be answered.
+// A v4+ add (not verify_only) is a transaction version 2 add
+// (TransactionVersion.transactionVersionForAddPartitionsToTxn), below TV_0.
 // Behaviour: KafkaApis.handleAddPartitionsToTxnRequest and
 // TransactionCoordinator.handleAddPartitionsToTransaction /
 // handleVerifyPartitionsInTransaction (Kafka 4.3.1):
@@ -94,8 +95,9 @@ awaitable<std::vector<topic_result>> handle_one(request_context& ctx, const one_
         co_return out;
     }
     // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
-    auto e = co_await blocking_call<error_code>(ctx.broker, [txns, &t, &partitions] {
-        return txns->add_partitions(t.id, t.producer_id, t.producer_epoch, partitions);
+    const int8_t version = client ? 0 : 2;
+    auto e = co_await blocking_call<error_code>(ctx.broker, [txns, &t, &partitions, version] {
+        return txns->add_partitions(t.id, t.producer_id, t.producer_epoch, partitions, version);
     });
     if (e == error_code::producer_fenced && ctx.api_version < 2) e = error_code::invalid_producer_epoch;
     for (auto& tp : partitions) put(out, tp.topic, tp.partition, e);

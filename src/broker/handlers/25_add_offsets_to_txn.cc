@@ -5,19 +5,14 @@
 // offsets.topic.num.partitions) is added to the transaction like any other.
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
-#include "group/java_hash.h"
+#include "group/offsets_topic_records.h"
 #include "txn/coordinator.h"
 
 namespace ketch::broker {
 
 using namespace kafka;
 
-int32_t offsets_partition_for(const std::string& group_id) {
-    // Utils.abs(Integer.MIN_VALUE) is 0 in Kafka.
-    int32_t h = group::java_string_hash(group_id);
-    int32_t a = h == INT32_MIN ? 0 : (h < 0 ? -h : h);
-    return a % 50;
-}
+int32_t offsets_partition_for(const std::string& group_id) { return group::offsets_partition_for(group_id); }
 
 awaitable<add_offsets_to_txn_response> handle_add_offsets_to_txn(request_context& ctx,
                                                                  add_offsets_to_txn_request& req) {

@@ -1,10 +1,11 @@
-// EndTxn v0-4. v1: same as v0. v2: PRODUCER_FENCED (below:
+// EndTxn v0-5. v1: same as v0. v2: PRODUCER_FENCED (below:
 // INVALID_PRODUCER_EPOCH). v3: flexible. v4: TRANSACTION_ABORTABLE may be
-// answered (KIP-890). v5 (transaction version 2: the epoch is bumped at every
-// end) is not served, so clients run the classic protocol.
-// Behaviour: KafkaApis.handleEndTxnRequest and
-// TransactionCoordinator.endTransactionWithTV1 (Kafka 4.3.1): answered once
-// PrepareCommit/PrepareAbort is durable; markers follow.
+// answered (KIP-890). v5: transaction version 2 (KIP-890): the epoch is
+// bumped at every end and the answer carries the producer id and epoch.
+// Behaviour: KafkaApis.handleEndTxnRequest (a v5+ request is a TV_2 client,
+// below TV_0) and TransactionCoordinator.endTransactionWithTV1 /
+// endTransaction (Kafka 4.3.1): answered once PrepareCommit/PrepareAbort is
+// durable; markers follow.
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "txn/coordinator.h"
@@ -26,11 +27,17 @@ awaitable<end_txn_response> handle_end_txn(request_context& ctx, end_txn_request
         resp.error_code = code(error_code::coordinator_not_available);
         co_return resp;
     }
-    auto e = co_await blocking_call<error_code>(ctx.broker, [txns, &req] {
-        return txns->end_txn(req.transactional_id, req.producer_id, req.producer_epoch, req.committed);
+    const bool v2 = ctx.api_version >= 5;
+    // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
+    auto r = co_await blocking_call<txn::end_txn_result>(ctx.broker, [txns, &req, v2] {
+        if (v2) return txns->end_txn_v2(req.transactional_id, req.producer_id, req.producer_epoch, req.committed);
+        return txn::end_txn_result{
+            txns->end_txn(req.transactional_id, req.producer_id, req.producer_epoch, req.committed)};
     });
-    if (e == error_code::producer_fenced && ctx.api_version < 2) e = error_code::invalid_producer_epoch;
-    resp.error_code = code(e);
+    if (r.error == error_code::producer_fenced && ctx.api_version < 2) r.error = error_code::invalid_producer_epoch;
+    resp.error_code = code(r.error);
+    resp.producer_id = r.producer_id;
+    resp.producer_epoch = r.producer_epoch;
     co_return resp;
 }
 

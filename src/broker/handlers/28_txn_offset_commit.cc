@@ -1,19 +1,24 @@
 // TxnOffsetCommit v0-5. v2: committed_leader_epoch. v3: generation_id,
-// member_id, group_instance_id (KIP-447) and flexible. v4: same as v3. v5:
-// transaction version 2 clients (served as version 1).
+// member_id, group_instance_id (KIP-447) and flexible. v4: TRANSACTION_ABORTABLE
+// may be answered. v5: transaction version 2 clients (KIP-890): the group's
+// __consumer_offsets partition is added to the transaction by the broker
+// (no AddOffsetsToTxn); AddPartitionsToTxnManager's
+// txnOffsetCommitRequestVersionToTransactionSupportedOperation.
 // Behaviour: KafkaApis.handleTxnOffsetCommitRequest and
 // GroupCoordinatorService.commitTransactionalOffsets (Kafka 4.3.1):
 // - unknown topics and partitions are UNKNOWN_TOPIC_OR_PARTITION, without
 //   the coordinator;
 // - the producer is checked as Kafka's transaction verification checks the
 //   group's __consumer_offsets partition against the transaction coordinator
-//   (it must have been added with AddOffsetsToTxn, with the current epoch);
+//   (below v5 it must have been added with AddOffsetsToTxn, with the
+//   current epoch; v5 adds it);
 //   a verification guard (UnifiedLog's VerificationGuard) makes the offsets
 //   INVALID_TXN_STATE if the transaction ended between the check and the write;
 // - the group coordinator keeps the offsets pending until the transaction
 //   ends (group/txn_offsets.cc).
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
+#include "broker/txn_verification.h"
 #include "group/coordinator.h"
 #include "meta/topic_registry.h"
 #include "txn/coordinator.h"
@@ -39,15 +44,10 @@ void add(std::vector<response_topic>& out, const std::string& topic, int32_t par
     p.error_code = code(e);
 }
 
-// The error Kafka's transaction verification of the offsets partition answers.
+// The error Kafka's transaction verification of the offsets partition
+// answers, after AddPartitionsToTxnManager's mapping (verify_or_add_partitions).
 error_code verification_error(error_code e) {
-    switch (e) {
-        case error_code::none: return e;
-        case error_code::producer_fenced: return error_code::invalid_producer_epoch;
-        case error_code::transaction_abortable:
-        case error_code::invalid_producer_id_mapping: return error_code::invalid_txn_state;
-        default: return e;
-    }
+    return e == error_code::invalid_producer_id_mapping ? error_code::invalid_txn_state : e;
 }
 
 }  // namespace
@@ -110,9 +110,11 @@ awaitable<txn_offset_commit_response> handle_txn_offset_commit(request_context& 
     std::vector<txn::topic_partition> offsets_tp{{txn::consumer_offsets_topic, offsets_partition_for(req.group_id)}};
     // Guard first, then verify: a transaction that ends in between revokes it.
     args.verification_guard = b.groups.begin_txn_offsets_verification(req.producer_id);
-    auto v = b.txns->verify_partitions(req.transactional_id, req.producer_id, req.producer_epoch, offsets_tp);
-    if (auto e = verification_error(v.front().second); e != error_code::none) {
-        all(e);
+    const txn_verify_request vr{req.transactional_id, req.producer_id, req.producer_epoch, offsets_tp,
+                                txn_offset_commit_operation(ctx.api_version)};
+    auto failed = co_await verify_or_add_partitions(ctx, vr);
+    if (!failed.empty()) {
+        all(verification_error(failed.begin()->second));
         co_return resp;
     }
     // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).

@@ -27,6 +27,7 @@ constexpr supported_feature k_supported[] = {
     {"kraft.version", 0, 1, 1},
     {"metadata.version", 7, 30, 30},
     {"eligible.leader.replicas.version", 0, 1, 1},
+    {"transaction.version", 0, 2, 2},
 };
 
 constexpr int8_t k_upgrade = 1;

@@ -1,6 +1,7 @@
 // DescribeCluster v0-2. v1: endpoint_type (1 brokers, 2 controllers).
 // v2: include_fenced_brokers / is_fenced. Behaviour: KafkaApis.handleDescribeCluster.
 #include "broker/handlers/handlers.h"
+#include "broker/live_brokers.h"
 
 namespace ketch::broker {
 
@@ -31,11 +32,21 @@ awaitable<describe_cluster_response> handle_describe_cluster(request_context& ct
                 : 0;
     resp.cluster_id = c.cluster_id;
     resp.controller_id = c.node_id;
-    auto& br = resp.brokers.emplace_back();
-    br.broker_id = c.node_id;
-    auto ep = c.advertised_for(ctx.conn.listener_name);
-    br.host = ep.host;
-    br.port = ep.port;
+    if (!ctx.broker.cluster) {
+        auto& br = resp.brokers.emplace_back();
+        br.broker_id = c.node_id;
+        auto ep = c.advertised_for(ctx.conn.listener_name);
+        br.host = ep.host;
+        br.port = ep.port;
+        co_return resp;
+    }
+    for (auto& lb : live_brokers(ctx)) {  // cluster mode: every live broker
+        auto& br = resp.brokers.emplace_back();
+        br.broker_id = lb.node_id;
+        br.host = lb.host;
+        br.port = lb.port;
+        br.rack = lb.rack;
+    }
     co_return resp;
 }
 

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/token_handlers.h"
 
 namespace ketch::broker {
 
@@ -49,11 +50,19 @@ constexpr handler_entry k_handlers[] = {
           &handle_alter_replica_log_dirs, 1, 2, &alter_replica_log_dirs_error>(),
     entry<create_partitions_request, create_partitions_response,
           &handle_create_partitions, 0, 3, &create_partitions_error>(),
+    entry<create_delegation_token_request, create_delegation_token_response,
+          &handle_create_delegation_token, 1, 3, &create_delegation_token_error>(),
+    entry<renew_delegation_token_request, renew_delegation_token_response,
+          &handle_renew_delegation_token, 1, 2, &renew_delegation_token_error>(),
+    entry<expire_delegation_token_request, expire_delegation_token_response,
+          &handle_expire_delegation_token, 1, 2, &expire_delegation_token_error>(),
+    entry<describe_delegation_token_request, describe_delegation_token_response,
+          &handle_describe_delegation_token, 1, 3, &describe_delegation_token_error>(),
     entry<add_partitions_to_txn_request, add_partitions_to_txn_response,
           &handle_add_partitions_to_txn, 0, 5, &add_partitions_to_txn_error>(),
     entry<add_offsets_to_txn_request, add_offsets_to_txn_response,
           &handle_add_offsets_to_txn, 0, 4, &add_offsets_to_txn_error>(),
-    entry<end_txn_request, end_txn_response, &handle_end_txn, 0, 4, &end_txn_error>(),
+    entry<end_txn_request, end_txn_response, &handle_end_txn, 0, 5, &end_txn_error>(),
     entry<txn_offset_commit_request, txn_offset_commit_response,
           &handle_txn_offset_commit, 0, 5, &txn_offset_commit_error>(),
     entry<delete_groups_request, delete_groups_response, &handle_delete_groups, 0, 2, &delete_groups_error>(),

@@ -79,6 +79,17 @@ function table(columns, rows, onOpen) {
 
 function go(path) { location.href = path; }
 
+// The topic page's segment files, by partition (the newest 100 of each).
+function segmentsSection(partitions) {
+  const rows = partitions.flatMap(p => (p.segments || []).map(s => ({ partition: p.partition, ...s })));
+  if (!rows.length) return [];
+  return [h('h2', {}, 'Segments'), h('div', { id: 'segments' },
+    table([{ title: 'Partition', key: 'partition', num: true }, { title: 'Base offset', key: 'base_offset', num: true },
+           { title: 'Next offset', key: 'next_offset', num: true }, { title: 'Size', num: true, cell: r => fmtBytes(r.size_bytes) },
+           { title: 'Created', cell: r => fmtTime(r.created_ms) }, { title: 'Newest record', cell: r => fmtTime(r.max_timestamp) },
+           { title: '', cell: r => r.active ? 'active' : '' }], rows))];
+}
+
 const main = () => document.getElementById('main');
 
 function page(title, ...content) {
@@ -239,8 +250,10 @@ async function topicPage(name) {
       table([{ title: 'Partition', key: 'partition', num: true }, { title: 'Log start', key: 'log_start_offset', num: true },
              { title: 'High watermark', key: 'high_watermark', num: true },
              { title: 'Last stable', key: 'last_stable_offset', num: true },
-             { title: 'Messages', key: 'messages', num: true }, { title: 'Size', num: true, cell: r => fmtBytes(r.size_bytes) }],
+             { title: 'Messages', key: 'messages', num: true }, { title: 'Size', num: true, cell: r => fmtBytes(r.size_bytes) },
+             { title: 'Segments', key: 'segment_count', num: true }],
             t.partitions),
+      ...segmentsSection(t.partitions),
       h('h2', {}, 'Configs'), msg,
       table([{ title: 'Name', cell: r => h('span', { title: r.documentation || '' }, r.name) },
              { title: 'Value', cell: r => r.editor }, { title: 'Source', key: 'source' },

@@ -19,6 +19,9 @@ import (
 type security struct {
 	protocol, mechanism, username, password string
 	caFile, certFile, keyFile               string
+	// SCRAM login by delegation token (the client-first extension
+	// tokenauth=true): "sasl.scram.tokenauth": "true", a name of our own.
+	tokenAuth bool
 }
 
 // opts turns the settings into kgo options: TLS for SSL / SASL_SSL (the CA
@@ -66,9 +69,9 @@ func (s security) opts() ([]kgo.Opt, string, error) {
 		case "PLAIN":
 			m = plain.Auth{User: s.username, Pass: s.password}.AsMechanism()
 		case "SCRAM-SHA-256":
-			m = scram.Auth{User: s.username, Pass: s.password}.AsSha256Mechanism()
+			m = scram.Auth{User: s.username, Pass: s.password, IsToken: s.tokenAuth}.AsSha256Mechanism()
 		case "SCRAM-SHA-512":
-			m = scram.Auth{User: s.username, Pass: s.password}.AsSha512Mechanism()
+			m = scram.Auth{User: s.username, Pass: s.password, IsToken: s.tokenAuth}.AsSha512Mechanism()
 		default:
 			return nil, fmt.Sprintf("franz-go driver does not know sasl.mechanism %q", s.mechanism), nil
 		}
@@ -148,6 +151,8 @@ func configOpts(config map[string]any) ([]kgo.Opt, string, error) {
 			sec.username = value
 		case "sasl.password":
 			sec.password = value
+		case "sasl.scram.tokenauth":
+			sec.tokenAuth = value == "true"
 		case "ssl.ca.location":
 			sec.caFile = value
 		case "ssl.certificate.location":

@@ -83,9 +83,16 @@ try {
   await shot('topics');
   await open('/ui/topics/' + encodeURIComponent(env.NEW_TOPIC), 'topic');
   await waitText('main', 'Partitions');
-  const partRows = await page.$$eval('main table:first-of-type tbody tr', rs => rs.length);
+  const partRows = await page.$eval('main table', t => t.tBodies[0].rows.length);  // the first: partitions
   expect(partRows === 3, 'the new topic has 3 partitions, saw ' + partRows);
   await shot('topic');
+
+  // The client's topic: its partition's segment file holds the 10 records.
+  await open('/ui/topics/' + encodeURIComponent(env.TOPIC), 'topic-segments');
+  await page.waitForSelector('#segments tbody tr');
+  const seg = (await page.$$eval('#segments tbody tr', rs => rs.map(r => [...r.cells].map(c => c.innerText.trim()))))[0];
+  expect(seg[0] === '0' && seg[1] === '0' && seg[2] === '10' && seg[6] === 'active', 'segment row ' + JSON.stringify(seg));
+  await shot('topic-segments');
 
   // Messages produced by a client: key, headers, JSON value.
   await open('/ui/messages?topic=' + encodeURIComponent(env.TOPIC), 'messages');

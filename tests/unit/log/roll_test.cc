@@ -27,6 +27,28 @@ TEST(local_log_roll, by_size_when_the_next_batch_would_not_fit) {
     EXPECT_FALSE(*fx.mem->exists(fx.path(12, k_index_suffix)));  // active: written at close
 }
 
+TEST(local_log_roll, segments_report_offsets_sizes_and_times_oldest_first) {
+    log_fixture fx;
+    auto b = make_batch(2, 1000, 100);
+    fx.config.segment_bytes = 3 * b.size();
+    auto log = fx.open();
+    const int64_t opened = fx.clock;
+    for (int i = 0; i < 3; ++i) must_append(*log, b);
+    fx.clock += 5000;
+    must_append(*log, make_batch(2, 7000, 100));  // rolls: a new segment, created now
+    auto segs = log->segments();
+    ASSERT_EQ(segs.size(), 2u);
+    EXPECT_EQ(segs[0].base_offset, 0);
+    EXPECT_EQ(segs[0].next_offset, 6);
+    EXPECT_EQ(segs[0].size_bytes, 3 * b.size());
+    EXPECT_EQ(segs[0].created_ms, opened);
+    EXPECT_EQ(segs[0].max_timestamp, 1000);
+    EXPECT_EQ(segs[1].base_offset, 6);
+    EXPECT_EQ(segs[1].next_offset, 8);
+    EXPECT_EQ(segs[1].created_ms, opened + 5000);
+    EXPECT_EQ(segs[1].max_timestamp, 7000);
+}
+
 TEST(local_log_roll, by_time_judged_from_first_batch_timestamp) {
     log_fixture fx;
     fx.config.segment_ms = 1000;

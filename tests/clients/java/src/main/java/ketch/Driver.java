@@ -141,6 +141,14 @@ public final class Driver {
         return AclCommands.describe(config, a);
       case "delete-acls":
         return AclCommands.delete(config, a);
+      case "create-token":
+        return TokenCommands.create(config, a);
+      case "renew-token":
+        return TokenCommands.renewOrExpire(config, a, true);
+      case "expire-token":
+        return TokenCommands.renewOrExpire(config, a, false);
+      case "describe-tokens":
+        return TokenCommands.describe(config, a);
       case "cds-warmup":
         return Warmup.run(config, a);
       default:

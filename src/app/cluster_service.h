@@ -1,0 +1,29 @@
+// Cluster mode at start-up (docs/cluster.md): checks that the object store
+// answers (HEAD bucket, a conditional PUT of a probe object, its DELETE),
+// then joins the cluster in PostgreSQL (schema migrations, the cluster id,
+// registration, heartbeats). Not started without --cluster: a single-node
+// broker loads neither libpq nor makes any of these calls.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "app/broker_properties.h"
+#include "app/options.h"
+#include "broker/broker_context.h"
+#include "cluster/membership.h"
+
+namespace ketch::app {
+
+struct cluster_service {
+    std::unique_ptr<cluster::membership> membership;
+
+    // Empty (single node) without --cluster. Throws std::runtime_error with
+    // the reason when an engine does not answer. Sets ctx.config.cluster_id to
+    // the cluster's and ctx.cluster to the membership. Destroyed, it
+    // deregisters the broker (the others stop listing it at once).
+    static cluster_service start(const options& opt, broker::broker_context& ctx,
+                                 const std::vector<listener_endpoint>& endpoints);
+};
+
+}  // namespace ketch::app

@@ -1,0 +1,136 @@
+#include "broker/fetch_reads.h"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "broker/handler.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+namespace {
+
+using partition_data = fetch_response::partition_data;
+
+struct read_totals {
+    uint64_t bytes = 0;
+    bool read_error = false;  // a partition that could be read failed (errorReadingData)
+};
+
+// The answer of a partition that is not read: its error, no records, an
+// empty aborted list (FetchResponse.partitionResponse; recorded).
+void answer_error(partition_data& out, error_code e) {
+    out.error_code = code(e);
+    out.records = records{};
+}
+
+void fill_records(request_context& ctx, partition_data& out, log::read_result& r) {
+    records recs;
+    bool zero_copy = ctx.conn.sendfile_ok;
+    for (auto& s : r.slices) zero_copy &= s.file->native_handle() >= 0;
+    if (zero_copy) {
+        for (auto& s : r.slices) recs.chunks.push_back({s.file->native_handle(), int64_t(s.position), s.length, s.file});
+    } else {
+        // Not a plain file (tests' in-memory fs) or not a plaintext socket: copy.
+        auto copy = log::read_bytes(r);
+        if (!copy.ok()) throw std::runtime_error("reading the log: " + copy.error().message);
+        recs.data = shared_bytes(std::move(*copy));
+    }
+    out.records = std::move(recs);
+}
+
+// Reads one partition into `it.out` with at most `budget` bytes; the bytes read.
+uint64_t read_one(request_context& ctx, fetch_item& it, uint64_t budget, bool first, read_totals& t,
+                  bool read_committed) {
+    auto& out = it.out;
+    out = partition_data{};
+    out.partition_index = it.key.partition;
+    out.high_watermark = -1;
+    out.last_stable_offset = -1;
+    out.log_start_offset = -1;
+    out.aborted_transactions.emplace();
+    out.records = records{};
+    auto part = open_partition(ctx, *it.topic, it.key.partition);
+    if (!part.ok()) {
+        answer_error(out, part.error());
+        it.erroneous = it.topic->error != error_code::none || part.error() == error_code::unknown_topic_or_partition;
+        t.read_error |= !it.erroneous;
+        return 0;
+    }
+    if (auto e = partition::service::check_leader_epoch(it.params.current_leader_epoch); e != error_code::none) {
+        answer_error(out, e);
+        t.read_error = true;
+        return 0;
+    }
+    uint64_t limit = std::min<uint64_t>(uint64_t(std::max(it.params.max_bytes, 0)), budget);
+    log::read_options ro;
+    ro.min_one_batch = first;
+    ro.read_committed = read_committed;
+    auto r = ctx.broker.partitions.read(*part, it.params.fetch_offset, limit, ro);
+    // Past this point Kafka's answer comes from the log read: a
+    // read_uncommitted partition carries a null aborted list, errors too.
+    if (!read_committed) out.aborted_transactions.reset();
+    if (!r.ok()) {
+        out.error_code = code(r.error());
+        t.read_error = true;
+        return 0;
+    }
+    out.high_watermark = r->high_watermark;
+    out.last_stable_offset = r->last_stable_offset;
+    if (read_committed && r->aborted) {
+        for (const auto& a : *r->aborted) out.aborted_transactions->push_back({a.producer_id, a.first_offset, {}});
+    }
+    out.log_start_offset = r->log_start_offset;
+    fill_records(ctx, out, *r);
+    return r->total_bytes;
+}
+
+// Reads every item, honouring max_bytes across the response (the first
+// partition with data may exceed it, as Kafka's minOneMessage does).
+read_totals read_all(request_context& ctx, std::vector<fetch_item>& items, const fetch_limits& lim) {
+    read_totals t;
+    uint64_t budget = uint64_t(std::max(lim.max_bytes, 0));
+    for (auto& it : items) {
+        uint64_t n = read_one(ctx, it, budget, t.bytes == 0, t, lim.read_committed);
+        t.bytes += n;
+        budget = budget > n ? budget - n : 0;
+    }
+    return t;
+}
+
+}  // namespace
+
+awaitable<void> read_or_wait(request_context& ctx, std::vector<fetch_item>& items, const fetch_limits& lim) {
+    auto& b = ctx.broker;
+    const uint64_t min_bytes = uint64_t(std::max(lim.min_bytes, 1));
+    auto t = read_all(ctx, items, lim);
+    std::vector<partition::fetch_waiters::key> keys;
+    for (auto& it : items)
+        if (!it.erroneous) keys.emplace_back(it.topic->topic->t.name, it.key.partition);
+    if (t.bytes >= min_bytes || lim.max_wait_ms <= 0 || t.read_error || keys.empty()) co_return;
+
+    // Long poll: wait for an append to one of our partitions, or the deadline.
+    auto ex = co_await boost::asio::this_coro::executor;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(lim.max_wait_ms);
+    // Shared: a wake-up posted by an appender may run after this coroutine ends.
+    auto timer = std::make_shared<boost::asio::steady_timer>(ex);
+    while (t.bytes < min_bytes) {
+        timer->expires_at(deadline);
+        auto w = b.partitions.waiters().park(keys, [timer, ex] { boost::asio::post(ex, [timer] { timer->cancel(); }); });
+        // Data may have arrived between the read and the park: look once more.
+        t = read_all(ctx, items, lim);
+        if (t.bytes >= min_bytes || t.read_error) {
+            b.partitions.waiters().unpark(w, keys);
+            break;
+        }
+        handler_clock* clock = handler_clock::pause_current();  // waiting costs no request quota
+        auto [ec] = co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+        handler_clock::resume(clock);
+        b.partitions.waiters().unpark(w, keys);
+        t = read_all(ctx, items, lim);
+        if (!ec || t.read_error) break;  // deadline
+    }
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,40 @@
+// RenewDelegationToken v1-2. v2: flexible.
+// Behaviour: KafkaApis/ControllerApis.handleRenewDelegationTokenRequest
+// (allowTokenRequests: DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, expiry -1) then
+// DelegationTokenControlManager.renewDelegationToken: AUTH_DISABLED,
+// NOT_FOUND, EXPIRED, OWNER_MISMATCH (only the owner or a renewer), else the
+// expiry moves to now + min(renew period, delegation.token.expiry.time.ms),
+// capped at the token's maximum.
+#include "broker/handlers/handlers.h"
+#include "broker/handlers/token_access.h"
+#include "broker/handlers/token_handlers.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+awaitable<renew_delegation_token_response> handle_renew_delegation_token(request_context& ctx,
+                                                                         renew_delegation_token_request& req) {
+    renew_delegation_token_response resp;
+    if (!allow_token_requests(ctx)) {
+        resp.error_code = code(error_code::delegation_token_request_not_allowed);
+        resp.expiry_timestamp_ms = -1;
+        co_return resp;
+    }
+    if (!ctx.broker.tokens) {
+        resp.error_code = code(error_code::delegation_token_auth_disabled);
+        co_return resp;
+    }
+    auto r = ctx.broker.tokens->renew(ctx.conn.principal, std::string(as_string(req.hmac)), req.renew_period_ms);
+    resp.error_code = r.error;
+    resp.expiry_timestamp_ms = r.expiry_ms;
+    co_return resp;
+}
+
+// RenewDelegationTokenRequest.getErrorResponse: the error, expiry 0.
+std::optional<renew_delegation_token_response> renew_delegation_token_error(const renew_delegation_token_request&,
+                                                                            int16_t, const error_answer& e) {
+    return top_level_error<renew_delegation_token_response>(e);
+}
+
+}  // namespace ketch::broker

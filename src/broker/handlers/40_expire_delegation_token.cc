@@ -1,0 +1,40 @@
+// ExpireDelegationToken v1-2. v2: flexible.
+// Behaviour: KafkaApis/ControllerApis.handleExpireDelegationTokenRequest
+// (allowTokenRequests: DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, expiry -1) then
+// DelegationTokenControlManager.expireDelegationToken: AUTH_DISABLED,
+// NOT_FOUND, OWNER_MISMATCH; a negative period removes the token (expiry =
+// now); an expired token: EXPIRED; else expiry = now + period, capped at the maximum.
+#include "broker/handlers/handlers.h"
+#include "broker/handlers/token_access.h"
+#include "broker/handlers/token_handlers.h"
+
+namespace ketch::broker {
+
+using namespace kafka;
+
+awaitable<expire_delegation_token_response> handle_expire_delegation_token(request_context& ctx,
+                                                                           expire_delegation_token_request& req) {
+    expire_delegation_token_response resp;
+    if (!allow_token_requests(ctx)) {
+        resp.error_code = code(error_code::delegation_token_request_not_allowed);
+        resp.expiry_timestamp_ms = -1;
+        co_return resp;
+    }
+    if (!ctx.broker.tokens) {
+        resp.error_code = code(error_code::delegation_token_auth_disabled);
+        co_return resp;
+    }
+    auto r =
+        ctx.broker.tokens->expire(ctx.conn.principal, std::string(as_string(req.hmac)), req.expiry_time_period_ms);
+    resp.error_code = r.error;
+    resp.expiry_timestamp_ms = r.expiry_ms;
+    co_return resp;
+}
+
+// ExpireDelegationTokenRequest.getErrorResponse: the error, expiry 0.
+std::optional<expire_delegation_token_response> expire_delegation_token_error(const expire_delegation_token_request&,
+                                                                              int16_t, const error_answer& e) {
+    return top_level_error<expire_delegation_token_response>(e);
+}
+
+}  // namespace ketch::broker

@@ -1,0 +1,78 @@
+#include "broker/txn_verification.h"
+
+#include "broker/blocking.h"
+#include "txn/coordinator.h"
+
+namespace ketch::broker {
+
+txn_operation produce_txn_operation(int16_t produce_version) {
+    if (produce_version > 11) return txn_operation::add_partition;
+    if (produce_version > 10) return txn_operation::generic_error;
+    return txn_operation::default_error;
+}
+
+txn_operation txn_offset_commit_operation(int16_t txn_offset_commit_version) {
+    if (txn_offset_commit_version > 4) return txn_operation::add_partition;
+    if (txn_offset_commit_version > 3) return txn_operation::generic_error;
+    return txn_operation::default_error;
+}
+
+namespace {
+
+// AddPartitionsToTxnManager's handler: the codes producers expect.
+error_code manager_error(error_code e, txn_operation op) {
+    if (e == error_code::producer_fenced) return error_code::invalid_producer_epoch;
+    if (e == error_code::transaction_abortable && op == txn_operation::default_error)
+        return error_code::invalid_txn_state;
+    return e;
+}
+
+}  // namespace
+
+boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add_partitions(
+    request_context& ctx, const txn_verify_request& r) {
+    std::map<txn::topic_partition, error_code> out;
+    auto* txns = ctx.broker.txns;
+    if (!txns) {
+        // AddPartitionsToTxnManager.verifyTransaction: no coordinator node.
+        for (auto& tp : r.partitions) out[tp] = error_code::coordinator_not_available;
+        co_return out;
+    }
+    if (r.op == txn_operation::add_partition) {
+        // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
+        auto e = co_await blocking_call<error_code>(ctx.broker, [txns, &r] {
+            return txns->add_partitions(r.transactional_id, r.producer_id, r.producer_epoch, r.partitions, 2);
+        });
+        if (e != error_code::none)
+            for (auto& tp : r.partitions) out[tp] = manager_error(e, r.op);
+        co_return out;
+    }
+    // Verification only reads the coordinator's memory: no store write.
+    for (auto& [tp, e] : txns->verify_partitions(r.transactional_id, r.producer_id, r.producer_epoch, r.partitions))
+        if (e != error_code::none) out[tp] = manager_error(e, r.op);
+    co_return out;
+}
+
+txn_verify_error produce_verification_error(error_code e, txn_operation op) {
+    auto unable = [e] {
+        return txn_verify_error{error_code::not_enough_replicas,
+                                "Unable to verify the partition has been added to the transaction. Underlying error: " +
+                                    std::string(error_name(e))};
+    };
+    switch (e) {
+        case error_code::invalid_txn_state:
+            return {error_code::invalid_txn_state, "Partition was not added to the transaction"};
+        case error_code::network_exception:
+        case error_code::coordinator_load_in_progress:
+        case error_code::coordinator_not_available:
+        case error_code::not_coordinator: return unable();
+        case error_code::concurrent_transactions:
+            if (op != txn_operation::add_partition) return unable();
+            break;
+        default: break;
+    }
+    // No message of its own: Kafka answers the code alone (recorded, transactions-v2-produce).
+    return {e, std::nullopt};
+}
+
+}  // namespace ketch::broker

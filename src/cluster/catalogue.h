@@ -1,0 +1,77 @@
+// The shared log's catalogue in PostgreSQL (docs/design/cluster.md, "the
+// produce path" and "the fetch path"): one transaction commits a flushed
+// object's batches — partitions locked in a fixed order, producers'
+// sequences checked, offsets assigned from the high watermark — and the batch
+// index answers which object holds an offset. Blocking calls on a connection
+// the caller owns. Not yet wired to the partition service (cluster.md says
+// what is missing).
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "cluster/pg.h"
+
+namespace ketch::cluster {
+
+struct partition_key {
+    std::string topic_id;  // the topic's uuid, as text
+    int32_t partition = 0;
+    auto operator<=>(const partition_key&) const = default;
+};
+
+// A batch inside a flushed object, validated by the partition service.
+struct staged_batch {
+    partition_key tp;
+    int32_t record_count = 1;  // last offset delta + 1
+    uint64_t byte_offset = 0;  // where the batch starts in the object
+    uint32_t byte_length = 0;
+    int64_t max_timestamp = -1;
+    int64_t producer_id = -1;  // -1: not idempotent
+    int16_t producer_epoch = -1;
+    int32_t base_sequence = -1;
+};
+
+struct flushed_object {
+    std::string object_key;
+    uint64_t size_bytes = 0;
+    int32_t node_id = 0;
+    std::vector<staged_batch> batches;
+};
+
+struct batch_outcome {
+    enum kind { appended, duplicate, invalid_producer_epoch, out_of_order_sequence } what = appended;
+    int64_t base_offset = -1;  // appended or duplicate: the batch's offsets
+    int64_t last_offset = -1;
+};
+
+// Commits every batch of `obj` in one transaction: an outcome per batch, in
+// order. The object is recorded only if one of its batches was appended
+// (else the sweeper removes it). Errors: the transaction was rolled back;
+// nothing was committed (connection_lost: the outcome may be unknown).
+result<std::vector<batch_outcome>, pg_error> commit_flush(pg_connection& c, const flushed_object& obj);
+
+struct indexed_batch {
+    int64_t base_offset = 0;
+    int64_t last_offset = 0;
+    std::string object_key;
+    uint64_t byte_offset = 0;
+    uint32_t byte_length = 0;
+};
+
+struct partition_offsets {
+    int64_t log_start_offset = 0;
+    int64_t high_watermark = 0;
+};
+
+// The batches holding `offset` and after, in offset order, up to about
+// max_bytes (the first one always).
+result<std::vector<indexed_batch>, pg_error> find_batches(pg_connection& c, const partition_key& tp, int64_t offset,
+                                                          uint64_t max_bytes);
+// Zeros for a partition nothing was committed to.
+result<partition_offsets, pg_error> read_offsets(pg_connection& c, const partition_key& tp);
+
+}  // namespace ketch::cluster

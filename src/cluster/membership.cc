@@ -1,0 +1,176 @@
+#include "cluster/membership.h"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+#include "base/uuid.h"
+#include "cluster/pg.h"
+#include "cluster/schema.h"
+
+namespace ketch::cluster {
+
+namespace {
+
+// This broker's row and listeners, replacing an earlier registration of the node id.
+status<pg_error> register_broker(pg_connection& c, const broker_info& self, const std::string& incarnation) {
+    if (auto s = c.run("BEGIN"); !s.ok()) return s;
+    auto fail = [&c](pg_error e) {
+        (void)c.run("ROLLBACK");
+        return failure{std::move(e)};
+    };
+    const std::string node = std::to_string(self.node_id);
+    auto prev = c.exec("SELECT incarnation FROM ketch_brokers WHERE node_id = $1 FOR UPDATE", {node});
+    if (!prev.ok()) return fail(prev.error());
+    if (!prev->rows.empty())
+        spdlog::info("cluster: node id {} was registered before (incarnation {}): registering again", self.node_id,
+                     prev->at(0, 0));
+    auto up = c.exec(
+        "INSERT INTO ketch_brokers (node_id, incarnation, rack) VALUES ($1, $2, $3) "
+        "ON CONFLICT (node_id) DO UPDATE SET incarnation = EXCLUDED.incarnation, rack = EXCLUDED.rack, "
+        "registered_at = now(), last_heartbeat = now()",
+        {node, incarnation, self.rack});
+    if (!up.ok()) return fail(up.error());
+    if (auto d = c.exec("DELETE FROM ketch_broker_endpoints WHERE node_id = $1", {node}); !d.ok())
+        return fail(d.error());
+    for (auto& e : self.endpoints) {
+        auto ins = c.exec("INSERT INTO ketch_broker_endpoints (node_id, listener, host, port) VALUES ($1, $2, $3, $4)",
+                          {node, e.listener, e.host, std::to_string(e.port)});
+        if (!ins.ok()) return fail(ins.error());
+    }
+    return c.run("COMMIT");
+}
+
+result<std::string, pg_error> agree_cluster_id(pg_connection& c, const std::string& proposed) {
+    auto ins =
+        c.exec("INSERT INTO ketch_cluster (cluster_id) VALUES ($1) ON CONFLICT (singleton) DO NOTHING", {proposed});
+    if (!ins.ok()) return failure{ins.error()};
+    auto id = c.exec("SELECT cluster_id FROM ketch_cluster");
+    if (!id.ok()) return failure{id.error()};
+    if (id->rows.empty()) return failure{pg_error{"ketch_cluster has no row", "", false}};
+    return id->at(0, 0);
+}
+
+// Rows of (node_id, rack, listener, host, port), ordered by node id, as brokers.
+broker_list to_brokers(const pg_rows& rows) {
+    broker_list out;
+    for (auto& r : rows.rows) {
+        int32_t node = std::stoi(r[0].value_or("0"));
+        if (out.empty() || out.back().node_id != node) out.push_back({node, r[1], {}});
+        if (r[2] && r[3] && r[4]) out.back().endpoints.push_back({*r[2], *r[3], std::stoi(*r[4])});
+    }
+    return out;
+}
+
+}  // namespace
+
+membership::membership(membership_config cfg, std::unique_ptr<pg_connection> c, std::string cluster_id,
+                       std::string incarnation)
+    : cfg_(std::move(cfg)),
+      conn_(std::move(c)),
+      cluster_id_(std::move(cluster_id)),
+      incarnation_(std::move(incarnation)),
+      live_(std::make_shared<const broker_list>(broker_list{cfg_.self})) {}
+
+result<std::unique_ptr<membership>, std::string> membership::join(membership_config cfg) {
+    if (auto bad = check_postgres_url(cfg.url)) return failure{*bad};
+    auto c = pg_connection::open(cfg.url);
+    if (!c.ok()) return failure{"cannot connect to PostgreSQL: " + c.error().message};
+    auto version = migrate(**c);
+    if (!version.ok()) return failure{"cannot migrate the cluster schema: " + version.error().message};
+    auto id = agree_cluster_id(**c, cfg.cluster_id);
+    if (!id.ok()) return failure{"cannot read the cluster id: " + id.error().message};
+    std::string incarnation = uuid::random().to_base64();
+    if (auto r = register_broker(**c, cfg.self, incarnation); !r.ok())
+        return failure{"cannot register node " + std::to_string(cfg.self.node_id) + ": " + r.error().message};
+    spdlog::info("cluster: schema version {}, cluster id {}, registered node {} (incarnation {})", *version, *id,
+                 cfg.self.node_id, incarnation);
+    std::unique_ptr<membership> m(new membership(std::move(cfg), std::move(*c), std::move(*id), incarnation));
+    m->refresh();
+    m->thread_ = std::thread([p = m.get()] { p->run(); });
+    return m;
+}
+
+membership::~membership() {
+    {
+        std::lock_guard g(stop_mu_);
+        stop_ = true;
+    }
+    stop_cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    if (conn_ && !replaced_) {
+        auto d = conn_->exec("DELETE FROM ketch_brokers WHERE node_id = $1 AND incarnation = $2",
+                             {std::to_string(cfg_.self.node_id), incarnation_});
+        if (!d.ok()) spdlog::warn("cluster: could not deregister: {}", d.error().message);
+    }
+}
+
+std::shared_ptr<const broker_list> membership::live() const {
+    std::lock_guard g(mu_);
+    return live_;
+}
+
+void membership::run() {
+    std::unique_lock lk(stop_mu_);
+    while (!stop_cv_.wait_for(lk, cfg_.heartbeat_interval, [this] { return stop_; })) {
+        lk.unlock();
+        if ((conn_ && conn_->healthy()) || reconnect()) {
+            if (heartbeat()) refresh();
+        }
+        lk.lock();
+    }
+}
+
+bool membership::reconnect() {
+    auto c = pg_connection::open(cfg_.url);
+    if (!c.ok()) {
+        spdlog::warn("cluster: PostgreSQL unreachable: {}", c.error().message);
+        return false;
+    }
+    conn_ = std::move(*c);
+    spdlog::info("cluster: reconnected to PostgreSQL");
+    return true;
+}
+
+bool membership::heartbeat() {
+    if (replaced_) return true;
+    auto r = conn_->exec("UPDATE ketch_brokers SET last_heartbeat = now() WHERE node_id = $1 AND incarnation = $2",
+                         {std::to_string(cfg_.self.node_id), incarnation_});
+    if (!r.ok()) {
+        spdlog::warn("cluster: heartbeat failed: {}", r.error().message);
+        return false;
+    }
+    if (r->affected == 0) {
+        // Another process registered this node id (or the row was removed):
+        // this one stops claiming it rather than fight over the row.
+        replaced_ = true;
+        spdlog::error("cluster: node id {} is registered by another process now; this broker stops heartbeating",
+                      cfg_.self.node_id);
+    }
+    return true;
+}
+
+bool membership::refresh() {
+    auto r = conn_->exec(
+        "SELECT b.node_id, b.rack, e.listener, e.host, e.port FROM ketch_brokers b "
+        "LEFT JOIN ketch_broker_endpoints e ON e.node_id = b.node_id "
+        "WHERE b.last_heartbeat > now() - $1::bigint * interval '1 millisecond' "
+        "ORDER BY b.node_id, e.listener",
+        {std::to_string(cfg_.session_timeout.count())});
+    if (!r.ok()) {
+        spdlog::warn("cluster: cannot read live brokers: {}", r.error().message);
+        return false;
+    }
+    auto list = to_brokers(*r);
+    bool self_listed = false;
+    for (auto& b : list) self_listed |= b.node_id == cfg_.self.node_id;
+    if (!self_listed) {  // a client talking to this broker is always told of it
+        list.push_back(cfg_.self);
+        std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.node_id < b.node_id; });
+    }
+    std::lock_guard g(mu_);
+    live_ = std::make_shared<const broker_list>(std::move(list));
+    return true;
+}
+
+}  // namespace ketch::cluster

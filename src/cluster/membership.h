@@ -1,0 +1,71 @@
+// Cluster membership in PostgreSQL (docs/design/cluster.md): a broker
+// registers its node id, rack and listeners (ketch_brokers,
+// ketch_broker_endpoints), then heartbeats; a broker whose last heartbeat is
+// older than the session timeout (by PostgreSQL's clock, so brokers' clocks
+// need not agree) is not live. Metadata and DescribeCluster read live(), a
+// snapshot refreshed after every heartbeat: no request waits on PostgreSQL.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/result.h"
+#include "cluster/broker_info.h"
+
+namespace ketch::cluster {
+
+class pg_connection;
+
+struct membership_config {
+    std::string url;  // postgres://USER@HOST:PORT/DB
+    broker_info self;
+    std::chrono::milliseconds heartbeat_interval{2000};  // broker.heartbeat.interval.ms
+    std::chrono::milliseconds session_timeout{9000};     // broker.session.timeout.ms
+    // Proposed as the cluster's id by the broker that creates the cluster;
+    // every other broker adopts the stored one.
+    std::string cluster_id;
+};
+
+using broker_list = std::vector<broker_info>;
+
+class membership {
+public:
+    // Connects, migrates the schema, agrees on the cluster id, registers this
+    // broker and starts heartbeating (a thread of its own). Why not, as text.
+    static result<std::unique_ptr<membership>, std::string> join(membership_config cfg);
+    // Stops heartbeating and removes this broker's registration (it drops
+    // out at once instead of after the session timeout).
+    ~membership();
+
+    const std::string& cluster_id() const { return cluster_id_; }
+    // The live brokers by node id, this one always among them.
+    std::shared_ptr<const broker_list> live() const;
+
+private:
+    membership(membership_config cfg, std::unique_ptr<pg_connection> c, std::string cluster_id,
+               std::string incarnation);
+    void run();
+    bool heartbeat();
+    bool refresh();
+    bool reconnect();
+
+    const membership_config cfg_;
+    std::unique_ptr<pg_connection> conn_;  // the heartbeat thread's (and join's, before it starts)
+    const std::string cluster_id_;
+    const std::string incarnation_;
+    mutable std::mutex mu_;
+    std::shared_ptr<const broker_list> live_;
+    std::mutex stop_mu_;
+    std::condition_variable stop_cv_;
+    bool stop_ = false;
+    bool replaced_ = false;  // another process registered this node id
+    std::thread thread_;
+};
+
+}  // namespace ketch::cluster

@@ -1,0 +1,115 @@
+#include "cluster/schema.h"
+
+#include <string>
+
+namespace ketch::cluster {
+
+namespace {
+
+// Never edit a migration that has shipped: add the next one.
+constexpr const char* k_migrations[] = {
+    // 1: the cluster's id, brokers and their listeners (membership).
+    R"sql(
+CREATE TABLE ketch_cluster (
+    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+    cluster_id text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE ketch_brokers (
+    node_id integer PRIMARY KEY,
+    incarnation text NOT NULL,
+    rack text,
+    registered_at timestamptz NOT NULL DEFAULT now(),
+    last_heartbeat timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX ketch_brokers_last_heartbeat ON ketch_brokers (last_heartbeat);
+CREATE TABLE ketch_broker_endpoints (
+    node_id integer NOT NULL REFERENCES ketch_brokers (node_id) ON DELETE CASCADE,
+    listener text NOT NULL,
+    host text NOT NULL,
+    port integer NOT NULL CHECK (port BETWEEN 0 AND 65535),
+    PRIMARY KEY (node_id, listener)
+);
+)sql",
+    // 2: the shared log's catalogue (docs/design/cluster.md, "the produce path"):
+    // partitions' offsets, objects, the batch index, producers' last batches.
+    R"sql(
+CREATE TABLE ketch_partitions (
+    topic_id text NOT NULL,
+    partition integer NOT NULL,
+    log_start_offset bigint NOT NULL DEFAULT 0,
+    high_watermark bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (topic_id, partition)
+);
+CREATE TABLE ketch_objects (
+    object_key text PRIMARY KEY,
+    size_bytes bigint NOT NULL,
+    node_id integer NOT NULL,
+    committed_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE ketch_batches (
+    topic_id text NOT NULL,
+    partition integer NOT NULL,
+    base_offset bigint NOT NULL,
+    last_offset bigint NOT NULL,
+    object_key text NOT NULL REFERENCES ketch_objects (object_key),
+    byte_offset bigint NOT NULL,
+    byte_length integer NOT NULL,
+    max_timestamp bigint NOT NULL,
+    PRIMARY KEY (topic_id, partition, base_offset)
+);
+CREATE INDEX ketch_batches_object ON ketch_batches (object_key);
+CREATE TABLE ketch_producer_batches (
+    topic_id text NOT NULL,
+    partition integer NOT NULL,
+    producer_id bigint NOT NULL,
+    producer_epoch smallint NOT NULL,
+    first_seq integer NOT NULL,
+    last_seq integer NOT NULL,
+    base_offset bigint NOT NULL,
+    last_offset bigint NOT NULL,
+    PRIMARY KEY (topic_id, partition, producer_id, base_offset)
+);
+)sql",
+};
+
+}  // namespace
+
+std::span<const char* const> migrations() { return k_migrations; }
+
+result<int, pg_error> migrate(pg_connection& c) {
+    if (auto s = c.run("BEGIN"); !s.ok()) return failure{s.error()};
+    auto fail = [&c](pg_error e) {
+        (void)c.run("ROLLBACK");
+        return failure{std::move(e)};
+    };
+    // "relation ketch_schema already exists" is no news to anyone.
+    if (auto s = c.run("SET LOCAL client_min_messages = warning"); !s.ok()) return fail(s.error());
+    auto lock = c.exec("SELECT pg_advisory_xact_lock($1)", {std::to_string(k_migration_lock)});
+    if (!lock.ok()) return fail(lock.error());
+    if (auto s = c.run("CREATE TABLE IF NOT EXISTS ketch_schema (singleton boolean PRIMARY KEY DEFAULT true "
+                       "CHECK (singleton), version integer NOT NULL)");
+        !s.ok())
+        return fail(s.error());
+    auto v = c.exec("SELECT version FROM ketch_schema");
+    if (!v.ok()) return fail(v.error());
+    const int known = int(migrations().size());
+    int version = v->rows.empty() ? 0 : std::stoi(v->at(0, 0));
+    if (version > known)
+        return fail({"the cluster's schema is at version " + std::to_string(version) + ", this ketch knows " +
+                         std::to_string(known) + " (a newer ketch wrote it)",
+                     "", false});
+    for (int i = version; i < known; ++i)
+        if (auto s = c.run(migrations()[size_t(i)]); !s.ok()) return fail(s.error());
+    if (version < known) {
+        auto up = c.exec(
+            "INSERT INTO ketch_schema (version) VALUES ($1) "
+            "ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version",
+            {std::to_string(known)});
+        if (!up.ok()) return fail(up.error());
+    }
+    if (auto s = c.run("COMMIT"); !s.ok()) return failure{s.error()};
+    return known;
+}
+
+}  // namespace ketch::cluster

@@ -1,0 +1,89 @@
+#include "meta/sqlite_token_store.h"
+
+#include <sqlite3.h>
+
+#include <nlohmann/json.hpp>
+
+#include "meta/sqlite_db.h"
+
+namespace ketch::meta {
+
+namespace {
+
+// migrations[v] takes the file from schema version v to v + 1.
+constexpr const char* k_migrations[] = {
+    "CREATE TABLE IF NOT EXISTS delegation_tokens ("
+    " token_id TEXT NOT NULL PRIMARY KEY, owner BLOB NOT NULL, requester BLOB NOT NULL,"
+    " renewers TEXT NOT NULL, issue_ms INTEGER NOT NULL, expiry_ms INTEGER NOT NULL,"
+    " max_ms INTEGER NOT NULL) WITHOUT ROWID",
+};
+
+using sqlite::statement;
+
+std::string renewers_json(const std::vector<std::string>& renewers) {
+    // Principals are any bytes a client sent: escaped as JSON strings,
+    // invalid UTF-8 replaced rather than refused.
+    return nlohmann::json(renewers).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::vector<std::string> renewers_of(const std::string& text) {
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    std::vector<std::string> out;
+    if (!j.is_array()) return out;
+    for (auto& e : j)
+        if (e.is_string()) out.push_back(e.get<std::string>());
+    return out;
+}
+
+}  // namespace
+
+result<std::unique_ptr<sqlite_token_store>, store_error> sqlite_token_store::open(const std::filesystem::path& data_dir) {
+    auto db = sqlite::open(data_dir, file_name, k_migrations);
+    if (!db) return failure{db.error()};
+    return std::unique_ptr<sqlite_token_store>(new sqlite_token_store(*db));
+}
+
+sqlite_token_store::~sqlite_token_store() { sqlite3_close_v2(db_); }
+
+result<std::vector<delegation_token>, store_error> sqlite_token_store::load() {
+    std::lock_guard lock(mu_);
+    statement q(db_,
+                "SELECT token_id, owner, requester, renewers, issue_ms, expiry_ms, max_ms FROM delegation_tokens"
+                " ORDER BY token_id");
+    if (!q.ok()) return failure{sqlite::error(db_, "load delegation tokens")};
+    std::vector<delegation_token> out;
+    int rc;
+    while ((rc = q.step()) == SQLITE_ROW)
+        out.push_back({q.text_at(0), q.blob_at(1), q.blob_at(2), renewers_of(q.text_at(3)), q.int_at(4), q.int_at(5),
+                       q.int_at(6)});
+    if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load delegation tokens")};
+    return out;
+}
+
+status<store_error> sqlite_token_store::upsert(const delegation_token& t) {
+    std::lock_guard lock(mu_);
+    statement q(db_,
+                "INSERT OR REPLACE INTO delegation_tokens"
+                " (token_id, owner, requester, renewers, issue_ms, expiry_ms, max_ms) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    if (!q.ok()) return failure{sqlite::error(db_, "store delegation token")};
+    q.bind_text(1, t.token_id);
+    q.bind(2, t.owner);
+    q.bind(3, t.requester);
+    q.bind_text(4, renewers_json(t.renewers));
+    q.bind(5, t.issue_ms);
+    q.bind(6, t.expiry_ms);
+    q.bind(7, t.max_ms);
+    if (q.step() != SQLITE_DONE) return failure{sqlite::error(db_, "store delegation token")};
+    return ok_v;
+}
+
+status<store_error> sqlite_token_store::remove(const std::string& token_id) {
+    std::lock_guard lock(mu_);
+    statement q(db_, "DELETE FROM delegation_tokens WHERE token_id = ?");
+    if (!q.ok()) return failure{sqlite::error(db_, "delete delegation token")};
+    q.bind_text(1, token_id);
+    if (q.step() != SQLITE_DONE) return failure{sqlite::error(db_, "delete delegation token")};
+    return ok_v;
+}
+
+}  // namespace ketch::meta

@@ -1,0 +1,40 @@
+// The embedded delegation-token store: <data-dir>/tokens.db (SQLite, WAL,
+// synchronous=FULL), its own file so that its schema versions on its own.
+//
+// Schema (version 1, PRAGMA user_version):
+//   delegation_tokens(token_id TEXT PRIMARY KEY, owner BLOB, requester BLOB,
+//                     renewers TEXT (a JSON array of principals),
+//                     issue_ms INTEGER, expiry_ms INTEGER, max_ms INTEGER)
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <mutex>
+
+#include "meta/token_store.h"
+
+struct sqlite3;
+
+namespace ketch::meta {
+
+class sqlite_token_store final : public token_store {
+public:
+    static constexpr const char* file_name = "tokens.db";
+
+    static result<std::unique_ptr<sqlite_token_store>, store_error> open(const std::filesystem::path& data_dir);
+    ~sqlite_token_store() override;
+    sqlite_token_store(const sqlite_token_store&) = delete;
+    sqlite_token_store& operator=(const sqlite_token_store&) = delete;
+
+    result<std::vector<delegation_token>, store_error> load() override;
+    status<store_error> upsert(const delegation_token& t) override;
+    status<store_error> remove(const std::string& token_id) override;
+
+private:
+    explicit sqlite_token_store(sqlite3* db) : db_(db) {}
+
+    std::mutex mu_;
+    sqlite3* db_;
+};
+
+}  // namespace ketch::meta

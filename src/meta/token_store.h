@@ -1,0 +1,57 @@
+// meta::token_store: delegation tokens (KIP-48), kept as Kafka's
+// DelegationTokenRecord keeps them: the token id, owner, requester, renewers
+// and the three timestamps. The HMAC is not stored: it is recomputed from the
+// token id and delegation.token.secret.key, so a changed secret invalidates
+// every token (as in Kafka).
+//
+// Contract: a call that returns ok is durable; calls may come from any thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "meta/store.h"
+
+namespace ketch::meta {
+
+struct delegation_token {
+    std::string token_id;
+    std::string owner;                  // principal, "User:alice"
+    std::string requester;              // who created it, "User:admin"
+    std::vector<std::string> renewers;  // principals
+    int64_t issue_ms = 0;
+    int64_t expiry_ms = 0;
+    int64_t max_ms = 0;
+};
+
+class token_store {
+public:
+    virtual ~token_store() = default;
+    // Every token, in no particular order.
+    virtual result<std::vector<delegation_token>, store_error> load() = 0;
+    // Inserts or replaces the token of that id.
+    virtual status<store_error> upsert(const delegation_token& t) = 0;
+    virtual status<store_error> remove(const std::string& token_id) = 0;
+};
+
+// An in-memory token store for tests.
+class memory_token_store final : public token_store {
+public:
+    result<std::vector<delegation_token>, store_error> load() override { return tokens_; }
+    status<store_error> upsert(const delegation_token& t) override {
+        std::erase_if(tokens_, [&](auto& x) { return x.token_id == t.token_id; });
+        tokens_.push_back(t);
+        return ok_v;
+    }
+    status<store_error> remove(const std::string& token_id) override {
+        std::erase_if(tokens_, [&](auto& x) { return x.token_id == token_id; });
+        return ok_v;
+    }
+
+private:
+    std::vector<delegation_token> tokens_;
+};
+
+}  // namespace ketch::meta

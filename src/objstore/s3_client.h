@@ -1,0 +1,80 @@
+// A small S3 client: HEAD bucket, PUT (optionally conditional: If-None-Match: *),
+// GET (optionally a byte range), DELETE, signed with SigV4 (sigv4.h), over
+// Boost.Beast HTTP/1.1. Blocking calls with a deadline; one connection per
+// request (no pooling yet). Errors carry S3's status, code and message, and
+// whether a retry may succeed (5xx, 429, network errors).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/result.h"
+#include "objstore/list_xml.h"
+#include "objstore/s3_url.h"
+#include "objstore/sigv4.h"
+
+namespace ketch::objstore {
+
+struct s3_error {
+    int http_status = 0;  // 0: no answer (connect, timeout, broken connection)
+    std::string code;     // S3's <Code> (NoSuchKey, PreconditionFailed, ...) or "NetworkError"
+    std::string message;
+    bool retriable() const { return http_status == 0 || http_status == 429 || http_status >= 500; }
+    // A conditional PUT found the key already there (412, or 409 from some servers).
+    bool precondition_failed() const { return http_status == 412 || code == "ConditionalRequestConflict"; }
+    std::string describe() const;
+};
+
+// AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, as AWS's clients read them.
+credentials credentials_from_environment();
+
+class s3_client {
+public:
+    using clock = std::chrono::system_clock;
+    s3_client(s3_location where, credentials who, std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+    status<s3_error> head_bucket();
+    // if_none_match: written only if no object has the key (412 otherwise).
+    status<s3_error> put_object(const std::string& key, const std::string& body, bool if_none_match = false);
+    // [first, last] inclusive, as the Range header.
+    result<std::string, s3_error> get_object(const std::string& key,
+                                             std::optional<std::pair<uint64_t, uint64_t>> range = std::nullopt);
+    status<s3_error> delete_object(const std::string& key);
+    // One page (up to 1000 keys) of ListObjectsV2 under the location's prefix
+    // + `prefix`; keys come back without the location's prefix.
+    result<object_page, s3_error> list_objects(const std::string& prefix, const std::string& continuation = "");
+
+    const s3_location& location() const { return where_; }
+
+    // The request a call sends (also what the unit tests check): path, headers
+    // (signed: all but Content-Length), payload.
+    struct request {
+        std::string method;
+        std::string path;
+        std::string query;  // encoded and sorted as signed; "" for none
+        std::vector<std::pair<std::string, std::string>> headers;
+        std::string body;
+    };
+    request make_request(const std::string& method, const std::string& key, std::string body,
+                         std::vector<std::pair<std::string, std::string>> extra, clock::time_point now,
+                         const std::vector<std::pair<std::string, std::string>>& query = {}) const;
+
+private:
+    struct response {
+        int status = 0;
+        std::string body;
+    };
+    result<response, s3_error> send(const request& r);
+    // the object's full key: the location's prefix + key
+    std::string object_path(const std::string& key) const;
+
+    s3_location where_;
+    credentials who_;
+    std::chrono::milliseconds timeout_;
+};
+
+}  // namespace ketch::objstore

@@ -1,0 +1,188 @@
+#include "security/delegation_tokens.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <mutex>
+
+#include "base/error_code.h"
+#include "base/uuid.h"
+#include "security/crypto.h"
+#include "security/scram.h"
+
+namespace ketch::security {
+
+namespace {
+
+constexpr int16_t code(error_code e) { return int16_t(e); }
+
+// now + duration without overflow (DelegationTokenControlManager.sum).
+int64_t sum(int64_t now, int64_t duration) {
+    return now > std::numeric_limits<int64_t>::max() - duration ? std::numeric_limits<int64_t>::max()
+                                                                  : now + duration;
+}
+
+bool expired(const meta::delegation_token& t, int64_t now) { return t.max_ms < now || t.expiry_ms < now; }
+
+bool owner_or_renewer(const meta::delegation_token& t, const std::string& principal) {
+    return t.owner == principal || std::find(t.renewers.begin(), t.renewers.end(), principal) != t.renewers.end();
+}
+
+}  // namespace
+
+std::string token_hmac(const std::string& secret_key, const std::string& token_id) {
+    return hmac(hash_alg::sha512, secret_key, token_id);
+}
+
+std::pair<std::string, std::string> split_principal(const std::string& principal) {
+    auto colon = principal.find(':');
+    if (colon == std::string::npos) return {"", principal};
+    return {principal.substr(0, colon), principal.substr(colon + 1)};
+}
+
+delegation_tokens::delegation_tokens(token_config cfg, meta::token_store& store, wall_clock now)
+    : cfg_(std::move(cfg)), store_(store), now_(std::move(now)) {
+    if (!now_)
+        now_ = [] {
+            return std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                .count();
+        };
+}
+
+// The cache entry: the HMAC and, as DelegationTokenManager.updateCache, a
+// SCRAM credential per mechanism with base64(HMAC) as the password.
+delegation_tokens::entry delegation_tokens::make_entry(meta::delegation_token t) const {
+    entry e;
+    e.hmac = token_hmac(cfg_.secret_key, t.token_id);
+    std::string password = base64_encode(e.hmac);
+    for (const char* mech : {"SCRAM-SHA-256", "SCRAM-SHA-512"})
+        e.scram[mech] = make_scram_credential(t.token_id, mech, password, k_scram_min_iterations);
+    e.token = std::move(t);
+    return e;
+}
+
+status<meta::store_error> delegation_tokens::load() {
+    auto all = store_.load();
+    if (!all.ok()) return failure{all.error()};
+    std::unique_lock lock(mu_);
+    tokens_.clear();
+    hmac_to_id_.clear();
+    if (!enabled()) return ok_v;  // no secret: no HMACs, no logins by token
+    for (auto& t : *all) {
+        auto e = make_entry(std::move(t));
+        hmac_to_id_[e.hmac] = e.token.token_id;
+        tokens_[e.token.token_id] = std::move(e);
+    }
+    return ok_v;
+}
+
+delegation_tokens::create_result delegation_tokens::create(const std::string& owner, const std::string& requester,
+                                                           const std::vector<std::string>& renewers,
+                                                           int64_t max_lifetime_ms) {
+    if (!enabled()) return {code(error_code::delegation_token_auth_disabled), {}};
+    for (auto& r : renewers)
+        if (split_principal(r).first != "User") return {code(error_code::invalid_principal_type), {}};
+    int64_t now = now_();
+    int64_t life = cfg_.max_lifetime_ms;
+    if (max_lifetime_ms > 0) life = std::min(life, max_lifetime_ms);
+    meta::delegation_token t;
+    t.token_id = uuid::random().to_base64();  // Uuid.randomUuid().toString()
+    t.owner = owner;
+    t.requester = requester;
+    t.renewers = renewers;
+    t.issue_ms = now;
+    t.max_ms = sum(now, life);
+    t.expiry_ms = std::min(t.max_ms, sum(now, cfg_.expiry_time_ms));
+    auto e = make_entry(std::move(t));
+    std::unique_lock lock(mu_);
+    if (!store_.upsert(e.token).ok()) return {code(error_code::unknown_server_error), {}};
+    create_result out{0, {e.token, e.hmac}};
+    hmac_to_id_[e.hmac] = e.token.token_id;
+    tokens_[e.token.token_id] = std::move(e);
+    return out;
+}
+
+const delegation_tokens::entry* delegation_tokens::by_hmac(const std::string& hmac) const {
+    auto id = hmac_to_id_.find(hmac);
+    if (id == hmac_to_id_.end()) return nullptr;
+    auto it = tokens_.find(id->second);
+    return it == tokens_.end() ? nullptr : &it->second;
+}
+
+// Stores the token with a new expiry; the caller holds the lock exclusively.
+delegation_tokens::expiry_result delegation_tokens::store_expiry(const entry& e, int64_t expiry_ms) {
+    meta::delegation_token t = e.token;
+    t.expiry_ms = expiry_ms;
+    if (!store_.upsert(t).ok()) return {code(error_code::unknown_server_error), 0};
+    tokens_[t.token_id].token.expiry_ms = expiry_ms;
+    return {0, expiry_ms};
+}
+
+delegation_tokens::expiry_result delegation_tokens::renew(const std::string& principal, const std::string& hmac,
+                                                          int64_t period_ms) {
+    if (!enabled()) return {code(error_code::delegation_token_auth_disabled), 0};
+    int64_t now = now_();
+    std::unique_lock lock(mu_);
+    const entry* e = by_hmac(hmac);
+    if (!e) return {code(error_code::delegation_token_not_found), 0};
+    if (expired(e->token, now)) return {code(error_code::delegation_token_expired), 0};
+    if (!owner_or_renewer(e->token, principal)) return {code(error_code::delegation_token_owner_mismatch), 0};
+    int64_t life = cfg_.expiry_time_ms;
+    if (period_ms > 0) life = std::min(life, period_ms);
+    return store_expiry(*e, std::min(e->token.max_ms, now + life));
+}
+
+delegation_tokens::expiry_result delegation_tokens::expire(const std::string& principal, const std::string& hmac,
+                                                           int64_t period_ms) {
+    if (!enabled()) return {code(error_code::delegation_token_auth_disabled), 0};
+    int64_t now = now_();
+    std::unique_lock lock(mu_);
+    const entry* e = by_hmac(hmac);
+    if (!e) return {code(error_code::delegation_token_not_found), 0};
+    if (!owner_or_renewer(e->token, principal)) return {code(error_code::delegation_token_owner_mismatch), 0};
+    if (period_ms < 0) {  // expire now: the token is removed
+        std::string id = e->token.token_id;
+        if (!store_.remove(id).ok()) return {code(error_code::unknown_server_error), 0};
+        hmac_to_id_.erase(e->hmac);
+        tokens_.erase(id);
+        return {0, now};
+    }
+    if (expired(e->token, now)) return {code(error_code::delegation_token_expired), 0};
+    return store_expiry(*e, std::min(e->token.max_ms, sum(now, period_ms)));
+}
+
+std::vector<delegation_tokens::described> delegation_tokens::list() const {
+    std::shared_lock lock(mu_);
+    std::vector<described> out;
+    for (auto& [id, e] : tokens_) out.push_back({e.token, e.hmac});
+    return out;
+}
+
+size_t delegation_tokens::sweep() {
+    int64_t now = now_();
+    std::unique_lock lock(mu_);
+    size_t removed = 0;
+    for (auto it = tokens_.begin(); it != tokens_.end();) {
+        if (!expired(it->second.token, now) || !store_.remove(it->first).ok()) {
+            ++it;
+            continue;
+        }
+        hmac_to_id_.erase(it->second.hmac);
+        it = tokens_.erase(it);
+        ++removed;
+    }
+    return removed;
+}
+
+std::optional<token_login> delegation_tokens::find(const std::string& token_id, const std::string& mechanism) const {
+    int64_t now = now_();
+    std::shared_lock lock(mu_);
+    auto it = tokens_.find(token_id);
+    if (it == tokens_.end() || expired(it->second.token, now)) return std::nullopt;
+    auto cred = it->second.scram.find(mechanism);
+    if (cred == it->second.scram.end()) return std::nullopt;
+    return token_login{cred->second, split_principal(it->second.token.owner).second, it->second.token.expiry_ms - now};
+}
+
+}  // namespace ketch::security

@@ -1,0 +1,93 @@
+// Delegation tokens (KIP-48) as Kafka 4.3's controller keeps them
+// (DelegationTokenControlManager, DelegationTokenCache): create, renew,
+// expire, list and sweep, over a durable meta::token_store and a cache that
+// also answers SCRAM logins by token (token_credentials).
+//
+// HMAC = HmacSHA512(key = delegation.token.secret.key, data = token id). Without
+// a secret the manager is disabled: every operation answers
+// DELEGATION_TOKEN_AUTH_DISABLED. Principals are "Type:name" strings.
+//
+// Threads: any; readers share a lock, a change holds it exclusively across
+// its store write and becomes visible only if that write succeeded.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "meta/token_store.h"
+#include "security/token_login.h"
+
+namespace ketch::security {
+
+struct token_config {
+    std::string secret_key;                 // delegation.token.secret.key; empty: tokens disabled
+    int64_t max_lifetime_ms = 604800000;    // delegation.token.max.lifetime.ms (7 days)
+    int64_t expiry_time_ms = 86400000;      // delegation.token.expiry.time.ms (1 day)
+};
+
+// HmacSHA512(secret, token id), raw bytes (DelegationTokenManager.createHmac).
+std::string token_hmac(const std::string& secret_key, const std::string& token_id);
+// "Type:name" -> {"Type", "name"}; no ':' -> {"", whole}.
+std::pair<std::string, std::string> split_principal(const std::string& principal);
+
+class delegation_tokens final : public token_credentials {
+public:
+    using wall_clock = std::function<int64_t()>;  // ms since the epoch
+
+    delegation_tokens(token_config cfg, meta::token_store& store, wall_clock now = {});
+    // Reads every stored token into the cache.
+    status<meta::store_error> load();
+    bool enabled() const { return !cfg_.secret_key.empty(); }
+
+    struct described {
+        meta::delegation_token token;
+        std::string hmac;  // raw bytes
+    };
+    struct create_result {
+        int16_t error = 0;
+        described token;
+    };
+    // max_lifetime_ms <= 0: the configured maximum; renewers must be "User:" principals.
+    create_result create(const std::string& owner, const std::string& requester,
+                         const std::vector<std::string>& renewers, int64_t max_lifetime_ms);
+
+    struct expiry_result {
+        int16_t error = 0;
+        int64_t expiry_ms = 0;
+    };
+    // By the owner or a renewer: the expiry moves to now + min(period, expiry.time.ms), capped at max.
+    expiry_result renew(const std::string& principal, const std::string& hmac, int64_t period_ms);
+    // By the owner or a renewer: a negative period removes the token at once,
+    // otherwise the expiry becomes now + period, capped at max.
+    expiry_result expire(const std::string& principal, const std::string& hmac, int64_t period_ms);
+
+    // Every token in the cache (expired ones too, until swept), by token id.
+    std::vector<described> list() const;
+    // Removes tokens past their expiry or maximum; returns how many.
+    size_t sweep();
+
+    std::optional<token_login> find(const std::string& token_id, const std::string& mechanism) const override;
+
+private:
+    struct entry {
+        meta::delegation_token token;
+        std::string hmac;
+        std::map<std::string, meta::scram_credential> scram;  // by mechanism
+    };
+    entry make_entry(meta::delegation_token t) const;
+    const entry* by_hmac(const std::string& hmac) const;
+    expiry_result store_expiry(const entry& e, int64_t expiry_ms);
+
+    token_config cfg_;
+    meta::token_store& store_;
+    wall_clock now_;
+    mutable std::shared_mutex mu_;
+    std::map<std::string, entry> tokens_;             // by token id
+    std::map<std::string, std::string> hmac_to_id_;  // raw HMAC -> token id
+};
+
+}  // namespace ketch::security
