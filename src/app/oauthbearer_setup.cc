@@ -92,22 +92,36 @@ oauthbearer_setup::oauthbearer_setup(const options& opt) {
     if (is_url(opt.oauthbearer_jwks)) {
         url_ = opt.oauthbearer_jwks;
         refresh_ms_ = opt.oauthbearer_jwks_refresh_ms;
+        last_fetch_ = std::chrono::steady_clock::now();
+        keys_->on_refresh_request([this] { kid_missing(); });
         refresher_ = std::jthread([this](std::stop_token st) { refresh_loop(st); });
     }
 }
 
 oauthbearer_setup::~oauthbearer_setup() {
+    if (keys_) keys_->on_refresh_request({});
     if (refresher_.joinable()) {
         refresher_.request_stop();
         wake_.notify_all();
     }
 }
 
+void oauthbearer_setup::kid_missing() {
+    {
+        std::lock_guard l(mu_);
+        if (std::chrono::steady_clock::now() - last_fetch_ < std::chrono::seconds(10)) return;
+        refresh_now_ = true;
+    }
+    wake_.notify_all();
+}
+
 void oauthbearer_setup::refresh_loop(std::stop_token stop) {
     while (!stop.stop_requested()) {
         {
             std::unique_lock l(mu_);
-            wake_.wait_for(l, stop, std::chrono::milliseconds(refresh_ms_), [] { return false; });
+            wake_.wait_for(l, stop, std::chrono::milliseconds(refresh_ms_), [this] { return refresh_now_; });
+            refresh_now_ = false;
+            last_fetch_ = std::chrono::steady_clock::now();
         }
         if (stop.stop_requested()) return;
         try {

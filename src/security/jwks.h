@@ -3,6 +3,7 @@
 // once built, so any thread may verify with it.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -42,6 +43,17 @@ private:
 // The key set in use, replaced whole when a JWKS URL is fetched again.
 class jwks_keys {
 public:
+    // A token named a kid the set lacks: the owner may fetch its URL again
+    // (Kafka's RefreshingHttpsJwks). Runs the owner's hook under the lock, so
+    // clearing the hook (with an empty function) waits for a call in progress.
+    void request_refresh() const {
+        lock_guard lock(mu_);
+        if (refresh_) refresh_();
+    }
+    void on_refresh_request(std::function<void()> hook) {
+        lock_guard lock(mu_);
+        refresh_ = std::move(hook);
+    }
     std::shared_ptr<const jwk_set> get() const {
         lock_guard lock(mu_);
         return set_;
@@ -54,6 +66,7 @@ public:
 private:
     mutable mutex mu_;
     std::shared_ptr<const jwk_set> set_ GUARDED_BY(mu_);
+    std::function<void()> refresh_ GUARDED_BY(mu_);
 };
 
 // The JWS algorithms ketch verifies.

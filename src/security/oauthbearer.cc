@@ -1,5 +1,6 @@
 #include "security/oauthbearer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 
@@ -137,7 +138,7 @@ sasl_step oauthbearer_server::evaluate(std::string_view token) {
                                    ") that is different from the token's principal name (" + t.principal + ")",
                                "authzid differs from the token's principal");
     sasl_step s{sasl_step::outcome::complete, {}, {}, {}, t.principal};
-    s.credential_lifetime_ms = t.expires_ms - now;
+    s.credential_lifetime_ms = std::max<int64_t>(t.expires_ms - now, 0);  // zeroIfNegative (clock skew)
     return s;
 }
 

@@ -46,7 +46,10 @@ std::string signed_validator::verify_signature(const jwt& t) const {
     if (!keys) return "no JWKS loaded";
     std::string why;
     const jwk* k = keys->find(kid, a, why);
-    if (!k) return why;
+    if (!k) {
+        if (!kid.empty()) o_.keys->request_refresh();
+        return why;
+    }
     if (!verify_jws(a, k->key.get(), t.signing_input, t.signature)) return "JWS signature is invalid";
     return {};
 }

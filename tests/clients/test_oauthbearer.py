@@ -298,3 +298,27 @@ def test_a_jwks_url_is_fetched_at_start_and_again_every_refresh_interval(tmp_pat
     finally:
         b.stop()
         httpd.shutdown()
+
+
+def test_a_token_with_a_kid_the_broker_lacks_makes_it_fetch_the_jwks_url_again(tmp_path_factory, keys):
+    """As Kafka's RefreshingHttpsJwks: an unknown kid triggers a fetch before the refresh
+    interval (here an hour), at most once per 10 s."""
+    _JwksServer.body = json.dumps({"keys": [jwk(keys.rsa, "rsa-1")]}).encode()
+    httpd = http.server.HTTPServer(("127.0.0.1", 0), _JwksServer)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    b = start_broker(tmp_path_factory, "oauth-jwks-kid", [
+        "--sasl-oauthbearer-jwks", "http://127.0.0.1:%d/jwks.json" % httpd.server_port,
+        "--sasl-oauthbearer-expected-issuer", ISSUER, "--sasl-oauthbearer-expected-audience", AUDIENCE])
+    try:
+        _JwksServer.body = json.dumps({"keys": [jwk(keys.rsa, "rsa-1"), jwk(keys.ec, "ec-1")]}).encode()
+        deadline = time.monotonic() + 40
+        while True:  # each refused login asks for a fetch; the first allowed one brings ec-1
+            errors = []
+            p = confluent_producer(b.sasl, lambda _c: (signed_jwt(keys.ec, "ec-1", claims()), time.time() + 3600),
+                                   errors)
+            if produce_one(p, "oauth-kid") == [None]:
+                break
+            assert time.monotonic() < deadline, errors
+    finally:
+        b.stop()
+        httpd.shutdown()
