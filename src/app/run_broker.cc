@@ -86,9 +86,12 @@ void configure(broker::broker_config& c, const options& opt) {
     c.max_request_bytes = opt.max_request_bytes;
 }
 
-void announce(double ms, const std::vector<listener_endpoint>& endpoints, const broker::broker_config& c,
-              const std::string& data_dir, int reactors, const std::string& self_signed) {
+// The ready file (--ready-file: the first listener's host:port), then the start-up lines.
+void announce(const options& opt, double ms, const std::vector<listener_endpoint>& endpoints,
+              const broker::broker_config& c, int reactors, const std::string& self_signed) {
     auto& first = endpoints.front();
+    if (!opt.ready_file.empty()) write_file_atomically(opt.ready_file, first.host + ":" + std::to_string(first.port));
+    const std::string& data_dir = opt.data_dir;
     spdlog::info("ketch ready in {:.1f} ms: listening on {}:{} (data in {}, {} reactors)", ms, first.host, first.port,
                  data_dir, reactors);
     for (auto& e : endpoints)
@@ -194,12 +197,9 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
                                        segments_of(*logs)});
     write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
                          {metrics.address, schema_registry.url, console.url});
-    auto& first = endpoints.front();
-    if (!opt.ready_file.empty()) write_file_atomically(opt.ready_file, first.host + ":" + std::to_string(first.port));
-    announce(ms_since(started), endpoints, ctx.config, opt.data_dir, server.reactor_count(), kafka.self_signed_cert);
+    announce(opt, ms_since(started), endpoints, ctx.config, server.reactor_count(), kafka.self_signed_cert);
 
-    int sig = wait_for_signal();
-    spdlog::info("signal {}: shutting down", sig);
+    spdlog::info("signal {}: shutting down", wait_for_signal());
     // Parked JoinGroup/SyncGroup requests are answered NOT_COORDINATOR while
     // the listener still runs; later group requests COORDINATOR_NOT_AVAILABLE.
     groups.coordinator->shutdown();

@@ -117,6 +117,8 @@ public:
     // transaction that ended meanwhile never become pending (Kafka:
     // VerificationGuard, cleared by the end-transaction marker).
     uint64_t begin_txn_offsets_verification(int64_t producer_id) EXCLUDES(mu_);
+    // Whether `guard` is still the producer's (no transaction of it ended since).
+    bool txn_offsets_guard_valid(int64_t producer_id, uint64_t guard) EXCLUDES(mu_);
     // The producer's transaction ended: its pending offsets become committed
     // (commit) or are dropped (abort). false: the store failed, nothing changed.
     bool complete_txn_offsets(int64_t producer_id, bool commit) EXCLUDES(mu_);

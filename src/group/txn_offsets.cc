@@ -106,6 +106,12 @@ uint64_t group_coordinator::begin_txn_offsets_verification(int64_t producer_id) 
     return it->second;
 }
 
+bool group_coordinator::txn_offsets_guard_valid(int64_t producer_id, uint64_t guard) {
+    ketch::lock_guard lock(mu_);
+    auto g = txn_guards_.find(producer_id);
+    return g != txn_guards_.end() && g->second == guard;
+}
+
 bool group_coordinator::complete_txn_offsets(int64_t producer_id, bool commit) {
     ketch::lock_guard serial(txn_offsets_mu_);
     std::map<std::string, group_offsets> pending;

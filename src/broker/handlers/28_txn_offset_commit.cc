@@ -109,13 +109,20 @@ awaitable<txn_offset_commit_response> handle_txn_offset_commit(request_context& 
     }
     std::vector<txn::topic_partition> offsets_tp{{txn::consumer_offsets_topic, offsets_partition_for(req.group_id)}};
     // Guard first, then verify: a transaction that ends in between revokes it.
-    args.verification_guard = b.groups.begin_txn_offsets_verification(req.producer_id);
+    // The guard may be the producer's previous transaction's, still completing
+    // when it was taken (a v5 request follows EndTxn at once): once that
+    // completion revoked it, a fresh guard and a second verification (a no-op
+    // add by then) tell the current transaction's end from the previous one's.
     const txn_verify_request vr{req.transactional_id, req.producer_id, req.producer_epoch, offsets_tp,
                                 txn_offset_commit_operation(ctx.api_version)};
-    auto failed = co_await verify_or_add_partitions(ctx, vr);
-    if (!failed.empty()) {
-        all(verification_error(failed.begin()->second));
-        co_return resp;
+    for (int attempt = 0;; ++attempt) {
+        args.verification_guard = b.groups.begin_txn_offsets_verification(req.producer_id);
+        auto failed = co_await verify_or_add_partitions(ctx, vr);
+        if (!failed.empty()) {
+            all(verification_error(failed.begin()->second));
+            co_return resp;
+        }
+        if (attempt > 0 || b.groups.txn_offsets_guard_valid(req.producer_id, *args.verification_guard)) break;
     }
     // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
     auto r = co_await blocking_call<group::commit_result>(b, [&b, &args] { return b.groups.commit_txn_offsets(args); });

@@ -103,6 +103,10 @@ TEST_F(txn_offsets_test, offsets_verified_against_a_transaction_that_ended_are_r
     // The next transaction gets a new guard and its offsets are taken.
     auto next = coord->begin_txn_offsets_verification(7);
     EXPECT_NE(next, guard);
+    // What the handler checks after verifying: the old guard is gone, the new one holds
+    // (a guard taken while the previous transaction completed is taken again).
+    EXPECT_FALSE(coord->txn_offsets_guard_valid(7, guard));
+    EXPECT_TRUE(coord->txn_offsets_guard_valid(7, next));
     EXPECT_EQ(txn_commit("g", 7, 43, -1, "", next).topics[0].partitions[0].error, error_code::none);
     EXPECT_TRUE(coord->complete_txn_offsets(7, true));
     EXPECT_EQ(fetch_one("g", "t1", 0).offset, 43);
