@@ -303,6 +303,26 @@ def test_share_group_offsets_admin(broker, helper, unique_topic, consumers):
             classic.poll(timeout_ms=10000)
     finally:
         classic.close(autocommit=False)
+    # Nor a KIP-848 member: ConsumerGroupHeartbeat answers GROUP_ID_NOT_FOUND
+    # ("is not a consumer group"; GroupMetadataManager.getOrMaybeCreateConsumerGroup).
+    from confluent_kafka import Consumer, KafkaError
+    errors = []
+    modern = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": group, "group.protocol": "consumer",
+                       "error_cb": errors.append})
+    try:
+        modern.subscribe([topic])
+
+        def refused():
+            msg = modern.poll(0.2)
+            if msg is not None and msg.error():
+                errors.append(msg.error())
+            # librdkafka raises the heartbeat's error as fatal, naming it (its text for
+            # GROUP_ID_NOT_FOUND is "The group id does not exist").
+            assert any(e.code() == KafkaError._FATAL and "ConsumerGroupHeartbeat" in e.str()
+                       and "The group id does not exist" in e.str() for e in errors), errors
+        eventually(refused, timeout=20)
+    finally:
+        modern.close()
     # deleteShareGroups (DeleteGroups; ShareGroup.validateDeleteGroup): refused
     # while the group has members, then the group is gone.
     assert admin(broker, "delete-group", group, topic) == "GroupNotEmptyException"
