@@ -15,20 +15,9 @@ using namespace kafka;
 
 awaitable<renew_delegation_token_response> handle_renew_delegation_token(request_context& ctx,
                                                                          renew_delegation_token_request& req) {
-    renew_delegation_token_response resp;
-    if (!allow_token_requests(ctx)) {
-        resp.error_code = code(error_code::delegation_token_request_not_allowed);
-        resp.expiry_timestamp_ms = -1;
-        co_return resp;
-    }
-    if (!ctx.broker.tokens) {
-        resp.error_code = code(error_code::delegation_token_auth_disabled);
-        co_return resp;
-    }
-    auto r = ctx.broker.tokens->renew(ctx.conn.principal, std::string(as_string(req.hmac)), req.renew_period_ms);
-    resp.error_code = r.error;
-    resp.expiry_timestamp_ms = r.expiry_ms;
-    co_return resp;
+    co_return token_expiry_answer<renew_delegation_token_response>(ctx, [&](security::delegation_tokens& t) {
+        return t.renew(ctx.conn.principal, std::string(as_string(req.hmac)), req.renew_period_ms);
+    });
 }
 
 // RenewDelegationTokenRequest.getErrorResponse: the error, expiry 0.

@@ -14,21 +14,9 @@ using namespace kafka;
 
 awaitable<expire_delegation_token_response> handle_expire_delegation_token(request_context& ctx,
                                                                            expire_delegation_token_request& req) {
-    expire_delegation_token_response resp;
-    if (!allow_token_requests(ctx)) {
-        resp.error_code = code(error_code::delegation_token_request_not_allowed);
-        resp.expiry_timestamp_ms = -1;
-        co_return resp;
-    }
-    if (!ctx.broker.tokens) {
-        resp.error_code = code(error_code::delegation_token_auth_disabled);
-        co_return resp;
-    }
-    auto r =
-        ctx.broker.tokens->expire(ctx.conn.principal, std::string(as_string(req.hmac)), req.expiry_time_period_ms);
-    resp.error_code = r.error;
-    resp.expiry_timestamp_ms = r.expiry_ms;
-    co_return resp;
+    co_return token_expiry_answer<expire_delegation_token_response>(ctx, [&](security::delegation_tokens& t) {
+        return t.expire(ctx.conn.principal, std::string(as_string(req.hmac)), req.expiry_time_period_ms);
+    });
 }
 
 // ExpireDelegationTokenRequest.getErrorResponse: the error, expiry 0.

@@ -16,6 +16,27 @@ inline bool allow_token_requests(const request_context& ctx) {
     return true;
 }
 
+// RenewDelegationToken and ExpireDelegationToken answer alike: refused with
+// expiry -1 unless allowed, AUTH_DISABLED without a token manager, else what
+// `call` (the manager's renew or expire) returns.
+template <class Response, class Call>
+Response token_expiry_answer(request_context& ctx, Call call) {
+    Response resp;
+    if (!allow_token_requests(ctx)) {
+        resp.error_code = code(error_code::delegation_token_request_not_allowed);
+        resp.expiry_timestamp_ms = -1;
+        return resp;
+    }
+    if (!ctx.broker.tokens) {
+        resp.error_code = code(error_code::delegation_token_auth_disabled);
+        return resp;
+    }
+    auto r = call(*ctx.broker.tokens);
+    resp.error_code = r.error;
+    resp.expiry_timestamp_ms = r.expiry_ms;
+    return resp;
+}
+
 inline std::string_view as_string(const ketch::bytes& b) {
     return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
