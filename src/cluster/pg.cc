@@ -53,21 +53,23 @@ pg_connection::~pg_connection() { api_.finish(conn_); }
 
 bool pg_connection::healthy() const { return api_.status(conn_) == CONNECTION_OK; }
 
+pg_error pg_connection::take_error(PGresult* r) const {
+    pg_error e{r ? trimmed(api_.result_error_message(r)) : trimmed(api_.error_message(conn_)), "", false};
+    if (r) {
+        const char* state = api_.result_error_field(r, PG_DIAG_SQLSTATE);
+        e.sqlstate = state ? state : "";
+        api_.clear(r);
+    }
+    e.connection_lost = !healthy();
+    return e;
+}
+
 result<pg_rows, pg_error> pg_connection::exec(const std::string& sql, const pg_params& params) {
     std::vector<const char*> values;
     for (auto& p : params) values.push_back(p ? p->c_str() : nullptr);
     PGresult* r = api_.exec_params(conn_, sql.c_str(), int(values.size()), nullptr, values.data(), nullptr, nullptr, 0);
     auto st = r ? api_.result_status(r) : PGRES_FATAL_ERROR;
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-        pg_error e{r ? trimmed(api_.result_error_message(r)) : trimmed(api_.error_message(conn_)), "", false};
-        if (r) {
-            const char* state = api_.result_error_field(r, PG_DIAG_SQLSTATE);
-            e.sqlstate = state ? state : "";
-            api_.clear(r);
-        }
-        e.connection_lost = !healthy();
-        return failure{std::move(e)};
-    }
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) return failure{take_error(r)};
     pg_rows out;
     int n = api_.ntuples(r), f = api_.nfields(r);
     out.rows.resize(size_t(n));
@@ -88,14 +90,7 @@ status<pg_error> pg_connection::run(const std::string& sql) {
         api_.clear(r);
         return ok_v;
     }
-    pg_error e{r ? trimmed(api_.result_error_message(r)) : trimmed(api_.error_message(conn_)), "", false};
-    if (r) {
-        const char* state = api_.result_error_field(r, PG_DIAG_SQLSTATE);
-        e.sqlstate = state ? state : "";
-        api_.clear(r);
-    }
-    e.connection_lost = !healthy();
-    return failure{std::move(e)};
+    return failure{take_error(r)};
 }
 
 int pg_connection::socket() const { return api_.socket(conn_); }

@@ -11,6 +11,7 @@
 #include "base/result.h"
 
 typedef struct pg_conn PGconn;
+typedef struct pg_result PGresult;
 
 namespace ketch::cluster {
 
@@ -57,6 +58,8 @@ public:
     bool take_notifications(std::vector<notification>& out);
 
 private:
+    // The error of a failed statement (clears `r`, which may be null).
+    pg_error take_error(PGresult* r) const;
     pg_connection(const libpq_api& api, PGconn* c) : api_(api), conn_(c) {}
     const libpq_api& api_;
     PGconn* conn_;
