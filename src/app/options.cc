@@ -73,6 +73,7 @@ void read_users(const toml::table& t, options& o) {
         if (!name || !password || name->empty() || password->empty())
             throw std::invalid_argument("every [[users]] entry needs a non-empty name and password");
         o.users[*name] = *password;
+        if (auto tenant = (*ut)["tenant"].value<std::string>()) o.user_tenants[*name] = *tenant;
     }
 }
 
@@ -109,6 +110,11 @@ void add_security_settings(settings& a, options& o) {
            "authorize every request against the ACLs (Kafka's StandardAuthorizer); "
            "off: everything is allowed and the ACL APIs answer SECURITY_DISABLED");
     a.option("super-users", o.super_users, "super.users: principals allowed everything, \"User:a;User:b\"");
+    a.flag("tenancy", o.tenancy,
+           "tenants (docs/tenancy.md): each principal sees only its tenant's topics, groups, transactional ids "
+           "and ACLs, named as it named them");
+    a.option("anonymous-tenant", o.anonymous_tenant,
+             "with --tenancy, the tenant of unauthenticated connections (development only)");
     a.flag("allow-everyone-if-no-acl-found", o.allow_everyone_if_no_acl_found,
            "allow.everyone.if.no.acl.found: a resource without any ACL is open to everyone");
     a.option("delegation-token-secret-key", o.delegation_token_secret_key,

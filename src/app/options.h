@@ -46,6 +46,10 @@ struct options {
     // ACL APIs answer SECURITY_DISABLED.
     bool authorizer = false;                 // authorizer.class.name
     std::string super_users;                 // super.users: "User:a;User:b"
+    // Tenancy (docs/tenancy.md); off: no tenants, nothing mapped.
+    bool tenancy = false;
+    std::string anonymous_tenant;                     // unauthenticated connections' tenant (development)
+    std::map<std::string, std::string> user_tenants;  // ketch.toml [[users]] tenant = "t1": name -> tenant
     bool allow_everyone_if_no_acl_found = false;  // allow.everyone.if.no.acl.found
     // Delegation tokens (KIP-48); no secret: the token APIs answer DELEGATION_TOKEN_AUTH_DISABLED.
     std::string delegation_token_secret_key;                 // delegation.token.secret.key

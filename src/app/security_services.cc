@@ -1,3 +1,4 @@
+#include "meta/topic_registry.h"
 #include "app/security_services.h"
 
 #include <algorithm>
@@ -96,11 +97,37 @@ security_services::security_services(const options& opt, stores& s)
         spdlog::info("authorizer on: {} ACL(s), super users [{}], allow.everyone.if.no.acl.found={}",
                      authorizer_->acls({}).size(), opt.super_users, opt.allow_everyone_if_no_acl_found);
     }
+    start_tenancy(opt, super_users);
     if (auto st = quota_settings_.load(); !st.ok()) throw std::runtime_error("quotas: " + st.error().message);
     if (auto st = tokens_.load(); !st.ok()) throw std::runtime_error("delegation tokens: " + st.error().message);
 }
 
+// --tenancy (docs/tenancy.md): the tenant directory, and the SASL check that
+// refuses a principal whose name holds the separator or names no valid tenant.
+void security_services::start_tenancy(const options& opt, const std::set<std::string>& super_users) {
+    if (!opt.tenancy) {
+        if (!opt.anonymous_tenant.empty()) throw std::runtime_error("--anonymous-tenant needs --tenancy");
+        return;
+    }
+    for (auto& [user, t] : opt.user_tenants)
+        if (auto why = tenant::check_tenant_name(t); !why.empty())
+            throw std::runtime_error("[[users]] " + user + ": tenant '" + t + "': " + why);
+    if (!opt.anonymous_tenant.empty()) {
+        if (auto why = tenant::check_tenant_name(opt.anonymous_tenant); !why.empty())
+            throw std::runtime_error("--anonymous-tenant: " + why);
+        spdlog::warn("--anonymous-tenant {}: every unauthenticated connection reads and writes all of tenant {}; "
+                     "for development only", opt.anonymous_tenant, opt.anonymous_tenant);
+    }
+    tenants_.emplace(tenant::directory_config{opt.user_tenants, opt.anonymous_tenant, super_users});
+    sasl_.check_user = [this](const std::string& user) { return tenants_->check_user(user); };
+    spdlog::info("tenancy on: {} user binding(s), super users [{}]", opt.user_tenants.size(), opt.super_users);
+}
+
 void security_services::attach(broker::broker_context& ctx) {
+    if (tenants_) {
+        ctx.tenants = &*tenants_;
+        ctx.topics.allow_tenant_names(true);
+    }
     ctx.sasl = sasl_;
     ctx.credentials = &credentials_;
     ctx.authorizer = authorizer_ ? &*authorizer_ : nullptr;

@@ -15,6 +15,7 @@
 #include "security/ip_connection_rate.h"
 #include "security/quota_config.h"
 #include "security/quota_manager.h"
+#include "tenant/directory.h"
 
 namespace ketch::app {
 
@@ -33,9 +34,13 @@ public:
     // quota: 0 when accepted, else how long (ms) to hold it before closing it.
     int64_t record_connection(const std::string& ip);
     // Removes expired delegation tokens every delegation.token.expiry.check.interval.ms.
+    // The tenant directory (--tenancy); null: off.
+    const tenant::directory* tenants() const { return tenants_ ? &*tenants_ : nullptr; }
     void start_token_sweep(group::scheduler& sched, int64_t interval_ms);
 
 private:
+    void start_tenancy(const options& opt, const std::set<std::string>& super_users);
+
     oauthbearer_setup oauthbearer_;
     security::sasl_config sasl_;
     meta::credential_store& credentials_;
@@ -45,6 +50,7 @@ private:
     security::ip_connection_rate ip_rates_;
     security::delegation_tokens tokens_;
     std::unique_ptr<periodic> token_sweep_;
+    std::optional<tenant::directory> tenants_;  // --tenancy
 };
 
 }  // namespace ketch::app

@@ -44,6 +44,10 @@ namespace ketch::fetch {
 class session_cache;
 }
 
+namespace ketch::tenant {
+class directory;
+}
+
 namespace ketch::cluster {
 class membership;
 }
@@ -108,6 +112,9 @@ struct broker_context {
     // Cluster mode (--cluster; docs/cluster.md): the live brokers Metadata and
     // DescribeCluster list. Null: a single node, which lists itself.
     const cluster::membership* cluster = nullptr;
+    // --tenancy (docs/tenancy.md): the tenant of each connection; null: off,
+    // and no request pays more than this pointer's test.
+    const tenant::directory* tenants = nullptr;
 };
 
 }  // namespace ketch::broker

@@ -11,6 +11,7 @@
 #include "protocol/messages/request_header.h"
 #include "security/delegation_tokens.h"
 #include "share/coordinator.h"
+#include "tenant/directory.h"
 
 namespace ketch::broker {
 
@@ -152,6 +153,26 @@ std::optional<net::handler_result> sasl_gate(request_context& ctx, const kafka::
     return out;
 }
 
+// --tenancy: the tenant the request's names belong to (tenant/directory.h).
+// False: the connection has none (not authenticated and no anonymous
+// tenant, or a principal that names no valid tenant) and is closed; the
+// requests of a login pass.
+bool scope_tenant(request_context& ctx) {
+    const auto key = ctx.api_key;
+    if (ctx.conn.listener_name == "CONSOLE" || key == int16_t(kafka::api_key::api_versions) ||
+        key == int16_t(kafka::api_key::sasl_handshake) || key == int16_t(kafka::api_key::sasl_authenticate))
+        return true;
+    auto a = ctx.broker.tenants->resolve(ctx.conn.principal, ctx.conn.authenticated);
+    using kind = tenant::directory::answer::kind;
+    if (a.what == kind::refused) {
+        spdlog::info("conn {} from {}: principal '{}' has no tenant (--tenancy), closing", ctx.conn.id,
+                     ctx.conn.peer, ctx.conn.principal);
+        return false;
+    }
+    ctx.tenant = std::move(a.tenant);
+    return true;
+}
+
 }  // namespace
 
 boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_info& conn, shared_bytes frame) {
@@ -185,6 +206,8 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
     ctx.request_bytes = frame.size();
     if (conn.sasl)
         if (auto refused = sasl_gate(ctx, *api, r)) co_return std::move(*refused);
+
+    if (ctx_.tenants && !scope_tenant(ctx)) co_return net::handler_result::close();
 
     const handler_entry* h = api_enabled(ctx_, key) ? find_handler(key) : nullptr;
     if (!h || version < h->min_version || version > h->max_version) {

@@ -31,6 +31,7 @@
 #include "broker/handler_clock.h"
 #include "broker/quota_accounting.h"
 #include "broker/request_context.h"
+#include "broker/tenant_names.h"
 #include "protocol/messages/response_header.h"
 #include "protocol/wire.h"
 
@@ -137,6 +138,18 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
         co_return net::handler_result::close();
     }
     Resp resp;
+    replaced_ids tenant_ids;  // --tenancy: another tenant's topic ids the request named
+    topic_name_of topic_names;
+    if (ctx.tenant) [[unlikely]] {
+        topic_names = tenant_topic_names(ctx.broker);
+        if (auto refused = tenant_admit(*ctx.tenant, req, ctx.api_version)) {
+            clock.stop();
+            auto answer = Error(req, ctx.api_version, *refused);
+            if (!answer) co_return net::handler_result::close();
+            co_return encode_response(ctx, response_header_version(ctx.api_key, ctx.api_version), *answer);
+        }
+        tenant_map_in(*ctx.tenant, topic_names, req, ctx.api_version, tenant_ids);
+    }
     std::optional<fault::hit> injected;  // a scripted error or drop (--faults)
     if (ctx.broker.faults && ctx.broker.faults->active()) [[unlikely]] {
         clock.stop();  // a pause or latency costs no quota
@@ -176,6 +189,8 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
     if constexpr (requires { resp.throttle_time_ms; }) {
         if (ctx.throttle_ms > 0) resp.throttle_time_ms = std::max<int32_t>(resp.throttle_time_ms, ctx.throttle_ms);
     }
+    if (ctx.tenant) [[unlikely]]
+        tenant_map_out(*ctx.tenant, topic_names, resp, ctx.api_version, tenant_ids);
     auto out = encode_response(ctx, response_header_version(ctx.api_key, ctx.api_version), resp);
     out.auth_failed = ctx.auth_failed;
     out.throttle_ms = ctx.throttle_ms;

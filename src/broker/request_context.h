@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "broker/broker_context.h"
 #include "net/request_handler.h"
 #include "security/acl.h"
+#include "tenant/names.h"
 
 namespace ketch::broker {
 
@@ -35,6 +37,10 @@ struct request_context {
     // What a scripted fault did to this request (--faults; fault_hook.h),
     // for the traffic inspector; empty: nothing.
     std::string fault;
+    // --tenancy: the tenant this request's names belong to (tenant_names.h
+    // maps them in and out around the handler); null: no tenancy, a super
+    // user or the console, who see internal names.
+    std::shared_ptr<const tenant::scope> tenant;
 
     // Kafka's AuthHelper: may this connection's principal, from its peer's
     // IP, do `op` on the resource? Always true without --authorizer (Kafka

@@ -28,7 +28,8 @@ std::optional<int32_t> parse_partition(std::string_view s) {
 
 }  // namespace
 
-bool is_valid_topic_name(std::string_view name) {
+namespace {
+bool plain_topic_name(std::string_view name) {
     if (name.empty() || name.size() > 249 || name == "." || name == "..") return false;
     for (char c : name) {
         bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
@@ -36,6 +37,15 @@ bool is_valid_topic_name(std::string_view name) {
         if (!ok) return false;
     }
     return true;
+}
+}  // namespace
+
+bool is_valid_topic_name(std::string_view name) {
+    // A tenant's internal name "T~L" (docs/design/tenancy.md): T and L each
+    // of topic characters. Only the registry decides which names exist.
+    if (const auto at = name.find('~'); at != std::string_view::npos && at > 0 && at <= 64)
+        return plain_topic_name(name.substr(0, at)) && plain_topic_name(name.substr(at + 1));
+    return plain_topic_name(name);
 }
 
 std::string partition_dir_name(const topic_partition& tp) {

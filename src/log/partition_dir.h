@@ -29,7 +29,8 @@ inline constexpr std::string_view k_partition_meta_file = "partition";
 // Prefix of directories being deleted; removed when found at startup.
 inline constexpr std::string_view k_deleting_prefix = "~deleting-";
 
-// Kafka's topic name rule (org.apache.kafka.common.internals.Topic.validate).
+// Kafka's topic name rule (org.apache.kafka.common.internals.Topic.validate),
+// or a tenant's internal name "T~L" whose T and L both follow it (tenancy).
 bool is_valid_topic_name(std::string_view name);
 std::string partition_dir_name(const topic_partition& tp);
 // The plain "<topic>-<partition>" form only (hashed names need the meta file).

@@ -45,9 +45,20 @@ bool has_collision_chars(std::string_view name) {
 
 std::string unify_collision_chars(std::string_view name) {
     std::string out(name);
-    for (char& c : out)
-        if (c == '.') c = '_';
+    // A tenant's prefix ("T~", tenancy.md) is kept as it is: the rule holds
+    // within one tenant, never across two.
+    const size_t from = tenant_local_part(name).data() - name.data();
+    for (size_t i = from; i < out.size(); ++i)
+        if (out[i] == '.') out[i] = '_';
     return out;
+}
+
+std::string_view tenant_local_part(std::string_view name) {
+    const auto at = name.find('~');
+    if (at == std::string_view::npos || at == 0) return name;
+    for (size_t i = 0; i < at; ++i)
+        if (!legal_char(name[i])) return name;
+    return name.substr(at + 1);
 }
 
 void collision_index::add(std::string_view name) {
@@ -67,8 +78,9 @@ std::optional<std::string> collision_index::colliding(std::string_view name) con
     return it->substr(prefix.size());
 }
 
-std::optional<std::string> check_new_topic_name(std::string_view name, const collision_index& existing) {
-    std::optional<std::string> reason = validate_topic_name(name);
+std::optional<std::string> check_new_topic_name(std::string_view name, const collision_index& existing,
+                                                bool tenant_names) {
+    std::optional<std::string> reason = validate_topic_name(tenant_names ? tenant_local_part(name) : name);
     if (auto other = existing.colliding(name))
         reason = "Topic '" + std::string(name) + "' collides with existing topic: " + *other;
     return reason;

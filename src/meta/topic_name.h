@@ -55,6 +55,13 @@ private:
 // "Topic 'a_b' collides with existing topic: a.b" (this wins even over an
 // invalid-name reason, e.g. ".." when "__" exists). A name equal to an existing
 // topic is not reported here: the caller answers TOPIC_ALREADY_EXISTS.
-std::optional<std::string> check_new_topic_name(std::string_view name, const collision_index& existing);
+// `tenant_names` (--tenancy): `name` may be a tenant's internal name "T~L"
+// (docs/design/tenancy.md), of which the rules apply to L.
+std::optional<std::string> check_new_topic_name(std::string_view name, const collision_index& existing,
+                                                bool tenant_names = false);
+
+// L of a tenant's internal name "T~L" (T non-empty, of topic characters);
+// `name` itself otherwise.
+std::string_view tenant_local_part(std::string_view name);
 
 }  // namespace ketch::meta

@@ -68,7 +68,7 @@ const topic& topic_registry::put_locked(topic t) {
 
 std::optional<error> topic_registry::check_new(const create_topic_args& a) const {
     if (by_name_.count(a.name)) return error{errc::topic_already_exists, "Topic '" + a.name + "' already exists."};
-    if (auto reason = check_new_topic_name(a.name, collisions_)) return error{errc::invalid_topic, *reason};
+    if (auto reason = check_new_topic_name(a.name, collisions_, tenant_names_)) return error{errc::invalid_topic, *reason};
     if (auto reason = validate_topic_configs(a.configs, defaults_)) return error{errc::invalid_config, *reason};
     if (a.replication_factor < 1)
         return error{errc::invalid_replication_factor,

@@ -8,6 +8,8 @@
 // it, and durable when the call returns. If the store fails, nothing changes.
 #pragma once
 
+#include <atomic>
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -91,6 +93,10 @@ public:
     // AlterConfigs (legacy): the topic's overrides become exactly `configs`.
     result<topic, error> replace_configs(std::string_view name, const config_map& configs, bool validate_only = false);
 
+    // --tenancy: new topic names may be tenants' internal names "T~L"
+    // (docs/design/tenancy.md); the name rules then apply to L.
+    void allow_tenant_names(bool on) { tenant_names_ = on; }
+
     // A snapshot of the broker defaults (static properties and dynamic layers).
     broker_defaults defaults() const;
 
@@ -117,6 +123,7 @@ private:
     std::map<std::string, std::shared_ptr<const resolved_topic>, std::less<>> by_name_;
     std::map<uuid, std::string> name_by_id_;
     collision_index collisions_;
+    std::atomic<bool> tenant_names_{false};
 };
 
 }  // namespace ketch::meta

@@ -75,6 +75,12 @@ int64_t sasl_session::session_lifetime_ms(const sasl_step& s) const {
 bool sasl_session::complete(const sasl_step& s, int64_t now_ms, std::string& message) {
     const std::string& user = s.user;
     std::string p = "User:" + user;
+    if (cfg_.check_user) {
+        if (auto why = cfg_.check_user(user); !why.empty()) {
+            message = std::move(why);
+            return false;
+        }
+    }
     if (reauthenticating() && p != principal_) {
         message = "Cannot change principals during re-authentication from " + principal_.substr(0, 4) + "." +
                   principal_.substr(5) + ": User." + user;

@@ -4,7 +4,7 @@
 Reads schemas/kafka/*.json (Apache Kafka 4.3.1's common/message definitions)
 and writes, per API, `<api>.h/.cc` (structs + encode/decode) and
 `<api>_json.h/.cc` (to/from JSON and sample filling, for tests and tools),
-plus `api_table.h/.cc`, `api_visit.h`, `all_json.h` and the request and
+plus `api_table.h/.cc`, `api_visit.h`, `api_entities.h` (emit_entities.py), `all_json.h` and the request and
 response headers (`request_header`, `response_header`) from their schemas.
 
 Usage: kgen.py SCHEMA_DIR OUT_DIR            generate
@@ -27,6 +27,7 @@ import sys
 from model import Message, load_schema, snake, cpp_name
 import emit_codec
 import emit_json
+import emit_entities
 
 
 def api_base_name(msg_name):
@@ -56,7 +57,7 @@ def collect(schema_dir):
 
 
 def outputs(apis, datas):
-    files = ["api_table.h", "api_table.cc", "api_visit.h", "all_json.h"]
+    files = ["api_table.h", "api_table.cc", "api_visit.h", "api_entities.h", "all_json.h"]
     for name in sorted(apis):
         f = snake(name)
         files += [f"{f}.h", f"{f}.cc", f"{f}_json.h", f"{f}_json.cc"]
@@ -104,6 +105,7 @@ def main():
     write_if_changed(os.path.join(out, "api_table.h"), emit_codec.api_table_header(apis))
     write_if_changed(os.path.join(out, "api_table.cc"), emit_codec.api_table_source(apis))
     write_if_changed(os.path.join(out, "api_visit.h"), emit_codec.api_visit_header(apis))
+    write_if_changed(os.path.join(out, "api_entities.h"), emit_entities.header(apis))
     names = [snake(n) for n in sorted(apis)] + [snake(d.name) for d in datas]
     write_if_changed(os.path.join(out, "all_json.h"),
                      emit_codec.BANNER + "#pragma once\n\n" +

@@ -84,7 +84,7 @@ public:
         if (!may_describe(name))
             return describe_denied_.push_back(topic_error(name, {}, error_code::topic_authorization_failed));
         if (auto t = ctx_.broker.topics.by_name(name)) return resp_.topics.push_back(describe(ctx_, *t, with_ops_));
-        if (meta::validate_topic_name(name))
+        if (check_topic_name(ctx_.broker, name))
             return resp_.topics.push_back(topic_error(name, {}, error_code::invalid_topic_exception));
         if (!may_create_) return resp_.topics.push_back(topic_error(name, {}, error_code::unknown_topic_or_partition));
         if (!ctx_.authorize_cluster(security::acl_operation::create) &&

@@ -92,7 +92,7 @@ awaitable<describe_configs_response> handle_describe_configs(request_context& ct
         out.resource_name = r.resource_name;
         out.error_message = "";
         if (r.resource_type == k_resource_topic) {
-            if (auto bad = meta::validate_topic_name(r.resource_name)) {
+            if (auto bad = check_topic_name(ctx.broker, r.resource_name)) {
                 out.error_code = code(error_code::invalid_topic_exception);
                 out.error_message = *bad;
                 continue;

@@ -26,7 +26,7 @@ config_error null_values(const resource_t& r) {
 }
 
 config_error alter_topic(broker_context& b, const resource_t& r, bool validate_only) {
-    if (auto bad = meta::validate_topic_name(r.resource_name)) return {error_code::invalid_topic_exception, *bad};
+    if (auto bad = check_topic_name(b, r.resource_name)) return {error_code::invalid_topic_exception, *bad};
     if (auto e = null_values(r); e.code != error_code::none) return e;
     meta::config_map configs;
     for (auto& c : r.configs) configs[c.name] = *c.value;

@@ -38,7 +38,7 @@ std::vector<meta::config_op> to_ops(const resource_t& r) {
 }
 
 config_error alter_topic(broker_context& b, const resource_t& r, bool validate_only) {
-    if (auto bad = meta::validate_topic_name(r.resource_name)) return {error_code::invalid_topic_exception, *bad};
+    if (auto bad = check_topic_name(b, r.resource_name)) return {error_code::invalid_topic_exception, *bad};
     return topic_alter_outcome(b, r.resource_name, b.topics.alter_configs(r.resource_name, to_ops(r), validate_only),
                                validate_only);
 }

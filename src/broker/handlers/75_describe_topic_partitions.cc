@@ -65,7 +65,7 @@ awaitable<describe_topic_partitions_response> handle_describe_topic_partitions(
                 resp.topics.push_back(topic_error(name, error_code::topic_authorization_failed, INT32_MIN));
             continue;
         }
-        if (meta::validate_topic_name(name)) {
+        if (check_topic_name(ctx.broker, name)) {
             resp.topics.push_back(topic_error(name, error_code::invalid_topic_exception, k_all_topic_operations));
             continue;
         }

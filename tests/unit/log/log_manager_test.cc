@@ -165,7 +165,20 @@ TEST(partition_dir, kafka_topic_name_rule) {
     EXPECT_TRUE(is_valid_topic_name("..."));
     EXPECT_FALSE(is_valid_topic_name(std::string(250, 'a')));
     EXPECT_FALSE(is_valid_topic_name("a b"));
-    EXPECT_FALSE(is_valid_topic_name("a~b"));
+    EXPECT_FALSE(is_valid_topic_name("a/b"));
+}
+
+// A tenant's internal name "T~L" (docs/design/tenancy.md): T and L each a
+// topic name; only the registry decides (by --tenancy) that such names exist.
+TEST(partition_dir, a_tenants_internal_topic_name_is_stored) {
+    EXPECT_TRUE(is_valid_topic_name("a~b"));
+    EXPECT_FALSE(is_valid_topic_name("~b"));
+    EXPECT_FALSE(is_valid_topic_name("a~"));
+    EXPECT_FALSE(is_valid_topic_name("a~b~c"));
+    EXPECT_FALSE(is_valid_topic_name("..~b"));
+    EXPECT_FALSE(is_valid_topic_name(std::string(65, 'a') + "~b"));
+    EXPECT_EQ(partition_dir_name({"a~b", 3}), "a~b-3");
+    EXPECT_EQ(parse_partition_dir_name("a~b-3"), (topic_partition{"a~b", 3}));
 }
 
 }  // namespace

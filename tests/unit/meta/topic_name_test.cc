@@ -107,4 +107,22 @@ TEST(topic_name, names_without_dot_or_underscore_never_collide) {
 }
 
 }  // namespace
+// --tenancy (docs/design/tenancy.md): a tenant's internal name "T~L" is
+// checked by its L; without tenancy a '~' is an illegal character as ever.
+TEST(topic_name, a_tenants_internal_name_is_checked_by_its_local_part) {
+    collision_index none;
+    EXPECT_FALSE(check_new_topic_name("t1~orders.created", none, true));
+    EXPECT_TRUE(check_new_topic_name("t1~orders.created", none, false));
+    EXPECT_TRUE(check_new_topic_name("t1~a~b", none, true));  // a client's name with the separator
+    EXPECT_TRUE(check_new_topic_name("t1~..", none, true));
+    EXPECT_TRUE(check_new_topic_name("~orders", none, true));
+}
+
+TEST(topic_name, the_collision_rule_holds_within_a_tenant_only) {
+    collision_index existing;
+    existing.add("t.1~a.b");
+    EXPECT_TRUE(check_new_topic_name("t.1~a_b", existing, true));
+    EXPECT_FALSE(check_new_topic_name("t_1~a.b", existing, true));
+}
+
 }  // namespace ketch::meta

@@ -1,0 +1,53 @@
+// Which tenant a connection belongs to (docs/tenancy.md): the tenant bound
+// to its user ([[users]] tenant = "t1"), else the SASL username itself; an
+// unauthenticated connection the anonymous tenant (--anonymous-tenant), or
+// none. Super users and the console belong to no tenant: they see every
+// tenant's internal names.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "tenant/names.h"
+
+namespace ketch::tenant {
+
+struct directory_config {
+    std::map<std::string, std::string> bindings;  // user name -> tenant
+    std::string anonymous_tenant;                 // empty: unauthenticated connections have no tenant
+    std::set<std::string> super_users;            // "User:admin"
+};
+
+class directory {
+public:
+    explicit directory(directory_config cfg);
+
+    // What a connection's requests are scoped to. `principal` is "User:alice"
+    // (empty or "User:ANONYMOUS" when not authenticated).
+    struct answer {
+        enum class kind { scoped, unscoped, refused } what = kind::refused;
+        std::shared_ptr<const scope> tenant;  // set when scoped
+    };
+    answer resolve(const std::string& principal, bool authenticated) const;
+
+    // At authentication: empty when `user` may log in under tenancy, else why not.
+    std::string check_user(const std::string& user) const;
+    // The tenant of a user (binding or the name itself).
+    std::string tenant_of_user(const std::string& user) const;
+    // Binds `user` to `tenant` (the admin path); false with `why` when the name is not valid.
+    bool bind(const std::string& user, const std::string& tenant, std::string& why);
+
+    const std::string& anonymous_tenant() const { return cfg_.anonymous_tenant; }
+
+private:
+    std::shared_ptr<const scope> scope_of(const std::string& tenant) const;
+
+    directory_config cfg_;
+    mutable std::mutex mu_;
+    mutable std::map<std::string, std::shared_ptr<const scope>, std::less<>> scopes_;
+};
+
+}  // namespace ketch::tenant

@@ -1,0 +1,81 @@
+// The internal-name rule of docs/design/tenancy.md: a bijection per tenant,
+// pre-tenancy names belong to the default tenant, and no local name of one
+// tenant maps into another tenant's names.
+#include <gtest/gtest.h>
+
+#include "tenant/directory.h"
+#include "tenant/names.h"
+
+namespace ketch::tenant {
+namespace {
+
+TEST(tenant_names, a_tenants_names_are_prefixed_and_read_back) {
+    scope a("a");
+    EXPECT_EQ(a.to_internal("orders.created"), "a~orders.created");
+    EXPECT_EQ(a.to_local("a~orders.created"), "orders.created");
+    EXPECT_EQ(a.to_internal("b~x"), "a~b~x");  // another tenant's internal name, written by a: a's own
+    EXPECT_EQ(a.to_local("a~b~x"), "b~x");
+    EXPECT_FALSE(a.to_local("b~x").has_value());
+    EXPECT_FALSE(a.to_local("orders").has_value());
+    EXPECT_FALSE(a.owns("ab~x"));
+}
+
+TEST(tenant_names, the_default_tenant_owns_the_names_made_before_tenancy) {
+    scope d{std::string(default_tenant)};
+    EXPECT_TRUE(d.is_default());
+    EXPECT_EQ(d.to_internal("orders"), "orders");
+    EXPECT_EQ(d.to_local("orders"), "orders");
+    EXPECT_EQ(d.to_internal("b~x"), "~b~x");  // escaped: never tenant b's
+    EXPECT_EQ(d.to_local("~b~x"), "b~x");
+    EXPECT_FALSE(d.owns("b~x"));
+    EXPECT_EQ(owner_of("orders"), default_tenant);
+    EXPECT_EQ(owner_of("~b~x"), default_tenant);
+    EXPECT_EQ(owner_of("b~x"), "b");
+}
+
+TEST(tenant_names, every_local_name_maps_into_its_own_tenant_only) {
+    for (const char* t : {"a", "b", "a.b", "default"}) {
+        scope s(t);
+        for (const char* local : {"", "x", "~", "~x", "a~x", "b~", "default~x", "a.b~c"}) {
+            const std::string in = s.to_internal(local);
+            EXPECT_EQ(owner_of(in), s.tenant()) << t << " " << local;
+            EXPECT_EQ(s.to_local(in), local) << t << " " << local;
+        }
+    }
+}
+
+TEST(tenant_names, error_messages_lose_the_tenants_prefix) {
+    scope a("a");
+    EXPECT_EQ(a.localize_text("Topic 'a~orders' already exists."), "Topic 'orders' already exists.");
+}
+
+TEST(tenant_names, tenant_names_are_topic_characters_without_the_separator) {
+    EXPECT_EQ(check_tenant_name("team-1.prod_x"), "");
+    EXPECT_NE(check_tenant_name(""), "");
+    EXPECT_NE(check_tenant_name("a~b"), "");
+    EXPECT_NE(check_tenant_name("a/b"), "");
+    EXPECT_NE(check_tenant_name(".."), "");
+    EXPECT_NE(check_tenant_name(std::string(65, 'a')), "");
+}
+
+TEST(tenant_directory, users_belong_to_their_binding_or_their_name) {
+    directory d({{{"ci", "alice"}}, "", {"User:root"}});
+    auto a = d.resolve("User:ci", true);
+    ASSERT_EQ(a.what, directory::answer::kind::scoped);
+    EXPECT_EQ(a.tenant->tenant(), "alice");
+    EXPECT_EQ(d.resolve("User:bob", true).tenant->tenant(), "bob");
+    EXPECT_EQ(d.resolve("User:root", true).what, directory::answer::kind::unscoped);
+    EXPECT_EQ(d.resolve("User:ANONYMOUS", false).what, directory::answer::kind::refused);
+    EXPECT_EQ(d.resolve("User:CN=x,O=y", true).what, directory::answer::kind::refused);
+}
+
+TEST(tenant_directory, the_separator_in_a_principal_fails_authentication) {
+    directory d({{}, "dev", {}});
+    EXPECT_NE(d.check_user("eve~x"), "");
+    EXPECT_NE(d.check_user("a/b"), "");
+    EXPECT_EQ(d.check_user("alice"), "");
+    EXPECT_EQ(d.resolve("", false).tenant->tenant(), "dev");
+}
+
+}  // namespace
+}  // namespace ketch::tenant
