@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from conftest import BrokerProcess, _ketch_binary, eventually
+from conftest import BrokerProcess, _ketch_binary, eventually, wait_for
 
 
 def ketch(broker, *args, stdin=None, env=None, check=True, timeout=60):
@@ -83,7 +83,7 @@ def test_topic_lifecycle(broker, unique_topic):
 
     deleted = out_json(ketch(broker, "topic", "delete", t, "--json"))
     assert deleted == [{"name": t, "error": "", "error_code": 0}]
-    eventually(lambda: t not in [x["name"] for x in out_json(ketch(broker, "topic", "list", "--json"))])
+    wait_for(lambda: t not in [x["name"] for x in out_json(ketch(broker, "topic", "list", "--json"))])
 
 
 def test_topic_errors_name_the_kafka_code(broker, unique_topic):
