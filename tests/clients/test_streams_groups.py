@@ -13,6 +13,7 @@ streams/topics/InternalTopicManager.java; core KafkaApis.handleStreamsGroupHeart
 import base64
 import json
 import os
+import signal
 import struct
 import subprocess
 import threading
@@ -67,6 +68,11 @@ class StreamsApp:
     def errors(self):
         with self.lock:
             return [line for line in self.lines if "error" in line]
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.reader.join(timeout=10)
 
     def stop(self):
         if self.proc.poll() is None:
@@ -180,3 +186,49 @@ def test_word_count_two_instances_then_one(broker, helper, unique_topic, apps):
 
 def assert_tasks(app, tasks):
     assert app.active() == tasks, app.active()
+
+
+SESSION_MS = 6000
+
+
+@pytest.mark.ketch_args("--group-streams-session-timeout-ms", str(SESSION_MS),
+                        "--group-streams-heartbeat-interval-ms", "1000")
+def test_killed_instance_loses_its_tasks_and_the_output_stays_exact(broker, helper, unique_topic, apps):
+    """SIGKILL one instance: its session ends (group.streams.session.timeout.ms), the other
+    takes its tasks, and exactly_once_v2 keeps the output exact (its open transaction is
+    aborted, read_committed never sees it); a restarted instance gets its share back."""
+    if broker.external:
+        pytest.skip("the session timeout is a flag of the ketch under test")
+    source, sink = unique_topic("in"), unique_topic("out")
+    app_id = unique_topic("app")
+    create_topics(helper, helper, {source: PARTITIONS, sink: PARTITIONS})
+    lines = ["red green blue", "green blue", "blue"] * 4
+    produce_lines(helper, source, lines)
+    a = apps(app_id, source, sink, "a")
+    b = apps(app_id, source, sink, "b")
+
+    def split(x, y):
+        def check():
+            tx, ty = x.active(), y.active()
+            assert tx and ty and not (tx & ty) and tx | ty == all_tasks(), (tx, ty)
+        return check
+    eventually(split(a, b), timeout=WAIT_S, interval=0.2)
+
+    def counted(got_lines):
+        want = expected(got_lines)
+        got = output_counts(helper, sink, sum(len(v) for v in want.values()))
+        assert got == want, (got, want)
+    eventually(lambda: counted(lines), timeout=WAIT_S, interval=0.5)
+
+    b.kill()
+    eventually(lambda: assert_tasks(a, all_tasks()), timeout=WAIT_S, interval=0.2)
+    more = ["red again", "green and blue"] * 3
+    produce_lines(helper, source, more)
+    eventually(lambda: counted(lines + more), timeout=WAIT_S, interval=0.5)
+
+    c = apps(app_id, source, sink, "c")
+    eventually(split(a, c), timeout=WAIT_S, interval=0.2)
+    last = ["blue moon"] * 5
+    produce_lines(helper, source, last)
+    eventually(lambda: counted(lines + more + last), timeout=WAIT_S, interval=0.5)
+    assert not a.errors() and not c.errors(), (a.errors(), c.errors())
