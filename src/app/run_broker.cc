@@ -21,6 +21,7 @@
 #include "fetch/session_cache.h"
 #include "app/schema_registry.h"
 #include "app/security_services.h"
+#include "app/storage_engines.h"
 #include "app/stores.h"
 #include "app/txn_service.h"
 #include "broker/broker_context.h"
@@ -32,7 +33,6 @@
 #include "meta/topic_registry.h"
 #include "telemetry/client_metrics_manager.h"
 #include "net/server.h"
-#include "partition/local_storage.h"
 #include "partition/service.h"
 #include "partition/tasks.h"
 #include "txn/producer_ids.h"
@@ -115,10 +115,14 @@ void attach_console_feeds(broker::broker_context& ctx, inspect::traffic_ring& tr
         [&telemetry](const std::string& name, const meta::config_map& c) { telemetry.update_subscription(name, c); });
 }
 
-// A marker may move a partition's LSO: wake read_committed long polls.
-void wake_fetches_on_markers(log::log_manager& logs, partition::service& partitions) {
+// A marker may move a partition's LSO: wake read_committed long polls. In
+// cluster mode, commits (this broker's and others') wake fetches too.
+void wake_fetches(log::log_manager& logs, storage_engines& storage, partition::service& partitions) {
     logs.set_marker_listener(
         [&partitions](const log::topic_partition& tp) { partitions.waiters().notify(tp.topic, tp.partition); });
+    if (storage.shared)
+        storage.shared->set_on_commit(
+            [&partitions](const std::string& topic, int32_t p) { partitions.waiters().notify(topic, p); });
 }
 
 double ms_since(std::chrono::steady_clock::time_point t) {
@@ -144,10 +148,10 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto st = stores::open(opt.data_dir);
     auto topics = open_topics(*st.meta, opt);
     auto logs = open_logs(opt, faults);
-    partition::local_engine storage(*logs);
-    partition::service partitions(*topics, storage,
+    auto storage = storage_engines::open(opt, *logs, *topics);  // the shared log with --cluster
+    partition::service partitions(*topics, storage.engine(),
                                   {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms});
-    wake_fetches_on_markers(*logs, partitions);
+    wake_fetches(*logs, storage, partitions);
     txn::producer_ids producer_ids(opt.data_dir);
     broker::offsets_topic offsets_topic(*st.offsets, *topics, partitions);  // __consumer_offsets, from offsets.db
     partitions.apply_topic_configs();
@@ -213,6 +217,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     blocking.join();
     cleaner.reset();
     retention.reset();
+    storage.shared.reset();  // flushes what is staged (answers go to the stopped reactors)
     if (auto s = logs->close(); !s.ok()) spdlog::error("closing logs: {}", s.error().message);
     spdlog::info("stopped");
     return 0;
