@@ -41,7 +41,10 @@ namespace ketch::app {
 
 namespace {
 
-std::unique_ptr<meta::topic_registry> open_topics(meta::store& s, const options& opt) {
+// meta.db's topics, or in cluster mode PostgreSQL's (stores::cluster_topics).
+std::unique_ptr<meta::topic_registry> open_topics(stores& st, const options& opt) {
+    st.cluster_topics = storage_engines::topic_store(opt, *st.meta);
+    meta::store& s = st.cluster_topics ? *st.cluster_topics : *st.meta;
     auto topics = meta::topic_registry::open(s, meta::broker_defaults{}, {}, std::to_string(opt.node_id));
     if (!topics.ok()) throw std::runtime_error("topics: " + topics.error().message);
     return std::move(*topics);
@@ -115,16 +118,6 @@ void attach_console_feeds(broker::broker_context& ctx, inspect::traffic_ring& tr
         [&telemetry](const std::string& name, const meta::config_map& c) { telemetry.update_subscription(name, c); });
 }
 
-// A marker may move a partition's LSO: wake read_committed long polls. In
-// cluster mode, commits (this broker's and others') wake fetches too.
-void wake_fetches(log::log_manager& logs, storage_engines& storage, partition::service& partitions) {
-    logs.set_marker_listener(
-        [&partitions](const log::topic_partition& tp) { partitions.waiters().notify(tp.topic, tp.partition); });
-    if (storage.shared)
-        storage.shared->set_on_commit(
-            [&partitions](const std::string& topic, int32_t p) { partitions.waiters().notify(topic, p); });
-}
-
 double ms_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
@@ -146,13 +139,13 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     std::filesystem::create_directories(opt.data_dir);
     data_dir_lock dir_lock(opt.data_dir);  // before anything in it is opened
     auto st = stores::open(opt.data_dir);
-    auto topics = open_topics(*st.meta, opt);
+    auto topics = open_topics(st, opt);
     auto logs = open_logs(opt, faults);
     auto storage = storage_engines::open(opt, *logs, *topics);  // the shared log with --cluster
     partition::service partitions(*topics, storage.engine(),
                                   {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms});
-    wake_fetches(*logs, storage, partitions);
     txn::producer_ids producer_ids(opt.data_dir);
+    storage.attach(*logs, *topics, partitions, producer_ids);  // wake-ups; cluster: topic reloads, producer ids
     broker::offsets_topic offsets_topic(*st.offsets, *topics, partitions);  // __consumer_offsets, from offsets.db
     partitions.apply_topic_configs();
     offsets_topic.open();  // made exact before the groups load from offsets.db

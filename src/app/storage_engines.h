@@ -9,6 +9,8 @@
 #include "log/log_manager.h"
 #include "meta/topic_registry.h"
 #include "partition/local_storage.h"
+#include "partition/service.h"
+#include "txn/producer_ids.h"
 #include "shared/shared_engine.h"
 
 namespace ketch::app {
@@ -22,6 +24,14 @@ struct storage_engines {
     }
     // Throws std::runtime_error when cluster mode's engines do not answer.
     static storage_engines open(const options& opt, log::log_manager& logs, meta::topic_registry& topics);
+    // Cluster mode: topics in PostgreSQL over `local` (the rest of meta.db); null without --cluster.
+    static std::unique_ptr<meta::store> topic_store(const options& opt, meta::store& local);
+
+    // Fetch wake-ups (transaction markers; in cluster mode, commits), and in
+    // cluster mode: topics reloaded when another broker changes them, producer
+    // ids in blocks from PostgreSQL.
+    void attach(log::log_manager& logs, meta::topic_registry& topics, partition::service& partitions,
+                txn::producer_ids& producer_ids);
 };
 
 }  // namespace ketch::app

@@ -1,6 +1,7 @@
 #include "shared/shared_engine.h"
 
 #include <set>
+#include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
@@ -8,6 +9,7 @@
 #include "cluster/schema.h"
 #include "objstore/retry.h"
 #include "shared/object_io.h"
+#include "shared/pg_topic_store.h"
 
 namespace ketch::shared {
 
@@ -60,6 +62,20 @@ shared_engine::~shared_engine() {
 void shared_engine::set_on_commit(std::function<void(const std::string&, int32_t)> fn) {
     std::lock_guard l(parts_mu_);
     on_commit_ = std::move(fn);
+}
+
+void shared_engine::set_on_topics(std::function<void()> fn) {
+    std::lock_guard l(parts_mu_);
+    on_topics_ = std::move(fn);
+}
+
+int64_t shared_engine::reserve_producer_ids(int64_t size) {
+    auto c = pool_.take();
+    if (!c.ok()) throw std::runtime_error("producer ids: " + c.error());
+    auto r = (*c)->exec("SELECT nextval('ketch_producer_id_blocks')");
+    pool_.give(std::move(*c));
+    if (!r.ok()) throw std::runtime_error("producer ids: PostgreSQL: " + r.error().message);
+    return (std::stoll(r->at(0, 0)) - 1) * size;
 }
 
 void shared_engine::woke(const std::string& topic, int32_t partition) {
@@ -223,6 +239,15 @@ void shared_engine::flush(std::vector<staged> items) {
 // the partitions it appended to that this broker has open move their high
 // watermark and wake their fetches.
 void shared_engine::on_foreign_commit(const std::string& object_key) {
+    if (object_key == k_topics_changed) {
+        std::function<void()> fn;
+        {
+            std::lock_guard l(parts_mu_);
+            fn = on_topics_;
+        }
+        if (fn) fn();
+        return;
+    }
     if (object_key.starts_with("data/" + std::to_string(cfg_.node_id) + "-" + incarnation_ + "-")) return;
     std::map<cluster::partition_key, std::shared_ptr<shared_storage>> open;
     {

@@ -84,6 +84,12 @@ public:
     // A partition got new committed batches (this broker's or another's):
     // wake its fetches. Set once the partition service exists.
     void set_on_commit(std::function<void(const std::string& topic, int32_t partition)> fn);
+    // Another broker (or this one) changed the topics (pg_topic_store's NOTIFY).
+    void set_on_topics(std::function<void()> fn);
+    // The first id of a fresh block of `size` producer ids, unique across
+    // brokers (InitProducerId); throws std::runtime_error when PostgreSQL
+    // cannot be reached.
+    int64_t reserve_producer_ids(int64_t size);
 
     // For shared_storage.
     uint64_t stage(const std::shared_ptr<shared_storage>& s, byte_view batch);
@@ -119,6 +125,7 @@ private:
     mutable std::mutex parts_mu_;
     std::map<partition::topic_partition, std::shared_ptr<shared_storage>, std::less<>> parts_;  // parts_mu_
     std::function<void(const std::string&, int32_t)> on_commit_;                                // parts_mu_
+    std::function<void()> on_topics_;                                                           // parts_mu_
 
     std::mutex mu_;  // the buffer
     std::condition_variable cv_;

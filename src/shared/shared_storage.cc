@@ -32,6 +32,10 @@ void shared_storage::observe(int64_t log_start, int64_t hwm) {
 }
 
 log::log_result<log::append_result> shared_storage::append(byte_view batch, const log::append_options& opts) {
+    // No transaction markers in the shared log yet (docs/cluster.md): a
+    // transactional batch would never be committed or aborted.
+    if (auto h = record::parse_batch_header(batch); h && h->is_transactional())
+        return failure{log::log_error{log::log_errc::invalid_txn_state, "transactions are not offered in cluster mode yet"}};
     if (opts.timestamp_type == record::timestamp_type::log_append_time || opts.leader_epoch) {
         bytes copy(batch.begin(), batch.end());
         if (opts.timestamp_type == record::timestamp_type::log_append_time)

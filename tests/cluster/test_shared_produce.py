@@ -79,3 +79,69 @@ def test_one_broker_produces_and_consumes_through_the_engines(start_broker, post
     hwms = postgres.psql("SELECT sum(high_watermark) FROM ketch_partitions")
     assert hwms == [str(len(records))]
     assert any(k.startswith("data/1-") for k in s3.keys("data/"))
+
+
+
+def franz(broker, command, args):
+    """The franz-go driver of tests/clients/go (DRIVERS.md) against `broker`."""
+    import json
+    import subprocess
+    from pathlib import Path
+
+    driver = Path(__file__).resolve().parents[1] / "clients" / "go" / "driver"
+    if not driver.exists():
+        import pytest
+        pytest.skip("franz-go driver not built (tests/clients/go; scripts/install-test-deps.sh)")
+    r = subprocess.run([str(driver), "--bootstrap", broker.bootstrap, command, json.dumps(args)], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def wait_for_topic(broker, name, partitions, timeout_s=20):
+    """Metadata from `broker` names the topic with its partitions (another broker created it)."""
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    deadline = time.monotonic() + timeout_s
+    while True:
+        md = admin.list_topics(timeout=10)
+        t = md.topics.get(name)
+        if t is not None and t.error is None and len(t.partitions) == partitions:
+            return {p.id: p.leader for p in t.partitions.values()}
+        assert time.monotonic() < deadline, "broker %s does not list %s" % (broker.bootstrap, name)
+        time.sleep(0.05)
+
+
+TIMING = ["--cluster-heartbeat-ms", "250", "--cluster-session-timeout-ms", "3000"]
+
+
+def test_a_topic_made_on_one_broker_is_produced_on_both_and_consumed_from_the_other(start_broker, postgres):
+    import base64
+
+    b1 = start_broker(1, *FLUSH, *TIMING)
+    b2 = start_broker(2, *FLUSH, *TIMING)
+    create_topic(b1, "shared-two", 6)
+    leaders = wait_for_topic(b2, "shared-two", 6)
+    # Leaders spread over the live brokers, the same answer from each broker.
+    wait_for_topic(b1, "shared-two", 6)
+    assert set(leaders.values()) <= {1, 2}
+    # franz-go (idempotent by default, acks=all) through broker 1.
+    records = [{"key": base64.b64encode(b"f%d" % i).decode(), "value": base64.b64encode(b"fv%d" % i).decode(),
+                "partition": i % 6} for i in range(120)]
+    out = franz(b1, "produce", {"topic": "shared-two", "acks": "all", "records": records})
+    assert [r["error"] for r in out["records"]] == [None] * len(records)
+    acked = {(r["partition"], r["offset"]): base64.b64decode(rec["value"]) for r, rec in zip(out["records"], records)}
+    # confluent-kafka (idempotent, acks=all) through broker 2, on top.
+    more = [(b"c%d" % i, b"cv%d" % i) for i in range(120)]
+    acked2 = produce(b2, "shared-two", more, 6)
+    assert not set(acked) & set(acked2), "an offset acknowledged twice"
+    acked.update(acked2)
+    for p in range(6):  # contiguous per partition
+        offs = sorted(o for (q, o) in acked if q == p)
+        assert offs == list(range(len(offs)))
+    # Consumed from broker 2 by confluent-kafka, and from broker 1 by franz-go.
+    assert consume_all(b2, "shared-two", 6, len(acked)) == acked
+    got = franz(b1, "consume", {"topic": "shared-two", "partitions": list(range(6)), "from": "beginning",
+                                "max_records": len(acked), "timeout_ms": 30000})
+    seen = {(r["partition"], r["offset"]): base64.b64decode(r["value"]) for r in got["records"]}
+    assert len(seen) == len(got["records"]) == len(acked)
+    assert seen == acked
