@@ -118,6 +118,15 @@ void attach_console_feeds(broker::broker_context& ctx, inspect::traffic_ring& tr
         [&telemetry](const std::string& name, const meta::config_map& c) { telemetry.update_subscription(name, c); });
 }
 
+// The background passes, then (cluster mode) the shared log, which flushes
+// what is staged: its answers go to the stopped reactors, which still exist.
+void stop_storage(std::unique_ptr<partition::cleaner_task>& cleaner,
+                  std::unique_ptr<partition::retention_task>& retention, storage_engines& storage) {
+    cleaner.reset();
+    retention.reset();
+    storage.shared.reset();
+}
+
 double ms_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
@@ -208,9 +217,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     server.stop();
     partitions.waiters().clear();  // parked fetches hold timers of the (stopped) reactors
     blocking.join();
-    cleaner.reset();
-    retention.reset();
-    storage.shared.reset();  // flushes what is staged (answers go to the stopped reactors)
+    stop_storage(cleaner, retention, storage);
     if (auto s = logs->close(); !s.ok()) spdlog::error("closing logs: {}", s.error().message);
     spdlog::info("stopped");
     return 0;

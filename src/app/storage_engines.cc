@@ -54,15 +54,15 @@ void storage_engines::attach(log::log_manager& logs, meta::topic_registry& topic
     logs.set_marker_listener(
         [&partitions](const log::topic_partition& tp) { partitions.waiters().notify(tp.topic, tp.partition); });
     if (!shared) return;
-    shared->set_on_commit([&partitions](const std::string& topic, int32_t p) { partitions.waiters().notify(topic, p); });
+    shared->set_on_commit(
+        [&partitions](const std::string& topic, int32_t p) { partitions.waiters().notify(topic, p); });
     shared->set_on_topics([&topics, &partitions] {
         auto r = topics.reload_topics();
         if (!r.ok()) return spdlog::warn("cluster: reloading topics: {}", r.error().message);
         for (auto& t : r->removed) partitions.remove_topic(t);
         for (auto& t : r->changed) partitions.apply_topic_settings(t);
     });
-    producer_ids.set_block_source(
-        [e = shared.get()] { return e->reserve_producer_ids(txn::producer_ids::k_block); });
+    producer_ids.set_block_source([e = shared.get()] { return e->reserve_producer_ids(txn::producer_ids::k_block); });
 }
 
 }  // namespace ketch::app

@@ -10,8 +10,8 @@
 #include "meta/topic_registry.h"
 #include "partition/local_storage.h"
 #include "partition/service.h"
-#include "txn/producer_ids.h"
 #include "shared/shared_engine.h"
+#include "txn/producer_ids.h"
 
 namespace ketch::app {
 
@@ -19,9 +19,7 @@ struct storage_engines {
     std::unique_ptr<partition::local_engine> local;
     std::unique_ptr<shared::shared_engine> shared;  // cluster mode only
 
-    partition::storage_engine& engine() {
-        return shared ? static_cast<partition::storage_engine&>(*shared) : *local;
-    }
+    partition::storage_engine& engine() { return shared ? static_cast<partition::storage_engine&>(*shared) : *local; }
     // Throws std::runtime_error when cluster mode's engines do not answer.
     static storage_engines open(const options& opt, log::log_manager& logs, meta::topic_registry& topics);
     // Cluster mode: topics in PostgreSQL over `local` (the rest of meta.db); null without --cluster.

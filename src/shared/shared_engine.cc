@@ -34,8 +34,7 @@ void pg_pool::give(std::unique_ptr<cluster::pg_connection> c) {
 }
 
 shared_engine::shared_engine(engine_config cfg)
-    : cfg_(std::move(cfg)), incarnation_(uuid::random().to_base64()), pool_(cfg_.pg_url),
-      cache_(cfg_.cache_bytes) {}
+    : cfg_(std::move(cfg)), incarnation_(uuid::random().to_base64()), pool_(cfg_.pg_url), cache_(cfg_.cache_bytes) {}
 
 result<std::unique_ptr<shared_engine>, std::string> shared_engine::open(engine_config cfg) {
     std::unique_ptr<shared_engine> e(new shared_engine(std::move(cfg)));
@@ -184,8 +183,8 @@ void shared_engine::run_flusher() {
 }
 
 void shared_engine::flush(std::vector<staged> items) {
-    const std::string key = "data/" + std::to_string(cfg_.node_id) + "-" + incarnation_ + "-" +
-                            std::to_string(next_object_++);
+    const std::string key =
+        "data/" + std::to_string(cfg_.node_id) + "-" + incarnation_ + "-" + std::to_string(next_object_++);
     auto fail_all = [&](const std::string& why) {
         spdlog::warn("cluster: flush of {} ({} batches) failed: {}", key, items.size(), why);
         for (auto& it : items) complete(it.ticket, failure{log::log_error{log::log_errc::io, why}});
@@ -206,8 +205,7 @@ void shared_engine::flush(std::vector<staged> items) {
         if (!c.ok()) return fail_all("PostgreSQL: " + c.error().message);
         commit_conn_ = std::move(*c);
     }
-    auto committed =
-        cluster::commit_flush(*commit_conn_, {key, body->size(), cfg_.node_id, std::move(obj->batches)});
+    auto committed = cluster::commit_flush(*commit_conn_, {key, body->size(), cfg_.node_id, std::move(obj->batches)});
     if (!committed.ok()) return fail_all("commit: " + committed.error().message);
     std::set<std::pair<std::string, int32_t>> woken;
     for (size_t i = 0; i < items.size(); ++i) {

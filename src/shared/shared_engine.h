@@ -114,7 +114,9 @@ private:
     void complete(uint64_t ticket, log::log_result<log::append_result> r);
     void on_foreign_commit(const std::string& object_key);
     void woke(const std::string& topic, int32_t partition);
-    bool local(const partition::topic_partition& tp) const { return cfg_.local && cfg_.is_local && cfg_.is_local(tp.topic); }
+    bool local(const partition::topic_partition& tp) const {
+        return cfg_.local && cfg_.is_local && cfg_.is_local(tp.topic);
+    }
 
     const engine_config cfg_;
     const std::string incarnation_;  // object keys: data/<node>-<incarnation>-<sequence>
@@ -148,8 +150,13 @@ class shared_storage final : public partition::storage, public std::enable_share
 public:
     shared_storage(shared_engine& e, std::string topic, int32_t partition, std::string topic_id,
                    cluster::partition_offsets offsets, log::log_config config)
-        : engine_(e), topic_(std::move(topic)), partition_(partition), key_{std::move(topic_id), partition},
-          log_start_(offsets.log_start_offset), hwm_(offsets.high_watermark), config_(std::move(config)) {}
+        : engine_(e),
+          topic_(std::move(topic)),
+          partition_(partition),
+          key_{std::move(topic_id), partition},
+          log_start_(offsets.log_start_offset),
+          hwm_(offsets.high_watermark),
+          config_(std::move(config)) {}
 
     const std::string& topic() const { return topic_; }
     int32_t partition() const { return partition_; }

@@ -35,7 +35,8 @@ log::log_result<log::append_result> shared_storage::append(byte_view batch, cons
     // No transaction markers in the shared log yet (docs/cluster.md): a
     // transactional batch would never be committed or aborted.
     if (auto h = record::parse_batch_header(batch); h && h->is_transactional())
-        return failure{log::log_error{log::log_errc::invalid_txn_state, "transactions are not offered in cluster mode yet"}};
+        return failure{
+            log::log_error{log::log_errc::invalid_txn_state, "transactions are not offered in cluster mode yet"}};
     if (opts.timestamp_type == record::timestamp_type::log_append_time || opts.leader_epoch) {
         bytes copy(batch.begin(), batch.end());
         if (opts.timestamp_type == record::timestamp_type::log_append_time)
@@ -69,12 +70,14 @@ log::log_result<bytes> shared_storage::read_bytes(cluster::pg_connection& c, int
         if (!body) {
             auto got = s3.get_object(b.object_key);
             if (!got.ok())
-                return failure{log::log_error{log::log_errc::io, "GET " + b.object_key + ": " + got.error().describe()}};
+                return failure{
+                    log::log_error{log::log_errc::io, "GET " + b.object_key + ": " + got.error().describe()}};
             body = std::make_shared<const std::string>(std::move(*got));
             engine_.cache().put(b.object_key, body);
         }
         if (b.byte_offset + b.byte_length > body->size())
-            return failure{log::log_error{log::log_errc::corrupt, "object " + b.object_key + " is shorter than its index"}};
+            return failure{
+                log::log_error{log::log_errc::corrupt, "object " + b.object_key + " is shorter than its index"}};
         size_t at = out.size();
         auto* from = reinterpret_cast<const uint8_t*>(body->data()) + b.byte_offset;
         out.insert(out.end(), from, from + b.byte_length);
@@ -94,9 +97,9 @@ log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t 
     observe(offs->log_start_offset, offs->high_watermark);
     const int64_t start = log_start_.load(), hwm = hwm_.load();
     if (offset < start || offset > hwm)
-        return failure{log::log_error{log::log_errc::offset_out_of_range,
-                                      "offset " + std::to_string(offset) + " outside [" + std::to_string(start) +
-                                          ", " + std::to_string(hwm) + "]"}};
+        return failure{log::log_error{log::log_errc::offset_out_of_range, "offset " + std::to_string(offset) +
+                                                                              " outside [" + std::to_string(start) +
+                                                                              ", " + std::to_string(hwm) + "]"}};
     log::read_result r;
     r.log_start_offset = start;
     r.high_watermark = hwm;
@@ -109,13 +112,13 @@ log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t 
     if (data->empty()) return r;
     r.total_bytes = data->size();
     const auto len = uint32_t(data->size());
-    r.slices.push_back({std::make_shared<memory_file>(topic_ + "-" + std::to_string(partition_), std::move(*data)), 0,
-                        len});
+    r.slices.push_back(
+        {std::make_shared<memory_file>(topic_ + "-" + std::to_string(partition_), std::move(*data)), 0, len});
     return r;
 }
 
-log::log_result<std::optional<log::timestamp_offset>> shared_storage::find_timestamp(const std::string& sql,
-                                                                                     int64_t ts, bool want_max) {
+log::log_result<std::optional<log::timestamp_offset>> shared_storage::find_timestamp(const std::string& sql, int64_t ts,
+                                                                                     bool want_max) {
     auto c = engine_.pool().take();
     if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
     lease l{engine_.pool(), std::move(*c)};
