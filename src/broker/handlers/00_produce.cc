@@ -12,6 +12,8 @@
 // answered once the data is fsynced (group commit shared with every other
 // producer); acks=1 after the write; acks=0 never — and, as Kafka does, a
 // refused acks=0 request closes the connection so the producer notices.
+// Cluster mode (docs/cluster.md): offsets come from the shared log's commit,
+// and every acks waits for it (partition::service::wait_commits).
 // ACLs (KafkaApis.handleProduceRequest): transactional batches need WRITE on
 // the transactional id (else every partition TRANSACTIONAL_ID_AUTHORIZATION_
 // FAILED), each topic WRITE (else TOPIC_AUTHORIZATION_FAILED, before the
@@ -61,7 +63,6 @@ void append_one(request_context& ctx, const meta::resolved_topic& topic, produce
 // Cluster mode (docs/cluster.md): a staged batch is answered after the
 // PostgreSQL commit that assigned its offsets (acks=1 waits as acks=all does).
 awaitable<void> wait_commits(request_context& ctx, const std::vector<partition::commit_wait>& commits) {
-    if (commits.empty()) co_return;
     auto& svc = ctx.broker.partitions;
     auto outcomes = co_await on_callback<std::vector<partition::append_outcome>>(
         [&](std::function<void(std::vector<partition::append_outcome>)> done) {
@@ -226,7 +227,7 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     if ((!syncs.empty() || !commits.empty()) && ctx.throttle_ms == 0 && !request_quota && ctx.conn.release_pipeline)
         std::exchange(ctx.conn.release_pipeline, nullptr)();
     co_await wait_durable(ctx, syncs);
-    co_await wait_commits(ctx, commits);
+    if (!commits.empty()) co_await wait_commits(ctx, commits);  // cluster mode only: no coroutine frame otherwise
     co_return resp;
 }
 
