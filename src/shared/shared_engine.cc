@@ -129,6 +129,7 @@ std::vector<partition::topic_partition> shared_engine::partitions() const {
 
 uint64_t shared_engine::stage(const std::shared_ptr<shared_storage>& s, byte_view batch) {
     std::lock_guard l(mu_);
+    if (buffered_bytes_ + batch.size() > cfg_.max_buffered_bytes) return 0;
     const uint64_t ticket = next_ticket_++;
     if (buffer_.empty()) first_staged_ = std::chrono::steady_clock::now();
     buffer_.push_back({s, bytes(batch.begin(), batch.end()), ticket});

@@ -44,6 +44,7 @@ struct engine_config {
     int32_t node_id = 0;
     std::chrono::milliseconds flush_interval{250};  // --cluster-flush-ms
     uint64_t flush_bytes = 8ull << 20;              // a flush this large goes at once
+    uint64_t max_buffered_bytes = 64ull << 20;      // staged and not yet flushed: beyond, appends are refused
     uint64_t cache_bytes = 64ull << 20;             // recently written and read objects
     // The topic's id (its uuid as text) for a topic name; nullopt if unknown.
     std::function<std::optional<std::string>(const std::string& topic)> topic_id_of;
@@ -91,7 +92,8 @@ public:
     // cannot be reached.
     int64_t reserve_producer_ids(int64_t size);
 
-    // For shared_storage.
+    // For shared_storage. 0 when the buffer is full (a flush is slow): the
+    // produce is answered a retriable error instead of growing memory.
     uint64_t stage(const std::shared_ptr<shared_storage>& s, byte_view batch);
     void wait_commit(uint64_t ticket, std::function<void(log::log_result<log::append_result>)> done);
     pg_pool& pool() { return pool_; }
@@ -196,6 +198,7 @@ public:
     }
 
 private:
+    log::log_result<log::append_result> staged(uint64_t ticket) const;
     // The batches from `offset` with real offsets (through the cache), at most
     // max_bytes (the first always), none at or past `limit`.
     log::log_result<bytes> read_bytes(cluster::pg_connection& c, int64_t offset, uint64_t max_bytes, int64_t limit,

@@ -41,13 +41,15 @@ log::log_result<log::append_result> shared_storage::append(byte_view batch, cons
         bytes copy(batch.begin(), batch.end());
         if (opts.timestamp_type == record::timestamp_type::log_append_time)
             record::set_log_append_time(copy.data(), copy.size(), opts.now_ms);
-        log::append_result r;
-        r.pending = engine_.stage(shared_from_this(), copy);
-        r.log_start_offset = log_start_.load();
-        return r;
+        return staged(engine_.stage(shared_from_this(), copy));
     }
+    return staged(engine_.stage(shared_from_this(), batch));
+}
+
+log::log_result<log::append_result> shared_storage::staged(uint64_t ticket) const {
+    if (ticket == 0) return failure{log::log_error{log::log_errc::io, "the shared log's buffer is full"}};
     log::append_result r;
-    r.pending = engine_.stage(shared_from_this(), batch);
+    r.pending = ticket;
     r.log_start_offset = log_start_.load();
     return r;
 }
