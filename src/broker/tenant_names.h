@@ -122,6 +122,7 @@ void tenant_custom_in(const tenant::scope&, kafka::describe_acls_request&, int16
 void tenant_custom_out(const tenant::scope&, kafka::describe_acls_response&, int16_t);
 void tenant_custom_out(const tenant::scope&, kafka::list_config_resources_response&, int16_t);
 void tenant_custom_in(const tenant::scope&, kafka::consumer_group_heartbeat_request&, int16_t);
+void tenant_custom_in(const tenant::scope&, kafka::list_transactions_request&, int16_t);
 void tenant_custom_out(const tenant::scope&, kafka::consumer_group_describe_response&, int16_t);
 void tenant_custom_out(const tenant::scope&, kafka::describe_topic_partitions_response&, int16_t);
 

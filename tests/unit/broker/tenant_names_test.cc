@@ -46,7 +46,7 @@ void plant_json(json& j, const std::string& own, const std::string& other, int& 
     for (auto& [key, value] : j.items()) {
         if (key == "subscribed_topic_regex" && value.is_string()) {
             value = own + "r";  // a member's regex is its own tenant's, as its group is
-        } else if ((key == "resource_name" || key == "key") && value.is_string()) {
+        } else if ((key == "resource_name" || (key == "key" && j.contains("node_id"))) && value.is_string()) {
             const int k = n++;
             value = (k % 2 ? other : own) + "r" + std::to_string(k);
             if (j.contains("resource_type")) j["resource_type"] = 2;
@@ -210,6 +210,23 @@ TEST(tenant_names, operator_apis_are_refused_to_tenants) {
     auto refused = tenant_admit(a, q, 1);
     ASSERT_TRUE(refused.has_value());
     EXPECT_EQ(refused->code, int16_t(error_code::cluster_authorization_failed));
+}
+
+TEST(tenant_names, regexes_over_names_match_the_tenants_own_names_only) {
+    tenant::scope a("a.b");
+    replaced_ids ids;
+    kafka::list_transactions_request txns;
+    txns.transactional_id_pattern = "etl.*";
+    tenant_map_in(a, topic_name_of{}, txns, 2, ids);
+    EXPECT_EQ(*txns.transactional_id_pattern, "a\\.b~(?:etl.*)");
+    kafka::consumer_group_heartbeat_request hb;
+    hb.subscribed_topic_regex = "orders\\..*";
+    tenant_map_in(a, topic_name_of{}, hb, 1, ids);
+    EXPECT_EQ(*hb.subscribed_topic_regex, "a\\.b~(?:orders\\..*)");
+    kafka::consumer_group_describe_response d;
+    d.groups.emplace_back().members.emplace_back().subscribed_topic_regex = *hb.subscribed_topic_regex;
+    tenant_map_out(a, topic_name_of{}, d, 1, ids);
+    EXPECT_EQ(*d.groups[0].members[0].subscribed_topic_regex, "orders\\..*");
 }
 
 }  // namespace
