@@ -276,6 +276,18 @@ void add_groups_settings(settings& a, options& o) {
              "session timeout of consumer-protocol members (group.consumer.session.timeout.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    a.option("group-streams-session-timeout-ms", o.group_streams_session_timeout_ms,
+             "session timeout of streams-group members (group.streams.session.timeout.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("group-streams-heartbeat-interval-ms", o.group_streams_heartbeat_interval_ms,
+             "heartbeat interval given to streams-group members (group.streams.heartbeat.interval.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("group-streams-num-standby-replicas", o.group_streams_num_standby_replicas,
+             "standby replicas of each stateful task of a streams group (group.streams.num.standby.replicas, 0-2)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 2));
     a.option("group-consumer-heartbeat-interval-ms", o.group_consumer_heartbeat_interval_ms,
              "heartbeat interval given to consumer-protocol members (group.consumer.heartbeat.interval.ms)")
         ->capture_default_str()
