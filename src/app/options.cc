@@ -342,19 +342,16 @@ void add_cluster_settings(settings& a, options& o) {
              "cluster mode: s3://BUCKET[/PREFIX]?endpoint=http://HOST:PORT&region=R (credentials: "
              "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)");
     a.option("rack", o.rack, "cluster mode: broker.rack, this broker's rack as Metadata and DescribeCluster list it");
-    a.option("cluster-heartbeat-ms", o.cluster_heartbeat_ms,
-             "cluster mode: how often the broker heartbeats (broker.heartbeat.interval.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("cluster-session-timeout-ms", o.cluster_session_timeout_ms,
-             "cluster mode: a broker not heard from for this long is not live (broker.session.timeout.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("cluster-flush-ms", o.cluster_flush_ms,
+    auto positive = [&a](const char* name, int64_t& v, const char* help) {
+        a.option(name, v, help)->capture_default_str()->check(CLI::PositiveNumber);
+    };
+    positive("cluster-heartbeat-ms", o.cluster_heartbeat_ms,
+             "cluster mode: how often the broker heartbeats (broker.heartbeat.interval.ms)");
+    positive("cluster-session-timeout-ms", o.cluster_session_timeout_ms,
+             "cluster mode: a broker not heard from for this long is not live (broker.session.timeout.ms)");
+    positive("cluster-flush-ms", o.cluster_flush_ms,
              "cluster mode: produced batches are buffered at most this long, then written as one object and "
-             "committed (produce latency against object store requests)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+             "committed (produce latency against object store requests)");
 }
 }  // namespace
 
