@@ -350,6 +350,11 @@ void add_cluster_settings(settings& a, options& o) {
              "cluster mode: a broker not heard from for this long is not live (broker.session.timeout.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    a.option("cluster-flush-ms", o.cluster_flush_ms,
+             "cluster mode: produced batches are buffered at most this long, then written as one object and "
+             "committed (produce latency against object store requests)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
 }
 }  // namespace
 

@@ -119,6 +119,7 @@ struct options {
     std::string rack;                        // broker.rack; empty: none
     int64_t cluster_heartbeat_ms = 2000;     // broker.heartbeat.interval.ms
     int64_t cluster_session_timeout_ms = 9000;  // broker.session.timeout.ms
+    int64_t cluster_flush_ms = 250;          // the shared log's buffer: at most this long before a flush
 };
 
 // Parses argv (and the config file it names, or ./ketch.toml). Exits the
