@@ -239,12 +239,15 @@ offset_delete_result group_coordinator::delete_offsets(const offset_delete_args&
         // ConsumerGroup.validateOffsetDelete accepts any state; a topic the
         // group subscribes to is refused partition by partition.
         auto* cg = find_consumer(args.group_id);
+        // StreamsGroup.validateOffsetDelete accepts any state; while the group
+        // has members, a topic its topology reads is refused (isSubscribedToTopic).
+        auto* sg = cg ? nullptr : find_streams(args.group_id);
         // ClassicGroup.validateOffsetDelete
-        if (!cg && (!g || g->is(group_state::dead))) {
+        if (!cg && !sg && (!g || g->is(group_state::dead))) {
             res.error = error_code::group_id_not_found;
             return res;
         }
-        if (!cg && !g->is(group_state::empty) && !g->uses_consumer_protocol()) {
+        if (!cg && !sg && !g->is(group_state::empty) && !g->uses_consumer_protocol()) {
             res.error = error_code::non_empty_group;
             return res;
         }
@@ -252,8 +255,9 @@ offset_delete_result group_coordinator::delete_offsets(const offset_delete_args&
         for (const auto& t : args.topics) {
             auto& rt = res.topics.emplace_back();
             rt.name = t.name;
-            const bool subscribed =
-                cg ? cg->subscription_metadata().count(t.name) != 0 : g->is_subscribed_to_topic(t.name);
+            const bool subscribed = cg   ? cg->subscription_metadata().count(t.name) != 0
+                                    : sg ? streams_reads_topic(*sg, t.name)
+                                         : g->is_subscribed_to_topic(t.name);
             for (int32_t p : t.partitions) {
                 rt.partitions.push_back({p, subscribed ? error_code::group_subscribed_to_topic : error_code::none});
                 if (subscribed || offs == offsets_.end()) continue;

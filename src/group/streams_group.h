@@ -91,4 +91,7 @@ private:
     std::string id_;
 };
 
+// StreamsGroup.isSubscribedToTopic (streams_offsets.cc).
+bool streams_reads_topic(const streams_group& g, const std::string& topic);
+
 }  // namespace ketch::group

@@ -19,6 +19,19 @@ const std::string* subtopology_of(const streams_group& g, const std::string& top
 
 }  // namespace
 
+// StreamsGroup.isSubscribedToTopic: a group with members reads the source and
+// repartition source topics of its topology.
+bool streams_reads_topic(const streams_group& g, const std::string& topic) {
+    if (g.empty() || !g.topology) return false;
+    for (const auto& s : g.topology->subtopologies) {
+        for (const auto& t : s.source_topics)
+            if (t == topic) return true;
+        for (const auto& r : s.repartition_source_topics)
+            if (r.name == topic) return true;
+    }
+    return false;
+}
+
 error_code group_coordinator::validate_streams_offsets(const streams_group& g, const std::string& member_id,
                                                         int32_t member_epoch, bool commit, int16_t api_version,
                                                         const std::vector<commit_topic>* commit_topics) const {

@@ -200,6 +200,35 @@ TEST_F(streams_test, ListedAsStreamsAndSurvivesAReopen) {
     EXPECT_EQ(r.member_epoch, before.members[0].member_epoch);
 }
 
+// StreamsGroup.validateOffsetCommit / validateOffsetFetch / isSubscribedToTopic.
+TEST_F(streams_test, OffsetsOfStreamsMembers) {
+    create_internal();
+    auto r1 = coord->streams_heartbeat(join_streams("m1", "p1"));
+    ASSERT_EQ(r1.member_epoch, 1);
+    auto tp = [](const std::string& t) { return std::vector<commit_topic>{{t, {{0, 10, -1, std::nullopt}}}}; };
+    EXPECT_EQ(only_error(commit("app", "m1", 1, tp("input"))), error_code::none);
+    EXPECT_EQ(only_error(commit("app", "m1", 2, tp("input"))), error_code::stale_member_epoch);
+    EXPECT_EQ(only_error(commit("app", "nobody", 1, tp("input"))), error_code::unknown_member_id);
+    EXPECT_EQ(only_error(commit("app", "m1", 1, tp("input"), 8)), error_code::unsupported_version);
+    EXPECT_EQ(only_error(commit("app", "", -1, tp("input"))), error_code::unknown_member_id);  // not empty
+    EXPECT_EQ(fetch_one("app", "input", 0).offset, 10);
+    fetch_args f;
+    f.group_id = "app";
+    f.member_id = "m1";
+    f.member_epoch = 3;
+    EXPECT_EQ(coord->fetch_offsets(f).error, error_code::stale_member_epoch);
+    // While the group has members, the offsets of a topic it reads stay.
+    auto del = coord->delete_offsets(offset_delete_args{"app", {{"input", {0}}}});
+    EXPECT_EQ(del.error, error_code::none);
+    EXPECT_EQ(del.topics.at(0).partitions.at(0).error, error_code::group_subscribed_to_topic);
+    coord->streams_heartbeat(sbeat("m1", -1, std::nullopt));
+    del = coord->delete_offsets(offset_delete_args{"app", {{"input", {0}}}});
+    EXPECT_EQ(del.topics.at(0).partitions.at(0).error, error_code::none);
+    auto deleted = coord->delete_groups({"app"});
+    EXPECT_EQ(deleted.at(0).error, error_code::none);
+    EXPECT_TRUE(coord->streams_describe({"app"})[0].error == error_code::group_id_not_found);
+}
+
 TEST_F(streams_test, OtherGroupTypesRefuse) {
     auto c = join("app", "c1");  // a KIP-848 consumer group
     ASSERT_EQ(c.error, error_code::none);
