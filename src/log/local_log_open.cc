@@ -122,7 +122,9 @@ log_status local_log::load() {
     }
     publish(std::move(list));
     dir_dirty_.store(st.removed_any);
-    if (*cp) saved_ = **cp;
+    // No file means {first segment's base, 0}: a checkpoint saying only that
+    // is not written (log_format.md), so a new partition costs no sync here.
+    saved_ = *cp ? **cp : checkpoint{st.bases.empty() ? st.log_start : st.bases.front(), 0};
     return save_checkpoint();
 }
 

@@ -108,6 +108,30 @@ TEST_F(many_fixture, changed_partition_is_written_at_close) {
     EXPECT_EQ(m2->get({"t", 7})->log_end_offset(), 8);
 }
 
+// Creating a partition syncs its `partition` file and the directories, not
+// a checkpoint that would only say what its absence says (log_format.md).
+TEST_F(many_fixture, new_partition_writes_no_checkpoint_and_recovers) {
+    auto m = open();
+    uint64_t syncs = faults->sync_count();
+    auto log = m->get_or_create({"t", 0}, {});
+    ASSERT_TRUE(log.ok());
+    EXPECT_EQ(faults->sync_count() - syncs, 1u) << "the partition file only";
+    EXPECT_FALSE(*mem->exists("/data/t-0/checkpoint"));
+    must_append(**log, make_batch(3, 1));
+    ASSERT_TRUE((*log)->flush().ok());
+    mem->simulate_crash();
+    m->flusher().stop();
+    auto m2 = open();
+    EXPECT_EQ(m2->get({"t", 0})->log_end_offset(), 3);
+    // A log start moved by DeleteRecords is written.
+    ASSERT_TRUE(m2->get({"t", 0})->delete_records_before(2).ok());
+    ASSERT_TRUE(m2->get({"t", 0})->flush().ok());
+    ASSERT_TRUE(m2->close().ok());
+    EXPECT_TRUE(*mem->exists("/data/t-0/checkpoint"));
+    auto m3 = open();
+    EXPECT_EQ(m3->get({"t", 0})->log_start_offset(), 2);
+}
+
 size_t open_fds() {
     size_t n = 0;
     for ([[maybe_unused]] auto& e : std::filesystem::directory_iterator("/proc/self/fd")) ++n;
