@@ -1,38 +1,17 @@
 #include "cli/fetched_records.h"
 
 #include <algorithm>
-#include <set>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+#include "record/aborted_batches.h"
 #include "record/batch_header.h"
 #include "record/record_reader.h"
 
 namespace ketch::cli {
 
 namespace {
-
-// The producers whose transactions are aborted, opened as batches pass their
-// first offset and closed by their abort marker (read_committed).
-class aborted_tracker {
-public:
-    explicit aborted_tracker(const kafka::fetch_response::partition_data& pd) {
-        if (pd.aborted_transactions)
-            for (auto& a : *pd.aborted_transactions) pending_.emplace_back(a.first_offset, a.producer_id);
-        std::sort(pending_.begin(), pending_.end());
-    }
-    void advance_to(int64_t last_offset) {
-        while (next_ < pending_.size() && pending_[next_].first <= last_offset) open_.insert(pending_[next_++].second);
-    }
-    void close(int64_t producer_id) { open_.erase(producer_id); }
-    bool aborted(int64_t producer_id) const { return open_.count(producer_id) != 0; }
-
-private:
-    std::vector<std::pair<int64_t, int64_t>> pending_;  // (first offset, producer id), by offset
-    size_t next_ = 0;
-    std::set<int64_t> open_;
-};
 
 message to_message(const std::string& topic, int32_t partition, const record::batch_header& h,
                    const record::record_view& rv) {
@@ -72,7 +51,12 @@ bool read_batch(byte_view batch, const record::batch_header& h, const std::strin
 
 int64_t read_fetched(const kafka::fetch_response::partition_data& pd, const std::string& topic, int64_t from,
                      bool read_committed, const std::function<bool(const message&)>& emit) {
-    aborted_tracker aborted(pd);
+    record::aborted_batches aborted;
+    if (read_committed && pd.aborted_transactions) {
+        std::vector<std::pair<int64_t, int64_t>> list;
+        for (auto& a : *pd.aborted_transactions) list.emplace_back(a.first_offset, a.producer_id);
+        aborted = record::aborted_batches(std::move(list));
+    }
     bytes data = pd.records ? pd.records->flatten() : bytes{};
     int64_t next = from;
     size_t pos = 0;
@@ -82,9 +66,7 @@ int64_t read_fetched(const kafka::fetch_response::partition_data& pd, const std:
         byte_view batch = byte_view(data).subspan(pos, h->total_size());
         pos += h->total_size();
         if (h->magic != 2) throw std::runtime_error("message format v" + std::to_string(h->magic) + " is not supported");
-        if (read_committed) aborted.advance_to(h->last_offset());
-        bool skip = h->is_control() || (read_committed && h->is_transactional() && aborted.aborted(h->producer_id));
-        if (h->is_control() && h->is_transactional()) aborted.close(h->producer_id);
+        bool skip = aborted.skip(*h) || h->is_control();
         if (!skip && !read_batch(batch, *h, topic, pd.partition_index, next, emit)) return next;
         next = std::max(next, h->last_offset() + 1);
     }

@@ -1,4 +1,5 @@
-// ketch txn list|describe: ListTransactions on every broker, and
+// ketch txn list|describe: ListTransactions on every broker (filtered by
+// state and, with ListTransactions v2, by an id pattern), and
 // DescribeTransactions at the coordinator (with DescribeProducers of the
 // partitions the transaction touches).
 #include <iostream>
@@ -12,13 +13,26 @@ namespace ketch::cli {
 
 namespace {
 
-void list(context& ctx) {
+struct list_filter {
+    std::vector<std::string> states;
+    std::string pattern;  // RE2, whole id; empty: every id
+};
+
+void list(context& ctx, const list_filter& f) {
     auto& c = ctx.connect();
     auto m = c.metadata(std::vector<std::string>{});
     json out = json::array();
     std::vector<std::vector<std::string>> rows;
     for (auto& b : m.brokers) {
         kafka::list_transactions_request req;
+        req.state_filters = f.states;
+        if (!f.pattern.empty()) {
+            // Filtering client-side would hide ids the broker's regex rules
+            // treat differently; a broker without v2 is told so instead.
+            if (c.version_for(kafka::list_transactions_request::api_key, 2, b.node_id) < 2)
+                throw unsupported_api("ListTransactions v2 (--pattern)");
+            req.transactional_id_pattern = f.pattern;
+        }
         auto resp = c.call<kafka::list_transactions_response>(req, b.node_id);
         check(resp.error_code, "list transactions on broker " + std::to_string(b.node_id));
         for (auto& t : resp.transaction_states) {
@@ -83,12 +97,16 @@ void describe(context& ctx, const std::vector<std::string>& ids) {
 
 void add_txn_commands(CLI::App& app, context& ctx) {
     auto ids = std::make_shared<std::vector<std::string>>();
+    auto filter = std::make_shared<list_filter>();
     auto* t = app.add_subcommand("txn", "transactions: list and describe");
     t->require_subcommand(1);
     auto* l = t->add_subcommand("list", "transactional ids known to the coordinators");
     add_connection_options(l, ctx);
-    l->footer("Example:\n  ketch txn list");
-    l->callback([&ctx] { list(ctx); });
+    l->add_option("--state", filter->states, "only these states (Ongoing, PrepareCommit, CompleteAbort, Empty, ...)");
+    l->add_option("--pattern", filter->pattern,
+                  "only ids the whole of which match this regular expression (ListTransactions v2, Kafka 4.1+)");
+    l->footer("Examples:\n  ketch txn list\n  ketch txn list --state Ongoing --pattern 'orders-.*'");
+    l->callback([&ctx, filter] { list(ctx, *filter); });
     auto* d = t->add_subcommand("describe", "state, producer and partitions of transactional ids");
     add_connection_options(d, ctx);
     d->add_option("ids", *ids, "transactional ids")->required();

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "base/utf8.h"
+#include "meta/iso_duration.h"
 
 namespace ketch::meta {
 
@@ -187,49 +188,6 @@ bool throttled_replica_ok(std::string_view s) {  // ([0-9]+:[0-9]+)?
     return digits(s.substr(0, colon)) && digits(s.substr(colon + 1));
 }
 
-// java.time.Duration.parse: [+-]P[nD][T[nH][nM][n[.f]S]] (case-insensitive,
-// each number with an optional sign, at least one part); true and the value's
-// sign (negative) when it parses.
-bool parse_iso_duration(std::string_view s, bool& negative) {
-    auto lower = [](char c) { return char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
-    size_t i = 0;
-    bool neg_all = false;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) neg_all = s[i++] == '-';
-    if (i >= s.size() || lower(s[i++]) != 'p') return false;
-    double total = 0;  // seconds; only the sign matters
-    bool any = false, in_time = false, time_part = false;
-    const std::string_view date_units = "d", time_units = "hms";
-    while (i < s.size()) {
-        if (lower(s[i]) == 't') {
-            if (in_time) return false;
-            in_time = true;
-            ++i;
-            continue;
-        }
-        bool neg = false;
-        if (s[i] == '+' || s[i] == '-') neg = s[i++] == '-';
-        size_t digits = i;
-        while (i < s.size() && is_digit(s[i])) ++i;
-        if (i == digits) return false;
-        double n = std::stod(std::string(s.substr(digits, i - digits)));
-        if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
-            size_t f = ++i;
-            while (i < s.size() && is_digit(s[i])) ++i;
-            if (i - f > 9 || i >= s.size() || lower(s[i]) != 's') return false;
-            if (i > f) n += std::stod("0." + std::string(s.substr(f, i - f)));
-        }
-        if (i >= s.size()) return false;
-        char unit = lower(s[i++]);
-        if ((in_time ? time_units : date_units).find(unit) == std::string_view::npos) return false;
-        total += neg ? -n : n;
-        any = true;
-        time_part = time_part || in_time;
-    }
-    if (!any || (in_time && !time_part)) return false;
-    negative = neg_all ? total > 0 : total < 0;
-    return true;
-}
-
 std::optional<std::string> run_validator(const topic_config& def, const config_value& v) {
     switch (def.validator) {
         case validator_kind::none: return std::nullopt;
@@ -278,12 +236,7 @@ std::optional<std::string> run_validator(const topic_config& def, const config_v
         }
         case validator_kind::share_offset_reset: {
             const auto& s = std::get<std::string>(v);
-            constexpr std::string_view prefix = "by_duration:";
-            bool negative = false;
-            if (s == "earliest" || s == "latest" ||
-                (s.starts_with(prefix) && parse_iso_duration(std::string_view(s).substr(prefix.size()), negative) &&
-                 !negative))
-                return std::nullopt;
+            if (s == "earliest" || s == "latest" || share_reset_duration_ms(s)) return std::nullopt;
             return invalid(def.name, s,
                            "Invalid value `" + s + "` for configuration " + std::string(def.name) +
                                ". The value must be either 'earliest', 'latest' or of the format "

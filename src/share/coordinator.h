@@ -88,6 +88,13 @@ struct partition_progress {
     int64_t done_in_flight = 0;  // ACKNOWLEDGED or ARCHIVED records after the SPSO
 };
 
+// How the group reads its share-partitions (share.isolation.level,
+// share.auto.offset.reset's by_duration).
+struct read_settings {
+    bool read_committed = false;
+    std::optional<int64_t> reset_by_duration_ms;  // by_duration:<d>: start at the first record newer than now - d
+};
+
 class coordinator {
 public:
     using topics_fn = std::function<std::vector<topic_info>()>;
@@ -122,13 +129,19 @@ public:
 
     error_code acknowledge(const std::string& group, const std::string& member, const topic_partition& tp,
                            const std::vector<ack_batch>& batches) EXCLUDES(mu_);
+    read_settings reading(const std::string& group) const;
     // Where to read the partition from next, creating its state at
-    // `earliest` / `latest` per share.auto.offset.reset; -1: nothing to acquire.
-    int64_t fetch_offset(const std::string& group, const topic_partition& tp, int64_t earliest, int64_t latest)
-        EXCLUDES(mu_);
+    // `earliest` / `latest` / by_time() per share.auto.offset.reset (by_time
+    // is asked only then); -1: nothing to acquire.
+    int64_t fetch_offset(const std::string& group, const topic_partition& tp, int64_t earliest, int64_t latest,
+                         const std::function<int64_t()>& by_time = {}) EXCLUDES(mu_);
+    // Hands `member` the records of first..last it may have; the records of
+    // `aborted` batches (read_committed: batches of aborted transactions)
+    // that it acquired are archived instead of delivered, as
+    // SharePartition.filterAbortedTransactionalAcquiredRecords does.
     std::vector<acquired_range> acquire(const std::string& group, const std::string& member,
-                                        const topic_partition& tp, int64_t first, int64_t last, int32_t max_records)
-        EXCLUDES(mu_);
+                                        const topic_partition& tp, int64_t first, int64_t last, int32_t max_records,
+                                        const std::vector<offset_range>& aborted = {}) EXCLUDES(mu_);
     // The SPSO of a share-partition, if it has state (DescribeShareGroupOffsets).
     std::optional<int64_t> start_offset(const std::string& group, const topic_partition& tp) EXCLUDES(mu_);
 

@@ -72,6 +72,30 @@ std::vector<acquired_range> partition_state::acquire(const std::string& member, 
     return out;
 }
 
+std::vector<acquired_range> without(const std::vector<acquired_range>& acquired, const std::vector<offset_range>& cut) {
+    std::vector<acquired_range> out;
+    for (auto r : acquired) {
+        for (auto& c : cut) {
+            if (c.last < r.first_offset || c.first > r.last_offset) continue;
+            if (c.first > r.first_offset) out.push_back({r.first_offset, c.first - 1, r.delivery_count});
+            r.first_offset = c.last + 1;
+            if (r.first_offset > r.last_offset) break;
+        }
+        if (r.first_offset <= r.last_offset) out.push_back(r);
+    }
+    return out;
+}
+
+void partition_state::archive_acquired(const std::string& member, int64_t first, int64_t last) {
+    for (auto it = records_.lower_bound(first); it != records_.end() && it->first <= last; ++it) {
+        auto& r = it->second;
+        if (r.state != record_state::acquired || r.member != member) continue;
+        r.state = record_state::archived;
+        r.member.clear();
+    }
+    advance_start();
+}
+
 namespace {
 bool valid_type(int8_t t) { return t >= int8_t(ack_type::gap) && t <= int8_t(ack_type::renew); }
 }  // namespace

@@ -60,6 +60,15 @@ struct state_batch {
     friend bool operator==(const state_batch&, const state_batch&) = default;
 };
 
+// An offset range [first, last] of the log (a batch).
+struct offset_range {
+    int64_t first = 0;
+    int64_t last = 0;
+};
+
+// `acquired` without the offsets of `cut` (both sorted by offset).
+std::vector<acquired_range> without(const std::vector<acquired_range>& acquired, const std::vector<offset_range>& cut);
+
 struct ack_batch {
     int64_t first_offset = 0;
     int64_t last_offset = 0;
@@ -86,6 +95,10 @@ public:
     // not), with the lock until now + lock duration.
     std::vector<acquired_range> acquire(const std::string& member, int64_t first, int64_t last, int32_t max_records,
                                         int64_t now_ms, const partition_limits& lim);
+
+    // Archives the records of first..last that `member` holds ACQUIRED
+    // (read_committed: a batch of an aborted transaction it was just handed).
+    void archive_acquired(const std::string& member, int64_t first, int64_t last);
 
     // Applies `member`'s acknowledgements. Each batch is checked whole
     // first: every offset in flight, ACQUIRED by the member (else

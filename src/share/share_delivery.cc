@@ -4,6 +4,8 @@
 // 4.3.1); the session epochs as ShareRequestMetadata defines them.
 #include "share/coordinator.h"
 
+#include "meta/iso_duration.h"
+
 namespace ketch::share {
 
 namespace {
@@ -114,17 +116,30 @@ error_code coordinator::acknowledge(const std::string& group, const std::string&
     return e;
 }
 
+read_settings coordinator::reading(const std::string& group) const {
+    auto cfg = configs_(group);
+    read_settings r;
+    if (auto it = cfg.find("share.isolation.level"); it != cfg.end()) r.read_committed = it->second == "read_committed";
+    if (auto it = cfg.find("share.auto.offset.reset"); it != cfg.end())
+        r.reset_by_duration_ms = meta::share_reset_duration_ms(it->second);
+    return r;
+}
+
 int64_t coordinator::fetch_offset(const std::string& group, const topic_partition& tp, int64_t earliest,
-                                  int64_t latest) {
+                                  int64_t latest, const std::function<int64_t()>& by_time) {
     lock_guard l(mu_);
     part_key key{group, tp.topic_id, tp.partition};
     auto it = partitions_.find(key);
     if (it == partitions_.end()) {
-        // SharePartition.maybeInitialize: no state yet, so the start is
-        // share.auto.offset.reset's (latest unless the group says earliest).
+        // SharePartition.startOffsetDuringInitialization: no state yet, so the
+        // start is share.auto.offset.reset's (latest unless the group says
+        // earliest or by_duration).
         auto cfg = configs_(group);
         auto reset = cfg.count("share.auto.offset.reset") ? cfg.at("share.auto.offset.reset") : "latest";
-        it = partitions_.emplace(key, partition_state(reset == "earliest" ? earliest : latest)).first;
+        int64_t start = latest;
+        if (reset == "earliest") start = earliest;
+        else if (by_time && meta::share_reset_duration_ms(reset)) start = by_time();
+        it = partitions_.emplace(key, partition_state(start)).first;
         persist(group, tp.topic_id, tp.partition, it->second);
     }
     auto lim = limits(group);
@@ -136,11 +151,15 @@ int64_t coordinator::fetch_offset(const std::string& group, const topic_partitio
 
 std::vector<acquired_range> coordinator::acquire(const std::string& group, const std::string& member,
                                                  const topic_partition& tp, int64_t first, int64_t last,
-                                                 int32_t max_records) {
+                                                 int32_t max_records, const std::vector<offset_range>& aborted) {
     lock_guard l(mu_);
     auto it = partitions_.find({group, tp.topic_id, tp.partition});
     if (it == partitions_.end()) return {};
-    return it->second.acquire(member, first, last, max_records, clock_(), limits(group));
+    auto got = it->second.acquire(member, first, last, max_records, clock_(), limits(group));
+    if (aborted.empty() || got.empty()) return got;
+    for (auto& b : aborted) it->second.archive_acquired(member, b.first, b.last);
+    persist(group, tp.topic_id, tp.partition, it->second);
+    return without(got, aborted);
 }
 
 std::optional<int64_t> coordinator::start_offset(const std::string& group, const topic_partition& tp) {

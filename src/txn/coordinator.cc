@@ -7,6 +7,9 @@
 #include "txn/coordinator.h"
 
 #include <algorithm>
+#include <optional>
+
+#include <re2/re2.h>
 
 namespace ketch::txn {
 
@@ -275,12 +278,22 @@ described_txn transaction_coordinator::describe(const std::string& id) {
 }
 
 list_txns_result transaction_coordinator::list(const std::vector<std::string>& state_filters,
-                                               const std::vector<int64_t>& producer_ids, int64_t duration_filter_ms) {
+                                               const std::vector<int64_t>& producer_ids, int64_t duration_filter_ms,
+                                               const std::string& id_pattern) {
     list_txns_result r;
     std::lock_guard l(mu_);
     if (!active_) {
         r.error = error_code::coordinator_not_available;
         return r;
+    }
+    // TransactionStateManager.listTransactionStates: a pattern that does not
+    // compile fails the whole request with INVALID_REGULAR_EXPRESSION.
+    std::optional<re2::RE2> pattern;
+    if (!id_pattern.empty()) {
+        re2::RE2::Options options;
+        options.set_log_errors(false);
+        pattern.emplace(id_pattern, options);
+        if (!pattern->ok()) return {error_code::invalid_regular_expression, {}, {}};
     }
     std::set<txn_state> states;
     for (auto& name : state_filters) {
@@ -298,6 +311,7 @@ list_txns_result transaction_coordinator::list(const std::vector<std::string>& s
             continue;
         if (!state_filters.empty() && !states.count(m.state)) continue;
         if (duration_filter_ms >= 0 && now - m.txn_start_ms <= duration_filter_ms) continue;
+        if (pattern && !re2::RE2::FullMatch(id, *pattern)) continue;
         r.txns.push_back({id, m.producer_id, std::string(state_name(m.state))});
     }
     return r;

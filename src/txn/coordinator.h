@@ -120,8 +120,10 @@ public:
                               bool commit);
 
     described_txn describe(const std::string& transactional_id);
+    // id_pattern (ListTransactions v2, KIP-1152): an RE2 pattern the whole
+    // transactional id must match; empty lists every id.
     list_txns_result list(const std::vector<std::string>& state_filters, const std::vector<int64_t>& producer_ids,
-                          int64_t duration_filter_ms);
+                          int64_t duration_filter_ms, const std::string& id_pattern = {});
 
     // The periodic tasks (the broker runs them every
     // abort_timed_out_interval_ms / remove_expired_interval_ms).

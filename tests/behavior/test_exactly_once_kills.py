@@ -32,8 +32,8 @@ import time
 
 import pytest
 from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient, NewTopic
 
+import eos_checks
 from kafka_wire import api_versions
 
 PARTITIONS = 2
@@ -104,12 +104,7 @@ class Transformer(threading.Thread):
 
 
 def committed(bootstrap, group):
-    c = Consumer({**client_conf(bootstrap), "group.id": group, "enable.auto.commit": False})
-    try:
-        got = c.committed([TopicPartition("in", p) for p in range(PARTITIONS)], timeout=10)
-        return {tp.partition: tp.offset for tp in got}
-    finally:
-        c.close()
+    return eos_checks.committed(client_conf(bootstrap), group, PARTITIONS)
 
 
 @pytest.mark.ketch_args("--transaction-abort-check-ms", "1000")
@@ -118,14 +113,7 @@ def test_consume_transform_produce_is_exactly_once_across_kills(broker):
     if DESCRIBE_PRODUCERS not in api_versions(broker.host, broker.port)[2]:
         pytest.skip("read_committed (the log side of transactions) is not served yet")
     bootstrap = broker.bootstrap
-    admin = AdminClient({"bootstrap.servers": bootstrap})
-    for f in admin.create_topics([NewTopic(t, PARTITIONS, 1) for t in ("in", "out")]).values():
-        f.result(30)
-    p = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True})
-    for i in range(RECORDS):
-        p.produce("in", value=b"r%05d" % i, partition=i % PARTITIONS)
-    assert p.flush(30) == 0
-    del admin
+    eos_checks.create_and_fill_input(bootstrap, PARTITIONS, RECORDS)
 
     t = Transformer(bootstrap, "eos", "eos-txn")
     t.start()
@@ -140,18 +128,7 @@ def test_consume_transform_produce_is_exactly_once_across_kills(broker):
     t.stop.set()
     t.join(60)
 
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "check", "enable.auto.commit": False,
-                  "isolation.level": "read_committed", "enable.partition.eof": True})
-    c.assign([TopicPartition("out", p, 0) for p in range(PARTITIONS)])
-    values, eof = [], set()
-    until = time.monotonic() + 30
-    while len(eof) < PARTITIONS and time.monotonic() < until:
-        for m in c.consume(500, timeout=5):
-            if m.error() is None:
-                values.append(m.value())
-            elif m.error().code() == -191:  # _PARTITION_EOF
-                eof.add(m.partition())
-    c.close()
-    assert sorted(values) == sorted(b"r%05d" % i for i in range(RECORDS)), (
+    values = eos_checks.read_committed_out(bootstrap, PARTITIONS)
+    assert sorted(values) == eos_checks.expected_values(RECORDS), (
         "duplicates: %d, missing: %d" % (len(values) - len(set(values)), RECORDS - len(set(values))))
     assert t.commits > 0 and broker.starts >= KILLS + 1

@@ -24,9 +24,8 @@ import threading
 import time
 
 import pytest
-from confluent_kafka import Consumer, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient, NewTopic
 
+import eos_checks
 from conftest import _clients
 
 PARTITIONS = 2
@@ -57,28 +56,7 @@ class JavaTransformer(threading.Thread):
 
 
 def committed(bootstrap):
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "eos", "enable.auto.commit": False})
-    try:
-        got = c.committed([TopicPartition("in", p) for p in range(PARTITIONS)], timeout=10)
-        return {tp.partition: tp.offset for tp in got}
-    finally:
-        c.close()
-
-
-def read_committed_out(bootstrap):
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "check", "enable.auto.commit": False,
-                  "isolation.level": "read_committed", "enable.partition.eof": True})
-    c.assign([TopicPartition("out", p, 0) for p in range(PARTITIONS)])
-    values, eof = [], set()
-    until = time.monotonic() + 30
-    while len(eof) < PARTITIONS and time.monotonic() < until:
-        for m in c.consume(500, timeout=5):
-            if m.error() is None:
-                values.append(m.value())
-            elif m.error().code() == -191:  # _PARTITION_EOF
-                eof.add(m.partition())
-    c.close()
-    return values
+    return eos_checks.committed({"bootstrap.servers": bootstrap}, "eos", PARTITIONS)
 
 
 @pytest.mark.ketch_args("--transaction-abort-check-ms", "1000")
@@ -88,14 +66,7 @@ def test_java_transaction_version_2_is_exactly_once_across_kills(broker):
     if why:
         pytest.skip(why)
     bootstrap = broker.bootstrap
-    admin = AdminClient({"bootstrap.servers": bootstrap})
-    for f in admin.create_topics([NewTopic(t, PARTITIONS, 1) for t in ("in", "out")]).values():
-        f.result(30)
-    p = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True})
-    for i in range(RECORDS):
-        p.produce("in", value=b"r%05d" % i, partition=i % PARTITIONS)
-    assert p.flush(30) == 0
-    del admin
+    eos_checks.create_and_fill_input(bootstrap, PARTITIONS, RECORDS)
 
     t = JavaTransformer(broker)
     t.start()
@@ -110,7 +81,7 @@ def test_java_transaction_version_2_is_exactly_once_across_kills(broker):
     t.stop.set()
     t.join(150)
 
-    values = read_committed_out(bootstrap)
-    assert sorted(values) == sorted(b"r%05d" % i for i in range(RECORDS)), (
+    values = eos_checks.read_committed_out(bootstrap, PARTITIONS)
+    assert sorted(values) == eos_checks.expected_values(RECORDS), (
         "duplicates: %d, missing: %d; runs %s" % (len(values) - len(set(values)), RECORDS - len(set(values)), t.runs))
     assert broker.starts >= KILLS + 1

@@ -10,6 +10,7 @@ start a broker of their own skip). scripts/cli-reference.sh does that.
 import base64
 import json
 import os
+import re
 import subprocess
 import time
 
@@ -272,6 +273,14 @@ def test_txn_list_and_describe(broker, drivers, unique_topic):
         {"commit": False, "records": [{"topic": t, "partition": 0, "key": None, "value": b64("aborted")}]}]})
     listed = out_json(ketch(broker, "txn", "list", "--json"))
     assert tid in [x["transactional_id"] for x in listed]
+    # ListTransactions v2: the pattern matches the whole id (TransactionStateManager.listTransactionStates);
+    # a state filter combines with it.
+    by_pattern = out_json(ketch(broker, "txn", "list", "--pattern", re.escape(tid), "--json"))
+    assert [x["transactional_id"] for x in by_pattern] == [tid]
+    assert out_json(ketch(broker, "txn", "list", "--pattern", re.escape(tid[:-1]), "--json")) == []
+    assert out_json(ketch(broker, "txn", "list", "--pattern", re.escape(tid), "--state", "Ongoing", "--json")) == []
+    bad = ketch(broker, "txn", "list", "--pattern", "(", check=False)
+    assert bad.returncode == 1 and b"INVALID_REGULAR_EXPRESSION" in bad.stderr
     d = out_json(ketch(broker, "txn", "describe", tid, "--json"))
     assert d["transactional_id"] == tid and d["state"] in ("CompleteAbort", "Empty")
     # read_committed skips the aborted record; read_uncommitted shows it.

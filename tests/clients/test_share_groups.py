@@ -332,3 +332,63 @@ def test_share_group_offsets_admin(broker, helper, unique_topic, consumers):
         assert admin(broker, "delete-group", group, topic) == "ok"
     eventually(group_deleted, timeout=WAIT_S, interval=0.5)
     assert admin(broker, "delete-group", group, topic) == "GroupIdNotFoundException"
+
+
+def test_read_committed_share_group_never_delivers_aborted_records(broker, helper, drivers, unique_topic, consumers):
+    """share.isolation.level=read_committed: records of aborted transactions are archived,
+    never delivered (SharePartition.filterAbortedTransactionalAcquiredRecords), and
+    records of an open transaction wait for its commit (the read stops at the last stable
+    offset); a read_uncommitted group of the same topic gets the aborted ones too."""
+    if "java" not in drivers:
+        pytest.skip("the Java driver is not built")
+    topic, group = setup_topic(broker, helper, unique_topic)
+    group_configs(broker, group, **{"share.isolation.level": "read_committed"})
+    plain_group = group + "-uncommitted"
+    group_configs(broker, plain_group, **{"share.auto.offset.reset": "earliest"})
+
+    def rec(v):
+        return {"topic": topic, "partition": 0, "key": None, "value": base64.b64encode(v.encode()).decode()}
+    committed = ["committed-%d" % i for i in range(20)]
+    aborted = ["aborted-%d" % i for i in range(10)]
+    drivers["java"]("txn-produce", {"transactional_id": topic + "-txn", "transactions": [
+        {"commit": True, "records": [rec(v) for v in committed[:10]]},
+        {"commit": False, "records": [rec(v) for v in aborted]},
+        {"commit": True, "records": [rec(v) for v in committed[10:]]}]})
+    produce(helper, topic, ["plain-after"])
+
+    reader = consumers(group, topic)
+    wait_accepted([reader], committed + ["plain-after"])
+    everyone = consumers(plain_group, topic)
+    wait_accepted([everyone], committed + aborted + ["plain-after"])
+    produce(helper, topic, ["last"])
+    wait_accepted([reader], ["last"])  # anything aborted would have come before it
+    got = [r["value"] for r in reader.records()]
+    assert not [v for v in got if v.startswith("aborted")], got
+    assert sorted(got) == sorted(committed + ["plain-after", "last"]), got
+    for m in (reader, everyone):
+        m.close()
+        assert m.proc.returncode == 0
+
+
+def test_by_duration_reset_starts_at_the_first_record_that_new(broker, helper, unique_topic, consumers):
+    """share.auto.offset.reset=by_duration:PT1H: a new share-partition starts at the first
+    record with a timestamp in the last hour (ShareFetchUtils.offsetForTimestamp), so
+    records stamped two hours ago are skipped and the recent ones delivered."""
+    topic, group = setup_topic(broker, helper, unique_topic)
+    group_configs(broker, group, **{"share.auto.offset.reset": "by_duration:PT1H"})
+    now_ms = int(time.time() * 1000)
+    old = ["old-%d" % i for i in range(5)]
+    new = ["new-%d" % i for i in range(5)]
+    records = [{"key": None, "value": base64.b64encode(v.encode()).decode(), "headers": [], "partition": 0,
+                "timestamp": now_ms - (7200000 if v.startswith("old") else 0)} for v in old + new]
+    out = helper("produce", {"topic": topic, "acks": "all", "compression": "none", "idempotent": False,
+                             "records": records})["records"]
+    assert [r["error"] for r in out] == [None] * len(records), out[:3]
+    reader = consumers(group, topic)
+    wait_accepted([reader], new)
+    produce(helper, topic, ["last"])
+    wait_accepted([reader], ["last"])
+    got = [r["value"] for r in reader.records()]
+    assert sorted(got) == sorted(new + ["last"]), got
+    reader.close()
+    assert reader.proc.returncode == 0

@@ -1,5 +1,6 @@
-// ListTransactions v0-1 (KIP-664, flexible). v1: duration_filter (KIP-994).
-// v2 (transactional_id_pattern, KIP-1152) is not served.
+// ListTransactions v0-2 (KIP-664, flexible). v1: duration_filter (KIP-994);
+// v2: transactional_id_pattern (KIP-1152), an RE2 pattern the whole id
+// matches (Kafka compiles it with re2j), null or empty for every id.
 // Behaviour: KafkaApis.handleListTransactionsRequest and
 // TransactionStateManager.listTransactionStates (Kafka 4.3.1): unknown state
 // names come back in unknown_state_filters (and then match nothing); Dead ids
@@ -18,7 +19,8 @@ awaitable<list_transactions_response> handle_list_transactions(request_context& 
         co_return resp;
     }
     auto r = ctx.broker.txns->list(req.state_filters, req.producer_id_filters,
-                                   ctx.api_version >= 1 ? req.duration_filter : -1);
+                                   ctx.api_version >= 1 ? req.duration_filter : -1,
+                                   req.transactional_id_pattern.value_or(std::string{}));
     resp.error_code = code(r.error);
     resp.unknown_state_filters = r.unknown_state_filters;
     for (auto& t : r.txns) {

@@ -91,7 +91,7 @@ constexpr handler_entry k_handlers[] = {
     entry<describe_transactions_request, describe_transactions_response,
           &handle_describe_transactions, 0, 0, &describe_transactions_error>(),
     entry<list_transactions_request, list_transactions_response,
-          &handle_list_transactions, 0, 1, &list_transactions_error>(),
+          &handle_list_transactions, 0, 2, &list_transactions_error>(),
     entry<consumer_group_heartbeat_request, consumer_group_heartbeat_response,
           &handle_consumer_group_heartbeat, 0, 1, &consumer_group_heartbeat_error>(),
     entry<consumer_group_describe_request, consumer_group_describe_response,

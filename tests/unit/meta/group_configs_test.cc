@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "meta/iso_duration.h"
 #include "meta/resource_config_registry.h"
 #include "meta/sqlite_store.h"
 #include "temp_dir.h"
@@ -19,6 +20,21 @@ const config_entry& entry(const std::vector<config_entry>& es, std::string_view 
     for (const auto& e : es)
         if (e.name == name) return e;
     throw std::runtime_error("no entry " + std::string(name));
+}
+
+// java.time.Duration.parse / toMillis, as ShareGroupAutoOffsetResetStrategy
+// (group-coordinator, Kafka 4.3.1) reads by_duration.
+TEST(group_configs, iso_durations_in_milliseconds) {
+    EXPECT_EQ(parse_iso_duration_ms("PT1H"), 3600000);
+    EXPECT_EQ(parse_iso_duration_ms("P1DT2H3M4.5S"), 93784500);
+    EXPECT_EQ(parse_iso_duration_ms("pt0.0019s"), 1);  // truncated
+    EXPECT_EQ(parse_iso_duration_ms("-PT-1M"), 60000);
+    EXPECT_EQ(parse_iso_duration_ms("-PT5M"), -300000);
+    for (auto bad : {"", "P", "PT", "1H", "PT1", "P1H", "PT1D", "PT1.1234567891S", "PTT1H"})
+        EXPECT_FALSE(parse_iso_duration_ms(bad)) << bad;
+    EXPECT_EQ(share_reset_duration_ms("by_duration:PT30M"), 1800000);
+    EXPECT_FALSE(share_reset_duration_ms("by_duration:-PT30M"));
+    EXPECT_FALSE(share_reset_duration_ms("latest"));
 }
 
 TEST(group_configs, validation_names_parses_then_bounds_in_kafkas_order) {

@@ -153,6 +153,43 @@ TEST_F(fixture, LatestStartsAtTheLogEnd) {
     EXPECT_EQ(c->fetch_offset("g", tp, 0, 10), 10);
 }
 
+// SharePartition.startOffsetDuringInitialization: by_duration asks for the
+// offset at a timestamp, and only when the share-partition has no state yet.
+TEST_F(fixture, ByDurationStartsWhereTheTimeLookupSays) {
+    group_configs["share.auto.offset.reset"] = "by_duration:PT1H";
+    group_configs["share.isolation.level"] = "read_committed";
+    topic_partition tp{id_of(2), 0};
+    auto c = make();
+    auto how = c->reading("g");
+    EXPECT_TRUE(how.read_committed);
+    EXPECT_EQ(how.reset_by_duration_ms, 3600000);
+    int asked = 0;
+    auto by_time = [&] { return ++asked, int64_t(7); };
+    EXPECT_EQ(c->fetch_offset("g", tp, 0, 10, by_time), 7);
+    EXPECT_EQ(c->fetch_offset("g", tp, 0, 10, by_time), 7);
+    EXPECT_EQ(asked, 1);
+    group_configs.clear();
+    EXPECT_FALSE(c->reading("g").read_committed);
+    EXPECT_FALSE(c->reading("g").reset_by_duration_ms);
+}
+
+// Aborted batches' records are archived (and kept so across a restart), the
+// rest delivered.
+TEST_F(fixture, AbortedBatchesAreArchivedDurably) {
+    group_configs["share.auto.offset.reset"] = "earliest";
+    topic_partition tp{id_of(2), 0};
+    {
+        auto c = make();
+        c->fetch_offset("g", tp, 0, 10);
+        EXPECT_EQ(c->acquire("g", "a", tp, 0, 9, 100, {{3, 5}}),
+                  (std::vector<acquired_range>{{0, 2, 1}, {6, 9, 1}}));
+    }
+    auto c = make();
+    ASSERT_FALSE(c->load());
+    // The member's locks went with the restart; the aborted records stay done.
+    EXPECT_EQ(c->acquire("g", "b", tp, 0, 9, 100), (std::vector<acquired_range>{{0, 2, 2}, {6, 9, 2}}));
+}
+
 TEST_F(fixture, AnExpiredMemberLosesItsRecordsAndSessions) {
     group_configs["share.auto.offset.reset"] = "earliest";
     topic_partition tp{id_of(2), 0};

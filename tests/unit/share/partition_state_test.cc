@@ -43,6 +43,34 @@ TEST(SharePartitionState, MaxRecordsBoundsAnAcquisition) {
     EXPECT_EQ(p.next_fetch_offset(lim()), 4);
 }
 
+// read_committed: SharePartition.filterAbortedTransactionalAcquiredRecords
+// archives the acquired records of aborted batches and
+// filterRecordBatchesFromAcquiredRecords cuts them out of the answer.
+TEST(SharePartitionState, AbortedBatchesAreArchivedAndCutFromTheAcquiredRanges) {
+    partition_state p(0);
+    auto got = p.acquire("a", 0, 9, 500, 0, lim());
+    ASSERT_EQ(got, (std::vector<acquired_range>{{0, 9, 1}}));
+    const std::vector<offset_range> aborted{{0, 1}, {4, 5}, {9, 9}};
+    for (auto& b : aborted) p.archive_acquired("a", b.first, b.last);
+    EXPECT_EQ(without(got, aborted), (std::vector<acquired_range>{{2, 3, 1}, {6, 8, 1}}));
+    EXPECT_EQ(p.start_offset(), 2);  // the leading archived records are done
+    EXPECT_EQ(p.in_flight().at(4).state, record_state::archived);
+    // Archived records are never handed out again, even once the rest is released.
+    p.release_member("a", lim());
+    EXPECT_EQ(p.acquire("b", 0, 9, 500, 0, lim()), (std::vector<acquired_range>{{2, 3, 2}, {6, 8, 2}}));
+    // Another member's records are left alone.
+    p.archive_acquired("a", 2, 3);
+    EXPECT_EQ(p.in_flight().at(2).state, record_state::acquired);
+}
+
+TEST(SharePartitionState, WithoutKeepsWhatNoCutTouches) {
+    const std::vector<acquired_range> got{{0, 4, 1}, {10, 12, 2}};
+    EXPECT_EQ(without(got, {}), got);
+    EXPECT_EQ(without(got, {{5, 9}}), got);
+    EXPECT_EQ(without(got, {{0, 12}}), (std::vector<acquired_range>{}));
+    EXPECT_EQ(without(got, {{3, 10}}), (std::vector<acquired_range>{{0, 2, 1}, {11, 12, 2}}));
+}
+
 TEST(SharePartitionState, AcceptMovesTheStartOffset) {
     partition_state p(0);
     p.acquire("a", 0, 4, 500, 0, lim());

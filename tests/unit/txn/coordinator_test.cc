@@ -265,6 +265,29 @@ TEST_F(coordinator_test, describe_and_list) {
     EXPECT_EQ(coord->list({}, {}, 5000 + now).txns.size(), 0u);
 }
 
+// ListTransactions v2 (KIP-1152): TransactionStateManager.listTransactionStates
+// (Kafka 4.3.1) matches the whole id (re2j matcher().matches()), an empty
+// pattern lists all, and a pattern that does not compile fails the request.
+TEST_F(coordinator_test, list_by_id_pattern) {
+    init("orders-1");
+    init("orders-2");
+    init("payments-1");
+    auto ids = [](const list_txns_result& r) {
+        std::vector<std::string> out;
+        for (auto& t : r.txns) out.push_back(t.transactional_id);
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    EXPECT_EQ(ids(coord->list({}, {}, -1, "orders-.*")), (std::vector<std::string>{"orders-1", "orders-2"}));
+    EXPECT_TRUE(coord->list({}, {}, -1, "orders").txns.empty());  // a prefix is not a match
+    EXPECT_EQ(ids(coord->list({}, {}, -1, ".*-1")), (std::vector<std::string>{"orders-1", "payments-1"}));
+    EXPECT_EQ(coord->list({}, {}, -1, "").txns.size(), 3u);
+    auto bad = coord->list({"Bogus"}, {}, -1, "orders-(");
+    EXPECT_EQ(bad.error, error_code::invalid_regular_expression);
+    EXPECT_TRUE(bad.txns.empty());
+    EXPECT_TRUE(bad.unknown_state_filters.empty());
+}
+
 TEST_F(coordinator_test, idle_ids_expire) {
     init("a");
     begin("b");
