@@ -21,6 +21,8 @@
 #   MANY_METADATA_REQUESTS [30]  BENCH_SKIP_KAFKA [0]  BENCH_KEEP [0] (keep the work dir)
 #   MANY_KETCH_ARGS []       extra ketch flags
 #   MANY_BROKERS [ketch kafka]  which brokers to run (ratios need both in one run)
+# The JSON records the commit of the work tree when the run started (the binary may be older:
+# KETCH_BIN), the ketch flags and the fd limit.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -106,8 +108,7 @@ run_broker() {
   read -r s0 a0 < <(cpu_steal)
   port=""
   say "$b: start-up, empty"
-  [[ "$b" == kafka ]] && "$kafka_sh" clean >/dev/null
-  rm -rf "$work/ketch-data"
+  if [[ "$b" == kafka ]]; then "$kafka_sh" clean >/dev/null; else rm -rf "$work/ketch-data"; fi
   start "$b"; record startup_empty_ms "$b" "$start_ms" ms
   boot="127.0.0.1:$port"
   sleep 1; record rss_start_mib "$b" "$(rss_mib "$pid")" MiB
@@ -154,6 +155,7 @@ run_broker() {
 }
 
 t_start="$(date -u +%FT%TZ)"; load_start="$(cut -d" " -f1-3 /proc/loadavg)"
+commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- src || echo +dirty)"
 for b in ${MANY_BROKERS:-ketch kafka}; do
   [[ "$b" == kafka && "$skip_kafka" == 1 ]] || run_broker "$b"
 done
@@ -165,7 +167,8 @@ out="$here/results/many-partitions-$(date -u +%Y-%m-%dT%H%MZ).json"
 python3 - "$m" "$out" <<EOF
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-meta = {"start": "$t_start", "end": "$(date -u +%FT%TZ)", "commit": "$(git -C "$root" rev-parse --short HEAD)",
+meta = {"start": "$t_start", "end": "$(date -u +%FT%TZ)", "commit": "$commit", "ketch_bin": "$ketch_bin", "ketch_args": "${MANY_KETCH_ARGS:-}",
+        "nofile_limit": "$(ulimit -n)",
         "load_start": "$load_start", "load_end": "$load_end", "topics": $topics, "partitions_per_topic": $parts,
         "records_per_round": $records, "repeats": $repeats, "data_partitions": $data_parts, "data_mib_each": $data_mib}
 med = {}

@@ -18,6 +18,10 @@
 // shared_ptr lives. So the files open at a time are at most max_open plus
 // those held (e.g. by fetch answers being sent) plus the pinned ones.
 //
+// An fdatasync through a reopened handle syncs the file (Linux syncs the
+// inode, whichever descriptor asks), and a write-back error nobody has seen
+// yet is reported to a descriptor opened after it (Linux >= 4.16, errseq).
+//
 // Thread-safe. One mutex guards the pool (the map of paths, the LRU list); a
 // reopen runs under it, as does the rename or removal of a pooled path.
 #pragma once
