@@ -40,8 +40,9 @@ ALLOWED = {
     "objstore": {"base"},
     "cluster": {"base"},
     # The shared log: what needs both engines (objects written and read, the
-    # sweeper); the partition service's shared storage engine will live here.
-    "shared": {"base", "record", "cluster", "objstore"},
+    # sweeper), the partition service's shared storage engine (the second
+    # implementation of partition/storage.h) and the topics in PostgreSQL (a meta::store).
+    "shared": {"base", "io", "record", "log", "meta", "partition", "cluster", "objstore"},
     "tenant": {"base", "meta", "security"},
     "inspect": {"base", "protocol"},
     # KIP-714 client telemetry: the subscription state and the pushed metrics,

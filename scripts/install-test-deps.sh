@@ -2,6 +2,7 @@
 # Installs what the client tests (tests/clients/) need, from pinned committed files:
 #   - the project venv .venv/ with tests/clients/requirements.txt (pytest, confluent-kafka, kafka-python)
 #   - the Java driver   (tests/clients/java/build.sh)
+#   - Kafka's own tools (kafka-tools 4.3.1 from Maven, via conformance/reference/kafka.sh fetch)
 #   - the kafkajs driver (npm ci in tests/clients/node)
 #   - puppeteer-core for the console browser test (npm ci in tests/console/browser)
 #   - the franz-go driver (go build in tests/clients/go -> tests/clients/go/driver)
@@ -56,6 +57,17 @@ elif [[ -x "$clients/java/build.sh" ]]; then
   fi
 else
   step java "skipped (no tests/clients/java/build.sh)"
+fi
+
+# ---- Kafka's tools (kafka-tools 4.3.1 and its dependencies, tests/clients/test_kafka_tools.py) ----
+# The reference broker's jars (conformance/reference/pom.xml) carry them: resolved once from Maven.
+if ! { have java && have mvn; }; then
+  step tools "skipped: java/mvn not installed (test_kafka_tools will skip)"
+elif [[ -f "$root/conformance/reference/dist/lib/kafka-tools-4.3.1.jar" ]]; then
+  step tools "up to date"
+else
+  step tools "resolving kafka-tools 4.3.1 (conformance/reference/kafka.sh fetch)"
+  "$root/conformance/reference/kafka.sh" fetch
 fi
 
 # ---- Node (kafkajs) ----

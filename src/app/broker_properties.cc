@@ -16,6 +16,23 @@ void widen_bounds(std::map<std::string, std::string, std::less<>>& p, const std:
     if (value > kafka_max) p["group.consumer.max." + key] = std::to_string(value);
 }
 
+// group.streams.* set by the --group-streams-* flags (KIP-1071); a value below
+// Kafka's lower bound lowers the bound with it.
+void add_streams_group_properties(std::map<std::string, std::string, std::less<>>& p, const options& opt) {
+    if (opt.group_streams_session_timeout_ms != 45000) {
+        p["group.streams.session.timeout.ms"] = std::to_string(opt.group_streams_session_timeout_ms);
+        if (opt.group_streams_session_timeout_ms < 45000)
+            p["group.streams.min.session.timeout.ms"] = std::to_string(opt.group_streams_session_timeout_ms);
+    }
+    if (opt.group_streams_heartbeat_interval_ms != 5000) {
+        p["group.streams.heartbeat.interval.ms"] = std::to_string(opt.group_streams_heartbeat_interval_ms);
+        if (opt.group_streams_heartbeat_interval_ms < 5000)
+            p["group.streams.min.heartbeat.interval.ms"] = std::to_string(opt.group_streams_heartbeat_interval_ms);
+    }
+    if (opt.group_streams_num_standby_replicas != 0)
+        p["group.streams.num.standby.replicas"] = std::to_string(opt.group_streams_num_standby_replicas);
+}
+
 }  // namespace
 
 std::map<std::string, std::string, std::less<>> static_broker_properties(
@@ -66,6 +83,7 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
         p["group.consumer.heartbeat.interval.ms"] = std::to_string(opt.group_consumer_heartbeat_interval_ms);
     if (opt.group_consumer_assignment_interval_ms != 1000)
         p["group.consumer.assignment.interval.ms"] = std::to_string(opt.group_consumer_assignment_interval_ms);
+    add_streams_group_properties(p, opt);
     widen_bounds(p, "session.timeout.ms", opt.group_consumer_session_timeout_ms, 45000, 60000);
     widen_bounds(p, "heartbeat.interval.ms", opt.group_consumer_heartbeat_interval_ms, 5000, 15000);
     if (opt.group_share_record_lock_duration_ms != 30000) {

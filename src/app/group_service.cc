@@ -18,6 +18,9 @@ group::group_config group_config_of(const options& opt) {
     c.consumer_heartbeat_interval_ms = opt.group_consumer_heartbeat_interval_ms;
     c.consumer_assignment_interval_ms = opt.group_consumer_assignment_interval_ms;
     c.consumer_migration_policy = group::parse_migration_policy(opt.group_consumer_migration_policy);
+    c.streams_session_timeout_ms = opt.group_streams_session_timeout_ms;
+    c.streams_heartbeat_interval_ms = opt.group_streams_heartbeat_interval_ms;
+    c.streams_num_standby_replicas = opt.group_streams_num_standby_replicas;
     return c;
 }
 

@@ -280,6 +280,18 @@ void add_groups_settings(settings& a, options& o) {
              "session timeout of consumer-protocol members (group.consumer.session.timeout.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    a.option("group-streams-session-timeout-ms", o.group_streams_session_timeout_ms,
+             "session timeout of streams-group members (group.streams.session.timeout.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("group-streams-heartbeat-interval-ms", o.group_streams_heartbeat_interval_ms,
+             "heartbeat interval given to streams-group members (group.streams.heartbeat.interval.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("group-streams-num-standby-replicas", o.group_streams_num_standby_replicas,
+             "standby replicas of each stateful task of a streams group (group.streams.num.standby.replicas, 0-2)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 2));
     a.option("group-consumer-heartbeat-interval-ms", o.group_consumer_heartbeat_interval_ms,
              "heartbeat interval given to consumer-protocol members (group.consumer.heartbeat.interval.ms)")
         ->capture_default_str()
@@ -340,6 +352,11 @@ void add_cluster_settings(settings& a, options& o) {
         ->check(CLI::PositiveNumber);
     a.option("cluster-session-timeout-ms", o.cluster_session_timeout_ms,
              "cluster mode: a broker not heard from for this long is not live (broker.session.timeout.ms)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    a.option("cluster-flush-ms", o.cluster_flush_ms,
+             "cluster mode: produced batches are buffered at most this long, then written as one object and "
+             "committed (produce latency against object store requests)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
 }

@@ -104,6 +104,9 @@ struct options {
     int32_t group_consumer_assignment_interval_ms = 1000;   // group.consumer.assignment.interval.ms (KIP-1263)
     // group.consumer.migration.policy: bidirectional, upgrade, downgrade or disabled
     std::string group_consumer_migration_policy = "bidirectional";
+    int32_t group_streams_session_timeout_ms = 45000;       // group.streams.session.timeout.ms (KIP-1071)
+    int32_t group_streams_heartbeat_interval_ms = 5000;     // group.streams.heartbeat.interval.ms (KIP-1071)
+    int32_t group_streams_num_standby_replicas = 0;         // group.streams.num.standby.replicas (KIP-1071)
     int32_t group_share_record_lock_duration_ms = 30000;  // group.share.record.lock.duration.ms (KIP-932)
     int32_t group_share_session_timeout_ms = 45000;       // group.share.session.timeout.ms
     int32_t group_share_heartbeat_interval_ms = 5000;     // group.share.heartbeat.interval.ms
@@ -117,6 +120,7 @@ struct options {
     std::string rack;                        // broker.rack; empty: none
     int64_t cluster_heartbeat_ms = 2000;     // broker.heartbeat.interval.ms
     int64_t cluster_session_timeout_ms = 9000;  // broker.session.timeout.ms
+    int64_t cluster_flush_ms = 250;          // the shared log's buffer: at most this long before a flush
 };
 
 // Parses argv (and the config file it names, or ./ketch.toml). Exits the

@@ -23,6 +23,7 @@
 #include "fetch/session_cache.h"
 #include "app/schema_registry.h"
 #include "app/security_services.h"
+#include "app/storage_engines.h"
 #include "app/stores.h"
 #include "app/txn_service.h"
 #include "broker/broker_context.h"
@@ -34,7 +35,6 @@
 #include "meta/topic_registry.h"
 #include "telemetry/client_metrics_manager.h"
 #include "net/server.h"
-#include "partition/local_storage.h"
 #include "partition/service.h"
 #include "partition/tasks.h"
 #include "txn/producer_ids.h"
@@ -43,7 +43,10 @@ namespace ketch::app {
 
 namespace {
 
-std::unique_ptr<meta::topic_registry> open_topics(meta::store& s, const options& opt) {
+// meta.db's topics, or in cluster mode PostgreSQL's (stores::cluster_topics).
+std::unique_ptr<meta::topic_registry> open_topics(stores& st, const options& opt) {
+    st.cluster_topics = storage_engines::topic_store(opt, *st.meta);
+    meta::store& s = st.cluster_topics ? *st.cluster_topics : *st.meta;
     auto topics = meta::topic_registry::open(s, meta::broker_defaults{}, {}, std::to_string(opt.node_id));
     if (!topics.ok()) throw std::runtime_error("topics: " + topics.error().message);
     return std::move(*topics);
@@ -128,10 +131,13 @@ void attach_console_feeds(broker::broker_context& ctx, inspect::traffic_ring& tr
         [&telemetry](const std::string& name, const meta::config_map& c) { telemetry.update_subscription(name, c); });
 }
 
-// A marker may move a partition's LSO: wake read_committed long polls.
-void wake_fetches_on_markers(log::log_manager& logs, partition::service& partitions) {
-    logs.set_marker_listener(
-        [&partitions](const log::topic_partition& tp) { partitions.waiters().notify(tp.topic, tp.partition); });
+// The background passes, then (cluster mode) the shared log, which flushes
+// what is staged: its answers go to the stopped reactors, which still exist.
+void stop_storage(std::unique_ptr<partition::cleaner_task>& cleaner,
+                  std::unique_ptr<partition::retention_task>& retention, storage_engines& storage) {
+    cleaner.reset();
+    retention.reset();
+    storage.shared.reset();
 }
 
 double ms_since(std::chrono::steady_clock::time_point t) {
@@ -155,13 +161,13 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     std::filesystem::create_directories(opt.data_dir);
     data_dir_lock dir_lock(opt.data_dir);  // before anything in it is opened
     auto st = stores::open(opt.data_dir);
-    auto topics = open_topics(*st.meta, opt);
+    auto topics = open_topics(st, opt);
     auto logs = open_logs(opt, faults);
-    partition::local_engine storage(*logs);
-    partition::service partitions(*topics, storage,
+    auto storage = storage_engines::open(opt, *logs, *topics);  // the shared log with --cluster
+    partition::service partitions(*topics, storage.engine(),
                                   {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms});
-    wake_fetches_on_markers(*logs, partitions);
     txn::producer_ids producer_ids(opt.data_dir);
+    storage.attach(*logs, *topics, partitions, producer_ids);  // wake-ups; cluster: topic reloads, producer ids
     broker::offsets_topic offsets_topic(*st.offsets, *topics, partitions);  // __consumer_offsets, from offsets.db
     partitions.apply_topic_configs();
     offsets_topic.open();  // made exact before the groups load from offsets.db
@@ -224,8 +230,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     server.stop();
     partitions.waiters().clear();  // parked fetches hold timers of the (stopped) reactors
     blocking.join();
-    cleaner.reset();
-    retention.reset();
+    stop_storage(cleaner, retention, storage);
     if (auto s = logs->close(); !s.ok()) spdlog::error("closing logs: {}", s.error().message);
     spdlog::info("stopped");
     return 0;

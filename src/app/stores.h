@@ -24,6 +24,9 @@ struct stores {
     std::unique_ptr<meta::sqlite_txn_store> txns;               // txn.db: transactions
     std::unique_ptr<meta::sqlite_share_store> shares;           // shares.db: share groups' delivery state
     std::unique_ptr<meta::sqlite_token_store> tokens;           // tokens.db: delegation tokens
+    // Cluster mode: topics in PostgreSQL (shared/pg_topic_store.h, over meta
+    // for the rest); null on a single node. Set by run_broker.
+    std::unique_ptr<meta::store> cluster_topics;
 
     // Opens (creating what is missing) every store; throws std::runtime_error
     // naming the store that failed.

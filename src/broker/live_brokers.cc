@@ -20,4 +20,35 @@ std::vector<listed_broker> live_brokers(const request_context& ctx) {
     return out;
 }
 
+namespace {
+
+// FNV-1a, 64 bits: the same on every broker and every platform.
+uint64_t fnv1a(std::string_view key, int32_t node) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    auto mix = [&h](uint8_t b) { h = (h ^ b) * 0x100000001b3ull; };
+    for (char ch : key) mix(uint8_t(ch));
+    for (int i = 0; i < 4; ++i) mix(uint8_t(uint32_t(node) >> (8 * i)));
+    // A final avalanche (splitmix64's), so that nearby node ids spread.
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
+}  // namespace
+
+const listed_broker& owner_of(const std::vector<listed_broker>& live, std::string_view key) {
+    const listed_broker* best = &live.front();
+    uint64_t best_h = fnv1a(key, best->node_id);
+    for (auto& b : live) {
+        uint64_t h = fnv1a(key, b.node_id);
+        if (h > best_h || (h == best_h && b.node_id < best->node_id)) {
+            best = &b;
+            best_h = h;
+        }
+    }
+    return *best;
+}
+
 }  // namespace ketch::broker

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ketch::broker {
@@ -20,5 +21,11 @@ struct listed_broker {
 };
 
 std::vector<listed_broker> live_brokers(const request_context& ctx);
+
+// Cluster mode: the broker among `live` (not empty) that owns `key` — a
+// partition's leader in Metadata, a group's coordinator — by rendezvous
+// hashing: stable while the live set is, and when a broker goes only its
+// keys move (docs/design/cluster.md, "which broker a client talks to").
+const listed_broker& owner_of(const std::vector<listed_broker>& live, std::string_view key);
 
 }  // namespace ketch::broker

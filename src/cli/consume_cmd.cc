@@ -6,11 +6,13 @@
 // are none) and commits what it printed (docs/cli.md).
 #include <csignal>
 #include <iostream>
+#include <memory>
 #include <set>
 #include <thread>
 
 #include "cli/command.h"
 #include "cli/format.h"
+#include "cli/consumer_member.h"
 #include "cli/group_member.h"
 #include "cli/group_offsets.h"
 #include "cli/fetched_records.h"
@@ -31,6 +33,7 @@ struct consume_opts {
     int64_t timeout_ms = -1;
     bool exit_at_end = false;
     std::string group;
+    std::string group_protocol = "classic";
     bool read_committed = false;
     std::string format = "%v\\n";
     int32_t max_wait_ms = 500;
@@ -67,7 +70,8 @@ public:
             if (!o.partitions.empty())
                 throw usage_error("-p/--partition cannot be combined with -g (the group assigns partitions)");
             for (auto& topic : o.topics) c_.leaders(topic);  // an unknown topic fails before joining
-            member_.emplace(c_, o.group, o.topics);
+            if (o.group_protocol == "consumer") member_ = std::make_unique<consumer_member>(c_, o.group, o.topics);
+            else member_ = std::make_unique<group_member>(c_, o.group, o.topics);
         }
     }
 
@@ -223,7 +227,7 @@ private:
     client& c_;
     format fmt_;
     offset_spec spec_;
-    std::optional<group_member> member_;
+    std::unique_ptr<group_membership> member_;
     std::vector<part_state> parts_;
     std::set<size_t> done_;  // partitions past their end (with -e)
     int64_t printed_ = 0;
@@ -252,12 +256,18 @@ void add_consume_command(CLI::App& app, context& ctx) {
     c->add_option("-n,--num", o->count, "stop after N records");
     c->add_flag("-e,--exit", o->exit_at_end, "stop at the end of every partition (as it was at the start)");
     c->add_option("--timeout", o->timeout_ms, "stop after this many ms without a record");
-    c->add_option("-g,--group", o->group, "join this consumer group (classic protocol): its partitions, from its committed offsets (-o where none), committing what was printed");
+    c->add_option("-g,--group", o->group, "join this consumer group: its partitions, from its committed offsets (-o where none), committing what was printed");
+    c->add_option("--group-protocol", o->group_protocol,
+                  "classic (JoinGroup/SyncGroup, the range assignor) or consumer (KIP-848: ConsumerGroupHeartbeat, the "
+                  "broker assigns)")
+        ->check(CLI::IsMember({"classic", "consumer"}))
+        ->capture_default_str();
     c->add_flag("--read-committed", o->read_committed, "skip aborted transactions and read up to the LSO");
     c->add_option("-f,--format", o->format, "print template: %t %p %o %k %v %h %d %K %S (default '%v\\n')");
     c->add_option("--fetch-max-bytes", o->fetch_max_bytes, "partition fetch size")->capture_default_str();
     c->footer("Examples:\n  ketch consume orders -o beginning -e\n  ketch consume orders -o -10 -n 10 -f '%k: %v (%p/%o)\\n'\n"
-              "  ketch consume orders -o @1700000000000 --json | jq .value\n  ketch consume orders -g billing -e");
+              "  ketch consume orders -o @1700000000000 --json | jq .value\n  ketch consume orders -g billing -e\n"
+              "  ketch consume orders -g billing --group-protocol consumer");
     c->callback([&ctx, o] { consume(ctx, *o); });
 }
 

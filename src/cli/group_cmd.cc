@@ -3,10 +3,10 @@
 #include <set>
 
 #include "cli/command.h"
+#include "cli/group_describe.h"
 #include "cli/group_offsets.h"
 #include "cli/offsets.h"
 #include "protocol/messages/delete_groups.h"
-#include "protocol/messages/describe_groups.h"
 #include "protocol/messages/list_groups.h"
 
 namespace ketch::cli {
@@ -73,34 +73,41 @@ void describe(context& ctx, group_opts& o) {
     auto& c = ctx.connect();
     json all = json::array();
     for (auto& id : o.groups) {
-        int node = c.coordinator(id, coordinator_type::group);
-        kafka::describe_groups_request req;
-        req.groups = {id};
-        auto resp = c.call<kafka::describe_groups_response>(req, node);
-        if (resp.groups.empty()) throw kafka_error(69, "group '" + id + "'");
-        auto& g = resp.groups.front();
-        check(g.error_code, "group '" + id + "'", g.error_message);
+        auto g = describe_group(c, id);
         std::vector<std::vector<std::string>> rows;
         json lag = lag_of(c, id, rows);
-        if (g.group_state == "Dead" && lag.empty()) throw kafka_error(69, "group '" + id + "'");
+        if (g.state == "Dead" && lag.empty()) throw kafka_error(69, "group '" + id + "'");
         json members = json::array();
         std::vector<std::vector<std::string>> mrows;
         for (auto& m : g.members) {
-            members.push_back({{"member_id", m.member_id}, {"client_id", m.client_id}, {"client_host", m.client_host},
-                               {"group_instance_id", m.group_instance_id ? json(*m.group_instance_id) : json(nullptr)}});
-            mrows.push_back({m.member_id, m.client_id, m.client_host});
+            json assigned = json::array();
+            std::string shown;
+            for (auto& [t, p] : m.assignment) {
+                assigned.push_back({{"topic", t}, {"partition", p}});
+                shown += (shown.empty() ? "" : ",") + t + "-" + std::to_string(p);
+            }
+            json j = {{"member_id", m.member_id}, {"client_id", m.client_id}, {"client_host", m.client_host},
+                      {"group_instance_id", m.instance_id ? json(*m.instance_id) : json(nullptr)}};
+            if (m.member_epoch) {
+                j["member_epoch"] = *m.member_epoch;
+                j["assignment"] = assigned;
+            }
+            members.push_back(std::move(j));
+            mrows.push_back({m.member_id, m.client_id, m.client_host, shown});
         }
         int64_t total = 0;
         for (auto& l : lag)
             if (l["lag"].get<int64_t>() > 0) total += l["lag"].get<int64_t>();
-        all.push_back({{"group", id}, {"state", g.group_state}, {"protocol_type", g.protocol_type},
-                       {"protocol", g.protocol_data}, {"members", members}, {"offsets", lag}, {"total_lag", total}});
+        json one = {{"group", id},         {"state", g.state},     {"type", g.type},       {"protocol_type", g.protocol_type},
+                    {"protocol", g.protocol}, {"members", members}, {"offsets", lag}, {"total_lag", total}};
+        if (g.epoch) one["group_epoch"] = *g.epoch;
+        all.push_back(std::move(one));
         if (!ctx.json) {
-            std::cout << "GROUP        " << id << "\nSTATE        " << g.group_state << "\nPROTOCOL     "
-                      << g.protocol_type << (g.protocol_data.empty() ? "" : "/" + g.protocol_data) << "\nMEMBERS      "
-                      << g.members.size() << "\nTOTAL-LAG    " << total << "\n\n";
+            std::cout << "GROUP        " << id << "\nSTATE        " << g.state << "\nTYPE         " << g.type
+                      << "\nPROTOCOL     " << g.protocol_type << (g.protocol.empty() ? "" : "/" + g.protocol)
+                      << "\nMEMBERS      " << g.members.size() << "\nTOTAL-LAG    " << total << "\n\n";
             if (!mrows.empty()) {
-                print_table(std::cout, {"MEMBER-ID", "CLIENT-ID", "HOST"}, mrows);
+                print_table(std::cout, {"MEMBER-ID", "CLIENT-ID", "HOST", "ASSIGNMENT"}, mrows);
                 std::cout << "\n";
             }
             print_table(std::cout, {"TOPIC", "PARTITION", "COMMITTED", "END", "LAG"}, rows);

@@ -25,16 +25,28 @@ std::vector<topic_partition> decode_assignment(byte_view b);  // throws kafka::d
 std::map<std::string, std::vector<topic_partition>> range_assign(
     const std::map<std::string, std::vector<std::string>>& subscriptions, const std::map<std::string, int32_t>& partitions);
 
-class group_member {
+// What `ketch consume -g` needs of its membership, in either protocol.
+class group_membership {
+public:
+    virtual ~group_membership() = default;
+    // Joins (again) and returns this member's partitions.
+    virtual std::vector<topic_partition> join() = 0;
+    // A heartbeat when one is due; false when the member's partitions change
+    // (commit what was read, then join() again for the new ones).
+    virtual bool heartbeat_if_due() = 0;
+    virtual void commit(const std::map<topic_partition, int64_t>& offsets) = 0;
+    virtual void leave() = 0;
+};
+
+// The classic protocol (group.protocol=classic).
+class group_member final : public group_membership {
 public:
     group_member(client& c, std::string group, std::vector<std::string> topics);
 
-    // Joins (again) and returns this member's partitions.
-    std::vector<topic_partition> join();
-    // A heartbeat when one is due; false when the group is rebalancing (join() again).
-    bool heartbeat_if_due();
-    void commit(const std::map<topic_partition, int64_t>& offsets);
-    void leave();
+    std::vector<topic_partition> join() override;
+    bool heartbeat_if_due() override;
+    void commit(const std::map<topic_partition, int64_t>& offsets) override;
+    void leave() override;
 
     const std::string& member_id() const { return member_id_; }
     int32_t generation() const { return generation_; }

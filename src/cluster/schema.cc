@@ -71,6 +71,24 @@ CREATE TABLE ketch_producer_batches (
     PRIMARY KEY (topic_id, partition, producer_id, base_offset)
 );
 )sql",
+    // 3: topics shared by every broker (CreateTopics on one is Metadata on
+    // all), and producer ids handed out in blocks unique across brokers.
+    R"sql(
+CREATE TABLE ketch_topics (
+    topic_id text PRIMARY KEY,
+    name text NOT NULL UNIQUE,
+    partitions integer NOT NULL,
+    replication_factor smallint NOT NULL,
+    created_ms bigint NOT NULL
+);
+CREATE TABLE ketch_topic_configs (
+    topic_id text NOT NULL REFERENCES ketch_topics (topic_id) ON DELETE CASCADE,
+    name text NOT NULL,
+    value text NOT NULL,
+    PRIMARY KEY (topic_id, name)
+);
+CREATE SEQUENCE ketch_producer_id_blocks;
+)sql",
 };
 
 }  // namespace

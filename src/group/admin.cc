@@ -48,6 +48,13 @@ std::vector<listed_group> group_coordinator::list_groups(const list_groups_args&
         if (!args.types_filter.empty() && !types.count(group_type::consumer)) continue;
         out.push_back(listed_group{id, consumer_protocol_type, state, std::string(type_name(group_type::consumer))});
     }
+    // StreamsGroup.asListedGroup: protocol type and group type "streams".
+    for (const auto& [id, g] : streams_groups_) {
+        const std::string state(streams_state_name(g->state()));
+        if (!args.states_filter.empty() && !states.count(trim_lower(state))) continue;
+        if (!args.types_filter.empty() && !types.count(group_type::streams)) continue;
+        out.push_back(listed_group{id, "streams", state, std::string(type_name(group_type::streams))});
+    }
     std::sort(out.begin(), out.end(), [](const listed_group& a, const listed_group& b) { return a.group_id < b.group_id; });
     return out;
 }
@@ -73,8 +80,8 @@ std::vector<described_group> group_coordinator::describe_groups(const std::vecto
             d.group_state = std::string(state_name(group_state::dead));
             if (api_version >= 6) {  // KIP-1043
                 d.error = error_code::group_id_not_found;
-                d.error_message = find_consumer(id) ? "Group " + id + " is not a classic group."
-                                                    : "Group " + id + " not found.";
+                d.error_message = find_consumer(id) || find_streams(id) ? "Group " + id + " is not a classic group."
+                                                                        : "Group " + id + " not found.";
             }
             continue;
         }
@@ -107,6 +114,7 @@ std::vector<delete_group_result> group_coordinator::delete_groups(const std::vec
         ketch::lock_guard order(stripe(id));
         std::unique_ptr<classic_group> taken;
         std::unique_ptr<consumer_group> taken_consumer;
+        std::unique_ptr<streams_group> taken_streams;
         std::optional<group_offsets> taken_offsets;
         {
             ketch::lock_guard lock(mu_);
@@ -115,7 +123,11 @@ std::vector<delete_group_result> group_coordinator::delete_groups(const std::vec
                 r.error = error_code::coordinator_not_available;
                 continue;
             }
-            if (auto* cg = find_consumer(id)) {
+            if (find_streams(id)) {
+                // StreamsGroup.validateDeleteGroup
+                r.error = take_empty_streams_group(id, taken_streams, taken_offsets);
+                if (r.error != error_code::none) continue;
+            } else if (auto* cg = find_consumer(id)) {
                 // ConsumerGroup.validateDeleteGroup
                 if (!cg->empty()) {
                     r.error = error_code::non_empty_group;
@@ -154,13 +166,29 @@ std::vector<delete_group_result> group_coordinator::delete_groups(const std::vec
         // place) with its offsets.
         r.error = error_code::not_coordinator;
         ketch::lock_guard lock(mu_);
-        if (!groups_.count(id) && !consumer_groups_.count(id)) {
+        if (!groups_.count(id) && !consumer_groups_.count(id) && !streams_groups_.count(id)) {
             if (taken) groups_[id] = std::move(taken);
             if (taken_consumer) consumer_groups_[id] = std::move(taken_consumer);
+            if (taken_streams) streams_groups_[id] = std::move(taken_streams);
         }
         if (taken_offsets) offsets_[id].merge(*taken_offsets);
     }
     return out;
+}
+
+// DeleteGroups of a streams group: out of the maps with its offsets, if empty.
+error_code group_coordinator::take_empty_streams_group(const std::string& id, std::unique_ptr<streams_group>& group,
+                                                       std::optional<group_offsets>& offsets) {
+    auto* sg = find_streams(id);
+    if (!sg->empty()) return error_code::non_empty_group;
+    cancel_group_timers(id);
+    group = std::move(streams_groups_.find(id)->second);
+    streams_groups_.erase(id);
+    if (auto it = offsets_.find(id); it != offsets_.end()) {
+        offsets = std::move(it->second);
+        offsets_.erase(it);
+    }
+    return error_code::none;
 }
 
 // OffsetMetadataManager.cleanupExpiredOffsets for one group: the offsets

@@ -119,6 +119,7 @@ result<consumer_group*, consumer_heartbeat_result> group_coordinator::consumer_g
                                                                                           bool create,
                                                                                           completions& out) {
     if (auto* cg = find_consumer(id)) return cg;
+    if (find_streams(id)) return failure{hb_error(error_code::group_id_not_found, "Group " + id + " is not a consumer group")};
     auto* classic = find(id);
     if (!classic && !create)
         return failure{hb_error(error_code::group_id_not_found, "Consumer group " + id + " not found.")};

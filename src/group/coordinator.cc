@@ -13,14 +13,15 @@ namespace {
 
 // Timer keys, one per purpose as in Kafka's GroupMetadataManager:
 // 'h' heartbeat (session timeout) of a member, 'j' join phase, 's' sync phase;
-// for consumer groups 'c' a member's session and 'r' its rebalance timeout.
+// for consumer groups 'c' a member's session and 'r' its rebalance timeout;
+// for streams groups 't' and 'u'.
 std::string timer_key(char kind, const std::string& group_id, const std::string& member_id = {}) {
     std::string k;
     k.reserve(3 + group_id.size() + member_id.size());
     k.push_back(kind);
     k.push_back('\0');
     k += group_id;
-    if (kind == 'h' || kind == 'c' || kind == 'r' || kind == 'J' || kind == 'S') {
+    if (kind == 'h' || kind == 'c' || kind == 'r' || kind == 'J' || kind == 'S' || kind == 't' || kind == 'u') {
         k.push_back('\0');
         k += member_id;
     }
@@ -45,6 +46,12 @@ std::string sync_key(const std::string& g) {
 }
 std::string consumer_session_key(const std::string& g, const std::string& m) {
     return timer_key('c', g, m);
+}
+std::string streams_session_key(const std::string& g, const std::string& m) {
+    return timer_key('t', g, m);
+}
+std::string streams_rebalance_key(const std::string& g, const std::string& m) {
+    return timer_key('u', g, m);
 }
 std::string consumer_rebalance_key(const std::string& g, const std::string& m) {
     return timer_key('r', g, m);
@@ -81,6 +88,18 @@ status<meta::store_error> group_coordinator::load() {
     ketch::lock_guard lock(mu_);
     for (auto& r : *rows) {
         const auto kind = record_type(r.state);
+        if (kind == "streams") {
+            if (auto sg = decode_streams(r.group, r.state)) {
+                auto& slot = streams_groups_[r.group];
+                slot = std::make_unique<streams_group>(std::move(*sg));
+                for (const auto& [mid, m] : slot->members) {
+                    schedule_streams_session_timeout(r.group, mid);
+                    if (m.state == streams_member_state::unrevoked_tasks)
+                        schedule_streams_rebalance_timeout(r.group, mid, m.member_epoch, m.rebalance_timeout_ms);
+                }
+                continue;
+            }
+        }
         if (kind == "consumer") {
             if (auto cg = decode_consumer(r.group, r.state)) {
                 auto& slot = consumer_groups_[r.group];
@@ -110,7 +129,7 @@ status<meta::store_error> group_coordinator::load() {
     }
     for (auto& o : *offsets) {
         // Kafka's replay creates a "simple" group for offsets without one.
-        if (!find_consumer(o.group)) get_or_create(o.group);
+        if (!find_consumer(o.group) && !find_streams(o.group)) get_or_create(o.group);
         auto group = o.group, topic = o.topic;
         auto partition = o.partition;
         offsets_[group][topic][partition] = std::move(o);

@@ -36,6 +36,8 @@
 #include "group/consumer_group.h"
 #include "group/consumer_util.h"
 #include "group/group_config.h"
+#include "group/streams_api.h"
+#include "group/streams_group.h"
 #include "group/time_source.h"
 #include "group/txn_api.h"
 #include "meta/offset_store.h"
@@ -102,6 +104,13 @@ public:
     // answer, session timer and target assignment); empty ones: the broker's.
     // The group need not exist (the settings wait for it).
     void set_consumer_overrides(const std::string& group_id, const consumer_group_overrides& overrides) EXCLUDES(mu_);
+
+    // ---- KIP-1071 streams groups (streams_heartbeat.cc, streams_membership.cc) ----
+    // StreamsGroupHeartbeat: join, heartbeat, leave (epoch -1). Answered at
+    // once; topics_to_create lists the internal topics the broker must create.
+    streams_heartbeat_result streams_heartbeat(const streams_heartbeat_args& args) EXCLUDES(mu_);
+    std::vector<described_streams_group> streams_describe(const std::vector<std::string>& group_ids) EXCLUDES(mu_);
+    bool is_streams_group(const std::string& group_id) EXCLUDES(mu_);
 
     // ---- transactional offsets (txn_offsets.cc) ----
     // Loads the pending transactional offsets kept in `store`; new ones are
@@ -209,6 +218,32 @@ private:
     int32_t consumer_assignment_interval_ms(const std::string& group_id) const REQUIRES(mu_);
     topic_index topics_by_name() const REQUIRES(mu_);
 
+    // ---- streams groups; call with mu_ held ----
+    streams_group* find_streams(const std::string& group_id) REQUIRES(mu_);
+    result<streams_group*, streams_heartbeat_result> streams_group_for(const std::string& id, bool create)
+        REQUIRES(mu_);
+    streams_heartbeat_result streams_join_or_heartbeat(const streams_heartbeat_args& args, completions& out)
+        REQUIRES(mu_);
+    std::optional<streams_heartbeat_result> streams_topology_step(streams_group& g, const streams_heartbeat_args& a,
+                                                                  bool& bump) REQUIRES(mu_);
+    std::string streams_fingerprint(const streams_topology& t) const REQUIRES(mu_);
+    configured_topology configure_streams(const streams_topology& t) const REQUIRES(mu_);
+    streams_heartbeat_result streams_answer(streams_group& g, const streams_heartbeat_args& a, const streams_member& old,
+                                            const streams_member& next) REQUIRES(mu_);
+    void compute_streams_target(streams_group& g) REQUIRES(mu_);
+    streams_heartbeat_result streams_leave(const streams_heartbeat_args& args, completions& out) REQUIRES(mu_);
+    void fence_streams_member(streams_group& g, const std::string& member_id, completions& out) REQUIRES(mu_);
+    void schedule_streams_session_timeout(const std::string& group_id, const std::string& member_id) REQUIRES(mu_);
+    void schedule_streams_rebalance_timeout(const std::string& group_id, const std::string& member_id, int32_t epoch,
+                                            int32_t timeout_ms) REQUIRES(mu_);
+    void persist_streams(streams_group& g, completions& out) REQUIRES(mu_);
+    error_code take_empty_streams_group(const std::string& id, std::unique_ptr<streams_group>& group,
+                                        std::optional<group_offsets>& offsets) REQUIRES(mu_);
+    // StreamsGroup.validateOffsetCommit / validateOffsetFetch
+    error_code validate_streams_offsets(const streams_group& g, const std::string& member_id, int32_t member_epoch,
+                                        bool commit, int16_t api_version,
+                                        const std::vector<commit_topic>* commit_topics = nullptr) const REQUIRES(mu_);
+
     // ---- online migration and mixed groups (migration.cc); call with mu_ held ----
     // validateOnlineUpgrade + convertToConsumerGroup: the classic group
     // becomes a consumer group with its members (classic protocol), or
@@ -266,7 +301,9 @@ private:
     std::map<std::string, std::unique_ptr<classic_group>> groups_ GUARDED_BY(mu_);
     // A group id is in groups_ or in consumer_groups_, never both.
     std::map<std::string, std::unique_ptr<consumer_group>> consumer_groups_ GUARDED_BY(mu_);
-    // Every group here is also in groups_ or consumer_groups_.
+    // A group id is in at most one of groups_, consumer_groups_ and streams_groups_.
+    std::map<std::string, std::unique_ptr<streams_group>> streams_groups_ GUARDED_BY(mu_);
+    // Every group here is also in groups_, consumer_groups_ or streams_groups_.
     std::map<std::string, group_offsets> offsets_ GUARDED_BY(mu_);
     const topic_view* topics_ GUARDED_BY(mu_) = nullptr;
     std::map<std::string, consumer_group_overrides> consumer_overrides_ GUARDED_BY(mu_);  // groups with some override

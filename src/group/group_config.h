@@ -74,6 +74,13 @@ struct group_config {
     // least time between two target assignments of a consumer group; 0
     // computes one at every group-epoch bump.
     int32_t consumer_assignment_interval_ms = 1000;
+    // group.streams.max.size, group.streams.session.timeout.ms,
+    // group.streams.heartbeat.interval.ms, group.streams.num.standby.replicas
+    // (KIP-1071 streams groups; Kafka 4.3.1's defaults)
+    int32_t streams_max_size = std::numeric_limits<int32_t>::max();
+    int32_t streams_session_timeout_ms = 45000;
+    int32_t streams_heartbeat_interval_ms = 5000;
+    int32_t streams_num_standby_replicas = 0;
     // group.consumer.migration.policy (Kafka 4.3.1: bidirectional)
     migration_policy consumer_migration_policy = migration_policy::bidirectional;
     // offsets.retention.minutes

@@ -16,6 +16,7 @@
 
 #include "group/classic_group.h"
 #include "group/consumer_group.h"
+#include "group/streams_group.h"
 
 namespace ketch::group {
 
@@ -31,6 +32,9 @@ struct classic_record {
 
 std::string encode_classic(const classic_group& g);
 std::string encode_consumer(const consumer_group& g);
+// {"type":"streams",...} (streams_record.cc)
+std::string encode_streams(const streams_group& g);
+std::optional<streams_group> decode_streams(const std::string& id, const std::string& blob);
 
 // The type of a blob: "classic", "consumer", or "" when unreadable/empty.
 std::string record_type(const std::string& blob);

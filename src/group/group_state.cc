@@ -40,7 +40,12 @@ bool valid_transition(group_state from, group_state to) {
 }
 
 std::string_view type_name(group_type t) {
-    return t == group_type::classic ? "classic" : "consumer";
+    switch (t) {
+        case group_type::classic: return "classic";
+        case group_type::consumer: return "consumer";
+        case group_type::streams: return "streams";
+    }
+    return "classic";
 }
 
 std::optional<group_type> parse_type(std::string_view name) {
@@ -48,6 +53,7 @@ std::optional<group_type> parse_type(std::string_view name) {
     for (auto& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
     if (lower == "classic") return group_type::classic;
     if (lower == "consumer") return group_type::consumer;
+    if (lower == "streams") return group_type::streams;
     return std::nullopt;
 }
 

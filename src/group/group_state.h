@@ -21,14 +21,14 @@ std::string_view state_name_lower(group_state s);
 // Whether a group may move from `from` to `to`.
 bool valid_transition(group_state from, group_state to);
 
-// The group's type (KIP-848 groups are "consumer"; only "classic" exists so
-// far). ListGroups v5 filters on these names.
-enum class group_type { classic, consumer };
+// The group's type: "classic", "consumer" (KIP-848) or "streams" (KIP-1071).
+// ListGroups v5 filters on these names.
+enum class group_type { classic, consumer, streams };
 
 std::string_view type_name(group_type t);
 // Kafka's GroupType.parse: case-insensitive; nullopt for a name that is no
-// type ketch has (Kafka's UNKNOWN, "share" and "streams" included: ketch has
-// no such group, so such a filter matches none either way).
+// type this coordinator has (Kafka's UNKNOWN; "share" groups are the share
+// coordinator's, listed by the handler).
 std::optional<group_type> parse_type(std::string_view name);
 
 }  // namespace ketch::group

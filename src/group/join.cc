@@ -69,6 +69,11 @@ void group_coordinator::join_locked(join_args& args, join_callback& done, comple
     // classicGroupJoinToClassicGroup: a group is created by a member without
     // an id; a member with an id joining a group that does not exist is unknown.
     const bool unknown_member = args.member_id.empty();
+    // classicGroupJoin: a streams group does not take classic members.
+    if (find_streams(args.group_id)) {
+        out.add(std::move(done), join_error(error_code::inconsistent_group_protocol, args.member_id));
+        return;
+    }
     if (auto* cg = find_consumer(args.group_id)) {
         // classicGroupJoin: a consumer group with members takes the classic
         // member (a mixed group, migration.cc).

@@ -62,6 +62,9 @@ error_code group_coordinator::validate_commit(const commit_args& args) {
     if (auto* cg = find_consumer(args.group_id))
         return validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, args.api_version,
                                          &args.topics);
+    if (auto* sg = find_streams(args.group_id))
+        return validate_streams_offsets(*sg, args.member_id, args.generation_id, true, args.api_version,
+                                        &args.topics);
     auto* g = find(args.group_id);
     if (!g) {
         // Generation -1: an admin client or a consumer without group
@@ -130,7 +133,7 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
             return done(all_partitions(args, error_code::not_coordinator));
         }
         ketch::lock_guard lock(mu_);
-        if (find(args.group_id) || find_consumer(args.group_id)) {
+        if (find(args.group_id) || find_consumer(args.group_id) || find_streams(args.group_id)) {
             auto& group = offsets_[args.group_id];
             for (auto& r : records) {
                 auto topic = r.topic;
@@ -160,8 +163,12 @@ fetch_result group_coordinator::fetch_offsets(const fetch_args& args) {
         res.error = validate_consumer_offsets(*cg, args.member_id.value_or(""), args.member_epoch, false, 0);
         if (res.error != error_code::none) return res;
     }
+    if (auto* sg = find_streams(args.group_id)) {
+        res.error = validate_streams_offsets(*sg, args.member_id.value_or(""), args.member_epoch, false, 0);
+        if (res.error != error_code::none) return res;
+    }
     const group_offsets* offs = nullptr;
-    if (find(args.group_id) || find_consumer(args.group_id)) {
+    if (find(args.group_id) || find_consumer(args.group_id) || find_streams(args.group_id)) {
         auto it = offsets_.find(args.group_id);
         if (it != offsets_.end()) offs = &it->second;
     }

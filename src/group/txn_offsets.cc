@@ -51,15 +51,17 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
             if (g == txn_guards_.end() || g->second != *args.verification_guard)
                 return all(error_code::invalid_txn_state);
         }
-        if (auto* cg = find_consumer(args.group_id)) {
-            // ConsumerGroup.validateOffsetCommit (isTransactional): checked
-            // only when a generation, member id or instance id is given; a
-            // stale member epoch is answered ILLEGAL_GENERATION
+        auto* cg = find_consumer(args.group_id);
+        auto* sg = cg ? nullptr : find_streams(args.group_id);
+        if (cg || sg) {
+            // ConsumerGroup / StreamsGroup.validateOffsetCommit (isTransactional):
+            // checked only when a generation, member id or instance id is
+            // given; a stale member epoch is answered ILLEGAL_GENERATION
             // (OffsetMetadataManager.validateTransactionalOffsetCommit).
             const bool anonymous = args.generation_id == -1 && args.member_id.empty() && !args.group_instance_id;
             auto e = anonymous ? error_code::none
-                               : validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, 9,
-                                                           &args.topics);
+                     : cg ? validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, 9, &args.topics)
+                          : validate_streams_offsets(*sg, args.member_id, args.generation_id, true, 9, &args.topics);
             if (e == error_code::stale_member_epoch) e = error_code::illegal_generation;
             if (e != error_code::none) return all(e);
         } else if (auto* g = find(args.group_id); g || args.generation_id < 0) {
@@ -132,7 +134,7 @@ bool group_coordinator::complete_txn_offsets(int64_t producer_id, bool commit) {
                 for (auto& [p, o] : parts) records.push_back(o);
             if (!store_.commit_offsets(records)) return false;
             ketch::lock_guard lock(mu_);
-            if (!find(group_id) && !find_consumer(group_id)) get_or_create(group_id);
+            if (!find(group_id) && !find_consumer(group_id) && !find_streams(group_id)) get_or_create(group_id);
             auto& group = offsets_[group_id];
             for (auto& r : records) group[r.topic][r.partition] = r;
         }

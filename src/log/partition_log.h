@@ -45,6 +45,9 @@ struct append_result {
     // sequences): nothing was appended; the offsets are the original's and
     // log_append_time is the original's max timestamp (Kafka answers that).
     bool duplicate = false;
+    // A shared-storage engine only staged the batch (partition/storage.h
+    // wait_commit): offsets are assigned by a later commit; 0 otherwise.
+    uint64_t pending = 0;
 };
 
 // A byte range of a segment file holding batches (the last may be partial). `file` keeps the data

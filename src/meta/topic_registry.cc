@@ -57,6 +57,34 @@ result<std::unique_ptr<topic_registry>, error> topic_registry::open(store& s, br
     return r;
 }
 
+result<topic_registry::reload_result, error> topic_registry::reload_topics() {
+    auto topics = store_.load_topics();
+    if (!topics) return failure{storage(topics.error())};
+    std::unique_lock lock(mu_);
+    reload_result out;
+    std::map<std::string, topic> now;
+    for (auto& t : *topics) now.emplace(t.name, std::move(t));
+    for (auto& [name, view] : by_name_) {
+        auto it = now.find(name);
+        if (it == now.end() || it->second.id != view->t.id) out.removed.push_back(view->t);
+    }
+    for (auto& t : out.removed) {
+        by_name_.erase(t.name);
+        name_by_id_.erase(t.id);
+        collisions_.remove(t.name);
+    }
+    for (auto& [name, t] : now) {
+        auto it = by_name_.find(name);
+        if (it != by_name_.end() && it->second->t == t) continue;
+        if (it == by_name_.end()) {
+            name_by_id_.emplace(t.id, t.name);
+            collisions_.add(t.name);
+        }
+        out.changed.push_back(put_locked(t));
+    }
+    return out;
+}
+
 const topic& topic_registry::put_locked(topic t) {
     auto view = std::make_shared<resolved_topic>();
     view->settings = effective_log_settings(t, defaults_);

@@ -100,6 +100,14 @@ public:
     // without an override from the next lookup on.
     status<error> set_dynamic_broker_configs(bool cluster_default, const config_map& configs, bool validate_only = false);
 
+    // Cluster mode: another broker changed the topics in the shared store.
+    // Replaces the cached topics with what the store holds now; the topics
+    // that are gone and those added or changed.
+    struct reload_result {
+        std::vector<topic> removed, changed;
+    };
+    result<reload_result, error> reload_topics();
+
 private:
     topic_registry(store& s, broker_defaults defaults, clock_fn clock, std::string node_scope);
 

@@ -64,6 +64,11 @@ append_outcome service::append(const meta::resolved_topic& topic, int32_t partit
         if (producer_state_error(r.error().code) != error_code::none) out.log_start_offset = store.log_start_offset();
         return out;
     }
+    if (r->pending) {  // a shared engine: offsets (and the wake-up) come with its commit
+        out.pending = r->pending;
+        out.store = std::move(part->store);
+        return out;
+    }
     // A duplicate (a retried batch) is answered with its original offsets,
     // no error, nothing appended (UnifiedLog.append returns the duplicate's
     // LogAppendInfo, whose log append time is the original's max timestamp).
@@ -99,6 +104,47 @@ void service::wait_durable(const std::vector<durable_wait>& waits, std::function
                 auto f = std::move(st->failed);
                 lock.unlock();
                 st->done(std::move(f));
+            }
+        });
+    }
+}
+
+void service::wait_commits(const std::vector<commit_wait>& waits,
+                           std::function<void(std::vector<append_outcome>)> done) {
+    if (waits.empty()) {
+        done({});
+        return;
+    }
+    struct state {
+        std::mutex mu;
+        size_t left;
+        std::vector<append_outcome> outcomes;
+        std::function<void(std::vector<append_outcome>)> done;
+    };
+    auto st = std::make_shared<state>();
+    st->left = waits.size();
+    st->outcomes.resize(waits.size());
+    st->done = std::move(done);
+    for (size_t i = 0; i < waits.size(); ++i) {
+        auto store = waits[i].store;
+        store->wait_commit(waits[i].pending, [st, i, store](log::log_result<log::append_result> r) {
+            append_outcome o;
+            if (!r.ok()) {
+                o.error = append_error(r.error().code);
+                if (producer_state_error(r.error().code) != error_code::none)
+                    o.log_start_offset = store->log_start_offset();
+            } else {
+                o.base_offset = r->base_offset;
+                o.log_append_time = r->log_append_time;
+                o.log_start_offset = r->log_start_offset;
+                o.end_offset = r->last_offset + 1;
+            }
+            std::unique_lock lock(st->mu);
+            st->outcomes[i] = std::move(o);
+            if (--st->left == 0) {
+                auto outcomes = std::move(st->outcomes);
+                lock.unlock();
+                st->done(std::move(outcomes));
             }
         });
     }

@@ -62,6 +62,16 @@ struct append_outcome {
     // a duplicate, which may not be durable yet). Null on error.
     std::shared_ptr<storage> store;
     int64_t end_offset = -1;
+    // A shared-storage engine staged the batch: offsets come from its commit
+    // (service::wait_commits); base_offset is -1 until then.
+    uint64_t pending = 0;
+};
+
+// A staged batch's commit to wait for (append_outcome::pending).
+struct commit_wait {
+    std::shared_ptr<storage> store;
+    uint64_t pending = 0;
+    void* tag = nullptr;  // the caller's; never read here
 };
 
 struct durable_wait {
@@ -115,6 +125,11 @@ public:
     // could not be made durable (KAFKA_STORAGE_ERROR for that partition).
     // `done` runs on any thread (see storage::wait_durable).
     void wait_durable(const std::vector<durable_wait>& waits, std::function<void(std::vector<bool>)> done);
+    // Calls `done` once every staged batch is committed, with each one's
+    // outcome (offsets, or the error: producer-state codes, else
+    // KAFKA_STORAGE_ERROR). Wakes the partitions' fetches. Only a shared
+    // engine stages batches; `done` runs on any thread.
+    void wait_commits(const std::vector<commit_wait>& waits, std::function<void(std::vector<append_outcome>)> done);
 
     // Appends the end-transaction marker to each partition, waits (blocking,
     // at most `timeout`) until they are durable and wakes the partitions'

@@ -55,6 +55,15 @@ public:
     // error that prevented it; on any thread, with no lock held: it must only
     // post work elsewhere.
     virtual void wait_durable(int64_t end_offset, std::function<void(log::log_status)> done) = 0;
+    // Engines that assign offsets at a later commit (the shared log) answer
+    // append with append_result::pending set and no offsets; `done` runs once
+    // with the batch's final result (offsets, or the commit's refusal) after
+    // the commit. Called exactly once per pending batch (acks=0 too, with a
+    // callback that ignores the result). The local log never answers pending.
+    virtual void wait_commit(uint64_t pending, std::function<void(log::log_result<log::append_result>)> done) {
+        (void)pending;
+        done(failure{log::log_error{log::log_errc::io, "no pending commits in this storage"}});
+    }
 
     // Whole batches from the one holding `offset`, at most max_bytes (but see
     // read_options::min_one_batch), cut at the high watermark or the LSO.

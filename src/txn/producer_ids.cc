@@ -33,6 +33,11 @@ bool sync_dir_of(const std::string& path) {
 }  // namespace
 
 void producer_ids::reserve_block() {
+    if (source_) {
+        next_ = source_();
+        reserved_end_ = next_ + k_block;
+        return;
+    }
     int64_t end = next_ + k_block;
     std::string tmp = path_ + ".tmp";
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

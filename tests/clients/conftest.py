@@ -362,6 +362,20 @@ def eventually(check, timeout=15.0, interval=0.05):
         time.sleep(interval)
 
 
+def wait_for(predicate, timeout=15.0, interval=0.05, what=None):
+    """Polls predicate() until it returns a true value, and returns that value; an
+    AssertionError when it has not by the timeout. (eventually() is for checks that
+    assert: a check that returns False would pass it at once.)"""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("still not true after %.0f s: %s (last value %r)" % (timeout, what or predicate, value))
+        time.sleep(interval)
+
+
 def create_topics(client, helper, specs):
     """Creates {name: partitions} with the client under test, or with the helper when
     the client has no admin call; asserts success and waits until all are listed."""

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from conftest import BrokerProcess, _ketch_binary, eventually
+from conftest import BrokerProcess, _ketch_binary, eventually, wait_for
 
 
 def ketch(broker, *args, stdin=None, env=None, check=True, timeout=60):
@@ -83,7 +83,7 @@ def test_topic_lifecycle(broker, unique_topic):
 
     deleted = out_json(ketch(broker, "topic", "delete", t, "--json"))
     assert deleted == [{"name": t, "error": "", "error_code": 0}]
-    eventually(lambda: t not in [x["name"] for x in out_json(ketch(broker, "topic", "list", "--json"))])
+    wait_for(lambda: t not in [x["name"] for x in out_json(ketch(broker, "topic", "list", "--json"))])
 
 
 def test_topic_errors_name_the_kafka_code(broker, unique_topic):
@@ -417,20 +417,28 @@ def test_trim_refused_on_a_compacted_topic(broker, unique_topic):
         [{"partition": 0, "low_watermark": 1, "error": ""}]
 
 
-def test_consume_group_members_share_the_partitions(broker, unique_topic):
-    """Two `ketch consume -g` processes join one classic group: the range assignor
-    gives each two of the four partitions; together they read every record once
-    and commit where they stopped."""
+@pytest.mark.parametrize("protocol", ["classic", "consumer"])
+def test_consume_group_members_share_the_partitions(broker, unique_topic, protocol):
+    """Two `ketch consume -g` processes join one group: in the classic protocol the
+    range assignor gives each two of the four partitions, in the consumer protocol
+    (KIP-848) the broker's assignor does; together they read every record once and
+    commit where they stopped."""
     t, g = unique_topic(), unique_topic("group")
     ketch(broker, "topic", "create", t, "-p", "4")
-    argv = [str(_ketch_binary()), "consume", t, "-g", g, "-o", "beginning", "--timeout", "8000", "-f", "%p %v\\n", "-b", broker.bootstrap]
+    argv = [str(_ketch_binary()), "consume", t, "-g", g, "--group-protocol", protocol, "-o", "beginning",
+            "--timeout", "15000", "-f", "%p %v\\n", "-b", broker.bootstrap]
     members = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
     try:
         def stable():
             d = ketch(broker, "group", "describe", g, "--json", check=False)
-            return d.returncode == 0 and json.loads(d.stdout)["state"] == "Stable" and \
-                len(json.loads(d.stdout)["members"]) == 2
-        eventually(stable, timeout=30)
+            assert d.returncode == 0, d.stderr
+            d = json.loads(d.stdout)
+            assert d["state"] == "Stable" and len(d["members"]) == 2 and d["type"] == protocol, d
+            if protocol == "consumer":  # both members hold their partitions: the assignment is reconciled
+                assert sorted(len(m["assignment"]) for m in d["members"]) == [2, 2], d
+        eventually(stable, timeout=30, interval=0.5)
+        listed = [x for x in out_json(ketch(broker, "group", "list", "--json")) if x["group"] == g]
+        assert [x["type"].lower() for x in listed] == [protocol], listed
         ketch(broker, "produce", t, "-K", ":", stdin="".join("k%d:v%d\n" % (i, i) for i in range(40)))
         outs = [m.communicate(timeout=60) for m in members]
     finally:

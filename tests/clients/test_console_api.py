@@ -13,7 +13,7 @@ import uuid
 
 import pytest
 
-from conftest import BrokerProcess, Driver, HELPER, _ketch_binary, _missing, eventually
+from conftest import BrokerProcess, Driver, HELPER, _ketch_binary, _missing, eventually, wait_for
 from registry_util import Rest, stop_broker
 
 
@@ -341,7 +341,7 @@ def test_group_lag_matches_what_was_not_consumed_and_reset(api, helper):
     assert [r["offset"] for r in out["records"]] == [7, 8, 9]
     status, r = api.post("/api/v1/groups/%s/offsets" % g, {"topic": t, "to": "earliest"})
     assert status == 200 and r["offsets"] == [{"topic": t, "partition": 0, "offset": 0}]
-    assert eventually(lambda: api.get("/api/v1/groups/" + g)[1]["lag"] == 10)
+    wait_for(lambda: api.get("/api/v1/groups/" + g)[1]["lag"] == 10)
     # Bad input.
     assert_error(api.post("/api/v1/groups/%s/offsets" % g, {"topic": t, "to": "yesterday"}), 400)
     assert_error(api.post("/api/v1/groups/%s/offsets" % g, {"to": "earliest"}), 400)
@@ -471,7 +471,7 @@ def test_traffic_records_a_clients_requests_while_watched(api, helper):
     assert api.get("/api/v1/traffic?after=%d&topic=%s&api=Fetch" % (after, t))[1]["exchanges"] == []
     conn = api.get("/api/v1/traffic?after=%d&connection=%d" % (after, p["connection"]))[1]["exchanges"]
     assert p["seq"] in [x["seq"] for x in conn] and all(x["connection"] == p["connection"] for x in conn)
-    errs = eventually(lambda: api.get("/api/v1/traffic?after=%d&error=UNKNOWN_TOPIC_OR_PARTITION&client_id=%s"
+    errs = wait_for(lambda: api.get("/api/v1/traffic?after=%d&error=UNKNOWN_TOPIC_OR_PARTITION&client_id=%s"
                                       % (after, client_id))[1]["exchanges"] or None)
     assert errs[0]["api"] == "DeleteTopics" and missing in errs[0]["topics"]
     assert api.get("/api/v1/traffic?after=%d&error=any&client_id=%s&api=Produce" % (after, client_id))[1]["exchanges"] == []

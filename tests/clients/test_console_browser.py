@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, BrokerProcess, Driver, HELPER, _ketch_binary, _missing, eventually
+from conftest import REPO, BrokerProcess, Driver, HELPER, _ketch_binary, _missing, eventually, wait_for
 from registry_util import Rest, stop_broker
 
 BROWSER_DIR = REPO / "tests" / "console" / "browser"
@@ -85,7 +85,7 @@ def test_console_in_chromium(setup):
     consumed = helper("group-consume", {"topic": topic, "group": group, "max_records": 4, "max_poll_records": 4,
                                         "timeout_ms": 30000, "idle_ms": 3000, "commit": "sync", "from": "earliest"})
     committed = consumed["committed"]["%s:0" % topic]
-    eventually(lambda: api.get("/api/v1/groups/" + group)[1].get("state") == "Empty")
+    wait_for(lambda: api.get("/api/v1/groups/" + group)[1].get("state") == "Empty")
     # The lag the page must show: what the group has not consumed (the 10
     # records, and the one produced during the tail, before the group page).
     lag = 11 - committed

@@ -21,7 +21,7 @@ import json
 
 import pytest
 
-from conftest import eventually
+from conftest import wait_for
 from registry_util import Rest
 
 PRODUCE, ADD_PARTITIONS, ADD_OFFSETS, END_TXN, TXN_OFFSET_COMMIT = 0, 24, 25, 26, 28
@@ -102,7 +102,7 @@ def test_java_producer_negotiates_transaction_version_2(java, helper, traffic, u
     # The version 2 protocol: no AddPartitionsToTxn, transactional Produce v12+,
     # EndTxn v5 whose answer bumps the epoch at every end, one id throughout.
     assert exchanges(traffic, ADD_PARTITIONS, cid) == []
-    produces = eventually(lambda: exchanges(traffic, PRODUCE, cid) or None)
+    produces = wait_for(lambda: exchanges(traffic, PRODUCE, cid))
     # A produce of the next transaction that arrives while the previous one's
     # markers are written is answered CONCURRENT_TRANSACTIONS (the coordinator's
     # add in PrepareCommit/PrepareAbort) and retried by the client.

@@ -12,6 +12,8 @@
 // answered once the data is fsynced (group commit shared with every other
 // producer); acks=1 after the write; acks=0 never — and, as Kafka does, a
 // refused acks=0 request closes the connection so the producer notices.
+// Cluster mode (docs/cluster.md): offsets come from the shared log's commit,
+// and every acks waits for it (partition::service::wait_commits).
 // ACLs (KafkaApis.handleProduceRequest): transactional batches need WRITE on
 // the transactional id (else every partition TRANSACTIONAL_ID_AUTHORIZATION_
 // FAILED), each topic WRITE (else TOPIC_AUTHORIZATION_FAILED, before the
@@ -41,7 +43,8 @@ using partition_response = produce_response::partition_produce_response;
 // Validation, recompression, the append and the error codes are the
 // partition service's (partition/append.cc); this fills in the answer.
 void append_one(request_context& ctx, const meta::resolved_topic& topic, produce_request::partition_produce_data& p,
-                partition_response& out, std::vector<partition::durable_wait>& syncs, int16_t acks) {
+                partition_response& out, std::vector<partition::durable_wait>& syncs,
+                std::vector<partition::commit_wait>& commits, int16_t acks) {
     byte_view data = p.records ? p.records->data.view() : byte_view{};
     auto r = ctx.broker.partitions.append(topic, p.index, data, ctx.api_version >= 7);
     out.error_code = code(r.error);
@@ -50,7 +53,29 @@ void append_one(request_context& ctx, const meta::resolved_topic& topic, produce
     out.base_offset = r.base_offset;
     out.log_append_time_ms = r.log_append_time;
     out.log_start_offset = r.log_start_offset;
+    if (r.pending) {  // cluster mode: offsets come with the commit, for every acks
+        commits.push_back({std::move(r.store), r.pending, &out});
+        return;
+    }
     if (acks == -1 && r.store) syncs.push_back({std::move(r.store), r.end_offset, &out});
+}
+
+// Cluster mode (docs/cluster.md): a staged batch is answered after the
+// PostgreSQL commit that assigned its offsets (acks=1 waits as acks=all does).
+awaitable<void> wait_commits(request_context& ctx, const std::vector<partition::commit_wait>& commits) {
+    auto& svc = ctx.broker.partitions;
+    auto outcomes = co_await on_callback<std::vector<partition::append_outcome>>(
+        [&](std::function<void(std::vector<partition::append_outcome>)> done) {
+            svc.wait_commits(commits, std::move(done));
+        });
+    for (size_t i = 0; i < commits.size(); ++i) {
+        auto* out = static_cast<partition_response*>(commits[i].tag);
+        auto& o = outcomes[i];
+        out->error_code = code(o.error);
+        out->base_offset = o.base_offset;
+        out->log_append_time_ms = o.log_append_time;
+        out->log_start_offset = o.log_start_offset;
+    }
 }
 
 // Waits until every append is durable; a failed fsync turns that
@@ -142,6 +167,7 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     produce_response resp;
     const bool by_id = ctx.api_version >= 13;
     std::vector<partition::durable_wait> syncs;
+    std::vector<partition::commit_wait> commits;
     std::vector<pending_append> todo;
     // Responses are built in place; reserve so pointers in `syncs` and `todo` stay valid.
     resp.responses.reserve(req.topic_data.size());
@@ -180,13 +206,14 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
         }
     }
     co_await verify_transactional(ctx, req, todo);
-    for (auto& a : todo) append_one(ctx, *a.topic, *a.data, *a.out, syncs, req.acks);
+    for (auto& a : todo) append_one(ctx, *a.topic, *a.data, *a.out, syncs, commits, req.acks);
     bool any_error = false;
     for (auto& tr : resp.responses)
         for (auto& out : tr.partition_responses) any_error = any_error || out.error_code != 0;
     // producer_byte_rate: the request's bytes (KafkaApis.handleProduceRequest).
     record_quota(ctx, security::quota_type::produce, double(ctx.request_bytes));
     if (req.acks == 0) {
+        if (!commits.empty()) b.partitions.wait_commits(commits, [](std::vector<partition::append_outcome>) {});
         ctx.no_response = true;
         if (any_error) ctx.close_connection = true;
         co_return resp;
@@ -197,9 +224,10 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     // request_percentage quota exists (its throttle is known only after the
     // handler): the connection is muted after a throttled answer.
     const bool request_quota = b.quotas && b.quotas->enforced(security::quota_type::request);
-    if (!syncs.empty() && ctx.throttle_ms == 0 && !request_quota && ctx.conn.release_pipeline)
+    if ((!syncs.empty() || !commits.empty()) && ctx.throttle_ms == 0 && !request_quota && ctx.conn.release_pipeline)
         std::exchange(ctx.conn.release_pipeline, nullptr)();
     co_await wait_durable(ctx, syncs);
+    if (!commits.empty()) co_await wait_commits(ctx, commits);  // cluster mode only: no coroutine frame otherwise
     co_return resp;
 }
 

@@ -35,13 +35,20 @@ constexpr int32_t k_all_cluster_operations = (1 << 5) | (1 << 7) | (1 << 8) | (1
 
 metadata_response::metadata_response_topic describe(const request_context& ctx, const meta::topic& t,
                                                     bool with_ops) {
-    const int32_t node = ctx.broker.config.node_id;
+    const int32_t self = ctx.broker.config.node_id;
     metadata_response::metadata_response_topic out;
     out.name = t.name;
     out.topic_id = t.id;
     out.is_internal = meta::is_internal_topic(t.name);
+    // Cluster mode: any live broker serves any partition of the shared log;
+    // leaders are spread over them (rendezvous hashing of topic id and
+    // partition). The internal topics' data stays on each broker.
+    std::vector<listed_broker> live;
+    if (ctx.broker.cluster && !out.is_internal) live = live_brokers(ctx);
+    const std::string id = live.empty() ? std::string() : t.id.to_base64() + ":";
     for (int32_t p = 0; p < t.partition_count; ++p) {
         auto& mp = out.partitions.emplace_back();
+        const int32_t node = live.empty() ? self : owner_of(live, id + std::to_string(p)).node_id;
         mp.partition_index = p;
         mp.leader_id = node;
         mp.leader_epoch = 0;

@@ -22,6 +22,7 @@
 
 #include "base/uuid.h"
 #include "broker/handlers/handlers.h"
+#include "broker/live_brokers.h"
 #include "broker/offsets_topic.h"
 
 namespace ketch::broker {
@@ -93,6 +94,11 @@ std::pair<error_code, node> coordinator_for(request_context& ctx, int8_t key_typ
     switch (key_type) {
         case 0: {
             if (ctx.broker.consumer_offsets) ctx.broker.consumer_offsets->ensure();
+            if (ctx.broker.cluster) {  // groups live on one broker each (docs/cluster.md): the group's owner
+                auto live = live_brokers(ctx);
+                auto& o = owner_of(live, "group:" + key);
+                return {error_code::none, node{o.node_id, o.host, o.port}};
+            }
             auto ep = c.advertised_for(ctx.conn.listener_name);
             return {error_code::none, node{c.node_id, ep.host, ep.port}};
         }

@@ -31,8 +31,8 @@ api_versions_response::api_version row(const handler_entry& h) {
 // Feature levels (KIP-584), as the reference reports them for what ketch
 // does: metadata.version 4.3 (level 30), kraft.version 1 and ELR 1. Features
 // whose behaviour ketch does not have yet are not finalized, so clients do not
-// use them: group.version (1 = KIP-848 consumer groups), streams.version.
-// share.version 1 and transaction.version 2 are finalized.
+// use them: group.version (1 = KIP-848 consumer groups).
+// share.version 1, streams.version 1 and transaction.version 2 are finalized.
 // v3 lists only supported features whose min version is not 0 (KIP-1022: old
 // clients cannot parse min 0); v4 lists every supported feature.
 struct feature {
@@ -46,6 +46,10 @@ constexpr feature k_features[] = {
     // KIP-932 share groups (ShareGroupHeartbeat, ShareFetch, ...): on by
     // default since Kafka 4.2, as here.
     {"share.version", 0, 1, 1},
+    // KIP-1071 streams groups (StreamsGroupHeartbeat, StreamsGroupDescribe):
+    // Kafka 4.3.1's StreamsVersion SV_1, the default from metadata.version
+    // 4.2-IV1 on, as here.
+    {"streams.version", 0, 1, 1},
     // KIP-890 transactions (TransactionVersion TV_0-TV_2, TV_2 the default
     // of Kafka 4.x): EndTxn v5 bumps the epoch, Produce v12+ and
     // TxnOffsetCommit v5 add partitions implicitly.

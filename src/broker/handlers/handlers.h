@@ -62,6 +62,8 @@
 #include "protocol/messages/share_acknowledge.h"
 #include "protocol/messages/share_fetch.h"
 #include "protocol/messages/share_group_describe.h"
+#include "protocol/messages/streams_group_describe.h"
+#include "protocol/messages/streams_group_heartbeat.h"
 #include "protocol/messages/share_group_heartbeat.h"
 #include "protocol/messages/sync_group.h"
 #include "protocol/messages/update_features.h"
@@ -147,6 +149,10 @@ awaitable<kafka::share_group_heartbeat_response> handle_share_group_heartbeat(re
                                                                              kafka::share_group_heartbeat_request&);
 awaitable<kafka::share_group_describe_response> handle_share_group_describe(request_context&,
                                                                            kafka::share_group_describe_request&);
+awaitable<kafka::streams_group_heartbeat_response> handle_streams_group_heartbeat(
+    request_context&, kafka::streams_group_heartbeat_request&);
+awaitable<kafka::streams_group_describe_response> handle_streams_group_describe(request_context&,
+                                                                               kafka::streams_group_describe_request&);
 awaitable<kafka::share_fetch_response> handle_share_fetch(request_context&, kafka::share_fetch_request&);
 awaitable<kafka::share_acknowledge_response> handle_share_acknowledge(request_context&,
                                                                      kafka::share_acknowledge_request&);
@@ -279,6 +285,10 @@ std::optional<kafka::share_group_heartbeat_response> share_group_heartbeat_error
     const kafka::share_group_heartbeat_request&, int16_t, const error_answer&);
 std::optional<kafka::share_group_describe_response> share_group_describe_error(
     const kafka::share_group_describe_request&, int16_t, const error_answer&);
+std::optional<kafka::streams_group_heartbeat_response> streams_group_heartbeat_error(
+    const kafka::streams_group_heartbeat_request&, int16_t, const error_answer&);
+std::optional<kafka::streams_group_describe_response> streams_group_describe_error(
+    const kafka::streams_group_describe_request&, int16_t, const error_answer&);
 std::optional<kafka::share_fetch_response> share_fetch_error(const kafka::share_fetch_request&, int16_t,
                                                              const error_answer&);
 std::optional<kafka::share_acknowledge_response> share_acknowledge_error(const kafka::share_acknowledge_request&,

@@ -1,0 +1,68 @@
+#include "app/storage_engines.h"
+
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+#include "cluster/pg.h"
+#include "cluster/schema.h"
+#include "meta/topic_name.h"
+#include "objstore/s3_url.h"
+#include "shared/pg_topic_store.h"
+
+namespace ketch::app {
+
+storage_engines storage_engines::open(const options& opt, log::log_manager& logs, meta::topic_registry& topics) {
+    storage_engines out;
+    out.local = std::make_unique<partition::local_engine>(logs);
+    if (opt.cluster.empty()) return out;
+    auto loc = objstore::parse_s3_url(opt.object_store);
+    if (!loc.ok()) throw std::runtime_error("--object-store: " + loc.error());
+    shared::engine_config cfg;
+    cfg.pg_url = opt.cluster;
+    cfg.where = *loc;
+    cfg.who = objstore::credentials_from_environment();
+    cfg.node_id = opt.node_id;
+    cfg.flush_interval = std::chrono::milliseconds(opt.cluster_flush_ms);
+    cfg.topic_id_of = [&topics](const std::string& name) -> std::optional<std::string> {
+        auto t = topics.by_name(name);
+        if (!t) return std::nullopt;
+        return t->id.to_base64();
+    };
+    cfg.is_local = [](const std::string& name) { return meta::is_internal_topic(name); };
+    cfg.local = out.local.get();
+    auto e = shared::shared_engine::open(std::move(cfg));
+    if (!e.ok()) throw std::runtime_error("--cluster: " + e.error());
+    out.shared = std::move(*e);
+    return out;
+}
+
+std::unique_ptr<meta::store> storage_engines::topic_store(const options& opt, meta::store& local) {
+    if (opt.cluster.empty()) return nullptr;
+    // Before anything reads PostgreSQL: the URL's check and the schema, with
+    // the same refusals, in the same words, as cluster_service's.
+    if (auto why = cluster::check_postgres_url(opt.cluster)) throw std::runtime_error(*why);
+    auto c = cluster::pg_connection::open(opt.cluster);
+    if (!c.ok()) throw std::runtime_error("--cluster: cannot connect to PostgreSQL: " + c.error().message);
+    if (auto m = cluster::migrate(**c); !m.ok()) throw std::runtime_error("--cluster: schema: " + m.error().message);
+    return std::make_unique<shared::pg_topic_store>(opt.cluster, local);
+}
+
+void storage_engines::attach(log::log_manager& logs, meta::topic_registry& topics, partition::service& partitions,
+                             txn::producer_ids& producer_ids) {
+    // A marker may move a partition's LSO: wake read_committed long polls.
+    logs.set_marker_listener(
+        [&partitions](const log::topic_partition& tp) { partitions.waiters().notify(tp.topic, tp.partition); });
+    if (!shared) return;
+    shared->set_on_commit(
+        [&partitions](const std::string& topic, int32_t p) { partitions.waiters().notify(topic, p); });
+    shared->set_on_topics([&topics, &partitions] {
+        auto r = topics.reload_topics();
+        if (!r.ok()) return spdlog::warn("cluster: reloading topics: {}", r.error().message);
+        for (auto& t : r->removed) partitions.remove_topic(t);
+        for (auto& t : r->changed) partitions.apply_topic_settings(t);
+    });
+    producer_ids.set_block_source([e = shared.get()] { return e->reserve_producer_ids(txn::producer_ids::k_block); });
+}
+
+}  // namespace ketch::app

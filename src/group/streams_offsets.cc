@@ -1,0 +1,56 @@
+// Committed offsets of streams groups: StreamsGroup.validateOffsetCommit and
+// validateOffsetFetch (Apache Kafka 4.3.1), and the group's row in the store.
+#include "group/coordinator.h"
+#include "group/coordinator_internal.h"
+#include "group/group_record.h"
+
+namespace ketch::group {
+
+namespace {
+
+// The subtopology whose tasks read `topic` (a source or repartition source topic).
+const std::string* subtopology_of(const streams_group& g, const std::string& topic) {
+    if (!g.configured) return nullptr;
+    for (const auto& [s, c] : g.configured->subtopologies)
+        for (const auto& t : c.source_topics)
+            if (t == topic) return &s;
+    return nullptr;
+}
+
+}  // namespace
+
+error_code group_coordinator::validate_streams_offsets(const streams_group& g, const std::string& member_id,
+                                                        int32_t member_epoch, bool commit, int16_t api_version,
+                                                        const std::vector<commit_topic>* commit_topics) const {
+    if (commit && member_epoch < 0 && g.empty()) return error_code::none;
+    if (!commit && member_id.empty() && member_epoch < 0) return error_code::none;
+    const auto* m = g.member(member_id);
+    if (!m) return error_code::unknown_member_id;
+    if (commit && api_version < 9) return error_code::unsupported_version;
+    if (member_epoch == m->member_epoch) return error_code::none;
+    if (member_epoch > m->member_epoch || !commit || !commit_topics) return error_code::stale_member_epoch;
+    // KIP-1251: an older epoch commits the partitions of active tasks the
+    // member holds since that epoch or an earlier one.
+    for (const auto& t : *commit_topics) {
+        const auto* s = subtopology_of(g, t.name);
+        for (const auto& p : t.partitions) {
+            if (!s) return error_code::stale_member_epoch;
+            auto es = m->active_epochs.find(*s);
+            if (es == m->active_epochs.end()) return error_code::stale_member_epoch;
+            auto e = es->second.find(p.partition);
+            if (e == es->second.end() || member_epoch < e->second) return error_code::stale_member_epoch;
+        }
+    }
+    return error_code::none;
+}
+
+void group_coordinator::persist_streams(streams_group& g, completions& out) {
+    auto blob = encode_streams(g);
+    if (blob == g.persisted) return;
+    g.persisted = blob;
+    std::optional<int64_t> empty_since;
+    if (g.empty()) empty_since = clock_.now_ms();
+    out.group_rows.push_back(meta::stored_group{g.id(), "streams", g.group_epoch, empty_since, std::move(blob)});
+}
+
+}  // namespace ketch::group

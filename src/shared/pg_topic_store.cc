@@ -1,0 +1,111 @@
+#include "shared/pg_topic_store.h"
+
+namespace ketch::shared {
+
+namespace {
+
+meta::store_error pg_failed(const cluster::pg_error& e) { return {"PostgreSQL: " + e.message}; }
+
+status<cluster::pg_error> insert_configs(cluster::pg_connection& c, const std::string& id,
+                                         const meta::config_map& configs) {
+    for (auto& [k, v] : configs) {
+        auto r = c.exec("INSERT INTO ketch_topic_configs (topic_id, name, value) VALUES ($1, $2, $3)", {id, k, v});
+        if (!r.ok()) return failure{r.error()};
+    }
+    return ok_v;
+}
+
+}  // namespace
+
+result<cluster::pg_connection*, meta::store_error> pg_topic_store::conn() {
+    if (c_ && c_->healthy()) return c_.get();
+    auto c = cluster::pg_connection::open(url_);
+    if (!c.ok()) return failure{pg_failed(c.error())};
+    c_ = std::move(*c);
+    return c_.get();
+}
+
+template <class Body>
+status<meta::store_error> pg_topic_store::change(Body body) {
+    std::lock_guard l(mu_);
+    auto c = conn();
+    if (!c.ok()) return failure{c.error()};
+    auto& pg = **c;
+    if (auto b = pg.run("BEGIN"); !b.ok()) return failure{pg_failed(b.error())};
+    auto fail = [&pg](const cluster::pg_error& e) {
+        (void)pg.run("ROLLBACK");
+        return failure{pg_failed(e)};
+    };
+    if (auto r = body(pg); !r.ok()) return fail(r.error());
+    if (auto n = pg.exec("SELECT pg_notify('ketch_commit', $1)", {std::string(k_topics_changed)}); !n.ok())
+        return fail(n.error());
+    if (auto done = pg.run("COMMIT"); !done.ok()) return failure{pg_failed(done.error())};
+    return ok_v;
+}
+
+result<std::vector<meta::topic>, meta::store_error> pg_topic_store::load_topics() {
+    std::lock_guard l(mu_);
+    auto c = conn();
+    if (!c.ok()) return failure{c.error()};
+    auto rows = (*c)->exec("SELECT topic_id, name, partitions, replication_factor, created_ms FROM ketch_topics");
+    if (!rows.ok()) return failure{pg_failed(rows.error())};
+    auto cfg = (*c)->exec("SELECT topic_id, name, value FROM ketch_topic_configs");
+    if (!cfg.ok()) return failure{pg_failed(cfg.error())};
+    std::map<std::string, meta::config_map> configs;
+    for (size_t i = 0; i < cfg->rows.size(); ++i) configs[cfg->at(i, 0)][cfg->at(i, 1)] = cfg->at(i, 2);
+    std::vector<meta::topic> out;
+    for (size_t i = 0; i < rows->rows.size(); ++i) {
+        auto id = uuid::from_base64(rows->at(i, 0));
+        if (!id) return failure{meta::store_error{"ketch_topics: a topic id that is not a uuid: " + rows->at(i, 0)}};
+        out.push_back({rows->at(i, 1), *id, std::stoi(rows->at(i, 2)), int16_t(std::stoi(rows->at(i, 3))),
+                       configs[rows->at(i, 0)], std::stoll(rows->at(i, 4))});
+    }
+    return out;
+}
+
+status<meta::store_error> pg_topic_store::insert_topics(std::span<const meta::topic> topics) {
+    return change([&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        for (auto& t : topics) {
+            const std::string id = t.id.to_base64();
+            auto r = pg.exec(
+                "INSERT INTO ketch_topics (topic_id, name, partitions, replication_factor, created_ms) "
+                "VALUES ($1, $2, $3, $4, $5)",
+                {id, t.name, std::to_string(t.partition_count), std::to_string(t.replication_factor),
+                 std::to_string(t.created_ms)});
+            if (!r.ok()) return failure{r.error()};
+            if (auto c = insert_configs(pg, id, t.configs); !c.ok()) return c;
+        }
+        return ok_v;
+    });
+}
+
+status<meta::store_error> pg_topic_store::delete_topics(std::span<const uuid> ids) {
+    return change([&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        for (auto& id : ids) {
+            auto r = pg.exec("DELETE FROM ketch_topics WHERE topic_id = $1", {id.to_base64()});
+            if (!r.ok()) return failure{r.error()};
+        }
+        return ok_v;
+    });
+}
+
+status<meta::store_error> pg_topic_store::set_partition_count(const uuid& id, int32_t partition_count) {
+    return change([&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        auto r = pg.exec("UPDATE ketch_topics SET partitions = $2 WHERE topic_id = $1",
+                         {id.to_base64(), std::to_string(partition_count)});
+        if (!r.ok()) return failure{r.error()};
+        if (r->affected == 0) return failure{cluster::pg_error{"no such topic", "", false}};
+        return ok_v;
+    });
+}
+
+status<meta::store_error> pg_topic_store::set_topic_configs(const uuid& id, const meta::config_map& configs) {
+    return change([&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        const std::string key = id.to_base64();
+        auto r = pg.exec("DELETE FROM ketch_topic_configs WHERE topic_id = $1", {key});
+        if (!r.ok()) return failure{r.error()};
+        return insert_configs(pg, key, configs);
+    });
+}
+
+}  // namespace ketch::shared

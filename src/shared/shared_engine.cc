@@ -1,0 +1,274 @@
+#include "shared/shared_engine.h"
+
+#include <set>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+#include "base/uuid.h"
+#include "cluster/schema.h"
+#include "objstore/retry.h"
+#include "shared/object_io.h"
+#include "shared/pg_topic_store.h"
+
+namespace ketch::shared {
+
+result<std::unique_ptr<cluster::pg_connection>, std::string> pg_pool::take() {
+    {
+        std::lock_guard l(mu_);
+        if (!idle_.empty()) {
+            auto c = std::move(idle_.back());
+            idle_.pop_back();
+            return c;
+        }
+    }
+    auto c = cluster::pg_connection::open(url_);
+    if (!c.ok()) return failure{"PostgreSQL: " + c.error().message};
+    return std::move(*c);
+}
+
+void pg_pool::give(std::unique_ptr<cluster::pg_connection> c) {
+    if (!c || !c->healthy()) return;
+    std::lock_guard l(mu_);
+    if (idle_.size() < 8) idle_.push_back(std::move(c));
+}
+
+shared_engine::shared_engine(engine_config cfg)
+    : cfg_(std::move(cfg)), incarnation_(uuid::random().to_base64()), pool_(cfg_.pg_url), cache_(cfg_.cache_bytes) {}
+
+result<std::unique_ptr<shared_engine>, std::string> shared_engine::open(engine_config cfg) {
+    std::unique_ptr<shared_engine> e(new shared_engine(std::move(cfg)));
+    auto c = cluster::pg_connection::open(e->cfg_.pg_url);
+    if (!c.ok()) return failure{"cannot connect to PostgreSQL: " + c.error().message};
+    if (auto m = cluster::migrate(**c); !m.ok()) return failure{"schema: " + m.error().message};
+    e->commit_conn_ = std::move(*c);
+    e->flusher_ = std::thread([p = e.get()] { p->run_flusher(); });
+    e->listener_ = std::make_unique<cluster::commit_listener>(
+        e->cfg_.pg_url, [p = e.get()](const std::string& key) { p->on_foreign_commit(key); });
+    return e;
+}
+
+shared_engine::~shared_engine() {
+    listener_.reset();
+    {
+        std::lock_guard l(mu_);
+        stop_ = true;
+    }
+    cv_.notify_all();
+    if (flusher_.joinable()) flusher_.join();
+}
+
+void shared_engine::set_on_commit(std::function<void(const std::string&, int32_t)> fn) {
+    std::lock_guard l(parts_mu_);
+    on_commit_ = std::move(fn);
+}
+
+void shared_engine::set_on_topics(std::function<void()> fn) {
+    std::lock_guard l(parts_mu_);
+    on_topics_ = std::move(fn);
+}
+
+int64_t shared_engine::reserve_producer_ids(int64_t size) {
+    auto c = pool_.take();
+    if (!c.ok()) throw std::runtime_error("producer ids: " + c.error());
+    auto r = (*c)->exec("SELECT nextval('ketch_producer_id_blocks')");
+    pool_.give(std::move(*c));
+    if (!r.ok()) throw std::runtime_error("producer ids: PostgreSQL: " + r.error().message);
+    return (std::stoll(r->at(0, 0)) - 1) * size;
+}
+
+void shared_engine::woke(const std::string& topic, int32_t partition) {
+    std::function<void(const std::string&, int32_t)> fn;
+    {
+        std::lock_guard l(parts_mu_);
+        fn = on_commit_;
+    }
+    if (fn) fn(topic, partition);
+}
+
+std::shared_ptr<partition::storage> shared_engine::get(const partition::topic_partition& tp) {
+    if (local(tp)) return cfg_.local->get(tp);
+    std::lock_guard l(parts_mu_);
+    auto it = parts_.find(tp);
+    return it == parts_.end() ? nullptr : it->second;
+}
+
+log::log_result<std::shared_ptr<partition::storage>> shared_engine::get_or_create(const partition::topic_partition& tp,
+                                                                                  const log::log_config& config) {
+    if (local(tp)) return cfg_.local->get_or_create(tp, config);
+    if (auto s = get(tp)) return s;
+    auto id = cfg_.topic_id_of ? cfg_.topic_id_of(tp.topic) : std::nullopt;
+    if (!id) return failure{log::log_error{log::log_errc::closed, "no such topic: " + tp.topic}};
+    auto c = pool_.take();
+    if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
+    auto offs = cluster::read_offsets(**c, {*id, tp.partition});
+    if (!offs.ok()) return failure{log::log_error{log::log_errc::io, "PostgreSQL: " + offs.error().message}};
+    pool_.give(std::move(*c));
+    auto s = std::make_shared<shared_storage>(*this, tp.topic, tp.partition, *id, *offs, config);
+    std::lock_guard l(parts_mu_);
+    auto [it, fresh] = parts_.try_emplace(tp, s);
+    return std::shared_ptr<partition::storage>(it->second);
+}
+
+log::log_status shared_engine::remove(const partition::topic_partition& tp) {
+    if (local(tp)) return cfg_.local->remove(tp);
+    // The partition's rows stay under the topic's id (a new topic of the same
+    // name has another id); only this broker's handle goes.
+    std::lock_guard l(parts_mu_);
+    parts_.erase(tp);
+    return ok_v;
+}
+
+std::vector<partition::topic_partition> shared_engine::partitions() const {
+    std::vector<partition::topic_partition> out;
+    if (cfg_.local) out = cfg_.local->partitions();
+    std::lock_guard l(parts_mu_);
+    for (auto& [tp, s] : parts_) out.push_back(tp);
+    return out;
+}
+
+uint64_t shared_engine::stage(const std::shared_ptr<shared_storage>& s, byte_view batch) {
+    std::lock_guard l(mu_);
+    if (buffered_bytes_ + batch.size() > cfg_.max_buffered_bytes) return 0;
+    const uint64_t ticket = next_ticket_++;
+    if (buffer_.empty()) first_staged_ = std::chrono::steady_clock::now();
+    buffer_.push_back({s, bytes(batch.begin(), batch.end()), ticket});
+    buffered_bytes_ += batch.size();
+    if (buffer_.size() == 1 || buffered_bytes_ >= cfg_.flush_bytes) cv_.notify_all();
+    return ticket;
+}
+
+void shared_engine::wait_commit(uint64_t ticket, std::function<void(log::log_result<log::append_result>)> done) {
+    std::unique_lock l(tickets_mu_);
+    auto& t = tickets_[ticket];
+    if (t.result) {
+        auto r = std::move(*t.result);
+        tickets_.erase(ticket);
+        l.unlock();
+        done(std::move(r));
+        return;
+    }
+    t.done = std::move(done);
+}
+
+void shared_engine::complete(uint64_t ticket, log::log_result<log::append_result> r) {
+    std::unique_lock l(tickets_mu_);
+    auto& t = tickets_[ticket];
+    if (t.done) {
+        auto done = std::move(t.done);
+        tickets_.erase(ticket);
+        l.unlock();
+        done(std::move(r));
+        return;
+    }
+    t.result = std::move(r);
+}
+
+void shared_engine::run_flusher() {
+    std::unique_lock l(mu_);
+    for (;;) {
+        if (buffer_.empty()) {
+            if (stop_) return;
+            cv_.wait(l, [&] { return stop_ || !buffer_.empty(); });
+            continue;
+        }
+        cv_.wait_until(l, first_staged_ + cfg_.flush_interval,
+                       [&] { return stop_ || buffered_bytes_ >= cfg_.flush_bytes; });
+        std::vector<staged> items;
+        items.swap(buffer_);
+        buffered_bytes_ = 0;
+        l.unlock();
+        flush(std::move(items));
+        l.lock();
+    }
+}
+
+void shared_engine::flush(std::vector<staged> items) {
+    const std::string key =
+        "data/" + std::to_string(cfg_.node_id) + "-" + incarnation_ + "-" + std::to_string(next_object_++);
+    auto fail_all = [&](const std::string& why) {
+        spdlog::warn("cluster: flush of {} ({} batches) failed: {}", key, items.size(), why);
+        for (auto& it : items) complete(it.ticket, failure{log::log_error{log::log_errc::io, why}});
+    };
+    std::vector<pending_batch> batches;
+    batches.reserve(items.size());
+    for (auto& it : items) batches.push_back({it.store->key(), it.batch});
+    auto obj = build_object(batches);
+    if (!obj.ok()) return fail_all(obj.error());
+    auto body = std::make_shared<const std::string>(std::move(obj->body));
+    auto s3 = this->s3();
+    auto sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
+    auto put = objstore::with_retries(objstore::retry_policy{}, sleep, [&] { return s3.put_object(key, *body, true); });
+    if (!put.ok()) return fail_all("PUT " + key + ": " + put.error().describe());
+    cache_.put(key, body);
+    if (!commit_conn_ || !commit_conn_->healthy()) {
+        auto c = cluster::pg_connection::open(cfg_.pg_url);
+        if (!c.ok()) return fail_all("PostgreSQL: " + c.error().message);
+        commit_conn_ = std::move(*c);
+    }
+    auto committed = cluster::commit_flush(*commit_conn_, {key, body->size(), cfg_.node_id, std::move(obj->batches)});
+    if (!committed.ok()) return fail_all("commit: " + committed.error().message);
+    std::set<std::pair<std::string, int32_t>> woken;
+    for (size_t i = 0; i < items.size(); ++i) {
+        auto& o = (*committed)[i];
+        auto& s = *items[i].store;
+        switch (o.what) {
+            case cluster::batch_outcome::appended:
+                s.observe(-1, o.last_offset + 1);
+                woken.insert({s.topic(), s.partition()});
+                [[fallthrough]];
+            case cluster::batch_outcome::duplicate:
+                complete(items[i].ticket, log::append_result{o.base_offset, o.last_offset, -1, s.log_start_offset(),
+                                                             o.what == cluster::batch_outcome::duplicate, 0});
+                break;
+            case cluster::batch_outcome::invalid_producer_epoch:
+                complete(items[i].ticket,
+                         failure{log::log_error{log::log_errc::invalid_producer_epoch, "stale producer epoch"}});
+                break;
+            case cluster::batch_outcome::out_of_order_sequence:
+                complete(items[i].ticket,
+                         failure{log::log_error{log::log_errc::out_of_order_sequence, "out of order sequence"}});
+                break;
+        }
+    }
+    for (auto& [t, p] : woken) woke(t, p);
+}
+
+// Another broker's commit (this broker's own come here too and are skipped):
+// the partitions it appended to that this broker has open move their high
+// watermark and wake their fetches.
+void shared_engine::on_foreign_commit(const std::string& object_key) {
+    if (object_key == k_topics_changed) {
+        std::function<void()> fn;
+        {
+            std::lock_guard l(parts_mu_);
+            fn = on_topics_;
+        }
+        if (fn) fn();
+        return;
+    }
+    if (object_key.starts_with("data/" + std::to_string(cfg_.node_id) + "-" + incarnation_ + "-")) return;
+    std::map<cluster::partition_key, std::shared_ptr<shared_storage>> open;
+    {
+        std::lock_guard l(parts_mu_);
+        for (auto& [tp, s] : parts_) open.emplace(s->key(), s);
+    }
+    if (open.empty()) return;
+    auto c = pool_.take();
+    if (!c.ok()) return;
+    auto rows = (*c)->exec(
+        "SELECT b.topic_id, b.partition, max(b.last_offset) + 1, p.log_start_offset FROM ketch_batches b "
+        "JOIN ketch_partitions p ON p.topic_id = b.topic_id AND p.partition = b.partition "
+        "WHERE b.object_key = $1 GROUP BY b.topic_id, b.partition, p.log_start_offset",
+        {object_key});
+    pool_.give(std::move(*c));
+    if (!rows.ok()) return;
+    for (size_t i = 0; i < rows->rows.size(); ++i) {
+        auto it = open.find({rows->at(i, 0), std::stoi(rows->at(i, 1))});
+        if (it == open.end()) continue;
+        it->second->observe(std::stoll(rows->at(i, 3)), std::stoll(rows->at(i, 2)));
+        woke(it->second->topic(), it->second->partition());
+    }
+}
+
+}  // namespace ketch::shared

@@ -1,0 +1,220 @@
+// The shared log as the partition service's storage (cluster mode,
+// docs/design/cluster.md): partitions' batches live in immutable objects in
+// S3-compatible storage, their offsets, the index and producers' sequences
+// in PostgreSQL (cluster/catalogue.h). The second implementation of
+// partition::storage_engine, beside partition::local_engine; app/ constructs
+// it when --cluster and --object-store are given.
+//
+// Produce: append stages the validated batch in this broker's buffer and
+// answers "pending"; a flusher thread writes the buffer as one object every
+// flush interval (or when it reaches flush_bytes), commits it in one
+// PostgreSQL transaction (offsets assigned there, so any broker may append
+// to any partition) and completes each batch's wait_commit with its offsets
+// or refusal. Fetch: the index in PostgreSQL, objects from a bounded memory
+// cache or a GET, base offsets and leader epochs rewritten. Wake-ups: this
+// broker's commits, and other brokers' through LISTEN ketch_commit.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cluster/catalogue.h"
+#include "cluster/commit_listener.h"
+#include "cluster/pg.h"
+#include "objstore/s3_client.h"
+#include "partition/storage.h"
+#include "shared/object_cache.h"
+
+namespace ketch::shared {
+
+struct engine_config {
+    std::string pg_url;
+    objstore::s3_location where;
+    objstore::credentials who;
+    int32_t node_id = 0;
+    std::chrono::milliseconds flush_interval{250};  // --cluster-flush-ms
+    uint64_t flush_bytes = 8ull << 20;              // a flush this large goes at once
+    uint64_t max_buffered_bytes = 64ull << 20;      // staged and not yet flushed: beyond, appends are refused
+    uint64_t cache_bytes = 64ull << 20;             // recently written and read objects
+    // The topic's id (its uuid as text) for a topic name; nullopt if unknown.
+    std::function<std::optional<std::string>(const std::string& topic)> topic_id_of;
+    // Topics kept in `local` instead (the internal __consumer_offsets mirror,
+    // whose groups are still per broker).
+    std::function<bool(const std::string& topic)> is_local;
+    partition::storage_engine* local = nullptr;
+};
+
+class shared_storage;
+
+// A small pool of PostgreSQL connections for the request path (reads).
+class pg_pool {
+public:
+    explicit pg_pool(std::string url) : url_(std::move(url)) {}
+    result<std::unique_ptr<cluster::pg_connection>, std::string> take();
+    void give(std::unique_ptr<cluster::pg_connection> c);
+
+private:
+    const std::string url_;
+    std::mutex mu_;
+    std::vector<std::unique_ptr<cluster::pg_connection>> idle_;
+};
+
+class shared_engine final : public partition::storage_engine {
+public:
+    // Connects to PostgreSQL (and migrates the schema) and starts the flusher
+    // and the commit listener. Why not, as text.
+    static result<std::unique_ptr<shared_engine>, std::string> open(engine_config cfg);
+    ~shared_engine() override;  // flushes what is staged, then stops
+
+    std::shared_ptr<partition::storage> get(const partition::topic_partition& tp) override;
+    log::log_result<std::shared_ptr<partition::storage>> get_or_create(const partition::topic_partition& tp,
+                                                                       const log::log_config& config) override;
+    log::log_status remove(const partition::topic_partition& tp) override;
+    std::vector<partition::topic_partition> partitions() const override;
+
+    // A partition got new committed batches (this broker's or another's):
+    // wake its fetches. Set once the partition service exists.
+    void set_on_commit(std::function<void(const std::string& topic, int32_t partition)> fn);
+    // Another broker (or this one) changed the topics (pg_topic_store's NOTIFY).
+    void set_on_topics(std::function<void()> fn);
+    // The first id of a fresh block of `size` producer ids, unique across
+    // brokers (InitProducerId); throws std::runtime_error when PostgreSQL
+    // cannot be reached.
+    int64_t reserve_producer_ids(int64_t size);
+
+    // For shared_storage. 0 when the buffer is full (a flush is slow): the
+    // produce is answered a retriable error instead of growing memory.
+    uint64_t stage(const std::shared_ptr<shared_storage>& s, byte_view batch);
+    void wait_commit(uint64_t ticket, std::function<void(log::log_result<log::append_result>)> done);
+    pg_pool& pool() { return pool_; }
+    object_cache& cache() { return cache_; }
+    objstore::s3_client s3() const { return objstore::s3_client(cfg_.where, cfg_.who); }
+
+private:
+    explicit shared_engine(engine_config cfg);
+    struct staged {
+        std::shared_ptr<shared_storage> store;
+        bytes batch;
+        uint64_t ticket = 0;
+    };
+    struct ticket_state {
+        std::optional<log::log_result<log::append_result>> result;
+        std::function<void(log::log_result<log::append_result>)> done;
+    };
+    void run_flusher();
+    void flush(std::vector<staged> items);
+    void complete(uint64_t ticket, log::log_result<log::append_result> r);
+    void on_foreign_commit(const std::string& object_key);
+    void woke(const std::string& topic, int32_t partition);
+    bool local(const partition::topic_partition& tp) const {
+        return cfg_.local && cfg_.is_local && cfg_.is_local(tp.topic);
+    }
+
+    const engine_config cfg_;
+    const std::string incarnation_;  // object keys: data/<node>-<incarnation>-<sequence>
+    pg_pool pool_;
+    object_cache cache_;
+    std::unique_ptr<cluster::pg_connection> commit_conn_;  // the flusher's
+
+    mutable std::mutex parts_mu_;
+    std::map<partition::topic_partition, std::shared_ptr<shared_storage>, std::less<>> parts_;  // parts_mu_
+    std::function<void(const std::string&, int32_t)> on_commit_;                                // parts_mu_
+    std::function<void()> on_topics_;                                                           // parts_mu_
+
+    std::mutex mu_;  // the buffer
+    std::condition_variable cv_;
+    std::vector<staged> buffer_;
+    uint64_t buffered_bytes_ = 0;
+    std::chrono::steady_clock::time_point first_staged_;
+    uint64_t next_ticket_ = 1;
+    uint64_t next_object_ = 0;
+    bool stop_ = false;
+
+    std::mutex tickets_mu_;
+    std::map<uint64_t, ticket_state> tickets_;
+
+    std::thread flusher_;
+    std::unique_ptr<cluster::commit_listener> listener_;
+};
+
+// One partition of the shared log.
+class shared_storage final : public partition::storage, public std::enable_shared_from_this<shared_storage> {
+public:
+    shared_storage(shared_engine& e, std::string topic, int32_t partition, std::string topic_id,
+                   cluster::partition_offsets offsets, log::log_config config)
+        : engine_(e),
+          topic_(std::move(topic)),
+          partition_(partition),
+          key_{std::move(topic_id), partition},
+          log_start_(offsets.log_start_offset),
+          hwm_(offsets.high_watermark),
+          config_(std::move(config)) {}
+
+    const std::string& topic() const { return topic_; }
+    int32_t partition() const { return partition_; }
+    const cluster::partition_key& key() const { return key_; }
+    // What the catalogue said last (a commit, a read, a wake-up): only moves forward.
+    void observe(int64_t log_start, int64_t hwm);
+    const log::log_config& config() const { return config_; }
+
+    log::log_result<log::append_result> append(byte_view batch, const log::append_options& opts) override;
+    log::log_result<log::append_result> append_txn_marker(int64_t, int16_t, bool, int32_t, int64_t) override;
+    void wait_durable(int64_t, std::function<void(log::log_status)> done) override { done(ok_v); }
+    void wait_commit(uint64_t pending, std::function<void(log::log_result<log::append_result>)> done) override {
+        engine_.wait_commit(pending, std::move(done));
+    }
+    log::log_result<log::read_result> read(int64_t offset, uint64_t max_bytes, const log::read_options& opts) override;
+    int64_t log_start_offset() const override { return log_start_.load(); }
+    int64_t local_log_start_offset() const override { return log_start_.load(); }
+    int64_t log_end_offset() const override { return hwm_.load(); }
+    int64_t high_watermark() const override { return hwm_.load(); }
+    int64_t last_stable_offset() const override { return hwm_.load(); }
+    uint64_t size_bytes() const override { return 0; }
+    log::log_result<std::optional<log::timestamp_offset>> offset_for_timestamp(int64_t ts) override;
+    log::log_result<std::optional<log::timestamp_offset>> max_timestamp() override;
+    log::log_result<int64_t> delete_records_before(int64_t offset) override;
+    log::log_result<log::retention_result> apply_retention(int64_t, int64_t, int64_t) override {
+        return log::retention_result{0, 0, log_start_.load()};
+    }
+    log::log_result<log::clean_result> clean(const log::compaction_config&, int64_t) override {
+        return log::clean_result{};
+    }
+    std::vector<log::producer_entry> producers() const override { return {}; }
+    bool has_ongoing_txn(int64_t, int16_t) const override { return false; }
+    size_t expire_producers(int64_t, int64_t) override { return 0; }
+    void set_config(const log::log_config& c) override {
+        std::lock_guard l(mu_);
+        config_ = c;
+    }
+
+private:
+    log::log_result<log::append_result> staged(uint64_t ticket) const;
+    // The batches from `offset` with real offsets (through the cache), at most
+    // max_bytes (the first always), none at or past `limit`.
+    log::log_result<bytes> read_bytes(cluster::pg_connection& c, int64_t offset, uint64_t max_bytes, int64_t limit,
+                                      bool min_one_batch);
+    // The first batch whose max timestamp passes `pick` (SQL), decoded record by record.
+    log::log_result<std::optional<log::timestamp_offset>> find_timestamp(const std::string& sql, int64_t ts,
+                                                                         bool want_max);
+
+    shared_engine& engine_;
+    const std::string topic_;
+    const int32_t partition_;
+    const cluster::partition_key key_;
+    std::atomic<int64_t> log_start_;
+    std::atomic<int64_t> hwm_;
+    std::mutex mu_;
+    log::log_config config_;  // mu_ (kept; the shared log has no segments to roll)
+};
+
+}  // namespace ketch::shared

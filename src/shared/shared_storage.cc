@@ -1,0 +1,181 @@
+// One partition of the shared log (shared_engine.h): staged appends, reads
+// through the catalogue and the object cache, offsets from ketch_partitions.
+#include <spdlog/spdlog.h>
+
+#include "log/record_timestamps.h"
+#include "record/batch_header.h"
+#include "shared/memory_file.h"
+#include "shared/shared_engine.h"
+
+namespace ketch::shared {
+
+namespace {
+
+log::log_error pg_failed(const std::string& what) { return {log::log_errc::io, "PostgreSQL: " + what}; }
+
+// A pooled connection given back when the scope ends.
+struct lease {
+    pg_pool& pool;
+    std::unique_ptr<cluster::pg_connection> c;
+    ~lease() { pool.give(std::move(c)); }
+};
+
+}  // namespace
+
+void shared_storage::observe(int64_t log_start, int64_t hwm) {
+    int64_t cur = hwm_.load();
+    while (hwm > cur && !hwm_.compare_exchange_weak(cur, hwm)) {
+    }
+    cur = log_start_.load();
+    while (log_start > cur && !log_start_.compare_exchange_weak(cur, log_start)) {
+    }
+}
+
+log::log_result<log::append_result> shared_storage::append(byte_view batch, const log::append_options& opts) {
+    // No transaction markers in the shared log yet (docs/cluster.md): a
+    // transactional batch would never be committed or aborted.
+    if (auto h = record::parse_batch_header(batch); h && h->is_transactional())
+        return failure{
+            log::log_error{log::log_errc::invalid_txn_state, "transactions are not offered in cluster mode yet"}};
+    if (opts.timestamp_type == record::timestamp_type::log_append_time || opts.leader_epoch) {
+        bytes copy(batch.begin(), batch.end());
+        if (opts.timestamp_type == record::timestamp_type::log_append_time)
+            record::set_log_append_time(copy.data(), copy.size(), opts.now_ms);
+        return staged(engine_.stage(shared_from_this(), copy));
+    }
+    return staged(engine_.stage(shared_from_this(), batch));
+}
+
+log::log_result<log::append_result> shared_storage::staged(uint64_t ticket) const {
+    if (ticket == 0) return failure{log::log_error{log::log_errc::io, "the shared log's buffer is full"}};
+    log::append_result r;
+    r.pending = ticket;
+    r.log_start_offset = log_start_.load();
+    return r;
+}
+
+log::log_result<log::append_result> shared_storage::append_txn_marker(int64_t, int16_t, bool, int32_t, int64_t) {
+    return failure{log::log_error{log::log_errc::io, "transactions are not offered in cluster mode yet"}};
+}
+
+log::log_result<bytes> shared_storage::read_bytes(cluster::pg_connection& c, int64_t offset, uint64_t max_bytes,
+                                                  int64_t limit, bool min_one_batch) {
+    auto found = cluster::find_batches(c, key_, offset, max_bytes);
+    if (!found.ok()) return failure{pg_failed(found.error().message)};
+    std::erase_if(*found, [&](const cluster::indexed_batch& b) { return b.base_offset >= limit; });
+    bytes out;
+    if (found->empty()) return out;
+    if (!min_one_batch && found->front().byte_length > max_bytes) return out;
+    auto s3 = engine_.s3();
+    for (auto& b : *found) {
+        auto body = engine_.cache().get(b.object_key);
+        if (!body) {
+            auto got = s3.get_object(b.object_key);
+            if (!got.ok())
+                return failure{
+                    log::log_error{log::log_errc::io, "GET " + b.object_key + ": " + got.error().describe()}};
+            body = std::make_shared<const std::string>(std::move(*got));
+            engine_.cache().put(b.object_key, body);
+        }
+        if (b.byte_offset + b.byte_length > body->size())
+            return failure{
+                log::log_error{log::log_errc::corrupt, "object " + b.object_key + " is shorter than its index"}};
+        size_t at = out.size();
+        auto* from = reinterpret_cast<const uint8_t*>(body->data()) + b.byte_offset;
+        out.insert(out.end(), from, from + b.byte_length);
+        record::set_base_offset(out.data() + at, b.base_offset);
+        record::set_partition_leader_epoch(out.data() + at, 0);
+    }
+    return out;
+}
+
+log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t max_bytes,
+                                                       const log::read_options& opts) {
+    auto c = engine_.pool().take();
+    if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
+    lease l{engine_.pool(), std::move(*c)};
+    auto offs = cluster::read_offsets(*l.c, key_);
+    if (!offs.ok()) return failure{pg_failed(offs.error().message)};
+    observe(offs->log_start_offset, offs->high_watermark);
+    const int64_t start = log_start_.load(), hwm = hwm_.load();
+    if (offset < start || offset > hwm)
+        return failure{log::log_error{log::log_errc::offset_out_of_range, "offset " + std::to_string(offset) +
+                                                                              " outside [" + std::to_string(start) +
+                                                                              ", " + std::to_string(hwm) + "]"}};
+    log::read_result r;
+    r.log_start_offset = start;
+    r.high_watermark = hwm;
+    r.last_stable_offset = hwm;
+    if (opts.read_committed) r.aborted.emplace();
+    const int64_t limit = std::min(opts.max_offset, hwm);
+    if (offset >= limit) return r;
+    auto data = read_bytes(*l.c, offset, max_bytes, limit, opts.min_one_batch);
+    if (!data.ok()) return failure{std::move(data.error())};
+    if (data->empty()) return r;
+    r.total_bytes = data->size();
+    const auto len = uint32_t(data->size());
+    r.slices.push_back(
+        {std::make_shared<memory_file>(topic_ + "-" + std::to_string(partition_), std::move(*data)), 0, len});
+    return r;
+}
+
+log::log_result<std::optional<log::timestamp_offset>> shared_storage::find_timestamp(const std::string& sql, int64_t ts,
+                                                                                     bool want_max) {
+    auto c = engine_.pool().take();
+    if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
+    lease l{engine_.pool(), std::move(*c)};
+    cluster::pg_params p{key_.topic_id, std::to_string(key_.partition)};
+    if (!want_max) p.push_back(std::to_string(ts));
+    auto rows = l.c->exec(sql, p);
+    if (!rows.ok()) return failure{pg_failed(rows.error().message)};
+    if (rows->rows.empty()) return std::optional<log::timestamp_offset>{};
+    const int64_t base = std::stoll(rows->at(0, 0));
+    auto data = read_bytes(*l.c, base, 1, INT64_MAX, true);
+    if (!data.ok()) return failure{std::move(data.error())};
+    std::optional<log::timestamp_offset> best;
+    bool decoded = log::decode_record_timestamps(*data, [&](int64_t off, int64_t t) {
+        if (want_max) {
+            if (!best || t > best->timestamp) best = log::timestamp_offset{t, off, 0};
+            return true;
+        }
+        if (t >= ts) {
+            best = log::timestamp_offset{t, off, 0};
+            return false;
+        }
+        return true;
+    });
+    if (!decoded || !best) best = log::timestamp_offset{std::stoll(rows->at(0, 1)), base, 0};
+    return best;
+}
+
+log::log_result<std::optional<log::timestamp_offset>> shared_storage::offset_for_timestamp(int64_t ts) {
+    return find_timestamp(
+        "SELECT base_offset, max_timestamp FROM ketch_batches WHERE topic_id = $1 AND partition = $2 "
+        "AND max_timestamp >= $3 AND last_offset >= (SELECT log_start_offset FROM ketch_partitions "
+        "WHERE topic_id = $1 AND partition = $2) ORDER BY base_offset LIMIT 1",
+        ts, false);
+}
+
+log::log_result<std::optional<log::timestamp_offset>> shared_storage::max_timestamp() {
+    return find_timestamp(
+        "SELECT base_offset, max_timestamp FROM ketch_batches WHERE topic_id = $1 AND partition = $2 "
+        "ORDER BY max_timestamp DESC, base_offset LIMIT 1",
+        0, true);
+}
+
+log::log_result<int64_t> shared_storage::delete_records_before(int64_t offset) {
+    auto c = engine_.pool().take();
+    if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
+    lease l{engine_.pool(), std::move(*c)};
+    auto rows = l.c->exec(
+        "INSERT INTO ketch_partitions (topic_id, partition, log_start_offset) VALUES ($1, $2, $3) "
+        "ON CONFLICT (topic_id, partition) DO UPDATE SET log_start_offset = "
+        "greatest(ketch_partitions.log_start_offset, EXCLUDED.log_start_offset) RETURNING log_start_offset",
+        {key_.topic_id, std::to_string(key_.partition), std::to_string(offset)});
+    if (!rows.ok()) return failure{pg_failed(rows.error().message)};
+    const int64_t start = std::stoll(rows->at(0, 0));
+    observe(start, -1);
+    return start;
+}
+
+}  // namespace ketch::shared
