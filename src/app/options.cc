@@ -8,22 +8,6 @@
 
 namespace ketch::app {
 
-std::pair<std::string, uint16_t> split_host_port(const std::string& s) {
-    auto colon = s.rfind(':');
-    if (colon == std::string::npos) throw std::invalid_argument("expected host:port, got '" + s + "'");
-    std::string host = s.substr(0, colon);
-    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-    int port = std::stoi(s.substr(colon + 1));
-    if (port < 0 || port > 65535) throw std::invalid_argument("port out of range in '" + s + "'");
-    return {host, uint16_t(port)};
-}
-
-std::string http_address_or_default(const std::string& given, const options& o, uint16_t default_port) {
-    if (!given.empty()) return given;
-    const bool free_kafka_port = split_host_port(o.listen).second == 0;
-    return "127.0.0.1:" + std::to_string(free_kafka_port ? 0 : default_port);
-}
-
 namespace {
 
 // Registers each setting once, under its flag --NAME and its ketch.toml key
@@ -346,19 +330,16 @@ void add_cluster_settings(settings& a, options& o) {
              "cluster mode: s3://BUCKET[/PREFIX]?endpoint=http://HOST:PORT&region=R (credentials: "
              "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)");
     a.option("rack", o.rack, "cluster mode: broker.rack, this broker's rack as Metadata and DescribeCluster list it");
-    a.option("cluster-heartbeat-ms", o.cluster_heartbeat_ms,
-             "cluster mode: how often the broker heartbeats (broker.heartbeat.interval.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("cluster-session-timeout-ms", o.cluster_session_timeout_ms,
-             "cluster mode: a broker not heard from for this long is not live (broker.session.timeout.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("cluster-flush-ms", o.cluster_flush_ms,
+    auto positive = [&a](const char* name, int64_t& v, const char* help) {
+        a.option(name, v, help)->capture_default_str()->check(CLI::PositiveNumber);
+    };
+    positive("cluster-heartbeat-ms", o.cluster_heartbeat_ms,
+             "cluster mode: how often the broker heartbeats (broker.heartbeat.interval.ms)");
+    positive("cluster-session-timeout-ms", o.cluster_session_timeout_ms,
+             "cluster mode: a broker not heard from for this long is not live (broker.session.timeout.ms)");
+    positive("cluster-flush-ms", o.cluster_flush_ms,
              "cluster mode: produced batches are buffered at most this long, then written as one object and "
-             "committed (produce latency against object store requests)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+             "committed (produce latency against object store requests)");
 }
 }  // namespace
 

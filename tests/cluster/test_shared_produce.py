@@ -150,10 +150,12 @@ def test_a_topic_made_on_one_broker_is_produced_on_both_and_consumed_from_the_ot
 
 def test_a_broker_killed_mid_produce_loses_nothing_acknowledged(start_broker):
     """SIGKILL of one of two brokers (the leader of partition 0) while an idempotent acks=all producer
-    (confluent-kafka, bootstrapped at both) writes; the broker is restarted on
-    its port. The producer needs no restart; afterwards every acknowledged
+    (confluent-kafka, bootstrapped at both) and franz-go (bootstrapped at
+    the other broker) write; the broker is restarted on
+    its port. The producers need no restart; afterwards every acknowledged
     record is read back exactly once at its acknowledged offset, each record
     once in all (no duplicate from retries), offsets contiguous."""
+    import base64
     import threading
 
     b1 = start_broker(1, *FLUSH, *TIMING)
@@ -190,6 +192,14 @@ def test_a_broker_killed_mid_produce_loses_nothing_acknowledged(start_broker):
 
     t = threading.Thread(target=produce_all)
     t.start()
+    # franz-go (idempotent, acks=all) at the same time, through the other broker first.
+    other = b2 if victim is b1 else b1
+    franz_records = [{"key": base64.b64encode(b"g%d" % i).decode(), "value": base64.b64encode(b"g%06d" % i).decode(),
+                      "partition": i % 4} for i in range(1500)]
+    franz_out = {}
+    tf = threading.Thread(target=lambda: franz_out.update(
+        franz(other, "produce", {"topic": "shared-kill", "acks": "all", "records": franz_records})))
+    tf.start()
     deadline = time.monotonic() + 120
     while True:  # some acknowledged, many still to send
         with lock:
@@ -200,11 +210,19 @@ def test_a_broker_killed_mid_produce_loses_nothing_acknowledged(start_broker):
         time.sleep(0.01)
     victim.restart(signal.SIGKILL)  # on its port: the producer's bootstrap stays valid
     t.join(200)
-    assert not t.is_alive()
+    tf.join(200)
+    assert not t.is_alive() and not tf.is_alive()
     assert failed == []
+    assert [r["error"] for r in franz_out["records"]] == [None] * len(franz_records)
+    franz_acked = {(r["partition"], r["offset"]): base64.b64decode(rec["value"])
+                   for r, rec in zip(franz_out["records"], franz_records)}
+    assert len(franz_acked) == len(franz_records) and not set(franz_acked) & set(acked)
+    acked.update(franz_acked)
+    total += len(franz_records)
     print("acked before the kill:", before, "of", total)
     assert len(acked) == total and before < total
-    assert sorted(acked.values()) == sorted(b"v%06d" % i for i in range(total)), "each record acknowledged once"
+    assert sorted(acked.values()) == sorted([b"v%06d" % i for i in range(4000)] +
+                                            [b"g%06d" % i for i in range(1500)]), "each record acknowledged once"
     for q in range(4):
         offs = sorted(o for (pp, o) in acked if pp == q)
         assert offs == list(range(len(offs))), "partition %d: offsets not contiguous" % q
