@@ -5,6 +5,7 @@
 //	bench-driver latency BOOTSTRAP TOPIC [flags]   produce-to-consume latency at a fixed rate
 //	bench-driver consume BOOTSTRAP TOPIC RECORDS    assign-based (group-less) consume rate
 //	bench-driver produce BOOTSTRAP TOPIC [flags]    native-client produce rate for a duration
+//	bench-driver many-* BOOTSTRAP PREFIX ...         the many-partitions workload (many.go)
 //
 // Results are one JSON object on stdout; diagnostics go to stderr; exit 1 on failure.
 package main
@@ -132,6 +133,8 @@ func main() {
 			die("bad records %q", rest[0])
 		}
 		runConsume(bootstrap, topic, n)
+	case "many-create", "many-metadata", "many-produce", "many-consume", "many-ready":
+		runMany(cmd, bootstrap, topic, rest)
 	default:
 		die("unknown command %q", cmd)
 	}

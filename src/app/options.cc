@@ -200,6 +200,10 @@ void add_storage_settings(settings& a, options& o) {
     a.option("log-level", o.log_level, "trace, debug, info, warn, error")->capture_default_str();
     a.option("ready-file", o.ready_file, "file written with host:port once the broker listens");
     a.option("flush-ms", o.flush_ms, "fsync acks=0/1 data at least this often")->capture_default_str();
+    a.option("log-max-open-files", o.log_max_open_files,
+             "segment files kept open at most; idle ones are closed and reopened on use (0: a quarter of the "
+             "process's open-file limit, at least 64; -1: no limit)")
+        ->capture_default_str();
     a.option("node-id", o.node_id, "this broker's node id")->capture_default_str();
     a.option("retention-check-ms", o.retention_check_ms,
              "how often retention runs (log.retention.check.interval.ms)")

@@ -89,6 +89,7 @@ struct options {
     std::string log_level = "info";
     std::string ready_file;                  // written with host:port once listening
     int64_t flush_ms = partition::k_default_flush_ms;  // acks=0/1 data is fsynced at least this often
+    int64_t log_max_open_files = 0;          // segment files held open at most; 0: a quarter of RLIMIT_NOFILE
     int64_t producer_id_expiration_ms = partition::k_default_producer_id_expiration_ms;  // producer.id.expiration.ms
     int32_t node_id = 1;
     int64_t retention_check_ms = 300000;     // log.retention.check.interval.ms

@@ -5,6 +5,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include <sys/resource.h>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <spdlog/spdlog.h>
@@ -61,6 +63,16 @@ std::function<std::vector<console::segment_row>(const std::string&, int32_t)> se
     };
 }
 
+// --log-max-open-files: 0 picks a quarter of the open-file limit (the rest is
+// for connections, index and metadata files), -1 none (every segment open).
+size_t segment_file_budget(int64_t flag) {
+    if (flag < 0) return 0;
+    if (flag > 0) return size_t(flag);
+    rlimit rl{};
+    if (::getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return 65536;
+    return std::max<size_t>(64, rl.rlim_cur / 4);
+}
+
 // <data-dir>/logs, every partition opened with the default config (the
 // topics' own settings are applied once the broker's context exists).
 std::unique_ptr<log::log_manager> open_logs(const options& opt, const fault_service& faults) {
@@ -68,6 +80,7 @@ std::unique_ptr<log::log_manager> open_logs(const options& opt, const fault_serv
     lopt.fs = faults.wrap(std::make_shared<io::posix_file_system>());
     lopt.data_dir = (std::filesystem::path(opt.data_dir) / "logs").string();
     lopt.default_config.flush_interval_ms = opt.flush_ms;
+    lopt.max_open_segment_files = segment_file_budget(opt.log_max_open_files);
     auto logs = log::log_manager::open(std::move(lopt));
     if (!logs.ok()) throw std::runtime_error("logs: " + logs.error().message);
     return std::move(*logs);

@@ -10,6 +10,7 @@
 
 #include "base/crc32c.h"
 #include "base/endian.h"
+#include "io/pooling_file_system.h"
 #include "log/log_format.h"
 
 namespace ketch::log {
@@ -244,6 +245,7 @@ log_result<read_result> local_log::read(int64_t offset, uint64_t max_bytes, cons
     auto it = std::upper_bound(segs->begin(), segs->end(), offset,
                                [](int64_t o, const auto& s) { return o < s->base_offset(); });
     if (it != segs->begin()) --it;
+    const segment* holder = nullptr;  // the segment the bytes come from
     for (; it != segs->end(); ++it) {
         const auto& seg = *it;
         if (seg->base_offset() >= limit) break;
@@ -264,11 +266,17 @@ log_result<read_result> local_log::read(int64_t offset, uint64_t max_bytes, cons
         // fit when it need not be returned whole means nothing is returned.
         if (want < (*first)->size() || max_position <= start) break;
         uint64_t length = std::min<uint64_t>(max_position - start, want);
-        out.slices.push_back(file_slice{seg->file(), start, uint32_t(length)});
+        // The OS file itself: it stays open for as long as the slice lives,
+        // even if the segment's pooled handle is closed meanwhile.
+        auto file = io::held(seg->file());
+        if (!file) return failure{log_error{log_errc::io, "reopening segment " + std::to_string(seg->base_offset()) +
+                                                              " of " + opt_.dir}};
+        out.slices.push_back(file_slice{std::move(file), start, uint32_t(length)});
         out.total_bytes = length;
+        holder = seg.get();
         break;
     }
-    if (opts.read_committed && !out.slices.empty()) collect_aborted(*segs, offset, out);
+    if (opts.read_committed && !out.slices.empty()) collect_aborted(*segs, offset, holder, out);
     return out;
 }
 

@@ -176,7 +176,8 @@ private:
     log_status rebuild_producer_state(const segment_list& list, int64_t replay_from,
                                       const std::vector<int64_t>& snapshots);
     log_status write_snapshot(int64_t offset, byte_view image);
-    void collect_aborted(const segment_list& segs, int64_t offset, read_result& out) const;
+    // `holder`: the segment out's last slice was read from.
+    void collect_aborted(const segment_list& segs, int64_t offset, const segment* holder, read_result& out) const;
     bool should_roll(const segment& active, const record::batch_header& h, int64_t now, const log_config& c) const;
     log_status roll(int64_t base_offset, int64_t now);
     int64_t now_ms() const { return opt_.clock_ms(); }
@@ -199,8 +200,22 @@ private:
     std::shared_ptr<const segment_list> snapshot() const;
     void publish(std::shared_ptr<const segment_list> list);
 
+    // What close() would write, as open found it on disk after a clean
+    // shutdown: the active segment (its index files loaded, not rebuilt) at
+    // this size and end, and the producer snapshot at the log end. close()
+    // skips rewriting them while they still describe the log (an idle
+    // partition closes without a write). Set by load(), then read-only.
+    struct files_at_open {
+        std::weak_ptr<const segment> active;  // empty: close writes them
+        uint64_t size = 0;
+        int64_t next_offset = 0;
+        bytes snapshot_image;
+    };
+    bool close_files_current(const bytes& snapshot_image) const;
+
     options opt_;
     open_report report_;
+    files_at_open at_open_;
 
     mutable std::mutex append_mu_;
     log_config config_;   // guarded by append_mu_

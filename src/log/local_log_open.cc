@@ -111,9 +111,20 @@ log_status local_log::load() {
             break;
         }
     }
+    // After a clean shutdown the active segment's index files and the
+    // snapshot at the log end are what close() would write again.
+    const auto& active = list->back();
+    if (st.first_scanned > active->base_offset() && std::binary_search(st.snapshots.begin(), st.snapshots.end(), leo)) {
+        at_open_.active = active;
+        at_open_.size = active->size();
+        at_open_.next_offset = active->next_offset();
+        at_open_.snapshot_image = producers_.serialize(leo);
+    }
     publish(std::move(list));
     dir_dirty_.store(st.removed_any);
-    if (*cp) saved_ = **cp;
+    // No file means {first segment's base, 0}: a checkpoint saying only that
+    // is not written (log_format.md), so a new partition costs no sync here.
+    saved_ = *cp ? **cp : checkpoint{st.bases.empty() ? st.log_start : st.bases.front(), 0};
     return save_checkpoint();
 }
 

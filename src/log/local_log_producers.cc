@@ -49,12 +49,13 @@ size_t local_log::expire_producers(int64_t now_ms, int64_t expiration_ms) {
     return producers_.expire(now_ms, expiration_ms);
 }
 
-void local_log::collect_aborted(const segment_list& segs, int64_t offset, read_result& out) const {
+void local_log::collect_aborted(const segment_list& segs, int64_t offset, const segment* held_by,
+                                read_result& out) const {
     // The upper bound as Kafka's LocalLog.addAbortedTransactions picks it: the
     // first index entry at or past the end of the bytes read, else the next
     // segment's base, else the log end.
     const auto& last = out.slices.back();
-    auto holder = std::find_if(segs.begin(), segs.end(), [&](const auto& s) { return s->file() == last.file; });
+    auto holder = std::find_if(segs.begin(), segs.end(), [&](const auto& s) { return s.get() == held_by; });
     int64_t upper = out.high_watermark;
     if (holder != segs.end()) {
         if (auto o = (*holder)->index().first_offset_at_or_after(last.position + last.length)) upper = *o;

@@ -204,6 +204,14 @@ int64_t local_log::periodic_flush(int64_t now) {
     return now + interval;
 }
 
+bool local_log::close_files_current(const bytes& snapshot_image) const {
+    auto opened = at_open_.active.lock();
+    const auto segs = snapshot();
+    if (!opened || segs->empty() || segs->back() != opened) return false;
+    return opened->size() == at_open_.size && opened->next_offset() == at_open_.next_offset &&
+           snapshot_image == at_open_.snapshot_image;
+}
+
 log_status local_log::close() {
     bytes snapshot_image;
     int64_t snapshot_offset;
@@ -220,11 +228,13 @@ log_status local_log::close() {
         std::lock_guard fl(flush_mu_);
         result = sync_data_locked();
         if (result) finalize_closed_locked();
-        if (result) {
+        // Unchanged since a clean open: the files on disk are already these.
+        bool current = result && close_files_current(snapshot_image);
+        if (result && !current) {
             // The active segment's index files let a clean restart skip its scan.
             if (auto st = snapshot()->back()->write_index_files(*opt_.fs); !st) result = st;
         }
-        if (result) {
+        if (result && !current) {
             // A clean restart replays nothing after it.
             if (auto st = write_snapshot(snapshot_offset, snapshot_image); !st) result = st;
         }

@@ -1,8 +1,14 @@
 #include "log/log_manager.h"
 
+#include "log/log_format.h"
+
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <chrono>
+#include <functional>
+#include <optional>
+#include <thread>
 
 namespace ketch::log {
 namespace {
@@ -10,6 +16,19 @@ namespace {
 constexpr std::string_view k_clean_marker = "clean-shutdown";
 
 std::string text_of(const bytes& b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
+
+// Runs fn(0) .. fn(n - 1) on up to `threads` threads (this one included).
+void run_parallel(size_t n, int threads, const std::function<void(size_t)>& fn) {
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < n;) fn(i);
+    };
+    size_t extra = std::min<size_t>(n / 16, size_t(std::max(threads, 1) - 1));
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < extra; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+}
 
 }  // namespace
 
@@ -22,6 +41,11 @@ log_manager::~log_manager() {
 log_result<std::unique_ptr<log_manager>> log_manager::open(options opt) {
     if (!opt.fs || opt.data_dir.empty())
         return failure{log_error{log_errc::invalid_argument, "log_manager needs fs and data_dir"}};
+    if (opt.max_open_segment_files > 0) {
+        opt.fs = std::make_shared<io::pooling_file_system>(opt.fs, opt.max_open_segment_files, [](std::string_view p) {
+            return p.ends_with(k_log_suffix);
+        });
+    }
     std::unique_ptr<log_manager> m(new log_manager(std::move(opt)));
     if (auto st = m->load(); !st) {
         m->closed_ = true;
@@ -62,6 +86,7 @@ log_status log_manager::load() {
 
     auto entries = fs.list_dir(opt_.data_dir);
     if (!entries) return failure{from_io(entries.error())};
+    std::vector<std::string> names;
     for (const auto& e : *entries) {
         if (!e.is_dir) continue;
         auto dir = io::join_path(opt_.data_dir, e.name);
@@ -69,17 +94,35 @@ log_status log_manager::load() {
             if (auto st = io::remove_all(fs, dir); !st) spdlog::warn("removing {}: {}", dir, st.error().message());
             continue;
         }
+        names.push_back(e.name);
+    }
+    // Logs are independent: open them in parallel, keep them in name order.
+    struct opened {
+        std::optional<topic_partition> tp;
+        log_result<std::shared_ptr<local_log>> log = failure{log_error{log_errc::invalid_argument, "not opened"}};
+    };
+    std::vector<opened> out(names.size());
+    run_parallel(names.size(), opt_.open_threads, [&](size_t i) {
+        const auto& name = names[i];
+        auto dir = io::join_path(opt_.data_dir, name);
         std::optional<topic_partition> tp;
         if (auto meta = io::read_file(fs, io::join_path(dir, k_partition_meta_file)))
             tp = parse_partition_meta(text_of(*meta));
-        if (!tp) tp = parse_partition_dir_name(e.name);
-        if (!tp || partition_dir_name(*tp) != e.name) {
+        if (!tp) tp = parse_partition_dir_name(name);
+        if (!tp || partition_dir_name(*tp) != name) {
             spdlog::warn("log manager: ignoring directory {} (not a partition)", dir);
-            continue;
+            return;
         }
-        auto log = open_log(dir, clean_at_open_, *tp);
-        if (!log) return failure{log_error{log.error().code, dir + ": " + log.error().message}};
-        logs_[*tp] = std::move(*log);
+        out[i].tp = tp;
+        out[i].log = open_log(dir, clean_at_open_, *tp);
+    });
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (!out[i].tp) continue;
+        auto& log = out[i].log;
+        if (!log) {
+            return failure{log_error{log.error().code, io::join_path(opt_.data_dir, names[i]) + ": " + log.error().message}};
+        }
+        logs_[*out[i].tp] = std::move(*log);
     }
     return ok_v;
 }
@@ -146,11 +189,15 @@ log_status log_manager::close() {
         closed_ = true;
         logs.swap(logs_);
     }
+    std::vector<std::shared_ptr<local_log>> list;
+    for (auto& [tp, log] : logs) list.push_back(log);
+    std::vector<log_status> results(list.size(), ok_v);
+    run_parallel(list.size(), opt_.open_threads, [&](size_t i) { results[i] = list[i]->close(); });
     log_status result = ok_v;
-    for (auto& [tp, log] : logs) {
-        if (auto st = log->close(); !st) {
-            spdlog::error("closing {}: {}", log->dir(), st.error().message);
-            result = st;
+    for (size_t i = 0; i < list.size(); ++i) {
+        if (!results[i]) {
+            spdlog::error("closing {}: {}", list[i]->dir(), results[i].error().message);
+            result = results[i];
         }
     }
     if (flusher_) flusher_->stop();

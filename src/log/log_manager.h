@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "io/file_system.h"
+#include "io/pooling_file_system.h"
 #include "log/flusher.h"
 #include "log/local_log.h"
 #include "log/partition_dir.h"
@@ -34,6 +35,14 @@ public:
         std::function<int64_t()> clock_ms;          // wall clock; default system clock
         record_timestamp_reader record_timestamps;  // empty: decode_record_timestamps
         log::flusher::options flusher_options;
+        // Threads that open (and recover) the logs at start and close them
+        // at the end (Kafka's num.recovery.threads.per.data.dir): with
+        // thousands of partitions both are bound by syscalls and syncs.
+        int open_threads = 8;
+        // Segment files (<base>.log) held open at most: beyond it the least
+        // recently used is closed and reopened on its next use
+        // (io::pooling_file_system). 0: every segment stays open.
+        size_t max_open_segment_files = 0;
     };
 
     // Opens (and recovers) every partition under data_dir; starts the flusher.

@@ -28,7 +28,9 @@ TEST(local_log_recovery, empty_directory_starts_at_zero) {
     EXPECT_EQ(log->log_end_offset(), 0);
     EXPECT_EQ(log->segment_base_offsets(), (std::vector<int64_t>{0}));
     EXPECT_TRUE(*fx.mem->exists(fx.path(0, k_log_suffix)));
-    EXPECT_TRUE(*fx.mem->exists(io::join_path(fx.dir, k_checkpoint_file)));
+    // No checkpoint: its absence says log start 0, recovery point 0, which is
+    // what it would hold (log_format.md; a new partition syncs one file less).
+    EXPECT_FALSE(*fx.mem->exists(io::join_path(fx.dir, k_checkpoint_file)));
 }
 
 TEST(local_log_recovery, torn_tail_is_cut_and_log_stays_appendable) {
