@@ -13,6 +13,25 @@
 
 namespace ketch::partition {
 
+namespace {
+
+// The answer for one partition from the log's (or the shared engine's
+// commit's) result. Producer-state refusals carry the log start offset
+// (ReplicaManager appendToLocalLog: the generic branch); storage errors do not.
+void take_result(append_outcome& out, const log::log_result<log::append_result>& r, storage& store) {
+    if (!r.ok()) {
+        out.error = append_error(r.error().code);
+        if (producer_state_error(r.error().code) != error_code::none) out.log_start_offset = store.log_start_offset();
+        return;
+    }
+    out.base_offset = r->base_offset;
+    out.log_append_time = r->log_append_time;
+    out.log_start_offset = r->log_start_offset;
+    out.end_offset = r->last_offset + 1;
+}
+
+}  // namespace
+
 append_outcome service::append(const meta::resolved_topic& topic, int32_t partition, byte_view records,
                                bool allow_zstd) {
     append_outcome out;
@@ -57,14 +76,7 @@ append_outcome service::append(const meta::resolved_topic& topic, int32_t partit
     opts.now_ms = limits.now_ms;
     opts.leader_epoch = k_leader_epoch;
     auto r = store.append(batch, opts);
-    if (!r.ok()) {
-        // Producer-state refusals carry the log start offset (ReplicaManager
-        // appendToLocalLog: the generic branch); storage errors do not.
-        out.error = append_error(r.error().code);
-        if (producer_state_error(r.error().code) != error_code::none) out.log_start_offset = store.log_start_offset();
-        return out;
-    }
-    if (r->pending) {  // a shared engine: offsets (and the wake-up) come with its commit
+    if (r.ok() && r->pending) {  // a shared engine: offsets (and the wake-up) come with its commit
         out.pending = r->pending;
         out.store = std::move(part->store);
         return out;
@@ -72,41 +84,47 @@ append_outcome service::append(const meta::resolved_topic& topic, int32_t partit
     // A duplicate (a retried batch) is answered with its original offsets,
     // no error, nothing appended (UnifiedLog.append returns the duplicate's
     // LogAppendInfo, whose log append time is the original's max timestamp).
-    out.base_offset = r->base_offset;
-    out.log_append_time = r->log_append_time;
-    out.log_start_offset = r->log_start_offset;
-    out.end_offset = r->last_offset + 1;
+    take_result(out, r, store);
+    if (!r.ok()) return out;
     out.store = std::move(part->store);
     if (!r->duplicate) waiters_.notify(topic.t.name, partition);
     return out;
 }
+
+namespace {
+
+// Collects one result per wait, whichever thread each comes on, and hands
+// them all to `done` (outside the lock) once the last has come.
+template <class T>
+class fan_in {
+public:
+    fan_in(size_t n, std::function<void(std::vector<T>)> done) : left_(n), results_(n), done_(std::move(done)) {}
+    void set(size_t i, T value) {
+        std::unique_lock lock(mu_);
+        results_[i] = std::move(value);
+        if (--left_ != 0) return;
+        auto all = std::move(results_);
+        lock.unlock();
+        done_(std::move(all));
+    }
+
+private:
+    std::mutex mu_;
+    size_t left_;
+    std::vector<T> results_;
+    std::function<void(std::vector<T>)> done_;
+};
+
+}  // namespace
 
 void service::wait_durable(const std::vector<durable_wait>& waits, std::function<void(std::vector<bool>)> done) {
     if (waits.empty()) {
         done({});
         return;
     }
-    struct state {
-        std::mutex mu;
-        size_t left;
-        std::vector<bool> failed;
-        std::function<void(std::vector<bool>)> done;
-    };
-    auto st = std::make_shared<state>();
-    st->left = waits.size();
-    st->failed.assign(waits.size(), false);
-    st->done = std::move(done);
-    for (size_t i = 0; i < waits.size(); ++i) {
-        waits[i].store->wait_durable(waits[i].end_offset, [st, i](log::log_status s) {
-            std::unique_lock lock(st->mu);
-            if (!s.ok()) st->failed[i] = true;
-            if (--st->left == 0) {
-                auto f = std::move(st->failed);
-                lock.unlock();
-                st->done(std::move(f));
-            }
-        });
-    }
+    auto st = std::make_shared<fan_in<bool>>(waits.size(), std::move(done));
+    for (size_t i = 0; i < waits.size(); ++i)
+        waits[i].store->wait_durable(waits[i].end_offset, [st, i](log::log_status s) { st->set(i, !s.ok()); });
 }
 
 void service::wait_commits(const std::vector<commit_wait>& waits,
@@ -115,37 +133,13 @@ void service::wait_commits(const std::vector<commit_wait>& waits,
         done({});
         return;
     }
-    struct state {
-        std::mutex mu;
-        size_t left;
-        std::vector<append_outcome> outcomes;
-        std::function<void(std::vector<append_outcome>)> done;
-    };
-    auto st = std::make_shared<state>();
-    st->left = waits.size();
-    st->outcomes.resize(waits.size());
-    st->done = std::move(done);
+    auto st = std::make_shared<fan_in<append_outcome>>(waits.size(), std::move(done));
     for (size_t i = 0; i < waits.size(); ++i) {
         auto store = waits[i].store;
         store->wait_commit(waits[i].pending, [st, i, store](log::log_result<log::append_result> r) {
             append_outcome o;
-            if (!r.ok()) {
-                o.error = append_error(r.error().code);
-                if (producer_state_error(r.error().code) != error_code::none)
-                    o.log_start_offset = store->log_start_offset();
-            } else {
-                o.base_offset = r->base_offset;
-                o.log_append_time = r->log_append_time;
-                o.log_start_offset = r->log_start_offset;
-                o.end_offset = r->last_offset + 1;
-            }
-            std::unique_lock lock(st->mu);
-            st->outcomes[i] = std::move(o);
-            if (--st->left == 0) {
-                auto outcomes = std::move(st->outcomes);
-                lock.unlock();
-                st->done(std::move(outcomes));
-            }
+            take_result(o, r, *store);
+            st->set(i, std::move(o));
         });
     }
 }
