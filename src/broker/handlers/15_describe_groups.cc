@@ -7,6 +7,7 @@
 // shows every operation a group supports (AclEntry.supportedOperations: READ,
 // DESCRIBE, DELETE, DESCRIBE_CONFIGS, ALTER_CONFIGS), as Kafka does without
 // an authorizer; a group answered with an error keeps INT32_MIN.
+#include "broker/handlers/describable_groups.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
 #include "share/coordinator.h"
@@ -25,16 +26,7 @@ awaitable<describe_groups_response> handle_describe_groups(request_context& ctx,
     // KafkaApis.handleDescribeGroupsRequest: groups without DESCRIBE are
     // answered GROUP_AUTHORIZATION_FAILED, first; the others by the coordinator.
     describe_groups_response resp;
-    std::vector<std::string> allowed;
-    for (auto& id : req.groups) {
-        if (ctx.authorize(security::acl_operation::describe, security::resource_type::group, id)) {
-            allowed.push_back(id);
-            continue;
-        }
-        auto& out = resp.groups.emplace_back();
-        out.error_code = code(error_code::group_authorization_failed);
-        out.group_id = id;
-    }
+    auto allowed = describable_groups(ctx, req.groups, resp.groups);
     auto groups = ctx.broker.groups.describe_groups(allowed, ctx.api_version);
     const bool with_ops = ctx.api_version >= 3 && req.include_authorized_operations;
     for (auto& g : groups) {

@@ -4,6 +4,7 @@
 // group rules are group/consumer_describe.cc's. ketch has no authorizer yet,
 // so a group that is found shows every operation a group supports, as
 // 15_describe_groups.cc does.
+#include "broker/handlers/describable_groups.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
 
@@ -35,16 +36,7 @@ awaitable<consumer_group_describe_response> handle_consumer_group_describe(reque
     // KafkaApis.handleConsumerGroupDescribe: groups without DESCRIBE are
     // answered GROUP_AUTHORIZATION_FAILED, first.
     consumer_group_describe_response resp;
-    std::vector<std::string> allowed;
-    for (auto& id : req.group_ids) {
-        if (ctx.authorize(security::acl_operation::describe, security::resource_type::group, id)) {
-            allowed.push_back(id);
-            continue;
-        }
-        auto& out = resp.groups.emplace_back();
-        out.group_id = id;
-        out.error_code = code(error_code::group_authorization_failed);
-    }
+    auto allowed = describable_groups(ctx, req.group_ids, resp.groups);
     auto groups = ctx.broker.groups.consumer_describe(allowed);
     for (auto& g : groups) {
         auto& out = resp.groups.emplace_back();

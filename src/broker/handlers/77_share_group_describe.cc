@@ -70,13 +70,7 @@ awaitable<share_group_describe_response> handle_share_group_describe(request_con
 // ShareGroupDescribeRequest.getErrorResponse: each group with the error.
 std::optional<share_group_describe_response> share_group_describe_error(const share_group_describe_request& req,
                                                                         int16_t, const error_answer& e) {
-    share_group_describe_response resp;
-    for (auto& g : req.group_ids) {
-        auto& row = error_row(resp.groups, e);
-        row.group_id = g;
-        row.error_message = e.message;
-    }
-    return resp;
+    return per_group_error<share_group_describe_response>(req.group_ids, e);
 }
 
 }  // namespace ketch::broker

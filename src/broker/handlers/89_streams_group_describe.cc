@@ -2,6 +2,7 @@
 // handleStreamsGroupDescribe and GroupCoordinatorService.streamsGroupDescribe
 // (Apache Kafka 4.3.1): groups without DESCRIBE are answered
 // GROUP_AUTHORIZATION_FAILED; an unknown group GROUP_ID_NOT_FOUND.
+#include "broker/handlers/describable_groups.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
 
@@ -76,16 +77,7 @@ void fill(resp_t::described_group& out, group::described_streams_group& g) {
 awaitable<streams_group_describe_response> handle_streams_group_describe(request_context& ctx,
                                                                         streams_group_describe_request& req) {
     streams_group_describe_response resp;
-    std::vector<std::string> allowed;
-    for (auto& id : req.group_ids) {
-        if (ctx.authorize(security::acl_operation::describe, security::resource_type::group, id)) {
-            allowed.push_back(id);
-            continue;
-        }
-        auto& out = resp.groups.emplace_back();
-        out.group_id = id;
-        out.error_code = code(error_code::group_authorization_failed);
-    }
+    auto allowed = describable_groups(ctx, req.group_ids, resp.groups);
     if (allowed.empty()) co_return resp;
     for (auto& g : ctx.broker.groups.streams_describe(allowed)) {
         auto& out = resp.groups.emplace_back();
@@ -100,13 +92,7 @@ awaitable<streams_group_describe_response> handle_streams_group_describe(request
 // StreamsGroupDescribeRequest.getErrorResponse: each group with the error.
 std::optional<streams_group_describe_response> streams_group_describe_error(const streams_group_describe_request& req,
                                                                             int16_t, const error_answer& e) {
-    streams_group_describe_response resp;
-    for (auto& g : req.group_ids) {
-        auto& row = error_row(resp.groups, e);
-        row.group_id = g;
-        row.error_message = e.message;
-    }
-    return resp;
+    return per_group_error<streams_group_describe_response>(req.group_ids, e);
 }
 
 }  // namespace ketch::broker

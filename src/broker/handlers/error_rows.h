@@ -3,6 +3,9 @@
 // for every partition of the request's topics.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "broker/error_answer.h"
 
 namespace ketch::broker {
@@ -25,6 +28,19 @@ Resp per_partition_error(const Req& req, const error_answer& e) {
         rt.name = t.name;
         if constexpr (requires { rt.topic_id = t.topic_id; }) rt.topic_id = t.topic_id;
         for (auto& p : t.partitions) error_row(rt.partitions, e).partition_index = p.partition_index;
+    }
+    return resp;
+}
+
+// Every group of the request with the error and its message: the share and
+// streams groups' Describe (getErrorResponse).
+template <class Resp>
+Resp per_group_error(const std::vector<std::string>& group_ids, const error_answer& e) {
+    Resp resp;
+    for (auto& g : group_ids) {
+        auto& row = error_row(resp.groups, e);
+        row.group_id = g;
+        row.error_message = e.message;
     }
     return resp;
 }
