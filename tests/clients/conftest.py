@@ -362,6 +362,17 @@ def eventually(check, timeout=15.0, interval=0.05):
         time.sleep(interval)
 
 
+def java_main(main_class, args, **popen_kw):
+    """Starts a main class of the Java driver (tests/clients/java, built first when stale)
+    in its own JVM, e.g. java_main("ShareConsumerMain", [...], stdout=subprocess.PIPE)."""
+    java = CLIENTS_DIR / "java"
+    subprocess.run([str(java / "build.sh")], check=True)
+    target = java / "target"
+    classpath = "%s:%s/*" % (target / "driver.jar", target / "lib")
+    return subprocess.Popen([os.environ.get("JAVA", "java"), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                             "-cp", classpath, "ketch." + main_class, *args], **popen_kw)
+
+
 def wait_for(predicate, timeout=15.0, interval=0.05, what=None):
     """Polls predicate() until it returns a true value, and returns that value; an
     AssertionError when it has not by the timeout. (eventually() is for checks that

@@ -12,7 +12,6 @@ state: ketch keeps it in shares.db, docs/design/share_groups.md).
 """
 
 import base64
-import os
 import signal
 import subprocess
 import threading
@@ -21,23 +20,15 @@ from collections import Counter
 
 import pytest
 
-from conftest import CLIENTS_DIR, create_topics, eventually
+from conftest import create_topics, eventually, java_main
 
 LOCK_MS = 2000
 pytestmark = pytest.mark.ketch_args("--group-share-record-lock-duration-ms", str(LOCK_MS))
-JAVA = CLIENTS_DIR / "java"
 WAIT_S = 90
 
 
-def _classpath():
-    subprocess.run([str(JAVA / "build.sh")], check=True)
-    target = JAVA / "target"
-    return "%s:%s/*" % (target / "driver.jar", target / "lib")
-
-
 def _java(args, **kw):
-    return subprocess.Popen([os.environ.get("JAVA", "java"), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                             "-cp", _classpath(), "ketch.ShareConsumerMain", *args], **kw)
+    return java_main("ShareConsumerMain", args, **kw)
 
 
 def group_configs(broker, group, **settings):

@@ -12,7 +12,6 @@ streams/topics/InternalTopicManager.java; core KafkaApis.handleStreamsGroupHeart
 
 import base64
 import json
-import os
 import signal
 import struct
 import subprocess
@@ -22,22 +21,14 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from conftest import CLIENTS_DIR, create_topics, eventually
+from conftest import create_topics, eventually, java_main
 
-JAVA = CLIENTS_DIR / "java"
 WAIT_S = 120
 PARTITIONS = 4
 
 
-def _classpath():
-    subprocess.run([str(JAVA / "build.sh")], check=True)
-    target = JAVA / "target"
-    return "%s:%s/*" % (target / "driver.jar", target / "lib")
-
-
 def _java(args, **kw):
-    return subprocess.Popen([os.environ.get("JAVA", "java"), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                             "-cp", _classpath(), "ketch.StreamsAppMain", *args], **kw)
+    return java_main("StreamsAppMain", args, **kw)
 
 
 class StreamsApp:
