@@ -11,6 +11,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <spdlog/spdlog.h>
 
+#include "app/cluster_groups.h"
 #include "app/cluster_id.h"
 #include "app/cluster_service.h"
 #include "app/console_service.h"
@@ -168,7 +169,10 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
                                   {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms});
     txn::producer_ids producer_ids(opt.data_dir);
     storage.attach(*logs, *topics, partitions, producer_ids);  // wake-ups; cluster: topic reloads, producer ids
-    broker::offsets_topic offsets_topic(*st.offsets, *topics, partitions);  // __consumer_offsets, from offsets.db
+    auto cluster_offsets = cluster_groups::open_store(opt);  // cluster mode: offsets in PostgreSQL
+    meta::offset_store& offsets_store =
+        cluster_offsets ? static_cast<meta::offset_store&>(*cluster_offsets) : *st.offsets;
+    broker::offsets_topic offsets_topic(offsets_store, *topics, partitions);  // __consumer_offsets, from the store
     partitions.apply_topic_configs();
     offsets_topic.open();  // made exact before the groups load from offsets.db
     group_service groups(opt, st, offsets_topic, *topics);
@@ -201,6 +205,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto endpoints = publish_endpoints(ctx.config, lis, server.listen());
     ctx.config.static_properties = static_broker_properties(opt, endpoints);
     auto cluster = cluster_service::start(opt, ctx, endpoints);  // nothing without --cluster; deregisters at exit
+    if (cluster.membership)  // groups moving here are read again from PostgreSQL
+        cluster_groups::follow(*cluster.membership, opt.node_id, *cluster_offsets, *groups.coordinator);
     server.start();
     auto retention = std::make_unique<partition::retention_task>(partitions, opt.retention_check_ms);
     auto cleaner =

@@ -168,9 +168,27 @@ bool membership::refresh() {
         list.push_back(cfg_.self);
         std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.node_id < b.node_id; });
     }
+    std::shared_ptr<const broker_list> before;
+    change_listener listener;
+    {
+        std::lock_guard g(mu_);
+        before = live_;
+        listener = listener_;
+    }
+    auto ids = [](const broker_list& l) {
+        std::vector<int32_t> out;
+        for (auto& b : l) out.push_back(b.node_id);
+        return out;
+    };
+    if (listener && ids(*before) != ids(list) && !listener(*before, list)) return false;
     std::lock_guard g(mu_);
     live_ = std::make_shared<const broker_list>(std::move(list));
     return true;
+}
+
+void membership::set_change_listener(change_listener l) {
+    std::lock_guard g(mu_);
+    listener_ = std::move(l);
 }
 
 }  // namespace ketch::cluster

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -47,6 +48,14 @@ public:
     // The live brokers by node id, this one always among them.
     std::shared_ptr<const broker_list> live() const;
 
+    // Called on the heartbeat thread when the set of live node ids changes,
+    // before live() answers the new set (so what depends on ownership, e.g.
+    // groups moving here, is ready before this broker names itself their
+    // owner). false: not ready; live() keeps the old set and the change is
+    // offered again after the next heartbeat.
+    using change_listener = std::function<bool(const broker_list& before, const broker_list& after)>;
+    void set_change_listener(change_listener l);
+
 private:
     membership(membership_config cfg, std::unique_ptr<pg_connection> c, std::string cluster_id,
                std::string incarnation);
@@ -61,6 +70,7 @@ private:
     const std::string incarnation_;
     mutable std::mutex mu_;
     std::shared_ptr<const broker_list> live_;
+    change_listener listener_;  // guarded by mu_; called without it
     std::mutex stop_mu_;
     std::condition_variable stop_cv_;
     bool stop_ = false;

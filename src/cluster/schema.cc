@@ -89,6 +89,30 @@ CREATE TABLE ketch_topic_configs (
 );
 CREATE SEQUENCE ketch_producer_id_blocks;
 )sql",
+    // 4: consumer groups' committed offsets and group rows, shared so that a
+    // group keeps them when its coordinator moves to another broker
+    // (shared/pg_offset_store.h). Names are bytea: Kafka strings may hold
+    // any bytes.
+    R"sql(
+CREATE TABLE ketch_group_offsets (
+    group_id bytea NOT NULL,
+    topic bytea NOT NULL,
+    partition integer NOT NULL,
+    committed_offset bigint NOT NULL,
+    leader_epoch integer NOT NULL,
+    metadata bytea NOT NULL,
+    commit_ms bigint NOT NULL,
+    expire_ms bigint,
+    PRIMARY KEY (group_id, topic, partition)
+);
+CREATE TABLE ketch_groups (
+    group_id bytea PRIMARY KEY,
+    protocol_type bytea NOT NULL,
+    generation integer NOT NULL,
+    empty_since_ms bigint,
+    state bytea NOT NULL
+);
+)sql",
 };
 
 }  // namespace

@@ -84,9 +84,15 @@ status<meta::store_error> group_coordinator::load() {
     if (!rows) return failure{rows.error()};
     auto offsets = store_.load_offsets();
     if (!offsets) return failure{offsets.error()};
-    const int64_t now = clock_.now_ms();
     ketch::lock_guard lock(mu_);
-    for (auto& r : *rows) {
+    restore_locked(*rows, *offsets);
+    return ok_v;
+}
+
+void group_coordinator::restore_locked(std::vector<meta::stored_group>& rows,
+                                       std::vector<meta::stored_offset>& offsets) {
+    const int64_t now = clock_.now_ms();
+    for (auto& r : rows) {
         const auto kind = record_type(r.state);
         if (kind == "streams") {
             if (auto sg = decode_streams(r.group, r.state)) {
@@ -127,14 +133,13 @@ status<meta::store_error> group_coordinator::load() {
             for (auto& [mid, m] : g.members()) reschedule_heartbeat(g, m, m.session_timeout_ms);
         }
     }
-    for (auto& o : *offsets) {
+    for (auto& o : offsets) {
         // Kafka's replay creates a "simple" group for offsets without one.
         if (!find_consumer(o.group) && !find_streams(o.group)) get_or_create(o.group);
         auto group = o.group, topic = o.topic;
         auto partition = o.partition;
         offsets_[group][topic][partition] = std::move(o);
     }
-    return ok_v;
 }
 
 group_coordinator::~group_coordinator() {

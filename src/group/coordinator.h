@@ -134,6 +134,15 @@ public:
     // OffsetFetch require_stable: is an offset of the partition pending?
     bool has_pending_txn_offset(const std::string& group_id, const std::string& topic, int32_t partition) EXCLUDES(mu_);
 
+    // ---- cluster mode (reload.cc) ----
+    // The coordinator of these groups moved here from another broker (which
+    // wrote them to the shared store): whatever this coordinator held of them
+    // is dropped (parked JoinGroup/SyncGroup answered NOT_COORDINATOR, timers
+    // cancelled, nothing written) and they are restored from `rows` and
+    // `offsets` (the store's rows of these groups), as at start-up.
+    void reload_groups(const std::vector<std::string>& group_ids, std::vector<meta::stored_group> rows,
+                       std::vector<meta::stored_offset> offsets) EXCLUDES(mu_);
+
     // The state of a group, if it exists (for tests and the console).
     std::optional<group_state> state_of(const std::string& group_id) EXCLUDES(mu_);
     std::optional<int32_t> generation_of(const std::string& group_id) EXCLUDES(mu_);
@@ -150,6 +159,9 @@ private:
 
     group_coordinator(group_config config, const clock& clk, scheduler& sched, meta::offset_store& store);
     status<meta::store_error> load();
+    // load()'s second half: the groups and offsets read from the store.
+    void restore_locked(std::vector<meta::stored_group>& rows, std::vector<meta::stored_offset>& offsets)
+        REQUIRES(mu_);
 
     // ---- timers (coordinator.cc); call with mu_ held ----
     void schedule_timer(const std::string& key, int64_t delay_ms, timer_action action) REQUIRES(mu_);

@@ -1,0 +1,213 @@
+#include "shared/pg_offset_store.h"
+
+namespace ketch::shared {
+
+namespace {
+
+meta::store_error pg_failed(const char* what, const cluster::pg_error& e) {
+    return {std::string(what) + ": PostgreSQL: " + e.message};
+}
+
+std::string opt_int(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : std::string(); }
+
+// {'\x..', '\x..'} as one bytea[] parameter.
+std::string bytea_array(std::span<const std::string> items) {
+    std::string out = "{";
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ',';
+        out += "\"\\\\x";
+        out += to_bytea_hex(items[i]).substr(2);
+        out += '"';
+    }
+    out += '}';
+    return out;
+}
+
+constexpr const char* k_offset_columns =
+    "SELECT encode(group_id, 'hex'), encode(topic, 'hex'), partition, committed_offset, leader_epoch,"
+    " encode(metadata, 'hex'), commit_ms, expire_ms FROM ketch_group_offsets";
+constexpr const char* k_group_columns =
+    "SELECT encode(group_id, 'hex'), encode(protocol_type, 'hex'), generation, empty_since_ms,"
+    " encode(state, 'hex') FROM ketch_groups";
+
+}  // namespace
+
+std::string to_bytea_hex(const std::string& raw) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string out = "\\x";
+    out.reserve(2 + raw.size() * 2);
+    for (unsigned char ch : raw) {
+        out += digits[ch >> 4];
+        out += digits[ch & 15];
+    }
+    return out;
+}
+
+std::string from_hex(const std::string& hex) {
+    auto nibble = [](char ch) { return ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10; };
+    std::string out;
+    out.reserve(hex.size() / 2);
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) out += char(nibble(hex[i]) << 4 | nibble(hex[i + 1]));
+    return out;
+}
+
+result<cluster::pg_connection*, meta::store_error> pg_offset_store::conn() {
+    if (c_ && c_->healthy()) return c_.get();
+    c_.reset();
+    auto c = cluster::pg_connection::open(url_);
+    if (!c.ok()) return failure{pg_failed("offsets", c.error())};
+    c_ = std::move(*c);
+    return c_.get();
+}
+
+template <class Body>
+status<meta::store_error> pg_offset_store::transaction(const char* what, Body body) {
+    std::lock_guard l(mu_);
+    auto c = conn();
+    if (!c.ok()) return failure{c.error()};
+    auto& pg = **c;
+    if (auto b = pg.run("BEGIN"); !b.ok()) return failure{pg_failed(what, b.error())};
+    if (auto r = body(pg); !r.ok()) {
+        (void)pg.run("ROLLBACK");
+        return failure{pg_failed(what, r.error())};
+    }
+    if (auto done = pg.run("COMMIT"); !done.ok()) return failure{pg_failed(what, done.error())};
+    return ok_v;
+}
+
+result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::offsets_where(
+    const std::string& where, const cluster::pg_params& params) {
+    std::lock_guard l(mu_);
+    auto c = conn();
+    if (!c.ok()) return failure{c.error()};
+    auto rows = (*c)->exec(std::string(k_offset_columns) + where, params);
+    if (!rows.ok()) return failure{pg_failed("load offsets", rows.error())};
+    std::vector<meta::stored_offset> out;
+    out.reserve(rows->rows.size());
+    for (size_t i = 0; i < rows->rows.size(); ++i) {
+        meta::stored_offset o;
+        o.group = from_hex(rows->at(i, 0));
+        o.topic = from_hex(rows->at(i, 1));
+        o.partition = std::stoi(rows->at(i, 2));
+        o.offset = std::stoll(rows->at(i, 3));
+        o.leader_epoch = std::stoi(rows->at(i, 4));
+        o.metadata = from_hex(rows->at(i, 5));
+        o.commit_timestamp_ms = std::stoll(rows->at(i, 6));
+        if (rows->rows[i][7]) o.expire_timestamp_ms = std::stoll(*rows->rows[i][7]);
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::groups_where(
+    const std::string& where, const cluster::pg_params& params) {
+    std::lock_guard l(mu_);
+    auto c = conn();
+    if (!c.ok()) return failure{c.error()};
+    auto rows = (*c)->exec(std::string(k_group_columns) + where, params);
+    if (!rows.ok()) return failure{pg_failed("load groups", rows.error())};
+    std::vector<meta::stored_group> out;
+    out.reserve(rows->rows.size());
+    for (size_t i = 0; i < rows->rows.size(); ++i) {
+        meta::stored_group g;
+        g.group = from_hex(rows->at(i, 0));
+        g.protocol_type = from_hex(rows->at(i, 1));
+        g.generation = std::stoi(rows->at(i, 2));
+        if (rows->rows[i][3]) g.empty_since_ms = std::stoll(*rows->rows[i][3]);
+        g.state = from_hex(rows->at(i, 4));
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
+result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::load_offsets() {
+    return offsets_where("", {});
+}
+
+result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::load_groups() {
+    return groups_where("", {});
+}
+
+result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::load_offsets_of(
+    std::span<const std::string> groups) {
+    return offsets_where(" WHERE group_id = ANY($1::bytea[])", {bytea_array(groups)});
+}
+
+result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::load_groups_of(
+    std::span<const std::string> groups) {
+    return groups_where(" WHERE group_id = ANY($1::bytea[])", {bytea_array(groups)});
+}
+
+result<std::vector<std::string>, meta::store_error> pg_offset_store::group_ids() {
+    std::lock_guard l(mu_);
+    auto c = conn();
+    if (!c.ok()) return failure{c.error()};
+    auto rows = (*c)->exec(
+        "SELECT encode(group_id, 'hex') FROM ketch_groups UNION SELECT DISTINCT encode(group_id, 'hex') "
+        "FROM ketch_group_offsets");
+    if (!rows.ok()) return failure{pg_failed("group ids", rows.error())};
+    std::vector<std::string> out;
+    for (size_t i = 0; i < rows->rows.size(); ++i) out.push_back(from_hex(rows->at(i, 0)));
+    return out;
+}
+
+status<meta::store_error> pg_offset_store::commit_offsets(std::span<const meta::stored_offset> offsets) {
+    return transaction("commit offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        for (const auto& o : offsets) {
+            auto r = pg.exec(
+                "INSERT INTO ketch_group_offsets (group_id, topic, partition, committed_offset, leader_epoch,"
+                " metadata, commit_ms, expire_ms) VALUES ($1::bytea, $2::bytea, $3, $4, $5, $6::bytea, $7, $8)"
+                " ON CONFLICT (group_id, topic, partition) DO UPDATE SET committed_offset = EXCLUDED.committed_offset,"
+                " leader_epoch = EXCLUDED.leader_epoch, metadata = EXCLUDED.metadata,"
+                " commit_ms = EXCLUDED.commit_ms, expire_ms = EXCLUDED.expire_ms",
+                {to_bytea_hex(o.group), to_bytea_hex(o.topic), std::to_string(o.partition), std::to_string(o.offset),
+                 std::to_string(o.leader_epoch), to_bytea_hex(o.metadata), std::to_string(o.commit_timestamp_ms),
+                 o.expire_timestamp_ms ? cluster::pg_params::value_type(opt_int(o.expire_timestamp_ms))
+                                       : std::nullopt});
+            if (!r.ok()) return failure{r.error()};
+        }
+        return ok_v;
+    });
+}
+
+status<meta::store_error> pg_offset_store::delete_offsets(const std::string& group,
+                                                         std::span<const meta::offset_key> keys) {
+    return transaction("delete offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        for (const auto& k : keys) {
+            auto r = pg.exec(
+                "DELETE FROM ketch_group_offsets WHERE group_id = $1::bytea AND topic = $2::bytea AND partition = $3",
+                {to_bytea_hex(group), to_bytea_hex(k.topic), std::to_string(k.partition)});
+            if (!r.ok()) return failure{r.error()};
+        }
+        return ok_v;
+    });
+}
+
+status<meta::store_error> pg_offset_store::delete_groups(std::span<const std::string> groups) {
+    return transaction("delete groups", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        const std::string ids = bytea_array(groups);
+        if (auto r = pg.exec("DELETE FROM ketch_group_offsets WHERE group_id = ANY($1::bytea[])", {ids}); !r.ok())
+            return failure{r.error()};
+        if (auto r = pg.exec("DELETE FROM ketch_groups WHERE group_id = ANY($1::bytea[])", {ids}); !r.ok())
+            return failure{r.error()};
+        return ok_v;
+    });
+}
+
+status<meta::store_error> pg_offset_store::put_group(const meta::stored_group& g) {
+    return transaction("put group", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        auto r = pg.exec(
+            "INSERT INTO ketch_groups (group_id, protocol_type, generation, empty_since_ms, state)"
+            " VALUES ($1::bytea, $2::bytea, $3, $4, $5::bytea)"
+            " ON CONFLICT (group_id) DO UPDATE SET protocol_type = EXCLUDED.protocol_type,"
+            " generation = EXCLUDED.generation, empty_since_ms = EXCLUDED.empty_since_ms, state = EXCLUDED.state"
+            " WHERE EXCLUDED.generation >= ketch_groups.generation",
+            {to_bytea_hex(g.group), to_bytea_hex(g.protocol_type), std::to_string(g.generation),
+             g.empty_since_ms ? cluster::pg_params::value_type(opt_int(g.empty_since_ms)) : std::nullopt,
+             to_bytea_hex(g.state)});
+        if (!r.ok()) return failure{r.error()};
+        return ok_v;
+    });
+}
+
+}  // namespace ketch::shared
