@@ -188,6 +188,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     ctx.shares = shares.coordinator.get();
     ctx.client_metrics_configs = client_metrics.get();
     ctx.run_blocking = [&blocking](std::function<void()> fn) { boost::asio::post(blocking, std::move(fn)); };
+    storage.attach_reads(ctx);  // cluster mode: Fetch's reads off the reactors
     security_services security(opt, st);
     security.attach(ctx);
     security.start_token_sweep(groups.timers, opt.delegation_token_expiry_check_interval_ms);
@@ -236,6 +237,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     server.stop();
     partitions.waiters().clear();  // parked fetches hold timers of the (stopped) reactors
     blocking.join();
+    storage.stop_reads();
     stop_storage(cleaner, retention, storage);
     if (auto s = logs->close(); !s.ok()) spdlog::error("closing logs: {}", s.error().message);
     spdlog::info("stopped");

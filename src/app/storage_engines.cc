@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
 #include "cluster/pg.h"
@@ -63,6 +64,16 @@ void storage_engines::attach(log::log_manager& logs, meta::topic_registry& topic
         for (auto& t : r->changed) partitions.apply_topic_settings(t);
     });
     producer_ids.set_block_source([e = shared.get()] { return e->reserve_producer_ids(txn::producer_ids::k_block); });
+}
+
+void storage_engines::attach_reads(broker::broker_context& ctx) {
+    if (!shared) return;
+    reads = std::make_unique<boost::asio::thread_pool>(k_read_threads);
+    ctx.run_reads = [pool = reads.get()](std::function<void()> fn) { boost::asio::post(*pool, std::move(fn)); };
+}
+
+void storage_engines::stop_reads() {
+    if (reads) reads->join();
 }
 
 }  // namespace ketch::app

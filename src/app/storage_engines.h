@@ -5,7 +5,10 @@
 
 #include <memory>
 
+#include <boost/asio/thread_pool.hpp>
+
 #include "app/options.h"
+#include "broker/broker_context.h"
 #include "log/log_manager.h"
 #include "meta/topic_registry.h"
 #include "partition/local_storage.h"
@@ -18,6 +21,8 @@ namespace ketch::app {
 struct storage_engines {
     std::unique_ptr<partition::local_engine> local;
     std::unique_ptr<shared::shared_engine> shared;  // cluster mode only
+    // Cluster mode: the threads Fetch's reads run on (broker_context::run_reads).
+    std::unique_ptr<boost::asio::thread_pool> reads;
 
     partition::storage_engine& engine() { return shared ? static_cast<partition::storage_engine&>(*shared) : *local; }
     // Throws std::runtime_error when cluster mode's engines do not answer.
@@ -30,6 +35,14 @@ struct storage_engines {
     // ids in blocks from PostgreSQL.
     void attach(log::log_manager& logs, meta::topic_registry& topics, partition::service& partitions,
                 txn::producer_ids& producer_ids);
+    // Cluster mode: Fetch's reads on `reads` (k_read_threads threads: reads
+    // wait on PostgreSQL and the object store, not on the CPU). What waits for
+    // a thread is one parked fetch each (its coroutine frame), so the queue is
+    // bounded by the requests in flight, as on a single node.
+    static constexpr int k_read_threads = 4;
+    void attach_reads(broker::broker_context& ctx);
+    // Waits for the reads in flight (after the listeners stopped).
+    void stop_reads();
 };
 
 }  // namespace ketch::app

@@ -71,6 +71,11 @@ struct broker_context {
     // Runs work that blocks on the disk (an OffsetCommit's fsync) away from
     // the network threads. Unset: the work runs on the calling thread.
     std::function<void(std::function<void()>)> run_blocking;
+    // Cluster mode: runs Fetch's reads (PostgreSQL index queries, object
+    // GETs) on a pool of their own, so that a slow read never holds up the
+    // other connections of its reactor. Unset (single node): reads run on
+    // the reactor (page-cache reads and sendfile).
+    std::function<void(std::function<void()>)> run_reads;
     // SCRAM credentials (SASL logins, Describe/AlterUserScramCredentials);
     // null: no SASL listener and no credential API.
     meta::credential_store* credentials = nullptr;

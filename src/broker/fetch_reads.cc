@@ -3,6 +3,7 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "broker/async.h"
 #include "broker/handler.h"
 
 namespace ketch::broker {
@@ -99,12 +100,38 @@ read_totals read_all(request_context& ctx, std::vector<fetch_item>& items, const
     return t;
 }
 
+// read_all on broker_context::run_reads (cluster mode: the reads query
+// PostgreSQL and GET objects, which must not hold up the reactor's other
+// connections); the coroutine resumes on its reactor. An exception of the
+// read is rethrown here, on the reactor.
+awaitable<read_totals> read_all_elsewhere(request_context& ctx, std::vector<fetch_item>& items,
+                                          const fetch_limits& lim) {
+    struct outcome {
+        read_totals t;
+        std::exception_ptr failed;
+    };
+    auto o = co_await on_callback<outcome>([&ctx, &items, &lim](std::function<void(outcome)> done) {
+        ctx.broker.run_reads([&ctx, &items, &lim, done = std::move(done)] {
+            outcome r;
+            try {
+                r.t = read_all(ctx, items, lim);
+            } catch (...) {
+                r.failed = std::current_exception();
+            }
+            done(std::move(r));
+        });
+    });
+    if (o.failed) std::rethrow_exception(o.failed);
+    co_return o.t;
+}
+
 }  // namespace
 
 awaitable<void> read_or_wait(request_context& ctx, std::vector<fetch_item>& items, const fetch_limits& lim) {
     auto& b = ctx.broker;
     const uint64_t min_bytes = uint64_t(std::max(lim.min_bytes, 1));
-    auto t = read_all(ctx, items, lim);
+    const bool elsewhere = bool(b.run_reads);  // single node: one test, the reads stay here
+    auto t = elsewhere ? co_await read_all_elsewhere(ctx, items, lim) : read_all(ctx, items, lim);
     std::vector<partition::fetch_waiters::key> keys;
     for (auto& it : items)
         if (!it.erroneous) keys.emplace_back(it.topic->topic->t.name, it.key.partition);
@@ -115,20 +142,32 @@ awaitable<void> read_or_wait(request_context& ctx, std::vector<fetch_item>& item
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(lim.max_wait_ms);
     // Shared: a wake-up posted by an appender may run after this coroutine ends.
     auto timer = std::make_shared<boost::asio::steady_timer>(ex);
+    // Set (on the reactor) by a wake-up: with the reads elsewhere, one may
+    // come before the wait starts, when cancelling the timer does nothing.
+    auto woken = elsewhere ? std::make_shared<bool>(false) : nullptr;
     while (t.bytes < min_bytes) {
         timer->expires_at(deadline);
-        auto w = b.partitions.waiters().park(keys, [timer, ex] { boost::asio::post(ex, [timer] { timer->cancel(); }); });
+        if (woken) *woken = false;
+        auto w = b.partitions.waiters().park(keys, [timer, woken, ex] {
+            boost::asio::post(ex, [timer, woken] {
+                if (woken) *woken = true;
+                timer->cancel();
+            });
+        });
         // Data may have arrived between the read and the park: look once more.
-        t = read_all(ctx, items, lim);
+        t = elsewhere ? co_await read_all_elsewhere(ctx, items, lim) : read_all(ctx, items, lim);
         if (t.bytes >= min_bytes || t.read_error) {
             b.partitions.waiters().unpark(w, keys);
             break;
         }
-        handler_clock* clock = handler_clock::pause_current();  // waiting costs no request quota
-        auto [ec] = co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
-        handler_clock::resume(clock);
+        boost::system::error_code ec = boost::asio::error::operation_aborted;
+        if (!woken || !*woken) {
+            handler_clock* clock = handler_clock::pause_current();  // waiting costs no request quota
+            std::tie(ec) = co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+            handler_clock::resume(clock);
+        }
         b.partitions.waiters().unpark(w, keys);
-        t = read_all(ctx, items, lim);
+        t = elsewhere ? co_await read_all_elsewhere(ctx, items, lim) : read_all(ctx, items, lim);
         if (!ec || t.read_error) break;  // deadline
     }
 }

@@ -1,0 +1,95 @@
+"""Fetch's reads off the reactor (docs/design/cluster.md, "threads"): in
+cluster mode a fetch's PostgreSQL queries and object GETs run on a pool of
+their own, so a slow object store holds up only the fetches that need it,
+never the other connections of the reactor that serves them.
+
+The object store is frozen (SIGSTOP of moto) while consumers fetch from a
+broker that has none of the objects cached: their GETs hang (until the
+client's 10 s deadline; what it produced itself, as the leader of some
+partitions, it has cached). The broker runs one reactor, so a read on the
+reactor would stall every connection; Metadata from new connections is
+answered meanwhile. Thawed, the consumers read every record."""
+
+import os
+import signal
+import threading
+import time
+
+from confluent_kafka import Consumer, TopicPartition
+from confluent_kafka.admin import AdminClient
+
+from test_shared_produce import FLUSH, TIMING, create_topic, produce, wait_for_topic
+
+PARTITIONS = 4
+TOTAL = 200
+
+
+def connections_to(pid, port):
+    """The established TCP connections of process `pid` to 127.0.0.1:port."""
+    inodes = set()
+    for fd in os.listdir("/proc/%d/fd" % pid):
+        try:
+            target = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    n = 0
+    with open("/proc/%d/net/tcp" % pid) as f:
+        next(f)
+        for line in f:
+            cols = line.split()
+            remote, state, inode = cols[2], cols[3], cols[9]
+            if state == "01" and int(remote.split(":")[1], 16) == port and inode in inodes:
+                n += 1
+    return n
+
+
+def test_a_hanging_object_store_does_not_stall_other_connections(start_broker, s3):
+    b1 = start_broker(1, *FLUSH, *TIMING)
+    b2 = start_broker(2, *FLUSH, *TIMING, "--reactors", "1")
+    create_topic(b1, "slow-reads", PARTITIONS)
+    wait_for_topic(b2, "slow-reads", PARTITIONS)
+    acked = produce(b1, "slow-reads", [(b"k%d" % i, b"v%04d" % i) for i in range(TOTAL)], PARTITIONS)
+    assert len(acked) == TOTAL
+
+    got, lock, stop = {}, threading.Lock(), threading.Event()
+
+    def consume():
+        c = Consumer({"bootstrap.servers": b2.bootstrap, "group.id": "unused", "enable.auto.commit": False})
+        c.assign([TopicPartition("slow-reads", p, 0) for p in range(PARTITIONS)])
+        try:
+            while not stop.is_set():
+                m = c.poll(0.2)
+                if m is not None and not m.error():
+                    with lock:
+                        got[(m.partition(), m.offset())] = m.value()
+                    if len(got) >= TOTAL:
+                        return
+        finally:
+            c.close()
+
+    os.kill(s3.proc.pid, signal.SIGSTOP)
+    try:
+        readers = [threading.Thread(target=consume) for _ in range(3)]
+        for t in readers:
+            t.start()
+        deadline = time.monotonic() + 20
+        while connections_to(b2.proc.pid, s3.port) == 0:  # a GET waits on the frozen store
+            assert time.monotonic() < deadline, "broker 2 never asked the object store"
+            time.sleep(0.02)
+        for _ in range(5):  # new connections, each answered while the GETs hang
+            t0 = time.monotonic()
+            md = AdminClient({"bootstrap.servers": b2.bootstrap}).list_topics(timeout=8)
+            took = time.monotonic() - t0
+            assert "slow-reads" in md.topics
+            assert took < 3, "Metadata took %.1f s while a fetch waited on the object store" % took
+        assert connections_to(b2.proc.pid, s3.port) > 0, "the GETs were still waiting"
+        with lock:  # what broker 2 wrote itself is in its cache; the rest waits on the store
+            assert len(got) < TOTAL
+    finally:
+        os.kill(s3.proc.pid, signal.SIGCONT)
+    for t in readers:
+        t.join(60)
+    stop.set()
+    assert got == acked
