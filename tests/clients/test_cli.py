@@ -118,6 +118,24 @@ def test_produce_consume_round_trip(broker, unique_topic):
     assert len(last) == len({r["partition"] for r in recs})
 
 
+def test_pipelined_produce_keeps_order_and_reports_offsets(broker, unique_topic):
+    # 2 x 8 MiB of lines: each run sends ~10 Produce requests of <= 900 KiB,
+    # up to five in flight (src/cli/produce_cmd.cc). The records must land in
+    # input order, once, and --json must report each run's own offset range.
+    t = unique_topic()
+    ketch(broker, "topic", "create", t, "-p", "1")
+    n = 40_000
+    pad = "x" * 200
+    for run in range(2):
+        lines = "".join('{"value": "%d-%06d-%s"}\n' % (run, i, pad) for i in range(n))
+        summary = out_json(ketch(broker, "produce", t, "-P", "0", "--json", stdin=lines))
+        assert summary["records"] == n
+        assert summary["partitions"] == [{"partition": 0, "first_offset": run * n, "last_offset": run * n + n - 1}]
+    got = ketch(broker, "consume", t, "-o", "beginning", "-e", "-f", "%o %v\n", timeout=120).stdout.decode().splitlines()
+    expected = ["%d %d-%06d-%s" % (run * n + i, run, i, pad) for run in range(2) for i in range(n)]
+    assert got == expected
+
+
 @pytest.mark.parametrize("codec", ["none", "gzip", "snappy", "lz4", "zstd"])
 def test_produce_codecs_and_binary_values(broker, unique_topic, codec):
     t = unique_topic()
