@@ -59,6 +59,12 @@ bench-many: build
 bench-registry: broker
 	.venv/bin/python bench/registry_bench.py --out bench/results/registry-$$(date -u +%Y-%m-%dT%H%MZ).json
 
+# Console (issue 22): produce throughput and p99 with the console off / on and idle / watched
+# (Traffic polled as the page does), then the message browser on a 10 GiB topic (needs ~11 GB
+# free in $$TMPDIR; removed afterwards); ~10 minutes. Needs the test venv and Go.
+bench-console: broker
+	.venv/bin/python bench/console_bench.py --out bench/results/console-$$(date -u +%Y-%m-%dT%H%MZ).json
+
 # Re-records conformance/recordings/*.json against a live Apache Kafka 4.3.1,
 # and conformance/registry/recordings/*.json against Apicurio Registry 2.4.2
 # (built from Maven Central by conformance/registry/apicurio.sh; needs Java and Maven),
