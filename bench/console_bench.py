@@ -10,7 +10,9 @@
 2. the message browser on a large topic (--browse-gib, default 10): one partition filled
    with 1 KiB records (timestamps one millisecond apart), then GET
    /api/v1/topics/{t}/messages?partition=0&offset=N&limit=100 and ...&timestamp=T at
-   several positions, each timed --browse-repeats times (first, cold-cache call listed).
+   several positions, each timed --browse-repeats times; before the first call of each, the
+   topic's files are dropped from the page cache (posix_fadvise; --warm: not), so the first
+   call reads the disk and the others the page cache.
    The data directory is removed afterwards.
 
     .venv/bin/python bench/console_bench.py [--ketch build/ketch] [--rounds 3] [--seconds 8]
@@ -69,6 +71,11 @@ class broker:
         self.bootstrap = next(iter(ls["listeners"].values()))["address"]
         self.console = ls.get("console")
 
+    def cpu_ms(self):
+        """The broker's CPU time so far (user + system, /proc/PID/stat), in ms."""
+        f = open("/proc/%d/stat" % self.proc.pid).read().rsplit(")", 1)[1].split()
+        return (int(f[11]) + int(f[12])) * 1000.0 / os.sysconf("SC_CLK_TCK")
+
     def stop(self):
         self.proc.terminate()
         self.proc.wait()
@@ -124,10 +131,18 @@ def inspector_round(ketch, drv, mode, seconds, data_root):
             w.start()
             time.sleep(1.5)  # the first poll has switched recording on
         with machine() as m:
+            c0 = b.cpu_ms()
             p = drive(drv, ["produce", b.bootstrap, "tp", "-seconds", str(seconds), "-acks", "1"])
+            c1 = b.cpu_ms()
             lat = drive(drv, ["latency", b.bootstrap, "tl", "-rate-mib", "5", "-seconds", str(seconds), "-acks", "1"])
+            c2 = b.cpu_ms()
+        # Broker CPU per MiB: far steadier than rates on a shared host (other processes take
+        # cores from the clients and the broker alike, but not CPU time from the broker's work).
+        lat_mib = lat["records_sent"] * 1024 / (1 << 20)
         fig = {"mode": mode, "produce_mib_s": round(p["mib_s"], 1), "lat_p50_ms": round(lat["p50_ms"], 3),
-               "lat_p99_ms": round(lat["p99_ms"], 3), "ack_p99_ms": round(lat["ack_p99_ms"], 3)}
+               "lat_p99_ms": round(lat["p99_ms"], 3), "ack_p99_ms": round(lat["ack_p99_ms"], 3),
+               "produce_cpu_ms_per_mib": round((c1 - c0) / (p["bytes"] / (1 << 20)), 3),
+               "latency_run_cpu_ms_per_mib": round((c2 - c1) / lat_mib, 3)}
         fig.update(m.fig)
         if w:
             w.stop_flag.set()
@@ -150,14 +165,49 @@ def run_inspector(ketch, drv, rounds, seconds, data_root):
     med = {}
     for mode in modes:
         rs = [r for r in runs if r["mode"] == mode]
-        med[mode] = {k: statistics.median(r[k] for r in rs) for k in ("produce_mib_s", "lat_p50_ms", "lat_p99_ms")}
+        keys = ("produce_mib_s", "lat_p50_ms", "lat_p99_ms", "produce_cpu_ms_per_mib", "latency_run_cpu_ms_per_mib")
+        med[mode] = {k: statistics.median(r[k] for r in rs) for k in keys}
     for mode in ("idle", "watched"):
-        med[mode]["produce_vs_off"] = round(med[mode]["produce_mib_s"] / med["off"]["produce_mib_s"], 3)
-        med[mode]["p99_vs_off"] = round(med[mode]["lat_p99_ms"] / med["off"]["lat_p99_ms"], 3)
+        for k, name in (("produce_mib_s", "produce_vs_off"), ("lat_p99_ms", "p99_vs_off"),
+                        ("produce_cpu_ms_per_mib", "produce_cpu_vs_off"),
+                        ("latency_run_cpu_ms_per_mib", "latency_run_cpu_vs_off")):
+            med[mode][name] = round(med[mode][k] / med["off"][k], 3)
     return {"medians": med, "runs": runs}
 
 
-def run_browse(ketch, drv, gib, repeats, data_root):
+def evict(directory):
+    """Drops the files under directory from the page cache (posix_fadvise DONTNEED; the
+    data is on disk: the broker flushed it or the kernel wrote it back, else nothing is
+    dropped), so the next read is a cold one, without touching anyone else's cache."""
+    subprocess.run(["sync", "-f", directory])
+    n = 0
+    for root, _, files in os.walk(directory):
+        for f in files:
+            try:
+                fd = os.open(os.path.join(root, f), os.O_RDONLY)
+            except OSError:
+                continue
+            try:
+                os.fdatasync(fd)
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+                n += 1
+            finally:
+                os.close(fd)
+    return n
+
+
+def cached_bytes(directory):
+    """Bytes of the files under directory in the page cache (mincore through fincore, when
+    util-linux has it; None otherwise)."""
+    if not shutil.which("fincore"):
+        return None
+    out = subprocess.run(["fincore", "-b", "-n", "-o", "RES", "-r"] +
+                         [os.path.join(r, f) for r, _, fs in os.walk(directory) for f in fs],
+                         capture_output=True, text=True).stdout.split()
+    return sum(int(x) for x in out if x.isdigit())
+
+
+def run_browse(ketch, drv, gib, repeats, data_root, cold=True):
     b = broker(ketch, True, data_root)
     try:
         drive(drv, ["create-topic", b.bootstrap, "big", "1"])
@@ -175,6 +225,10 @@ def run_browse(ketch, drv, gib, repeats, data_root):
             off = int((n - 100) * frac)
             for kind, q in (("offset", "offset=%d" % off), ("timestamp", "timestamp=%d" % (ts0 + off * step))):
                 times, got, first = [], None, None
+                cached = None
+                if cold:  # the first call reads the disk: the topic's files are out of the page cache
+                    evict(b.dir + "/data")
+                    cached = cached_bytes(b.dir + "/data")
                 for i in range(repeats):
                     t = time.perf_counter()
                     st, body = get(b.console, "/api/v1/topics/big/messages?partition=0&limit=100&" + q)
@@ -188,6 +242,7 @@ def run_browse(ketch, drv, gib, repeats, data_root):
                         first = dt
                     times.append(dt)
                 points.append({"position": frac, "by": kind, "query": q, "records": got[0], "first_offset": got[1],
+                               "cached_bytes_before_first_call": cached,
                                "expected_first_offset": off, "first_call_ms": round(first, 2),
                                "median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2)})
                 print(json.dumps(points[-1]), file=sys.stderr)
@@ -208,6 +263,7 @@ def main():
     ap.add_argument("--data-root", default=None, help="where the data directories go (default: $TMPDIR)")
     ap.add_argument("--skip-inspector", action="store_true")
     ap.add_argument("--skip-browse", action="store_true")
+    ap.add_argument("--warm", action="store_true", help="browse without evicting the topic from the page cache first")
     ap.add_argument("--out")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="ketch-cbench-bin-")
@@ -221,7 +277,7 @@ def main():
             if not a.skip_inspector:
                 out["inspector"] = run_inspector(a.ketch, drv, a.rounds, a.seconds, a.data_root)
             if not a.skip_browse:
-                out["browse"] = run_browse(a.ketch, drv, a.browse_gib, a.browse_repeats, a.data_root)
+                out["browse"] = run_browse(a.ketch, drv, a.browse_gib, a.browse_repeats, a.data_root, not a.warm)
         out["machine"] = whole.fig
         print(json.dumps(out, indent=1))
         if a.out:
