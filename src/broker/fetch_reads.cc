@@ -131,7 +131,13 @@ awaitable<void> read_or_wait(request_context& ctx, std::vector<fetch_item>& item
     auto& b = ctx.broker;
     const uint64_t min_bytes = uint64_t(std::max(lim.min_bytes, 1));
     const bool elsewhere = bool(b.run_reads);  // single node: one test, the reads stay here
-    auto t = elsewhere ? co_await read_all_elsewhere(ctx, items, lim) : read_all(ctx, items, lim);
+    // if/else, not ?: — GCC 12 evaluates a co_await inside a conditional
+    // expression whatever the condition.
+    read_totals t;
+    if (elsewhere)
+        t = co_await read_all_elsewhere(ctx, items, lim);
+    else
+        t = read_all(ctx, items, lim);
     std::vector<partition::fetch_waiters::key> keys;
     for (auto& it : items)
         if (!it.erroneous) keys.emplace_back(it.topic->topic->t.name, it.key.partition);
@@ -155,7 +161,10 @@ awaitable<void> read_or_wait(request_context& ctx, std::vector<fetch_item>& item
             });
         });
         // Data may have arrived between the read and the park: look once more.
-        t = elsewhere ? co_await read_all_elsewhere(ctx, items, lim) : read_all(ctx, items, lim);
+        if (elsewhere)
+            t = co_await read_all_elsewhere(ctx, items, lim);
+        else
+            t = read_all(ctx, items, lim);
         if (t.bytes >= min_bytes || t.read_error) {
             b.partitions.waiters().unpark(w, keys);
             break;
@@ -167,7 +176,10 @@ awaitable<void> read_or_wait(request_context& ctx, std::vector<fetch_item>& item
             handler_clock::resume(clock);
         }
         b.partitions.waiters().unpark(w, keys);
-        t = elsewhere ? co_await read_all_elsewhere(ctx, items, lim) : read_all(ctx, items, lim);
+        if (elsewhere)
+            t = co_await read_all_elsewhere(ctx, items, lim);
+        else
+            t = read_all(ctx, items, lim);
         if (!ec || t.read_error) break;  // deadline
     }
 }
