@@ -219,6 +219,29 @@ browse_args parse_browse(const context& ctx, const http::request& req, const top
     return a;
 }
 
+// The Fetch of one browse step: every partition not yet at its end, from its
+// position, at most `budget` bytes, waiting `wait_ms` (the first step only).
+kafka::fetch_request next_fetch(const topic_meta& t, const browse_args& a, std::map<int32_t, int64_t>& pos,
+                                const std::set<int32_t>& done, int64_t budget, int32_t wait_ms) {
+    kafka::fetch_request q;
+    q.replica_id = -1;
+    q.max_wait_ms = wait_ms;
+    q.min_bytes = 1;
+    q.max_bytes = int32_t(std::min<int64_t>(budget, a.max_bytes));
+    q.isolation_level = a.isolation;
+    auto& topic = q.topics.emplace_back();
+    topic.topic = t.name;
+    topic.topic_id = t.id;
+    for (int32_t p : a.partitions) {
+        if (done.count(p)) continue;
+        auto& fp = topic.partitions.emplace_back();
+        fp.partition = p;
+        fp.fetch_offset = pos[p];
+        fp.partition_max_bytes = q.max_bytes;
+    }
+    return q;
+}
+
 json browse(const context& ctx, const http::request& req) {
     const std::string who = principal_of(req);
     auto t = describe_topics(ctx, who, req.param("topic")).front();
@@ -233,23 +256,7 @@ json browse(const context& ctx, const http::request& req) {
     bool first = true;
     while (done.size() < a.partitions.size() && int(got.size()) < a.limit && bytes_read < a.max_bytes &&
            steady::now() < deadline) {
-        kafka::fetch_request q;
-        q.replica_id = -1;
-        q.max_wait_ms = first ? a.wait_ms : 0;
-        q.min_bytes = 1;
-        q.max_bytes = int32_t(std::min<int64_t>(a.max_bytes - bytes_read, a.max_bytes));
-        q.isolation_level = a.isolation;
-        q.topics.push_back({});
-        q.topics.back().topic = t.name;
-        q.topics.back().topic_id = t.id;
-        for (int32_t p : a.partitions) {
-            if (done.count(p)) continue;
-            q.topics.back().partitions.push_back({});
-            auto& fp = q.topics.back().partitions.back();
-            fp.partition = p;
-            fp.fetch_offset = pos[p];
-            fp.partition_max_bytes = q.max_bytes;
-        }
+        auto q = next_fetch(t, a, pos, done, a.max_bytes - bytes_read, first ? a.wait_ms : 0);
         first = false;
         auto r = ctx.kafka->call<kafka::fetch_request, kafka::fetch_response>(
             q, who, std::chrono::milliseconds(a.wait_ms + 10000), 12);
