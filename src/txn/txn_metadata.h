@@ -74,6 +74,10 @@ struct txn_metadata {
     // a next producer id (version 2, epoch exhausted) that id at epoch 0.
     txn_metadata prepare_complete(int64_t now_ms) const;
     bool is_epoch_exhausted_now() const { return is_epoch_exhausted(producer_epoch); }
+
+private:
+    // The state every InitProducerId leaves: Empty, no partitions, no start.
+    txn_metadata initialised(int32_t new_timeout_ms, int64_t now_ms) &&;
 };
 
 // The row meta::txn_store keeps for it.
