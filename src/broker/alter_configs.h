@@ -6,10 +6,12 @@
 #pragma once
 
 #include <set>
+#include <span>
 #include <string>
 
 #include "broker/broker_context.h"
 #include "broker/runtime_configs.h"
+#include "meta/config_ops.h"
 #include "meta/topic.h"
 #include "meta/topic_registry.h"
 
@@ -29,6 +31,12 @@ config_error duplicate_config_keys(const Configs& configs) {
 // (and unless validate_only) the new settings act at once on its open partitions.
 config_error topic_alter_outcome(broker_context& b, const std::string& topic,
                                  const result<meta::topic, meta::error>& res, bool validate_only);
+
+// A BROKER / BROKER_LOGGER, GROUP or CLIENT_METRICS resource altered by `ops`
+// (incremental = false: its configs become exactly the SET ops); any other
+// type is unsupported_resource. Topics are each handler's own.
+config_error alter_non_topic_resource(broker_context& b, int8_t type, const std::string& name,
+                                      std::span<const meta::config_op> ops, bool incremental, bool validate_only);
 
 // Writes one resource's code and message (none, or null when asked) into its answer.
 template <class Entry>

@@ -148,23 +148,20 @@ void add_acl_commands(CLI::App& app, context& ctx) {
     auto o = std::make_shared<acl_opts>();
     auto* a = app.add_subcommand("acl", "list, create and delete ACLs (the broker needs an authorizer)");
     a->require_subcommand(1);
-    auto* l = a->add_subcommand("list", "ACLs matching a filter (default: all)");
-    add_connection_options(l, ctx);
+    auto* l = add_broker_command(a, ctx, "list", "ACLs matching a filter (default: all)",
+                                 "Example:\n  ketch acl list --principal User:alice", [&ctx, o] { list(ctx, *o); });
     common(l, *o);
-    l->footer("Example:\n  ketch acl list --principal User:alice");
-    l->callback([&ctx, o] { list(ctx, *o); });
-    auto* c = a->add_subcommand("create", "allow (or --deny) operations on a resource");
-    add_connection_options(c, ctx);
+    auto* c = add_broker_command(
+        a, ctx, "create", "allow (or --deny) operations on a resource",
+        "Examples:\n  ketch acl create --principal User:alice --topic orders --operation read --operation describe\n"
+        "  ketch acl create --principal User:app --group app- --pattern prefixed --operation read",
+        [&ctx, o] { create(ctx, *o); });
     common(c, *o);
     c->add_flag("--deny", o->deny, "a DENY ACL");
-    c->footer("Examples:\n  ketch acl create --principal User:alice --topic orders --operation read --operation describe\n"
-              "  ketch acl create --principal User:app --group app- --pattern prefixed --operation read");
-    c->callback([&ctx, o] { create(ctx, *o); });
-    auto* d = a->add_subcommand("delete", "delete the ACLs matching a filter; prints them");
-    add_connection_options(d, ctx);
+    auto* d = add_broker_command(a, ctx, "delete", "delete the ACLs matching a filter; prints them",
+                                 "Example:\n  ketch acl delete --principal User:alice --topic orders",
+                                 [&ctx, o] { remove(ctx, *o); });
     common(d, *o);
-    d->footer("Example:\n  ketch acl delete --principal User:alice --topic orders");
-    d->callback([&ctx, o] { remove(ctx, *o); });
 }
 
 }  // namespace ketch::cli

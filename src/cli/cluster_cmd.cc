@@ -64,18 +64,15 @@ void config(context& ctx, int32_t broker, bool all) {
 void add_cluster_commands(CLI::App& app, context& ctx) {
     auto* cl = app.add_subcommand("cluster", "the cluster's id, brokers and configs");
     cl->require_subcommand(1);
-    auto* i = cl->add_subcommand("info", "cluster id, controller and brokers");
-    add_connection_options(i, ctx);
-    i->footer("Example:\n  ketch cluster info -b localhost:9092");
-    i->callback([&ctx] { info(ctx); });
+    add_broker_command(cl, ctx, "info", "cluster id, controller and brokers",
+                       "Example:\n  ketch cluster info -b localhost:9092", [&ctx] { info(ctx); });
     auto broker = std::make_shared<int32_t>(-1);
     auto all = std::make_shared<bool>(false);
-    auto* c = cl->add_subcommand("config", "a broker's configs (non-default ones unless --all)");
-    add_connection_options(c, ctx);
+    auto* c = add_broker_command(cl, ctx, "config", "a broker's configs (non-default ones unless --all)",
+                                 "Example:\n  ketch cluster config --all --json",
+                                 [&ctx, broker, all] { config(ctx, *broker, *all); });
     c->add_option("--broker", *broker, "broker id (default: the lowest)");
     c->add_flag("-a,--all", *all, "defaults too");
-    c->footer("Example:\n  ketch cluster config --all --json");
-    c->callback([&ctx, broker, all] { config(ctx, *broker, *all); });
 }
 
 }  // namespace ketch::cli

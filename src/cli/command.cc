@@ -17,6 +17,15 @@ void add_connection_options(CLI::App* cmd, context& ctx) {
     cmd->add_flag("--json", ctx.json, "JSON output for scripts");
 }
 
+CLI::App* add_broker_command(CLI::App* parent, context& ctx, const std::string& name, const std::string& help,
+                             const std::string& examples, std::function<void()> run) {
+    auto* cmd = parent->add_subcommand(name, help);
+    add_connection_options(cmd, ctx);
+    cmd->footer(examples);
+    cmd->callback(std::move(run));
+    return cmd;
+}
+
 client_config context::settings() const {
     client_config c;
     std::string name = profile;

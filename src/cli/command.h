@@ -52,6 +52,12 @@ struct context {
 // Adds -b/--brokers, -X, --profile and --json to `cmd`.
 void add_connection_options(CLI::App* cmd, context& ctx);
 
+// A subcommand of `parent` that talks to the broker: the connection options
+// first, `examples` under its help ("Example:\n  ketch ..."), and what it runs.
+// The caller adds the command's own options to the result.
+CLI::App* add_broker_command(CLI::App* parent, context& ctx, const std::string& name, const std::string& help,
+                             const std::string& examples, std::function<void()> run);
+
 // A table with a header row, columns padded to their widest cell.
 void print_table(std::ostream& out, const std::vector<std::string>& header,
                  const std::vector<std::vector<std::string>>& rows);

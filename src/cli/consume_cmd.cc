@@ -246,8 +246,13 @@ void consume(context& ctx, const consume_opts& o) {
 
 void add_consume_command(CLI::App& app, context& ctx) {
     auto o = std::make_shared<consume_opts>();
-    auto* c = app.add_subcommand("consume", "read records from topics and print them");
-    add_connection_options(c, ctx);
+    auto* c = add_broker_command(
+        &app, ctx, "consume", "read records from topics and print them",
+        "Examples:\n  ketch consume orders -o beginning -e\n  ketch consume orders -o -10 -n 10 -f '%k: %v "
+        "(%p/%o)\\n'\n"
+        "  ketch consume orders -o @1700000000000 --json | jq .value\n  ketch consume orders -g billing -e\n"
+        "  ketch consume orders -g billing --group-protocol consumer",
+        [&ctx, o] { consume(ctx, *o); });
     c->add_option("topics", o->topics, "topics")->required();
     c->add_option("-p,--partition", o->partitions, "only these partitions (repeatable)");
     c->add_option("-o,--offset", o->offset,
@@ -265,10 +270,6 @@ void add_consume_command(CLI::App& app, context& ctx) {
     c->add_flag("--read-committed", o->read_committed, "skip aborted transactions and read up to the LSO");
     c->add_option("-f,--format", o->format, "print template: %t %p %o %k %v %h %d %K %S (default '%v\\n')");
     c->add_option("--fetch-max-bytes", o->fetch_max_bytes, "partition fetch size")->capture_default_str();
-    c->footer("Examples:\n  ketch consume orders -o beginning -e\n  ketch consume orders -o -10 -n 10 -f '%k: %v (%p/%o)\\n'\n"
-              "  ketch consume orders -o @1700000000000 --json | jq .value\n  ketch consume orders -g billing -e\n"
-              "  ketch consume orders -g billing --group-protocol consumer");
-    c->callback([&ctx, o] { consume(ctx, *o); });
 }
 
 }  // namespace ketch::cli

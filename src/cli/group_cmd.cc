@@ -188,25 +188,23 @@ void add_group_commands(CLI::App& app, context& ctx) {
     auto o = std::make_shared<group_opts>();
     auto* g = app.add_subcommand("group", "list, describe (with lag), delete and reset consumer groups");
     g->require_subcommand(1);
-    auto* l = g->add_subcommand("list", "the groups of every broker");
-    add_connection_options(l, ctx);
-    l->footer("Example:\n  ketch group list");
-    l->callback([&ctx] { list(ctx); });
+    add_broker_command(g, ctx, "list", "the groups of every broker", "Example:\n  ketch group list",
+                       [&ctx] { list(ctx); });
 
-    auto* d = g->add_subcommand("describe", "state, members, committed offsets and lag");
-    add_connection_options(d, ctx);
+    auto* d = add_broker_command(g, ctx, "describe", "state, members, committed offsets and lag",
+                                 "Example:\n  ketch group describe billing --json | jq .total_lag",
+                                 [&ctx, o] { describe(ctx, *o); });
     d->add_option("groups", o->groups, "group ids")->required();
-    d->footer("Example:\n  ketch group describe billing --json | jq .total_lag");
-    d->callback([&ctx, o] { describe(ctx, *o); });
 
-    auto* del = g->add_subcommand("delete", "delete groups (they must be empty)");
-    add_connection_options(del, ctx);
+    auto* del = add_broker_command(g, ctx, "delete", "delete groups (they must be empty)",
+                                   "Example:\n  ketch group delete billing", [&ctx, o] { remove(ctx, *o); });
     del->add_option("groups", o->groups, "group ids")->required();
-    del->footer("Example:\n  ketch group delete billing");
-    del->callback([&ctx, o] { remove(ctx, *o); });
 
-    auto* s = g->add_subcommand("seek", "reset a group's committed offsets (the group must have no active members)");
-    add_connection_options(s, ctx);
+    auto* s =
+        add_broker_command(g, ctx, "seek", "reset a group's committed offsets (the group must have no active members)",
+                           "Examples:\n  ketch group seek billing --to-earliest -t orders --dry-run\n  ketch group "
+                           "seek billing --shift-by -100",
+                           [&ctx, o] { seek(ctx, *o); });
     s->add_option("group", o->group, "group id")->required();
     s->add_option("-t,--topic", o->topics, "topics (default: those the group has offsets for; repeatable)");
     s->add_flag("--to-earliest", o->to_earliest, "to the log start");
@@ -215,8 +213,6 @@ void add_group_commands(CLI::App& app, context& ctx) {
     s->add_option("--to-offset", o->to_offset, "to this offset (clamped to the log)");
     s->add_option("--shift-by", o->shift_by, "move by N (negative: back)");
     s->add_flag("--dry-run", o->dry_run, "show the new offsets without committing");
-    s->footer("Examples:\n  ketch group seek billing --to-earliest -t orders --dry-run\n  ketch group seek billing --shift-by -100");
-    s->callback([&ctx, o] { seek(ctx, *o); });
 }
 
 }  // namespace ketch::cli

@@ -268,8 +268,15 @@ void produce(context& ctx, produce_opts& o) {
 
 void add_produce_command(CLI::App& app, context& ctx) {
     auto o = std::make_shared<produce_opts>();
-    auto* p = app.add_subcommand("produce", "write records from stdin (one per line) to a topic");
-    add_connection_options(p, ctx);
+    auto* p = add_broker_command(
+        &app, ctx, "produce", "write records from stdin (one per line) to a topic",
+        "Input with --json: one object a line, {\"key\":..., \"value\":..., \"headers\": {\"k\": \"v\"}, "
+        "\"partition\": N, \"timestamp\": MS}\n(key_base64/value_base64 for binary).\n"
+        "Examples:\n  echo hello | ketch produce greetings\n"
+        "  printf 'k1:v1\\nk2:v2\\n' | ketch produce orders -K: -H source=cli -z zstd\n"
+        "  ketch produce orders -f '%k\\t%v\\n' < records.tsv\n"
+        "  echo '{\"key\":\"a\",\"value\":\"b\"}' | ketch produce orders --json",
+        [&ctx, o] { produce(ctx, *o); });
     p->add_option("topic", o->topic, "topic")->required();
     p->add_option("-F,--file", o->file, "read this file instead of stdin");
     p->add_option("-k,--key", o->key, "the key of every record")->each([o](const std::string&) { o->has_key = true; });
@@ -283,13 +290,6 @@ void add_produce_command(CLI::App& app, context& ctx) {
     p->add_option("-f,--format", o->format, "read records through a template: %k %v %h %p %d, e.g. '%k:%v\\n'");
     p->add_option("-D,--delimiter", o->delimiter, "record delimiter of line input (one character; \\n, \\0)");
     p->add_flag("-v,--verbose", o->verbose, "report each batch's partition and offset on stderr");
-    p->footer("Input with --json: one object a line, {\"key\":..., \"value\":..., \"headers\": {\"k\": \"v\"}, "
-              "\"partition\": N, \"timestamp\": MS}\n(key_base64/value_base64 for binary).\n"
-              "Examples:\n  echo hello | ketch produce greetings\n"
-              "  printf 'k1:v1\\nk2:v2\\n' | ketch produce orders -K: -H source=cli -z zstd\n"
-              "  ketch produce orders -f '%k\\t%v\\n' < records.tsv\n"
-              "  echo '{\"key\":\"a\",\"value\":\"b\"}' | ketch produce orders --json");
-    p->callback([&ctx, o] { produce(ctx, *o); });
 }
 
 }  // namespace ketch::cli

@@ -99,18 +99,17 @@ void add_quota_commands(CLI::App& app, context& ctx) {
     auto o = std::make_shared<quota_opts>();
     auto* q = app.add_subcommand("quota", "client quotas of users, client ids and IPs");
     q->require_subcommand(1);
-    auto* d = q->add_subcommand("describe", "quotas matching the entities (default: all)");
-    add_connection_options(d, ctx);
+    auto* d =
+        add_broker_command(q, ctx, "describe", "quotas matching the entities (default: all)",
+                           "Example:\n  ketch quota describe --entity user=alice", [&ctx, o] { describe(ctx, *o); });
     d->add_option("--entity", o->entities, "user=NAME, client-id=NAME, ip=ADDR (empty NAME: the default)");
-    d->footer("Example:\n  ketch quota describe --entity user=alice");
-    d->callback([&ctx, o] { describe(ctx, *o); });
-    auto* a = q->add_subcommand("alter", "set or remove quotas of one entity");
-    add_connection_options(a, ctx);
+    auto* a = add_broker_command(q, ctx, "alter", "set or remove quotas of one entity",
+                                 "Example:\n  ketch quota alter --entity user=alice --add producer_byte_rate=1048576 "
+                                 "--remove request_percentage",
+                                 [&ctx, o] { alter(ctx, *o); });
     a->add_option("--entity", o->entities, "user=NAME, client-id=NAME, ip=ADDR (empty NAME: the default)");
     a->add_option("--add", o->add, "quota=value, e.g. producer_byte_rate=1048576 (repeatable)");
     a->add_option("--remove", o->remove, "quota to remove (repeatable)");
-    a->footer("Example:\n  ketch quota alter --entity user=alice --add producer_byte_rate=1048576 --remove request_percentage");
-    a->callback([&ctx, o] { alter(ctx, *o); });
 }
 
 }  // namespace ketch::cli

@@ -299,61 +299,55 @@ void add_topic_commands(CLI::App& app, context& ctx) {
     auto* topic = app.add_subcommand("topic", "list, describe, create, delete and change topics");
     topic->require_subcommand(1);
 
-    auto* l = topic->add_subcommand("list", "the topics of the cluster");
-    add_connection_options(l, ctx);
+    auto* l = add_broker_command(
+        topic, ctx, "list", "the topics of the cluster",
+        "Examples:\n  ketch topic list -b localhost:9092\n  ketch topic list --json | jq -r '.[].name'",
+        [&ctx, o] { list(ctx, *o); });
     l->add_flag("-i,--internal", o->internal, "include internal topics (__consumer_offsets, ...)");
-    l->footer("Examples:\n  ketch topic list -b localhost:9092\n  ketch topic list --json | jq -r '.[].name'");
-    l->callback([&ctx, o] { list(ctx, *o); });
 
-    auto* d = topic->add_subcommand("describe", "partitions, leaders, offsets and non-default configs of topics");
-    add_connection_options(d, ctx);
+    auto* d =
+        add_broker_command(topic, ctx, "describe", "partitions, leaders, offsets and non-default configs of topics",
+                           "Example:\n  ketch topic describe orders", [&ctx, o] { describe(ctx, *o); });
     d->add_option("topics", o->names, "topic names")->required();
     d->add_flag("-a,--all-configs", o->all_configs, "show every config, defaults too");
-    d->footer("Example:\n  ketch topic describe orders");
-    d->callback([&ctx, o] { describe(ctx, *o); });
 
-    auto* c = topic->add_subcommand("create", "create topics");
-    add_connection_options(c, ctx);
+    auto* c = add_broker_command(topic, ctx, "create", "create topics",
+                                 "Examples:\n  ketch topic create orders -p 6 -r 3 -c retention.ms=86400000\n"
+                                 "  ketch topic create events -c cleanup.policy=compact",
+                                 [&ctx, o] { create(ctx, *o); });
     c->add_option("topics", o->names, "topic names")->required();
     c->add_option("-p,--partitions", o->partitions, "number of partitions (default: the broker's num.partitions)");
     c->add_option("-r,--replicas", o->replicas, "replication factor (default: the broker's)");
     c->add_option("-c,--config", o->configs, "topic config k=v (repeatable)");
     c->add_flag("--dry-run", o->validate_only, "validate only");
-    c->footer("Examples:\n  ketch topic create orders -p 6 -r 3 -c retention.ms=86400000\n"
-              "  ketch topic create events -c cleanup.policy=compact");
-    c->callback([&ctx, o] { create(ctx, *o); });
 
-    auto* del = topic->add_subcommand("delete", "delete topics");
-    add_connection_options(del, ctx);
+    auto* del = add_broker_command(topic, ctx, "delete", "delete topics", "Example:\n  ketch topic delete orders",
+                                   [&ctx, o] { remove(ctx, *o); });
     del->add_option("topics", o->names, "topic names")->required();
-    del->footer("Example:\n  ketch topic delete orders");
-    del->callback([&ctx, o] { remove(ctx, *o); });
 
-    auto* a = topic->add_subcommand("alter-config", "set or delete topic configs (IncrementalAlterConfigs)");
-    add_connection_options(a, ctx);
+    auto* a = add_broker_command(
+        topic, ctx, "alter-config", "set or delete topic configs (IncrementalAlterConfigs)",
+        "Example:\n  ketch topic alter-config orders --set retention.ms=3600000 --delete cleanup.policy",
+        [&ctx, o] { alter_config(ctx, *o); });
     a->add_option("topics", o->names, "topic names")->required();
     a->add_option("-s,--set", o->configs, "config k=v to set (repeatable)");
     a->add_option("-d,--delete", o->deletes, "config to reset to its default (repeatable)");
     a->add_flag("--dry-run", o->validate_only, "validate only");
-    a->footer("Example:\n  ketch topic alter-config orders --set retention.ms=3600000 --delete cleanup.policy");
-    a->callback([&ctx, o] { alter_config(ctx, *o); });
 
-    auto* ap = topic->add_subcommand("add-partitions", "add partitions to topics");
-    add_connection_options(ap, ctx);
+    auto* ap = add_broker_command(
+        topic, ctx, "add-partitions", "add partitions to topics",
+        "Examples:\n  ketch topic add-partitions orders -n 2\n  ketch topic add-partitions orders --to 12",
+        [&ctx, o] { add_partitions(ctx, *o); });
     ap->add_option("topics", o->names, "topic names")->required();
     ap->add_option("-n,--num", o->add, "partitions to add");
     ap->add_option("--to", o->to, "total partitions wanted");
     ap->add_flag("--dry-run", o->validate_only, "validate only");
-    ap->footer("Examples:\n  ketch topic add-partitions orders -n 2\n  ketch topic add-partitions orders --to 12");
-    ap->callback([&ctx, o] { add_partitions(ctx, *o); });
 
-    auto* t = topic->add_subcommand("trim", "delete records before an offset (DeleteRecords)");
-    add_connection_options(t, ctx);
+    auto* t = add_broker_command(topic, ctx, "trim", "delete records before an offset (DeleteRecords)",
+                                 "Example:\n  ketch topic trim orders -p 0 -o 1000", [&ctx, o] { trim(ctx, *o); });
     t->add_option("topic", o->name, "topic name")->required();
     t->add_option("-o,--offset", o->offset, "new log start offset (default -1: the high watermark, i.e. all records)");
     t->add_option("-p,--partition", o->trim_partitions, "partitions (default: all; repeatable)");
-    t->footer("Example:\n  ketch topic trim orders -p 0 -o 1000");
-    t->callback([&ctx, o] { trim(ctx, *o); });
 }
 
 }  // namespace ketch::cli

@@ -100,18 +100,15 @@ void add_txn_commands(CLI::App& app, context& ctx) {
     auto filter = std::make_shared<list_filter>();
     auto* t = app.add_subcommand("txn", "transactions: list and describe");
     t->require_subcommand(1);
-    auto* l = t->add_subcommand("list", "transactional ids known to the coordinators");
-    add_connection_options(l, ctx);
+    auto* l = add_broker_command(t, ctx, "list", "transactional ids known to the coordinators",
+                                 "Examples:\n  ketch txn list\n  ketch txn list --state Ongoing --pattern 'orders-.*'",
+                                 [&ctx, filter] { list(ctx, *filter); });
     l->add_option("--state", filter->states, "only these states (Ongoing, PrepareCommit, CompleteAbort, Empty, ...)");
     l->add_option("--pattern", filter->pattern,
                   "only ids the whole of which match this regular expression (ListTransactions v2, Kafka 4.1+)");
-    l->footer("Examples:\n  ketch txn list\n  ketch txn list --state Ongoing --pattern 'orders-.*'");
-    l->callback([&ctx, filter] { list(ctx, *filter); });
-    auto* d = t->add_subcommand("describe", "state, producer and partitions of transactional ids");
-    add_connection_options(d, ctx);
+    auto* d = add_broker_command(t, ctx, "describe", "state, producer and partitions of transactional ids",
+                                 "Example:\n  ketch txn describe my-app-txn", [&ctx, ids] { describe(ctx, *ids); });
     d->add_option("ids", *ids, "transactional ids")->required();
-    d->footer("Example:\n  ketch txn describe my-app-txn");
-    d->callback([&ctx, ids] { describe(ctx, *ids); });
 }
 
 }  // namespace ketch::cli

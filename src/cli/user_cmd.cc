@@ -85,25 +85,21 @@ void add_user_commands(CLI::App& app, context& ctx) {
     auto o = std::make_shared<user_opts>();
     auto* u = app.add_subcommand("user", "SCRAM users: list, create (or change a password), delete");
     u->require_subcommand(1);
-    auto* l = u->add_subcommand("list", "users with SCRAM credentials");
-    add_connection_options(l, ctx);
+    auto* l = add_broker_command(u, ctx, "list", "users with SCRAM credentials", "Example:\n  ketch user list",
+                                 [&ctx, o] { list(ctx, *o); });
     l->add_option("users", o->users, "only these users");
-    l->footer("Example:\n  ketch user list");
-    l->callback([&ctx, o] { list(ctx, *o); });
-    auto* c = u->add_subcommand("create", "create a SCRAM credential (or replace its password)");
-    add_connection_options(c, ctx);
+    auto* c = add_broker_command(u, ctx, "create", "create a SCRAM credential (or replace its password)",
+                                 "Example:\n  ketch user create alice --password s3cret --mechanism SCRAM-SHA-512",
+                                 [&ctx, o] { create(ctx, *o); });
     c->add_option("user", o->user, "user name")->required();
     c->add_option("--password", o->password, "the password")->required();
     c->add_option("--mechanism", o->mechanism, "SCRAM-SHA-256 or SCRAM-SHA-512")->capture_default_str();
     c->add_option("--iterations", o->iterations, "PBKDF2 iterations (4096..16384)")->capture_default_str();
-    c->footer("Example:\n  ketch user create alice --password s3cret --mechanism SCRAM-SHA-512");
-    c->callback([&ctx, o] { create(ctx, *o); });
-    auto* d = u->add_subcommand("delete", "delete a user's SCRAM credential");
-    add_connection_options(d, ctx);
+    auto* d = add_broker_command(u, ctx, "delete", "delete a user's SCRAM credential",
+                                 "Example:\n  ketch user delete alice --mechanism SCRAM-SHA-512",
+                                 [&ctx, o] { remove(ctx, *o); });
     d->add_option("user", o->user, "user name")->required();
     d->add_option("--mechanism", o->mechanism, "SCRAM-SHA-256 or SCRAM-SHA-512")->capture_default_str();
-    d->footer("Example:\n  ketch user delete alice --mechanism SCRAM-SHA-512");
-    d->callback([&ctx, o] { remove(ctx, *o); });
 }
 
 }  // namespace ketch::cli

@@ -171,7 +171,8 @@ init_pid_result transaction_coordinator::init_producer_id(const std::string& id,
                     } catch (const std::exception&) {
                         return {error_code::unknown_server_error};
                     }
-                    next = m.prepare_producer_id_rotation(pid, timeout_ms, now, expected.has_value());
+                    next =
+                        m.prepare_producer_id_rotation(ketch::producer_id{pid}, timeout_ms, now, expected.has_value());
                 } else {
                     auto r = m.prepare_increment_epoch(
                         timeout_ms, expected ? std::optional<int16_t>(expected->producer_epoch) : std::nullopt, now);

@@ -51,7 +51,7 @@ result<txn_metadata, error_code> transaction_coordinator::prepare_end_v2_locked(
         }
     }
     // A fence's epoch is not adopted: prepareAbortOrCommit bumps the current one.
-    auto prepared = e.m.prepare_end_v2(commit, next_pid, now_ms_(), no_partition_added);
+    auto prepared = e.m.prepare_end_v2(commit, ketch::producer_id{next_pid}, now_ms_(), no_partition_added);
     e.pending = prepared.state;
     return prepared;
 }

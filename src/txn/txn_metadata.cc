@@ -2,7 +2,20 @@
 // Kafka 4.3.1), for transaction versions 1 and 2.
 #include "txn/txn_metadata.h"
 
+#include <utility>
+
 namespace ketch::txn {
+
+// What every InitProducerId leaves (prepareTransitionTo(Empty, ...)): no
+// transaction open, no partitions, the timeout the producer asked for.
+txn_metadata txn_metadata::initialised(int32_t new_timeout_ms, int64_t now_ms) && {
+    timeout_ms = new_timeout_ms;
+    state = txn_state::empty;
+    partitions.clear();
+    txn_start_ms = -1;
+    last_update_ms = now_ms;
+    return std::move(*this);
+}
 
 result<txn_metadata, error_code> txn_metadata::prepare_increment_epoch(int32_t new_timeout_ms,
                                                                        std::optional<int16_t> expected_epoch,
@@ -25,27 +38,17 @@ result<txn_metadata, error_code> txn_metadata::prepare_increment_epoch(int32_t n
     txn_metadata t = *this;
     t.producer_epoch = next_epoch;
     t.last_producer_epoch = last_epoch;
-    t.timeout_ms = new_timeout_ms;
-    t.state = txn_state::empty;
-    t.partitions.clear();
-    t.txn_start_ms = -1;
-    t.last_update_ms = now_ms;
-    return t;
+    return std::move(t).initialised(new_timeout_ms, now_ms);
 }
 
-txn_metadata txn_metadata::prepare_producer_id_rotation(int64_t new_producer_id, int32_t new_timeout_ms,
+txn_metadata txn_metadata::prepare_producer_id_rotation(ketch::producer_id new_producer_id, int32_t new_timeout_ms,
                                                         int64_t now_ms, bool record_last_epoch) const {
     txn_metadata t = *this;
     t.previous_producer_id = producer_id;
-    t.producer_id = new_producer_id;
+    t.producer_id = new_producer_id.value;
     t.producer_epoch = 0;
     t.last_producer_epoch = record_last_epoch ? producer_epoch : no_producer_epoch;
-    t.timeout_ms = new_timeout_ms;
-    t.state = txn_state::empty;
-    t.partitions.clear();
-    t.txn_start_ms = -1;
-    t.last_update_ms = now_ms;
-    return t;
+    return std::move(t).initialised(new_timeout_ms, now_ms);
 }
 
 txn_metadata txn_metadata::prepare_fence_epoch(bool failed_fence) const {
@@ -75,7 +78,7 @@ txn_metadata txn_metadata::prepare_end(bool commit, int64_t now_ms) const {
     return t;
 }
 
-txn_metadata txn_metadata::prepare_end_v2(bool commit, int64_t next_pid, int64_t now_ms,
+txn_metadata txn_metadata::prepare_end_v2(bool commit, ketch::producer_id next_pid, int64_t now_ms,
                                           bool no_partition_added) const {
     txn_metadata t = *this;
     t.state = commit ? txn_state::prepare_commit : txn_state::prepare_abort;
@@ -83,7 +86,7 @@ txn_metadata txn_metadata::prepare_end_v2(bool commit, int64_t next_pid, int64_t
     if (!(producer_epoch == INT16_MAX && !commit)) t.producer_epoch = int16_t(producer_epoch + 1);
     t.last_producer_epoch = producer_epoch;
     if (no_partition_added) t.txn_start_ms = now_ms;
-    t.next_producer_id = next_pid;
+    t.next_producer_id = next_pid.value;
     t.client_txn_version = 2;
     t.last_update_ms = now_ms;
     return t;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "base/error_code.h"
+#include "base/ids.h"
 #include "base/result.h"
 #include "meta/txn_store.h"
 #include "txn/txn_state.h"
@@ -53,8 +54,8 @@ struct txn_metadata {
                                                              std::optional<int16_t> expected_epoch,
                                                              int64_t now_ms) const;
     // prepareProducerIdRotation: the epoch is exhausted; a new id with epoch 0.
-    txn_metadata prepare_producer_id_rotation(int64_t new_producer_id, int32_t new_timeout_ms, int64_t now_ms,
-                                              bool record_last_epoch) const;
+    txn_metadata prepare_producer_id_rotation(ketch::producer_id new_producer_id, int32_t new_timeout_ms,
+                                              int64_t now_ms, bool record_last_epoch) const;
     // prepareFenceProducerEpoch: the epoch bump that fences the producer of an
     // Ongoing transaction before it is aborted (never persisted as such).
     // `failed_fence`: a previous fence failed to persist; the epoch was bumped then.
@@ -69,11 +70,16 @@ struct txn_metadata {
     // past Short.MaxValue on an abort), the last epoch remembered;
     // `next_pid` (or -1) replaces the producer id at Complete*.
     // `no_partition_added`: an abort of an Empty/Complete* id starts now.
-    txn_metadata prepare_end_v2(bool commit, int64_t next_pid, int64_t now_ms, bool no_partition_added) const;
+    txn_metadata prepare_end_v2(bool commit, ketch::producer_id next_pid, int64_t now_ms,
+                                bool no_partition_added) const;
     // prepareComplete: CompleteCommit/CompleteAbort with no partitions; with
     // a next producer id (version 2, epoch exhausted) that id at epoch 0.
     txn_metadata prepare_complete(int64_t now_ms) const;
     bool is_epoch_exhausted_now() const { return is_epoch_exhausted(producer_epoch); }
+
+private:
+    // The state every InitProducerId leaves: Empty, no partitions, no start.
+    txn_metadata initialised(int32_t new_timeout_ms, int64_t now_ms) &&;
 };
 
 // The row meta::txn_store keeps for it.

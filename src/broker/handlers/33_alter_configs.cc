@@ -5,7 +5,6 @@
 // open partitions.
 #include "broker/alter_configs.h"
 #include "broker/handlers/handlers.h"
-#include "broker/resource_configs.h"
 #include "meta/topic_name.h"
 
 namespace ketch::broker {
@@ -40,11 +39,11 @@ std::vector<meta::config_op> to_set_ops(const resource_t& r) {
     return ops;
 }
 
-// A GROUP or CLIENT_METRICS resource: its configs become exactly the given set.
-template <class Alter>
-config_error alter_named(broker_context& b, const resource_t& r, bool validate_only, Alter alter) {
-    if (auto e = null_values(r); e.code != error_code::none) return e;
-    return alter(b, r.resource_name, to_set_ops(r), false, validate_only);
+// A BROKER resource takes a null value as an empty one; the others refuse it.
+config_error alter_other(broker_context& b, const resource_t& r, bool validate_only) {
+    if (r.resource_type == k_resource_group || r.resource_type == k_resource_client_metrics)
+        if (auto e = null_values(r); e.code != error_code::none) return e;
+    return alter_non_topic_resource(b, r.resource_type, r.resource_name, to_set_ops(r), false, validate_only);
 }
 
 }  // namespace
@@ -58,19 +57,9 @@ awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alt
         out.resource_name = r.resource_name;
         config_error e = authorize_alter_resource(ctx, r.resource_type, r.resource_name);
         if (e.code == error_code::none) e = duplicate_config_keys(r.configs);
-        if (e.code == error_code::none) {
-            if (r.resource_type == k_resource_topic)
-                e = alter_topic(b, r, req.validate_only);
-            else if (r.resource_type == k_resource_broker || r.resource_type == k_resource_broker_logger)
-                e = alter_broker_resource(b, r.resource_type == k_resource_broker_logger, r.resource_name,
-                                          to_set_ops(r), false, req.validate_only);
-            else if (r.resource_type == k_resource_group)
-                e = alter_named(b, r, req.validate_only, alter_group_resource);
-            else if (r.resource_type == k_resource_client_metrics)
-                e = alter_named(b, r, req.validate_only, alter_client_metrics_resource);
-            else
-                e = unsupported_resource(r.resource_type);
-        }
+        if (e.code == error_code::none)
+            e = r.resource_type == k_resource_topic ? alter_topic(b, r, req.validate_only)
+                                                    : alter_other(b, r, req.validate_only);
         set_alter_outcome(out, e);
     }
     co_return resp;
@@ -80,14 +69,7 @@ awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alt
 // exception's message.
 std::optional<alter_configs_response> alter_configs_error(const alter_configs_request& req, int16_t,
                                                           const error_answer& e) {
-    alter_configs_response resp;
-    for (auto& res : req.resources) {
-        auto& rr = error_row(resp.responses, e);
-        set_message(rr.error_message, e.message);
-        rr.resource_type = res.resource_type;
-        rr.resource_name = res.resource_name;
-    }
-    return resp;
+    return per_resource_error<alter_configs_response>(req, e);
 }
 
 }  // namespace ketch::broker

@@ -6,7 +6,6 @@
 // A topic's new configs act at once on its open partitions.
 #include "broker/alter_configs.h"
 #include "broker/handlers/handlers.h"
-#include "broker/resource_configs.h"
 #include "meta/topic_name.h"
 
 namespace ketch::broker {
@@ -55,19 +54,10 @@ awaitable<incremental_alter_configs_response> handle_incremental_alter_configs(r
         out.resource_name = r.resource_name;
         config_error e = authorize_alter_resource(ctx, r.resource_type, r.resource_name);
         if (e.code == error_code::none) e = preprocess(r);
-        if (e.code == error_code::none) {
-            if (r.resource_type == k_resource_topic)
-                e = alter_topic(b, r, req.validate_only);
-            else if (r.resource_type == k_resource_broker || r.resource_type == k_resource_broker_logger)
-                e = alter_broker_resource(b, r.resource_type == k_resource_broker_logger, r.resource_name, to_ops(r),
-                                          true, req.validate_only);
-            else if (r.resource_type == k_resource_group)
-                e = alter_group_resource(b, r.resource_name, to_ops(r), true, req.validate_only);
-            else if (r.resource_type == k_resource_client_metrics)
-                e = alter_client_metrics_resource(b, r.resource_name, to_ops(r), true, req.validate_only);
-            else
-                e = unsupported_resource(r.resource_type);
-        }
+        if (e.code == error_code::none)
+            e = r.resource_type == k_resource_topic
+                    ? alter_topic(b, r, req.validate_only)
+                    : alter_non_topic_resource(b, r.resource_type, r.resource_name, to_ops(r), true, req.validate_only);
         set_alter_outcome(out, e);
     }
     co_return resp;
@@ -77,14 +67,7 @@ awaitable<incremental_alter_configs_response> handle_incremental_alter_configs(r
 // error and the exception's message.
 std::optional<incremental_alter_configs_response> incremental_alter_configs_error(
     const incremental_alter_configs_request& req, int16_t, const error_answer& e) {
-    incremental_alter_configs_response resp;
-    for (auto& res : req.resources) {
-        auto& rr = error_row(resp.responses, e);
-        set_message(rr.error_message, e.message);
-        rr.resource_type = res.resource_type;
-        rr.resource_name = res.resource_name;
-    }
-    return resp;
+    return per_resource_error<incremental_alter_configs_response>(req, e);
 }
 
 }  // namespace ketch::broker

@@ -7,6 +7,7 @@
 // broker_context::run_blocking, as OffsetCommit's does.
 #include "broker/async.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/heartbeat_assignment.h"
 #include "group/coordinator.h"
 #include "share/coordinator.h"
 
@@ -71,14 +72,7 @@ awaitable<consumer_group_heartbeat_response> handle_consumer_group_heartbeat(req
     resp.member_id = std::move(r.member_id);
     resp.member_epoch = r.member_epoch;
     resp.heartbeat_interval_ms = r.heartbeat_interval_ms;
-    if (r.assignment) {
-        auto& a = resp.assignment.emplace();
-        for (auto& [topic, ps] : *r.assignment) {
-            auto& tp = a.topic_partitions.emplace_back();
-            tp.topic_id = topic;
-            tp.partitions.assign(ps.begin(), ps.end());
-        }
-    }
+    if (r.assignment) set_assignment(resp.assignment, *r.assignment);
     co_return resp;
 }
 

@@ -5,6 +5,7 @@
 // share/share_heartbeat.cc's. Nothing is written to disk: the call runs
 // inline.
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/heartbeat_assignment.h"
 #include "group/coordinator.h"
 #include "share/coordinator.h"
 
@@ -60,14 +61,7 @@ awaitable<share_group_heartbeat_response> handle_share_group_heartbeat(request_c
     resp.member_id = std::move(r.member_id);
     resp.member_epoch = r.member_epoch;
     resp.heartbeat_interval_ms = r.heartbeat_interval_ms;
-    if (r.assigned) {
-        auto& a = resp.assignment.emplace();
-        for (auto& [topic, ps] : *r.assigned) {
-            auto& tp = a.topic_partitions.emplace_back();
-            tp.topic_id = topic;
-            tp.partitions = ps;
-        }
-    }
+    if (r.assigned) set_assignment(resp.assignment, *r.assigned);
     co_return resp;
 }
 

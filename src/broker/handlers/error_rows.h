@@ -45,4 +45,18 @@ Resp per_group_error(const std::vector<std::string>& group_ids, const error_answ
     return resp;
 }
 
+// Every config resource of the request with the error and its message:
+// AlterConfigs and IncrementalAlterConfigs (getErrorResponse).
+template <class Resp, class Req>
+Resp per_resource_error(const Req& req, const error_answer& e) {
+    Resp resp;
+    for (auto& res : req.resources) {
+        auto& row = error_row(resp.responses, e);
+        set_message(row.error_message, e.message);
+        row.resource_type = res.resource_type;
+        row.resource_name = res.resource_name;
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker
