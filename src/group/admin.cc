@@ -132,11 +132,11 @@ std::vector<delete_group_result> group_coordinator::delete_groups(const std::vec
 // GroupCoordinatorShard.deleteGroups for one group: out of its slot (so
 // that a join meanwhile starts a new group), then out of the store.
 void group_coordinator::delete_one(const std::string& id, delete_group_result& r) {
-    ketch::lock_guard order(stripe(id));
+    auto ref = use_slot(id, true);
+    group_slot& s = *ref;
+    ketch::lock_guard order(s.order_mu_);
     group_slot::taken_group taken;
     {
-        auto ref = use_slot(id, true);
-        group_slot& s = *ref;
         ketch::lock_guard lock(s.mu_);
         r.error = env_.stopped ? error_code::coordinator_not_available : s.take_for_delete(taken);
         if (r.error != error_code::none) return;
@@ -146,8 +146,6 @@ void group_coordinator::delete_one(const std::string& id, delete_group_result& r
     // The store kept them: put the group back (unless a new one took its
     // place) with its offsets.
     r.error = error_code::not_coordinator;
-    auto ref = use_slot(id, true);
-    group_slot& s = *ref;
     ketch::lock_guard lock(s.mu_);
     s.put_back(taken);
 }

@@ -182,6 +182,11 @@ std::optional<int32_t> group_coordinator::generation_of(const std::string& group
     return g->generation();
 }
 
+size_t group_coordinator::slot_count() {
+    ketch::lock_guard lock(mu_);
+    return slots_.size();
+}
+
 void group_coordinator::on_timer(const std::string& group_id, const std::string& key, uint64_t seq) {
     // A slot with a live timer stays in the router, so it is found.
     auto ref = use_slot(group_id, false);
@@ -226,10 +231,6 @@ void group_coordinator::set_consumer_overrides(const std::string& group_id,
     group_slot& s = *ref;
     ketch::lock_guard lock(s.mu_);
     s.set_overrides(overrides);
-}
-
-ketch::mutex& group_coordinator::stripe(const std::string& group_id) {
-    return stripes_[std::hash<std::string>{}(group_id) % stripes_.size()];
 }
 
 }  // namespace ketch::group

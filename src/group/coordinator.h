@@ -159,6 +159,8 @@ public:
     // The state of a group, if it exists (for tests and the console).
     std::optional<group_state> state_of(const std::string& group_id) EXCLUDES(mu_);
     std::optional<int32_t> generation_of(const std::string& group_id) EXCLUDES(mu_);
+    // How many group ids have a slot (a group, offsets, overrides or a timer).
+    size_t slot_count() EXCLUDES(mu_);
 
 private:
     friend class slot_ref;
@@ -180,15 +182,16 @@ private:
     void schedule_expiry() REQUIRES(mu_);
     // Runs the callbacks, then writes the group rows (best effort).
     void finish(completions& out);
-    ketch::mutex& stripe(const std::string& group_id);
     void expire_group(group_slot& s, int64_t retention) EXCLUDES(mu_);
     void delete_one(const std::string& id, delete_group_result& r) EXCLUDES(mu_);
 
     group_env env_;
     meta::offset_store& store_;
 
-    // Lock order: txn_offsets_mu_, then one stripe, then mu_, then one
-    // slot's mu_ (never two stripes, never two slots); txn_mu_ is a leaf.
+    // Lock order: txn_offsets_mu_, then mu_ (the router, held only to find
+    // a slot), then one slot's order_mu_, then its mu_ (never two slots);
+    // txn_mu_ is a leaf. A thread holding a slot's lock never takes mu_
+    // (slot_ref's release takes mu_, then the slot's mu_).
     // Checked by clang's -Wthread-safety (base/mutex.h) where it can see
     // both locks; docs/design/group_coordinator.md.
     ketch::mutex txn_offsets_mu_ ACQUIRED_BEFORE(mu_);
@@ -201,17 +204,14 @@ private:
     std::unique_ptr<timer_handle> expiry_timer_ GUARDED_BY(mu_);
 
     // Transactional offsets (txn_offsets.cc), per producer across groups.
+    // txn_offsets_mu_ serialises TxnOffsetCommit's check-and-write with the
+    // end of a transaction (complete_txn_offsets).
     ketch::mutex txn_mu_;
     meta::txn_store* txn_store_ GUARDED_BY(txn_mu_) = nullptr;
     // producer id -> group -> offsets pending in its transaction
     std::map<int64_t, std::map<std::string, group_offsets>> pending_txn_ GUARDED_BY(txn_mu_);
     std::map<int64_t, uint64_t> txn_guards_ GUARDED_BY(txn_mu_);  // producer id -> live verification guard
     uint64_t next_txn_guard_ GUARDED_BY(txn_mu_) = 0;
-    // txn_offsets_mu_ serialises TxnOffsetCommit's check-and-write with the
-    // end of a transaction (complete_txn_offsets). The stripes serialise
-    // the store writes of one group (commit, delete, expiry) so they reach
-    // the store in the order they were validated.
-    std::array<ketch::mutex, 32> stripes_;
 };
 
 }  // namespace ketch::group

@@ -79,7 +79,7 @@ void group_coordinator::expire_offsets() {
 }
 
 void group_coordinator::expire_group(group_slot& s, int64_t retention) {
-    ketch::lock_guard order(stripe(s.id()));
+    ketch::lock_guard order(s.order_mu_);
     std::vector<meta::offset_key> expired;
     bool delete_group = false;
     {

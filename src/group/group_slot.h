@@ -64,8 +64,14 @@ public:
 
     const std::string& id() const { return id_; }
 
-    // Guards everything below marked GUARDED_BY(mu_). Taken after the
-    // router's mutex, never two slots at once.
+    // Orders the group's store writes (OffsetCommit, OffsetDelete, topic
+    // deletion, expiry, DeleteGroups, the end of a transaction) as they were
+    // validated: held from the decision under mu_ to the end of the write,
+    // which runs without mu_. Held only with a slot_ref out, so the slot
+    // stays in the router meanwhile and every writer of the id finds it.
+    ketch::mutex order_mu_ ACQUIRED_BEFORE(mu_);
+    // Guards everything below marked GUARDED_BY(mu_): in-memory work only,
+    // never a store write or a callback. Never two slots at once.
     ketch::mutex mu_;
 
     // Nothing left in the slot (no group, offsets, overrides or timers):

@@ -2,9 +2,10 @@
 // (commitOffset, fetchOffsets, fetchAllOffsets, deleteOffsets) and
 // ClassicGroup.validateOffsetCommit / validateOffsetDelete (Kafka 4.3.1).
 //
-// A commit holds the group's stripe lock from validation to the end of its
-// store write, so commits (and deletes, expiry) of one group reach the store
-// in order; the group's slot is locked only around the in-memory parts.
+// A commit holds the group's order lock (group_slot::order_mu_) from
+// validation to the end of its store write, so commits (and deletes, expiry)
+// of one group reach the store in order; the slot's mu_ is held only around
+// the in-memory parts.
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
 #include "base/utf8.h"
@@ -98,12 +99,12 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
     if (too_long(args.member_id) || too_long(args.group_instance_id))
         return done(all_partitions(args, error_code::invalid_request));
 
-    ketch::unique_lock order(stripe(args.group_id));
+    auto ref = use_slot(args.group_id, true);
+    group_slot& s = *ref;
+    ketch::unique_lock order(s.order_mu_);
     const int64_t now = env_.clk.now_ms();
     auto e = error_code::coordinator_not_available;
     {
-        auto ref = use_slot(args.group_id, true);
-        group_slot& s = *ref;
         ketch::lock_guard lock(s.mu_);
         if (!env_.stopped) e = s.validate_commit(args);
     }
@@ -135,11 +136,8 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
             order.unlock();
             return done(all_partitions(args, error_code::not_coordinator));
         }
-        if (auto ref = use_slot(args.group_id, false)) {
-            group_slot& s = *ref;
-            ketch::lock_guard lock(s.mu_);
-            s.remember_offsets(records, false);
-        }
+        ketch::lock_guard lock(s.mu_);
+        s.remember_offsets(records, false);
     }
     order.unlock();
     done(std::move(res));
@@ -231,11 +229,11 @@ offset_delete_result group_coordinator::delete_offsets(const offset_delete_args&
         res.error = error_code::invalid_group_id;
         return res;
     }
-    ketch::lock_guard order(stripe(args.group_id));
+    auto ref = use_slot(args.group_id, true);
+    group_slot& s = *ref;
+    ketch::lock_guard order(s.order_mu_);
     std::vector<meta::offset_key> doomed;
     {
-        auto ref = use_slot(args.group_id, true);
-        group_slot& s = *ref;
         ketch::lock_guard lock(s.mu_);
         if (env_.stopped) {
             res.error = error_code::coordinator_not_available;
@@ -245,11 +243,8 @@ offset_delete_result group_coordinator::delete_offsets(const offset_delete_args&
     }
     if (doomed.empty()) return res;
     if (!store_.delete_offsets(args.group_id, doomed)) return offset_delete_result{.error = error_code::not_coordinator};
-    if (auto ref = use_slot(args.group_id, false)) {
-        group_slot& s = *ref;
-        ketch::lock_guard lock(s.mu_);
-        s.forget_offsets(doomed);
-    }
+    ketch::lock_guard lock(s.mu_);
+    s.forget_offsets(doomed);
     return res;
 }
 
@@ -297,7 +292,7 @@ void group_slot::offsets_of_topics(const std::vector<std::string>& topics, std::
 void group_coordinator::on_topics_deleted(const std::vector<std::string>& topics) {
     for (auto& ref : all_slots()) {
         group_slot& s = *ref;
-        ketch::lock_guard order(stripe(s.id()));
+        ketch::lock_guard order(s.order_mu_);
         std::vector<meta::offset_key> doomed;
         {
             ketch::lock_guard lock(s.mu_);

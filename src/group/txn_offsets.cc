@@ -37,7 +37,9 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
     };
     if (args.group_id.empty() || too_long(args.group_id)) return all(error_code::invalid_group_id);
     ketch::lock_guard serial(txn_offsets_mu_);
-    ketch::unique_lock order(stripe(args.group_id));
+    auto ref = use_slot(args.group_id, true);
+    group_slot& s = *ref;
+    ketch::lock_guard order(s.order_mu_);
     const int64_t now = env_.clk.now_ms();
     meta::txn_store* txns = nullptr;  // set once by attach_txn_store; read under txn_mu_
     {
@@ -53,8 +55,6 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
         }
     }
     {
-        auto ref = use_slot(args.group_id, true);
-        group_slot& s = *ref;
         ketch::lock_guard lock(s.mu_);
         if (auto e = s.validate_txn_commit(args); e != error_code::none) return all(e);
     }
@@ -140,13 +140,13 @@ bool group_coordinator::complete_txn_offsets(int64_t producer_id, bool commit) {
     }
     if (commit) {
         for (auto& [group_id, topics] : pending) {
-            ketch::lock_guard order(stripe(group_id));
+            auto ref = use_slot(group_id, true);
+            group_slot& s = *ref;
+            ketch::lock_guard order(s.order_mu_);
             std::vector<meta::stored_offset> records;
             for (auto& [topic, parts] : topics)
                 for (auto& [p, o] : parts) records.push_back(o);
             if (!store_.commit_offsets(records)) return false;
-            auto ref = use_slot(group_id, true);
-            group_slot& s = *ref;
             ketch::lock_guard lock(s.mu_);
             s.remember_offsets(records, true);
         }
