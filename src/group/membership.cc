@@ -23,47 +23,45 @@ void group_coordinator::sync(sync_args args, sync_callback done) {
 
 void group_slot::sync_locked(sync_args& args, sync_callback& done, completions& out) {
     auto fail = [&](error_code e) { out.add(std::move(done), sync_result{.error = e}); };
-    {
-        classic_group* g = nullptr;
-        if (args.group_id.empty() || too_long(args.group_id)) {
-            fail(error_code::invalid_group_id);
-        } else if (too_long(args.member_id) || too_long(args.group_instance_id) || too_long(args.protocol_type) ||
-                   too_long(args.protocol_name)) {
-            fail(error_code::invalid_request);
-        } else if (auto* cg = find_consumer(args.group_id)) {
-            // classicGroupSyncToConsumerGroup (an empty group: UNKNOWN_MEMBER_ID)
-            if (cg->empty()) fail(error_code::unknown_member_id);
-            else sync_consumer_group(*cg, args, done, out);
-        } else if (g = find(args.group_id); !g || g->is(group_state::empty)) {
-            fail(error_code::unknown_member_id);
-        } else if (g->is(group_state::dead)) {
-            fail(error_code::coordinator_not_available);
-        } else if (auto e = g->validate_member(args.member_id, args.group_instance_id); e != error_code::none) {
-            fail(e);
-        } else if (args.generation_id != g->generation()) {
-            fail(error_code::illegal_generation);
-        } else if (protocol_inconsistent(args.protocol_type, g->protocol_type()) ||
-                   protocol_inconsistent(args.protocol_name, g->protocol_name())) {
-            fail(error_code::inconsistent_group_protocol);
-        } else if (g->is(group_state::preparing_rebalance)) {
-            fail(error_code::rebalance_in_progress);
-        } else if (g->is(group_state::completing_rebalance)) {
-            auto& m = g->member(args.member_id);
-            g->park_sync(m, std::move(done), out);
-            remove_pending_sync_member(*g, args.member_id);
-            if (g->is_leader(args.member_id)) {
-                // The leader's assignment goes to every member (an empty one to
-                // members it left out), and the group is Stable.
-                std::map<std::string, bytes> assignment;
-                for (auto& a : args.assignments) assignment[a.member_id] = std::move(a.assignment);
-                set_and_propagate_assignment(*g, std::move(assignment), out);
-                g->transition_to(group_state::stable, clock_.now_ms());
-            }
-        } else {  // Stable: the member's current assignment
-            remove_pending_sync_member(*g, args.member_id);
-            auto& m = g->member(args.member_id);
-            out.add(std::move(done), sync_result{error_code::none, g->protocol_type(), g->protocol_name(), m.assignment});
+    classic_group* g = nullptr;
+    if (args.group_id.empty() || too_long(args.group_id)) {
+        fail(error_code::invalid_group_id);
+    } else if (too_long(args.member_id) || too_long(args.group_instance_id) || too_long(args.protocol_type) ||
+               too_long(args.protocol_name)) {
+        fail(error_code::invalid_request);
+    } else if (auto* cg = find_consumer(args.group_id)) {
+        // classicGroupSyncToConsumerGroup (an empty group: UNKNOWN_MEMBER_ID)
+        if (cg->empty()) fail(error_code::unknown_member_id);
+        else sync_consumer_group(*cg, args, done, out);
+    } else if (g = find(args.group_id); !g || g->is(group_state::empty)) {
+        fail(error_code::unknown_member_id);
+    } else if (g->is(group_state::dead)) {
+        fail(error_code::coordinator_not_available);
+    } else if (auto e = g->validate_member(args.member_id, args.group_instance_id); e != error_code::none) {
+        fail(e);
+    } else if (args.generation_id != g->generation()) {
+        fail(error_code::illegal_generation);
+    } else if (protocol_inconsistent(args.protocol_type, g->protocol_type()) ||
+               protocol_inconsistent(args.protocol_name, g->protocol_name())) {
+        fail(error_code::inconsistent_group_protocol);
+    } else if (g->is(group_state::preparing_rebalance)) {
+        fail(error_code::rebalance_in_progress);
+    } else if (g->is(group_state::completing_rebalance)) {
+        auto& m = g->member(args.member_id);
+        g->park_sync(m, std::move(done), out);
+        remove_pending_sync_member(*g, args.member_id);
+        if (g->is_leader(args.member_id)) {
+            // The leader's assignment goes to every member (an empty one to
+            // members it left out), and the group is Stable.
+            std::map<std::string, bytes> assignment;
+            for (auto& a : args.assignments) assignment[a.member_id] = std::move(a.assignment);
+            set_and_propagate_assignment(*g, std::move(assignment), out);
+            g->transition_to(group_state::stable, clock_.now_ms());
         }
+    } else {  // Stable: the member's current assignment
+        remove_pending_sync_member(*g, args.member_id);
+        auto& m = g->member(args.member_id);
+        out.add(std::move(done), sync_result{error_code::none, g->protocol_type(), g->protocol_name(), m.assignment});
     }
 }
 
