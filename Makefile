@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:9092
 DATA_DIR ?= ./data
 
-.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many conformance reference fuzz clean
+.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-registry bench-console conformance reference fuzz clean
 
 all: build
 
@@ -53,6 +53,17 @@ bench: build
 # loaded 2-core VM (Kafka's part is most of it). Knobs at the top of bench/many_partitions.sh.
 bench-many: build
 	bench/many_partitions.sh
+
+# Schema registry (issue 20): registration/lookup p50/p99 and id lookups per second, with the
+# load average and CPU steal of each step; ~2 minutes. Needs the test venv (make test-deps) and Go.
+bench-registry: broker
+	.venv/bin/python bench/registry_bench.py --out bench/results/registry-$$(date -u +%Y-%m-%dT%H%MZ).json
+
+# Console (issue 22): produce throughput and p99 with the console off / on and idle / watched
+# (Traffic polled as the page does), then the message browser on a 10 GiB topic (needs ~11 GB
+# free in $$TMPDIR; removed afterwards); ~10 minutes. Needs the test venv and Go.
+bench-console: broker
+	.venv/bin/python bench/console_bench.py --out bench/results/console-$$(date -u +%Y-%m-%dT%H%MZ).json
 
 # Re-records conformance/recordings/*.json against a live Apache Kafka 4.3.1,
 # and conformance/registry/recordings/*.json against Apicurio Registry 2.4.2

@@ -6,6 +6,8 @@
 //	bench-driver consume BOOTSTRAP TOPIC RECORDS    assign-based (group-less) consume rate
 //	bench-driver produce BOOTSTRAP TOPIC [flags]    native-client produce rate for a duration
 //	bench-driver many-* BOOTSTRAP PREFIX ...         the many-partitions workload (many.go)
+//	bench-driver fill BOOTSTRAP TOPIC [flags]       GiBs of timestamped records into partition 0 (fill.go)
+//	bench-driver http-load URL [flags]              closed-loop keep-alive GETs (httpload.go)
 //
 // Results are one JSON object on stdout; diagnostics go to stderr; exit 1 on failure.
 package main
@@ -104,6 +106,10 @@ func deleteTopic(bootstrap, topic string) {
 }
 
 func main() {
+	if len(os.Args) >= 3 && os.Args[1] == "http-load" {
+		runHTTPLoad(os.Args[2], os.Args[3:])
+		return
+	}
 	if len(os.Args) < 4 {
 		die("usage: bench-driver create-topic|delete-topic|latency|consume|produce BOOTSTRAP TOPIC ...")
 	}
@@ -133,6 +139,8 @@ func main() {
 			die("bad records %q", rest[0])
 		}
 		runConsume(bootstrap, topic, n)
+	case "fill":
+		runFill(bootstrap, topic, rest)
 	case "many-create", "many-metadata", "many-produce", "many-consume", "many-ready":
 		runMany(cmd, bootstrap, topic, rest)
 	default:

@@ -130,7 +130,10 @@ int32_t client::send_on(broker_conn& c, int16_t key, int16_t version, const kafk
 }
 
 bytes client::exchange(broker_conn& c, int16_t key, int16_t version, const kafka::encoded_message& body) {
-    int32_t id = send_on(c, key, version, body);
+    return receive_body(c, key, version, send_on(c, key, version, body));
+}
+
+bytes client::receive_body(broker_conn& c, int16_t key, int16_t version, int32_t id) {
     const auto* api = kafka::find_api(key);
     bytes resp = c.sock->read_frame();
     kafka::reader r(resp.data(), resp.size());
@@ -310,19 +313,7 @@ std::map<int32_t, int32_t> client::leaders(const std::string& topic) {
 }
 
 int client::coordinator(const std::string& key, coordinator_type type) {
-    // COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE (e.g. while Kafka
-    // creates __consumer_offsets on first use), NOT_COORDINATOR: retried until
-    // the request timeout, as the Java client does.
-    auto deadline = std::chrono::steady_clock::now() + cfg_.timeout;
-    for (auto backoff = std::chrono::milliseconds(50);; backoff = std::min(backoff * 2, std::chrono::milliseconds(1000))) {
-        try {
-            return find_coordinator(key, type);
-        } catch (const kafka_error& e) {
-            if ((e.code != 14 && e.code != 15 && e.code != 16) || std::chrono::steady_clock::now() + backoff > deadline)
-                throw;
-        }
-        std::this_thread::sleep_for(backoff);
-    }
+    return while_coordinator_loads([&] { return find_coordinator(key, type); });
 }
 
 int client::find_coordinator(const std::string& key, coordinator_type type) {

@@ -1,4 +1,5 @@
-// The CLI's Kafka client: blocking, one request at a time per broker.
+// The CLI's Kafka client: blocking; one request at a time per broker, or a
+// pipeline of requests whose answers are taken in order (send + receive).
 //
 // Connects to a bootstrap server, authenticates (SASL PLAIN, SCRAM-SHA-256/512
 // over SaslHandshake v1 + SaslAuthenticate), learns the broker's versions with
@@ -8,10 +9,13 @@
 // group and transaction coordinators through FindCoordinator.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "base/error_code.h"
 #include "cli/config.h"
@@ -76,6 +80,33 @@ public:
         send_request(node, Req::api_key, v, w.take());
     }
 
+    // A request sent by send() whose answer receive() takes. Answers on one
+    // connection come in the order of the requests (Kafka's guarantee), so a
+    // caller keeps its in-flight requests per node in a queue.
+    struct in_flight {
+        int node;
+        int16_t api_key;
+        int16_t version;
+        int32_t correlation_id;
+    };
+    template <class Req>
+    in_flight send(const Req& req, int node, int16_t cap = Req::max_version) {
+        int16_t v = version_for(Req::api_key, cap, node);
+        if (v < 0) throw unsupported_api(Req::message_name);
+        kafka::writer w;
+        req.encode(w, v);
+        return {node, Req::api_key, v, send_request(node, Req::api_key, v, w.take())};
+    }
+    // The answer to `f`, which must be the oldest unanswered request on its node.
+    template <class Resp>
+    Resp receive(const in_flight& f) {
+        bytes frame = receive_body(conn(f.node), f.api_key, f.version, f.correlation_id);
+        kafka::reader r(frame.data(), frame.size());
+        Resp resp;
+        resp.decode(r, f.version);
+        return resp;
+    }
+
     // The version call() would use for `key` on `node` (-1 if unsupported).
     int16_t version_for(int16_t key, int16_t our_max, int node = -1);
 
@@ -84,6 +115,23 @@ public:
                                       bool allow_auto_create = false);
     // The coordinator node of `key`; learns its address.
     int coordinator(const std::string& key, coordinator_type type);
+    // Runs `f` again while it throws COORDINATOR_LOAD_IN_PROGRESS,
+    // COORDINATOR_NOT_AVAILABLE (e.g. while Kafka creates __consumer_offsets
+    // on first use) or NOT_COORDINATOR, backing off, until the request
+    // timeout, as the Java client retries them.
+    template <class F>
+    auto while_coordinator_loads(F f) {
+        auto deadline = std::chrono::steady_clock::now() + cfg_.timeout;
+        for (auto backoff = std::chrono::milliseconds(50);; backoff = std::min(backoff * 2, std::chrono::milliseconds(1000))) {
+            try {
+                return f();
+            } catch (const kafka_error& e) {
+                if ((e.code != 14 && e.code != 15 && e.code != 16) || std::chrono::steady_clock::now() + backoff > deadline)
+                    throw;
+            }
+            std::this_thread::sleep_for(backoff);
+        }
+    }
     // Leader of every partition of `topic` (partition -> node); throws for an
     // unknown topic.
     std::map<int32_t, int32_t> leaders(const std::string& topic);
@@ -100,6 +148,8 @@ private:
     // the response header, whose correlation id is checked) returned.
     int32_t send_on(broker_conn& c, int16_t key, int16_t version, const kafka::encoded_message& body);
     bytes exchange(broker_conn& c, int16_t key, int16_t version, const kafka::encoded_message& body);
+    // Reads the next answer on `c`, checks it answers `id`, returns its body.
+    bytes receive_body(broker_conn& c, int16_t key, int16_t version, int32_t id);
     void authenticate(broker_conn& c);
     int find_coordinator(const std::string& key, coordinator_type type);
     void learn_brokers(const kafka::metadata_response& m);

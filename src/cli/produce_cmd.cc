@@ -1,8 +1,10 @@
 // ketch produce TOPIC: records from stdin (or -F FILE), one per line by
 // default, keyed with -k or split with -K SEP, read through a -f template, or
 // as JSON lines (--json). Idempotent (InitProducerId + sequences) unless
-// --no-idempotence or acks != all; compressed with -z.
+// --no-idempotence or acks != all; compressed with -z. Up to five Produce
+// requests are in flight per leader (the answers are taken in order).
 #include <chrono>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -69,8 +71,11 @@ public:
             kafka::init_producer_id_request req;
             req.transactional_id.reset();
             req.transaction_timeout_ms = 60000;
-            auto resp = c.call<kafka::init_producer_id_response>(req);
-            check(resp.error_code, "InitProducerId (idempotent producer; --no-idempotence turns it off)");
+            auto resp = c.while_coordinator_loads([&] {
+                auto r = c.call<kafka::init_producer_id_response>(req);
+                check(r.error_code, "InitProducerId (idempotent producer; --no-idempotence turns it off)");
+                return r;
+            });
             pid_ = resp.producer_id;
             epoch_ = resp.producer_epoch;
         }
@@ -132,23 +137,16 @@ public:
                 c_.send_only(req, leader, 12);
                 continue;
             }
-            auto resp = c_.call<kafka::produce_response>(req, leader, 12);
-            for (auto& t : resp.responses)
-                for (auto& pr : t.partition_responses) {
-                    check(pr.error_code, "produce to " + o_.topic + "/" + std::to_string(pr.index), pr.error_message);
-                    size_t n = counts[leader][pr.index];
-                    auto& s = summary_[pr.index];
-                    if (s.first < 0) s.first = pr.base_offset;
-                    s.second = pr.base_offset + int64_t(n) - 1;
-                    if (o_.verbose && !json_)
-                        std::cerr << "produced " << n << " records to " << o_.topic << "/" << pr.index
-                                  << " at offset " << pr.base_offset << "\n";
-                }
+            auto& queue = in_flight_[leader];
+            if (queue.size() >= max_in_flight) complete_oldest(queue);
+            queue.push_back({c_.send(req, leader, 12), std::move(counts[leader])});
         }
     }
 
     void finish() {
         flush();
+        for (auto& [leader, queue] : in_flight_)
+            while (!queue.empty()) complete_oldest(queue);
         if (acks_ == 0) c_.metadata(std::vector<std::string>{o_.topic});  // requests are served in order
         if (json_) {
             json parts = json::array();
@@ -158,6 +156,32 @@ public:
     }
 
 private:
+    // A Produce request sent and not yet answered, with its record counts.
+    struct sent {
+        client::in_flight request;
+        std::map<int32_t, size_t> counts;  // partition -> records
+    };
+    // Kafka's limit of in-flight requests per connection for an idempotent
+    // producer (max.in.flight.requests.per.connection <= 5): sequences stay
+    // in order because a connection answers in order.
+    static constexpr size_t max_in_flight = 5;
+
+    void complete_oldest(std::deque<sent>& queue) {
+        sent s = std::move(queue.front());
+        queue.pop_front();
+        auto resp = c_.receive<kafka::produce_response>(s.request);
+        for (auto& t : resp.responses)
+            for (auto& pr : t.partition_responses) {
+                check(pr.error_code, "produce to " + o_.topic + "/" + std::to_string(pr.index), pr.error_message);
+                size_t n = s.counts[pr.index];
+                auto& range = summary_.try_emplace(pr.index, pr.base_offset, pr.base_offset).first->second;
+                range.second = pr.base_offset + int64_t(n) - 1;
+                if (o_.verbose && !json_)
+                    std::cerr << "produced " << n << " records to " << o_.topic << "/" << pr.index << " at offset "
+                              << pr.base_offset << "\n";
+            }
+    }
+
     client& c_;
     produce_opts& o_;
     bool json_;
@@ -169,6 +193,7 @@ private:
     std::map<int32_t, int32_t> seq_;
     std::map<int32_t, std::vector<record::record_data>> pending_;
     std::map<int32_t, std::pair<int64_t, int64_t>> summary_;
+    std::map<int32_t, std::deque<sent>> in_flight_;  // leader -> oldest first
     size_t pending_bytes_ = 0;
     uint32_t round_robin_ = 0;
     int64_t count_ = 0;

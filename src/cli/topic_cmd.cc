@@ -1,5 +1,7 @@
 // ketch topic list|describe|create|delete|alter-config|add-partitions|trim
+#include <chrono>
 #include <iostream>
+#include <thread>
 
 #include "cli/command.h"
 #include "cli/offsets.h"
@@ -121,6 +123,25 @@ void describe(context& ctx, topic_opts& o) {
     if (ctx.json) std::cout << (all.size() == 1 ? all.front() : all).dump() << "\n";
 }
 
+// Kafka's controller answers CreateTopics before every broker's metadata has
+// the topic, so `topic create X && ketch produce X` could meet
+// UNKNOWN_TOPIC_OR_PARTITION. Like an admin client that waits for the topic
+// to be described, create returns once Metadata lists each topic with a
+// leader for every partition (or the request timeout passes).
+void wait_until_served(client& c, const std::vector<std::string>& names) {
+    auto deadline = std::chrono::steady_clock::now() + c.config().timeout;
+    for (auto backoff = std::chrono::milliseconds(20);; backoff = std::min(backoff * 2, std::chrono::milliseconds(500))) {
+        auto m = c.metadata(names);
+        bool served = m.topics.size() >= names.size();
+        for (auto& t : m.topics) {
+            served = served && t.error_code == 0 && !t.partitions.empty();
+            for (auto& p : t.partitions) served = served && p.leader_id >= 0;
+        }
+        if (served || std::chrono::steady_clock::now() + backoff > deadline) return;
+        std::this_thread::sleep_for(backoff);
+    }
+}
+
 void create(context& ctx, topic_opts& o) {
     auto& c = ctx.connect();
     kafka::create_topics_request req;
@@ -153,6 +174,7 @@ void create(context& ctx, topic_opts& o) {
     if (ctx.json) std::cout << out.dump() << "\n";
     else print_table(std::cout, {"TOPIC", "STATUS", "DETAIL"}, rows);
     if (first) throw *first;
+    if (!o.validate_only) wait_until_served(c, o.names);
 }
 
 void remove(context& ctx, topic_opts& o) {

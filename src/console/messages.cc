@@ -70,11 +70,17 @@ std::string control_name(const std::optional<byte_view>& key) {
     return type == 0 ? "ABORT" : type == 1 ? "COMMIT" : "UNKNOWN";
 }
 
-// Decodes the batches of one partition's fetched bytes into `out`; returns
-// the offset after the last batch seen (or `from` when none).
+// Decodes the batches of one partition's fetched bytes into `out`, at most
+// `want` records (those the filters keep); returns the offset to go on from:
+// after the last record taken when `want` was reached, else after the last
+// whole batch seen (or `from` when none). `used` grows by the bytes of the
+// whole batches read: not the records before `from` in the first batch's
+// neighbours, nor a partial batch at the end (a Fetch of 1 MiB batches ends
+// with one), so the browse's byte bound does not stop it short of `limit`.
 int64_t decode_partition(int32_t partition, const bytes& data, int64_t from, int8_t isolation,
                          const std::vector<kafka::fetch_response::aborted_transaction>& aborted_list,
-                         const browse_args& a, std::vector<shown_record>& out, size_t& scanned) {
+                         const browse_args& a, size_t want, std::vector<shown_record>& out, size_t& scanned,
+                         int64_t& used) {
     // read_committed: the records of aborted transactions are skipped as a
     // client skips them (the aborted list and the abort markers).
     std::vector<kafka::fetch_response::aborted_transaction> aborted = aborted_list;
@@ -82,14 +88,15 @@ int64_t decode_partition(int32_t partition, const bytes& data, int64_t from, int
     size_t next_aborted = 0;
     std::set<int64_t> aborting;
     int64_t next = from;
-    size_t pos = 0;
+    size_t pos = 0, taken = 0;
     record::record_view rv;
-    while (pos + record::k_log_overhead <= data.size()) {
+    while (pos + record::k_log_overhead <= data.size() && taken < want) {
         auto h = record::parse_batch_header(byte_view(data).subspan(pos));
         if (!h || pos + h->total_size() > data.size()) break;  // a partial batch at the end
         byte_view batch(data.data() + pos, h->total_size());
         pos += h->total_size();
         if (h->last_offset() < from) continue;
+        used += int64_t(h->total_size());
         next = std::max(next, h->last_offset() + 1);
         if (isolation == 1) {
             while (next_aborted < aborted.size() && aborted[next_aborted].first_offset <= h->last_offset())
@@ -99,6 +106,10 @@ int64_t decode_partition(int32_t partition, const bytes& data, int64_t from, int
         auto rd = record::record_reader::open(batch);
         if (!rd) continue;
         while (true) {
+            if (taken == want) {  // enough: go on after the last record taken
+                next = out.back().offset + 1;
+                break;
+            }
             auto more = rd->next(rv);
             if (!more || !*more) break;
             int64_t off = h->base_offset + rv.offset_delta;
@@ -134,6 +145,7 @@ int64_t decode_partition(int32_t partition, const bytes& data, int64_t from, int
                 j["headers"] = hs;
             }
             out.push_back({partition, off, std::move(j)});
+            ++taken;
         }
     }
     return next;
@@ -207,6 +219,29 @@ browse_args parse_browse(const context& ctx, const http::request& req, const top
     return a;
 }
 
+// The Fetch of one browse step: every partition not yet at its end, from its
+// position, at most `budget` bytes, waiting `wait_ms` (the first step only).
+kafka::fetch_request next_fetch(const topic_meta& t, const browse_args& a, std::map<int32_t, int64_t>& pos,
+                                const std::set<int32_t>& done, int64_t budget, int32_t wait_ms) {
+    kafka::fetch_request q;
+    q.replica_id = -1;
+    q.max_wait_ms = wait_ms;
+    q.min_bytes = 1;
+    q.max_bytes = int32_t(std::min<int64_t>(budget, a.max_bytes));
+    q.isolation_level = a.isolation;
+    auto& topic = q.topics.emplace_back();
+    topic.topic = t.name;
+    topic.topic_id = t.id;
+    for (int32_t p : a.partitions) {
+        if (done.count(p)) continue;
+        auto& fp = topic.partitions.emplace_back();
+        fp.partition = p;
+        fp.fetch_offset = pos[p];
+        fp.partition_max_bytes = q.max_bytes;
+    }
+    return q;
+}
+
 json browse(const context& ctx, const http::request& req) {
     const std::string who = principal_of(req);
     auto t = describe_topics(ctx, who, req.param("topic")).front();
@@ -214,29 +249,14 @@ json browse(const context& ctx, const http::request& req) {
     const auto deadline = steady::now() + std::chrono::milliseconds(2000 + a.wait_ms);
     std::vector<shown_record> got;
     std::map<int32_t, int64_t> pos = a.start, hwm, lso, log_start;
+    std::map<int32_t, size_t> taken;  // records kept per partition: at most `limit` each
     std::set<int32_t> done;  // partitions at their end
     int64_t bytes_read = 0;
     size_t scanned = 0;
     bool first = true;
     while (done.size() < a.partitions.size() && int(got.size()) < a.limit && bytes_read < a.max_bytes &&
            steady::now() < deadline) {
-        kafka::fetch_request q;
-        q.replica_id = -1;
-        q.max_wait_ms = first ? a.wait_ms : 0;
-        q.min_bytes = 1;
-        q.max_bytes = int32_t(std::min<int64_t>(a.max_bytes - bytes_read, a.max_bytes));
-        q.isolation_level = a.isolation;
-        q.topics.push_back({});
-        q.topics.back().topic = t.name;
-        q.topics.back().topic_id = t.id;
-        for (int32_t p : a.partitions) {
-            if (done.count(p)) continue;
-            q.topics.back().partitions.push_back({});
-            auto& fp = q.topics.back().partitions.back();
-            fp.partition = p;
-            fp.fetch_offset = pos[p];
-            fp.partition_max_bytes = q.max_bytes;
-        }
+        auto q = next_fetch(t, a, pos, done, a.max_bytes - bytes_read, first ? a.wait_ms : 0);
         first = false;
         auto r = ctx.kafka->call<kafka::fetch_request, kafka::fetch_response>(
             q, who, std::chrono::milliseconds(a.wait_ms + 10000), 12);
@@ -254,15 +274,19 @@ json browse(const context& ctx, const http::request& req) {
                 lso[p] = pd.last_stable_offset;
                 log_start[p] = pd.log_start_offset;
                 bytes data = pd.records ? pd.records->flatten() : bytes{};
-                bytes_read += int64_t(data.size());
                 static const std::vector<kafka::fetch_response::aborted_transaction> none;
+                // Decoding (JSON, hex) is most of a browse's time: a partition
+                // never gives more than `limit` records, however many a 1 MiB
+                // Fetch brought (the rest are read again by the next page).
+                const size_t before = got.size();
                 int64_t next = decode_partition(p, data, pos[p], a.isolation,
-                                                pd.aborted_transactions ? *pd.aborted_transactions : none, a, got,
-                                                scanned);
+                                                pd.aborted_transactions ? *pd.aborted_transactions : none, a,
+                                                size_t(a.limit) - taken[p], got, scanned, bytes_read);
+                taken[p] += got.size() - before;
                 if (next > pos[p]) progress = true;
                 pos[p] = next;
                 const int64_t end = a.isolation == 1 ? pd.last_stable_offset : pd.high_watermark;
-                if (pos[p] >= end) done.insert(p);
+                if (pos[p] >= end || taken[p] >= size_t(a.limit)) done.insert(p);
             }
         if (!progress) break;
     }

@@ -8,6 +8,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -78,16 +79,29 @@ bool is_disconnect(const beast::error_code& ec) {
 
 response plain_error(int status, const std::string& message) { return response{status, "text/plain; charset=utf-8", message + "\n"}; }
 
+// Threads: one io_context per thread (each run by its one thread, concurrency
+// hint 1), connections handed out round-robin at accept. A single io_context
+// shared by several threads made its threads wake each other on every
+// completion (a futex and a task switch per request, most of the server's
+// time under load; docs/performance.md, "Schema registry").
 struct server::impl {
     server_options opt;
-    asio::io_context io;
+    std::vector<std::unique_ptr<asio::io_context>> ios;
+    asio::io_context& io;  // ios[0]: the acceptor's
     tcp::acceptor acceptor{io};
+    size_t next_io = 0;
     std::unique_ptr<asio::ssl::context> tls;
     router routes;
     std::vector<std::thread> threads;
     std::atomic<size_t> live{0};
 
-    explicit impl(server_options o) : opt(std::move(o)), io(int(std::max(1u, opt.threads))) {
+    static std::vector<std::unique_ptr<asio::io_context>> make_ios(unsigned n) {
+        std::vector<std::unique_ptr<asio::io_context>> v;
+        for (unsigned i = 0; i < std::max(1u, n); ++i) v.push_back(std::make_unique<asio::io_context>(1));
+        return v;
+    }
+
+    explicit impl(server_options o) : opt(std::move(o)), ios(make_ios(opt.threads)), io(*ios[0]) {
         if (!opt.error_body) opt.error_body = plain_error;
     }
 
@@ -128,6 +142,12 @@ struct server::impl {
     template <class Stream>
     asio::awaitable<void> serve(Stream& stream) {
         beast::flat_buffer buffer;
+        std::string remote_ip;  // once per connection (a getpeername each request cost ~5%)
+        {
+            beast::error_code ep_ec;
+            auto peer = beast::get_lowest_layer(stream).socket().remote_endpoint(ep_ec);
+            if (!ep_ec) remote_ip = peer.address().to_string();
+        }
         for (;;) {
             bhttp::request_parser<bhttp::string_body> parser;
             parser.header_limit(k_max_header_bytes);
@@ -151,9 +171,7 @@ struct server::impl {
             }
             auto in = parser.release();
             request req = to_request(in);
-            beast::error_code ep_ec;
-            auto peer = beast::get_lowest_layer(stream).socket().remote_endpoint(ep_ec);
-            if (!ep_ec) req.remote_ip = peer.address().to_string();
+            req.remote_ip = remote_ip;
             auto res = to_beast(dispatch(req), in.version(), in.method() == bhttp::verb::head);
             res.keep_alive(in.keep_alive());
             co_await bhttp::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
@@ -189,7 +207,8 @@ struct server::impl {
     asio::awaitable<void> accept_loop() {
         for (;;) {
             beast::error_code ec;
-            tcp::socket s = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+            auto& target = *ios[next_io++ % ios.size()];
+            tcp::socket s = co_await acceptor.async_accept(target, asio::redirect_error(asio::use_awaitable, ec));
             if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
             if (ec) {  // e.g. out of file descriptors: wait instead of spinning
                 asio::steady_timer t(io, std::chrono::milliseconds(100));
@@ -197,7 +216,7 @@ struct server::impl {
                 continue;
             }
             ++live;
-            asio::co_spawn(io, session(std::move(s)), [](std::exception_ptr e) {
+            asio::co_spawn(target, session(std::move(s)), [](std::exception_ptr e) {
                 if (!e) return;
                 try {
                     std::rethrow_exception(e);
@@ -243,10 +262,12 @@ uint16_t server::listen(const std::string& host, uint16_t port) {
 
 void server::start() {
     asio::co_spawn(impl_->io, impl_->accept_loop(), asio::detached);
-    for (unsigned i = 0; i < std::max(1u, impl_->opt.threads); ++i)
-        impl_->threads.emplace_back([this] {
+    for (auto& io : impl_->ios)
+        impl_->threads.emplace_back([this, io = io.get()] {
+            // Idle threads wait for connections rather than return.
+            auto guard = asio::make_work_guard(*io);
             try {
-                impl_->io.run();
+                io->run();
             } catch (const std::exception& e) {
                 spdlog::error("http server stopped: {}", e.what());
             }
@@ -258,7 +279,7 @@ void server::stop() {
     asio::post(impl_->io, [this] {
         beast::error_code ignored;
         impl_->acceptor.close(ignored);
-        impl_->io.stop();  // drops the sessions still open
+        for (auto& io : impl_->ios) io->stop();  // drops the sessions still open
     });
     for (auto& t : impl_->threads) t.join();
     impl_->threads.clear();

@@ -48,7 +48,7 @@ private:
 
 }  // namespace
 
-fault_file_system::fault_file_system(std::shared_ptr<file_system> base) : base_(std::move(base)) {}
+fault_file_system::fault_file_system(std::shared_ptr<file_system> base) : forwarding_file_system(std::move(base)) {}
 fault_file_system::~fault_file_system() = default;
 
 void fault_file_system::set_space_left(uint64_t bytes) {
@@ -148,14 +148,6 @@ io_result<std::shared_ptr<file>> fault_file_system::open(const std::string& path
     if (!f) return f;
     return std::shared_ptr<file>(std::make_shared<fault_file>(std::move(*f), this));
 }
-
-io_status fault_file_system::rename(const std::string& from, const std::string& to) { return base_->rename(from, to); }
-io_status fault_file_system::remove(const std::string& path) { return base_->remove(path); }
-io_result<std::vector<dir_entry>> fault_file_system::list_dir(const std::string& dir) { return base_->list_dir(dir); }
-io_status fault_file_system::mkdir(const std::string& dir) { return base_->mkdir(dir); }
-io_result<uint64_t> fault_file_system::file_size(const std::string& path) { return base_->file_size(path); }
-io_result<int64_t> fault_file_system::modified_ms(const std::string& path) { return base_->modified_ms(path); }
-io_result<bool> fault_file_system::exists(const std::string& path) { return base_->exists(path); }
 
 io_status fault_file_system::sync_dir(const std::string& dir) {
     dir_syncs_.fetch_add(1);

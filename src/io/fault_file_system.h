@@ -20,11 +20,11 @@
 #include <mutex>
 #include <optional>
 
-#include "io/file_system.h"
+#include "io/forwarding_file_system.h"
 
 namespace ketch::io {
 
-class fault_file_system final : public file_system {
+class fault_file_system final : public forwarding_file_system {
 public:
     explicit fault_file_system(std::shared_ptr<file_system> base);
     ~fault_file_system() override;
@@ -51,15 +51,8 @@ public:
     uint64_t write_count() const { return writes_.load(); }
     uint64_t bytes_written() const { return bytes_.load(); }
 
-    // --- file_system ---
+    // --- file_system: files opened are wrapped; directory syncs are counted ---
     io_result<std::shared_ptr<file>> open(const std::string& path, open_mode mode) override;
-    io_status rename(const std::string& from, const std::string& to) override;
-    io_status remove(const std::string& path) override;
-    io_result<std::vector<dir_entry>> list_dir(const std::string& dir) override;
-    io_status mkdir(const std::string& dir) override;
-    io_result<uint64_t> file_size(const std::string& path) override;
-    io_result<int64_t> modified_ms(const std::string& path) override;
-    io_result<bool> exists(const std::string& path) override;
     io_status sync_dir(const std::string& dir) override;
 
     // Called by the wrapped files. A write of `n` bytes to `path` may store
@@ -75,7 +68,6 @@ private:
     bool matches_locked(const std::string& path) const;
     std::optional<io_errc> ask_rule(const std::string& path, bool sync);
 
-    std::shared_ptr<file_system> base_;
     std::mutex mu_;  // guards the fault settings below
     std::optional<uint64_t> space_left_;
     int fail_writes_ = 0;

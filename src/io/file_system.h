@@ -1,7 +1,8 @@
 // io::file_system: the operating system as the log sees it (LevelDB's Env).
 // Implementations: posix_file_system (real files), memory_file_system (tests,
-// with crash simulation) and fault_file_system (wraps another; injects disk
-// full, failed writes and failed fdatasync, and counts calls).
+// with crash simulation), and the decorators built on forwarding_file_system:
+// fault_file_system (injects disk full, failed writes and failed fdatasync,
+// and counts calls) and pooling_file_system (bounds the open files).
 //
 // Paths are plain strings joined with '/'. Every method is thread-safe.
 #pragma once

@@ -138,7 +138,8 @@ void file_pool::each_under(const std::string& path, Fn fn) {
 
 pooling_file_system::pooling_file_system(std::shared_ptr<file_system> base, size_t max_open,
                                          std::function<bool(std::string_view)> pooled)
-    : base_(std::move(base)), pooled_(std::move(pooled)), pool_(std::make_shared<file_pool>(base_, max_open)) {}
+    : forwarding_file_system(std::move(base)), pooled_(std::move(pooled)),
+      pool_(std::make_shared<file_pool>(base_, max_open)) {}
 
 pooling_file_system::~pooling_file_system() = default;
 
@@ -188,13 +189,6 @@ io_status pooling_file_system::remove(const std::string& path) {
     if (!pinned) return pinned;
     return base_->remove(path);
 }
-
-io_result<std::vector<dir_entry>> pooling_file_system::list_dir(const std::string& dir) { return base_->list_dir(dir); }
-io_status pooling_file_system::mkdir(const std::string& dir) { return base_->mkdir(dir); }
-io_result<uint64_t> pooling_file_system::file_size(const std::string& path) { return base_->file_size(path); }
-io_result<int64_t> pooling_file_system::modified_ms(const std::string& path) { return base_->modified_ms(path); }
-io_result<bool> pooling_file_system::exists(const std::string& path) { return base_->exists(path); }
-io_status pooling_file_system::sync_dir(const std::string& dir) { return base_->sync_dir(dir); }
 
 size_t pooling_file_system::open_count() const {
     std::lock_guard lk(pool_->mu);

@@ -31,34 +31,28 @@
 #include <string>
 #include <string_view>
 
-#include "io/file_system.h"
+#include "io/forwarding_file_system.h"
 
 namespace ketch::io {
 
 struct file_pool;
 
-class pooling_file_system final : public file_system {
+class pooling_file_system final : public forwarding_file_system {
 public:
     pooling_file_system(std::shared_ptr<file_system> base, size_t max_open,
                         std::function<bool(std::string_view path)> pooled);
     ~pooling_file_system() override;
 
+    // --- file_system: pooled opens; renames and removals keep the pool's paths ---
     io_result<std::shared_ptr<file>> open(const std::string& path, open_mode mode) override;
     io_status rename(const std::string& from, const std::string& to) override;
     io_status remove(const std::string& path) override;
-    io_result<std::vector<dir_entry>> list_dir(const std::string& dir) override;
-    io_status mkdir(const std::string& dir) override;
-    io_result<uint64_t> file_size(const std::string& path) override;
-    io_result<int64_t> modified_ms(const std::string& path) override;
-    io_result<bool> exists(const std::string& path) override;
-    io_status sync_dir(const std::string& dir) override;
 
     // Pooled files open now (not counting pinned ones), at most max_open.
     size_t open_count() const;
     size_t max_open() const;
 
 private:
-    std::shared_ptr<file_system> base_;
     std::function<bool(std::string_view)> pooled_;
     std::shared_ptr<file_pool> pool_;
 };

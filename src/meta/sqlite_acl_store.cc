@@ -41,11 +41,11 @@ int8_t int8_at(statement& q, int col) { return int8_t(q.int_at(col)); }
 result<std::unique_ptr<sqlite_acl_store>, store_error> sqlite_acl_store::open(const std::filesystem::path& data_dir) {
     auto db = sqlite::open(data_dir, file_name, k_migrations);
     if (!db) return failure{db.error()};
-    std::unique_ptr<sqlite_acl_store> s(new sqlite_acl_store(*db));
+    std::unique_ptr<sqlite_acl_store> s(new sqlite_acl_store(sqlite::connection(*db)));
     return s;
 }
 
-sqlite_acl_store::~sqlite_acl_store() { sqlite3_close_v2(db_); }
+sqlite_acl_store::~sqlite_acl_store() = default;
 
 std::vector<stored_acl> sqlite_acl_store::list() const {
     std::lock_guard lock(mu_);

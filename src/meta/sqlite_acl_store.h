@@ -12,8 +12,7 @@
 #include <mutex>
 
 #include "meta/acl_store.h"
-
-struct sqlite3;
+#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
@@ -22,18 +21,16 @@ public:
     static constexpr const char* file_name = "acls.db";
 
     static result<std::unique_ptr<sqlite_acl_store>, store_error> open(const std::filesystem::path& data_dir);
-    ~sqlite_acl_store() override;
-    sqlite_acl_store(const sqlite_acl_store&) = delete;
-    sqlite_acl_store& operator=(const sqlite_acl_store&) = delete;
+    ~sqlite_acl_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     std::vector<stored_acl> list() const override;
     status<store_error> apply(const std::vector<stored_acl>& add, const std::vector<stored_acl>& remove) override;
 
 private:
-    explicit sqlite_acl_store(sqlite3* db) : db_(db) {}
+    explicit sqlite_acl_store(sqlite::connection db) : db_(std::move(db)) {}
 
     mutable std::mutex mu_;
-    sqlite3* db_;
+    sqlite::connection db_;
 };
 
 }  // namespace ketch::meta

@@ -23,13 +23,13 @@ using sqlite::statement;
 result<std::unique_ptr<sqlite_credential_store>, store_error> sqlite_credential_store::open(const std::filesystem::path& data_dir) {
     auto db = sqlite::open(data_dir, file_name, k_migrations);
     if (!db) return failure{db.error()};
-    std::unique_ptr<sqlite_credential_store> s(new sqlite_credential_store(*db));
+    std::unique_ptr<sqlite_credential_store> s(new sqlite_credential_store(sqlite::connection(*db)));
     auto st = s->load();
     if (!st.ok()) return failure{st.error()};
     return s;
 }
 
-sqlite_credential_store::~sqlite_credential_store() { sqlite3_close_v2(db_); }
+sqlite_credential_store::~sqlite_credential_store() = default;
 
 status<store_error> sqlite_credential_store::load() {
     std::lock_guard lock(mu_);

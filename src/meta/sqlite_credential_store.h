@@ -13,8 +13,7 @@
 #include <mutex>
 
 #include "meta/credential_store.h"
-
-struct sqlite3;
+#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
@@ -23,9 +22,7 @@ public:
     static constexpr const char* file_name = "credentials.db";
 
     static result<std::unique_ptr<sqlite_credential_store>, store_error> open(const std::filesystem::path& data_dir);
-    ~sqlite_credential_store() override;
-    sqlite_credential_store(const sqlite_credential_store&) = delete;
-    sqlite_credential_store& operator=(const sqlite_credential_store&) = delete;
+    ~sqlite_credential_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     std::optional<scram_credential> find(const std::string& user, const std::string& mechanism) const override;
     std::vector<scram_credential> list() const override;
@@ -33,11 +30,11 @@ public:
     result<bool, store_error> remove(const std::string& user, const std::string& mechanism) override;
 
 private:
-    explicit sqlite_credential_store(sqlite3* db) : db_(db) {}
+    explicit sqlite_credential_store(sqlite::connection db) : db_(std::move(db)) {}
     status<store_error> load();
 
     mutable std::mutex mu_;
-    sqlite3* db_;
+    sqlite::connection db_;
     std::map<std::pair<std::string, std::string>, scram_credential> cache_;
 };
 

@@ -178,4 +178,6 @@ bool transaction::commit() {
     return done_;
 }
 
+connection::~connection() { sqlite3_close_v2(db_); }
+
 }  // namespace ketch::meta::sqlite

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "base/result.h"
 #include "base/uuid.h"
@@ -34,9 +35,28 @@ bool exec(sqlite3* db, const char* sql);
 // A file that does not exist is built aside ("<file>.new", unsynced), synced
 // once and renamed into place, so it exists only with its whole schema.
 // A file with a version above migrations.size() (written by a newer ketch) is
-// refused. On success the caller owns the handle (sqlite3_close_v2).
+// refused. On success the caller owns the handle (sqlite3_close_v2, or a
+// connection made of it).
 result<sqlite3*, store_error> open(const std::filesystem::path& dir, std::string_view file,
                                    std::span<const char* const> migrations);
+
+// An open database file, owned: closed (sqlite3_close_v2) when destroyed.
+// Converts to sqlite3* for statements and errors. Movable, not copyable, so a
+// store that holds one is not copyable either.
+class connection {
+public:
+    explicit connection(sqlite3* db) noexcept : db_(db) {}
+    ~connection();
+    connection(connection&& other) noexcept : db_(std::exchange(other.db_, nullptr)) {}
+    connection& operator=(connection&&) = delete;
+    connection(const connection&) = delete;
+    connection& operator=(const connection&) = delete;
+
+    operator sqlite3*() const { return db_; }
+
+private:
+    sqlite3* db_;
+};
 
 // One prepared statement, finalized on scope exit. Strings are bound as BLOBs
 // (any bytes, compared byte for byte) unless bound with bind_text.

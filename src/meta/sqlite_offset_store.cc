@@ -37,13 +37,11 @@ using sqlite::transaction;
 result<std::unique_ptr<sqlite_offset_store>, store_error> sqlite_offset_store::open(const std::filesystem::path& data_dir) {
     auto db = sqlite::open(data_dir, file_name, k_migrations);
     if (!db) return failure{db.error()};
-    std::unique_ptr<sqlite_offset_store> s(new sqlite_offset_store(*db));
+    std::unique_ptr<sqlite_offset_store> s(new sqlite_offset_store(sqlite::connection(*db)));
     return s;
 }
 
-sqlite_offset_store::~sqlite_offset_store() {
-    sqlite3_close_v2(db_);
-}
+sqlite_offset_store::~sqlite_offset_store() = default;
 
 result<std::vector<stored_offset>, store_error> sqlite_offset_store::load_offsets() {
     std::lock_guard lock(mu_);

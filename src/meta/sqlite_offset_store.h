@@ -17,8 +17,7 @@
 #include <mutex>
 
 #include "meta/offset_store.h"
-
-struct sqlite3;
+#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
@@ -29,10 +28,7 @@ public:
     // Opens (creating if needed) <data_dir>/offsets.db; creates data_dir if
     // missing. Fails if the file is not an offsets database or is newer.
     static result<std::unique_ptr<sqlite_offset_store>, store_error> open(const std::filesystem::path& data_dir);
-
-    ~sqlite_offset_store() override;
-    sqlite_offset_store(const sqlite_offset_store&) = delete;
-    sqlite_offset_store& operator=(const sqlite_offset_store&) = delete;
+    ~sqlite_offset_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<stored_offset>, store_error> load_offsets() override;
     result<std::vector<stored_group>, store_error> load_groups() override;
@@ -42,10 +38,10 @@ public:
     status<store_error> put_group(const stored_group& g) override;
 
 private:
-    explicit sqlite_offset_store(sqlite3* db) : db_(db) {}
+    explicit sqlite_offset_store(sqlite::connection db) : db_(std::move(db)) {}
 
     std::mutex mu_;
-    sqlite3* db_;
+    sqlite::connection db_;
 };
 
 }  // namespace ketch::meta

@@ -58,11 +58,11 @@ status<store_error> memory_quota_store::apply(const std::vector<quota_change>& c
 result<std::unique_ptr<sqlite_quota_store>, store_error> sqlite_quota_store::open(const std::filesystem::path& data_dir) {
     auto db = sqlite::open(data_dir, file_name, k_migrations);
     if (!db) return failure{db.error()};
-    std::unique_ptr<sqlite_quota_store> s(new sqlite_quota_store(*db));
+    std::unique_ptr<sqlite_quota_store> s(new sqlite_quota_store(sqlite::connection(*db)));
     return s;
 }
 
-sqlite_quota_store::~sqlite_quota_store() { sqlite3_close_v2(db_); }
+sqlite_quota_store::~sqlite_quota_store() = default;
 
 result<std::vector<quota_value>, store_error> sqlite_quota_store::load() {
     std::lock_guard lock(mu_);

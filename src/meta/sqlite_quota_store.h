@@ -11,8 +11,7 @@
 #include <mutex>
 
 #include "meta/quota_store.h"
-
-struct sqlite3;
+#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
@@ -21,17 +20,15 @@ public:
     static constexpr const char* file_name = "quotas.db";
 
     static result<std::unique_ptr<sqlite_quota_store>, store_error> open(const std::filesystem::path& data_dir);
-    ~sqlite_quota_store() override;
-    sqlite_quota_store(const sqlite_quota_store&) = delete;
-    sqlite_quota_store& operator=(const sqlite_quota_store&) = delete;
+    ~sqlite_quota_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<quota_value>, store_error> load() override;
     status<store_error> apply(const std::vector<quota_change>& changes) override;
 
 private:
-    explicit sqlite_quota_store(sqlite3* db) : db_(db) {}
+    explicit sqlite_quota_store(sqlite::connection db) : db_(std::move(db)) {}
     std::mutex mu_;
-    sqlite3* db_;
+    sqlite::connection db_;
 };
 
 }  // namespace ketch::meta

@@ -40,11 +40,11 @@ std::string id_bytes(const uuid& id) { return std::string(reinterpret_cast<const
 result<std::unique_ptr<sqlite_share_store>, store_error> sqlite_share_store::open(const std::filesystem::path& data_dir) {
     auto db = sqlite::open(data_dir, file_name, k_migrations);
     if (!db) return failure{db.error()};
-    std::unique_ptr<sqlite_share_store> s(new sqlite_share_store(*db));
+    std::unique_ptr<sqlite_share_store> s(new sqlite_share_store(sqlite::connection(*db)));
     return s;
 }
 
-sqlite_share_store::~sqlite_share_store() { sqlite3_close_v2(db_); }
+sqlite_share_store::~sqlite_share_store() = default;
 
 result<std::vector<stored_share_partition>, store_error> sqlite_share_store::load() {
     std::lock_guard lock(mu_);

@@ -14,8 +14,7 @@
 #include <mutex>
 
 #include "meta/share_store.h"
-
-struct sqlite3;
+#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
@@ -24,19 +23,17 @@ public:
     static constexpr const char* file_name = "shares.db";
 
     static result<std::unique_ptr<sqlite_share_store>, store_error> open(const std::filesystem::path& data_dir);
-    ~sqlite_share_store() override;
-    sqlite_share_store(const sqlite_share_store&) = delete;
-    sqlite_share_store& operator=(const sqlite_share_store&) = delete;
+    ~sqlite_share_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<stored_share_partition>, store_error> load() override;
     status<store_error> put(std::span<const stored_share_partition> parts) override;
     status<store_error> remove(const std::string& group, const uuid& topic_id, int32_t partition) override;
 
 private:
-    explicit sqlite_share_store(sqlite3* db) : db_(db) {}
+    explicit sqlite_share_store(sqlite::connection db) : db_(std::move(db)) {}
 
     std::mutex mu_;
-    sqlite3* db_;
+    sqlite::connection db_;
 };
 
 }  // namespace ketch::meta

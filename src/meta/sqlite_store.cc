@@ -101,14 +101,12 @@ status<store_error> replace_keyed_configs(sqlite3* db, const char* del_sql, cons
 result<std::unique_ptr<sqlite_store>, store_error> sqlite_store::open(const std::filesystem::path& data_dir) {
     auto db = sqlite::open(data_dir, file_name, k_migrations);
     if (!db) return failure{db.error()};
-    std::unique_ptr<sqlite_store> s(new sqlite_store(*db));
+    std::unique_ptr<sqlite_store> s(new sqlite_store(sqlite::connection(*db)));
     if (!exec(*db, "PRAGMA foreign_keys=ON")) return failure{sqlite::error(*db, "cannot enable foreign keys")};
     return s;
 }
 
-sqlite_store::~sqlite_store() {
-    sqlite3_close_v2(db_);
-}
+sqlite_store::~sqlite_store() = default;
 
 result<std::vector<topic>, store_error> sqlite_store::load_topics() {
     std::lock_guard lock(mu_);

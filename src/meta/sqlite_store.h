@@ -18,8 +18,7 @@
 #include <mutex>
 
 #include "meta/store.h"
-
-struct sqlite3;
+#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
@@ -30,10 +29,7 @@ public:
     // Opens (creating if needed) <data_dir>/meta.db; creates data_dir if missing.
     // Fails if the file is not a ketch metadata database or has a newer schema.
     static result<std::unique_ptr<sqlite_store>, store_error> open(const std::filesystem::path& data_dir);
-
-    ~sqlite_store() override;
-    sqlite_store(const sqlite_store&) = delete;
-    sqlite_store& operator=(const sqlite_store&) = delete;
+    ~sqlite_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<topic>, store_error> load_topics() override;
     status<store_error> insert_topics(std::span<const topic> topics) override;
@@ -47,10 +43,10 @@ public:
                                              const config_map& configs) override;
 
 private:
-    explicit sqlite_store(sqlite3* db) : db_(db) {}
+    explicit sqlite_store(sqlite::connection db) : db_(std::move(db)) {}
 
     std::mutex mu_;
-    sqlite3* db_;
+    sqlite::connection db_;
 };
 
 }  // namespace ketch::meta

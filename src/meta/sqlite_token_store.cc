@@ -40,10 +40,10 @@ std::vector<std::string> renewers_of(const std::string& text) {
 result<std::unique_ptr<sqlite_token_store>, store_error> sqlite_token_store::open(const std::filesystem::path& data_dir) {
     auto db = sqlite::open(data_dir, file_name, k_migrations);
     if (!db) return failure{db.error()};
-    return std::unique_ptr<sqlite_token_store>(new sqlite_token_store(*db));
+    return std::unique_ptr<sqlite_token_store>(new sqlite_token_store(sqlite::connection(*db)));
 }
 
-sqlite_token_store::~sqlite_token_store() { sqlite3_close_v2(db_); }
+sqlite_token_store::~sqlite_token_store() = default;
 
 result<std::vector<delegation_token>, store_error> sqlite_token_store::load() {
     std::lock_guard lock(mu_);

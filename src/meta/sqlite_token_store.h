@@ -12,8 +12,7 @@
 #include <mutex>
 
 #include "meta/token_store.h"
-
-struct sqlite3;
+#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
@@ -22,19 +21,17 @@ public:
     static constexpr const char* file_name = "tokens.db";
 
     static result<std::unique_ptr<sqlite_token_store>, store_error> open(const std::filesystem::path& data_dir);
-    ~sqlite_token_store() override;
-    sqlite_token_store(const sqlite_token_store&) = delete;
-    sqlite_token_store& operator=(const sqlite_token_store&) = delete;
+    ~sqlite_token_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<delegation_token>, store_error> load() override;
     status<store_error> upsert(const delegation_token& t) override;
     status<store_error> remove(const std::string& token_id) override;
 
 private:
-    explicit sqlite_token_store(sqlite3* db) : db_(db) {}
+    explicit sqlite_token_store(sqlite::connection db) : db_(std::move(db)) {}
 
     std::mutex mu_;
-    sqlite3* db_;
+    sqlite::connection db_;
 };
 
 }  // namespace ketch::meta

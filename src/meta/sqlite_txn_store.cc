@@ -55,11 +55,11 @@ std::vector<std::pair<std::string, int32_t>> decode_partitions(const std::string
 result<std::unique_ptr<sqlite_txn_store>, store_error> sqlite_txn_store::open(const std::filesystem::path& data_dir) {
     auto db = sqlite::open(data_dir, file_name, k_migrations);
     if (!db) return failure{db.error()};
-    std::unique_ptr<sqlite_txn_store> s(new sqlite_txn_store(*db));
+    std::unique_ptr<sqlite_txn_store> s(new sqlite_txn_store(sqlite::connection(*db)));
     return s;
 }
 
-sqlite_txn_store::~sqlite_txn_store() { sqlite3_close_v2(db_); }
+sqlite_txn_store::~sqlite_txn_store() = default;
 
 result<std::vector<stored_txn>, store_error> sqlite_txn_store::load_txns() {
     std::lock_guard l(mu_);

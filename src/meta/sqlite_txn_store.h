@@ -19,8 +19,7 @@
 #include <mutex>
 
 #include "meta/txn_store.h"
-
-struct sqlite3;
+#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
@@ -29,9 +28,7 @@ public:
     static constexpr const char* file_name = "txn.db";
 
     static result<std::unique_ptr<sqlite_txn_store>, store_error> open(const std::filesystem::path& data_dir);
-    ~sqlite_txn_store() override;
-    sqlite_txn_store(const sqlite_txn_store&) = delete;
-    sqlite_txn_store& operator=(const sqlite_txn_store&) = delete;
+    ~sqlite_txn_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<stored_txn>, store_error> load_txns() override;
     status<store_error> put_txn(const stored_txn& t) override;
@@ -41,10 +38,10 @@ public:
     status<store_error> delete_pending_offsets(int64_t producer_id) override;
 
 private:
-    explicit sqlite_txn_store(sqlite3* db) : db_(db) {}
+    explicit sqlite_txn_store(sqlite::connection db) : db_(std::move(db)) {}
 
     std::mutex mu_;
-    sqlite3* db_;
+    sqlite::connection db_;
 };
 
 }  // namespace ketch::meta

@@ -162,7 +162,7 @@ result_t<int64_t> registry::choose_id(const std::string& subject, const schema_r
 
 result_t<subject_version> registry::register_schema(const std::string& subject, const schema_request& req) {
     if (!valid_subject(subject)) return failure{errors::invalid_subject(subject)};
-    std::unique_lock lock(mu_);
+    auto lock = lock_for_write();
     mode m = mode_of(subject);
     if (m == mode::readonly || m == mode::readonly_override)
         return failure{errors::not_permitted("Subject " + subject + " in context . is in read-only mode")};

@@ -10,8 +10,10 @@
 // - a version referenced by another schema cannot be deleted (42206).
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -92,6 +94,11 @@ public:
     result_t<mode> set_mode(const std::string& subject, mode m, bool force);
     result_t<mode> delete_mode(const std::string& subject);
 
+    // Advanced by every write while it holds the write lock: an answer read
+    // under generation G is still right while generation() == G (the HTTP
+    // layer's rendered id lookups are cached by it).
+    uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+
 private:
     explicit registry(std::unique_ptr<schema_store> store) : store_(std::move(store)) {}
 
@@ -110,7 +117,16 @@ private:
     result_t<int64_t> choose_id(const std::string& subject, const schema_request& req, const std::string& key,
                                 const std::string& text) const;
 
+    // The write lock: mu_ held alone, generation_ advanced before it is released.
+    struct write_lock {
+        std::unique_lock<std::shared_mutex> lock;
+        std::atomic<uint64_t>& generation;
+        ~write_lock() { generation.fetch_add(1, std::memory_order_acq_rel); }
+    };
+    write_lock lock_for_write() { return write_lock{std::unique_lock(mu_), generation_}; }
+
     mutable std::shared_mutex mu_;
+    std::atomic<uint64_t> generation_{0};
     std::unique_ptr<schema_store> store_;
     std::map<int64_t, stored_schema> schemas_;
     std::map<std::string, std::vector<version_entry>> subjects_;

@@ -16,7 +16,7 @@ error read_only(const std::string& subject) {
 }  // namespace
 
 result_t<std::vector<int32_t>> registry::delete_subject(const std::string& subject, bool permanent) {
-    std::unique_lock lock(mu_);
+    auto lock = lock_for_write();
     auto it = subjects_.find(subject);
     if (it == subjects_.end()) return failure{errors::subject_not_found(subject)};
     if (mode_of(subject) == mode::readonly) return failure{read_only(subject)};
@@ -48,7 +48,7 @@ result_t<std::vector<int32_t>> registry::delete_subject(const std::string& subje
 }
 
 result_t<int32_t> registry::delete_version(const std::string& subject, int32_t v, bool permanent) {
-    std::unique_lock lock(mu_);
+    auto lock = lock_for_write();
     auto it = subjects_.find(subject);
     if (it == subjects_.end()) return failure{errors::subject_not_found(subject)};
     if (mode_of(subject) == mode::readonly) return failure{read_only(subject)};
@@ -86,14 +86,14 @@ result_t<compat_level> registry::config(const std::string& subject, bool default
 }
 
 result_t<compat_level> registry::set_config(const std::string& subject, compat_level level) {
-    std::unique_lock lock(mu_);
+    auto lock = lock_for_write();
     if (auto st = store_->put_config(subject, level); !st.ok()) return failure{errors::store(st.error().message)};
     configs_[subject] = level;
     return level;
 }
 
 result_t<compat_level> registry::delete_config(const std::string& subject) {
-    std::unique_lock lock(mu_);
+    auto lock = lock_for_write();
     auto it = configs_.find(subject);
     if (it == configs_.end()) {
         if (subject.empty()) return k_default_compat;
@@ -115,7 +115,7 @@ result_t<mode> registry::get_mode(const std::string& subject, bool default_to_gl
 }
 
 result_t<mode> registry::set_mode(const std::string& subject, mode m, bool force) {
-    std::unique_lock lock(mu_);
+    auto lock = lock_for_write();
     if (m == mode::import_ && !force) {  // importing keeps the ids it is given: only into emptiness
         bool has = false;
         for (auto& [s, vs] : subjects_)
@@ -128,7 +128,7 @@ result_t<mode> registry::set_mode(const std::string& subject, mode m, bool force
 }
 
 result_t<mode> registry::delete_mode(const std::string& subject) {
-    std::unique_lock lock(mu_);
+    auto lock = lock_for_write();
     auto it = modes_.find(subject);
     if (it == modes_.end()) {
         if (subject.empty()) return mode::readwrite;

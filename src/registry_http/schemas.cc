@@ -2,6 +2,9 @@
 // (core/.../rest/resources/SchemasResource.java). An id that is not a 32-bit
 // positive integer is a 404 40403, as for an unknown id.
 #include <charconv>
+#include <memory>
+#include <shared_mutex>
+#include <unordered_map>
 
 #include "registry/base64.h"
 #include "registry_http/routes.h"
@@ -25,6 +28,41 @@ registry::result_t<registry::stored_schema> by_id(const context& ctx, const http
     return ctx.reg().schema_by_id(*id);
 }
 
+// Rendered answers of GET /schemas/ids/{id}, the call a deserializer makes for
+// every id it has not cached (and on every record with its cache off): id ->
+// body, valid while the registry's generation is the one they were rendered
+// under (any write starts afresh). Bounded in bytes.
+class id_answers {
+public:
+    static constexpr size_t k_max_bytes = 16 * 1024 * 1024;
+
+    std::optional<std::string> find(int64_t id, uint64_t gen) const {
+        std::shared_lock l(mu_);
+        if (gen != gen_) return std::nullopt;
+        auto it = bodies_.find(id);
+        if (it == bodies_.end()) return std::nullopt;
+        return it->second;
+    }
+
+    void put(int64_t id, uint64_t gen, const std::string& body) {
+        std::unique_lock l(mu_);
+        if (gen < gen_) return;
+        if (gen > gen_) {
+            bodies_.clear();
+            bytes_ = 0;
+            gen_ = gen;
+        }
+        if (bytes_ + body.size() > k_max_bytes) return;
+        if (bodies_.emplace(id, body).second) bytes_ += body.size();
+    }
+
+private:
+    mutable std::shared_mutex mu_;
+    uint64_t gen_ = 0;
+    size_t bytes_ = 0;
+    std::unordered_map<int64_t, std::string> bodies_;
+};
+
 }  // namespace
 
 void add_schemas(http::server& server, const context& ctx) {
@@ -41,9 +79,21 @@ void add_schemas(http::server& server, const context& ctx) {
         }
         return json_response(out);
     });
-    server.add("GET", "/schemas/ids/{id}", [&ctx](http::request& req) {
+    server.add("GET", "/schemas/ids/{id}", [&ctx, cache = std::make_shared<id_answers>()](http::request& req) {
+        const bool plain = req.query.empty();  // ?format= and the like are rendered each time
+        const auto id = parse_id(req.param("id"));
+        const uint64_t gen = ctx.reg().generation();
+        if (plain && id)
+            if (auto body = cache->find(*id, gen)) return http::response{200, k_content_type, std::move(*body)};
         auto s = by_id(ctx, req);
         if (!s) return error_response(s.error());
+        if (plain) {
+            ojson j = ojson::object();
+            put_schema_fields(j, *s);
+            auto r = json_response(j);
+            cache->put(s->id, gen, r.body);
+            return r;
+        }
         ojson j = ojson::object();
         put_schema_fields(j, *s);
         if (req.query_value("format") == "serialized" && s->type == registry::schema_type::protobuf) {

@@ -118,6 +118,24 @@ def test_produce_consume_round_trip(broker, unique_topic):
     assert len(last) == len({r["partition"] for r in recs})
 
 
+def test_pipelined_produce_keeps_order_and_reports_offsets(broker, unique_topic):
+    # 2 x 8 MiB of lines: each run sends ~10 Produce requests of <= 900 KiB,
+    # up to five in flight (src/cli/produce_cmd.cc). The records must land in
+    # input order, once, and --json must report each run's own offset range.
+    t = unique_topic()
+    ketch(broker, "topic", "create", t, "-p", "1")
+    n = 40_000
+    pad = "x" * 200
+    for run in range(2):
+        lines = "".join('{"value": "%d-%06d-%s"}\n' % (run, i, pad) for i in range(n))
+        summary = out_json(ketch(broker, "produce", t, "-P", "0", "--json", stdin=lines))
+        assert summary["records"] == n
+        assert summary["partitions"] == [{"partition": 0, "first_offset": run * n, "last_offset": run * n + n - 1}]
+    got = ketch(broker, "consume", t, "-o", "beginning", "-e", "-f", "%o %v\n", timeout=120).stdout.decode().splitlines()
+    expected = ["%d %d-%06d-%s" % (run * n + i, run, i, pad) for run in range(2) for i in range(n)]
+    assert got == expected
+
+
 @pytest.mark.parametrize("codec", ["none", "gzip", "snappy", "lz4", "zstd"])
 def test_produce_codecs_and_binary_values(broker, unique_topic, codec):
     t = unique_topic()
@@ -349,8 +367,31 @@ def test_help_and_completion():
 USERS = {"alice": "alice-secret"}
 
 
+class ExternalSaslBroker:
+    """A SASL_PLAINTEXT listener of another broker (KETCH_TEST_SASL_BOOTSTRAP;
+    scripts/cli-reference.sh points it at a Kafka 4.3.1 with PLAIN user alice,
+    StandardAuthorizer and super.users=User:alice)."""
+
+    def __init__(self, address):
+        self.sasl = address
+
+
+def _admin(broker):
+    return ["-b", broker.sasl, "-X", "security.protocol=SASL_PLAINTEXT", "-X", "sasl.mechanism=PLAIN",
+            "-X", "sasl.username=alice", "-X", "sasl.password=alice-secret"]
+
+
 @pytest.fixture
 def sasl_broker(tmp_path):
+    external = os.environ.get("KETCH_TEST_SASL_BOOTSTRAP")
+    if external:
+        b = ExternalSaslBroker(external)
+        # Kafka knows alice for PLAIN only (its JAAS file): give her SCRAM
+        # credentials too, as ketch.toml's [[users]] does for ketch.
+        for mechanism in ("SCRAM-SHA-256", "SCRAM-SHA-512"):
+            ketch(None, "user", "create", "alice", "--password", "alice-secret", "--mechanism", mechanism, *_admin(b))
+        yield b
+        return
     if os.environ.get("KETCH_TEST_BOOTSTRAP"):
         pytest.skip("starts a SASL broker of its own")
     toml = tmp_path / "ketch.toml"
@@ -366,24 +407,34 @@ def sasl_broker(tmp_path):
     b.stop()
 
 
+def logs_in(argv):
+    """Kafka applies a new SCRAM credential on its brokers after the controller
+    commits it, so a login right after `user create` may still fail there; ketch
+    answers once it is stored. Wait for the first success."""
+    return wait_for(lambda: ketch(None, *argv, check=False).returncode == 0, timeout=30)
+
+
 @pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"])
 def test_sasl_login_and_acls(sasl_broker, mechanism):
     def k(*args, user="alice", password="alice-secret", check=True):
         return ketch(None, *args, "-b", sasl_broker.sasl, "-X", "security.protocol=SASL_PLAINTEXT",
                      "-X", "sasl.mechanism=" + mechanism, "-X", "sasl.username=" + user,
                      "-X", "sasl.password=" + password, check=check)
-    k("topic", "create", "secure", "-p", "1")
-    assert "secure" in [x["name"] for x in out_json(k("topic", "list", "--json"))]
+    logs_in(["cluster", "info", "-b", sasl_broker.sasl, "-X", "security.protocol=SASL_PLAINTEXT",
+             "-X", "sasl.mechanism=" + mechanism, "-X", "sasl.username=alice", "-X", "sasl.password=alice-secret"])
+    secure = "secure-" + mechanism.lower()
+    k("topic", "create", secure, "-p", "1")
+    assert secure in [x["name"] for x in out_json(k("topic", "list", "--json"))]
     wrong = k("topic", "list", password="nope", check=False)
     assert wrong.returncode == 1
     assert b"SASL_AUTHENTICATION_FAILED (58)" in wrong.stderr and b"sasl.password" in wrong.stderr
 
-    k("acl", "create", "--principal", "User:bob", "--topic", "secure", "--operation", "read", "--operation", "describe")
+    k("acl", "create", "--principal", "User:bob", "--topic", secure, "--operation", "read", "--operation", "describe")
     acls = out_json(k("acl", "list", "--principal", "User:bob", "--json"))
     assert sorted(a["operation"] for a in acls) == ["DESCRIBE", "READ"]
     assert {(a["resource_type"], a["resource_name"], a["pattern_type"], a["permission"]) for a in acls} == \
-        {("TOPIC", "secure", "LITERAL", "ALLOW")}
-    deleted = out_json(k("acl", "delete", "--principal", "User:bob", "--topic", "secure", "--json"))
+        {("TOPIC", secure, "LITERAL", "ALLOW")}
+    deleted = out_json(k("acl", "delete", "--principal", "User:bob", "--topic", secure, "--json"))
     assert len(deleted) == 2
     assert out_json(k("acl", "list", "--principal", "User:bob", "--json")) == []
 
@@ -394,6 +445,7 @@ def test_scram_user_made_by_the_cli_can_log_in(sasl_broker):
     ketch(None, "user", "create", "carol", "--password", "carol-pw", "--mechanism", "SCRAM-SHA-512", *admin)
     ketch(None, "acl", "create", "--principal", "User:carol", "--cluster", "--operation", "describe", *admin)
     carol = base + ["-X", "sasl.mechanism=SCRAM-SHA-512", "-X", "sasl.username=carol", "-X", "sasl.password=carol-pw"]
+    logs_in(["cluster", "info", *carol])
     info = out_json(ketch(None, "cluster", "info", "--json", *carol))
     assert info["brokers"]
     bad = ketch(None, "cluster", "info", *(base + ["-X", "sasl.mechanism=SCRAM-SHA-512", "-X", "sasl.username=carol",

@@ -285,10 +285,27 @@ def test_browse_is_bounded(api):
     assert status == 200 and len(m["messages"]) == 30
     status, m = api.get("/api/v1/topics/%s/messages?limit=7&offset=20" % t)
     assert [x["offset"] for x in m["messages"]] == list(range(20, 27))
-    assert m["next_offsets"]["0"] >= 27
+    # The next page starts after the last record shown, not after what the Fetch brought.
+    assert m["next_offsets"]["0"] == 27
+    assert m["scanned"] == 7  # records past `limit` are not decoded
     # Past the end: empty at once, and a tail (wait_ms) returns a record produced meanwhile.
     status, m = api.get("/api/v1/topics/%s/messages?offset=30" % t)
     assert status == 200 and m["messages"] == []
+
+
+def test_browse_pages_inside_a_batch(api, helper):
+    # 50 records produced in one call (batched by the client): a page of 10 from
+    # offset 20 shows 20..29 and says to go on from 30, however much the Fetch read.
+    t = make_topic(api)
+    out = helper("produce", {"topic": t, "acks": "all",
+                             "records": [{"key": b64("k%d" % i), "value": b64("v" * 100)} for i in range(50)]})
+    assert all(r["error"] is None for r in out["records"])
+    status, m = api.get("/api/v1/topics/%s/messages?partition=0&offset=20&limit=10" % t)
+    assert status == 200
+    assert [x["offset"] for x in m["messages"]] == list(range(20, 30))
+    assert m["next_offsets"] == {"0": 30}
+    status, m = api.get("/api/v1/topics/%s/messages?positions=0:30&limit=10" % t)
+    assert [x["offset"] for x in m["messages"]] == list(range(30, 40))
 
 
 def test_transaction_markers_are_flagged(api, helper):

@@ -247,6 +247,17 @@ TEST(conform_batches, built_batches_decode_back_and_corruptions_are_what_they_sa
     EXPECT_TRUE(miscounted["batches"][0].contains("records_error"));
 }
 
+TEST(conform_batches, repeat_builds_a_large_bytes_field_and_refuses_bad_specs) {
+    json req = {{"metrics", {{"$repeat", {{"unit", "ab"}, {"count", 3}}}}}, {"other", 1}};
+    auto out = expand_record_specs(req);
+    auto b = kafka::base64_decode(out["metrics"].get<std::string>());
+    EXPECT_EQ(std::string(b.begin(), b.end()), "ababab");
+    EXPECT_EQ(out["other"], 1);
+    EXPECT_THROW(expand_record_specs(json{{"m", {{"$repeat", {{"unit", ""}, {"count", 3}}}}}}), std::invalid_argument);
+    EXPECT_THROW(expand_record_specs(json{{"m", {{"$repeat", {{"unit", "x"}, {"count", int64_t(1) << 40}}}}}}),
+                 std::invalid_argument);
+}
+
 TEST(conform_differences, entries_without_a_reason_are_refused) {
     std::string path = ::testing::TempDir() + "/differences.md";
     {

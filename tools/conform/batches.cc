@@ -133,6 +133,17 @@ std::optional<bytes> expand_one(const json& j) {
         return out;
     }
     if (j.contains("$hex")) return from_hex(j["$hex"].get<std::string>());
+    if (j.contains("$repeat")) {  // a large bytes field without a large scenario file
+        const json& r = j["$repeat"];
+        auto unit = r.at("unit").get<std::string>();
+        auto count = r.at("count").get<int64_t>();
+        if (unit.empty() || count < 0 || int64_t(unit.size()) * count > (int64_t(64) << 20))
+            throw std::invalid_argument("bad $repeat: " + r.dump());
+        bytes out;
+        out.reserve(size_t(int64_t(unit.size()) * count));
+        for (int64_t i = 0; i < count; ++i) out.insert(out.end(), unit.begin(), unit.end());
+        return out;
+    }
     return std::nullopt;
 }
 

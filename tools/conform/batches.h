@@ -5,6 +5,7 @@
 //   {"$batches": [batch, ...]}          v2 RecordBatches (CRC-32C), see below
 //   {"$message_set_v1": [message, ...]} a magic-1 message set (CRC-32)
 //   {"$hex": "..."}                      bytes as given
+//   {"$repeat": {"unit": "x", "count": N}} unit repeated N times (at most 64 MiB)
 // batch: {"base_offset", "partition_leader_epoch", "codec" ("none", "gzip",
 //   ...), "log_append_time" (bool), "producer_id", "producer_epoch",
 //   "base_sequence", "transactional", "records": [record, ...],
