@@ -188,13 +188,12 @@ private:
     group_env env_;
     meta::offset_store& store_;
 
-    // Lock order: txn_offsets_mu_, then mu_ (the router, held only to find
+    // Lock order: one producer's txn stripe, then mu_ (the router, held only to find
     // a slot), then one slot's order_mu_, then its mu_ (never two slots);
     // txn_mu_ is a leaf. A thread holding a slot's lock never takes mu_
     // (slot_ref's release takes mu_, then the slot's mu_).
     // Checked by clang's -Wthread-safety (base/mutex.h) where it can see
     // both locks; docs/design/group_coordinator.md.
-    ketch::mutex txn_offsets_mu_ ACQUIRED_BEFORE(mu_);
     ketch::mutex mu_;  // the router: the slot table and the expiry timer
     struct slot_entry {
         std::shared_ptr<group_slot> slot;
@@ -204,8 +203,13 @@ private:
     std::unique_ptr<timer_handle> expiry_timer_ GUARDED_BY(mu_);
 
     // Transactional offsets (txn_offsets.cc), per producer across groups.
-    // txn_offsets_mu_ serialises TxnOffsetCommit's check-and-write with the
-    // end of a transaction (complete_txn_offsets).
+    // A producer's stripe (by hash of its id) serialises its TxnOffsetCommit's
+    // check-and-write with the end of its transaction (complete_txn_offsets);
+    // other producers' commits, to any group, do not wait for it.
+    std::array<ketch::mutex, 32> txn_stripes_;
+    ketch::mutex& txn_stripe(int64_t producer_id) {
+        return txn_stripes_[std::hash<int64_t>{}(producer_id) % txn_stripes_.size()];
+    }
     ketch::mutex txn_mu_;
     meta::txn_store* txn_store_ GUARDED_BY(txn_mu_) = nullptr;
     // producer id -> group -> offsets pending in its transaction

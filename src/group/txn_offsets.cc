@@ -36,7 +36,7 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
         return r;
     };
     if (args.group_id.empty() || too_long(args.group_id)) return all(error_code::invalid_group_id);
-    ketch::lock_guard serial(txn_offsets_mu_);
+    ketch::lock_guard serial(txn_stripe(args.producer_id));
     auto ref = use_slot(args.group_id, true);
     group_slot& s = *ref;
     ketch::lock_guard order(s.order_mu_);
@@ -127,7 +127,7 @@ bool group_coordinator::txn_offsets_guard_valid(int64_t producer_id, uint64_t gu
 }
 
 bool group_coordinator::complete_txn_offsets(int64_t producer_id, bool commit) {
-    ketch::lock_guard serial(txn_offsets_mu_);
+    ketch::lock_guard serial(txn_stripe(producer_id));
     std::map<std::string, group_offsets> pending;
     meta::txn_store* txns = nullptr;
     {
