@@ -57,7 +57,11 @@ streams_heartbeat_result group_slot::streams_answer(streams_group& g, const stre
     r.heartbeat_interval_ms = config_.streams_heartbeat_interval_ms;
     if (a.member_epoch == 0 || next.assigned != old.assigned) {
         r.assignment = next.assigned;
-        if (a.member_epoch != 0 || !next.assigned.empty()) g.endpoint_information_epoch += 1;
+        // The endpoint information changes only when a member that serves
+        // interactive queries (a user endpoint) gets other tasks: Kafka keeps
+        // epoch 0 for members without one (conformance/recordings/
+        // streams-groups.json).
+        if (next.user_endpoint && (a.member_epoch != 0 || !next.assigned.empty())) g.endpoint_information_epoch += 1;
     }
     if (g.endpoint_information_epoch != a.endpoint_information_epoch) r.partitions_by_endpoint = endpoint_partitions(g);
     r.endpoint_information_epoch = g.endpoint_information_epoch;

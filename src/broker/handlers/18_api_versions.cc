@@ -3,6 +3,7 @@
 // The list is ketch's own handler table (registry.cc), not Kafka's.
 #include <regex>
 
+#include "broker/features.h"
 #include "broker/handlers/handlers.h"
 
 namespace ketch::broker {
@@ -28,40 +29,17 @@ api_versions_response::api_version row(const handler_entry& h) {
     return v;
 }
 
-// Feature levels (KIP-584), as the reference reports them for what ketch
-// does: metadata.version 4.3 (level 30), kraft.version 1 and ELR 1. Features
-// whose behaviour ketch does not have yet are not finalized, so clients do not
-// use them: group.version (1 = KIP-848 consumer groups).
-// share.version 1, streams.version 1 and transaction.version 2 are finalized.
 // v3 lists only supported features whose min version is not 0 (KIP-1022: old
 // clients cannot parse min 0); v4 lists every supported feature.
-struct feature {
-    const char* name;
-    int16_t min, max, finalized;  // finalized 0: not finalized (omitted)
-};
-constexpr feature k_features[] = {
-    {"kraft.version", 0, 1, 1},
-    {"metadata.version", 7, 30, 30},
-    {"eligible.leader.replicas.version", 0, 1, 1},
-    // KIP-932 share groups (ShareGroupHeartbeat, ShareFetch, ...): on by
-    // default since Kafka 4.2, as here.
-    {"share.version", 0, 1, 1},
-    // KIP-1071 streams groups (StreamsGroupHeartbeat, StreamsGroupDescribe):
-    // Kafka 4.3.1's StreamsVersion SV_1, the default from metadata.version
-    // 4.2-IV1 on, as here.
-    {"streams.version", 0, 1, 1},
-    // KIP-890 transactions (TransactionVersion TV_0-TV_2, TV_2 the default
-    // of Kafka 4.x): EndTxn v5 bumps the epoch, Produce v12+ and
-    // TxnOffsetCommit v5 add partitions implicitly.
-    {"transaction.version", 0, 2, 2},
-};
-constexpr int64_t k_features_epoch = 1;
-
 void add_features(api_versions_response& resp, int16_t version) {
-    for (auto& f : k_features) {
-        if (version >= 4 || f.min != 0) resp.supported_features.push_back({f.name, f.min, f.max, {}});
-        if (f.finalized > 0) resp.finalized_features.push_back({f.name, f.finalized, f.finalized, {}});
-    }
+    for (auto& f : k_features)
+        if (version >= 4 || f.min != 0) resp.supported_features.push_back({std::string(f.name), f.min, f.max, {}});
+    // Kafka lists the finalized levels in its FinalizedFeatures map's order,
+    // which differs from the supported list's (recordings/apiversions.json).
+    for (auto name : k_finalized_order)
+        for (auto& f : k_features)
+            if (f.name == name && f.finalized > 0)
+                resp.finalized_features.push_back({std::string(f.name), f.finalized, f.finalized, {}});
     resp.finalized_features_epoch = k_features_epoch;
 }
 

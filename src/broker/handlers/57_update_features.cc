@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "broker/features.h"
 #include "broker/handlers/handlers.h"
 
 namespace ketch::broker {
@@ -18,25 +19,13 @@ using namespace kafka;
 
 namespace {
 
-struct supported_feature {
-    std::string_view name;
-    int16_t min, max, finalized;
-};
-// Keep in step with k_features in 18_api_versions.cc.
-constexpr supported_feature k_supported[] = {
-    {"kraft.version", 0, 1, 1},
-    {"metadata.version", 7, 30, 30},
-    {"eligible.leader.replicas.version", 0, 1, 1},
-    {"transaction.version", 0, 2, 2},
-};
-
 constexpr int8_t k_upgrade = 1;
 
 // Kafka's message for a bad update; nullopt when the update is valid.
 std::optional<std::string> check(const update_features_request::feature_update_key& u, int32_t node,
                                  int16_t api_version, bool& changes) {
-    const supported_feature* f = nullptr;
-    for (auto& s : k_supported)
+    const feature_level* f = nullptr;
+    for (auto& s : k_features)
         if (s.name == u.feature) f = &s;
     const std::string head = "Invalid update version " + std::to_string(u.max_version_level) + " for feature " +
                              u.feature + ". Local controller " + std::to_string(node);

@@ -46,6 +46,9 @@ awaitable<share_group_describe_response> handle_share_group_describe(request_con
         out.error_code = code(g.error);
         if (!g.error_message.empty()) out.error_message = g.error_message;
         out.group_id = g.group_id;
+        // An unknown group: Kafka's ShareGroupDescribeResponse defaults (empty
+        // state and assignor; conformance/scenarios/share-groups.json).
+        if (g.error != error_code::none) continue;
         out.group_state = g.state;
         out.group_epoch = g.group_epoch;
         out.assignment_epoch = g.assignment_epoch;

@@ -237,5 +237,23 @@ TEST_F(streams_test, OtherGroupTypesRefuse) {
     EXPECT_EQ(r.error_message, "Group app is not a streams group.");
 }
 
+TEST_F(streams_test, EndpointEpochMovesOnlyForMembersWithAnEndpoint) {
+    // Kafka 4.3.1 keeps endpoint_information_epoch 0 and answers no
+    // partitions_by_user_endpoint while no member has a user endpoint, even as
+    // tasks move (conformance/recordings/streams-groups.json).
+    create_internal();
+    auto r = coord->streams_heartbeat(join_streams("m1", "p1"));
+    ASSERT_EQ(r.error, error_code::none);
+    EXPECT_EQ(r.endpoint_information_epoch, 0);
+    EXPECT_FALSE(r.partitions_by_endpoint);
+    ASSERT_EQ(coord->streams_heartbeat(sbeat("m1", -1, std::nullopt)).error, error_code::none);
+    auto with_endpoint = join_streams("m2", "p2");  // alone: gets every task at once
+    with_endpoint.user_endpoint = streams_endpoint{"localhost", 8080};
+    r = coord->streams_heartbeat(with_endpoint);
+    ASSERT_EQ(r.error, error_code::none);
+    EXPECT_EQ(r.endpoint_information_epoch, 1);
+    ASSERT_TRUE(r.partitions_by_endpoint);
+}
+
 }  // namespace
 }  // namespace ketch::group::testing

@@ -156,6 +156,24 @@ TEST(SharePartitionState, BadAcknowledgementsAreRefusedWhole) {
     EXPECT_EQ(p.in_flight().at(0).state, record_state::acquired);
 }
 
+TEST(SharePartitionState, OffsetsBelowTheStartOffsetAreSkipped) {
+    // Kafka 4.3.1 answers NONE when a member acknowledges an offset that is
+    // already done and below the SPSO (conformance/recordings/
+    // share-groups.json, step ack-already-acked); the rest of the batch is
+    // acknowledged as usual.
+    partition_state p(0);
+    p.acquire("a", 0, 3, 500, 0, lim());
+    EXPECT_EQ(p.acknowledge("a", ack(0, 1, ack_type::accept), 0, lim()), error_code::none);
+    EXPECT_EQ(p.start_offset(), 2);
+    EXPECT_EQ(p.acknowledge("a", ack(0, 0, ack_type::accept), 0, lim()), error_code::none);
+    EXPECT_EQ(p.acknowledge("a", ack(1, 2, ack_type::reject), 0, lim()), error_code::none);
+    EXPECT_EQ(p.start_offset(), 3);
+    EXPECT_EQ(p.in_flight().at(3).state, record_state::acquired);
+    // Per-offset types still line up with the batch's first offset.
+    EXPECT_EQ(p.acknowledge("a", {{1, 3, {1, 1, 3}}}, 0, lim()), error_code::none);
+    EXPECT_EQ(p.start_offset(), 4);
+}
+
 TEST(SharePartitionState, TheWindowIsBoundedByMaxRecordLocks) {
     auto l = lim();
     l.max_record_locks = 4;
