@@ -188,9 +188,9 @@ private:
     group_env env_;
     meta::offset_store& store_;
 
-    // Lock order: one producer's txn stripe, then mu_ (the router, held only to find
-    // a slot), then one slot's order_mu_, then its mu_ (never two slots);
-    // txn_mu_ is a leaf. A thread holding a slot's lock never takes mu_
+    // Lock order: one producer's txn stripe, then mu_ (the router, held
+    // only to find a slot), then one slot's order_mu_, then its mu_ (never
+    // two slots); txn_mu_ is a leaf. A thread holding a slot's lock never takes mu_
     // (slot_ref's release takes mu_, then the slot's mu_).
     // Checked by clang's -Wthread-safety (base/mutex.h) where it can see
     // both locks; docs/design/group_coordinator.md.
