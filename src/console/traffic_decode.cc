@@ -1,6 +1,7 @@
 #include "console/traffic_decode.h"
 
 #include <set>
+#include <type_traits>
 
 #include "console/record_format.h"
 #include "protocol/json_base.h"
@@ -26,8 +27,7 @@ bool secret_field(const std::string& k) {
     return false;
 }
 
-json records_summary(const std::string& b64) {
-    bytes b = kafka::base64_decode(b64);
+json records_summary(byte_view b) {
     int64_t batches = 0, records = 0;
     size_t pos = 0;
     while (pos + record::k_log_overhead <= b.size()) {
@@ -38,6 +38,37 @@ json records_summary(const std::string& b64) {
         pos += h->total_size();
     }
     return {{"bytes", b.size()}, {"batches", batches}, {"records", records}};
+}
+
+json records_summary(const std::string& b64) {
+    bytes b = kafka::base64_decode(b64);
+    return records_summary(byte_view(b));
+}
+
+// A Produce request as JSON with its records as sizes, read from the frame:
+// to_json would base64 them for clean() to decode again, milliseconds per MiB
+// on every Produce listed while a page watches (docs/performance.md, "Console").
+json produce_json(kafka::produce_request& req, int16_t version) {
+    std::vector<std::vector<json>> sums;
+    for (auto& t : req.topic_data) {
+        sums.emplace_back();
+        for (auto& p : t.partition_data) {
+            if (!p.records) {
+                sums.back().push_back(nullptr);
+                continue;
+            }
+            sums.back().push_back(records_summary(byte_view(p.records->data.data(), p.records->data.size())));
+            p.records = kafka::records{};
+        }
+    }
+    json j = to_json(req, version);
+    auto& topics = j["topic_data"];
+    for (size_t i = 0; i < sums.size() && i < topics.size(); ++i) {
+        auto& parts = topics[i]["partition_data"];
+        for (size_t k = 0; k < sums[i].size() && k < parts.size(); ++k)
+            if (!sums[i][k].is_null()) parts[k]["records"] = std::move(sums[i][k]);
+    }
+    return j;
 }
 
 // Records -> sizes, secrets -> "<redacted>", in place.
@@ -97,7 +128,8 @@ decoded_exchange decode_exchange(const inspect::exchange& e) {
             kafka::visit_api(e.api_key, [&]<class Req, class Resp>() {
                 Req req;
                 req.decode(r, e.api_version);
-                d.request = to_json(req, e.api_version);
+                if constexpr (std::is_same_v<Req, kafka::produce_request>) d.request = produce_json(req, e.api_version);
+                else d.request = to_json(req, e.api_version);
             });
             clean(d.request);
         } catch (const std::exception& ex) {

@@ -79,11 +79,13 @@ bool is_disconnect(const beast::error_code& ec) {
 
 response plain_error(int status, const std::string& message) { return response{status, "text/plain; charset=utf-8", message + "\n"}; }
 
-// Threads: one io_context per thread (each run by its one thread, concurrency
-// hint 1), connections handed out round-robin at accept. A single io_context
-// shared by several threads made its threads wake each other on every
-// completion (a futex and a task switch per request, most of the server's
-// time under load; docs/performance.md, "Schema registry").
+// Threads (server_options::pinned_connections): either one io_context run by
+// every thread (a blocking handler leaves the other threads to serve every
+// connection), or one io_context per thread (concurrency hint 1) with the
+// connections handed out in turn at accept. The shared io_context makes its
+// threads wake each other on every completion: a futex and a task switch per
+// request, most of the server's time under load (docs/performance.md,
+// "Schema registry").
 struct server::impl {
     server_options opt;
     std::vector<std::unique_ptr<asio::io_context>> ios;
@@ -95,13 +97,16 @@ struct server::impl {
     std::vector<std::thread> threads;
     std::atomic<size_t> live{0};
 
-    static std::vector<std::unique_ptr<asio::io_context>> make_ios(unsigned n) {
+    static std::vector<std::unique_ptr<asio::io_context>> make_ios(const server_options& o) {
+        const unsigned n = std::max(1u, o.threads);
         std::vector<std::unique_ptr<asio::io_context>> v;
-        for (unsigned i = 0; i < std::max(1u, n); ++i) v.push_back(std::make_unique<asio::io_context>(1));
+        if (!o.pinned_connections) v.push_back(std::make_unique<asio::io_context>(int(n)));
+        else
+            for (unsigned i = 0; i < n; ++i) v.push_back(std::make_unique<asio::io_context>(1));
         return v;
     }
 
-    explicit impl(server_options o) : opt(std::move(o)), ios(make_ios(opt.threads)), io(*ios[0]) {
+    explicit impl(server_options o) : opt(std::move(o)), ios(make_ios(opt)), io(*ios[0]) {
         if (!opt.error_body) opt.error_body = plain_error;
     }
 
@@ -262,8 +267,9 @@ uint16_t server::listen(const std::string& host, uint16_t port) {
 
 void server::start() {
     asio::co_spawn(impl_->io, impl_->accept_loop(), asio::detached);
-    for (auto& io : impl_->ios)
-        impl_->threads.emplace_back([this, io = io.get()] {
+    const unsigned n = std::max(1u, impl_->opt.threads);
+    for (unsigned i = 0; i < n; ++i)
+        impl_->threads.emplace_back([this, io = impl_->ios[i % impl_->ios.size()].get()] {
             // Idle threads wait for connections rather than return.
             auto guard = asio::make_work_guard(*io);
             try {

@@ -29,6 +29,11 @@ using handler = std::function<response()>;
 
 struct server_options {
     unsigned threads = 1;
+    // false: the threads share one io_context, any of them serves any connection (a
+    // handler that blocks, like a long poll, holds one thread only). true: each thread
+    // has an io_context of its own and keeps the connections handed to it at accept (in
+    // turn): no wake-ups between threads per request, for short handlers (the registry).
+    bool pinned_connections = false;
     size_t max_body_bytes = 64 * 1024;
     size_t max_connections = 256;
     // TLS when both are set (PEM files).

@@ -1,5 +1,7 @@
 #include "inspect/traffic_ring.h"
 
+#include <algorithm>
+
 namespace ketch::inspect {
 
 namespace {
@@ -37,8 +39,12 @@ void traffic_ring::trim() {
     while (exchanges_.size() > k_exchanges) {
         kept_ -= held(exchanges_.front());
         exchanges_.pop_front();
+        if (bare_ > 0) --bare_;
     }
-    for (auto it = exchanges_.begin(); kept_ > budget_ && it != exchanges_.end(); ++it) {
+    // Bodies go oldest first: the first bare_ exchanges hold none, and are not
+    // walked again on every record once the budget is reached.
+    bare_ = std::min(bare_, exchanges_.size());
+    for (auto it = exchanges_.begin() + long(bare_); kept_ > budget_ && it != exchanges_.end(); ++it, ++bare_) {
         if (it->request.empty() && it->response.empty()) continue;
         kept_ -= held(*it);
         it->request = {};

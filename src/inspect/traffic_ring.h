@@ -91,6 +91,7 @@ private:
     uint64_t next_seq_ = 1;
     size_t budget_;
     size_t kept_ = 0;
+    size_t bare_ = 0;  // exchanges_[0, bare_) hold no bytes
     std::deque<exchange> exchanges_;
     std::deque<connection_event> events_;
 };
