@@ -134,11 +134,36 @@ void attach_console_feeds(broker::broker_context& ctx, inspect::traffic_ring& tr
 
 // The background passes, then (cluster mode) the shared log, which flushes
 // what is staged: its answers go to the stopped reactors, which still exist.
-void stop_storage(std::unique_ptr<partition::cleaner_task>& cleaner,
-                  std::unique_ptr<partition::retention_task>& retention, storage_engines& storage) {
-    cleaner.reset();
-    retention.reset();
+// Retention and compaction of the local logs, running until stop_storage.
+struct log_tasks {
+    std::unique_ptr<partition::retention_task> retention;
+    std::unique_ptr<partition::cleaner_task> cleaner;
+};
+
+log_tasks start_log_tasks(partition::service& partitions, const options& opt) {
+    return {std::make_unique<partition::retention_task>(partitions, opt.retention_check_ms),
+            std::make_unique<partition::cleaner_task>(partitions, opt.log_cleaner_backoff_ms,
+                                                      opt.log_cleaner_io_max_bytes_per_second)};
+}
+
+// Fetch's offloaded reads, then the background tasks, then the shared log.
+void stop_storage(log_tasks& tasks, storage_engines& storage) {
+    storage.stop_reads();
+    tasks.cleaner.reset();
+    tasks.retention.reset();
     storage.shared.reset();
+}
+
+// The cluster's store when there is one, else the local one.
+template <class Shared>
+meta::offset_store& either(Shared& cluster, meta::offset_store& local) {
+    if (cluster) return *cluster;
+    return local;
+}
+
+template <class... Service>
+void stop_each(Service&... service) {
+    (service.stop(), ...);
 }
 
 double ms_since(std::chrono::steady_clock::time_point t) {
@@ -170,8 +195,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     txn::producer_ids producer_ids(opt.data_dir);
     storage.attach(*logs, *topics, partitions, producer_ids);  // wake-ups; cluster: topic reloads, producer ids
     auto cluster_offsets = cluster_groups::open_store(opt);  // cluster mode: offsets in PostgreSQL
-    meta::offset_store& offsets_store =
-        cluster_offsets ? static_cast<meta::offset_store&>(*cluster_offsets) : *st.offsets;
+    meta::offset_store& offsets_store = either(cluster_offsets, *st.offsets);
     broker::offsets_topic offsets_topic(offsets_store, *topics, partitions);  // __consumer_offsets, from the store
     partitions.apply_topic_configs();
     offsets_topic.open();  // made exact before the groups load from offsets.db
@@ -209,9 +233,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     if (cluster.membership)  // groups moving here are read again from PostgreSQL
         cluster_groups::follow(*cluster.membership, opt.node_id, *cluster_offsets, *groups.coordinator);
     server.start();
-    auto retention = std::make_unique<partition::retention_task>(partitions, opt.retention_check_ms);
-    auto cleaner =
-        std::make_unique<partition::cleaner_task>(partitions, opt.log_cleaner_backoff_ms, opt.log_cleaner_io_max_bytes_per_second);
+    auto log_tasks = start_log_tasks(partitions, opt);
     auto metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),
                                          faults.registry.get(), &fetch_sessions);
 
@@ -231,14 +253,11 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     groups.coordinator->shutdown();
     shares.timer->stop();
     txns.shutdown();
-    metrics.stop();
-    schema_registry.stop();
-    console.stop();
+    stop_each(metrics, schema_registry, console);
     server.stop();
     partitions.waiters().clear();  // parked fetches hold timers of the (stopped) reactors
     blocking.join();
-    storage.stop_reads();
-    stop_storage(cleaner, retention, storage);
+    stop_storage(log_tasks, storage);
     if (auto s = logs->close(); !s.ok()) spdlog::error("closing logs: {}", s.error().message);
     spdlog::info("stopped");
     return 0;

@@ -2,8 +2,8 @@
 // and the parked JoinGroup/SyncGroup callbacks of its members. A data
 // structure with Kafka's invariants (classic/ClassicGroup.java,
 // ClassicGroupMember.java); the rebalance logic that drives it, and the
-// timers, live in the coordinator. Not thread-safe: the coordinator's lock
-// guards it.
+// timers, live in its group_slot. Not thread-safe: the slot's lock guards
+// it (group_slot.h).
 #pragma once
 
 #include <functional>

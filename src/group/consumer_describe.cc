@@ -27,12 +27,11 @@ std::vector<described_topic_partitions> describe_partitions(const topic_partitio
 
 std::vector<described_consumer_group> group_coordinator::consumer_describe(const std::vector<std::string>& group_ids) {
     std::vector<described_consumer_group> out;
-    ketch::lock_guard lock(mu_);
-    const auto topics = stopped_ ? topic_index{} : topics_by_name();
+    topic_index topics;
     for (const auto& id : group_ids) {
         auto& d = out.emplace_back();
         d.group_id = id;
-        if (stopped_) {
+        if (env_.stopped) {
             d.error = error_code::coordinator_not_available;
             continue;
         }
@@ -40,55 +39,58 @@ std::vector<described_consumer_group> group_coordinator::consumer_describe(const
             d.error = error_code::invalid_group_id;
             continue;
         }
-        auto* g = find_consumer(id);
-        if (!g) {
-            d.error = error_code::group_id_not_found;
-            d.error_message = find(id) ? "Group " + id + " is not a consumer group."
-                                       : "Group " + id + " not found.";
-            continue;
-        }
-        d.group_state = std::string(consumer_state_name(g->state()));
-        d.group_epoch = g->group_epoch();
-        d.assignment_epoch = g->assignment_epoch();
-        d.assignor_name = g->preferred_assignor().value_or(std::string(default_assignor));
-        for (const auto& [mid, m] : g->members()) {
-            auto& dm = d.members.emplace_back();
-            dm.member_id = mid;
-            dm.instance_id = m.instance_id;
-            dm.rack_id = m.rack_id;
-            dm.member_epoch = m.member_epoch;
-            dm.client_id = m.client_id;
-            dm.client_host = m.client_host;
-            dm.subscribed_topic_names.assign(m.subscribed_topic_names.begin(), m.subscribed_topic_names.end());
-            // ConsumerGroupMember keeps "" for a member that subscribed by topic names
-            // (checked against Kafka 4.3.1: conformance scenario groups, cg-describe).
-            dm.subscribed_topic_regex = m.subscribed_topic_regex.value_or("");
-            dm.assignment = describe_partitions(m.assigned, topics);
-            dm.target_assignment = describe_partitions(g->target_of(mid), topics);
-            dm.uses_classic_protocol = m.uses_classic();
-        }
+        auto ref = use_slot(id, true);
+        group_slot& s = *ref;
+        if (topics.empty()) topics = s.topics_by_name();
+        ketch::lock_guard lock(s.mu_);
+        s.describe_consumer(d, topics);
     }
     return out;
 }
 
-topic_index group_coordinator::topics_by_name() const {
+void group_slot::describe_consumer(described_consumer_group& d, const topic_index& topics) {
+    const auto& id = id_;
+    auto* g = consumer_.get();
+    if (!g) {
+        d.error = error_code::group_id_not_found;
+        d.error_message = classic_ ? "Group " + id + " is not a consumer group." : "Group " + id + " not found.";
+        return;
+    }
+    d.group_state = std::string(consumer_state_name(g->state()));
+    d.group_epoch = g->group_epoch();
+    d.assignment_epoch = g->assignment_epoch();
+    d.assignor_name = g->preferred_assignor().value_or(std::string(default_assignor));
+    for (const auto& [mid, m] : g->members()) {
+        auto& dm = d.members.emplace_back();
+        dm.member_id = mid;
+        dm.instance_id = m.instance_id;
+        dm.rack_id = m.rack_id;
+        dm.member_epoch = m.member_epoch;
+        dm.client_id = m.client_id;
+        dm.client_host = m.client_host;
+        dm.subscribed_topic_names.assign(m.subscribed_topic_names.begin(), m.subscribed_topic_names.end());
+        // ConsumerGroupMember keeps "" for a member that subscribed by topic names
+        // (checked against Kafka 4.3.1: conformance scenario groups, cg-describe).
+        dm.subscribed_topic_regex = m.subscribed_topic_regex.value_or("");
+        dm.assignment = describe_partitions(m.assigned, topics);
+        dm.target_assignment = describe_partitions(g->target_of(mid), topics);
+        dm.uses_classic_protocol = m.uses_classic();
+    }
+}
+
+topic_index group_slot::topics_by_name() const {
     topic_index out;
-    if (!topics_) return out;
-    for (auto& t : topics_->topics()) {
+    const topic_view* view = env_.topics;
+    if (!view) return out;
+    for (auto& t : view->topics()) {
         auto name = t.name;
         out.emplace(std::move(name), std::move(t));
     }
     return out;
 }
 
-consumer_group* group_coordinator::find_consumer(const std::string& group_id) {
-    auto it = consumer_groups_.find(group_id);
-    return it == consumer_groups_.end() ? nullptr : it->second.get();
-}
-
-void group_coordinator::set_topic_view(const topic_view* topics) {
-    ketch::lock_guard lock(mu_);
-    topics_ = topics;
+consumer_group* group_slot::find_consumer(const std::string& group_id) {
+    return group_id == id_ ? consumer_.get() : nullptr;
 }
 
 }  // namespace ketch::group

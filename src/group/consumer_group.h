@@ -2,8 +2,8 @@
 // assignments, the group epoch, the target assignment and its epoch, and
 // which member owns each partition. A data structure with Kafka's invariants
 // (modern/consumer/ConsumerGroup.java, ConsumerGroupMember.java, Kafka
-// 4.3.1); the heartbeat logic that drives it lives in the coordinator
-// (consumer_heartbeat.cc). Not thread-safe: the coordinator's lock guards it.
+// 4.3.1); the heartbeat logic that drives it lives in its group_slot
+// (consumer_heartbeat.cc). Not thread-safe: the slot's lock guards it.
 #pragma once
 
 #include <map>

@@ -100,22 +100,31 @@ consumer_heartbeat_result group_coordinator::consumer_heartbeat(const consumer_h
     completions out;
     consumer_heartbeat_result r;
     {
-        ketch::lock_guard lock(mu_);
-        if (stopped_) return hb_error(error_code::coordinator_not_available, "");
-        if (args.member_epoch == leave_group_member_epoch || args.member_epoch == leave_group_static_member_epoch)
-            r = consumer_leave(args, out);
-        else
-            r = consumer_join_or_heartbeat(args, out);
-        if (auto* g = find_consumer(args.group_id)) persist_consumer(*g, out);
+        auto ref = use_slot(args.group_id, true);
+        group_slot& s = *ref;
+        ketch::lock_guard lock(s.mu_);
+        if (env_.stopped) return hb_error(error_code::coordinator_not_available, "");
+        r = s.consumer_heartbeat_locked(args, out);
     }
     finish(out);
+    return r;
+}
+
+consumer_heartbeat_result group_slot::consumer_heartbeat_locked(const consumer_heartbeat_args& args,
+                                                                completions& out) {
+    consumer_heartbeat_result r;
+    if (args.member_epoch == leave_group_member_epoch || args.member_epoch == leave_group_static_member_epoch)
+        r = consumer_leave(args, out);
+    else
+        r = consumer_join_or_heartbeat(args, out);
+    if (auto* g = find_consumer(args.group_id)) persist_consumer(*g, out);
     return r;
 }
 
 // getOrMaybeCreateConsumerGroup: an empty classic group is replaced (its
 // offsets stay); one with members is converted online when the migration
 // policy allows it (upgrade_classic_group, migration.cc).
-result<consumer_group*, consumer_heartbeat_result> group_coordinator::consumer_group_for(const std::string& id,
+result<consumer_group*, consumer_heartbeat_result> group_slot::consumer_group_for(const std::string& id,
                                                                                           bool create,
                                                                                           completions& out) {
     if (auto* cg = find_consumer(id)) return cg;
@@ -136,13 +145,12 @@ result<consumer_group*, consumer_heartbeat_result> group_coordinator::consumer_g
         // group), so that the group's stored row moves forward.
         epoch = std::max(classic->generation(), 1);
         cancel_group_timers(id);
-        groups_.erase(id);
+        classic_.reset();
     }
-    auto& slot = consumer_groups_[id];
-    slot = std::make_unique<consumer_group>(id);
-    slot->set_group_epoch(epoch);
-    slot->set_target({}, epoch);
-    return slot.get();
+    consumer_ = std::make_unique<consumer_group>(id);
+    consumer_->set_group_epoch(epoch);
+    consumer_->set_target({}, epoch);
+    return consumer_.get();
 }
 
 // The member a heartbeat is from, as it was: found by member id, or by
@@ -150,7 +158,7 @@ result<consumer_group*, consumer_heartbeat_result> group_coordinator::consumer_g
 // replaced by the new member id and hands it its target). `old` comes in
 // blank with the request's (or a new) member id; an error ends the
 // heartbeat.
-std::optional<consumer_heartbeat_result> group_coordinator::admit_consumer_member(consumer_group& g,
+std::optional<consumer_heartbeat_result> group_slot::admit_consumer_member(consumer_group& g,
                                                                                   const consumer_heartbeat_args& args,
                                                                                   bool create, consumer_member& old,
                                                                                   bool& is_new) {
@@ -205,7 +213,7 @@ std::optional<consumer_heartbeat_result> group_coordinator::admit_consumer_membe
     return std::nullopt;
 }
 
-consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const consumer_heartbeat_args& args,
+consumer_heartbeat_result group_slot::consumer_join_or_heartbeat(const consumer_heartbeat_args& args,
                                                                         completions& out) {
     const bool create = args.member_epoch == 0;
     auto found = consumer_group_for(args.group_id, create, out);
@@ -274,7 +282,7 @@ consumer_heartbeat_result group_coordinator::consumer_join_or_heartbeat(const co
 }
 
 // consumerGroupLeave
-consumer_heartbeat_result group_coordinator::consumer_leave(const consumer_heartbeat_args& args, completions& out) {
+consumer_heartbeat_result group_slot::consumer_leave(const consumer_heartbeat_args& args, completions& out) {
     auto found = consumer_group_for(args.group_id, false, out);
     if (!found) return found.error();
     consumer_group& g = **found;
@@ -308,7 +316,7 @@ consumer_heartbeat_result group_coordinator::consumer_leave(const consumer_heart
 }
 
 // consumerGroupFenceMember: the member goes, the group epoch is bumped.
-void group_coordinator::fence_consumer_member(consumer_group& g, const std::string& member_id, completions& out) {
+void group_slot::fence_consumer_member(consumer_group& g, const std::string& member_id, completions& out) {
     if (maybe_downgrade(g, member_id, out)) return;  // g is gone
     g.remove_member(member_id);
     cancel_consumer_timers(g.id(), member_id);
@@ -319,7 +327,7 @@ void group_coordinator::fence_consumer_member(consumer_group& g, const std::stri
     persist_consumer(g, out);
 }
 
-void group_coordinator::schedule_consumer_session_timeout(const std::string& group_id, const std::string& member_id,
+void group_slot::schedule_consumer_session_timeout(const std::string& group_id, const std::string& member_id,
                                                           int32_t timeout_ms) {
     schedule_timer(consumer_session_key(group_id, member_id),
                    timeout_ms < 0 ? consumer_session_timeout_ms(group_id) : timeout_ms,
@@ -329,34 +337,19 @@ void group_coordinator::schedule_consumer_session_timeout(const std::string& gro
                    });
 }
 
-void group_coordinator::set_consumer_overrides(const std::string& group_id,
-                                               const consumer_group_overrides& overrides) {
-    ketch::lock_guard lock(mu_);
-    if (overrides.empty())
-        consumer_overrides_.erase(group_id);
-    else
-        consumer_overrides_[group_id] = overrides;
+int32_t group_slot::consumer_session_timeout_ms(const std::string&) const {
+    return overrides_ && overrides_->session_timeout_ms ? *overrides_->session_timeout_ms : config_.consumer_session_timeout_ms;
 }
 
-int32_t group_coordinator::consumer_session_timeout_ms(const std::string& group_id) const {
-    auto it = consumer_overrides_.find(group_id);
-    return it != consumer_overrides_.end() && it->second.session_timeout_ms ? *it->second.session_timeout_ms
-                                                                             : config_.consumer_session_timeout_ms;
+int32_t group_slot::consumer_heartbeat_interval_ms(const std::string&) const {
+    return overrides_ && overrides_->heartbeat_interval_ms ? *overrides_->heartbeat_interval_ms : config_.consumer_heartbeat_interval_ms;
 }
 
-int32_t group_coordinator::consumer_heartbeat_interval_ms(const std::string& group_id) const {
-    auto it = consumer_overrides_.find(group_id);
-    return it != consumer_overrides_.end() && it->second.heartbeat_interval_ms ? *it->second.heartbeat_interval_ms
-                                                                                : config_.consumer_heartbeat_interval_ms;
+int32_t group_slot::consumer_assignment_interval_ms(const std::string&) const {
+    return overrides_ && overrides_->assignment_interval_ms ? *overrides_->assignment_interval_ms : config_.consumer_assignment_interval_ms;
 }
 
-int32_t group_coordinator::consumer_assignment_interval_ms(const std::string& group_id) const {
-    auto it = consumer_overrides_.find(group_id);
-    return it != consumer_overrides_.end() && it->second.assignment_interval_ms ? *it->second.assignment_interval_ms
-                                                                                 : config_.consumer_assignment_interval_ms;
-}
-
-void group_coordinator::schedule_consumer_rebalance_timeout(const std::string& group_id, const std::string& member_id,
+void group_slot::schedule_consumer_rebalance_timeout(const std::string& group_id, const std::string& member_id,
                                                             int32_t epoch, int32_t timeout_ms) {
     schedule_timer(consumer_rebalance_key(group_id, member_id), timeout_ms,
                    [this, group_id, member_id, epoch](completions& o) REQUIRES(mu_) {
@@ -366,7 +359,7 @@ void group_coordinator::schedule_consumer_rebalance_timeout(const std::string& g
                    });
 }
 
-void group_coordinator::cancel_consumer_timers(const std::string& group_id, const std::string& member_id) {
+void group_slot::cancel_consumer_timers(const std::string& group_id, const std::string& member_id) {
     cancel_timer(consumer_session_key(group_id, member_id));
     cancel_timer(consumer_rebalance_key(group_id, member_id));
     cancel_timer(consumer_join_key(group_id, member_id));

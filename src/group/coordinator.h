@@ -5,8 +5,10 @@
 // 4.3.1's group coordinator (GroupMetadataManager, OffsetMetadataManager,
 // GroupCoordinatorService); differences are marked "ketch difference".
 //
-// Threads: every method may be called from any thread. One mutex guards all
-// groups; callbacks are never called while it is held. JoinGroup, SyncGroup
+// Threads: every method may be called from any thread. The coordinator is a
+// router from group id to the group's slot (group_slot.h), which has its own
+// lock: requests for different groups do not wait for each other. Callbacks
+// are never called while a lock is held. JoinGroup, SyncGroup
 // and OffsetCommit answer through a callback that is called exactly once,
 // either before the call returns or later from another thread (a timer, or a
 // request of another member).
@@ -19,8 +21,9 @@
 // groups come back with them, as Kafka replays __consumer_offsets; members
 // whose sessions lapse meanwhile expire as usual.
 //
-// Classic groups and KIP-848 consumer groups (consumer_group.h) live side by
-// side; a group id names one or the other.
+// Classic groups, KIP-848 consumer groups (consumer_group.h) and KIP-1071
+// streams groups (streams_group.h) live side by side; a group id names one
+// of them, kept in the id's slot.
 #pragma once
 
 #include <array>
@@ -37,6 +40,7 @@
 #include "group/consumer_util.h"
 #include "group/group_config.h"
 #include "group/streams_api.h"
+#include "group/group_slot.h"
 #include "group/streams_group.h"
 #include "group/time_source.h"
 #include "group/txn_api.h"
@@ -44,6 +48,24 @@
 #include "meta/txn_store.h"
 
 namespace ketch::group {
+
+// A slot held for use: while one is out, the router keeps the slot in its
+// table (release() on destruction). Holding one takes no lock; lock the
+// slot's mu_ for its state, and let go of that lock first.
+class slot_ref {
+public:
+    slot_ref() = default;
+    slot_ref(group_coordinator* router, std::shared_ptr<group_slot> slot) : router_(router), slot_(std::move(slot)) {}
+    slot_ref(slot_ref&& o) noexcept : router_(o.router_), slot_(std::move(o.slot_)) {}
+    slot_ref& operator=(slot_ref&&) = delete;
+    ~slot_ref();
+    explicit operator bool() const { return slot_ != nullptr; }
+    group_slot& operator*() const { return *slot_; }
+
+private:
+    group_coordinator* router_ = nullptr;
+    std::shared_ptr<group_slot> slot_;
+};
 
 class group_coordinator : public std::enable_shared_from_this<group_coordinator> {
 public:
@@ -146,193 +168,63 @@ public:
     // The state of a group, if it exists (for tests and the console).
     std::optional<group_state> state_of(const std::string& group_id) EXCLUDES(mu_);
     std::optional<int32_t> generation_of(const std::string& group_id) EXCLUDES(mu_);
+    // How many group ids have a slot (a group, offsets, overrides or a timer).
+    size_t slot_count() EXCLUDES(mu_);
 
 private:
-    using timer_action = std::function<void(completions&)>;
-    struct timer_slot {
-        uint64_t seq = 0;
-        std::unique_ptr<timer_handle> handle;
-        timer_action action;
-    };
-    // group -> topic -> partition -> offset
-    using group_offsets = std::map<std::string, std::map<int32_t, meta::stored_offset>>;
+    friend class slot_ref;
+    friend class group_slot;  // its timers fire through on_timer
 
     group_coordinator(group_config config, const clock& clk, scheduler& sched, meta::offset_store& store);
-    status<meta::store_error> load();
-    // load()'s second half: the groups and offsets read from the store.
-    void restore_locked(std::vector<meta::stored_group>& rows, std::vector<meta::stored_offset>& offsets)
-        REQUIRES(mu_);
+    status<meta::store_error> load() EXCLUDES(mu_);
 
-    // ---- timers (coordinator.cc); call with mu_ held ----
-    void schedule_timer(const std::string& key, int64_t delay_ms, timer_action action) REQUIRES(mu_);
-    void cancel_timer(const std::string& key) REQUIRES(mu_);
-    void cancel_group_timers(const std::string& group_id) REQUIRES(mu_);
-    void on_timer(const std::string& key, uint64_t seq) EXCLUDES(mu_);
+    // ---- the router (coordinator.cc) ----
+    // The slot of `group_id`, held for use (not locked): created if absent
+    // and `create`; empty if absent and not `create`.
+    slot_ref use_slot(const std::string& group_id, bool create) EXCLUDES(mu_);
+    // Every slot, held for use; a walk locks them one at a time.
+    std::vector<slot_ref> all_slots() EXCLUDES(mu_);
+    // The end of a use: an idle slot no one uses leaves the router.
+    void release(const std::shared_ptr<group_slot>& slot) EXCLUDES(mu_);
+    // A timer of `group_id`'s slot fired (group_slot::schedule_timer).
+    void on_timer(const std::string& group_id, const std::string& key, uint64_t seq) EXCLUDES(mu_);
     void schedule_expiry() REQUIRES(mu_);
     // Runs the callbacks, then writes the group rows (best effort).
-    void finish(completions& out) EXCLUDES(mu_);
-    ketch::mutex& stripe(const std::string& group_id);
+    void finish(completions& out);
+    void expire_group(group_slot& s, int64_t retention) EXCLUDES(mu_);
+    void delete_one(const std::string& id, delete_group_result& r) EXCLUDES(mu_);
 
-    // ---- rebalance (rebalance.cc); call with mu_ held ----
-    classic_group* find(const std::string& group_id) REQUIRES(mu_);
-    classic_group& get_or_create(const std::string& group_id) REQUIRES(mu_);
-    void remove_group(const std::string& group_id, completions& out) REQUIRES(mu_);
-    void reschedule_heartbeat(classic_group& g, classic_member& m, int64_t timeout_ms) REQUIRES(mu_);
-    void expire_heartbeat(const std::string& group_id, const std::string& member_id, completions& out) REQUIRES(mu_);
-    void remove_member_and_update(classic_group& g, const std::string& member_id, completions& out) REQUIRES(mu_);
-    void maybe_prepare_rebalance_or_complete_join(classic_group& g, completions& out) REQUIRES(mu_);
-    void prepare_rebalance(classic_group& g, completions& out) REQUIRES(mu_);
-    void maybe_complete_join_else_schedule(classic_group& g, completions& out) REQUIRES(mu_);
-    void try_complete_initial_rebalance(const std::string& group_id, int32_t delay_ms, int32_t remaining_ms,
-                                        completions& out) REQUIRES(mu_);
-    void maybe_complete_join_phase(classic_group& g, completions& out) REQUIRES(mu_);
-    void complete_join(classic_group& g, completions& out) REQUIRES(mu_);
-    void schedule_pending_sync(classic_group& g) REQUIRES(mu_);
-    void expire_pending_sync(const std::string& group_id, int32_t generation, completions& out) REQUIRES(mu_);
-    void reset_and_propagate_error(classic_group& g, error_code e, completions& out) REQUIRES(mu_);
-    void set_and_propagate_assignment(classic_group& g, std::map<std::string, bytes> assignment, completions& out)
-        REQUIRES(mu_);
-    void remove_pending_sync_member(classic_group& g, const std::string& member_id) REQUIRES(mu_);
-
-    // ---- join (join.cc); call with mu_ held ----
-    void join_locked(join_args& args, join_callback& done, completions& out) REQUIRES(mu_);
-    void join_new_member(classic_group& g, join_args& args, join_callback& done, completions& out) REQUIRES(mu_);
-    void join_existing_member(classic_group& g, join_args& args, join_callback& done, completions& out) REQUIRES(mu_);
-    void add_member_then_rebalance(classic_group& g, join_args& args, const std::string& member_id, join_callback& done,
-                                   completions& out) REQUIRES(mu_);
-    void update_static_member_then_rebalance(classic_group& g, join_args& args, const std::string& old_id,
-                                             const std::string& new_id, join_callback& done, completions& out)
-        REQUIRES(mu_);
-    bool accept_joining_member(const classic_group& g, const std::string& member_id) const REQUIRES(mu_);
-    std::string new_member_id(const std::string& client_id, const std::optional<std::string>& instance_id) const
-        REQUIRES(mu_);
-
-    // ---- consumer groups; call with mu_ held ----
-    consumer_group* find_consumer(const std::string& group_id) REQUIRES(mu_);
-    result<consumer_group*, consumer_heartbeat_result> consumer_group_for(const std::string& id, bool create,
-                                                                          completions& out) REQUIRES(mu_);
-    consumer_heartbeat_result consumer_join_or_heartbeat(const consumer_heartbeat_args& args, completions& out)
-        REQUIRES(mu_);
-    std::optional<consumer_heartbeat_result> admit_consumer_member(consumer_group& g,
-                                                                   const consumer_heartbeat_args& args, bool create,
-                                                                   consumer_member& old, bool& is_new) REQUIRES(mu_);
-    consumer_heartbeat_result consumer_leave(const consumer_heartbeat_args& args, completions& out) REQUIRES(mu_);
-    void fence_consumer_member(consumer_group& g, const std::string& member_id, completions& out) REQUIRES(mu_);
-    // `timeout_ms` < 0: group.consumer.session.timeout.ms (a classic member has its own).
-    void schedule_consumer_session_timeout(const std::string& group_id, const std::string& member_id,
-                                           int32_t timeout_ms = -1) REQUIRES(mu_);
-    void schedule_consumer_rebalance_timeout(const std::string& group_id, const std::string& member_id, int32_t epoch,
-                                             int32_t timeout_ms) REQUIRES(mu_);
-    void cancel_consumer_timers(const std::string& group_id, const std::string& member_id) REQUIRES(mu_);
-    // The group's consumer.* settings: its override, else the broker's.
-    int32_t consumer_session_timeout_ms(const std::string& group_id) const REQUIRES(mu_);
-    int32_t consumer_heartbeat_interval_ms(const std::string& group_id) const REQUIRES(mu_);
-    int32_t consumer_assignment_interval_ms(const std::string& group_id) const REQUIRES(mu_);
-    topic_index topics_by_name() const REQUIRES(mu_);
-
-    // ---- streams groups; call with mu_ held ----
-    streams_group* find_streams(const std::string& group_id) REQUIRES(mu_);
-    result<streams_group*, streams_heartbeat_result> streams_group_for(const std::string& id, bool create)
-        REQUIRES(mu_);
-    streams_heartbeat_result streams_join_or_heartbeat(const streams_heartbeat_args& args, completions& out)
-        REQUIRES(mu_);
-    std::optional<streams_heartbeat_result> streams_topology_step(streams_group& g, const streams_heartbeat_args& a,
-                                                                  bool& bump) REQUIRES(mu_);
-    std::string streams_fingerprint(const streams_topology& t) const REQUIRES(mu_);
-    configured_topology configure_streams(const streams_topology& t) const REQUIRES(mu_);
-    streams_heartbeat_result streams_answer(streams_group& g, const streams_heartbeat_args& a, const streams_member& old,
-                                            const streams_member& next) REQUIRES(mu_);
-    void compute_streams_target(streams_group& g) REQUIRES(mu_);
-    streams_heartbeat_result streams_leave(const streams_heartbeat_args& args, completions& out) REQUIRES(mu_);
-    void fence_streams_member(streams_group& g, const std::string& member_id, completions& out) REQUIRES(mu_);
-    void schedule_streams_session_timeout(const std::string& group_id, const std::string& member_id) REQUIRES(mu_);
-    void schedule_streams_rebalance_timeout(const std::string& group_id, const std::string& member_id, int32_t epoch,
-                                            int32_t timeout_ms) REQUIRES(mu_);
-    void persist_streams(streams_group& g, completions& out) REQUIRES(mu_);
-    error_code take_empty_streams_group(const std::string& id, std::unique_ptr<streams_group>& group,
-                                        std::optional<group_offsets>& offsets) REQUIRES(mu_);
-    // StreamsGroup.validateOffsetCommit / validateOffsetFetch
-    error_code validate_streams_offsets(const streams_group& g, const std::string& member_id, int32_t member_epoch,
-                                        bool commit, int16_t api_version,
-                                        const std::vector<commit_topic>* commit_topics = nullptr) const REQUIRES(mu_);
-
-    // ---- online migration and mixed groups (migration.cc); call with mu_ held ----
-    // validateOnlineUpgrade + convertToConsumerGroup: the classic group
-    // becomes a consumer group with its members (classic protocol), or
-    // GROUP_ID_NOT_FOUND when it may not.
-    result<consumer_group*, consumer_heartbeat_result> upgrade_classic_group(classic_group& g, completions& out)
-        REQUIRES(mu_);
-    // validateOnlineDowngradeWithFencedMember + convertToClassicGroup: when
-    // `leaving` is the last consumer-protocol member, the group becomes a
-    // classic group of the others and rebalances; false if it stays.
-    bool maybe_downgrade(consumer_group& g, const std::string& leaving, completions& out) REQUIRES(mu_);
-    // convertToClassicGroup + ClassicGroup.fromConsumerGroup: every member but
-    // `leaving` (may be empty) becomes a classic member with its target
-    // assignment, in a Stable classic group at `generation`; `rebalance`
-    // starts a rebalance. g is gone afterwards.
-    void convert_to_classic(consumer_group& g, const std::string& leaving, int32_t generation, bool rebalance,
-                            completions& out) REQUIRES(mu_);
-    // A classic static member replaced the last consumer-protocol member
-    // (join_consumer_group): the group is downgraded, the JoinGroup answered.
-    void downgrade_for_replacing_member(consumer_group& g, const consumer_member& upd, int32_t generation,
-                                        const join_args& args, join_callback& done, completions& out) REQUIRES(mu_);
-    // classicGroup{Join,Sync,Heartbeat,Leave}ToConsumerGroup
-    void join_consumer_group(consumer_group& g, join_args& args, join_callback& done, completions& out) REQUIRES(mu_);
-    void sync_consumer_group(consumer_group& g, sync_args& args, sync_callback& done, completions& out) REQUIRES(mu_);
-    error_code heartbeat_consumer_group(consumer_group& g, const heartbeat_args& args) REQUIRES(mu_);
-    leave_result leave_consumer_group(consumer_group& g, const leave_args& args, completions& out) REQUIRES(mu_);
-    void schedule_consumer_join_timeout_if_absent(const std::string& group_id, const std::string& member_id,
-                                                  int32_t timeout_ms) REQUIRES(mu_);
-    // Hand the group's row, with its membership (group_record.h), to finish().
-    void persist_classic(const classic_group& g, completions& out) REQUIRES(mu_);
-    void persist_consumer(consumer_group& g, completions& out) REQUIRES(mu_);
-    // ConsumerGroup.validateOffsetCommit / validateOffsetFetch
-    // `commit_topics`: a commit's partitions, checked against the member's
-    // assignment epochs when its epoch is older (KIP-1251); null for a fetch.
-    error_code validate_consumer_offsets(const consumer_group& g, const std::string& member_id, int32_t member_epoch,
-                                         bool commit, int16_t api_version,
-                                         const std::vector<commit_topic>* commit_topics = nullptr) const REQUIRES(mu_);
-
-    // ---- offsets (offsets.cc) ----
-    error_code validate_commit(const commit_args& args) REQUIRES(mu_);
-    void forget_offsets(const std::string& group_id, const std::vector<meta::offset_key>& keys) REQUIRES(mu_);
-    // One group's part of expire_offsets (admin.cc).
-    bool expired_offsets_of(const std::string& id, int64_t now, int64_t retention,
-                            std::vector<meta::offset_key>& expired, bool& delete_group) REQUIRES(mu_);
-
-    group_config config_;
-    const clock& clock_;
-    scheduler& scheduler_;
+    group_env env_;
     meta::offset_store& store_;
 
-    // Lock order: txn_offsets_mu_, then one stripe, then mu_ (never two
-    // stripes). Checked by clang's -Wthread-safety (base/mutex.h).
-    ketch::mutex txn_offsets_mu_ ACQUIRED_BEFORE(mu_);
-    ketch::mutex mu_;  // guards everything below that says GUARDED_BY(mu_)
-    bool stopped_ GUARDED_BY(mu_) = false;
-    std::map<std::string, std::unique_ptr<classic_group>> groups_ GUARDED_BY(mu_);
-    // A group id is in groups_ or in consumer_groups_, never both.
-    std::map<std::string, std::unique_ptr<consumer_group>> consumer_groups_ GUARDED_BY(mu_);
-    // A group id is in at most one of groups_, consumer_groups_ and streams_groups_.
-    std::map<std::string, std::unique_ptr<streams_group>> streams_groups_ GUARDED_BY(mu_);
-    // Every group here is also in groups_, consumer_groups_ or streams_groups_.
-    std::map<std::string, group_offsets> offsets_ GUARDED_BY(mu_);
-    const topic_view* topics_ GUARDED_BY(mu_) = nullptr;
-    std::map<std::string, consumer_group_overrides> consumer_overrides_ GUARDED_BY(mu_);  // groups with some override
-    regex_cache regexes_ GUARDED_BY(mu_);
-    std::unordered_map<std::string, timer_slot> timers_ GUARDED_BY(mu_);
-    uint64_t next_timer_seq_ GUARDED_BY(mu_) = 0;
+    // Lock order: one producer's txn stripe, then mu_ (the router, held
+    // only to find a slot), then one slot's order_mu_, then its mu_ (never
+    // two slots); txn_mu_ is a leaf. A thread holding a slot's lock never takes mu_
+    // (slot_ref's release takes mu_, then the slot's mu_).
+    // Checked by clang's -Wthread-safety (base/mutex.h) where it can see
+    // both locks; docs/design/group_coordinator.md.
+    ketch::mutex mu_;  // the router: the slot table and the expiry timer
+    struct slot_entry {
+        std::shared_ptr<group_slot> slot;
+        int users = 0;  // slot_refs out; the slot leaves only when idle and 0
+    };
+    std::map<std::string, slot_entry> slots_ GUARDED_BY(mu_);
     std::unique_ptr<timer_handle> expiry_timer_ GUARDED_BY(mu_);
-    meta::txn_store* txn_store_ GUARDED_BY(mu_) = nullptr;
-    // producer id -> group -> offsets pending in its transaction (txn_offsets.cc)
-    std::map<int64_t, std::map<std::string, group_offsets>> pending_txn_ GUARDED_BY(mu_);
-    std::map<int64_t, uint64_t> txn_guards_ GUARDED_BY(mu_);  // producer id -> live verification guard
-    uint64_t next_txn_guard_ GUARDED_BY(mu_) = 0;
-    // txn_offsets_mu_ serialises TxnOffsetCommit's check-and-write with the
-    // end of a transaction (complete_txn_offsets). The stripes serialise
-    // the store writes of one group (commit, delete, expiry) so they reach
-    // the store in the order they were validated.
-    std::array<ketch::mutex, 32> stripes_;
+
+    // Transactional offsets (txn_offsets.cc), per producer across groups.
+    // A producer's stripe (by hash of its id) serialises its TxnOffsetCommit's
+    // check-and-write with the end of its transaction (complete_txn_offsets);
+    // other producers' commits, to any group, do not wait for it.
+    std::array<ketch::mutex, 32> txn_stripes_;
+    ketch::mutex& txn_stripe(int64_t producer_id) {
+        return txn_stripes_[std::hash<int64_t>{}(producer_id) % txn_stripes_.size()];
+    }
+    ketch::mutex txn_mu_;
+    meta::txn_store* txn_store_ GUARDED_BY(txn_mu_) = nullptr;
+    // producer id -> group -> offsets pending in its transaction
+    std::map<int64_t, std::map<std::string, group_offsets>> pending_txn_ GUARDED_BY(txn_mu_);
+    std::map<int64_t, uint64_t> txn_guards_ GUARDED_BY(txn_mu_);  // producer id -> live verification guard
+    uint64_t next_txn_guard_ GUARDED_BY(txn_mu_) = 0;
 };
 
 }  // namespace ketch::group

@@ -32,11 +32,13 @@ std::string java_uuid_string() {
 void group_coordinator::join(join_args args, join_callback done) {
     completions out;
     {
-        ketch::lock_guard lock(mu_);
-        if (stopped_)
+        auto ref = use_slot(args.group_id, true);
+        group_slot& s = *ref;
+        ketch::lock_guard lock(s.mu_);
+        if (env_.stopped)
             out.add(std::move(done), join_error(error_code::coordinator_not_available, args.member_id));
         else
-            join_locked(args, done, out);
+            s.join_locked(args, done, out);
     }
     finish(out);
 }
@@ -44,13 +46,13 @@ void group_coordinator::join(join_args args, join_callback done) {
 // Kafka's member id: "<group.instance.id or client.id>-<uuid>". ketch
 // difference: the prefix is cut (at a character boundary) so that the id
 // stays within max_id_bytes and is accepted back.
-std::string group_coordinator::new_member_id(const std::string& client_id,
+std::string group_slot::new_member_id(const std::string& client_id,
                                              const std::optional<std::string>& instance_id) const {
     const std::string& id = instance_id ? *instance_id : client_id;
     return std::string(utf8_prefix(id, max_id_bytes - 37)) + "-" + java_uuid_string();
 }
 
-void group_coordinator::join_locked(join_args& args, join_callback& done, completions& out) {
+void group_slot::join_locked(join_args& args, join_callback& done, completions& out) {
     // GroupCoordinatorService.joinGroup
     if (args.group_id.empty() || too_long(args.group_id)) {
         out.add(std::move(done), join_error(error_code::invalid_group_id, args.member_id));
@@ -86,7 +88,7 @@ void group_coordinator::join_locked(join_args& args, join_callback& done, comple
         // ketch difference: the generation goes on from the group epoch.
         const int32_t epoch = cg->group_epoch();
         cancel_group_timers(args.group_id);
-        consumer_groups_.erase(args.group_id);
+        consumer_.reset();
         get_or_create(args.group_id).restore(std::nullopt, epoch, clock_.now_ms());
     }
     auto* g = find(args.group_id);
@@ -108,7 +110,7 @@ void group_coordinator::join_locked(join_args& args, join_callback& done, comple
 }
 
 // acceptJoiningMember
-bool group_coordinator::accept_joining_member(const classic_group& g, const std::string& member_id) const {
+bool group_slot::accept_joining_member(const classic_group& g, const std::string& member_id) const {
     auto& members = g.members();
     auto it = members.find(member_id);
     switch (g.state()) {
@@ -125,7 +127,7 @@ bool group_coordinator::accept_joining_member(const classic_group& g, const std:
 }
 
 // classicGroupJoinNewMember, classicGroupJoinNewStaticMember, classicGroupJoinNewDynamicMember
-void group_coordinator::join_new_member(classic_group& g, join_args& args, join_callback& done, completions& out) {
+void group_slot::join_new_member(classic_group& g, join_args& args, join_callback& done, completions& out) {
     if (g.is(group_state::dead)) {
         out.add(std::move(done), join_error(error_code::coordinator_not_available, ""));
         return;
@@ -155,7 +157,7 @@ void group_coordinator::join_new_member(classic_group& g, join_args& args, join_
 }
 
 // classicGroupJoinExistingMember
-void group_coordinator::join_existing_member(classic_group& g, join_args& args, join_callback& done,
+void group_slot::join_existing_member(classic_group& g, join_args& args, join_callback& done,
                                              completions& out) {
     const auto& mid = args.member_id;
     if (g.is(group_state::dead)) {
@@ -217,7 +219,7 @@ void group_coordinator::join_existing_member(classic_group& g, join_args& args, 
 }
 
 // addMemberThenRebalanceOrCompleteJoin
-void group_coordinator::add_member_then_rebalance(classic_group& g, join_args& args, const std::string& member_id,
+void group_slot::add_member_then_rebalance(classic_group& g, join_args& args, const std::string& member_id,
                                                   join_callback& done, completions& out) {
     classic_member m;
     m.member_id = member_id;
@@ -240,7 +242,7 @@ void group_coordinator::add_member_then_rebalance(classic_group& g, join_args& a
 }
 
 // updateStaticMemberThenRebalanceOrCompleteJoin
-void group_coordinator::update_static_member_then_rebalance(classic_group& g, join_args& args,
+void group_slot::update_static_member_then_rebalance(classic_group& g, join_args& args,
                                                             const std::string& old_id, const std::string& new_id,
                                                             join_callback& done, completions& out) {
     const std::string current_leader = g.leader_or_empty();

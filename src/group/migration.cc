@@ -63,7 +63,7 @@ join_result join_error(error_code e) {
 
 }  // namespace
 
-result<consumer_group*, consumer_heartbeat_result> group_coordinator::upgrade_classic_group(classic_group& cg,
+result<consumer_group*, consumer_heartbeat_result> group_slot::upgrade_classic_group(classic_group& cg,
                                                                                             completions& out) {
     const std::string id = cg.id();
     const std::string cannot = "Cannot upgrade classic group " + id + " to consumer group because ";
@@ -115,15 +115,14 @@ result<consumer_group*, consumer_heartbeat_result> group_coordinator::upgrade_cl
         cg.complete_sync(cm, sync_result{.error = error_code::rebalance_in_progress}, out);
     }
     cancel_group_timers(id);
-    groups_.erase(id);
-    auto& slot = consumer_groups_[id];
-    slot = std::move(g);
-    for (const auto& [mid, m] : slot->members())
+    classic_.reset();  // cg is gone
+    consumer_ = std::move(g);
+    for (const auto& [mid, m] : consumer_->members())
         schedule_consumer_session_timeout(id, mid, m.classic->session_timeout_ms);
-    return slot.get();
+    return consumer_.get();
 }
 
-bool group_coordinator::maybe_downgrade(consumer_group& g, const std::string& leaving, completions& out) {
+bool group_slot::maybe_downgrade(consumer_group& g, const std::string& leaving, completions& out) {
     if (!g.all_members_use_classic_except(leaving) || g.size() <= 1 ||
         !downgrade_enabled(config_.consumer_migration_policy) || int64_t(g.size()) - 1 > config_.max_size)
         return false;
@@ -131,7 +130,7 @@ bool group_coordinator::maybe_downgrade(consumer_group& g, const std::string& le
     return true;
 }
 
-void group_coordinator::convert_to_classic(consumer_group& g, const std::string& leaving, int32_t generation,
+void group_slot::convert_to_classic(consumer_group& g, const std::string& leaving, int32_t generation,
                                            bool rebalance, completions& out) {
     const std::string id = g.id();
     const auto topics = topics_by_name();
@@ -154,7 +153,7 @@ void group_coordinator::convert_to_classic(consumer_group& g, const std::string&
     }
     for (const auto& [mid, m] : g.members()) cancel_consumer_timers(id, mid);
     cancel_group_timers(id);
-    consumer_groups_.erase(id);  // g is gone
+    consumer_.reset();  // g is gone
     auto& cg = get_or_create(id);
     cg.restore(std::string(consumer_protocol_type), generation, clock_.now_ms());
     cg.adopt_members(std::move(members), clock_.now_ms());
@@ -163,7 +162,7 @@ void group_coordinator::convert_to_classic(consumer_group& g, const std::string&
     persist_classic(cg, out);
 }
 
-void group_coordinator::schedule_consumer_join_timeout_if_absent(const std::string& group_id,
+void group_slot::schedule_consumer_join_timeout_if_absent(const std::string& group_id,
                                                                  const std::string& member_id, int32_t timeout_ms) {
     const auto key = consumer_join_key(group_id, member_id);
     if (timers_.count(key)) return;
@@ -173,7 +172,7 @@ void group_coordinator::schedule_consumer_join_timeout_if_absent(const std::stri
     });
 }
 
-void group_coordinator::join_consumer_group(consumer_group& g, join_args& args, join_callback& done,
+void group_slot::join_consumer_group(consumer_group& g, join_args& args, join_callback& done,
                                             completions& out) {
     const bool unknown = args.member_id.empty();
     const std::string member_id = unknown ? uuid::random().to_base64() : args.member_id;
@@ -257,7 +256,7 @@ void group_coordinator::join_consumer_group(consumer_group& g, join_args& args, 
 // the replaced member's target and the classic group is Stable at the old
 // group epoch; otherwise the member answers at epoch 0 and the classic group
 // rebalances. The JoinGroup answer is the consumer-group one either way.
-void group_coordinator::downgrade_for_replacing_member(consumer_group& g, const consumer_member& upd,
+void group_slot::downgrade_for_replacing_member(consumer_group& g, const consumer_member& upd,
                                                        int32_t generation, const join_args& args,
                                                        join_callback& done, completions& out) {
     const bool rebalance = g.assignment_epoch() < g.group_epoch();
@@ -301,7 +300,7 @@ const consumer_member* classic_member_of(const consumer_group& g, const std::str
 
 }  // namespace
 
-void group_coordinator::sync_consumer_group(consumer_group& g, sync_args& args, sync_callback& done,
+void group_slot::sync_consumer_group(consumer_group& g, sync_args& args, sync_callback& done,
                                             completions& out) {
     auto fail = [&](error_code e) { out.add(std::move(done), sync_result{.error = e}); };
     error_code e = error_code::none;
@@ -323,7 +322,7 @@ void group_coordinator::sync_consumer_group(consumer_group& g, sync_args& args, 
                                          classic_assignment(*m, m->assigned, topics_by_name())});
 }
 
-error_code group_coordinator::heartbeat_consumer_group(consumer_group& g, const heartbeat_args& args) {
+error_code group_slot::heartbeat_consumer_group(consumer_group& g, const heartbeat_args& args) {
     error_code e = error_code::none;
     const auto* m = classic_member_of(g, args.member_id, args.group_instance_id, e);
     if (!m) return e;
@@ -340,7 +339,7 @@ error_code group_coordinator::heartbeat_consumer_group(consumer_group& g, const 
     return error_code::none;
 }
 
-leave_result group_coordinator::leave_consumer_group(consumer_group& g, const leave_args& args, completions& out) {
+leave_result group_slot::leave_consumer_group(consumer_group& g, const leave_args& args, completions& out) {
     leave_result res;
     bool any_left = false;
     for (const auto& who : args.members) {

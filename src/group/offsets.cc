@@ -2,9 +2,10 @@
 // (commitOffset, fetchOffsets, fetchAllOffsets, deleteOffsets) and
 // ClassicGroup.validateOffsetCommit / validateOffsetDelete (Kafka 4.3.1).
 //
-// A commit holds the group's stripe lock from validation to the end of its
-// store write, so commits (and deletes, expiry) of one group reach the store
-// in order; mu_ is held only around the in-memory parts.
+// A commit holds the group's order lock (group_slot::order_mu_) from
+// validation to the end of its store write, so commits (and deletes, expiry)
+// of one group reach the store in order; the slot's mu_ is held only around
+// the in-memory parts.
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
 #include "base/utf8.h"
@@ -28,7 +29,7 @@ commit_result all_partitions(const commit_args& args, error_code e) {
 // ConsumerGroup.validateOffsetCommit / validateOffsetFetch: a member of a
 // consumer group fetches with its current member epoch and commits with it or,
 // per partition, an older one (KIP-1251).
-error_code group_coordinator::validate_consumer_offsets(const consumer_group& g, const std::string& member_id,
+error_code group_slot::validate_consumer_offsets(const consumer_group& g, const std::string& member_id,
                                                          int32_t member_epoch, bool commit, int16_t api_version,
                                                          const std::vector<commit_topic>* commit_topics) const {
     if (commit && member_epoch < 0 && g.empty()) return error_code::none;
@@ -58,7 +59,7 @@ error_code group_coordinator::validate_consumer_offsets(const consumer_group& g,
 }
 
 // OffsetMetadataManager.validateOffsetCommit + ClassicGroup.validateOffsetCommit
-error_code group_coordinator::validate_commit(const commit_args& args) {
+error_code group_slot::validate_commit(const commit_args& args) {
     if (auto* cg = find_consumer(args.group_id))
         return validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, args.api_version,
                                          &args.topics);
@@ -98,15 +99,18 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
     if (too_long(args.member_id) || too_long(args.group_instance_id))
         return done(all_partitions(args, error_code::invalid_request));
 
-    ketch::unique_lock order(stripe(args.group_id));
-    const int64_t now = clock_.now_ms();
+    auto ref = use_slot(args.group_id, true);
+    group_slot& s = *ref;
+    ketch::unique_lock order(s.order_mu_);
+    const int64_t now = env_.clk.now_ms();
+    auto e = error_code::coordinator_not_available;
     {
-        ketch::lock_guard lock(mu_);
-        auto e = stopped_ ? error_code::coordinator_not_available : validate_commit(args);
-        if (e != error_code::none) {
-            order.unlock();
-            return done(all_partitions(args, e));
-        }
+        ketch::lock_guard lock(s.mu_);
+        if (!env_.stopped) e = s.validate_commit(args);
+    }
+    if (e != error_code::none) {
+        order.unlock();
+        return done(all_partitions(args, e));
     }
     commit_result res;
     std::vector<meta::stored_offset> records;
@@ -117,7 +121,7 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
         rt.name = t.name;
         for (auto& p : t.partitions) {
             std::string metadata = p.metadata.value_or("");
-            if (utf16_length(metadata) > size_t(config_.offset_metadata_max_bytes)) {
+            if (utf16_length(metadata) > size_t(env_.config.offset_metadata_max_bytes)) {
                 rt.partitions.push_back({p.partition, error_code::offset_metadata_too_large});
                 continue;
             }
@@ -132,31 +136,36 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
             order.unlock();
             return done(all_partitions(args, error_code::not_coordinator));
         }
-        ketch::lock_guard lock(mu_);
-        if (find(args.group_id) || find_consumer(args.group_id) || find_streams(args.group_id)) {
-            auto& group = offsets_[args.group_id];
-            for (auto& r : records) {
-                auto topic = r.topic;
-                auto partition = r.partition;
-                group[topic][partition] = std::move(r);
-            }
-        }
+        ketch::lock_guard lock(s.mu_);
+        s.remember_offsets(records, false);
     }
     order.unlock();
     done(std::move(res));
 }
 
+void group_slot::remember_offsets(std::vector<meta::stored_offset>& records, bool create) {
+    if (!has_group()) {
+        if (!create) return;  // deleted meanwhile: the offsets go with it
+        get_or_create(id_);
+    }
+    for (auto& r : records) {
+        auto topic = r.topic;
+        auto partition = r.partition;
+        offsets_[topic][partition] = std::move(r);
+    }
+}
+
 fetch_result group_coordinator::fetch_offsets(const fetch_args& args) {
+    if (too_long(args.group_id)) return fetch_result{.error = error_code::invalid_group_id};
+    auto ref = use_slot(args.group_id, true);
+    group_slot& s = *ref;
+    ketch::lock_guard lock(s.mu_);
+    if (env_.stopped) return fetch_result{.error = error_code::coordinator_not_available};
+    return s.fetch_locked(args);
+}
+
+fetch_result group_slot::fetch_locked(const fetch_args& args) {
     fetch_result res;
-    if (too_long(args.group_id)) {
-        res.error = error_code::invalid_group_id;
-        return res;
-    }
-    ketch::lock_guard lock(mu_);
-    if (stopped_) {
-        res.error = error_code::coordinator_not_available;
-        return res;
-    }
     // An unknown group has no offsets (no error); ClassicGroup.validateOffsetFetch
     // checks nothing else.
     if (auto* cg = find_consumer(args.group_id)) {
@@ -167,11 +176,7 @@ fetch_result group_coordinator::fetch_offsets(const fetch_args& args) {
         res.error = validate_streams_offsets(*sg, args.member_id.value_or(""), args.member_epoch, false, 0);
         if (res.error != error_code::none) return res;
     }
-    const group_offsets* offs = nullptr;
-    if (find(args.group_id) || find_consumer(args.group_id) || find_streams(args.group_id)) {
-        auto it = offsets_.find(args.group_id);
-        if (it != offsets_.end()) offs = &it->second;
-    }
+    const group_offsets* offs = has_group() && !offsets_.empty() ? &offsets_ : nullptr;
     auto fill = [](fetch_partition& fp, const meta::stored_offset& o) {
         fp.offset = o.offset;
         fp.leader_epoch = o.leader_epoch;
@@ -209,16 +214,13 @@ fetch_result group_coordinator::fetch_offsets(const fetch_args& args) {
     return res;
 }
 
-void group_coordinator::forget_offsets(const std::string& group_id, const std::vector<meta::offset_key>& keys) {
-    auto it = offsets_.find(group_id);
-    if (it == offsets_.end()) return;
+void group_slot::forget_offsets(const std::vector<meta::offset_key>& keys) {
     for (const auto& k : keys) {
-        auto t = it->second.find(k.topic);
-        if (t == it->second.end()) continue;
+        auto t = offsets_.find(k.topic);
+        if (t == offsets_.end()) continue;
         t->second.erase(k.partition);
-        if (t->second.empty()) it->second.erase(t);
+        if (t->second.empty()) offsets_.erase(t);
     }
-    if (it->second.empty()) offsets_.erase(it);
 }
 
 offset_delete_result group_coordinator::delete_offsets(const offset_delete_args& args) {
@@ -227,82 +229,78 @@ offset_delete_result group_coordinator::delete_offsets(const offset_delete_args&
         res.error = error_code::invalid_group_id;
         return res;
     }
-    ketch::lock_guard order(stripe(args.group_id));
+    auto ref = use_slot(args.group_id, true);
+    group_slot& s = *ref;
+    ketch::lock_guard order(s.order_mu_);
     std::vector<meta::offset_key> doomed;
     {
-        ketch::lock_guard lock(mu_);
-        auto* g = stopped_ ? nullptr : find(args.group_id);
-        if (stopped_) {
+        ketch::lock_guard lock(s.mu_);
+        if (env_.stopped) {
             res.error = error_code::coordinator_not_available;
             return res;
         }
-        // ConsumerGroup.validateOffsetDelete accepts any state; a topic the
-        // group subscribes to is refused partition by partition.
-        auto* cg = find_consumer(args.group_id);
-        // StreamsGroup.validateOffsetDelete accepts any state; while the group
-        // has members, a topic its topology reads is refused (isSubscribedToTopic).
-        auto* sg = cg ? nullptr : find_streams(args.group_id);
-        // ClassicGroup.validateOffsetDelete
-        if (!cg && !sg && (!g || g->is(group_state::dead))) {
-            res.error = error_code::group_id_not_found;
-            return res;
-        }
-        if (!cg && !sg && !g->is(group_state::empty) && !g->uses_consumer_protocol()) {
-            res.error = error_code::non_empty_group;
-            return res;
-        }
-        auto offs = offsets_.find(args.group_id);
-        for (const auto& t : args.topics) {
-            auto& rt = res.topics.emplace_back();
-            rt.name = t.name;
-            const bool subscribed = cg   ? cg->subscription_metadata().count(t.name) != 0
-                                    : sg ? streams_reads_topic(*sg, t.name)
-                                         : g->is_subscribed_to_topic(t.name);
-            for (int32_t p : t.partitions) {
-                rt.partitions.push_back({p, subscribed ? error_code::group_subscribed_to_topic : error_code::none});
-                if (subscribed || offs == offsets_.end()) continue;
-                auto tp = offs->second.find(t.name);
-                if (tp != offs->second.end() && tp->second.count(p)) doomed.push_back({t.name, p});
-            }
-        }
+        s.offsets_to_delete(args, res, doomed);
     }
     if (doomed.empty()) return res;
-    if (!store_.delete_offsets(args.group_id, doomed)) {
-        res = offset_delete_result{.error = error_code::not_coordinator};
-        return res;
-    }
-    ketch::lock_guard lock(mu_);
-    forget_offsets(args.group_id, doomed);
+    if (!store_.delete_offsets(args.group_id, doomed)) return offset_delete_result{.error = error_code::not_coordinator};
+    ketch::lock_guard lock(s.mu_);
+    s.forget_offsets(doomed);
     return res;
 }
 
-void group_coordinator::on_topics_deleted(const std::vector<std::string>& topics) {
-    std::vector<std::string> groups;
-    {
-        ketch::lock_guard lock(mu_);
-        for (const auto& [id, offs] : offsets_)
-            for (const auto& t : topics)
-                if (offs.count(t)) {
-                    groups.push_back(id);
-                    break;
-                }
+void group_slot::offsets_to_delete(const offset_delete_args& args, offset_delete_result& res,
+                                   std::vector<meta::offset_key>& doomed) {
+    auto* g = find(args.group_id);
+    // ConsumerGroup.validateOffsetDelete accepts any state; a topic the
+    // group subscribes to is refused partition by partition.
+    auto* cg = find_consumer(args.group_id);
+    // StreamsGroup.validateOffsetDelete accepts any state; while the group
+    // has members, a topic its topology reads is refused (isSubscribedToTopic).
+    auto* sg = cg ? nullptr : find_streams(args.group_id);
+    // ClassicGroup.validateOffsetDelete
+    if (!cg && !sg && (!g || g->is(group_state::dead))) {
+        res.error = error_code::group_id_not_found;
+        return;
     }
-    for (const auto& id : groups) {
-        ketch::lock_guard order(stripe(id));
+    if (!cg && !sg && !g->is(group_state::empty) && !g->uses_consumer_protocol()) {
+        res.error = error_code::non_empty_group;
+        return;
+    }
+    for (const auto& t : args.topics) {
+        auto& rt = res.topics.emplace_back();
+        rt.name = t.name;
+        const bool subscribed = cg   ? cg->subscription_metadata().count(t.name) != 0
+                                : sg ? streams_reads_topic(*sg, t.name)
+                                     : g->is_subscribed_to_topic(t.name);
+        for (int32_t p : t.partitions) {
+            rt.partitions.push_back({p, subscribed ? error_code::group_subscribed_to_topic : error_code::none});
+            if (subscribed) continue;
+            auto tp = offsets_.find(t.name);
+            if (tp != offsets_.end() && tp->second.count(p)) doomed.push_back({t.name, p});
+        }
+    }
+}
+
+void group_slot::offsets_of_topics(const std::vector<std::string>& topics, std::vector<meta::offset_key>& doomed) {
+    for (const auto& t : topics) {
+        auto tp = offsets_.find(t);
+        if (tp == offsets_.end()) continue;
+        for (const auto& [p, o] : tp->second) doomed.push_back({t, p});
+    }
+}
+
+void group_coordinator::on_topics_deleted(const std::vector<std::string>& topics) {
+    for (auto& ref : all_slots()) {
+        group_slot& s = *ref;
+        ketch::lock_guard order(s.order_mu_);
         std::vector<meta::offset_key> doomed;
         {
-            ketch::lock_guard lock(mu_);
-            auto it = offsets_.find(id);
-            if (it == offsets_.end()) continue;
-            for (const auto& t : topics) {
-                auto tp = it->second.find(t);
-                if (tp == it->second.end()) continue;
-                for (const auto& [p, o] : tp->second) doomed.push_back({t, p});
-            }
+            ketch::lock_guard lock(s.mu_);
+            s.offsets_of_topics(topics, doomed);
         }
-        if (doomed.empty() || !store_.delete_offsets(id, doomed)) continue;
-        ketch::lock_guard lock(mu_);
-        forget_offsets(id, doomed);
+        if (doomed.empty() || !store_.delete_offsets(s.id(), doomed)) continue;
+        ketch::lock_guard lock(s.mu_);
+        s.forget_offsets(doomed);
     }
 }
 

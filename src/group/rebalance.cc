@@ -1,46 +1,42 @@
 // The classic rebalance state machine: preparing a rebalance, completing the
 // join phase, the sync phase, session and rebalance timeouts. Each function
 // mirrors the GroupMetadataManager method named in its comment (Kafka 4.3.1).
-// All run with mu_ held.
+// All run with the group's slot locked (group_slot.h).
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
 
 namespace ketch::group {
 
-classic_group* group_coordinator::find(const std::string& group_id) {
-    auto it = groups_.find(group_id);
-    return it == groups_.end() ? nullptr : it->second.get();
+classic_group* group_slot::find(const std::string& group_id) {
+    return group_id == id_ ? classic_.get() : nullptr;
 }
 
-classic_group& group_coordinator::get_or_create(const std::string& group_id) {
-    auto& slot = groups_[group_id];
-    if (!slot) slot = std::make_unique<classic_group>(group_id, clock_.now_ms());
-    return *slot;
+classic_group& group_slot::get_or_create(const std::string& group_id) {
+    if (!classic_) classic_ = std::make_unique<classic_group>(group_id, clock_.now_ms());
+    return *classic_;
 }
 
-void group_coordinator::remove_group(const std::string& group_id, completions& out) {
+void group_slot::remove_group(const std::string& group_id, completions& out) {
     cancel_group_timers(group_id);
-    auto it = groups_.find(group_id);
-    if (it != groups_.end()) {
-        auto& g = *it->second;
+    if (auto* g = find(group_id)) {
         std::vector<std::string> ids;
-        for (const auto& [id, m] : g.members()) ids.push_back(id);
-        for (const auto& id : ids) g.remove(id, out);
-        g.transition_to(group_state::dead, clock_.now_ms());
-        groups_.erase(it);
+        for (const auto& [id, m] : g->members()) ids.push_back(id);
+        for (const auto& id : ids) g->remove(id, out);
+        g->transition_to(group_state::dead, clock_.now_ms());
+        classic_.reset();
     }
-    offsets_.erase(group_id);
+    offsets_.clear();
 }
 
 // rescheduleClassicGroupMemberHeartbeat
-void group_coordinator::reschedule_heartbeat(classic_group& g, classic_member& m, int64_t timeout_ms) {
+void group_slot::reschedule_heartbeat(classic_group& g, classic_member& m, int64_t timeout_ms) {
     schedule_timer(heartbeat_key(g.id(), m.member_id), timeout_ms,
                    [this, gid = g.id(), mid = m.member_id](completions& out)
                        REQUIRES(mu_) { expire_heartbeat(gid, mid, out); });
 }
 
 // expireClassicGroupMemberHeartbeat
-void group_coordinator::expire_heartbeat(const std::string& group_id, const std::string& member_id,
+void group_slot::expire_heartbeat(const std::string& group_id, const std::string& member_id,
                                          completions& out) {
     auto* g = find(group_id);
     if (!g || g->is(group_state::dead)) return;
@@ -55,7 +51,7 @@ void group_coordinator::expire_heartbeat(const std::string& group_id, const std:
 }
 
 // removeMemberAndUpdateClassicGroup
-void group_coordinator::remove_member_and_update(classic_group& g, const std::string& member_id, completions& out) {
+void group_slot::remove_member_and_update(classic_group& g, const std::string& member_id, completions& out) {
     // A parked JoinGroup is answered UNKNOWN_MEMBER_ID so that the client rejoins.
     g.remove(member_id, out);
     if (g.is(group_state::stable) || g.is(group_state::completing_rebalance))
@@ -65,7 +61,7 @@ void group_coordinator::remove_member_and_update(classic_group& g, const std::st
 }
 
 // maybePrepareRebalanceOrCompleteJoin
-void group_coordinator::maybe_prepare_rebalance_or_complete_join(classic_group& g, completions& out) {
+void group_slot::maybe_prepare_rebalance_or_complete_join(classic_group& g, completions& out) {
     if (g.can_rebalance())
         prepare_rebalance(g, out);
     else
@@ -73,7 +69,7 @@ void group_coordinator::maybe_prepare_rebalance_or_complete_join(classic_group& 
 }
 
 // prepareRebalance
-void group_coordinator::prepare_rebalance(classic_group& g, completions& out) {
+void group_slot::prepare_rebalance(classic_group& g, completions& out) {
     // Members awaiting their assignment must rejoin instead.
     if (g.is(group_state::completing_rebalance)) reset_and_propagate_error(g, error_code::rebalance_in_progress, out);
     g.clear_pending_sync();
@@ -93,7 +89,7 @@ void group_coordinator::prepare_rebalance(classic_group& g, completions& out) {
 }
 
 // maybeCompleteJoinElseSchedule
-void group_coordinator::maybe_complete_join_else_schedule(classic_group& g, completions& out) {
+void group_slot::maybe_complete_join_else_schedule(classic_group& g, completions& out) {
     if (g.has_all_members_joined()) {
         complete_join(g, out);
         return;
@@ -104,7 +100,7 @@ void group_coordinator::maybe_complete_join_else_schedule(classic_group& g, comp
 }
 
 // tryCompleteInitialRebalanceElseSchedule
-void group_coordinator::try_complete_initial_rebalance(const std::string& group_id, int32_t delay_ms,
+void group_slot::try_complete_initial_rebalance(const std::string& group_id, int32_t delay_ms,
                                                        int32_t remaining_ms, completions& out) {
     auto* g = find(group_id);
     if (!g) return;
@@ -122,7 +118,7 @@ void group_coordinator::try_complete_initial_rebalance(const std::string& group_
 }
 
 // maybeCompleteJoinPhase
-void group_coordinator::maybe_complete_join_phase(classic_group& g, completions& out) {
+void group_slot::maybe_complete_join_phase(classic_group& g, completions& out) {
     if (!g.is(group_state::preparing_rebalance)) return;
     if (g.previous_state() == group_state::empty) return;  // the initial rebalance waits for its delay
     if (!g.has_all_members_joined()) return;
@@ -130,7 +126,7 @@ void group_coordinator::maybe_complete_join_phase(classic_group& g, completions&
 }
 
 // completeClassicGroupJoin
-void group_coordinator::complete_join(classic_group& g, completions& out) {
+void group_slot::complete_join(classic_group& g, completions& out) {
     cancel_timer(join_key(g.id()));
     // Dynamic members that did not rejoin are dropped; static ones are kept.
     std::vector<std::string> gone;
@@ -177,14 +173,14 @@ void group_coordinator::complete_join(classic_group& g, completions& out) {
 }
 
 // schedulePendingSync
-void group_coordinator::schedule_pending_sync(classic_group& g) {
+void group_slot::schedule_pending_sync(classic_group& g) {
     schedule_timer(sync_key(g.id()), g.rebalance_timeout_ms(),
                    [this, gid = g.id(), gen = g.generation()](completions& o)
                        REQUIRES(mu_) { expire_pending_sync(gid, gen, o); });
 }
 
 // expirePendingSync
-void group_coordinator::expire_pending_sync(const std::string& group_id, int32_t generation, completions& out) {
+void group_slot::expire_pending_sync(const std::string& group_id, int32_t generation, completions& out) {
     auto* g = find(group_id);
     if (!g || generation != g->generation()) return;
     if (!g->is(group_state::completing_rebalance) && !g->is(group_state::stable)) return;
@@ -199,7 +195,7 @@ void group_coordinator::expire_pending_sync(const std::string& group_id, int32_t
 }
 
 // resetAndPropagateAssignmentWithError + propagateAssignment
-void group_coordinator::reset_and_propagate_error(classic_group& g, error_code e, completions& out) {
+void group_slot::reset_and_propagate_error(classic_group& g, error_code e, completions& out) {
     for (auto& [id, m] : g.members()) {
         m.assignment.clear();
         if (g.complete_sync(m, sync_result{.error = e, .assignment = {}}, out))
@@ -208,7 +204,7 @@ void group_coordinator::reset_and_propagate_error(classic_group& g, error_code e
 }
 
 // setAndPropagateAssignment + propagateAssignment
-void group_coordinator::set_and_propagate_assignment(classic_group& g, std::map<std::string, bytes> assignment,
+void group_slot::set_and_propagate_assignment(classic_group& g, std::map<std::string, bytes> assignment,
                                                      completions& out) {
     for (auto& [id, m] : g.members()) {
         auto it = assignment.find(id);
@@ -222,7 +218,7 @@ void group_coordinator::set_and_propagate_assignment(classic_group& g, std::map<
 }
 
 // removePendingSyncMember
-void group_coordinator::remove_pending_sync_member(classic_group& g, const std::string& member_id) {
+void group_slot::remove_pending_sync_member(classic_group& g, const std::string& member_id) {
     g.remove_pending_sync(member_id);
     switch (g.state()) {
         case group_state::dead:

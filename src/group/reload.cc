@@ -1,34 +1,35 @@
 // Cluster mode: groups whose coordinator moved to this broker are read again
 // from the shared store (app/cluster_groups.h decides which, and when).
+#include <map>
+
 #include "group/coordinator.h"
+#include "group/group_slot.h"
 
 namespace ketch::group {
 
 void group_coordinator::reload_groups(const std::vector<std::string>& group_ids, std::vector<meta::stored_group> rows,
                                       std::vector<meta::stored_offset> offsets) {
-    completions out;
-    {
-        ketch::lock_guard lock(mu_);
-        if (stopped_) return;
-        for (const auto& id : group_ids) {
-            // As Kafka's unload: parked requests go and find the coordinator again.
-            if (auto it = groups_.find(id); it != groups_.end()) {
-                for (auto& [mid, m] : it->second->members()) {
-                    it->second->complete_join(m, join_result{.error = error_code::not_coordinator, .member_id = mid},
-                                              out);
-                    it->second->complete_sync(m, sync_result{.error = error_code::not_coordinator}, out);
-                }
-                groups_.erase(it);
-            }
-            cancel_group_timers(id);
-            consumer_groups_.erase(id);
-            streams_groups_.erase(id);
-            offsets_.erase(id);
+    if (env_.stopped) return;
+    std::map<std::string, std::vector<meta::stored_group>> rows_of;
+    for (auto& r : rows) rows_of[r.group].push_back(std::move(r));
+    std::map<std::string, std::vector<meta::stored_offset>> offsets_of;
+    for (auto& o : offsets) offsets_of[o.group].push_back(std::move(o));
+    const int64_t now = env_.clk.now_ms();
+    for (const auto& id : group_ids) {
+        completions out;
+        {
+            // Each group is dropped and restored in one step under its lock,
+            // as Kafka unloads and then loads a coordinator shard.
+            auto ref = use_slot(id, true);
+            group_slot& s = *ref;
+            ketch::lock_guard lock(s.mu_);
+            s.drop_for_reload(out);
+            for (auto& r : rows_of[id]) s.load_row(r, now);
+            for (auto& o : offsets_of[id]) s.load_offset(std::move(o));
         }
-        restore_locked(rows, offsets);
+        out.group_rows.clear();  // what was dropped is not written back
+        finish(out);
     }
-    out.group_rows.clear();  // what was dropped is not written back
-    finish(out);
 }
 
 }  // namespace ketch::group

@@ -1,8 +1,8 @@
 // One KIP-1071 streams group: its members with their epochs and tasks, the
 // group epoch, the topology and its configured view, and the target
 // assignment (Kafka's StreamsGroup and StreamsGroupMember, 4.3.1). The
-// heartbeat logic that drives it lives in the coordinator
-// (streams_heartbeat.cc). Not thread-safe: the coordinator's lock guards it.
+// heartbeat logic that drives it lives in its group_slot
+// (streams_heartbeat.cc). Not thread-safe: the slot's lock guards it.
 #pragma once
 
 #include <map>

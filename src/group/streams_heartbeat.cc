@@ -137,34 +137,41 @@ streams_heartbeat_result group_coordinator::streams_heartbeat(const streams_hear
     completions out;
     streams_heartbeat_result r;
     {
-        ketch::lock_guard lock(mu_);
-        if (stopped_) return sh_error(error_code::coordinator_not_available, "");
-        if (args.member_epoch == leave_group_member_epoch || args.member_epoch == leave_group_static_member_epoch)
-            r = streams_leave(args, out);
-        else
-            r = streams_join_or_heartbeat(args, out);
-        if (auto* g = find_streams(args.group_id)) persist_streams(*g, out);
+        auto ref = use_slot(args.group_id, true);
+        group_slot& s = *ref;
+        ketch::lock_guard lock(s.mu_);
+        if (env_.stopped) return sh_error(error_code::coordinator_not_available, "");
+        r = s.streams_heartbeat_locked(args, out);
     }
     finish(out);
     return r;
 }
 
+streams_heartbeat_result group_slot::streams_heartbeat_locked(const streams_heartbeat_args& args, completions& out) {
+    streams_heartbeat_result r;
+    if (args.member_epoch == leave_group_member_epoch || args.member_epoch == leave_group_static_member_epoch)
+        r = streams_leave(args, out);
+    else
+        r = streams_join_or_heartbeat(args, out);
+    if (auto* g = find_streams(args.group_id)) persist_streams(*g, out);
+    return r;
+}
+
 // getOrCreateStreamsGroup / getStreamsGroupOrThrow: an empty classic group
 // without offsets is replaced; any other group of another type refuses.
-result<streams_group*, streams_heartbeat_result> group_coordinator::streams_group_for(const std::string& id,
+result<streams_group*, streams_heartbeat_result> group_slot::streams_group_for(const std::string& id,
                                                                                       bool create) {
     if (auto* g = find_streams(id)) return g;
     const bool other = find_consumer(id) != nullptr || (find(id) && !(find(id)->is(group_state::empty)));
     if (other) return failure{sh_error(error_code::group_id_not_found, "Group " + id + " is not a streams group.")};
     if (!create) return failure{sh_error(error_code::group_id_not_found, "Streams group " + id + " not found.")};
-    if (find(id)) groups_.erase(id);  // an Empty classic group (its offsets stay with the new group)
-    auto& slot = streams_groups_[id];
-    slot = std::make_unique<streams_group>(id);
-    return slot.get();
+    classic_.reset();  // an Empty classic group (its offsets stay with the new group)
+    streams_ = std::make_unique<streams_group>(id);
+    return streams_.get();
 }
 
 // The fingerprint of the partition counts of every topic the topology names.
-std::string group_coordinator::streams_fingerprint(const streams_topology& t) const {
+std::string group_slot::streams_fingerprint(const streams_topology& t) const {
     const auto topics = topics_by_name();
     std::string fp;
     for (const auto& name : topology_topics(t)) {
@@ -174,7 +181,7 @@ std::string group_coordinator::streams_fingerprint(const streams_topology& t) co
     return fp;
 }
 
-configured_topology group_coordinator::configure_streams(const streams_topology& t) const {
+configured_topology group_slot::configure_streams(const streams_topology& t) const {
     const auto topics = topics_by_name();
     return configure_topics(t, [&topics](const std::string& name) -> std::optional<int32_t> {
         auto it = topics.find(name);
@@ -185,7 +192,7 @@ configured_topology group_coordinator::configure_streams(const streams_topology&
 
 // The group's topology and its configured view as this heartbeat sees them,
 // or the error that refuses it (maybeUpdateTopology, configureTopics).
-std::optional<streams_heartbeat_result> group_coordinator::streams_topology_step(streams_group& g,
+std::optional<streams_heartbeat_result> group_slot::streams_topology_step(streams_group& g,
                                                                                 const streams_heartbeat_args& a,
                                                                                 bool& bump) {
     std::optional<streams_topology> topology = g.topology;
@@ -208,14 +215,14 @@ std::optional<streams_heartbeat_result> group_coordinator::streams_topology_step
     return std::nullopt;
 }
 
-streams_heartbeat_result group_coordinator::streams_join_or_heartbeat(const streams_heartbeat_args& a,
+streams_heartbeat_result group_slot::streams_join_or_heartbeat(const streams_heartbeat_args& a,
                                                                       completions& out) {
     const bool joining = a.member_epoch == 0;
     auto found = streams_group_for(a.group_id, joining);
     if (!found) return found.error();
     streams_group& g = **found;
     auto drop_if_new = [&]() REQUIRES(mu_) {
-        if (g.empty() && !g.topology && !offsets_.count(g.id())) streams_groups_.erase(g.id());
+        if (g.empty() && !g.topology && offsets_.empty()) streams_.reset();
     };
     streams_member old;
     old.member_id = a.member_id;

@@ -36,18 +36,20 @@ std::vector<streams_endpoint_partitions> endpoint_partitions(const streams_group
 
 }  // namespace
 
-streams_group* group_coordinator::find_streams(const std::string& group_id) {
-    auto it = streams_groups_.find(group_id);
-    return it == streams_groups_.end() ? nullptr : it->second.get();
+streams_group* group_slot::find_streams(const std::string& group_id) {
+    return group_id == id_ ? streams_.get() : nullptr;
 }
 
 bool group_coordinator::is_streams_group(const std::string& group_id) {
-    ketch::lock_guard lock(mu_);
-    return streams_groups_.count(group_id) != 0;
+    auto ref = use_slot(group_id, false);
+    if (!ref) return false;
+    group_slot& s = *ref;
+    ketch::lock_guard lock(s.mu_);
+    return s.find_streams(group_id) != nullptr;
 }
 
 // The response of streamsGroupHeartbeat once the member is reconciled.
-streams_heartbeat_result group_coordinator::streams_answer(streams_group& g, const streams_heartbeat_args& a,
+streams_heartbeat_result group_slot::streams_answer(streams_group& g, const streams_heartbeat_args& a,
                                                            const streams_member& old, const streams_member& next) {
     streams_heartbeat_result r;
     r.member_id = next.member_id;
@@ -83,7 +85,7 @@ streams_heartbeat_result group_coordinator::streams_answer(streams_group& g, con
 
 // maybeUpdateStreamsTargetAssignment: the sticky assignor over every member
 // (empty assignments while the topology is not ready).
-void group_coordinator::compute_streams_target(streams_group& g) {
+void group_slot::compute_streams_target(streams_group& g) {
     std::map<std::string, tasks_tuple> target;
     if (g.configured && g.configured->ready()) {
         std::map<std::string, streams_assignor_member> members;
@@ -99,7 +101,7 @@ void group_coordinator::compute_streams_target(streams_group& g) {
 }
 
 // streamsGroupLeave
-streams_heartbeat_result group_coordinator::streams_leave(const streams_heartbeat_args& a, completions& out) {
+streams_heartbeat_result group_slot::streams_leave(const streams_heartbeat_args& a, completions& out) {
     auto found = streams_group_for(a.group_id, false);
     if (!found) return found.error();
     streams_group& g = **found;
@@ -116,7 +118,7 @@ streams_heartbeat_result group_coordinator::streams_leave(const streams_heartbea
 
 // streamsGroupFenceMember: the member goes, the group epoch is bumped; the
 // shutdown request ends with the last member.
-void group_coordinator::fence_streams_member(streams_group& g, const std::string& member_id, completions& out) {
+void group_slot::fence_streams_member(streams_group& g, const std::string& member_id, completions& out) {
     g.members.erase(member_id);
     g.target.erase(member_id);
     cancel_timer(streams_session_key(g.id(), member_id));
@@ -126,7 +128,7 @@ void group_coordinator::fence_streams_member(streams_group& g, const std::string
     persist_streams(g, out);
 }
 
-void group_coordinator::schedule_streams_session_timeout(const std::string& group_id, const std::string& member_id) {
+void group_slot::schedule_streams_session_timeout(const std::string& group_id, const std::string& member_id) {
     schedule_timer(streams_session_key(group_id, member_id), config_.streams_session_timeout_ms,
                    [this, group_id, member_id](completions& o) REQUIRES(mu_) {
                        auto* g = find_streams(group_id);
@@ -135,7 +137,7 @@ void group_coordinator::schedule_streams_session_timeout(const std::string& grou
 }
 
 // A member still revoking tasks at the end of its rebalance timeout is fenced.
-void group_coordinator::schedule_streams_rebalance_timeout(const std::string& group_id, const std::string& member_id,
+void group_slot::schedule_streams_rebalance_timeout(const std::string& group_id, const std::string& member_id,
                                                            int32_t epoch, int32_t timeout_ms) {
     schedule_timer(streams_rebalance_key(group_id, member_id), std::max(timeout_ms, 0),
                    [this, group_id, member_id, epoch](completions& o) REQUIRES(mu_) {
@@ -148,42 +150,48 @@ void group_coordinator::schedule_streams_rebalance_timeout(const std::string& gr
 
 std::vector<described_streams_group> group_coordinator::streams_describe(const std::vector<std::string>& group_ids) {
     std::vector<described_streams_group> out;
-    ketch::lock_guard lock(mu_);
     for (const auto& id : group_ids) {
         auto& d = out.emplace_back();
         d.group_id = id;
-        if (stopped_) {
+        if (env_.stopped) {
             d.error = error_code::coordinator_not_available;
             continue;
         }
-        auto* g = find_streams(id);
-        if (!g) {
-            d.error = error_code::group_id_not_found;
-            d.error_message = groups_.count(id) || consumer_groups_.count(id) ? "Group " + id + " is not a streams group."
-                                                                               : "Group " + id + " not found.";
-            continue;
-        }
-        d.group_state = std::string(streams_state_name(g->state()));
-        d.group_epoch = g->group_epoch;
-        d.assignment_epoch = g->assignment_epoch;
-        d.topology = g->topology;
-        for (const auto& [mid, m] : g->members) {
-            auto& dm = d.members.emplace_back();
-            dm.member_id = mid;
-            dm.member_epoch = m.member_epoch;
-            dm.instance_id = m.instance_id;
-            dm.rack_id = m.rack_id;
-            dm.client_id = m.client_id;
-            dm.client_host = m.client_host;
-            dm.topology_epoch = m.topology_epoch;
-            dm.process_id = m.process_id;
-            dm.user_endpoint = m.user_endpoint;
-            dm.client_tags = m.client_tags;
-            dm.assignment = m.assigned;
-            dm.target_assignment = g->target_of(mid);
-        }
+        auto ref = use_slot(id, true);
+        group_slot& s = *ref;
+        ketch::lock_guard lock(s.mu_);
+        s.describe_streams(d);
     }
     return out;
+}
+
+void group_slot::describe_streams(described_streams_group& d) {
+    const auto& id = id_;
+    auto* g = streams_.get();
+    if (!g) {
+        d.error = error_code::group_id_not_found;
+        d.error_message = classic_ || consumer_ ? "Group " + id + " is not a streams group." : "Group " + id + " not found.";
+        return;
+    }
+    d.group_state = std::string(streams_state_name(g->state()));
+    d.group_epoch = g->group_epoch;
+    d.assignment_epoch = g->assignment_epoch;
+    d.topology = g->topology;
+    for (const auto& [mid, m] : g->members) {
+        auto& dm = d.members.emplace_back();
+        dm.member_id = mid;
+        dm.member_epoch = m.member_epoch;
+        dm.instance_id = m.instance_id;
+        dm.rack_id = m.rack_id;
+        dm.client_id = m.client_id;
+        dm.client_host = m.client_host;
+        dm.topology_epoch = m.topology_epoch;
+        dm.process_id = m.process_id;
+        dm.user_endpoint = m.user_endpoint;
+        dm.client_tags = m.client_tags;
+        dm.assignment = m.assigned;
+        dm.target_assignment = g->target_of(mid);
+    }
 }
 
 }  // namespace ketch::group

@@ -32,7 +32,7 @@ bool streams_reads_topic(const streams_group& g, const std::string& topic) {
     return false;
 }
 
-error_code group_coordinator::validate_streams_offsets(const streams_group& g, const std::string& member_id,
+error_code group_slot::validate_streams_offsets(const streams_group& g, const std::string& member_id,
                                                         int32_t member_epoch, bool commit, int16_t api_version,
                                                         const std::vector<commit_topic>* commit_topics) const {
     if (commit && member_epoch < 0 && g.empty()) return error_code::none;
@@ -57,7 +57,7 @@ error_code group_coordinator::validate_streams_offsets(const streams_group& g, c
     return error_code::none;
 }
 
-void group_coordinator::persist_streams(streams_group& g, completions& out) {
+void group_slot::persist_streams(streams_group& g, completions& out) {
     auto blob = encode_streams(g);
     if (blob == g.persisted) return;
     g.persisted = blob;
