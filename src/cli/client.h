@@ -73,11 +73,7 @@ public:
     // Sends `req` without waiting for an answer (Produce with acks=0).
     template <class Req>
     void send_only(const Req& req, int node, int16_t cap = Req::max_version) {
-        int16_t v = version_for(Req::api_key, cap, node);
-        if (v < 0) throw unsupported_api(Req::message_name);
-        kafka::writer w;
-        req.encode(w, v);
-        send_request(node, Req::api_key, v, w.take());
+        send(req, node, cap);
     }
 
     // A request sent by send() whose answer receive() takes. Answers on one
