@@ -21,7 +21,13 @@ func runConsume(bootstrap, topic string, records int64) {
 		die("client: %v", err)
 	}
 	defer cl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	consumeAndReport(cl, records, 120*time.Second)
+}
+
+// consumeAndReport polls until `records` records arrived (dying on a fetch
+// error or after `timeout`) and reports the rate from the first poll on.
+func consumeAndReport(cl *kgo.Client, records int64, timeout time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var n, bytes int64
 	start := time.Now()

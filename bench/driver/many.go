@@ -209,24 +209,7 @@ func runManyConsume(bootstrap, prefix string, topics int, partitions int32, reco
 		die("client: %v", err)
 	}
 	defer cl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Second)
-	defer cancel()
-	var n, bytes int64
-	start := time.Now()
-	for n < records {
-		fs := cl.PollFetches(ctx)
-		if ctx.Err() != nil {
-			die("timed out after %d of %d records", n, records)
-		}
-		fs.EachError(func(t string, p int32, err error) { die("fetch %s/%d: %v", t, p, err) })
-		fs.EachRecord(func(r *kgo.Record) {
-			n++
-			bytes += int64(len(r.Value) + len(r.Key))
-		})
-	}
-	secs := time.Since(start).Seconds()
-	emit(map[string]any{"records": n, "bytes": bytes, "seconds": secs,
-		"mib_s": float64(bytes) / secs / (1 << 20), "records_s": float64(n) / secs})
+	consumeAndReport(cl, records, 600*time.Second)
 }
 
 // runMany parses the arguments common to the many-* commands.
