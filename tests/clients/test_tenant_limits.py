@@ -2,7 +2,7 @@
 "Administration", docs/metrics.md): with real clients (confluent-kafka through the
 driver, and the `ketch tenant` CLI), one broker, several tenants.
 
-- alice (ketch.toml [[tenants]]) has max_topics = 3 and max_partitions = 4: a topic
+- alice (ketch.toml [[tenants]]) has max_topics = 3 and max_partitions = 6: a topic
   over either is answered POLICY_VIOLATION (Kafka's code when its
   create.topic.policy refuses a topic: CreateTopicsRequest / PolicyViolationException);
   so is CreatePartitions over max_partitions. bob has no limits and is not refused.
@@ -38,7 +38,7 @@ max_connections = 100
 [[tenants]]
 name = "alice"
 max_topics = 3
-max_partitions = 4
+max_partitions = 6
 """
 
 
@@ -108,19 +108,32 @@ def ketch(*args, check=True):
 
 def test_topics_and_partitions_over_the_limit_are_policy_violations(broker, drv):
     assert create(drv, "alice", "a1", 2) is None
-    assert create(drv, "alice", "a2", 2) is None  # 4 partitions: at the limit
-    assert create(drv, "alice", "a3", 1) == "POLICY_VIOLATION"
+    assert create(drv, "alice", "a2", 1) is None  # 2 topics, 3 partitions
+    assert create(drv, "alice", "a3", 4) == "POLICY_VIOLATION"  # 7 partitions: over 6
     assert refused(broker, "alice", "max_partitions") == 1
-    assert drv("create-partitions", {"topic": "a1", "count": 3, "config": sasl("alice")})["error"] \
+    assert drv("create-partitions", {"topic": "a1", "count": 6, "config": sasl("alice")})["error"] \
         == "POLICY_VIOLATION"
     assert refused(broker, "alice", "max_partitions") == 2
+    assert drv("create-partitions", {"topic": "a1", "count": 3, "config": sasl("alice")})["error"] is None
+    assert create(drv, "alice", "a3", 1) is None  # 3 topics, 5 partitions
+    assert create(drv, "alice", "a4", 1) == "POLICY_VIOLATION"  # a 4th topic: over 3
+    assert refused(broker, "alice", "max_topics") == 1
     # bob has the defaults (no topic or partition limit): the same names, more partitions.
     assert create(drv, "bob", "a1", 8) is None
-    assert create(drv, "bob", "a3", 8) is None
-    assert refused(broker, "bob", "max_partitions") == 0
-    # alice's list is still her own two topics.
+    assert create(drv, "bob", "a4", 8) is None
+    assert refused(broker, "bob", "max_partitions") == 0 and refused(broker, "bob", "max_topics") == 0
     listed = drv("list-topics", {"config": sasl("alice")})["topics"]
-    assert {"a1", "a2"} <= set(listed) and "a3" not in listed, listed
+    assert {"a1", "a2", "a3"} <= set(listed) and "a4" not in listed, listed
+
+
+def test_the_console_filters_by_tenant(broker, drv, root):
+    assert create(drv, "bob", "filtered", 1) is None
+    assert create(drv, "erin", "filtered", 1) is None
+    status, body = root.get("/api/v1/topics?tenant=bob")
+    assert status == 200, body
+    names = {t["name"] for t in body["topics"]}
+    assert "bob~filtered" in names and "erin~filtered" not in names, names
+    assert {t["tenant"] for t in body["topics"]} == {"bob"}, body
 
 
 def test_a_tenant_over_its_storage_is_refused_produce(broker, drv, root):
