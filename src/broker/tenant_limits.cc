@@ -1,4 +1,5 @@
 #include "broker/tenant_limits.h"
+#include "broker/tenant_topics.h"
 
 #include <map>
 
@@ -57,6 +58,22 @@ int64_t storage_of(broker_context& b, const tenant::scope& s) {
         for (int32_t p = 0; p < t.partition_count; ++p)
             if (auto store = b.partitions.find(t.name, p)) bytes += int64_t(store->size_bytes());
     return bytes;
+}
+
+std::optional<std::string> tenant_refuses_new_topic(broker_context& b, const std::string& internal,
+                                                    int64_t partitions) {
+    if (!b.tenant_catalog) return std::nullopt;
+    const std::string owner(tenant::owner_of(internal));
+    auto max_topics = b.tenant_catalog->limit(owner, "max_topics");
+    auto max_partitions = b.tenant_catalog->limit(owner, "max_partitions");
+    if (!max_topics && !max_partitions) return std::nullopt;
+    auto now = footprint_of(b, tenant::scope(owner));
+    tenant::refusal r;
+    if (max_topics && now.topics + 1 > *max_topics) r = tenant::refusal::max_topics;
+    else if (max_partitions && now.partitions + partitions > *max_partitions) r = tenant::refusal::max_partitions;
+    else return std::nullopt;
+    b.tenant_catalog->usage_of(owner).refuse(r);
+    return "Tenant " + owner + " is at its " + std::string(tenant::refusal_names[size_t(r)]);
 }
 
 void tenant_limits_in(request_context& ctx, kafka::create_topics_request& req, tenant_held& held) {
@@ -134,6 +151,7 @@ void tenant_limits_in(request_context& ctx, kafka::produce_request& req, tenant_
     const int64_t used = storage_of(ctx.broker, *ctx.tenant);
     if (used < *max_bytes) return;
     refuse(ctx, tenant::refusal::max_storage_bytes);
+    if (req.acks == 0) ctx.close_connection = true;  // no answer to carry the error: Kafka closes
     const std::string why = over(ctx, "bytes of storage", *max_bytes) + " and holds " + std::to_string(used);
     for (auto& t : req.topic_data) {
         auto& row = held.rows.emplace_back(tenant_held::row{t.name, t.topic_id, {}, k_policy_violation, why});
