@@ -86,7 +86,7 @@ def produce_fetch(b, mib):
     c.assign([TopicPartition(topic, 0, 0)])
     got, t0 = 0, time.monotonic()
     while got < n:
-        for m in c.consume(10000, 5.0):
+        for m in c.consume(min(10000, n - got), 5.0):
             got += m.error() is None
     fetch_s = time.monotonic() - t0
     c.close()
