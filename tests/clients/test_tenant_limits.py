@@ -126,6 +126,18 @@ def test_topics_and_partitions_over_the_limit_are_policy_violations(broker, drv)
     assert {"a1", "a2", "a3"} <= set(listed) and "a4" not in listed, listed
 
 
+def test_auto_creation_obeys_the_limits(broker, drv):
+    """alice holds her 3 topics (the test above): a producer's Metadata does not
+    auto-create a 4th; it is answered as a topic that may not be auto-created."""
+    before = refused(broker, "alice", "max_topics")
+    out = drv("produce", {"topic": "auto-made", "acks": "all",
+                          "config": {**sasl("alice"), "message.timeout.ms": "3000"},
+                          "records": [{"key": None, "value": base64.b64encode(b"v").decode()}]})
+    assert out["records"][0]["error"] is not None, out
+    assert "auto-made" not in drv("list-topics", {"config": sasl("alice")})["topics"]
+    assert refused(broker, "alice", "max_topics") > before
+
+
 def test_the_console_filters_by_tenant(broker, drv, root):
     assert create(drv, "bob", "filtered", 1) is None
     assert create(drv, "erin", "filtered", 1) is None
