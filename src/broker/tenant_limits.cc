@@ -12,7 +12,7 @@ namespace ketch::broker {
 
 namespace {
 
-constexpr int16_t k_policy_violation = 44;
+const int16_t k_policy_violation = code(error_code::policy_violation);
 
 std::vector<meta::topic> topics_of(broker_context& b, const tenant::scope& s) {
     if (!s.is_default()) return b.topics.list_prefix(s.tenant() + tenant::separator);
