@@ -31,6 +31,10 @@ void add_streams_group_properties(std::map<std::string, std::string, std::less<>
     }
     if (opt.group_streams_num_standby_replicas != 0)
         p["group.streams.num.standby.replicas"] = std::to_string(opt.group_streams_num_standby_replicas);
+    if (opt.group_streams_initial_rebalance_delay_ms != 3000)
+        p["group.streams.initial.rebalance.delay.ms"] = std::to_string(opt.group_streams_initial_rebalance_delay_ms);
+    if (opt.group_streams_assignment_interval_ms != 1000)
+        p["group.streams.assignment.interval.ms"] = std::to_string(opt.group_streams_assignment_interval_ms);
 }
 
 }  // namespace

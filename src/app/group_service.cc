@@ -21,6 +21,8 @@ group::group_config group_config_of(const options& opt) {
     c.streams_session_timeout_ms = opt.group_streams_session_timeout_ms;
     c.streams_heartbeat_interval_ms = opt.group_streams_heartbeat_interval_ms;
     c.streams_num_standby_replicas = opt.group_streams_num_standby_replicas;
+    c.streams_initial_rebalance_delay_ms = opt.group_streams_initial_rebalance_delay_ms;
+    c.streams_assignment_interval_ms = opt.group_streams_assignment_interval_ms;
     return c;
 }
 
@@ -36,13 +38,13 @@ group_service::group_service(const options& opt, stores& s, meta::offset_store& 
     if (!overrides.ok()) throw std::runtime_error("group configs: " + overrides.error().message);
     configs = std::move(*overrides);
     for (const auto& [group, values] : configs->all())
-        cfg.consumer_overrides[group] = broker::consumer_overrides_of(values);
+        cfg.group_overrides_by_id[group] = broker::group_overrides_of(values);
     auto opened = group::group_coordinator::open(cfg, clock, timers, offsets);
     if (!opened.ok()) throw std::runtime_error("groups: " + opened.error().message);
     coordinator = std::move(*opened);
     coordinator->set_topic_view(&topic_view);
     configs->set_listener([c = coordinator.get()](const std::string& group, const meta::config_map& values) {
-        c->set_consumer_overrides(group, broker::consumer_overrides_of(values));
+        c->set_group_overrides(group, broker::group_overrides_of(values));
     });
 }
 

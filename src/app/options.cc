@@ -267,6 +267,16 @@ void add_groups_settings(settings& a, options& o) {
              "standby replicas of each stateful task of a streams group (group.streams.num.standby.replicas, 0-2)")
         ->capture_default_str()
         ->check(CLI::Range(0, 2));
+    a.option("group-streams-initial-rebalance-delay-ms", o.group_streams_initial_rebalance_delay_ms,
+             "how long a new streams group waits for more members before its first task assignment; members "
+             "are answered ASSIGNMENT_DELAYED meanwhile (group.streams.initial.rebalance.delay.ms; 0: none)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    a.option("group-streams-assignment-interval-ms", o.group_streams_assignment_interval_ms,
+             "least time between two task assignments of a streams group "
+             "(group.streams.assignment.interval.ms, 0-15000; 0: at every change)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 15000));
     a.option("group-consumer-heartbeat-interval-ms", o.group_consumer_heartbeat_interval_ms,
              "heartbeat interval given to consumer-protocol members (group.consumer.heartbeat.interval.ms)")
         ->capture_default_str()

@@ -113,6 +113,8 @@ struct options {
     int32_t group_streams_session_timeout_ms = 45000;       // group.streams.session.timeout.ms (KIP-1071)
     int32_t group_streams_heartbeat_interval_ms = 5000;     // group.streams.heartbeat.interval.ms (KIP-1071)
     int32_t group_streams_num_standby_replicas = 0;         // group.streams.num.standby.replicas (KIP-1071)
+    int32_t group_streams_initial_rebalance_delay_ms = 3000;  // group.streams.initial.rebalance.delay.ms
+    int32_t group_streams_assignment_interval_ms = 1000;      // group.streams.assignment.interval.ms
     int32_t group_share_record_lock_duration_ms = 30000;  // group.share.record.lock.duration.ms (KIP-932)
     int32_t group_share_session_timeout_ms = 45000;       // group.share.session.timeout.ms
     int32_t group_share_heartbeat_interval_ms = 5000;     // group.share.heartbeat.interval.ms

@@ -83,11 +83,16 @@ config_error alter_client_metrics_resource(broker_context& b, const std::string&
                  [](const meta::config_map& next) { return meta::validate_client_metrics_configs(next); });
 }
 
-group::consumer_group_overrides consumer_overrides_of(const meta::config_map& overrides) {
-    group::consumer_group_overrides o;
+group::group_overrides group_overrides_of(const meta::config_map& overrides) {
+    group::group_overrides o;
     o.session_timeout_ms = meta::group_config_int(overrides, "consumer.session.timeout.ms");
     o.heartbeat_interval_ms = meta::group_config_int(overrides, "consumer.heartbeat.interval.ms");
     o.assignment_interval_ms = meta::group_config_int(overrides, "consumer.assignment.interval.ms");
+    o.streams_session_timeout_ms = meta::group_config_int(overrides, "streams.session.timeout.ms");
+    o.streams_heartbeat_interval_ms = meta::group_config_int(overrides, "streams.heartbeat.interval.ms");
+    o.streams_num_standby_replicas = meta::group_config_int(overrides, "streams.num.standby.replicas");
+    o.streams_initial_rebalance_delay_ms = meta::group_config_int(overrides, "streams.initial.rebalance.delay.ms");
+    o.streams_assignment_interval_ms = meta::group_config_int(overrides, "streams.assignment.interval.ms");
     return o;
 }
 

@@ -37,7 +37,8 @@ config_error alter_group_resource(broker_context& b, const std::string& name, st
 config_error alter_client_metrics_resource(broker_context& b, const std::string& name,
                                            std::span<const meta::config_op> ops, bool incremental, bool validate_only);
 
-// The consumer.* settings of a group's override set, as the coordinator takes them.
-group::consumer_group_overrides consumer_overrides_of(const meta::config_map& overrides);
+// The consumer.* and streams.* settings of a group's override set, as the
+// coordinator takes them (the share.* ones are read by the share coordinator).
+group::group_overrides group_overrides_of(const meta::config_map& overrides);
 
 }  // namespace ketch::broker

@@ -82,7 +82,7 @@ status<meta::store_error> group_coordinator::load() {
     auto offsets = store_.load_offsets();
     if (!offsets) return failure{offsets.error()};
     const int64_t now = env_.clk.now_ms();
-    for (const auto& [id, o] : env_.config.consumer_overrides) {
+    for (const auto& [id, o] : env_.config.group_overrides_by_id) {
         auto ref = use_slot(id, true);
         group_slot& s = *ref;
         ketch::lock_guard lock(s.mu_);
@@ -225,8 +225,8 @@ void group_coordinator::set_topic_view(const topic_view* topics) {
     env_.topics = topics;
 }
 
-void group_coordinator::set_consumer_overrides(const std::string& group_id,
-                                               const consumer_group_overrides& overrides) {
+void group_coordinator::set_group_overrides(const std::string& group_id,
+                                               const group_overrides& overrides) {
     auto ref = use_slot(group_id, true);
     group_slot& s = *ref;
     ketch::lock_guard lock(s.mu_);

@@ -125,7 +125,7 @@ public:
     // The group's own consumer settings from now on (its next heartbeat
     // answer, session timer and target assignment); empty ones: the broker's.
     // The group need not exist (the settings wait for it).
-    void set_consumer_overrides(const std::string& group_id, const consumer_group_overrides& overrides) EXCLUDES(mu_);
+    void set_group_overrides(const std::string& group_id, const group_overrides& overrides) EXCLUDES(mu_);
 
     // ---- KIP-1071 streams groups (streams_heartbeat.cc, streams_membership.cc) ----
     // StreamsGroupHeartbeat: join, heartbeat, leave (epoch -1). Answered at

@@ -20,6 +20,8 @@ std::string consumer_rebalance_key(const std::string& group_id, const std::strin
 // A streams-group member's session and rebalance (revocation) timeouts.
 std::string streams_session_key(const std::string& group_id, const std::string& member_id);
 std::string streams_rebalance_key(const std::string& group_id, const std::string& member_id);
+// A new streams group's initial rebalance delay (streams_target.cc).
+std::string streams_initial_delay_key(const std::string& group_id);
 // A classic-protocol member of a consumer group: the time it has to rejoin
 // after being told to, and to sync after its JoinGroup was answered.
 std::string consumer_join_key(const std::string& group_id, const std::string& member_id);

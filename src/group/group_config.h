@@ -42,15 +42,22 @@ inline bool downgrade_enabled(migration_policy p) {
     return p == migration_policy::bidirectional || p == migration_policy::downgrade;
 }
 
-// A consumer group's own settings (its GROUP config resource:
+// A group's own settings (its GROUP config resource, GroupConfig):
 // consumer.session.timeout.ms, consumer.heartbeat.interval.ms,
-// consumer.assignment.interval.ms); unset ones fall back to group_config.
-struct consumer_group_overrides {
+// consumer.assignment.interval.ms for consumer groups; streams.* for streams
+// groups. Unset ones fall back to group_config (the broker's group.* ones).
+struct group_overrides {
     std::optional<int32_t> session_timeout_ms;
     std::optional<int32_t> heartbeat_interval_ms;
     std::optional<int32_t> assignment_interval_ms;
+    std::optional<int32_t> streams_session_timeout_ms;
+    std::optional<int32_t> streams_heartbeat_interval_ms;
+    std::optional<int32_t> streams_num_standby_replicas;
+    std::optional<int32_t> streams_initial_rebalance_delay_ms;
+    std::optional<int32_t> streams_assignment_interval_ms;
 
-    bool empty() const { return !session_timeout_ms && !heartbeat_interval_ms && !assignment_interval_ms; }
+    bool empty() const { return *this == group_overrides{}; }
+    friend bool operator==(const group_overrides&, const group_overrides&) = default;
 };
 
 struct group_config {
@@ -81,6 +88,15 @@ struct group_config {
     int32_t streams_session_timeout_ms = 45000;
     int32_t streams_heartbeat_interval_ms = 5000;
     int32_t streams_num_standby_replicas = 0;
+    // group.streams.initial.rebalance.delay.ms (Kafka 4.3.1: 3000): how long
+    // a streams group that a first member joins waits for more members before
+    // its first target assignment (members are answered ASSIGNMENT_DELAYED
+    // meanwhile); 0: none.
+    int32_t streams_initial_rebalance_delay_ms = 3000;
+    // group.streams.assignment.interval.ms (Kafka 4.3.1: 1000): the least
+    // time between two target assignments of a streams group; 0: one at every
+    // group-epoch bump.
+    int32_t streams_assignment_interval_ms = 1000;
     // group.consumer.migration.policy (Kafka 4.3.1: bidirectional)
     migration_policy consumer_migration_policy = migration_policy::bidirectional;
     // offsets.retention.minutes
@@ -91,8 +107,8 @@ struct group_config {
     int32_t offset_metadata_max_bytes = 4096;
 
     // Groups' own consumer settings at start (their GROUP config resources, as
-    // kept in the metadata store); later changes: set_consumer_overrides.
-    std::map<std::string, consumer_group_overrides> consumer_overrides;
+    // kept in the metadata store); later changes: set_group_overrides.
+    std::map<std::string, group_overrides> group_overrides_by_id;
 
     int64_t offsets_retention_ms() const { return int64_t(offsets_retention_minutes) * 60 * 1000; }
 };

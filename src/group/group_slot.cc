@@ -101,7 +101,7 @@ void group_slot::drop_for_reload(completions& out) {
     offsets_.clear();
 }
 
-void group_slot::set_overrides(const consumer_group_overrides& overrides) {
+void group_slot::set_overrides(const group_overrides& overrides) {
     if (overrides.empty())
         overrides_.reset();
     else

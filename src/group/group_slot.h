@@ -144,7 +144,7 @@ public:
     consumer_heartbeat_result consumer_heartbeat_locked(const consumer_heartbeat_args& args, completions& out)
         REQUIRES(mu_);
     void describe_consumer(described_consumer_group& d, const topic_index& topics) REQUIRES(mu_);
-    void set_overrides(const consumer_group_overrides& overrides) REQUIRES(mu_);
+    void set_overrides(const group_overrides& overrides) REQUIRES(mu_);
     topic_index topics_by_name() const;
 
     // ---- streams groups: streams_heartbeat.cc, streams_membership.cc ----
@@ -214,9 +214,24 @@ private:
                                                                   bool& bump) REQUIRES(mu_);
     std::string streams_fingerprint(const streams_topology& t) const;
     configured_topology configure_streams(const streams_topology& t) const;
+    // `status`: what the steps before said (STALE_TOPOLOGY, ASSIGNMENT_DELAYED).
     streams_heartbeat_result streams_answer(streams_group& g, const streams_heartbeat_args& a, const streams_member& old,
-                                            const streams_member& next) REQUIRES(mu_);
+                                            const streams_member& next, std::vector<streams_status> status)
+        REQUIRES(mu_);
+    // ---- a streams group's target and settings (streams_target.cc) ----
+    void maybe_start_streams_initial_delay(streams_group& g) REQUIRES(mu_);
+    void compute_delayed_streams_target(const std::string& group_id, completions& out) REQUIRES(mu_);
+    // The target epoch and tasks `member_id` reconciles towards (computed
+    // anew when due); adds ASSIGNMENT_DELAYED to `status` when held back.
+    std::pair<int32_t, tasks_tuple> streams_target_for(streams_group& g, const std::string& member_id,
+                                                       std::vector<streams_status>& status) REQUIRES(mu_);
     void compute_streams_target(streams_group& g) REQUIRES(mu_);
+    // The group's streams.* settings: its override, else the broker's.
+    int32_t streams_session_timeout_ms() const REQUIRES(mu_);
+    int32_t streams_heartbeat_interval_ms() const REQUIRES(mu_);
+    int32_t streams_num_standby_replicas() const REQUIRES(mu_);
+    int32_t streams_initial_rebalance_delay_ms() const REQUIRES(mu_);
+    int32_t streams_assignment_interval_ms() const REQUIRES(mu_);
     streams_heartbeat_result streams_leave(const streams_heartbeat_args& args, completions& out) REQUIRES(mu_);
     void fence_streams_member(streams_group& g, const std::string& member_id, completions& out) REQUIRES(mu_);
     void schedule_streams_session_timeout(const std::string& group_id, const std::string& member_id) REQUIRES(mu_);
@@ -268,7 +283,7 @@ private:
     std::unique_ptr<consumer_group> consumer_ GUARDED_BY(mu_);
     std::unique_ptr<streams_group> streams_ GUARDED_BY(mu_);
     group_offsets offsets_ GUARDED_BY(mu_);  // empty unless a group is set
-    std::optional<consumer_group_overrides> overrides_ GUARDED_BY(mu_);
+    std::optional<group_overrides> overrides_ GUARDED_BY(mu_);
     regex_cache regexes_ GUARDED_BY(mu_);
     std::unordered_map<std::string, timer_entry> timers_ GUARDED_BY(mu_);
 };

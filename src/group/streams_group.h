@@ -56,8 +56,17 @@ public:
     explicit streams_group(std::string id) : id_(std::move(id)) {}
 
     const std::string& id() const { return id_; }
-    int32_t group_epoch = 0;
-    int32_t assignment_epoch = 0;
+    // A new group starts at group epoch 1 and assignment epoch 1 (Kafka's
+    // StreamsGroup constructor and TargetAssignmentMetadata.INITIAL): its
+    // first member's join bumps the group epoch to 2.
+    int32_t group_epoch = 1;
+    int32_t assignment_epoch = 1;
+    // When the target was last computed (0: never; the assignment interval
+    // counts from it).
+    int64_t assignment_timestamp_ms = 0;
+    // The num.standby.replicas of the last group-epoch bump (Kafka's
+    // lastAssignmentConfigs): another value bumps the epoch again.
+    std::optional<int32_t> last_num_standby;
     int32_t endpoint_information_epoch = 0;
     std::optional<streams_topology> topology;
     // The configured view of the topology (recomputed when the topics change)

@@ -12,11 +12,10 @@
 //   3. a group epoch above the target's recomputes the target with the
 //      sticky assignor (streams_assignor.h);
 //   4. the member reconciles towards its target (streams_reconcile.h).
-// ketch differences: the target is computed at every group-epoch bump
-// (Kafka waits group.streams.assignment.interval.ms between two, and
-// group.streams.initial.rebalance.delay.ms before a new group's first, with
-// the status ASSIGNMENT_DELAYED); no static membership (Kafka 4.3.1 has none
-// for streams groups either).
+//   The first target of a new group waits group.streams.initial.rebalance.delay.ms,
+//   later ones group.streams.assignment.interval.ms (streams_target.cc).
+// ketch difference: no static membership (Kafka 4.3.1 has none for streams
+// groups either).
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
 #include "group/streams_reconcile.h"
@@ -244,19 +243,30 @@ streams_heartbeat_result group_slot::streams_join_or_heartbeat(const streams_hea
         drop_if_new();
         return sh_error(error_code::unknown_server_error, "Static members are not supported yet.");
     }
-    bool bump = false;
+    streams_member upd = updated_member(old, a);
+    std::vector<streams_status> status;
+    // maybeSetTopologyStaleStatus, against the topology the group had before.
+    if (g.topology && upd.topology_epoch < g.topology->epoch)
+        status.push_back({streams_status_code::stale_topology,
+                          "The member's topology epoch " + std::to_string(upd.topology_epoch) +
+                              " is behind the group's topology epoch " + std::to_string(g.topology->epoch) + "."});
+    bool bump = is_new || !upd.same_metadata(old);
     if (auto e = streams_topology_step(g, a, bump)) {
         drop_if_new();
         return *e;
     }
-    streams_member upd = updated_member(old, a);
-    if (is_new || !upd.same_metadata(old)) bump = true;
-    if (bump) g.group_epoch += 1;
+    // A changed num.standby.replicas (the group's config) bumps the epoch too.
+    const int32_t standby = streams_num_standby_replicas();
+    if (bump || g.last_num_standby != standby) {
+        g.group_epoch += 1;
+        g.last_num_standby = standby;
+    }
+    maybe_start_streams_initial_delay(g);  // before the member counts: the group may be empty
     g.members[upd.member_id] = upd;
-    if (g.group_epoch > g.assignment_epoch) compute_streams_target(g);
+    auto [target_epoch, target] = streams_target_for(g, upd.member_id, status);
     owned_tasks owned{a.active_tasks, a.standby_tasks, a.warmup_tasks};
     if (joining) owned = owned_tasks{task_set{}, task_set{}, task_set{}};
-    auto next = reconcile_streams_member(g, upd, g.assignment_epoch, g.target_of(upd.member_id), owned);
+    auto next = reconcile_streams_member(g, upd, target_epoch, target, owned);
     g.members[upd.member_id] = next;
     if (next.state == streams_member_state::unrevoked_tasks)
         schedule_streams_rebalance_timeout(g.id(), next.member_id, next.member_epoch, next.rebalance_timeout_ms);
@@ -265,7 +275,7 @@ streams_heartbeat_result group_slot::streams_join_or_heartbeat(const streams_hea
     schedule_streams_session_timeout(g.id(), next.member_id);
     if (a.shutdown_application) g.shutdown_requested_by = next.member_id;
     (void)out;
-    return streams_answer(g, a, old, next);
+    return streams_answer(g, a, old, next, std::move(status));
 }
 
 }  // namespace ketch::group

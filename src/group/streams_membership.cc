@@ -5,7 +5,6 @@
 // maybeUpdateStreamsTargetAssignment, streamsGroupDescribe; Kafka 4.3.1).
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
-#include "group/streams_assignor.h"
 #include "group/streams_reconcile.h"
 
 namespace ketch::group {
@@ -50,11 +49,12 @@ bool group_coordinator::is_streams_group(const std::string& group_id) {
 
 // The response of streamsGroupHeartbeat once the member is reconciled.
 streams_heartbeat_result group_slot::streams_answer(streams_group& g, const streams_heartbeat_args& a,
-                                                           const streams_member& old, const streams_member& next) {
+                                                           const streams_member& old, const streams_member& next,
+                                                           std::vector<streams_status> status) {
     streams_heartbeat_result r;
     r.member_id = next.member_id;
     r.member_epoch = next.member_epoch;
-    r.heartbeat_interval_ms = config_.streams_heartbeat_interval_ms;
+    r.heartbeat_interval_ms = streams_heartbeat_interval_ms();
     if (a.member_epoch == 0 || next.assigned != old.assigned) {
         r.assignment = next.assigned;
         // The endpoint information changes only when a member that serves
@@ -65,7 +65,6 @@ streams_heartbeat_result group_slot::streams_answer(streams_group& g, const stre
     }
     if (g.endpoint_information_epoch != a.endpoint_information_epoch) r.partitions_by_endpoint = endpoint_partitions(g);
     r.endpoint_information_epoch = g.endpoint_information_epoch;
-    std::vector<streams_status> status;
     if (g.configured && g.configured->status) {
         status.push_back(*g.configured->status);
         r.topics_to_create = g.configured->topics_to_create;
@@ -74,30 +73,8 @@ streams_heartbeat_result group_slot::streams_answer(streams_group& g, const stre
         status.push_back({streams_status_code::shutdown_application,
                           "Streams group member " + *g.shutdown_requested_by +
                               " encountered a fatal error and requested a shutdown for the entire application."});
-    // maybeSetTopologyStaleStatus
-    if (g.topology && next.topology_epoch < g.topology->epoch)
-        status.push_back({streams_status_code::stale_topology,
-                          "The member's topology epoch " + std::to_string(next.topology_epoch) +
-                              " is behind the group's topology epoch " + std::to_string(g.topology->epoch) + "."});
     if (!status.empty()) r.status = std::move(status);
     return r;
-}
-
-// maybeUpdateStreamsTargetAssignment: the sticky assignor over every member
-// (empty assignments while the topology is not ready).
-void group_slot::compute_streams_target(streams_group& g) {
-    std::map<std::string, tasks_tuple> target;
-    if (g.configured && g.configured->ready()) {
-        std::map<std::string, streams_assignor_member> members;
-        for (const auto& [id, m] : g.members) members[id] = {m.process_id, g.target_of(id)};
-        std::map<std::string, streams_assignor_subtopology> subs;
-        for (const auto& [s, c] : g.configured->subtopologies) subs[s] = {c.number_of_tasks, c.stateful};
-        target = assign_tasks(members, subs, config_.streams_num_standby_replicas);
-    } else {
-        for (const auto& [id, _] : g.members) target[id];
-    }
-    g.target = std::move(target);
-    g.assignment_epoch = g.group_epoch;
 }
 
 // streamsGroupLeave
@@ -129,7 +106,7 @@ void group_slot::fence_streams_member(streams_group& g, const std::string& membe
 }
 
 void group_slot::schedule_streams_session_timeout(const std::string& group_id, const std::string& member_id) {
-    schedule_timer(streams_session_key(group_id, member_id), config_.streams_session_timeout_ms,
+    schedule_timer(streams_session_key(group_id, member_id), streams_session_timeout_ms(),
                    [this, group_id, member_id](completions& o) REQUIRES(mu_) {
                        auto* g = find_streams(group_id);
                        if (g && g->member(member_id)) fence_streams_member(*g, member_id, o);

@@ -113,7 +113,9 @@ std::string encode_streams(const streams_group& g) {
            {"group_epoch", g.group_epoch},
            {"assignment_epoch", g.assignment_epoch},
            {"endpoint_epoch", g.endpoint_information_epoch},
-           {"fingerprint", g.metadata_fingerprint}};
+           {"fingerprint", g.metadata_fingerprint},
+           {"assignment_ts", g.assignment_timestamp_ms}};
+    if (g.last_num_standby) j["num_standby"] = *g.last_num_standby;
     if (g.topology) j["topology"] = topology_json(*g.topology);
     json members = json::array();
     for (const auto& [_, m] : g.members) members.push_back(member_json(m));
@@ -132,6 +134,8 @@ std::optional<streams_group> decode_streams(const std::string& id, const std::st
         g.assignment_epoch = j.at("assignment_epoch").get<int32_t>();
         g.endpoint_information_epoch = j.at("endpoint_epoch").get<int32_t>();
         g.metadata_fingerprint = j.at("fingerprint").get<std::string>();
+        g.assignment_timestamp_ms = j.value("assignment_ts", int64_t(0));
+        if (j.contains("num_standby")) g.last_num_standby = j["num_standby"].get<int32_t>();
         if (j.contains("topology")) g.topology = topology_of(j["topology"]);
         for (const auto& mj : j.at("members")) {
             auto m = member_of(mj);

@@ -223,3 +223,38 @@ def test_killed_instance_loses_its_tasks_and_the_output_stays_exact(broker, help
     produce_lines(helper, source, last)
     eventually(lambda: counted(lines + more + last), timeout=WAIT_S, interval=0.5)
     assert not a.errors() and not c.errors(), (a.errors(), c.errors())
+
+
+def test_group_survives_a_broker_restart(broker, helper, unique_topic, apps):
+    """A streams group is durable (ketch: the group row of offsets.db; Kafka replays the
+    StreamsGroup* records of __consumer_offsets): after a broker restart the running
+    instance goes on as the same member at the same epoch, in a group at the same epoch,
+    with all its tasks, and the output stays exact."""
+    if broker.external:
+        pytest.skip("restarts the ketch under test")
+    source, sink = unique_topic("in"), unique_topic("out")
+    app_id = unique_topic("app")
+    create_topics(helper, helper, {source: PARTITIONS, sink: PARTITIONS})
+    lines = ["one two three", "two three", "three"] * 4
+    produce_lines(helper, source, lines)
+    a = apps(app_id, source, sink, "a")
+    eventually(lambda: assert_tasks(a, all_tasks()), timeout=WAIT_S, interval=0.2)
+
+    def counted(got_lines):
+        want = expected(got_lines)
+        got = output_counts(helper, sink, sum(len(v) for v in want.values()))
+        assert got == want, (got, want)
+    eventually(lambda: counted(lines), timeout=WAIT_S, interval=0.5)
+    before = describe(broker, app_id)
+    assert before["state"].lower() == "stable", before
+
+    broker.restart()
+    more = ["three again", "one more"] * 3
+    produce_lines(helper, source, more)
+    eventually(lambda: counted(lines + more), timeout=WAIT_S, interval=0.5)
+    after = describe(broker, app_id)
+    members = lambda d: [(m["member_id"], m["process_id"], m["epoch"], sorted(m["active"])) for m in d["members"]]
+    assert members(after) == members(before), (before, after)
+    assert after["group_epoch"] == before["group_epoch"], (before, after)
+    assert_tasks(a, all_tasks())
+    a.stop()

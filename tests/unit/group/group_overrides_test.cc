@@ -14,23 +14,23 @@ namespace ketch::group::testing {
 namespace {
 
 TEST_F(consumer_test, the_heartbeat_interval_answered_is_the_groups_own_once_set) {
-    consumer_group_overrides o;
+    group_overrides o;
     o.heartbeat_interval_ms = 7000;
-    coord->set_consumer_overrides("g", o);  // before the group exists: it waits for it
+    coord->set_group_overrides("g", o);  // before the group exists: it waits for it
     auto a = join("g", "a");
     EXPECT_EQ(a.heartbeat_interval_ms, 7000);
     EXPECT_EQ(join("other", "b").heartbeat_interval_ms, cfg.consumer_heartbeat_interval_ms);
     o.heartbeat_interval_ms = 9000;
-    coord->set_consumer_overrides("g", o);
+    coord->set_group_overrides("g", o);
     EXPECT_EQ(beat("g", "a", a.member_epoch).heartbeat_interval_ms, 9000);
-    coord->set_consumer_overrides("g", {});
+    coord->set_group_overrides("g", {});
     EXPECT_EQ(beat("g", "a", a.member_epoch).heartbeat_interval_ms, cfg.consumer_heartbeat_interval_ms);
 }
 
 TEST_F(consumer_test, a_member_is_removed_after_the_groups_own_session_timeout) {
-    consumer_group_overrides o;
+    group_overrides o;
     o.session_timeout_ms = cfg.consumer_session_timeout_ms + 5000;
-    coord->set_consumer_overrides("g", o);
+    coord->set_group_overrides("g", o);
     join("g", "a");
     join("other", "b");
     time.advance(cfg.consumer_session_timeout_ms);
@@ -42,9 +42,9 @@ TEST_F(consumer_test, a_member_is_removed_after_the_groups_own_session_timeout) 
 
 TEST_F(consumer_test, the_groups_own_assignment_interval_delays_its_next_target) {
     // The fixture's broker setting is 0 (a target at every bump).
-    consumer_group_overrides o;
+    group_overrides o;
     o.assignment_interval_ms = 1000;
-    coord->set_consumer_overrides("g", o);
+    coord->set_group_overrides("g", o);
     join("g", "a");
     auto b = join("g", "b");
     EXPECT_EQ(describe("g").assignment_epoch, 2);  // b's bump waits for the interval

@@ -300,9 +300,9 @@ TEST_F(restart_test, a_reloaded_members_session_runs_for_the_groups_own_timeout)
     consumer_heartbeat_args a = join_args_for("g", "m", {"t1"});
     ASSERT_EQ(coord->consumer_heartbeat(a).error, error_code::none);
 
-    consumer_group_overrides o;
+    group_overrides o;
     o.session_timeout_ms = cfg.consumer_session_timeout_ms + 10000;
-    cfg.consumer_overrides["g"] = o;
+    cfg.group_overrides_by_id["g"] = o;
     open();
     coord->set_topic_view(&topics);
     time.advance(cfg.consumer_session_timeout_ms);

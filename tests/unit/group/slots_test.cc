@@ -76,9 +76,9 @@ TEST_F(group_test, slots_come_and_go_with_their_groups) {
     EXPECT_EQ(fetch_one("simple", "t1", 0).offset, -1);
 
     // Overrides wait in a slot for their group; cleared, the slot goes.
-    coord->set_consumer_overrides("later", consumer_group_overrides{.session_timeout_ms = 60000});
+    coord->set_group_overrides("later", group_overrides{.session_timeout_ms = 60000});
     EXPECT_EQ(coord->slot_count(), 1u);
-    coord->set_consumer_overrides("later", consumer_group_overrides{});
+    coord->set_group_overrides("later", group_overrides{});
     EXPECT_EQ(coord->slot_count(), 0u);
 
     // A classic member's session timer keeps its group's slot; the group

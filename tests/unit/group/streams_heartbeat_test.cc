@@ -4,71 +4,10 @@
 // (streamsGroupHeartbeat, streamsGroupLeave, the session timeout): request
 // errors, topology initialization and its statuses, epochs, revocation before
 // assignment, leaving, session expiry, persistence across a reopen.
-#include "consumer_fixture.h"
+#include "streams_fixture.h"
 
 namespace ketch::group::testing {
 namespace {
-
-streams_topology word_count() {
-    streams_topology t;
-    streams_subtopology s0;
-    s0.id = "0";
-    s0.source_topics = {"input"};
-    s0.repartition_sink_topics = {"app-rep"};
-    streams_subtopology s1;
-    s1.id = "1";
-    s1.repartition_source_topics = {{"app-rep", 0, 0, {}}};
-    s1.state_changelog_topics = {{"app-changelog", 0, 0, {}}};
-    t.subtopologies = {s0, s1};
-    return t;
-}
-
-streams_heartbeat_args join_streams(const std::string& member, const std::string& process) {
-    streams_heartbeat_args a;
-    a.group_id = "app";
-    a.member_id = member;
-    a.member_epoch = 0;
-    a.rebalance_timeout_ms = 30000;
-    a.topology = word_count();
-    a.active_tasks = task_set{};
-    a.standby_tasks = task_set{};
-    a.warmup_tasks = task_set{};
-    a.process_id = process;
-    a.client_id = "c-" + member;
-    a.client_host = "/127.0.0.1";
-    return a;
-}
-
-streams_heartbeat_args sbeat(const std::string& member, int32_t epoch, std::optional<tasks_tuple> owned) {
-    streams_heartbeat_args a;
-    a.group_id = "app";
-    a.member_id = member;
-    a.member_epoch = epoch;
-    if (owned) {
-        a.active_tasks = owned->active;
-        a.standby_tasks = owned->standby;
-        a.warmup_tasks = owned->warmup;
-    }
-    return a;
-}
-
-int task_count(const task_set& ts) {
-    int n = 0;
-    for (const auto& [_, ps] : ts) n += int(ps.size());
-    return n;
-}
-
-class streams_test : public consumer_test {
-protected:
-    void SetUp() override {
-        consumer_test::SetUp();
-        topics.add("input", 4);
-    }
-    void create_internal() {
-        topics.add("app-rep", 4);
-        topics.add("app-changelog", 4);
-    }
-};
 
 TEST_F(streams_test, RequestErrors) {
     auto a = join_streams("m1", "p1");
@@ -95,7 +34,7 @@ TEST_F(streams_test, RequestErrors) {
 TEST_F(streams_test, MissingInternalTopicsThenAssignment) {
     auto r = coord->streams_heartbeat(join_streams("m1", "p1"));
     ASSERT_EQ(r.error, error_code::none);
-    EXPECT_EQ(r.member_epoch, 1);
+    EXPECT_EQ(r.member_epoch, 2);  // a new group is at epoch 1 (StreamsGroup)
     ASSERT_TRUE(r.status);
     ASSERT_EQ(r.status->size(), 1u);
     EXPECT_EQ((*r.status)[0].code, streams_status_code::missing_internal_topics);
@@ -105,9 +44,9 @@ TEST_F(streams_test, MissingInternalTopicsThenAssignment) {
     EXPECT_EQ(coord->streams_describe({"app"})[0].group_state, "NotReady");
 
     create_internal();  // what the broker's handler does
-    r = coord->streams_heartbeat(sbeat("m1", 1, tasks_tuple{}));
+    r = coord->streams_heartbeat(sbeat("m1", 2, tasks_tuple{}));
     EXPECT_EQ(r.error, error_code::none);
-    EXPECT_EQ(r.member_epoch, 2);
+    EXPECT_EQ(r.member_epoch, 3);
     EXPECT_FALSE(r.status && !r.status->empty());
     ASSERT_TRUE(r.assignment);
     EXPECT_EQ(task_count(r.assignment->active), 8);
@@ -122,26 +61,26 @@ TEST_F(streams_test, RevocationBeforeAssignment) {
     EXPECT_EQ(task_count(owned1.active), 8);
 
     auto r2 = coord->streams_heartbeat(join_streams("m2", "p2"));
-    EXPECT_EQ(r2.member_epoch, 2);
+    EXPECT_EQ(r2.member_epoch, 3);
     // m2's share is still m1's: nothing yet.
     ASSERT_TRUE(r2.assignment);
     EXPECT_EQ(task_count(r2.assignment->active), 0);
 
     // m1 must give up half before anyone gets it; its epoch stays.
-    auto h1 = coord->streams_heartbeat(sbeat("m1", 1, owned1));
-    EXPECT_EQ(h1.member_epoch, 1);
+    auto h1 = coord->streams_heartbeat(sbeat("m1", 2, owned1));
+    EXPECT_EQ(h1.member_epoch, 2);
     ASSERT_TRUE(h1.assignment);
     EXPECT_EQ(task_count(h1.assignment->active), 4);
     tasks_tuple kept = *h1.assignment;
 
     // Still owning them: m2 gets nothing.
-    auto h2 = coord->streams_heartbeat(sbeat("m2", 2, tasks_tuple{}));
+    auto h2 = coord->streams_heartbeat(sbeat("m2", 3, tasks_tuple{}));
     EXPECT_EQ(task_count(h2.assignment.value_or(tasks_tuple{}).active), 0);
 
-    // m1 reports the revocation: it moves to epoch 2, then m2 gets its half.
-    h1 = coord->streams_heartbeat(sbeat("m1", 1, kept));
-    EXPECT_EQ(h1.member_epoch, 2);
-    h2 = coord->streams_heartbeat(sbeat("m2", 2, tasks_tuple{}));
+    // m1 reports the revocation: it moves to epoch 3, then m2 gets its half.
+    h1 = coord->streams_heartbeat(sbeat("m1", 2, kept));
+    EXPECT_EQ(h1.member_epoch, 3);
+    h2 = coord->streams_heartbeat(sbeat("m2", 3, tasks_tuple{}));
     ASSERT_TRUE(h2.assignment);
     EXPECT_EQ(task_count(h2.assignment->active), 4);
     auto d = coord->streams_describe({"app"})[0];
@@ -156,7 +95,7 @@ TEST_F(streams_test, FencedAndUnknownMembers) {
     EXPECT_EQ(r.error, error_code::fenced_member_epoch);
     EXPECT_EQ(r.error_message,
               "The streams group member has a greater member epoch (7) than the one known by the group coordinator "
-              "(1). The member must abandon all its partitions and rejoin.");
+              "(2). The member must abandon all its partitions and rejoin.");
     r = coord->streams_heartbeat(sbeat("nobody", 1, std::nullopt));
     EXPECT_EQ(r.error, error_code::unknown_member_id);
     EXPECT_EQ(r.error_message, "Member nobody is not a member of group app.");
@@ -169,7 +108,7 @@ TEST_F(streams_test, LeaveAndSessionExpiryMoveTasks) {
     auto left = coord->streams_heartbeat(sbeat("m2", -1, std::nullopt));
     EXPECT_EQ(left.error, error_code::none);
     EXPECT_EQ(left.member_epoch, -1);
-    auto h1 = coord->streams_heartbeat(sbeat("m1", 1, *r1.assignment));
+    auto h1 = coord->streams_heartbeat(sbeat("m1", r1.member_epoch, *r1.assignment));
     EXPECT_EQ(task_count(h1.assignment.value_or(*r1.assignment).active), 8);
 
     // m3 joins and never heartbeats again: its session ends, the group goes on.
@@ -204,12 +143,12 @@ TEST_F(streams_test, ListedAsStreamsAndSurvivesAReopen) {
 TEST_F(streams_test, OffsetsOfStreamsMembers) {
     create_internal();
     auto r1 = coord->streams_heartbeat(join_streams("m1", "p1"));
-    ASSERT_EQ(r1.member_epoch, 1);
+    ASSERT_EQ(r1.member_epoch, 2);
     auto tp = [](const std::string& t) { return std::vector<commit_topic>{{t, {{0, 10, -1, std::nullopt}}}}; };
-    EXPECT_EQ(only_error(commit("app", "m1", 1, tp("input"))), error_code::none);
-    EXPECT_EQ(only_error(commit("app", "m1", 2, tp("input"))), error_code::stale_member_epoch);
-    EXPECT_EQ(only_error(commit("app", "nobody", 1, tp("input"))), error_code::unknown_member_id);
-    EXPECT_EQ(only_error(commit("app", "m1", 1, tp("input"), 8)), error_code::unsupported_version);
+    EXPECT_EQ(only_error(commit("app", "m1", 2, tp("input"))), error_code::none);
+    EXPECT_EQ(only_error(commit("app", "m1", 3, tp("input"))), error_code::stale_member_epoch);
+    EXPECT_EQ(only_error(commit("app", "nobody", 2, tp("input"))), error_code::unknown_member_id);
+    EXPECT_EQ(only_error(commit("app", "m1", 2, tp("input"), 8)), error_code::unsupported_version);
     EXPECT_EQ(only_error(commit("app", "", -1, tp("input"))), error_code::unknown_member_id);  // not empty
     EXPECT_EQ(fetch_one("app", "input", 0).offset, 10);
     fetch_args f;
