@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:9092
 DATA_DIR ?= ./data
 
-.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-registry bench-console conformance reference fuzz clean
+.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-connections bench-registry bench-console conformance reference fuzz clean
 
 all: build
 
@@ -53,6 +53,16 @@ bench: build
 # loaded 2-core VM (Kafka's part is most of it). Knobs at the top of bench/many_partitions.sh.
 bench-many: build
 	bench/many_partitions.sh
+
+# Partitions never written (issue 24): 10,000 partitions, 1,000 written; start-up and the first
+# ListOffsets of all of them after a restart and a kill -9, ketch only (KETCH_BIN for another
+# build); ~3 minutes. Knobs at the top of bench/first_reads.sh.
+bench-first-reads: build
+	bench/first_reads.sh
+
+# Many connections (issue 24): RSS per idle connection with 10,000 of them, ketch only; ~10 s.
+bench-connections: broker
+	bench/idle_connections.py
 
 # Schema registry (issue 20): registration/lookup p50/p99 and id lookups per second, with the
 # load average and CPU steal of each step; ~2 minutes. Needs the test venv (make test-deps) and Go.

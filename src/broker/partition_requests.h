@@ -42,11 +42,20 @@ topic_access access_topic(request_context& ctx, security::acl_operation op, cons
 topic_access access_topic_as_follower(request_context& ctx, bool denied, const std::string& name, const uuid& id,
                                       bool by_id);
 
-// The topic's error if it has one, else the partition opened (created on
-// first use) by the partition service: UNKNOWN_TOPIC_OR_PARTITION outside
-// the topic, KAFKA_STORAGE_ERROR when it cannot be opened.
+// The topic's error if it has one, else the partition opened for a read by
+// the partition service (a partition never written reads as an empty log,
+// nothing created): UNKNOWN_TOPIC_OR_PARTITION outside the topic,
+// KAFKA_STORAGE_ERROR when it cannot be opened.
 inline result<partition::partition_handle, error_code> open_partition(request_context& ctx, const topic_access& a,
                                                                       int32_t index) {
+    if (a.error != error_code::none) return failure{a.error};
+    return ctx.broker.partitions.open_for_read(*a.topic, index);
+}
+
+// As open_partition, for a request that changes the partition (DeleteRecords):
+// its storage is created on first use.
+inline result<partition::partition_handle, error_code> open_partition_to_write(request_context& ctx,
+                                                                               const topic_access& a, int32_t index) {
     if (a.error != error_code::none) return failure{a.error};
     return ctx.broker.partitions.open(*a.topic, index);
 }

@@ -76,6 +76,13 @@ public:
         // Runs (no lock held) after a transaction marker was appended: it may
         // move the last stable offset, which parked read_committed fetches wait on.
         std::function<void()> on_marker;
+        // Runs once, in the first sync pass (after the segments and this
+        // directory are synced, before any offset is reported durable): makes
+        // the directory's own creation durable. log_manager syncs the
+        // partition file and the data directory here, so creating a partition
+        // costs no fsync until something is written to it. A failure fails
+        // the pass like a failed fdatasync.
+        std::function<io::io_status()> on_first_sync;
     };
 
     // What open found and repaired (tests, logs).

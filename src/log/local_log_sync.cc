@@ -40,6 +40,10 @@ log_status local_log::sync_data_locked() {
             return fail(st.error());
         }
     }
+    if (opt_.on_first_sync) {  // flush_mu_ guards it
+        if (auto st = opt_.on_first_sync(); !st) return fail(st.error());
+        opt_.on_first_sync = nullptr;
+    }
     std::lock_guard lk(sync_mu_);
     durable_ = std::max(durable_, target);
     return ok_v;

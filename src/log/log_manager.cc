@@ -55,8 +55,10 @@ log_result<std::unique_ptr<log_manager>> log_manager::open(options opt) {
 }
 
 log_result<std::shared_ptr<local_log>> log_manager::open_log(const std::string& dir, bool clean,
-                                                             const topic_partition& tp) {
+                                                             const topic_partition& tp,
+                                                             std::function<io::io_status()> on_first_sync) {
     local_log::options o;
+    o.on_first_sync = std::move(on_first_sync);
     o.fs = opt_.fs;
     o.dir = dir;
     o.config = opt_.default_config;
@@ -127,26 +129,75 @@ log_status log_manager::load() {
     return ok_v;
 }
 
+log_result<std::shared_ptr<local_log>> log_manager::create_log(const topic_partition& tp, const log_config& config) {
+    auto& fs = *opt_.fs;
+    auto dir = io::join_path(opt_.data_dir, partition_dir_name(tp));
+    if (auto st = fs.mkdir(dir); !st) return failure{from_io(st.error())};
+    // Written now, synced with the log's first data (on_first_sync). Until
+    // then a machine crash may leave it empty: open then goes by the
+    // directory's name, as for a partition file that is missing.
+    auto meta_path = io::join_path(dir, k_partition_meta_file);
+    {
+        auto meta = format_partition_meta(tp);
+        auto f = fs.open(meta_path, io::open_mode::truncate);
+        if (!f) return failure{from_io(f.error())};
+        if (auto st = (*f)->pwrite(0, as_bytes(meta)); !st) return failure{from_io(st.error())};
+    }
+    auto on_first_sync = [fs = opt_.fs, meta_path, data_dir = opt_.data_dir]() -> io::io_status {
+        auto f = fs->open(meta_path, io::open_mode::read_write);
+        if (!f) return failure{f.error()};
+        if (auto st = (*f)->fdatasync(); !st) return st;
+        return fs->sync_dir(data_dir);
+    };
+    auto log = open_log(dir, false, tp, std::move(on_first_sync));
+    if (!log) return failure{log.error()};
+    (*log)->set_config(config);
+    return log;
+}
+
 log_result<std::shared_ptr<partition_log>> log_manager::get_or_create(const topic_partition& tp,
                                                                       const log_config& config) {
     if (!is_valid_topic_name(tp.topic) || tp.partition < 0)
         return failure{log_error{log_errc::invalid_argument, "invalid topic partition " + tp.topic + "-" +
                                                                   std::to_string(tp.partition)}};
-    std::lock_guard lk(mu_);
-    if (closed_) return failure{log_error{log_errc::closed, "log manager closed"}};
-    if (auto it = logs_.find(tp); it != logs_.end()) return std::shared_ptr<partition_log>(it->second);
-    auto& fs = *opt_.fs;
-    auto dir = io::join_path(opt_.data_dir, partition_dir_name(tp));
-    if (auto st = fs.mkdir(dir); !st) return failure{from_io(st.error())};
-    auto meta = format_partition_meta(tp);
-    if (auto st = io::write_file_atomically(fs, io::join_path(dir, k_partition_meta_file), as_bytes(meta)); !st)
-        return failure{from_io(st.error())};
-    if (auto st = fs.sync_dir(opt_.data_dir); !st) return failure{from_io(st.error())};
-    auto log = open_log(dir, false, tp);
+    std::promise<log_result<std::shared_ptr<local_log>>> made;
+    creation other;
+    {
+        std::lock_guard lk(mu_);
+        if (closed_) return failure{log_error{log_errc::closed, "log manager closed"}};
+        if (auto it = logs_.find(tp); it != logs_.end()) return std::shared_ptr<partition_log>(it->second);
+        if (auto it = creating_.find(tp); it != creating_.end()) other = it->second;
+        else creating_.emplace(tp, made.get_future().share());
+    }
+    if (other.valid()) {
+        // Another thread is creating it: its log (or its error) is ours.
+        auto r = other.get();
+        if (!r) return failure{r.error()};
+        return std::shared_ptr<partition_log>(*r);
+    }
+    // Other partitions are created, opened and read meanwhile: no lock here.
+    auto log = create_log(tp, config);
+    {
+        std::lock_guard lk(mu_);
+        creating_.erase(tp);
+        if (log && closed_) {
+            (void)(*log)->close();
+            log = failure{log_error{log_errc::closed, "log manager closed"}};
+        }
+        if (log) logs_[tp] = *log;
+    }
+    made.set_value(log);
     if (!log) return failure{log.error()};
-    (*log)->set_config(config);
-    logs_[tp] = *log;
     return std::shared_ptr<partition_log>(std::move(*log));
+}
+
+void log_manager::wait_creation(std::unique_lock<std::mutex>& lk, const topic_partition& tp) {
+    for (auto it = creating_.find(tp); it != creating_.end(); it = creating_.find(tp)) {
+        auto other = it->second;
+        lk.unlock();
+        other.wait();
+        lk.lock();
+    }
 }
 
 std::shared_ptr<partition_log> log_manager::get(const topic_partition& tp) const {
@@ -163,7 +214,9 @@ std::vector<topic_partition> log_manager::partitions() const {
 }
 
 log_status log_manager::remove(const topic_partition& tp) {
-    std::lock_guard lk(mu_);
+    std::unique_lock lk(mu_);
+    // A creation in flight ends first: it must not add the log back after.
+    wait_creation(lk, tp);
     auto it = logs_.find(tp);
     if (it == logs_.end()) return ok_v;
     auto log = it->second;
@@ -184,9 +237,12 @@ log_status log_manager::remove(const topic_partition& tp) {
 log_status log_manager::close() {
     std::map<topic_partition, std::shared_ptr<local_log>> logs;
     {
-        std::lock_guard lk(mu_);
+        std::unique_lock lk(mu_);
         if (closed_) return ok_v;
         closed_ = true;
+        // Creations in flight see closed_ and close their log themselves:
+        // wait for them, so none is open when the marker is written.
+        while (!creating_.empty()) wait_creation(lk, creating_.begin()->first);
         logs.swap(logs_);
     }
     std::vector<std::shared_ptr<local_log>> list;

@@ -6,11 +6,20 @@
 //   <data>/~deleting-*            partitions being deleted (removed at open)
 //
 // It owns the flusher thread shared by all its logs (group commit and the
-// periodic flush). Thread-safe: mu_ guards the map of open logs and is held
-// while a partition is created, opened or removed (never during an append
-// or a sync, which go to the log directly).
+// periodic flush). Thread-safe: mu_ guards the map of open logs and of the
+// partitions being created; it is held while a partition is removed, never
+// while one is created (each creation runs on its caller's thread, alone for
+// its partition: a second caller waits for the first one's log), nor during
+// an append or a sync, which go to the log directly.
+//
+// Creating a partition (mkdir, its `partition` file, an empty segment) syncs
+// nothing: the partition file and the data directory's entry are synced by
+// the log's first sync pass (local_log::options::on_first_sync), before any of
+// its offsets is reported durable. A partition created and never written may
+// not survive a machine crash; nothing of it was acknowledged.
 #pragma once
 
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -73,7 +82,13 @@ public:
 private:
     explicit log_manager(options opt);
     log_status load();
-    log_result<std::shared_ptr<local_log>> open_log(const std::string& dir, bool clean, const topic_partition& tp);
+    log_result<std::shared_ptr<local_log>> open_log(const std::string& dir, bool clean, const topic_partition& tp,
+                                                    std::function<io::io_status()> on_first_sync = {});
+    // Makes the partition's directory and log (no lock held, no sync).
+    log_result<std::shared_ptr<local_log>> create_log(const topic_partition& tp, const log_config& config);
+    using creation = std::shared_future<log_result<std::shared_ptr<local_log>>>;
+    // Waits (mu_ released meanwhile) until no creation of `tp` is in flight.
+    void wait_creation(std::unique_lock<std::mutex>& lk, const topic_partition& tp);
     struct marker_hook {
         std::function<void(const topic_partition&)> fn;
     };
@@ -84,6 +99,7 @@ private:
     bool clean_at_open_ = false;
     mutable std::mutex mu_;
     std::map<topic_partition, std::shared_ptr<local_log>> logs_;  // mu_
+    std::map<topic_partition, creation> creating_;                // mu_: in flight, no lock held
     bool closed_ = false;                                         // mu_
     uint64_t delete_seq_ = 0;                                     // mu_
 };

@@ -2,6 +2,8 @@
 
 #include <mutex>
 
+#include "partition/empty_storage.h"
+
 namespace ketch::partition {
 
 std::shared_ptr<storage> local_engine::wrap(const topic_partition& tp, std::shared_ptr<log::partition_log> log) {
@@ -30,6 +32,12 @@ log::log_result<std::shared_ptr<storage>> local_engine::get_or_create(const topi
     auto log = logs_.get_or_create(tp, config);
     if (!log.ok()) return failure{std::move(log.error())};
     return wrap(tp, std::move(*log));
+}
+
+log::log_result<std::shared_ptr<storage>> local_engine::get_for_read(const topic_partition& tp,
+                                                                     const log::log_config&) {
+    if (auto s = get(tp)) return s;
+    return empty_storage::instance();
 }
 
 log::log_status local_engine::remove(const topic_partition& tp) {

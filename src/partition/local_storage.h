@@ -74,6 +74,10 @@ public:
     std::shared_ptr<storage> get(const topic_partition& tp) override;
     log::log_result<std::shared_ptr<storage>> get_or_create(const topic_partition& tp,
                                                             const log::log_config& config) override;
+    // A partition with no log reads as the empty log (empty_storage): nothing
+    // is created until something is written.
+    log::log_result<std::shared_ptr<storage>> get_for_read(const topic_partition& tp,
+                                                           const log::log_config& config) override;
     log::log_status remove(const topic_partition& tp) override;
     std::vector<topic_partition> partitions() const override { return logs_.partitions(); }
 

@@ -30,6 +30,18 @@ result<partition_handle, error_code> service::open(const meta::resolved_topic& t
     return partition_handle{std::move(*r), topic.settings};
 }
 
+result<partition_handle, error_code> service::open_for_read(const meta::resolved_topic& topic, int32_t partition) {
+    const meta::topic& t = topic.t;
+    if (partition < 0 || partition >= t.partition_count) return failure{error_code::unknown_topic_or_partition};
+    if (auto s = engine_.get({t.name, partition})) return partition_handle{std::move(s), topic.settings};
+    auto r = engine_.get_for_read({t.name, partition}, to_log_config(topic.settings, config_.flush_ms));
+    if (!r.ok()) {
+        spdlog::error("opening log {}-{}: {}", t.name, partition, r.error().message);
+        return failure{error_code::kafka_storage_error};
+    }
+    return partition_handle{std::move(*r), topic.settings};
+}
+
 result<log::read_result, error_code> service::read(const partition_handle& p, int64_t offset, uint64_t max_bytes,
                                                    const log::read_options& opts) {
     auto r = p.store->read(offset, max_bytes, opts);

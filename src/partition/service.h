@@ -113,6 +113,11 @@ public:
     // UNKNOWN_TOPIC_OR_PARTITION for a partition outside the topic;
     // KAFKA_STORAGE_ERROR if the storage cannot be opened or created.
     result<partition_handle, error_code> open(const meta::resolved_topic& topic, int32_t partition);
+    // For a read: as open, but a partition with no storage yet is answered as
+    // an empty log (log start 0, high watermark 0) and nothing is created,
+    // where the engine allows it (storage_engine::get_for_read). Writes
+    // (append, markers, DeleteRecords) go through open.
+    result<partition_handle, error_code> open_for_read(const meta::resolved_topic& topic, int32_t partition);
     // The partition's storage if it has any (never creates it).
     std::shared_ptr<storage> find(const std::string& topic, int32_t partition) { return engine_.get({topic, partition}); }
 

@@ -105,6 +105,16 @@ public:
     // Creates it with `config` on first use (an existing one keeps its config).
     virtual log::log_result<std::shared_ptr<storage>> get_or_create(const topic_partition& tp,
                                                                     const log::log_config& config) = 0;
+    // For a read (Fetch, ListOffsets, DescribeProducers, ...): the partition's
+    // storage; for one that has none, an engine whose absent partition can
+    // only mean "nothing was ever written" answers an empty log that creates
+    // nothing (the local engine: partition/empty_storage.h). The default
+    // opens it as get_or_create does (a shared engine's partition may hold
+    // data this broker has not opened yet).
+    virtual log::log_result<std::shared_ptr<storage>> get_for_read(const topic_partition& tp,
+                                                                   const log::log_config& config) {
+        return get_or_create(tp, config);
+    }
     // Deletes the partition's data; ok if it has none.
     virtual log::log_status remove(const topic_partition& tp) = 0;
     // Every partition that has storage.

@@ -110,6 +110,12 @@ log::log_result<std::shared_ptr<partition::storage>> shared_engine::get_or_creat
     return std::shared_ptr<partition::storage>(it->second);
 }
 
+log::log_result<std::shared_ptr<partition::storage>> shared_engine::get_for_read(const partition::topic_partition& tp,
+                                                                                 const log::log_config& config) {
+    if (local(tp)) return cfg_.local->get_for_read(tp, config);
+    return get_or_create(tp, config);
+}
+
 log::log_status shared_engine::remove(const partition::topic_partition& tp) {
     if (local(tp)) return cfg_.local->remove(tp);
     // The partition's rows stay under the topic's id (a new topic of the same

@@ -79,6 +79,10 @@ public:
     std::shared_ptr<partition::storage> get(const partition::topic_partition& tp) override;
     log::log_result<std::shared_ptr<partition::storage>> get_or_create(const partition::topic_partition& tp,
                                                                        const log::log_config& config) override;
+    // The local partitions as the local engine reads them; the shared ones
+    // are opened (their data is in the catalogue, not known here yet).
+    log::log_result<std::shared_ptr<partition::storage>> get_for_read(const partition::topic_partition& tp,
+                                                                      const log::log_config& config) override;
     log::log_status remove(const partition::topic_partition& tp) override;
     std::vector<partition::topic_partition> partitions() const override;
 

@@ -29,7 +29,7 @@ awaitable<delete_records_response> handle_delete_records(request_context& ctx, d
                 out.error_code = code(error_code::invalid_topic_exception);
                 continue;
             }
-            auto part = open_partition(ctx, acc, p.partition_index);
+            auto part = open_partition_to_write(ctx, acc, p.partition_index);
             if (!part.ok()) {
                 out.error_code = code(part.error());
                 continue;
