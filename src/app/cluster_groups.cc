@@ -26,10 +26,9 @@ cluster_groups::cluster_groups(cluster::membership& m, int32_t self, shared::pg_
                                group::group_coordinator& coordinator)
     : membership_(m), self_(self), store_(store), coordinator_(coordinator), view_(m.live()) {}
 
-cluster_groups::~cluster_groups() {
-    membership_.set_change_listener({});
-    coordinator_.set_ownership(nullptr);
-}
+// The membership (whose heartbeat thread calls on_change) is gone by now:
+// cluster_service destroys it first.
+cluster_groups::~cluster_groups() { coordinator_.set_ownership(nullptr); }
 
 std::unique_ptr<cluster_groups> cluster_groups::follow(cluster::membership& m, int32_t self,
                                                        shared::pg_offset_store& store,
