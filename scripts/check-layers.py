@@ -56,7 +56,7 @@ ALLOWED = {
     "cli": {"base", "record", "protocol", "security"},
     # The console reaches the broker only through net::request_handler (the
     # dispatcher, handed over by app): it includes no broker header.
-    "console": {"base", "record", "protocol", "net", "inspect", "http", "telemetry", "fault"},
+    "console": {"base", "record", "protocol", "net", "inspect", "http", "telemetry", "fault", "tenant", "meta", "security"},
     "app": None,  # the wiring: may include every module
 }
 

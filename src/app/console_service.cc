@@ -70,6 +70,7 @@ console_handle start_console(const options& opt, console_inputs in) {
         c.client_software = in.client_software;
         c.telemetry = in.telemetry;
         c.segments = in.segments;
+        c.tenants = in.tenants;
         if (in.decode_framed)
             c.decode_framed = [decode = in.decode_framed](byte_view b) -> nlohmann::json {
                 auto d = decode(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));

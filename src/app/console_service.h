@@ -54,6 +54,7 @@ struct console_inputs {
     telemetry::client_metrics_manager* telemetry = nullptr;  // KIP-714 client metrics (Clients page)
     fault::registry* faults = nullptr;  // --faults; null: off
     std::function<std::vector<console::segment_row>(const std::string&, int32_t)> segments;  // of the local logs
+    tenant::catalog* tenants = nullptr;  // --tenancy: /api/v1/tenants; null: off
 };
 
 // Binds and starts serving; a bind failure or a refused configuration is

@@ -11,6 +11,7 @@
 #include "http/server.h"
 #include "net/connection_stats.h"
 #include "security/quota_manager.h"
+#include "tenant/catalog.h"
 
 namespace ketch::app {
 
@@ -23,7 +24,8 @@ struct metrics_server {
     static metrics_server start(const std::string& listen, const net::connection_stats& connections,
                                 const net::request_metrics& requests, const security::quota_manager* quotas,
                                 const fault::registry* faults = nullptr,
-                                fetch::session_cache* fetch_sessions = nullptr);
+                                fetch::session_cache* fetch_sessions = nullptr,
+                                const tenant::catalog* tenants = nullptr);
     void stop() {
         if (http) http->stop();
     }

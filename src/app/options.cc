@@ -349,6 +349,7 @@ options parse_options(int argc, char** argv) {
         try {
             file = toml::parse_file(o.config_file);
             read_users(file, o);
+            read_tenants(file, o);
         } catch (const std::exception& e) {
             std::cerr << "ketch: cannot read " << o.config_file << ": " << e.what() << "\n";
             std::exit(2);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "partition/defaults.h"
+#include "tenant/catalog.h"
 
 namespace ketch::app {
 
@@ -50,6 +51,7 @@ struct options {
     bool tenancy = false;
     std::string anonymous_tenant;                     // unauthenticated connections' tenant (development)
     std::map<std::string, std::string> user_tenants;  // ketch.toml [[users]] tenant = "t1": name -> tenant
+    tenant::catalog_config tenant_limits;  // ketch.toml [tenant_defaults], [[tenants]]
     bool allow_everyone_if_no_acl_found = false;  // allow.everyone.if.no.acl.found
     // Delegation tokens (KIP-48); no secret: the token APIs answer DELEGATION_TOKEN_AUTH_DISABLED.
     std::string delegation_token_secret_key;                 // delegation.token.secret.key

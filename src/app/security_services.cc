@@ -120,12 +120,18 @@ void security_services::start_tenancy(const options& opt, const std::set<std::st
     }
     tenants_.emplace(tenant::directory_config{opt.user_tenants, opt.anonymous_tenant, super_users});
     sasl_.check_user = [this](const std::string& user) { return tenants_->check_user(user); };
+    auto store = meta::sqlite_quota_store::open_file(opt.data_dir, "tenants.db");
+    if (!store.ok()) throw std::runtime_error("tenants: " + store.error().message);
+    tenant_store_ = std::move(*store);
+    catalog_.emplace(opt.tenant_limits, *tenants_, *tenant_store_, window_of(opt));
+    catalog_->load();
     spdlog::info("tenancy on: {} user binding(s), super users [{}]", opt.user_tenants.size(), opt.super_users);
 }
 
 void security_services::attach(broker::broker_context& ctx) {
     if (tenants_) {
         ctx.tenants = &*tenants_;
+        ctx.tenant_catalog = &*catalog_;
         ctx.topics.allow_tenant_names(true);
     }
     ctx.sasl = sasl_;

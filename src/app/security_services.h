@@ -15,6 +15,8 @@
 #include "security/ip_connection_rate.h"
 #include "security/quota_config.h"
 #include "security/quota_manager.h"
+#include "meta/sqlite_quota_store.h"
+#include "tenant/catalog.h"
 #include "tenant/directory.h"
 
 namespace ketch::app {
@@ -36,6 +38,8 @@ public:
     // Removes expired delegation tokens every delegation.token.expiry.check.interval.ms.
     // The tenant directory (--tenancy); null: off.
     const tenant::directory* tenants() const { return tenants_ ? &*tenants_ : nullptr; }
+    // The tenants' limits and the admin API's state (--tenancy); null: off.
+    tenant::catalog* tenant_catalog() { return catalog_ ? &*catalog_ : nullptr; }
     void start_token_sweep(group::scheduler& sched, int64_t interval_ms);
 
 private:
@@ -51,6 +55,8 @@ private:
     security::delegation_tokens tokens_;
     std::unique_ptr<periodic> token_sweep_;
     std::optional<tenant::directory> tenants_;  // --tenancy
+    std::unique_ptr<meta::sqlite_quota_store> tenant_store_;  // <data-dir>/tenants.db
+    std::optional<tenant::catalog> catalog_;
 };
 
 }  // namespace ketch::app

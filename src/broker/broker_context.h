@@ -46,6 +46,7 @@ class session_cache;
 
 namespace ketch::tenant {
 class directory;
+class catalog;
 }
 
 namespace ketch::cluster {
@@ -120,6 +121,9 @@ struct broker_context {
     // --tenancy (docs/tenancy.md): the tenant of each connection; null: off,
     // and no request pays more than this pointer's test.
     const tenant::directory* tenants = nullptr;
+    // --tenancy: the tenants' limits, rates and counters (tenant/catalog.h);
+    // null: no limits.
+    tenant::catalog* tenant_catalog = nullptr;
 };
 
 }  // namespace ketch::broker

@@ -11,6 +11,7 @@
 #include "protocol/messages/request_header.h"
 #include "security/delegation_tokens.h"
 #include "share/coordinator.h"
+#include "tenant/catalog.h"
 #include "tenant/directory.h"
 
 namespace ketch::broker {
@@ -170,6 +171,16 @@ bool scope_tenant(request_context& ctx) {
         return false;
     }
     ctx.tenant = std::move(a.tenant);
+    if (auto* cat = ctx.broker.tenant_catalog; cat && ctx.tenant) {
+        ctx.tenant_usage = &cat->usage_of(ctx.tenant->tenant());
+        // max_connections: a connection takes its place at its first request.
+        if (!ctx.conn.tenant_hold && !(ctx.conn.tenant_hold = cat->admit_connection(ctx.tenant->tenant()))) {
+            spdlog::info("conn {} from {}: tenant {} is at its max_connections, closing", ctx.conn.id,
+                         ctx.conn.peer, ctx.tenant->tenant());
+            ctx.conn.close_reason = "tenant at its max_connections";
+            return false;
+        }
+    }
     return true;
 }
 

@@ -31,6 +31,7 @@
 #include "broker/handler_clock.h"
 #include "broker/quota_accounting.h"
 #include "broker/request_context.h"
+#include "broker/tenant_limits.h"
 #include "broker/tenant_names.h"
 #include "protocol/messages/response_header.h"
 #include "protocol/wire.h"
@@ -139,6 +140,7 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
     }
     Resp resp;
     replaced_ids tenant_ids;  // --tenancy: another tenant's topic ids the request named
+    tenant_held held;         // --tenancy: entries refused by the tenant's limits
     topic_name_of topic_names;
     if (ctx.tenant) [[unlikely]] {
         topic_names = tenant_topic_names(ctx.broker);
@@ -149,6 +151,7 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
             co_return encode_response(ctx, response_header_version(ctx.api_key, ctx.api_version), *answer);
         }
         tenant_map_in(*ctx.tenant, topic_names, req, ctx.api_version, tenant_ids);
+        tenant_limits_in(ctx, req, held);
     }
     std::optional<fault::hit> injected;  // a scripted error or drop (--faults)
     if (ctx.broker.faults && ctx.broker.faults->active()) [[unlikely]] {
@@ -181,6 +184,8 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
     }
     if (ctx.close_connection) co_return net::handler_result::close();
     record_request_time(ctx, clock.elapsed_ns(), during_login);
+    if (ctx.tenant_usage) [[unlikely]]
+        count_tenant_request(ctx);
     if (ctx.no_response) {
         auto none = net::handler_result::none();
         none.throttle_ms = ctx.throttle_ms;
@@ -189,9 +194,13 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
     if constexpr (requires { resp.throttle_time_ms; }) {
         if (ctx.throttle_ms > 0) resp.throttle_time_ms = std::max<int32_t>(resp.throttle_time_ms, ctx.throttle_ms);
     }
-    if (ctx.tenant) [[unlikely]]
+    if (ctx.tenant) [[unlikely]] {
+        tenant_limits_out(ctx, resp, held);
         tenant_map_out(*ctx.tenant, topic_names, resp, ctx.api_version, tenant_ids);
+    }
     auto out = encode_response(ctx, response_header_version(ctx.api_key, ctx.api_version), resp);
+    if (ctx.tenant_usage) [[unlikely]]
+        count_tenant_response(ctx, resp, out.response.size());
     out.auth_failed = ctx.auth_failed;
     out.throttle_ms = ctx.throttle_ms;
     co_return out;

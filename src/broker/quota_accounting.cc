@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "broker/broker_context.h"
+#include "tenant/catalog.h"
+
 namespace ketch::broker {
 
 namespace {
@@ -18,10 +21,32 @@ std::string quota_user(const net::connection_info& conn) {
     return colon == std::string::npos ? p : p.substr(colon + 1);
 }
 
+namespace {
+
+// --tenancy with the catalog: the tenant's rate limits ("user" = the tenant).
+security::quota_manager* tenant_rates(request_context& ctx) {
+    return ctx.tenant && ctx.broker.tenant_catalog ? &ctx.broker.tenant_catalog->rates() : nullptr;
+}
+
+int32_t record_tenant(request_context& ctx, security::quota_type type, double value, int64_t now) {
+    auto* rates = tenant_rates(ctx);
+    if (!rates || !rates->enforced(type)) return 0;
+    int32_t t = rates->record(type, ctx.tenant->tenant(), "", value, now);
+    if (t > 0 && ctx.tenant_usage) ctx.tenant_usage->throttle(tenant::rate(int(type)));
+    return t;
+}
+
+}  // namespace
+
 int32_t record_quota(request_context& ctx, security::quota_type type, double value) {
-    if (!ctx.broker.quotas) return 0;
-    int32_t t = ctx.broker.quotas->record(type, quota_user(ctx.conn), ctx.client_id.value_or(""), value, now_ms());
-    if (t > 0) ctx.broker.quotas->count_throttled(type);
+    const int64_t now = now_ms();
+    int32_t t = 0;
+    if (ctx.broker.quotas) {
+        t = ctx.broker.quotas->record(type, quota_user(ctx.conn), ctx.client_id.value_or(""), value, now);
+        if (t > 0) ctx.broker.quotas->count_throttled(type);
+    }
+    if (ctx.tenant) [[unlikely]]
+        t = std::max(t, record_tenant(ctx, type, value, now));
     ctx.throttle_ms = std::max(ctx.throttle_ms, t);
     return t;
 }
@@ -29,16 +54,23 @@ int32_t record_quota(request_context& ctx, security::quota_type type, double val
 void unrecord_quota(request_context& ctx, security::quota_type type, double value) {
     if (ctx.broker.quotas)
         ctx.broker.quotas->unrecord(type, quota_user(ctx.conn), ctx.client_id.value_or(""), value, now_ms());
+    if (auto* rates = tenant_rates(ctx); rates && rates->enforced(type))
+        rates->unrecord(type, ctx.tenant->tenant(), "", value, now_ms());
 }
 
 std::optional<double> quota_window_bytes(request_context& ctx, security::quota_type type) {
-    if (!ctx.broker.quotas) return std::nullopt;
-    return ctx.broker.quotas->max_value_in_window(type, quota_user(ctx.conn), ctx.client_id.value_or(""));
+    std::optional<double> w;
+    if (ctx.broker.quotas) w = ctx.broker.quotas->max_value_in_window(type, quota_user(ctx.conn), ctx.client_id.value_or(""));
+    if (auto* rates = tenant_rates(ctx); rates && rates->enforced(type))
+        if (auto tw = rates->max_value_in_window(type, ctx.tenant->tenant(), "")) w = w ? std::min(*w, *tw) : *tw;
+    return w;
 }
 
 void record_request_time(request_context& ctx, int64_t handler_ns, bool during_login) {
-    if (!ctx.broker.quotas || ctx.no_response || during_login) return;
-    if (!ctx.broker.quotas->enforced(security::quota_type::request)) return;  // the common case, per request
+    if (ctx.no_response || during_login) return;
+    const bool client = ctx.broker.quotas && ctx.broker.quotas->enforced(security::quota_type::request);
+    auto* rates = tenant_rates(ctx);
+    if (!client && !(rates && rates->enforced(security::quota_type::request))) return;  // the common case
     // nanosToPercentage: 100 % of one thread for one second is 100 per second.
     record_quota(ctx, security::quota_type::request, double(handler_ns) * 100.0 / 1e9);
 }

@@ -11,6 +11,7 @@
 #include "net/request_handler.h"
 #include "security/acl.h"
 #include "tenant/names.h"
+#include "tenant/usage.h"
 
 namespace ketch::broker {
 
@@ -41,6 +42,8 @@ struct request_context {
     // maps them in and out around the handler); null: no tenancy, a super
     // user or the console, who see internal names.
     std::shared_ptr<const tenant::scope> tenant;
+    // --tenancy with the tenant catalog: the tenant's counters (metrics).
+    tenant::usage* tenant_usage = nullptr;
 
     // Kafka's AuthHelper: may this connection's principal, from its peer's
     // IP, do `op` on the resource? Always true without --authorizer (Kafka

@@ -1,5 +1,7 @@
 #include "broker/topics.h"
 
+#include "broker/tenant_topics.h"
+
 #include <spdlog/spdlog.h>
 
 #include "broker/offsets_topic.h"
@@ -40,6 +42,10 @@ result<meta::topic, meta::error> auto_create_topic(broker_context& b, const std:
     a.name = name;
     a.partition_count = b.config.default_partitions;
     a.replication_factor = b.config.default_replication_factor;
+    // --tenancy: the owning tenant's max_topics / max_partitions; the client
+    // is answered as for a topic it may not auto-create.
+    if (auto why = tenant_refuses_new_topic(b, name, a.partition_count))
+        return failure(meta::error{meta::errc::unknown_topic_or_partition, *why});
     auto r = b.topics.create_topic(a);
     if (r.ok()) spdlog::info("auto-created topic {} ({} partitions)", name, a.partition_count);
     return r;

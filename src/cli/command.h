@@ -75,6 +75,7 @@ void add_txn_commands(CLI::App& app, context& ctx);
 void add_env_command(CLI::App& app, context& ctx);
 void add_completion_command(CLI::App& app, context& ctx);
 void add_fault_commands(CLI::App& app, context& ctx);
+void add_tenant_commands(CLI::App& app, context& ctx);
 
 // "k=v" (for -c/--config); throws usage_error.
 std::pair<std::string, std::string> split_kv(const std::string& kv, const char* what);

@@ -10,6 +10,7 @@
 
 #include "cli/command.h"
 #include "cli/connection.h"
+#include "security/crypto.h"
 
 namespace ketch::cli {
 
@@ -73,12 +74,13 @@ http_reply parse(const std::string& raw) {
 }  // namespace
 
 http_reply http_call(const std::string& base, const std::string& method, const std::string& path,
-                     const std::string& json_body) {
+                     const std::string& json_body, const std::string& basic_auth) {
     auto [host, port] = host_port(base);
     fd_closer sock{connect_to(host, port)};
     std::string req = method + " " + path + " HTTP/1.1\r\nHost: " + host + ":" + port +
                       "\r\nConnection: close\r\nAccept: application/json\r\n";
-    if (!json_body.empty() || method == "POST")
+    if (!basic_auth.empty()) req += "Authorization: Basic " + security::base64_encode(basic_auth) + "\r\n";
+    if (!json_body.empty() || method == "POST" || method == "PUT")
         req += "Content-Type: application/json\r\nContent-Length: " + std::to_string(json_body.size()) + "\r\n";
     req += "\r\n" + json_body;
     for (size_t sent = 0; sent < req.size();) {

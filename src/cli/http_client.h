@@ -15,7 +15,8 @@ struct http_reply {
 // `base` is "http://host:port" (a trailing '/' allowed); throws usage_error on
 // a malformed URL, network_error when the server cannot be reached or answers
 // no HTTP.
+// `basic_auth` "user:password" sends an HTTP Basic login (the console's).
 http_reply http_call(const std::string& base, const std::string& method, const std::string& path,
-                     const std::string& json_body = {});
+                     const std::string& json_body = {}, const std::string& basic_auth = {});
 
 }  // namespace ketch::cli

@@ -7,7 +7,7 @@ namespace ketch::cli {
 
 namespace {
 constexpr std::array k_groups = {"topic", "produce", "consume", "group", "acl", "user", "quota",
-                                 "cluster", "txn", "env", "completion", "fault"};
+                                 "cluster", "txn", "env", "completion", "fault", "tenant"};
 }
 
 bool is_command(std::string_view arg) {
@@ -40,6 +40,7 @@ int run(int argc, char** argv, local_broker_fn local) {
     add_env_command(app, ctx);
     add_completion_command(app, ctx);
     add_fault_commands(app, ctx);
+    add_tenant_commands(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -19,6 +19,7 @@
 #include "inspect/traffic_ring.h"
 #include "net/connection_stats.h"
 #include "telemetry/client_metrics_manager.h"
+#include "tenant/catalog.h"
 
 namespace ketch::console {
 
@@ -59,6 +60,8 @@ struct context {
     // A partition's segments, oldest first (the last is the active one);
     // empty when the log has none. Unset: the topic page shows no segments.
     std::function<std::vector<segment_row>(const std::string& topic, int32_t partition)> segments;
+    // --tenancy: the tenants the admin API manages (/api/v1/tenants); null: off (404).
+    tenant::catalog* tenants = nullptr;
     // Limits of the message browser.
     size_t browse_max_bytes = 4 * 1024 * 1024;
     int browse_max_records = 500;

@@ -117,10 +117,12 @@ json describe(const context& ctx, const std::string& who, const std::string& gro
     return j;
 }
 
-json list(const context& ctx, const std::string& who) {
+json list(const context& ctx, const std::string& who, const http::request& req) {
     json arr = json::array();
     for (auto& g : list_all(ctx, who)) {
+        if (!of_tenant(ctx, req, g.group_id)) continue;
         json row = {{"group_id", g.group_id},
+                    {"tenant", tenant_of(ctx, g.group_id)},
                     {"type", g.group_type.empty() ? "classic" : g.group_type},
                     {"state", g.group_state},
                     {"protocol_type", g.protocol_type}};
@@ -143,7 +145,7 @@ json list(const context& ctx, const std::string& who) {
 
 void add_groups(http::server& server, const context& ctx) {
     server.add("GET", "/api/v1/groups",
-               route([&ctx](http::request& req) { return json_reply(list(ctx, principal_of(req))); }));
+               route([&ctx](http::request& req) { return json_reply(list(ctx, principal_of(req), req)); }));
     server.add("GET", "/api/v1/groups/{group}", route([&ctx](http::request& req) {
                    return json_reply(describe(ctx, principal_of(req), req.param("group")));
                }));

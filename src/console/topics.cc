@@ -33,8 +33,9 @@ std::map<std::string, std::map<std::string, std::string>> list_configs(const con
     return out;
 }
 
-json list(const context& ctx, const std::string& who) {
+json list(const context& ctx, const std::string& who, const http::request& req) {
     auto topics = describe_topics(ctx, who);
+    std::erase_if(topics, [&](const topic_meta& t) { return !of_tenant(ctx, req, t.name); });
     auto sizes = partition_sizes(ctx, who);
     auto configs = list_configs(ctx, who, topics);
     json arr = json::array();
@@ -50,6 +51,7 @@ json list(const context& ctx, const std::string& who) {
         arr.push_back({{"name", t.name},
                        {"topic_id", t.id.to_base64()},
                        {"internal", t.internal},
+                       {"tenant", tenant_of(ctx, t.name)},
                        {"partitions", t.partitions.size()},
                        {"messages", messages},
                        {"size_bytes", size},
@@ -153,7 +155,7 @@ http::response remove(const context& ctx, http::request& req) {
 
 void add_topics(http::server& server, const context& ctx) {
     server.add("GET", "/api/v1/topics",
-               route([&ctx](http::request& req) { return json_reply(list(ctx, principal_of(req))); }));
+               route([&ctx](http::request& req) { return json_reply(list(ctx, principal_of(req), req)); }));
     server.add("POST", "/api/v1/topics", route([&ctx](http::request& req) { return create(ctx, req); }));
     server.add("GET", "/api/v1/topics/{topic}", route([&ctx](http::request& req) {
                    return json_reply(describe(ctx, principal_of(req), req.param("topic")));

@@ -56,7 +56,12 @@ status<store_error> memory_quota_store::apply(const std::vector<quota_change>& c
 }
 
 result<std::unique_ptr<sqlite_quota_store>, store_error> sqlite_quota_store::open(const std::filesystem::path& data_dir) {
-    auto db = sqlite::open(data_dir, file_name, k_migrations);
+    return open_file(data_dir, file_name);
+}
+
+result<std::unique_ptr<sqlite_quota_store>, store_error> sqlite_quota_store::open_file(
+    const std::filesystem::path& data_dir, const char* file) {
+    auto db = sqlite::open(data_dir, file, k_migrations);
     if (!db) return failure{db.error()};
     std::unique_ptr<sqlite_quota_store> s(new sqlite_quota_store(sqlite::connection(*db)));
     return s;

@@ -213,6 +213,14 @@ std::vector<topic> topic_registry::list() const {
     return out;
 }
 
+std::vector<topic> topic_registry::list_prefix(std::string_view prefix) const {
+    std::shared_lock lock(mu_);
+    std::vector<topic> out;
+    for (auto it = by_name_.lower_bound(prefix); it != by_name_.end() && it->first.starts_with(prefix); ++it)
+        out.push_back(it->second->t);
+    return out;
+}
+
 result<topic, error> topic_registry::set_partition_count(std::string_view name, int32_t count, bool validate_only) {
     std::unique_lock lock(mu_);
     auto it = by_name_.find(name);

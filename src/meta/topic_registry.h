@@ -80,6 +80,8 @@ public:
     std::optional<topic> by_name(std::string_view name) const;
     std::optional<topic> by_id(const uuid& id) const;
     std::vector<topic> list() const;  // sorted by name
+    // The topics whose name starts with `prefix` (a tenant's "T~"), sorted by name.
+    std::vector<topic> list_prefix(std::string_view prefix) const;
     // The shared, immutable view of a topic (null if unknown); a change makes a
     // new view, so a holder keeps a consistent snapshot.
     std::shared_ptr<const resolved_topic> find(std::string_view name) const;

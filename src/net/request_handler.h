@@ -46,6 +46,9 @@ struct connection_info {
     // Why the connection ended, when the broker ended it (idle, a refused
     // frame, a request it closes on); empty: the client closed it.
     std::string close_reason;
+    // --tenancy: the connection's place in its tenant's connection count,
+    // given back when the connection (and this) goes.
+    std::shared_ptr<void> tenant_hold;
 };
 
 struct handler_result {

@@ -61,4 +61,14 @@ bool directory::bind(const std::string& user, const std::string& tenant, std::st
     return true;
 }
 
+void directory::unbind(const std::string& user) {
+    std::lock_guard l(mu_);
+    cfg_.bindings.erase(user);
+}
+
+std::map<std::string, std::string> directory::bindings() const {
+    std::lock_guard l(mu_);
+    return cfg_.bindings;
+}
+
 }  // namespace ketch::tenant

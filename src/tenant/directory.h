@@ -39,6 +39,10 @@ public:
     std::string tenant_of_user(const std::string& user) const;
     // Binds `user` to `tenant` (the admin path); false with `why` when the name is not valid.
     bool bind(const std::string& user, const std::string& tenant, std::string& why);
+    void unbind(const std::string& user);
+    // Every explicit binding (user -> tenant).
+    std::map<std::string, std::string> bindings() const;
+    bool is_super_user(const std::string& principal) const { return cfg_.super_users.count(principal) > 0; }
 
     const std::string& anonymous_tenant() const { return cfg_.anonymous_tenant; }
 

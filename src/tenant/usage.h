@@ -1,0 +1,38 @@
+// What a tenant did, for the metrics page (docs/metrics.md, the `tenant`
+// label): requests, bytes in and out, throttled responses, connections and
+// refusals by reason. Relaxed atomics: counts, ordered with nothing; a
+// tenant's counters live as long as the broker (a deleted tenant's stop
+// growing).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string_view>
+
+namespace ketch::tenant {
+
+// Why a tenant's request or connection was refused by a limit.
+enum class refusal { max_topics, max_partitions, max_storage_bytes, max_connections };
+inline constexpr std::array<std::string_view, 4> refusal_names = {"max_topics", "max_partitions",
+                                                                  "max_storage_bytes", "max_connections"};
+// The rate limits that throttle (the client quota names).
+enum class rate { produce, fetch, request };
+inline constexpr std::array<std::string_view, 3> rate_names = {"producer_byte_rate", "consumer_byte_rate",
+                                                               "request_percentage"};
+
+struct usage {
+    std::atomic<uint64_t> requests{0};
+    std::atomic<uint64_t> errors{0};     // responses whose top-level or first error code was not 0
+    std::atomic<uint64_t> bytes_in{0};   // produced record batch bytes
+    std::atomic<uint64_t> bytes_out{0};  // fetched record bytes
+    std::atomic<int64_t> connections{0};  // open now (counted at their first request)
+    std::array<std::atomic<uint64_t>, rate_names.size()> throttled{};  // by the tenant's limits
+    std::array<std::atomic<uint64_t>, refusal_names.size()> refused{};
+
+    void add(std::atomic<uint64_t>& c, uint64_t n = 1) { c.fetch_add(n, std::memory_order_relaxed); }
+    void refuse(refusal r) { add(refused[size_t(r)]); }
+    void throttle(rate r) { add(throttled[size_t(r)]); }
+};
+
+}  // namespace ketch::tenant

@@ -1,0 +1,293 @@
+"""Tenant limits, administration and metrics (--tenancy; docs/tenancy.md "Limits",
+"Administration", docs/metrics.md): with real clients (confluent-kafka through the
+driver, and the `ketch tenant` CLI), one broker, several tenants.
+
+- alice (ketch.toml [[tenants]]) has max_topics = 3 and max_partitions = 6: a topic
+  over either is answered POLICY_VIOLATION (Kafka's code when its
+  create.topic.policy refuses a topic: CreateTopicsRequest / PolicyViolationException);
+  so is CreatePartitions over max_partitions. bob has no limits and is not refused.
+- carol (max_storage_bytes, set through the admin API) is refused Produce with
+  POLICY_VIOLATION once her partitions hold more than the limit.
+- dave (producer_byte_rate through the admin API) is throttled: the client sees
+  throttle_time_ms > 0 (librdkafka's statistics) while bob, producing at the same
+  time, sees none (Kafka's ClientQuotaManager semantics: KafkaApis.handleProduceRequest
+  records the request's bytes; QuotaUtils.throttleTime; KIP-219 muting).
+- /metrics carries the tenant label with the counts of each tenant's refusals and
+  throttles; only super users reach /api/v1/tenants; a tenant name with '~' is
+  refused with 400 and a JSON error.
+"""
+
+import base64
+import json
+import subprocess
+import threading
+import urllib.request
+from types import SimpleNamespace
+
+import pytest
+
+from conftest import BrokerProcess, Driver, _ketch_binary, _missing, wait_for
+from registry_util import Rest
+
+USERS = {"alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw", "dave": "dave-pw", "erin": "erin-pw", "frank": "frank-pw",
+         "root": "root-pw"}
+TOML_TENANTS = """
+[tenant_defaults]
+max_connections = 100
+
+[[tenants]]
+name = "alice"
+max_topics = 3
+max_partitions = 6
+"""
+
+
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory):
+    run = tmp_path_factory.mktemp("tenant-limits")
+    toml = run / "ketch.toml"
+    toml.write_text("".join('[[users]]\nname = "%s"\npassword = "%s"\n' % kv for kv in USERS.items())
+                    + TOML_TENANTS)
+    (run / "data").mkdir()
+    b = BrokerProcess(_ketch_binary(), run / "data", run, [
+        "--config", str(toml), "--tenancy", "--super-users", "User:root", "--schema-registry=false",
+        "--quota-window-num", "3", "--metrics-listen", "127.0.0.1:0",
+        "--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0"])
+    b.start()
+    listeners = json.loads((run / "data" / "listeners.json").read_text())
+    b.addresses = {name: v["address"] for name, v in listeners["listeners"].items()}
+    b.console_url, b.metrics_url = listeners["console"], listeners["metrics"]
+    yield b
+    b.stop()
+
+
+@pytest.fixture(scope="module")
+def root(broker):
+    return Rest(broker.console_url, "root", USERS["root"])
+
+
+@pytest.fixture(scope="module")
+def drv(broker):
+    why = _missing("confluent")
+    if why:
+        pytest.skip(why)
+    return Driver("confluent", SimpleNamespace(bootstrap=broker.addresses["SASL_PLAINTEXT"]))
+
+
+def sasl(user):
+    return {"security.protocol": "SASL_PLAINTEXT", "sasl.mechanisms": "PLAIN", "sasl.username": user,
+            "sasl.password": USERS[user]}
+
+
+def create(drv, user, name, partitions):
+    return drv("create-topics", {"topics": [{"name": name, "partitions": partitions, "replication_factor": 1}],
+                                 "config": sasl(user)})["results"][0]["error"]
+
+
+def metrics(broker):
+    """{'name{labels}': value} of the tenant samples."""
+    text = urllib.request.urlopen(broker.metrics_url, timeout=10).read().decode()
+    out = {}
+    for line in text.splitlines():
+        if line.startswith("ketch_tenant_"):
+            key, _, value = line.rpartition(" ")
+            out[key] = float(value)
+    return out
+
+
+def refused(broker, tenant, limit):
+    return metrics(broker).get('ketch_tenant_refused_total{tenant="%s",limit="%s"}' % (tenant, limit), 0)
+
+
+def ketch(*args, check=True):
+    p = subprocess.run([str(_ketch_binary()), *map(str, args)], capture_output=True, timeout=60)
+    if check and p.returncode != 0:
+        raise AssertionError("ketch %s exited %d: %s" % (args, p.returncode, p.stderr.decode()))
+    return p
+
+
+def test_topics_and_partitions_over_the_limit_are_policy_violations(broker, drv):
+    assert create(drv, "alice", "a1", 2) is None
+    assert create(drv, "alice", "a2", 1) is None  # 2 topics, 3 partitions
+    assert create(drv, "alice", "a3", 4) == "POLICY_VIOLATION"  # 7 partitions: over 6
+    assert refused(broker, "alice", "max_partitions") == 1
+    assert drv("create-partitions", {"topic": "a1", "count": 6, "config": sasl("alice")})["error"] \
+        == "POLICY_VIOLATION"
+    assert refused(broker, "alice", "max_partitions") == 2
+    assert drv("create-partitions", {"topic": "a1", "count": 3, "config": sasl("alice")})["error"] is None
+    assert create(drv, "alice", "a3", 1) is None  # 3 topics, 5 partitions
+    assert create(drv, "alice", "a4", 1) == "POLICY_VIOLATION"  # a 4th topic: over 3
+    assert refused(broker, "alice", "max_topics") == 1
+    # bob has the defaults (no topic or partition limit): the same names, more partitions.
+    assert create(drv, "bob", "a1", 8) is None
+    assert create(drv, "bob", "a4", 8) is None
+    assert refused(broker, "bob", "max_partitions") == 0 and refused(broker, "bob", "max_topics") == 0
+    listed = drv("list-topics", {"config": sasl("alice")})["topics"]
+    assert {"a1", "a2", "a3"} <= set(listed) and "a4" not in listed, listed
+
+
+def test_auto_creation_obeys_the_limits(broker, drv):
+    """alice holds her 3 topics (the test above): a producer's Metadata does not
+    auto-create a 4th; it is answered as a topic that may not be auto-created."""
+    before = refused(broker, "alice", "max_topics")
+    out = drv("produce", {"topic": "auto-made", "acks": "all",
+                          "config": {**sasl("alice"), "message.timeout.ms": "3000"},
+                          "records": [{"key": None, "value": base64.b64encode(b"v").decode()}]})
+    assert out["records"][0]["error"] is not None, out
+    assert "auto-made" not in drv("list-topics", {"config": sasl("alice")})["topics"]
+    assert refused(broker, "alice", "max_topics") > before
+
+
+def test_the_console_filters_by_tenant(broker, drv, root):
+    assert create(drv, "bob", "filtered", 1) is None
+    assert create(drv, "erin", "filtered", 1) is None
+    status, body = root.get("/api/v1/topics?tenant=bob")
+    assert status == 200, body
+    names = {t["name"] for t in body["topics"]}
+    assert "bob~filtered" in names and "erin~filtered" not in names, names
+    assert {t["tenant"] for t in body["topics"]} == {"bob"}, body
+
+
+def test_a_tenant_over_its_storage_is_refused_produce(broker, drv, root):
+    assert root.post("/api/v1/tenants", {"name": "carol", "limits": {"max_storage_bytes": 20000}})[0] == 201
+    assert create(drv, "carol", "logs", 1) is None
+    big = [{"key": None, "value": base64.b64encode(b"x" * 1000).decode(), "partition": 0} for _ in range(30)]
+    first = drv("produce", {"topic": "logs", "acks": "all", "records": big, "config": sasl("carol")})
+    # The limit is checked as each Produce request arrives: the first lands; if the
+    # client split the records into several requests, later ones may be refused.
+    assert first["records"][0]["error"] is None, first
+    assert {r["error"] for r in first["records"]} <= {None, "POLICY_VIOLATION"}, first
+    out = drv("produce", {"topic": "logs", "acks": "all", "config": sasl("carol"),
+                          "records": [{"key": None, "value": base64.b64encode(b"one more").decode(),
+                                       "partition": 0}]})
+    assert [r["error"] for r in out["records"]] == ["POLICY_VIOLATION"], out
+    assert refused(broker, "carol", "max_storage_bytes") >= 1
+    status, body = root.get("/api/v1/tenants/carol")
+    assert status == 200 and body["usage"]["storage_bytes"] >= 20000 and body["usage"]["topics"] == 1, body
+    # Raising the limit lets her produce again.
+    assert root.put("/api/v1/tenants/carol/limits", {"max_storage_bytes": 10 ** 9})[0] == 200
+    out = drv("produce", {"topic": "logs", "acks": "all", "config": sasl("carol"),
+                          "records": [{"key": None, "value": base64.b64encode(b"again").decode(), "partition": 0}]})
+    assert [r["error"] for r in out["records"]] == [None], out
+
+
+def test_a_tenant_over_its_byte_rate_is_throttled_and_another_is_not(broker, drv, root):
+    assert root.post("/api/v1/tenants", {"name": "dave", "limits": {"producer_byte_rate": 65536}})[0] == 201
+    assert create(drv, "dave", "flood", 1) is None
+    assert create(drv, "bob", "flood", 1) is None
+    out = {}
+
+    def flood(user):
+        out[user] = drv("produce-flood", {"topic": "flood", "duration_ms": 3000, "value_size": 1000,
+                                          "config": sasl(user)})
+
+    threads = [threading.Thread(target=flood, args=(u,)) for u in ("dave", "bob")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert out["dave"]["throttle_time_ms_max"] > 0, out["dave"]["throttle_time_ms_max"]
+    assert out["bob"]["throttle_time_ms_max"] == 0, out["bob"]["throttle_time_ms_max"]
+    m = metrics(broker)
+    assert m['ketch_tenant_throttled_responses_total{tenant="dave",limit="producer_byte_rate"}'] > 0, m
+    assert m['ketch_tenant_throttled_responses_total{tenant="bob",limit="producer_byte_rate"}'] == 0, m
+
+
+def test_metrics_carry_the_tenant_label_with_its_counts(broker, drv):
+    before = metrics(broker)
+    assert create(drv, "erin", "m", 1) is None
+    value = base64.b64encode(b"y" * 5000).decode()
+    out = drv("produce", {"topic": "m", "acks": "all", "config": sasl("erin"),
+                          "records": [{"key": None, "value": value, "partition": 0}]})
+    assert out["records"][0]["error"] is None
+
+    def produced():
+        m = metrics(broker)
+        return m.get('ketch_tenant_bytes_in_total{tenant="erin"}', 0) >= 5000 and m
+    m = wait_for(produced, what="erin's produce counted")
+    assert m['ketch_tenant_requests_total{tenant="erin"}'] > before.get('ketch_tenant_requests_total{tenant="erin"}', 0)
+    # Nobody else's bytes are counted under erin, and erin's are not under bob's.
+    assert m['ketch_tenant_bytes_in_total{tenant="erin"}'] < 5000 + 2000, m
+    assert m.get('ketch_tenant_refused_total{tenant="erin",limit="max_topics"}') == 0
+    assert all("tenant=" in k for k in m)
+
+
+def test_only_super_users_administer_tenants(broker, root):
+    assert Rest(broker.console_url, "alice", USERS["alice"]).get("/api/v1/tenants")[0] == 403
+    status, body = root.post("/api/v1/tenants", {"name": "a~b"})
+    assert status == 400 and body["error_code"] == 400 and "~" in body["message"], body
+    status, body = root.post("/api/v1/tenants", {"name": "t", "limits": {"max_partitions": -1}})
+    assert status == 400 and "max_partitions" in body["message"], body
+    assert root.post("/api/v1/tenants", {"name": "t", "limits": {"nope": 1}})[0] == 400
+    assert root.put("/api/v1/tenants/nobody/limits", {"max_topics": 1})[0] == 404
+    assert root.delete("/api/v1/tenants/default")[0] == 400
+
+
+def test_cli_tenant_commands_end_to_end(broker, drv, root):
+    auth = ("--console-url", broker.console_url, "--user", "root", "--password", USERS["root"])
+    created = json.loads(ketch("tenant", "create", "frank", "max_topics=1", "--json", *auth).stdout)
+    assert created["name"] == "frank" and created["limits"] == {"max_topics": 1}, created
+    assert "frank" in ketch("tenant", "list", *auth).stdout.decode()
+    ketch("tenant", "set-limits", "frank", "max_partitions=5", *auth)
+    ketch("tenant", "bind-user", "frank", "erin2", *auth)
+    desc = json.loads(ketch("tenant", "describe", "frank", "--json", *auth).stdout)
+    assert desc["limits"] == {"max_topics": 1, "max_partitions": 5} and desc["users"] == ["erin2"], desc
+    # frank's user creates its one topic; a second is over max_topics.
+    assert create(drv, "frank", "only", 1) is None
+    assert create(drv, "frank", "second", 1) == "POLICY_VIOLATION"
+    assert "frank~only" in drv("list-topics", {"config": sasl("root")})["topics"]
+    deleted = json.loads(ketch("tenant", "delete", "frank", "--json", *auth).stdout)
+    assert deleted["deleted"]["topics"] == 1, deleted
+    assert root.get("/api/v1/tenants/frank")[0] == 404
+    wait_for(lambda: "frank~only" not in drv("list-topics", {"config": sasl("root")})["topics"],
+             what="frank's topic deleted")
+    # Refusals reach the user: the console's message, exit code 1.
+    p = ketch("tenant", "create", "bad~name", *auth, check=False)
+    assert p.returncode == 1 and b"400" in p.stderr, p.stderr
+    p = ketch("tenant", "list", "--console-url", broker.console_url, "--user", "alice", "--password",
+              USERS["alice"], check=False)
+    assert p.returncode == 1 and b"403" in p.stderr, p.stderr
+
+
+@pytest.fixture(scope="module")
+def acl_broker(tmp_path_factory):
+    run = tmp_path_factory.mktemp("tenant-acls")
+    toml = run / "ketch.toml"
+    toml.write_text("".join('[[users]]\nname = "%s"\npassword = "%s"\n' % (u, USERS[u])
+                            for u in ("alice", "bob", "root")))
+    (run / "data").mkdir()
+    b = BrokerProcess(_ketch_binary(), run / "data", run, [
+        "--config", str(toml), "--tenancy", "--authorizer", "--super-users", "User:root",
+        "--schema-registry=false", "--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0"])
+    b.start()
+    listeners = json.loads((run / "data" / "listeners.json").read_text())
+    b.addresses = {name: v["address"] for name, v in listeners["listeners"].items()}
+    yield b
+    b.stop()
+
+
+def test_a_tenant_admin_cannot_grant_itself_another_tenants_resources(acl_broker):
+    why = _missing("confluent")
+    if why:
+        pytest.skip(why)
+    d = Driver("confluent", SimpleNamespace(bootstrap=acl_broker.addresses["SASL_PLAINTEXT"]))
+
+    def acl(rtype, name, principal, op):
+        return {"resource_type": rtype, "name": name, "principal": principal, "host": "*", "operation": op,
+                "permission": "ALLOW"}
+    # root (a super user, internal names): bob owns his topic; alice may alter the cluster (ACL admin).
+    out = d("create-acls", {"config": sasl("root"), "acls": [acl("TOPIC", "bob~secret", "User:bob", "ALL"),
+                                                              acl("CLUSTER", "kafka-cluster", "User:alice", "ALTER")]})
+    assert [r["error"] for r in out["results"]] == [None, None], out
+    assert create(d, "bob", "secret", 1) is None
+    # alice names bob's internal topic: it is her own resource "bob~secret" (internally alice~bob~secret).
+    out = d("create-acls", {"config": sasl("alice"), "acls": [acl("TOPIC", "bob~secret", "User:alice", "READ")]})
+    assert [r["error"] for r in out["results"]] == [None], out
+    # An ACL on the cluster (shared by every tenant) is refused to a tenant.
+    out = d("create-acls", {"config": sasl("alice"), "acls": [acl("CLUSTER", "kafka-cluster", "User:alice", "ALL")]})
+    assert [r["error"] for r in out["results"]] == ["CLUSTER_AUTHORIZATION_FAILED"], out
+    listed = d("describe-acls", {"config": sasl("root")})["acls"]
+    alices = sorted(a["name"] for a in listed if a["principal"] == "User:alice")
+    assert alices == ["alice~bob~secret", "kafka-cluster"], listed
+    # And bob's topic stays out of her reach: she cannot even see it.
+    assert "secret" not in d("list-topics", {"config": sasl("alice")})["topics"]
