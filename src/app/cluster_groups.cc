@@ -19,38 +19,97 @@ int32_t owner(const cluster::broker_list& live, const std::string& group) {
 
 std::unique_ptr<shared::pg_offset_store> cluster_groups::open_store(const options& opt) {
     if (opt.cluster.empty()) return nullptr;
-    return std::make_unique<shared::pg_offset_store>(opt.cluster);
+    return std::make_unique<shared::pg_offset_store>(opt.cluster, true);
 }
 
-void cluster_groups::follow(cluster::membership& m, int32_t self, shared::pg_offset_store& store,
-                            group::group_coordinator& coordinator) {
-    m.set_change_listener([self, &store, &coordinator](const cluster::broker_list& before,
-                                                       const cluster::broker_list& after) {
-        auto ids = store.group_ids();
-        if (!ids.ok()) {
-            spdlog::warn("cluster: groups moving here not read yet: {}", ids.error().message);
+cluster_groups::cluster_groups(cluster::membership& m, int32_t self, shared::pg_offset_store& store,
+                               group::group_coordinator& coordinator)
+    : membership_(m), self_(self), store_(store), coordinator_(coordinator), view_(m.live()) {}
+
+// The membership (whose heartbeat thread calls on_change) is gone by now:
+// cluster_service destroys it first.
+cluster_groups::~cluster_groups() { coordinator_.set_ownership(nullptr); }
+
+std::unique_ptr<cluster_groups> cluster_groups::follow(cluster::membership& m, int32_t self,
+                                                       shared::pg_offset_store& store,
+                                                       group::group_coordinator& coordinator) {
+    auto g = std::make_unique<cluster_groups>(m, self, store, coordinator);
+    store.set_holder(self, m.incarnation());
+    coordinator.set_ownership(g.get());
+    (void)g->on_change(*m.live());  // the groups owned now; any not taken is taken at its first request
+    m.set_change_listener([p = g.get()](const cluster::broker_list&, const cluster::broker_list& after) {
+        return p->on_change(after);
+    });
+    return g;
+}
+
+bool cluster_groups::owns(const std::string& group) const {
+    std::shared_ptr<const cluster::broker_list> view;
+    {
+        std::lock_guard l(view_mu_);
+        view = view_;
+    }
+    return owner(*view, group) == self_;
+}
+
+bool cluster_groups::serves(const std::string& group_id) {
+    if (store_.holds(group_id)) return true;
+    if (!owns(group_id)) {
+        let_go(group_id);  // lost to the broker that owns it now
+        return false;
+    }
+    return take(group_id);
+}
+
+bool cluster_groups::take(const std::string& group) {
+    std::lock_guard l(take_mu_);
+    if (store_.holds(group)) return true;
+    int64_t epoch = 0;
+    size_t offsets_read = 0;
+    const bool ok = coordinator_.acquire_group(group, [&](auto& rows, auto& offsets) {
+        auto a = store_.acquire(group);
+        if (!a.ok()) {
+            spdlog::warn("cluster: group '{}' not taken over: {}", group, a.error().message);
             return false;
         }
-        std::vector<std::string> gained;
-        for (auto& g : *ids)
-            if (owner(after, g) == self && (before.empty() || owner(before, g) != self)) gained.push_back(g);
-        if (gained.empty()) return true;
-        auto rows = store.load_groups_of(gained);
-        if (!rows.ok()) {
-            spdlog::warn("cluster: groups moving here not read yet: {}", rows.error().message);
-            return false;
-        }
-        auto offsets = store.load_offsets_of(gained);
-        if (!offsets.ok()) {
-            spdlog::warn("cluster: groups moving here not read yet: {}", offsets.error().message);
-            return false;
-        }
-        const size_t n_offsets = offsets->size();
-        coordinator.reload_groups(gained, std::move(*rows), std::move(*offsets));
-        spdlog::info("cluster: {} group(s) moved to this broker, read from PostgreSQL ({} committed offsets)",
-                     gained.size(), n_offsets);
+        epoch = a->epoch;
+        offsets_read = a->offsets.size();
+        rows = std::move(a->rows);
+        offsets = std::move(a->offsets);
         return true;
     });
+    if (ok)
+        spdlog::info("cluster: group '{}' taken over (lease epoch {}), read from PostgreSQL ({} committed offsets)",
+                     group, epoch, offsets_read);
+    return ok;
+}
+
+void cluster_groups::let_go(const std::string& group) {
+    // What this broker held of the group goes (parked JoinGroup/SyncGroup
+    // answered NOT_COORDINATOR, timers cancelled, nothing written).
+    if (store_.forget(group)) coordinator_.reload_groups({group}, {}, {});
+}
+
+bool cluster_groups::on_change(const cluster::broker_list& after) {
+    {
+        std::lock_guard l(view_mu_);
+        view_ = std::make_shared<const cluster::broker_list>(after);
+    }
+    for (auto& g : store_.leased_groups())
+        if (!owns(g)) let_go(g);
+    auto ids = store_.group_ids();
+    if (!ids.ok()) {
+        spdlog::warn("cluster: groups moving here not read yet: {}", ids.error().message);
+        return false;
+    }
+    size_t moved = 0;
+    for (auto& g : *ids) {
+        if (!owns(g) || store_.holds(g)) continue;
+        if (!take(g)) return false;  // offered again after the next heartbeat
+        ++moved;
+    }
+    if (moved) spdlog::info("cluster: {} group(s) moved to this broker, read from PostgreSQL", moved);
+    return true;
 }
 
 }  // namespace ketch::app

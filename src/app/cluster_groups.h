@@ -1,28 +1,58 @@
 // Cluster mode's consumer groups (docs/cluster.md, "consumer groups"): the
 // coordinator writes committed offsets and group rows to PostgreSQL
-// (shared/pg_offset_store.h) instead of offsets.db, and when the live
-// brokers change, the groups whose owner (rendezvous hashing, as
-// FindCoordinator names it) becomes this broker are read again from
-// PostgreSQL before FindCoordinator names this broker: their last owner's
-// commits are what the group resumes from.
+// (shared/pg_offset_store.h), and serves a group only while this broker
+// holds the group's lease there. The owner of a group is the live broker
+// FindCoordinator names (rendezvous hashing); the owner takes the lease —
+// reading the group in the same transaction — when the group moves to it
+// (a change of the live brokers, before FindCoordinator names it) or at the
+// first request for a group it has not taken yet, and lets it go when the
+// group moves away. A broker whose lease another took has its writes of the
+// group refused, answers NOT_COORDINATOR, and takes the group back only if
+// it is still its owner.
 #pragma once
 
 #include <memory>
+#include <mutex>
 
 #include "app/options.h"
 #include "cluster/membership.h"
 #include "group/coordinator.h"
+#include "group/ownership.h"
 #include "shared/pg_offset_store.h"
 
 namespace ketch::app {
 
-struct cluster_groups {
+class cluster_groups final : public group::group_ownership {
+public:
     // Null without --cluster (the schema is migrated by then: open_topics).
     static std::unique_ptr<shared::pg_offset_store> open_store(const options& opt);
 
-    // Reloads the groups that move to `self` on each change of the live set.
-    static void follow(cluster::membership& m, int32_t self, shared::pg_offset_store& store,
-                       group::group_coordinator& coordinator);
+    // Fences the store's writes with this broker's leases, takes the groups
+    // this broker owns now, and follows the changes of the live set.
+    static std::unique_ptr<cluster_groups> follow(cluster::membership& m, int32_t self, shared::pg_offset_store& store,
+                                                  group::group_coordinator& coordinator);
+    cluster_groups(cluster::membership& m, int32_t self, shared::pg_offset_store& store,
+                   group::group_coordinator& coordinator);
+    ~cluster_groups() override;
+
+    bool serves(const std::string& group_id) override;
+
+private:
+    bool on_change(const cluster::broker_list& after);
+    bool owns(const std::string& group) const;  // by view_
+    bool take(const std::string& group);
+    void let_go(const std::string& group);
+
+    cluster::membership& membership_;
+    const int32_t self_;
+    shared::pg_offset_store& store_;
+    group::group_coordinator& coordinator_;
+    mutable std::mutex view_mu_;
+    // The live set ownership follows: the membership's, ahead of it while a
+    // change is being taken in (so a request meanwhile does not take back a
+    // group just let go).
+    std::shared_ptr<const cluster::broker_list> view_;
+    std::mutex take_mu_;  // one take at a time
 };
 
 }  // namespace ketch::app

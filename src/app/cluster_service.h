@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/broker_properties.h"
+#include "app/cluster_groups.h"
 #include "app/options.h"
 #include "broker/broker_context.h"
 #include "cluster/membership.h"
@@ -16,6 +17,9 @@
 namespace ketch::app {
 
 struct cluster_service {
+    // Set by run_broker after start; declared first so that it outlives the
+    // membership, whose heartbeat thread calls it.
+    std::unique_ptr<cluster_groups> groups;
     std::unique_ptr<cluster::membership> membership;
 
     // Empty (single node) without --cluster. Throws std::runtime_error with

@@ -341,6 +341,10 @@ void add_cluster_settings(settings& a, options& o) {
     positive("cluster-flush-ms", o.cluster_flush_ms,
              "cluster mode: produced batches are buffered at most this long, then written as one object and "
              "committed (produce latency against object store requests)");
+    positive("cluster-sweep-interval-ms", o.cluster_sweep_interval_ms,
+             "cluster mode: how often one broker deletes objects no commit recorded (orphans)");
+    positive("cluster-sweep-grace-ms", o.cluster_sweep_grace_ms,
+             "cluster mode: an unrecorded object younger than this is not an orphan yet (a commit may be under way)");
 }
 }  // namespace
 

@@ -231,7 +231,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     ctx.config.static_properties = static_broker_properties(opt, endpoints);
     auto cluster = cluster_service::start(opt, ctx, endpoints);  // nothing without --cluster; deregisters at exit
     if (cluster.membership)  // groups moving here are read again from PostgreSQL
-        cluster_groups::follow(*cluster.membership, opt.node_id, *cluster_offsets, *groups.coordinator);
+        cluster.groups = cluster_groups::follow(*cluster.membership, opt.node_id, *cluster_offsets, *groups.coordinator);
     server.start();
     auto log_tasks = start_log_tasks(partitions, opt);
     auto metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),

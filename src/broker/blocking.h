@@ -2,6 +2,9 @@
 // broker_context::run_blocking and resuming the handler with its result.
 #pragma once
 
+#include <exception>
+#include <functional>
+
 #include "broker/async.h"
 #include "broker/broker_context.h"
 
@@ -19,6 +22,34 @@ boost::asio::awaitable<R> blocking_call(broker_context& b, F f) {
         else
             job();
     });
+}
+
+// co_await reads_call(ctx.broker, [&] { ... }): `f` runs on
+// broker_context::run_reads when it is set (cluster mode: the reads query
+// PostgreSQL and GET objects, which must not hold up the reactor's other
+// connections), else here; the coroutine resumes on its reactor, and an
+// exception of `f` is rethrown here. `f` captures references only (as above).
+template <class F>
+boost::asio::awaitable<void> reads_call(broker_context& b, F f) {
+    if (!b.run_reads) {
+        f();
+        co_return;
+    }
+    struct outcome {  // not a bare exception_ptr: Asio would take it for the operation's error
+        std::exception_ptr failed;
+    };
+    auto o = co_await on_callback<outcome>([&b, &f](std::function<void(outcome)> done) {
+        b.run_reads([&f, done = std::move(done)] {
+            outcome r;
+            try {
+                f();
+            } catch (...) {
+                r.failed = std::current_exception();
+            }
+            done(std::move(r));
+        });
+    });
+    if (o.failed) std::rethrow_exception(o.failed);
 }
 
 }  // namespace ketch::broker

@@ -45,6 +45,8 @@ public:
     ~membership();
 
     const std::string& cluster_id() const { return cluster_id_; }
+    // This process's registration (random per start).
+    const std::string& incarnation() const { return incarnation_; }
     // The live brokers by node id, this one always among them.
     std::shared_ptr<const broker_list> live() const;
 

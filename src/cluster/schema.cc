@@ -113,6 +113,25 @@ CREATE TABLE ketch_groups (
     state bytea NOT NULL
 );
 )sql",
+    // 5: fenced group ownership (shared/pg_offset_store.h "leases"): the
+    // broker serving a group holds its lease; taking it bumps the epoch, and
+    // every write of the group's offsets or row checks the holder's epoch in
+    // its own transaction.
+    R"sql(
+CREATE TABLE ketch_group_leases (
+    group_id bytea PRIMARY KEY,
+    node_id integer NOT NULL,
+    incarnation text NOT NULL,
+    epoch bigint NOT NULL,
+    taken_at timestamptz NOT NULL DEFAULT now()
+);
+)sql",
+    // 6: the sweeper's claims (shared/sweeper.h): an orphan is recorded as
+    // swept before its DELETE, so a commit of it that comes later still
+    // fails on the key instead of recording an object that is gone.
+    R"sql(
+ALTER TABLE ketch_objects ADD COLUMN swept boolean NOT NULL DEFAULT false;
+)sql",
 };
 
 }  // namespace

@@ -80,6 +80,10 @@ std::vector<described_group> group_coordinator::describe_groups(const std::vecto
             d.error = error_code::invalid_group_id;
             continue;
         }
+        if (!serves(id)) {
+            d.error = error_code::not_coordinator;
+            continue;
+        }
         auto ref = use_slot(id, true);
         group_slot& s = *ref;
         ketch::lock_guard lock(s.mu_);
@@ -132,6 +136,10 @@ std::vector<delete_group_result> group_coordinator::delete_groups(const std::vec
 // GroupCoordinatorShard.deleteGroups for one group: out of its slot (so
 // that a join meanwhile starts a new group), then out of the store.
 void group_coordinator::delete_one(const std::string& id, delete_group_result& r) {
+    if (!serves(id)) {
+        r.error = error_code::not_coordinator;
+        return;
+    }
     auto ref = use_slot(id, true);
     group_slot& s = *ref;
     ketch::lock_guard order(s.order_mu_);

@@ -39,6 +39,10 @@ std::vector<described_consumer_group> group_coordinator::consumer_describe(const
             d.error = error_code::invalid_group_id;
             continue;
         }
+        if (!serves(id)) {
+            d.error = error_code::not_coordinator;
+            continue;
+        }
         auto ref = use_slot(id, true);
         group_slot& s = *ref;
         if (topics.empty()) topics = s.topics_by_name();

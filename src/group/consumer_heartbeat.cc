@@ -97,6 +97,7 @@ consumer_heartbeat_result group_coordinator::consumer_heartbeat(const consumer_h
     if (too_long(args.member_id) || too_long(args.instance_id) || too_long(args.rack_id) ||
         too_long(args.subscribed_topic_regex))
         return hb_error(error_code::invalid_request, "An id of the request is too long.");
+    if (!serves(args.group_id)) return hb_error(error_code::not_coordinator, "");
     completions out;
     consumer_heartbeat_result r;
     {

@@ -41,6 +41,7 @@
 #include "group/group_config.h"
 #include "group/streams_api.h"
 #include "group/group_slot.h"
+#include "group/ownership.h"
 #include "group/streams_group.h"
 #include "group/time_source.h"
 #include "group/txn_api.h"
@@ -164,6 +165,15 @@ public:
     // `offsets` (the store's rows of these groups), as at start-up.
     void reload_groups(const std::vector<std::string>& group_ids, std::vector<meta::stored_group> rows,
                        std::vector<meta::stored_offset> offsets) EXCLUDES(mu_);
+    // Who serves which group (null: every group, a single node). Set before
+    // serving requests; must outlive the coordinator.
+    void set_ownership(group_ownership* o) { ownership_ = o; }
+    // Takes the group over: with no write of the group in flight (its order
+    // lock held), `take` takes the group's lease and reads its rows and
+    // offsets; then the group is dropped and restored from them, as
+    // reload_groups does. false (nothing changed) if `take` failed.
+    using group_taker = std::function<bool(std::vector<meta::stored_group>&, std::vector<meta::stored_offset>&)>;
+    bool acquire_group(const std::string& group_id, const group_taker& take) EXCLUDES(mu_);
 
     // The state of a group, if it exists (for tests and the console).
     std::optional<group_state> state_of(const std::string& group_id) EXCLUDES(mu_);
@@ -194,8 +204,15 @@ private:
     void expire_group(group_slot& s, int64_t retention) EXCLUDES(mu_);
     void delete_one(const std::string& id, delete_group_result& r) EXCLUDES(mu_);
 
+    // Whether this broker serves the group (always, without an ownership).
+    bool serves(const std::string& group_id) {
+        auto* o = ownership_.load();
+        return !o || o->serves(group_id);
+    }
+
     group_env env_;
     meta::offset_store& store_;
+    std::atomic<group_ownership*> ownership_{nullptr};
 
     // Lock order: one producer's txn stripe, then mu_ (the router, held
     // only to find a slot), then one slot's order_mu_, then its mu_ (never

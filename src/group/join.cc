@@ -30,6 +30,7 @@ std::string java_uuid_string() {
 }  // namespace
 
 void group_coordinator::join(join_args args, join_callback done) {
+    if (!serves(args.group_id)) return done(join_error(error_code::not_coordinator, args.member_id));
     completions out;
     {
         auto ref = use_slot(args.group_id, true);

@@ -8,6 +8,7 @@
 namespace ketch::group {
 
 void group_coordinator::sync(sync_args args, sync_callback done) {
+    if (!serves(args.group_id)) return done(sync_result{.error = error_code::not_coordinator});
     completions out;
     {
         auto ref = use_slot(args.group_id, true);
@@ -66,6 +67,7 @@ void group_slot::sync_locked(sync_args& args, sync_callback& done, completions& 
 }
 
 error_code group_coordinator::heartbeat(const heartbeat_args& args) {
+    if (!serves(args.group_id)) return error_code::not_coordinator;
     auto ref = use_slot(args.group_id, true);
     group_slot& s = *ref;
     ketch::lock_guard lock(s.mu_);
@@ -104,6 +106,10 @@ error_code group_slot::heartbeat_locked(const heartbeat_args& args) {
 
 leave_result group_coordinator::leave(const leave_args& args) {
     leave_result res;
+    if (!serves(args.group_id)) {
+        res.error = error_code::not_coordinator;
+        return res;
+    }
     completions out;
     {
         auto ref = use_slot(args.group_id, true);

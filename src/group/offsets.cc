@@ -99,6 +99,7 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
     if (too_long(args.member_id) || too_long(args.group_instance_id))
         return done(all_partitions(args, error_code::invalid_request));
 
+    if (!serves(args.group_id)) return done(all_partitions(args, error_code::not_coordinator));
     auto ref = use_slot(args.group_id, true);
     group_slot& s = *ref;
     ketch::unique_lock order(s.order_mu_);
@@ -157,6 +158,7 @@ void group_slot::remember_offsets(std::vector<meta::stored_offset>& records, boo
 
 fetch_result group_coordinator::fetch_offsets(const fetch_args& args) {
     if (too_long(args.group_id)) return fetch_result{.error = error_code::invalid_group_id};
+    if (!serves(args.group_id)) return fetch_result{.error = error_code::not_coordinator};
     auto ref = use_slot(args.group_id, true);
     group_slot& s = *ref;
     ketch::lock_guard lock(s.mu_);
@@ -227,6 +229,10 @@ offset_delete_result group_coordinator::delete_offsets(const offset_delete_args&
     offset_delete_result res;
     if (args.group_id.empty() || too_long(args.group_id)) {
         res.error = error_code::invalid_group_id;
+        return res;
+    }
+    if (!serves(args.group_id)) {
+        res.error = error_code::not_coordinator;
         return res;
     }
     auto ref = use_slot(args.group_id, true);

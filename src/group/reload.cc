@@ -32,4 +32,28 @@ void group_coordinator::reload_groups(const std::vector<std::string>& group_ids,
     }
 }
 
+bool group_coordinator::acquire_group(const std::string& group_id, const group_taker& take) {
+    if (env_.stopped) return false;
+    std::vector<meta::stored_group> rows;
+    std::vector<meta::stored_offset> offsets;
+    completions out;
+    {
+        auto ref = use_slot(group_id, true);
+        group_slot& s = *ref;
+        // Writes of the group hold the order lock to the end of their store
+        // write: none is in flight while the lease moves, and none validated
+        // against what is dropped here is written after.
+        ketch::lock_guard order(s.order_mu_);
+        if (!take(rows, offsets)) return false;
+        ketch::lock_guard lock(s.mu_);
+        s.drop_for_reload(out);
+        const int64_t now = env_.clk.now_ms();
+        for (auto& r : rows) s.load_row(r, now);
+        for (auto& o : offsets) s.load_offset(std::move(o));
+    }
+    out.group_rows.clear();
+    finish(out);
+    return true;
+}
+
 }  // namespace ketch::group

@@ -133,6 +133,7 @@ streams_heartbeat_result group_coordinator::streams_heartbeat(const streams_hear
     if (too_long(args.member_id) || too_long(args.instance_id) || too_long(args.rack_id) ||
         too_long(args.process_id))
         return sh_error(error_code::invalid_request, "An id of the request is too long.");
+    if (!serves(args.group_id)) return sh_error(error_code::not_coordinator, "");
     completions out;
     streams_heartbeat_result r;
     {

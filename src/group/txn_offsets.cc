@@ -36,6 +36,7 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
         return r;
     };
     if (args.group_id.empty() || too_long(args.group_id)) return all(error_code::invalid_group_id);
+    if (!serves(args.group_id)) return all(error_code::not_coordinator);
     ketch::lock_guard serial(txn_stripe(args.producer_id));
     auto ref = use_slot(args.group_id, true);
     group_slot& s = *ref;

@@ -75,13 +75,10 @@ status<meta::store_error> pg_offset_store::transaction(const char* what, Body bo
     return ok_v;
 }
 
-result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::offsets_where(
-    const std::string& where, const cluster::pg_params& params) {
-    std::lock_guard l(mu_);
-    auto c = conn();
-    if (!c.ok()) return failure{c.error()};
-    auto rows = (*c)->exec(std::string(k_offset_columns) + where, params);
-    if (!rows.ok()) return failure{pg_failed("load offsets", rows.error())};
+result<std::vector<meta::stored_offset>, cluster::pg_error> pg_offset_store::offsets_in(
+    cluster::pg_connection& pg, const std::string& where, const cluster::pg_params& params) {
+    auto rows = pg.exec(std::string(k_offset_columns) + where, params);
+    if (!rows.ok()) return failure{rows.error()};
     std::vector<meta::stored_offset> out;
     out.reserve(rows->rows.size());
     for (size_t i = 0; i < rows->rows.size(); ++i) {
@@ -99,13 +96,20 @@ result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::off
     return out;
 }
 
-result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::groups_where(
+result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::offsets_where(
     const std::string& where, const cluster::pg_params& params) {
     std::lock_guard l(mu_);
     auto c = conn();
     if (!c.ok()) return failure{c.error()};
-    auto rows = (*c)->exec(std::string(k_group_columns) + where, params);
-    if (!rows.ok()) return failure{pg_failed("load groups", rows.error())};
+    auto out = offsets_in(**c, where, params);
+    if (!out.ok()) return failure{pg_failed("load offsets", out.error())};
+    return std::move(*out);
+}
+
+result<std::vector<meta::stored_group>, cluster::pg_error> pg_offset_store::groups_in(
+    cluster::pg_connection& pg, const std::string& where, const cluster::pg_params& params) {
+    auto rows = pg.exec(std::string(k_group_columns) + where, params);
+    if (!rows.ok()) return failure{rows.error()};
     std::vector<meta::stored_group> out;
     out.reserve(rows->rows.size());
     for (size_t i = 0; i < rows->rows.size(); ++i) {
@@ -120,11 +124,23 @@ result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::grou
     return out;
 }
 
+result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::groups_where(
+    const std::string& where, const cluster::pg_params& params) {
+    std::lock_guard l(mu_);
+    auto c = conn();
+    if (!c.ok()) return failure{c.error()};
+    auto out = groups_in(**c, where, params);
+    if (!out.ok()) return failure{pg_failed("load groups", out.error())};
+    return std::move(*out);
+}
+
 result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::load_offsets() {
+    if (leased_) return std::vector<meta::stored_offset>{};  // read when the lease is taken
     return offsets_where("", {});
 }
 
 result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::load_groups() {
+    if (leased_) return std::vector<meta::stored_group>{};
     return groups_where("", {});
 }
 
@@ -153,6 +169,10 @@ result<std::vector<std::string>, meta::store_error> pg_offset_store::group_ids()
 
 status<meta::store_error> pg_offset_store::commit_offsets(std::span<const meta::stored_offset> offsets) {
     return transaction("commit offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        std::set<std::string> groups;
+        for (const auto& o : offsets) groups.insert(o.group);
+        for (const auto& g : groups)
+            if (auto f = check_lease(pg, g); !f.ok()) return f;
         for (const auto& o : offsets) {
             auto r = pg.exec(
                 "INSERT INTO ketch_group_offsets (group_id, topic, partition, committed_offset, leader_epoch,"
@@ -173,6 +193,7 @@ status<meta::store_error> pg_offset_store::commit_offsets(std::span<const meta::
 status<meta::store_error> pg_offset_store::delete_offsets(const std::string& group,
                                                          std::span<const meta::offset_key> keys) {
     return transaction("delete offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        if (auto f = check_lease(pg, group); !f.ok()) return f;
         for (const auto& k : keys) {
             auto r = pg.exec(
                 "DELETE FROM ketch_group_offsets WHERE group_id = $1::bytea AND topic = $2::bytea AND partition = $3",
@@ -185,6 +206,8 @@ status<meta::store_error> pg_offset_store::delete_offsets(const std::string& gro
 
 status<meta::store_error> pg_offset_store::delete_groups(std::span<const std::string> groups) {
     return transaction("delete groups", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        for (const auto& g : groups)
+            if (auto f = check_lease(pg, g); !f.ok()) return f;
         const std::string ids = bytea_array(groups);
         if (auto r = pg.exec("DELETE FROM ketch_group_offsets WHERE group_id = ANY($1::bytea[])", {ids}); !r.ok())
             return failure{r.error()};
@@ -196,6 +219,7 @@ status<meta::store_error> pg_offset_store::delete_groups(std::span<const std::st
 
 status<meta::store_error> pg_offset_store::put_group(const meta::stored_group& g) {
     return transaction("put group", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        if (auto f = check_lease(pg, g.group); !f.ok()) return f;
         auto r = pg.exec(
             "INSERT INTO ketch_groups (group_id, protocol_type, generation, empty_since_ms, state)"
             " VALUES ($1::bytea, $2::bytea, $3, $4, $5::bytea)"
@@ -208,6 +232,41 @@ status<meta::store_error> pg_offset_store::put_group(const meta::stored_group& g
         if (!r.ok()) return failure{r.error()};
         return ok_v;
     });
+}
+
+// Leases (the rest is pg_group_leases.cc): here for transaction().
+result<pg_offset_store::acquired, meta::store_error> pg_offset_store::acquire(const std::string& group) {
+    std::string node, incarnation;
+    {
+        std::lock_guard l(lease_mu_);
+        node = std::to_string(node_id_);
+        incarnation = incarnation_;
+    }
+    acquired out;
+    const std::string id = to_bytea_hex(group);
+    auto s = transaction("take group lease", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        // The row lock waits for writes in flight under the old lease (they
+        // hold it FOR SHARE); the reads below see what they committed.
+        auto r = pg.exec(
+            "INSERT INTO ketch_group_leases (group_id, node_id, incarnation, epoch) VALUES ($1::bytea, $2, $3, 1)"
+            " ON CONFLICT (group_id) DO UPDATE SET node_id = EXCLUDED.node_id, incarnation = EXCLUDED.incarnation,"
+            " epoch = ketch_group_leases.epoch + 1, taken_at = now() RETURNING epoch",
+            {id, node, incarnation});
+        if (!r.ok()) return failure{r.error()};
+        out.epoch = std::stoll(r->at(0, 0));
+        auto rows = groups_in(pg, " WHERE group_id = $1::bytea", {id});
+        if (!rows.ok()) return failure{rows.error()};
+        out.rows = std::move(*rows);
+        auto offsets = offsets_in(pg, " WHERE group_id = $1::bytea", {id});
+        if (!offsets.ok()) return failure{offsets.error()};
+        out.offsets = std::move(*offsets);
+        return ok_v;
+    });
+    if (!s.ok()) return failure{s.error()};
+    std::lock_guard l(lease_mu_);
+    held_[group] = out.epoch;
+    lost_.erase(group);
+    return out;
 }
 
 }  // namespace ketch::shared

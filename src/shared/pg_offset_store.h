@@ -12,10 +12,25 @@
 // Besides the interface, the broker reads single groups back
 // (load_group_rows / load_group_offsets) when their coordinator moves here
 // (app/cluster_groups.h), and lists the ids of every group kept.
+//
+// Leases (fenced ownership, pg_group_leases.cc; docs/design/cluster.md
+// "consumer groups"): with `leased`, the broker serves a group only while it
+// holds the group's row in ketch_group_leases (node id, incarnation, epoch).
+// acquire() takes the lease (epoch + 1) and reads the group's rows and
+// offsets in one transaction; every write (commit_offsets, put_group,
+// delete_offsets, delete_groups) first checks, in its own transaction, that
+// the row still names this holder at the epoch it took (FOR SHARE: a taker
+// waits for the writes in flight, and a write after the take is refused).
+// A refused write changes nothing and marks the group lost; the coordinator
+// answers NOT_COORDINATOR and the members look for the coordinator again.
+// load_offsets / load_groups read nothing when leased: a group is read when
+// its lease is taken.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,7 +41,25 @@ namespace ketch::shared {
 
 class pg_offset_store final : public meta::offset_store {
 public:
-    explicit pg_offset_store(std::string url) : url_(std::move(url)) {}
+    explicit pg_offset_store(std::string url, bool leased = false) : url_(std::move(url)), leased_(leased) {}
+
+    // ---- leases (pg_group_leases.cc) ----
+    // Who this broker is (membership's node id and incarnation); writes
+    // are fenced from then on. Call before serving groups.
+    void set_holder(int32_t node_id, std::string incarnation);
+    struct acquired {
+        int64_t epoch = 0;
+        std::vector<meta::stored_group> rows;
+        std::vector<meta::stored_offset> offsets;
+    };
+    // Takes the group's lease from whoever holds it and reads the group.
+    result<acquired, meta::store_error> acquire(const std::string& group);
+    // Holds the group's lease (taken, and no write found it lost since).
+    bool holds(const std::string& group) const;
+    // Lets go of the lease (the group moved away); true if it was held or lost.
+    bool forget(const std::string& group);
+    // Groups this broker holds or lost and has not forgotten.
+    std::vector<std::string> leased_groups() const;
 
     result<std::vector<meta::stored_offset>, meta::store_error> load_offsets() override;
     result<std::vector<meta::stored_group>, meta::store_error> load_groups() override;
@@ -42,6 +75,14 @@ public:
     result<std::vector<std::string>, meta::store_error> group_ids();
 
 private:
+    // The write's fence: the lease row still names this holder at its epoch.
+    status<cluster::pg_error> check_lease(cluster::pg_connection& pg, const std::string& group);
+    result<std::vector<meta::stored_offset>, cluster::pg_error> offsets_in(cluster::pg_connection& pg,
+                                                                            const std::string& where,
+                                                                            const cluster::pg_params& params);
+    result<std::vector<meta::stored_group>, cluster::pg_error> groups_in(cluster::pg_connection& pg,
+                                                                          const std::string& where,
+                                                                          const cluster::pg_params& params);
     result<cluster::pg_connection*, meta::store_error> conn();  // mu_ held
     template <class Body>
     status<meta::store_error> transaction(const char* what, Body body);  // takes mu_
@@ -51,8 +92,15 @@ private:
                                                                              const cluster::pg_params& params);
 
     const std::string url_;
+    const bool leased_;
     std::mutex mu_;
     std::unique_ptr<cluster::pg_connection> c_;
+
+    mutable std::mutex lease_mu_;  // a leaf: never held across PostgreSQL
+    int32_t node_id_ = -1;         // -1: writes not fenced (set_holder not called)
+    std::string incarnation_;
+    std::map<std::string, int64_t> held_;  // group -> the epoch taken
+    std::set<std::string> lost_;           // a write found another holder
 };
 
 // bytea as text parameters and columns: '\x' and lower-case hex.

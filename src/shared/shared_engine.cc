@@ -204,8 +204,15 @@ void shared_engine::flush(std::vector<staged> items) {
     auto body = std::make_shared<const std::string>(std::move(obj->body));
     auto s3 = this->s3();
     auto sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
-    auto put = objstore::with_retries(objstore::retry_policy{}, sleep, [&] { return s3.put_object(key, *body, true); });
-    if (!put.ok()) return fail_all("PUT " + key + ": " + put.error().describe());
+    int attempts = 0;
+    auto put = objstore::with_retries(objstore::retry_policy{}, sleep, [&] {
+        ++attempts;
+        return s3.put_object(key, *body, true);
+    });
+    // The key is this process's own: a retry refused 412 means an earlier
+    // attempt was stored and only its answer was lost.
+    const bool stored_before = !put.ok() && put.error().precondition_failed() && attempts > 1;
+    if (!put.ok() && !stored_before) return fail_all("PUT " + key + ": " + put.error().describe());
     cache_.put(key, body);
     if (!commit_conn_ || !commit_conn_->healthy()) {
         auto c = cluster::pg_connection::open(cfg_.pg_url);

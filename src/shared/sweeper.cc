@@ -1,6 +1,32 @@
 #include "shared/sweeper.h"
 
+#include <spdlog/spdlog.h>
+
 namespace ketch::shared {
+
+namespace {
+
+// The sweepers of all brokers share this advisory lock (one sweeps at a time).
+constexpr const char* k_sweep_lock = "7263541209911";
+
+enum class verdict { kept, orphan };
+
+// Is the object recorded by a commit, or is it ours to delete (claimed)?
+result<verdict, std::string> claim(cluster::pg_connection& pg, const std::string& key) {
+    auto claimed = pg.exec(
+        "INSERT INTO ketch_objects (object_key, size_bytes, node_id, swept) VALUES ($1, 0, -1, true)"
+        " ON CONFLICT (object_key) DO NOTHING RETURNING 1",
+        {key});
+    if (!claimed.ok()) return failure{"claiming " + key + ": " + claimed.error().message};
+    if (!claimed->rows.empty()) return verdict::orphan;
+    // A row was there: a commit's, or an earlier claim whose DELETE failed.
+    auto row = pg.exec("SELECT swept FROM ketch_objects WHERE object_key = $1", {key});
+    if (!row.ok()) return failure{"reading ketch_objects: " + row.error().message};
+    if (!row->rows.empty() && row->at(0, 0) == "t") return verdict::orphan;
+    return verdict::kept;
+}
+
+}  // namespace
 
 result<sweep_result, std::string> sweep_orphans(objstore::s3_client& s3, cluster::pg_connection& pg,
                                                 const std::string& prefix,
@@ -16,9 +42,9 @@ result<sweep_result, std::string> sweep_orphans(objstore::s3_client& s3, cluster
                 ++out.young;
                 continue;
             }
-            auto known = pg.exec("SELECT 1 FROM ketch_objects WHERE object_key = $1", {o.key});
-            if (!known.ok()) return failure{"reading ketch_objects: " + known.error().message};
-            if (!known->rows.empty()) {
+            auto v = claim(pg, o.key);
+            if (!v.ok()) return failure{v.error()};
+            if (*v == verdict::kept) {
                 ++out.kept;
                 continue;
             }
@@ -30,6 +56,46 @@ result<sweep_result, std::string> sweep_orphans(objstore::s3_client& s3, cluster
         continuation = page->next_continuation;
     } while (!continuation.empty());
     return out;
+}
+
+orphan_sweeper::orphan_sweeper(sweeper_config cfg)
+    : cfg_(std::move(cfg)), s3_(cfg_.where, cfg_.who), thread_([this] { run(); }) {}
+
+orphan_sweeper::~orphan_sweeper() {
+    {
+        std::lock_guard l(mu_);
+        stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+void orphan_sweeper::run() {
+    std::unique_lock l(mu_);
+    while (!cv_.wait_for(l, cfg_.interval, [this] { return stop_; })) {
+        l.unlock();
+        sweep_once();
+        l.lock();
+    }
+}
+
+void orphan_sweeper::sweep_once() {
+    if (!pg_ || !pg_->healthy()) {
+        pg_.reset();
+        auto c = cluster::pg_connection::open(cfg_.pg_url);
+        if (!c.ok()) return spdlog::warn("cluster: sweeper: PostgreSQL: {}", c.error().message);
+        pg_ = std::move(*c);
+    }
+    auto& pg = *pg_;
+    // A session lock: released when the sweep ends, or when this broker's
+    // connection drops. Each claim commits on its own, before its DELETE.
+    auto lock = pg.exec(std::string("SELECT pg_try_advisory_lock(") + k_sweep_lock + ")");
+    if (!lock.ok() || lock->at(0, 0) != "t") return;  // another broker sweeps (or PostgreSQL failed: next time)
+    const auto cutoff = std::chrono::system_clock::now() - cfg_.grace;
+    auto r = sweep_orphans(s3_, pg, "data/", cutoff);
+    (void)pg.exec(std::string("SELECT pg_advisory_unlock(") + k_sweep_lock + ")");
+    if (!r.ok()) return spdlog::warn("cluster: sweeper: {}", r.error());
+    if (r->deleted) spdlog::info("cluster: sweeper deleted {} orphan object(s) of {} listed", r->deleted, r->listed);
 }
 
 }  // namespace ketch::shared

@@ -1,14 +1,31 @@
-// The sweeper of cluster mode (docs/design/cluster.md, the produce path):
-// an object is written before the commit that records it, so a broker that
+// The sweeper of cluster mode (docs/design/cluster.md, "sweeper"): an
+// object is written before the commit that records it, so a broker that
 // dies between the two leaves an object no commit references. The sweeper
 // lists the objects under a prefix and deletes those older than a cutoff
-// that ketch_objects does not know. The cutoff must be older than any
-// commit can take after its PUT (the grace period), so that an object whose
-// commit is still under way is never taken for an orphan.
+// that ketch_objects does not know.
+//
+// Safe against a commit still under way whatever the clocks say: before
+// deleting, the sweeper claims the key in ketch_objects (a row with
+// swept = true, INSERT ... ON CONFLICT DO NOTHING). A commit inserts the
+// same key: whichever comes first wins — a commit that comes later fails
+// on the key (its produce is answered a retriable error and written again
+// as a new object), and a claim that comes later finds the commit's row
+// and keeps the object. The cutoff (the grace period) only keeps the
+// sweeper from failing commits that are merely slow. Claims stay (one small
+// row per orphan); a claim whose DELETE failed is deleted again next time.
+//
+// orphan_sweeper runs sweep_orphans every interval on a thread of its own,
+// on one broker of the cluster at a time (a PostgreSQL advisory lock taken
+// with pg_try_advisory_lock for the sweep; each claim commits before its
+// DELETE).
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "base/result.h"
 #include "cluster/pg.h"
@@ -26,5 +43,33 @@ struct sweep_result {
 result<sweep_result, std::string> sweep_orphans(objstore::s3_client& s3, cluster::pg_connection& pg,
                                                 const std::string& prefix,
                                                 std::chrono::system_clock::time_point cutoff);
+
+struct sweeper_config {
+    std::string pg_url;
+    objstore::s3_location where;
+    objstore::credentials who;
+    std::chrono::milliseconds interval{60000};  // --cluster-sweep-interval-ms
+    std::chrono::milliseconds grace{600000};    // --cluster-sweep-grace-ms
+};
+
+class orphan_sweeper {
+public:
+    explicit orphan_sweeper(sweeper_config cfg);
+    ~orphan_sweeper();  // stops the thread (a sweep in progress finishes its current object)
+    orphan_sweeper(const orphan_sweeper&) = delete;
+    orphan_sweeper& operator=(const orphan_sweeper&) = delete;
+
+private:
+    void run();
+    void sweep_once();
+
+    const sweeper_config cfg_;
+    objstore::s3_client s3_;
+    std::unique_ptr<cluster::pg_connection> pg_;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    bool stop_ = false;
+    std::thread thread_;
+};
 
 }  // namespace ketch::shared

@@ -49,15 +49,16 @@ def aws_env(monkeypatch):
 
 @pytest.fixture
 def start_broker(request, tmp_path, postgres, s3, aws_env):
-    """start_broker(node_id, *extra_args) -> a running BrokerProcess in cluster mode."""
+    """start_broker(node_id, *extra_args, object_store=URL) -> a running BrokerProcess in cluster mode
+    (object_store: another --object-store than the moto server's, e.g. a proxy in front of it)."""
     started = []
     request.node.ketch_brokers = started
     request.node.ketch_engines = [postgres, s3]
 
-    def start(node_id, *extra):
+    def start(node_id, *extra, object_store=None):
         run = tmp_path / ("node-%d" % node_id)
         (run / "data").mkdir(parents=True, exist_ok=True)
-        args = ["--node-id", str(node_id), "--cluster", postgres.url(), "--object-store", s3.url(),
+        args = ["--node-id", str(node_id), "--cluster", postgres.url(), "--object-store", object_store or s3.url(),
                 "--schema-registry=false", "--console=false", *extra]
         b = clients.BrokerProcess(clients._ketch_binary(), run / "data", run, args)
         started.append(b)

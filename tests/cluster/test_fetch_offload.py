@@ -8,7 +8,11 @@ broker that leads every partition and has none of the objects cached (another
 broker wrote them, then stopped): their GETs hang (until the
 client's 10 s deadline). The broker runs one reactor, so a read on the
 reactor would stall every connection; Metadata from new connections is
-answered meanwhile. Thawed, the consumers read every record."""
+answered meanwhile. Thawed, the consumers read every record.
+
+ListOffsets by timestamp (an index query and a GET of the batch) and
+DeleteRecords run there too: a ListOffsets waiting on the frozen store
+holds up nothing else either."""
 
 import os
 import signal
@@ -75,9 +79,18 @@ def test_a_hanging_object_store_does_not_stall_other_connections(start_broker, s
         finally:
             c.close()
 
+    by_time = {}
+
+    def list_offsets_by_time():  # timestamp 0: the first batch, read from its object
+        c = Consumer({"bootstrap.servers": b2.bootstrap, "group.id": "unused"})
+        try:
+            by_time["answer"] = c.offsets_for_times([TopicPartition("slow-reads", 1, 0)], timeout=60)
+        finally:
+            c.close()
+
     os.kill(s3.proc.pid, signal.SIGSTOP)
     try:
-        readers = [threading.Thread(target=consume) for _ in range(3)]
+        readers = [threading.Thread(target=consume) for _ in range(3)] + [threading.Thread(target=list_offsets_by_time)]
         for t in readers:
             t.start()
         deadline = time.monotonic() + 20
@@ -99,3 +112,4 @@ def test_a_hanging_object_store_does_not_stall_other_connections(start_broker, s
         t.join(60)
     stop.set()
     assert got == acked
+    assert [(tp.partition, tp.offset) for tp in by_time["answer"]] == [(1, 0)]

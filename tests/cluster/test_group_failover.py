@@ -92,3 +92,7 @@ def test_a_group_resumes_from_its_committed_offsets_after_its_coordinator_is_kil
                          "WHERE group_id = convert_to('%s', 'UTF8')" % group)
     assert rows == [str(TOTAL)]
     assert "group(s) moved to this broker" in survivor.log_text()
+    # The survivor holds the group's lease, taken after the victim's.
+    lease = postgres.psql("SELECT node_id, epoch FROM ketch_group_leases WHERE group_id = convert_to('%s', 'UTF8')"
+                          % group)
+    assert len(lease) == 1 and int(lease[0].split("|")[0]) == 3 - victim_id and int(lease[0].split("|")[1]) >= 2

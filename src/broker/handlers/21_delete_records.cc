@@ -4,6 +4,7 @@
 // cleanup.policy lacks delete (compact only) refuses with POLICY_VIOLATION.
 // Behaviour: KafkaApis.handleDeleteRecordsRequest, Partition.deleteRecordsOnLeader,
 // UnifiedLog.maybeIncrementLogStartOffset.
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "broker/partition_requests.h"
 #include "meta/topic_name.h"
@@ -14,39 +15,42 @@ using namespace kafka;
 
 awaitable<delete_records_response> handle_delete_records(request_context& ctx, delete_records_request& req) {
     delete_records_response resp;
-    for (auto& rt : req.topics) {
-        auto& tr = resp.topics.emplace_back();
-        tr.name = rt.name;
-        // KafkaApis.handleDeleteRecordsRequest: DELETE on the topic, before its existence.
-        auto acc = access_topic(ctx, security::acl_operation::remove, rt.name);
-        for (auto& p : rt.partitions) {
-            auto& out = tr.partitions.emplace_back();
-            out.partition_index = p.partition_index;
-            out.low_watermark = -1;
-            // ReplicaManager.deleteRecordsOnLocalLog: "Cannot delete records of
-            // internal topic", before the partition is looked up.
-            if (acc.topic && !acc.denied() && meta::is_internal_topic(acc.topic->t.name)) {
-                out.error_code = code(error_code::invalid_topic_exception);
-                continue;
+    // Cluster mode: off the reactor (the log start offset is a PostgreSQL row).
+    co_await reads_call(ctx.broker, [&] {
+        for (auto& rt : req.topics) {
+            auto& tr = resp.topics.emplace_back();
+            tr.name = rt.name;
+            // KafkaApis.handleDeleteRecordsRequest: DELETE on the topic, before its existence.
+            auto acc = access_topic(ctx, security::acl_operation::remove, rt.name);
+            for (auto& p : rt.partitions) {
+                auto& out = tr.partitions.emplace_back();
+                out.partition_index = p.partition_index;
+                out.low_watermark = -1;
+                // ReplicaManager.deleteRecordsOnLocalLog: "Cannot delete records of
+                // internal topic", before the partition is looked up.
+                if (acc.topic && !acc.denied() && meta::is_internal_topic(acc.topic->t.name)) {
+                    out.error_code = code(error_code::invalid_topic_exception);
+                    continue;
+                }
+                auto part = open_partition_to_write(ctx, acc, p.partition_index);
+                if (!part.ok()) {
+                    out.error_code = code(part.error());
+                    continue;
+                }
+                // Partition.deleteRecordsOnLeader: `if (!leaderLog.config.delete)`.
+                if (!acc.topic->settings.cleanup_delete) {
+                    out.error_code = code(error_code::policy_violation);
+                    continue;
+                }
+                auto r = ctx.broker.partitions.delete_records(*part, p.offset);
+                if (!r.ok()) {
+                    out.error_code = code(r.error());
+                    continue;
+                }
+                out.low_watermark = *r;
             }
-            auto part = open_partition_to_write(ctx, acc, p.partition_index);
-            if (!part.ok()) {
-                out.error_code = code(part.error());
-                continue;
-            }
-            // Partition.deleteRecordsOnLeader: `if (!leaderLog.config.delete)`.
-            if (!acc.topic->settings.cleanup_delete) {
-                out.error_code = code(error_code::policy_violation);
-                continue;
-            }
-            auto r = ctx.broker.partitions.delete_records(*part, p.offset);
-            if (!r.ok()) {
-                out.error_code = code(r.error());
-                continue;
-            }
-            out.low_watermark = *r;
         }
-    }
+    });
     co_return resp;
 }
 

@@ -1,0 +1,101 @@
+"""An HTTP proxy in front of an S3 server that injects the object store's
+faults (docs/design/cluster.md, failure cases): 503 SlowDown answered
+without forwarding, a request forwarded and its answer replaced by a 503 (a
+PUT stored but its answer lost), 429 throttling, or every request refused
+while "down". The broker is not mocked: it talks to the real server through
+this proxy. Deterministic: the faults follow the request count."""
+
+import http.client
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+SLOW_DOWN = (b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code>'
+             b"<Message>Please reduce your request rate.</Message></Error>")
+THROTTLED = (b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>TooManyRequests</Code>'
+             b"<Message>Throttled.</Message></Error>")
+
+
+class FaultyS3:
+    """mode: "pass" (forward all), "flaky" (of every six requests, one is
+    answered 503 unforwarded, one carried out and answered 503, one 429),
+    "down" (all 503)."""
+
+    def __init__(self, upstream_port):
+        self.upstream_port = upstream_port
+        self.mode = "pass"
+        self.lock = threading.Lock()
+        self.count = 0
+        self.injected = {"503": 0, "lost answer": 0, "429": 0}
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def handle_any(self):
+                proxy._handle(self)
+
+            do_GET = do_PUT = do_HEAD = do_DELETE = do_POST = handle_any
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def url(self, bucket, region="us-east-1"):
+        return "s3://%s?endpoint=http://127.0.0.1:%d&region=%s" % (bucket, self.port, region)
+
+    PATTERN = (None, "503", None, "lost answer", None, "429")  # flaky: one request in two fails
+
+    def _fault(self):
+        with self.lock:
+            if self.mode == "down":
+                fault = "503"
+            elif self.mode == "flaky":
+                fault = self.PATTERN[self.count % len(self.PATTERN)]
+                self.count += 1
+            else:
+                fault = None
+            if fault:
+                self.injected[fault] += 1
+            return fault
+
+    @staticmethod
+    def _answer(h, status, headers, body):
+        h.send_response(status)
+        for k, v in headers:
+            if k.lower() not in ("connection", "transfer-encoding", "content-length"):
+                h.send_header(k, v)
+        h.send_header("Content-Length", str(len(body)))
+        h.send_header("Connection", "close")
+        h.end_headers()
+        if h.command != "HEAD":
+            h.wfile.write(body)
+        h.close_connection = True
+
+    def _handle(self, h):
+        length = int(h.headers.get("Content-Length") or 0)
+        body = h.rfile.read(length) if length else b""
+        fault = self._fault()
+        if fault == "503":
+            return self._answer(h, 503, [("Content-Type", "application/xml")], SLOW_DOWN)
+        if fault == "429":
+            return self._answer(h, 429, [("Content-Type", "application/xml")], THROTTLED)
+        c = http.client.HTTPConnection("127.0.0.1", self.upstream_port, timeout=30)
+        try:
+            headers = {k: v for k, v in h.headers.items() if k.lower() != "connection"}
+            c.request(h.command, h.path, body=body, headers=headers)
+            r = c.getresponse()
+            data = r.read()
+            if fault == "lost answer":  # done upstream, the answer never arrives
+                return self._answer(h, 503, [("Content-Type", "application/xml")], SLOW_DOWN)
+            return self._answer(h, r.status, r.getheaders(), data)
+        finally:
+            c.close()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
