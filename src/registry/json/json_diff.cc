@@ -223,6 +223,9 @@ private:
     }
 
     void objects(const json& o, const json& u, const std::string& path, int depth);
+    void required(const json& o, const json& u, const json& upr, const std::string& path);
+    void additional_properties(const json& o, const json& u, content om, content um, const std::string& path,
+                               int depth);
     void arrays(const json& o, const json& u, const std::string& path, int depth);
 
     const ref_resolver& ro_;
@@ -276,6 +279,14 @@ void differ::objects(const json& o, const json& u, const std::string& path, int 
                        : "PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL", p);
         }
     }
+    required(o, u, upr, path);
+    additional_properties(o, u, om, um, path, depth);
+    bound(o, u, "maxProperties", true, path);
+    bound(o, u, "minProperties", false, path);
+}
+
+// Attributes that became required, or stopped being.
+void differ::required(const json& o, const json& u, const json& upr, const std::string& path) {
     auto ur = member(u, "required");
     if (ur && ur->is_array())
         for (auto& r : *ur)
@@ -290,6 +301,11 @@ void differ::objects(const json& o, const json& u, const std::string& path, int 
         for (auto& r : *orq)
             if (r.is_string() && !required_in(u, r.get<std::string>()))
                 add("REQUIRED_ATTRIBUTE_REMOVED", path + "/required/" + r.get<std::string>());
+}
+
+// The content model (additionalProperties) itself.
+void differ::additional_properties(const json& o, const json& u, content om, content um, const std::string& path,
+                                   int depth) {
     if (om != um) {
         std::string p = path + "/additionalProperties";
         if (um == content::open) add("ADDITIONAL_PROPERTIES_ADDED", p);
@@ -300,8 +316,6 @@ void differ::objects(const json& o, const json& u, const std::string& path, int 
         auto a = member(o, "additionalProperties"), b = member(u, "additionalProperties");
         if (a && b) compare(a, b, path + "/additionalProperties", depth + 1);
     }
-    bound(o, u, "maxProperties", true, path);
-    bound(o, u, "minProperties", false, path);
 }
 
 void differ::arrays(const json& o, const json& u, const std::string& path, int depth) {
