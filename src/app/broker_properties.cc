@@ -73,8 +73,7 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
         p["socket.receive.buffer.bytes"] = std::to_string(opt.socket_receive_buffer_bytes);
     if (opt.max_incremental_fetch_session_cache_slots != 1000)
         p["max.incremental.fetch.session.cache.slots"] = std::to_string(opt.max_incremental_fetch_session_cache_slots);
-    if (opt.retention_check_ms != 300000)
-        p["log.retention.check.interval.ms"] = std::to_string(opt.retention_check_ms);
+    if (opt.retention_check_ms != 300000) p["log.retention.check.interval.ms"] = std::to_string(opt.retention_check_ms);
     if (opt.group_initial_rebalance_delay_ms != 3000)
         p["group.initial.rebalance.delay.ms"] = std::to_string(opt.group_initial_rebalance_delay_ms);
     if (opt.group_min_session_timeout_ms != 6000)

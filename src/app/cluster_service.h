@@ -28,6 +28,13 @@ struct cluster_service {
     // deregisters the broker (the others stop listing it at once).
     static cluster_service start(const options& opt, broker::broker_context& ctx,
                                  const std::vector<listener_endpoint>& endpoints);
+
+    // Cluster mode: the groups this broker owns are read from PostgreSQL and
+    // follow the live set from now on (cluster_groups::follow); nothing
+    // without --cluster.
+    void follow_groups(const options& opt, shared::pg_offset_store* store, group::group_coordinator& coordinator) {
+        if (membership && store) groups = cluster_groups::follow(*membership, opt.node_id, *store, coordinator);
+    }
 };
 
 }  // namespace ketch::app

@@ -1,7 +1,7 @@
 #include "app/console_service.h"
 
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "app/basic_auth.h"
 #include "broker/handler.h"
@@ -40,15 +40,17 @@ console_handle start_console(const options& opt, console_inputs in) {
         const bool login = !in.credentials.list().empty();
         if (!is_loopback_host(host) && !(opt.console_tls && login)) {
             if (!opt.console_unprotected)
-                throw std::runtime_error("a non-loopback console address needs --console-tls and SASL users "
-                                         "(a login), or --console-unprotected");
-            spdlog::warn("console on {} is UNPROTECTED ({}{}): anyone who reaches it can read and change the "
-                         "broker's data",
-                         addr, opt.console_tls ? "" : "no TLS", login ? "" : (opt.console_tls ? "no login" : ", no login"));
+                throw std::runtime_error(
+                    "a non-loopback console address needs --console-tls and SASL users "
+                    "(a login), or --console-unprotected");
+            spdlog::warn(
+                "console on {} is UNPROTECTED ({}{}): anyone who reaches it can read and change the "
+                "broker's data",
+                addr, opt.console_tls ? "" : "no TLS", login ? "" : (opt.console_tls ? "no login" : ", no login"));
         }
         auto r = std::make_shared<running_console>();
-        r->auth = std::make_unique<basic_auth>(in.credentials,
-                                               [] { return console::error_reply(401, "login required"); });
+        r->auth =
+            std::make_unique<basic_auth>(in.credentials, [] { return console::error_reply(401, "login required"); });
         r->kafka = std::make_unique<console::kafka_client>(in.dispatcher, in.reactor, [](int16_t key) -> int16_t {
             auto* e = broker::find_handler(key);
             return e ? e->max_version : int16_t(-1);
@@ -59,10 +61,10 @@ console_handle start_console(const options& opt, console_inputs in) {
         c.data_dir = opt.data_dir;
         c.schema_registry_url = in.schema_registry_url;
         c.started = in.started;
-        c.started_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                std::chrono::system_clock::now().time_since_epoch() -
-                                (std::chrono::steady_clock::now() - in.started))
-                                .count();
+        c.started_unix_ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch() -
+                                                                  (std::chrono::steady_clock::now() - in.started))
+                .count();
         c.metrics = &in.metrics;
         c.connections = &in.connections;
         c.traffic = in.traffic;

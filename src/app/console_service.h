@@ -19,14 +19,14 @@
 
 #include "app/broker_properties.h"
 #include "app/options.h"
+#include "app/schema_registry.h"
 #include "console/context.h"
 #include "fault/registry.h"
-#include "app/schema_registry.h"
-#include "net/request_metrics.h"
 #include "inspect/traffic_ring.h"
 #include "meta/credential_store.h"
 #include "net/connection_stats.h"
 #include "net/request_handler.h"
+#include "net/request_metrics.h"
 #include "telemetry/client_metrics_manager.h"
 
 namespace ketch::app {
@@ -50,9 +50,9 @@ struct console_inputs {
     std::chrono::steady_clock::time_point started;
     inspect::traffic_ring* traffic = nullptr;
     std::function<std::map<std::string, int64_t>()> client_software;
-    framed_decoder decode_framed;  // the schema registry's (empty: none)
+    framed_decoder decode_framed;                            // the schema registry's (empty: none)
     telemetry::client_metrics_manager* telemetry = nullptr;  // KIP-714 client metrics (Clients page)
-    fault::registry* faults = nullptr;  // --faults; null: off
+    fault::registry* faults = nullptr;                       // --faults; null: off
     std::function<std::vector<console::segment_row>(const std::string&, int32_t)> segments;  // of the local logs
     tenant::catalog* tenants = nullptr;  // --tenancy: /api/v1/tenants; null: off
 };

@@ -21,8 +21,9 @@ fault_service fault_service::from(const options& opt, const resolved_listeners& 
         spdlog::warn("--faults-unsafe: fault injection with the listener {} on {}", l.name, l.host);
     }
     if (!opt.console)
-        throw std::runtime_error("--faults needs the console: faults are added at its /api/v1/faults "
-                                 "(docs/console.md)");
+        throw std::runtime_error(
+            "--faults needs the console: faults are added at its /api/v1/faults "
+            "(docs/console.md)");
     s.registry = std::make_unique<fault::registry>();
     spdlog::warn("--faults: fault injection is ON (ketch fault add|list|clear; /api/v1/faults)");
     return s;

@@ -23,7 +23,7 @@ struct group_service {
     group_service(const options& opt, stores& s, meta::offset_store& offsets, const meta::topic_registry& topics);
 
     group::system_clock clock;
-    group::thread_scheduler timers;  // also runs the broker's other periodic tasks
+    group::thread_scheduler timers;                           // also runs the broker's other periodic tasks
     std::unique_ptr<meta::resource_config_registry> configs;  // GROUP config resources
     registry_topic_view topic_view;
     std::shared_ptr<group::group_coordinator> coordinator;

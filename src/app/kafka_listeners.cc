@@ -30,8 +30,8 @@ net::tls_options tls_of(const options& opt, std::string& self_signed) {
     }
     tls.client_ca_file = opt.tls_client_ca;
     tls.client_auth = !opt.tls_client_auth.empty() ? opt.tls_client_auth
-                      : opt.tls_client_ca.empty()   ? "none"
-                                                    : "required";
+                      : opt.tls_client_ca.empty()  ? "none"
+                                                   : "required";
     return tls;
 }
 
@@ -72,7 +72,8 @@ std::vector<listener_endpoint> publish_endpoints(broker::broker_config& config, 
         auto& l = lis.listeners[i];
         auto ep = advertised_endpoint(lis, l, bound_ports[i]);
         config.advertised[l.name] = ep;
-        endpoints.push_back({l.name, std::string(net::to_string(l.protocol)), l.host, bound_ports[i], ep.host, ep.port});
+        endpoints.push_back(
+            {l.name, std::string(net::to_string(l.protocol)), l.host, bound_ports[i], ep.host, ep.port});
     }
     const auto& first = config.advertised[lis.listeners.front().name];
     config.advertised_host = first.host;

@@ -56,8 +56,8 @@ void request_histograms(std::string& out, const net::request_metrics& m) {
             fmt::format_to(std::back_inserter(out), "{}_bucket{{api=\"{}\",le=\"{}\"}} {}\n", name, api.name,
                            upper_bound(b), cumulative);
         }
-        fmt::format_to(std::back_inserter(out), "{}_sum{{api=\"{}\"}} {}\n{}_count{{api=\"{}\"}} {}\n", name,
-                       api.name, double(read(a.sum_us)) / 1e6, name, api.name, cumulative);
+        fmt::format_to(std::back_inserter(out), "{}_sum{{api=\"{}\"}} {}\n{}_count{{api=\"{}\"}} {}\n", name, api.name,
+                       double(read(a.sum_us)) / 1e6, name, api.name, cumulative);
     }
 }
 

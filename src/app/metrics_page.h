@@ -6,8 +6,8 @@
 #include <string>
 
 #include "fault/registry.h"
-#include "net/request_metrics.h"
 #include "net/connection_stats.h"
+#include "net/request_metrics.h"
 #include "security/quota_manager.h"
 
 namespace ketch::app {

@@ -7,9 +7,9 @@
 
 #include "fault/registry.h"
 #include "fetch/session_cache.h"
-#include "net/request_metrics.h"
 #include "http/server.h"
 #include "net/connection_stats.h"
+#include "net/request_metrics.h"
 #include "security/quota_manager.h"
 #include "tenant/catalog.h"
 
@@ -23,8 +23,7 @@ struct metrics_server {
     // An empty `listen`: nothing is served (no http, no address).
     static metrics_server start(const std::string& listen, const net::connection_stats& connections,
                                 const net::request_metrics& requests, const security::quota_manager* quotas,
-                                const fault::registry* faults = nullptr,
-                                fetch::session_cache* fetch_sessions = nullptr,
+                                const fault::registry* faults = nullptr, fetch::session_cache* fetch_sessions = nullptr,
                                 const tenant::catalog* tenants = nullptr);
     void stop() {
         if (http) http->stop();

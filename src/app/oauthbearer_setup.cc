@@ -73,8 +73,9 @@ oauthbearer_setup::oauthbearer_setup(const options& opt) {
         }
         o.clock_skew_ms = opt.oauthbearer_unsecured_clock_skew_ms;
         validator_ = security::make_unsecured_validator(std::move(o));
-        spdlog::warn("OAUTHBEARER accepts UNSECURED JWTs (--sasl-oauthbearer-unsecured): anyone can log in as "
-                     "anyone; for development only");
+        spdlog::warn(
+            "OAUTHBEARER accepts UNSECURED JWTs (--sasl-oauthbearer-unsecured): anyone can log in as "
+            "anyone; for development only");
         return;
     }
     if (opt.oauthbearer_jwks.empty()) return;

@@ -38,7 +38,7 @@ private:
     std::shared_ptr<security::jwks_keys> keys_;
     std::shared_ptr<const security::oauthbearer_validator> validator_;
     std::mutex mu_;
-    bool refresh_now_ = false;  // under mu_
+    bool refresh_now_ = false;                          // under mu_
     std::chrono::steady_clock::time_point last_fetch_;  // under mu_
     std::condition_variable_any wake_;
     std::jthread refresher_;

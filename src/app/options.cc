@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include <CLI/CLI.hpp>
 #include <toml++/toml.h>
+#include <CLI/CLI.hpp>
 
 namespace ketch::app {
 
@@ -64,8 +64,7 @@ void add_security_settings(settings& a, options& o) {
     a.option("tls-client-auth", o.tls_client_auth,
              "ssl.client.auth: none, requested, required (default: required with --tls-client-ca)")
         ->check(CLI::IsMember({"none", "requested", "required"}));
-    a.option("sasl-mechanisms", o.sasl_mechanisms, "SASL mechanisms enabled on SASL listeners")
-        ->capture_default_str();
+    a.option("sasl-mechanisms", o.sasl_mechanisms, "SASL mechanisms enabled on SASL listeners")->capture_default_str();
     a.option("connections-max-reauth-ms", o.connections_max_reauth_ms,
              "SASL session lifetime (KIP-368; 0: sessions never expire)")
         ->capture_default_str();
@@ -205,8 +204,7 @@ void add_storage_settings(settings& a, options& o) {
              "process's open-file limit, at least 64; -1: no limit)")
         ->capture_default_str();
     a.option("node-id", o.node_id, "this broker's node id")->capture_default_str();
-    a.option("retention-check-ms", o.retention_check_ms,
-             "how often retention runs (log.retention.check.interval.ms)")
+    a.option("retention-check-ms", o.retention_check_ms, "how often retention runs (log.retention.check.interval.ms)")
         ->capture_default_str();
     a.option("log-cleaner-backoff-ms", o.log_cleaner_backoff_ms,
              "how often the log cleaner looks for compacted logs to clean (log.cleaner.backoff.ms)")
@@ -377,8 +375,9 @@ options parse_options(int argc, char** argv) {
             add(a, o);
     };
     add_common(&app);
-    app.footer("The Kafka command line: ketch topic|produce|consume|group|acl|user|quota|cluster|txn|env --help "
-               "(docs/cli.md)");
+    app.footer(
+        "The Kafka command line: ketch topic|produce|consume|group|acl|user|quota|cluster|txn|env --help "
+        "(docs/cli.md)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -24,111 +24,111 @@ struct options {
     // TLS (SSL / SASL_SSL listeners). Without a certificate ketch makes a
     // self-signed one for localhost in <data-dir>/tls/.
     std::string tls_cert, tls_key, tls_client_ca;
-    std::string tls_client_auth;             // none, requested, required; default: required with a client CA
+    std::string tls_client_auth;  // none, requested, required; default: required with a client CA
     // SASL
     std::string sasl_mechanisms = "PLAIN,SCRAM-SHA-512,SCRAM-SHA-256";
-    int64_t connections_max_reauth_ms = 0;   // KIP-368 session lifetime; 0: none
-    int64_t auth_timeout_ms = 30000;         // TLS handshake + SASL login must finish within this
-    int64_t failed_auth_delay_ms = 100;      // connection.failed.authentication.delay.ms
+    int64_t connections_max_reauth_ms = 0;     // KIP-368 session lifetime; 0: none
+    int64_t auth_timeout_ms = 30000;           // TLS handshake + SASL login must finish within this
+    int64_t failed_auth_delay_ms = 100;        // connection.failed.authentication.delay.ms
     std::map<std::string, std::string> users;  // ketch.toml [[users]]: name -> password (stored salted)
     // SASL/OAUTHBEARER (docs/security.md): one validator, unsecured JWTs or
     // JWTs signed by a key of a JWKS; either enables OAUTHBEARER.
-    bool oauthbearer_unsecured = false;      // OAuthBearerUnsecuredValidatorCallbackHandler (development only)
-    std::string oauthbearer_jwks;            // sasl.oauthbearer.jwks.endpoint.url: a file or an http:// URL
+    bool oauthbearer_unsecured = false;             // OAuthBearerUnsecuredValidatorCallbackHandler (development only)
+    std::string oauthbearer_jwks;                   // sasl.oauthbearer.jwks.endpoint.url: a file or an http:// URL
     int64_t oauthbearer_jwks_refresh_ms = 3600000;  // sasl.oauthbearer.jwks.endpoint.refresh.ms
-    std::string oauthbearer_expected_audience;  // sasl.oauthbearer.expected.audience (comma-separated)
-    std::string oauthbearer_expected_issuer;    // sasl.oauthbearer.expected.issuer
-    int32_t oauthbearer_clock_skew_seconds = 30;  // sasl.oauthbearer.clock.skew.seconds
+    std::string oauthbearer_expected_audience;      // sasl.oauthbearer.expected.audience (comma-separated)
+    std::string oauthbearer_expected_issuer;        // sasl.oauthbearer.expected.issuer
+    int32_t oauthbearer_clock_skew_seconds = 30;    // sasl.oauthbearer.clock.skew.seconds
     std::string oauthbearer_sub_claim = "sub";      // sasl.oauthbearer.sub.claim.name
     std::string oauthbearer_scope_claim = "scope";  // sasl.oauthbearer.scope.claim.name
     std::string oauthbearer_unsecured_required_scope;  // unsecuredValidatorRequiredScope (space-separated)
     int32_t oauthbearer_unsecured_clock_skew_ms = 0;   // unsecuredValidatorAllowableClockSkewMs
     // ACLs (Kafka's StandardAuthorizer); off: everything is allowed and the
     // ACL APIs answer SECURITY_DISABLED.
-    bool authorizer = false;                 // authorizer.class.name
-    std::string super_users;                 // super.users: "User:a;User:b"
+    bool authorizer = false;  // authorizer.class.name
+    std::string super_users;  // super.users: "User:a;User:b"
     // Tenancy (docs/tenancy.md); off: no tenants, nothing mapped.
     bool tenancy = false;
     std::string anonymous_tenant;                     // unauthenticated connections' tenant (development)
     std::map<std::string, std::string> user_tenants;  // ketch.toml [[users]] tenant = "t1": name -> tenant
-    tenant::catalog_config tenant_limits;  // ketch.toml [tenant_defaults], [[tenants]]
-    bool allow_everyone_if_no_acl_found = false;  // allow.everyone.if.no.acl.found
+    tenant::catalog_config tenant_limits;             // ketch.toml [tenant_defaults], [[tenants]]
+    bool allow_everyone_if_no_acl_found = false;      // allow.everyone.if.no.acl.found
     // Delegation tokens (KIP-48); no secret: the token APIs answer DELEGATION_TOKEN_AUTH_DISABLED.
-    std::string delegation_token_secret_key;                 // delegation.token.secret.key
-    int64_t delegation_token_max_lifetime_ms = 604800000;    // delegation.token.max.lifetime.ms
-    int64_t delegation_token_expiry_time_ms = 86400000;      // delegation.token.expiry.time.ms
+    std::string delegation_token_secret_key;                      // delegation.token.secret.key
+    int64_t delegation_token_max_lifetime_ms = 604800000;         // delegation.token.max.lifetime.ms
+    int64_t delegation_token_expiry_time_ms = 86400000;           // delegation.token.expiry.time.ms
     int64_t delegation_token_expiry_check_interval_ms = 3600000;  // delegation.token.expiry.check.interval.ms
     // Connection limits
-    int32_t max_connections = 2147483647;    // max.connections
-    std::string max_connections_policy = "wait";  // wait (Kafka) | close
-    int32_t max_connections_per_ip = 2147483647;  // max.connections.per.ip
-    std::string max_connections_per_ip_overrides; // "ip:n,ip:n"
+    int32_t max_connections = 2147483647;               // max.connections
+    std::string max_connections_policy = "wait";        // wait (Kafka) | close
+    int32_t max_connections_per_ip = 2147483647;        // max.connections.per.ip
+    std::string max_connections_per_ip_overrides;       // "ip:n,ip:n"
     int32_t max_connection_creation_rate = 2147483647;  // per second
-    int64_t connections_max_idle_ms = 600000;     // connections.max.idle.ms
+    int64_t connections_max_idle_ms = 600000;           // connections.max.idle.ms
     // Client quotas: rates measured over quota_window_num windows of
     // quota_window_size_seconds (quota.window.num / quota.window.size.seconds).
     int32_t quota_window_num = 11;
     int32_t quota_window_size_seconds = 1;
-    std::string metrics_listen;              // host:port of the Prometheus /metrics page; empty: off
-    bool schema_registry = true;             // serve the schema registry (docs/schema_registry.md)
+    std::string metrics_listen;   // host:port of the Prometheus /metrics page; empty: off
+    bool schema_registry = true;  // serve the schema registry (docs/schema_registry.md)
     // Its host:port (port 0: any free port). Unset: 127.0.0.1:8081, or a free
     // port when --listen's is 0 (http_address_or_default).
     std::string schema_registry_addr;
-    bool console = true;                     // serve the developer console (docs/console.md)
+    bool console = true;  // serve the developer console (docs/console.md)
     // Its host:port; unset: 127.0.0.1:9093, or a free port when --listen's is 0.
     std::string console_addr;
-    bool console_tls = false;                // the console over TLS with --tls-cert/--tls-key
-    bool console_unprotected = false;        // allow a non-loopback console without TLS and a login
+    bool console_tls = false;          // the console over TLS with --tls-cert/--tls-key
+    bool console_unprotected = false;  // allow a non-loopback console without TLS and a login
     // Scripted faults (docs/design/faults.md): the console's /api/v1/faults
     // and `ketch fault`. Refused with a non-loopback Kafka listener unless
     // faults_unsafe.
     bool faults = false;
     bool faults_unsafe = false;
     std::string data_dir = "./data";
-    int reactors = 0;                        // 0: one per core
+    int reactors = 0;  // 0: one per core
     bool auto_create_topics = true;
     int32_t default_partitions = 1;
     std::string log_level = "info";
-    std::string ready_file;                  // written with host:port once listening
+    std::string ready_file;                            // written with host:port once listening
     int64_t flush_ms = partition::k_default_flush_ms;  // acks=0/1 data is fsynced at least this often
-    int64_t log_max_open_files = 0;          // segment files held open at most; 0: a quarter of RLIMIT_NOFILE
+    int64_t log_max_open_files = 0;                    // segment files held open at most; 0: a quarter of RLIMIT_NOFILE
     int64_t producer_id_expiration_ms = partition::k_default_producer_id_expiration_ms;  // producer.id.expiration.ms
     int32_t node_id = 1;
-    int64_t retention_check_ms = 300000;     // log.retention.check.interval.ms
-    int64_t log_cleaner_backoff_ms = 15000;  // log.cleaner.backoff.ms
+    int64_t retention_check_ms = 300000;             // log.retention.check.interval.ms
+    int64_t log_cleaner_backoff_ms = 15000;          // log.cleaner.backoff.ms
     double log_cleaner_io_max_bytes_per_second = 0;  // log.cleaner.io.max.bytes.per.second; 0: no limit
     int32_t max_request_bytes = 100 * 1024 * 1024;
     int32_t max_incremental_fetch_session_cache_slots = 1000;  // max.incremental.fetch.session.cache.slots
-    int32_t socket_send_buffer_bytes = 102400;     // socket.send.buffer.bytes; -1: the OS default
-    int32_t socket_receive_buffer_bytes = -1;      // socket.receive.buffer.bytes (Kafka: 102400); -1: the OS default
+    int32_t socket_send_buffer_bytes = 102400;                 // socket.send.buffer.bytes; -1: the OS default
+    int32_t socket_receive_buffer_bytes = -1;  // socket.receive.buffer.bytes (Kafka: 102400); -1: the OS default
     // group.initial.rebalance.delay.ms (Kafka's default is 3000)
     int32_t group_initial_rebalance_delay_ms = 200;
-    int32_t group_min_session_timeout_ms = 6000;            // group.min.session.timeout.ms
-    int32_t group_max_session_timeout_ms = 1800000;         // group.max.session.timeout.ms
-    int32_t group_consumer_session_timeout_ms = 45000;      // group.consumer.session.timeout.ms (KIP-848)
-    int32_t group_consumer_heartbeat_interval_ms = 5000;    // group.consumer.heartbeat.interval.ms (KIP-848)
-    int32_t group_consumer_assignment_interval_ms = 1000;   // group.consumer.assignment.interval.ms (KIP-1263)
+    int32_t group_min_session_timeout_ms = 6000;           // group.min.session.timeout.ms
+    int32_t group_max_session_timeout_ms = 1800000;        // group.max.session.timeout.ms
+    int32_t group_consumer_session_timeout_ms = 45000;     // group.consumer.session.timeout.ms (KIP-848)
+    int32_t group_consumer_heartbeat_interval_ms = 5000;   // group.consumer.heartbeat.interval.ms (KIP-848)
+    int32_t group_consumer_assignment_interval_ms = 1000;  // group.consumer.assignment.interval.ms (KIP-1263)
     // group.consumer.migration.policy: bidirectional, upgrade, downgrade or disabled
     std::string group_consumer_migration_policy = "bidirectional";
-    int32_t group_streams_session_timeout_ms = 45000;       // group.streams.session.timeout.ms (KIP-1071)
-    int32_t group_streams_heartbeat_interval_ms = 5000;     // group.streams.heartbeat.interval.ms (KIP-1071)
-    int32_t group_streams_num_standby_replicas = 0;         // group.streams.num.standby.replicas (KIP-1071)
+    int32_t group_streams_session_timeout_ms = 45000;         // group.streams.session.timeout.ms (KIP-1071)
+    int32_t group_streams_heartbeat_interval_ms = 5000;       // group.streams.heartbeat.interval.ms (KIP-1071)
+    int32_t group_streams_num_standby_replicas = 0;           // group.streams.num.standby.replicas (KIP-1071)
     int32_t group_streams_initial_rebalance_delay_ms = 3000;  // group.streams.initial.rebalance.delay.ms
     int32_t group_streams_assignment_interval_ms = 1000;      // group.streams.assignment.interval.ms
-    int32_t group_share_record_lock_duration_ms = 30000;  // group.share.record.lock.duration.ms (KIP-932)
-    int32_t group_share_session_timeout_ms = 45000;       // group.share.session.timeout.ms
-    int32_t group_share_heartbeat_interval_ms = 5000;     // group.share.heartbeat.interval.ms
-    int32_t transaction_max_timeout_ms = 900000;           // transaction.max.timeout.ms
-    int64_t transaction_abort_check_ms = 10000;            // transaction.abort.timed.out.transaction.cleanup.interval.ms
-    int64_t transactional_id_expiration_ms = 604800000;    // transactional.id.expiration.ms
-    std::string config_file;                 // ketch.toml
+    int32_t group_share_record_lock_duration_ms = 30000;      // group.share.record.lock.duration.ms (KIP-932)
+    int32_t group_share_session_timeout_ms = 45000;           // group.share.session.timeout.ms
+    int32_t group_share_heartbeat_interval_ms = 5000;         // group.share.heartbeat.interval.ms
+    int32_t transaction_max_timeout_ms = 900000;              // transaction.max.timeout.ms
+    int64_t transaction_abort_check_ms = 10000;          // transaction.abort.timed.out.transaction.cleanup.interval.ms
+    int64_t transactional_id_expiration_ms = 604800000;  // transactional.id.expiration.ms
+    std::string config_file;                             // ketch.toml
     // Cluster mode (docs/cluster.md): both URLs or neither. Empty: single node.
-    std::string cluster;                     // postgres://USER@HOST:PORT/DB
-    std::string object_store;                // s3://BUCKET?endpoint=http://HOST:PORT&region=R
-    std::string rack;                        // broker.rack; empty: none
-    int64_t cluster_heartbeat_ms = 2000;     // broker.heartbeat.interval.ms
+    std::string cluster;                        // postgres://USER@HOST:PORT/DB
+    std::string object_store;                   // s3://BUCKET?endpoint=http://HOST:PORT&region=R
+    std::string rack;                           // broker.rack; empty: none
+    int64_t cluster_heartbeat_ms = 2000;        // broker.heartbeat.interval.ms
     int64_t cluster_session_timeout_ms = 9000;  // broker.session.timeout.ms
-    int64_t cluster_flush_ms = 250;          // the shared log's buffer: at most this long before a flush
+    int64_t cluster_flush_ms = 250;             // the shared log's buffer: at most this long before a flush
     int64_t cluster_sweep_interval_ms = 60000;  // the sweeper of orphan objects runs this often (one broker)
     int64_t cluster_sweep_grace_ms = 600000;    // unrecorded objects younger than this are left alone
 };

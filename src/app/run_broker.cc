@@ -7,9 +7,9 @@
 
 #include <sys/resource.h>
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
-#include <spdlog/spdlog.h>
 
 #include "app/cluster_groups.h"
 #include "app/cluster_id.h"
@@ -18,26 +18,26 @@
 #include "app/data_dir_lock.h"
 #include "app/fault_service.h"
 #include "app/group_service.h"
-#include "app/share_service.h"
 #include "app/kafka_listeners.h"
 #include "app/metrics_server.h"
-#include "fetch/session_cache.h"
 #include "app/schema_registry.h"
 #include "app/security_services.h"
+#include "app/share_service.h"
 #include "app/storage_engines.h"
 #include "app/stores.h"
 #include "app/txn_service.h"
 #include "broker/broker_context.h"
 #include "broker/dispatcher.h"
 #include "broker/offsets_topic.h"
+#include "fetch/session_cache.h"
 #include "inspect/traffic_ring.h"
 #include "io/posix_file_system.h"
 #include "log/log_manager.h"
 #include "meta/topic_registry.h"
-#include "telemetry/client_metrics_manager.h"
 #include "net/server.h"
 #include "partition/service.h"
 #include "partition/tasks.h"
+#include "telemetry/client_metrics_manager.h"
 #include "txn/producer_ids.h"
 
 namespace ketch::app {
@@ -125,7 +125,8 @@ void announce(const options& opt, double ms, const std::vector<listener_endpoint
 // KIP-714 client telemetry for its Clients page (served and advertised only
 // with the console; CLIENT_METRICS resources are its subscriptions).
 void attach_console_feeds(broker::broker_context& ctx, inspect::traffic_ring& traffic,
-                          telemetry::client_metrics_manager& telemetry, meta::resource_config_registry& client_metrics) {
+                          telemetry::client_metrics_manager& telemetry,
+                          meta::resource_config_registry& client_metrics) {
     ctx.traffic = &traffic;
     ctx.telemetry = &telemetry;
     client_metrics.set_listener(
@@ -190,11 +191,12 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto topics = open_topics(st, opt);
     auto logs = open_logs(opt, faults);
     auto storage = storage_engines::open(opt, *logs, *topics);  // the shared log with --cluster
-    partition::service partitions(*topics, storage.engine(),
-                                  {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms});
+    partition::service partitions(
+        *topics, storage.engine(),
+        {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms});
     txn::producer_ids producer_ids(opt.data_dir);
     storage.attach(*logs, *topics, partitions, producer_ids);  // wake-ups; cluster: topic reloads, producer ids
-    auto cluster_offsets = cluster_groups::open_store(opt);  // cluster mode: offsets in PostgreSQL
+    auto cluster_offsets = cluster_groups::open_store(opt);    // cluster mode: offsets in PostgreSQL
     meta::offset_store& offsets_store = either(cluster_offsets, *st.offsets);
     broker::offsets_topic offsets_topic(offsets_store, *topics, partitions);  // __consumer_offsets, from the store
     partitions.apply_topic_configs();
@@ -230,19 +232,18 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto endpoints = publish_endpoints(ctx.config, lis, server.listen());
     ctx.config.static_properties = static_broker_properties(opt, endpoints);
     auto cluster = cluster_service::start(opt, ctx, endpoints);  // nothing without --cluster; deregisters at exit
-    if (cluster.membership)  // groups moving here are read again from PostgreSQL
-        cluster.groups = cluster_groups::follow(*cluster.membership, opt.node_id, *cluster_offsets, *groups.coordinator);
+    cluster.follow_groups(opt, cluster_offsets.get(), *groups.coordinator);  // groups moving here are read again
     server.start();
     auto log_tasks = start_log_tasks(partitions, opt);
     auto metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),
                                          faults.registry.get(), &fetch_sessions, security.tenant_catalog());
 
     auto schema_registry = start_schema_registry(opt, *st.credentials, ctx.authorizer);
-    auto console = start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(),
-                                       *st.credentials, endpoints, schema_registry.url, started, &traffic,
-                                       [&dispatch] { return dispatch.client_software(); },
-                                       schema_registry.decoder(), ctx.telemetry, faults.registry.get(),
-                                       segments_of(*logs), security.tenant_catalog()});
+    auto console =
+        start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(), *st.credentials, endpoints,
+                            schema_registry.url, started, &traffic, [&dispatch] { return dispatch.client_software(); },
+                            schema_registry.decoder(), ctx.telemetry, faults.registry.get(), segments_of(*logs),
+                            security.tenant_catalog()});
     write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
                          {metrics.address, schema_registry.url, console.url});
     announce(opt, ms_since(started), endpoints, ctx.config, server.reactor_count(), kafka.self_signed_cert);

@@ -1,5 +1,5 @@
-#include "meta/topic_registry.h"
 #include "app/security_services.h"
+#include "meta/topic_registry.h"
 
 #include <algorithm>
 #include <chrono>
@@ -35,8 +35,9 @@ security::sasl_config sasl_config_of(const options& opt,
     auto wanted = split_list(opt.sasl_mechanisms);
     const bool listed = std::find(wanted.begin(), wanted.end(), "OAUTHBEARER") != wanted.end();
     if (listed && !oauthbearer)
-        throw std::runtime_error("--sasl-mechanisms: OAUTHBEARER needs a token validator: --sasl-oauthbearer-jwks "
-                                 "FILE|URL, or --sasl-oauthbearer-unsecured for development");
+        throw std::runtime_error(
+            "--sasl-mechanisms: OAUTHBEARER needs a token validator: --sasl-oauthbearer-jwks "
+            "FILE|URL, or --sasl-oauthbearer-unsecured for development");
     if (oauthbearer && !listed) wanted.push_back("OAUTHBEARER");
     const auto& all = security::supported_mechanisms();
     for (auto& m : wanted)
@@ -86,9 +87,9 @@ security_services::security_services(const options& opt, stores& s)
       quota_settings_(*s.quotas),
       quotas_(quota_settings_, window_of(opt)),
       ip_rates_(quota_settings_, window_of(opt)),
-      tokens_({opt.delegation_token_secret_key, opt.delegation_token_max_lifetime_ms,
-               opt.delegation_token_expiry_time_ms},
-              *s.tokens) {
+      tokens_(
+          {opt.delegation_token_secret_key, opt.delegation_token_max_lifetime_ms, opt.delegation_token_expiry_time_ms},
+          *s.tokens) {
     provision_users(opt.users, credentials_);
     auto super_users = super_users_of(opt);
     if (opt.authorizer) {
@@ -115,8 +116,10 @@ void security_services::start_tenancy(const options& opt, const std::set<std::st
     if (!opt.anonymous_tenant.empty()) {
         if (auto why = tenant::check_tenant_name(opt.anonymous_tenant); !why.empty())
             throw std::runtime_error("--anonymous-tenant: " + why);
-        spdlog::warn("--anonymous-tenant {}: every unauthenticated connection reads and writes all of tenant {}; "
-                     "for development only", opt.anonymous_tenant, opt.anonymous_tenant);
+        spdlog::warn(
+            "--anonymous-tenant {}: every unauthenticated connection reads and writes all of tenant {}; "
+            "for development only",
+            opt.anonymous_tenant, opt.anonymous_tenant);
     }
     tenants_.emplace(tenant::directory_config{opt.user_tenants, opt.anonymous_tenant, super_users});
     sasl_.check_user = [this](const std::string& user) { return tenants_->check_user(user); };
@@ -149,7 +152,8 @@ void security_services::start_token_sweep(group::scheduler& sched, int64_t inter
 }
 
 int64_t security_services::record_connection(const std::string& ip) {
-    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch());
+    auto now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch());
     return ip_rates_.record_connection(ip, now.count());
 }
 

@@ -10,12 +10,12 @@
 #include "app/options.h"
 #include "app/periodic.h"
 #include "broker/broker_context.h"
+#include "meta/sqlite_quota_store.h"
 #include "security/authorizer.h"
 #include "security/delegation_tokens.h"
 #include "security/ip_connection_rate.h"
 #include "security/quota_config.h"
 #include "security/quota_manager.h"
-#include "meta/sqlite_quota_store.h"
 #include "tenant/catalog.h"
 #include "tenant/directory.h"
 
@@ -54,7 +54,7 @@ private:
     security::ip_connection_rate ip_rates_;
     security::delegation_tokens tokens_;
     std::unique_ptr<periodic> token_sweep_;
-    std::optional<tenant::directory> tenants_;  // --tenancy
+    std::optional<tenant::directory> tenants_;                // --tenancy
     std::unique_ptr<meta::sqlite_quota_store> tenant_store_;  // <data-dir>/tenants.db
     std::optional<tenant::catalog> catalog_;
 };

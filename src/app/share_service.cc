@@ -13,8 +13,7 @@ namespace {
 constexpr int64_t k_tick_ms = 100;
 }  // namespace
 
-share_service::share_service(const options& opt, stores& s, const meta::topic_registry& topics,
-                             group_service& groups) {
+share_service::share_service(const options& opt, stores& s, const meta::topic_registry& topics, group_service& groups) {
     share::settings st;
     st.record_lock_duration_ms = opt.group_share_record_lock_duration_ms;
     st.session_timeout_ms = opt.group_share_session_timeout_ms;
@@ -27,8 +26,8 @@ share_service::share_service(const options& opt, stores& s, const meta::topic_re
     auto* registry = groups.configs.get();
     auto configs = [registry](const std::string& group) { return registry->configs(group); };
     auto* clock = &groups.clock;
-    coordinator = std::make_unique<share::coordinator>(st, s.shares.get(), list, configs,
-                                                       [clock] { return clock->now_ms(); });
+    coordinator =
+        std::make_unique<share::coordinator>(st, s.shares.get(), list, configs, [clock] { return clock->now_ms(); });
     if (auto e = coordinator->load()) throw std::runtime_error("share groups: " + *e);
     timer = std::make_unique<periodic>(groups.timers, k_tick_ms, [c = coordinator.get()] { c->tick(); });
 }

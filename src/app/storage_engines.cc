@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
+#include <boost/asio/post.hpp>
 
 #include "cluster/pg.h"
 #include "cluster/schema.h"
@@ -23,9 +23,9 @@ storage_engines storage_engines::open(const options& opt, log::log_manager& logs
     cfg.pg_url = opt.cluster;
     cfg.where = *loc;
     cfg.who = objstore::credentials_from_environment();
-    out.sweeper = std::make_unique<shared::orphan_sweeper>(
-        shared::sweeper_config{opt.cluster, cfg.where, cfg.who, std::chrono::milliseconds(opt.cluster_sweep_interval_ms),
-                               std::chrono::milliseconds(opt.cluster_sweep_grace_ms)});
+    out.sweeper = std::make_unique<shared::orphan_sweeper>(shared::sweeper_config{
+        opt.cluster, cfg.where, cfg.who, std::chrono::milliseconds(opt.cluster_sweep_interval_ms),
+        std::chrono::milliseconds(opt.cluster_sweep_grace_ms)});
     cfg.node_id = opt.node_id;
     cfg.flush_interval = std::chrono::milliseconds(opt.cluster_flush_ms);
     cfg.topic_id_of = [&topics](const std::string& name) -> std::optional<std::string> {

@@ -21,7 +21,7 @@ namespace ketch::app {
 
 struct storage_engines {
     std::unique_ptr<partition::local_engine> local;
-    std::unique_ptr<shared::shared_engine> shared;  // cluster mode only
+    std::unique_ptr<shared::shared_engine> shared;    // cluster mode only
     std::unique_ptr<shared::orphan_sweeper> sweeper;  // cluster mode: deletes objects no commit recorded
     // Cluster mode: the threads Fetch's reads run on (broker_context::run_reads).
     std::unique_ptr<boost::asio::thread_pool> reads;

@@ -50,8 +50,6 @@ private:
     size_t size_ = 0;
 };
 
-inline byte_view as_bytes(std::string_view s) {
-    return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
-}
+inline byte_view as_bytes(std::string_view s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
 }  // namespace ketch

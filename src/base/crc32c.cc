@@ -106,8 +106,8 @@ uint32_t shift(const shift_table& t, uint32_t c) {
 }
 
 #if defined(__x86_64__)
-__attribute__((target("sse4.2"))) uint32_t three_chains(uint32_t crc, const uint8_t*& p, size_t& n,
-                                                         size_t block, const shift_table& t) {
+__attribute__((target("sse4.2"))) uint32_t three_chains(uint32_t crc, const uint8_t*& p, size_t& n, size_t block,
+                                                        const shift_table& t) {
     while (n >= 3 * block) {
         uint64_t c0 = crc, c1 = 0, c2 = 0;
         for (size_t i = 0; i < block; i += 8) {

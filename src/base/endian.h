@@ -10,10 +10,14 @@ namespace ketch {
 
 template <class U>
 constexpr U byteswap(U u) {
-    if constexpr (sizeof(U) == 2) return U(__builtin_bswap16(u));
-    else if constexpr (sizeof(U) == 4) return U(__builtin_bswap32(u));
-    else if constexpr (sizeof(U) == 8) return U(__builtin_bswap64(u));
-    else return u;
+    if constexpr (sizeof(U) == 2)
+        return U(__builtin_bswap16(u));
+    else if constexpr (sizeof(U) == 4)
+        return U(__builtin_bswap32(u));
+    else if constexpr (sizeof(U) == 8)
+        return U(__builtin_bswap64(u));
+    else
+        return u;
 }
 
 template <class T>

@@ -9,7 +9,7 @@ namespace ketch::broker {
 
 struct broker_config {
     int32_t node_id = 1;
-    std::string cluster_id;            // 22-char base64 uuid, fixed for a data directory
+    std::string cluster_id;  // 22-char base64 uuid, fixed for a data directory
     std::string advertised_host = "127.0.0.1";
     int32_t advertised_port = 9092;
     std::string listener_name = "PLAINTEXT";
@@ -25,9 +25,9 @@ struct broker_config {
         auto it = advertised.find(listener);
         return it != advertised.end() ? it->second : endpoint{advertised_host, advertised_port};
     }
-    bool auto_create_topics = true;    // auto.create.topics.enable
-    int32_t default_partitions = 1;    // num.partitions
-    int16_t default_replication_factor = 1;  // default.replication.factor
+    bool auto_create_topics = true;                 // auto.create.topics.enable
+    int32_t default_partitions = 1;                 // num.partitions
+    int16_t default_replication_factor = 1;         // default.replication.factor
     int32_t max_request_bytes = 100 * 1024 * 1024;  // socket.request.max.bytes
     // The Kafka broker properties ketch's own settings stand for (node.id,
     // listeners, log.dirs, num.partitions, ...), reported by DescribeConfigs

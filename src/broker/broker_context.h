@@ -18,15 +18,15 @@ class service;
 namespace ketch::meta {
 class credential_store;
 class resource_config_registry;
-}
+}  // namespace ketch::meta
 namespace ketch::security {
 class quota_config;
 class quota_manager;
-}
+}  // namespace ketch::security
 namespace ketch::txn {
 class producer_ids;
 class transaction_coordinator;
-}
+}  // namespace ketch::txn
 namespace ketch::group {
 class group_coordinator;
 }
@@ -36,7 +36,7 @@ class registry;
 namespace ketch::security {
 class authorizer;
 class delegation_tokens;
-}
+}  // namespace ketch::security
 namespace ketch::share {
 class coordinator;
 }
@@ -47,7 +47,7 @@ class session_cache;
 namespace ketch::tenant {
 class directory;
 class catalog;
-}
+}  // namespace ketch::tenant
 
 namespace ketch::cluster {
 class membership;

@@ -166,8 +166,8 @@ bool scope_tenant(request_context& ctx) {
     auto a = ctx.broker.tenants->resolve(ctx.conn.principal, ctx.conn.authenticated);
     using kind = tenant::directory::answer::kind;
     if (a.what == kind::refused) {
-        spdlog::info("conn {} from {}: principal '{}' has no tenant (--tenancy), closing", ctx.conn.id,
-                     ctx.conn.peer, ctx.conn.principal);
+        spdlog::info("conn {} from {}: principal '{}' has no tenant (--tenancy), closing", ctx.conn.id, ctx.conn.peer,
+                     ctx.conn.principal);
         return false;
     }
     ctx.tenant = std::move(a.tenant);
@@ -175,8 +175,8 @@ bool scope_tenant(request_context& ctx) {
         ctx.tenant_usage = &cat->usage_of(ctx.tenant->tenant());
         // max_connections: a connection takes its place at its first request.
         if (!ctx.conn.tenant_hold && !(ctx.conn.tenant_hold = cat->admit_connection(ctx.tenant->tenant()))) {
-            spdlog::info("conn {} from {}: tenant {} is at its max_connections, closing", ctx.conn.id,
-                         ctx.conn.peer, ctx.tenant->tenant());
+            spdlog::info("conn {} from {}: tenant {} is at its max_connections, closing", ctx.conn.id, ctx.conn.peer,
+                         ctx.tenant->tenant());
             ctx.conn.close_reason = "tenant at its max_connections";
             return false;
         }

@@ -10,8 +10,8 @@
 #include <unordered_map>
 
 #include "broker/broker_context.h"
-#include "net/request_metrics.h"
 #include "net/request_handler.h"
+#include "net/request_metrics.h"
 
 namespace ketch::broker {
 

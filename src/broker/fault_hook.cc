@@ -39,7 +39,7 @@ std::string describe(const fault::hit& h) {
 }  // namespace
 
 boost::asio::awaitable<std::optional<fault::hit>> apply_request_faults(request_context& ctx,
-                                                                      const std::vector<fault::topic_ref>& topics) {
+                                                                       const std::vector<fault::topic_ref>& topics) {
     fault::registry& faults = *ctx.broker.faults;
     if (ctx.conn.listener_name == "CONSOLE") co_return std::nullopt;
     const int64_t arrived = steady_ms();

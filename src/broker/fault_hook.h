@@ -20,7 +20,7 @@ namespace ketch::broker {
 // the connection closed). ctx.fault names what was injected, for the traffic
 // inspector. Requests of the console's own listener are never faulted.
 boost::asio::awaitable<std::optional<fault::hit>> apply_request_faults(request_context& ctx,
-                                                                      const std::vector<fault::topic_ref>& topics);
+                                                                       const std::vector<fault::topic_ref>& topics);
 
 // The error an injected error fault answers with (its code and the code's text).
 error_answer fault_answer(const fault::hit& h);

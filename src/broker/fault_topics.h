@@ -20,11 +20,22 @@ namespace ketch::broker::fault_detail {
 
 template <class P>
 int32_t partition_of(const P& p) {
-    if constexpr (std::is_integral_v<P>) return int32_t(p);
-    else if constexpr (requires { { p.partition_index } -> std::convertible_to<int32_t>; }) return p.partition_index;
-    else if constexpr (requires { { p.partition } -> std::convertible_to<int32_t>; }) return p.partition;
-    else if constexpr (requires { { p.index } -> std::convertible_to<int32_t>; }) return p.index;
-    else return -1;
+    if constexpr (std::is_integral_v<P>)
+        return int32_t(p);
+    else if constexpr (requires {
+                           { p.partition_index } -> std::convertible_to<int32_t>;
+                       })
+        return p.partition_index;
+    else if constexpr (requires {
+                           { p.partition } -> std::convertible_to<int32_t>;
+                       })
+        return p.partition;
+    else if constexpr (requires {
+                           { p.index } -> std::convertible_to<int32_t>;
+                       })
+        return p.index;
+    else
+        return -1;
 }
 
 template <class List>
@@ -36,11 +47,23 @@ void add_partitions(const List& list, std::vector<int32_t>& out) {
 template <class T>
 std::string topic_name(const T& t, const meta::topic_registry& topics) {
     std::string name;
-    if constexpr (std::is_convertible_v<const T&, std::string_view>) name = std::string(std::string_view(t));
-    else if constexpr (requires { { t.name } -> std::convertible_to<std::string_view>; }) name = t.name;
-    else if constexpr (requires { { *t.name } -> std::convertible_to<std::string_view>; }) name = t.name.value_or("");
-    else if constexpr (requires { { t.topic } -> std::convertible_to<std::string_view>; }) name = t.topic;
-    if constexpr (requires { { t.topic_id } -> std::convertible_to<uuid>; }) {
+    if constexpr (std::is_convertible_v<const T&, std::string_view>)
+        name = std::string(std::string_view(t));
+    else if constexpr (requires {
+                           { t.name } -> std::convertible_to<std::string_view>;
+                       })
+        name = t.name;
+    else if constexpr (requires {
+                           { *t.name } -> std::convertible_to<std::string_view>;
+                       })
+        name = t.name.value_or("");
+    else if constexpr (requires {
+                           { t.topic } -> std::convertible_to<std::string_view>;
+                       })
+        name = t.topic;
+    if constexpr (requires {
+                      { t.topic_id } -> std::convertible_to<uuid>;
+                  }) {
         if (name.empty() && !(t.topic_id == uuid{}))
             if (auto r = topics.find(t.topic_id)) name = r->t.name;
     }
@@ -51,8 +74,10 @@ template <class T>
 fault::topic_ref topic_of(const T& t, const meta::topic_registry& topics) {
     fault::topic_ref ref{topic_name(t, topics), {}};
     if constexpr (!std::is_convertible_v<const T&, std::string_view>) {
-        if constexpr (requires { t.partition_data.begin(); }) add_partitions(t.partition_data, ref.partitions);
-        else if constexpr (requires { t.partitions.begin(); }) add_partitions(t.partitions, ref.partitions);
+        if constexpr (requires { t.partition_data.begin(); })
+            add_partitions(t.partition_data, ref.partitions);
+        else if constexpr (requires { t.partitions.begin(); })
+            add_partitions(t.partitions, ref.partitions);
         else if constexpr (requires { t.partition_indexes.begin(); })
             add_partitions(t.partition_indexes, ref.partitions);
     }
@@ -71,8 +96,10 @@ namespace ketch::broker {
 template <class Req>
 std::vector<fault::topic_ref> fault_topics(const Req& req, const meta::topic_registry& topics) {
     std::vector<fault::topic_ref> out;
-    if constexpr (requires { req.topic_data.begin(); }) fault_detail::add_topics(req.topic_data, topics, out);
-    else if constexpr (requires { req.topics.begin(); }) fault_detail::add_topics(req.topics, topics, out);
+    if constexpr (requires { req.topic_data.begin(); })
+        fault_detail::add_topics(req.topic_data, topics, out);
+    else if constexpr (requires { req.topics.begin(); })
+        fault_detail::add_topics(req.topics, topics, out);
     else if constexpr (requires { req.topics->begin(); }) {
         if (req.topics) fault_detail::add_topics(*req.topics, topics, out);
     }

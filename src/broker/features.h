@@ -34,8 +34,13 @@ inline constexpr feature_level k_features[] = {
 
 // The order in which Kafka 4.3.1 lists the finalized levels.
 inline constexpr std::string_view k_finalized_order[] = {
-    "group.version",   "kraft.version",       "share.version", "metadata.version", "streams.version",
-    "transaction.version", "eligible.leader.replicas.version",
+    "group.version",
+    "kraft.version",
+    "share.version",
+    "metadata.version",
+    "streams.version",
+    "transaction.version",
+    "eligible.leader.replicas.version",
 };
 
 inline constexpr int64_t k_features_epoch = 1;

@@ -31,7 +31,8 @@ void fill_records(request_context& ctx, partition_data& out, log::read_result& r
     bool zero_copy = ctx.conn.sendfile_ok;
     for (auto& s : r.slices) zero_copy &= s.file->native_handle() >= 0;
     if (zero_copy) {
-        for (auto& s : r.slices) recs.chunks.push_back({s.file->native_handle(), int64_t(s.position), s.length, s.file});
+        for (auto& s : r.slices)
+            recs.chunks.push_back({s.file->native_handle(), int64_t(s.position), s.length, s.file});
     } else {
         // Not a plain file (tests' in-memory fs) or not a plaintext socket: copy.
         auto copy = log::read_bytes(r);

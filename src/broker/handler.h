@@ -21,8 +21,8 @@
 
 #include <optional>
 
-#include <boost/asio/awaitable.hpp>
 #include <spdlog/spdlog.h>
+#include <boost/asio/awaitable.hpp>
 
 #include "broker/error_answer.h"
 #include "broker/fault_hook.h"
@@ -134,8 +134,8 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
         req.decode(r, ctx.api_version);
     } catch (const kafka::decode_error& e) {
         clock.stop();
-        spdlog::info("conn {} {} v{}: malformed request ({}), closing", ctx.conn.id, Req::message_name,
-                     ctx.api_version, e.what());
+        spdlog::info("conn {} {} v{}: malformed request ({}), closing", ctx.conn.id, Req::message_name, ctx.api_version,
+                     e.what());
         co_return net::handler_result::close();
     }
     Resp resp;
@@ -174,8 +174,7 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
         clock.stop();
     } catch (const std::exception& e) {
         clock.stop();
-        spdlog::error("conn {} {} v{}: handler failed: {}", ctx.conn.id, Req::message_name, ctx.api_version,
-                      e.what());
+        spdlog::error("conn {} {} v{}: handler failed: {}", ctx.conn.id, Req::message_name, ctx.api_version, e.what());
         // The handler may have moved fields it consumed out of `req`; the
         // builders read only what names the rows (topics, partitions, ids).
         auto refused = Error(req, ctx.api_version, error_answer::unknown_server_error());

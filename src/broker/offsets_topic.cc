@@ -80,9 +80,10 @@ bool offsets_topic::append_locked(const meta::resolved_topic& t, std::vector<key
             auto batch = b.build();
             auto out = batch.ok() ? partitions_.append(t, p, *batch, true) : partition::append_outcome{};
             if (!batch.ok() || out.error != error_code::none) {
-                spdlog::warn("{}-{}: cannot append group records (error {}); the topic is rebuilt from the store "
-                             "on its next write",
-                             t.t.name, p, int(out.error));
+                spdlog::warn(
+                    "{}-{}: cannot append group records (error {}); the topic is rebuilt from the store "
+                    "on its next write",
+                    t.t.name, p, int(out.error));
                 ok = false;
             }
         }

@@ -30,7 +30,8 @@ int64_t apply_batches(byte_view data, partition_state& state) {
         for (auto more = reader->next(r); more.ok() && *more; more = reader->next(r)) {
             if (!r.key) continue;
             bytes key(r.key->begin(), r.key->end());
-            state[std::move(key)] = r.value ? std::optional<bytes>(bytes(r.value->begin(), r.value->end())) : std::nullopt;
+            state[std::move(key)] =
+                r.value ? std::optional<bytes>(bytes(r.value->begin(), r.value->end())) : std::nullopt;
         }
     }
     return next;

@@ -3,7 +3,8 @@
 namespace ketch::broker {
 
 topic_access access_topic(request_context& ctx, security::acl_operation op, const std::string& name) {
-    if (!ctx.authorize(op, security::resource_type::topic, name)) return {nullptr, error_code::topic_authorization_failed};
+    if (!ctx.authorize(op, security::resource_type::topic, name))
+        return {nullptr, error_code::topic_authorization_failed};
     auto t = ctx.broker.topics.find(name);
     if (!t) return {nullptr, error_code::unknown_topic_or_partition};
     return {std::move(t), error_code::none};

@@ -60,7 +60,8 @@ void unrecord_quota(request_context& ctx, security::quota_type type, double valu
 
 std::optional<double> quota_window_bytes(request_context& ctx, security::quota_type type) {
     std::optional<double> w;
-    if (ctx.broker.quotas) w = ctx.broker.quotas->max_value_in_window(type, quota_user(ctx.conn), ctx.client_id.value_or(""));
+    if (ctx.broker.quotas)
+        w = ctx.broker.quotas->max_value_in_window(type, quota_user(ctx.conn), ctx.client_id.value_or(""));
     if (auto* rates = tenant_rates(ctx); rates && rates->enforced(type))
         if (auto tw = rates->max_value_in_window(type, ctx.tenant->tenant(), "")) w = w ? std::min(*w, *tw) : *tw;
     return w;

@@ -12,8 +12,8 @@ namespace {
 // ConfigurationControlManager: the ops applied to the current set (legacy
 // AlterConfigs: to an empty one). Neither kind has a key the controller knows
 // as a LIST, so APPEND and SUBTRACT always fail.
-result<meta::config_map, meta::error> apply_ops(const meta::config_map& current,
-                                                std::span<const meta::config_op> ops, bool incremental) {
+result<meta::config_map, meta::error> apply_ops(const meta::config_map& current, std::span<const meta::config_op> ops,
+                                                bool incremental) {
     meta::config_map next = incremental ? current : meta::config_map{};
     for (const auto& op : ops) {
         switch (op.op) {
@@ -48,18 +48,17 @@ config_error alter(meta::resource_config_registry& registry, const std::string& 
 }  // namespace
 
 result<std::vector<meta::config_entry>, config_error> describe_group_resource(broker_context& b,
-                                                                             const std::string& name) {
+                                                                              const std::string& name) {
     if (!b.group_configs) return failure{unsupported_describe_resource()};
     if (name.empty()) return failure{config_error{error_code::invalid_request, "Group name must not be empty"}};
     return meta::describe_group_configs(b.group_configs->configs(name), b.config.static_properties);
 }
 
 result<std::vector<meta::config_entry>, config_error> describe_client_metrics_resource(broker_context& b,
-                                                                                      const std::string& name) {
+                                                                                       const std::string& name) {
     if (!b.client_metrics_configs) return failure{unsupported_describe_resource()};
     if (name.empty())
-        return failure{
-            config_error{error_code::invalid_request, "Client metrics subscription name must not be empty"}};
+        return failure{config_error{error_code::invalid_request, "Client metrics subscription name must not be empty"}};
     return meta::describe_client_metrics_configs(b.client_metrics_configs->configs(name));
 }
 

@@ -26,9 +26,9 @@ namespace ketch::broker {
 // DescribeConfigs of a GROUP (CLIENT_METRICS) resource: every key with the
 // resource's own values and the defaults; an empty name is INVALID_REQUEST.
 result<std::vector<meta::config_entry>, config_error> describe_group_resource(broker_context& b,
-                                                                             const std::string& name);
+                                                                              const std::string& name);
 result<std::vector<meta::config_entry>, config_error> describe_client_metrics_resource(broker_context& b,
-                                                                                      const std::string& name);
+                                                                                       const std::string& name);
 
 // AlterConfigs (incremental = false: the resource's configs become exactly
 // the SET ops) or IncrementalAlterConfigs of a GROUP (CLIENT_METRICS) resource.

@@ -116,7 +116,7 @@ config_error unsupported_describe_resource() {
 }
 
 result<std::vector<meta::config_entry>, config_error> describe_broker_resource(broker_context& b, bool logger,
-                                                                              const std::string& name) {
+                                                                               const std::string& name) {
     if (auto e = check_broker_name(b, name, !logger, false); e.code != error_code::none) return failure{e};
     if (logger) return describe_loggers();
     return meta::describe_broker_configs(b.topics.defaults(), b.config.static_properties, name.empty());
@@ -151,7 +151,8 @@ config_error alter_broker_resource(broker_context& b, bool logger, const std::st
             case meta::config_op_type::subtract: {
                 if (!def || def->type != meta::config_type::list)
                     return {error_code::invalid_config,
-                            std::string("Config value ") + (op.op == meta::config_op_type::append ? "append" : "subtract") +
+                            std::string("Config value ") +
+                                (op.op == meta::config_op_type::append ? "append" : "subtract") +
                                 " is not allowed for config key: " + op.key};
                 auto it = next.find(op.key);
                 std::string base = it != next.end() ? it->second : std::string(def->kafka_default.value_or(""));

@@ -47,7 +47,7 @@ config_error unsupported_describe_resource();
 
 // DescribeConfigs of a BROKER (or BROKER_LOGGER) resource.
 result<std::vector<meta::config_entry>, config_error> describe_broker_resource(broker_context& b, bool logger,
-                                                                              const std::string& name);
+                                                                               const std::string& name);
 
 // AlterConfigs (incremental = false: the scope's dynamic configs become
 // exactly the SET ops) or IncrementalAlterConfigs of a broker resource.

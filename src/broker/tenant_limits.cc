@@ -69,9 +69,12 @@ std::optional<std::string> tenant_refuses_new_topic(broker_context& b, const std
     if (!max_topics && !max_partitions) return std::nullopt;
     auto now = footprint_of(b, tenant::scope(owner));
     tenant::refusal r;
-    if (max_topics && now.topics + 1 > *max_topics) r = tenant::refusal::max_topics;
-    else if (max_partitions && now.partitions + partitions > *max_partitions) r = tenant::refusal::max_partitions;
-    else return std::nullopt;
+    if (max_topics && now.topics + 1 > *max_topics)
+        r = tenant::refusal::max_topics;
+    else if (max_partitions && now.partitions + partitions > *max_partitions)
+        r = tenant::refusal::max_partitions;
+    else
+        return std::nullopt;
     b.tenant_catalog->usage_of(owner).refuse(r);
     return "Tenant " + owner + " is at its " + std::string(tenant::refusal_names[size_t(r)]);
 }
@@ -85,7 +88,7 @@ void tenant_limits_in(request_context& ctx, kafka::create_topics_request& req, t
     std::erase_if(req.topics, [&](const kafka::create_topics_request::creatable_topic& t) {
         // Duplicates and existing topics are the handler's to answer.
         if (seen[t.name] > 1 || ctx.broker.topics.find(std::string_view(t.name))) return false;
-        const int64_t parts = !t.assignments.empty()     ? int64_t(t.assignments.size())
+        const int64_t parts = !t.assignments.empty()   ? int64_t(t.assignments.size())
                               : t.num_partitions == -1 ? int64_t(ctx.broker.config.default_partitions)
                                                        : int64_t(t.num_partitions);
         std::string why;
@@ -130,7 +133,10 @@ void tenant_limits_in(request_context& ctx, kafka::create_partitions_request& re
             return false;
         }
         refuse(ctx, tenant::refusal::max_partitions);
-        held.rows.push_back({t.name, {}, {}, k_policy_violation,
+        held.rows.push_back({t.name,
+                             {},
+                             {},
+                             k_policy_violation,
                              over(ctx, "partitions", *max_partitions) + " and has " + std::to_string(now.partitions)});
         return true;
     });

@@ -81,24 +81,80 @@ std::optional<tenant_policy> tenant_policy_of(int16_t api_key) {
     using p = tenant_policy;
     switch (api_key) {
         // Names only in marked fields.
-        case 0: case 1: case 2: case 3: case 8: case 9: case 11: case 12: case 13: case 14: case 15: case 16:
-        case 17: case 18: case 19: case 20: case 21: case 22: case 23: case 24: case 25: case 26: case 28:
-        case 35: case 36: case 37: case 42: case 47: case 60: case 61: case 65: case 69: case 71:
-        case 72: case 76: case 77: case 78: case 79: case 90: case 91: case 92:
-            return p::names;
+        case 0:
+        case 1:
+        case 2:
+        case 3:
+        case 8:
+        case 9:
+        case 11:
+        case 12:
+        case 13:
+        case 14:
+        case 15:
+        case 16:
+        case 17:
+        case 18:
+        case 19:
+        case 20:
+        case 21:
+        case 22:
+        case 23:
+        case 24:
+        case 25:
+        case 26:
+        case 28:
+        case 35:
+        case 36:
+        case 37:
+        case 42:
+        case 47:
+        case 60:
+        case 61:
+        case 65:
+        case 69:
+        case 71:
+        case 72:
+        case 76:
+        case 77:
+        case 78:
+        case 79:
+        case 90:
+        case 91:
+        case 92: return p::names;
         // Unmarked names: tenant_names.cc.
-        case 10: case 29: case 30: case 31: case 32: case 33: case 44: case 66: case 68: case 74: case 75:
-            return p::custom;
+        case 10:
+        case 29:
+        case 30:
+        case 31:
+        case 32:
+        case 33:
+        case 44:
+        case 66:
+        case 68:
+        case 74:
+        case 75: return p::custom;
         // The cluster's own administration: replicas and log dirs, leaders,
         // reassignments, quotas, SCRAM users, delegation tokens, the quorum, features.
-        case 34: case 38: case 39: case 40: case 41: case 43: case 45: case 46: case 48: case 49: case 50:
-        case 51: case 55: case 57:
+        case 34:
+        case 38:
+        case 39:
+        case 40:
+        case 41:
+        case 43:
+        case 45:
+        case 46:
+        case 48:
+        case 49:
+        case 50:
+        case 51:
+        case 55:
+        case 57:
         // Streams groups (KIP-1071): their topologies' source topic regexes
         // are not mapped yet, so they are refused to tenants for now.
-        case 88: case 89:
-            return p::operator_only;
-        default:
-            return std::nullopt;
+        case 88:
+        case 89: return p::operator_only;
+        default: return std::nullopt;
     }
 }
 

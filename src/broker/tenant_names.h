@@ -15,10 +15,10 @@
 #include <utility>
 #include <vector>
 
-#include "base/uuid.h"
-#include "broker/error_answer.h"
 #include <functional>
 #include <string>
+#include "base/uuid.h"
+#include "broker/error_answer.h"
 
 #include "protocol/messages/api_entities.h"
 #include "tenant/names.h"
@@ -26,8 +26,8 @@
 namespace ketch::broker {
 
 enum class tenant_policy {
-    names,     // every name is a marked field: the generated visitor maps all of them
-    custom,    // the visitor and the rules of tenant_names.cc
+    names,          // every name is a marked field: the generated visitor maps all of them
+    custom,         // the visitor and the rules of tenant_names.cc
     operator_only,  // cluster administration: refused to a tenant (CLUSTER_AUTHORIZATION_FAILED)
 };
 // nullopt: not classified (refused to tenants, and a failing test).
@@ -96,14 +96,17 @@ struct tenant_out_visitor {
 // The hand-written rules: a refusal (checked before anything is mapped), the
 // way in and the way out. The catch-alls do nothing.
 template <class M>
-std::optional<error_answer> tenant_refusal(const tenant::scope&, const M&, int16_t) { return std::nullopt; }
+std::optional<error_answer> tenant_refusal(const tenant::scope&, const M&, int16_t) {
+    return std::nullopt;
+}
 template <class M>
 void tenant_custom_in(const tenant::scope&, M&, int16_t) {}
 template <class M>
 void tenant_custom_out(const tenant::scope&, M&, int16_t) {}
 
 std::optional<error_answer> tenant_refusal(const tenant::scope&, const kafka::alter_configs_request&, int16_t);
-std::optional<error_answer> tenant_refusal(const tenant::scope&, const kafka::incremental_alter_configs_request&, int16_t);
+std::optional<error_answer> tenant_refusal(const tenant::scope&, const kafka::incremental_alter_configs_request&,
+                                           int16_t);
 std::optional<error_answer> tenant_refusal(const tenant::scope&, const kafka::create_acls_request&, int16_t);
 std::optional<error_answer> tenant_refusal(const tenant::scope&, const kafka::delete_acls_request&, int16_t);
 
@@ -132,13 +135,13 @@ template <class Req>
 std::optional<error_answer> tenant_admit(const tenant::scope& s, const Req& req, int16_t version) {
     auto policy = tenant_policy_of(Req::api_key);
     if (!policy || *policy == tenant_policy::operator_only)
-        return error_answer{int16_t(31), "Cluster administration is not available to a tenant", "Cluster authorization failed."};
+        return error_answer{int16_t(31), "Cluster administration is not available to a tenant",
+                            "Cluster authorization failed."};
     return tenant_refusal(s, req, version);
 }
 
 template <class Req>
-void tenant_map_in(const tenant::scope& s, const topic_name_of& topics, Req& req, int16_t version,
-                   replaced_ids& ids) {
+void tenant_map_in(const tenant::scope& s, const topic_name_of& topics, Req& req, int16_t version, replaced_ids& ids) {
     tenant_custom_in(s, req, version);
     tenant_in_visitor v{s, topics, ids};
     kafka::visit_entities(req, version, v);

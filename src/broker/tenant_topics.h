@@ -14,7 +14,6 @@ struct broker_context;
 // Why the tenant owning `internal` may not have it with `partitions` more
 // partitions (max_topics, max_partitions), or nullopt; counted as the
 // tenant's refusal. Without the catalog (no --tenancy) nothing is refused.
-std::optional<std::string> tenant_refuses_new_topic(broker_context& b, const std::string& internal,
-                                                    int64_t partitions);
+std::optional<std::string> tenant_refuses_new_topic(broker_context& b, const std::string& internal, int64_t partitions);
 
 }  // namespace ketch::broker

@@ -28,9 +28,9 @@ namespace ketch::broker {
 // request version (produceRequestVersionToTransactionSupportedOperation,
 // txnOffsetCommitRequestVersionToTransactionSupportedOperation).
 enum class txn_operation {
-    default_error,    // TRANSACTION_ABORTABLE is answered INVALID_TXN_STATE
-    generic_error,    // TRANSACTION_ABORTABLE as is
-    add_partition,    // the broker adds the partitions (transaction version 2)
+    default_error,  // TRANSACTION_ABORTABLE is answered INVALID_TXN_STATE
+    generic_error,  // TRANSACTION_ABORTABLE as is
+    add_partition,  // the broker adds the partitions (transaction version 2)
 };
 txn_operation produce_txn_operation(int16_t produce_version);
 txn_operation txn_offset_commit_operation(int16_t txn_offset_commit_version);

@@ -46,8 +46,11 @@ std::pair<int8_t, std::optional<std::string>> resource(const acl_opts& o, bool f
 
 json acl_json(int8_t rt, const std::string& name, int8_t pt, const std::string& principal, const std::string& host,
               int8_t op, int8_t perm) {
-    return {{"resource_type", security::name_of(security::resource_type(rt))}, {"resource_name", name},
-            {"pattern_type", security::name_of(security::pattern_type(pt))}, {"principal", principal}, {"host", host},
+    return {{"resource_type", security::name_of(security::resource_type(rt))},
+            {"resource_name", name},
+            {"pattern_type", security::name_of(security::pattern_type(pt))},
+            {"principal", principal},
+            {"host", host},
             {"operation", security::name_of(security::acl_operation(op))},
             {"permission", security::name_of(security::acl_permission(perm))}};
 }
@@ -69,7 +72,8 @@ void list(context& ctx, acl_opts& o) {
     kafka::describe_acls_request req;
     req.resource_type_filter = rt;
     req.resource_name_filter = name;
-    req.pattern_type_filter = o.pattern == "literal" && !name ? 1 : code_of<security::pattern_type>(o.pattern, 4, "pattern type");
+    req.pattern_type_filter =
+        o.pattern == "literal" && !name ? 1 : code_of<security::pattern_type>(o.pattern, 4, "pattern type");
     req.principal_filter = o.principal.empty() ? std::nullopt : std::optional(o.principal);
     req.host_filter = o.host.empty() ? std::nullopt : std::optional(o.host);
     req.operation = o.operations.empty() ? 1 : code_of<security::acl_operation>(o.operations.front(), 15, "operation");
@@ -99,7 +103,8 @@ void create(context& ctx, acl_opts& o) {
         a.host = o.host.empty() ? "*" : o.host;
         a.operation = code_of<security::acl_operation>(op, 15, "operation");
         a.permission_type = o.deny ? 2 : 3;
-        out.push_back(acl_json(rt, *name, a.resource_pattern_type, a.principal, a.host, a.operation, a.permission_type));
+        out.push_back(
+            acl_json(rt, *name, a.resource_pattern_type, a.principal, a.host, a.operation, a.permission_type));
     }
     auto resp = ctx.connect().call<kafka::create_acls_response>(req);
     for (auto& r : resp.results) check(r.error_code, "create ACL", r.error_message);

@@ -16,8 +16,10 @@ namespace ketch::cli {
 namespace {
 std::string what_with(const std::string& what, int16_t code, const std::string& broker_message) {
     std::string s = what + ": " + error_name_of(code) + " (" + std::to_string(code) + ")";
-    if (!broker_message.empty()) s += ": " + broker_message;
-    else if (auto e = error_from_int(code); e && !error_message(*e).empty()) s += ": " + std::string(error_message(*e));
+    if (!broker_message.empty())
+        s += ": " + broker_message;
+    else if (auto e = error_from_int(code); e && !error_message(*e).empty())
+        s += ": " + std::string(error_message(*e));
     return s;
 }
 }  // namespace
@@ -38,8 +40,9 @@ std::string error_hint(int16_t code) {
     switch (code) {
         case 3: return "check the topic name with `ketch topic list`";
         case 7: return "the broker is slow or overloaded; retry, or raise -X request.timeout.ms";
-        case 29: case 30: case 31:
-            return "the principal lacks an ACL for this; see `ketch acl list` (as a super user)";
+        case 29:
+        case 30:
+        case 31: return "the principal lacks an ACL for this; see `ketch acl list` (as a super user)";
         case 36: return "the topic already exists; `ketch topic describe NAME` shows it";
         case 37: return "use -p/--partitions N with N >= 1 (or the broker default)";
         case 38: return "the replication factor is larger than the number of brokers";
@@ -66,7 +69,8 @@ struct client::broker_conn {
 };
 
 client::client(client_config cfg) : cfg_(std::move(cfg)) {
-    if (cfg_.brokers.empty()) throw std::invalid_argument("no brokers: give -b host:port or set KAFKA_BOOTSTRAP_SERVERS");
+    if (cfg_.brokers.empty())
+        throw std::invalid_argument("no brokers: give -b host:port or set KAFKA_BOOTSTRAP_SERVERS");
 }
 
 client::~client() = default;
@@ -91,7 +95,8 @@ client::broker_conn& client::conn(int node) {
         if (a == addresses_.end()) {
             metadata(std::vector<std::string>{});
             a = addresses_.find(node);
-            if (a == addresses_.end()) throw network_error("broker " + std::to_string(node) + " is not in the cluster's metadata");
+            if (a == addresses_.end())
+                throw network_error("broker " + std::to_string(node) + " is not in the cluster's metadata");
         }
         c->sock = std::make_unique<connection>(a->second, cfg_.tls, cfg_.timeout);
     }
@@ -139,8 +144,7 @@ bytes client::receive_body(broker_conn& c, int16_t key, int16_t version, int32_t
     kafka::reader r(resp.data(), resp.size());
     kafka::response_header rh;
     rh.decode(r, api ? api->response_header_version(version) : 0);
-    if (rh.correlation_id != id)
-        throw network_error("response out of order from " + c.sock->address());
+    if (rh.correlation_id != id) throw network_error("response out of order from " + c.sock->address());
     size_t used = resp.size() - r.remaining();
     resp.erase(resp.begin(), resp.begin() + std::ptrdiff_t(used));
     return resp;
@@ -185,9 +189,12 @@ namespace {
 std::string scram_name(std::string_view user) {
     std::string out;
     for (char ch : user) {
-        if (ch == ',') out += "=2C";
-        else if (ch == '=') out += "=3D";
-        else out += ch;
+        if (ch == ',')
+            out += "=2C";
+        else if (ch == '=')
+            out += "=3D";
+        else
+            out += ch;
     }
     return out;
 }
@@ -240,7 +247,11 @@ void client::authenticate(broker_conn& c) {
         return;
     }
     if (mech == "OAUTHBEARER") {  // RFC 7628: an error JSON back is acknowledged with ^A, then the login fails
-        if (!step("n,,\x01" "auth=Bearer " + cfg_.sasl_oauthbearer_token + "\x01\x01").empty()) step("\x01");
+        if (!step("n,,\x01"
+                  "auth=Bearer " +
+                  cfg_.sasl_oauthbearer_token + "\x01\x01")
+                 .empty())
+            step("\x01");
         return;
     }
     auto alg = mech == "SCRAM-SHA-512" ? security::hash_alg::sha512 : security::hash_alg::sha256;
@@ -282,7 +293,8 @@ void client::learn_brokers(const kafka::metadata_response& m) {
     }
 }
 
-kafka::metadata_response client::metadata(const std::optional<std::vector<std::string>>& topics, bool allow_auto_create) {
+kafka::metadata_response client::metadata(const std::optional<std::vector<std::string>>& topics,
+                                          bool allow_auto_create) {
     kafka::metadata_request req;
     if (topics) {
         req.topics.emplace();

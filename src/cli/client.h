@@ -118,11 +118,13 @@ public:
     template <class F>
     auto while_coordinator_loads(F f) {
         auto deadline = std::chrono::steady_clock::now() + cfg_.timeout;
-        for (auto backoff = std::chrono::milliseconds(50);; backoff = std::min(backoff * 2, std::chrono::milliseconds(1000))) {
+        for (auto backoff = std::chrono::milliseconds(50);;
+             backoff = std::min(backoff * 2, std::chrono::milliseconds(1000))) {
             try {
                 return f();
             } catch (const kafka_error& e) {
-                if ((e.code != 14 && e.code != 15 && e.code != 16) || std::chrono::steady_clock::now() + backoff > deadline)
+                if ((e.code != 14 && e.code != 15 && e.code != 16) ||
+                    std::chrono::steady_clock::now() + backoff > deadline)
                     throw;
             }
             std::this_thread::sleep_for(backoff);
@@ -157,4 +159,3 @@ private:
 };
 
 }  // namespace ketch::cli
-

@@ -16,13 +16,19 @@ void info(context& ctx) {
     std::vector<std::vector<std::string>> rows;
     std::sort(m.brokers.begin(), m.brokers.end(), [](auto& a, auto& b) { return a.node_id < b.node_id; });
     for (auto& b : m.brokers) {
-        brokers.push_back({{"id", b.node_id}, {"host", b.host}, {"port", b.port},
-                           {"rack", b.rack ? json(*b.rack) : json(nullptr)}, {"controller", b.node_id == m.controller_id}});
+        brokers.push_back({{"id", b.node_id},
+                           {"host", b.host},
+                           {"port", b.port},
+                           {"rack", b.rack ? json(*b.rack) : json(nullptr)},
+                           {"controller", b.node_id == m.controller_id}});
         rows.push_back({std::to_string(b.node_id) + (b.node_id == m.controller_id ? "*" : ""), b.host,
                         std::to_string(b.port), b.rack.value_or("")});
     }
     if (ctx.json) {
-        std::cout << json{{"cluster_id", m.cluster_id.value_or("")}, {"controller", m.controller_id}, {"brokers", brokers}}.dump()
+        std::cout << json{{"cluster_id", m.cluster_id.value_or("")},
+                          {"controller", m.controller_id},
+                          {"brokers", brokers}}
+                         .dump()
                   << "\n";
         return;
     }
@@ -55,8 +61,10 @@ void config(context& ctx, int32_t broker, bool all) {
             rows.push_back({cf.name, v});
         }
     }
-    if (ctx.json) std::cout << out.dump() << "\n";
-    else print_table(std::cout, {"CONFIG", "VALUE"}, rows);
+    if (ctx.json)
+        std::cout << out.dump() << "\n";
+    else
+        print_table(std::cout, {"CONFIG", "VALUE"}, rows);
 }
 
 }  // namespace

@@ -8,7 +8,8 @@
 namespace ketch::cli {
 
 void add_connection_options(CLI::App* cmd, context& ctx) {
-    cmd->add_option("-b,--brokers", ctx.brokers_flag, "bootstrap servers, host:port[,host:port] (KAFKA_BOOTSTRAP_SERVERS)")
+    cmd->add_option("-b,--brokers", ctx.brokers_flag,
+                    "bootstrap servers, host:port[,host:port] (KAFKA_BOOTSTRAP_SERVERS)")
         ->delimiter(',');
     cmd->add_option("-X", ctx.properties,
                     "client property key=value: security.protocol, sasl.mechanism, sasl.username, sasl.password, "
@@ -40,8 +41,8 @@ client_config context::settings() const {
         std::ifstream in(profile_path(name));
         if (!in) {
             if (explicit_profile)
-                throw usage_error("no profile '" + name + "' (" + profile_path(name) +
-                                  "); `ketch env --profile " + name + "` writes it");
+                throw usage_error("no profile '" + name + "' (" + profile_path(name) + "); `ketch env --profile " +
+                                  name + "` writes it");
         } else {
             std::stringstream ss;
             ss << in.rdbuf();
@@ -54,8 +55,9 @@ client_config context::settings() const {
         if (auto err = apply_property(c, p)) throw usage_error("-X " + p + ": " + *err);
     if (!brokers_flag.empty()) c.brokers = brokers_flag;
     if (c.brokers.empty())
-        throw usage_error("no brokers: give -b host:port, set KAFKA_BOOTSTRAP_SERVERS, or save a profile with "
-                          "`ketch env --profile NAME`");
+        throw usage_error(
+            "no brokers: give -b host:port, set KAFKA_BOOTSTRAP_SERVERS, or save a profile with "
+            "`ketch env --profile NAME`");
     for (auto& b : c.brokers) {
         try {
             split_host_port(b);

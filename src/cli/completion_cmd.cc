@@ -28,18 +28,21 @@ void print_completion(CLI::App& root, const std::string& shell) {
             for (auto& n : opt->get_lnames()) flags += "--" + n + " ";
         cases += "    \"" + g->get_name() + "\") words=\"" + (subs.empty() ? flags : subs) + "\" ;;\n";
     }
-    std::string body = "_ketch() {\n"
-                       "  local cur=${COMP_WORDS[COMP_CWORD]} path=\"\" words\n"
-                       "  local i\n"
-                       "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
-                       "    case ${COMP_WORDS[i]} in -*) ;; *) [ -z \"$path\" ] && path=${COMP_WORDS[i]} || { [ \"${path#* }\" = \"$path\" ] && path=\"$path ${COMP_WORDS[i]}\"; } ;; esac\n"
-                       "  done\n"
-                       "  case \"$path\" in\n"
-                       "    \"\") words=\"" + groups + "completion\" ;;\n" + cases +
-                       "    *) words=\"\" ;;\n"
-                       "  esac\n"
-                       "  COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-                       "}\n";
+    std::string body =
+        "_ketch() {\n"
+        "  local cur=${COMP_WORDS[COMP_CWORD]} path=\"\" words\n"
+        "  local i\n"
+        "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
+        "    case ${COMP_WORDS[i]} in -*) ;; *) [ -z \"$path\" ] && path=${COMP_WORDS[i]} || { [ \"${path#* }\" = "
+        "\"$path\" ] && path=\"$path ${COMP_WORDS[i]}\"; } ;; esac\n"
+        "  done\n"
+        "  case \"$path\" in\n"
+        "    \"\") words=\"" +
+        groups + "completion\" ;;\n" + cases +
+        "    *) words=\"\" ;;\n"
+        "  esac\n"
+        "  COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+        "}\n";
     if (shell == "zsh") std::cout << "autoload -U +X bashcompinit && bashcompinit\n";
     std::cout << body << "complete -o default -F _ketch ketch\n";
 }

@@ -33,8 +33,7 @@ std::vector<std::string> split_list(std::string_view list, char sep) {
 
 std::optional<std::string> apply_property(client_config& c, std::string_view kv) {
     auto eq = kv.find('=');
-    if (eq == std::string_view::npos || eq == 0)
-        return "expected key=value, got '" + std::string(kv) + "'";
+    if (eq == std::string_view::npos || eq == 0) return "expected key=value, got '" + std::string(kv) + "'";
     std::string key(trim(kv.substr(0, eq)));
     std::string value(trim(kv.substr(eq + 1)));
     if (key == "bootstrap.servers" || key == "metadata.broker.list") {

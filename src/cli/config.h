@@ -20,12 +20,12 @@
 namespace ketch::cli {
 
 struct client_config {
-    std::vector<std::string> brokers;          // bootstrap.servers
+    std::vector<std::string> brokers;             // bootstrap.servers
     std::string security_protocol = "PLAINTEXT";  // PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL
-    std::string sasl_mechanism = "PLAIN";      // PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER
+    std::string sasl_mechanism = "PLAIN";         // PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER
     std::string sasl_username;
     std::string sasl_password;
-    std::string sasl_oauthbearer_token;        // OAUTHBEARER: a JWT, sent as is
+    std::string sasl_oauthbearer_token;  // OAUTHBEARER: a JWT, sent as is
     tls_settings tls;
     std::string client_id = "ketch-cli";
     std::chrono::milliseconds timeout{10000};  // request.timeout.ms

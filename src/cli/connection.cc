@@ -72,8 +72,10 @@ connection::connection(const std::string& address, const tls_settings& tls, std:
             int err = 0;
             socklen_t len = sizeof err;
             if (n == 1) ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
-            if (n == 1 && err == 0) r = 0;
-            else errno = n == 0 ? ETIMEDOUT : err;
+            if (n == 1 && err == 0)
+                r = 0;
+            else
+                errno = n == 0 ? ETIMEDOUT : err;
         }
         if (r == 0) {
             fd_ = fd;
@@ -103,8 +105,9 @@ connection::connection(const std::string& address, const tls_settings& tls, std:
     if (!tls.certificate_location.empty()) {
         if (SSL_CTX_use_certificate_chain_file(ctx, tls.certificate_location.c_str()) != 1)
             throw network_error("cannot read ssl.certificate.location: " + ssl_error_text());
-        if (SSL_CTX_use_PrivateKey_file(ctx, (tls.key_location.empty() ? tls.certificate_location : tls.key_location).c_str(),
-                                        SSL_FILETYPE_PEM) != 1)
+        if (SSL_CTX_use_PrivateKey_file(
+                ctx, (tls.key_location.empty() ? tls.certificate_location : tls.key_location).c_str(),
+                SSL_FILETYPE_PEM) != 1)
             throw network_error("cannot read ssl.key.location: " + ssl_error_text());
     }
     auto* ssl = SSL_new(ctx);
@@ -154,7 +157,8 @@ void connection::write_all(const uint8_t* p, size_t n) {
         } else {
             w = ::send(fd_, p + done, n - done, MSG_NOSIGNAL);
             if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) throw network_error("connection to " + address_ + " lost while sending: " + std::strerror(errno));
+            if (w <= 0)
+                throw network_error("connection to " + address_ + " lost while sending: " + std::strerror(errno));
         }
         done += size_t(w);
     }
@@ -167,8 +171,7 @@ void connection::read_all(uint8_t* p, size_t n) {
         if (ssl_) {
             r = SSL_read(static_cast<SSL*>(ssl_), p + done, int(n - done));
             if (r <= 0) {
-                if (errno == EAGAIN || errno == EWOULDBLOCK)
-                    throw network_error("timed out waiting for " + address_);
+                if (errno == EAGAIN || errno == EWOULDBLOCK) throw network_error("timed out waiting for " + address_);
                 throw network_error("connection to " + address_ + " closed");
             }
         } else {
@@ -196,7 +199,8 @@ bytes connection::read_frame() {
     uint8_t size[4];
     read_all(size, 4);
     int32_t n = load_be<int32_t>(size);
-    if (n < 0 || n > (512 << 20)) throw network_error("bad response frame size " + std::to_string(n) + " from " + address_);
+    if (n < 0 || n > (512 << 20))
+        throw network_error("bad response frame size " + std::to_string(n) + " from " + address_);
     bytes out(static_cast<size_t>(n));
     read_all(out.data(), out.size());
     return out;

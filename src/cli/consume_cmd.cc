@@ -11,11 +11,11 @@
 #include <thread>
 
 #include "cli/command.h"
-#include "cli/format.h"
 #include "cli/consumer_member.h"
+#include "cli/fetched_records.h"
+#include "cli/format.h"
 #include "cli/group_member.h"
 #include "cli/group_offsets.h"
-#include "cli/fetched_records.h"
 #include "cli/offsets.h"
 #include "protocol/messages/fetch.h"
 
@@ -70,8 +70,10 @@ public:
             if (!o.partitions.empty())
                 throw usage_error("-p/--partition cannot be combined with -g (the group assigns partitions)");
             for (auto& topic : o.topics) c_.leaders(topic);  // an unknown topic fails before joining
-            if (o.group_protocol == "consumer") member_ = std::make_unique<consumer_member>(c_, o.group, o.topics);
-            else member_ = std::make_unique<group_member>(c_, o.group, o.topics);
+            if (o.group_protocol == "consumer")
+                member_ = std::make_unique<consumer_member>(c_, o.group, o.topics);
+            else
+                member_ = std::make_unique<group_member>(c_, o.group, o.topics);
         }
     }
 
@@ -127,7 +129,8 @@ private:
         for (auto& topic : o_.topics) {
             size_t before = out.size();
             for (auto& [p, l] : c_.leaders(topic))
-                if (o_.partitions.empty() || std::find(o_.partitions.begin(), o_.partitions.end(), p) != o_.partitions.end())
+                if (o_.partitions.empty() ||
+                    std::find(o_.partitions.begin(), o_.partitions.end(), p) != o_.partitions.end())
                     out.emplace_back(topic, p);
             if (out.size() == before) throw usage_error("topic '" + topic + "' has none of the partitions asked for");
         }
@@ -151,7 +154,8 @@ private:
             auto first = list_offsets(c_, topic, chosen, k_earliest, o_.read_committed);
             auto end = list_offsets(c_, topic, chosen, k_latest, o_.read_committed);
             std::map<int32_t, int64_t> at;
-            if (spec_.k == offset_spec::kind::timestamp) at = list_offsets(c_, topic, chosen, spec_.value, o_.read_committed);
+            if (spec_.k == offset_spec::kind::timestamp)
+                at = list_offsets(c_, topic, chosen, spec_.value, o_.read_committed);
             for (auto& [p, l] : chosen) {
                 std::optional<int64_t> t;
                 if (auto it = at.find(p); it != at.end()) t = it->second;
@@ -261,7 +265,9 @@ void add_consume_command(CLI::App& app, context& ctx) {
     c->add_option("-n,--num", o->count, "stop after N records");
     c->add_flag("-e,--exit", o->exit_at_end, "stop at the end of every partition (as it was at the start)");
     c->add_option("--timeout", o->timeout_ms, "stop after this many ms without a record");
-    c->add_option("-g,--group", o->group, "join this consumer group: its partitions, from its committed offsets (-o where none), committing what was printed");
+    c->add_option("-g,--group", o->group,
+                  "join this consumer group: its partitions, from its committed offsets (-o where none), committing "
+                  "what was printed");
     c->add_option("--group-protocol", o->group_protocol,
                   "classic (JoinGroup/SyncGroup, the range assignor) or consumer (KIP-848: ConsumerGroupHeartbeat, the "
                   "broker assigns)")

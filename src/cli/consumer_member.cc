@@ -51,7 +51,8 @@ bool consumer_member::beat(bool joining) {
     for (auto& [id, name] : topic_names_)
         if (by_name.count(name)) req.topic_partitions->push_back({id, by_name[name], {}});
     for (int attempt = 0;; ++attempt) {
-        auto resp = c_.call<kafka::consumer_group_heartbeat_response>(req, c_.coordinator(group_, coordinator_type::group));
+        auto resp =
+            c_.call<kafka::consumer_group_heartbeat_response>(req, c_.coordinator(group_, coordinator_type::group));
         if (resp.error_code == k_fenced_member_epoch || resp.error_code == k_unknown_member_id) {
             epoch_ = 0;
             owned_.clear();

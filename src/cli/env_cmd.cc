@@ -6,8 +6,8 @@
 // <config dir>/NAME.properties and makes NAME the profile later commands use.
 #include <algorithm>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <iostream>
 
 #include "cli/command.h"
@@ -40,9 +40,12 @@ struct env_view {
     std::string user, pass, ca;
 
     explicit env_view(const client_config& cfg)
-        : c(cfg), sasl(cfg.uses_sasl()), tls(cfg.uses_tls()),
+        : c(cfg),
+          sasl(cfg.uses_sasl()),
+          tls(cfg.uses_tls()),
           user(cfg.sasl_username.empty() ? "<user>" : cfg.sasl_username),
-          pass(cfg.sasl_password.empty() ? "<password>" : cfg.sasl_password), ca(cfg.tls.ca_location) {
+          pass(cfg.sasl_password.empty() ? "<password>" : cfg.sasl_password),
+          ca(cfg.tls.ca_location) {
         for (auto& b : cfg.brokers) bootstrap += (bootstrap.empty() ? "" : ",") + b;
     }
     bool ca_file() const { return tls && !ca.empty(); }
@@ -82,8 +85,8 @@ void print_librdkafka(const env_view& e) {
 }
 
 void print_python(const env_view& e) {
-    std::cout << "conf = {\n    \"bootstrap.servers\": " << q(e.bootstrap) << ",\n    \"security.protocol\": "
-              << q(e.c.security_protocol) << ",\n";
+    std::cout << "conf = {\n    \"bootstrap.servers\": " << q(e.bootstrap)
+              << ",\n    \"security.protocol\": " << q(e.c.security_protocol) << ",\n";
     if (e.sasl)
         std::cout << "    \"sasl.mechanisms\": " << q(e.c.sasl_mechanism) << ",\n    \"sasl.username\": " << q(e.user)
                   << ",\n    \"sasl.password\": " << q(e.pass) << ",\n";
@@ -94,11 +97,12 @@ void print_python(const env_view& e) {
 void print_franz_go(const env_view& e) {
     std::cout << "opts := []kgo.Opt{\n    kgo.SeedBrokers(" << e.broker_list(q) << "),\n";
     if (e.tls)
-        std::cout << "    kgo.DialTLSConfig(tlsConfig), // tls.Config with RootCAs from " << (e.ca.empty() ? "the system" : e.ca)
-                  << "\n";
+        std::cout << "    kgo.DialTLSConfig(tlsConfig), // tls.Config with RootCAs from "
+                  << (e.ca.empty() ? "the system" : e.ca) << "\n";
     if (e.sasl) {
         if (e.c.sasl_mechanism == "PLAIN")
-            std::cout << "    kgo.SASL(plain.Auth{User: " << q(e.user) << ", Pass: " << q(e.pass) << "}.AsMechanism()),\n";
+            std::cout << "    kgo.SASL(plain.Auth{User: " << q(e.user) << ", Pass: " << q(e.pass)
+                      << "}.AsMechanism()),\n";
         else
             std::cout << "    kgo.SASL(scram.Auth{User: " << q(e.user) << ", Pass: " << q(e.pass) << "}.As"
                       << (e.c.sasl_mechanism == "SCRAM-SHA-512" ? "Sha512" : "Sha256") << "Mechanism()),\n";
@@ -107,13 +111,16 @@ void print_franz_go(const env_view& e) {
 }
 
 void print_kafkajs(const env_view& e) {
-    std::cout << "const kafka = new Kafka({\n  brokers: [" << e.broker_list([](const std::string& b) { return "'" + b + "'"; })
-              << "],\n";
-    if (e.tls) std::cout << "  ssl: " << (e.ca.empty() ? "true" : "{ ca: [fs.readFileSync('" + e.ca + "', 'utf-8')] }") << ",\n";
+    std::cout << "const kafka = new Kafka({\n  brokers: ["
+              << e.broker_list([](const std::string& b) { return "'" + b + "'"; }) << "],\n";
+    if (e.tls)
+        std::cout << "  ssl: " << (e.ca.empty() ? "true" : "{ ca: [fs.readFileSync('" + e.ca + "', 'utf-8')] }")
+                  << ",\n";
     if (e.sasl) {
         const auto& m = e.c.sasl_mechanism;
         std::string js = m == "PLAIN" ? "plain" : m == "SCRAM-SHA-256" ? "scram-sha-256" : "scram-sha-512";
-        std::cout << "  sasl: { mechanism: '" << js << "', username: '" << e.user << "', password: '" << e.pass << "' },\n";
+        std::cout << "  sasl: { mechanism: '" << js << "', username: '" << e.user << "', password: '" << e.pass
+                  << "' },\n";
     }
     std::cout << "})\n";
 }
@@ -203,10 +210,11 @@ void add_env_command(CLI::App& app, context& ctx) {
         ->check(CLI::IsMember({"shell", "java", "librdkafka", "kcat", "python", "franz-go", "go", "kafkajs", "all"}));
     e->add_flag("--json", ctx.json, "JSON output");
     e->allow_extras();
-    e->footer("Without -b, the remaining flags are the broker's (--listen, --listener, --config, ...).\n"
-              "Examples:\n  eval $(ketch env --listen 127.0.0.1:9092)\n  ketch env -f all\n"
-              "  ketch env -b kafka:9093 -X security.protocol=SASL_SSL -X sasl.mechanism=SCRAM-SHA-512 "
-              "-X sasl.username=alice -X sasl.password=secret --profile prod");
+    e->footer(
+        "Without -b, the remaining flags are the broker's (--listen, --listener, --config, ...).\n"
+        "Examples:\n  eval $(ketch env --listen 127.0.0.1:9092)\n  ketch env -f all\n"
+        "  ketch env -b kafka:9093 -X security.protocol=SASL_SSL -X sasl.mechanism=SCRAM-SHA-512 "
+        "-X sasl.username=alice -X sasl.password=secret --profile prod");
     e->callback([&ctx, o, e] { run_env(ctx, *o, e->remaining()); });
 }
 

@@ -29,14 +29,7 @@ std::string console_url(const fault_opts& o) {
 
 // The answer's JSON; a 4xx/5xx becomes an error with the console's message.
 json call(const fault_opts& o, const std::string& method, const std::string& path, const std::string& body = {}) {
-    auto r = http_call(console_url(o), method, path, body);
-    auto j = json::parse(r.body, nullptr, false);
-    if (r.status >= 400) {
-        std::string msg = !j.is_discarded() && j.contains("message") ? j["message"].get<std::string>() : r.body;
-        throw std::runtime_error("the console answered " + std::to_string(r.status) + ": " + msg);
-    }
-    if (j.is_discarded()) throw std::runtime_error("the console answered no JSON");
-    return j;
+    return console_call(console_url(o), method, path, body);
 }
 
 std::string cell(const json& f, const char* key) {
@@ -53,8 +46,10 @@ void add(const fault_opts& o) {
             b["error"] = o.error;
     }
     if (!o.api.empty()) {
-        if (std::isdigit(static_cast<unsigned char>(o.api[0]))) b["api"] = std::atoi(o.api.c_str());
-        else b["api"] = o.api;
+        if (std::isdigit(static_cast<unsigned char>(o.api[0])))
+            b["api"] = std::atoi(o.api.c_str());
+        else
+            b["api"] = o.api;
     }
     if (!o.topic.empty()) b["topic"] = o.topic;
     if (o.partition) b["partition"] = *o.partition;
@@ -62,8 +57,10 @@ void add(const fault_opts& o) {
     if (o.count) b["count"] = *o.count;
     if (o.duration_ms) b["duration_ms"] = *o.duration_ms;
     auto f = call(o, "POST", "/api/v1/faults", b.dump());
-    if (o.json) std::cout << f.dump() << "\n";
-    else std::cout << "fault " << cell(f, "id") << " added\n";
+    if (o.json)
+        std::cout << f.dump() << "\n";
+    else
+        std::cout << "fault " << cell(f, "id") << " added\n";
 }
 
 void list(const fault_opts& o) {
@@ -87,14 +84,18 @@ void list(const fault_opts& o) {
 void clear(const fault_opts& o) {
     if (o.ids.empty()) {
         auto j = call(o, "DELETE", "/api/v1/faults");
-        if (o.json) std::cout << j.dump() << "\n";
-        else std::cout << cell(j, "cleared") << " fault(s) cleared\n";
+        if (o.json)
+            std::cout << j.dump() << "\n";
+        else
+            std::cout << cell(j, "cleared") << " fault(s) cleared\n";
         return;
     }
     for (auto& id : o.ids) {
         auto j = call(o, "DELETE", "/api/v1/faults/" + id);
-        if (o.json) std::cout << j.dump() << "\n";
-        else std::cout << "fault " << id << " cleared\n";
+        if (o.json)
+            std::cout << j.dump() << "\n";
+        else
+            std::cout << "fault " << id << " cleared\n";
     }
 }
 
@@ -122,9 +123,10 @@ void add_fault_commands(CLI::App& app, context&) {
     a->add_option("--client-id", o->client_id, "match this client id only");
     a->add_option("--count", o->count, "inject this many times (default: until cleared)");
     a->add_option("--duration-ms", o->duration_ms, "latency or pause length");
-    a->footer("Examples:\n  ketch fault add error --error NOT_LEADER_OR_FOLLOWER --api Produce --count 3\n"
-              "  ketch fault add latency --duration-ms 500 --api Fetch\n"
-              "  ketch fault add disk_full --topic orders --partition 0");
+    a->footer(
+        "Examples:\n  ketch fault add error --error NOT_LEADER_OR_FOLLOWER --api Produce --count 3\n"
+        "  ketch fault add latency --duration-ms 500 --api Fetch\n"
+        "  ketch fault add disk_full --topic orders --partition 0");
     a->callback([o] { add(*o); });
     auto* l = g->add_subcommand("list", "the active faults");
     common(l, *o);

@@ -20,12 +20,13 @@ message to_message(const std::string& topic, int32_t partition, const record::ba
     m.partition = partition;
     m.offset = h.base_offset + rv.offset_delta;
     m.timestamp = h.ts_type() == record::timestamp_type::log_append_time ? h.max_timestamp
-                                                                        : h.base_timestamp + rv.timestamp_delta;
+                                                                         : h.base_timestamp + rv.timestamp_delta;
     if (rv.key) m.key = bytes(rv.key->begin(), rv.key->end());
     if (rv.value) m.value = bytes(rv.value->begin(), rv.value->end());
     for (auto& hv : rv.headers)
-        m.headers.emplace_back(std::string(hv.key.begin(), hv.key.end()),
-                               hv.value ? std::optional<bytes>(bytes(hv.value->begin(), hv.value->end())) : std::nullopt);
+        m.headers.emplace_back(
+            std::string(hv.key.begin(), hv.key.end()),
+            hv.value ? std::optional<bytes>(bytes(hv.value->begin(), hv.value->end())) : std::nullopt);
     return m;
 }
 
@@ -65,7 +66,8 @@ int64_t read_fetched(const kafka::fetch_response::partition_data& pd, const std:
         if (!h || pos + h->total_size() > data.size()) break;  // a partial batch ends the data
         byte_view batch = byte_view(data).subspan(pos, h->total_size());
         pos += h->total_size();
-        if (h->magic != 2) throw std::runtime_error("message format v" + std::to_string(h->magic) + " is not supported");
+        if (h->magic != 2)
+            throw std::runtime_error("message format v" + std::to_string(h->magic) + " is not supported");
         bool skip = aborted.skip(*h) || h->is_control();
         if (!skip && !read_batch(batch, *h, topic, pd.partition_index, next, emit)) return next;
         next = std::max(next, h->last_offset() + 1);

@@ -21,7 +21,8 @@ format_parse parse_format(std::string_view spec) {
     for (size_t i = 0; i < spec.size(); ++i) {
         char c = spec[i];
         if (c == '\\') {
-            if (i + 1 == spec.size()) return {std::nullopt, "format ends with a lone '\\' (write \\\\ for a backslash)"};
+            if (i + 1 == spec.size())
+                return {std::nullopt, "format ends with a lone '\\' (write \\\\ for a backslash)"};
             char e = spec[++i];
             switch (e) {
                 case 'n': lit('\n'); break;
@@ -48,15 +49,16 @@ format_parse parse_format(std::string_view spec) {
             case 'p': k = field::partition; break;
             case 'o': k = field::offset; break;
             case 'k': k = field::key; break;
-            case 'v': case 's': k = field::value; break;
+            case 'v':
+            case 's': k = field::value; break;
             case 'h': k = field::headers; break;
-            case 'd': case 'T': k = field::timestamp; break;
+            case 'd':
+            case 'T': k = field::timestamp; break;
             case 'K': k = field::key_length; break;
             case 'S': k = field::value_length; break;
             default:
                 return {std::nullopt, "unknown directive '%" + std::string(1, d) + "' at position " +
-                                          std::to_string(i - 1) +
-                                          " (known: %t %p %o %k %v %s %h %d %T %K %S %%)"};
+                                          std::to_string(i - 1) + " (known: %t %p %o %k %v %s %h %d %T %K %S %%)"};
         }
         f.tokens.push_back({k, {}});
     }
@@ -71,8 +73,12 @@ std::string render(const format& f, const message& m) {
             case field::topic: out += m.topic; break;
             case field::partition: out += std::to_string(m.partition); break;
             case field::offset: out += std::to_string(m.offset); break;
-            case field::key: if (m.key) out += as_text(*m.key); break;
-            case field::value: if (m.value) out += as_text(*m.value); break;
+            case field::key:
+                if (m.key) out += as_text(*m.key);
+                break;
+            case field::value:
+                if (m.value) out += as_text(*m.value);
+                break;
             case field::timestamp: out += std::to_string(m.timestamp); break;
             case field::key_length: out += std::to_string(m.key ? int64_t(m.key->size()) : -1); break;
             case field::value_length: out += std::to_string(m.value ? int64_t(m.value->size()) : -1); break;
@@ -164,9 +170,7 @@ read_result read_with_format(const format& f, std::string_view in) {
                     }
                     break;
                 }
-                default:
-                    out.error = "%o, %K and %S cannot be read when producing";
-                    return out;
+                default: out.error = "%o, %K and %S cannot be read when producing"; return out;
             }
         }
         out.messages.push_back(std::move(m));
@@ -236,8 +240,8 @@ std::optional<message> from_json_line(std::string_view line, std::string& error)
     if (auto it = j.find("headers"); it != j.end()) {
         if (it->is_object()) {
             for (auto& [k, v] : it->items())
-                m.headers.emplace_back(k, v.is_string() ? std::optional<bytes>(to_bytes(v.get<std::string>()))
-                                                        : std::nullopt);
+                m.headers.emplace_back(
+                    k, v.is_string() ? std::optional<bytes>(to_bytes(v.get<std::string>())) : std::nullopt);
         } else if (it->is_array()) {
             for (auto& h : *it) {
                 if (!h.is_object() || !h.contains("key") || !h["key"].is_string()) {

@@ -30,9 +30,7 @@ struct message {
     std::vector<std::pair<std::string, std::optional<bytes>>> headers;
 };
 
-enum class field : char {
-    literal, topic, partition, offset, key, value, headers, timestamp, key_length, value_length
-};
+enum class field : char { literal, topic, partition, offset, key, value, headers, timestamp, key_length, value_length };
 
 struct format_token {
     field kind = field::literal;

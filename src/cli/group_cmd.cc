@@ -34,11 +34,14 @@ void list(context& ctx) {
     json out = json::array();
     std::vector<std::vector<std::string>> rows;
     for (auto& [id, g] : all) {
-        out.push_back({{"group", id}, {"protocol_type", g.protocol_type}, {"state", g.group_state}, {"type", g.group_type}});
+        out.push_back(
+            {{"group", id}, {"protocol_type", g.protocol_type}, {"state", g.group_state}, {"type", g.group_type}});
         rows.push_back({id, g.group_state, g.group_type.empty() ? g.protocol_type : g.group_type});
     }
-    if (ctx.json) std::cout << out.dump() << "\n";
-    else print_table(std::cout, {"GROUP", "STATE", "TYPE"}, rows);
+    if (ctx.json)
+        std::cout << out.dump() << "\n";
+    else
+        print_table(std::cout, {"GROUP", "STATE", "TYPE"}, rows);
 }
 
 // Lag rows: topic, partition, committed, end, lag.
@@ -61,7 +64,8 @@ json lag_of(client& c, const std::string& group, std::vector<std::vector<std::st
             auto e = ends.find(p);
             int64_t end = e == ends.end() ? -1 : e->second;
             int64_t lag = end < 0 ? -1 : std::max<int64_t>(0, end - off);
-            out.push_back({{"topic", topic}, {"partition", p}, {"committed_offset", off}, {"end_offset", end}, {"lag", lag}});
+            out.push_back(
+                {{"topic", topic}, {"partition", p}, {"committed_offset", off}, {"end_offset", end}, {"lag", lag}});
             rows.push_back({topic, std::to_string(p), std::to_string(off), end < 0 ? "-" : std::to_string(end),
                             lag < 0 ? "-" : std::to_string(lag)});
         }
@@ -86,7 +90,9 @@ void describe(context& ctx, group_opts& o) {
                 assigned.push_back({{"topic", t}, {"partition", p}});
                 shown += (shown.empty() ? "" : ",") + t + "-" + std::to_string(p);
             }
-            json j = {{"member_id", m.member_id}, {"client_id", m.client_id}, {"client_host", m.client_host},
+            json j = {{"member_id", m.member_id},
+                      {"client_id", m.client_id},
+                      {"client_host", m.client_host},
                       {"group_instance_id", m.instance_id ? json(*m.instance_id) : json(nullptr)}};
             if (m.member_epoch) {
                 j["member_epoch"] = *m.member_epoch;
@@ -98,8 +104,14 @@ void describe(context& ctx, group_opts& o) {
         int64_t total = 0;
         for (auto& l : lag)
             if (l["lag"].get<int64_t>() > 0) total += l["lag"].get<int64_t>();
-        json one = {{"group", id},         {"state", g.state},     {"type", g.type},       {"protocol_type", g.protocol_type},
-                    {"protocol", g.protocol}, {"members", members}, {"offsets", lag}, {"total_lag", total}};
+        json one = {{"group", id},
+                    {"state", g.state},
+                    {"type", g.type},
+                    {"protocol_type", g.protocol_type},
+                    {"protocol", g.protocol},
+                    {"members", members},
+                    {"offsets", lag},
+                    {"total_lag", total}};
         if (g.epoch) one["group_epoch"] = *g.epoch;
         all.push_back(std::move(one));
         if (!ctx.json) {
@@ -127,7 +139,8 @@ void remove(context& ctx, group_opts& o) {
         auto resp = c.call<kafka::delete_groups_response>(req, node);
         for (auto& r : resp.results) {
             out.push_back({{"group", r.group_id}, {"error", r.error_code ? error_name_of(r.error_code) : ""}});
-            if (!ctx.json) std::cout << r.group_id << "  " << (r.error_code ? error_name_of(r.error_code) : "deleted") << "\n";
+            if (!ctx.json)
+                std::cout << r.group_id << "  " << (r.error_code ? error_name_of(r.error_code) : "deleted") << "\n";
             if (r.error_code && !first) first.emplace(r.error_code, "delete group '" + r.group_id + "'");
         }
     }
@@ -139,13 +152,15 @@ void seek(context& ctx, group_opts& o) {
     int modes = int(o.to_earliest) + int(o.to_latest) + int(o.to_timestamp.has_value()) + int(o.to_offset.has_value()) +
                 int(o.shift_by.has_value());
     if (modes != 1)
-        throw usage_error("give exactly one of --to-earliest, --to-latest, --to-timestamp MS, --to-offset N, --shift-by N");
+        throw usage_error(
+            "give exactly one of --to-earliest, --to-latest, --to-timestamp MS, --to-offset N, --shift-by N");
     auto& c = ctx.connect();
     auto current = fetch_committed(c, o.group, std::nullopt);
     std::set<std::string> topics(o.topics.begin(), o.topics.end());
     if (topics.empty())
         for (auto& [tp, _] : current) topics.insert(tp.first);
-    if (topics.empty()) throw usage_error("group '" + o.group + "' has no committed offsets; name the topics with -t/--topic");
+    if (topics.empty())
+        throw usage_error("group '" + o.group + "' has no committed offsets; name the topics with -t/--topic");
     std::map<topic_partition, int64_t> target;
     for (auto& topic : topics) {
         auto leaders = c.leaders(topic);
@@ -157,11 +172,16 @@ void seek(context& ctx, group_opts& o) {
             int64_t s = start[p], e = end[p];
             int64_t now = current.count({topic, p}) ? current[{topic, p}] : s;
             int64_t v;
-            if (o.to_earliest) v = s;
-            else if (o.to_latest) v = e;
-            else if (o.to_offset) v = std::clamp(*o.to_offset, s, e);
-            else if (o.shift_by) v = std::clamp(now + *o.shift_by, s, e);
-            else v = at[p] >= 0 ? at[p] : e;
+            if (o.to_earliest)
+                v = s;
+            else if (o.to_latest)
+                v = e;
+            else if (o.to_offset)
+                v = std::clamp(*o.to_offset, s, e);
+            else if (o.shift_by)
+                v = std::clamp(now + *o.shift_by, s, e);
+            else
+                v = at[p] >= 0 ? at[p] : e;
             target[{topic, p}] = v;
         }
     }
@@ -169,13 +189,16 @@ void seek(context& ctx, group_opts& o) {
     std::vector<std::vector<std::string>> rows;
     for (auto& [tp, v] : target) {
         auto it = current.find(tp);
-        out.push_back({{"topic", tp.first}, {"partition", tp.second},
-                       {"current_offset", it == current.end() ? json(nullptr) : json(it->second)}, {"new_offset", v}});
+        out.push_back({{"topic", tp.first},
+                       {"partition", tp.second},
+                       {"current_offset", it == current.end() ? json(nullptr) : json(it->second)},
+                       {"new_offset", v}});
         rows.push_back({tp.first, std::to_string(tp.second), it == current.end() ? "-" : std::to_string(it->second),
                         std::to_string(v)});
     }
     if (!o.dry_run) commit_offsets(c, o.group, target);
-    if (ctx.json) std::cout << json{{"group", o.group}, {"dry_run", o.dry_run}, {"offsets", out}}.dump() << "\n";
+    if (ctx.json)
+        std::cout << json{{"group", o.group}, {"dry_run", o.dry_run}, {"offsets", out}}.dump() << "\n";
     else {
         print_table(std::cout, {"TOPIC", "PARTITION", "CURRENT", "NEW"}, rows);
         if (o.dry_run) std::cout << "(dry run: nothing committed)\n";

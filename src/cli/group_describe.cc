@@ -9,8 +9,8 @@ namespace {
 constexpr int16_t k_group_id_not_found = 69;
 
 std::optional<group_view> as_consumer_group(client& c, const std::string& id, int node) {
-    if (c.version_for(kafka::consumer_group_describe_request::api_key, kafka::consumer_group_describe_request::max_version,
-                      node) < 0)
+    if (c.version_for(kafka::consumer_group_describe_request::api_key,
+                      kafka::consumer_group_describe_request::max_version, node) < 0)
         return std::nullopt;
     kafka::consumer_group_describe_request req;
     req.group_ids = {id};
@@ -48,7 +48,8 @@ group_view describe_group(client& c, const std::string& id) {
     v.protocol_type = g.protocol_type;
     v.protocol = g.protocol_data;
     v.type = "classic";
-    for (auto& m : g.members) v.members.push_back({m.member_id, m.client_id, m.client_host, m.group_instance_id, {}, {}});
+    for (auto& m : g.members)
+        v.members.push_back({m.member_id, m.client_id, m.client_host, m.group_instance_id, {}, {}});
     return v;
 }
 

@@ -18,13 +18,13 @@ struct group_view {
     struct member {
         std::string member_id, client_id, client_host;
         std::optional<std::string> instance_id;
-        std::optional<int32_t> member_epoch;  // consumer groups
+        std::optional<int32_t> member_epoch;      // consumer groups
         std::vector<topic_partition> assignment;  // consumer groups (classic: in the opaque protocol data)
     };
     std::string state;
-    std::string protocol_type;  // "consumer" for both; "" for an empty classic group
-    std::string protocol;       // classic: the chosen protocol (assignor); consumer: the broker's assignor
-    std::string type;           // "classic" or "consumer"
+    std::string protocol_type;     // "consumer" for both; "" for an empty classic group
+    std::string protocol;          // classic: the chosen protocol (assignor); consumer: the broker's assignor
+    std::string type;              // "classic" or "consumer"
     std::optional<int32_t> epoch;  // consumer groups: the group epoch
     std::vector<member> members;
 };

@@ -66,7 +66,8 @@ std::vector<topic_partition> decode_assignment(byte_view b) {
 }
 
 std::map<std::string, std::vector<topic_partition>> range_assign(
-    const std::map<std::string, std::vector<std::string>>& subscriptions, const std::map<std::string, int32_t>& partitions) {
+    const std::map<std::string, std::vector<std::string>>& subscriptions,
+    const std::map<std::string, int32_t>& partitions) {
     std::map<std::string, std::vector<topic_partition>> out;
     for (auto& [m, _] : subscriptions) out[m];
     for (auto& [topic, count] : partitions) {
@@ -129,7 +130,8 @@ std::vector<topic_partition> group_member::join() {
             auto md = c_.metadata(std::vector<std::string>(all_topics.begin(), all_topics.end()));
             for (auto& t : md.topics)
                 if (t.error_code == 0 && t.name) counts[*t.name] = int32_t(t.partitions.size());
-            for (auto& [m, parts] : range_assign(subs, counts)) sr.assignments.push_back({m, encode_assignment(parts), {}});
+            for (auto& [m, parts] : range_assign(subs, counts))
+                sr.assignments.push_back({m, encode_assignment(parts), {}});
         }
         auto sync = c_.call<kafka::sync_group_response>(sr, node);
         if (sync.error_code == 27 && attempt < 5) continue;

@@ -23,7 +23,8 @@ std::vector<topic_partition> decode_assignment(byte_view b);  // throws kafka::d
 
 // member id -> its partitions. Members are taken in member-id order.
 std::map<std::string, std::vector<topic_partition>> range_assign(
-    const std::map<std::string, std::vector<std::string>>& subscriptions, const std::map<std::string, int32_t>& partitions);
+    const std::map<std::string, std::vector<std::string>>& subscriptions,
+    const std::map<std::string, int32_t>& partitions);
 
 // What `ketch consume -g` needs of its membership, in either protocol.
 class group_membership {

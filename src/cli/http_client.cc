@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 
 #include "cli/command.h"
 #include "cli/connection.h"
@@ -98,6 +99,18 @@ http_reply http_call(const std::string& base, const std::string& method, const s
         if (raw.size() > k_max_reply) throw network_error("the console's answer is over 16 MiB");
     }
     return parse(raw);
+}
+
+nlohmann::json console_call(const std::string& base, const std::string& method, const std::string& path,
+                            const std::string& json_body, const std::string& basic_auth) {
+    auto r = http_call(base, method, path, json_body, basic_auth);
+    auto j = nlohmann::json::parse(r.body, nullptr, false);
+    if (r.status >= 400) {
+        std::string msg = !j.is_discarded() && j.contains("message") ? j["message"].get<std::string>() : r.body;
+        throw std::runtime_error("the console answered " + std::to_string(r.status) + ": " + msg);
+    }
+    if (j.is_discarded()) throw std::runtime_error("the console answered no JSON");
+    return j;
 }
 
 }  // namespace ketch::cli

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace ketch::cli {
 
 struct http_reply {
@@ -18,5 +20,11 @@ struct http_reply {
 // `basic_auth` "user:password" sends an HTTP Basic login (the console's).
 http_reply http_call(const std::string& base, const std::string& method, const std::string& path,
                      const std::string& json_body = {}, const std::string& basic_auth = {});
+
+// A call to the console's JSON API (`ketch fault`, `ketch tenant`): the answer
+// parsed; a 4xx/5xx throws std::runtime_error with the console's message, an
+// answer that is not JSON too.
+nlohmann::json console_call(const std::string& base, const std::string& method, const std::string& path,
+                            const std::string& json_body = {}, const std::string& basic_auth = {});
 
 }  // namespace ketch::cli

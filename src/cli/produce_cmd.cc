@@ -60,10 +60,14 @@ public:
     producer(client& c, produce_opts& o, bool json_out) : c_(c), o_(o), json_(json_out) {
         leaders_ = c.leaders(o.topic);
         codec_ = parse_compression(o.compression);
-        if (o.acks == "all" || o.acks == "-1") acks_ = -1;
-        else if (o.acks == "1") acks_ = 1;
-        else if (o.acks == "0") acks_ = 0;
-        else throw usage_error("--acks must be all, -1, 1 or 0");
+        if (o.acks == "all" || o.acks == "-1")
+            acks_ = -1;
+        else if (o.acks == "1")
+            acks_ = 1;
+        else if (o.acks == "0")
+            acks_ = 0;
+        else
+            throw usage_error("--acks must be all, -1, 1 or 0");
         if (o.partition >= 0 && !leaders_.count(o.partition))
             throw usage_error("topic '" + o.topic + "' has no partition " + std::to_string(o.partition) + " (it has " +
                               std::to_string(leaders_.size()) + ")");
@@ -150,7 +154,8 @@ public:
         if (acks_ == 0) c_.metadata(std::vector<std::string>{o_.topic});  // requests are served in order
         if (json_) {
             json parts = json::array();
-            for (auto& [p, s] : summary_) parts.push_back({{"partition", p}, {"first_offset", s.first}, {"last_offset", s.second}});
+            for (auto& [p, s] : summary_)
+                parts.push_back({{"partition", p}, {"first_offset", s.first}, {"last_offset", s.second}});
             std::cout << json{{"topic", o_.topic}, {"records", count_}, {"partitions", parts}}.dump() << "\n";
         }
     }

@@ -24,8 +24,10 @@ std::vector<std::pair<std::string, std::optional<std::string>>> parse_entities(c
         if (type != "user" && type != "client-id" && type != "ip")
             throw usage_error("--entity must be user=NAME, client-id=NAME or ip=ADDR (NAME empty: the default), not '" +
                               e + "'");
-        if (eq == std::string::npos || eq + 1 == e.size()) out.emplace_back(type, std::nullopt);
-        else out.emplace_back(type, e.substr(eq + 1));
+        if (eq == std::string::npos || eq + 1 == e.size())
+            out.emplace_back(type, std::nullopt);
+        else
+            out.emplace_back(type, e.substr(eq + 1));
     }
     return out;
 }
@@ -58,8 +60,10 @@ void describe(context& ctx, quota_opts& o) {
             }
             out.push_back({{"entity", ent}, {"values", vals}});
         }
-    if (ctx.json) std::cout << out.dump() << "\n";
-    else print_table(std::cout, {"ENTITY", "QUOTA", "VALUE"}, rows);
+    if (ctx.json)
+        std::cout << out.dump() << "\n";
+    else
+        print_table(std::cout, {"ENTITY", "QUOTA", "VALUE"}, rows);
 }
 
 void alter(context& ctx, quota_opts& o) {
@@ -89,8 +93,10 @@ void alter(context& ctx, quota_opts& o) {
     }
     auto resp = ctx.connect().call<kafka::alter_client_quotas_response>(req);
     for (auto& r : resp.entries) check(r.error_code, "alter quotas", r.error_message);
-    if (ctx.json) std::cout << json{{"altered", true}}.dump() << "\n";
-    else std::cout << "quotas altered\n";
+    if (ctx.json)
+        std::cout << json{{"altered", true}}.dump() << "\n";
+    else
+        std::cout << "quotas altered\n";
 }
 
 }  // namespace

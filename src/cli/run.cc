@@ -6,8 +6,8 @@
 namespace ketch::cli {
 
 namespace {
-constexpr std::array k_groups = {"topic", "produce", "consume", "group", "acl", "user", "quota",
-                                 "cluster", "txn", "env", "completion", "fault", "tenant"};
+constexpr std::array k_groups = {"topic",   "produce", "consume", "group",      "acl",   "user",  "quota",
+                                 "cluster", "txn",     "env",     "completion", "fault", "tenant"};
 }
 
 bool is_command(std::string_view arg) {
@@ -21,13 +21,15 @@ int run(int argc, char** argv, local_broker_fn local) {
     std::ios::sync_with_stdio(false);
     context ctx;
     ctx.local = std::move(local);
-    CLI::App app{"ketch: the Kafka command line (topics, produce, consume, groups, ACLs, users, quotas) "
-                 "against any Kafka-compatible cluster"};
+    CLI::App app{
+        "ketch: the Kafka command line (topics, produce, consume, groups, ACLs, users, quotas) "
+        "against any Kafka-compatible cluster"};
     app.name("ketch");
     app.require_subcommand(1);
-    app.footer("Connection: -b host:port (or KAFKA_BOOTSTRAP_SERVERS, or a profile from `ketch env --profile NAME`),\n"
-               "-X security.protocol=SASL_SSL -X sasl.mechanism=SCRAM-SHA-256 -X sasl.username=U -X sasl.password=P\n"
-               "-X ssl.ca.location=ca.pem. Exit codes: 0 ok, 1 error, 2 usage. See docs/cli.md.");
+    app.footer(
+        "Connection: -b host:port (or KAFKA_BOOTSTRAP_SERVERS, or a profile from `ketch env --profile NAME`),\n"
+        "-X security.protocol=SASL_SSL -X sasl.mechanism=SCRAM-SHA-256 -X sasl.username=U -X sasl.password=P\n"
+        "-X ssl.ca.location=ca.pem. Exit codes: 0 ok, 1 error, 2 usage. See docs/cli.md.");
     add_topic_commands(app, ctx);
     add_produce_command(app, ctx);
     add_consume_command(app, ctx);

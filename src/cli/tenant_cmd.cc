@@ -29,14 +29,7 @@ std::string env_or(const std::string& v, const char* env, const char* fallback) 
 json call(const tenant_opts& o, const std::string& method, const std::string& path, const std::string& body = {}) {
     const std::string user = env_or(o.user, "KETCH_CONSOLE_USER", "");
     const std::string auth = user.empty() ? "" : user + ":" + env_or(o.password, "KETCH_CONSOLE_PASSWORD", "");
-    auto r = http_call(env_or(o.url, "KETCH_CONSOLE_URL", "http://127.0.0.1:9093"), method, path, body, auth);
-    auto j = json::parse(r.body, nullptr, false);
-    if (r.status >= 400) {
-        std::string msg = !j.is_discarded() && j.contains("message") ? j["message"].get<std::string>() : r.body;
-        throw std::runtime_error("the console answered " + std::to_string(r.status) + ": " + msg);
-    }
-    if (j.is_discarded()) throw std::runtime_error("the console answered no JSON");
-    return j;
+    return console_call(env_or(o.url, "KETCH_CONSOLE_URL", "http://127.0.0.1:9093"), method, path, body, auth);
 }
 
 // key=value pairs as the API's body; "none" (or "null") removes a limit.
@@ -95,8 +88,10 @@ void set_limits(tenant_opts o) {
     if (o.defaults == !o.name.empty()) throw usage_error("name a tenant or give --defaults (not both)");
     if (o.defaults) {
         auto j = call(o, "PUT", "/api/v1/tenant_defaults", limits_body(o.limits).dump());
-        if (o.json) std::cout << j.dump() << "\n";
-        else std::cout << "defaults: " << limits_text(j["defaults"]) << "\n";
+        if (o.json)
+            std::cout << j.dump() << "\n";
+        else
+            std::cout << "defaults: " << limits_text(j["defaults"]) << "\n";
         return;
     }
     print(o, call(o, "PUT", "/api/v1/tenants/" + o.name + "/limits", limits_body(o.limits).dump()));
@@ -123,12 +118,16 @@ void add_tenant_commands(CLI::App& app, context&) {
     auto o = std::make_shared<tenant_opts>();
     auto* g = app.add_subcommand("tenant", "administer the tenants of a broker started with --tenancy (docs/cli.md)");
     g->require_subcommand(1);
-    auto* c = sub(g, *o, "create", "create a tenant, with its own limits", "ketch tenant create team-a max_partitions=50");
+    auto* c =
+        sub(g, *o, "create", "create a tenant, with its own limits", "ketch tenant create team-a max_partitions=50");
     c->add_option("name", o->name, "the tenant (1-64 of A-Z a-z 0-9 . _ -)")->required();
-    c->add_option("limits", o->limits, "key=value: max_topics, max_partitions, max_storage_bytes, max_connections, "
-                                       "producer_byte_rate, consumer_byte_rate, request_percentage");
-    c->callback([o] { print(*o, call(*o, "POST", "/api/v1/tenants",
-                                     json{{"name", o->name}, {"limits", limits_body(o->limits)}}.dump())); });
+    c->add_option("limits", o->limits,
+                  "key=value: max_topics, max_partitions, max_storage_bytes, max_connections, "
+                  "producer_byte_rate, consumer_byte_rate, request_percentage");
+    c->callback([o] {
+        print(*o,
+              call(*o, "POST", "/api/v1/tenants", json{{"name", o->name}, {"limits", limits_body(o->limits)}}.dump()));
+    });
     sub(g, *o, "list", "the created tenants and the default limits", "ketch tenant list")->callback([o] { list(*o); });
     auto* d = sub(g, *o, "describe", "a tenant's limits, users and usage", "ketch tenant describe team-a");
     d->add_option("name", o->name, "the tenant")->required();
@@ -138,8 +137,10 @@ void add_tenant_commands(CLI::App& app, context&) {
     x->add_option("name", o->name, "the tenant")->required();
     x->callback([o] {
         auto j = call(*o, "DELETE", "/api/v1/tenants/" + o->name);
-        if (o->json) std::cout << j.dump() << "\n";
-        else std::cout << "tenant " << o->name << " deleted: " << limits_text(j["deleted"]) << "\n";
+        if (o->json)
+            std::cout << j.dump() << "\n";
+        else
+            std::cout << "tenant " << o->name << " deleted: " << limits_text(j["deleted"]) << "\n";
     });
     auto* s = sub(g, *o, "set-limits", "set (key=value) or remove (key=none) a tenant's limits, or the defaults",
                   "ketch tenant set-limits team-a producer_byte_rate=1048576 max_topics=none");

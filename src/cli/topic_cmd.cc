@@ -43,15 +43,19 @@ void list(context& ctx, topic_opts& o) {
         if (t.is_internal && !o.internal) continue;
         size_t rf = t.partitions.empty() ? 0 : t.partitions.front().replica_nodes.size();
         rows.push_back({t.name.value_or(""), std::to_string(t.partitions.size()), std::to_string(rf)});
-        out.push_back({{"name", t.name.value_or("")}, {"partitions", t.partitions.size()}, {"replicas", rf},
+        out.push_back({{"name", t.name.value_or("")},
+                       {"partitions", t.partitions.size()},
+                       {"replicas", rf},
                        {"internal", t.is_internal}});
     }
-    if (ctx.json) std::cout << out.dump() << "\n";
-    else print_table(std::cout, {"NAME", "PARTITIONS", "REPLICAS"}, rows);
+    if (ctx.json)
+        std::cout << out.dump() << "\n";
+    else
+        print_table(std::cout, {"NAME", "PARTITIONS", "REPLICAS"}, rows);
 }
 
 std::vector<kafka::describe_configs_response::describe_configs_resource_result> topic_configs(client& c,
-                                                                                                const std::string& t) {
+                                                                                              const std::string& t) {
     kafka::describe_configs_request req;
     auto& r = req.resources.emplace_back();
     r.resource_type = k_resource_topic;
@@ -90,12 +94,16 @@ void describe(context& ctx, topic_opts& o) {
         };
         for (auto& p : t.partitions) {
             int64_t s = start[p.partition_index], e = end[p.partition_index];
-            parts.push_back({{"partition", p.partition_index}, {"leader", p.leader_id}, {"epoch", p.leader_epoch},
-                             {"replicas", p.replica_nodes}, {"isr", p.isr_nodes}, {"log_start_offset", s},
+            parts.push_back({{"partition", p.partition_index},
+                             {"leader", p.leader_id},
+                             {"epoch", p.leader_epoch},
+                             {"replicas", p.replica_nodes},
+                             {"isr", p.isr_nodes},
+                             {"log_start_offset", s},
                              {"high_watermark", e}});
             rows.push_back({std::to_string(p.partition_index), std::to_string(p.leader_id),
-                            std::to_string(p.leader_epoch), join(p.replica_nodes), join(p.isr_nodes),
-                            std::to_string(s), std::to_string(e)});
+                            std::to_string(p.leader_epoch), join(p.replica_nodes), join(p.isr_nodes), std::to_string(s),
+                            std::to_string(e)});
         }
         j["partitions"] = parts;
         json cfg = json::object();
@@ -110,8 +118,8 @@ void describe(context& ctx, topic_opts& o) {
         j["configs"] = cfg;
         all.push_back(j);
         if (!ctx.json) {
-            std::cout << "NAME       " << name << "\nTOPIC ID   " << t.topic_id.to_base64()
-                      << "\nPARTITIONS " << t.partitions.size() << "\n\n";
+            std::cout << "NAME       " << name << "\nTOPIC ID   " << t.topic_id.to_base64() << "\nPARTITIONS "
+                      << t.partitions.size() << "\n\n";
             print_table(std::cout, {"PARTITION", "LEADER", "EPOCH", "REPLICAS", "ISR", "LOG-START", "HIGH-WATERMARK"},
                         rows);
             if (!crow.empty()) {
@@ -130,7 +138,8 @@ void describe(context& ctx, topic_opts& o) {
 // leader for every partition (or the request timeout passes).
 void wait_until_served(client& c, const std::vector<std::string>& names) {
     auto deadline = std::chrono::steady_clock::now() + c.config().timeout;
-    for (auto backoff = std::chrono::milliseconds(20);; backoff = std::min(backoff * 2, std::chrono::milliseconds(500))) {
+    for (auto backoff = std::chrono::milliseconds(20);;
+         backoff = std::min(backoff * 2, std::chrono::milliseconds(500))) {
         auto m = c.metadata(names);
         bool served = m.topics.size() >= names.size();
         for (auto& t : m.topics) {
@@ -165,14 +174,20 @@ void create(context& ctx, topic_opts& o) {
     std::optional<kafka_error> first;
     for (auto& t : resp.topics) {
         std::string status = t.error_code ? error_name_of(t.error_code) : "OK";
-        out.push_back({{"name", t.name}, {"error", t.error_code ? error_name_of(t.error_code) : ""},
-                       {"error_code", t.error_code}, {"topic_id", t.topic_id.to_base64()},
-                       {"partitions", t.num_partitions}, {"replicas", t.replication_factor}});
+        out.push_back({{"name", t.name},
+                       {"error", t.error_code ? error_name_of(t.error_code) : ""},
+                       {"error_code", t.error_code},
+                       {"topic_id", t.topic_id.to_base64()},
+                       {"partitions", t.num_partitions},
+                       {"replicas", t.replication_factor}});
         rows.push_back({t.name, status, t.error_code ? t.error_message.value_or("") : t.topic_id.to_base64()});
-        if (t.error_code && !first) first.emplace(t.error_code, "create topic '" + t.name + "'", t.error_message.value_or(""));
+        if (t.error_code && !first)
+            first.emplace(t.error_code, "create topic '" + t.name + "'", t.error_message.value_or(""));
     }
-    if (ctx.json) std::cout << out.dump() << "\n";
-    else print_table(std::cout, {"TOPIC", "STATUS", "DETAIL"}, rows);
+    if (ctx.json)
+        std::cout << out.dump() << "\n";
+    else
+        print_table(std::cout, {"TOPIC", "STATUS", "DETAIL"}, rows);
     if (first) throw *first;
     if (!o.validate_only) wait_until_served(c, o.names);
 }
@@ -192,12 +207,16 @@ void remove(context& ctx, topic_opts& o) {
     std::optional<kafka_error> first;
     for (auto& t : resp.responses) {
         std::string n = t.name.value_or("");
-        out.push_back({{"name", n}, {"error", t.error_code ? error_name_of(t.error_code) : ""}, {"error_code", t.error_code}});
+        out.push_back(
+            {{"name", n}, {"error", t.error_code ? error_name_of(t.error_code) : ""}, {"error_code", t.error_code}});
         rows.push_back({n, t.error_code ? error_name_of(t.error_code) : "OK"});
-        if (t.error_code && !first) first.emplace(t.error_code, "delete topic '" + n + "'", t.error_message.value_or(""));
+        if (t.error_code && !first)
+            first.emplace(t.error_code, "delete topic '" + n + "'", t.error_message.value_or(""));
     }
-    if (ctx.json) std::cout << out.dump() << "\n";
-    else print_table(std::cout, {"TOPIC", "STATUS"}, rows);
+    if (ctx.json)
+        std::cout << out.dump() << "\n";
+    else
+        print_table(std::cout, {"TOPIC", "STATUS"}, rows);
     if (first) throw *first;
 }
 
@@ -225,13 +244,17 @@ void alter_config(context& ctx, topic_opts& o) {
         }
     }
     auto resp = c.call<kafka::incremental_alter_configs_response>(req);
-    for (auto& r : resp.responses) check(r.error_code, "alter configs of topic '" + r.resource_name + "'", r.error_message);
-    if (ctx.json) std::cout << json{{"altered", o.names}}.dump() << "\n";
-    else for (auto& n : o.names) std::cout << "altered " << n << "\n";
+    for (auto& r : resp.responses)
+        check(r.error_code, "alter configs of topic '" + r.resource_name + "'", r.error_message);
+    if (ctx.json)
+        std::cout << json{{"altered", o.names}}.dump() << "\n";
+    else
+        for (auto& n : o.names) std::cout << "altered " << n << "\n";
 }
 
 void add_partitions(context& ctx, topic_opts& o) {
-    if ((o.add > 0) == (o.to > 0)) throw usage_error("give exactly one of -n/--num N (partitions to add) or --to N (total)");
+    if ((o.add > 0) == (o.to > 0))
+        throw usage_error("give exactly one of -n/--num N (partitions to add) or --to N (total)");
     auto& c = ctx.connect();
     kafka::create_partitions_request req;
     req.timeout_ms = int32_t(c.config().timeout.count());
@@ -279,7 +302,8 @@ void trim(context& ctx, topic_opts& o) {
         auto resp = c.call<kafka::delete_records_response>(req, leader);
         for (auto& rt : resp.topics)
             for (auto& rp : rt.partitions) {
-                out.push_back({{"partition", rp.partition_index}, {"low_watermark", rp.low_watermark},
+                out.push_back({{"partition", rp.partition_index},
+                               {"low_watermark", rp.low_watermark},
                                {"error", rp.error_code ? error_name_of(rp.error_code) : ""}});
                 rows.push_back({std::to_string(rp.partition_index),
                                 rp.error_code ? error_name_of(rp.error_code) : std::to_string(rp.low_watermark)});
@@ -287,8 +311,10 @@ void trim(context& ctx, topic_opts& o) {
                     first.emplace(rp.error_code, "trim " + o.name + "/" + std::to_string(rp.partition_index));
             }
     }
-    if (ctx.json) std::cout << out.dump() << "\n";
-    else print_table(std::cout, {"PARTITION", "LOG-START"}, rows);
+    if (ctx.json)
+        std::cout << out.dump() << "\n";
+    else
+        print_table(std::cout, {"PARTITION", "LOG-START"}, rows);
     if (first) throw *first;
 }
 

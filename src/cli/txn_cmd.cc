@@ -36,14 +36,18 @@ void list(context& ctx, const list_filter& f) {
         auto resp = c.call<kafka::list_transactions_response>(req, b.node_id);
         check(resp.error_code, "list transactions on broker " + std::to_string(b.node_id));
         for (auto& t : resp.transaction_states) {
-            out.push_back({{"transactional_id", t.transactional_id}, {"producer_id", t.producer_id},
-                           {"state", t.transaction_state}, {"coordinator", b.node_id}});
-            rows.push_back({t.transactional_id, std::to_string(t.producer_id), t.transaction_state,
-                            std::to_string(b.node_id)});
+            out.push_back({{"transactional_id", t.transactional_id},
+                           {"producer_id", t.producer_id},
+                           {"state", t.transaction_state},
+                           {"coordinator", b.node_id}});
+            rows.push_back(
+                {t.transactional_id, std::to_string(t.producer_id), t.transaction_state, std::to_string(b.node_id)});
         }
     }
-    if (ctx.json) std::cout << out.dump() << "\n";
-    else print_table(std::cout, {"TRANSACTIONAL-ID", "PRODUCER-ID", "STATE", "COORDINATOR"}, rows);
+    if (ctx.json)
+        std::cout << out.dump() << "\n";
+    else
+        print_table(std::cout, {"TRANSACTIONAL-ID", "PRODUCER-ID", "STATE", "COORDINATOR"}, rows);
 }
 
 void describe(context& ctx, const std::vector<std::string>& ids) {
@@ -62,9 +66,12 @@ void describe(context& ctx, const std::vector<std::string>& ids) {
                 topics.push_back({{"topic", tp.topic}, {"partitions", tp.partitions}});
                 for (auto p : tp.partitions) parts += (parts.empty() ? "" : ",") + tp.topic + "/" + std::to_string(p);
             }
-            all.push_back({{"transactional_id", t.transactional_id}, {"state", t.transaction_state},
-                           {"producer_id", t.producer_id}, {"producer_epoch", t.producer_epoch},
-                           {"timeout_ms", t.transaction_timeout_ms}, {"start_time_ms", t.transaction_start_time_ms},
+            all.push_back({{"transactional_id", t.transactional_id},
+                           {"state", t.transaction_state},
+                           {"producer_id", t.producer_id},
+                           {"producer_epoch", t.producer_epoch},
+                           {"timeout_ms", t.transaction_timeout_ms},
+                           {"start_time_ms", t.transaction_start_time_ms},
                            {"partitions", topics}});
             if (!ctx.json)
                 std::cout << "TRANSACTIONAL-ID  " << t.transactional_id << "\nSTATE             " << t.transaction_state

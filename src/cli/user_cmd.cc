@@ -29,7 +29,8 @@ const char* mechanism_name(int8_t c) { return c == 1 ? "SCRAM-SHA-256" : c == 2 
 
 void list(context& ctx, user_opts& o) {
     kafka::describe_user_scram_credentials_request req;
-    if (o.users.empty()) req.users.reset();
+    if (o.users.empty())
+        req.users.reset();
     else
         for (auto& u : o.users) req.users->emplace_back().name = u;
     auto resp = ctx.connect().call<kafka::describe_user_scram_credentials_response>(req);
@@ -45,8 +46,10 @@ void list(context& ctx, user_opts& o) {
         }
         out.push_back({{"user", r.user}, {"credentials", creds}});
     }
-    if (ctx.json) std::cout << out.dump() << "\n";
-    else print_table(std::cout, {"USER", "MECHANISM", "ITERATIONS"}, rows);
+    if (ctx.json)
+        std::cout << out.dump() << "\n";
+    else
+        print_table(std::cout, {"USER", "MECHANISM", "ITERATIONS"}, rows);
 }
 
 void create(context& ctx, user_opts& o) {
@@ -64,8 +67,10 @@ void create(context& ctx, user_opts& o) {
     u.salted_password.assign(salted.begin(), salted.end());
     auto resp = ctx.connect().call<kafka::alter_user_scram_credentials_response>(req);
     for (auto& r : resp.results) check(r.error_code, "create user '" + r.user + "'", r.error_message);
-    if (ctx.json) std::cout << json{{"user", o.user}, {"mechanism", o.mechanism}, {"iterations", o.iterations}}.dump() << "\n";
-    else std::cout << "user " << o.user << " (" << o.mechanism << ") saved\n";
+    if (ctx.json)
+        std::cout << json{{"user", o.user}, {"mechanism", o.mechanism}, {"iterations", o.iterations}}.dump() << "\n";
+    else
+        std::cout << "user " << o.user << " (" << o.mechanism << ") saved\n";
 }
 
 void remove(context& ctx, user_opts& o) {
@@ -75,8 +80,10 @@ void remove(context& ctx, user_opts& o) {
     d.mechanism = mechanism_code(o.mechanism);
     auto resp = ctx.connect().call<kafka::alter_user_scram_credentials_response>(req);
     for (auto& r : resp.results) check(r.error_code, "delete user '" + r.user + "'", r.error_message);
-    if (ctx.json) std::cout << json{{"user", o.user}, {"mechanism", o.mechanism}, {"deleted", true}}.dump() << "\n";
-    else std::cout << "user " << o.user << " (" << o.mechanism << ") deleted\n";
+    if (ctx.json)
+        std::cout << json{{"user", o.user}, {"mechanism", o.mechanism}, {"deleted", true}}.dump() << "\n";
+    else
+        std::cout << "user " << o.user << " (" << o.mechanism << ") deleted\n";
 }
 
 }  // namespace

@@ -17,10 +17,10 @@ namespace ketch::cluster {
 std::span<const char* const> migrations();
 
 // The tables the broker reads and writes (a migration creates each).
-inline constexpr std::string_view k_tables[] = {"ketch_cluster",         "ketch_brokers", "ketch_broker_endpoints",
-                                                "ketch_partitions",      "ketch_objects", "ketch_batches",
+inline constexpr std::string_view k_tables[] = {"ketch_cluster",          "ketch_brokers", "ketch_broker_endpoints",
+                                                "ketch_partitions",       "ketch_objects", "ketch_batches",
                                                 "ketch_producer_batches", "ketch_topics",  "ketch_topic_configs",
-                                                "ketch_group_offsets",   "ketch_groups"};
+                                                "ketch_group_offsets",    "ketch_groups"};
 
 // The advisory lock key of migrations: "ketch" in ASCII.
 inline constexpr long long k_migration_lock = 0x6b65746368;

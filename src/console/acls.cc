@@ -15,12 +15,23 @@ namespace ketch::console {
 
 namespace {
 
-constexpr std::array<const char*, 8> k_resource = {"UNKNOWN", "ANY", "TOPIC", "GROUP", "CLUSTER",
-                                                   "TRANSACTIONAL_ID", "DELEGATION_TOKEN", "USER"};
-constexpr std::array<const char*, 15> k_operation = {"UNKNOWN", "ANY", "ALL", "READ", "WRITE", "CREATE", "DELETE",
-                                                    "ALTER", "DESCRIBE", "CLUSTER_ACTION", "DESCRIBE_CONFIGS",
-                                                    "ALTER_CONFIGS", "IDEMPOTENT_WRITE", "CREATE_TOKENS",
-                                                    "DESCRIBE_TOKENS"};
+constexpr std::array<const char*, 8> k_resource = {
+    "UNKNOWN", "ANY", "TOPIC", "GROUP", "CLUSTER", "TRANSACTIONAL_ID", "DELEGATION_TOKEN", "USER"};
+constexpr std::array<const char*, 15> k_operation = {"UNKNOWN",
+                                                     "ANY",
+                                                     "ALL",
+                                                     "READ",
+                                                     "WRITE",
+                                                     "CREATE",
+                                                     "DELETE",
+                                                     "ALTER",
+                                                     "DESCRIBE",
+                                                     "CLUSTER_ACTION",
+                                                     "DESCRIBE_CONFIGS",
+                                                     "ALTER_CONFIGS",
+                                                     "IDEMPOTENT_WRITE",
+                                                     "CREATE_TOKENS",
+                                                     "DESCRIBE_TOKENS"};
 constexpr std::array<const char*, 4> k_permission = {"UNKNOWN", "ANY", "DENY", "ALLOW"};
 constexpr std::array<const char*, 5> k_pattern = {"UNKNOWN", "ANY", "MATCH", "LITERAL", "PREFIXED"};
 
@@ -120,7 +131,8 @@ http::response remove(const context& ctx, http::request& req) {
 }  // namespace
 
 void add_acls(http::server& server, const context& ctx) {
-    server.add("GET", "/api/v1/acls", route([&ctx](http::request& req) { return json_reply(list(ctx, principal_of(req))); }));
+    server.add("GET", "/api/v1/acls",
+               route([&ctx](http::request& req) { return json_reply(list(ctx, principal_of(req))); }));
     server.add("POST", "/api/v1/acls", route([&ctx](http::request& req) { return create(ctx, req); }));
     server.add("DELETE", "/api/v1/acls", route([&ctx](http::request& req) { return remove(ctx, req); }));
 }

@@ -60,8 +60,12 @@ json series_json(const telemetry::series& s, size_t max_points) {
     json pts = json::array();
     size_t skip = s.points.size() > max_points ? s.points.size() - max_points : 0;
     for (size_t i = skip; i < s.points.size(); ++i) pts.push_back({s.points[i].time_ms, s.points[i].value});
-    return {{"name", s.name},     {"unit", s.unit},   {"kind", kind_name(s.kind)},
-            {"delta", s.delta},   {"attributes", attrs_json(s.attrs)}, {"points", std::move(pts)}};
+    return {{"name", s.name},
+            {"unit", s.unit},
+            {"kind", kind_name(s.kind)},
+            {"delta", s.delta},
+            {"attributes", attrs_json(s.attrs)},
+            {"points", std::move(pts)}};
 }
 
 }  // namespace

@@ -22,10 +22,10 @@ json request_metrics(const net::request_metrics& m) {
         uint64_t sum = a.sum_us.load(std::memory_order_relaxed);
         json buckets = json::array();
         for (size_t i = 0; i < a.buckets.size(); ++i)
-            buckets.push_back({{"le_us", i < net::request_metrics::k_bounds_us.size()
-                                             ? json(net::request_metrics::k_bounds_us[i])
-                                             : json("+Inf")},
-                               {"count", a.buckets[i].load(std::memory_order_relaxed)}});
+            buckets.push_back(
+                {{"le_us", i < net::request_metrics::k_bounds_us.size() ? json(net::request_metrics::k_bounds_us[i])
+                                                                        : json("+Inf")},
+                 {"count", a.buckets[i].load(std::memory_order_relaxed)}});
         arr.push_back({{"api_key", api.key},
                        {"api", api.name},
                        {"count", count},
@@ -49,41 +49,41 @@ int64_t dir_bytes(const std::string& dir) {
 }  // namespace
 
 void add_cluster(http::server& server, const context& ctx) {
-    server.add("GET", "/api/v1/cluster", route([&ctx](http::request& req) {
-                   kafka::describe_cluster_request q;
-                   auto dc = ctx.kafka->call<kafka::describe_cluster_request, kafka::describe_cluster_response>(
-                       q, principal_of(req));
-                   json listeners = json::array();
-                   for (auto& l : ctx.listeners)
-                       listeners.push_back({{"name", l.name},
-                                            {"protocol", l.protocol},
-                                            {"address", l.host + ":" + std::to_string(l.port)},
-                                            {"advertised", l.advertised}});
-                   auto up = std::chrono::steady_clock::now() - ctx.started;
-                   json j = {
-                       {"version", ctx.version},
-                       {"kafka_version", ctx.kafka_version},
-                       {"node_id", ctx.node_id},
-                       {"cluster_id", dc.cluster_id},
-                       {"listeners", listeners},
-                       {"data_dir", std::filesystem::absolute(ctx.data_dir).string()},
-                       {"data_dir_bytes", dir_bytes(ctx.data_dir)},
-                       {"started_unix_ms", ctx.started_unix_ms},
-                       {"uptime_ms", std::chrono::duration_cast<std::chrono::milliseconds>(up).count()},
-                       {"schema_registry", ctx.schema_registry_url.empty() ? json(nullptr)
-                                                                           : json(ctx.schema_registry_url)},
-                   };
-                   if (ctx.connections)
-                       j["connections"] = {{"active", ctx.connections->active.load()},
-                                           {"accepted", ctx.connections->accepted.load()},
-                                           {"failed_authentications", ctx.connections->failed_authentications.load()}};
-                   j["requests"] = ctx.metrics ? request_metrics(*ctx.metrics) : json::array();
-                   json clients = json::array();
-                   if (ctx.client_software)
-                       for (auto& [sw, n] : ctx.client_software()) clients.push_back({{"software", sw}, {"connections", n}});
-                   j["clients"] = clients;
-                   return json_reply(j);
-               }));
+    server.add(
+        "GET", "/api/v1/cluster", route([&ctx](http::request& req) {
+            kafka::describe_cluster_request q;
+            auto dc = ctx.kafka->call<kafka::describe_cluster_request, kafka::describe_cluster_response>(
+                q, principal_of(req));
+            json listeners = json::array();
+            for (auto& l : ctx.listeners)
+                listeners.push_back({{"name", l.name},
+                                     {"protocol", l.protocol},
+                                     {"address", l.host + ":" + std::to_string(l.port)},
+                                     {"advertised", l.advertised}});
+            auto up = std::chrono::steady_clock::now() - ctx.started;
+            json j = {
+                {"version", ctx.version},
+                {"kafka_version", ctx.kafka_version},
+                {"node_id", ctx.node_id},
+                {"cluster_id", dc.cluster_id},
+                {"listeners", listeners},
+                {"data_dir", std::filesystem::absolute(ctx.data_dir).string()},
+                {"data_dir_bytes", dir_bytes(ctx.data_dir)},
+                {"started_unix_ms", ctx.started_unix_ms},
+                {"uptime_ms", std::chrono::duration_cast<std::chrono::milliseconds>(up).count()},
+                {"schema_registry", ctx.schema_registry_url.empty() ? json(nullptr) : json(ctx.schema_registry_url)},
+            };
+            if (ctx.connections)
+                j["connections"] = {{"active", ctx.connections->active.load()},
+                                    {"accepted", ctx.connections->accepted.load()},
+                                    {"failed_authentications", ctx.connections->failed_authentications.load()}};
+            j["requests"] = ctx.metrics ? request_metrics(*ctx.metrics) : json::array();
+            json clients = json::array();
+            if (ctx.client_software)
+                for (auto& [sw, n] : ctx.client_software()) clients.push_back({{"software", sw}, {"connections", n}});
+            j["clients"] = clients;
+            return json_reply(j);
+        }));
 }
 
 }  // namespace ketch::console

@@ -12,12 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "base/bytes.h"
-#include "net/request_metrics.h"
 #include "console/kafka_client.h"
 #include "fault/registry.h"
 #include "http/message.h"
 #include "inspect/traffic_ring.h"
 #include "net/connection_stats.h"
+#include "net/request_metrics.h"
 #include "telemetry/client_metrics_manager.h"
 #include "tenant/catalog.h"
 
@@ -52,9 +52,9 @@ struct context {
     int64_t started_unix_ms = 0;
     const net::request_metrics* metrics = nullptr;
     const net::connection_stats* connections = nullptr;
-    inspect::traffic_ring* traffic = nullptr;  // null: no inspector
+    inspect::traffic_ring* traffic = nullptr;                // null: no inspector
     telemetry::client_metrics_manager* telemetry = nullptr;  // KIP-714 client metrics; null: off
-    fault::registry* faults = nullptr;         // --faults; null: off (/api/v1/faults answers 404)
+    fault::registry* faults = nullptr;                       // --faults; null: off (/api/v1/faults answers 404)
     // Open connections by client software ("name version" -> count); may be empty.
     std::function<std::map<std::string, int64_t>()> client_software;
     // A partition's segments, oldest first (the last is the active one);

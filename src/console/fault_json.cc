@@ -68,13 +68,15 @@ std::string string_field(const json& b, const char* name) {
 }  // namespace
 
 fault::rule fault_rule_from(const json& b) {
-    static constexpr std::array k_fields{"kind", "error", "error_code", "api", "topic", "partition",
-                                         "client_id", "count", "duration_ms"};
+    static constexpr std::array k_fields{"kind",      "error",     "error_code", "api",        "topic",
+                                         "partition", "client_id", "count",      "duration_ms"};
     for (auto& [key, value] : b.items())
         if (std::find(k_fields.begin(), k_fields.end(), key) == k_fields.end())
             throw api_error(400, "unknown field \"" + key + "\"");
-    if (!b.contains("kind")) throw api_error(400, "\"kind\" is required: error, latency, drop, disk_full, "
-                                                  "fsync_error or pause");
+    if (!b.contains("kind"))
+        throw api_error(400,
+                        "\"kind\" is required: error, latency, drop, disk_full, "
+                        "fsync_error or pause");
     fault::rule r;
     auto k = fault::kind_from_name(string_field(b, "kind"));
     if (!k) throw api_error(400, "\"kind\" must be error, latency, drop, disk_full, fsync_error or pause");

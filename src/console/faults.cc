@@ -58,8 +58,9 @@ http::response remove_one(const context& ctx, const http::request& req) {
 void add_faults(http::server& server, const context& ctx) {
     server.add("GET", "/api/v1/faults", route([&ctx](http::request&) { return list(ctx); }));
     server.add("POST", "/api/v1/faults", route([&ctx](http::request& req) { return add(ctx, req); }));
-    server.add("DELETE", "/api/v1/faults",
-               route([&ctx](http::request&) { return json_reply({{"cleared", faults_of(ctx).clear()}}); }));
+    server.add("DELETE", "/api/v1/faults", route([&ctx](http::request&) {
+                   return json_reply({{"cleared", faults_of(ctx).clear()}});
+               }));
     server.add("DELETE", "/api/v1/faults/{id}", route([&ctx](http::request& req) { return remove_one(ctx, req); }));
 }
 

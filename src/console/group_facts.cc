@@ -14,7 +14,7 @@ group_offsets fetch_group_offsets(const context& ctx, const std::string& princip
     q.groups.back().group_id = group;
     q.groups.back().topics.reset();  // every topic (v8+)
     auto r = ctx.kafka->call<kafka::offset_fetch_request, kafka::offset_fetch_response>(q, principal,
-                                                                                          std::chrono::seconds(30), 9);
+                                                                                        std::chrono::seconds(30), 9);
     group_offsets out;
     check_kafka_error(r.error_code, "OffsetFetch " + group);
     for (auto& g : r.groups) {

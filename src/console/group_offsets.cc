@@ -75,13 +75,14 @@ http::response reset(const context& ctx, http::request& req) {
         q.topics.back().partitions.back().partition_index = p;
         q.topics.back().partitions.back().committed_offset = target[p];
     }
-    auto r = ctx.kafka->call<kafka::offset_commit_request, kafka::offset_commit_response>(
-        q, who, std::chrono::seconds(30), 9);
+    auto r = ctx.kafka->call<kafka::offset_commit_request, kafka::offset_commit_response>(q, who,
+                                                                                          std::chrono::seconds(30), 9);
     json out = json::array();
     for (auto& tr : r.topics)
         for (auto& pr : tr.partitions) {
             check_kafka_error(pr.error_code, "OffsetCommit " + group);
-            out.push_back({{"topic", t.name}, {"partition", pr.partition_index}, {"offset", target[pr.partition_index]}});
+            out.push_back(
+                {{"topic", t.name}, {"partition", pr.partition_index}, {"offset", target[pr.partition_index]}});
         }
     return json_reply({{"group_id", group}, {"offsets", out}});
 }

@@ -48,7 +48,7 @@ json describe_classic(const context& ctx, const std::string& who, const std::str
                                {"client_id", m.client_id},
                                {"host", m.client_host},
                                {"assignment", classic_assignment(g.protocol_type, m.member_assignment)}});
-        return {{"group_id", g.group_id},         {"type", "classic"},    {"state", g.group_state},
+        return {{"group_id", g.group_id},           {"type", "classic"},           {"state", g.group_state},
                 {"protocol_type", g.protocol_type}, {"protocol", g.protocol_data}, {"members", members}};
     }
     throw api_error(404, "group " + group + ": GROUP_ID_NOT_FOUND");
@@ -73,7 +73,7 @@ json describe_consumer(const context& ctx, const std::string& who, const std::st
                                {"subscribed_topics", m.subscribed_topic_names},
                                {"assignment", asg}});
         }
-        return {{"group_id", g.group_id}, {"type", "consumer"},     {"state", g.group_state},
+        return {{"group_id", g.group_id},      {"type", "consumer"},          {"state", g.group_state},
                 {"protocol_type", "consumer"}, {"protocol", g.assignor_name}, {"group_epoch", g.group_epoch},
                 {"members", members}};
     }
@@ -97,8 +97,8 @@ json describe(const context& ctx, const std::string& who, const std::string& gro
         // Not a live group: only committed offsets (if any) remain.
         auto offs = fetch_group_offsets(ctx, who, group);
         if (offs.empty()) throw api_error(404, "group " + group + ": GROUP_ID_NOT_FOUND");
-        j = {{"group_id", group}, {"type", "classic"}, {"state", "Empty"}, {"protocol_type", ""},
-             {"protocol", ""},    {"members", json::array()}};
+        j = {{"group_id", group},   {"type", "classic"}, {"state", "Empty"},
+             {"protocol_type", ""}, {"protocol", ""},    {"members", json::array()}};
     } else {
         j = type == "consumer" ? describe_consumer(ctx, who, group) : describe_classic(ctx, who, group);
     }

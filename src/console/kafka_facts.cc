@@ -37,8 +37,7 @@ std::vector<topic_meta> describe_topics(const context& ctx, const std::string& p
 }
 
 std::map<int32_t, int64_t> list_offsets(const context& ctx, const std::string& principal, const std::string& topic,
-                                        const std::vector<int32_t>& partitions, int64_t timestamp,
-                                        int8_t isolation) {
+                                        const std::vector<int32_t>& partitions, int64_t timestamp, int8_t isolation) {
     kafka::list_offsets_request q;
     q.replica_id = -1;
     q.isolation_level = isolation;

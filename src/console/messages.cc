@@ -118,14 +118,14 @@ int64_t decode_partition(int32_t partition, const bytes& data, int64_t from, int
             const bool control = h->is_control();
             if (control && isolation == 1 && control_name(rv.key) == "ABORT") aborting.erase(h->producer_id);
             if (!a.key_filter.empty() && (control || !contains_bytes(rv.key, a.key_filter))) continue;
-            if (!a.contains.empty() && (control || (!contains_bytes(rv.value, a.contains) &&
-                                                    !contains_bytes(rv.key, a.contains))))
+            if (!a.contains.empty() &&
+                (control || (!contains_bytes(rv.value, a.contains) && !contains_bytes(rv.key, a.contains))))
                 continue;
             json j = {{"partition", partition},
                       {"offset", off},
                       {"timestamp", record::record_timestamp(*h, rv)},
-                      {"timestamp_type", h->ts_type() == record::timestamp_type::log_append_time ? "LogAppendTime"
-                                                                                                 : "CreateTime"},
+                      {"timestamp_type",
+                       h->ts_type() == record::timestamp_type::log_append_time ? "LogAppendTime" : "CreateTime"},
                       {"type", control ? "control" : "record"},
                       {"transactional", h->is_transactional()},
                       {"producer_id", h->producer_id},
@@ -151,16 +151,17 @@ int64_t decode_partition(int32_t partition, const bytes& data, int64_t from, int
     return next;
 }
 
-browse_args parse_browse(const context& ctx, const http::request& req, const topic_meta& t,
-                         const std::string& who) {
+browse_args parse_browse(const context& ctx, const http::request& req, const topic_meta& t, const std::string& who) {
     browse_args a;
     a.limit = int(query_int(req, "limit", 50, 1, ctx.browse_max_records));
     a.max_bytes = query_int(req, "max_bytes", 1024 * 1024, 1024, int64_t(ctx.browse_max_bytes));
     a.wait_ms = int32_t(query_int(req, "wait_ms", 0, 0, 5000));
     a.decode_framed = &ctx.decode_framed;
     auto iso = req.query_value("isolation").value_or("read_uncommitted");
-    if (iso == "read_committed") a.isolation = 1;
-    else if (iso != "read_uncommitted") throw api_error(400, "isolation must be read_committed or read_uncommitted");
+    if (iso == "read_committed")
+        a.isolation = 1;
+    else if (iso != "read_uncommitted")
+        throw api_error(400, "isolation must be read_committed or read_uncommitted");
     a.key_filter = req.query_value("key").value_or("");
     a.contains = req.query_value("contains").value_or("");
     if (auto p = req.query_value("partition"); p && !p->empty()) {
@@ -250,7 +251,7 @@ json browse(const context& ctx, const http::request& req) {
     std::vector<shown_record> got;
     std::map<int32_t, int64_t> pos = a.start, hwm, lso, log_start;
     std::map<int32_t, size_t> taken;  // records kept per partition: at most `limit` each
-    std::set<int32_t> done;  // partitions at their end
+    std::set<int32_t> done;           // partitions at their end
     int64_t bytes_read = 0;
     size_t scanned = 0;
     bool first = true;
@@ -304,9 +305,10 @@ json browse(const context& ctx, const http::request& req) {
     for (auto& [p, o] : pos) next[std::to_string(p)] = o;
     for (auto& [p, o] : hwm) hw[std::to_string(p)] = o;
     for (auto& [p, o] : lso) ls[std::to_string(p)] = o;
-    return {{"topic", t.name},        {"messages", msgs},   {"next_offsets", next}, {"high_watermarks", hw},
-            {"last_stable_offsets", ls}, {"scanned", scanned}, {"bytes_read", bytes_read},
-            {"truncated", truncated || bytes_read >= a.max_bytes}};
+    return {{"topic", t.name},           {"messages", msgs},
+            {"next_offsets", next},      {"high_watermarks", hw},
+            {"last_stable_offsets", ls}, {"scanned", scanned},
+            {"bytes_read", bytes_read},  {"truncated", truncated || bytes_read >= a.max_bytes}};
 }
 
 std::optional<bytes> field_bytes(const json& b, const char* name) {
@@ -336,9 +338,9 @@ http::response produce(const context& ctx, http::request& req) {
         partition = rd.key ? record::partition_for_key(*rd.key, n) : int32_t(next.fetch_add(1) % uint32_t(n));
     }
     rd.value = field_bytes(b, "value");
-    rd.timestamp = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
+    rd.timestamp =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     if (b.contains("headers")) {
         const json& hs = b["headers"];
         if (hs.is_object()) {

@@ -10,8 +10,9 @@ void add_quotas(http::server& server, const context& ctx) {
     server.add("GET", "/api/v1/quotas", route([&ctx](http::request& req) {
                    kafka::describe_client_quotas_request q;
                    q.strict = false;
-                   auto r = ctx.kafka->call<kafka::describe_client_quotas_request,
-                                            kafka::describe_client_quotas_response>(q, principal_of(req));
+                   auto r =
+                       ctx.kafka->call<kafka::describe_client_quotas_request, kafka::describe_client_quotas_response>(
+                           q, principal_of(req));
                    check_kafka_error(r.error_code, "DescribeClientQuotas", r.error_message);
                    json arr = json::array();
                    if (r.entries)

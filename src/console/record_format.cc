@@ -5,8 +5,6 @@
 
 namespace ketch::console {
 
-
-
 nlohmann::json format_bytes(const std::optional<byte_view>& b) {
     if (!b) return nullptr;
     nlohmann::json j = {{"size", b->size()}};

@@ -66,8 +66,8 @@ int64_t query_int(const http::request& req, const std::string& name, int64_t fal
     if (ec != std::errc() || p != v->data() + v->size())
         throw api_error(400, "query parameter " + name + " must be an integer");
     if (out < lo || out > hi)
-        throw api_error(400, "query parameter " + name + " must lie in [" + std::to_string(lo) + ", " +
-                                 std::to_string(hi) + "]");
+        throw api_error(
+            400, "query parameter " + name + " must lie in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     return out;
 }
 

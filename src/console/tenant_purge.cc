@@ -101,8 +101,8 @@ int64_t delete_users(const context& ctx, const std::string& who, const std::stri
         }
     }
     if (!q.deletions.empty())
-        ctx.kafka->call<kafka::alter_user_scram_credentials_request, kafka::alter_user_scram_credentials_response>(
-            q, who);
+        ctx.kafka->call<kafka::alter_user_scram_credentials_request, kafka::alter_user_scram_credentials_response>(q,
+                                                                                                                   who);
     return n;
 }
 

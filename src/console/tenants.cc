@@ -20,22 +20,28 @@ namespace {
 tenant::catalog& admin(const context& ctx, const http::request& req) {
     if (!ctx.tenants) throw api_error(404, "tenancy is off (start the broker with --tenancy)");
     if (!ctx.tenants->users().is_super_user(principal_of(req)))
-        throw api_error(403, "only super users (--super-users) administer tenants; " + principal_of(req) + " is not one");
+        throw api_error(403,
+                        "only super users (--super-users) administer tenants; " + principal_of(req) + " is not one");
     return *ctx.tenants;
 }
 
 void check(const tenant::admin_status& st) {
     if (!st) return;
     using k = tenant::admin_error::kind;
-    const int status = st->what == k::invalid ? 400 : st->what == k::not_found ? 404 : st->what == k::exists ? 409 : 500;
+    const int status = st->what == k::invalid     ? 400
+                       : st->what == k::not_found ? 404
+                       : st->what == k::exists    ? 409
+                                                  : 500;
     throw api_error(status, st->message);
 }
 
 json limits_json(const tenant::limits& l) {
     json o = json::object();
     for (auto& [k, v] : l.values) {
-        if (k == "request_percentage") o[k] = v;
-        else o[k] = int64_t(v);
+        if (k == "request_percentage")
+            o[k] = v;
+        else
+            o[k] = int64_t(v);
     }
     return o;
 }
@@ -46,15 +52,20 @@ std::map<std::string, std::optional<double>> changes_of(const json& b) {
     std::map<std::string, std::optional<double>> out;
     for (auto& [k, v] : b.items()) {
         if (!tenant::is_limit_key(k)) throw api_error(400, "unknown limit '" + k + "'");
-        if (v.is_null()) out[k] = std::nullopt;
-        else if (v.is_number()) out[k] = v.get<double>();
-        else throw api_error(400, "limit " + k + " must be a number or null");
+        if (v.is_null())
+            out[k] = std::nullopt;
+        else if (v.is_number())
+            out[k] = v.get<double>();
+        else
+            throw api_error(400, "limit " + k + " must be a number or null");
     }
     return out;
 }
 
 json info_json(const tenant::tenant_info& t) {
-    return {{"name", t.name}, {"limits", limits_json(t.own)}, {"effective_limits", limits_json(t.effective)},
+    return {{"name", t.name},
+            {"limits", limits_json(t.own)},
+            {"effective_limits", limits_json(t.effective)},
             {"users", t.users}};
 }
 

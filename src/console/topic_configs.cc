@@ -117,8 +117,8 @@ http::response alter(const context& ctx, http::request& req) {
     }
     if (res.configs.empty()) throw api_error(400, "nothing to change: give \"set\" and/or \"delete\"");
     q.validate_only = b.value("validate_only", false);
-    auto r = ctx.kafka->call<kafka::incremental_alter_configs_request, kafka::incremental_alter_configs_response>(
-        q, who);
+    auto r =
+        ctx.kafka->call<kafka::incremental_alter_configs_request, kafka::incremental_alter_configs_response>(q, who);
     for (auto& x : r.responses) check_kafka_error(x.error_code, "alter configs of " + topic, x.error_message);
     return json_reply(describe(ctx, who, topic));
 }

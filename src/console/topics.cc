@@ -102,8 +102,8 @@ json describe(const context& ctx, const std::string& who, const std::string& nam
         messages += std::max<int64_t>(0, hwm[p] - start[p]);
         size += s;
     }
-    return {{"name", t.name},     {"topic_id", t.id.to_base64()}, {"internal", t.internal},
-            {"messages", messages}, {"size_bytes", size},          {"partitions", parts}};
+    return {{"name", t.name},       {"topic_id", t.id.to_base64()}, {"internal", t.internal},
+            {"messages", messages}, {"size_bytes", size},           {"partitions", parts}};
 }
 
 http::response create(const context& ctx, http::request& req) {

@@ -115,8 +115,10 @@ json list(const context& ctx, summary_cache& cache, const http::request& req) {
     const int64_t conn = query_int(req, "connection", 0, 0, INT64_MAX);
     std::optional<int16_t> error_code;
     if (!error.empty() && error != "any") {
-        if (auto e = error_from_name(error)) error_code = int16_t(*e);
-        else error_code = int16_t(query_int(req, "error", 0, -1, 200));
+        if (auto e = error_from_name(error))
+            error_code = int16_t(*e);
+        else
+            error_code = int16_t(query_int(req, "error", 0, -1, 200));
     }
     std::map<std::string, std::string> by_id;
     bool ids_loaded = false;

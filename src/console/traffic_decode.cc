@@ -20,8 +20,8 @@ namespace {
 using json = nlohmann::json;
 
 bool secret_field(const std::string& k) {
-    static const char* names[] = {"auth_bytes", "salt", "salted_password", "hmac", "token", "password",
-                                  "token_id", "renewers"};
+    static const char* names[] = {"auth_bytes", "salt",     "salted_password", "hmac",
+                                  "token",      "password", "token_id",        "renewers"};
     for (auto* n : names)
         if (k == n) return true;
     return false;
@@ -75,26 +75,28 @@ json produce_json(kafka::produce_request& req, int16_t version) {
 void clean(json& j) {
     if (j.is_object()) {
         for (auto& [k, v] : j.items()) {
-            if (k == "records" && v.is_string()) v = records_summary(v.get<std::string>());
-            else if (secret_field(k) && !v.is_null()) v = "<redacted>";
-            else clean(v);
+            if (k == "records" && v.is_string())
+                v = records_summary(v.get<std::string>());
+            else if (secret_field(k) && !v.is_null())
+                v = "<redacted>";
+            else
+                clean(v);
         }
     } else if (j.is_array()) {
         for (auto& v : j) clean(v);
     }
 }
 
-void collect_topics(const json& j, const std::string& parent, std::set<std::string>& out,
-                    std::set<std::string>& ids) {
+void collect_topics(const json& j, const std::string& parent, std::set<std::string>& out, std::set<std::string>& ids) {
     if (j.is_object()) {
         for (auto& [k, v] : j.items()) {
-            if (k == "topic_id" && v.is_string() && v.get<std::string>() != "AAAAAAAAAAAAAAAAAAAAAA") ids.insert(v.get<std::string>());
+            if (k == "topic_id" && v.is_string() && v.get<std::string>() != "AAAAAAAAAAAAAAAAAAAAAA")
+                ids.insert(v.get<std::string>());
             if ((k == "topic" || k == "topic_name") && v.is_string()) out.insert(v.get<std::string>());
             if (k == "topic_names" && v.is_array())  // DeleteTopics v0-5
                 for (auto& n : v)
                     if (n.is_string()) out.insert(n.get<std::string>());
-            if (k == "name" && v.is_string() &&
-                (parent == "topics" || parent == "topic_data" || parent == "responses"))
+            if (k == "name" && v.is_string() && (parent == "topics" || parent == "topic_data" || parent == "responses"))
                 out.insert(v.get<std::string>());
             collect_topics(v, k, out, ids);
         }
@@ -128,8 +130,10 @@ decoded_exchange decode_exchange(const inspect::exchange& e) {
             kafka::visit_api(e.api_key, [&]<class Req, class Resp>() {
                 Req req;
                 req.decode(r, e.api_version);
-                if constexpr (std::is_same_v<Req, kafka::produce_request>) d.request = produce_json(req, e.api_version);
-                else d.request = to_json(req, e.api_version);
+                if constexpr (std::is_same_v<Req, kafka::produce_request>)
+                    d.request = produce_json(req, e.api_version);
+                else
+                    d.request = to_json(req, e.api_version);
             });
             clean(d.request);
         } catch (const std::exception& ex) {

@@ -16,12 +16,12 @@
 namespace ketch::console {
 
 struct decoded_exchange {
-    nlohmann::json request;   // null when not kept or not decodable
-    nlohmann::json response;  // null when not kept or not decodable
-    std::vector<std::string> topics;  // named in the request (or a Fetch/Produce answer)
+    nlohmann::json request;              // null when not kept or not decodable
+    nlohmann::json response;             // null when not kept or not decodable
+    std::vector<std::string> topics;     // named in the request (or a Fetch/Produce answer)
     std::vector<std::string> topic_ids;  // topic ids named (base64), for requests by id
-    std::vector<int16_t> errors;      // non-zero error codes anywhere in the response
-    std::string problem;              // why something could not be decoded
+    std::vector<int16_t> errors;         // non-zero error codes anywhere in the response
+    std::string problem;                 // why something could not be decoded
 };
 
 decoded_exchange decode_exchange(const inspect::exchange& e);

@@ -16,9 +16,9 @@ json describe(const context& ctx, const std::string& who, const std::vector<std:
     kafka::describe_transactions_request q;
     q.transactional_ids = ids;
     auto r = ctx.kafka->call<kafka::describe_transactions_request, kafka::describe_transactions_response>(q, who);
-    const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
+    const int64_t now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     for (auto& s : r.transaction_states) {
         json topics = json::array();
         for (auto& t : s.topics) topics.push_back({{"topic", t.topic}, {"partitions", t.partitions}});
@@ -53,8 +53,9 @@ void add_transactions(http::server& server, const context& ctx) {
     server.add("GET", "/api/v1/transactions/{id}", route([&ctx](http::request& req) {
                    auto arr = describe(ctx, principal_of(req), {req.param("id")});
                    if (arr.empty() || !arr[0]["error"].is_null())
-                       throw api_error(arr.empty() ? 404 : 404, "transactional id " + req.param("id") + ": " +
-                                                                (arr.empty() ? "unknown" : arr[0]["error"].get<std::string>()));
+                       throw api_error(arr.empty() ? 404 : 404,
+                                       "transactional id " + req.param("id") + ": " +
+                                           (arr.empty() ? "unknown" : arr[0]["error"].get<std::string>()));
                    return json_reply(arr[0]);
                }));
 }

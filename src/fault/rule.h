@@ -31,8 +31,8 @@ struct match {
 struct rule {
     kind what = kind::error;
     match on;
-    int16_t error_code = 0;    // kind::error: the Kafka code answered
-    int64_t duration_ms = 0;   // kind::latency: added delay; kind::pause: how long
+    int16_t error_code = 0;        // kind::error: the Kafka code answered
+    int64_t duration_ms = 0;       // kind::latency: added delay; kind::pause: how long
     std::optional<int64_t> count;  // none: until cleared
 };
 

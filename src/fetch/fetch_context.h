@@ -33,7 +33,7 @@ struct context_request {
     int16_t version = 0;
     int32_t session_id = k_invalid_session_id;
     int32_t epoch = k_final_epoch;
-    bool follower = false;  // a follower's session is privileged
+    bool follower = false;                    // a follower's session is privileged
     std::vector<fetch_partition> fetch_data;  // the request's, in order, one per partition
     std::vector<partition_key> forgotten;
 };

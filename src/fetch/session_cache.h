@@ -60,8 +60,8 @@ public:
     uint64_t evictions() const { return evictions_.load(std::memory_order_relaxed); }
 
 private:
-    using last_used_key = std::pair<int64_t, int32_t>;            // (last used ms, id)
-    using evictable_key = std::tuple<bool, int32_t, int32_t>;     // (privileged, size, id)
+    using last_used_key = std::pair<int64_t, int32_t>;         // (last used ms, id)
+    using evictable_key = std::tuple<bool, int32_t, int32_t>;  // (privileged, size, id)
     static evictable_key key_of(const session& s) { return {s.privileged(), s.cached_size(), s.id()}; }
     bool try_evict(bool privileged, const evictable_key& key, int64_t now) REQUIRES(mu);
     int32_t new_id() REQUIRES(mu);
@@ -81,11 +81,11 @@ private:
 
 // What the metrics page shows (ketch_fetch_*; docs/metrics.md).
 struct fetch_session_counters {
-    std::atomic<uint64_t> full{0};          // full fetches (epoch 0 or -1)
-    std::atomic<uint64_t> created{0};       // sessions created
-    std::atomic<uint64_t> incremental{0};   // incremental fetches answered
-    std::atomic<uint64_t> id_not_found{0};  // FETCH_SESSION_ID_NOT_FOUND
-    std::atomic<uint64_t> bad_epoch{0};     // INVALID_FETCH_SESSION_EPOCH
+    std::atomic<uint64_t> full{0};            // full fetches (epoch 0 or -1)
+    std::atomic<uint64_t> created{0};         // sessions created
+    std::atomic<uint64_t> incremental{0};     // incremental fetches answered
+    std::atomic<uint64_t> id_not_found{0};    // FETCH_SESSION_ID_NOT_FOUND
+    std::atomic<uint64_t> bad_epoch{0};       // INVALID_FETCH_SESSION_EPOCH
     std::atomic<uint64_t> topic_id_error{0};  // FETCH_SESSION_TOPIC_ID_ERROR
 };
 

@@ -40,7 +40,8 @@ std::vector<listed_group> group_coordinator::list_groups(const list_groups_args&
         ketch::lock_guard lock(s.mu_);
         s.list_into(args, states, types, out);
     }
-    std::sort(out.begin(), out.end(), [](const listed_group& a, const listed_group& b) { return a.group_id < b.group_id; });
+    std::sort(out.begin(), out.end(),
+              [](const listed_group& a, const listed_group& b) { return a.group_id < b.group_id; });
     return out;
 }
 
@@ -100,8 +101,8 @@ void group_slot::describe_classic(described_group& d, int16_t api_version) {
         d.group_state = std::string(state_name(group_state::dead));
         if (api_version >= 6) {  // KIP-1043
             d.error = error_code::group_id_not_found;
-            d.error_message = consumer_ || streams_ ? "Group " + id + " is not a classic group."
-                                                    : "Group " + id + " not found.";
+            d.error_message =
+                consumer_ || streams_ ? "Group " + id + " is not a classic group." : "Group " + id + " not found.";
         }
         return;
     }

@@ -26,7 +26,7 @@ struct protocol {
 // ---- JoinGroup ----
 struct join_args {
     std::string group_id;
-    std::string member_id;  // "" for a new member
+    std::string member_id;                         // "" for a new member
     std::optional<std::string> group_instance_id;  // v5+: static membership
     std::string protocol_type;
     std::vector<protocol> protocols;
@@ -34,7 +34,7 @@ struct join_args {
     int32_t rebalance_timeout_ms = 0;  // v0 has none: the handler passes session_timeout_ms
     int16_t api_version = 0;           // v4+: MEMBER_ID_REQUIRED; v9+: skip_assignment
     std::string client_id;
-    std::string client_host;  // as Kafka shows it: "/127.0.0.1"
+    std::string client_host;            // as Kafka shows it: "/127.0.0.1"
     std::optional<std::string> reason;  // v8+; logged by Kafka, ignored here
 };
 

@@ -4,15 +4,11 @@
 
 namespace ketch::group {
 
-bool is_known_assignor(std::string_view name) {
-    return name == "uniform" || name == "range";
-}
+bool is_known_assignor(std::string_view name) { return name == "uniform" || name == "range"; }
 
 // Kafka lists its assignors from a HashMap keyed by name: "uniform" hashes
 // to an earlier bucket than "range".
-std::string known_assignors() {
-    return "uniform, range";
-}
+std::string known_assignors() { return "uniform, range"; }
 
 namespace {
 

@@ -30,8 +30,8 @@ namespace ketch::group {
 
 struct assignor_member {
     std::string member_id;
-    std::set<uuid> topics;       // subscribed topics that exist
-    topic_partitions current;    // the member's current target assignment
+    std::set<uuid> topics;     // subscribed topics that exist
+    topic_partitions current;  // the member's current target assignment
 };
 
 struct assignor_input {

@@ -85,8 +85,7 @@ const topic_partitions& consumer_group::target_of(const std::string& member_id) 
     return it == target_.end() ? none : it->second;
 }
 
-void consumer_group::set_target(std::map<std::string, topic_partitions> target, int32_t epoch,
-                                int64_t computed_at_ms) {
+void consumer_group::set_target(std::map<std::string, topic_partitions> target, int32_t epoch, int64_t computed_at_ms) {
     target_ = std::move(target);
     assignment_epoch_ = epoch;
     assignment_timestamp_ms_ = computed_at_ms;

@@ -38,8 +38,7 @@ bool blank(const std::optional<std::string>& s) {
 // GroupCoordinatorService.throwIfConsumerGroupHeartbeatRequestIsInvalid
 std::optional<consumer_heartbeat_result> invalid(const consumer_heartbeat_args& a) {
     auto bad = [](const char* m) { return hb_error(error_code::invalid_request, m); };
-    if ((a.api_version >= 1 || a.member_epoch > 0 || a.member_epoch == leave_group_member_epoch) &&
-        blank(a.member_id))
+    if ((a.api_version >= 1 || a.member_epoch > 0 || a.member_epoch == leave_group_member_epoch) && blank(a.member_id))
         return bad("MemberId can't be empty.");
     if (blank(a.group_id)) return bad("GroupId can't be empty.");
     if (blank(a.instance_id)) return bad("InstanceId can't be empty.");
@@ -56,9 +55,9 @@ std::optional<consumer_heartbeat_result> invalid(const consumer_heartbeat_args& 
         return bad("MemberEpoch is invalid.");
     }
     if (a.server_assignor && !is_known_assignor(*a.server_assignor))
-        return hb_error(error_code::unsupported_assignor, "ServerAssignor " + *a.server_assignor +
-                                                              " is not supported. Supported assignors: " +
-                                                              known_assignors() + ".");
+        return hb_error(error_code::unsupported_assignor,
+                        "ServerAssignor " + *a.server_assignor +
+                            " is not supported. Supported assignors: " + known_assignors() + ".");
     return std::nullopt;
 }
 
@@ -111,8 +110,7 @@ consumer_heartbeat_result group_coordinator::consumer_heartbeat(const consumer_h
     return r;
 }
 
-consumer_heartbeat_result group_slot::consumer_heartbeat_locked(const consumer_heartbeat_args& args,
-                                                                completions& out) {
+consumer_heartbeat_result group_slot::consumer_heartbeat_locked(const consumer_heartbeat_args& args, completions& out) {
     consumer_heartbeat_result r;
     if (args.member_epoch == leave_group_member_epoch || args.member_epoch == leave_group_static_member_epoch)
         r = consumer_leave(args, out);
@@ -125,11 +123,11 @@ consumer_heartbeat_result group_slot::consumer_heartbeat_locked(const consumer_h
 // getOrMaybeCreateConsumerGroup: an empty classic group is replaced (its
 // offsets stay); one with members is converted online when the migration
 // policy allows it (upgrade_classic_group, migration.cc).
-result<consumer_group*, consumer_heartbeat_result> group_slot::consumer_group_for(const std::string& id,
-                                                                                          bool create,
-                                                                                          completions& out) {
+result<consumer_group*, consumer_heartbeat_result> group_slot::consumer_group_for(const std::string& id, bool create,
+                                                                                  completions& out) {
     if (auto* cg = find_consumer(id)) return cg;
-    if (find_streams(id)) return failure{hb_error(error_code::group_id_not_found, "Group " + id + " is not a consumer group")};
+    if (find_streams(id))
+        return failure{hb_error(error_code::group_id_not_found, "Group " + id + " is not a consumer group")};
     auto* classic = find(id);
     if (!classic && !create)
         return failure{hb_error(error_code::group_id_not_found, "Consumer group " + id + " not found.")};
@@ -139,7 +137,8 @@ result<consumer_group*, consumer_heartbeat_result> group_slot::consumer_group_fo
     // while the first assignment is computed).
     int32_t epoch = 1;
     if (classic) {
-        if (!create) return failure{hb_error(error_code::group_id_not_found, "Group " + id + " is not a consumer group")};
+        if (!create)
+            return failure{hb_error(error_code::group_id_not_found, "Group " + id + " is not a consumer group")};
         if (!classic->is(group_state::empty)) return upgrade_classic_group(*classic, out);
         // ketch difference: the epoch goes on from the classic generation (as
         // Kafka's online upgrade does; its offline one starts again as a new
@@ -160,9 +159,9 @@ result<consumer_group*, consumer_heartbeat_result> group_slot::consumer_group_fo
 // blank with the request's (or a new) member id; an error ends the
 // heartbeat.
 std::optional<consumer_heartbeat_result> group_slot::admit_consumer_member(consumer_group& g,
-                                                                                  const consumer_heartbeat_args& args,
-                                                                                  bool create, consumer_member& old,
-                                                                                  bool& is_new) {
+                                                                           const consumer_heartbeat_args& args,
+                                                                           bool create, consumer_member& old,
+                                                                           bool& is_new) {
     const std::string member_id = old.member_id;
     if (!args.instance_id) {
         if (const auto* m = g.member(member_id)) {
@@ -201,7 +200,8 @@ std::optional<consumer_heartbeat_result> group_slot::admit_consumer_member(consu
                 is_new = false;
             }
         } else {
-            if (!existing) return hb_error(error_code::unknown_member_id, "Instance id " + *args.instance_id + " is unknown.");
+            if (!existing)
+                return hb_error(error_code::unknown_member_id, "Instance id " + *args.instance_id + " is unknown.");
             if (existing->member_id != member_id)
                 return hb_error(error_code::fenced_instance_id, "Static member " + member_id + " with instance id " +
                                                                     *args.instance_id + " was fenced by member " +
@@ -215,7 +215,7 @@ std::optional<consumer_heartbeat_result> group_slot::admit_consumer_member(consu
 }
 
 consumer_heartbeat_result group_slot::consumer_join_or_heartbeat(const consumer_heartbeat_args& args,
-                                                                        completions& out) {
+                                                                 completions& out) {
     const bool create = args.member_epoch == 0;
     auto found = consumer_group_for(args.group_id, create, out);
     if (!found) return found.error();
@@ -252,10 +252,9 @@ consumer_heartbeat_result group_slot::consumer_join_or_heartbeat(const consumer_
         if (upd.subscribed_topic_regex) {
             std::string why;
             if (!regexes_.compile(*upd.subscribed_topic_regex, why))
-                return hb_error(error_code::invalid_regular_expression, "SubscribedTopicRegex `" +
-                                                                             *upd.subscribed_topic_regex +
-                                                                             "` is not a valid regular expression: " +
-                                                                             why + ".");
+                return hb_error(error_code::invalid_regular_expression,
+                                "SubscribedTopicRegex `" + *upd.subscribed_topic_regex +
+                                    "` is not a valid regular expression: " + why + ".");
         }
     }
     // 2. The target assignment (maybe later: the assignment interval); 3. reconcile.
@@ -275,9 +274,9 @@ consumer_heartbeat_result group_slot::consumer_join_or_heartbeat(const consumer_
     r.member_id = member_id;
     r.member_epoch = next.member_epoch;
     r.heartbeat_interval_ms = consumer_heartbeat_interval_ms(g.id());
-    const bool full = args.member_epoch == 0 || (args.rebalance_timeout_ms != -1 &&
-                                                 (args.subscribed_topic_names || args.subscribed_topic_regex) &&
-                                                 args.owned);
+    const bool full =
+        args.member_epoch == 0 ||
+        (args.rebalance_timeout_ms != -1 && (args.subscribed_topic_names || args.subscribed_topic_regex) && args.owned);
     if (full || next.assigned != old.assigned) r.assignment = next.assigned;
     return r;
 }
@@ -329,7 +328,7 @@ void group_slot::fence_consumer_member(consumer_group& g, const std::string& mem
 }
 
 void group_slot::schedule_consumer_session_timeout(const std::string& group_id, const std::string& member_id,
-                                                          int32_t timeout_ms) {
+                                                   int32_t timeout_ms) {
     schedule_timer(consumer_session_key(group_id, member_id),
                    timeout_ms < 0 ? consumer_session_timeout_ms(group_id) : timeout_ms,
                    [this, group_id, member_id](completions& o) REQUIRES(mu_) {
@@ -339,19 +338,22 @@ void group_slot::schedule_consumer_session_timeout(const std::string& group_id, 
 }
 
 int32_t group_slot::consumer_session_timeout_ms(const std::string&) const {
-    return overrides_ && overrides_->session_timeout_ms ? *overrides_->session_timeout_ms : config_.consumer_session_timeout_ms;
+    return overrides_ && overrides_->session_timeout_ms ? *overrides_->session_timeout_ms
+                                                        : config_.consumer_session_timeout_ms;
 }
 
 int32_t group_slot::consumer_heartbeat_interval_ms(const std::string&) const {
-    return overrides_ && overrides_->heartbeat_interval_ms ? *overrides_->heartbeat_interval_ms : config_.consumer_heartbeat_interval_ms;
+    return overrides_ && overrides_->heartbeat_interval_ms ? *overrides_->heartbeat_interval_ms
+                                                           : config_.consumer_heartbeat_interval_ms;
 }
 
 int32_t group_slot::consumer_assignment_interval_ms(const std::string&) const {
-    return overrides_ && overrides_->assignment_interval_ms ? *overrides_->assignment_interval_ms : config_.consumer_assignment_interval_ms;
+    return overrides_ && overrides_->assignment_interval_ms ? *overrides_->assignment_interval_ms
+                                                            : config_.consumer_assignment_interval_ms;
 }
 
 void group_slot::schedule_consumer_rebalance_timeout(const std::string& group_id, const std::string& member_id,
-                                                            int32_t epoch, int32_t timeout_ms) {
+                                                     int32_t epoch, int32_t timeout_ms) {
     schedule_timer(consumer_rebalance_key(group_id, member_id), timeout_ms,
                    [this, group_id, member_id, epoch](completions& o) REQUIRES(mu_) {
                        auto* g = find_consumer(group_id);

@@ -32,8 +32,8 @@ using named_partitions = std::map<std::string, std::set<int32_t>>;
 struct consumer_subscription {
     int16_t version = 0;
     std::vector<std::string> topics;
-    named_partitions owned;  // v1+
-    int32_t generation_id = -1;         // v2+
+    named_partitions owned;              // v1+
+    int32_t generation_id = -1;          // v2+
     std::optional<std::string> rack_id;  // v3+
 };
 

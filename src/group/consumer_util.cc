@@ -70,16 +70,16 @@ bool can_compute_next_target(int64_t last_computed_ms, int32_t interval_ms, int6
     return now_ms >= last_computed_ms + interval_ms;
 }
 
-bool maybe_update_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx,
-                                    int32_t interval_ms, int64_t now_ms) {
+bool maybe_update_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx, int32_t interval_ms,
+                                    int64_t now_ms) {
     if (g.assignment_epoch() >= g.group_epoch()) return false;
     if (!can_compute_next_target(g.assignment_timestamp_ms(), interval_ms, now_ms)) return false;
     compute_target_assignment(g, topics, rx, now_ms);
     return true;
 }
 
-void store_member(consumer_group& g, const consumer_member& upd, bool subscription_changed,
-                  const topic_index& topics, regex_cache& rx) {
+void store_member(consumer_group& g, const consumer_member& upd, bool subscription_changed, const topic_index& topics,
+                  regex_cache& rx) {
     g.update_member(upd);
     if (refresh_subscription_metadata(g, topics, rx)) subscription_changed = true;
     if (subscription_changed) g.set_group_epoch(g.group_epoch() + 1);
@@ -89,9 +89,9 @@ consumer_member reconcile_member(consumer_group& g, const consumer_member& upd,
                                  const std::optional<topic_partitions>& owned, const topic_index& topics,
                                  regex_cache& rx) {
     if (upd.reconciled_to(g.assignment_epoch())) return upd;
-    consumer_member next = reconcile(upd, g.assignment_epoch(), g.target_of(upd.member_id),
-                                     [&g](const uuid& t, int32_t p) { return g.partition_epoch(t, p); }, owned,
-                                     member_topic_ids(upd, topics, rx));
+    consumer_member next = reconcile(
+        upd, g.assignment_epoch(), g.target_of(upd.member_id),
+        [&g](const uuid& t, int32_t p) { return g.partition_epoch(t, p); }, owned, member_topic_ids(upd, topics, rx));
     if (next != upd) g.update_member(next);
     return next;
 }

@@ -61,8 +61,8 @@ bool can_compute_next_target(int64_t last_computed_ms, int32_t interval_ms, int6
 // ahead of the target's and the interval allows, computes the next target
 // (true). Otherwise the target stays: members keep reconciling towards the
 // last computed one, and a later heartbeat or JoinGroup computes it.
-bool maybe_update_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx,
-                                    int32_t interval_ms, int64_t now_ms);
+bool maybe_update_target_assignment(consumer_group& g, const topic_index& topics, regex_cache& rx, int32_t interval_ms,
+                                    int64_t now_ms);
 
 // The member-update step of a consumer group heartbeat and of a classic
 // member's JoinGroup (GroupMetadataManager consumerGroupHeartbeat /
@@ -75,8 +75,8 @@ bool maybe_update_target_assignment(consumer_group& g, const topic_index& topics
 //      it differs and returns it.
 // update_member_step runs the three; a JoinGroup that may downgrade the group
 // between 1 and 2 runs them one by one.
-void store_member(consumer_group& g, const consumer_member& upd, bool subscription_changed,
-                  const topic_index& topics, regex_cache& rx);
+void store_member(consumer_group& g, const consumer_member& upd, bool subscription_changed, const topic_index& topics,
+                  regex_cache& rx);
 consumer_member reconcile_member(consumer_group& g, const consumer_member& upd,
                                  const std::optional<topic_partitions>& owned, const topic_index& topics,
                                  regex_cache& rx);

@@ -31,42 +31,23 @@ std::string timer_key(char kind, const std::string& group_id, const std::string&
 
 }  // namespace
 
-std::string heartbeat_key(const std::string& g, const std::string& m) {
-    return timer_key('h', g, m);
-}
-std::string join_key(const std::string& g) {
-    return timer_key('j', g);
-}
-std::string sync_key(const std::string& g) {
-    return timer_key('s', g);
-}
-std::string consumer_session_key(const std::string& g, const std::string& m) {
-    return timer_key('c', g, m);
-}
-std::string streams_session_key(const std::string& g, const std::string& m) {
-    return timer_key('t', g, m);
-}
-std::string streams_rebalance_key(const std::string& g, const std::string& m) {
-    return timer_key('u', g, m);
-}
-std::string consumer_rebalance_key(const std::string& g, const std::string& m) {
-    return timer_key('r', g, m);
-}
-std::string consumer_join_key(const std::string& g, const std::string& m) {
-    return timer_key('J', g, m);
-}
-std::string consumer_sync_key(const std::string& g, const std::string& m) {
-    return timer_key('S', g, m);
-}
+std::string heartbeat_key(const std::string& g, const std::string& m) { return timer_key('h', g, m); }
+std::string join_key(const std::string& g) { return timer_key('j', g); }
+std::string sync_key(const std::string& g) { return timer_key('s', g); }
+std::string consumer_session_key(const std::string& g, const std::string& m) { return timer_key('c', g, m); }
+std::string streams_session_key(const std::string& g, const std::string& m) { return timer_key('t', g, m); }
+std::string streams_rebalance_key(const std::string& g, const std::string& m) { return timer_key('u', g, m); }
+std::string consumer_rebalance_key(const std::string& g, const std::string& m) { return timer_key('r', g, m); }
+std::string consumer_join_key(const std::string& g, const std::string& m) { return timer_key('J', g, m); }
+std::string consumer_sync_key(const std::string& g, const std::string& m) { return timer_key('S', g, m); }
 
-group_coordinator::group_coordinator(group_config config, const clock& clk, scheduler& sched,
-                                     meta::offset_store& store)
+group_coordinator::group_coordinator(group_config config, const clock& clk, scheduler& sched, meta::offset_store& store)
     : env_{.config = config, .clk = clk, .sched = sched}, store_(store) {}
 
 result<std::shared_ptr<group_coordinator>, meta::store_error> group_coordinator::open(group_config config,
-                                                                                     const clock& clk,
-                                                                                     scheduler& sched,
-                                                                                     meta::offset_store& store) {
+                                                                                      const clock& clk,
+                                                                                      scheduler& sched,
+                                                                                      meta::offset_store& store) {
     std::shared_ptr<group_coordinator> c(new group_coordinator(config, clk, sched, store));
     c->env_.owner = c;
     auto st = c->load();
@@ -203,14 +184,14 @@ void group_coordinator::on_timer(const std::string& group_id, const std::string&
 
 void group_coordinator::schedule_expiry() {
     std::weak_ptr<group_coordinator> weak = weak_from_this();
-    expiry_timer_ = env_.sched.schedule(std::chrono::milliseconds(env_.config.offsets_retention_check_interval_ms),
-                                        [weak] {
-                                            auto self = weak.lock();
-                                            if (!self) return;
-                                            self->expire_offsets();
-                                            ketch::lock_guard lock(self->mu_);
-                                            if (!self->env_.stopped) self->schedule_expiry();
-                                        });
+    expiry_timer_ =
+        env_.sched.schedule(std::chrono::milliseconds(env_.config.offsets_retention_check_interval_ms), [weak] {
+            auto self = weak.lock();
+            if (!self) return;
+            self->expire_offsets();
+            ketch::lock_guard lock(self->mu_);
+            if (!self->env_.stopped) self->schedule_expiry();
+        });
 }
 
 void group_coordinator::finish(completions& out) {
@@ -221,12 +202,9 @@ void group_coordinator::finish(completions& out) {
     out.group_rows.clear();
 }
 
-void group_coordinator::set_topic_view(const topic_view* topics) {
-    env_.topics = topics;
-}
+void group_coordinator::set_topic_view(const topic_view* topics) { env_.topics = topics; }
 
-void group_coordinator::set_group_overrides(const std::string& group_id,
-                                               const group_overrides& overrides) {
+void group_coordinator::set_group_overrides(const std::string& group_id, const group_overrides& overrides) {
     auto ref = use_slot(group_id, true);
     group_slot& s = *ref;
     ketch::lock_guard lock(s.mu_);

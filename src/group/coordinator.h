@@ -39,9 +39,9 @@
 #include "group/consumer_group.h"
 #include "group/consumer_util.h"
 #include "group/group_config.h"
-#include "group/streams_api.h"
 #include "group/group_slot.h"
 #include "group/ownership.h"
+#include "group/streams_api.h"
 #include "group/streams_group.h"
 #include "group/time_source.h"
 #include "group/txn_api.h"
@@ -73,8 +73,8 @@ public:
     // Loads the groups and offsets kept in `store` and starts the periodic
     // expiry. `clk`, `sched` and `store` must outlive the coordinator.
     static result<std::shared_ptr<group_coordinator>, meta::store_error> open(group_config config, const clock& clk,
-                                                                             scheduler& sched,
-                                                                             meta::offset_store& store);
+                                                                              scheduler& sched,
+                                                                              meta::offset_store& store);
     ~group_coordinator();
     group_coordinator(const group_coordinator&) = delete;
     group_coordinator& operator=(const group_coordinator&) = delete;

@@ -27,12 +27,8 @@ std::string streams_initial_delay_key(const std::string& group_id);
 std::string consumer_join_key(const std::string& group_id, const std::string& member_id);
 std::string consumer_sync_key(const std::string& group_id, const std::string& member_id);
 
-inline bool too_long(const std::string& s) {
-    return s.size() > max_id_bytes;
-}
-inline bool too_long(const std::optional<std::string>& s) {
-    return s && too_long(*s);
-}
+inline bool too_long(const std::string& s) { return s.size() > max_id_bytes; }
+inline bool too_long(const std::optional<std::string>& s) { return s && too_long(*s); }
 inline bool any_protocol_too_long(const std::vector<protocol>& ps) {
     for (const auto& p : ps)
         if (too_long(p.name)) return true;

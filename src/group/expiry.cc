@@ -12,7 +12,7 @@ namespace ketch::group {
 // to expiry now (gone, or a classic group that is not Empty and not a Stable
 // consumer-protocol group).
 bool group_slot::expired_offsets_of(const std::string& id, int64_t now, int64_t retention,
-                                           std::vector<meta::offset_key>& expired, bool& delete_group) {
+                                    std::vector<meta::offset_key>& expired, bool& delete_group) {
     auto* g = find(id);
     bool all_expired = true;
     const group_offsets* offs = offsets_.empty() ? nullptr : &offsets_;

@@ -10,7 +10,6 @@ using nlohmann::json;
 
 namespace {
 
-
 bytes unhex(const std::string& s) {
     auto val = [](char c) -> int {
         if (c >= '0' && c <= '9') return c - '0';
@@ -23,9 +22,7 @@ bytes unhex(const std::string& s) {
     return out;
 }
 
-json opt(const std::optional<std::string>& s) {
-    return s ? json(*s) : json(nullptr);
-}
+json opt(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
 std::optional<std::string> opt_of(const json& j) {
     if (j.is_null()) return std::nullopt;
     return j.get<std::string>();
@@ -105,23 +102,23 @@ std::string encode_consumer(const consumer_group& g) {
             for (const auto& p : m.classic->protocols) protocols.push_back({p.name, to_hex(p.metadata)});
             classic = {{"session_timeout_ms", m.classic->session_timeout_ms}, {"protocols", std::move(protocols)}};
         }
-        members.push_back({{"id", id},
-                           {"classic", std::move(classic)},
-                           {"instance", opt(m.instance_id)},
-                           {"rack", opt(m.rack_id)},
-                           {"client_id", m.client_id},
-                           {"client_host", m.client_host},
-                           {"rebalance_timeout_ms", m.rebalance_timeout_ms},
-                           {"topics", std::vector<std::string>(m.subscribed_topic_names.begin(),
-                                                               m.subscribed_topic_names.end())},
-                           {"regex", opt(m.subscribed_topic_regex)},
-                           {"assignor", opt(m.server_assignor)},
-                           {"epoch", m.member_epoch},
-                           {"previous_epoch", m.previous_member_epoch},
-                           {"state", int(m.state)},
-                           {"assigned", partitions_json(m.assigned)},
-                           {"revoking", partitions_json(m.pending_revocation)},
-                           {"assignment_epochs", epochs_json(m.assignment_epochs)}});
+        members.push_back(
+            {{"id", id},
+             {"classic", std::move(classic)},
+             {"instance", opt(m.instance_id)},
+             {"rack", opt(m.rack_id)},
+             {"client_id", m.client_id},
+             {"client_host", m.client_host},
+             {"rebalance_timeout_ms", m.rebalance_timeout_ms},
+             {"topics", std::vector<std::string>(m.subscribed_topic_names.begin(), m.subscribed_topic_names.end())},
+             {"regex", opt(m.subscribed_topic_regex)},
+             {"assignor", opt(m.server_assignor)},
+             {"epoch", m.member_epoch},
+             {"previous_epoch", m.previous_member_epoch},
+             {"state", int(m.state)},
+             {"assigned", partitions_json(m.assigned)},
+             {"revoking", partitions_json(m.pending_revocation)},
+             {"assignment_epochs", epochs_json(m.assignment_epochs)}});
     }
     j["members"] = std::move(members);
     json target = json::object();

@@ -26,7 +26,7 @@ namespace ketch::group {
 struct classic_record {
     std::string protocol_name;
     std::string leader;
-    int64_t state_timestamp_ms = -1;  // when the group entered its state (currentStateTimestamp); -1: unknown
+    int64_t state_timestamp_ms = -1;      // when the group entered its state (currentStateTimestamp); -1: unknown
     std::vector<classic_member> members;  // callbacks unset; protocols holds the selected one
 };
 

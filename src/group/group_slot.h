@@ -104,8 +104,8 @@ public:
     error_code heartbeat_locked(const heartbeat_args& args) REQUIRES(mu_);
     leave_result leave_locked(const leave_args& args, completions& out) REQUIRES(mu_);
     void describe_classic(described_group& d, int16_t api_version) REQUIRES(mu_);
-    void list_into(const list_groups_args& args, const std::set<std::string>& states,
-                   const std::set<group_type>& types, std::vector<listed_group>& out) REQUIRES(mu_);
+    void list_into(const list_groups_args& args, const std::set<std::string>& states, const std::set<group_type>& types,
+                   std::vector<listed_group>& out) REQUIRES(mu_);
 
     // ---- offsets: offsets.cc, admin.cc, txn_offsets.cc ----
     error_code validate_commit(const commit_args& args) REQUIRES(mu_);
@@ -117,8 +117,7 @@ public:
     // OffsetDelete's decision: the answer, and the offsets to delete.
     void offsets_to_delete(const offset_delete_args& args, offset_delete_result& res,
                            std::vector<meta::offset_key>& doomed) REQUIRES(mu_);
-    void offsets_of_topics(const std::vector<std::string>& topics, std::vector<meta::offset_key>& doomed)
-        REQUIRES(mu_);
+    void offsets_of_topics(const std::vector<std::string>& topics, std::vector<meta::offset_key>& doomed) REQUIRES(mu_);
     void forget_offsets(const std::vector<meta::offset_key>& keys) REQUIRES(mu_);
     bool has_offsets() const REQUIRES(mu_) { return !offsets_.empty(); }
     bool has_group() const REQUIRES(mu_) { return classic_ || consumer_ || streams_; }
@@ -215,9 +214,9 @@ private:
     std::string streams_fingerprint(const streams_topology& t) const;
     configured_topology configure_streams(const streams_topology& t) const;
     // `status`: what the steps before said (STALE_TOPOLOGY, ASSIGNMENT_DELAYED).
-    streams_heartbeat_result streams_answer(streams_group& g, const streams_heartbeat_args& a, const streams_member& old,
-                                            const streams_member& next, std::vector<streams_status> status)
-        REQUIRES(mu_);
+    streams_heartbeat_result streams_answer(streams_group& g, const streams_heartbeat_args& a,
+                                            const streams_member& old, const streams_member& next,
+                                            std::vector<streams_status> status) REQUIRES(mu_);
     // ---- a streams group's target and settings (streams_target.cc) ----
     void maybe_start_streams_initial_delay(streams_group& g) REQUIRES(mu_);
     void compute_delayed_streams_target(const std::string& group_id, completions& out) REQUIRES(mu_);

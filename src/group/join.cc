@@ -48,7 +48,7 @@ void group_coordinator::join(join_args args, join_callback done) {
 // difference: the prefix is cut (at a character boundary) so that the id
 // stays within max_id_bytes and is accepted back.
 std::string group_slot::new_member_id(const std::string& client_id,
-                                             const std::optional<std::string>& instance_id) const {
+                                      const std::optional<std::string>& instance_id) const {
     const std::string& id = instance_id ? *instance_id : client_id;
     return std::string(utf8_prefix(id, max_id_bytes - 37)) + "-" + java_uuid_string();
 }
@@ -119,8 +119,7 @@ bool group_slot::accept_joining_member(const classic_group& g, const std::string
         case group_state::dead: return true;
         case group_state::preparing_rebalance:
             // An awaiting member is kept; others count against the awaiting ones.
-            return (it != members.end() && it->second.is_awaiting_join()) ||
-                   g.num_awaiting_join() < config_.max_size;
+            return (it != members.end() && it->second.is_awaiting_join()) || g.num_awaiting_join() < config_.max_size;
         case group_state::completing_rebalance:
         case group_state::stable: return it != members.end() || int64_t(g.size()) < config_.max_size;
     }
@@ -158,8 +157,7 @@ void group_slot::join_new_member(classic_group& g, join_args& args, join_callbac
 }
 
 // classicGroupJoinExistingMember
-void group_slot::join_existing_member(classic_group& g, join_args& args, join_callback& done,
-                                             completions& out) {
+void group_slot::join_existing_member(classic_group& g, join_args& args, join_callback& done, completions& out) {
     const auto& mid = args.member_id;
     if (g.is(group_state::dead)) {
         out.add(std::move(done), join_error(error_code::coordinator_not_available, mid));
@@ -221,7 +219,7 @@ void group_slot::join_existing_member(classic_group& g, join_args& args, join_ca
 
 // addMemberThenRebalanceOrCompleteJoin
 void group_slot::add_member_then_rebalance(classic_group& g, join_args& args, const std::string& member_id,
-                                                  join_callback& done, completions& out) {
+                                           join_callback& done, completions& out) {
     classic_member m;
     m.member_id = member_id;
     m.group_instance_id = args.group_instance_id;
@@ -243,15 +241,14 @@ void group_slot::add_member_then_rebalance(classic_group& g, join_args& args, co
 }
 
 // updateStaticMemberThenRebalanceOrCompleteJoin
-void group_slot::update_static_member_then_rebalance(classic_group& g, join_args& args,
-                                                            const std::string& old_id, const std::string& new_id,
-                                                            join_callback& done, completions& out) {
+void group_slot::update_static_member_then_rebalance(classic_group& g, join_args& args, const std::string& old_id,
+                                                     const std::string& new_id, join_callback& done, completions& out) {
     const std::string current_leader = g.leader_or_empty();
     cancel_timer(heartbeat_key(g.id(), old_id));
     auto& m = g.replace_static_member(*args.group_instance_id, old_id, new_id, out);
     reschedule_heartbeat(g, m, m.session_timeout_ms);
-    g.update_member(m, std::move(args.protocols), args.rebalance_timeout_ms, args.session_timeout_ms,
-                    std::move(done), out);
+    g.update_member(m, std::move(args.protocols), args.rebalance_timeout_ms, args.session_timeout_ms, std::move(done),
+                    out);
     switch (g.state()) {
         case group_state::stable:
             if (g.protocol_name().value_or("") == g.select_protocol()) {

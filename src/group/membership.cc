@@ -32,8 +32,10 @@ void group_slot::sync_locked(sync_args& args, sync_callback& done, completions& 
         fail(error_code::invalid_request);
     } else if (auto* cg = find_consumer(args.group_id)) {
         // classicGroupSyncToConsumerGroup (an empty group: UNKNOWN_MEMBER_ID)
-        if (cg->empty()) fail(error_code::unknown_member_id);
-        else sync_consumer_group(*cg, args, done, out);
+        if (cg->empty())
+            fail(error_code::unknown_member_id);
+        else
+            sync_consumer_group(*cg, args, done, out);
     } else if (g = find(args.group_id); !g || g->is(group_state::empty)) {
         fail(error_code::unknown_member_id);
     } else if (g->is(group_state::dead)) {

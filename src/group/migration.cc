@@ -57,14 +57,12 @@ bytes classic_assignment(const consumer_member& m, const topic_partitions& parti
     return encode_assignment(to_names(partitions, topics), version);
 }
 
-join_result join_error(error_code e) {
-    return join_result{.error = e};
-}
+join_result join_error(error_code e) { return join_result{.error = e}; }
 
 }  // namespace
 
 result<consumer_group*, consumer_heartbeat_result> group_slot::upgrade_classic_group(classic_group& cg,
-                                                                                            completions& out) {
+                                                                                     completions& out) {
     const std::string id = cg.id();
     const std::string cannot = "Cannot upgrade classic group " + id + " to consumer group because ";
     if (!upgrade_enabled(config_.consumer_migration_policy))
@@ -91,8 +89,8 @@ result<consumer_group*, consumer_heartbeat_result> group_slot::upgrade_classic_g
         // A custom assignor's user data would be lost.
         if (user_data)
             return failure{not_consumer_group(id, cannot + "an unsupported custom assignor is in use. Please refer "
-                                                            "to the documentation or switch to a default assignor "
-                                                            "before re-attempting the upgrade.")};
+                                                           "to the documentation or switch to a default assignor "
+                                                           "before re-attempting the upgrade.")};
         consumer_member m{.member_id = mid};
         m.member_epoch = m.previous_member_epoch = cg.generation();
         m.instance_id = cm.group_instance_id;
@@ -130,8 +128,8 @@ bool group_slot::maybe_downgrade(consumer_group& g, const std::string& leaving, 
     return true;
 }
 
-void group_slot::convert_to_classic(consumer_group& g, const std::string& leaving, int32_t generation,
-                                           bool rebalance, completions& out) {
+void group_slot::convert_to_classic(consumer_group& g, const std::string& leaving, int32_t generation, bool rebalance,
+                                    completions& out) {
     const std::string id = g.id();
     const auto topics = topics_by_name();
     // ClassicGroup.fromConsumerGroup: Stable at the group epoch, each member
@@ -162,8 +160,8 @@ void group_slot::convert_to_classic(consumer_group& g, const std::string& leavin
     persist_classic(cg, out);
 }
 
-void group_slot::schedule_consumer_join_timeout_if_absent(const std::string& group_id,
-                                                                 const std::string& member_id, int32_t timeout_ms) {
+void group_slot::schedule_consumer_join_timeout_if_absent(const std::string& group_id, const std::string& member_id,
+                                                          int32_t timeout_ms) {
     const auto key = consumer_join_key(group_id, member_id);
     if (timers_.count(key)) return;
     schedule_timer(key, timeout_ms, [this, group_id, member_id](completions& o) REQUIRES(mu_) {
@@ -172,8 +170,7 @@ void group_slot::schedule_consumer_join_timeout_if_absent(const std::string& gro
     });
 }
 
-void group_slot::join_consumer_group(consumer_group& g, join_args& args, join_callback& done,
-                                            completions& out) {
+void group_slot::join_consumer_group(consumer_group& g, join_args& args, join_callback& done, completions& out) {
     const bool unknown = args.member_id.empty();
     const std::string member_id = unknown ? uuid::random().to_base64() : args.member_id;
     if (int64_t(g.size()) >= config_.consumer_max_size && !g.has_member(member_id))
@@ -191,8 +188,7 @@ void group_slot::join_consumer_group(consumer_group& g, join_args& args, join_ca
     if (args.group_instance_id)
         if (const auto* replaced = g.static_member(*args.group_instance_id))
             downgrade = g.all_members_use_classic_except(replaced->member_id) &&
-                        downgrade_enabled(config_.consumer_migration_policy) &&
-                        int64_t(g.size()) <= config_.max_size;
+                        downgrade_enabled(config_.consumer_migration_policy) && int64_t(g.size()) <= config_.max_size;
     const int32_t epoch_before = g.group_epoch();
 
     // The member as it was: an existing one, a static member's previous
@@ -256,16 +252,15 @@ void group_slot::join_consumer_group(consumer_group& g, join_args& args, join_ca
 // the replaced member's target and the classic group is Stable at the old
 // group epoch; otherwise the member answers at epoch 0 and the classic group
 // rebalances. The JoinGroup answer is the consumer-group one either way.
-void group_slot::downgrade_for_replacing_member(consumer_group& g, const consumer_member& upd,
-                                                       int32_t generation, const join_args& args,
-                                                       join_callback& done, completions& out) {
+void group_slot::downgrade_for_replacing_member(consumer_group& g, const consumer_member& upd, int32_t generation,
+                                                const join_args& args, join_callback& done, completions& out) {
     const bool rebalance = g.assignment_epoch() < g.group_epoch();
     consumer_member next = upd;
     if (!rebalance && !upd.reconciled_to(g.assignment_epoch())) {
         const auto topics = topics_by_name();
         auto subscription = parse_subscription(args.protocols.front().metadata);
-        next = reconcile_member(g, upd, subscription ? to_ids(subscription->owned, topics) : topic_partitions{},
-                                topics, regexes_);
+        next = reconcile_member(g, upd, subscription ? to_ids(subscription->owned, topics) : topic_partitions{}, topics,
+                                regexes_);
     }
     join_result r;
     r.member_id = upd.member_id;
@@ -300,8 +295,7 @@ const consumer_member* classic_member_of(const consumer_group& g, const std::str
 
 }  // namespace
 
-void group_slot::sync_consumer_group(consumer_group& g, sync_args& args, sync_callback& done,
-                                            completions& out) {
+void group_slot::sync_consumer_group(consumer_group& g, sync_args& args, sync_callback& done, completions& out) {
     auto fail = [&](error_code e) { out.add(std::move(done), sync_result{.error = e}); };
     error_code e = error_code::none;
     const auto* m = classic_member_of(g, args.member_id, args.group_instance_id, e);

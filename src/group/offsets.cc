@@ -6,9 +6,9 @@
 // validation to the end of its store write, so commits (and deletes, expiry)
 // of one group reach the store in order; the slot's mu_ is held only around
 // the in-memory parts.
+#include "base/utf8.h"
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
-#include "base/utf8.h"
 
 namespace ketch::group {
 
@@ -30,8 +30,8 @@ commit_result all_partitions(const commit_args& args, error_code e) {
 // consumer group fetches with its current member epoch and commits with it or,
 // per partition, an older one (KIP-1251).
 error_code group_slot::validate_consumer_offsets(const consumer_group& g, const std::string& member_id,
-                                                         int32_t member_epoch, bool commit, int16_t api_version,
-                                                         const std::vector<commit_topic>* commit_topics) const {
+                                                 int32_t member_epoch, bool commit, int16_t api_version,
+                                                 const std::vector<commit_topic>* commit_topics) const {
     if (commit && member_epoch < 0 && g.empty()) return error_code::none;
     if (!commit && member_id.empty() && member_epoch < 0) return error_code::none;
     const auto* m = g.member(member_id);
@@ -61,11 +61,9 @@ error_code group_slot::validate_consumer_offsets(const consumer_group& g, const 
 // OffsetMetadataManager.validateOffsetCommit + ClassicGroup.validateOffsetCommit
 error_code group_slot::validate_commit(const commit_args& args) {
     if (auto* cg = find_consumer(args.group_id))
-        return validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, args.api_version,
-                                         &args.topics);
+        return validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, args.api_version, &args.topics);
     if (auto* sg = find_streams(args.group_id))
-        return validate_streams_offsets(*sg, args.member_id, args.generation_id, true, args.api_version,
-                                        &args.topics);
+        return validate_streams_offsets(*sg, args.member_id, args.generation_id, true, args.api_version, &args.topics);
     auto* g = find(args.group_id);
     if (!g) {
         // Generation -1: an admin client or a consumer without group
@@ -248,7 +246,8 @@ offset_delete_result group_coordinator::delete_offsets(const offset_delete_args&
         s.offsets_to_delete(args, res, doomed);
     }
     if (doomed.empty()) return res;
-    if (!store_.delete_offsets(args.group_id, doomed)) return offset_delete_result{.error = error_code::not_coordinator};
+    if (!store_.delete_offsets(args.group_id, doomed))
+        return offset_delete_result{.error = error_code::not_coordinator};
     ketch::lock_guard lock(s.mu_);
     s.forget_offsets(doomed);
     return res;

@@ -28,7 +28,7 @@
 
 namespace ketch::group {
 
-inline constexpr int32_t k_offsets_topic_partitions = 50;     // offsets.topic.num.partitions
+inline constexpr int32_t k_offsets_topic_partitions = 50;                    // offsets.topic.num.partitions
 inline constexpr int32_t k_offsets_topic_segment_bytes = 100 * 1024 * 1024;  // offsets.topic.segment.bytes
 
 // GroupCoordinatorService.partitionFor: Utils.abs(groupId.hashCode()) %
@@ -55,7 +55,7 @@ std::optional<bytes> group_metadata_value(const meta::stored_group& g);
 struct offsets_key {
     int16_t version = -1;
     std::string group;
-    std::string topic;      // offset commit keys only
+    std::string topic;       // offset commit keys only
     int32_t partition = -1;  // offset commit keys only
     bool is_offset_commit() const { return version == 0 || version == 1; }
     bool is_group_metadata() const { return version == 2; }

@@ -7,9 +7,7 @@
 
 namespace ketch::group {
 
-classic_group* group_slot::find(const std::string& group_id) {
-    return group_id == id_ ? classic_.get() : nullptr;
-}
+classic_group* group_slot::find(const std::string& group_id) { return group_id == id_ ? classic_.get() : nullptr; }
 
 classic_group& group_slot::get_or_create(const std::string& group_id) {
     if (!classic_) classic_ = std::make_unique<classic_group>(group_id, clock_.now_ms());
@@ -36,8 +34,7 @@ void group_slot::reschedule_heartbeat(classic_group& g, classic_member& m, int64
 }
 
 // expireClassicGroupMemberHeartbeat
-void group_slot::expire_heartbeat(const std::string& group_id, const std::string& member_id,
-                                         completions& out) {
+void group_slot::expire_heartbeat(const std::string& group_id, const std::string& member_id, completions& out) {
     auto* g = find(group_id);
     if (!g || g->is(group_state::dead)) return;
     if (g->is_pending(member_id)) {
@@ -100,8 +97,8 @@ void group_slot::maybe_complete_join_else_schedule(classic_group& g, completions
 }
 
 // tryCompleteInitialRebalanceElseSchedule
-void group_slot::try_complete_initial_rebalance(const std::string& group_id, int32_t delay_ms,
-                                                       int32_t remaining_ms, completions& out) {
+void group_slot::try_complete_initial_rebalance(const std::string& group_id, int32_t delay_ms, int32_t remaining_ms,
+                                                completions& out) {
     auto* g = find(group_id);
     if (!g) return;
     if (g->new_member_added() && remaining_ms != 0) {
@@ -152,8 +149,7 @@ void group_slot::complete_join(classic_group& g, completions& out) {
         // when its SyncGroup completes, so a restart before that reloads the
         // last stable generation with its members, as Kafka's coordinator
         // reloads __consumer_offsets after a failover.
-        out.group_rows.push_back(
-            meta::stored_group{g.id(), g.protocol_type().value_or(""), g.generation(), now, {}});
+        out.group_rows.push_back(meta::stored_group{g.id(), g.protocol_type().value_or(""), g.generation(), now, {}});
         return;
     }
     for (auto& [id, m] : g.members()) {
@@ -205,7 +201,7 @@ void group_slot::reset_and_propagate_error(classic_group& g, error_code e, compl
 
 // setAndPropagateAssignment + propagateAssignment
 void group_slot::set_and_propagate_assignment(classic_group& g, std::map<std::string, bytes> assignment,
-                                                     completions& out) {
+                                              completions& out) {
     for (auto& [id, m] : g.members()) {
         auto it = assignment.find(id);
         m.assignment = it == assignment.end() ? bytes{} : std::move(it->second);

@@ -29,7 +29,7 @@ struct tasks_tuple {
 
 struct streams_topic_info {
     std::string name;
-    int32_t partitions = 0;  // 0: not fixed by the topology
+    int32_t partitions = 0;          // 0: not fixed by the topology
     int16_t replication_factor = 0;  // 0: the broker's default
     std::map<std::string, std::string> configs;
     friend bool operator==(const streams_topic_info&, const streams_topic_info&) = default;
@@ -115,7 +115,7 @@ struct streams_topic_to_create {
 
 struct streams_endpoint_partitions {
     streams_endpoint endpoint;
-    std::map<std::string, std::set<int32_t>> active;   // topic -> partitions
+    std::map<std::string, std::set<int32_t>> active;  // topic -> partitions
     std::map<std::string, std::set<int32_t>> standby;
 };
 
@@ -126,7 +126,7 @@ struct streams_heartbeat_result {
     int32_t member_epoch = 0;
     int32_t heartbeat_interval_ms = 0;
     std::optional<std::vector<streams_status>> status;  // null: none
-    std::optional<tasks_tuple> assignment;               // null: unchanged
+    std::optional<tasks_tuple> assignment;              // null: unchanged
     int32_t endpoint_information_epoch = 0;
     std::optional<std::vector<streams_endpoint_partitions>> partitions_by_endpoint;  // null: unchanged
     std::vector<streams_topic_to_create> topics_to_create;

@@ -35,15 +35,14 @@ bool blank(const std::optional<std::string>& s) {
     return true;
 }
 
-bool non_empty(const std::optional<task_set>& t) {
-    return t && !t->empty();
-}
+bool non_empty(const std::optional<task_set>& t) { return t && !t->empty(); }
 
 // GroupCoordinatorService.throwIfStreamsGroupHeartbeatRequestIsUsingUnsupportedFeatures
 // and throwIfStreamsGroupHeartbeatRequestIsInvalid.
 std::optional<streams_heartbeat_result> invalid(const streams_heartbeat_args& a) {
     auto bad = [](std::string m) { return sh_error(error_code::invalid_request, std::move(m)); };
-    if (a.topology && a.uses_source_topic_regex) return bad("Regular expressions for source topics are not supported yet.");
+    if (a.topology && a.uses_source_topic_regex)
+        return bad("Regular expressions for source topics are not supported yet.");
     if (blank(a.member_id)) return bad("MemberId can't be empty.");
     if (blank(a.group_id)) return bad("GroupId can't be empty.");
     if (blank(a.instance_id)) return bad("InstanceId can't be empty.");
@@ -130,8 +129,7 @@ streams_member updated_member(const streams_member& old, const streams_heartbeat
 streams_heartbeat_result group_coordinator::streams_heartbeat(const streams_heartbeat_args& args) {
     if (auto e = invalid(args)) return *e;
     if (too_long(args.group_id)) return sh_error(error_code::invalid_group_id, "");
-    if (too_long(args.member_id) || too_long(args.instance_id) || too_long(args.rack_id) ||
-        too_long(args.process_id))
+    if (too_long(args.member_id) || too_long(args.instance_id) || too_long(args.rack_id) || too_long(args.process_id))
         return sh_error(error_code::invalid_request, "An id of the request is too long.");
     if (!serves(args.group_id)) return sh_error(error_code::not_coordinator, "");
     completions out;
@@ -159,8 +157,7 @@ streams_heartbeat_result group_slot::streams_heartbeat_locked(const streams_hear
 
 // getOrCreateStreamsGroup / getStreamsGroupOrThrow: an empty classic group
 // without offsets is replaced; any other group of another type refuses.
-result<streams_group*, streams_heartbeat_result> group_slot::streams_group_for(const std::string& id,
-                                                                                      bool create) {
+result<streams_group*, streams_heartbeat_result> group_slot::streams_group_for(const std::string& id, bool create) {
     if (auto* g = find_streams(id)) return g;
     const bool other = find_consumer(id) != nullptr || (find(id) && !(find(id)->is(group_state::empty)));
     if (other) return failure{sh_error(error_code::group_id_not_found, "Group " + id + " is not a streams group.")};
@@ -193,8 +190,7 @@ configured_topology group_slot::configure_streams(const streams_topology& t) con
 // The group's topology and its configured view as this heartbeat sees them,
 // or the error that refuses it (maybeUpdateTopology, configureTopics).
 std::optional<streams_heartbeat_result> group_slot::streams_topology_step(streams_group& g,
-                                                                                const streams_heartbeat_args& a,
-                                                                                bool& bump) {
+                                                                          const streams_heartbeat_args& a, bool& bump) {
     std::optional<streams_topology> topology = g.topology;
     if (a.topology) {
         if (!topology)
@@ -202,7 +198,8 @@ std::optional<streams_heartbeat_result> group_slot::streams_topology_step(stream
         else if (a.topology->epoch >= topology->epoch && !(*a.topology == *topology))
             return sh_error(error_code::invalid_request, "Topology updates are not supported yet.");
     }
-    if (!topology) return sh_error(error_code::unknown_server_error, "The topology is null and the group topology is also null.");
+    if (!topology)
+        return sh_error(error_code::unknown_server_error, "The topology is null and the group topology is also null.");
     auto fp = streams_fingerprint(*topology);
     if (g.configured && g.topology && fp == g.metadata_fingerprint) return invalid_tasks(*g.configured, a);
     auto configured = configure_streams(*topology);
@@ -215,8 +212,7 @@ std::optional<streams_heartbeat_result> group_slot::streams_topology_step(stream
     return std::nullopt;
 }
 
-streams_heartbeat_result group_slot::streams_join_or_heartbeat(const streams_heartbeat_args& a,
-                                                                      completions& out) {
+streams_heartbeat_result group_slot::streams_join_or_heartbeat(const streams_heartbeat_args& a, completions& out) {
     const bool joining = a.member_epoch == 0;
     auto found = streams_group_for(a.group_id, joining);
     if (!found) return found.error();
@@ -231,13 +227,15 @@ streams_heartbeat_result group_slot::streams_join_or_heartbeat(const streams_hea
         old = *m;
         if (auto e = epoch_invalid(old, a)) return *e;
     } else if (!joining) {
-        return sh_error(error_code::unknown_member_id, "Member " + a.member_id + " is not a member of group " + g.id() + ".");
+        return sh_error(error_code::unknown_member_id,
+                        "Member " + a.member_id + " is not a member of group " + g.id() + ".");
     } else {
         is_new = true;
         if (int64_t(g.members.size()) >= config_.streams_max_size) {
             drop_if_new();
-            return sh_error(error_code::group_max_size_reached, "The streams group has reached its maximum capacity of " +
-                                                                    std::to_string(config_.streams_max_size) + " members.");
+            return sh_error(error_code::group_max_size_reached,
+                            "The streams group has reached its maximum capacity of " +
+                                std::to_string(config_.streams_max_size) + " members.");
         }
     }
     if (a.instance_id) {

@@ -49,8 +49,8 @@ bool group_coordinator::is_streams_group(const std::string& group_id) {
 
 // The response of streamsGroupHeartbeat once the member is reconciled.
 streams_heartbeat_result group_slot::streams_answer(streams_group& g, const streams_heartbeat_args& a,
-                                                           const streams_member& old, const streams_member& next,
-                                                           std::vector<streams_status> status) {
+                                                    const streams_member& old, const streams_member& next,
+                                                    std::vector<streams_status> status) {
     streams_heartbeat_result r;
     r.member_id = next.member_id;
     r.member_epoch = next.member_epoch;
@@ -115,7 +115,7 @@ void group_slot::schedule_streams_session_timeout(const std::string& group_id, c
 
 // A member still revoking tasks at the end of its rebalance timeout is fenced.
 void group_slot::schedule_streams_rebalance_timeout(const std::string& group_id, const std::string& member_id,
-                                                           int32_t epoch, int32_t timeout_ms) {
+                                                    int32_t epoch, int32_t timeout_ms) {
     schedule_timer(streams_rebalance_key(group_id, member_id), std::max(timeout_ms, 0),
                    [this, group_id, member_id, epoch](completions& o) REQUIRES(mu_) {
                        auto* g = find_streams(group_id);
@@ -147,7 +147,8 @@ void group_slot::describe_streams(described_streams_group& d) {
     auto* g = streams_.get();
     if (!g) {
         d.error = error_code::group_id_not_found;
-        d.error_message = classic_ || consumer_ ? "Group " + id + " is not a streams group." : "Group " + id + " not found.";
+        d.error_message =
+            classic_ || consumer_ ? "Group " + id + " is not a streams group." : "Group " + id + " not found.";
         return;
     }
     d.group_state = std::string(streams_state_name(g->state()));

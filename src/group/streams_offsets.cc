@@ -33,8 +33,8 @@ bool streams_reads_topic(const streams_group& g, const std::string& topic) {
 }
 
 error_code group_slot::validate_streams_offsets(const streams_group& g, const std::string& member_id,
-                                                        int32_t member_epoch, bool commit, int16_t api_version,
-                                                        const std::vector<commit_topic>* commit_topics) const {
+                                                int32_t member_epoch, bool commit, int16_t api_version,
+                                                const std::vector<commit_topic>* commit_topics) const {
     if (commit && member_epoch < 0 && g.empty()) return error_code::none;
     if (!commit && member_id.empty() && member_epoch < 0) return error_code::none;
     const auto* m = g.member(member_id);

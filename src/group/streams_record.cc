@@ -46,9 +46,14 @@ json topology_json(const streams_topology& t) {
         json cl = json::array(), rs = json::array(), cg = json::array();
         for (const auto& c : s.state_changelog_topics) cl.push_back(topic_json(c));
         for (const auto& r : s.repartition_source_topics) rs.push_back(topic_json(r));
-        for (const auto& g : s.copartition_groups) cg.push_back(json{{"s", g.source_topics}, {"r", g.repartition_source_topics}});
-        subs.push_back(json{{"id", s.id}, {"sources", s.source_topics}, {"sinks", s.repartition_sink_topics},
-                            {"changelogs", cl}, {"repartitions", rs}, {"copartition", cg}});
+        for (const auto& g : s.copartition_groups)
+            cg.push_back(json{{"s", g.source_topics}, {"r", g.repartition_source_topics}});
+        subs.push_back(json{{"id", s.id},
+                            {"sources", s.source_topics},
+                            {"sinks", s.repartition_sink_topics},
+                            {"changelogs", cl},
+                            {"repartitions", rs},
+                            {"copartition", cg}});
     }
     return json{{"epoch", t.epoch}, {"subtopologies", subs}};
 }
@@ -63,16 +68,24 @@ streams_topology topology_of(const json& j) {
         for (const auto& c : sj.at("changelogs")) s.state_changelog_topics.push_back(topic_of(c));
         for (const auto& r : sj.at("repartitions")) s.repartition_source_topics.push_back(topic_of(r));
         for (const auto& g : sj.at("copartition"))
-            s.copartition_groups.push_back({g.at("s").get<std::vector<int16_t>>(), g.at("r").get<std::vector<int16_t>>()});
+            s.copartition_groups.push_back(
+                {g.at("s").get<std::vector<int16_t>>(), g.at("r").get<std::vector<int16_t>>()});
     }
     return t;
 }
 
 json member_json(const streams_member& m) {
-    json j{{"id", m.member_id},       {"client_id", m.client_id},     {"client_host", m.client_host},
-           {"rto", m.rebalance_timeout_ms}, {"topology_epoch", m.topology_epoch}, {"process", m.process_id},
-           {"tags", m.client_tags},   {"epoch", m.member_epoch},      {"prev_epoch", m.previous_member_epoch},
-           {"state", int(m.state)},   {"assigned", tuple_json(m.assigned)},
+    json j{{"id", m.member_id},
+           {"client_id", m.client_id},
+           {"client_host", m.client_host},
+           {"rto", m.rebalance_timeout_ms},
+           {"topology_epoch", m.topology_epoch},
+           {"process", m.process_id},
+           {"tags", m.client_tags},
+           {"epoch", m.member_epoch},
+           {"prev_epoch", m.previous_member_epoch},
+           {"state", int(m.state)},
+           {"assigned", tuple_json(m.assigned)},
            {"revoking", tuple_json(m.pending_revocation)}};
     if (m.rack_id) j["rack"] = *m.rack_id;
     if (m.user_endpoint) j["endpoint"] = json{{"host", m.user_endpoint->host}, {"port", m.user_endpoint->port}};
@@ -98,8 +111,8 @@ streams_member member_of(const json& j) {
     m.pending_revocation = tuple_of(j.at("revoking"));
     if (j.contains("rack")) m.rack_id = j["rack"].get<std::string>();
     if (j.contains("endpoint"))
-        m.user_endpoint = streams_endpoint{j["endpoint"].at("host").get<std::string>(),
-                                           j["endpoint"].at("port").get<uint16_t>()};
+        m.user_endpoint =
+            streams_endpoint{j["endpoint"].at("host").get<std::string>(), j["endpoint"].at("port").get<uint16_t>()};
     for (auto s = j.at("active_epochs").begin(); s != j.at("active_epochs").end(); ++s)
         for (auto p = s.value().begin(); p != s.value().end(); ++p)
             m.active_epochs[s.key()][std::stoi(p.key())] = p.value().get<int32_t>();
@@ -141,7 +154,8 @@ std::optional<streams_group> decode_streams(const std::string& id, const std::st
             auto m = member_of(mj);
             g.members[m.member_id] = std::move(m);
         }
-        for (auto it = j.at("target").begin(); it != j.at("target").end(); ++it) g.target[it.key()] = tuple_of(it.value());
+        for (auto it = j.at("target").begin(); it != j.at("target").end(); ++it)
+            g.target[it.key()] = tuple_of(it.value());
         g.persisted = blob;
         return g;
     } catch (const std::exception&) {

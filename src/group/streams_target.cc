@@ -10,17 +10,15 @@
 //     target, unless the last one is younger than
 //     streams.assignment.interval.ms (1000): then the members keep
 //     reconciling towards the last one and are told ASSIGNMENT_DELAYED.
+#include "group/consumer_util.h"
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
-#include "group/consumer_util.h"
 #include "group/streams_assignor.h"
 
 namespace ketch::group {
 
 // StreamsGroup.initialRebalanceTimeoutKey
-std::string streams_initial_delay_key(const std::string& group_id) {
-    return "initial-rebalance-timeout-" + group_id;
-}
+std::string streams_initial_delay_key(const std::string& group_id) { return "initial-rebalance-timeout-" + group_id; }
 
 int32_t group_slot::streams_session_timeout_ms() const {
     return overrides_ && overrides_->streams_session_timeout_ms ? *overrides_->streams_session_timeout_ms

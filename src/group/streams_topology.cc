@@ -35,15 +35,17 @@ counts repartition_counts(const streams_topology& t, const partition_count_looku
     counts known;
     std::set<std::string> unknown;
     std::set<std::string> sinks;
-    for (const auto& s : t.subtopologies) sinks.insert(s.repartition_sink_topics.begin(), s.repartition_sink_topics.end());
+    for (const auto& s : t.subtopologies)
+        sinks.insert(s.repartition_sink_topics.begin(), s.repartition_sink_topics.end());
     for (const auto& s : t.subtopologies)
         for (const auto& r : s.repartition_source_topics) {
             if (r.partitions > 0) {
                 known[r.name] = r.partitions;
             } else {
                 if (!sinks.count(r.name))
-                    throw invalid{"Failed to compute number of partitions for all repartition topics, because a "
-                                  "repartition source topic is never used as a sink topic."};
+                    throw invalid{
+                        "Failed to compute number of partitions for all repartition topics, because a "
+                        "repartition source topic is never used as a sink topic."};
                 unknown.insert(r.name);
             }
         }
@@ -59,8 +61,10 @@ counts repartition_counts(const streams_topology& t, const partition_count_looku
             }
             for (const auto& r : s.repartition_source_topics) {
                 auto c = count_of(known, lookup, r.name);
-                if (c) max = std::max(max.value_or(0), *c);
-                else complete = false;
+                if (c)
+                    max = std::max(max.value_or(0), *c);
+                else
+                    complete = false;
             }
             if (!max || !complete) continue;
             for (const auto& sink : s.repartition_sink_topics)
@@ -72,8 +76,9 @@ counts repartition_counts(const streams_topology& t, const partition_count_looku
         }
     }
     if (!unknown.empty())
-        throw invalid{"Failed to compute number of partitions for all repartition topics. There may be loops in "
-                      "the topology that cannot be resolved."};
+        throw invalid{
+            "Failed to compute number of partitions for all repartition topics. There may be loops in "
+            "the topology that cannot be resolved."};
     return known;
 }
 
@@ -146,8 +151,8 @@ void configure(const streams_topology& t, const partition_count_lookup& lookup, 
         for (const auto& src : s.source_topics)
             if (!internal.count(src) && !lookup(src)) missing_sources.insert(src);
     if (!missing_sources.empty())
-        throw not_ready{{streams_status_code::missing_source_topics,
-                         "Source topics " + join(missing_sources) + " are missing."}};
+        throw not_ready{
+            {streams_status_code::missing_source_topics, "Source topics " + join(missing_sources) + " are missing."}};
     counts known = repartition_counts(t, lookup);
     copartition(t, known, lookup);
     std::set<std::string> missing;

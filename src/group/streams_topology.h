@@ -26,7 +26,7 @@ using partition_count_lookup = std::function<std::optional<int32_t>(const std::s
 
 struct configured_subtopology {
     int32_t number_of_tasks = 0;
-    bool stateful = false;  // it has state changelog topics
+    bool stateful = false;                   // it has state changelog topics
     std::vector<std::string> source_topics;  // source and repartition source topics
 };
 

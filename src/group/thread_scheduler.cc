@@ -51,7 +51,8 @@ std::unique_ptr<timer_handle> thread_scheduler::schedule(std::chrono::millisecon
     cv_.notify_all();
     // The handle points at the task's flag through an aliasing shared_ptr, so
     // it keeps nothing alive once the task has run.
-    return std::make_unique<handle>(std::weak_ptr<std::atomic<bool>>(std::shared_ptr<std::atomic<bool>>(t, &t->cancelled)));
+    return std::make_unique<handle>(
+        std::weak_ptr<std::atomic<bool>>(std::shared_ptr<std::atomic<bool>>(t, &t->cancelled)));
 }
 
 void thread_scheduler::run() {

@@ -6,9 +6,9 @@
 //
 // Durability: pending offsets live in meta::txn_store until the transaction
 // ends, so a prepared commit completed after a restart still commits them.
+#include "base/utf8.h"
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
-#include "base/utf8.h"
 
 namespace ketch::group {
 
@@ -71,9 +71,9 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
                 continue;
             }
             rt.partitions.push_back({p.partition, error_code::none});
-            records.push_back({args.producer_id, meta::stored_offset{args.group_id, t.name, p.partition, p.offset,
-                                                                     p.leader_epoch, std::move(metadata), now,
-                                                                     std::nullopt}});
+            records.push_back(
+                {args.producer_id, meta::stored_offset{args.group_id, t.name, p.partition, p.offset, p.leader_epoch,
+                                                       std::move(metadata), now, std::nullopt}});
         }
     }
     if (records.empty()) return res;
@@ -95,8 +95,8 @@ error_code group_slot::validate_txn_commit(const txn_commit_args& args) {
         // (OffsetMetadataManager.validateTransactionalOffsetCommit).
         const bool anonymous = args.generation_id == -1 && args.member_id.empty() && !args.group_instance_id;
         auto e = anonymous ? error_code::none
-                 : cg ? validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, 9, &args.topics)
-                      : validate_streams_offsets(*sg, args.member_id, args.generation_id, true, 9, &args.topics);
+                 : cg      ? validate_consumer_offsets(*cg, args.member_id, args.generation_id, true, 9, &args.topics)
+                           : validate_streams_offsets(*sg, args.member_id, args.generation_id, true, 9, &args.topics);
         if (e == error_code::stale_member_epoch) e = error_code::illegal_generation;
         if (e != error_code::none) return e;
     } else if (auto* g = find(args.group_id); g || args.generation_id < 0) {
@@ -104,8 +104,7 @@ error_code group_slot::validate_txn_commit(const txn_commit_args& args) {
         if (g->is(group_state::dead)) return error_code::coordinator_not_available;
         if (!(args.generation_id < 0 && g->is(group_state::empty)) &&
             (args.generation_id >= 0 || !args.member_id.empty() || args.group_instance_id)) {
-            if (auto e = g->validate_member(args.member_id, args.group_instance_id); e != error_code::none)
-                return e;
+            if (auto e = g->validate_member(args.member_id, args.group_instance_id); e != error_code::none) return e;
             if (args.generation_id != g->generation()) return error_code::illegal_generation;
         }
     } else {

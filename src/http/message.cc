@@ -65,7 +65,8 @@ std::multimap<std::string, std::string> parse_query(std::string_view query) {
     size_t start = 0;
     while (start < query.size()) {
         size_t amp = query.find('&', start);
-        std::string_view part = query.substr(start, amp == std::string_view::npos ? std::string_view::npos : amp - start);
+        std::string_view part =
+            query.substr(start, amp == std::string_view::npos ? std::string_view::npos : amp - start);
         if (!part.empty()) {
             size_t eq = part.find('=');
             std::string_view k = part.substr(0, eq);

@@ -12,10 +12,10 @@
 namespace ketch::http {
 
 struct request {
-    std::string method;  // upper case: "GET", "POST", ... (HEAD is routed as GET)
-    std::string target;  // the raw request target, query string included
-    std::string path;    // the target without the query string, not decoded
-    std::map<std::string, std::string> params;  // {name} segments of the route, percent-decoded
+    std::string method;                             // upper case: "GET", "POST", ... (HEAD is routed as GET)
+    std::string target;                             // the raw request target, query string included
+    std::string path;                               // the target without the query string, not decoded
+    std::map<std::string, std::string> params;      // {name} segments of the route, percent-decoded
     std::multimap<std::string, std::string> query;  // percent-decoded ('+' is a space)
     std::map<std::string, std::string> headers;     // lower-case names
     std::string body;

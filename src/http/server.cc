@@ -77,7 +77,9 @@ bool is_disconnect(const beast::error_code& ec) {
 
 }  // namespace
 
-response plain_error(int status, const std::string& message) { return response{status, "text/plain; charset=utf-8", message + "\n"}; }
+response plain_error(int status, const std::string& message) {
+    return response{status, "text/plain; charset=utf-8", message + "\n"};
+}
 
 // Threads (server_options::pinned_connections): either one io_context run by
 // every thread (a blocking handler leaves the other threads to serve every
@@ -100,7 +102,8 @@ struct server::impl {
     static std::vector<std::unique_ptr<asio::io_context>> make_ios(const server_options& o) {
         const unsigned n = std::max(1u, o.threads);
         std::vector<std::unique_ptr<asio::io_context>> v;
-        if (!o.pinned_connections) v.push_back(std::make_unique<asio::io_context>(int(n)));
+        if (!o.pinned_connections)
+            v.push_back(std::make_unique<asio::io_context>(int(n)));
         else
             for (unsigned i = 0; i < n; ++i) v.push_back(std::make_unique<asio::io_context>(1));
         return v;
@@ -138,7 +141,8 @@ struct server::impl {
         size_t total = 0;
         beast::error_code ec;
         while (total < k_max_drain) {
-            size_t n = co_await stream.async_read_some(asio::buffer(sink), asio::redirect_error(asio::use_awaitable, ec));
+            size_t n =
+                co_await stream.async_read_some(asio::buffer(sink), asio::redirect_error(asio::use_awaitable, ec));
             if (ec) break;
             total += n;
         }
@@ -250,8 +254,7 @@ uint16_t server::listen(const std::string& host, uint16_t port) {
     if (!impl_->opt.tls_cert_file.empty() && !impl_->opt.tls_key_file.empty()) {
         auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
         ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                         asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
-                         asio::ssl::context::no_tlsv1_1);
+                         asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 | asio::ssl::context::no_tlsv1_1);
         ctx->use_certificate_chain_file(impl_->opt.tls_cert_file);
         ctx->use_private_key_file(impl_->opt.tls_key_file, asio::ssl::context::pem);
         impl_->tls = std::move(ctx);

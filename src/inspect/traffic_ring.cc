@@ -6,9 +6,7 @@ namespace ketch::inspect {
 
 namespace {
 
-size_t held(const exchange& e) {
-    return e.request.size() + e.response.size();
-}
+size_t held(const exchange& e) { return e.request.size() + e.response.size(); }
 
 }  // namespace
 

@@ -9,22 +9,22 @@
 namespace ketch::io {
 
 enum class io_errc : uint8_t {
-    io,            // EIO and anything not listed below
-    not_found,     // ENOENT
-    exists,        // EEXIST
-    no_space,      // ENOSPC, EDQUOT
-    permission,    // EACCES, EPERM, EROFS
-    invalid,       // EINVAL, a bad argument (negative size, ...)
-    not_empty,     // ENOTEMPTY
-    too_many_files,// EMFILE, ENFILE
-    end_of_file,   // a read needed more bytes than the file holds
+    io,              // EIO and anything not listed below
+    not_found,       // ENOENT
+    exists,          // EEXIST
+    no_space,        // ENOSPC, EDQUOT
+    permission,      // EACCES, EPERM, EROFS
+    invalid,         // EINVAL, a bad argument (negative size, ...)
+    not_empty,       // ENOTEMPTY
+    too_many_files,  // EMFILE, ENFILE
+    end_of_file,     // a read needed more bytes than the file holds
 };
 
 struct io_error {
     io_errc kind = io_errc::io;
-    int sys_errno = 0;      // 0 when the error did not come from the OS
-    std::string path;       // the file the call was about, when known
-    std::string what;       // the call that failed ("pwrite", "open", ...)
+    int sys_errno = 0;  // 0 when the error did not come from the OS
+    std::string path;   // the file the call was about, when known
+    std::string what;   // the call that failed ("pwrite", "open", ...)
 
     // "pwrite /data/t-0/00000000000000000000.log: no space left on device"
     std::string message() const;

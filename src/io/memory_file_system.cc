@@ -108,7 +108,8 @@ io_result<std::shared_ptr<file>> memory_file_system::open(const std::string& raw
     if (it != entries_.end() && it->second.is_dir) return failure{err(io_errc::invalid, "open (directory)", path)};
     std::shared_ptr<file_data> d;
     if (it == entries_.end()) {
-        if (mode == open_mode::read_only || mode == open_mode::read_write) return failure{err(io_errc::not_found, "open", path)};
+        if (mode == open_mode::read_only || mode == open_mode::read_write)
+            return failure{err(io_errc::not_found, "open", path)};
         if (!parent_exists_locked(path)) return failure{err(io_errc::not_found, "open", path)};
         d = std::make_shared<file_data>();
         d->mtime_ms = clock_ms_();
@@ -197,11 +198,13 @@ io_status memory_file_system::mkdir(const std::string& raw) {
     if (dir == "." || dir == "/" || dir.empty()) return ok_v;
     std::lock_guard lk(mu_);
     // Create each missing component from the top.
-    for (size_t pos = dir.find('/', 1); ; pos = dir.find('/', pos + 1)) {
+    for (size_t pos = dir.find('/', 1);; pos = dir.find('/', pos + 1)) {
         auto part = pos == std::string::npos ? dir : dir.substr(0, pos);
         auto it = entries_.find(part);
-        if (it == entries_.end()) entries_[part] = entry{true, nullptr};
-        else if (!it->second.is_dir) return failure{err(io_errc::exists, "mkdir (file in the way)", part)};
+        if (it == entries_.end())
+            entries_[part] = entry{true, nullptr};
+        else if (!it->second.is_dir)
+            return failure{err(io_errc::exists, "mkdir (file in the way)", part)};
         if (pos == std::string::npos) break;
     }
     return ok_v;

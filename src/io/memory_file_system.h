@@ -47,7 +47,7 @@ private:
     bool parent_exists_locked(const std::string& path) const;
 
     std::function<int64_t()> clock_ms_;
-    mutable std::mutex mu_;  // guards entries_ (not file contents)
+    mutable std::mutex mu_;                 // guards entries_ (not file contents)
     std::map<std::string, entry> entries_;  // key: normalised path
 };
 

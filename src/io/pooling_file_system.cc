@@ -138,7 +138,8 @@ void file_pool::each_under(const std::string& path, Fn fn) {
 
 pooling_file_system::pooling_file_system(std::shared_ptr<file_system> base, size_t max_open,
                                          std::function<bool(std::string_view)> pooled)
-    : forwarding_file_system(std::move(base)), pooled_(std::move(pooled)),
+    : forwarding_file_system(std::move(base)),
+      pooled_(std::move(pooled)),
       pool_(std::make_shared<file_pool>(base_, max_open)) {}
 
 pooling_file_system::~pooling_file_system() = default;

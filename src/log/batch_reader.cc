@@ -15,8 +15,8 @@ batch_reader::batch_reader(const io::file& f, uint64_t start, uint64_t end, size
 log_result<std::optional<batch_location>> batch_reader::next() {
     if (pos_ >= end_) return std::optional<batch_location>{};
     auto corrupt = [&](const char* why) {
-        return failure{log_error{log_errc::corrupt, std::string(why) + " at position " + std::to_string(pos_) +
-                                                        " of " + f_.path()}};
+        return failure{log_error{log_errc::corrupt,
+                                 std::string(why) + " at position " + std::to_string(pos_) + " of " + f_.path()}};
     };
     if (end_ - pos_ < k_batch_header_size) return corrupt("truncated batch header");
     if (pos_ < buf_pos_ || pos_ + k_batch_header_size > buf_pos_ + buf_len_) {
@@ -45,15 +45,16 @@ log_status verify_batch_crc(const io::file& f, const batch_location& b, bytes& s
         size_t n = size_t(std::min<uint64_t>(scratch.size(), b.end() - pos));
         auto st = f.read_exact(pos, std::span<uint8_t>(scratch.data(), n));
         if (!st) {
-            if (st.error().kind == io::io_errc::end_of_file) return failure{log_error{log_errc::corrupt, "short batch"}};
+            if (st.error().kind == io::io_errc::end_of_file)
+                return failure{log_error{log_errc::corrupt, "short batch"}};
             return failure{from_io(st.error())};
         }
         crc = crc32c_extend(crc, byte_view(scratch.data(), n));
         pos += n;
     }
     if (crc != b.header.crc)
-        return failure{log_error{log_errc::corrupt, "CRC mismatch at position " + std::to_string(b.position) +
-                                                         " of " + f.path()}};
+        return failure{
+            log_error{log_errc::corrupt, "CRC mismatch at position " + std::to_string(b.position) + " of " + f.path()}};
     return ok_v;
 }
 

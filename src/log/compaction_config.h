@@ -38,10 +38,10 @@ enum class clean_step { cleaned_written, swap_renamed, old_renamed, swap_in_plac
 using clean_hook = std::function<bool(clean_step)>;
 
 struct clean_result {
-    bool cleaned = false;             // false: nothing was cleanable
-    int64_t first_dirty_offset = 0;   // before the pass
-    int64_t end_offset = 0;           // the new first dirty offset (cleaner checkpoint)
-    int groups = 0;                   // replacement segments swapped in
+    bool cleaned = false;            // false: nothing was cleanable
+    int64_t first_dirty_offset = 0;  // before the pass
+    int64_t end_offset = 0;          // the new first dirty offset (cleaner checkpoint)
+    int groups = 0;                  // replacement segments swapped in
     uint64_t bytes_before = 0;
     uint64_t bytes_after = 0;
     int64_t records_read = 0;

@@ -80,7 +80,8 @@ log_result<compaction_recovery_report> recover_compaction_files(io::file_system&
             ++out.files_removed;
         }
         if (auto st = fs.sync_dir(dir); !st) return failure{from_io(st.error())};
-        if (auto st = fs.rename(io::join_path(dir, name), io::join_path(dir, segment_file_name(range.base, k_log_suffix)));
+        if (auto st =
+                fs.rename(io::join_path(dir, name), io::join_path(dir, segment_file_name(range.base, k_log_suffix)));
             !st)
             return failure{from_io(st.error())};
         ++out.swaps_completed;

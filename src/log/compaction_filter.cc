@@ -27,8 +27,8 @@ log_error corrupt(const std::string& what) { return log_error{log_errc::corrupt,
 bytes empty_batch(const record::batch_header& h) {
     record::batch_header e = h;
     e.batch_length = int32_t(record::k_batch_header_size - record::k_log_overhead);
-    e.attributes = int16_t(h.attributes & (record::k_attr_log_append_time | record::k_attr_transactional |
-                                          record::k_attr_control));
+    e.attributes = int16_t(h.attributes &
+                           (record::k_attr_log_append_time | record::k_attr_transactional | record::k_attr_control));
     e.base_timestamp = record::k_no_timestamp;
     e.records_count = 0;
     bytes out(record::k_batch_header_size);
@@ -97,9 +97,12 @@ batch_plan plan_batch(byte_view batch, const record::batch_header& h, batch_filt
         }
     }
     using retention = batch_plan::retention;
-    if (h.producer_id >= 0 && last_of_producer) p.keep_rule = retention::retain_empty;
-    else if (h.last_offset() + 1 == ctx.round_upper_bound) p.keep_rule = retention::retain_empty;
-    else if (p.discard_records) p.keep_rule = retention::erase;
+    if (h.producer_id >= 0 && last_of_producer)
+        p.keep_rule = retention::retain_empty;
+    else if (h.last_offset() + 1 == ctx.round_upper_bound)
+        p.keep_rule = retention::retain_empty;
+    else if (p.discard_records)
+        p.keep_rule = retention::erase;
     return p;
 }
 
@@ -174,7 +177,8 @@ log_result<filtered_batch> filter_batch(byte_view batch, const record::batch_hea
         }
         int64_t horizon = record::k_no_timestamp;
         if (need_horizon)
-            horizon = ctx.delete_retention_ms > INT64_MAX - ctx.now_ms ? INT64_MAX : ctx.now_ms + ctx.delete_retention_ms;
+            horizon =
+                ctx.delete_retention_ms > INT64_MAX - ctx.now_ms ? INT64_MAX : ctx.now_ms + ctx.delete_retention_ms;
         else if (p.has_horizon)
             horizon = h.base_timestamp;
         auto b = rebuild(h, kept, horizon);

@@ -34,7 +34,8 @@ log_result<txn_scan> scan_transactions(const std::vector<std::shared_ptr<segment
             const auto& h = (*b)->header;
             if (h.producer_id < 0) continue;
             auto& last = out.producers[h.producer_id];
-            if (last.producer_epoch != h.producer_epoch) last.last_data_offset.reset();  // a new epoch clears the batch metadata
+            if (last.producer_epoch != h.producer_epoch)
+                last.last_data_offset.reset();  // a new epoch clears the batch metadata
             last.producer_epoch = h.producer_epoch;
             if (!h.is_control()) {
                 last.last_data_offset = h.last_offset();
@@ -56,7 +57,8 @@ log_result<txn_scan> scan_transactions(const std::vector<std::shared_ptr<segment
     return out;
 }
 
-cleaned_txn_state::cleaned_txn_state(const std::vector<aborted_txn>& aborted) : pending_(aborted.begin(), aborted.end()) {}
+cleaned_txn_state::cleaned_txn_state(const std::vector<aborted_txn>& aborted)
+    : pending_(aborted.begin(), aborted.end()) {}
 
 void cleaned_txn_state::consume_up_to(int64_t offset) {
     while (!pending_.empty() && pending_.front().first_offset <= offset) {
@@ -79,18 +81,15 @@ bool cleaned_txn_state::on_batch_read(const record::batch_header& h) {
 bool cleaned_txn_state::on_control_batch_read(const record::batch_header& h, marker_type type) {
     consume_up_to(h.last_offset());
     switch (type) {
-        case marker_type::none:
-            return true;  // emptied by an earlier pass
+        case marker_type::none: return true;  // emptied by an earlier pass
         case marker_type::abort: {
             auto it = ongoing_aborted_.find(h.producer_id);
             bool keep = it != ongoing_aborted_.end() && it->second.saw_batch;
             if (it != ongoing_aborted_.end()) ongoing_aborted_.erase(it);
             return !keep;
         }
-        case marker_type::commit:
-            return ongoing_committed_.erase(h.producer_id) == 0;
-        case marker_type::other:
-            return false;
+        case marker_type::commit: return ongoing_committed_.erase(h.producer_id) == 0;
+        case marker_type::other: return false;
     }
     return false;
 }

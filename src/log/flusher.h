@@ -42,10 +42,10 @@ public:
 class flusher {
 public:
     struct options {
-        bool start_thread = true;               // false: tests drive run_queued/run_periodic
-        int threads = 4;                        // sync passes that may run at once
-        std::function<int64_t()> steady_ms;     // default: std::chrono::steady_clock
-        int64_t max_idle_ms = 1000;             // re-check periodic flushes at least this often
+        bool start_thread = true;            // false: tests drive run_queued/run_periodic
+        int threads = 4;                     // sync passes that may run at once
+        std::function<int64_t()> steady_ms;  // default: std::chrono::steady_clock
+        int64_t max_idle_ms = 1000;          // re-check periodic flushes at least this often
     };
 
     flusher();

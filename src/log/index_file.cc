@@ -22,8 +22,7 @@ bytes frame_index_file(uint32_t magic, uint16_t entry_size, int64_t base_offset,
     return out;
 }
 
-std::optional<byte_view> unframe_index_file(byte_view file, uint32_t magic, uint16_t entry_size,
-                                            int64_t base_offset) {
+std::optional<byte_view> unframe_index_file(byte_view file, uint32_t magic, uint16_t entry_size, int64_t base_offset) {
     if (file.size() < k_index_header_size + k_index_trailer_size) return std::nullopt;
     size_t body = file.size() - k_index_header_size - k_index_trailer_size;
     if (body % entry_size != 0) return std::nullopt;

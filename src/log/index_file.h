@@ -20,7 +20,6 @@ bytes frame_index_file(uint32_t magic, uint16_t entry_size, int64_t base_offset,
 
 // The entries region of a well-formed file for this magic, entry size and base
 // offset; nullopt when anything (length, magic, version, count, CRC) is off.
-std::optional<byte_view> unframe_index_file(byte_view file, uint32_t magic, uint16_t entry_size,
-                                            int64_t base_offset);
+std::optional<byte_view> unframe_index_file(byte_view file, uint32_t magic, uint16_t entry_size, int64_t base_offset);
 
 }  // namespace ketch::log

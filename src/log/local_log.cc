@@ -140,10 +140,14 @@ log_result<append_result> local_log::append(byte_view batch, const append_option
 namespace {
 log_error producer_error(producer_errc e) {
     switch (e) {
-        case producer_errc::out_of_order_sequence: return {log_errc::out_of_order_sequence, "out of order sequence number"};
-        case producer_errc::invalid_producer_epoch: return {log_errc::invalid_producer_epoch, "producer epoch is stale"};
-        case producer_errc::invalid_txn_state: return {log_errc::invalid_txn_state, "non-transactional batch inside an open transaction"};
-        case producer_errc::coordinator_fenced: return {log_errc::coordinator_fenced, "marker from an older coordinator epoch"};
+        case producer_errc::out_of_order_sequence:
+            return {log_errc::out_of_order_sequence, "out of order sequence number"};
+        case producer_errc::invalid_producer_epoch:
+            return {log_errc::invalid_producer_epoch, "producer epoch is stale"};
+        case producer_errc::invalid_txn_state:
+            return {log_errc::invalid_txn_state, "non-transactional batch inside an open transaction"};
+        case producer_errc::coordinator_fenced:
+            return {log_errc::coordinator_fenced, "marker from an older coordinator epoch"};
     }
     return {log_errc::invalid_argument, "producer state"};
 }
@@ -154,8 +158,8 @@ log_result<append_result> local_log::append_locked(std::array<uint8_t, k_batch_h
     if (closed_) return failure{log_error{log_errc::closed, "log closed: " + opt_.dir}};
     if (failed_.load()) return failure{storage_failed_error()};
     if (batch.size() > std::min<uint64_t>(config_.segment_bytes, k_max_segment_bytes))
-        return failure{log_error{log_errc::batch_too_large, "batch of " + std::to_string(batch.size()) +
-                                                                 " bytes exceeds segment.bytes"}};
+        return failure{log_error{log_errc::batch_too_large,
+                                 "batch of " + std::to_string(batch.size()) + " bytes exceeds segment.bytes"}};
     // Producer state: duplicates and sequence/epoch rules (producer_state.h).
     const bool has_producer = h.producer_id >= 0;
     std::optional<txn_marker> marker;
@@ -198,8 +202,8 @@ log_result<append_result> local_log::append_locked(std::array<uint8_t, k_batch_h
     if (marker) {
         auto done = producers_.apply_marker(h.producer_id, h.producer_epoch, *marker, base, h.max_timestamp);
         if (done && done->aborted)
-            active->add_aborted({done->producer_id, done->first_offset, done->last_offset,
-                                 producers_.last_stable_offset_after(*done)});
+            active->add_aborted(
+                {done->producer_id, done->first_offset, done->last_offset, producers_.last_stable_offset_after(*done)});
     } else if (has_producer) {
         producers_.apply_data(h);
     }
@@ -224,10 +228,9 @@ log_result<read_result> local_log::read(int64_t offset, uint64_t max_bytes, cons
     out.last_stable_offset = std::min(out.high_watermark, std::max(first_unstable_.load(), out.log_start_offset));
     if (opts.read_committed) out.aborted.emplace();
     if (offset < out.log_start_offset || offset > out.high_watermark)
-        return failure{log_error{log_errc::offset_out_of_range,
-                                 "offset " + std::to_string(offset) + " is outside [" +
-                                     std::to_string(out.log_start_offset) + ", " +
-                                     std::to_string(out.high_watermark) + "]"}};
+        return failure{log_error{log_errc::offset_out_of_range, "offset " + std::to_string(offset) + " is outside [" +
+                                                                    std::to_string(out.log_start_offset) + ", " +
+                                                                    std::to_string(out.high_watermark) + "]"}};
     int64_t limit = std::min(opts.max_offset, opts.read_committed ? out.last_stable_offset : out.high_watermark);
     if (offset >= limit) return out;
 
@@ -269,8 +272,9 @@ log_result<read_result> local_log::read(int64_t offset, uint64_t max_bytes, cons
         // The OS file itself: it stays open for as long as the slice lives,
         // even if the segment's pooled handle is closed meanwhile.
         auto file = io::held(seg->file());
-        if (!file) return failure{log_error{log_errc::io, "reopening segment " + std::to_string(seg->base_offset()) +
-                                                              " of " + opt_.dir}};
+        if (!file)
+            return failure{
+                log_error{log_errc::io, "reopening segment " + std::to_string(seg->base_offset()) + " of " + opt_.dir}};
         out.slices.push_back(file_slice{std::move(file), start, uint32_t(length)});
         out.total_bytes = length;
         holder = seg.get();

@@ -90,8 +90,8 @@ public:
         int segments_recovered = 0;  // scanned batch by batch
         int indexes_rebuilt = 0;     // closed segments whose index files were unusable
         uint64_t bytes_truncated = 0;
-        int segments_dropped = 0;    // after a cut, or wholly below the log start
-        int swaps_completed = 0;     // compaction swaps a crash interrupted
+        int segments_dropped = 0;  // after a cut, or wholly below the log start
+        int swaps_completed = 0;   // compaction swaps a crash interrupted
     };
 
     static log_result<std::shared_ptr<local_log>> open(options opt);
@@ -190,8 +190,8 @@ private:
     int64_t now_ms() const { return opt_.clock_ms(); }
 
     // sync path (local_log_sync.cc)
-    log_status sync_data_locked();      // flush_mu_ held
-    void finalize_closed_locked();      // flush_mu_ held
+    log_status sync_data_locked();  // flush_mu_ held
+    void finalize_closed_locked();  // flush_mu_ held
     log_status finalize_segment(segment& s);
     // Queues a flush pass on the flusher; without one (or once it stopped)
     // runs it here if allowed, else leaves it to the next flush()/close().
@@ -225,8 +225,8 @@ private:
     files_at_open at_open_;
 
     mutable std::mutex append_mu_;
-    log_config config_;   // guarded by append_mu_
-    bool closed_ = false; // guarded by append_mu_
+    log_config config_;                     // guarded by append_mu_
+    bool closed_ = false;                   // guarded by append_mu_
     std::atomic<bool> closed_flag_{false};  // for lock-free readers
 
     mutable std::mutex segments_mu_;
@@ -234,7 +234,7 @@ private:
 
     std::atomic<int64_t> log_start_{0};
     std::atomic<int64_t> log_end_{0};
-    producer_state producers_;                     // append_mu_
+    producer_state producers_;                        // append_mu_
     std::atomic<int64_t> first_unstable_{INT64_MAX};  // producers_.first_unstable_offset(), published
 
     std::atomic<bool> failed_{false};
@@ -244,15 +244,15 @@ private:
 
     std::mutex flush_mu_;
     mutable std::mutex sync_mu_;
-    std::vector<waiter> waiters_;          // sync_mu_
-    bool queued_ = false;                  // sync_mu_: a pass is scheduled
-    int64_t durable_ = 0;                  // sync_mu_
-    segment_list to_finalize_;             // sync_mu_: closed, index files not yet written
+    std::vector<waiter> waiters_;  // sync_mu_
+    bool queued_ = false;          // sync_mu_: a pass is scheduled
+    int64_t durable_ = 0;          // sync_mu_
+    segment_list to_finalize_;     // sync_mu_: closed, index files not yet written
 
-    std::mutex clean_mu_;                  // one cleaning pass at a time
+    std::mutex clean_mu_;  // one cleaning pass at a time
 
     std::mutex checkpoint_mu_;
-    checkpoint saved_{-1, -1};             // checkpoint_mu_: what the file holds (-1: no file)
+    checkpoint saved_{-1, -1};  // checkpoint_mu_: what the file holds (-1: no file)
 };
 
 }  // namespace ketch::log

@@ -49,7 +49,8 @@ log_result<local_log::swap_outcome> local_log::replace_segments(const std::vecto
             return swap_outcome::log_changed;
 
         // 1. The decision: .cleaned becomes <B>-<end>.log.swap.
-        if (auto st = fs.rename(io::join_path(dir, cleaned_file_name(base)), io::join_path(dir, swap_file_name(base, end)));
+        if (auto st =
+                fs.rename(io::join_path(dir, cleaned_file_name(base)), io::join_path(dir, swap_file_name(base, end)));
             !st)
             return failure{from_io(st.error())};  // nothing changed yet
         if (auto st = fs.sync_dir(dir); !st) return fail(st.error());

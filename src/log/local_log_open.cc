@@ -44,7 +44,7 @@ namespace {
 // What is there: segment logs, index files, leftovers of atomic writes. Temp
 // files and index files without their segment are removed.
 void scan_dir(io::file_system& fs, const std::string& dir, const std::vector<io::dir_entry>& entries,
-                    std::vector<int64_t>& bases, std::vector<int64_t>& snapshots, bool& removed_any) {
+              std::vector<int64_t>& bases, std::vector<int64_t>& snapshots, bool& removed_any) {
     std::map<int64_t, std::vector<std::string>> index_files;
     for (const auto& e : entries) {
         if (e.is_dir) continue;

@@ -40,8 +40,7 @@ std::vector<producer_entry> local_log::producers() const {
 bool local_log::has_ongoing_txn(int64_t producer_id, int16_t producer_epoch) const {
     std::lock_guard lk(append_mu_);
     auto it = producers_.producers().find(producer_id);
-    return it != producers_.producers().end() && it->second.txn_first_offset >= 0 &&
-           it->second.epoch == producer_epoch;
+    return it != producers_.producers().end() && it->second.txn_first_offset >= 0 && it->second.epoch == producer_epoch;
 }
 
 size_t local_log::expire_producers(int64_t now_ms, int64_t expiration_ms) {
@@ -58,8 +57,10 @@ void local_log::collect_aborted(const segment_list& segs, int64_t offset, const 
     auto holder = std::find_if(segs.begin(), segs.end(), [&](const auto& s) { return s.get() == held_by; });
     int64_t upper = out.high_watermark;
     if (holder != segs.end()) {
-        if (auto o = (*holder)->index().first_offset_at_or_after(last.position + last.length)) upper = *o;
-        else if (holder + 1 != segs.end()) upper = (*(holder + 1))->base_offset();
+        if (auto o = (*holder)->index().first_offset_at_or_after(last.position + last.length))
+            upper = *o;
+        else if (holder + 1 != segs.end())
+            upper = (*(holder + 1))->base_offset();
     }
     auto it = std::upper_bound(segs.begin(), segs.end(), offset,
                                [](int64_t o, const auto& s) { return o < s->base_offset(); });
@@ -114,8 +115,8 @@ log_status local_log::rebuild_producer_state(const segment_list& list, int64_t r
             if (!whole) return failure{whole.error()};
             auto marker = decode_txn_marker(*whole);
             if (!marker) continue;  // an empty control batch ends nothing
-            auto done = producers_.apply_marker(h.producer_id, h.producer_epoch, *marker, h.base_offset,
-                                                h.max_timestamp);
+            auto done =
+                producers_.apply_marker(h.producer_id, h.producer_epoch, *marker, h.base_offset, h.max_timestamp);
             if (!done || !done->aborted) continue;
             bool present = std::any_of(known.begin(), known.end(),
                                        [&](const aborted_txn& t) { return t.last_offset == done->last_offset; });

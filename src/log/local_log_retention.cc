@@ -39,9 +39,9 @@ log_result<int64_t> local_log::delete_records_before(int64_t offset) {
         if (closed_) return failure{log_error{log_errc::closed, "log closed: " + opt_.dir}};
         int64_t leo = log_end_.load();
         if (offset > leo || offset < 0)
-            return failure{log_error{log_errc::offset_out_of_range,
-                                     "cannot delete records before " + std::to_string(offset) +
-                                         ": high watermark is " + std::to_string(leo)}};
+            return failure{log_error{log_errc::offset_out_of_range, "cannot delete records before " +
+                                                                        std::to_string(offset) +
+                                                                        ": high watermark is " + std::to_string(leo)}};
         if (offset <= log_start_.load()) return log_start_.load();
         log_start_.store(offset, std::memory_order_release);
         auto segs = snapshot();

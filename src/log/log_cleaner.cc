@@ -69,7 +69,8 @@ log_result<clean_result> log_cleaner::run() {
     uint64_t clean_bytes = 0, dirty_bytes = 0;
     for (const auto& s : all)
         if (s->base_offset() < first_dirty) clean_bytes += s->size();
-    for (const auto& s : overlapping(first_dirty, std::max(first_dirty, uncleanable_seg_base))) dirty_bytes += s->size();
+    for (const auto& s : overlapping(first_dirty, std::max(first_dirty, uncleanable_seg_base)))
+        dirty_bytes += s->size();
     result_.dirty_ratio = clean_bytes + dirty_bytes == 0 ? 0 : double(dirty_bytes) / double(clean_bytes + dirty_bytes);
     bool overdue = false;
     if (config_.max_compaction_lag_ms > 0) {

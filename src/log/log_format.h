@@ -30,10 +30,10 @@ inline constexpr size_t k_segment_name_digits = 20;
 inline constexpr uint32_t k_offset_index_magic = 0x4B4F4958;  // "KOIX"
 inline constexpr uint32_t k_time_index_magic = 0x4B544958;    // "KTIX"
 inline constexpr uint16_t k_index_version = 1;
-inline constexpr size_t k_index_header_size = 16;   // magic u32, version u16, entry size u16, base offset i64
-inline constexpr size_t k_index_trailer_size = 8;   // entry count u32, crc32c u32 of everything before
-inline constexpr size_t k_offset_index_entry_size = 8;   // relative offset u32, position u32
-inline constexpr size_t k_time_index_entry_size = 12;    // timestamp i64, relative offset u32
+inline constexpr size_t k_index_header_size = 16;       // magic u32, version u16, entry size u16, base offset i64
+inline constexpr size_t k_index_trailer_size = 8;       // entry count u32, crc32c u32 of everything before
+inline constexpr size_t k_offset_index_entry_size = 8;  // relative offset u32, position u32
+inline constexpr size_t k_time_index_entry_size = 12;   // timestamp i64, relative offset u32
 
 // Aborted-transactions index: Kafka's .txnindex entries back to back, no
 // header: version i16 (0), producer id i64, first offset i64, last offset

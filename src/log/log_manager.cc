@@ -42,9 +42,8 @@ log_result<std::unique_ptr<log_manager>> log_manager::open(options opt) {
     if (!opt.fs || opt.data_dir.empty())
         return failure{log_error{log_errc::invalid_argument, "log_manager needs fs and data_dir"}};
     if (opt.max_open_segment_files > 0) {
-        opt.fs = std::make_shared<io::pooling_file_system>(opt.fs, opt.max_open_segment_files, [](std::string_view p) {
-            return p.ends_with(k_log_suffix);
-        });
+        opt.fs = std::make_shared<io::pooling_file_system>(
+            opt.fs, opt.max_open_segment_files, [](std::string_view p) { return p.ends_with(k_log_suffix); });
     }
     std::unique_ptr<log_manager> m(new log_manager(std::move(opt)));
     if (auto st = m->load(); !st) {
@@ -122,7 +121,8 @@ log_status log_manager::load() {
         if (!out[i].tp) continue;
         auto& log = out[i].log;
         if (!log) {
-            return failure{log_error{log.error().code, io::join_path(opt_.data_dir, names[i]) + ": " + log.error().message}};
+            return failure{
+                log_error{log.error().code, io::join_path(opt_.data_dir, names[i]) + ": " + log.error().message}};
         }
         logs_[*out[i].tp] = std::move(*log);
     }
@@ -158,16 +158,18 @@ log_result<std::shared_ptr<local_log>> log_manager::create_log(const topic_parti
 log_result<std::shared_ptr<partition_log>> log_manager::get_or_create(const topic_partition& tp,
                                                                       const log_config& config) {
     if (!is_valid_topic_name(tp.topic) || tp.partition < 0)
-        return failure{log_error{log_errc::invalid_argument, "invalid topic partition " + tp.topic + "-" +
-                                                                  std::to_string(tp.partition)}};
+        return failure{log_error{log_errc::invalid_argument,
+                                 "invalid topic partition " + tp.topic + "-" + std::to_string(tp.partition)}};
     std::promise<log_result<std::shared_ptr<local_log>>> made;
     creation other;
     {
         std::lock_guard lk(mu_);
         if (closed_) return failure{log_error{log_errc::closed, "log manager closed"}};
         if (auto it = logs_.find(tp); it != logs_.end()) return std::shared_ptr<partition_log>(it->second);
-        if (auto it = creating_.find(tp); it != creating_.end()) other = it->second;
-        else creating_.emplace(tp, made.get_future().share());
+        if (auto it = creating_.find(tp); it != creating_.end())
+            other = it->second;
+        else
+            creating_.emplace(tp, made.get_future().share());
     }
     if (other.valid()) {
         // Another thread is creating it: its log (or its error) is ours.
@@ -224,8 +226,9 @@ log_status log_manager::remove(const topic_partition& tp) {
     (void)log->close();  // the data is being deleted; a flush error does not matter
     auto& fs = *opt_.fs;
     auto dir = log->dir();
-    auto doomed = io::join_path(opt_.data_dir, std::string(k_deleting_prefix) + std::to_string(++delete_seq_) + "-" +
-                                                   std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+    auto doomed =
+        io::join_path(opt_.data_dir, std::string(k_deleting_prefix) + std::to_string(++delete_seq_) + "-" +
+                                         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
     // Rename first: a crash mid-deletion leaves a "~deleting-" directory, not a
     // half-deleted partition that would be opened again.
     if (auto st = fs.rename(dir, doomed); !st) return failure{from_io(st.error())};

@@ -32,8 +32,8 @@ namespace {
 bool plain_topic_name(std::string_view name) {
     if (name.empty() || name.size() > 249 || name == "." || name == "..") return false;
     for (char c : name) {
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                  c == '_' || c == '-';
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+                  c == '-';
         if (!ok) return false;
     }
     return true;

@@ -85,7 +85,7 @@ struct read_result {
     std::vector<file_slice> slices;
     uint64_t total_bytes = 0;
     int64_t log_start_offset = 0;
-    int64_t high_watermark = 0;      // = log end offset on a single node
+    int64_t high_watermark = 0;  // = log end offset on a single node
     int64_t last_stable_offset = 0;
     // read_committed only: the aborted transactions that may overlap the
     // batches read, as Kafka's LocalLog.addAbortedTransactions finds them

@@ -83,7 +83,8 @@ result<std::optional<producer_batch>, producer_errc> producer_state::check_data(
     return std::optional<producer_batch>{};
 }
 
-status<producer_errc> producer_state::check_marker(int64_t producer_id, int16_t epoch, int32_t coordinator_epoch) const {
+status<producer_errc> producer_state::check_marker(int64_t producer_id, int16_t epoch,
+                                                   int32_t coordinator_epoch) const {
     const producer_entry* e = find(producer_id);
     if (!e) return ok_v;
     if (epoch < e->epoch) return failure{producer_errc::invalid_producer_epoch};

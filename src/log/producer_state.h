@@ -74,10 +74,10 @@ struct txn_marker {
 };
 
 enum class producer_errc : uint8_t {
-    out_of_order_sequence,  // OUT_OF_ORDER_SEQUENCE_NUMBER
-    invalid_producer_epoch, // INVALID_PRODUCER_EPOCH
-    invalid_txn_state,      // INVALID_TXN_STATE: plain batch inside an open transaction
-    coordinator_fenced,     // TRANSACTION_COORDINATOR_FENCED: marker from an older coordinator
+    out_of_order_sequence,   // OUT_OF_ORDER_SEQUENCE_NUMBER
+    invalid_producer_epoch,  // INVALID_PRODUCER_EPOCH
+    invalid_txn_state,       // INVALID_TXN_STATE: plain batch inside an open transaction
+    coordinator_fenced,      // TRANSACTION_COORDINATOR_FENCED: marker from an older coordinator
 };
 
 // Kafka's DefaultRecordBatch.incrementSequence / decrementSequence (wrap at INT32_MAX).
@@ -108,8 +108,8 @@ public:
     void apply_data(const record::batch_header& h);
     // Records an appended marker; the completed transaction, if the producer
     // had one open (Kafka emits none for an empty transaction).
-    std::optional<completed_txn> apply_marker(int64_t producer_id, int16_t epoch, const txn_marker& m,
-                                              int64_t offset, int64_t timestamp);
+    std::optional<completed_txn> apply_marker(int64_t producer_id, int16_t epoch, const txn_marker& m, int64_t offset,
+                                              int64_t timestamp);
 
     // The smallest first offset of an open transaction; INT64_MAX when none.
     int64_t first_unstable_offset() const;

@@ -7,7 +7,9 @@
 namespace ketch::log {
 namespace {
 
-int32_t epoch_of(const record::batch_header& h) { return h.partition_leader_epoch >= 0 ? h.partition_leader_epoch : -1; }
+int32_t epoch_of(const record::batch_header& h) {
+    return h.partition_leader_epoch >= 0 ? h.partition_leader_epoch : -1;
+}
 
 }  // namespace
 

@@ -14,15 +14,15 @@ segment::segment(std::shared_ptr<io::file> file, std::string dir, int64_t base_o
       index_(base_offset),
       times_(base_offset) {}
 
-log_result<std::shared_ptr<segment>> segment::create(io::file_system& fs, const std::string& dir,
-                                                     int64_t base_offset, int64_t now_ms) {
+log_result<std::shared_ptr<segment>> segment::create(io::file_system& fs, const std::string& dir, int64_t base_offset,
+                                                     int64_t now_ms) {
     auto f = fs.open(io::join_path(dir, segment_file_name(base_offset, k_log_suffix)), io::open_mode::truncate);
     if (!f) return failure{from_io(f.error())};
     return std::make_shared<segment>(std::move(*f), dir, base_offset, now_ms);
 }
 
-log_result<std::shared_ptr<segment>> segment::open(io::file_system& fs, const std::string& dir,
-                                                   int64_t base_offset, int64_t now_ms) {
+log_result<std::shared_ptr<segment>> segment::open(io::file_system& fs, const std::string& dir, int64_t base_offset,
+                                                   int64_t now_ms) {
     auto f = fs.open(io::join_path(dir, segment_file_name(base_offset, k_log_suffix)), io::open_mode::read_write);
     if (!f) return failure{from_io(f.error())};
     return std::make_shared<segment>(std::move(*f), dir, base_offset, now_ms);
@@ -116,8 +116,10 @@ log_result<bool> segment::load_index_files(io::file_system& fs) {
     if (!times->empty() && base_ + int64_t(times->back().relative_offset) >= next) return false;
 
     time_index::max_entry max;
-    if (!times->empty()) max = {times->back().timestamp, base_ + times->back().relative_offset};
-    else max = {k_no_timestamp, base_};
+    if (!times->empty())
+        max = {times->back().timestamp, base_ + times->back().relative_offset};
+    else
+        max = {k_no_timestamp, base_};
     last_indexed_position_ = offsets->empty() ? 0 : offsets->back().position;
     index_.reset(std::move(*offsets));
     times_.reset(std::move(*times), max);
@@ -176,8 +178,8 @@ std::optional<std::vector<aborted_txn>> segment::parse_aborted(byte_view file) {
     for (size_t at = 0; at < file.size(); at += k_txn_index_entry_size) {
         const uint8_t* p = file.data() + at;
         if (load_be<int16_t>(p) != k_txn_index_version) return std::nullopt;
-        out.push_back({load_be<int64_t>(p + 2), load_be<int64_t>(p + 10), load_be<int64_t>(p + 18),
-                       load_be<int64_t>(p + 26)});
+        out.push_back(
+            {load_be<int64_t>(p + 2), load_be<int64_t>(p + 10), load_be<int64_t>(p + 18), load_be<int64_t>(p + 26)});
     }
     return out;
 }

@@ -18,9 +18,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <vector>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "io/file_system.h"
 #include "log/batch_reader.h"
@@ -35,11 +35,11 @@ namespace ketch::log {
 class segment {
 public:
     // A new, empty segment (creates or empties <dir>/<base>.log).
-    static log_result<std::shared_ptr<segment>> create(io::file_system& fs, const std::string& dir,
-                                                       int64_t base_offset, int64_t now_ms);
+    static log_result<std::shared_ptr<segment>> create(io::file_system& fs, const std::string& dir, int64_t base_offset,
+                                                       int64_t now_ms);
     // An existing segment; call recover() or load_index_files() before use.
-    static log_result<std::shared_ptr<segment>> open(io::file_system& fs, const std::string& dir,
-                                                     int64_t base_offset, int64_t now_ms);
+    static log_result<std::shared_ptr<segment>> open(io::file_system& fs, const std::string& dir, int64_t base_offset,
+                                                     int64_t now_ms);
 
     segment(std::shared_ptr<io::file> file, std::string dir, int64_t base_offset, int64_t now_ms);
 
@@ -62,8 +62,7 @@ public:
     // copy and the rest), at size(), then publishes and indexes it. `h` is the
     // header as written. On failure nothing is published and the file is cut
     // back to size() (best effort; bytes past size() are ignored anyway).
-    log_status append(std::span<const byte_view> parts, const record::batch_header& h,
-                      uint32_t index_interval_bytes);
+    log_status append(std::span<const byte_view> parts, const record::batch_header& h, uint32_t index_interval_bytes);
 
     // Closing: adds the final time index entry and writes both index files
     // (each to a temporary name, fdatasync, rename, directory sync).

@@ -20,9 +20,7 @@ struct layered {
 
 }  // namespace
 
-std::span<const broker_config_def> all_broker_configs() {
-    return k_broker_configs;
-}
+std::span<const broker_config_def> all_broker_configs() { return k_broker_configs; }
 
 const broker_config_def* find_broker_config(std::string_view name) {
     auto it = std::lower_bound(std::begin(k_broker_configs), std::end(k_broker_configs), name,

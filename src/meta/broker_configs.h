@@ -23,8 +23,8 @@ struct broker_config_def {
     std::string_view name;
     config_type type;
     std::optional<std::string_view> kafka_default;  // nullopt: no default (value null)
-    bool read_only;  // not in Kafka's dynamic broker configs
-    bool sensitive;  // PASSWORD (and other sensitive) keys: value never shown
+    bool read_only;                                 // not in Kafka's dynamic broker configs
+    bool sensitive;                                 // PASSWORD (and other sensitive) keys: value never shown
 };
 
 // Sorted by name.

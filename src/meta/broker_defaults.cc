@@ -17,8 +17,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 3> k_unit_de
     {"log.roll.jitter.hours", "0"},
     {"log.retention.hours", "168"},
 }};
-constexpr std::array<std::string_view, 5> k_no_default{
-    "log.roll.ms", "log.roll.jitter.ms", "log.flush.interval.ms", "log.retention.ms", "log.retention.minutes"};
+constexpr std::array<std::string_view, 5> k_no_default{"log.roll.ms", "log.roll.jitter.ms", "log.flush.interval.ms",
+                                                       "log.retention.ms", "log.retention.minutes"};
 
 struct synonym_ref {
     const topic_config* def;

@@ -39,7 +39,9 @@ public:
     // DynamicBrokerConfig). Values are validated by the caller.
     using layer = std::map<std::string, std::string, std::less<>>;
     void set_dynamic_layer(bool cluster_default, layer values);
-    const layer& dynamic_layer(bool cluster_default) const { return cluster_default ? dynamic_default_ : dynamic_broker_; }
+    const layer& dynamic_layer(bool cluster_default) const {
+        return cluster_default ? dynamic_default_ : dynamic_broker_;
+    }
 
     // The value of a broker property after dynamic layers and static
     // properties (not Kafka's defaults); nullopt when nothing set it.

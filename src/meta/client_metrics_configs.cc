@@ -13,16 +13,41 @@ namespace {
 using sv = std::string_view;
 
 const std::array<topic_config, 3> k_configs{
-    topic_config{"metrics", config_type::list, "", validator_kind::any_list, {}, {}, {}, {}, false,
+    topic_config{"metrics",
+                 config_type::list,
+                 "",
+                 validator_kind::any_list,
+                 {},
+                 {},
+                 {},
+                 {},
+                 false,
                  "Prefixes of the metric names the matching clients push ('*': all)."},
-    topic_config{"interval.ms", config_type::int32, "300000", validator_kind::none, {}, {}, {}, {}, false,
+    topic_config{"interval.ms",
+                 config_type::int32,
+                 "300000",
+                 validator_kind::none,
+                 {},
+                 {},
+                 {},
+                 {},
+                 false,
                  "How often the matching clients push their metrics."},
-    topic_config{"match", config_type::list, "", validator_kind::any_list, {}, {}, {}, {}, false,
+    topic_config{"match",
+                 config_type::list,
+                 "",
+                 validator_kind::any_list,
+                 {},
+                 {},
+                 {},
+                 {},
+                 false,
                  "Which clients the subscription applies to: selector=regex, ..."},
 };
 
-constexpr sv k_selectors[] = {"client_instance_id",    "client_id",          "client_software_name",
-                              "client_software_version", "client_source_address", "client_source_port"};
+constexpr sv k_selectors[] = {"client_instance_id",    "client_id",
+                              "client_software_name",  "client_software_version",
+                              "client_source_address", "client_source_port"};
 
 const topic_config* find(sv name) {
     for (const auto& c : k_configs)
@@ -79,12 +104,14 @@ std::optional<error> validate_client_metrics_configs(const config_map& configs) 
     if (interval) {
         const int64_t ms = std::get<int64_t>(*interval);
         if (ms < 100 || ms > 3600000)
-            return error{errc::invalid_request, "Invalid value " + std::to_string(ms) +
-                                                    " for interval.ms, interval must be between 100 and 3600000 (1 hour)"};
+            return error{errc::invalid_request,
+                         "Invalid value " + std::to_string(ms) +
+                             " for interval.ms, interval must be between 100 and 3600000 (1 hour)"};
     }
     if (match)
         for (const auto& element : std::get<list_value>(*match))
-            if (!valid_pattern(element)) return error{errc::invalid_config, "Illegal client matching pattern: " + element};
+            if (!valid_pattern(element))
+                return error{errc::invalid_config, "Illegal client matching pattern: " + element};
     return std::nullopt;
 }
 

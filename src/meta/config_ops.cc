@@ -45,9 +45,10 @@ result<config_map, error> apply_config_ops(const config_map& current, std::span<
             case config_op_type::subtract: {
                 const topic_config* def = find_topic_config(op.key);
                 if (!def || def->type != config_type::list)
-                    return failure{error{errc::invalid_config,
-                                         std::string("Can't ") + (op.op == config_op_type::append ? "APPEND" : "SUBTRACT") +
-                                             " to key " + op.key + " because its type is not LIST."}};
+                    return failure{
+                        error{errc::invalid_config, std::string("Can't ") +
+                                                        (op.op == config_op_type::append ? "APPEND" : "SUBTRACT") +
+                                                        " to key " + op.key + " because its type is not LIST."}};
                 auto it = next.find(op.key);
                 std::string base = it != next.end() ? it->second : std::string(def->default_value);
                 std::vector<std::string> parts;

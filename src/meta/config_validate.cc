@@ -1,7 +1,7 @@
 #include "meta/config_validate.h"
 
-#include "meta/config_value.h"
 #include "base/utf8.h"
+#include "meta/config_value.h"
 
 namespace ketch::meta {
 
@@ -12,9 +12,7 @@ std::string too_long_message() {
            std::to_string(max_config_value_length) + " bytes.";
 }
 
-std::string unknown_key_message(std::string_view key) {
-    return "Unknown topic config name: " + std::string(key);
-}
+std::string unknown_key_message(std::string_view key) { return "Unknown topic config name: " + std::string(key); }
 
 // The effective value of `key`: the override if present, else the broker default.
 config_value effective(std::string_view key, const config_map& configs, const broker_defaults& defaults) {

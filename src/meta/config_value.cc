@@ -28,9 +28,7 @@ bool is_regex_space(char c) {  // java.util.regex \s
     return c == ' ' || c == '\t' || c == '\n' || c == '\x0b' || c == '\f' || c == '\r';
 }
 
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // String.equalsIgnoreCase against a lower-case ASCII word. Besides ASCII
 // case, Java folds U+017F (long s) to 's'; no other character folds onto the
@@ -49,10 +47,10 @@ bool iequals(std::string_view s, std::string_view word) {
 // Character.digit(c, 10) for a BMP code point: Java accepts every Unicode
 // decimal digit block (these are the zeros of the 37 blocks Java 17 knows).
 int java_decimal_digit(uint32_t cp) {
-    static constexpr uint32_t zeros[] = {
-        0x0030, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6, 0x0D66,
-        0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50,
-        0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10};
+    static constexpr uint32_t zeros[] = {0x0030, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6,
+                                         0x0C66, 0x0CE6, 0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0,
+                                         0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620,
+                                         0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10};
     for (uint32_t z : zeros)
         if (cp >= z && cp < z + 10) return int(cp - z);
     return -1;
@@ -196,7 +194,8 @@ std::optional<std::string> run_validator(const topic_config& def, const config_v
             if (def.min && n < double(*def.min))
                 return invalid(def.name, value_for_message(v), "Value must be at least " + std::to_string(*def.min));
             if (def.max && n > double(*def.max))
-                return invalid(def.name, value_for_message(v), "Value must be no more than " + std::to_string(*def.max));
+                return invalid(def.name, value_for_message(v),
+                               "Value must be no more than " + std::to_string(*def.max));
             return std::nullopt;
         }
         case validator_kind::valid_string: {
@@ -256,9 +255,12 @@ result<config_value, std::string> parse_config_value(const topic_config& def, st
     config_value v;
     switch (def.type) {
         case config_type::boolean:
-            if (iequals(t, "true")) v = true;
-            else if (iequals(t, "false")) v = false;
-            else return failure{invalid(def.name, raw, "Expected value to be either true or false")};
+            if (iequals(t, "true"))
+                v = true;
+            else if (iequals(t, "false"))
+                v = false;
+            else
+                return failure{invalid(def.name, raw, "Expected value to be either true or false")};
             break;
         case config_type::string:
         case config_type::password:

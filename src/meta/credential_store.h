@@ -18,10 +18,10 @@ namespace ketch::meta {
 
 struct scram_credential {
     std::string user;
-    std::string mechanism;  // "SCRAM-SHA-256" or "SCRAM-SHA-512"
-    std::string salt;       // raw bytes
-    std::string stored_key; // H(ClientKey), raw bytes
-    std::string server_key; // HMAC(SaltedPassword, "Server Key"), raw bytes
+    std::string mechanism;   // "SCRAM-SHA-256" or "SCRAM-SHA-512"
+    std::string salt;        // raw bytes
+    std::string stored_key;  // H(ClientKey), raw bytes
+    std::string server_key;  // HMAC(SaltedPassword, "Server Key"), raw bytes
     int32_t iterations = 0;
 };
 

@@ -64,8 +64,9 @@ std::vector<config_entry> create_topic_result_configs(const config_map& override
             // Dynamic cluster-wide defaults, then static broker properties
             // (this broker's own dynamic layer does not reach the controller).
             bool found = false;
-            for (auto [layer, source] : {std::pair{&defaults.dynamic_layer(true), config_source::dynamic_default_broker_config},
-                                         std::pair{&defaults.properties(), config_source::static_broker_config}}) {
+            for (auto [layer, source] :
+                 {std::pair{&defaults.dynamic_layer(true), config_source::dynamic_default_broker_config},
+                  std::pair{&defaults.properties(), config_source::static_broker_config}}) {
                 for (const auto& syn : def.synonyms) {
                     auto p = layer->find(syn.name);
                     if (p == layer->end()) continue;

@@ -18,13 +18,13 @@ namespace ketch::meta {
 // DescribeConfigsResponse.ConfigSource ids.
 enum class config_source : int8_t {
     unknown = 0,
-    topic_config = 1,            // DYNAMIC_TOPIC_CONFIG
+    topic_config = 1,  // DYNAMIC_TOPIC_CONFIG
     dynamic_broker_config = 2,
     dynamic_default_broker_config = 3,
     static_broker_config = 4,
     default_config = 5,
-    client_metrics_config = 7,   // CLIENT_METRICS_CONFIG: a subscription's own value
-    dynamic_group_config = 8,    // GROUP_CONFIG: a group's own override
+    client_metrics_config = 7,  // CLIENT_METRICS_CONFIG: a subscription's own value
+    dynamic_group_config = 8,   // GROUP_CONFIG: a group's own override
 };
 
 struct config_synonym {
@@ -36,7 +36,7 @@ struct config_synonym {
 
 struct config_entry {
     std::string name;
-    std::string value;  // never null for topic configs (none is sensitive)
+    std::string value;        // never null for topic configs (none is sensitive)
     bool null_value = false;  // broker configs without a value (e.g. advertised.listeners unset)
     config_source source = config_source::default_config;
     config_type type = config_type::string;

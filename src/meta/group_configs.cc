@@ -37,8 +37,8 @@ const std::array<group_config_def, 17> k_group_configs{
         "How long a share-group member holds a record it acquired."),
     def("share.delivery.count.limit", ct::int32, "5", vt::range, 2, "group.share.delivery.count.limit",
         "How many times a record is delivered to a share group at most."),
-    def("share.partition.max.record.locks", ct::int32, "2000", vt::range, 100,
-        "group.share.partition.max.record.locks", "How many records of one share-partition may be locked at once."),
+    def("share.partition.max.record.locks", ct::int32, "2000", vt::range, 100, "group.share.partition.max.record.locks",
+        "How many records of one share-partition may be locked at once."),
     def("share.auto.offset.reset", ct::string, "latest", vt::share_offset_reset, {}, "",
         "Where a share-partition starts: earliest, latest or by_duration:<ISO-8601 duration>."),
     def("share.isolation.level", ct::string, "read_uncommitted", vt::valid_string, {}, "",
@@ -54,7 +54,8 @@ const std::array<group_config_def, 17> k_group_configs{
     def("streams.num.standby.replicas", ct::int32, "0", vt::range, 0, "group.streams.num.standby.replicas",
         "How many standby replicas each task of a streams group has."),
     def("streams.initial.rebalance.delay.ms", ct::int32, "3000", vt::range, 0,
-        "group.streams.initial.rebalance.delay.ms", "How long a new streams group waits for members before its first rebalance."),
+        "group.streams.initial.rebalance.delay.ms",
+        "How long a new streams group waits for members before its first rebalance."),
     def("streams.assignment.interval.ms", ct::int32, "1000", vt::range, 0, "group.streams.assignment.interval.ms",
         "The least time between two target assignments of a streams group."),
 };
@@ -119,9 +120,7 @@ int64_t as_int(const std::string& s) {
 
 }  // namespace
 
-std::span<const group_config_def> all_group_configs() {
-    return k_group_configs;
-}
+std::span<const group_config_def> all_group_configs() { return k_group_configs; }
 
 const group_config_def* find_group_config(std::string_view name) {
     for (const auto& c : k_group_configs)
@@ -146,7 +145,8 @@ std::optional<std::string> validate_group_configs(const config_map& overrides, c
         if (!limit) continue;
         const int64_t v = ints[b.key], l = as_int(*limit);
         if (b.is_min ? v < l : v > l)
-            return std::string(b.key) + (b.is_min ? " must be greater than or equal to " : " must be less than or equal to ") +
+            return std::string(b.key) +
+                   (b.is_min ? " must be greater than or equal to " : " must be less than or equal to ") +
                    std::string(b.bound);
     }
     for (const auto& [session, heartbeat] : k_session_over_heartbeat)
@@ -163,7 +163,8 @@ std::vector<config_entry> describe_group_configs(const config_map& overrides, co
         e.type = c.def.type;
         e.documentation = c.def.doc;
         if (auto it = overrides.find(e.name); it != overrides.end())
-            e.synonyms.push_back({e.name, canonical_config_value(c.def, it->second), config_source::dynamic_group_config});
+            e.synonyms.push_back(
+                {e.name, canonical_config_value(c.def, it->second), config_source::dynamic_group_config});
         if (auto it = broker.find(c.broker_name); it != broker.end())
             e.synonyms.push_back({std::string(c.broker_name), canonical_config_value(c.def, it->second),
                                   config_source::static_broker_config});

@@ -78,8 +78,8 @@ log_settings effective_log_settings(const topic& t, const broker_defaults& defau
     s.compression_lz4_level = r.i32("compression.lz4.level");
     s.compression_zstd_level = r.i32("compression.zstd.level");
     s.preallocate = r.flag("preallocate");
-    s.message_timestamp_type =
-        r.str("message.timestamp.type") == "LogAppendTime" ? timestamp_type::log_append_time : timestamp_type::create_time;
+    s.message_timestamp_type = r.str("message.timestamp.type") == "LogAppendTime" ? timestamp_type::log_append_time
+                                                                                  : timestamp_type::create_time;
     s.message_timestamp_before_max_ms = r.i64("message.timestamp.before.max.ms");
     s.message_timestamp_after_max_ms = r.i64("message.timestamp.after.max.ms");
     s.remote_storage_enable = r.flag("remote.storage.enable");

@@ -16,14 +16,14 @@ enum class compression_type { producer, uncompressed, gzip, snappy, lz4, zstd };
 enum class timestamp_type { create_time, log_append_time };
 
 struct log_settings {
-    int32_t segment_bytes = 0;          // internal.segment.bytes when set, else segment.bytes
+    int32_t segment_bytes = 0;  // internal.segment.bytes when set, else segment.bytes
     int64_t segment_ms = 0;
     int64_t segment_jitter_ms = 0;
     int32_t segment_index_bytes = 0;
     int64_t flush_messages = 0;
     int64_t flush_ms = 0;
-    int64_t retention_bytes = 0;        // -1 (or any negative): no size limit
-    int64_t retention_ms = 0;           // -1: no time limit
+    int64_t retention_bytes = 0;  // -1 (or any negative): no size limit
+    int64_t retention_ms = 0;     // -1: no time limit
     int32_t max_message_bytes = 0;
     int32_t index_interval_bytes = 0;
     int64_t delete_retention_ms = 0;
@@ -31,12 +31,12 @@ struct log_settings {
     int64_t max_compaction_lag_ms = 0;
     int64_t file_delete_delay_ms = 0;
     double min_cleanable_dirty_ratio = 0;
-    bool cleanup_compact = false;       // cleanup.policy contains compact
-    bool cleanup_delete = false;        // cleanup.policy contains delete (both false: keep forever)
+    bool cleanup_compact = false;  // cleanup.policy contains compact
+    bool cleanup_delete = false;   // cleanup.policy contains delete (both false: keep forever)
     bool unclean_leader_election_enable = false;
     int32_t min_insync_replicas = 0;
     compression_type compression = compression_type::producer;
-    int32_t compression_gzip_level = 0; // -1: zlib's default level
+    int32_t compression_gzip_level = 0;  // -1: zlib's default level
     int32_t compression_lz4_level = 0;
     int32_t compression_zstd_level = 0;
     bool preallocate = false;

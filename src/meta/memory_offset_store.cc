@@ -3,9 +3,7 @@
 namespace ketch::meta {
 
 namespace {
-store_error injected() {
-    return store_error{"injected offset store failure"};
-}
+store_error injected() { return store_error{"injected offset store failure"}; }
 }  // namespace
 
 result<std::vector<stored_offset>, store_error> memory_offset_store::load_offsets() {

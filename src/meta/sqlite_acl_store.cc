@@ -54,8 +54,8 @@ std::vector<stored_acl> sqlite_acl_store::list() const {
                 "SELECT resource_type, resource_name, pattern_type, principal, host, operation, permission FROM acls");
     if (!q.ok()) return out;
     while (q.step() == SQLITE_ROW)
-        out.push_back({int8_at(q, 0), q.blob_at(1), int8_at(q, 2), q.blob_at(3), q.blob_at(4), int8_at(q, 5),
-                       int8_at(q, 6)});
+        out.push_back(
+            {int8_at(q, 0), q.blob_at(1), int8_at(q, 2), q.blob_at(3), q.blob_at(4), int8_at(q, 5), int8_at(q, 6)});
     std::sort(out.begin(), out.end());
     return out;
 }

@@ -20,7 +20,8 @@ using sqlite::statement;
 
 }  // namespace
 
-result<std::unique_ptr<sqlite_credential_store>, store_error> sqlite_credential_store::open(const std::filesystem::path& data_dir) {
+result<std::unique_ptr<sqlite_credential_store>, store_error> sqlite_credential_store::open(
+    const std::filesystem::path& data_dir) {
     auto db = sqlite::open(data_dir, file_name, k_migrations);
     if (!db) return failure{db.error()};
     std::unique_ptr<sqlite_credential_store> s(new sqlite_credential_store(sqlite::connection(*db)));

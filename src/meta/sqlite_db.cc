@@ -21,8 +21,8 @@ namespace {
 // ("FULL", or "OFF" while a new file is built); `db` is set whenever SQLite
 // returned a handle, also on failure.
 status<store_error> open_wal(const std::string& path, sqlite3*& db, std::string_view synchronous) {
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                        nullptr) != SQLITE_OK)
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr) !=
+        SQLITE_OK)
         return failure{error(db, "cannot open " + path)};
     sqlite3_busy_timeout(db, 5000);
     const std::string sync = "PRAGMA synchronous=" + std::string(synchronous);
@@ -63,11 +63,14 @@ status<store_error> migrate(sqlite3* db, const std::string& path, int64_t versio
 // renamed, the directory synced.
 status<store_error> publish(io::file_system& fs, const std::string& fresh, const std::string& path,
                             const std::string& dir) {
-    auto fail = [](const std::string& what, const io::io_error& e) { return failure{store_error{what + ": " + e.message()}}; };
+    auto fail = [](const std::string& what, const io::io_error& e) {
+        return failure{store_error{what + ": " + e.message()}};
+    };
     auto file = fs.open(fresh, io::open_mode::read_write);
     if (!file) return fail("cannot open " + fresh, file.error());
     if (auto synced = (*file)->fdatasync(); !synced) return fail("cannot sync " + fresh, synced.error());
-    if (auto moved = fs.rename(fresh, path); !moved) return fail("cannot rename " + fresh + " to " + path, moved.error());
+    if (auto moved = fs.rename(fresh, path); !moved)
+        return fail("cannot rename " + fresh + " to " + path, moved.error());
     if (auto synced = fs.sync_dir(dir); !synced) return fail("cannot sync the directory " + dir, synced.error());
     return ok_v;
 }
@@ -114,7 +117,8 @@ result<sqlite3*, store_error> open(const std::filesystem::path& dir, std::string
     }
     sqlite3* db = nullptr;
     auto version = open_file(path, db);
-    status<store_error> st = version ? migrate(db, path, *version, migrations) : status<store_error>(failure{version.error()});
+    status<store_error> st =
+        version ? migrate(db, path, *version, migrations) : status<store_error>(failure{version.error()});
     if (!st) {
         sqlite3_close_v2(db);
         return failure{st.error()};

@@ -73,16 +73,16 @@ public:
     void bind(int i, int64_t v);
     void bind(int i, std::optional<int64_t> v);  // nullopt: NULL
     void bind_real(int i, double v);
-    void bind(int i, const uuid& id);            // a 16-byte BLOB
-    int step();                                  // SQLITE_ROW, SQLITE_DONE or an error code
-    void reset();                                // ready to step again, bindings cleared
+    void bind(int i, const uuid& id);  // a 16-byte BLOB
+    int step();                        // SQLITE_ROW, SQLITE_DONE or an error code
+    void reset();                      // ready to step again, bindings cleared
 
     int64_t int_at(int col);
     std::optional<int64_t> opt_int_at(int col);  // NULL: nullopt
     double real_at(int col);
-    std::string blob_at(int col);                // also reads TEXT columns
+    std::string blob_at(int col);  // also reads TEXT columns
     std::string text_at(int col);
-    bool uuid_at(int col, uuid& out);            // false unless 16 bytes
+    bool uuid_at(int col, uuid& out);  // false unless 16 bytes
 
 private:
     sqlite3_stmt* stmt_ = nullptr;

@@ -34,7 +34,8 @@ using sqlite::transaction;
 
 }  // namespace
 
-result<std::unique_ptr<sqlite_offset_store>, store_error> sqlite_offset_store::open(const std::filesystem::path& data_dir) {
+result<std::unique_ptr<sqlite_offset_store>, store_error> sqlite_offset_store::open(
+    const std::filesystem::path& data_dir) {
     auto db = sqlite::open(data_dir, file_name, k_migrations);
     if (!db) return failure{db.error()};
     std::unique_ptr<sqlite_offset_store> s(new sqlite_offset_store(sqlite::connection(*db)));

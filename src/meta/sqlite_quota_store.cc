@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include <nlohmann/json.hpp>
 #include <sqlite3.h>
+#include <nlohmann/json.hpp>
 
 #include "meta/sqlite_db.h"
 
@@ -55,7 +55,8 @@ status<store_error> memory_quota_store::apply(const std::vector<quota_change>& c
     return ok_v;
 }
 
-result<std::unique_ptr<sqlite_quota_store>, store_error> sqlite_quota_store::open(const std::filesystem::path& data_dir) {
+result<std::unique_ptr<sqlite_quota_store>, store_error> sqlite_quota_store::open(
+    const std::filesystem::path& data_dir) {
     return open_file(data_dir, file_name);
 }
 

@@ -23,7 +23,7 @@ public:
     // The same schema in another file of the data directory (tenants.db: the
     // tenant catalog's settings, tenant/catalog.h).
     static result<std::unique_ptr<sqlite_quota_store>, store_error> open_file(const std::filesystem::path& data_dir,
-                                                                             const char* file);
+                                                                              const char* file);
     ~sqlite_quota_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<quota_value>, store_error> load() override;

@@ -1,7 +1,7 @@
 #include "meta/sqlite_share_store.h"
 
-#include <map>
 #include <sqlite3.h>
+#include <map>
 #include <tuple>
 
 #include "meta/sqlite_db.h"
@@ -37,7 +37,8 @@ std::string id_bytes(const uuid& id) { return std::string(reinterpret_cast<const
 
 }  // namespace
 
-result<std::unique_ptr<sqlite_share_store>, store_error> sqlite_share_store::open(const std::filesystem::path& data_dir) {
+result<std::unique_ptr<sqlite_share_store>, store_error> sqlite_share_store::open(
+    const std::filesystem::path& data_dir) {
     auto db = sqlite::open(data_dir, file_name, k_migrations);
     if (!db) return failure{db.error()};
     std::unique_ptr<sqlite_share_store> s(new sqlite_share_store(sqlite::connection(*db)));
@@ -70,8 +71,7 @@ result<std::vector<stored_share_partition>, store_error> sqlite_share_store::loa
     while ((rc = b.step()) == SQLITE_ROW) {
         auto it = index.find({b.blob_at(0), b.blob_at(1), int32_t(b.int_at(2))});
         if (it == index.end()) continue;
-        out[it->second].batches.push_back(
-            {b.int_at(3), b.int_at(4), int8_t(b.int_at(5)), int16_t(b.int_at(6))});
+        out[it->second].batches.push_back({b.int_at(3), b.int_at(4), int8_t(b.int_at(5)), int16_t(b.int_at(6))});
     }
     if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load share batches")};
     return out;

@@ -76,8 +76,8 @@ result<std::map<std::string, config_map>, store_error> load_keyed_configs(sqlite
 }
 
 // Replaces the rows of one key: `del` deletes by key, `ins` inserts (key, name, value).
-status<store_error> replace_keyed_configs(sqlite3* db, const char* del_sql, const char* ins_sql,
-                                          const std::string& key, const config_map& configs, const char* what) {
+status<store_error> replace_keyed_configs(sqlite3* db, const char* del_sql, const char* ins_sql, const std::string& key,
+                                          const config_map& configs, const char* what) {
     transaction tx(db);
     if (!tx.began()) return failure{sqlite::error(db, what)};
     statement del(db, del_sql);
@@ -216,7 +216,7 @@ result<std::map<std::string, config_map>, store_error> sqlite_store::load_resour
 }
 
 status<store_error> sqlite_store::set_resource_configs(config_resource kind, const std::string& name,
-                                                      const config_map& configs) {
+                                                       const config_map& configs) {
     std::lock_guard lock(mu_);
     if (kind == config_resource::group)
         return replace_keyed_configs(db_, "DELETE FROM group_configs WHERE group_id = ?",

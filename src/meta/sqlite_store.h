@@ -17,8 +17,8 @@
 #include <memory>
 #include <mutex>
 
-#include "meta/store.h"
 #include "meta/sqlite_db.h"
+#include "meta/store.h"
 
 namespace ketch::meta {
 

@@ -37,7 +37,8 @@ std::vector<std::string> renewers_of(const std::string& text) {
 
 }  // namespace
 
-result<std::unique_ptr<sqlite_token_store>, store_error> sqlite_token_store::open(const std::filesystem::path& data_dir) {
+result<std::unique_ptr<sqlite_token_store>, store_error> sqlite_token_store::open(
+    const std::filesystem::path& data_dir) {
     auto db = sqlite::open(data_dir, file_name, k_migrations);
     if (!db) return failure{db.error()};
     return std::unique_ptr<sqlite_token_store>(new sqlite_token_store(sqlite::connection(*db)));

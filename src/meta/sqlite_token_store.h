@@ -11,8 +11,8 @@
 #include <memory>
 #include <mutex>
 
-#include "meta/token_store.h"
 #include "meta/sqlite_db.h"
+#include "meta/token_store.h"
 
 namespace ketch::meta {
 

@@ -18,8 +18,8 @@
 #include <memory>
 #include <mutex>
 
-#include "meta/txn_store.h"
 #include "meta/sqlite_db.h"
+#include "meta/txn_store.h"
 
 namespace ketch::meta {
 

@@ -20,7 +20,8 @@ constexpr std::array<sv, 2> k_timestamp_types{"CreateTime", "LogAppendTime"};
 // Broker synonyms (ServerTopicConfigSynonyms.ALL_TOPIC_CONFIG_SYNONYMS).
 constexpr std::array<broker_synonym, 1> s_segment_bytes{{{"log.segment.bytes"}}};
 constexpr std::array<broker_synonym, 2> s_segment_ms{{{"log.roll.ms"}, {"log.roll.hours", k_hour}}};
-constexpr std::array<broker_synonym, 2> s_segment_jitter_ms{{{"log.roll.jitter.ms"}, {"log.roll.jitter.hours", k_hour}}};
+constexpr std::array<broker_synonym, 2> s_segment_jitter_ms{
+    {{"log.roll.jitter.ms"}, {"log.roll.jitter.hours", k_hour}}};
 constexpr std::array<broker_synonym, 1> s_segment_index_bytes{{{"log.index.size.max.bytes"}}};
 constexpr std::array<broker_synonym, 1> s_flush_messages{{{"log.flush.interval.messages"}}};
 constexpr std::array<broker_synonym, 2> s_flush_ms{{{"log.flush.interval.ms"}, {"log.flush.scheduler.interval.ms"}}};
@@ -92,8 +93,8 @@ const std::array<topic_config, 34> k_configs{
         "Whether a replica outside the ISR may become leader, at the risk of data loss."),
     def("min.insync.replicas", ct::int32, "1", vt::range, 1, {}, {}, s_min_insync,
         "Fewest in-sync replicas for an acks=all write to succeed."),
-    def("compression.type", ct::string, "producer", vt::valid_string, {}, {}, k_compression_types,
-        s_compression_type, "Compression the broker stores batches with; producer keeps the producer's."),
+    def("compression.type", ct::string, "producer", vt::valid_string, {}, {}, k_compression_types, s_compression_type,
+        "Compression the broker stores batches with; producer keeps the producer's."),
     def("compression.gzip.level", ct::int32, "-1", vt::gzip_level, {}, {}, {}, s_gzip_level,
         "Level used when compression.type is gzip."),
     def("compression.lz4.level", ct::int32, "9", vt::range, 1, 17, {}, s_lz4_level,
@@ -169,9 +170,7 @@ std::string topic_config::validator_text() const {
     return "";
 }
 
-std::span<const topic_config> all_topic_configs() {
-    return k_configs;
-}
+std::span<const topic_config> all_topic_configs() { return k_configs; }
 
 const topic_config* find_topic_config(std::string_view name) {
     for (const auto& c : k_configs)

@@ -21,10 +21,10 @@ namespace ketch::meta {
 enum class config_type : int8_t {
     boolean = 1,
     string = 2,
-    int32 = 3,   // INT
-    int16 = 4,   // SHORT
-    int64 = 5,   // LONG
-    float64 = 6, // DOUBLE
+    int32 = 3,    // INT
+    int16 = 4,    // SHORT
+    int64 = 5,    // LONG
+    float64 = 6,  // DOUBLE
     list = 7,
     class_name = 8,
     password = 9,
@@ -66,8 +66,8 @@ struct topic_config {
     std::optional<int64_t> max;
     std::span<const std::string_view> valid_values;  // valid_string / valid_list
     std::span<const broker_synonym> synonyms;        // empty: no broker-level default
-    bool internal = false;  // defineInternal: accepted, reported only when set
-    std::string_view doc;   // short description, ketch's own words
+    bool internal = false;                           // defineInternal: accepted, reported only when set
+    std::string_view doc;                            // short description, ketch's own words
 
     // Kafka's rendering of the validator (the "Valid Values" column), e.g.
     // "[1,...]", "[compact, delete]", "" when there is none.

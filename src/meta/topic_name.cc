@@ -39,9 +39,7 @@ bool is_internal_topic(std::string_view name) {
     return name == consumer_offsets_topic || name == transaction_state_topic || name == share_group_state_topic;
 }
 
-bool has_collision_chars(std::string_view name) {
-    return name.find_first_of("._") != std::string_view::npos;
-}
+bool has_collision_chars(std::string_view name) { return name.find_first_of("._") != std::string_view::npos; }
 
 std::string unify_collision_chars(std::string_view name) {
     std::string out(name);

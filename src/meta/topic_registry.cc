@@ -15,9 +15,7 @@ int64_t system_clock_ms() {
     return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-error storage(const store_error& e) {
-    return error{errc::storage_error, e.message};
-}
+error storage(const store_error& e) { return error{errc::storage_error, e.message}; }
 
 error unknown_topic() {
     return error{errc::unknown_topic_or_partition, "This server does not host this topic-partition."};
@@ -32,7 +30,7 @@ topic_registry::topic_registry(store& s, broker_defaults defaults, clock_fn cloc
       node_scope_(std::move(node_scope)) {}
 
 result<std::unique_ptr<topic_registry>, error> topic_registry::open(store& s, broker_defaults defaults, clock_fn clock,
-                                                                   std::string node_scope) {
+                                                                    std::string node_scope) {
     auto topics = s.load_topics();
     if (!topics) return failure{storage(topics.error())};
     auto dynamic = s.load_broker_configs();
@@ -96,7 +94,8 @@ const topic& topic_registry::put_locked(topic t) {
 
 std::optional<error> topic_registry::check_new(const create_topic_args& a) const {
     if (by_name_.count(a.name)) return error{errc::topic_already_exists, "Topic '" + a.name + "' already exists."};
-    if (auto reason = check_new_topic_name(a.name, collisions_, tenant_names_)) return error{errc::invalid_topic, *reason};
+    if (auto reason = check_new_topic_name(a.name, collisions_, tenant_names_))
+        return error{errc::invalid_topic, *reason};
     if (auto reason = validate_topic_configs(a.configs, defaults_)) return error{errc::invalid_config, *reason};
     if (a.replication_factor < 1)
         return error{errc::invalid_replication_factor,
@@ -122,9 +121,9 @@ std::vector<result<topic, error>> topic_registry::create_topics(std::span<const 
             continue;
         }
         if (a.name == cluster_metadata_topic) {  // ControllerApis.createTopics
-            out.emplace_back(failure{error{errc::invalid_request, "Creation of internal topic " +
-                                                                       std::string(cluster_metadata_topic) +
-                                                                       " is prohibited."}});
+            out.emplace_back(
+                failure{error{errc::invalid_request, "Creation of internal topic " +
+                                                         std::string(cluster_metadata_topic) + " is prohibited."}});
             continue;
         }
         if (auto e = check_new(a)) {
@@ -283,7 +282,7 @@ broker_defaults topic_registry::defaults() const {
 }
 
 status<error> topic_registry::set_dynamic_broker_configs(bool cluster_default, const config_map& configs,
-                                                        bool validate_only) {
+                                                         bool validate_only) {
     std::unique_lock lock(mu_);
     if (validate_only) return ok_v;
     if (auto st = store_.set_broker_configs(cluster_default ? std::string() : node_scope_, configs); !st)

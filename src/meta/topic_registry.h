@@ -58,7 +58,7 @@ public:
     // min.insync.replicas=1 that a Kafka 4.x KRaft cluster writes when it is
     // formatted with eligible leader replicas enabled.
     static result<std::unique_ptr<topic_registry>, error> open(store& s, broker_defaults defaults, clock_fn clock = {},
-                                                              std::string node_scope = "1");
+                                                               std::string node_scope = "1");
 
     // CreateTopics: one result per entry, in order. Every entry is checked
     // against the topics that existed before the call, in Kafka's order:
@@ -69,7 +69,8 @@ public:
     // existing name (TOPIC_ALREADY_EXISTS "Topic 'x' already exists."), the
     // configs, the replication factor, the partition count. The topics that
     // pass are stored together (all or none) unless `validate_only`.
-    std::vector<result<topic, error>> create_topics(std::span<const create_topic_args> args, bool validate_only = false);
+    std::vector<result<topic, error>> create_topics(std::span<const create_topic_args> args,
+                                                    bool validate_only = false);
     result<topic, error> create_topic(const create_topic_args& args);
 
     // DeleteTopics by name (UNKNOWN_TOPIC_OR_PARTITION) or id (UNKNOWN_TOPIC_ID).
@@ -91,7 +92,8 @@ public:
     result<topic, error> set_partition_count(std::string_view name, int32_t count, bool validate_only = false);
 
     // IncrementalAlterConfigs on one topic (see config_ops.h), validated as a whole.
-    result<topic, error> alter_configs(std::string_view name, std::span<const config_op> ops, bool validate_only = false);
+    result<topic, error> alter_configs(std::string_view name, std::span<const config_op> ops,
+                                       bool validate_only = false);
     // AlterConfigs (legacy): the topic's overrides become exactly `configs`.
     result<topic, error> replace_configs(std::string_view name, const config_map& configs, bool validate_only = false);
 
@@ -106,7 +108,8 @@ public:
     // false) or of the cluster-wide default layer, durably. The caller has
     // validated the keys and values. The new defaults act for every topic
     // without an override from the next lookup on.
-    status<error> set_dynamic_broker_configs(bool cluster_default, const config_map& configs, bool validate_only = false);
+    status<error> set_dynamic_broker_configs(bool cluster_default, const config_map& configs,
+                                             bool validate_only = false);
 
     // Cluster mode: another broker changed the topics in the shared store.
     // Replaces the cached topics with what the store holds now; the topics

@@ -34,8 +34,8 @@ struct stored_txn {
     std::vector<std::pair<std::string, int32_t>> partitions;
     int64_t txn_start_ms = -1;
     int64_t last_update_ms = 0;
-    int64_t next_producer_id = -1;   // transaction version 2, epoch exhausted
-    int8_t client_txn_version = 0;   // Kafka's TransactionVersion of the last add/end
+    int64_t next_producer_id = -1;  // transaction version 2, epoch exhausted
+    int8_t client_txn_version = 0;  // Kafka's TransactionVersion of the last add/end
 
     friend bool operator==(const stored_txn&, const stored_txn&) = default;
 };

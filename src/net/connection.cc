@@ -9,6 +9,8 @@
 #include <memory>
 #include <type_traits>
 
+#include <openssl/ssl.h>
+#include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -17,8 +19,6 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <openssl/ssl.h>
-#include <spdlog/spdlog.h>
 
 #include "base/endian.h"
 #include "net/read_buffer.h"
@@ -146,7 +146,7 @@ struct watch {
     asio::steady_timer timer;
     clock::time_point last_activity = clock::now();
     clock::time_point started = clock::now();
-    int busy = 0;        // requests being handled (not idle while > 0)
+    int busy = 0;  // requests being handled (not idle while > 0)
     bool done = false;
 };
 

@@ -29,9 +29,9 @@ boost::asio::awaitable<void> run_connection(boost::asio::ip::tcp::socket socket,
                                             const server_options& opts, connection_info info);
 // Serves a TLS connection (SSL, SASL_SSL): handshake first; on an SSL
 // listener a client certificate's subject becomes the principal.
-boost::asio::awaitable<void> run_tls_connection(boost::asio::ip::tcp::socket socket,
-                                                boost::asio::ssl::context& tls, request_handler& handler,
-                                                const server_options& opts, connection_info info);
+boost::asio::awaitable<void> run_tls_connection(boost::asio::ip::tcp::socket socket, boost::asio::ssl::context& tls,
+                                                request_handler& handler, const server_options& opts,
+                                                connection_info info);
 
 // Writes a response frame (size prefix + message), sending file chunks with
 // sendfile(2) when the socket allows it.

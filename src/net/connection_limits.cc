@@ -59,7 +59,8 @@ connection_limits::admission connection_limits::admit(const std::string& ip, clo
         return why;
     };
     if (n >= limit_for(ip)) return refuse(stats_.refused_per_ip, admission::per_ip_limit);
-    if (opts_.close_when_full && total_ >= opts_.max_connections) return refuse(stats_.refused_max_connections, admission::max_connections);
+    if (opts_.close_when_full && total_ >= opts_.max_connections)
+        return refuse(stats_.refused_max_connections, admission::max_connections);
     ++n;
     ++total_;
     stats_.accepted.fetch_add(1, std::memory_order_relaxed);

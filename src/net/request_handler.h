@@ -27,7 +27,7 @@ struct connection_info {
     security_protocol protocol = security_protocol::plaintext;
     std::string client_software_name;
     std::string client_software_version;
-    bool sendfile_ok = true;    // plaintext: file chunks may go out with sendfile
+    bool sendfile_ok = true;  // plaintext: file chunks may go out with sendfile
     // Kafka's principal: "User:ANONYMOUS", "User:<subject DN>" (SSL with a
     // client certificate) or "User:<name>" (SASL).
     std::string principal = "User:ANONYMOUS";

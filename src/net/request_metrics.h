@@ -18,7 +18,7 @@ public:
     static constexpr size_t k_max_api_key = 127;
     // Upper bounds of the duration buckets, in microseconds (+Inf after them).
     static constexpr std::array<int64_t, 14> k_bounds_us = {100,   250,   500,    1000,   2500,   5000,    10000,
-                                                           25000, 50000, 100000, 250000, 500000, 1000000, 5000000};
+                                                            25000, 50000, 100000, 250000, 500000, 1000000, 5000000};
 
     struct api {
         std::atomic<uint64_t> count{0};

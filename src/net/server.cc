@@ -1,13 +1,13 @@
 #include "net/server.h"
 
+#include <openssl/ssl.h>
+#include <spdlog/spdlog.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <openssl/ssl.h>
-#include <spdlog/spdlog.h>
 
 #include "net/connection.h"
 
@@ -114,15 +114,14 @@ asio::awaitable<void> server::accept_loop(bound_listener& l) {
         if (!ec2) info.peer = ip + ":" + std::to_string(peer.port());
         if (ip_rate_check_ && !ec2) {
             if (int64_t hold_ms = ip_rate_check_(ip); hold_ms > 0) {
-                spdlog::debug("connection from {} throttled: ip connection_creation_rate, closing in {} ms",
-                              info.peer, hold_ms);
+                spdlog::debug("connection from {} throttled: ip connection_creation_rate, closing in {} ms", info.peer,
+                              hold_ms);
                 stats_.throttled_ip_rate.fetch_add(1, std::memory_order_relaxed);
                 asio::co_spawn(io, close_after(std::move(sock), hold_ms), asio::detached);
                 continue;
             }
         }
-        if (auto a = limits_.admit(ip, connection_limits::clock::now());
-            a != connection_limits::admission::admitted) {
+        if (auto a = limits_.admit(ip, connection_limits::clock::now()); a != connection_limits::admission::admitted) {
             // Kafka: TooManyConnectionsException, the new connection is closed.
             if (a == connection_limits::admission::per_ip_limit)
                 spdlog::info("connection from {} refused: max.connections.per.ip ({}) reached", info.peer,
@@ -135,7 +134,10 @@ asio::awaitable<void> server::accept_loop(bound_listener& l) {
         spdlog::debug("conn {} accepted on {} from {}", info.id, info.listener_name, info.peer);
         auto done = [this, ip](std::exception_ptr) { limits_.release(ip); };
         if (uses_tls(l.opts.protocol))
-            asio::co_spawn(io, run_tls_connection(std::move(sock), tls_context(l.opts.protocol == security_protocol::ssl), handler_, opts_, std::move(info)), done);
+            asio::co_spawn(io,
+                           run_tls_connection(std::move(sock), tls_context(l.opts.protocol == security_protocol::ssl),
+                                              handler_, opts_, std::move(info)),
+                           done);
         else
             asio::co_spawn(io, run_connection(std::move(sock), handler_, opts_, std::move(info)), done);
     }

@@ -28,16 +28,16 @@ struct listener_options {
 };
 
 struct tls_options {
-    std::string cert_file, key_file;  // PEM; both set, or a self-signed pair is made (app/)
-    std::string client_ca_file;       // PEM CAs for client certificates (mTLS)
-    std::string client_auth = "none"; // ssl.client.auth: none, requested, required
+    std::string cert_file, key_file;   // PEM; both set, or a self-signed pair is made (app/)
+    std::string client_ca_file;        // PEM CAs for client certificates (mTLS)
+    std::string client_auth = "none";  // ssl.client.auth: none, requested, required
 };
 
 // max.connections, max.connections.per.ip(.overrides), max.connection.creation.rate
 struct limit_options {
     int32_t max_connections = std::numeric_limits<int32_t>::max();
     int32_t max_connections_per_ip = std::numeric_limits<int32_t>::max();
-    std::map<std::string, int32_t> per_ip_overrides;  // ip -> limit
+    std::map<std::string, int32_t> per_ip_overrides;                             // ip -> limit
     int32_t max_connection_creation_rate = std::numeric_limits<int32_t>::max();  // per second, whole broker
     // --max-connections-policy close: at max_connections a new connection is
     // accepted and closed at once (checked after its IP's limit) instead of
@@ -56,12 +56,12 @@ struct server_options {
     // (sendfile keeps megabytes of page cache in flight per connection);
     // receiving, autotuning is faster (docs/performance.md), so ketch's
     // receive default is -1 where Kafka's is 102400.
-    int32_t send_buffer_bytes = 102400;             // socket.send.buffer.bytes
-    int32_t receive_buffer_bytes = -1;              // socket.receive.buffer.bytes
-    int32_t sasl_max_receive_bytes = 524288;        // sasl.server.max.receive.size (before authentication)
-    int64_t idle_timeout_ms = 600000;               // connections.max.idle.ms
-    int64_t auth_timeout_ms = 30000;                // TLS handshake + SASL must finish within this
-    int64_t failed_auth_delay_ms = 100;             // connection.failed.authentication.delay.ms
+    int32_t send_buffer_bytes = 102400;       // socket.send.buffer.bytes
+    int32_t receive_buffer_bytes = -1;        // socket.receive.buffer.bytes
+    int32_t sasl_max_receive_bytes = 524288;  // sasl.server.max.receive.size (before authentication)
+    int64_t idle_timeout_ms = 600000;         // connections.max.idle.ms
+    int64_t auth_timeout_ms = 30000;          // TLS handshake + SASL must finish within this
+    int64_t failed_auth_delay_ms = 100;       // connection.failed.authentication.delay.ms
     tls_options tls;
     limit_options limits;
 };

@@ -26,8 +26,7 @@ public:
     void wait_durable(int64_t end_offset, std::function<void(log::log_status)> done) override {
         log_->sync_async(end_offset, std::move(done));
     }
-    log::log_result<log::read_result> read(int64_t offset, uint64_t max_bytes,
-                                           const log::read_options& opts) override {
+    log::log_result<log::read_result> read(int64_t offset, uint64_t max_bytes, const log::read_options& opts) override {
         return log_->read(offset, max_bytes, opts);
     }
     int64_t log_start_offset() const override { return log_->log_start_offset(); }

@@ -37,9 +37,9 @@
 namespace ketch::partition {
 
 struct service_config {
-    int64_t flush_ms = k_default_flush_ms;                                  // --flush-ms
+    int64_t flush_ms = k_default_flush_ms;                                    // --flush-ms
     int64_t producer_id_expiration_ms = k_default_producer_id_expiration_ms;  // --producer-id-expiration-ms
-    std::function<int64_t()> clock_ms;  // wall clock; default: the system clock
+    std::function<int64_t()> clock_ms;                                        // wall clock; default: the system clock
 };
 
 // An open partition. `settings` lives as long as the caller's resolved_topic.
@@ -119,7 +119,9 @@ public:
     // (append, markers, DeleteRecords) go through open.
     result<partition_handle, error_code> open_for_read(const meta::resolved_topic& topic, int32_t partition);
     // The partition's storage if it has any (never creates it).
-    std::shared_ptr<storage> find(const std::string& topic, int32_t partition) { return engine_.get({topic, partition}); }
+    std::shared_ptr<storage> find(const std::string& topic, int32_t partition) {
+        return engine_.get({topic, partition});
+    }
 
     // --- produce -------------------------------------------------------------
     // Validates `records` (exactly one v2 batch, the topic's limits),

@@ -11,8 +11,8 @@
 #include "log/compaction_config.h"
 #include "log/log_config.h"
 #include "meta/log_settings.h"
-#include "record/batch_validate.h"
 #include "record/batch_header.h"
+#include "record/batch_validate.h"
 
 namespace ketch::partition {
 

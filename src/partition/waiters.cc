@@ -5,7 +5,7 @@
 namespace ketch::partition {
 
 std::shared_ptr<fetch_waiters::waiter> fetch_waiters::park(const std::vector<key>& partitions,
-                                                                   std::function<void()> wake) {
+                                                           std::function<void()> wake) {
     auto w = std::make_shared<waiter>();
     w->wake = std::move(wake);
     std::lock_guard lock(mu_);

@@ -22,7 +22,9 @@ inline nlohmann::json json_bytes(const bytes& b) { return base64_encode(b); }
 inline nlohmann::json json_records(const records& r) { return base64_encode(r.flatten()); }
 uuid uuid_from_json(const nlohmann::json& j);
 inline bytes bytes_from_json(const nlohmann::json& j) { return base64_decode(j.get<std::string>()); }
-inline records records_from_json(const nlohmann::json& j) { return records(shared_bytes(base64_decode(j.get<std::string>()))); }
+inline records records_from_json(const nlohmann::json& j) {
+    return records(shared_bytes(base64_decode(j.get<std::string>())));
+}
 
 // Deterministic pseudo-random values for round-trip tests.
 class sample_rng {

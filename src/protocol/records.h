@@ -17,8 +17,8 @@
 namespace ketch::kafka {
 
 struct file_chunk {
-    int fd = -1;            // open file descriptor, kept alive by `owner`
-    int64_t position = 0;   // byte position in the file
+    int fd = -1;           // open file descriptor, kept alive by `owner`
+    int64_t position = 0;  // byte position in the file
     uint32_t length = 0;
     std::shared_ptr<const void> owner;
 };

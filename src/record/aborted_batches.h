@@ -29,7 +29,8 @@ public:
     // Call for every batch in log order: true for a data batch of an
     // aborted transaction.
     bool skip(const batch_header& h) {
-        while (next_ < pending_.size() && pending_[next_].first <= h.last_offset()) open_.insert(pending_[next_++].second);
+        while (next_ < pending_.size() && pending_[next_].first <= h.last_offset())
+            open_.insert(pending_[next_++].second);
         if (h.is_control()) {
             if (h.is_transactional()) open_.erase(h.producer_id);
             return false;

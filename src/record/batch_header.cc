@@ -47,7 +47,8 @@ void write_batch_header(const batch_header& h, uint8_t* p) {
 uint32_t compute_batch_crc(byte_view batch) { return crc32c(batch.subspan(k_attributes_offset)); }
 
 bool batch_crc_matches(byte_view batch) {
-    return batch.size() >= k_batch_header_size && load_be<uint32_t>(batch.data() + k_crc_offset) == compute_batch_crc(batch);
+    return batch.size() >= k_batch_header_size &&
+           load_be<uint32_t>(batch.data() + k_crc_offset) == compute_batch_crc(batch);
 }
 
 void recompute_crc(uint8_t* batch, size_t len) {

@@ -43,17 +43,18 @@ next_batch_result next_batch(byte_view b) {
     if (b.size() < k_log_overhead) return {};
     int32_t len = load_be<int32_t>(b.data() + 8);
     if (len < k_min_record_overhead)
-        return {{}, batch_error{error_code::corrupt_message,
-                                "Record size " + std::to_string(len) +
-                                    " is less than the minimum record overhead (" +
-                                    std::to_string(k_min_record_overhead) + ")",
-                                false,
-                                {}}};
+        return {{},
+                batch_error{error_code::corrupt_message,
+                            "Record size " + std::to_string(len) + " is less than the minimum record overhead (" +
+                                std::to_string(k_min_record_overhead) + ")",
+                            false,
+                            {}}};
     if (b.size() < k_header_up_to_magic) return {};
     int8_t magic = int8_t(b[k_magic_offset]);
     if (magic < 0 || magic > k_current_magic)
-        return {{}, batch_error{error_code::corrupt_message,
-                                "Invalid magic found in record: " + std::to_string(magic), false, {}}};
+        return {{},
+                batch_error{
+                    error_code::corrupt_message, "Invalid magic found in record: " + std::to_string(magic), false, {}}};
     size_t total = k_log_overhead + size_t(len);
     if (b.size() < total) return {};
     return {total, {}};
@@ -66,9 +67,9 @@ std::string record_string(const batch_header& h, const record_view& r, int64_t t
     auto sz = [&](const std::optional<byte_view>& v, int32_t raw) {
         return std::to_string(partial ? raw : (v ? int32_t(v->size()) : 0));
     };
-    return std::string(partial ? "PartialDefaultRecord" : "DefaultRecord") + "(offset=" + std::to_string(r.offset_delta) +
-           ", timestamp=" + std::to_string(timestamp) + ", key=" + sz(r.key, r.key_length) +
-           " bytes, value=" + sz(r.value, r.value_length) + " bytes)";
+    return std::string(partial ? "PartialDefaultRecord" : "DefaultRecord") +
+           "(offset=" + std::to_string(r.offset_delta) + ", timestamp=" + std::to_string(timestamp) +
+           ", key=" + sz(r.key, r.key_length) + " bytes, value=" + sz(r.value, r.value_length) + " bytes)";
 }
 
 batch_error from_read_error(const read_error& e) {
@@ -79,8 +80,7 @@ batch_error from_read_error(const read_error& e) {
         case codec_errc::window_too_large:  // ketch's bound; Kafka has none
             return {error_code::unknown_server_error, e.message, true, {}};
         case codec_errc::corrupt:
-        case codec_errc::unsupported:
-            break;
+        case codec_errc::unsupported: break;
     }
     // DefaultRecordBatch.StreamRecordIterator turns the decompressor's
     // IOException into a KafkaException, which the produce path answers with
@@ -125,7 +125,8 @@ namespace {
 result<byte_view, batch_error> the_only_batch(byte_view in, const validation_limits& limits) {
     auto first = next_batch(in);
     if (first.error) return failure{*first.error};
-    if (!first.size) return fail(error_code::invalid_record, "Produce requests must have at least one record batch per partition");
+    if (!first.size)
+        return fail(error_code::invalid_record, "Produce requests must have at least one record batch per partition");
     byte_view batch = in.first(*first.size);
     if (int8_t(batch[k_magic_offset]) != k_current_magic)
         return fail(error_code::invalid_record,
@@ -137,7 +138,8 @@ result<byte_view, batch_error> the_only_batch(byte_view in, const validation_lim
     auto second = next_batch(in.subspan(batch.size()));
     if (second.error) return failure{*second.error};
     if (second.size)
-        return fail(error_code::invalid_record, "Produce requests are only allowed to contain exactly one record batch per partition");
+        return fail(error_code::invalid_record,
+                    "Produce requests are only allowed to contain exactly one record batch per partition");
     return batch;
 }
 
@@ -146,8 +148,8 @@ result<batch_header, batch_error> check_batch(byte_view batch, const validation_
     int64_t base_offset = load_be<int64_t>(batch.data());
     if (base_offset != 0)
         return fail_in_log(error_code::invalid_record, "The baseOffset of the record batch in the append to " +
-                                                    std::string(limits.topic_partition) + " should be 0, but it is " +
-                                                    std::to_string(base_offset));
+                                                           std::string(limits.topic_partition) +
+                                                           " should be 0, but it is " + std::to_string(base_offset));
     if (batch.size() > size_t(std::max(limits.max_message_bytes, 0)))
         return fail(error_code::message_too_large,
                     "The record batch size in the append to " + std::string(limits.topic_partition) + " is " +
@@ -157,9 +159,9 @@ result<batch_header, batch_error> check_batch(byte_view batch, const validation_
         return fail(error_code::corrupt_message, "Record batch is corrupt (the size " + std::to_string(batch.size()) +
                                                      " is smaller than the minimum allowed overhead 61)");
     if (!batch_crc_matches(batch))
-        return fail(error_code::corrupt_message,
-                    "Record is corrupt (stored crc = " + std::to_string(load_be<uint32_t>(batch.data() + k_crc_offset)) +
-                        ")" + tp + ".");
+        return fail(error_code::corrupt_message, "Record is corrupt (stored crc = " +
+                                                     std::to_string(load_be<uint32_t>(batch.data() + k_crc_offset)) +
+                                                     ")" + tp + ".");
     const batch_header h = *parse_batch_header(batch);
     if ((h.attributes & k_attr_codec_mask) > int(compression::zstd))
         return fail(error_code::unknown_server_error,
@@ -171,18 +173,21 @@ result<batch_header, batch_error> check_batch(byte_view batch, const validation_
 status<batch_error> check_header(const batch_header& h, const std::string& tp) {
     const int64_t count_from_offsets = int64_t(h.last_offset_delta) + 1;
     const std::string range = "[0, " + std::to_string(h.last_offset_delta) + "]";
-    if (count_from_offsets <= 0) return fail_in_log(error_code::invalid_record, "Batch has an invalid offset range: " + range + tp);
+    if (count_from_offsets <= 0)
+        return fail_in_log(error_code::invalid_record, "Batch has an invalid offset range: " + range + tp);
     if (h.records_count <= 0)
         return fail_in_log(error_code::invalid_record,
-                    "Invalid reported count for record batch: " + std::to_string(h.records_count) + tp);
+                           "Invalid reported count for record batch: " + std::to_string(h.records_count) + tp);
     if (count_from_offsets != h.records_count)
-        return fail_in_log(error_code::invalid_record, "Inconsistent batch offset range " + range + " and count of records " +
-                                                    std::to_string(h.records_count) + tp);
-    if (h.is_control()) return fail_in_log(error_code::invalid_record, "Clients are not allowed to write control records" + tp);
+        return fail_in_log(error_code::invalid_record, "Inconsistent batch offset range " + range +
+                                                           " and count of records " + std::to_string(h.records_count) +
+                                                           tp);
+    if (h.is_control())
+        return fail_in_log(error_code::invalid_record, "Clients are not allowed to write control records" + tp);
     if (h.producer_id >= 0 && h.base_sequence < 0)
         return fail_in_log(error_code::invalid_record, "Invalid sequence number " + std::to_string(h.base_sequence) +
-                                                    " in record batch with producerId " +
-                                                    std::to_string(h.producer_id) + tp);
+                                                           " in record batch with producerId " +
+                                                           std::to_string(h.producer_id) + tp);
     return ok_v;
 }
 
@@ -209,7 +214,8 @@ std::optional<std::string> record_problem(const batch_header& h, const record_vi
     if (limits.compacted && !r.key) return "Compacted topic cannot accept message without key" + tp;
     if (limits.topic_timestamp_type == timestamp_type::create_time && ts != k_no_timestamp) {
         int64_t diff = wrap_sub(limits.now_ms, ts);
-        if (diff <= limits.timestamp_before_max_ms && wrap_sub(0, diff) <= limits.timestamp_after_max_ms) return std::nullopt;
+        if (diff <= limits.timestamp_before_max_ms && wrap_sub(0, diff) <= limits.timestamp_after_max_ms)
+            return std::nullopt;
         timestamp = true;
         return "Timestamp " + std::to_string(ts) + " of message with offset " + std::to_string(r.offset_delta) +
                " is out of range. The timestamp should be within [" +
@@ -269,10 +275,11 @@ result<batch_info, batch_error> validate_produce_batch(byte_view in, const valid
     if (auto st = check_records(*batch, limits, tp, info); !st) return failure{st.error()};
     // UnifiedLog.append, after validation.
     if (int64_t(batch->size()) > limits.segment_bytes)
-        return fail(error_code::record_list_too_large,
-                    "Message batch size is " + std::to_string(batch->size()) + " bytes in append to partition " +
-                        std::string(limits.topic_partition) + ", which exceeds the maximum configured segment size of " +
-                        std::to_string(limits.segment_bytes) + ".");
+        return fail(error_code::record_list_too_large, "Message batch size is " + std::to_string(batch->size()) +
+                                                           " bytes in append to partition " +
+                                                           std::string(limits.topic_partition) +
+                                                           ", which exceeds the maximum configured segment size of " +
+                                                           std::to_string(limits.segment_bytes) + ".");
     return info;
 }
 

@@ -69,16 +69,16 @@
 namespace ketch::record {
 
 struct validation_limits {
-    int64_t now_ms = 0;                      // broker clock, for timestamp bounds
-    int32_t max_message_bytes = 1048588;     // topic max.message.bytes (Kafka default 1 MiB + 12)
-    int64_t segment_bytes = 1073741824;      // topic segment.bytes
-    timestamp_type topic_timestamp_type = timestamp_type::create_time;  // message.timestamp.type
+    int64_t now_ms = 0;                   // broker clock, for timestamp bounds
+    int32_t max_message_bytes = 1048588;  // topic max.message.bytes (Kafka default 1 MiB + 12)
+    int64_t segment_bytes = 1073741824;   // topic segment.bytes
+    timestamp_type topic_timestamp_type = timestamp_type::create_time;      // message.timestamp.type
     int64_t timestamp_before_max_ms = std::numeric_limits<int64_t>::max();  // message.timestamp.before.max.ms
     int64_t timestamp_after_max_ms = 3600000;                               // message.timestamp.after.max.ms
-    bool compacted = false;                  // cleanup.policy includes compact
-    bool allow_zstd = true;                  // false for Produce v3-v6
+    bool compacted = false;                                                 // cleanup.policy includes compact
+    bool allow_zstd = true;                                                 // false for Produce v3-v6
     size_t max_inflated_bytes = k_default_max_inflated;
-    std::string_view topic_partition;        // "orders-3", used in messages as Kafka does
+    std::string_view topic_partition;  // "orders-3", used in messages as Kafka does
 };
 
 struct record_error {
@@ -100,10 +100,10 @@ struct batch_error {
 };
 
 struct batch_info {
-    batch_header header;               // as received
-    size_t size_in_bytes = 0;          // the batch; append exactly these leading bytes
+    batch_header header;       // as received
+    size_t size_in_bytes = 0;  // the batch; append exactly these leading bytes
     int32_t record_count = 0;
-    int64_t max_timestamp = k_no_timestamp;  // largest record timestamp (as Kafka reads it)
+    int64_t max_timestamp = k_no_timestamp;   // largest record timestamp (as Kafka reads it)
     int32_t max_timestamp_offset_delta = -1;  // first record holding it
     int64_t producer_id = k_no_producer_id;
     int16_t producer_epoch = k_no_producer_epoch;
@@ -113,7 +113,7 @@ struct batch_info {
     bool control = false;
     compression codec = compression::none;
     bool compressed = false;
-    size_t inflated_size = 0;           // bytes of the (decompressed) records section
+    size_t inflated_size = 0;  // bytes of the (decompressed) records section
     // Kafka does not check record offset deltas. For a compressed batch whose
     // deltas are not 0..count-1 it re-builds the batch with fresh offsets;
     // ketch stores batches verbatim, so the caller decides (see report).

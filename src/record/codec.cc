@@ -40,8 +40,7 @@ inflate_result finish(bounded_sink&& sink, std::optional<codec_error> error) {
 }
 
 codec_error limit_error(size_t limit) {
-    return {codec_errc::limit_exceeded,
-            "decompressed records exceed the limit of " + std::to_string(limit) + " bytes"};
+    return {codec_errc::limit_exceeded, "decompressed records exceed the limit of " + std::to_string(limit) + " bytes"};
 }
 
 }  // namespace detail

@@ -38,8 +38,8 @@
 namespace ketch::record {
 
 inline constexpr size_t k_default_max_inflated = size_t(64) << 20;  // 64 MiB
-inline constexpr int k_zstd_window_log_max = 23;                     // 8 MiB
-inline constexpr int k_default_level = INT_MIN;  // the codec's Kafka default level
+inline constexpr int k_zstd_window_log_max = 23;                    // 8 MiB
+inline constexpr int k_default_level = INT_MIN;                     // the codec's Kafka default level
 
 enum class codec_errc : uint8_t {
     corrupt,           // the compressed stream is invalid or truncated

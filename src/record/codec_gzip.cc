@@ -14,16 +14,15 @@ codec_error zerr(const z_stream& zs, int rc) {
     return {codec_errc::corrupt, std::move(m)};
 }
 
-bool starts_member(const z_stream& zs) {
-    return zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b;
-}
+bool starts_member(const z_stream& zs) { return zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b; }
 
 }  // namespace
 
 inflate_result gunzip(byte_view in, size_t max_output) {
     bounded_sink sink(max_output, in.size() * 4);
     z_stream zs{};
-    if (inflateInit2(&zs, 15 + 16) != Z_OK) return finish(std::move(sink), codec_error{codec_errc::corrupt, "gzip: init"});
+    if (inflateInit2(&zs, 15 + 16) != Z_OK)
+        return finish(std::move(sink), codec_error{codec_errc::corrupt, "gzip: init"});
     zs.next_in = const_cast<Bytef*>(in.data());
     zs.avail_in = uInt(in.size());
     std::optional<codec_error> err;

@@ -26,7 +26,8 @@ inflate_result unlz4(byte_view in, size_t max_output) {
     if (in.size() < 7 || (in[0] | in[1] << 8 | in[2] << 16 | uint32_t(in[3]) << 24) != k_frame_magic)
         return finish(std::move(sink), codec_error{codec_errc::corrupt, "lz4: not an lz4 frame"});
     uint8_t flg = in[4];
-    if ((flg >> 6) != 1) return finish(std::move(sink), codec_error{codec_errc::unsupported, "lz4: frame version not 01"});
+    if ((flg >> 6) != 1)
+        return finish(std::move(sink), codec_error{codec_errc::unsupported, "lz4: frame version not 01"});
     if (!(flg & 0x20))  // Kafka's FLG.validate(): "Dependent block stream is unsupported"
         return finish(std::move(sink), codec_error{codec_errc::unsupported, "lz4: dependent blocks are not supported"});
 
@@ -43,8 +44,8 @@ inflate_result unlz4(byte_view in, size_t max_output) {
         bool probing = sp.empty();
         size_t dst_size = probing ? 1 : sp.size();
         size_t src_size = in.size() - pos;
-        size_t rc = LZ4F_decompress(ctx.get(), probing ? probe : sp.data(), &dst_size, in.data() + pos, &src_size,
-                                    nullptr);
+        size_t rc =
+            LZ4F_decompress(ctx.get(), probing ? probe : sp.data(), &dst_size, in.data() + pos, &src_size, nullptr);
         if (LZ4F_isError(rc)) {
             err = lz4_error(rc);
             break;

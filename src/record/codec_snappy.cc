@@ -11,7 +11,7 @@ namespace ketch::record::detail {
 namespace {
 
 constexpr uint8_t k_xerial_magic[8] = {0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
-constexpr size_t k_xerial_header = 16;       // magic + int32 version + int32 compatible version
+constexpr size_t k_xerial_header = 16;        // magic + int32 version + int32 compatible version
 constexpr size_t k_xerial_block = 32 * 1024;  // SnappyOutputStream's default block size
 
 bool has_magic(byte_view in) { return in.size() >= 8 && std::memcmp(in.data(), k_xerial_magic, 8) == 0; }
@@ -25,8 +25,7 @@ std::optional<codec_error> raw_block(byte_view block, bounded_sink& sink, size_t
     if (n > max_output - sink.used()) return limit_error(max_output);
     char empty = 0;
     char* dst = n > 0 ? reinterpret_cast<char*>(sink.reserve(n).data()) : &empty;
-    if (!snappy::RawUncompress(p, block.size(), dst))
-        return codec_error{codec_errc::corrupt, "snappy: corrupt block"};
+    if (!snappy::RawUncompress(p, block.size(), dst)) return codec_error{codec_errc::corrupt, "snappy: corrupt block"};
     sink.commit(n);
     return std::nullopt;
 }
@@ -41,7 +40,8 @@ inflate_result unsnappy(byte_view in, size_t max_output) {
         return finish(std::move(sink), std::move(err));
     }
     size_t pos = k_xerial_header;
-    if (in.size() < pos) return finish(std::move(sink), codec_error{codec_errc::corrupt, "snappy: short xerial header"});
+    if (in.size() < pos)
+        return finish(std::move(sink), codec_error{codec_errc::corrupt, "snappy: short xerial header"});
     while (in.size() - pos >= 4) {
         byte_view rest = in.subspan(pos);
         if (has_magic(rest)) {  // a concatenated stream starts with its own header

@@ -17,8 +17,8 @@ struct dctx_free {
 
 codec_error zstd_error(size_t rc) {
     if (ZSTD_getErrorCode(rc) == ZSTD_error_frameParameter_windowTooLarge)
-        return {codec_errc::window_too_large, "zstd: frame window exceeds " +
-                                                  std::to_string(size_t(1) << k_zstd_window_log_max) + " bytes"};
+        return {codec_errc::window_too_large,
+                "zstd: frame window exceeds " + std::to_string(size_t(1) << k_zstd_window_log_max) + " bytes"};
     return {codec_errc::corrupt, std::string("zstd: ") + ZSTD_getErrorName(rc)};
 }
 

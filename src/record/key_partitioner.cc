@@ -22,9 +22,7 @@ int32_t murmur2(byte_view data) {
     switch (length % 4) {
         case 3: h ^= uint32_t(data[tail + 2]) << 16; [[fallthrough]];
         case 2: h ^= uint32_t(data[tail + 1]) << 8; [[fallthrough]];
-        case 1:
-            h ^= uint32_t(data[tail]);
-            h *= m;
+        case 1: h ^= uint32_t(data[tail]); h *= m;
     }
     h ^= h >> 13;
     h *= m;

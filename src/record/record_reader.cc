@@ -100,7 +100,8 @@ result<bool, read_error> record_reader::next(record_view& out) {
     byte_view rest = records_.subspan(pos_);
     auto len = decode_varint(rest);
     if (!len) {
-        if (rest.size() < k_max_varint_size) return out_of_bytes("Incorrect declared batch size, premature EOF reached");
+        if (rest.size() < k_max_varint_size)
+            return out_of_bytes("Incorrect declared batch size, premature EOF reached");
         return fail("Found invalid record structure: malformed record length");
     }
     if (len->value < 0) return fail("Invalid record size: " + std::to_string(len->value));

@@ -43,7 +43,7 @@ struct record_view {
     std::vector<record_header_view> headers;
     int32_t key_length = -1;    // as encoded (any negative value reads as null)
     int32_t value_length = -1;  // as encoded
-    size_t size_in_bytes = 0;  // including the length varint
+    size_t size_in_bytes = 0;   // including the length varint
 };
 
 enum class read_errc : uint8_t {

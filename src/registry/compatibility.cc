@@ -9,8 +9,10 @@ constexpr size_t k_max_schema_in_message = 10 * 1024;  // SchemaValidatorBuilder
 void append_old(std::vector<std::string>& out, const previous_version& old) {
     out.push_back("{oldSchemaVersion: " + std::to_string(old.version) + "}");
     auto text = old.schema->canonical();
-    if (text.size() <= k_max_schema_in_message) out.push_back("{oldSchema: '" + text + "'}");
-    else out.push_back("{oldSchema: <truncated> '" + text.substr(0, k_max_schema_in_message) + "...'}");
+    if (text.size() <= k_max_schema_in_message)
+        out.push_back("{oldSchema: '" + text + "'}");
+    else
+        out.push_back("{oldSchema: <truncated> '" + text.substr(0, k_max_schema_in_message) + "...'}");
 }
 
 std::vector<std::string> check_one(compat_level level, const parsed_schema& candidate, const previous_version& old) {

@@ -14,11 +14,13 @@ error subject_not_soft_deleted(const std::string& s) {
 }
 error version_soft_deleted(const std::string& s, int64_t v) {
     return {404, 40406,
-            "Subject '" + s + "' Version " + std::to_string(v) + " was soft deleted.Set permanent=true to delete permanently"};
+            "Subject '" + s + "' Version " + std::to_string(v) +
+                " was soft deleted.Set permanent=true to delete permanently"};
 }
 error version_not_soft_deleted(const std::string& s, int64_t v) {
-    return {404, 40407,
-            "Subject '" + s + "' Version " + std::to_string(v) + " was not deleted first before being permanently deleted"};
+    return {
+        404, 40407,
+        "Subject '" + s + "' Version " + std::to_string(v) + " was not deleted first before being permanently deleted"};
 }
 error subject_compatibility_not_configured(const std::string& s) {
     return {404, 40408, "Subject '" + s + "' does not have subject-level compatibility configured"};
@@ -28,8 +30,8 @@ error subject_mode_not_configured(const std::string& s) {
 }
 error incompatible(const std::string& s, const std::string& details) {
     return {409, 409,
-            "Schema being registered is incompatible with an earlier schema for subject \"" + s + "\", details: " +
-                details};
+            "Schema being registered is incompatible with an earlier schema for subject \"" + s +
+                "\", details: " + details};
 }
 error invalid_schema(const std::string& m) { return {422, 42201, m}; }
 error invalid_version(const std::string& v) {
@@ -44,14 +46,17 @@ error invalid_compatibility(const std::string& m) {
                       : m};
 }
 error invalid_mode(const std::string& m) {
-    return {422, 42204, m.empty() ? "Invalid mode. Valid values are READWRITE, READONLY, READONLY_OVERRIDE and IMPORT." : m};
+    return {422, 42204,
+            m.empty() ? "Invalid mode. Valid values are READWRITE, READONLY, READONLY_OVERRIDE and IMPORT." : m};
 }
 error not_permitted(const std::string& m) { return {422, 42205, m}; }
 error reference_exists(const std::string& key) {
     return {422, 42206, "One or more references exist to the schema " + key + "."};
 }
 error id_does_not_match(const std::string& m) { return {422, 42207, m}; }
-error invalid_subject(const std::string& s) { return {422, 42208, "The specified subject '" + s + "' is not a valid."}; }
+error invalid_subject(const std::string& s) {
+    return {422, 42208, "The specified subject '" + s + "' is not a valid."};
+}
 error schema_too_large(const std::string& m) { return {422, 42209, m}; }
 error store(const std::string& m) { return {500, 50001, m}; }
 

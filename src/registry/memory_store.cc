@@ -15,8 +15,10 @@ public:
         if (schema) s_.schemas.push_back(*schema);
         auto& vs = s_.subjects[subject];
         auto it = std::find_if(vs.begin(), vs.end(), [&](auto& e) { return e.version == v.version; });
-        if (it != vs.end()) *it = v;
-        else vs.push_back(v);
+        if (it != vs.end())
+            *it = v;
+        else
+            vs.push_back(v);
         std::sort(vs.begin(), vs.end(), [](auto& a, auto& b) { return a.version < b.version; });
         return ok_v;
     }
@@ -29,20 +31,25 @@ public:
 
     status<store_error> remove_versions(const std::string& subject, const std::vector<int32_t>& versions) override {
         auto& vs = s_.subjects[subject];
-        std::erase_if(vs, [&](auto& e) { return std::find(versions.begin(), versions.end(), e.version) != versions.end(); });
+        std::erase_if(
+            vs, [&](auto& e) { return std::find(versions.begin(), versions.end(), e.version) != versions.end(); });
         if (vs.empty()) s_.subjects.erase(subject);
         return ok_v;
     }
 
     status<store_error> put_config(const std::string& subject, std::optional<compat_level> level) override {
-        if (level) s_.configs[subject] = *level;
-        else s_.configs.erase(subject);
+        if (level)
+            s_.configs[subject] = *level;
+        else
+            s_.configs.erase(subject);
         return ok_v;
     }
 
     status<store_error> put_mode(const std::string& subject, std::optional<mode> m) override {
-        if (m) s_.modes[subject] = *m;
-        else s_.modes.erase(subject);
+        if (m)
+            s_.modes[subject] = *m;
+        else
+            s_.modes.erase(subject);
         return ok_v;
     }
 

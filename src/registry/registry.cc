@@ -151,10 +151,10 @@ result_t<int64_t> registry::choose_id(const std::string& subject, const schema_r
     auto known = id_of(key);
     if (!req.id) return known ? *known : max_id_ + 1;
     if (*req.id < 1 || *req.id > INT32_MAX)
-        return failure{errors::invalid_schema("Invalid schema: id " + std::to_string(*req.id) +
-                                              " is outside [1, 2^31-1]")};
-    if (auto it = schemas_.find(*req.id); it != schemas_.end() && lookup_key(it->second.type, it->second.text,
-                                                                              it->second.refs) != key)
+        return failure{
+            errors::invalid_schema("Invalid schema: id " + std::to_string(*req.id) + " is outside [1, 2^31-1]")};
+    if (auto it = schemas_.find(*req.id);
+        it != schemas_.end() && lookup_key(it->second.type, it->second.text, it->second.refs) != key)
         return failure{errors::id_does_not_match("Overwrite new schema with id " + std::to_string(*req.id) +
                                                  " in context . is not permitted.")};
     return *req.id;
@@ -195,7 +195,8 @@ result_t<subject_version> registry::register_schema(const std::string& subject, 
     if (req.version) {
         if (m != mode::import_ && *req.version != next_version)
             return failure{errors::invalid_schema("Version is not one more than previous version")};
-        if (*req.version < 1 || *req.version > INT32_MAX) return failure{errors::invalid_version(std::to_string(*req.version))};
+        if (*req.version < 1 || *req.version > INT32_MAX)
+            return failure{errors::invalid_version(std::to_string(*req.version))};
         version = int32_t(*req.version);
     }
     std::optional<stored_schema> fresh;

@@ -26,7 +26,8 @@ result_t<std::vector<int32_t>> registry::delete_subject(const std::string& subje
     bool all_deleted = std::all_of(vs.begin(), vs.end(), [](auto& e) { return e.deleted; });
     for (auto& e : vs)
         if (is_referenced(subject, e.version))
-            return failure{errors::reference_exists("{subject=" + subject + ",version=" + std::to_string(e.version) + "}")};
+            return failure{
+                errors::reference_exists("{subject=" + subject + ",version=" + std::to_string(e.version) + "}")};
     if (permanent) {
         if (!all_deleted) return failure{errors::subject_not_soft_deleted(subject)};
         if (auto st = store_->remove_versions(subject, versions); !st.ok())
@@ -101,7 +102,8 @@ result_t<compat_level> registry::delete_config(const std::string& subject) {
         return failure{errors::subject_compatibility_not_configured(subject)};
     }
     compat_level old = it->second;
-    if (auto st = store_->put_config(subject, std::nullopt); !st.ok()) return failure{errors::store(st.error().message)};
+    if (auto st = store_->put_config(subject, std::nullopt); !st.ok())
+        return failure{errors::store(st.error().message)};
     configs_.erase(it);
     return old;
 }

@@ -54,7 +54,8 @@ result<store_snapshot, store_error> sqlite_schema_store::load() {
     int rc;
     while ((rc = q.step()) == SQLITE_ROW) {
         auto type = parse_schema_type(q.text_at(1));
-        s.schemas.push_back({q.int_at(0), type.value_or(schema_type::avro), q.blob_at(2), refs_from_json(q.text_at(3))});
+        s.schemas.push_back(
+            {q.int_at(0), type.value_or(schema_type::avro), q.blob_at(2), refs_from_json(q.text_at(3))});
     }
     if (rc != SQLITE_DONE) return failure{err(db_, "load schemas")};
     statement v(db_, "SELECT subject, version, schema_id, deleted FROM versions ORDER BY subject, version");
@@ -109,7 +110,8 @@ status<store_error> sqlite_schema_store::versions_update(const char* sql, const 
     return ok_v;
 }
 
-status<store_error> sqlite_schema_store::mark_deleted(const std::string& subject, const std::vector<int32_t>& versions) {
+status<store_error> sqlite_schema_store::mark_deleted(const std::string& subject,
+                                                      const std::vector<int32_t>& versions) {
     return versions_update("UPDATE versions SET deleted = 1 WHERE subject = ? AND version = ?", subject, versions,
                            "soft delete");
 }

@@ -43,7 +43,8 @@ void add_config(http::server& server, const context& ctx) {
     server.add("DELETE", "/config", [&ctx](http::request& req) { return del(ctx, req, ""); });
     server.add("GET", "/config/{subject}", [&ctx](http::request& req) { return get(ctx, req, req.param("subject")); });
     server.add("PUT", "/config/{subject}", [&ctx](http::request& req) { return put(ctx, req, req.param("subject")); });
-    server.add("DELETE", "/config/{subject}", [&ctx](http::request& req) { return del(ctx, req, req.param("subject")); });
+    server.add("DELETE", "/config/{subject}",
+               [&ctx](http::request& req) { return del(ctx, req, req.param("subject")); });
 }
 
 }  // namespace ketch::registry_http

@@ -56,11 +56,13 @@ registry::result_t<registry::schema_request> parse_schema_request(const http::re
         out.type = *type;
     }
     if (auto r = j.find("references"); r != j.end() && !r->is_null()) {
-        if (!r->is_array()) return failure{registry::errors::invalid_schema("Invalid schema: references must be an array")};
+        if (!r->is_array())
+            return failure{registry::errors::invalid_schema("Invalid schema: references must be an array")};
         for (auto& ref : *r) {
-            if (!ref.is_object() || !ref.value("name", json()).is_string() || !ref.value("subject", json()).is_string() ||
-                !ref.value("version", json()).is_number_integer())
-                return failure{registry::errors::invalid_schema("Invalid schema: a reference needs name, subject and version")};
+            if (!ref.is_object() || !ref.value("name", json()).is_string() ||
+                !ref.value("subject", json()).is_string() || !ref.value("version", json()).is_number_integer())
+                return failure{
+                    registry::errors::invalid_schema("Invalid schema: a reference needs name, subject and version")};
             auto v = ref["version"].get<int64_t>();
             if (v < -1 || v > INT32_MAX) return failure{registry::errors::invalid_version(std::to_string(v))};
             out.refs.push_back({ref["name"].get<std::string>(), ref["subject"].get<std::string>(), int32_t(v)});
@@ -70,13 +72,15 @@ registry::result_t<registry::schema_request> parse_schema_request(const http::re
         auto it = j.find(name);
         if (it == j.end() || it->is_null()) continue;
         if (!it->is_number_integer() && !it->is_number_unsigned())
-            return failure{registry::error{422, 42201, std::string("Invalid schema: '") + name + "' must be an integer"}};
+            return failure{
+                registry::error{422, 42201, std::string("Invalid schema: '") + name + "' must be an integer"}};
         if (it->is_number_unsigned() && it->get<uint64_t>() > uint64_t(INT64_MAX))
             return failure{registry::error{422, 42201, std::string("Invalid schema: '") + name + "' is out of range"}};
         int64_t v = it->get<int64_t>();
         if (v > INT32_MAX || v < -1)
-            return failure{registry::error{422, 42201, std::string("Invalid schema: '") + name + "' " +
-                                                           std::to_string(v) + " is outside [1, 2^31-1]"}};
+            return failure{registry::error{
+                422, 42201,
+                std::string("Invalid schema: '") + name + "' " + std::to_string(v) + " is outside [1, 2^31-1]"}};
         if (v > 0) *field = v;
     }
     return out;

@@ -66,12 +66,14 @@ private:
 }  // namespace
 
 void add_schemas(http::server& server, const context& ctx) {
-    server.add("GET", "/schemas/types", [](http::request&) { return json_response(ojson{"JSON", "PROTOBUF", "AVRO"}); });
+    server.add("GET", "/schemas/types", [](http::request&) {
+        return json_response(ojson{"JSON", "PROTOBUF", "AVRO"});
+    });
     server.add("GET", "/schemas", [&ctx](http::request& req) {
         if (auto r = refuse(ctx, req, access_op::read, nullptr)) return *r;
         ojson out = ojson::array();
         for (auto& s : ctx.reg().schemas(req.query_value("subjectPrefix").value_or(""), flag(req, "deleted"),
-                                       flag(req, "latestOnly"))) {
+                                         flag(req, "latestOnly"))) {
             for (auto& [subject, v] : ctx.reg().versions_of_id(s.id, flag(req, "deleted"))) {
                 out.push_back(version_json({subject, v, s, false}));
                 break;

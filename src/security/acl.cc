@@ -14,10 +14,22 @@ E from_code(int8_t code, E unknown) {
 constexpr std::array<std::string_view, 8> k_resource_names = {
     "UNKNOWN", "ANY", "TOPIC", "GROUP", "CLUSTER", "TRANSACTIONAL_ID", "DELEGATION_TOKEN", "USER"};
 constexpr std::array<std::string_view, 5> k_pattern_names = {"UNKNOWN", "ANY", "MATCH", "LITERAL", "PREFIXED"};
-constexpr std::array<std::string_view, 16> k_operation_names = {
-    "UNKNOWN", "ANY",  "ALL",           "READ",             "WRITE",         "CREATE",
-    "DELETE",  "ALTER", "DESCRIBE",     "CLUSTER_ACTION",   "DESCRIBE_CONFIGS", "ALTER_CONFIGS",
-    "IDEMPOTENT_WRITE", "CREATE_TOKENS", "DESCRIBE_TOKENS", "TWO_PHASE_COMMIT"};
+constexpr std::array<std::string_view, 16> k_operation_names = {"UNKNOWN",
+                                                                "ANY",
+                                                                "ALL",
+                                                                "READ",
+                                                                "WRITE",
+                                                                "CREATE",
+                                                                "DELETE",
+                                                                "ALTER",
+                                                                "DESCRIBE",
+                                                                "CLUSTER_ACTION",
+                                                                "DESCRIBE_CONFIGS",
+                                                                "ALTER_CONFIGS",
+                                                                "IDEMPOTENT_WRITE",
+                                                                "CREATE_TOKENS",
+                                                                "DESCRIBE_TOKENS",
+                                                                "TWO_PHASE_COMMIT"};
 constexpr std::array<std::string_view, 4> k_permission_names = {"UNKNOWN", "ANY", "DENY", "ALLOW"};
 
 bool pattern_matches(const acl_binding_filter& f, const resource_pattern& p) {

@@ -15,13 +15,33 @@
 namespace ketch::security {
 
 enum class resource_type : int8_t {
-    unknown = 0, any = 1, topic = 2, group = 3, cluster = 4, transactional_id = 5, delegation_token = 6, user = 7,
+    unknown = 0,
+    any = 1,
+    topic = 2,
+    group = 3,
+    cluster = 4,
+    transactional_id = 5,
+    delegation_token = 6,
+    user = 7,
 };
 enum class pattern_type : int8_t { unknown = 0, any = 1, match = 2, literal = 3, prefixed = 4 };
 enum class acl_operation : int8_t {
-    unknown = 0, any = 1, all = 2, read = 3, write = 4, create = 5, remove = 6 /* DELETE */, alter = 7,
-    describe = 8, cluster_action = 9, describe_configs = 10, alter_configs = 11, idempotent_write = 12,
-    create_tokens = 13, describe_tokens = 14, two_phase_commit = 15,
+    unknown = 0,
+    any = 1,
+    all = 2,
+    read = 3,
+    write = 4,
+    create = 5,
+    remove = 6 /* DELETE */,
+    alter = 7,
+    describe = 8,
+    cluster_action = 9,
+    describe_configs = 10,
+    alter_configs = 11,
+    idempotent_write = 12,
+    create_tokens = 13,
+    describe_tokens = 14,
+    two_phase_commit = 15,
 };
 enum class acl_permission : int8_t { unknown = 0, any = 1, deny = 2, allow = 3 };
 

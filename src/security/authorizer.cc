@@ -7,8 +7,9 @@ namespace ketch::security {
 namespace {
 
 meta::stored_acl to_stored(const acl_binding& b) {
-    return {int8_t(b.pattern.type), b.pattern.name,    int8_t(b.pattern.pattern), b.entry.principal,
-            b.entry.host,           int8_t(b.entry.operation), int8_t(b.entry.permission)};
+    return {int8_t(b.pattern.type),    b.pattern.name, int8_t(b.pattern.pattern),
+            b.entry.principal,         b.entry.host,   int8_t(b.entry.operation),
+            int8_t(b.entry.permission)};
 }
 
 acl_binding from_stored(const meta::stored_acl& a) {
@@ -93,8 +94,8 @@ void authorizer::erase(const acl_binding& b) {
     }
 }
 
-bool authorizer::authorize(const std::string& principal, const std::string& host, acl_operation op,
-                           resource_type type, const std::string& name) const {
+bool authorizer::authorize(const std::string& principal, const std::string& host, acl_operation op, resource_type type,
+                           const std::string& name) const {
     if (config_.super_users.contains(principal)) return true;
     std::shared_lock lock(mu_);
     bool has_resource_acls = false, allowed = false, denied = false;
@@ -117,9 +118,8 @@ bool authorizer::authorize(const std::string& principal, const std::string& host
         // Exact name (LITERAL or PREFIXED), then every shorter prefix
         // (PREFIXED only), then the LITERAL wildcard.
         auto visit = [&](std::string_view key, bool literal_ok) {
-            for (auto it = first_of(key); it != acls_.end() && it->pattern.type == type && it->pattern.name == key &&
-                                          !denied;
-                 ++it)
+            for (auto it = first_of(key);
+                 it != acls_.end() && it->pattern.type == type && it->pattern.name == key && !denied; ++it)
                 if (it->pattern.pattern == pattern_type::prefixed ||
                     (literal_ok && it->pattern.pattern == pattern_type::literal))
                     consider(*it);
@@ -130,9 +130,8 @@ bool authorizer::authorize(const std::string& principal, const std::string& host
             visit(std::string_view(name).substr(0, n), false);
         }
         if (!denied && name != wildcard) {
-            for (auto it = first_of(wildcard); it != acls_.end() && it->pattern.type == type &&
-                                               it->pattern.name == wildcard && !denied;
-                 ++it)
+            for (auto it = first_of(wildcard);
+                 it != acls_.end() && it->pattern.type == type && it->pattern.name == wildcard && !denied; ++it)
                 if (it->pattern.pattern == pattern_type::literal) consider(*it);
         }
     }

@@ -32,9 +32,9 @@
 namespace ketch::security {
 
 struct authorizer_config {
-    bool enabled = false;                  // authorizer.class.name set
-    std::set<std::string> super_users;     // "User:admin"
-    bool allow_if_no_acl_found = false;    // allow.everyone.if.no.acl.found
+    bool enabled = false;                // authorizer.class.name set
+    std::set<std::string> super_users;   // "User:admin"
+    bool allow_if_no_acl_found = false;  // allow.everyone.if.no.acl.found
 };
 
 // super.users as Kafka parses it: ';'-separated, trimmed, empty parts skipped.

@@ -62,8 +62,8 @@ std::optional<std::string> base64_decode(std::string_view text) {
     if (text.size() % 4 != 0) return std::nullopt;
     for (size_t i = 0; i < text.size(); ++i) {
         char c = text[i];
-        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
-                  c == '/' || (c == '=' && i + 2 >= text.size());
+        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/' ||
+                  (c == '=' && i + 2 >= text.size());
         if (!ok) return std::nullopt;
     }
     std::string out(3 * text.size() / 4 + 1, '\0');

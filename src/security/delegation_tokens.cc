@@ -18,8 +18,7 @@ constexpr int16_t code(error_code e) { return int16_t(e); }
 
 // now + duration without overflow (DelegationTokenControlManager.sum).
 int64_t sum(int64_t now, int64_t duration) {
-    return now > std::numeric_limits<int64_t>::max() - duration ? std::numeric_limits<int64_t>::max()
-                                                                  : now + duration;
+    return now > std::numeric_limits<int64_t>::max() - duration ? std::numeric_limits<int64_t>::max() : now + duration;
 }
 
 bool expired(const meta::delegation_token& t, int64_t now) { return t.max_ms < now || t.expiry_ms < now; }

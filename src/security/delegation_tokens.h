@@ -24,9 +24,9 @@
 namespace ketch::security {
 
 struct token_config {
-    std::string secret_key;                 // delegation.token.secret.key; empty: tokens disabled
-    int64_t max_lifetime_ms = 604800000;    // delegation.token.max.lifetime.ms (7 days)
-    int64_t expiry_time_ms = 86400000;      // delegation.token.expiry.time.ms (1 day)
+    std::string secret_key;               // delegation.token.secret.key; empty: tokens disabled
+    int64_t max_lifetime_ms = 604800000;  // delegation.token.max.lifetime.ms (7 days)
+    int64_t expiry_time_ms = 86400000;    // delegation.token.expiry.time.ms (1 day)
 };
 
 // HmacSHA512(secret, token id), raw bytes (DelegationTokenManager.createHmac).
@@ -86,7 +86,7 @@ private:
     meta::token_store& store_;
     wall_clock now_;
     mutable std::shared_mutex mu_;
-    std::map<std::string, entry> tokens_;             // by token id
+    std::map<std::string, entry> tokens_;            // by token id
     std::map<std::string, std::string> hmac_to_id_;  // raw HMAC -> token id
 };
 

@@ -2,11 +2,11 @@
 
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/param_build.h>
+#include <nlohmann/json.hpp>
 
 #include "security/jwt.h"
 
@@ -104,8 +104,10 @@ jwk_set jwk_set::parse(std::string_view json_text) {
         auto use = string_member(k, "use");
         if (!use.empty() && use != "sig") continue;
         jwk key{string_member(k, "kid"), string_member(k, "kty"), string_member(k, "alg"), nullptr};
-        if (key.kty == "RSA") key.key = rsa_key(k);
-        else if (key.kty == "EC") key.key = ec_p256_key(k);
+        if (key.kty == "RSA")
+            key.key = rsa_key(k);
+        else if (key.kty == "EC")
+            key.key = ec_p256_key(k);
         if (key.key) set.keys_.push_back(std::move(key));
     }
     return set;

@@ -10,8 +10,10 @@ std::optional<std::string> base64url_decode(std::string_view text) {
     std::string s(text);
     while (!s.empty() && s.back() == '=') s.pop_back();
     for (char& c : s) {
-        if (c == '-') c = '+';
-        else if (c == '_') c = '/';
+        if (c == '-')
+            c = '+';
+        else if (c == '_')
+            c = '/';
     }
     if (s.size() % 4 == 1) return std::nullopt;
     s.append((4 - s.size() % 4) % 4, '=');
@@ -22,8 +24,10 @@ std::string base64url_encode(std::string_view raw) {
     std::string s = base64_encode(raw);
     while (!s.empty() && s.back() == '=') s.pop_back();
     for (char& c : s) {
-        if (c == '+') c = '-';
-        else if (c == '/') c = '_';
+        if (c == '+')
+            c = '-';
+        else if (c == '/')
+            c = '_';
     }
     return s;
 }

@@ -18,10 +18,10 @@ std::optional<std::string> base64url_decode(std::string_view text);
 std::string base64url_encode(std::string_view raw);
 
 struct jwt {
-    nlohmann::json header;       // a JSON object
-    nlohmann::json claims;       // a JSON object
-    std::string signing_input;   // "header.payload", what the signature covers
-    std::string signature;       // raw bytes (empty for an unsecured JWS)
+    nlohmann::json header;      // a JSON object
+    nlohmann::json claims;      // a JSON object
+    std::string signing_input;  // "header.payload", what the signature covers
+    std::string signature;      // raw bytes (empty for an unsecured JWS)
 };
 
 struct jwt_parse {

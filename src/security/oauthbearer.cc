@@ -89,8 +89,10 @@ oauthbearer_parse parse_oauthbearer_initial_response(std::string_view m) {
         auto eq = kv.find('=');
         if (eq == std::string_view::npos || !key_ok(kv.substr(0, eq)) || !value_ok(kv.substr(eq + 1))) return invalid;
         std::string key(kv.substr(0, eq)), value(kv.substr(eq + 1));
-        if (key == "auth") auth = value;
-        else r.extensions[key] = value;
+        if (key == "auth")
+            auth = value;
+        else
+            r.extensions[key] = value;
         pairs.remove_prefix(end + 1);
     }
     if (!auth) return {std::nullopt, "Invalid OAUTHBEARER client first message: 'auth' not specified"};
@@ -119,8 +121,7 @@ oauthbearer_server::oauthbearer_server(std::shared_ptr<const oauthbearer_validat
 }
 
 sasl_step oauthbearer_server::evaluate(std::string_view token) {
-    if (token.size() == 1 && token[0] == k_sep && !error_.empty())
-        return sasl_step::fail(error_, error_detail_);
+    if (token.size() == 1 && token[0] == k_sep && !error_.empty()) return sasl_step::fail(error_, error_detail_);
     error_.clear();
     auto p = parse_oauthbearer_initial_response(token);
     if (!p.response) return sasl_step::fail({}, p.error);

@@ -38,7 +38,8 @@ private:
 std::string signed_validator::verify_signature(const jwt& t) const {
     auto alg = t.header.find("alg");
     std::string a = alg != t.header.end() && alg->is_string() ? alg->get<std::string>() : "";
-    if (a == "none" || a.empty()) return "'" + (a.empty() ? std::string("(missing)") : a) + "' is not a permitted algorithm";
+    if (a == "none" || a.empty())
+        return "'" + (a.empty() ? std::string("(missing)") : a) + "' is not a permitted algorithm";
     if (!supported_jws_alg(a)) return "'" + a + "' is not a supported algorithm (RS256, ES256)";
     auto kid_it = t.header.find("kid");
     std::string kid = kid_it != t.header.end() && kid_it->is_string() ? kid_it->get<std::string>() : "";
@@ -63,8 +64,8 @@ std::string signed_validator::check_times(const jwt& t, int64_t now_ms, oauthbea
     if (!exp) return "No Expiration Time (exp) claim present.";
     if (!iat) return "No Issued At (iat) claim present.";
     const int64_t skew_ms = o_.clock_skew_s * 1000;
-    const std::string leeway = " (even when providing " + std::to_string(o_.clock_skew_s) +
-                               " seconds of leeway to account for clock skew).";
+    const std::string leeway =
+        " (even when providing " + std::to_string(o_.clock_skew_s) + " seconds of leeway to account for clock skew).";
     if (now_ms >= *exp + skew_ms)
         return "The JWT is no longer valid - the evaluation time " + std::to_string(now_ms / 1000) +
                " is on or after the Expiration Time (exp=" + std::to_string(*exp / 1000) + ") claim value" + leeway;
@@ -81,7 +82,8 @@ std::string signed_validator::check_times(const jwt& t, int64_t now_ms, oauthbea
 std::string signed_validator::check_audience_issuer(const nlohmann::json& claims) const {
     auto aud = claims.find("aud");
     std::vector<std::string> auds;
-    if (aud != claims.end() && aud->is_string()) auds.push_back(aud->get<std::string>());
+    if (aud != claims.end() && aud->is_string())
+        auds.push_back(aud->get<std::string>());
     else if (aud != claims.end() && aud->is_array())
         for (auto& a : *aud)
             if (a.is_string()) auds.push_back(a.get<std::string>());
@@ -100,7 +102,8 @@ std::string signed_validator::check_audience_issuer(const nlohmann::json& claims
     auto iss = claims.find("iss");
     if (iss == claims.end() || !iss->is_string()) return "No Issuer (iss) claim present but was expecting " + o_.issuer;
     if (iss->get<std::string>() != o_.issuer)
-        return "Issuer (iss) claim value (" + iss->get<std::string>() + ") doesn't match expected value of " + o_.issuer;
+        return "Issuer (iss) claim value (" + iss->get<std::string>() + ") doesn't match expected value of " +
+               o_.issuer;
     return {};
 }
 
@@ -115,7 +118,8 @@ std::string signed_validator::take_sub_scope(const nlohmann::json& claims, oauth
     out.principal = trim(s);
     auto scope = claims.find(o_.scope_claim);
     std::vector<std::string> items;
-    if (scope != claims.end() && scope->is_string()) items.push_back(scope->get<std::string>());
+    if (scope != claims.end() && scope->is_string())
+        items.push_back(scope->get<std::string>());
     else if (scope != claims.end() && scope->is_array())
         for (auto& e : *scope) items.push_back(e.is_string() ? e.get<std::string>() : e.dump());
     for (auto& i : items) {

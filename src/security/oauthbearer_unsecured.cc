@@ -60,7 +60,9 @@ oauthbearer_check fail(std::string detail) { return {std::nullopt, "invalid_toke
 oauthbearer_check unsecured_validator::parse(std::string_view token) const {
     if (token.find("..") != std::string_view::npos) return fail("Malformed compact serialization contains '..'");
     auto p = parse_jwt(token, true);
-    if (!p.token) return fail("Unsecured JWS compact serializations must have 3 dot-separated Base64URL-encoded values: " + p.error);
+    if (!p.token)
+        return fail("Unsecured JWS compact serializations must have 3 dot-separated Base64URL-encoded values: " +
+                    p.error);
     auto& t = *p.token;
     auto alg = t.header.find("alg");
     if (alg == t.header.end() || !alg->is_string() || alg->get<std::string>() != "none")
@@ -98,8 +100,8 @@ oauthbearer_check unsecured_validator::validate(std::string_view token, int64_t 
                     std::to_string(skew) + " ms) was on or after the Expiration Time value (" +
                     java_double(t.expires_ms) + " seconds)");
     if (t.issued_ms && t.expires_ms <= *t.issued_ms)
-        return fail("The Expiration Time time (" + java_double(t.expires_ms) + " seconds) was not after the Issued At time (" +
-                    java_double(*t.issued_ms) + " seconds)");
+        return fail("The Expiration Time time (" + java_double(t.expires_ms) +
+                    " seconds) was not after the Issued At time (" + java_double(*t.issued_ms) + " seconds)");
     for (auto& s : o_.required_scope) {
         if (t.scope.count(s)) continue;
         std::vector<std::string> have(t.scope.begin(), t.scope.end());

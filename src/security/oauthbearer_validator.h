@@ -56,12 +56,12 @@ std::unique_ptr<oauthbearer_validator> make_unsecured_validator(unsecured_valida
 
 // sasl.oauthbearer.* broker settings of Kafka's validator.
 struct signed_validator_options {
-    std::shared_ptr<const jwks_keys> keys;    // sasl.oauthbearer.jwks.endpoint.url's keys
-    std::vector<std::string> audiences;       // sasl.oauthbearer.expected.audience
-    std::string issuer;                       // sasl.oauthbearer.expected.issuer ("": any)
-    int64_t clock_skew_s = 30;                // sasl.oauthbearer.clock.skew.seconds
-    std::string sub_claim = "sub";            // sasl.oauthbearer.sub.claim.name
-    std::string scope_claim = "scope";        // sasl.oauthbearer.scope.claim.name
+    std::shared_ptr<const jwks_keys> keys;  // sasl.oauthbearer.jwks.endpoint.url's keys
+    std::vector<std::string> audiences;     // sasl.oauthbearer.expected.audience
+    std::string issuer;                     // sasl.oauthbearer.expected.issuer ("": any)
+    int64_t clock_skew_s = 30;              // sasl.oauthbearer.clock.skew.seconds
+    std::string sub_claim = "sub";          // sasl.oauthbearer.sub.claim.name
+    std::string scope_claim = "scope";      // sasl.oauthbearer.scope.claim.name
 };
 std::unique_ptr<oauthbearer_validator> make_signed_validator(signed_validator_options o);
 

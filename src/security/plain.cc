@@ -35,8 +35,9 @@ sasl_step plain_server::evaluate(std::string_view token) {
     if (!ok)
         return sasl_step::fail("Authentication failed: Invalid username or password", "bad password or unknown user");
     if (!t.authzid.empty() && t.authzid != t.user)
-        return sasl_step::fail("Authentication failed: Client requested an authorization id that is different from username",
-                               "authzid differs from user");
+        return sasl_step::fail(
+            "Authentication failed: Client requested an authorization id that is different from username",
+            "authzid differs from user");
     return {sasl_step::outcome::complete, {}, {}, {}, t.user};
 }
 

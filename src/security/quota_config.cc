@@ -172,8 +172,8 @@ result<std::vector<quota_alter_result>, meta::store_error> quota_config::alter(
     return results;
 }
 
-result<std::vector<quota_entry>, quota_error> quota_config::describe(
-    const std::vector<quota_filter_component>& filter, bool strict) const {
+result<std::vector<quota_entry>, quota_error> quota_config::describe(const std::vector<quota_filter_component>& filter,
+                                                                     bool strict) const {
     // ClientQuotasImage.describe
     std::map<std::string, std::optional<std::string>> exact;
     std::set<std::string> any;
@@ -185,7 +185,8 @@ result<std::vector<quota_entry>, quota_error> quota_config::describe(
             return failure{quota_error{error_code::unsupported_version, "Unsupported entity type " + c.entity_type}};
         switch (c.match_type) {
             case 0:
-                if (!c.match) return failure{invalid("Request specified MATCH_TYPE_EXACT, but set match string to null.")};
+                if (!c.match)
+                    return failure{invalid("Request specified MATCH_TYPE_EXACT, but set match string to null.")};
                 exact[c.entity_type] = c.match;
                 break;
             case 1:
@@ -204,8 +205,9 @@ result<std::vector<quota_entry>, quota_error> quota_config::describe(
     }
     auto named = [&](const char* t) { return exact.count(t) || any.count(t); };
     if (named(k_ip) && (named(k_user) || named(k_client_id)))
-        return failure{invalid("Invalid entity filter component combination. IP filter component should not be used "
-                               "with user or clientId filter component.")};
+        return failure{
+            invalid("Invalid entity filter component combination. IP filter component should not be used "
+                    "with user or clientId filter component.")};
     std::shared_lock lock(mu_);
     std::vector<quota_entry> out;
     for (auto& [entity, values] : values_) {

@@ -84,7 +84,7 @@ public:
     // One result per distinct entity, in order of first appearance. With
     // validate_only nothing changes. A store failure fails the whole call.
     result<std::vector<quota_alter_result>, meta::store_error> alter(const std::vector<quota_alteration>& entries,
-                                                                    bool validate_only);
+                                                                     bool validate_only);
     // The entities matching the filter, or the filter's error.
     result<std::vector<quota_entry>, quota_error> describe(const std::vector<quota_filter_component>& filter,
                                                            bool strict) const;

@@ -127,8 +127,8 @@ std::optional<double> quota_manager::max_value_in_window(quota_type type, const 
     return *b * double(window_.samples - 1) * (double(window_.window_ms) / 1000.0);
 }
 
-mutation_verdict quota_manager::record_mutation(const std::string& user, const std::string& client_id,
-                                                double permits, bool strict, int64_t now_ms) {
+mutation_verdict quota_manager::record_mutation(const std::string& user, const std::string& client_id, double permits,
+                                                bool strict, int64_t now_ms) {
     auto r = resolve(quota_type::controller_mutation, user, client_id);
     if (!r.bound) return {};
     const double quota = *r.bound;

@@ -67,8 +67,7 @@ public:
                    int64_t now_ms);
     // Takes back a recorded value (a throttled fetch answers no data:
     // ClientQuotaManager.unrecordQuotaSensor).
-    void unrecord(quota_type type, const std::string& user, const std::string& client_id, double value,
-                  int64_t now_ms);
+    void unrecord(quota_type type, const std::string& user, const std::string& client_id, double value, int64_t now_ms);
     // The most one request may carry without certain throttling:
     // bound * (samples - 1) * window (getMaxValueInQuotaWindow); nullopt: no quota.
     std::optional<double> max_value_in_window(quota_type type, const std::string& user,
@@ -82,8 +81,8 @@ public:
     // (StrictControllerMutationQuota); permissive (older versions): always
     // recorded, a debt only throttles (PermissiveControllerMutationQuota).
     // Throttle time: -tokens / quota seconds. Charged per request through security::mutation_quota.
-    mutation_verdict record_mutation(const std::string& user, const std::string& client_id, double permits,
-                                     bool strict, int64_t now_ms);
+    mutation_verdict record_mutation(const std::string& user, const std::string& client_id, double permits, bool strict,
+                                     int64_t now_ms);
 
     // Responses throttled by a quota of `type` (the /metrics page): counted
     // by the caller that puts the throttle time in a response

@@ -18,13 +18,13 @@ namespace ketch::security {
 struct sasl_step {
     enum class outcome { challenge, complete, failed };
     outcome what = outcome::failed;
-    std::string response;       // token for the client (challenge or final)
+    std::string response;  // token for the client (challenge or final)
     // On failure: the message Kafka gives the client when the mechanism names
     // one (SaslAuthenticationException); empty for the generic "invalid
     // credentials" message (SaslException), which the session builds.
     std::string client_message;
-    std::string detail;         // why, for the broker's log only
-    std::string user;           // on completion: the authenticated user name
+    std::string detail;  // why, for the broker's log only
+    std::string user;    // on completion: the authenticated user name
     // On completion by delegation token (SCRAM tokenauth=true): the session
     // is token-authenticated and ends when the token expires (ms from now).
     bool token_authenticated = false;

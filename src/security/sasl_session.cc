@@ -16,10 +16,8 @@ sasl_session::admit sasl_session::admit_request(int16_t api_key, int64_t now_ms)
     switch (state_) {
         case state::expect_versions_or_handshake:
             return api_key == k_api_versions || api_key == k_sasl_handshake ? admit::pass : admit::close;
-        case state::expect_handshake:
-            return api_key == k_sasl_handshake ? admit::pass : admit::close;
-        case state::authenticate:
-            return api_key == k_sasl_authenticate ? admit::pass : admit::illegal_state;
+        case state::expect_handshake: return api_key == k_sasl_handshake ? admit::pass : admit::close;
+        case state::authenticate: return api_key == k_sasl_authenticate ? admit::pass : admit::illegal_state;
         case state::complete:
             // KIP-368: an expired session may only start re-authentication.
             if (api_key == k_sasl_handshake && client_supports_reauth_) {
@@ -30,8 +28,7 @@ sasl_session::admit sasl_session::admit_request(int16_t api_key, int64_t now_ms)
             return admit::pass;
         case state::reauth_bad_mechanism:
         case state::authenticate_raw:
-        case state::failed:
-            break;
+        case state::failed: break;
     }
     return admit::close;
 }
@@ -118,11 +115,10 @@ sasl_session::auth_result sasl_session::authenticate(std::string_view token, int
     if (s.what == sasl_step::outcome::failed) {
         state_ = state::failed;
         r.error = k_sasl_authentication_failed;
-        r.message = !s.client_message.empty()
-                        ? s.client_message
-                        : std::string("Authentication failed during ") +
-                              (reauthenticating() ? "re-authentication" : "authentication") +
-                              " due to invalid credentials with SASL mechanism " + mechanism_;
+        r.message = !s.client_message.empty() ? s.client_message
+                                              : std::string("Authentication failed during ") +
+                                                    (reauthenticating() ? "re-authentication" : "authentication") +
+                                                    " due to invalid credentials with SASL mechanism " + mechanism_;
         r.close = true;
         r.detail = s.detail.empty() ? s.client_message : s.detail;
         return r;

@@ -39,8 +39,15 @@ struct sasl_config {
 
 class sasl_session {
 public:
-    enum class state { expect_versions_or_handshake, expect_handshake, authenticate, authenticate_raw, complete,
-                       reauth_bad_mechanism, failed };
+    enum class state {
+        expect_versions_or_handshake,
+        expect_handshake,
+        authenticate,
+        authenticate_raw,
+        complete,
+        reauth_bad_mechanism,
+        failed
+    };
     // What the connection does with a Kafka-framed request.
     enum class admit { pass, close, illegal_state };
 
@@ -53,8 +60,8 @@ public:
     void api_versions_answered();
 
     struct handshake_result {
-        int16_t error = 0;  // 0, UNSUPPORTED_SASL_MECHANISM (33) or ILLEGAL_SASL_STATE (34)
-        bool close = false; // close the connection after the answer (failed-auth delay applies)
+        int16_t error = 0;   // 0, UNSUPPORTED_SASL_MECHANISM (33) or ILLEGAL_SASL_STATE (34)
+        bool close = false;  // close the connection after the answer (failed-auth delay applies)
     };
     handshake_result handshake(const std::string& mechanism, int16_t version);
 
@@ -79,7 +86,7 @@ public:
     // such a session may not create, renew, expire or describe tokens.
     bool token_authenticated() const { return token_authenticated_; }
     const std::string& mechanism() const { return mechanism_; }
-    int64_t expires_at_ms() const { return expires_at_ms_; }      // 0: never
+    int64_t expires_at_ms() const { return expires_at_ms_; }  // 0: never
 
 private:
     bool reauthenticating() const { return !principal_.empty(); }

@@ -49,9 +49,12 @@ std::optional<std::string> scram_decode_saslname(std::string_view name) {
             continue;
         }
         std::string_view esc = name.substr(i + 1, 2);
-        if (esc == "2C") out += ',';
-        else if (esc == "3D") out += '=';
-        else return std::nullopt;
+        if (esc == "2C")
+            out += ',';
+        else if (esc == "3D")
+            out += '=';
+        else
+            return std::nullopt;
         i += 2;
     }
     if (out.empty()) return std::nullopt;
@@ -60,7 +63,10 @@ std::optional<std::string> scram_decode_saslname(std::string_view name) {
 
 scram_server::scram_server(std::string mechanism, const meta::credential_store& creds, nonce_source nonce,
                            const token_credentials* tokens)
-    : mechanism_(std::move(mechanism)), alg_(scram_hash(mechanism_).value()), creds_(creds), nonce_(std::move(nonce)),
+    : mechanism_(std::move(mechanism)),
+      alg_(scram_hash(mechanism_).value()),
+      creds_(creds),
+      nonce_(std::move(nonce)),
       tokens_(tokens) {
     if (!nonce_) nonce_ = [] { return random_alnum(26); };
 }
@@ -122,8 +128,9 @@ sasl_step scram_server::client_first(std::string_view msg) {
     user_ = *user;
     if (auto why = find_credential(rest)) return sasl_step::fail({}, *why);
     if (!authzid.empty() && authzid != *user)
-        return sasl_step::fail("Authentication failed: Client requested an authorization id that is different from username",
-                               "authzid differs from user");
+        return sasl_step::fail(
+            "Authentication failed: Client requested an authorization id that is different from username",
+            "authzid differs from user");
     if (cred_.iterations < k_scram_min_iterations)
         return sasl_step::fail({}, "iterations " + std::to_string(cred_.iterations) + " below the minimum");
     nonce_all_ = std::string(*r) + nonce_();
@@ -149,8 +156,7 @@ sasl_step scram_server::client_final(std::string_view msg) {
     std::string auth_message = client_first_bare_ + "," + server_first_ + "," + std::string(without_proof);
     std::string client_signature = hmac(alg_, cred_.stored_key, auth_message);
     std::string client_key = xor_bytes(*proof, client_signature);
-    if (proof->size() != client_signature.size() ||
-        !equal_constant_time(digest(alg_, client_key), cred_.stored_key))
+    if (proof->size() != client_signature.size() || !equal_constant_time(digest(alg_, client_key), cred_.stored_key))
         return sasl_step::fail({}, "invalid client credentials");
     std::string server_signature = hmac(alg_, cred_.server_key, auth_message);
     sasl_step done{sasl_step::outcome::complete, "v=" + base64_encode(server_signature), {}, {}, user_};

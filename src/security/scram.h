@@ -1,8 +1,8 @@
 // SCRAM-SHA-256 / SCRAM-SHA-512 (RFC 5802, RFC 7677), server side, as Kafka's
 // ScramSaslServer behaves: gs2 header "n" only (no channel binding), optional
 // authzid that must equal the user, extensions ignored but tokenauth=true (a
-// login by delegation token: scram_token_auth.cc), iteration counts of at least 4096, nonce = client nonce + server nonce, proof checked against the
-// StoredKey, ServerSignature sent in the final message.
+// login by delegation token: scram_token_auth.cc), iteration counts of at least 4096, nonce = client nonce + server
+// nonce, proof checked against the StoredKey, ServerSignature sent in the final message.
 #pragma once
 
 #include <functional>
@@ -24,8 +24,7 @@ meta::scram_credential make_scram_credential(const std::string& user, const std:
                                              std::string_view password, int iterations, std::string salt = {});
 // A credential from a salted password (what AlterUserScramCredentials carries).
 meta::scram_credential scram_credential_from_salted(const std::string& user, const std::string& mechanism,
-                                                    std::string_view salted_password, std::string salt,
-                                                    int iterations);
+                                                    std::string_view salted_password, std::string salt, int iterations);
 // True when `password` is the one `c` was made from.
 bool scram_password_matches(const meta::scram_credential& c, std::string_view password);
 

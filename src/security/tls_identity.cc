@@ -71,9 +71,8 @@ cert_files ensure_self_signed(const std::filesystem::path& dir) {
     add_ext(cert.get(), NID_subject_alt_name, "DNS:localhost,IP:127.0.0.1,IP:::1");
     if (!X509_sign(cert.get(), key.get(), EVP_sha256())) throw std::runtime_error("cannot sign the certificate");
 
-    write_pem(out.key, 0600, [&](FILE* f) {
-        return PEM_write_PrivateKey(f, key.get(), nullptr, nullptr, 0, nullptr, nullptr) == 1;
-    });
+    write_pem(out.key, 0600,
+              [&](FILE* f) { return PEM_write_PrivateKey(f, key.get(), nullptr, nullptr, 0, nullptr, nullptr) == 1; });
     write_pem(out.cert, 0644, [&](FILE* f) { return PEM_write_X509(f, cert.get()) == 1; });
     return out;
 }

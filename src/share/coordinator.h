@@ -30,12 +30,12 @@ namespace ketch::share {
 
 // Broker-wide defaults (group.share.*); a group's share.* configs override them.
 struct settings {
-    int32_t session_timeout_ms = 45000;     // group.share.session.timeout.ms
-    int32_t heartbeat_interval_ms = 5000;   // group.share.heartbeat.interval.ms
+    int32_t session_timeout_ms = 45000;       // group.share.session.timeout.ms
+    int32_t heartbeat_interval_ms = 5000;     // group.share.heartbeat.interval.ms
     int64_t record_lock_duration_ms = 30000;  // group.share.record.lock.duration.ms
-    int32_t delivery_count_limit = 5;       // group.share.delivery.count.limit
-    int32_t max_record_locks = 2000;        // group.share.partition.max.record.locks
-    int32_t max_share_sessions = 2000;      // group.share.max.share.sessions
+    int32_t delivery_count_limit = 5;         // group.share.delivery.count.limit
+    int32_t max_record_locks = 2000;          // group.share.partition.max.record.locks
+    int32_t max_share_sessions = 2000;        // group.share.max.share.sessions
 };
 
 struct topic_partition {
@@ -139,8 +139,8 @@ public:
     // `aborted` batches (read_committed: batches of aborted transactions)
     // that it acquired are archived instead of delivered, as
     // SharePartition.filterAbortedTransactionalAcquiredRecords does.
-    std::vector<acquired_range> acquire(const std::string& group, const std::string& member,
-                                        const topic_partition& tp, int64_t first, int64_t last, int32_t max_records,
+    std::vector<acquired_range> acquire(const std::string& group, const std::string& member, const topic_partition& tp,
+                                        int64_t first, int64_t last, int32_t max_records,
                                         const std::vector<offset_range>& aborted = {}) EXCLUDES(mu_);
     // The SPSO of a share-partition, if it has state (DescribeShareGroupOffsets).
     std::optional<int64_t> start_offset(const std::string& group, const topic_partition& tp) EXCLUDES(mu_);

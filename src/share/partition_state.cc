@@ -33,8 +33,7 @@ int64_t partition_state::next_fetch_offset(const partition_limits& lim) const {
 }
 
 std::vector<acquired_range> partition_state::acquire(const std::string& member, int64_t first, int64_t last,
-                                                     int32_t max_records, int64_t now_ms,
-                                                     const partition_limits& lim) {
+                                                     int32_t max_records, int64_t now_ms, const partition_limits& lim) {
     std::vector<acquired_range> out;
     int64_t deadline = now_ms + lim.lock_duration_ms;
     int32_t left = std::max(max_records, 0);
@@ -100,8 +99,8 @@ namespace {
 bool valid_type(int8_t t) { return t >= int8_t(ack_type::gap) && t <= int8_t(ack_type::renew); }
 }  // namespace
 
-error_code partition_state::acknowledge(const std::string& member, const std::vector<ack_batch>& batches, int64_t now_ms,
-                                        const partition_limits& lim) {
+error_code partition_state::acknowledge(const std::string& member, const std::vector<ack_batch>& batches,
+                                        int64_t now_ms, const partition_limits& lim) {
     for (auto& b : batches) {
         if (b.last_offset < b.first_offset || b.types.empty()) return error_code::invalid_request;
         for (auto t : b.types)

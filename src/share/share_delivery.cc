@@ -125,8 +125,8 @@ read_settings coordinator::reading(const std::string& group) const {
     return r;
 }
 
-int64_t coordinator::fetch_offset(const std::string& group, const topic_partition& tp, int64_t earliest,
-                                  int64_t latest, const std::function<int64_t()>& by_time) {
+int64_t coordinator::fetch_offset(const std::string& group, const topic_partition& tp, int64_t earliest, int64_t latest,
+                                  const std::function<int64_t()>& by_time) {
     lock_guard l(mu_);
     part_key key{group, tp.topic_id, tp.partition};
     auto it = partitions_.find(key);
@@ -137,8 +137,10 @@ int64_t coordinator::fetch_offset(const std::string& group, const topic_partitio
         auto cfg = configs_(group);
         auto reset = cfg.count("share.auto.offset.reset") ? cfg.at("share.auto.offset.reset") : "latest";
         int64_t start = latest;
-        if (reset == "earliest") start = earliest;
-        else if (by_time && meta::share_reset_duration_ms(reset)) start = by_time();
+        if (reset == "earliest")
+            start = earliest;
+        else if (by_time && meta::share_reset_duration_ms(reset))
+            start = by_time();
         it = partitions_.emplace(key, partition_state(start)).first;
         persist(group, tp.topic_id, tp.partition, it->second);
     }

@@ -191,7 +191,7 @@ status<meta::store_error> pg_offset_store::commit_offsets(std::span<const meta::
 }
 
 status<meta::store_error> pg_offset_store::delete_offsets(const std::string& group,
-                                                         std::span<const meta::offset_key> keys) {
+                                                          std::span<const meta::offset_key> keys) {
     return transaction("delete offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         if (auto f = check_lease(pg, group); !f.ok()) return f;
         for (const auto& k : keys) {

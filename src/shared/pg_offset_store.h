@@ -78,18 +78,18 @@ private:
     // The write's fence: the lease row still names this holder at its epoch.
     status<cluster::pg_error> check_lease(cluster::pg_connection& pg, const std::string& group);
     result<std::vector<meta::stored_offset>, cluster::pg_error> offsets_in(cluster::pg_connection& pg,
-                                                                            const std::string& where,
-                                                                            const cluster::pg_params& params);
+                                                                           const std::string& where,
+                                                                           const cluster::pg_params& params);
     result<std::vector<meta::stored_group>, cluster::pg_error> groups_in(cluster::pg_connection& pg,
-                                                                          const std::string& where,
-                                                                          const cluster::pg_params& params);
+                                                                         const std::string& where,
+                                                                         const cluster::pg_params& params);
     result<cluster::pg_connection*, meta::store_error> conn();  // mu_ held
     template <class Body>
     status<meta::store_error> transaction(const char* what, Body body);  // takes mu_
     result<std::vector<meta::stored_offset>, meta::store_error> offsets_where(const std::string& where,
-                                                                               const cluster::pg_params& params);
+                                                                              const cluster::pg_params& params);
     result<std::vector<meta::stored_group>, meta::store_error> groups_where(const std::string& where,
-                                                                             const cluster::pg_params& params);
+                                                                            const cluster::pg_params& params);
 
     const std::string url_;
     const bool leased_;

@@ -110,8 +110,8 @@ subscriptions_answer client_metrics_manager::get_subscriptions(const uuid& reque
                                                                int64_t now_ms) {
     std::lock_guard lock(mu_);
     uuid id = requested;
-    if (id.is_zero())
-        do id = uuid::random();
+    if (id.is_zero()) do
+            id = uuid::random();
         while (instances_.count(id));
     auto& c = instance_locked(id, meta, now_ms);
     subscriptions_answer a;

@@ -27,9 +27,9 @@
 namespace ketch::telemetry {
 
 struct manager_options {
-    int32_t telemetry_max_bytes = 1024 * 1024;  // Kafka's telemetry.max.bytes default
+    int32_t telemetry_max_bytes = 1024 * 1024;     // Kafka's telemetry.max.bytes default
     size_t max_inflated_bytes = 16 * 1024 * 1024;  // a decompressed push larger than this is INVALID_RECORD
-    subscription default_subscription;            // used while no CLIENT_METRICS resource exists
+    subscription default_subscription;             // used while no CLIENT_METRICS resource exists
     store_limits limits;
 };
 

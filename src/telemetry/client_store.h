@@ -19,8 +19,8 @@ namespace ketch::telemetry {
 
 struct store_limits {
     size_t max_instances = 256;
-    size_t max_series = 1000;  // per instance
-    size_t max_points = 120;   // per series: 10 minutes at a 5 s interval
+    size_t max_series = 1000;                     // per instance
+    size_t max_points = 120;                      // per series: 10 minutes at a 5 s interval
     int64_t min_idle_expiry_ms = 10 * 60 * 1000;  // forgotten after max(this, 3 x push interval) idle
 };
 
@@ -48,8 +48,8 @@ struct instance_info {
     int64_t last_get_ms = 0, last_push_ms = 0;
     bool terminating = false;
     int16_t last_error = 0;
-    uint64_t pushes = 0;         // accepted pushes that carried metrics
-    int64_t last_metrics_ms = 0; // when the last accepted metrics arrived
+    uint64_t pushes = 0;          // accepted pushes that carried metrics
+    int64_t last_metrics_ms = 0;  // when the last accepted metrics arrived
     attributes resource;
     size_t series_count = 0;
     uint64_t dropped_series = 0, dropped_points = 0;

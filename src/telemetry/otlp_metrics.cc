@@ -95,11 +95,16 @@ private:
     std::string any_value(byte_view in) {
         std::string v;
         for_each(in, [&](uint32_t f, wt t, protobuf_reader& r) {
-            if (f == 1 && t == wt::len) v = r.text(lim_.max_string);
-            else if (f == 2 && t == wt::varint) v = r.varint() ? "true" : "false";
-            else if (f == 3 && t == wt::varint) v = std::to_string(int64_t(r.varint()));
-            else if (f == 4 && t == wt::fixed64) v = format_double(r.as_double());
-            else return false;  // arrays, kvlists, bytes: not shown
+            if (f == 1 && t == wt::len)
+                v = r.text(lim_.max_string);
+            else if (f == 2 && t == wt::varint)
+                v = r.varint() ? "true" : "false";
+            else if (f == 3 && t == wt::varint)
+                v = std::to_string(int64_t(r.varint()));
+            else if (f == 4 && t == wt::fixed64)
+                v = format_double(r.as_double());
+            else
+                return false;  // arrays, kvlists, bytes: not shown
             return true;
         });
         return v;
@@ -144,8 +149,10 @@ private:
             if (f != 1) return false;
             expect(t, wt::len);
             byte_view p = r.slice();
-            if (kind == metric_kind::gauge || kind == metric_kind::sum) number_point(head, kind, delta, p);
-            else count_sum_point(head, kind, delta, p);
+            if (kind == metric_kind::gauge || kind == metric_kind::sum)
+                number_point(head, kind, delta, p);
+            else
+                count_sum_point(head, kind, delta, p);
             return true;
         });
     }
@@ -169,11 +176,16 @@ private:
     void number_point(const metric_head& head, metric_kind kind, bool delta, byte_view in) {
         metric_point pt;
         for_each(in, [&](uint32_t f, wt t, protobuf_reader& r) {
-            if (f == 3) expect(t, wt::fixed64), pt.time_unix_nano = r.fixed64();
-            else if (f == 4) expect(t, wt::fixed64), pt.value = r.as_double();
-            else if (f == 6) expect(t, wt::fixed64), pt.value = double(int64_t(r.fixed64()));
-            else if (f == 7) expect(t, wt::len), key_value(r.slice(), pt.attrs);
-            else return false;
+            if (f == 3)
+                expect(t, wt::fixed64), pt.time_unix_nano = r.fixed64();
+            else if (f == 4)
+                expect(t, wt::fixed64), pt.value = r.as_double();
+            else if (f == 6)
+                expect(t, wt::fixed64), pt.value = double(int64_t(r.fixed64()));
+            else if (f == 7)
+                expect(t, wt::len), key_value(r.slice(), pt.attrs);
+            else
+                return false;
             return true;
         });
         if (!room()) return;
@@ -190,11 +202,16 @@ private:
         double sum = 0;
         const uint32_t attrs_field = kind == metric_kind::histogram ? 9 : 7;
         for_each(in, [&](uint32_t f, wt t, protobuf_reader& r) {
-            if (f == 3) expect(t, wt::fixed64), pt.time_unix_nano = r.fixed64();
-            else if (f == 4) expect(t, wt::fixed64), pt.value = double(r.fixed64());
-            else if (f == 5) expect(t, wt::fixed64), sum = r.as_double();
-            else if (f == attrs_field) expect(t, wt::len), key_value(r.slice(), pt.attrs);
-            else return false;
+            if (f == 3)
+                expect(t, wt::fixed64), pt.time_unix_nano = r.fixed64();
+            else if (f == 4)
+                expect(t, wt::fixed64), pt.value = double(r.fixed64());
+            else if (f == 5)
+                expect(t, wt::fixed64), sum = r.as_double();
+            else if (f == attrs_field)
+                expect(t, wt::len), key_value(r.slice(), pt.attrs);
+            else
+                return false;
             return true;
         });
         for (int i = 0; i < 2; ++i) {

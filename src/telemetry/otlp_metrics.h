@@ -42,9 +42,9 @@ struct metrics_data {
 };
 
 struct decode_limits {
-    size_t max_points = 20000;      // points kept from one push; the rest are counted as dropped
-    size_t max_attributes = 32;     // per resource or point; the rest are ignored
-    size_t max_string = 512;        // bytes of a name, unit, key or value kept (longer ones are cut)
+    size_t max_points = 20000;   // points kept from one push; the rest are counted as dropped
+    size_t max_attributes = 32;  // per resource or point; the rest are ignored
+    size_t max_string = 512;     // bytes of a name, unit, key or value kept (longer ones are cut)
 };
 
 // Decodes a serialized MetricsData. The error says what was wrong and where.

@@ -66,8 +66,14 @@ std::string protobuf_reader::text(size_t max_len) {
 void protobuf_reader::skip(wire_type type) {
     switch (type) {
         case wire_type::varint: varint(); return;
-        case wire_type::fixed64: need(8); pos_ += 8; return;
-        case wire_type::fixed32: need(4); pos_ += 4; return;
+        case wire_type::fixed64:
+            need(8);
+            pos_ += 8;
+            return;
+        case wire_type::fixed32:
+            need(4);
+            pos_ += 4;
+            return;
         case wire_type::len: slice(); return;
     }
 }

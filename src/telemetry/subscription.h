@@ -28,7 +28,7 @@ struct client_meta {
 
 struct subscription {
     std::string name;
-    std::vector<std::string> metrics;                          // metric name prefixes; "*": all
+    std::vector<std::string> metrics;  // metric name prefixes; "*": all
     int32_t interval_ms = k_default_interval_ms;
     std::vector<std::pair<std::string, std::string>> match;  // selector -> regex (all must match)
 };

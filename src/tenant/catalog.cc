@@ -160,8 +160,10 @@ admin_status catalog::change(const std::optional<std::string>& tenant,
     for (auto& [k, v] : changes) out.push_back({tenant_parts(tenant), k, v});
     if (auto e = persist(out)) return e;
     for (auto& [k, v] : changes) {
-        if (v) target->values[k] = *v;
-        else target->values.erase(k);
+        if (v)
+            target->values[k] = *v;
+        else
+            target->values.erase(k);
     }
     return apply_rates(tenant, *target);
 }

@@ -53,9 +53,9 @@ using admin_status = std::optional<admin_error>;  // nullopt: done
 
 struct tenant_info {
     std::string name;
-    bool created = false;  // false: implicit (never created; default limits)
-    limits own;            // its overrides
-    limits effective;      // over the defaults
+    bool created = false;            // false: implicit (never created; default limits)
+    limits own;                      // its overrides
+    limits effective;                // over the defaults
     std::vector<std::string> users;  // bound to it (ketch.toml and the admin API)
 };
 
@@ -65,7 +65,7 @@ public:
     // Reads what the admin API stored; throws std::runtime_error on a store failure.
     void load();
 
-    std::vector<std::string> names() const;  // created tenants, sorted
+    std::vector<std::string> names() const;                                // created tenants, sorted
     std::optional<tenant_info> describe(const std::string& tenant) const;  // nullopt: not created
     limits defaults() const;
     limits effective(const std::string& tenant) const;
@@ -103,7 +103,7 @@ private:
     meta::quota_store& store_;
     mutable std::shared_mutex mu_;
     limits defaults_;
-    std::map<std::string, limits> tenants_;  // created tenants -> their own limits
+    std::map<std::string, limits> tenants_;     // created tenants -> their own limits
     std::map<std::string, std::string> bound_;  // admin API bindings: user -> tenant
     meta::memory_quota_store rate_store_;
     security::quota_config rate_settings_;

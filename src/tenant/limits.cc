@@ -12,8 +12,7 @@ bool is_limit_key(std::string_view key) {
 std::string check_limit(std::string_view key, double value) {
     if (!is_limit_key(key)) return "unknown limit '" + std::string(key) + "'";
     if (!std::isfinite(value) || value < 0) return std::string(key) + " must be a number >= 0";
-    if (key != "request_percentage" && value != std::floor(value))
-        return std::string(key) + " must be a whole number";
+    if (key != "request_percentage" && value != std::floor(value)) return std::string(key) + " must be a whole number";
     if (key == "request_percentage" && value <= 0) return "request_percentage must be > 0";
     if ((key == "producer_byte_rate" || key == "consumer_byte_rate") && value < 1)
         return std::string(key) + " must be at least 1";

@@ -17,7 +17,7 @@ namespace ketch::tenant {
 // The limit keys, as ketch.toml, the admin API and the CLI name them. The
 // rates are Kafka's client quota config names.
 inline constexpr std::array<std::string_view, 7> limit_keys = {
-    "max_topics",         "max_partitions",     "max_storage_bytes", "max_connections",
+    "max_topics",         "max_partitions",     "max_storage_bytes",  "max_connections",
     "producer_byte_rate", "consumer_byte_rate", "request_percentage",
 };
 

@@ -41,7 +41,8 @@ bool scope::owns(std::string_view internal) const {
 
 std::optional<std::string> scope::to_local(std::string_view internal) const {
     if (!owns(internal)) return std::nullopt;
-    if (prefix_.empty()) return std::string(internal.empty() || internal[0] != separator ? internal : internal.substr(1));
+    if (prefix_.empty())
+        return std::string(internal.empty() || internal[0] != separator ? internal : internal.substr(1));
     return std::string(internal.substr(prefix_.size()));
 }
 

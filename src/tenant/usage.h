@@ -14,8 +14,8 @@ namespace ketch::tenant {
 
 // Why a tenant's request or connection was refused by a limit.
 enum class refusal { max_topics, max_partitions, max_storage_bytes, max_connections };
-inline constexpr std::array<std::string_view, 4> refusal_names = {"max_topics", "max_partitions",
-                                                                  "max_storage_bytes", "max_connections"};
+inline constexpr std::array<std::string_view, 4> refusal_names = {"max_topics", "max_partitions", "max_storage_bytes",
+                                                                  "max_connections"};
 // The rate limits that throttle (the client quota names).
 enum class rate { produce, fetch, request };
 inline constexpr std::array<std::string_view, 3> rate_names = {"producer_byte_rate", "consumer_byte_rate",
@@ -23,9 +23,9 @@ inline constexpr std::array<std::string_view, 3> rate_names = {"producer_byte_ra
 
 struct usage {
     std::atomic<uint64_t> requests{0};
-    std::atomic<uint64_t> errors{0};     // responses whose top-level or first error code was not 0
-    std::atomic<uint64_t> bytes_in{0};   // produced record batch bytes
-    std::atomic<uint64_t> bytes_out{0};  // fetched record bytes
+    std::atomic<uint64_t> errors{0};      // responses whose top-level or first error code was not 0
+    std::atomic<uint64_t> bytes_in{0};    // produced record batch bytes
+    std::atomic<uint64_t> bytes_out{0};   // fetched record bytes
     std::atomic<int64_t> connections{0};  // open now (counted at their first request)
     std::array<std::atomic<uint64_t>, rate_names.size()> throttled{};  // by the tenant's limits
     std::array<std::atomic<uint64_t>, refusal_names.size()> refused{};

@@ -152,9 +152,9 @@ init_pid_result transaction_coordinator::init_producer_id(const std::string& id,
         auto& m = e.m;
         if (e.pending) return {error_code::concurrent_transactions};
         if (expected) {
-            const bool valid = m.producer_epoch == no_producer_epoch || expected->producer_id == m.producer_id ||
-                               (expected->producer_id == m.previous_producer_id &&
-                                is_epoch_exhausted(expected->producer_epoch));
+            const bool valid =
+                m.producer_epoch == no_producer_epoch || expected->producer_id == m.producer_id ||
+                (expected->producer_id == m.previous_producer_id && is_epoch_exhausted(expected->producer_epoch));
             if (!valid) return {error_code::producer_fenced};
         }
         const int64_t now = now_ms_();
@@ -230,7 +230,8 @@ error_code transaction_coordinator::add_partitions(const std::string& id, int64_
 }
 
 std::vector<std::pair<topic_partition, error_code>> transaction_coordinator::verify_partitions(
-    const std::string& id, int64_t producer_id, int16_t producer_epoch, const std::vector<topic_partition>& partitions) {
+    const std::string& id, int64_t producer_id, int16_t producer_epoch,
+    const std::vector<topic_partition>& partitions) {
     std::vector<std::pair<topic_partition, error_code>> out;
     auto all = [&](error_code e) {
         for (auto& tp : partitions) out.emplace_back(tp, e);

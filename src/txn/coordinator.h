@@ -90,8 +90,8 @@ public:
     // `run_later` runs a retry after a delay without occupying `run`'s
     // threads meanwhile (unset: `run` at once).
     transaction_coordinator(txn_config config, std::function<int64_t()> now_ms,
-                            std::function<int64_t()> next_producer_id, meta::txn_store& store,
-                            marker_writer& markers, executor run, delayed_executor run_later = {});
+                            std::function<int64_t()> next_producer_id, meta::txn_store& store, marker_writer& markers,
+                            executor run, delayed_executor run_later = {});
 
     // Loads the stored transactions and starts completing the prepared ones.
     status<meta::store_error> load();

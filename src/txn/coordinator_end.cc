@@ -17,8 +17,10 @@ error_code end_of_settled(txn_state state, bool commit) {
     switch (state) {
         case txn_state::complete_commit: return commit ? error_code::none : error_code::invalid_txn_state;
         case txn_state::complete_abort: return commit ? error_code::invalid_txn_state : error_code::none;
-        case txn_state::prepare_commit: return commit ? error_code::concurrent_transactions : error_code::invalid_txn_state;
-        case txn_state::prepare_abort: return commit ? error_code::invalid_txn_state : error_code::concurrent_transactions;
+        case txn_state::prepare_commit:
+            return commit ? error_code::concurrent_transactions : error_code::invalid_txn_state;
+        case txn_state::prepare_abort:
+            return commit ? error_code::invalid_txn_state : error_code::concurrent_transactions;
         case txn_state::empty: return error_code::invalid_txn_state;
         case txn_state::ongoing:
         case txn_state::dead:
@@ -125,8 +127,8 @@ void transaction_coordinator::attempt_complete(const std::shared_ptr<completion>
     auto retry = [this, c] { run_later_(config_.retry_backoff_ms, [this, c] { attempt_complete(c); }); };
     const auto& p = c->prepared;
     if (!c->remaining.empty()) {
-        auto errors =
-            markers_.write_markers(c->remaining, p.producer_id, p.producer_epoch, p.state == txn_state::prepare_commit, 0);
+        auto errors = markers_.write_markers(c->remaining, p.producer_id, p.producer_epoch,
+                                             p.state == txn_state::prepare_commit, 0);
         std::vector<topic_partition> failed;
         for (size_t i = 0; i < c->remaining.size(); ++i) {
             auto e = i < errors.size() ? errors[i] : error_code::unknown_server_error;

@@ -40,8 +40,7 @@ end_txn_result transaction_coordinator::end_txn_v2(const std::string& id, int64_
 }
 
 result<txn_metadata, error_code> transaction_coordinator::prepare_end_v2_locked(entry& e, bool commit,
-                                                                                bool no_partition_added,
-                                                                                bool fencing) {
+                                                                                bool no_partition_added, bool fencing) {
     int64_t next_pid = no_producer_id;
     if (!fencing && e.m.is_epoch_exhausted_now()) {
         try {
@@ -77,9 +76,9 @@ end_txn_result transaction_coordinator::end_internal_v2(const std::string& id, i
         const bool retry_on_overflow = !fencing && m.previous_producer_id == producer_id &&
                                        producer_epoch == INT16_MAX - 1 && m.producer_epoch == 0;
         const bool retry_on_bump = !fencing && m.producer_epoch == int16_t(producer_epoch + 1);
-        const bool valid = fencing ? (!from_client || producer_epoch == m.producer_epoch) &&
-                                         producer_epoch >= m.producer_epoch
-                                   : valid_epoch_v2(m, producer_epoch, retry_on_bump, retry_on_overflow);
+        const bool valid =
+            fencing ? (!from_client || producer_epoch == m.producer_epoch) && producer_epoch >= m.producer_epoch
+                    : valid_epoch_v2(m, producer_epoch, retry_on_bump, retry_on_overflow);
         const bool retry = retry_on_bump || retry_on_overflow;
         if (e.pending) return {error_code::concurrent_transactions};
         if (m.producer_id != producer_id && !retry_on_overflow) return {error_code::invalid_producer_id_mapping};

@@ -5,8 +5,9 @@
 namespace ketch::txn {
 
 namespace {
-constexpr std::array<std::string_view, 8> k_names = {"Empty",          "Ongoing",       "PrepareCommit", "PrepareAbort",
-                                                     "CompleteCommit", "CompleteAbort", "Dead",          "PrepareEpochFence"};
+constexpr std::array<std::string_view, 8> k_names = {"Empty",        "Ongoing",          "PrepareCommit",
+                                                     "PrepareAbort", "CompleteCommit",   "CompleteAbort",
+                                                     "Dead",         "PrepareEpochFence"};
 }
 
 std::string_view state_name(txn_state s) { return k_names[size_t(s)]; }

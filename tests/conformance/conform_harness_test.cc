@@ -10,8 +10,8 @@
 #include "compare.h"
 #include "json_path.h"
 #include "normalize.h"
-#include "scenario.h"
 #include "protocol/json_base.h"
+#include "scenario.h"
 
 using namespace ketch;
 using namespace ketch::conform;
@@ -63,9 +63,15 @@ TEST(conform_json_path, double_star_matches_any_depth_single_star_one_segment) {
 
 TEST(conform_normalize, broker_specific_fields_compare_equal_and_behaviour_does_not) {
     side_context kafka{"10.0.0.1", 9092}, ketch{"127.0.0.1", 4242};
-    json k = {{"throttle_time_ms", 5}, {"host", "10.0.0.1"}, {"port", 9092}, {"error_message", "Kafka words"},
+    json k = {{"throttle_time_ms", 5},
+              {"host", "10.0.0.1"},
+              {"port", 9092},
+              {"error_message", "Kafka words"},
               {"error_code", 3}};
-    json t = {{"throttle_time_ms", 0}, {"host", "127.0.0.1"}, {"port", 4242}, {"error_message", "ketch words"},
+    json t = {{"throttle_time_ms", 0},
+              {"host", "127.0.0.1"},
+              {"port", 4242},
+              {"error_message", "ketch words"},
               {"error_code", 3}};
     EXPECT_EQ(normalize(k, kafka, {}), normalize(t, ketch, {}));
     t["error_message"] = nullptr;  // null vs non-null is a difference
@@ -119,7 +125,8 @@ TEST(conform_normalize, member_ids_are_numbered_by_first_appearance_across_the_s
 
 TEST(conform_normalize, group_listings_keep_own_groups_sorted_by_id) {
     side_context c{"h", 1};
-    json listed = {{"groups", json::array({{{"group_id", "${g2}"}}, {{"group_id", "other"}}, {{"group_id", "${g1}"}}})}};
+    json listed = {
+        {"groups", json::array({{{"group_id", "${g2}"}}, {{"group_id", "other"}}, {{"group_id", "${g1}"}}})}};
     EXPECT_EQ(normalize(listed, c, {false, {"own_groups_only"}})["groups"],
               (json::array({{{"group_id", "${g1}"}}, {{"group_id", "${g2}"}}})));
     json deleted = {{"results", json::array({{{"group_id", "${g2}"}, {"error_code", 0}},
@@ -129,8 +136,12 @@ TEST(conform_normalize, group_listings_keep_own_groups_sorted_by_id) {
 
 TEST(conform_scenario, await_reads_an_earlier_send_only_step_on_its_connection) {
     json sc = {{"name", "x"},
-               {"steps", json::array({{{"id", "join"}, {"api", "JoinGroup"}, {"version", 5}, {"connection", "b"},
-                                       {"send_only", true}, {"request", json::object()}},
+               {"steps", json::array({{{"id", "join"},
+                                       {"api", "JoinGroup"},
+                                       {"version", 5},
+                                       {"connection", "b"},
+                                       {"send_only", true},
+                                       {"request", json::object()}},
                                       {{"id", "joined"}, {"await", "join"}, {"capture", {{"m", "/member_id"}}}}})}};
     auto parsed = parse_scenario(sc);
     ASSERT_EQ(parsed.steps.size(), 2u);
@@ -146,7 +157,8 @@ TEST(conform_scenario, await_reads_an_earlier_send_only_step_on_its_connection) 
 }
 
 TEST(conform_compare, keyed_arrays_report_one_missing_element_by_key) {
-    json k = {{"api_keys", json::array({{{"api_key", 0}, {"max_version", 13}}, {{"api_key", 1}, {"max_version", 18}}})}};
+    json k = {
+        {"api_keys", json::array({{{"api_key", 0}, {"max_version", 13}}, {{"api_key", 1}, {"max_version", 18}}})}};
     json t = {{"api_keys", json::array({{{"api_key", 1}, {"max_version", 18}}})}};
     auto d = diffs_of(k, t);
     ASSERT_EQ(d.size(), 1u);
@@ -169,8 +181,8 @@ TEST(conform_compare, keyed_arrays_in_another_order_differ_unless_a_rule_sorts_t
 TEST(conform_compare, topic_ids_must_correspond_one_to_one_across_steps) {
     side_context c{"h", 1};
     auto ids = [&](const char* a, const char* b) {
-        return normalize(json{{"topics", json::array({{{"name", "x"}, {"topic_id", a}}, {{"name", "y"}, {"topic_id", b}}})}},
-                         c, {});
+        return normalize(
+            json{{"topics", json::array({{{"name", "x"}, {"topic_id", a}}, {{"name", "y"}, {"topic_id", b}}})}}, c, {});
     };
     difference_usage usage;
     const std::vector<allowed_difference> none;  // the comparison keeps a reference: must outlive it
@@ -225,8 +237,10 @@ TEST(conform_compare, a_different_kind_of_answer_is_an_outcome_difference) {
 }
 
 TEST(conform_batches, built_batches_decode_back_and_corruptions_are_what_they_say) {
-    json spec = {{"$batches", json::array({{{"records", json::array({{{"key", "k"}, {"value", "v"}, {"timestamp", 1000}},
-                                                                      {{"key", nullptr}, {"value", "w"}, {"timestamp", 1005}}})}}})}};
+    json spec = {
+        {"$batches",
+         json::array({{{"records", json::array({{{"key", "k"}, {"value", "v"}, {"timestamp", 1000}},
+                                                {{"key", nullptr}, {"value", "w"}, {"timestamp", 1005}}})}}})}};
     auto described = describe_records(kafka::base64_decode(expand_record_specs(spec).get<std::string>()));
     auto& b = described["batches"][0];
     EXPECT_TRUE(b["crc_valid"].get<bool>());
@@ -267,7 +281,8 @@ TEST(conform_differences, entries_without_a_reason_are_refused) {
     EXPECT_THROW(load_differences(path), std::runtime_error);
     {
         std::ofstream out(path);
-        out << "```json differences\n[{\"id\": \"a\", \"path\": \"/x\", \"kafka\": 1, \"ketch\": 2, \"why\": \"w\"}]\n```\n";
+        out << "```json differences\n[{\"id\": \"a\", \"path\": \"/x\", \"kafka\": 1, \"ketch\": 2, \"why\": "
+               "\"w\"}]\n```\n";
     }
     EXPECT_EQ(load_differences(path).size(), 1u);
     std::remove(path.c_str());

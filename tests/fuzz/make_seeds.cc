@@ -136,8 +136,7 @@ int main(int argc, char** argv) {
             auto& t = req.topic_data.emplace_back();
             t.name = "orders";
             t.partition_data.push_back({0, records(shared_bytes(batch)), {}});
-            write_file(req_dir / ("Produce-v" + std::to_string(v) + "-batch-" + name),
-                       request_frame(produce, v, req));
+            write_file(req_dir / ("Produce-v" + std::to_string(v) + "-batch-" + name), request_frame(produce, v, req));
             ++count;
         }
     }

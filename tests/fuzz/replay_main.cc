@@ -80,36 +80,36 @@ void mutate(input& b, rng& r) {
     const int steps = 1 + int(r.below(4));
     for (int i = 0; i < steps; ++i) {
         switch (r.below(6)) {
-        case 0:  // flip a bit
-            if (!b.empty()) b[r.below(b.size())] ^= uint8_t(1u << r.below(8));
-            break;
-        case 1:  // truncate
-            b.resize(r.below(b.size() + 1));
-            break;
-        case 2: {  // insert random bytes
-            size_t at = r.below(b.size() + 1), n = 1 + r.below(8);
-            input extra(n);
-            for (auto& c : extra) c = uint8_t(r.next());
-            b.insert(b.begin() + std::ptrdiff_t(at), extra.begin(), extra.end());
-            break;
-        }
-        case 3: {  // duplicate a slice
-            if (b.empty()) break;
-            size_t from = r.below(b.size()), n = 1 + r.below(std::min<size_t>(64, b.size() - from));
-            input slice(b.begin() + std::ptrdiff_t(from), b.begin() + std::ptrdiff_t(from + n));
-            b.insert(b.begin() + std::ptrdiff_t(r.below(b.size() + 1)), slice.begin(), slice.end());
-            break;
-        }
-        case 4:  // a boundary value (lengths, varints, counts)
-            if (!b.empty()) b[r.below(b.size())] = boundary[r.below(sizeof boundary)];
-            break;
-        default:  // a 4-byte big-endian length-like value
-            if (b.size() >= 4) {
-                size_t at = r.below(b.size() - 3);
-                uint32_t v = r.below(2) ? uint32_t(r.next()) : uint32_t(r.below(1024));
-                for (int k = 0; k < 4; ++k) b[at + size_t(k)] = uint8_t(v >> (24 - 8 * k));
+            case 0:  // flip a bit
+                if (!b.empty()) b[r.below(b.size())] ^= uint8_t(1u << r.below(8));
+                break;
+            case 1:  // truncate
+                b.resize(r.below(b.size() + 1));
+                break;
+            case 2: {  // insert random bytes
+                size_t at = r.below(b.size() + 1), n = 1 + r.below(8);
+                input extra(n);
+                for (auto& c : extra) c = uint8_t(r.next());
+                b.insert(b.begin() + std::ptrdiff_t(at), extra.begin(), extra.end());
+                break;
             }
-            break;
+            case 3: {  // duplicate a slice
+                if (b.empty()) break;
+                size_t from = r.below(b.size()), n = 1 + r.below(std::min<size_t>(64, b.size() - from));
+                input slice(b.begin() + std::ptrdiff_t(from), b.begin() + std::ptrdiff_t(from + n));
+                b.insert(b.begin() + std::ptrdiff_t(r.below(b.size() + 1)), slice.begin(), slice.end());
+                break;
+            }
+            case 4:  // a boundary value (lengths, varints, counts)
+                if (!b.empty()) b[r.below(b.size())] = boundary[r.below(sizeof boundary)];
+                break;
+            default:  // a 4-byte big-endian length-like value
+                if (b.size() >= 4) {
+                    size_t at = r.below(b.size() - 3);
+                    uint32_t v = r.below(2) ? uint32_t(r.next()) : uint32_t(r.below(1024));
+                    for (int k = 0; k < 4; ++k) b[at + size_t(k)] = uint8_t(v >> (24 - 8 * k));
+                }
+                break;
         }
     }
 }

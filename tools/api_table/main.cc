@@ -16,9 +16,9 @@ int main() {
         std::string kafka_range = std::to_string(a.min_version) + "-" + std::to_string(a.max_stable_version);
         auto* h = broker::find_handler(a.key);
         std::string ours = h ? std::to_string(h->min_version) + "-" + std::to_string(h->max_version) : "—";
-        std::string status = !h ? "not yet" : (h->min_version == a.min_version && h->max_version >= a.max_stable_version)
-                                                  ? "served"
-                                                  : "partial";
+        std::string status = !h                                                                            ? "not yet"
+                             : (h->min_version == a.min_version && h->max_version >= a.max_stable_version) ? "served"
+                                                                                                           : "partial";
         std::cout << "| " << a.key << " | " << a.name << " | " << kafka_range << " | " << ours << " | " << status
                   << " |\n";
     }

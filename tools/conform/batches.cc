@@ -70,19 +70,32 @@ bytes build_batch(const json& spec) {
     if (spec.contains("set")) {
         auto h = *record::parse_batch_header(out);
         for (auto& [k, v] : spec["set"].items()) {
-            if (k == "base_offset") h.base_offset = v.get<int64_t>();
-            else if (k == "batch_length") h.batch_length = v.get<int32_t>();
-            else if (k == "partition_leader_epoch") h.partition_leader_epoch = v.get<int32_t>();
-            else if (k == "magic") h.magic = v.get<int8_t>();
-            else if (k == "attributes") h.attributes = v.get<int16_t>();
-            else if (k == "last_offset_delta") h.last_offset_delta = v.get<int32_t>();
-            else if (k == "base_timestamp") h.base_timestamp = v.get<int64_t>();
-            else if (k == "max_timestamp") h.max_timestamp = v.get<int64_t>();
-            else if (k == "producer_id") h.producer_id = v.get<int64_t>();
-            else if (k == "producer_epoch") h.producer_epoch = v.get<int16_t>();
-            else if (k == "base_sequence") h.base_sequence = v.get<int32_t>();
-            else if (k == "records_count") h.records_count = v.get<int32_t>();
-            else throw std::invalid_argument("batch: cannot set '" + k + "'");
+            if (k == "base_offset")
+                h.base_offset = v.get<int64_t>();
+            else if (k == "batch_length")
+                h.batch_length = v.get<int32_t>();
+            else if (k == "partition_leader_epoch")
+                h.partition_leader_epoch = v.get<int32_t>();
+            else if (k == "magic")
+                h.magic = v.get<int8_t>();
+            else if (k == "attributes")
+                h.attributes = v.get<int16_t>();
+            else if (k == "last_offset_delta")
+                h.last_offset_delta = v.get<int32_t>();
+            else if (k == "base_timestamp")
+                h.base_timestamp = v.get<int64_t>();
+            else if (k == "max_timestamp")
+                h.max_timestamp = v.get<int64_t>();
+            else if (k == "producer_id")
+                h.producer_id = v.get<int64_t>();
+            else if (k == "producer_epoch")
+                h.producer_epoch = v.get<int16_t>();
+            else if (k == "base_sequence")
+                h.base_sequence = v.get<int32_t>();
+            else if (k == "records_count")
+                h.records_count = v.get<int32_t>();
+            else
+                throw std::invalid_argument("batch: cannot set '" + k + "'");
         }
         record::write_batch_header(h, out.data());
         record::recompute_crc(out.data(), out.size());

@@ -65,7 +65,6 @@ std::optional<int32_t> peek_correlation_id(byte_view frame) {
     return load_be<int32_t>(frame.data());
 }
 
-
 bytes from_hex(std::string_view hex) {
     auto val = [](char c) -> int {
         if (c >= '0' && c <= '9') return c - '0';

@@ -7,7 +7,7 @@
 namespace ketch::conform {
 namespace {
 
-constexpr const char* k_key_fields[] = {"api_key", "partition_index", "index",   "partition", "name",
+constexpr const char* k_key_fields[] = {"api_key", "partition_index", "index",        "partition", "name",
                                         "key",     "base_offset",     "offset_delta", "broker_id", "node_id"};
 
 // Values compared by one-to-one correspondence: topic ids ("<uuid:...>") and

@@ -15,7 +15,8 @@ bool allowed_difference::applies_to(const std::string& scenario_name, const std:
 
 bool allowed_difference::allows(const std::string& diff_path, const json& kafka_value, const json& ketch_value) const {
     if (kind != "value") return false;
-    bool path_ok = path == "<outcome>" ? diff_path == "<outcome>" : diff_path != "<outcome>" && path_matches(path, diff_path);
+    bool path_ok =
+        path == "<outcome>" ? diff_path == "<outcome>" : diff_path != "<outcome>" && path_matches(path, diff_path);
     if (!path_ok) return false;
     if (kafka && *kafka != kafka_value) return false;
     if (ketch && *ketch != ketch_value) return false;

@@ -44,7 +44,8 @@ void print_diffs(const std::string& scenario_name, const std::string& left, cons
         ++shown;
         std::cout << "  " << (d.allowed_by ? "allowed " : "DIFF    ") << scenario_name << " step " << v.step_id << " "
                   << d.path << ": " << left << "=" << show_value(d.kafka) << " " << right << "=" << show_value(d.ketch);
-        if (d.allowed_by) std::cout << "  [" << d.allowed_by->id << (d.allowed_by->temporary ? ", temporary" : "") << "]";
+        if (d.allowed_by)
+            std::cout << "  [" << d.allowed_by->id << (d.allowed_by->temporary ? ", temporary" : "") << "]";
         std::cout << "\n";
     }
     if (hidden) std::cout << "  ... " << hidden << " more in " << scenario_name << " step " << v.step_id << "\n";

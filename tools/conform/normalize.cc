@@ -74,7 +74,7 @@ private:
     void apply(json& v, const std::string& path, const std::string& key) {
         if (key == "throttle_time_ms") {  // throttle_time, throttle_sign
             v = rules_.has("throttle_sign") && v.is_number_integer() ? (v.get<int64_t>() > 0 ? "<positive>" : "<zero>")
-                                                                    : "<any>";
+                                                                     : "<any>";
         } else if (key == "cluster_id" && v.is_string()) {  // cluster_id
             static const std::regex id_re("[A-Za-z0-9_-]{22}");
             if (std::regex_match(v.get<std::string>(), id_re)) v = "<cluster-id>";
@@ -82,7 +82,7 @@ private:
             static const std::regex id_re("[A-Za-z0-9_-]{22}");  // client_instance_id
             if (std::regex_match(v.get<std::string>(), id_re)) v = "<client-instance-id>";
         } else if (key == "subscription_id" && v.is_number_integer() && v.get<int64_t>() != 0) {
-            v = "<subscription-id>";  // subscription_id
+            v = "<subscription-id>";                                    // subscription_id
         } else if (key == "host" && v.is_string() && v == ctx_.host) {  // self_address
             v = "<self-host>";
         } else if (key == "port" && v.is_number_integer() && v == ctx_.port) {  // self_address
@@ -90,8 +90,8 @@ private:
         } else if ((key == "error_message" || key == "batch_index_error_message") && v.is_string() &&
                    !rules_.exact_error_messages) {  // error_message
             v = "<message>";
-        } else if ((key == "total_bytes" || key == "usable_bytes") && v.is_number_integer() &&
-                   v.get<int64_t>() >= 0 && path_matches("/results/*/" + key, path)) {
+        } else if ((key == "total_bytes" || key == "usable_bytes") && v.is_number_integer() && v.get<int64_t>() >= 0 &&
+                   path_matches("/results/*/" + key, path)) {
             v = "<bytes>";  // log_dir_space
         } else if ((key == "last_fetch_timestamp" || key == "last_caught_up_timestamp") && v.is_number_integer() &&
                    v.get<int64_t>() >= 0 && is_quorum_replica(path, key)) {
@@ -204,7 +204,8 @@ const std::vector<rule_info>& all_rules() {
          true},
         {"cluster_id", "/**/cluster_id", "any 22-character base64url id compares equal (\"<cluster-id>\")"},
         {"client_instance_id", "/client_instance_id",
-         "a nonzero KIP-714 client instance id (random, chosen by the broker) compares equal (\"<client-instance-id>\"); "
+         "a nonzero KIP-714 client instance id (random, chosen by the broker) compares equal "
+         "(\"<client-instance-id>\"); "
          "the zero uuid is kept"},
         {"subscription_id", "/subscription_id",
          "a nonzero telemetry subscription id (a CRC32C of the subscription XOR the random instance id's hash) "

@@ -122,8 +122,8 @@ step_outcome runner::run_step(const step& s, bindings& b) {
     for (auto& [name, ptr] : s.capture) {
         json::json_pointer p(ptr);
         if (result.outcome != "response" || !raw.contains(p))
-            throw std::runtime_error("step " + s.id + ": nothing to capture at " + ptr + " (outcome " +
-                                     result.outcome + ")");
+            throw std::runtime_error("step " + s.id + ": nothing to capture at " + ptr + " (outcome " + result.outcome +
+                                     ")");
         b.capture(name, raw.at(p));
     }
     if (result.outcome != "response" && result.outcome != "sent") conns_[s.connection].close();
@@ -147,8 +147,7 @@ step_outcome runner::exchange(const step& s, connection& conn, bytes frame, int3
     return receive(s, conn, cid, b, raw, probe_cid);
 }
 
-step_outcome runner::receive(const step& s, connection& conn, int32_t cid, bindings& b, json& raw,
-                             int32_t probe_cid) {
+step_outcome runner::receive(const step& s, connection& conn, int32_t cid, bindings& b, json& raw, int32_t probe_cid) {
     step_outcome o;
     bytes in;
     auto st = conn.read_frame(in);
@@ -197,7 +196,8 @@ std::map<std::string, std::pair<int16_t, int16_t>> served_apis(const std::string
     std::map<std::string, std::pair<int16_t, int16_t>> out;
     for (auto& a : d.body.at("api_keys")) {
         auto* info = kafka::find_api(a.at("api_key").get<int16_t>());
-        if (info) out[std::string(info->name)] = {a.at("min_version").get<int16_t>(), a.at("max_version").get<int16_t>()};
+        if (info)
+            out[std::string(info->name)] = {a.at("min_version").get<int16_t>(), a.at("max_version").get<int16_t>()};
     }
     return out;
 }

@@ -40,7 +40,8 @@ struct step_outcome {
 
 class runner {
 public:
-    runner(std::string bootstrap, std::chrono::milliseconds timeout) : bootstrap_(std::move(bootstrap)), timeout_(timeout) {}
+    runner(std::string bootstrap, std::chrono::milliseconds timeout)
+        : bootstrap_(std::move(bootstrap)), timeout_(timeout) {}
 
     // Runs every step; throws std::runtime_error if the broker cannot be reached.
     std::vector<step_outcome> run(const scenario& sc, bindings& b);
@@ -52,8 +53,7 @@ private:
     };
 
     step_outcome run_step(const step& s, bindings& b);
-    step_outcome exchange(const step& s, connection& conn, bytes frame, int32_t correlation_id, bindings& b,
-                          json& raw);
+    step_outcome exchange(const step& s, connection& conn, bytes frame, int32_t correlation_id, bindings& b, json& raw);
     // Reads the answer to `correlation_id` (or to the ApiVersions probe
     // `probe_cid` sent after a request that gets none: no_response).
     step_outcome receive(const step& s, connection& conn, int32_t correlation_id, bindings& b, json& raw,

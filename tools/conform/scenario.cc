@@ -45,7 +45,8 @@ step parse_step(const json& j, size_t index, bool exact_default, const std::vect
     for (auto& r : j.value("rules", json::array())) s.rules.push_back(r.get<std::string>());
     s.exact_error_messages = j.value("exact_error_messages", exact_default);
     if (s.send_only && (s.raw_hex || !s.capture.empty() || !s.retry_until.empty() || !s.expect_response))
-        throw std::invalid_argument("a send_only step takes no raw_hex, capture or retry_until (put them on its await)");
+        throw std::invalid_argument(
+            "a send_only step takes no raw_hex, capture or retry_until (put them on its await)");
     if (!s.raw_hex && (s.version < s.api->min_version || s.version > s.api->max_version))
         throw std::invalid_argument("version " + std::to_string(s.version) + " of " + std::string(s.api->name) +
                                     " is not defined; use raw_hex");

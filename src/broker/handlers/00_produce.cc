@@ -173,8 +173,8 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     resp.responses.reserve(req.topic_data.size());
     const bool txn_denied =
         b.authorizer && has_transactional_records(req) &&
-        !(req.transactional_id &&
-          ctx.authorize(security::acl_operation::write, security::resource_type::transactional_id, *req.transactional_id));
+        !(req.transactional_id && ctx.authorize(security::acl_operation::write,
+                                                security::resource_type::transactional_id, *req.transactional_id));
     std::vector<topic_access> accesses;
     accesses.reserve(req.topic_data.size());
     for (auto& td : req.topic_data) {

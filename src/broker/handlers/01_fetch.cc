@@ -19,8 +19,8 @@
 #include <deque>
 #include <unordered_map>
 
-#include "broker/handlers/handlers.h"
 #include "broker/fetch_reads.h"
+#include "broker/handlers/handlers.h"
 #include "broker/quota_accounting.h"
 #include "fetch/fetch_context.h"
 
@@ -83,12 +83,12 @@ std::vector<fetch_item> items_of(request_context& ctx, std::vector<fetch::fetch_
             if (by_id && name.empty())
                 it->second = &access.emplace_back(topic_access{nullptr, error_code::unknown_topic_id});
             else if (follower)
-                it->second = &access.emplace_back(
-                    access_topic_as_follower(ctx, follower_denied, name, p.key.topic_id, by_id));
+                it->second =
+                    &access.emplace_back(access_topic_as_follower(ctx, follower_denied, name, p.key.topic_id, by_id));
             else
-                it->second = &access.emplace_back(
-                    by_id ? access_topic(ctx, security::acl_operation::read, p.key.topic_id)
-                          : access_topic(ctx, security::acl_operation::read, name));
+                it->second =
+                    &access.emplace_back(by_id ? access_topic(ctx, security::acl_operation::read, p.key.topic_id)
+                                               : access_topic(ctx, security::acl_operation::read, name));
         }
         items.push_back({std::move(p.key), p.params, it->second, {}, false});
     }

@@ -25,16 +25,15 @@ namespace {
 // All operations of a TOPIC resource (READ, WRITE, CREATE, DELETE, ALTER,
 // DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS) as the bitfield Kafka reports
 // when nothing restricts the principal.
-constexpr int32_t k_all_topic_operations = (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8) |
-                                           (1 << 10) | (1 << 11);
+constexpr int32_t k_all_topic_operations =
+    (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8) | (1 << 10) | (1 << 11);
 
 // CLUSTER operations CREATE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS,
 // ALTER_CONFIGS, IDEMPOTENT_WRITE (8096, as recorded from Kafka 4.3.1).
-constexpr int32_t k_all_cluster_operations = (1 << 5) | (1 << 7) | (1 << 8) | (1 << 9) | (1 << 10) | (1 << 11) |
-                                             (1 << 12);
+constexpr int32_t k_all_cluster_operations =
+    (1 << 5) | (1 << 7) | (1 << 8) | (1 << 9) | (1 << 10) | (1 << 11) | (1 << 12);
 
-metadata_response::metadata_response_topic describe(const request_context& ctx, const meta::topic& t,
-                                                    bool with_ops) {
+metadata_response::metadata_response_topic describe(const request_context& ctx, const meta::topic& t, bool with_ops) {
     const int32_t self = ctx.broker.config.node_id;
     metadata_response::metadata_response_topic out;
     out.name = t.name;
@@ -76,7 +75,9 @@ metadata_response::metadata_response_topic topic_error(std::optional<std::string
 class named_topics {
 public:
     named_topics(request_context& ctx, const metadata_request& req, metadata_response& resp)
-        : ctx_(ctx), resp_(resp), with_ops_(req.include_topic_authorized_operations),
+        : ctx_(ctx),
+          resp_(resp),
+          with_ops_(req.include_topic_authorized_operations),
           may_create_(ctx.broker.config.auto_create_topics && (ctx.api_version < 4 || req.allow_auto_topic_creation)) {}
 
     void by_id(uuid id) {
@@ -159,9 +160,12 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
     for (auto& rt : *req.topics) {
         bool has_name = rt.name && !rt.name->empty();
         if (has_name ? !seen_names.insert(*rt.name).second : !seen_ids.insert(rt.topic_id).second) continue;
-        if (has_name) named.by_name(*rt.name);
-        else if (!rt.topic_id.is_zero()) named.by_id(rt.topic_id);
-        else resp.topics.push_back(topic_error(rt.name, {}, error_code::invalid_topic_exception));
+        if (has_name)
+            named.by_name(*rt.name);
+        else if (!rt.topic_id.is_zero())
+            named.by_id(rt.topic_id);
+        else
+            resp.topics.push_back(topic_error(rt.name, {}, error_code::invalid_topic_exception));
     }
     named.finish();
     co_return resp;

@@ -125,8 +125,8 @@ awaitable<find_coordinator_response> handle_find_coordinator(request_context& ct
     // answered INVALID_REQUEST (FindCoordinatorRequest.getErrorResponse).
     const bool known_type = req.key_type >= 0 && req.key_type <= 2;
     if (ctx.api_version < 4) {
-        auto [e, n] = known_type ? coordinator_for(ctx, req.key_type, req.key)
-                                 : std::pair{error_code::invalid_request, node{}};
+        auto [e, n] =
+            known_type ? coordinator_for(ctx, req.key_type, req.key) : std::pair{error_code::invalid_request, node{}};
         resp.error_code = code(e);
         resp.error_message = message_of(e);
         resp.node_id = n.id;
@@ -137,8 +137,8 @@ awaitable<find_coordinator_response> handle_find_coordinator(request_context& ct
     for (auto& key : req.coordinator_keys) {
         auto& c = resp.coordinators.emplace_back();
         c.key = key;
-        auto [e, n] = known_type ? coordinator_for(ctx, req.key_type, key)
-                                 : std::pair{error_code::invalid_request, node{}};
+        auto [e, n] =
+            known_type ? coordinator_for(ctx, req.key_type, key) : std::pair{error_code::invalid_request, node{}};
         c.error_code = code(e);
         if (!known_type) c.error_message = message_of(e);
         c.node_id = n.id;

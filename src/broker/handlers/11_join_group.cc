@@ -8,8 +8,8 @@
 // timeout) and JoinGroupResponse (protocol name null/"" by version), Apache
 // Kafka 4.3.1; the group rules are group/join.cc's. The answer waits for the
 // rebalance; the connection waits with it, as in Kafka.
-#include <boost/asio/ip/address.hpp>
 #include <fmt/format.h>
+#include <boost/asio/ip/address.hpp>
 
 #include "broker/async.h"
 #include "broker/handlers/handlers.h"

@@ -31,7 +31,8 @@ awaitable<describe_groups_response> handle_describe_groups(request_context& ctx,
     const bool with_ops = ctx.api_version >= 3 && req.include_authorized_operations;
     for (auto& g : groups) {
         // A share group is not a classic group either (GroupMetadataManager.classicGroup).
-        if (g.error == error_code::group_id_not_found && ctx.broker.shares && ctx.broker.shares->is_share_group(g.group_id))
+        if (g.error == error_code::group_id_not_found && ctx.broker.shares &&
+            ctx.broker.shares->is_share_group(g.group_id))
             g.error_message = "Group " + g.group_id + " is not a classic group.";
         auto& out = resp.groups.emplace_back();
         out.error_code = code(g.error);

@@ -58,8 +58,7 @@ awaitable<api_versions_response> handle_api_versions(request_context& ctx, api_v
     for (auto& h : served_apis())
         if (api_enabled(ctx.broker, h.key)) resp.api_keys.push_back(row(h));
     if (ctx.api_version >= 3) add_features(resp, ctx.api_version);
-    std::sort(resp.api_keys.begin(), resp.api_keys.end(),
-              [](auto& a, auto& b) { return a.api_key_ < b.api_key_; });
+    std::sort(resp.api_keys.begin(), resp.api_keys.end(), [](auto& a, auto& b) { return a.api_key_ < b.api_key_; });
     co_return resp;
 }
 

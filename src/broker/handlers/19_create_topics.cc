@@ -87,9 +87,11 @@ std::string assignment_problem(const create_topics_request::creatable_topic& t, 
     for (size_t k = 0; k < t.assignments.size(); ++k) {
         auto& asg = t.assignments[k];
         if (asg.partition_index != int32_t(k))
-            return "Unable to create topic " + t.name + " because the partition assignment has a gap or is out of order.";
+            return "Unable to create topic " + t.name +
+                   " because the partition assignment has a gap or is out of order.";
         std::set<int32_t> ids(asg.broker_ids.begin(), asg.broker_ids.end());
-        if (ids.size() != asg.broker_ids.size()) return "The manual partition assignment includes the same broker twice.";
+        if (ids.size() != asg.broker_ids.size())
+            return "The manual partition assignment includes the same broker twice.";
         for (auto id : asg.broker_ids)
             if (id != node_id)
                 return "The manual partition assignment includes broker " + std::to_string(id) +
@@ -123,7 +125,8 @@ std::variant<meta::create_topic_args, refusal> topic_args(const create_topics_re
         else
             a.configs[c.name] = *c.value;
     }
-    if (!null_keys.empty()) return refusal{error_code::invalid_config, "Null value not supported for topic configs: " + null_keys};
+    if (!null_keys.empty())
+        return refusal{error_code::invalid_config, "Null value not supported for topic configs: " + null_keys};
     return a;
 }
 
@@ -144,8 +147,8 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
         auto& r = resp.topics.emplace_back();
         r.name = t.name;
         r.error_message = std::nullopt;
-        const bool once = std::count_if(req.topics.begin(), req.topics.end(),
-                                        [&](auto& o) { return o.name == t.name; }) == 1;
+        const bool once =
+            std::count_if(req.topics.begin(), req.topics.end(), [&](auto& o) { return o.name == t.name; }) == 1;
         if (once && !ctx.authorize_cluster(security::acl_operation::create) &&
             !ctx.authorize(security::acl_operation::create, security::resource_type::topic, t.name)) {
             r.error_code = code(error_code::topic_authorization_failed);
@@ -174,9 +177,9 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
             continue;
         }
         if (results[k].ok()) {
-            fill_success(r, *results[k], b.topics.defaults(), v,
-                         ctx.authorize(security::acl_operation::describe_configs, security::resource_type::topic,
-                                       r.name));
+            fill_success(
+                r, *results[k], b.topics.defaults(), v,
+                ctx.authorize(security::acl_operation::describe_configs, security::resource_type::topic, r.name));
         } else {
             r.error_code = code(to_kafka(results[k].error().code));
             r.error_message = results[k].error().message;

@@ -28,7 +28,8 @@ namespace {
 class topic_deleter {
 public:
     explicit topic_deleter(request_context& ctx)
-        : ctx_(ctx), quota_(mutation_quota_for(ctx, 5)),
+        : ctx_(ctx),
+          quota_(mutation_quota_for(ctx, 5)),
           cluster_delete_(ctx.authorize_cluster(security::acl_operation::remove)) {}
 
     void by_name(const std::string& name) {
@@ -36,18 +37,21 @@ public:
         auto t = ctx_.broker.topics.by_name(name);
         if (t && !may(security::acl_operation::remove, name)) return denied(name, {});
         if (!t)
-            return answer(name, {}, failure{meta::error{meta::errc::unknown_topic_or_partition,
-                                                        "This server does not host this topic-partition."}});
+            return answer(name, {},
+                          failure{meta::error{meta::errc::unknown_topic_or_partition,
+                                              "This server does not host this topic-partition."}});
         remove(name, *t);
     }
 
     void by_id(uuid id) {
         auto t = ctx_.broker.topics.by_id(id);
         if (!t)
-            return answer(std::nullopt, id,
-                          failure{meta::error{meta::errc::unknown_topic_id, "This server does not host this topic ID."}});
+            return answer(
+                std::nullopt, id,
+                failure{meta::error{meta::errc::unknown_topic_id, "This server does not host this topic ID."}});
         if (!may(security::acl_operation::remove, t->name))
-            return denied(may(security::acl_operation::describe, t->name) ? std::optional(t->name) : std::nullopt, t->id);
+            return denied(may(security::acl_operation::describe, t->name) ? std::optional(t->name) : std::nullopt,
+                          t->id);
         remove(t->name, *t);
     }
 
@@ -90,7 +94,8 @@ private:
 
     // Deletes `t` unless the quota refuses it (no message, Kafka's topic id).
     void remove(std::optional<std::string> name, const meta::topic& t) {
-        if (charge_mutation(quota_, t.partition_count)) return answer(std::move(name), t.id, delete_topic(ctx_.broker, t));
+        if (charge_mutation(quota_, t.partition_count))
+            return answer(std::move(name), t.id, delete_topic(ctx_.broker, t));
         row(std::move(name), t.id).error_code = code(error_code::throttling_quota_exceeded);
     }
 
@@ -134,8 +139,10 @@ awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, del
         co_return d.finish();
     }
     for (auto& st : req.topics) {
-        if (st.name) names.count(*st.name);
-        else if (!st.topic_id.is_zero()) ids.count(st.topic_id);
+        if (st.name)
+            names.count(*st.name);
+        else if (!st.topic_id.is_zero())
+            ids.count(st.topic_id);
     }
     for (auto& st : req.topics) {
         if (st.name && !st.topic_id.is_zero())

@@ -25,8 +25,8 @@ awaitable<offset_for_leader_epoch_response> handle_offset_for_leader_epoch(reque
         auto& tr = resp.topics.emplace_back();
         tr.topic = rt.topic;
         auto t = b.topics.by_name(rt.topic);
-        const bool denied = !cluster_action && !ctx.authorize(security::acl_operation::describe,
-                                                              security::resource_type::topic, rt.topic);
+        const bool denied = !cluster_action &&
+                            !ctx.authorize(security::acl_operation::describe, security::resource_type::topic, rt.topic);
         for (auto& rp : rt.partitions) {
             auto& out = tr.partitions.emplace_back();
             out.partition = rp.partition;

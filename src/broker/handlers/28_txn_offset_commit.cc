@@ -69,8 +69,9 @@ awaitable<txn_offset_commit_response> handle_txn_offset_commit(request_context& 
     const error_code refused =
         !ctx.authorize(acl_operation::write, resource_type::transactional_id, req.transactional_id)
             ? error_code::transactional_id_authorization_failed
-        : !ctx.authorize(acl_operation::read, resource_type::group, req.group_id) ? error_code::group_authorization_failed
-                                                                                 : error_code::none;
+        : !ctx.authorize(acl_operation::read, resource_type::group, req.group_id)
+            ? error_code::group_authorization_failed
+            : error_code::none;
     if (refused != error_code::none) {
         for (auto& t : req.topics)
             for (auto& p : t.partitions) add(resp.topics, t.name, p.partition_index, refused);
@@ -78,7 +79,8 @@ awaitable<txn_offset_commit_response> handle_txn_offset_commit(request_context& 
     }
     for (auto& t : req.topics) {
         if (!ctx.authorize(acl_operation::read, resource_type::topic, t.name)) {
-            for (auto& p : t.partitions) add(resp.topics, t.name, p.partition_index, error_code::topic_authorization_failed);
+            for (auto& p : t.partitions)
+                add(resp.topics, t.name, p.partition_index, error_code::topic_authorization_failed);
             continue;
         }
         auto topic = b.topics.by_name(t.name);

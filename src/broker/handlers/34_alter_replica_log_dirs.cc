@@ -48,8 +48,7 @@ error_code alter_one(broker_context& b, const std::string& dir, const std::strin
 awaitable<alter_replica_log_dirs_response> handle_alter_replica_log_dirs(request_context& ctx,
                                                                          alter_replica_log_dirs_request& req) {
     // ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED for every partition.
-    if (!ctx.authorize_cluster(security::acl_operation::alter))
-    {
+    if (!ctx.authorize_cluster(security::acl_operation::alter)) {
         error_answer denied;
         denied.code = code(error_code::cluster_authorization_failed);
         co_return *alter_replica_log_dirs_error(req, 0, denied);

@@ -69,7 +69,8 @@ awaitable<describe_log_dirs_response> handle_describe_log_dirs(request_context& 
         if (!t) continue;
         std::set<int32_t> seen;
         for (auto p : rt.partitions)
-            if (p >= 0 && p < t->partition_count && seen.insert(p).second) add_partition(dir, topic_slot, b, t->name, p);
+            if (p >= 0 && p < t->partition_count && seen.insert(p).second)
+                add_partition(dir, topic_slot, b, t->name, p);
     }
     co_return resp;
 }

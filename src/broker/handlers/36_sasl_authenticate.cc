@@ -19,9 +19,9 @@ awaitable<sasl_authenticate_response> handle_sasl_authenticate(request_context& 
         resp.error_message = "SaslAuthenticate request received after successful authentication";
         co_return resp;
     }
-    int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::steady_clock::now().time_since_epoch())
-                      .count();
+    int64_t now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
     std::string_view token(reinterpret_cast<const char*>(req.auth_bytes.data()), req.auth_bytes.size());
     auto r = ctx.conn.sasl->authenticate(token, ctx.api_version, now);
     resp.error_code = r.error;

@@ -40,8 +40,7 @@ std::string check_assignments(const topic_req& t, int32_t node_id) {
     for (auto& a : *t.assignments) {
         if (a.broker_ids.empty()) return "The manual partition assignment includes an empty replica list.";
         std::set<int32_t> ids(a.broker_ids.begin(), a.broker_ids.end());
-        if (ids.size() != a.broker_ids.size())
-            return "The manual partition assignment includes the same broker twice.";
+        if (ids.size() != a.broker_ids.size()) return "The manual partition assignment includes the same broker twice.";
         for (auto id : a.broker_ids)
             if (id != node_id)
                 return "The manual partition assignment includes broker " + std::to_string(id) +

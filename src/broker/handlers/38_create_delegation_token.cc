@@ -39,7 +39,8 @@ awaitable<create_delegation_token_response> handle_create_delegation_token(reque
 
     if (!allow_token_requests(ctx))
         co_return answer(ctx.api_version, error_code::delegation_token_request_not_allowed, owner, requester, -1);
-    if (owner != requester && !ctx.authorize(security::acl_operation::create_tokens, security::resource_type::user, owner))
+    if (owner != requester &&
+        !ctx.authorize(security::acl_operation::create_tokens, security::resource_type::user, owner))
         co_return answer(ctx.api_version, error_code::delegation_token_authorization_failed, owner, requester, -1);
     for (auto& r : req.renewers)
         if (r.principal_type != "User")

@@ -50,8 +50,8 @@ described describe(const security::delegation_tokens::described& d, int16_t vers
 
 }  // namespace
 
-awaitable<describe_delegation_token_response> handle_describe_delegation_token(
-    request_context& ctx, describe_delegation_token_request& req) {
+awaitable<describe_delegation_token_response> handle_describe_delegation_token(request_context& ctx,
+                                                                               describe_delegation_token_request& req) {
     describe_delegation_token_response resp;
     if (!allow_token_requests(ctx)) {
         resp.error_code = code(error_code::delegation_token_request_not_allowed);

@@ -31,8 +31,10 @@ awaitable<delete_groups_response> handle_delete_groups(request_context& ctx, del
     std::vector<std::string> others;
     for (auto& id : ids) {
         auto e = ctx.broker.shares ? ctx.broker.shares->delete_group(id) : error_code::group_id_not_found;
-        if (e == error_code::group_id_not_found) others.push_back(id);
-        else results[id] = e;
+        if (e == error_code::group_id_not_found)
+            others.push_back(id);
+        else
+            results[id] = e;
     }
     for (auto& r : ctx.broker.groups.delete_groups(others)) results[r.group_id] = r.error;
     delete_groups_response resp;

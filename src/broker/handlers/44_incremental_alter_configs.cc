@@ -31,8 +31,7 @@ config_error preprocess(const resource_t& r) {
 
 std::vector<meta::config_op> to_ops(const resource_t& r) {
     std::vector<meta::config_op> ops;
-    for (auto& c : r.configs)
-        ops.push_back({c.name, meta::config_op_type(c.config_operation), c.value.value_or("")});
+    for (auto& c : r.configs) ops.push_back({c.name, meta::config_op_type(c.config_operation), c.value.value_or("")});
     return ops;
 }
 

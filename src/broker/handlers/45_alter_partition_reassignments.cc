@@ -31,14 +31,13 @@ void judge(partition_response& out, const std::optional<std::vector<int32_t>>& r
     std::set<int32_t> seen;
     for (auto r : *replicas)
         if (!seen.insert(r).second)
-            return fail(error_code::invalid_replica_assignment,
-                        "The manual partition assignment includes the broker " + std::to_string(r) +
-                            " more than once.");
+            return fail(error_code::invalid_replica_assignment, "The manual partition assignment includes the broker " +
+                                                                    std::to_string(r) + " more than once.");
     for (auto r : *replicas)
         if (r != node)
-            return fail(error_code::invalid_replica_assignment,
-                        "The manual partition assignment includes broker " + std::to_string(r) +
-                            ", but no such broker is registered.");
+            return fail(error_code::invalid_replica_assignment, "The manual partition assignment includes broker " +
+                                                                    std::to_string(r) +
+                                                                    ", but no such broker is registered.");
     if (!allow_rf_change && int16_t(replicas->size()) != current_rf)
         return fail(error_code::invalid_replication_factor,
                     "The replication factor is changed from " + std::to_string(current_rf) + " to " +
@@ -83,7 +82,8 @@ awaitable<alter_partition_reassignments_response> handle_alter_partition_reassig
                 out.error_message = "Unable to find a topic named " + rt.name + ".";
             } else if (rp.partition_index < 0 || rp.partition_index >= t->partition_count) {
                 out.error_code = code(error_code::unknown_topic_or_partition);
-                out.error_message = "Unable to find partition " + rt.name + ":" + std::to_string(rp.partition_index) + ".";
+                out.error_message =
+                    "Unable to find partition " + rt.name + ":" + std::to_string(rp.partition_index) + ".";
             } else {
                 // The single stored replica: what a one-broker cluster holds whatever the requested factor.
                 judge(out, rp.replicas, b.config.node_id, req.allow_replication_factor_change, 1);

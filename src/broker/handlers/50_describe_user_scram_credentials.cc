@@ -45,8 +45,10 @@ awaitable<describe_user_scram_credentials_response> handle_describe_user_scram_c
     } else {
         for (auto& u : *req.users) {
             auto it = std::find_if(wanted.begin(), wanted.end(), [&](auto& w) { return w.first == u.name; });
-            if (it != wanted.end()) it->second = true;
-            else wanted.emplace_back(u.name, false);
+            if (it != wanted.end())
+                it->second = true;
+            else
+                wanted.emplace_back(u.name, false);
         }
     }
     for (auto& [user, dup] : wanted) {

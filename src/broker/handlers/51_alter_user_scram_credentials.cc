@@ -17,9 +17,7 @@ using namespace kafka;
 
 namespace {
 
-const char* mechanism_name(int8_t type) {
-    return type == 1 ? "SCRAM-SHA-256" : type == 2 ? "SCRAM-SHA-512" : nullptr;
-}
+const char* mechanism_name(int8_t type) { return type == 1 ? "SCRAM-SHA-256" : type == 2 ? "SCRAM-SHA-512" : nullptr; }
 
 struct api_error {
     error_code code = error_code::none;
@@ -45,8 +43,10 @@ api_error deletion_problem(const deletion& d, meta::credential_store* store) {
 api_error upsertion_problem(const upsertion& u) {
     api_error e = validate_name_and_mechanism(u.name, u.mechanism);
     if (e.code != error_code::none) return e;
-    if (u.iterations < security::k_scram_min_iterations) return {error_code::unacceptable_credential, "Too few iterations"};
-    if (u.iterations > security::k_scram_max_iterations) return {error_code::unacceptable_credential, "Too many iterations"};
+    if (u.iterations < security::k_scram_min_iterations)
+        return {error_code::unacceptable_credential, "Too few iterations"};
+    if (u.iterations > security::k_scram_max_iterations)
+        return {error_code::unacceptable_credential, "Too many iterations"};
     // Kafka derives the keys with an HMAC keyed by the salted password; an
     // empty one throws (SecretKeySpec): UNKNOWN_SERVER_ERROR, no message.
     if (u.salted_password.empty()) return {error_code::unknown_server_error, {}};
@@ -97,8 +97,10 @@ awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credent
             continue;
         }
         api_error e = deletion_problem(d, store);
-        if (e.code != error_code::none) errors.emplace_back(d.name, e);
-        else deletions.emplace_back(d.name, &d);
+        if (e.code != error_code::none)
+            errors.emplace_back(d.name, e);
+        else
+            deletions.emplace_back(d.name, &d);
     }
     for (auto& u : req.upsertions) {
         if (has(errors, u.name)) continue;
@@ -107,14 +109,18 @@ awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credent
             continue;
         }
         api_error e = upsertion_problem(u);
-        if (e.code != error_code::none) errors.emplace_back(u.name, e);
-        else upserts.emplace_back(u.name, &u);
+        if (e.code != error_code::none)
+            errors.emplace_back(u.name, e);
+        else
+            upserts.emplace_back(u.name, &u);
     }
     auto ok_row = [&](const std::string& user) { resp.results.push_back({user, 0, std::nullopt, {}}); };
     for (auto& [user, d] : deletions) {
         auto r = store->remove(user, mechanism_name(d->mechanism));
-        if (r.ok()) ok_row(user);
-        else errors.emplace_back(user, api_error{error_code::unknown_server_error, r.error().message});
+        if (r.ok())
+            ok_row(user);
+        else
+            errors.emplace_back(user, api_error{error_code::unknown_server_error, r.error().message});
     }
     for (auto& [user, u] : upserts) {
         std::string salted(u->salted_password.begin(), u->salted_password.end());
@@ -122,8 +128,10 @@ awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credent
         auto st = store ? store->upsert(security::scram_credential_from_salted(user, mechanism_name(u->mechanism),
                                                                                salted, salt, u->iterations))
                         : status<meta::store_error>(failure{meta::store_error{"no credential store"}});
-        if (st.ok()) ok_row(user);
-        else errors.emplace_back(user, api_error{error_code::unknown_server_error, st.error().message});
+        if (st.ok())
+            ok_row(user);
+        else
+            errors.emplace_back(user, api_error{error_code::unknown_server_error, st.error().message});
     }
     for (auto& [user, e] : errors)
         resp.results.push_back(

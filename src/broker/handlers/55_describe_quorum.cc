@@ -67,9 +67,9 @@ awaitable<describe_quorum_response> handle_describe_quorum(request_context& ctx,
         }
         co_return resp;
     }
-    auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count();
+    auto now_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     auto& rt = resp.topics.emplace_back();
     rt.topic_name = std::string(k_metadata_topic);
     auto& rp = rt.partitions.emplace_back();

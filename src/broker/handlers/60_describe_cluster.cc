@@ -16,8 +16,9 @@ awaitable<describe_cluster_response> handle_describe_cluster(request_context& ct
         // MISMATCHED_ENDPOINT_TYPE, any other type UNSUPPORTED_ENDPOINT_TYPE.
         if (req.endpoint_type == 2) {
             resp.error_code = code(error_code::mismatched_endpoint_type);
-            resp.error_message = "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of "
-                                 "type CONTROLLER";
+            resp.error_message =
+                "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of "
+                "type CONTROLLER";
         } else {
             resp.error_code = code(error_code::unsupported_endpoint_type);
             resp.error_message = "Unsupported endpoint type " + std::to_string(req.endpoint_type);

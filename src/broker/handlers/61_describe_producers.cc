@@ -24,15 +24,15 @@ std::vector<log::producer_entry> in_java_hash_map_order(std::vector<log::produce
         auto h = uint32_t(u ^ (u >> 32));
         return (h ^ (h >> 16)) & uint32_t(cap - 1);
     };
-    std::stable_sort(v.begin(), v.end(), [&](const auto& a, const auto& b) {
-        return bucket(a.producer_id) < bucket(b.producer_id);
-    });
+    std::stable_sort(v.begin(), v.end(),
+                     [&](const auto& a, const auto& b) { return bucket(a.producer_id) < bucket(b.producer_id); });
     return v;
 }
 
 }  // namespace
 
-awaitable<describe_producers_response> handle_describe_producers(request_context& ctx, describe_producers_request& req) {
+awaitable<describe_producers_response> handle_describe_producers(request_context& ctx,
+                                                                 describe_producers_request& req) {
     describe_producers_response resp;
     for (auto& rt : req.topics) {
         auto& tr = resp.topics.emplace_back();

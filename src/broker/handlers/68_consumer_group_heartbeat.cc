@@ -16,7 +16,7 @@ namespace ketch::broker {
 using namespace kafka;
 
 awaitable<consumer_group_heartbeat_response> handle_consumer_group_heartbeat(request_context& ctx,
-                                                                            consumer_group_heartbeat_request& req) {
+                                                                             consumer_group_heartbeat_request& req) {
     // KafkaApis.handleConsumerGroupHeartbeat: READ on the group, then
     // DESCRIBE on every subscribed topic named (recorded: no message).
     auto refuse = [](error_code e) {
@@ -49,7 +49,8 @@ awaitable<consumer_group_heartbeat_response> handle_consumer_group_heartbeat(req
     args.server_assignor = std::move(req.server_assignor);
     if (req.topic_partitions) {
         args.owned.emplace();
-        for (auto& tp : *req.topic_partitions) (*args.owned)[tp.topic_id].insert(tp.partitions.begin(), tp.partitions.end());
+        for (auto& tp : *req.topic_partitions)
+            (*args.owned)[tp.topic_id].insert(tp.partitions.begin(), tp.partitions.end());
     }
     args.api_version = ctx.api_version;
     args.client_id = ctx.client_id.value_or("");

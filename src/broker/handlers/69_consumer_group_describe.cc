@@ -32,7 +32,7 @@ consumer_group_describe_response::assignment_data to_wire(std::vector<group::des
 }  // namespace
 
 awaitable<consumer_group_describe_response> handle_consumer_group_describe(request_context& ctx,
-                                                                          consumer_group_describe_request& req) {
+                                                                           consumer_group_describe_request& req) {
     // KafkaApis.handleConsumerGroupDescribe: groups without DESCRIBE are
     // answered GROUP_AUTHORIZATION_FAILED, first.
     consumer_group_describe_response resp;

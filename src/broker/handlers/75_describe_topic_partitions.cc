@@ -38,8 +38,8 @@ topic_out topic_error(const std::string& name, error_code e, int32_t ops) {
 
 }  // namespace
 
-awaitable<describe_topic_partitions_response> handle_describe_topic_partitions(
-    request_context& ctx, describe_topic_partitions_request& req) {
+awaitable<describe_topic_partitions_response> handle_describe_topic_partitions(request_context& ctx,
+                                                                               describe_topic_partitions_request& req) {
     auto& b = ctx.broker;
     const int32_t node = b.config.node_id;
     describe_topic_partitions_response resp;

@@ -23,7 +23,7 @@ bool other_kind_exists(request_context& ctx, const std::string& id) {
 }  // namespace
 
 awaitable<share_group_heartbeat_response> handle_share_group_heartbeat(request_context& ctx,
-                                                                      share_group_heartbeat_request& req) {
+                                                                       share_group_heartbeat_request& req) {
     auto refuse = [](error_code e, std::optional<std::string> msg = std::nullopt) {
         share_group_heartbeat_response denied;
         denied.error_code = code(e);
@@ -66,8 +66,8 @@ awaitable<share_group_heartbeat_response> handle_share_group_heartbeat(request_c
 }
 
 // ShareGroupHeartbeatRequest.getErrorResponse: the top-level error only.
-std::optional<share_group_heartbeat_response> share_group_heartbeat_error(const share_group_heartbeat_request&,
-                                                                          int16_t, const error_answer& e) {
+std::optional<share_group_heartbeat_response> share_group_heartbeat_error(const share_group_heartbeat_request&, int16_t,
+                                                                          const error_answer& e) {
     return top_level_error_with_message<share_group_heartbeat_response>(e);
 }
 

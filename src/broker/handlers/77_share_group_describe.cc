@@ -28,7 +28,7 @@ share_group_describe_response::assignment_data to_wire(request_context& ctx, con
 }  // namespace
 
 awaitable<share_group_describe_response> handle_share_group_describe(request_context& ctx,
-                                                                    share_group_describe_request& req) {
+                                                                     share_group_describe_request& req) {
     share_group_describe_response resp;
     std::vector<std::string> allowed;
     for (auto& id : req.group_ids) {
@@ -38,7 +38,8 @@ awaitable<share_group_describe_response> handle_share_group_describe(request_con
         }
         auto& out = resp.groups.emplace_back();
         out.group_id = id;
-        out.error_code = code(ctx.broker.shares ? error_code::group_authorization_failed : error_code::unsupported_version);
+        out.error_code =
+            code(ctx.broker.shares ? error_code::group_authorization_failed : error_code::unsupported_version);
     }
     if (allowed.empty()) co_return resp;
     for (auto& g : ctx.broker.shares->describe(allowed)) {

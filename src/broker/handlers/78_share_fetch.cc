@@ -53,8 +53,8 @@ bool read_all(request_context& ctx, share_fetch_request& req, const std::vector<
     int32_t records_left = req.max_records > 0 ? req.max_records : INT32_MAX;
     keys.clear();
     for (auto& tp : parts) {
-        auto r = read_share_partition(ctx, *req.group_id, *req.member_id, tp, std::max<uint64_t>(budget, 1),
-                                      records_left);
+        auto r =
+            read_share_partition(ctx, *req.group_id, *req.member_id, tp, std::max<uint64_t>(budget, 1), records_left);
         if (!r.topic.empty()) keys.emplace_back(r.topic, tp.partition);
         if (r.error == error_code::none && r.acquired.empty()) continue;
         auto& p = row(resp, tp);
@@ -124,8 +124,8 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
     }
     for (auto& t : req.forgotten_topics_data)
         for (auto p : t.partitions) forget.push_back({t.topic_id, p});
-    auto session = shares->fetch_session(*req.group_id, *req.member_id, req.share_session_epoch,
-                                         add, forget, has_acks, ctx.conn.id);
+    auto session = shares->fetch_session(*req.group_id, *req.member_id, req.share_session_epoch, add, forget, has_acks,
+                                         ctx.conn.id);
     if (session.error != error_code::none) co_return top(session.error);
     resp.acquisition_lock_timeout_ms = int32_t(session.lock_duration_ms);
     for (auto& [tp, e] : unknown) row(resp, tp).error_code = code(e);

@@ -27,7 +27,8 @@ group::task_set tasks_of(const std::vector<streams_group_heartbeat_request::task
     return out;
 }
 
-std::optional<group::task_set> tasks_of(const std::optional<std::vector<streams_group_heartbeat_request::task_ids>>& in) {
+std::optional<group::task_set> tasks_of(
+    const std::optional<std::vector<streams_group_heartbeat_request::task_ids>>& in) {
     if (!in) return std::nullopt;
     return tasks_of(*in);
 }
@@ -48,7 +49,8 @@ group::streams_topology topology_of(const streams_group_heartbeat_request::topol
         o.repartition_sink_topics = s.repartition_sink_topics;
         for (auto& c : s.state_changelog_topics) o.state_changelog_topics.push_back(topic_of(c));
         for (auto& r : s.repartition_source_topics) o.repartition_source_topics.push_back(topic_of(r));
-        for (auto& g : s.copartition_groups) o.copartition_groups.push_back({g.source_topics, g.repartition_source_topics});
+        for (auto& g : s.copartition_groups)
+            o.copartition_groups.push_back({g.source_topics, g.repartition_source_topics});
         if (!s.source_topic_regex.empty()) regex = true;
     }
     return t;
@@ -100,8 +102,8 @@ void create_internal_topics(request_context& ctx, const std::vector<group::strea
         meta::create_topic_args a;
         a.name = t.name;
         a.partition_count = t.partitions;
-        a.replication_factor = t.replication_factor < 0 ? ctx.broker.config.default_replication_factor
-                                                        : t.replication_factor;
+        a.replication_factor =
+            t.replication_factor < 0 ? ctx.broker.config.default_replication_factor : t.replication_factor;
         for (auto& [k, v] : t.configs) a.configs[k] = v;
         auto r = create_topics(ctx.broker, std::span<const meta::create_topic_args>(&a, 1), false);
         if (!r.empty() && !r[0].ok() && r[0].error().code != meta::errc::topic_already_exists)
@@ -140,7 +142,7 @@ streams_group_heartbeat_response response_of(group::streams_heartbeat_result& r)
 }  // namespace
 
 awaitable<streams_group_heartbeat_response> handle_streams_group_heartbeat(request_context& ctx,
-                                                                          streams_group_heartbeat_request& req) {
+                                                                           streams_group_heartbeat_request& req) {
     // KafkaApis.handleStreamsGroupHeartbeat: READ on the group.
     if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
         streams_group_heartbeat_response denied;

@@ -75,7 +75,7 @@ void fill(resp_t::described_group& out, group::described_streams_group& g) {
 }  // namespace
 
 awaitable<streams_group_describe_response> handle_streams_group_describe(request_context& ctx,
-                                                                        streams_group_describe_request& req) {
+                                                                         streams_group_describe_request& req) {
     streams_group_describe_response resp;
     auto allowed = describable_groups(ctx, req.group_ids, resp.groups);
     if (allowed.empty()) co_return resp;

@@ -30,7 +30,8 @@ resp_t::describe_share_group_offsets_response_partition partition_row(request_co
     return out;
 }
 
-void describe_group(request_context& ctx, describe_share_group_offsets_request::describe_share_group_offsets_request_group& g,
+void describe_group(request_context& ctx,
+                    describe_share_group_offsets_request::describe_share_group_offsets_request_group& g,
                     resp_t::describe_share_group_offsets_response_group& out) {
     out.group_id = g.group_id;
     if (!ctx.authorize(security::acl_operation::describe, security::resource_type::group, g.group_id)) {
@@ -49,7 +50,8 @@ void describe_group(request_context& ctx, describe_share_group_offsets_request::
         std::map<uuid, resp_t::describe_share_group_offsets_response_topic> topics;
         for (auto& [tp, p] : known) {
             auto t = ctx.broker.topics.by_id(tp.topic_id);
-            if (!t || !ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t->name)) continue;
+            if (!t || !ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t->name))
+                continue;
             auto& rt = topics[tp.topic_id];
             rt.topic_name = t->name;
             rt.topic_id = tp.topic_id;
@@ -70,14 +72,14 @@ void describe_group(request_context& ctx, describe_share_group_offsets_request::
                 row.partition_index = p;
                 row.start_offset = -1;
                 row.leader_epoch = -1;
-                row.error_code = code(!allowed ? error_code::topic_authorization_failed
-                                               : error_code::unknown_topic_or_partition);
+                row.error_code =
+                    code(!allowed ? error_code::topic_authorization_failed : error_code::unknown_topic_or_partition);
                 continue;
             }
             share::topic_partition tp{topic->id, p};
             auto it = known.find(tp);
-            rt.partitions.push_back(partition_row(ctx, t.topic_name, it == known.end() ? share::partition_progress{tp}
-                                                                                        : it->second));
+            rt.partitions.push_back(
+                partition_row(ctx, t.topic_name, it == known.end() ? share::partition_progress{tp} : it->second));
         }
     }
 }

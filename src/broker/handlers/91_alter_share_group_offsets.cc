@@ -14,7 +14,7 @@ namespace ketch::broker {
 using namespace kafka;
 
 awaitable<alter_share_group_offsets_response> handle_alter_share_group_offsets(request_context& ctx,
-                                                                              alter_share_group_offsets_request& req) {
+                                                                               alter_share_group_offsets_request& req) {
     alter_share_group_offsets_response resp;
     if (!ctx.broker.shares) {
         resp.error_code = code(error_code::unsupported_version);
@@ -35,8 +35,8 @@ awaitable<alter_share_group_offsets_response> handle_alter_share_group_offsets(r
             auto& row = rt.partitions.emplace_back();
             row.partition_index = p.partition_index;
             if (!allowed || !topic || p.partition_index < 0 || p.partition_index >= topic->partition_count) {
-                row.error_code = code(!allowed ? error_code::topic_authorization_failed
-                                               : error_code::unknown_topic_or_partition);
+                row.error_code =
+                    code(!allowed ? error_code::topic_authorization_failed : error_code::unknown_topic_or_partition);
                 continue;
             }
             to.push_back({{topic->id, p.partition_index}, p.start_offset});
@@ -45,8 +45,8 @@ awaitable<alter_share_group_offsets_response> handle_alter_share_group_offsets(r
     auto* shares = ctx.broker.shares;
     const std::string* group = &req.group_id;
     auto* targets = &to;
-    auto e = co_await blocking_call<error_code>(ctx.broker,
-                                                [shares, group, targets] { return shares->alter_offsets(*group, *targets); });
+    auto e = co_await blocking_call<error_code>(
+        ctx.broker, [shares, group, targets] { return shares->alter_offsets(*group, *targets); });
     if (e != error_code::none) {
         resp.error_code = code(e);
         resp.responses.clear();

@@ -39,8 +39,8 @@ awaitable<delete_share_group_offsets_response> handle_delete_share_group_offsets
         rt.topic_id = topic->id;
         const std::string* group = &req.group_id;
         const uuid* id = &topic->id;
-        auto e = co_await blocking_call<error_code>(ctx.broker,
-                                                    [shares, group, id] { return shares->delete_offsets(*group, *id); });
+        auto e = co_await blocking_call<error_code>(
+            ctx.broker, [shares, group, id] { return shares->delete_offsets(*group, *id); });
         if (e == error_code::non_empty_group) {
             resp.error_code = code(e);
             resp.responses.clear();

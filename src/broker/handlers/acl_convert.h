@@ -19,8 +19,13 @@ inline bool has_unknown_code(int8_t resource_type, int8_t pattern_type, int8_t o
 template <class F>  // describe_acls_request or delete_acls_request::delete_acls_filter
 security::acl_binding_filter to_filter(const F& f) {
     using namespace security;
-    return {to_resource_type(f.resource_type_filter), f.resource_name_filter, to_pattern_type(f.pattern_type_filter),
-            f.principal_filter, f.host_filter, to_acl_operation(f.operation), to_acl_permission(f.permission_type)};
+    return {to_resource_type(f.resource_type_filter),
+            f.resource_name_filter,
+            to_pattern_type(f.pattern_type_filter),
+            f.principal_filter,
+            f.host_filter,
+            to_acl_operation(f.operation),
+            to_acl_permission(f.permission_type)};
 }
 
 template <class Out>  // a message struct with the seven binding fields

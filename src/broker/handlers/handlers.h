@@ -3,14 +3,15 @@
 
 #include "broker/handler.h"
 #include "broker/handlers/error_rows.h"
+#include "protocol/messages/add_offsets_to_txn.h"
+#include "protocol/messages/add_partitions_to_txn.h"
 #include "protocol/messages/alter_client_quotas.h"
 #include "protocol/messages/alter_configs.h"
 #include "protocol/messages/alter_partition_reassignments.h"
 #include "protocol/messages/alter_replica_log_dirs.h"
-#include "protocol/messages/add_offsets_to_txn.h"
-#include "protocol/messages/add_partitions_to_txn.h"
-#include "protocol/messages/api_table.h"
+#include "protocol/messages/alter_share_group_offsets.h"
 #include "protocol/messages/alter_user_scram_credentials.h"
+#include "protocol/messages/api_table.h"
 #include "protocol/messages/api_versions.h"
 #include "protocol/messages/consumer_group_describe.h"
 #include "protocol/messages/consumer_group_heartbeat.h"
@@ -21,8 +22,6 @@
 #include "protocol/messages/delete_groups.h"
 #include "protocol/messages/delete_records.h"
 #include "protocol/messages/delete_share_group_offsets.h"
-#include "protocol/messages/describe_share_group_offsets.h"
-#include "protocol/messages/alter_share_group_offsets.h"
 #include "protocol/messages/delete_topics.h"
 #include "protocol/messages/describe_acls.h"
 #include "protocol/messages/describe_client_quotas.h"
@@ -32,10 +31,11 @@
 #include "protocol/messages/describe_log_dirs.h"
 #include "protocol/messages/describe_producers.h"
 #include "protocol/messages/describe_quorum.h"
+#include "protocol/messages/describe_share_group_offsets.h"
 #include "protocol/messages/describe_topic_partitions.h"
+#include "protocol/messages/describe_transactions.h"
 #include "protocol/messages/describe_user_scram_credentials.h"
 #include "protocol/messages/elect_leaders.h"
-#include "protocol/messages/describe_transactions.h"
 #include "protocol/messages/end_txn.h"
 #include "protocol/messages/fetch.h"
 #include "protocol/messages/find_coordinator.h"
@@ -62,12 +62,12 @@
 #include "protocol/messages/share_acknowledge.h"
 #include "protocol/messages/share_fetch.h"
 #include "protocol/messages/share_group_describe.h"
+#include "protocol/messages/share_group_heartbeat.h"
 #include "protocol/messages/streams_group_describe.h"
 #include "protocol/messages/streams_group_heartbeat.h"
-#include "protocol/messages/share_group_heartbeat.h"
 #include "protocol/messages/sync_group.h"
-#include "protocol/messages/update_features.h"
 #include "protocol/messages/txn_offset_commit.h"
+#include "protocol/messages/update_features.h"
 
 namespace ketch::broker {
 
@@ -85,7 +85,7 @@ awaitable<kafka::init_producer_id_response> handle_init_producer_id(request_cont
 awaitable<kafka::delete_records_response> handle_delete_records(request_context&, kafka::delete_records_request&);
 awaitable<kafka::describe_cluster_response> handle_describe_cluster(request_context&, kafka::describe_cluster_request&);
 awaitable<kafka::describe_producers_response> handle_describe_producers(request_context&,
-                                                                       kafka::describe_producers_request&);
+                                                                        kafka::describe_producers_request&);
 awaitable<kafka::find_coordinator_response> handle_find_coordinator(request_context&, kafka::find_coordinator_request&);
 
 // SASL (security/sasl_session.h) and SCRAM credentials (meta/credential_store.h).
@@ -108,13 +108,15 @@ awaitable<kafka::describe_configs_response> handle_describe_configs(request_cont
 awaitable<kafka::alter_configs_response> handle_alter_configs(request_context&, kafka::alter_configs_request&);
 awaitable<kafka::incremental_alter_configs_response> handle_incremental_alter_configs(
     request_context&, kafka::incremental_alter_configs_request&);
-awaitable<kafka::create_partitions_response> handle_create_partitions(request_context&, kafka::create_partitions_request&);
-awaitable<kafka::describe_log_dirs_response> handle_describe_log_dirs(request_context&, kafka::describe_log_dirs_request&);
+awaitable<kafka::create_partitions_response> handle_create_partitions(request_context&,
+                                                                      kafka::create_partitions_request&);
+awaitable<kafka::describe_log_dirs_response> handle_describe_log_dirs(request_context&,
+                                                                      kafka::describe_log_dirs_request&);
 awaitable<kafka::alter_replica_log_dirs_response> handle_alter_replica_log_dirs(request_context&,
-                                                                               kafka::alter_replica_log_dirs_request&);
+                                                                                kafka::alter_replica_log_dirs_request&);
 awaitable<kafka::describe_quorum_response> handle_describe_quorum(request_context&, kafka::describe_quorum_request&);
-awaitable<kafka::offset_for_leader_epoch_response> handle_offset_for_leader_epoch(request_context&,
-                                                                                 kafka::offset_for_leader_epoch_request&);
+awaitable<kafka::offset_for_leader_epoch_response> handle_offset_for_leader_epoch(
+    request_context&, kafka::offset_for_leader_epoch_request&);
 awaitable<kafka::elect_leaders_response> handle_elect_leaders(request_context&, kafka::elect_leaders_request&);
 awaitable<kafka::alter_partition_reassignments_response> handle_alter_partition_reassignments(
     request_context&, kafka::alter_partition_reassignments_request&);
@@ -146,16 +148,16 @@ awaitable<kafka::consumer_group_heartbeat_response> handle_consumer_group_heartb
 awaitable<kafka::consumer_group_describe_response> handle_consumer_group_describe(
     request_context&, kafka::consumer_group_describe_request&);
 awaitable<kafka::share_group_heartbeat_response> handle_share_group_heartbeat(request_context&,
-                                                                             kafka::share_group_heartbeat_request&);
+                                                                              kafka::share_group_heartbeat_request&);
 awaitable<kafka::share_group_describe_response> handle_share_group_describe(request_context&,
-                                                                           kafka::share_group_describe_request&);
+                                                                            kafka::share_group_describe_request&);
 awaitable<kafka::streams_group_heartbeat_response> handle_streams_group_heartbeat(
     request_context&, kafka::streams_group_heartbeat_request&);
 awaitable<kafka::streams_group_describe_response> handle_streams_group_describe(request_context&,
-                                                                               kafka::streams_group_describe_request&);
+                                                                                kafka::streams_group_describe_request&);
 awaitable<kafka::share_fetch_response> handle_share_fetch(request_context&, kafka::share_fetch_request&);
 awaitable<kafka::share_acknowledge_response> handle_share_acknowledge(request_context&,
-                                                                     kafka::share_acknowledge_request&);
+                                                                      kafka::share_acknowledge_request&);
 awaitable<kafka::describe_share_group_offsets_response> handle_describe_share_group_offsets(
     request_context&, kafka::describe_share_group_offsets_request&);
 awaitable<kafka::alter_share_group_offsets_response> handle_alter_share_group_offsets(
@@ -175,8 +177,8 @@ awaitable<kafka::add_offsets_to_txn_response> handle_add_offsets_to_txn(request_
 awaitable<kafka::end_txn_response> handle_end_txn(request_context&, kafka::end_txn_request&);
 awaitable<kafka::txn_offset_commit_response> handle_txn_offset_commit(request_context&,
                                                                       kafka::txn_offset_commit_request&);
-awaitable<kafka::describe_transactions_response> handle_describe_transactions(
-    request_context&, kafka::describe_transactions_request&);
+awaitable<kafka::describe_transactions_response> handle_describe_transactions(request_context&,
+                                                                              kafka::describe_transactions_request&);
 awaitable<kafka::list_transactions_response> handle_list_transactions(request_context&,
                                                                       kafka::list_transactions_request&);
 // The group's partition of __consumer_offsets (GroupCoordinator.partitionFor, 50 partitions).

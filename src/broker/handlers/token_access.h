@@ -37,8 +37,6 @@ Response token_expiry_answer(request_context& ctx, Call call) {
     return resp;
 }
 
-inline std::string_view as_string(const ketch::bytes& b) {
-    return {reinterpret_cast<const char*>(b.data()), b.size()};
-}
+inline std::string_view as_string(const ketch::bytes& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 
 }  // namespace ketch::broker

@@ -11,8 +11,8 @@ namespace ketch::broker {
 
 awaitable<kafka::create_delegation_token_response> handle_create_delegation_token(
     request_context&, kafka::create_delegation_token_request&);
-awaitable<kafka::renew_delegation_token_response> handle_renew_delegation_token(
-    request_context&, kafka::renew_delegation_token_request&);
+awaitable<kafka::renew_delegation_token_response> handle_renew_delegation_token(request_context&,
+                                                                                kafka::renew_delegation_token_request&);
 awaitable<kafka::expire_delegation_token_response> handle_expire_delegation_token(
     request_context&, kafka::expire_delegation_token_request&);
 awaitable<kafka::describe_delegation_token_response> handle_describe_delegation_token(

@@ -96,8 +96,10 @@ private:
                 for (size_t i = 0; i < r->fields.size(); ++i) {
                     auto& rf = r->fields[i];
                     loc.push_back(std::to_string(i));
-                    if (const field* wf = writer_field(w, rf)) append(out, at("type", rf.type, wf->type, loc));
-                    else if (!rf.has_default) add(out, "READER_FIELD_MISSING_DEFAULT_VALUE", loc, rf.name);
+                    if (const field* wf = writer_field(w, rf))
+                        append(out, at("type", rf.type, wf->type, loc));
+                    else if (!rf.has_default)
+                        add(out, "READER_FIELD_MISSING_DEFAULT_VALUE", loc, rf.name);
                     loc.pop_back();
                 }
                 loc.pop_back();
@@ -175,7 +177,8 @@ std::string describe(const incompatibility& i, std::string_view reader_label, st
     else if (i.type == "MISSING_UNION_BRANCH")
         d = "The %s schema is missing a type inside a union field at path '" + p + "' in the %s schema";
     else if (i.type == "READER_FIELD_MISSING_DEFAULT_VALUE")
-        d = "The field '" + i.message + "' at path '" + p + "' in the %s schema has no default value and is missing in the %s schema";
+        d = "The field '" + i.message + "' at path '" + p +
+            "' in the %s schema has no default value and is missing in the %s schema";
     return "{errorType:'" + i.type + "', description:'" + fill(d, reader_label, writer_label) + "', additionalInfo:'" +
            i.message + "'}";
 }

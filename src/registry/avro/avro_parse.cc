@@ -21,10 +21,9 @@ struct parse_error : std::runtime_error {
 };
 
 const std::map<std::string, kind>& primitives() {
-    static const std::map<std::string, kind> m{{"null", kind::null_},   {"boolean", kind::boolean},
-                                               {"int", kind::int_},     {"long", kind::long_},
-                                               {"float", kind::float_}, {"double", kind::double_},
-                                               {"bytes", kind::bytes},  {"string", kind::string}};
+    static const std::map<std::string, kind> m{
+        {"null", kind::null_},   {"boolean", kind::boolean}, {"int", kind::int_},    {"long", kind::long_},
+        {"float", kind::float_}, {"double", kind::double_},  {"bytes", kind::bytes}, {"string", kind::string}};
     return m;
 }
 
@@ -55,8 +54,7 @@ bool valid_default(const node* n, const json& v, int depth) {
     switch (n->k) {
         case kind::null_: return v.is_null();
         case kind::boolean: return v.is_boolean();
-        case kind::int_:
-            return is_integral(v) && v.get<double>() >= -2147483648.0 && v.get<double>() <= 2147483647.0;
+        case kind::int_: return is_integral(v) && v.get<double>() >= -2147483648.0 && v.get<double>() <= 2147483647.0;
         case kind::long_: return is_integral(v);
         case kind::float_:
         case kind::double_: return v.is_number();
@@ -64,7 +62,8 @@ bool valid_default(const node* n, const json& v, int depth) {
         case kind::string:
         case kind::fixed: return v.is_string();
         case kind::enum_:
-            return v.is_string() && std::find(n->symbols.begin(), n->symbols.end(), v.get<std::string>()) != n->symbols.end();
+            return v.is_string() &&
+                   std::find(n->symbols.begin(), n->symbols.end(), v.get<std::string>()) != n->symbols.end();
         case kind::array:
             if (!v.is_array()) return false;
             for (auto& e : v)
@@ -114,7 +113,9 @@ public:
         if (type == "array" || type == "map") {
             node* n = make(type == "array" ? kind::array : kind::map);
             const char* key = type == "array" ? "items" : "values";
-            if (!j.contains(key)) throw parse_error(std::string(type == "array" ? "Array" : "Map") + " has no " + key + " type: " + j.dump());
+            if (!j.contains(key))
+                throw parse_error(std::string(type == "array" ? "Array" : "Map") + " has no " + key +
+                                  " type: " + j.dump());
             n->items = parse(j.at(key), space);
             take_props(j, *n, {"type", key});
             return n;

@@ -18,7 +18,22 @@
 
 namespace ketch::registry::avro {
 
-enum class kind { null_, boolean, int_, long_, float_, double_, bytes, string, record, enum_, array, map, union_, fixed };
+enum class kind {
+    null_,
+    boolean,
+    int_,
+    long_,
+    float_,
+    double_,
+    bytes,
+    string,
+    record,
+    enum_,
+    array,
+    map,
+    union_,
+    fixed
+};
 // "null", "int", "record", ... (the Avro type names; RECORD for errors too).
 const char* kind_name(kind k);
 // Upper case, as Java's Schema.Type prints them in compatibility messages ("INT").
@@ -39,18 +54,18 @@ struct field {
 
 struct node {
     kind k = kind::null_;
-    bool is_error = false;                  // a record declared as "error"
-    std::string name;                       // named types: the simple name
-    std::string space;                      // and the namespace ("" for none)
+    bool is_error = false;  // a record declared as "error"
+    std::string name;       // named types: the simple name
+    std::string space;      // and the namespace ("" for none)
     std::string doc;
-    std::vector<std::string> aliases;       // full names
-    std::vector<field> fields;              // record
-    std::vector<std::string> symbols;       // enum
-    std::string enum_default;               // enum, "" for none
+    std::vector<std::string> aliases;  // full names
+    std::vector<field> fields;         // record
+    std::vector<std::string> symbols;  // enum
+    std::string enum_default;          // enum, "" for none
     bool has_enum_default = false;
-    int64_t size = 0;                       // fixed
-    const node* items = nullptr;            // array items, map values
-    std::vector<const node*> branches;      // union
+    int64_t size = 0;                                           // fixed
+    const node* items = nullptr;                                // array items, map values
+    std::vector<const node*> branches;                          // union
     std::vector<std::pair<std::string, nlohmann::json>> props;  // other attributes, logicalType included
 
     bool named() const { return k == kind::record || k == kind::enum_ || k == kind::fixed; }
@@ -75,8 +90,7 @@ private:
 
 // deps: the texts of referenced schemas, dependencies first; their named
 // types become known to `text`. 42201 with the reason for an invalid schema.
-result_t<std::shared_ptr<const avro_schema>> parse_avro(std::string_view text,
-                                                        const std::vector<std::string>& deps);
+result_t<std::shared_ptr<const avro_schema>> parse_avro(std::string_view text, const std::vector<std::string>& deps);
 
 // The iterative nesting depth of a JSON value (arrays and objects).
 int json_depth(const nlohmann::json& j);

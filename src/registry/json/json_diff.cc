@@ -80,10 +80,14 @@ public:
         if (combiner(*o) || combiner(*u)) return combined(*o, *u, path, depth);
         auto ot = types_of(*o), ut = types_of(*u);
         if (ot != ut) {
-            if (ot.empty()) add("TYPE_NARROWED", path);
-            else if (ut.empty() || covered(ot, ut)) add("TYPE_EXTENDED", path);
-            else if (covered(ut, ot)) add("TYPE_NARROWED", path);
-            else return add("TYPE_CHANGED", path);
+            if (ot.empty())
+                add("TYPE_NARROWED", path);
+            else if (ut.empty() || covered(ot, ut))
+                add("TYPE_EXTENDED", path);
+            else if (covered(ut, ot))
+                add("TYPE_NARROWED", path);
+            else
+                return add("TYPE_CHANGED", path);
         }
         for (auto [k, name] : {std::pair{"$id", "ID_CHANGED"}, std::pair{"description", "DESCRIPTION_CHANGED"},
                                std::pair{"title", "TITLE_CHANGED"}, std::pair{"default", "DEFAULT_CHANGED"}}) {
@@ -160,9 +164,12 @@ private:
             return true;
         };
         if (*a == *b) return;
-        if (contains_all(*b, *a)) add("ENUM_ARRAY_EXTENDED", path + "/enum");
-        else if (contains_all(*a, *b)) add("ENUM_ARRAY_NARROWED", path + "/enum");
-        else add("ENUM_ARRAY_CHANGED", path + "/enum");
+        if (contains_all(*b, *a))
+            add("ENUM_ARRAY_EXTENDED", path + "/enum");
+        else if (contains_all(*a, *b))
+            add("ENUM_ARRAY_NARROWED", path + "/enum");
+        else
+            add("ENUM_ARRAY_CHANGED", path + "/enum");
     }
 
     // A numeric bound: `upper` bounds may grow, lower ones shrink; appearing is incompatible.
@@ -186,9 +193,12 @@ private:
         bound(o, u, "maxLength", true, path);
         bound(o, u, "minLength", false, path);
         auto a = member(o, "pattern"), b = member(u, "pattern");
-        if (a && !b) add("PATTERN_REMOVED", path + "/pattern");
-        else if (!a && b) add("PATTERN_ADDED", path + "/pattern");
-        else if (a && *a != *b) add("PATTERN_CHANGED", path + "/pattern");
+        if (a && !b)
+            add("PATTERN_REMOVED", path + "/pattern");
+        else if (!a && b)
+            add("PATTERN_ADDED", path + "/pattern");
+        else if (a && *a != *b)
+            add("PATTERN_CHANGED", path + "/pattern");
     }
 
     void numbers(const json& o, const json& u, const std::string& path) {
@@ -199,13 +209,18 @@ private:
         if (a && !a->is_number()) a = nullptr;
         if (b && !b->is_number()) b = nullptr;
         std::string p = path + "/multipleOf";
-        if (a && !b) add("MULTIPLE_OF_REMOVED", p);
-        else if (!a && b) add("MULTIPLE_OF_ADDED", p);
+        if (a && !b)
+            add("MULTIPLE_OF_REMOVED", p);
+        else if (!a && b)
+            add("MULTIPLE_OF_ADDED", p);
         else if (a && b && a->get<double>() != b->get<double>()) {
             double x = a->get<double>(), y = b->get<double>();
-            if (std::fmod(x, y) == 0) add("MULTIPLE_OF_REDUCED", p);
-            else if (std::fmod(y, x) == 0) add("MULTIPLE_OF_EXPANDED", p);
-            else add("MULTIPLE_OF_CHANGED", p);
+            if (std::fmod(x, y) == 0)
+                add("MULTIPLE_OF_REDUCED", p);
+            else if (std::fmod(y, x) == 0)
+                add("MULTIPLE_OF_EXPANDED", p);
+            else
+                add("MULTIPLE_OF_CHANGED", p);
         }
     }
 
@@ -249,18 +264,24 @@ void differ::objects(const json& o, const json& u, const std::string& path, int 
         }
         bool req = required_in(u, name), has_default = schema.is_object() && schema.contains("default");
         if (om == content::open) {
-            if (is_empty_schema(schema)) add("PROPERTY_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL", p);
-            else if (req) add(has_default ? "REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_OPEN_CONTENT_MODEL"
-                                          : "REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL", p);
-            else add("OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL", p);
+            if (is_empty_schema(schema))
+                add("PROPERTY_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL", p);
+            else if (req)
+                add(has_default ? "REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_OPEN_CONTENT_MODEL"
+                                : "REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL",
+                    p);
+            else
+                add("OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL", p);
         } else if (om == content::partial) {
             auto ap = member(o, "additionalProperties");
             bool covers = ap && compatible(ap, &schema, depth);
             add(covers ? "PROPERTY_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL"
-                       : "PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL", p);
+                       : "PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
+                p);
         } else if (req) {
             add(has_default ? "REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_UNOPEN_CONTENT_MODEL"
-                            : "REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL", p);
+                            : "REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL",
+                p);
         } else {
             add("OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL", p);
         }
@@ -268,15 +289,18 @@ void differ::objects(const json& o, const json& u, const std::string& path, int 
     for (auto& [name, schema] : opr.items()) {
         if (upr.contains(name)) continue;
         std::string p = path + "/properties/" + name;
-        if (um == content::open) add("PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL", p);
+        if (um == content::open)
+            add("PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL", p);
         else if (um == content::closed)
             add(is_false(schema) ? "PROPERTY_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL"
-                                 : "PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL", p);
+                                 : "PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL",
+                p);
         else {
             auto ap = member(u, "additionalProperties");
             bool covers = ap && compatible(&schema, ap, depth);
             add(covers ? "PROPERTY_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL"
-                       : "PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL", p);
+                       : "PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
+                p);
         }
     }
     required(o, u, upr, path);
@@ -308,10 +332,14 @@ void differ::additional_properties(const json& o, const json& u, content om, con
                                    int depth) {
     if (om != um) {
         std::string p = path + "/additionalProperties";
-        if (um == content::open) add("ADDITIONAL_PROPERTIES_ADDED", p);
-        else if (om == content::open) add("ADDITIONAL_PROPERTIES_REMOVED", p);
-        else if (om == content::closed) add("ADDITIONAL_PROPERTIES_EXTENDED", p);
-        else add("ADDITIONAL_PROPERTIES_NARROWED", p);
+        if (um == content::open)
+            add("ADDITIONAL_PROPERTIES_ADDED", p);
+        else if (om == content::open)
+            add("ADDITIONAL_PROPERTIES_REMOVED", p);
+        else if (om == content::closed)
+            add("ADDITIONAL_PROPERTIES_EXTENDED", p);
+        else
+            add("ADDITIONAL_PROPERTIES_NARROWED", p);
     } else if (om == content::partial) {
         auto a = member(o, "additionalProperties"), b = member(u, "additionalProperties");
         if (a && b) compare(a, b, path + "/additionalProperties", depth + 1);
@@ -320,24 +348,30 @@ void differ::additional_properties(const json& o, const json& u, content om, con
 
 void differ::arrays(const json& o, const json& u, const std::string& path, int depth) {
     auto oi = member(o, "items"), ui = member(u, "items");
-    if (oi && ui && !oi->is_array() && !ui->is_array()) compare(oi, ui, path + "/items", depth + 1);
+    if (oi && ui && !oi->is_array() && !ui->is_array())
+        compare(oi, ui, path + "/items", depth + 1);
     else if (oi && ui && oi->is_array() && ui->is_array()) {
         auto oa = member(o, "additionalItems"), ua = member(u, "additionalItems");
         bool o_open = !oa || is_empty_schema(*oa), u_open = !ua || is_empty_schema(*ua);
         for (size_t i = 0; i < std::max(oi->size(), ui->size()); ++i) {
             std::string p = path + "/items/" + std::to_string(i);
-            if (i < oi->size() && i < ui->size()) compare(&(*oi)[i], &(*ui)[i], p, depth + 1);
+            if (i < oi->size() && i < ui->size())
+                compare(&(*oi)[i], &(*ui)[i], p, depth + 1);
             else if (i < ui->size())
                 add(o_open ? (is_empty_schema((*ui)[i]) ? "ITEM_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL"
-                                                         : "ITEM_ADDED_TO_OPEN_CONTENT_MODEL")
-                           : "ITEM_ADDED_TO_CLOSED_CONTENT_MODEL", p);
+                                                        : "ITEM_ADDED_TO_OPEN_CONTENT_MODEL")
+                           : "ITEM_ADDED_TO_CLOSED_CONTENT_MODEL",
+                    p);
             else
                 add(u_open ? "ITEM_REMOVED_FROM_OPEN_CONTENT_MODEL"
                            : (is_false((*oi)[i]) ? "ITEM_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL"
-                                                 : "ITEM_REMOVED_FROM_CLOSED_CONTENT_MODEL"), p);
+                                                 : "ITEM_REMOVED_FROM_CLOSED_CONTENT_MODEL"),
+                    p);
         }
-    } else if (oi && !ui) add("TYPE_EXTENDED", path + "/items");
-    else if (!oi && ui) add("TYPE_NARROWED", path + "/items");
+    } else if (oi && !ui)
+        add("TYPE_EXTENDED", path + "/items");
+    else if (!oi && ui)
+        add("TYPE_NARROWED", path + "/items");
     bound(o, u, "maxItems", true, path);
     bound(o, u, "minItems", false, path);
     auto a = member(o, "uniqueItems"), b = member(u, "uniqueItems");

@@ -28,7 +28,8 @@ struct difference {
 };
 
 // Resolves a "$ref" value to the schema it names (nullptr when unknown).
-using ref_resolver = std::function<const nlohmann::ordered_json*(const std::string& ref, const nlohmann::ordered_json& from_doc)>;
+using ref_resolver =
+    std::function<const nlohmann::ordered_json*(const std::string& ref, const nlohmann::ordered_json& from_doc)>;
 
 std::vector<difference> diff(const nlohmann::ordered_json& original, const nlohmann::ordered_json& update,
                              const ref_resolver& resolve_original, const ref_resolver& resolve_update);

@@ -49,7 +49,8 @@ std::optional<std::string> check(const json& s, int depth) {
         if (i->is_array()) {
             for (auto& sub : *i)
                 if (auto err = check(sub, depth + 1)) return err;
-        } else if (auto err = check(*i, depth + 1)) return err;
+        } else if (auto err = check(*i, depth + 1))
+            return err;
     }
     for (const char* k : {"allOf", "anyOf", "oneOf", "prefixItems"})
         if (auto p = s.find(k); p != s.end()) {
@@ -74,7 +75,8 @@ const json* pointer(const json& doc, const std::string& fragment) {
 
 class json_parsed final : public parsed_schema {
 public:
-    json_parsed(json doc, std::vector<std::pair<std::string, json>> deps) : doc_(std::move(doc)), deps_(std::move(deps)) {
+    json_parsed(json doc, std::vector<std::pair<std::string, json>> deps)
+        : doc_(std::move(doc)), deps_(std::move(deps)) {
         canonical_ = doc_.dump();
         normalized_ = nlohmann::json::parse(canonical_).dump();  // std::map: keys sorted
     }
@@ -138,7 +140,8 @@ result_t<parsed_ptr> parse(std::string_view text, const std::vector<named_text>&
     try {
         for (auto& d : deps) {
             auto j = json::parse(d.text);
-            if (avro::json_depth(nlohmann::json::parse(d.text)) > k_max_nesting) return bad("a reference is nested too deeply");
+            if (avro::json_depth(nlohmann::json::parse(d.text)) > k_max_nesting)
+                return bad("a reference is nested too deeply");
             docs.emplace_back(d.name, std::move(j));
         }
         auto plain = nlohmann::json::parse(text);

@@ -6,13 +6,13 @@
 #include <google/protobuf/duration.pb.h>
 #include <google/protobuf/empty.pb.h>
 #include <google/protobuf/field_mask.pb.h>
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/source_context.pb.h>
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/timestamp.pb.h>
 #include <google/protobuf/type.pb.h>
 #include <google/protobuf/wrappers.pb.h>
-#include <google/protobuf/io/tokenizer.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include "registry/base64.h"
 #include "registry/protobuf/proto_schema.h"
@@ -44,8 +44,10 @@ public:
 int brace_depth(std::string_view text) {
     int depth = 0, max = 0;
     for (char c : text) {
-        if (c == '{') max = std::max(max, ++depth);
-        else if (c == '}') --depth;
+        if (c == '{')
+            max = std::max(max, ++depth);
+        else if (c == '}')
+            --depth;
     }
     return max;
 }

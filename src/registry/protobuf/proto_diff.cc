@@ -61,8 +61,10 @@ public:
         for (int i = 0; i < u.message_type_count(); ++i) collect(u.message_type(i), um);
         for (auto& [name, d] : om) {
             auto it = um.find(name);
-            if (it == um.end()) add("MESSAGE_REMOVED", "#/" + name);
-            else message(d, it->second, "#/" + name, 0);
+            if (it == um.end())
+                add("MESSAGE_REMOVED", "#/" + name);
+            else
+                message(d, it->second, "#/" + name, 0);
         }
         for (auto& [name, d] : um)
             if (!om.count(name)) add("MESSAGE_ADDED", "#/" + name);
@@ -102,16 +104,20 @@ private:
             std::string p = path + "/" + std::to_string(of->number());
             auto* o_oneof = of->real_containing_oneof();
             if (!uf) {
-                if (o_oneof && uo.count(o_oneof->name())) add("ONEOF_FIELD_REMOVED", p);
-                else add(of->is_required() ? "REQUIRED_FIELD_REMOVED" : "FIELD_REMOVED", p);
+                if (o_oneof && uo.count(o_oneof->name()))
+                    add("ONEOF_FIELD_REMOVED", p);
+                else
+                    add(of->is_required() ? "REQUIRED_FIELD_REMOVED" : "FIELD_REMOVED", p);
                 continue;
             }
             auto* u_oneof = uf->real_containing_oneof();
             if (of->name() != uf->name()) add("FIELD_NAME_CHANGED", p);
             if (o_oneof && !u_oneof) add("ONEOF_FIELD_MOVED_TO_TOP_LEVEL", p);
             if (!o_oneof && u_oneof) {
-                if (oo.count(u_oneof->name())) add("FIELD_MOVED_TO_EXISTING_ONEOF", path + "/" + u_oneof->name());
-                else ++moved_into[u_oneof->name()];
+                if (oo.count(u_oneof->name()))
+                    add("FIELD_MOVED_TO_EXISTING_ONEOF", path + "/" + u_oneof->name());
+                else
+                    ++moved_into[u_oneof->name()];
             }
             field(of, uf, p, depth);
         }
@@ -121,8 +127,10 @@ private:
             auto* uf = u->field(i);
             if (o->FindFieldByNumber(uf->number())) continue;
             std::string p = path + "/" + std::to_string(uf->number());
-            if (uf->real_containing_oneof()) add("ONEOF_FIELD_ADDED", p);
-            else add(uf->is_required() ? "REQUIRED_FIELD_ADDED" : "FIELD_ADDED", p);
+            if (uf->real_containing_oneof())
+                add("ONEOF_FIELD_ADDED", p);
+            else
+                add(uf->is_required() ? "REQUIRED_FIELD_ADDED" : "FIELD_ADDED", p);
         }
     }
 
@@ -171,11 +179,21 @@ std::vector<difference> diff(const gp::FileDescriptor& original, const gp::FileD
 }
 
 bool is_compatible_change(const std::string& type) {
-    static const std::set<std::string> ok{
-        "MESSAGE_ADDED", "MESSAGE_MOVED", "ENUM_ADDED", "ENUM_REMOVED", "ENUM_CONST_ADDED", "ENUM_CONST_CHANGED",
-        "ENUM_CONST_REMOVED", "FIELD_ADDED", "FIELD_REMOVED", "FIELD_NAME_CHANGED",
-        "FIELD_STRING_OR_BYTES_LABEL_CHANGED", "ONEOF_ADDED", "ONEOF_REMOVED", "ONEOF_FIELD_ADDED",
-        "ONEOF_FIELD_MOVED_TO_TOP_LEVEL"};
+    static const std::set<std::string> ok{"MESSAGE_ADDED",
+                                          "MESSAGE_MOVED",
+                                          "ENUM_ADDED",
+                                          "ENUM_REMOVED",
+                                          "ENUM_CONST_ADDED",
+                                          "ENUM_CONST_CHANGED",
+                                          "ENUM_CONST_REMOVED",
+                                          "FIELD_ADDED",
+                                          "FIELD_REMOVED",
+                                          "FIELD_NAME_CHANGED",
+                                          "FIELD_STRING_OR_BYTES_LABEL_CHANGED",
+                                          "ONEOF_ADDED",
+                                          "ONEOF_REMOVED",
+                                          "ONEOF_FIELD_ADDED",
+                                          "ONEOF_FIELD_MOVED_TO_TOP_LEVEL"};
     return ok.count(type) > 0;
 }
 
@@ -184,18 +202,25 @@ std::string describe(const difference& d, const std::string& first, const std::s
     const std::string& t = d.type;
     const std::string at = "'" + d.path + "'";
     std::string m;
-    if (t == "PACKAGE_CHANGED") m = "The package at " + at + " in the %s schema does not match the package in the %s schema";
-    else if (t == "MESSAGE_REMOVED") m = "The %s schema is missing a MESSAGE type at path " + at + " in the %s schema";
-    else if (t == "FIELD_KIND_CHANGED") m = "The type of a field at path " + at + " in the %s schema does not match the %s schema";
+    if (t == "PACKAGE_CHANGED")
+        m = "The package at " + at + " in the %s schema does not match the package in the %s schema";
+    else if (t == "MESSAGE_REMOVED")
+        m = "The %s schema is missing a MESSAGE type at path " + at + " in the %s schema";
+    else if (t == "FIELD_KIND_CHANGED")
+        m = "The type of a field at path " + at + " in the %s schema does not match the %s schema";
     else if (t == "FIELD_SCALAR_KIND_CHANGED")
         m = "The kind of a SCALAR field at path " + at + " in the %s schema does not match its kind in the %s schema";
     else if (t == "FIELD_NAMED_TYPE_CHANGED")
         m = "The type of a MESSAGE field at path " + at + " in the %s schema does not match its type in the %s schema";
     else if (t == "FIELD_NUMERIC_LABEL_CHANGED")
-        m = "The label for a NUMERIC field at path " + at + " in the %s schema does not match its label in the %s schema";
-    else if (t == "REQUIRED_FIELD_ADDED") m = "A required field  at path " + at + " in the %s schema is missing in the %s schema";
-    else if (t == "REQUIRED_FIELD_REMOVED") m = "The %s schema is missing a required field at path: " + at + " in the %s schema";
-    else if (t == "ONEOF_FIELD_REMOVED") m = "The %s schema is missing a oneof field at path " + at + " in the %s schema";
+        m = "The label for a NUMERIC field at path " + at +
+            " in the %s schema does not match its label in the %s schema";
+    else if (t == "REQUIRED_FIELD_ADDED")
+        m = "A required field  at path " + at + " in the %s schema is missing in the %s schema";
+    else if (t == "REQUIRED_FIELD_REMOVED")
+        m = "The %s schema is missing a required field at path: " + at + " in the %s schema";
+    else if (t == "ONEOF_FIELD_REMOVED")
+        m = "The %s schema is missing a oneof field at path " + at + " in the %s schema";
     else if (t == "MULTIPLE_FIELDS_MOVED_TO_ONEOF")
         m = "Multiple fields in the oneof at path " + at + " in the %s schema are outside a oneof in the %s schema";
     else if (t == "FIELD_MOVED_TO_EXISTING_ONEOF")

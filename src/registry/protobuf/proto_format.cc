@@ -11,7 +11,8 @@ namespace {
 
 class proto_parsed final : public parsed_schema {
 public:
-    explicit proto_parsed(std::shared_ptr<const proto_schema> s) : s_(std::move(s)), canonical_(s_->file()->DebugString()) {}
+    explicit proto_parsed(std::shared_ptr<const proto_schema> s)
+        : s_(std::move(s)), canonical_(s_->file()->DebugString()) {}
 
     schema_type type() const override { return schema_type::protobuf; }
     std::string canonical() const override { return canonical_; }

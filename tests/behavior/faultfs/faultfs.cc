@@ -34,8 +34,7 @@ enum mode read_mode(void) {
     struct stat st;
     if (!ctl || stat(ctl, &st) != 0) return MODE_OK;
     pthread_mutex_lock(&mu);
-    if (st.st_size != seen_size || st.st_mtim.tv_sec != seen_mtime.tv_sec ||
-        st.st_mtim.tv_nsec != seen_mtime.tv_nsec) {
+    if (st.st_size != seen_size || st.st_mtim.tv_sec != seen_mtime.tv_sec || st.st_mtim.tv_nsec != seen_mtime.tv_nsec) {
         char word[32] = {0};
         FILE* f = fopen(ctl, "re");
         if (f) {
@@ -76,7 +75,9 @@ ssize_t pwritev(int fd, const struct iovec* iov, int iovcnt, off_t offset) {
     return real(fd, iov, iovcnt, offset);
 }
 
-ssize_t pwritev64(int fd, const struct iovec* iov, int iovcnt, off_t offset) { return pwritev(fd, iov, iovcnt, offset); }
+ssize_t pwritev64(int fd, const struct iovec* iov, int iovcnt, off_t offset) {
+    return pwritev(fd, iov, iovcnt, offset);
+}
 
 int fdatasync(int fd) {
     using fn = int (*)(int);

@@ -35,12 +35,12 @@ TEST(metrics_page, counters_carry_their_reason_labels) {
 TEST(metrics_page, request_durations_fall_in_cumulative_buckets_per_api) {
     net::connection_stats c;
     net::request_metrics r;
-    r.record(0, 50us);     // Produce: <= 0.1 ms
-    r.record(0, 100us);    // <= 0.1 ms (bounds are inclusive)
-    r.record(0, 3ms);      // <= 5 ms
-    r.record(0, 60s);      // +Inf
-    r.record(18, 1ms);     // ApiVersions
-    r.record(-1, 1ms);     // not an API: ignored
+    r.record(0, 50us);   // Produce: <= 0.1 ms
+    r.record(0, 100us);  // <= 0.1 ms (bounds are inclusive)
+    r.record(0, 3ms);    // <= 5 ms
+    r.record(0, 60s);    // +Inf
+    r.record(18, 1ms);   // ApiVersions
+    r.record(-1, 1ms);   // not an API: ignored
     r.record(500, 1ms);
     auto text = render_metrics(c, r, nullptr);
     EXPECT_TRUE(has_line(text, "ketch_request_duration_seconds_bucket{api=\"Produce\",le=\"0.0001\"} 2"));

@@ -27,8 +27,8 @@ TEST(utf8, decodes_each_sequence_length) {
 TEST(utf8, malformed_input_is_one_replacement_per_byte) {
     for (std::string_view bad : {std::string_view("\x80"), std::string_view("\xc3"), std::string_view("\xe2\x82"),
                                  std::string_view("\xc3\x41"), std::string_view("\xc0\x80"),  // overlong NUL
-                                 std::string_view("\xed\xa0\x80"),                          // a surrogate
-                                 std::string_view("\xf4\x90\x80\x80"),                      // past U+10FFFF
+                                 std::string_view("\xed\xa0\x80"),                            // a surrogate
+                                 std::string_view("\xf4\x90\x80\x80"),                        // past U+10FFFF
                                  std::string_view("\xff")}) {
         size_t n = 0;
         EXPECT_EQ(first(bad, &n), k_replacement_character) << bad.size();

@@ -33,8 +33,16 @@ TEST(varint, known_encodings) {
 
 TEST(varint, round_trips_edges_and_random_values) {
     std::mt19937_64 rng(1);
-    std::vector<int64_t> values = {0, 1, -1, 63, -64, 64, -65, std::numeric_limits<int32_t>::max(),
-                                   std::numeric_limits<int32_t>::min(), std::numeric_limits<int64_t>::max(),
+    std::vector<int64_t> values = {0,
+                                   1,
+                                   -1,
+                                   63,
+                                   -64,
+                                   64,
+                                   -65,
+                                   std::numeric_limits<int32_t>::max(),
+                                   std::numeric_limits<int32_t>::min(),
+                                   std::numeric_limits<int64_t>::max(),
                                    std::numeric_limits<int64_t>::min()};
     for (int i = 0; i < 2000; ++i) values.push_back(int64_t(rng()) >> (rng() % 64));
     for (int64_t v : values) {

@@ -65,4 +65,3 @@ TEST(ClientConfig, SplitsHostPort) {
     EXPECT_THROW(split_host_port("h:70000"), std::invalid_argument);
     EXPECT_THROW(split_host_port("h:9x"), std::invalid_argument);
 }
-

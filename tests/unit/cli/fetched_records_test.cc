@@ -42,7 +42,8 @@ struct seen {
     std::vector<int64_t> offsets;
 };
 
-seen read(const kafka::fetch_response::partition_data& pd, int64_t from, bool committed, int64_t& next, size_t stop_after = 100) {
+seen read(const kafka::fetch_response::partition_data& pd, int64_t from, bool committed, int64_t& next,
+          size_t stop_after = 100) {
     seen s;
     next = read_fetched(pd, "t", from, committed, [&](const message& m) {
         EXPECT_EQ(m.partition, 3);
@@ -76,11 +77,10 @@ TEST(FetchedRecords, StopsWhereTheCallerSaysAndResumesThere) {
 }
 
 TEST(FetchedRecords, ReadCommittedSkipsAbortedTransactionsUpToTheirMarker) {
-    auto pd = data({batch(0, {"committed"}, 7, true),
-                    record::build_end_txn_marker(record::control_type::commit, 7, 0, 0, 1000, 1),
-                    batch(2, {"aborted"}, 8, true),
-                    record::build_end_txn_marker(record::control_type::abort, 8, 0, 0, 1000, 3),
-                    batch(4, {"later"}, 8, true)});
+    auto pd = data(
+        {batch(0, {"committed"}, 7, true), record::build_end_txn_marker(record::control_type::commit, 7, 0, 0, 1000, 1),
+         batch(2, {"aborted"}, 8, true), record::build_end_txn_marker(record::control_type::abort, 8, 0, 0, 1000, 3),
+         batch(4, {"later"}, 8, true)});
     pd.aborted_transactions.emplace();
     pd.aborted_transactions->push_back({.producer_id = 8, .first_offset = 2});
     int64_t next = 0;

@@ -43,11 +43,11 @@ TEST(OffsetSpec, ResolvesInsideTheLog) {
     EXPECT_EQ(resolve_offset(parse("beginning"), 100, 150, {}), 100);
     EXPECT_EQ(resolve_offset(parse("end"), 100, 150, {}), 150);
     EXPECT_EQ(resolve_offset(parse("120"), 100, 150, {}), 120);
-    EXPECT_EQ(resolve_offset(parse("5"), 100, 150, {}), 100);      // trimmed away: the start
-    EXPECT_EQ(resolve_offset(parse("999"), 100, 150, {}), 150);    // past the end: the end
+    EXPECT_EQ(resolve_offset(parse("5"), 100, 150, {}), 100);    // trimmed away: the start
+    EXPECT_EQ(resolve_offset(parse("999"), 100, 150, {}), 150);  // past the end: the end
     EXPECT_EQ(resolve_offset(parse("-10"), 100, 150, {}), 140);
     EXPECT_EQ(resolve_offset(parse("-100"), 100, 150, {}), 100);
     EXPECT_EQ(resolve_offset(parse("+10"), 100, 150, {}), 110);
     EXPECT_EQ(resolve_offset(parse("@5"), 100, 150, 130), 130);
-    EXPECT_EQ(resolve_offset(parse("@5"), 100, 150, -1), 150);     // no record that late: the end
+    EXPECT_EQ(resolve_offset(parse("@5"), 100, 150, -1), 150);  // no record that late: the end
 }

@@ -125,8 +125,8 @@ TEST(FaultRegistry, PauseHoldsUntilItsEnd) {
 
 TEST(FaultRegistry, RefusesBadRulesAndBoundsTheCount) {
     registry reg;
-    EXPECT_FALSE(reg.add(error_rule(0, 1), 0).second.empty());   // no code
-    EXPECT_FALSE(reg.add(error_rule(6, 0), 0).second.empty());   // count 0
+    EXPECT_FALSE(reg.add(error_rule(0, 1), 0).second.empty());  // no code
+    EXPECT_FALSE(reg.add(error_rule(6, 0), 0).second.empty());  // count 0
     rule r = error_rule(6, 1);
     r.on.partition = 1;  // a partition without its topic
     EXPECT_FALSE(reg.add(r, 0).second.empty());

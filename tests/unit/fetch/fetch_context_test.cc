@@ -54,8 +54,8 @@ TEST_F(fixture, an_incremental_fetch_reads_every_session_partition_and_sends_onl
     auto ps = c.partitions({});
     ASSERT_EQ(ps.size(), 3u);
     // t-1 has records; t-0 and t-2 are as before.
-    std::vector<partition_outcome> out{{.high_watermark = 10}, {.high_watermark = 12, .records_bytes = 80},
-                                       {.high_watermark = 10}};
+    std::vector<partition_outcome> out{
+        {.high_watermark = 10}, {.high_watermark = 12, .records_bytes = 80}, {.high_watermark = 10}};
     auto a = c.respond(keys_of(ps), out, true);
     EXPECT_EQ(a.error, error_code::none);
     EXPECT_EQ(a.session_id, id);
@@ -143,7 +143,7 @@ TEST_F(fixture, a_full_fetch_naming_a_session_closes_it) {
 TEST_F(fixture, a_full_cache_answers_full_fetches_without_a_session) {
     for (int i = 0; i < 16; ++i) ASSERT_NE(open_session(1), 0);
     EXPECT_EQ(open_session(1), 0);  // every slot taken, none evictable yet
-    now += 120001;                 // all stale now
+    now += 120001;                  // all stale now
     EXPECT_NE(open_session(1), 0);
 }
 

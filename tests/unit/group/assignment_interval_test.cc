@@ -28,7 +28,7 @@ protected:
 
 TEST(assignment_interval, the_next_target_waits_for_the_interval_unless_the_last_time_is_unknown) {
     EXPECT_EQ(group_config{}.consumer_assignment_interval_ms, 1000);
-    EXPECT_TRUE(can_compute_next_target(0, 1000, 5));  // a new or converted group
+    EXPECT_TRUE(can_compute_next_target(0, 1000, 5));     // a new or converted group
     EXPECT_TRUE(can_compute_next_target(5000, 0, 5000));  // interval 0: every time
     EXPECT_FALSE(can_compute_next_target(5000, 1000, 5999));
     EXPECT_TRUE(can_compute_next_target(5000, 1000, 6000));

@@ -64,7 +64,8 @@ TEST(uniform_assignor, a_joining_member_takes_partitions_without_moving_the_othe
 }
 
 TEST(uniform_assignor, heterogeneous_subscriptions_get_only_their_topics) {
-    auto in = input({{"a", {topic(1)}}, {"b", {topic(1), topic(2)}}, {"c", {topic(2)}}}, {{topic(1), 4}, {topic(2), 4}});
+    auto in =
+        input({{"a", {topic(1)}}, {"b", {topic(1), topic(2)}}, {"c", {topic(2)}}}, {{topic(1), 4}, {topic(2), 4}});
     auto out = assign_uniform(in);
     expect_complete(in, out);
     for (const auto& [id, a] : out) EXPECT_TRUE(size(a) >= 2 && size(a) <= 3) << id;

@@ -29,8 +29,7 @@ TEST_F(consumer_test, a_classic_group_with_members_is_not_a_consumer_group_witho
     stable_single_member("g");
     auto r = join("g", "m");
     EXPECT_EQ(r.error, error_code::group_id_not_found);
-    EXPECT_EQ(*r.error_message,
-              "Cannot upgrade classic group g to consumer group because online upgrade is disabled.");
+    EXPECT_EQ(*r.error_message, "Cannot upgrade classic group g to consumer group because online upgrade is disabled.");
     auto d = describe("g");
     EXPECT_EQ(d.error, error_code::group_id_not_found);
 }

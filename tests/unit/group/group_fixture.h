@@ -31,7 +31,7 @@ inline bytes subscription(const std::vector<std::string>& topics, int16_t versio
         store_be<int16_t>(b.data() + b.size() - 2, int16_t(t.size()));
         b.insert(b.end(), t.begin(), t.end());
     }
-    put32(-1);                  // user_data: null
+    put32(-1);                   // user_data: null
     if (version >= 1) put32(0);  // owned_partitions: empty (ignored by the coordinator)
     return b;
 }
@@ -162,8 +162,6 @@ protected:
     std::shared_ptr<group_coordinator> coord;
 };
 
-inline error_code only_error(const commit_result& r) {
-    return r.topics.at(0).partitions.at(0).error;
-}
+inline error_code only_error(const commit_result& r) { return r.topics.at(0).partitions.at(0).error; }
 
 }  // namespace ketch::group::testing

@@ -35,7 +35,7 @@ TEST_F(consumer_test, a_member_is_removed_after_the_groups_own_session_timeout) 
     join("other", "b");
     time.advance(cfg.consumer_session_timeout_ms);
     EXPECT_TRUE(describe("other").members.empty());  // the broker's timeout
-    EXPECT_EQ(describe("g").members.size(), 1u);      // the group's longer one
+    EXPECT_EQ(describe("g").members.size(), 1u);     // the group's longer one
     time.advance(5000);
     EXPECT_TRUE(describe("g").members.empty());
 }

@@ -71,7 +71,7 @@ TEST_F(group_test, initial_delay_waits_and_is_extended_by_new_joiners_up_to_the_
     time.advance(2999);
     EXPECT_FALSE(a.done());
     auto b = join(join_req("g", "", 3));  // joins during the delay: extends it
-    time.advance(1);                       // first delay ends, a new member was added
+    time.advance(1);                      // first delay ends, a new member was added
     EXPECT_FALSE(a.done());
     EXPECT_FALSE(b.done());
     time.advance(2999);

@@ -202,7 +202,8 @@ TEST_F(leave_static_test, static_rejoin_that_changes_the_selected_protocol_rebal
     EXPECT_EQ(coord->state_of("g"), group_state::stable);
     // Preferring roundrobin now changes the selected protocol: a rebalance
     // (which completes at once: the group's only member is the one joining).
-    auto back = join(join_req("g", "", 9, {{"roundrobin", subscription({"t1"})}, {"range", subscription({"t1"})}}, "i1"));
+    auto back =
+        join(join_req("g", "", 9, {{"roundrobin", subscription({"t1"})}, {"range", subscription({"t1"})}}, "i1"));
     EXPECT_EQ(coord->state_of("g"), group_state::completing_rebalance);
     ASSERT_TRUE(back.done());
     EXPECT_EQ(back.get().protocol_name, "roundrobin");

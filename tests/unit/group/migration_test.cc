@@ -25,12 +25,12 @@ protected:
         ASSERT_TRUE(j1.done() && j2.done());
         gen_ = j1.get().generation_id;
         const std::string leader = j1.get().leader;
-        auto sa = sync(group, a_, gen_, {{a_, encode_assignment({{"t1", {0, 1}}}, 1)},
-                                         {b_, encode_assignment({{"t1", {2, 3}}}, 1)}});
-        auto sb = sync(group, b_, gen_, leader == b_ ? std::vector<sync_assignment>{
-                                                           {a_, encode_assignment({{"t1", {0, 1}}}, 1)},
-                                                           {b_, encode_assignment({{"t1", {2, 3}}}, 1)}}
-                                                     : std::vector<sync_assignment>{});
+        auto sa = sync(group, a_, gen_,
+                       {{a_, encode_assignment({{"t1", {0, 1}}}, 1)}, {b_, encode_assignment({{"t1", {2, 3}}}, 1)}});
+        auto sb = sync(group, b_, gen_,
+                       leader == b_ ? std::vector<sync_assignment>{{a_, encode_assignment({{"t1", {0, 1}}}, 1)},
+                                                                   {b_, encode_assignment({{"t1", {2, 3}}}, 1)}}
+                                    : std::vector<sync_assignment>{});
         ASSERT_TRUE(sa.done() && sb.done());
         ASSERT_EQ(coord->state_of(group), group_state::stable);
     }
@@ -110,8 +110,9 @@ TEST_F(migration_test, upgrades_that_kafka_refuses) {
     stable_single_member("bad", {1, 2, 3});  // not a ConsumerProtocolAssignment
     auto r = join("bad", "m");
     EXPECT_EQ(r.error, error_code::group_id_not_found);
-    EXPECT_EQ(*r.error_message,
-              "Cannot upgrade classic group bad to consumer group because the embedded consumer protocol is malformed.");
+    EXPECT_EQ(
+        *r.error_message,
+        "Cannot upgrade classic group bad to consumer group because the embedded consumer protocol is malformed.");
     auto with_user_data = encode_assignment({{"t1", {0}}}, 0);
     with_user_data.resize(with_user_data.size() - 4);
     with_user_data.insert(with_user_data.end(), {0, 0, 0, 1, 7});

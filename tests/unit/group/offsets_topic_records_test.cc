@@ -77,7 +77,8 @@ TEST(offsets_topic_records, offset_commit_value_is_flexible_version_4) {
 
 bytes unhex(std::string_view h) {
     bytes out;
-    for (size_t i = 0; i + 1 < h.size(); i += 2) out.push_back(uint8_t(std::stoi(std::string(h.substr(i, 2)), nullptr, 16)));
+    for (size_t i = 0; i + 1 < h.size(); i += 2)
+        out.push_back(uint8_t(std::stoi(std::string(h.substr(i, 2)), nullptr, 16)));
     return out;
 }
 
@@ -93,8 +94,7 @@ TEST(offsets_topic_records, bytes_equal_what_kafka_4_3_1_writes) {
     expiring.expire_timestamp_ms = 1700000060000;
     EXPECT_EQ(offset_commit_value(expiring), unhex("0001000000000000002a00016d0000018bcfe568000000018bcfe65260"));
     meta::stored_group empty{.group = "grp", .protocol_type = "consumer", .generation = 5, .empty_since_ms = 123};
-    EXPECT_EQ(group_metadata_value(empty),
-              unhex("00030008636f6e73756d657200000005ffffffff000000000000007b00000000"));
+    EXPECT_EQ(group_metadata_value(empty), unhex("00030008636f6e73756d657200000005ffffffff000000000000007b00000000"));
 }
 
 TEST(offsets_topic_records, offset_commit_value_with_expire_timestamp_is_version_1) {
@@ -135,9 +135,9 @@ TEST(offsets_topic_records, stable_group_value_has_its_members) {
     meta::stored_group g{.group = "grp", .protocol_type = "consumer", .generation = 2, .state = encode_classic(cg)};
     auto v = group_metadata_value(g);
     ASSERT_TRUE(v);
-    EXPECT_EQ(*v, cat({be16(3), str("consumer"), be32(2), str("range"), str("m1"), be64(1700000000000), be32(1), str("m1"),
-                       str("i1"), str("c"), str("/127.0.0.1"), be32(300000), be32(45000), be32(2), bytes{1, 2},
-                       be32(1), bytes{9}}));
+    EXPECT_EQ(*v, cat({be16(3), str("consumer"), be32(2), str("range"), str("m1"), be64(1700000000000), be32(1),
+                       str("m1"), str("i1"), str("c"), str("/127.0.0.1"), be32(300000), be32(45000), be32(2),
+                       bytes{1, 2}, be32(1), bytes{9}}));
     // Kafka 4.3.1's GroupMetadataValue v3 of the same group (currentStateTimestamp 1700000000000).
     EXPECT_EQ(*v, unhex("00030008636f6e73756d657200000002000572616e676500026d310000018bcfe568000000000100026d3100026931"
                         "000163000a2f3132372e302e302e31000493e00000afc80000000201020000000109"));

@@ -21,8 +21,10 @@ TEST(java_hash, matches_java_string_hash_code) {
     EXPECT_EQ(java_string_hash("roundrobin"), -128548644);
     EXPECT_EQ(java_string_hash("cooperative-sticky"), 1843682987);
     EXPECT_EQ(java_string_hash(""), 0);
-    EXPECT_EQ(java_string_hash("\xe2\x82\xac" "uro"), 249288006);   // BMP character
-    EXPECT_EQ(java_string_hash("\xf0\x9f\x98\x80"), 1772899);       // surrogate pair
+    EXPECT_EQ(java_string_hash("\xe2\x82\xac"
+                               "uro"),
+              249288006);                                      // BMP character
+    EXPECT_EQ(java_string_hash("\xf0\x9f\x98\x80"), 1772899);  // surrogate pair
 }
 
 TEST(java_hash, hash_map_iterates_by_bucket_then_insertion) {

@@ -34,7 +34,7 @@ TEST(regex_cache, accepts_re2j_syntax_that_ecmascript_lacks) {
 }
 
 TEST(regex_cache, refuses_what_re2j_refuses) {
-    EXPECT_FALSE(valid("(a)\\1"));      // backreference
+    EXPECT_FALSE(valid("(a)\\1"));         // backreference
     EXPECT_FALSE(valid("orders(?=-eu)"));  // lookahead
     EXPECT_FALSE(valid("(unclosed"));
     regex_cache rx;

@@ -89,9 +89,7 @@ TEST(StreamsAssignor, PreviousStandbyBecomesActiveWhenTheOwnerLeaves) {
     EXPECT_TRUE(has(m2_prev.standby, out["m2"].active.begin()->first, *out["m2"].active.begin()->second.begin()));
 }
 
-TEST(StreamsAssignor, NoMembersNoAssignment) {
-    EXPECT_TRUE(assign_tasks({}, {{"0", {4, true}}}, 1).empty());
-}
+TEST(StreamsAssignor, NoMembersNoAssignment) { EXPECT_TRUE(assign_tasks({}, {{"0", {4, true}}}, 1).empty()); }
 
 }  // namespace
 }  // namespace ketch::group

@@ -19,7 +19,8 @@ TEST_F(streams_test, RequestErrors) {
     a.topology->subtopologies[1].state_changelog_topics[0].partitions = 2;
     r = coord->streams_heartbeat(a);
     EXPECT_EQ(r.error, error_code::streams_invalid_topology);
-    EXPECT_EQ(r.error_message, "Changelog topic app-changelog must have an undefined partition count, but it is set to 2.");
+    EXPECT_EQ(r.error_message,
+              "Changelog topic app-changelog must have an undefined partition count, but it is set to 2.");
     a = join_streams("m1", "p1");
     a.rebalance_timeout_ms = -1;
     EXPECT_EQ(coord->streams_heartbeat(a).error_message, "RebalanceTimeoutMs must be provided in first request.");

@@ -59,10 +59,8 @@ TEST(StreamsTopology, MissingInternalTopicsAreToBeCreatedWithTheirConfigs) {
     ASSERT_EQ(c.topics_to_create.size(), 2u);
     // The repartition topic takes its writer's partitions; the changelog one
     // the number of tasks; replication factor 0 is the broker's default (-1).
-    EXPECT_EQ(c.topics_to_create[0],
-              (streams_topic_to_create{"app-rep", 6, -1, {{"cleanup.policy", "delete"}}}));
-    EXPECT_EQ(c.topics_to_create[1],
-              (streams_topic_to_create{"app-changelog", 6, 3, {{"cleanup.policy", "compact"}}}));
+    EXPECT_EQ(c.topics_to_create[0], (streams_topic_to_create{"app-rep", 6, -1, {{"cleanup.policy", "delete"}}}));
+    EXPECT_EQ(c.topics_to_create[1], (streams_topic_to_create{"app-changelog", 6, 3, {{"cleanup.policy", "compact"}}}));
 }
 
 TEST(StreamsTopology, ReadyWithTheNumberOfTasks) {
@@ -92,8 +90,9 @@ TEST(StreamsTopology, RepartitionSourceNeverWrittenIsInvalid) {
     t.subtopologies[0].repartition_sink_topics.clear();
     auto c = configure_topics(t, topics({{"input", 6}}));
     ASSERT_TRUE(c.invalid);
-    EXPECT_EQ(*c.invalid, "Failed to compute number of partitions for all repartition topics, because a repartition "
-                          "source topic is never used as a sink topic.");
+    EXPECT_EQ(*c.invalid,
+              "Failed to compute number of partitions for all repartition topics, because a repartition "
+              "source topic is never used as a sink topic.");
 }
 
 TEST(StreamsTopology, CopartitionedSourcesMustAgree) {

@@ -95,7 +95,7 @@ TEST_F(txn_offsets_test, member_of_stable_group_is_validated) {
 TEST_F(txn_offsets_test, offsets_verified_against_a_transaction_that_ended_are_refused) {
     auto guard = coord->begin_txn_offsets_verification(7);
     EXPECT_EQ(coord->begin_txn_offsets_verification(7), guard);  // one per transaction
-    EXPECT_TRUE(coord->complete_txn_offsets(7, false));           // the transaction ends meanwhile
+    EXPECT_TRUE(coord->complete_txn_offsets(7, false));          // the transaction ends meanwhile
     EXPECT_EQ(txn_commit("g", 7, 42, -1, "", guard).topics[0].partitions[0].error, error_code::invalid_txn_state);
     EXPECT_FALSE(coord->has_pending_txn_offset("g", "t1", 0));
     EXPECT_TRUE(coord->complete_txn_offsets(7, true));  // the producer's next commit

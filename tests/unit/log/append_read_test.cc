@@ -12,8 +12,8 @@ namespace {
 using testing::log_fixture;
 using testing::make_batch;
 using testing::must_append;
-using testing::read_all_headers;
 using testing::next_fetch_offset;
+using testing::read_all_headers;
 using testing::whole_batches;
 
 TEST(local_log_append, assigns_consecutive_offsets_from_zero) {
@@ -162,8 +162,8 @@ TEST(local_log_read, fills_max_bytes_ending_with_a_partial_batch) {
 TEST(local_log_read, offset_in_middle_of_batch_returns_that_batch) {
     log_fixture fx;
     auto log = fx.open();
-    must_append(*log, make_batch(5, 1));   // 0..4
-    must_append(*log, make_batch(5, 2));   // 5..9
+    must_append(*log, make_batch(5, 1));  // 0..4
+    must_append(*log, make_batch(5, 2));  // 5..9
     auto r = log->read(7, 1 << 20, {});
     ASSERT_TRUE(r.ok());
     auto b = read_bytes(*r);

@@ -50,7 +50,8 @@ struct cleaner : ::testing::Test {
         if (!entries.ok()) return {"<list_dir failed>"};
         std::vector<io::dir_entry> list = *entries;
         for (const auto& e : list)
-            if (e.name.ends_with(k_cleaned_suffix) || e.name.ends_with(k_swap_suffix) || e.name.ends_with(k_deleted_suffix))
+            if (e.name.ends_with(k_cleaned_suffix) || e.name.ends_with(k_swap_suffix) ||
+                e.name.ends_with(k_deleted_suffix))
                 out.push_back(e.name);
         return out;
     }
@@ -84,8 +85,8 @@ TEST_F(cleaner, keeps_the_latest_record_per_key_at_its_offset) {
     EXPECT_EQ(read_cleaner_checkpoint(*fx.mem, fx.dir), 6);
 
     auto c = read_contents(*log);
-    EXPECT_EQ(c.records, (std::vector<seen_record>{{3, "k2", "a"}, {4, "k1", "b"}, {5, "k0", "c"},
-                                                   {6, "k3", "a"}, {7, "k3", "b"}}));
+    EXPECT_EQ(c.records, (std::vector<seen_record>{
+                             {3, "k2", "a"}, {4, "k1", "b"}, {5, "k0", "c"}, {6, "k3", "a"}, {7, "k3", "b"}}));
     EXPECT_EQ(log->log_end_offset(), 8);
     EXPECT_EQ(log->log_start_offset(), 0);
     // A reader holding the old segments keeps reading them (file_slice keeps the files).
@@ -107,7 +108,8 @@ TEST_F(cleaner, tombstone_survives_one_pass_with_a_delete_horizon_then_goes) {
     auto cfg = eager();
     ASSERT_TRUE(clean(cfg, T).cleaned);
     auto c = read_contents(*log);
-    EXPECT_EQ(c.records, (std::vector<seen_record>{{1, "b", "1"}, {2, "a", std::nullopt}, {3, "c", "1"}, {4, "d", "1"}}));
+    EXPECT_EQ(c.records,
+              (std::vector<seen_record>{{1, "b", "1"}, {2, "a", std::nullopt}, {3, "c", "1"}, {4, "d", "1"}}));
     // The tombstone's batch now carries the horizon (KIP-534): attribute bit 6,
     // base timestamp = cleaning time + delete.retention.ms.
     for (const auto& h : c.batches) {
@@ -120,13 +122,15 @@ TEST_F(cleaner, tombstone_survives_one_pass_with_a_delete_horizon_then_goes) {
     put("d", "2");
     put("e", "1");
     ASSERT_TRUE(clean(cfg, T + 500).cleaned);
-    EXPECT_EQ(read_contents(*log).records,
-              (std::vector<seen_record>{{1, "b", "1"}, {2, "a", std::nullopt}, {3, "c", "1"}, {5, "d", "2"}, {6, "e", "1"}}));
+    EXPECT_EQ(
+        read_contents(*log).records,
+        (std::vector<seen_record>{{1, "b", "1"}, {2, "a", std::nullopt}, {3, "c", "1"}, {5, "d", "2"}, {6, "e", "1"}}));
     put("f", "1");
     put("g", "1");
     ASSERT_TRUE(clean(cfg, T + cfg.delete_retention_ms).cleaned);
     EXPECT_EQ(read_contents(*log).records,
-              (std::vector<seen_record>{{1, "b", "1"}, {3, "c", "1"}, {5, "d", "2"}, {6, "e", "1"}, {7, "f", "1"}, {8, "g", "1"}}));
+              (std::vector<seen_record>{
+                  {1, "b", "1"}, {3, "c", "1"}, {5, "d", "2"}, {6, "e", "1"}, {7, "f", "1"}, {8, "g", "1"}}));
 }
 
 TEST_F(cleaner, offsets_stay_gaps_and_empty_batches_keep_producer_state_and_the_round_end) {
@@ -198,7 +202,7 @@ TEST_F(cleaner, max_compaction_lag_overrides_the_dirty_ratio) {
     put("b", "2", T - 10'000);
     put("c", "1", T);
     EXPECT_FALSE(clean(cfg, T).cleaned);  // ratio 2/3 < 0.99
-    cfg.max_compaction_lag_ms = 5'000;   // the dirty segment's first batch is 10 s old
+    cfg.max_compaction_lag_ms = 5'000;    // the dirty segment's first batch is 10 s old
     EXPECT_TRUE(clean(cfg, T).cleaned);
     EXPECT_EQ(read_contents(*log).records, (std::vector<seen_record>{{1, "a", "2"}, {3, "b", "2"}, {4, "c", "1"}}));
 }

@@ -41,9 +41,9 @@ struct seen_record {
 };
 
 struct log_contents {
-    std::vector<seen_record> records;               // data records, offset order
-    std::vector<int64_t> control_offsets;           // control records
-    std::vector<record::batch_header> batches;      // every batch
+    std::vector<seen_record> records;           // data records, offset order
+    std::vector<int64_t> control_offsets;       // control records
+    std::vector<record::batch_header> batches;  // every batch
 };
 
 inline log_contents read_contents(partition_log& log) {

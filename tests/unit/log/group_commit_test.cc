@@ -60,7 +60,7 @@ struct countdown {
 TEST(group_commit, many_waiters_share_few_fdatasyncs) {
     log_fixture fx;
     fx.config.flush_interval_ms = log_config::never;  // only waiters cause syncs
-    auto fl = std::make_shared<flusher>();  // the real thread
+    auto fl = std::make_shared<flusher>();            // the real thread
     auto log = fx.open(false, fl);
     sync_gate gate;
     fx.fs->set_before_sync([&](const std::string&) { gate.hook(); });

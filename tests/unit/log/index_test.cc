@@ -65,7 +65,7 @@ TEST(time_index, lookup_finds_last_entry_not_after_target) {
     t.append_max();
     t.append_max();  // unchanged max: no duplicate
     EXPECT_EQ(t.entries().size(), 2u);
-    EXPECT_EQ(t.lookup(99), 1000);    // before all: segment base
+    EXPECT_EQ(t.lookup(99), 1000);  // before all: segment base
     EXPECT_EQ(t.lookup(150), 1000);
     EXPECT_EQ(t.lookup(200), 1050);
     EXPECT_EQ(t.lookup(10'000), 1050);

@@ -29,10 +29,10 @@ TEST(log_format, golden_partition_directory) {
     auto log = fx.open();
     ASSERT_EQ(log->log_end_offset(), 100);
 
-    bytes a = make_batch({{1000, "a"}});                 // 69 bytes at position 0,   offset 100
-    bytes b = make_batch({{2000, "b"}, {3000, "c"}});    // 78 bytes at position 69,  offsets 101-102
-    bytes c = make_batch({{4000, "d"}});                 // 69 bytes at position 147, offset 103
-    bytes d = make_batch({{5000, "e"}});                 // 69 bytes at position 216, offset 104
+    bytes a = make_batch({{1000, "a"}});               // 69 bytes at position 0,   offset 100
+    bytes b = make_batch({{2000, "b"}, {3000, "c"}});  // 78 bytes at position 69,  offsets 101-102
+    bytes c = make_batch({{4000, "d"}});               // 69 bytes at position 147, offset 103
+    bytes d = make_batch({{5000, "e"}});               // 69 bytes at position 216, offset 104
     ASSERT_EQ(a.size(), 69u);
     ASSERT_EQ(b.size(), 78u);
     for (auto* x : {&a, &b, &c, &d}) must_append(*log, *x);
@@ -65,20 +65,24 @@ TEST(log_format, golden_partition_directory) {
 
     // .index: one entry, for the batch at 147 (>= 100 bytes after the segment
     // start); the batch at 216 is only 69 bytes after it.
-    EXPECT_EQ(file(fx, "00000000000000000100.index"), (bytes{
-        0x4B, 0x4F, 0x49, 0x58,  0x00, 0x01,  0x00, 0x08,  0, 0, 0, 0, 0, 0, 0, 100,  // "KOIX" v1 size 8 base 100
-        0, 0, 0, 3,  0, 0, 0, 147,                                                   // relative offset 3 -> 147
-        0, 0, 0, 1,  0x09, 0xF9, 0x5A, 0xD1,                                         // 1 entry, CRC-32C
-    }));
+    EXPECT_EQ(
+        file(fx, "00000000000000000100.index"),
+        (bytes{
+            0x4B, 0x4F, 0x49, 0x58, 0x00, 0x01, 0x00, 0x08, 0, 0, 0, 0, 0, 0, 0, 100,  // "KOIX" v1 size 8 base 100
+            0,    0,    0,    3,    0,    0,    0,    147,                             // relative offset 3 -> 147
+            0,    0,    0,    1,    0x09, 0xF9, 0x5A, 0xD1,                            // 1 entry, CRC-32C
+        }));
 
     // .timeindex: (4000, +3) added with the offset index entry (the max so far,
     // first reached by offset 103), and (5000, +4) added when the segment closed.
-    EXPECT_EQ(file(fx, "00000000000000000100.timeindex"), (bytes{
-        0x4B, 0x54, 0x49, 0x58,  0x00, 0x01,  0x00, 0x0C,  0, 0, 0, 0, 0, 0, 0, 100,  // "KTIX" v1 size 12 base 100
-        0, 0, 0, 0, 0, 0, 0x0F, 0xA0,  0, 0, 0, 3,                                   // 4000 -> +3
-        0, 0, 0, 0, 0, 0, 0x13, 0x88,  0, 0, 0, 4,                                   // 5000 -> +4
-        0, 0, 0, 2,  0x7E, 0x30, 0x6F, 0x25,                                         // 2 entries, CRC-32C
-    }));
+    EXPECT_EQ(
+        file(fx, "00000000000000000100.timeindex"),
+        (bytes{
+            0x4B, 0x54, 0x49, 0x58, 0x00, 0x01, 0x00, 0x0C, 0, 0, 0, 0, 0, 0, 0, 100,  // "KTIX" v1 size 12 base 100
+            0,    0,    0,    0,    0,    0,    0x0F, 0xA0, 0, 0, 0, 3,                // 4000 -> +3
+            0,    0,    0,    0,    0,    0,    0x13, 0x88, 0, 0, 0, 4,                // 5000 -> +4
+            0,    0,    0,    2,    0x7E, 0x30, 0x6F, 0x25,                            // 2 entries, CRC-32C
+        }));
 
     auto cp = file(fx, "checkpoint");
     EXPECT_EQ(std::string(cp.begin(), cp.end()), "ketch-checkpoint 1\nlog_start_offset 100\nrecovery_point 100\n");

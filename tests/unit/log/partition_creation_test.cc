@@ -94,8 +94,8 @@ TEST_F(creation_fixture, creations_do_not_wait_for_each_other) {
     auto m = open();
     std::promise<void> entered, release;
     auto released = release.get_future().share();
-    faults->set_fault_rule([&, armed = std::make_shared<std::atomic<bool>>(true)](const std::string& path, bool sync)
-                               -> std::optional<io::io_errc> {
+    faults->set_fault_rule([&, armed = std::make_shared<std::atomic<bool>>(true)](
+                               const std::string& path, bool sync) -> std::optional<io::io_errc> {
         if (!sync && path.find("/slow-0/") != std::string::npos && armed->exchange(false)) {
             entered.set_value();
             released.wait();

@@ -173,8 +173,8 @@ TEST(producer_state, txn_index_layout_is_kafkas) {
     // Kafka's TransactionIndex / AbortedTxn: version i16 0, producer id,
     // first offset, last offset, last stable offset (i64 each), 34 bytes.
     bytes b = segment::serialize_aborted({{0x0A, 1, 2, 3}});
-    const uint8_t want[34] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0A, 0, 0, 0, 0, 0, 0, 0, 1,
-                              0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3};
+    const uint8_t want[34] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0A, 0, 0, 0, 0, 0, 0, 0,
+                              1, 0, 0, 0, 0, 0, 0, 0, 2, 0,    0, 0, 0, 0, 0, 0, 3};
     ASSERT_EQ(b.size(), k_txn_index_entry_size);
     EXPECT_TRUE(std::equal(std::begin(want), std::end(want), b.begin()));
     auto back = segment::parse_aborted(b);

@@ -58,7 +58,7 @@ TEST(local_log_roll, by_time_judged_from_first_batch_timestamp) {
     EXPECT_EQ(log->segment_base_offsets().size(), 1u);
     must_append(*log, make_batch(1, 11'001));
     EXPECT_EQ(log->segment_base_offsets(), (std::vector<int64_t>{0, 2}));
-    must_append(*log, make_batch(1, 500));     // an old timestamp never rolls
+    must_append(*log, make_batch(1, 500));  // an old timestamp never rolls
     EXPECT_EQ(log->segment_base_offsets().size(), 2u);
 }
 

@@ -52,13 +52,13 @@ inline bytes make_batch(const std::vector<test_record>& records, int16_t attribu
     bytes body;
     for (size_t i = 0; i < records.size(); ++i) {
         bytes rec;
-        rec.push_back(0);                                   // attributes
-        put_varlong(rec, records[i].timestamp - base_ts);   // timestamp delta
-        put_varlong(rec, int64_t(i));                       // offset delta
-        put_varlong(rec, -1);                               // null key
+        rec.push_back(0);                                  // attributes
+        put_varlong(rec, records[i].timestamp - base_ts);  // timestamp delta
+        put_varlong(rec, int64_t(i));                      // offset delta
+        put_varlong(rec, -1);                              // null key
         put_varlong(rec, int64_t(records[i].value.size()));
         rec.insert(rec.end(), records[i].value.begin(), records[i].value.end());
-        put_varlong(rec, 0);                                // no headers
+        put_varlong(rec, 0);  // no headers
         put_varlong(body, int64_t(rec.size()));
         body.insert(body.end(), rec.begin(), rec.end());
     }
@@ -100,8 +100,8 @@ inline bool decode_timestamps(byte_view batch, const record_visitor& visit) {
         in = in.subspan(size_t(len));
         rec = rec.subspan(1);  // attributes
         if (!get_varlong(rec, ts_delta) || !get_varlong(rec, off_delta)) return false;
-        int64_t ts = h->ts_type() == record::timestamp_type::log_append_time ? h->max_timestamp
-                                                                              : h->base_timestamp + ts_delta;
+        int64_t ts =
+            h->ts_type() == record::timestamp_type::log_append_time ? h->max_timestamp : h->base_timestamp + ts_delta;
         if (!visit(h->base_offset + off_delta, ts)) return true;
     }
     return true;
@@ -160,7 +160,8 @@ std::string for_each_batch(partition_log& log, int64_t offset, Fn&& fn) {
 // Reads everything from `offset` to the end: the bytes of the whole batches.
 inline bytes read_all_bytes(partition_log& log, int64_t offset) {
     bytes out;
-    for_each_batch(log, offset, [&](const record::batch_header&, byte_view b) { out.insert(out.end(), b.begin(), b.end()); });
+    for_each_batch(log, offset,
+                   [&](const record::batch_header&, byte_view b) { out.insert(out.end(), b.begin(), b.end()); });
     return out;
 }
 

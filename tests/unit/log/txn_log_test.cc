@@ -52,8 +52,8 @@ TEST_F(txn_log, a_marker_is_a_control_batch_that_ends_the_transaction_and_moves_
 
 TEST_F(txn_log, read_committed_stops_at_the_lso_and_reports_aborted_transactions) {
     auto log = open();
-    app(*log, 1, 0, 0, 2, true);  // 0-1 (aborted)
-    app(*log, 2, 0, 0, 1, true);  // 2 (open)
+    app(*log, 1, 0, 0, 2, true);                                      // 0-1 (aborted)
+    app(*log, 2, 0, 0, 1, true);                                      // 2 (open)
     ASSERT_TRUE(log->append_txn_marker(1, 0, false, 0, clock).ok());  // 3
     EXPECT_EQ(log->last_stable_offset(), 2);
     auto r = log->read(0, 1 << 20, committed());
@@ -81,9 +81,9 @@ TEST_F(txn_log, read_committed_stops_at_the_lso_and_reports_aborted_transactions
 
 TEST_F(txn_log, aborted_transactions_overlapping_the_fetch_start_are_reported) {
     auto log = open();
-    app(*log, 1, 0, 0, 1, true);                                       // 0
+    app(*log, 1, 0, 0, 1, true);                                      // 0
     ASSERT_TRUE(log->append_txn_marker(1, 0, false, 0, clock).ok());  // 1
-    app(*log, 2, 0, 0, 1);                                             // 2
+    app(*log, 2, 0, 0, 1);                                            // 2
     auto from2 = log->read(2, 1 << 20, committed());
     EXPECT_TRUE(from2->aborted->empty());
     auto from1 = log->read(1, 1 << 20, committed());
@@ -152,7 +152,7 @@ TEST_F(txn_log, producer_state_and_the_aborted_index_survive_a_crash) {
 TEST_F(txn_log, a_marker_written_again_after_a_crash_ends_nothing_more) {
     {
         auto log = open();
-        app(*log, 1, 0, 0, 2, true);                                       // 0-1
+        app(*log, 1, 0, 0, 2, true);                                      // 0-1
         ASSERT_TRUE(log->append_txn_marker(1, 0, false, 0, clock).ok());  // 2
         ASSERT_TRUE(log->flush().ok());
         // no close: a crash
@@ -180,7 +180,7 @@ TEST_F(txn_log, moving_the_log_start_keeps_producers_and_the_lso_at_or_above_it)
     config.segment_bytes = 300;  // several segments, so whole ones go
     {
         auto log = open();
-        app(*log, 1, 0, 0, 2, true);  // 0-1: open transaction
+        app(*log, 1, 0, 0, 2, true);                            // 0-1: open transaction
         for (int i = 0; i < 6; ++i) app(*log, 2, 0, i * 2, 2);  // 2-13: idempotent
         ASSERT_GT(log->segment_base_offsets().size(), 2u);
         ASSERT_TRUE(log->delete_records_before(6).ok());

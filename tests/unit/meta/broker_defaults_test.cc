@@ -80,14 +80,11 @@ TEST(log_settings, overrides_beat_broker_defaults_which_beat_kafka_defaults) {
     ASSERT_EQ(d.set("log.retention.hours", "1"), std::nullopt);
     ASSERT_EQ(d.set("log.segment.bytes", "2097152"), std::nullopt);
     topic t;
-    t.configs = {{"segment.bytes", "1048576"},
-                 {"cleanup.policy", "compact, delete"},
-                 {"compression.type", "zstd"},
-                 {"message.timestamp.type", "LogAppendTime"},
-                 {"max.compaction.lag.ms", "1000"},
-                 {"local.retention.ms", "10"}};
+    t.configs = {{"segment.bytes", "1048576"},      {"cleanup.policy", "compact, delete"},
+                 {"compression.type", "zstd"},      {"message.timestamp.type", "LogAppendTime"},
+                 {"max.compaction.lag.ms", "1000"}, {"local.retention.ms", "10"}};
     auto s = effective_log_settings(t, d);
-    EXPECT_EQ(s.retention_ms, 3600000);  // broker
+    EXPECT_EQ(s.retention_ms, 3600000);   // broker
     EXPECT_EQ(s.segment_bytes, 1048576);  // topic
     EXPECT_TRUE(s.cleanup_compact);
     EXPECT_TRUE(s.cleanup_delete);

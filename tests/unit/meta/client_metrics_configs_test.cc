@@ -35,7 +35,8 @@ TEST(client_metrics_configs, validation_order_and_error_kinds_follow_kafka) {
     EXPECT_EQ(failure_of({{"metrics", "a,,b"}}, errc::invalid_config),
               "Configuration 'metrics' values must not be empty.");
     for (const char* bad : {"client_id", "client_id=", "client_id=a=b", "foo=bar", "client_id=["})
-        EXPECT_EQ(failure_of({{"match", bad}}, errc::invalid_config), std::string("Illegal client matching pattern: ") + bad);
+        EXPECT_EQ(failure_of({{"match", bad}}, errc::invalid_config),
+                  std::string("Illegal client matching pattern: ") + bad);
 }
 
 TEST(client_metrics_configs, describe_shows_canonical_values_and_only_set_keys_as_synonyms) {
@@ -56,9 +57,7 @@ TEST(client_metrics_configs, describe_shows_canonical_values_and_only_set_keys_a
 
 TEST(resource_config_registry, client_metrics_and_group_configs_are_kept_apart_across_a_reopen) {
     testing::temp_dir dir;
-    auto set = [](config_map next) {
-        return [next](const config_map&) -> result<config_map, error> { return next; };
-    };
+    auto set = [](config_map next) { return [next](const config_map&) -> result<config_map, error> { return next; }; };
     {
         auto s = sqlite_store::open(dir.path());
         ASSERT_TRUE(s);

@@ -46,8 +46,9 @@ TEST(group_configs, validation_names_parses_then_bounds_in_kafkas_order) {
     EXPECT_EQ(*validate_group_configs({{"consumer.heartbeat.interval.ms", "x"}, {"consumer.session.timeout.ms", "y"}},
                                       broker),
               "Invalid value y for configuration consumer.session.timeout.ms: Not a number of type INT");
-    EXPECT_EQ(*validate_group_configs({{"consumer.heartbeat.interval.ms", "1000"}}, broker),
-              "consumer.heartbeat.interval.ms must be greater than or equal to group.consumer.min.heartbeat.interval.ms");
+    EXPECT_EQ(
+        *validate_group_configs({{"consumer.heartbeat.interval.ms", "1000"}}, broker),
+        "consumer.heartbeat.interval.ms must be greater than or equal to group.consumer.min.heartbeat.interval.ms");
     EXPECT_EQ(*validate_group_configs({{"streams.num.standby.replicas", "3"}}, broker),
               "streams.num.standby.replicas must be less than or equal to group.streams.max.standby.replicas");
     EXPECT_FALSE(validate_group_configs({{"share.auto.offset.reset", "by_duration:P1DT2H3M4.5S"}}, broker));
@@ -84,9 +85,7 @@ TEST(group_configs, describe_reports_override_then_static_broker_value_then_defa
 
 TEST(resource_config_registry, group_configs_survive_a_reopen_and_reach_the_listener) {
     testing::temp_dir dir;
-    auto set = [](config_map next) {
-        return [next](const config_map&) -> result<config_map, error> { return next; };
-    };
+    auto set = [](config_map next) { return [next](const config_map&) -> result<config_map, error> { return next; }; };
     {
         auto s = sqlite_store::open(dir.path());
         ASSERT_TRUE(s);
@@ -94,7 +93,7 @@ TEST(resource_config_registry, group_configs_survive_a_reopen_and_reach_the_list
         ASSERT_TRUE(r);
         ASSERT_TRUE((*r)->update("g", set({{"consumer.heartbeat.interval.ms", "6000"}}), false));
         ASSERT_TRUE((*r)->update("h", set({{"consumer.session.timeout.ms", "50000"}}), false));
-        ASSERT_TRUE((*r)->update("h", set({}), false));  // all removed
+        ASSERT_TRUE((*r)->update("h", set({}), false));                                           // all removed
         ASSERT_TRUE((*r)->update("g", set({{"consumer.heartbeat.interval.ms", "9000"}}), true));  // validate only
     }
     auto s = sqlite_store::open(dir.path());

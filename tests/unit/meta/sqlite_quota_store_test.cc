@@ -27,8 +27,8 @@ TEST(sqlite_quota_store, changes_survive_a_reopen) {
         if (v.key == "producer_byte_rate") {
             alice = v.entity == quota_entity_parts{{"user", "alice"}} && v.value == 1048576.0;
         } else if (v.key == "request_percentage") {
-            defaults = v.entity == quota_entity_parts{{"client-id", std::nullopt}, {"user", std::nullopt}} &&
-                       v.value == 50.0;
+            defaults =
+                v.entity == quota_entity_parts{{"client-id", std::nullopt}, {"user", std::nullopt}} && v.value == 50.0;
         }
     }
     EXPECT_TRUE(alice);

@@ -52,7 +52,8 @@ public:
         return inner_.load_resource_configs(k);
     }
     status<store_error> set_resource_configs(config_resource k, const std::string& name, const config_map& c) override {
-        return fail ? status<store_error>(failure{store_error{"disk on fire"}}) : inner_.set_resource_configs(k, name, c);
+        return fail ? status<store_error>(failure{store_error{"disk on fire"}})
+                    : inner_.set_resource_configs(k, name, c);
     }
 
 private:
@@ -201,7 +202,8 @@ TEST_F(registry_fixture, internal_topic_names_can_be_created_by_clients) {
 }
 
 TEST_F(registry_fixture, replication_factor_and_partitions_are_checked_after_configs) {
-    EXPECT_EQ(create_err("t", 1, 0).message, "Replication factor must be larger than 0, or -1 to use the default value.");
+    EXPECT_EQ(create_err("t", 1, 0).message,
+              "Replication factor must be larger than 0, or -1 to use the default value.");
     EXPECT_EQ(create_err("t", 1, 0).code, errc::invalid_replication_factor);
     EXPECT_EQ(create_err("t", 0, 1).message, "Number of partitions was set to an invalid non-positive value.");
     EXPECT_EQ(create_err("t", 0, 1).code, errc::invalid_partitions);
@@ -266,9 +268,11 @@ TEST_F(registry_fixture, configs_are_persisted_and_reported) {
 TEST_F(registry_fixture, append_and_subtract_follow_kafka) {
     create_ok("l");
     // No override yet: APPEND starts from Kafka's default "delete".
-    ASSERT_TRUE(reg().alter_configs("l", std::vector<config_op>{{"cleanup.policy", config_op_type::append, "compact"}}));
+    ASSERT_TRUE(
+        reg().alter_configs("l", std::vector<config_op>{{"cleanup.policy", config_op_type::append, "compact"}}));
     EXPECT_EQ(reg().by_name("l")->configs.at("cleanup.policy"), "delete,compact");
-    ASSERT_TRUE(reg().alter_configs("l", std::vector<config_op>{{"cleanup.policy", config_op_type::subtract, "delete"}}));
+    ASSERT_TRUE(
+        reg().alter_configs("l", std::vector<config_op>{{"cleanup.policy", config_op_type::subtract, "delete"}}));
     EXPECT_EQ(reg().by_name("l")->configs.at("cleanup.policy"), "compact");
     auto e = reg().alter_configs("l", std::vector<config_op>{{"retention.ms", config_op_type::append, "1"}});
     EXPECT_EQ(e.error().code, errc::invalid_config);
@@ -280,7 +284,7 @@ TEST_F(registry_fixture, append_and_subtract_follow_kafka) {
 TEST_F(registry_fixture, invalid_alter_changes_nothing) {
     create_ok("i", 1, {{"retention.ms", "5"}});
     auto e = reg().alter_configs("i", std::vector<config_op>{{"retention.ms", config_op_type::set, "7"},
-                                                            {"segment.bytes", config_op_type::set, "1"}});
+                                                             {"segment.bytes", config_op_type::set, "1"}});
     EXPECT_EQ(e.error().message, "Invalid value 1 for configuration segment.bytes: Value must be at least 1048576");
     EXPECT_EQ(reg().by_name("i")->configs.at("retention.ms"), "5");
     EXPECT_EQ(reg().alter_configs("zz", std::vector<config_op>{}).error().code, errc::unknown_topic_or_partition);
@@ -316,9 +320,12 @@ TEST_F(registry_fixture, concurrent_creates_of_one_name_yield_one_topic) {
     for (int i = 0; i < k_threads; ++i)
         threads.emplace_back([&, i] {
             auto r = reg().create_topic({"race", 1, 1, {}});
-            if (r) ++won;
-            else if (r.error().code == errc::topic_already_exists) ++exists;
-            for (int j = 0; j < 10; ++j) (void)reg().create_topic({"t" + std::to_string(i) + "_" + std::to_string(j), 1, 1, {}});
+            if (r)
+                ++won;
+            else if (r.error().code == errc::topic_already_exists)
+                ++exists;
+            for (int j = 0; j < 10; ++j)
+                (void)reg().create_topic({"t" + std::to_string(i) + "_" + std::to_string(j), 1, 1, {}});
         });
     for (auto& t : threads) t.join();
     EXPECT_EQ(won.load(), 1);
@@ -326,7 +333,6 @@ TEST_F(registry_fixture, concurrent_creates_of_one_name_yield_one_topic) {
     reopen();
     EXPECT_EQ(reg().list().size(), size_t(1 + k_threads * 10));
 }
-
 
 // Kafka 4.x formats a KRaft cluster with a cluster-wide
 // min.insync.replicas=1 (eligible leader replicas); a fresh store gets it.

@@ -73,8 +73,10 @@ TEST(golden_frames, produce_frames_carry_the_record_batch_the_client_sent) {
         produce_request req;
         req.decode(r, version);
         ASSERT_EQ(req.topic_data.size(), 1u) << name;
-        if (version < 13) EXPECT_EQ(req.topic_data[0].name, "golden") << name;
-        else EXPECT_FALSE(req.topic_data[0].topic_id.is_zero()) << name;
+        if (version < 13)
+            EXPECT_EQ(req.topic_data[0].name, "golden") << name;
+        else
+            EXPECT_FALSE(req.topic_data[0].topic_id.is_zero()) << name;
         auto& records = req.topic_data[0].partition_data.at(0).records;
         ASSERT_TRUE(records.has_value()) << name;
         auto b = records->flatten();

@@ -6,9 +6,9 @@
 
 #include <string>
 
+#include "protocol/messages/all_json.h"
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/api_visit.h"
-#include "protocol/messages/all_json.h"
 
 namespace ketch::kafka {
 namespace {

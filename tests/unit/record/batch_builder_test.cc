@@ -17,7 +17,8 @@ using testing::str;
 
 bytes from_hex(std::string_view h) {
     bytes b;
-    for (size_t i = 0; i + 1 < h.size(); i += 2) b.push_back(uint8_t(std::stoi(std::string(h.substr(i, 2)), nullptr, 16)));
+    for (size_t i = 0; i + 1 < h.size(); i += 2)
+        b.push_back(uint8_t(std::stoi(std::string(h.substr(i, 2)), nullptr, 16)));
     return b;
 }
 
@@ -139,7 +140,8 @@ TEST(batch_header, offsets_and_leader_epoch_are_outside_the_crc) {
 }
 
 TEST(batch_builder, every_codec_round_trips_records_through_the_reader) {
-    for (compression c : {compression::none, compression::gzip, compression::snappy, compression::lz4, compression::zstd}) {
+    for (compression c :
+         {compression::none, compression::gzip, compression::snappy, compression::lz4, compression::zstd}) {
         batch_options o;
         o.codec = c;
         batch_builder b(o);
@@ -164,7 +166,8 @@ TEST(batch_builder, every_codec_round_trips_records_through_the_reader) {
             EXPECT_EQ(r.offset_delta, i);
             EXPECT_EQ(record_timestamp(h, r), 1000 + i * 10);
             EXPECT_EQ(r.key.has_value(), i % 3 != 0);
-            EXPECT_EQ(bytes(r.value->begin(), r.value->end()), testing::compressible_bytes(size_t(i) * 37, uint32_t(i)));
+            EXPECT_EQ(bytes(r.value->begin(), r.value->end()),
+                      testing::compressible_bytes(size_t(i) * 37, uint32_t(i)));
             ASSERT_EQ(r.headers.size(), 1u);
         }
         EXPECT_EQ(i, 50) << compression_name(c);

@@ -60,7 +60,8 @@ bytes section_of(std::initializer_list<raw_record> rs) {
 // --- accepted batches ----------------------------------------------------
 
 TEST(batch_validate, valid_batches_of_every_codec_are_accepted_with_their_facts) {
-    for (compression c : {compression::none, compression::gzip, compression::snappy, compression::lz4, compression::zstd}) {
+    for (compression c :
+         {compression::none, compression::gzip, compression::snappy, compression::lz4, compression::zstd}) {
         batch_options o;
         o.codec = c;
         o.producer_id = 42;
@@ -290,12 +291,12 @@ TEST(batch_validate, producer_id_without_a_sequence_is_invalid_record) {
 
 TEST(batch_validate, malformed_records_are_invalid_record) {
     std::vector<bytes> bad = {
-        section_of({rec().lie_length(200)}),            // longer than the batch
-        section_of({rec().lie_length(3)}),              // shorter than its fields
-        section_of({rec().lie_length(-2)}),             // negative length
-        section_of({rec().with_key(50, {'k'})}),    // key past the record
-        section_of({rec().with_headers(-1, {})}),                // negative header count
-        section_of({rec().with_headers(100, {})}),               // more headers than bytes
+        section_of({rec().lie_length(200)}),                // longer than the batch
+        section_of({rec().lie_length(3)}),                  // shorter than its fields
+        section_of({rec().lie_length(-2)}),                 // negative length
+        section_of({rec().with_key(50, {'k'})}),            // key past the record
+        section_of({rec().with_headers(-1, {})}),           // negative header count
+        section_of({rec().with_headers(100, {})}),          // more headers than bytes
         section_of({rec().with_headers(1, {0x01, 0x00})}),  // header key length -1
         section_of({rec().with_headers(1, {0x02})}),        // header cut short
         bytes{0xff, 0xff, 0xff, 0xff, 0xff, 0x01},          // record length varint of 6 bytes
@@ -392,7 +393,8 @@ TEST(batch_validate, zstd_window_over_8_mib_is_refused) {
     ZSTD_outBuffer o{z.data(), z.size(), 0};
     ZSTD_inBuffer i{section.data(), section.size(), 0};
     ZSTD_compressStream2(c, &o, &i, ZSTD_e_continue);
-    while (ZSTD_compressStream2(c, &o, &i, ZSTD_e_end) != 0) {}
+    while (ZSTD_compressStream2(c, &o, &i, ZSTD_e_end) != 0) {
+    }
     ZSTD_freeCCtx(c);
     z.resize(o.pos);
     batch_header h = header(1, compression::zstd);
@@ -517,19 +519,25 @@ namespace {
 // uses on this path. CRCs are recomputed after mutating so that record
 // decoding and the codecs see the damage too.
 TEST(batch_validate, random_damage_always_yields_a_produce_path_code) {
-    const error_code allowed[] = {error_code::invalid_record,      error_code::corrupt_message,
-                                  error_code::message_too_large,   error_code::unknown_server_error,
-                                  error_code::invalid_timestamp,   error_code::record_list_too_large,
+    const error_code allowed[] = {error_code::invalid_record,
+                                  error_code::corrupt_message,
+                                  error_code::message_too_large,
+                                  error_code::unknown_server_error,
+                                  error_code::invalid_timestamp,
+                                  error_code::record_list_too_large,
                                   error_code::unsupported_compression_type};
     std::mt19937 rng(2024);
     int accepted = 0, refused = 0;
-    for (compression c : {compression::none, compression::gzip, compression::snappy, compression::lz4, compression::zstd}) {
+    for (compression c :
+         {compression::none, compression::gzip, compression::snappy, compression::lz4, compression::zstd}) {
         batch_options o;
         o.codec = c;
         batch_builder bb(o);
         for (int i = 0; i < 8; ++i)
-            bb.add({str("key" + std::to_string(i)), testing::compressible_bytes(60, uint32_t(i)),
-                    {{"h", str("x")}}, k_now});
+            bb.add({str("key" + std::to_string(i)),
+                    testing::compressible_bytes(60, uint32_t(i)),
+                    {{"h", str("x")}},
+                    k_now});
         const bytes good = bb.build().value();
         for (int trial = 0; trial < 400; ++trial) {
             bytes b = good;

@@ -191,7 +191,8 @@ TEST(codec, zstd_frame_with_window_over_8_mib_is_refused) {
     ZSTD_outBuffer o{z.data(), z.size(), 0};
     ZSTD_inBuffer i{in.data(), in.size(), 0};
     ZSTD_compressStream2(c, &o, &i, ZSTD_e_continue);  // size unknown: window stays 2^27
-    while (ZSTD_compressStream2(c, &o, &i, ZSTD_e_end) != 0) {}
+    while (ZSTD_compressStream2(c, &o, &i, ZSTD_e_end) != 0) {
+    }
     ZSTD_freeCCtx(c);
     z.resize(o.pos);
 
@@ -219,7 +220,8 @@ TEST(codec, zstd_frame_with_8_mib_window_is_accepted) {
     ZSTD_outBuffer o{z.data(), z.size(), 0};
     ZSTD_inBuffer i{in.data(), in.size(), 0};
     ZSTD_compressStream2(c, &o, &i, ZSTD_e_continue);
-    while (ZSTD_compressStream2(c, &o, &i, ZSTD_e_end) != 0) {}
+    while (ZSTD_compressStream2(c, &o, &i, ZSTD_e_end) != 0) {
+    }
     ZSTD_freeCCtx(c);
     z.resize(o.pos);
     auto out = decompress(compression::zstd, z);

@@ -5,8 +5,8 @@
 
 #include "record/batch_builder.h"
 #include "record/batch_header.h"
-#include "record/record_reader.h"
 #include "record/recompress.h"
+#include "record/record_reader.h"
 
 namespace ketch::record {
 namespace {
@@ -53,7 +53,8 @@ std::vector<flat> records_of(const bytes& batch) {
 
 TEST(recompress, rebuilds_in_the_target_codec_with_the_same_records_and_producer_fields) {
     for (auto from : {compression::none, compression::gzip, compression::snappy, compression::lz4, compression::zstd}) {
-        for (auto to : {compression::none, compression::gzip, compression::snappy, compression::lz4, compression::zstd}) {
+        for (auto to :
+             {compression::none, compression::gzip, compression::snappy, compression::lz4, compression::zstd}) {
             if (from == to) continue;
             auto in = sample(from);
             auto out = recompress_batch(in, to);

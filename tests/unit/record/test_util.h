@@ -136,14 +136,32 @@ struct raw_record {
     int32_t value_length = 1;
     bytes value = {'v'};
     int32_t header_count = 0;
-    bytes headers;                         // already encoded
+    bytes headers;                           // already encoded
     std::optional<int32_t> length_override;  // lie about the record length
 
-    raw_record& offset(int32_t d) { offset_delta = d; return *this; }
-    raw_record& with_key(int32_t len, bytes k) { key_length = len; key = std::move(k); return *this; }
-    raw_record& with_value(int32_t len, bytes v) { value_length = len; value = std::move(v); return *this; }
-    raw_record& with_headers(int32_t n, bytes encoded) { header_count = n; headers = std::move(encoded); return *this; }
-    raw_record& lie_length(int32_t n) { length_override = n; return *this; }
+    raw_record& offset(int32_t d) {
+        offset_delta = d;
+        return *this;
+    }
+    raw_record& with_key(int32_t len, bytes k) {
+        key_length = len;
+        key = std::move(k);
+        return *this;
+    }
+    raw_record& with_value(int32_t len, bytes v) {
+        value_length = len;
+        value = std::move(v);
+        return *this;
+    }
+    raw_record& with_headers(int32_t n, bytes encoded) {
+        header_count = n;
+        headers = std::move(encoded);
+        return *this;
+    }
+    raw_record& lie_length(int32_t n) {
+        length_override = n;
+        return *this;
+    }
 };
 inline raw_record rec() { return {}; }
 

@@ -53,19 +53,24 @@ std::vector<pair_case> cases() {
         {"string cannot read int", R"("string")", R"("int")", "TYPE_MISMATCH"},
         {"boolean cannot read null", R"("boolean")", R"("null")", "TYPE_MISMATCH"},
         {"null reads null", R"("null")", R"("null")", nullptr},
-        {"array of long reads array of int", R"({"type":"array","items":"long"})", R"({"type":"array","items":"int"})", nullptr},
+        {"array of long reads array of int", R"({"type":"array","items":"long"})", R"({"type":"array","items":"int"})",
+         nullptr},
         {"array of int cannot read array of long", R"({"type":"array","items":"int"})",
          R"({"type":"array","items":"long"})", "TYPE_MISMATCH", "/items"},
-        {"map of double reads map of int", R"({"type":"map","values":"double"})", R"({"type":"map","values":"int"})", nullptr},
-        {"map cannot read array", R"({"type":"map","values":"int"})", R"({"type":"array","items":"int"})", "TYPE_MISMATCH"},
-        {"map of string reads map of bytes", R"({"type":"map","values":"string"})", R"({"type":"map","values":"bytes"})", nullptr},
+        {"map of double reads map of int", R"({"type":"map","values":"double"})", R"({"type":"map","values":"int"})",
+         nullptr},
+        {"map cannot read array", R"({"type":"map","values":"int"})", R"({"type":"array","items":"int"})",
+         "TYPE_MISMATCH"},
+        {"map of string reads map of bytes", R"({"type":"map","values":"string"})",
+         R"({"type":"map","values":"bytes"})", nullptr},
         {"added field with default", rec(R"({"name":"a","type":"int"},{"name":"b","type":"string","default":"x"})"),
          rec(R"({"name":"a","type":"int"})"), nullptr},
         {"added field without default", rec(R"({"name":"a","type":"int"},{"name":"b","type":"string"})"),
          rec(R"({"name":"a","type":"int"})"), "READER_FIELD_MISSING_DEFAULT_VALUE", "/fields/1"},
         {"removed field", rec(R"({"name":"a","type":"int"})"),
          rec(R"({"name":"a","type":"int"},{"name":"b","type":"string"})"), nullptr},
-        {"field promoted int to long", rec(R"({"name":"a","type":"long"})"), rec(R"({"name":"a","type":"int"})"), nullptr},
+        {"field promoted int to long", rec(R"({"name":"a","type":"long"})"), rec(R"({"name":"a","type":"int"})"),
+         nullptr},
         {"field narrowed long to int", rec(R"({"name":"a","type":"int"})"), rec(R"({"name":"a","type":"long"})"),
          "TYPE_MISMATCH", "/fields/0/type"},
         {"empty record reads any record of its name", rec(""), rec(R"({"name":"a","type":"int"})"), nullptr},
@@ -88,11 +93,15 @@ std::vector<pair_case> cases() {
          R"({"type":"array","items":"int"})", nullptr},
         {"fixed of another size", R"({"type":"fixed","name":"F","size":4})", R"({"type":"fixed","name":"F","size":8})",
          "FIXED_SIZE_MISMATCH", "/size"},
-        {"fixed of the same size", R"({"type":"fixed","name":"F","size":4})", R"({"type":"fixed","name":"F","size":4})", nullptr},
-        {"record renamed", rec(R"({"name":"a","type":"int"})", "S"), rec(R"({"name":"a","type":"int"})"), "NAME_MISMATCH"},
-        {"record renamed with an alias", R"({"type":"record","name":"S","aliases":["R"],"fields":[{"name":"a","type":"int"}]})",
+        {"fixed of the same size", R"({"type":"fixed","name":"F","size":4})", R"({"type":"fixed","name":"F","size":4})",
+         nullptr},
+        {"record renamed", rec(R"({"name":"a","type":"int"})", "S"), rec(R"({"name":"a","type":"int"})"),
+         "NAME_MISMATCH"},
+        {"record renamed with an alias",
+         R"({"type":"record","name":"S","aliases":["R"],"fields":[{"name":"a","type":"int"}]})",
          rec(R"({"name":"a","type":"int"})"), nullptr},
-        {"only the namespace changed", R"({"type":"record","name":"R","namespace":"x.y","fields":[{"name":"a","type":"int"}]})",
+        {"only the namespace changed",
+         R"({"type":"record","name":"R","namespace":"x.y","fields":[{"name":"a","type":"int"}]})",
          R"({"type":"record","name":"R","namespace":"z","fields":[{"name":"a","type":"int"}]})", nullptr},
         {"field renamed with a reader alias", rec(R"({"name":"b","type":"int","aliases":["a"]})"),
          rec(R"({"name":"a","type":"int"})"), nullptr},
@@ -105,8 +114,10 @@ std::vector<pair_case> cases() {
          rec(R"({"name":"n","type":{"type":"record","name":"N","fields":[{"name":"x","type":"int"},{"name":"y","type":"int"}]}})"),
          rec(R"({"name":"n","type":{"type":"record","name":"N","fields":[{"name":"x","type":"int"}]}})"),
          "READER_FIELD_MISSING_DEFAULT_VALUE", "/fields/0/type/fields/1"},
-        {"logical type added is not a resolution change", R"({"type":"int","logicalType":"date"})", R"("int")", nullptr},
-        {"decimal bytes reads bytes", R"({"type":"bytes","logicalType":"decimal","precision":4,"scale":2})", R"("bytes")", nullptr},
+        {"logical type added is not a resolution change", R"({"type":"int","logicalType":"date"})", R"("int")",
+         nullptr},
+        {"decimal bytes reads bytes", R"({"type":"bytes","logicalType":"decimal","precision":4,"scale":2})",
+         R"("bytes")", nullptr},
         {"record cannot read enum", rec(""), enum_ab, "TYPE_MISMATCH"},
     };
 }
@@ -119,7 +130,8 @@ TEST(avro_compat, resolution_rules_table) {
         ASSERT_TRUE(r && w) << c.what;
         auto found = avro::check_reader_writer(*avro::model_of(*r), *avro::model_of(*w));
         if (!c.error) {
-            EXPECT_TRUE(found.empty()) << c.what << ": " << (found.empty() ? "" : found[0].type + " " + found[0].location);
+            EXPECT_TRUE(found.empty()) << c.what << ": "
+                                       << (found.empty() ? "" : found[0].type + " " + found[0].location);
             continue;
         }
         ASSERT_FALSE(found.empty()) << c.what;

@@ -21,26 +21,26 @@ TEST(avro_parse, canonical_is_compact_java_order_and_pcf_keeps_only_resolution) 
                     {"name": "other", "type": "Kind", "order": "descending"},
                     {"name": "ts", "type": {"type": "long", "logicalType": "timestamp-millis"}} ] })");
     ASSERT_TRUE(p.ok()) << p.error().message;
-    EXPECT_EQ((*p)->canonical(),
-              R"({"type":"record","name":"User","namespace":"com.x","doc":"a user","fields":[)"
-              R"({"name":"name","type":"string","default":"n"},)"
-              R"({"name":"kind","type":{"type":"enum","name":"Kind","symbols":["A","B"]}},)"
-              R"({"name":"other","type":"Kind","order":"descending"},)"
-              R"({"name":"ts","type":{"type":"long","logicalType":"timestamp-millis"}}]})");
-    EXPECT_EQ(avro::parsing_canonical_form(*avro::model_of(**p)),
-              R"({"name":"com.x.User","type":"record","fields":[)"
-              R"({"name":"name","type":"string"},{"name":"kind","type":{"name":"com.x.Kind","type":"enum","symbols":["A","B"]}},)"
-              R"({"name":"other","type":"com.x.Kind"},{"name":"ts","type":"long"}]})");
+    EXPECT_EQ((*p)->canonical(), R"({"type":"record","name":"User","namespace":"com.x","doc":"a user","fields":[)"
+                                 R"({"name":"name","type":"string","default":"n"},)"
+                                 R"({"name":"kind","type":{"type":"enum","name":"Kind","symbols":["A","B"]}},)"
+                                 R"({"name":"other","type":"Kind","order":"descending"},)"
+                                 R"({"name":"ts","type":{"type":"long","logicalType":"timestamp-millis"}}]})");
+    EXPECT_EQ(
+        avro::parsing_canonical_form(*avro::model_of(**p)),
+        R"({"name":"com.x.User","type":"record","fields":[)"
+        R"({"name":"name","type":"string"},{"name":"kind","type":{"name":"com.x.Kind","type":"enum","symbols":["A","B"]}},)"
+        R"({"name":"other","type":"com.x.Kind"},{"name":"ts","type":"long"}]})");
 }
 
 TEST(avro_parse, invalid_schemas_are_42201) {
     for (const char* bad : {
-             R"({"type":"record","name":"R"})",                                              // no fields
-             R"({"type":"record","name":"1R","fields":[]})",                                 // bad name
-             R"({"type":"record","name":"R","fields":[{"name":"a","type":"Missing"}]})",     // unknown name
+             R"({"type":"record","name":"R"})",                                           // no fields
+             R"({"type":"record","name":"1R","fields":[]})",                              // bad name
+             R"({"type":"record","name":"R","fields":[{"name":"a","type":"Missing"}]})",  // unknown name
              R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"a","type":"int"}]})",
-             R"(["int","int"])",                                                             // duplicate branch
-             R"(["null",["int"]])",                                                          // nested union
+             R"(["int","int"])",     // duplicate branch
+             R"(["null",["int"]])",  // nested union
              R"({"type":"enum","name":"E","symbols":["A","A"]})",
              R"({"type":"enum","name":"E","symbols":["A"],"default":"B"})",
              R"({"type":"fixed","name":"F"})",
@@ -69,9 +69,11 @@ TEST(avro_parse, deep_nesting_is_refused_without_recursing) {
 }
 
 TEST(avro_parse, references_define_names_written_by_name) {
-    std::vector<dependency> deps{{"com.x.Address", schema_type::avro,
-                                  R"({"type":"record","name":"Address","namespace":"com.x","fields":[{"name":"street","type":"string"}]})"}};
-    auto p = parse(R"({"type":"record","name":"User","namespace":"com.x","fields":[{"name":"home","type":"Address"}]})", deps);
+    std::vector<dependency> deps{
+        {"com.x.Address", schema_type::avro,
+         R"({"type":"record","name":"Address","namespace":"com.x","fields":[{"name":"street","type":"string"}]})"}};
+    auto p = parse(R"({"type":"record","name":"User","namespace":"com.x","fields":[{"name":"home","type":"Address"}]})",
+                   deps);
     ASSERT_TRUE(p.ok()) << p.error().message;
     EXPECT_EQ((*p)->canonical(),
               R"({"type":"record","name":"User","namespace":"com.x","fields":[{"name":"home","type":"Address"}]})");
@@ -79,7 +81,8 @@ TEST(avro_parse, references_define_names_written_by_name) {
 }
 
 TEST(avro_parse, normalized_form_qualifies_names_and_drops_docs) {
-    auto a = parse(R"({"type":"record","name":"R","namespace":"n","doc":"x","fields":[{"name":"f","type":"int","doc":"d"}]})");
+    auto a = parse(
+        R"({"type":"record","name":"R","namespace":"n","doc":"x","fields":[{"name":"f","type":"int","doc":"d"}]})");
     auto b = parse(R"({"type":"record","name":"n.R","fields":[{"name":"f","type":"int"}]})");
     ASSERT_TRUE(a.ok() && b.ok());
     EXPECT_NE((*a)->canonical(), (*b)->canonical());

@@ -17,8 +17,8 @@ std::vector<matrix_case> json_matrix() {
     return expand({
         {"optional property added to an open model", obj(id), obj(id + R"(,"n":{"type":"string"})"),
          "OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL", ""},
-        {"optional property added to a closed model", obj(id, closed), obj(id + R"(,"n":{"type":"string"})", closed), "",
-         "PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL"},
+        {"optional property added to a closed model", obj(id, closed), obj(id + R"(,"n":{"type":"string"})", closed),
+         "", "PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL"},
         {"required property added to a closed model", obj(id, closed),
          obj(id + R"(,"n":{"type":"string"})", closed + R"(,"required":["n"])"),
          "REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL", "PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL"},

@@ -26,7 +26,8 @@ std::vector<matrix_case> protobuf_matrix() {
          "FIELD_NUMERIC_LABEL_CHANGED", "FIELD_NUMERIC_LABEL_CHANGED"},
         {"string field made repeated", proto("message M { string a = 1; }\n"),
          proto("message M { repeated string a = 1; }\n"), "", ""},
-        {"message field retyped", proto("message A { int32 x = 1; }\nmessage B { string y = 1; }\nmessage M { A f = 1; }\n"),
+        {"message field retyped",
+         proto("message A { int32 x = 1; }\nmessage B { string y = 1; }\nmessage M { A f = 1; }\n"),
          proto("message A { int32 x = 1; }\nmessage B { string y = 1; }\nmessage M { B f = 1; }\n"),
          "FIELD_NAMED_TYPE_CHANGED", "FIELD_NAMED_TYPE_CHANGED"},
     });

@@ -25,8 +25,9 @@ const char* k_proto =
     "google.protobuf.Timestamp t = 6; }\nmessage B { enum K { K0 = 0; K1 = 1; } K k = 1; A a = 2; }\n";
 
 std::string mutate(std::string s, std::mt19937& rng) {
-    static const std::string inserts[] = {"{", "}", "[", "]", "\"", ",", ":", "\\", "\xff", "\x00", "{}", "[[", "null",
-                                          "-1", "1e999", "\"type\"", "message", "=", ";", "99999999999999999999"};
+    static const std::string inserts[] = {
+        "{",  "}",  "[",    "]",  "\"",    ",",        ":",       "\\", "\xff", "\x00",
+        "{}", "[[", "null", "-1", "1e999", "\"type\"", "message", "=",  ";",    "99999999999999999999"};
     int n = 1 + int(rng() % 4);
     for (int i = 0; i < n && !s.empty(); ++i) {
         size_t pos = rng() % s.size();

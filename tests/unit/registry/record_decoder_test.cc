@@ -19,8 +19,16 @@ std::string frame(int id, std::string rest) {
 
 std::unique_ptr<registry> with_schemas() {
     auto r = std::move(*registry::open(make_memory_store()));
-    EXPECT_TRUE(r->register_schema("a", schema_request{R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"s","type":"string"}]})"}).ok());
-    EXPECT_TRUE(r->register_schema("p", schema_request{"syntax = \"proto3\"; message A { int32 x = 1; } message B { string y = 1; message C { int32 z = 1; } }", schema_type::protobuf}).ok());
+    EXPECT_TRUE(
+        r->register_schema(
+             "a",
+             schema_request{
+                 R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"s","type":"string"}]})"})
+            .ok());
+    EXPECT_TRUE(r->register_schema("p", schema_request{"syntax = \"proto3\"; message A { int32 x = 1; } message B { "
+                                                       "string y = 1; message C { int32 z = 1; } }",
+                                                       schema_type::protobuf})
+                    .ok());
     EXPECT_TRUE(r->register_schema("j", schema_request{R"({"type":"object"})", schema_type::json}).ok());
     return r;
 }

@@ -11,8 +11,10 @@ namespace ketch::registry {
 namespace {
 
 const std::string v1 = R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"}]})";
-const std::string v2 = R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"b","type":"string","default":"x"}]})";
-const std::string v3_no_default = R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"b","type":"string"}]})";
+const std::string v2 =
+    R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"b","type":"string","default":"x"}]})";
+const std::string v3_no_default =
+    R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"b","type":"string"}]})";
 
 schema_request req(const std::string& s) { return schema_request{s}; }
 
@@ -29,7 +31,8 @@ TEST(registry, register_is_idempotent_and_ids_are_shared_across_subjects) {
     EXPECT_EQ(a->schema.id, 1);
     EXPECT_EQ(a->version, 1);
     // The same schema, written differently: same id, same version.
-    auto again = r->register_schema("s-value", req(R"({"name":"R","type":"record","fields":[{"type":"int","name":"a"}]})"));
+    auto again =
+        r->register_schema("s-value", req(R"({"name":"R","type":"record","fields":[{"type":"int","name":"a"}]})"));
     ASSERT_TRUE(again.ok());
     EXPECT_EQ(again->schema.id, 1);
     EXPECT_EQ(again->version, 1);
@@ -142,9 +145,11 @@ TEST(registry, versions_and_errors) {
 
 TEST(registry, references_resolve_and_block_deletes) {
     auto r = fresh();
-    std::string addr = R"({"type":"record","name":"Address","namespace":"x","fields":[{"name":"street","type":"string"}]})";
+    std::string addr =
+        R"({"type":"record","name":"Address","namespace":"x","fields":[{"name":"street","type":"string"}]})";
     ASSERT_TRUE(r->register_schema("address", req(addr)).ok());
-    schema_request user{R"({"type":"record","name":"User","namespace":"x","fields":[{"name":"home","type":"Address"}]})"};
+    schema_request user{
+        R"({"type":"record","name":"User","namespace":"x","fields":[{"name":"home","type":"Address"}]})"};
     user.refs = {{"x.Address", "address", 1}};
     auto u = r->register_schema("user", user);
     ASSERT_TRUE(u.ok()) << u.error().message;
@@ -204,7 +209,9 @@ TEST(registry, state_survives_reopening_the_sqlite_store) {
     EXPECT_EQ(*(*r)->versions("s", true), (std::vector<int32_t>{1, 2}));
     EXPECT_EQ(*(*r)->config("s", false), compat_level::full);
     EXPECT_EQ(*(*r)->get_mode("", false), mode::readonly_override);
-    EXPECT_EQ((*r)->schema_by_id(2)->text, R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"b","type":"string","default":"x"}]})");
+    EXPECT_EQ(
+        (*r)->schema_by_id(2)->text,
+        R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"b","type":"string","default":"x"}]})");
 }
 
 }  // namespace

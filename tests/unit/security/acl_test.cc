@@ -68,7 +68,8 @@ TEST(acl, entry_filter_fields_must_equal_unless_null_or_any) {
     EXPECT_FALSE(f.matches(binding(resource_type::topic, "t", pattern_type::literal, "User:alice")));
     f.principal.reset();
     f.host = "10.0.0.1";
-    EXPECT_FALSE(f.matches(binding(resource_type::topic, "t", pattern_type::literal)));  // host "*" is not a wildcard here
+    EXPECT_FALSE(
+        f.matches(binding(resource_type::topic, "t", pattern_type::literal)));  // host "*" is not a wildcard here
     f.host.reset();
     f.operation = acl_operation::write;
     EXPECT_FALSE(f.matches(binding(resource_type::topic, "t", pattern_type::literal)));
@@ -84,12 +85,15 @@ TEST(acl, validation_follows_acl_apis_then_acl_control_manager) {
     EXPECT_EQ(validate_new_acl(binding(resource_type::cluster, "kafka-cluster", pattern_type::literal)), std::nullopt);
     EXPECT_EQ(validate_new_acl(binding(resource_type::cluster, "other", pattern_type::literal)),
               "The only valid name for the CLUSTER resource is kafka-cluster");
-    EXPECT_EQ(validate_new_acl(binding(resource_type::topic, "", pattern_type::literal)), "Invalid empty resource name");
+    EXPECT_EQ(validate_new_acl(binding(resource_type::topic, "", pattern_type::literal)),
+              "Invalid empty resource name");
     EXPECT_EQ(validate_new_acl(binding(resource_type::unknown, "t", pattern_type::literal)),
               "Invalid resourceType UNKNOWN");
-    EXPECT_EQ(validate_new_acl(binding(resource_type::topic, "t", pattern_type::unknown)), "Invalid patternType UNKNOWN");
-    EXPECT_EQ(validate_new_acl(binding(resource_type::topic, "t", pattern_type::literal, "User:a", acl_operation::unknown)),
-              "Invalid operation UNKNOWN");
+    EXPECT_EQ(validate_new_acl(binding(resource_type::topic, "t", pattern_type::unknown)),
+              "Invalid patternType UNKNOWN");
+    EXPECT_EQ(
+        validate_new_acl(binding(resource_type::topic, "t", pattern_type::literal, "User:a", acl_operation::unknown)),
+        "Invalid operation UNKNOWN");
     EXPECT_EQ(validate_new_acl(binding(resource_type::topic, "t", pattern_type::literal, "User:a", acl_operation::read,
                                        acl_permission::unknown)),
               "Invalid permissionType UNKNOWN");

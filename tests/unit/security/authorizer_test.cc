@@ -64,8 +64,8 @@ TEST(authorizer, operation_all_allows_everything_on_the_resource) {
 
 TEST(authorizer, prefixed_acls_cover_names_they_prefix) {
     fixture f;
-    f.add({acl(topic, "fooa", prefixed, "User:alice", all, allow), acl(topic, "foobar", literal, "User:bob", all, allow),
-           acl(topic, "f", prefixed, "User:bob", all, allow)});
+    f.add({acl(topic, "fooa", prefixed, "User:alice", all, allow),
+           acl(topic, "foobar", literal, "User:bob", all, allow), acl(topic, "f", prefixed, "User:bob", all, allow)});
     EXPECT_TRUE(f.can("bob", write, topic, "foobarr"));
     EXPECT_FALSE(f.can("bob", read, topic, "goobar"));
     EXPECT_TRUE(f.can("bob", read, topic, "fooa"));
@@ -139,18 +139,23 @@ TEST(authorizer, lookup_by_name_agrees_with_the_full_scan) {
     // Past scan_limit ACLs of a type the authorizer looks ACLs up by exact
     // name, prefixes and '*' instead of scanning: same answers (fillers are
     // ALLOW ACLs on names none of the queries touch).
-    std::vector<acl_binding> acls = {
-        acl(topic, "foo", literal, "User:alice", all, deny),     acl(topic, "foo", prefixed, "User:alice", read, allow),
-        acl(topic, "foo", literal, "User:*", all, deny),         acl(topic, "foo", prefixed, "User:*", describe, allow),
-        acl(topic, "f", prefixed, "User:bob", write, allow),     acl(topic, "foobar", literal, "User:bob", all, allow),
-        acl(topic, "*", literal, "User:carol", read, allow),     acl(topic, "ba", prefixed, "User:carol", read, deny),
-        acl(topic, "*", prefixed, "User:dave", write, allow),    acl(topic, "x", literal, "User:dave", alter, allow, "10.0.0.1")};
+    std::vector<acl_binding> acls = {acl(topic, "foo", literal, "User:alice", all, deny),
+                                     acl(topic, "foo", prefixed, "User:alice", read, allow),
+                                     acl(topic, "foo", literal, "User:*", all, deny),
+                                     acl(topic, "foo", prefixed, "User:*", describe, allow),
+                                     acl(topic, "f", prefixed, "User:bob", write, allow),
+                                     acl(topic, "foobar", literal, "User:bob", all, allow),
+                                     acl(topic, "*", literal, "User:carol", read, allow),
+                                     acl(topic, "ba", prefixed, "User:carol", read, deny),
+                                     acl(topic, "*", prefixed, "User:dave", write, allow),
+                                     acl(topic, "x", literal, "User:dave", alter, allow, "10.0.0.1")};
     fixture scanned, indexed;
     scanned.add(acls);
     indexed.add(acls);
     std::vector<acl_binding> fillers;
     for (size_t i = 0; i <= authorizer::scan_limit; ++i)
-        fillers.push_back(acl(topic, "zz-" + std::to_string(i), i % 2 ? literal : prefixed, "User:filler", read, allow));
+        fillers.push_back(
+            acl(topic, "zz-" + std::to_string(i), i % 2 ? literal : prefixed, "User:filler", read, allow));
     indexed.add(fillers);
     auto agree = [&] {
         for (auto user : {"alice", "bob", "carol", "dave", "erin"})

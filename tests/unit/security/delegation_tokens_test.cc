@@ -50,7 +50,8 @@ TEST_F(tokens_test, create_sets_the_timestamps_from_the_configured_lifetimes) {
 }
 
 TEST_F(tokens_test, renewers_must_be_users_and_no_secret_disables_everything) {
-    EXPECT_EQ(tokens.create("User:alice", "User:alice", {"Group:x"}, -1).error, code(error_code::invalid_principal_type));
+    EXPECT_EQ(tokens.create("User:alice", "User:alice", {"Group:x"}, -1).error,
+              code(error_code::invalid_principal_type));
     meta::memory_token_store other;
     delegation_tokens off({"", 10'000, 1'000}, other);
     EXPECT_FALSE(off.enabled());

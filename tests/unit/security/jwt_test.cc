@@ -30,7 +30,7 @@ TEST(jwt, refuses_wrong_section_counts_non_objects_and_missing_signatures) {
     EXPECT_TRUE(parse_jwt(h + "." + c + ".", true).token);
     EXPECT_FALSE(parse_jwt(h + "." + c + ".", false).token);  // a signed JWT needs its signature
     EXPECT_FALSE(parse_jwt(h + "." + c, true).token);
-    EXPECT_FALSE(parse_jwt(h + "." + c + ".." , true).token);
+    EXPECT_FALSE(parse_jwt(h + "." + c + "..", true).token);
     EXPECT_FALSE(parse_jwt(h + "." + base64url_encode("[1]") + ".", true).token);
     EXPECT_FALSE(parse_jwt(h + "." + base64url_encode("{not json") + ".", true).token);
     EXPECT_FALSE(parse_jwt("." + c + ".", true).token);

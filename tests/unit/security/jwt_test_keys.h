@@ -6,11 +6,11 @@
 #include <memory>
 #include <string>
 
-#include <nlohmann/json.hpp>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
+#include <nlohmann/json.hpp>
 
 #include "security/jwt.h"
 
@@ -36,14 +36,18 @@ inline std::string bn_param(EVP_PKEY* k, const char* name) {
 inline nlohmann::json jwk_of(EVP_PKEY* k, const std::string& kid) {
     nlohmann::json j{{"kid", kid}, {"use", "sig"}};
     if (EVP_PKEY_is_a(k, "RSA")) {
-        j.update({{"kty", "RSA"}, {"alg", "RS256"}, {"n", base64url_encode(bn_param(k, OSSL_PKEY_PARAM_RSA_N))},
+        j.update({{"kty", "RSA"},
+                  {"alg", "RS256"},
+                  {"n", base64url_encode(bn_param(k, OSSL_PKEY_PARAM_RSA_N))},
                   {"e", base64url_encode(bn_param(k, OSSL_PKEY_PARAM_RSA_E))}});
     } else {
         unsigned char pub[65];
         size_t len = 0;
         EVP_PKEY_get_octet_string_param(k, OSSL_PKEY_PARAM_PUB_KEY, pub, sizeof pub, &len);
         std::string p(reinterpret_cast<char*>(pub), len);
-        j.update({{"kty", "EC"}, {"crv", "P-256"}, {"x", base64url_encode(p.substr(1, 32))},
+        j.update({{"kty", "EC"},
+                  {"crv", "P-256"},
+                  {"x", base64url_encode(p.substr(1, 32))},
                   {"y", base64url_encode(p.substr(33, 32))}});
     }
     return j;

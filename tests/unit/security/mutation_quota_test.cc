@@ -40,7 +40,7 @@ TEST(mutation_quota, strict_refuses_topics_after_the_bucket_went_into_debt) {
     EXPECT_TRUE(q.charge(60, t0));
     EXPECT_EQ(q.throttle_ms(t0), 0);  // going into debt alone does not throttle a strict request
     EXPECT_FALSE(q.charge(1, t0));
-    EXPECT_EQ(q.throttle_ms(t0), 2000);  // -10 tokens / 5 per s
+    EXPECT_EQ(q.throttle_ms(t0), 2000);        // -10 tokens / 5 per s
     EXPECT_EQ(q.throttle_ms(t0 + 300), 1700);  // less the time since it was taken
     EXPECT_EQ(q.throttle_ms(t0 + 5000), 0);
 

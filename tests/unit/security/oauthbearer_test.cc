@@ -27,24 +27,39 @@ std::shared_ptr<const oauthbearer_validator> unsecured_validator() { return make
 }  // namespace
 
 TEST(oauthbearer, parses_the_client_first_message_with_authzid_and_extensions) {
-    auto p = parse_oauthbearer_initial_response("n,a=alice,\x01" "auth=Bearer abc.def.\x01" "traceId=42\x01\x01");
+    auto p = parse_oauthbearer_initial_response(
+        "n,a=alice,\x01"
+        "auth=Bearer abc.def.\x01"
+        "traceId=42\x01\x01");
     ASSERT_TRUE(p.response) << p.error;
     EXPECT_EQ(p.response->authzid, "alice");
     EXPECT_EQ(p.response->token, "abc.def.");
     EXPECT_EQ(p.response->extensions, (std::map<std::string, std::string>{{"traceId", "42"}}));
-    auto lower = parse_oauthbearer_initial_response("n,,\x01" "auth=bearer t0k3n==\x01\x01");
+    auto lower = parse_oauthbearer_initial_response(
+        "n,,\x01"
+        "auth=bearer t0k3n==\x01\x01");
     ASSERT_TRUE(lower.response) << lower.error;
     EXPECT_EQ(lower.response->token, "t0k3n==");
 }
 
 TEST(oauthbearer, refuses_malformed_first_messages_with_kafkas_reasons) {
     auto err = [](std::string_view m) { return parse_oauthbearer_initial_response(m).error; };
-    EXPECT_EQ(err("y,,\x01" "auth=Bearer t\x01\x01"), "Invalid OAUTHBEARER client first message");
-    EXPECT_EQ(err("n,,\x01" "auth=Bearer t\x01"), "Invalid OAUTHBEARER client first message");
-    EXPECT_EQ(err("n,,\x01" "x1=v\x01\x01"), "Invalid OAUTHBEARER client first message");  // key must be letters
+    EXPECT_EQ(err("y,,\x01"
+                  "auth=Bearer t\x01\x01"),
+              "Invalid OAUTHBEARER client first message");
+    EXPECT_EQ(err("n,,\x01"
+                  "auth=Bearer t\x01"),
+              "Invalid OAUTHBEARER client first message");
+    EXPECT_EQ(err("n,,\x01"
+                  "x1=v\x01\x01"),
+              "Invalid OAUTHBEARER client first message");  // key must be letters
     EXPECT_EQ(err("n,,\x01\x01"), "Invalid OAUTHBEARER client first message: 'auth' not specified");
-    EXPECT_EQ(err("n,,\x01" "auth=Bearer a b\x01\x01"), "Invalid OAUTHBEARER client first message: invalid 'auth' format");
-    EXPECT_EQ(err("n,,\x01" "auth=Basic abc\x01\x01"), "Invalid scheme in OAUTHBEARER client first message");
+    EXPECT_EQ(err("n,,\x01"
+                  "auth=Bearer a b\x01\x01"),
+              "Invalid OAUTHBEARER client first message: invalid 'auth' format");
+    EXPECT_EQ(err("n,,\x01"
+                  "auth=Basic abc\x01\x01"),
+              "Invalid scheme in OAUTHBEARER client first message");
 }
 
 TEST(oauthbearer, a_valid_token_completes_with_its_remaining_lifetime) {
@@ -67,15 +82,17 @@ TEST(oauthbearer, a_refused_token_gets_the_json_error_then_fails_after_the_clien
 }
 
 TEST(oauthbearer, insufficient_scope_names_the_required_scope) {
-    EXPECT_EQ(oauthbearer_error_json("insufficient_scope", "[read]"), R"({"status":"insufficient_scope", "scope":"[read]"})");
+    EXPECT_EQ(oauthbearer_error_json("insufficient_scope", "[read]"),
+              R"({"status":"insufficient_scope", "scope":"[read]"})");
 }
 
 TEST(oauthbearer, an_authzid_other_than_the_principal_fails_with_kafkas_message) {
     oauthbearer_server s(unsecured_validator(), [] { return now_ms; });
     auto step = s.evaluate(first_message(unsecured({{"sub", "alice"}, {"exp", now_s + 90}}), "bob"));
     EXPECT_EQ(step.what, sasl_step::outcome::failed);
-    EXPECT_EQ(step.client_message, "Authentication failed: Client requested an authorization id (bob) that is "
-                                   "different from the token's principal name (alice)");
+    EXPECT_EQ(step.client_message,
+              "Authentication failed: Client requested an authorization id (bob) that is "
+              "different from the token's principal name (alice)");
     oauthbearer_server same(unsecured_validator(), [] { return now_ms; });
     EXPECT_EQ(same.evaluate(first_message(unsecured({{"sub", "alice"}, {"exp", now_s + 90}}), "alice")).what,
               sasl_step::outcome::complete);
@@ -83,7 +100,8 @@ TEST(oauthbearer, an_authzid_other_than_the_principal_fails_with_kafkas_message)
 
 namespace {
 int64_t wall_now_s() {
-    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 struct session_fixture : ::testing::Test {
@@ -136,6 +154,7 @@ TEST_F(oauthbearer_session, a_malformed_message_fails_with_the_generic_message) 
     ASSERT_EQ(s.handshake("OAUTHBEARER", 1).error, 0);
     auto r = s.authenticate("garbage", 2, 0);
     EXPECT_EQ(r.error, 58);
-    EXPECT_EQ(r.message, "Authentication failed during authentication due to invalid credentials with SASL mechanism "
-                         "OAUTHBEARER");
+    EXPECT_EQ(r.message,
+              "Authentication failed during authentication due to invalid credentials with SASL mechanism "
+              "OAUTHBEARER");
 }

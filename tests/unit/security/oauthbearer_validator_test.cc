@@ -81,16 +81,17 @@ TEST(oauthbearer_unsecured, required_scope_fails_as_insufficient_scope) {
     ASSERT_FALSE(one.token);
     EXPECT_EQ(one.status, "insufficient_scope");
     EXPECT_EQ(one.scope, "[read, write]");
-    EXPECT_EQ(one.detail, "The provided scope ([read]) was missing a required scope (write).  All required scope "
-                          "elements: [read, write]");
+    EXPECT_EQ(one.detail,
+              "The provided scope ([read]) was missing a required scope (write).  All required scope "
+              "elements: [read, write]");
     EXPECT_THROW(parse_scope("ok bad\\item"), std::invalid_argument);
 }
 
 namespace {
 struct signed_fixture : ::testing::Test {
     signed_fixture() {
-        keys->set(std::make_shared<const jwk_set>(jwk_set::parse(
-            json{{"keys", {jwk_of(rsa.get(), "r1"), jwk_of(ec.get(), "e1")}}}.dump())));
+        keys->set(std::make_shared<const jwk_set>(
+            jwk_set::parse(json{{"keys", {jwk_of(rsa.get(), "r1"), jwk_of(ec.get(), "e1")}}}.dump())));
     }
     std::unique_ptr<oauthbearer_validator> validator(signed_validator_options o = {}) {
         o.keys = keys;

@@ -52,9 +52,9 @@ TEST(sampled_rate, measures_and_throttles_as_kafka_client_quota_manager_test) {
 TEST(sampled_rate, counts_at_least_samples_minus_one_windows_and_forgets_old_samples) {
     sampled_rate r;  // 11 x 1 s
     r.record(1000, 0);
-    EXPECT_EQ(r.window_size(0), 10'000);        // Rate.windowSize: 10 full windows at least
+    EXPECT_EQ(r.window_size(0), 10'000);  // Rate.windowSize: 10 full windows at least
     EXPECT_DOUBLE_EQ(r.measure(0), 100.0);
-    EXPECT_EQ(r.window_size(12'500), 10'000);   // the sample expired (11 s without an event): reset at now
+    EXPECT_EQ(r.window_size(12'500), 10'000);  // the sample expired (11 s without an event): reset at now
     EXPECT_DOUBLE_EQ(r.measure(12'500), 0.0);
     EXPECT_EQ(throttle_time_ms(600, 500, 10'500), 2100);
 }
@@ -75,19 +75,19 @@ TEST(quota_manager, precedence_follows_client_quota_manager) {
     fixture f;
     using E = std::vector<std::pair<std::string, std::optional<std::string>>>;
     auto lim = [&](const char* u, const char* c) { return f.qm.limit(quota_type::produce, u, c).value_or(-1); };
-    f.put(E{{k_client_id, std::nullopt}}, k_producer_byte_rate, 8);               // /config/clients/<default>
+    f.put(E{{k_client_id, std::nullopt}}, k_producer_byte_rate, 8);  // /config/clients/<default>
     EXPECT_EQ(lim("alice", "app"), 8);
-    f.put(E{{k_client_id, "app"}}, k_producer_byte_rate, 7);                      // /config/clients/app
+    f.put(E{{k_client_id, "app"}}, k_producer_byte_rate, 7);  // /config/clients/app
     EXPECT_EQ(lim("alice", "app"), 7);
     EXPECT_EQ(lim("alice", "other"), 8);
-    f.put(E{{k_user, std::nullopt}}, k_producer_byte_rate, 6);                    // /config/users/<default>
+    f.put(E{{k_user, std::nullopt}}, k_producer_byte_rate, 6);  // /config/users/<default>
     EXPECT_EQ(lim("alice", "app"), 6);
     f.put(E{{k_user, std::nullopt}, {k_client_id, std::nullopt}}, k_producer_byte_rate, 5);
     EXPECT_EQ(lim("alice", "app"), 5);
     f.put(E{{k_user, std::nullopt}, {k_client_id, "app"}}, k_producer_byte_rate, 4);
     EXPECT_EQ(lim("alice", "app"), 4);
     EXPECT_EQ(lim("alice", "other"), 5);
-    f.put(E{{k_user, "alice"}}, k_producer_byte_rate, 3);                         // /config/users/alice
+    f.put(E{{k_user, "alice"}}, k_producer_byte_rate, 3);  // /config/users/alice
     EXPECT_EQ(lim("alice", "app"), 3);
     EXPECT_EQ(lim("bob", "app"), 4);
     f.put(E{{k_user, "alice"}, {k_client_id, std::nullopt}}, k_producer_byte_rate, 2);
@@ -198,19 +198,19 @@ TEST(quota_manager, controller_mutations_draw_on_a_token_bucket_as_controller_mu
     fixture f;
     f.put({{k_user, "alice"}}, k_controller_mutation_rate, 10);
     int64_t t = 9'000'000;
-    EXPECT_TRUE(f.qm.record_mutation("alice", "c", 100, true, t).allowed);   // 10 left
-    auto v = f.qm.record_mutation("alice", "c", 30, true, t);                // allowed: not yet in debt
+    EXPECT_TRUE(f.qm.record_mutation("alice", "c", 100, true, t).allowed);  // 10 left
+    auto v = f.qm.record_mutation("alice", "c", 30, true, t);               // allowed: not yet in debt
     EXPECT_TRUE(v.allowed);
     EXPECT_EQ(v.throttle_ms, 0);
-    v = f.qm.record_mutation("alice", "c", 1, true, t);                      // -20 tokens: refused
+    v = f.qm.record_mutation("alice", "c", 1, true, t);  // -20 tokens: refused
     EXPECT_FALSE(v.allowed);
     EXPECT_EQ(v.throttle_ms, 2000);
-    v = f.qm.record_mutation("alice", "c", 1, true, t + 1000);               // refilled 10: still -10
+    v = f.qm.record_mutation("alice", "c", 1, true, t + 1000);  // refilled 10: still -10
     EXPECT_FALSE(v.allowed);
     EXPECT_EQ(v.throttle_ms, 1000);
     EXPECT_TRUE(f.qm.record_mutation("alice", "c", 5, true, t + 2000).allowed);  // 0 tokens: allowed, -5 after
-    auto p = f.qm.record_mutation("alice", "c", 5, false, t + 2000);         // permissive: -10, throttled
+    auto p = f.qm.record_mutation("alice", "c", 5, false, t + 2000);             // permissive: -10, throttled
     EXPECT_TRUE(p.allowed);
     EXPECT_EQ(p.throttle_ms, 1000);
-    EXPECT_TRUE(f.qm.record_mutation("bob", "c", 1000, true, t).allowed);    // no quota for bob
+    EXPECT_TRUE(f.qm.record_mutation("bob", "c", 1000, true, t).allowed);  // no quota for bob
 }

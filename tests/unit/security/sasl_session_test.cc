@@ -75,8 +75,9 @@ TEST_F(sasl_session_test, failed_login_answers_58_with_kafkas_message) {
     ASSERT_EQ(s.handshake("SCRAM-SHA-512", 1).error, 0);
     auto r = s.authenticate("n,,n=nobody,r=abc", 1, 0);
     EXPECT_EQ(r.error, 58);
-    EXPECT_EQ(r.message,
-              "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512");
+    EXPECT_EQ(
+        r.message,
+        "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512");
     EXPECT_TRUE(r.close);
     EXPECT_EQ(s.current(), sasl_session::state::failed);
 }

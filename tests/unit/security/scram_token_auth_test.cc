@@ -76,8 +76,7 @@ TEST_F(token_login_test, wrong_hmac_unknown_or_expired_token_and_no_extension_fa
     EXPECT_EQ(login(unknown, "n=nope,r=nonce1,tokenauth=true", password).what, sasl_step::outcome::failed);
     // Without tokenauth=true the token id is looked up as a user: there is none.
     scram_server plain_user("SCRAM-SHA-512", users, nullptr, &tokens);
-    EXPECT_EQ(login(plain_user, "n=" + token.token.token_id + ",r=nonce1", password).what,
-              sasl_step::outcome::failed);
+    EXPECT_EQ(login(plain_user, "n=" + token.token.token_id + ",r=nonce1", password).what, sasl_step::outcome::failed);
     now = token.token.expiry_ms + 1;
     scram_server expired("SCRAM-SHA-512", users, nullptr, &tokens);
     auto r = login(expired, first_bare, password);

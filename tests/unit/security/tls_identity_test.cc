@@ -12,7 +12,7 @@ TEST(tls_identity, self_signed_certificate_is_made_once_with_a_private_key_file)
     auto dir = std::filesystem::temp_directory_path() / ("ketch-tls-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     auto files = ensure_self_signed(dir);
-    struct stat st{};
+    struct stat st {};
     ASSERT_EQ(::stat(files.key.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0600u);
     auto before = std::filesystem::last_write_time(files.cert);

@@ -181,8 +181,7 @@ TEST_F(fixture, AbortedBatchesAreArchivedDurably) {
     {
         auto c = make();
         c->fetch_offset("g", tp, 0, 10);
-        EXPECT_EQ(c->acquire("g", "a", tp, 0, 9, 100, {{3, 5}}),
-                  (std::vector<acquired_range>{{0, 2, 1}, {6, 9, 1}}));
+        EXPECT_EQ(c->acquire("g", "a", tp, 0, 9, 100, {{3, 5}}), (std::vector<acquired_range>{{0, 2, 1}, {6, 9, 1}}));
     }
     auto c = make();
     ASSERT_FALSE(c->load());

@@ -93,8 +93,8 @@ TEST(SharePartitionState, ReleaseRedeliversWithTheCountPlusOne) {
 TEST(SharePartitionState, RejectArchivesForGood) {
     partition_state p(0);
     p.acquire("a", 0, 2, 500, 0, lim());
-    std::vector<ack_batch> per_offset{{0, 2, {int8_t(ack_type::accept), int8_t(ack_type::reject),
-                                              int8_t(ack_type::accept)}}};
+    std::vector<ack_batch> per_offset{
+        {0, 2, {int8_t(ack_type::accept), int8_t(ack_type::reject), int8_t(ack_type::accept)}}};
     EXPECT_EQ(p.acknowledge("a", per_offset, 0, lim()), error_code::none);
     EXPECT_EQ(p.start_offset(), 3);
     EXPECT_TRUE(p.acquire("b", 0, 2, 500, 0, lim()).empty());
@@ -187,17 +187,19 @@ TEST(SharePartitionState, TheWindowIsBoundedByMaxRecordLocks) {
 TEST(SharePartitionState, SnapshotAndRestoreKeepStatesAndCounts) {
     partition_state p(0);
     p.acquire("a", 0, 5, 500, 0, lim());
-    p.acknowledge("a", {{1, 4, {int8_t(ack_type::accept), int8_t(ack_type::release), int8_t(ack_type::reject),
-                                int8_t(ack_type::accept)}}},
-                  0, lim());
+    p.acknowledge(
+        "a",
+        {{1,
+          4,
+          {int8_t(ack_type::accept), int8_t(ack_type::release), int8_t(ack_type::reject), int8_t(ack_type::accept)}}},
+        0, lim());
     auto snap = p.snapshot();
     auto q = partition_state::restore(p.start_offset(), snap);
     EXPECT_EQ(q.start_offset(), 0);
     EXPECT_EQ(q.end_offset(), 6);
     EXPECT_EQ(q.snapshot(), snap);
     // Offsets 0 and 5 were acquired: after the restart they are available again.
-    EXPECT_EQ(q.acquire("b", 0, 5, 500, 0, lim()),
-              (std::vector<acquired_range>{{0, 0, 2}, {2, 2, 2}, {5, 5, 2}}));
+    EXPECT_EQ(q.acquire("b", 0, 5, 500, 0, lim()), (std::vector<acquired_range>{{0, 0, 2}, {2, 2, 2}, {5, 5, 2}}));
 }
 
 TEST(SharePartitionState, DeletedRecordsMoveTheStart) {

@@ -51,7 +51,8 @@ TEST_F(fixture, ZeroIdGetsANewInstanceAndTheDefaultSubscription) {
     EXPECT_EQ(a.error_code, 0);
     EXPECT_FALSE(a.instance.is_zero());
     EXPECT_EQ(a.push_interval_ms, 5000);
-    EXPECT_EQ(a.requested_metrics, (std::vector<std::string>{"org.apache.kafka.consumer.", "org.apache.kafka.producer."}));
+    EXPECT_EQ(a.requested_metrics,
+              (std::vector<std::string>{"org.apache.kafka.consumer.", "org.apache.kafka.producer."}));
     EXPECT_EQ(a.accepted_compression, (std::vector<int8_t>{4, 3, 1, 2}));  // zstd, lz4, gzip, snappy
     EXPECT_TRUE(a.delta_temporality);
     EXPECT_EQ(a.telemetry_max_bytes, 1024 * 1024);
@@ -146,8 +147,9 @@ TEST_F(fixture, CompressedPushesAreDecoded) {
 }
 
 TEST_F(fixture, ConfiguredSubscriptionsReplaceTheDefaultAndMatch) {
-    m.update_subscription("only-p1", {{"metrics", "org.apache.kafka.producer.record"}, {"interval.ms", "1000"},
-                                      {"match", "client_id=p.*"}});
+    m.update_subscription(
+        "only-p1",
+        {{"metrics", "org.apache.kafka.producer.record"}, {"interval.ms", "1000"}, {"match", "client_id=p.*"}});
     auto a = sub();
     EXPECT_EQ(a.push_interval_ms, 1000);
     EXPECT_EQ(a.requested_metrics, (std::vector<std::string>{"org.apache.kafka.producer.record"}));

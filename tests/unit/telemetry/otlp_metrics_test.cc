@@ -18,7 +18,8 @@ bytes sample() {
     return test::metrics_data(
         {test::gauge_metric("org.apache.kafka.producer.record.send.rate",
                             test::number_point(12.5, 1700000000000000000ull, {{"client_id", "p1"}})),
-         test::delta_sum_metric("org.apache.kafka.producer.record.send.total", test::number_point(40, 1700000000000000000ull))},
+         test::delta_sum_metric("org.apache.kafka.producer.record.send.total",
+                                test::number_point(40, 1700000000000000000ull))},
         {{"client_rack", "r1"}});
 }
 
@@ -68,8 +69,10 @@ TEST(OtlpMetrics, EveryTruncationIsAnErrorOrAPrefix) {
     size_t errors = 0;
     for (size_t n = 0; n < full.size(); ++n) {
         auto d = decode_metrics_data(byte_view(full.data(), n));
-        if (!d.ok()) ++errors;
-        else EXPECT_LT(d->points.size(), 2u) << n;  // never more than the whole message
+        if (!d.ok())
+            ++errors;
+        else
+            EXPECT_LT(d->points.size(), 2u) << n;  // never more than the whole message
     }
     EXPECT_GT(errors, full.size() / 2);
 }

@@ -47,9 +47,7 @@ private:
     }
 };
 
-inline pb key_value(const std::string& k, const std::string& v) {
-    return pb().str(1, k).msg(2, pb().str(1, v));
-}
+inline pb key_value(const std::string& k, const std::string& v) { return pb().str(1, k).msg(2, pb().str(1, v)); }
 
 // NumberDataPoint: attributes (7), time (3), as_double (4).
 inline pb number_point(double v, uint64_t time_ns, std::vector<std::pair<std::string, std::string>> attrs = {}) {

@@ -65,8 +65,7 @@ TEST_F(coordinator_v2_test, retried_end_is_answered_with_the_current_epoch) {
     auto r = begin_v2("a");
     auto e = coord->end_txn_v2("a", r.producer_id, r.producer_epoch, true);
     // Still preparing: the retry waits.
-    EXPECT_EQ(coord->end_txn_v2("a", r.producer_id, r.producer_epoch, true).error,
-              error_code::concurrent_transactions);
+    EXPECT_EQ(coord->end_txn_v2("a", r.producer_id, r.producer_epoch, true).error, error_code::concurrent_transactions);
     run_jobs();
     auto again = coord->end_txn_v2("a", r.producer_id, r.producer_epoch, true);
     EXPECT_EQ(again.error, error_code::none);
