@@ -5,6 +5,7 @@
 // Without --authorizer the broker answers SECURITY_DISABLED: 501.
 #include <array>
 
+#include "console/kafka_facts.h"
 #include "console/reply.h"
 #include "console/routes.h"
 #include "protocol/messages/create_acls.h"
@@ -67,15 +68,7 @@ std::string required(const json& b, const char* field) {
 }
 
 json list(const context& ctx, const std::string& who) {
-    kafka::describe_acls_request q;
-    q.resource_type_filter = 1;
-    q.resource_name_filter.reset();
-    q.pattern_type_filter = 1;
-    q.principal_filter.reset();
-    q.host_filter.reset();
-    q.operation = 1;
-    q.permission_type = 1;
-    auto r = ctx.kafka->call<kafka::describe_acls_request, kafka::describe_acls_response>(q, who);
+    auto r = describe_all_acls(ctx, who);
     check_kafka_error(r.error_code, "DescribeAcls", r.error_message);
     json arr = json::array();
     for (auto& res : r.resources)

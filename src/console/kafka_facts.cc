@@ -77,4 +77,16 @@ bool valid_topic_name(const std::string& name) {
     return true;
 }
 
+kafka::describe_acls_response describe_all_acls(const context& ctx, const std::string& principal) {
+    kafka::describe_acls_request q;
+    q.resource_type_filter = 1;  // ANY
+    q.resource_name_filter.reset();
+    q.pattern_type_filter = 1;  // ANY
+    q.principal_filter.reset();
+    q.host_filter.reset();
+    q.operation = 1;        // ANY
+    q.permission_type = 1;  // ANY
+    return ctx.kafka->call<kafka::describe_acls_request, kafka::describe_acls_response>(q, principal);
+}
+
 }  // namespace ketch::console

@@ -10,6 +10,7 @@
 
 #include "base/uuid.h"
 #include "console/context.h"
+#include "protocol/messages/describe_acls.h"
 
 namespace ketch::console {
 
@@ -33,6 +34,10 @@ std::map<int32_t, int64_t> list_offsets(const context& ctx, const std::string& p
 
 // Bytes on disk per (topic, partition), from DescribeLogDirs.
 std::map<std::pair<std::string, int32_t>, int64_t> partition_sizes(const context& ctx, const std::string& principal);
+
+// DescribeAcls with a filter matching every binding (ANY type, pattern,
+// operation and permission; no name, principal or host): the answer as is.
+kafka::describe_acls_response describe_all_acls(const context& ctx, const std::string& principal);
 
 // Valid topic name (Kafka's Topic.validate): 1-249 of [a-zA-Z0-9._-], not "." or "..".
 bool valid_topic_name(const std::string& name);

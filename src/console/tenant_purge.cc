@@ -48,15 +48,7 @@ std::pair<int64_t, int64_t> delete_groups(const context& ctx, const std::string&
 // The ACLs on the tenant's topics, groups and transactional ids (types 2, 3,
 // 5), and those whose principal is one of its users.
 int64_t delete_acls(const context& ctx, const std::string& who, const std::string& t) {
-    kafka::describe_acls_request d;
-    d.resource_type_filter = 1;
-    d.resource_name_filter.reset();
-    d.pattern_type_filter = 1;
-    d.principal_filter.reset();
-    d.host_filter.reset();
-    d.operation = 1;
-    d.permission_type = 1;
-    auto acls = ctx.kafka->call<kafka::describe_acls_request, kafka::describe_acls_response>(d, who);
+    auto acls = describe_all_acls(ctx, who);
     if (acls.error_code != 0) return 0;  // no authorizer: no ACLs
     kafka::delete_acls_request q;
     for (auto& res : acls.resources) {
