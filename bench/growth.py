@@ -29,6 +29,7 @@ import json
 import math
 import os
 import resource
+import shutil
 import socket
 import subprocess
 import sys
@@ -118,11 +119,18 @@ class Run:
         """The produce rate into one fresh topic, then the p99 on another (its consumer reads
         from the start and takes each record's first bytes as its send time)."""
         batch = ["-max-batch-bytes", BIG] if size > 512 * 1024 else []
-        p = self.drv("produce", b, self.topic(b, partitions, *configs), "-record-size", size, "-seconds",
-                     self.seconds, *batch)
-        lat = self.drv("latency", b, self.topic(b, partitions, *configs), "-rate-mib", 5, "-record-size",
-                       max(size, 8), "-seconds", self.seconds + 1, "-warmup-s", 1, *batch)
-        return {"mib_s": round(p["mib_s"], 2), "p99_ms": round(lat["p99_ms"], 3), "rss_mib": b.rss_mib()}
+        t1, t2 = self.topic(b, partitions, *configs), self.topic(b, partitions, *configs)
+        p = self.drv("produce", b, t1, "-record-size", size, "-seconds", self.seconds, *batch)
+        lat = self.drv("latency", b, t2, "-rate-mib", 5, "-record-size", max(size, 8), "-seconds",
+                       self.seconds + 1, "-warmup-s", 1, *batch)
+        point = {"mib_s": round(p["mib_s"], 2), "p99_ms": round(lat["p99_ms"], 3), "rss_mib": b.rss_mib()}
+        self.drop(b, t1, t2)
+        return point
+
+    def drop(self, b, *topics):
+        """Deletes a point's topics (the disk holds a run only if each point gives its data back)."""
+        for t in topics:
+            self.drv("delete-topic", b, t)
 
     def partitions(self, b, n):
         return self.produce_and_latency(b, n)
@@ -150,8 +158,10 @@ class Run:
         p = self.drv("produce", b, topic, "-record-size", 1024, "-seconds", self.seconds)
         got = self.drv("group-consume", b, topic, "-records", p["bytes"] // 1024, "-members", n)
         total = got["first_record_s"] + got["seconds"]  # joining included: prefetched data is read at once
-        return {"mib_s": round(got["bytes"] / total / (1 << 20), 2), "p99_ms": round(got["first_record_s"] * 1000, 1),
-                "rss_mib": b.rss_mib()}
+        point = {"mib_s": round(got["bytes"] / total / (1 << 20), 2),
+                 "p99_ms": round(got["first_record_s"] * 1000, 1), "rss_mib": b.rss_mib()}
+        self.drop(b, topic)
+        return point
 
 
 def exponent(points, key):
@@ -185,6 +195,30 @@ def plot(result, path):
     fig.savefig(path, dpi=90)
 
 
+def measure(result, run, work, ketch_bin):
+    """Every point of every dimension against each broker in turn."""
+    points = result["points"]
+    for name in result["brokers"]:
+        b = Broker(name, work, ketch_bin)
+        steal0, all0 = cpu_steal()
+        say("starting", name)
+        b.start()
+        try:
+            curves = result["curves"].setdefault(name, {})
+            for d in result["dimensions"]:
+                for x in points[d]:
+                    say(name, d, x)
+                    p = getattr(run, d)(b, x)
+                    p["x"] = x
+                    curves.setdefault(d, []).append(p)
+                    say(name, d, x, p)
+                result["exponents"].setdefault(name, {})[d] = {k: exponent(curves[d], k) for k in LABELS}
+        finally:
+            b.stop()
+        steal1, all1 = cpu_steal()
+        result["steal_pct"][name] = round(100 * (steal1 - steal0) / max(1, all1 - all0), 2)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer, smaller points (a few minutes)")
@@ -205,26 +239,10 @@ def main():
               "quick": a.quick, "brokers": a.brokers.split(","), "dimensions": dims, "points": points,
               "fd_limit": hard, "load_start": open("/proc/loadavg").read().split()[:3],
               "curves": {}, "exponents": {}, "steal_pct": {}}
-    run = Run(driver, a.quick)
-    for name in result["brokers"]:
-        b = Broker(name, work, a.ketch)
-        steal0, all0 = cpu_steal()
-        say("starting", name)
-        b.start()
-        try:
-            curves = result["curves"].setdefault(name, {})
-            for d in dims:
-                for x in points[d]:
-                    say(name, d, x)
-                    p = getattr(run, d)(b, x)
-                    p["x"] = x
-                    curves.setdefault(d, []).append(p)
-                    say(name, d, x, p)
-                result["exponents"].setdefault(name, {})[d] = {k: exponent(curves[d], k) for k in LABELS}
-        finally:
-            b.stop()
-        steal1, all1 = cpu_steal()
-        result["steal_pct"][name] = round(100 * (steal1 - steal0) / max(1, all1 - all0), 2)
+    try:
+        measure(result, Run(driver, a.quick), work, a.ketch)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     result["load_end"] = open("/proc/loadavg").read().split()[:3]
     res = ROOT / "bench" / "results"
     res.mkdir(exist_ok=True)
