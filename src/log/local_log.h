@@ -125,6 +125,11 @@ public:
     void set_config(const log_config& c) override;
     log_config config() const override;
     log_status close() override;
+    // Stops a log whose directory is being deleted: like close() but writes and
+    // syncs nothing (no final sync, index files, snapshot or checkpoint); an
+    // append or sync still waiting is answered "closed". The files are released
+    // with the last reference to the log.
+    void discard();
     log_result<clean_result> clean(const compaction_config& c, int64_t now_ms) override;
 
     // --- compaction (local_log_compact.cc; used by log_cleaner) ---
@@ -228,6 +233,7 @@ private:
     log_config config_;                     // guarded by append_mu_
     bool closed_ = false;                   // guarded by append_mu_
     std::atomic<bool> closed_flag_{false};  // for lock-free readers
+    std::atomic<bool> discarded_{false};    // discard(): flush passes only answer waiters
 
     mutable std::mutex segments_mu_;
     std::shared_ptr<const segment_list> segments_;

@@ -150,6 +150,7 @@ void local_log::flush_pass() {
         queued_ = false;
         ws.swap(waiters_);  // before reading the log end: each is covered
     }
+    if (discarded_.load()) return complete(ws);  // its files are being deleted
     {
         std::lock_guard fl(flush_mu_);
         (void)sync_data_locked();
@@ -214,6 +215,23 @@ bool local_log::close_files_current(const bytes& snapshot_image) const {
     if (!opened || segs->empty() || segs->back() != opened) return false;
     return opened->size() == at_open_.size && opened->next_offset() == at_open_.next_offset &&
            snapshot_image == at_open_.snapshot_image;
+}
+
+void local_log::discard() {
+    {
+        std::lock_guard lk(append_mu_);
+        if (closed_) return;
+        closed_ = true;
+        closed_flag_.store(true);
+        discarded_.store(true);
+    }
+    std::vector<waiter> ws;
+    {
+        std::lock_guard fl(flush_mu_);  // a flush pass under way ends first
+        std::lock_guard lk(sync_mu_);
+        ws.swap(waiters_);
+    }
+    complete(ws);
 }
 
 log_status local_log::close() {

@@ -215,26 +215,40 @@ std::vector<topic_partition> log_manager::partitions() const {
     return out;
 }
 
-log_status log_manager::remove(const topic_partition& tp) {
-    std::unique_lock lk(mu_);
-    // A creation in flight ends first: it must not add the log back after.
-    wait_creation(lk, tp);
-    auto it = logs_.find(tp);
-    if (it == logs_.end()) return ok_v;
-    auto log = it->second;
-    logs_.erase(it);
-    (void)log->close();  // the data is being deleted; a flush error does not matter
+log_status log_manager::remove(const topic_partition& tp) { return remove(std::vector<topic_partition>{tp}); }
+
+log_status log_manager::remove(const std::vector<topic_partition>& tps) {
     auto& fs = *opt_.fs;
-    auto dir = log->dir();
-    auto doomed =
-        io::join_path(opt_.data_dir, std::string(k_deleting_prefix) + std::to_string(++delete_seq_) + "-" +
-                                         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-    // Rename first: a crash mid-deletion leaves a "~deleting-" directory, not a
-    // half-deleted partition that would be opened again.
-    if (auto st = fs.rename(dir, doomed); !st) return failure{from_io(st.error())};
-    if (auto st = fs.sync_dir(opt_.data_dir); !st) return failure{from_io(st.error())};
-    if (auto st = io::remove_all(fs, doomed); !st) return failure{from_io(st.error())};
-    return ok_v;
+    std::vector<std::string> doomed;
+    log_status result = ok_v;
+    {
+        std::unique_lock lk(mu_);
+        for (const auto& tp : tps) {
+            // A creation in flight ends first: it must not add the log back after.
+            wait_creation(lk, tp);
+            auto it = logs_.find(tp);
+            if (it == logs_.end()) continue;
+            auto log = it->second;
+            logs_.erase(it);
+            log->discard();
+            auto to = io::join_path(opt_.data_dir,
+                                    std::string(k_deleting_prefix) + std::to_string(++delete_seq_) + "-" +
+                                        std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+            // Rename first: a crash mid-deletion leaves a "~deleting-" directory, not a
+            // half-deleted partition that would be opened again.
+            if (auto st = fs.rename(log->dir(), to); !st) {
+                result = failure{from_io(st.error())};
+                continue;
+            }
+            doomed.push_back(std::move(to));
+        }
+        if (doomed.empty()) return result;
+        if (auto st = fs.sync_dir(opt_.data_dir); !st) return failure{from_io(st.error())};
+    }
+    // The names are unique and no longer partitions: removed without the lock.
+    for (const auto& d : doomed)
+        if (auto st = io::remove_all(fs, d); !st) result = failure{from_io(st.error())};
+    return result;
 }
 
 log_status log_manager::close() {

@@ -67,6 +67,10 @@ public:
     std::shared_ptr<partition_log> get(const topic_partition& tp) const;
     // Closes the log and deletes its directory; ok if it does not exist.
     log_status remove(const topic_partition& tp);
+    // The same for many partitions (a deleted topic's): the logs are discarded
+    // unsynced (their data is going) and their renames share one sync of the
+    // data directory, so n partitions cost one fsync, not 2n.
+    log_status remove(const std::vector<topic_partition>& tps);
     std::vector<topic_partition> partitions() const;
 
     // Closes every log (flush, index files, checkpoints), stops the flusher and,

@@ -40,6 +40,13 @@ log::log_result<std::shared_ptr<storage>> local_engine::get_for_read(const topic
     return empty_storage::instance();
 }
 
+log::log_status local_engine::remove_all(const std::vector<topic_partition>& tps) {
+    auto st = logs_.remove(tps);
+    std::lock_guard lock(mu_);  // after the logs are gone, as in remove()
+    for (const auto& tp : tps) wrapped_.erase(tp);
+    return st;
+}
+
 log::log_status local_engine::remove(const topic_partition& tp) {
     auto st = logs_.remove(tp);
     // After the log is gone, so that a lookup racing the removal cannot leave

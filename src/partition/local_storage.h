@@ -78,6 +78,7 @@ public:
     log::log_result<std::shared_ptr<storage>> get_for_read(const topic_partition& tp,
                                                            const log::log_config& config) override;
     log::log_status remove(const topic_partition& tp) override;
+    log::log_status remove_all(const std::vector<topic_partition>& tps) override;
     std::vector<topic_partition> partitions() const override { return logs_.partitions(); }
 
 private:

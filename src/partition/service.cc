@@ -107,10 +107,11 @@ void service::apply_topic_settings(const meta::topic& t) {
 }
 
 void service::remove_topic(const meta::topic& t) {
-    for (int32_t p = 0; p < t.partition_count; ++p) {
-        auto st = engine_.remove({t.name, p});
-        if (!st.ok()) spdlog::error("deleting log of {}-{}: {}", t.name, p, st.error().message);
-    }
+    std::vector<topic_partition> tps;
+    tps.reserve(size_t(t.partition_count));
+    for (int32_t p = 0; p < t.partition_count; ++p) tps.push_back({t.name, p});
+    if (auto st = engine_.remove_all(tps); !st.ok())
+        spdlog::error("deleting the logs of {}: {}", t.name, st.error().message);
 }
 
 }  // namespace ketch::partition

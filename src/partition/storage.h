@@ -117,6 +117,14 @@ public:
     }
     // Deletes the partition's data; ok if it has none.
     virtual log::log_status remove(const topic_partition& tp) = 0;
+    // Deletes many partitions' data (a deleted topic's): the first error, after
+    // trying them all. An engine may do it at once (the local one syncs once).
+    virtual log::log_status remove_all(const std::vector<topic_partition>& tps) {
+        log::log_status result = ok_v;
+        for (const auto& tp : tps)
+            if (auto st = remove(tp); !st.ok() && result.ok()) result = st;
+        return result;
+    }
     // Every partition that has storage.
     virtual std::vector<topic_partition> partitions() const = 0;
 };
