@@ -133,12 +133,12 @@ std::vector<partition::topic_partition> shared_engine::partitions() const {
     return out;
 }
 
-uint64_t shared_engine::stage(const std::shared_ptr<shared_storage>& s, byte_view batch) {
+uint64_t shared_engine::stage(const std::shared_ptr<shared_storage>& s, byte_view batch, int8_t marker) {
     std::lock_guard l(mu_);
     if (buffered_bytes_ + batch.size() > cfg_.max_buffered_bytes) return 0;
     const uint64_t ticket = next_ticket_++;
     if (buffer_.empty()) first_staged_ = std::chrono::steady_clock::now();
-    buffer_.push_back({s, bytes(batch.begin(), batch.end()), ticket});
+    buffer_.push_back({s, bytes(batch.begin(), batch.end()), ticket, marker});
     buffered_bytes_ += batch.size();
     if (buffer_.size() == 1 || buffered_bytes_ >= cfg_.flush_bytes) cv_.notify_all();
     return ticket;
@@ -198,7 +198,7 @@ void shared_engine::flush(std::vector<staged> items) {
     };
     std::vector<pending_batch> batches;
     batches.reserve(items.size());
-    for (auto& it : items) batches.push_back({it.store->key(), it.batch});
+    for (auto& it : items) batches.push_back({it.store->key(), it.batch, it.marker});
     auto obj = build_object(batches);
     if (!obj.ok()) return fail_all(obj.error());
     auto body = std::make_shared<const std::string>(std::move(obj->body));
@@ -227,7 +227,7 @@ void shared_engine::flush(std::vector<staged> items) {
         auto& s = *items[i].store;
         switch (o.what) {
             case cluster::batch_outcome::appended:
-                s.observe(-1, o.last_offset + 1);
+                s.observe(-1, o.last_offset + 1, o.first_unstable);
                 woken.insert({s.topic(), s.partition()});
                 [[fallthrough]];
             case cluster::batch_outcome::duplicate:
@@ -270,7 +270,9 @@ void shared_engine::on_foreign_commit(const std::string& object_key) {
     auto c = pool_.take();
     if (!c.ok()) return;
     auto rows = (*c)->exec(
-        "SELECT b.topic_id, b.partition, max(b.last_offset) + 1, p.log_start_offset FROM ketch_batches b "
+        "SELECT b.topic_id, b.partition, max(b.last_offset) + 1, p.log_start_offset, coalesce((SELECT "
+        "min(o.first_offset) FROM ketch_txn_open o WHERE o.topic_id = b.topic_id AND o.partition = b.partition), "
+        "-1) FROM ketch_batches b "
         "JOIN ketch_partitions p ON p.topic_id = b.topic_id AND p.partition = b.partition "
         "WHERE b.object_key = $1 GROUP BY b.topic_id, b.partition, p.log_start_offset",
         {object_key});
@@ -279,7 +281,7 @@ void shared_engine::on_foreign_commit(const std::string& object_key) {
     for (size_t i = 0; i < rows->rows.size(); ++i) {
         auto it = open.find({rows->at(i, 0), std::stoi(rows->at(i, 1))});
         if (it == open.end()) continue;
-        it->second->observe(std::stoll(rows->at(i, 3)), std::stoll(rows->at(i, 2)));
+        it->second->observe(std::stoll(rows->at(i, 3)), std::stoll(rows->at(i, 2)), std::stoll(rows->at(i, 4)));
         woke(it->second->topic(), it->second->partition());
     }
 }
