@@ -68,6 +68,11 @@ void shared_engine::set_on_topics(std::function<void()> fn) {
     on_topics_ = std::move(fn);
 }
 
+void shared_engine::set_on_txn_end(std::function<void(int64_t, bool)> fn) {
+    std::lock_guard l(parts_mu_);
+    on_txn_end_ = std::move(fn);
+}
+
 int64_t shared_engine::reserve_producer_ids(int64_t size) {
     auto c = pool_.take();
     if (!c.ok()) throw std::runtime_error("producer ids: " + c.error());
@@ -251,6 +256,16 @@ void shared_engine::flush(std::vector<staged> items) {
 // the partitions it appended to that this broker has open move their high
 // watermark and wake their fetches.
 void shared_engine::on_foreign_commit(const std::string& object_key) {
+    if (object_key.starts_with("txn-end:")) {  // txn-end:<producer id>:<0|1>
+        std::function<void(int64_t, bool)> fn;
+        {
+            std::lock_guard l(parts_mu_);
+            fn = on_txn_end_;
+        }
+        const auto colon = object_key.rfind(':');
+        if (fn && colon > 8) fn(std::stoll(object_key.substr(8, colon - 8)), object_key.substr(colon + 1) == "1");
+        return;
+    }
     if (object_key == k_topics_changed) {
         std::function<void()> fn;
         {

@@ -91,6 +91,8 @@ public:
     void set_on_commit(std::function<void(const std::string& topic, int32_t partition)> fn);
     // Another broker (or this one) changed the topics (pg_topic_store's NOTIFY).
     void set_on_topics(std::function<void()> fn);
+    // A transaction's coordinator ended it (pg_txn_store::complete_offsets's NOTIFY).
+    void set_on_txn_end(std::function<void(int64_t producer_id, bool commit)> fn);
     // The first id of a fresh block of `size` producer ids, unique across
     // brokers (InitProducerId); throws std::runtime_error when PostgreSQL
     // cannot be reached.
@@ -136,6 +138,7 @@ private:
     std::map<partition::topic_partition, std::shared_ptr<shared_storage>, std::less<>> parts_;  // parts_mu_
     std::function<void(const std::string&, int32_t)> on_commit_;                                // parts_mu_
     std::function<void()> on_topics_;                                                           // parts_mu_
+    std::function<void(int64_t, bool)> on_txn_end_;                                             // parts_mu_
 
     std::mutex mu_;  // the buffer
     std::condition_variable cv_;

@@ -12,7 +12,7 @@ first unstable offset bounds a read_committed fetch)."""
 
 import time
 
-from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from conftest import clients
@@ -34,14 +34,24 @@ def txn_producer(bootstrap, txn_id):
     return p
 
 
+def watermark(consumer, topic, partition):
+    """(low, high) as the consumer's isolation level sees them (high: the LSO
+    for read_committed); None while its metadata does not know the topic yet."""
+    try:
+        return consumer.get_watermark_offsets(TopicPartition(topic, partition), timeout=10, cached=False)
+    except KafkaException as e:
+        if e.args[0].code() == KafkaError._UNKNOWN_PARTITION:
+            return None
+        raise
+
+
 def read(broker, topic, isolation, until_end=True, timeout_s=60):
     """Every record of every partition from offset 0 up to the end the
     consumer's isolation level sees: {(partition, offset): value}."""
     c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "check-%d" % time.monotonic_ns(),
                   "enable.auto.commit": False, "isolation.level": isolation, "enable.partition.eof": True})
-    ends = {p: c.get_watermark_offsets(TopicPartition(topic, p), timeout=20, cached=False)[1]
-            for p in range(PARTITIONS)}
-    c.assign([TopicPartition(topic, p, 0) for p in range(PARTITIONS)])
+    c.assign([TopicPartition(topic, p, 0) for p in range(PARTITIONS)])  # the topic's metadata is asked for
+    ends = {p: clients.wait_for(lambda: watermark(c, topic, p), what="watermarks")[1] for p in range(PARTITIONS)}
     got, eof = {}, set()
     deadline = time.monotonic() + timeout_s
     try:
