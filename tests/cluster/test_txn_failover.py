@@ -27,11 +27,18 @@ TXN_ID = "ctp-txn"
 
 
 def rewind(consumer):
-    """Back to the group's committed offsets (after an abort)."""
+    """Back to the group's committed offsets (after an abort). A partition
+    answered with an error (UNSTABLE_OFFSET_COMMIT while a transaction's
+    offsets are pending, KIP-447) is asked again, never taken as "none"."""
     assignment = consumer.assignment()
     if not assignment:
         return
-    for tp in consumer.committed(assignment, timeout=30):
+
+    def stable():
+        tps = consumer.committed(assignment, timeout=30)
+        return tps if all(tp.error is None for tp in tps) else None
+
+    for tp in clients.wait_for(stable, timeout=60, interval=0.2, what="stable committed offsets"):
         consumer.seek(TopicPartition(tp.topic, tp.partition, tp.offset if tp.offset >= 0 else 0))
 
 
