@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:9092
 DATA_DIR ?= ./data
 
-.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-connections bench-growth bench-registry bench-console conformance reference fuzz clean
+.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-connections bench-growth bench-registry bench-console bench-cluster conformance reference fuzz clean
 
 all: build
 
@@ -74,6 +74,11 @@ bench-growth: broker
 
 # Schema registry (issue 20): registration/lookup p50/p99 and id lookups per second, with the
 # load average and CPU steal of each step; ~2 minutes. Needs the test venv (make test-deps) and Go.
+# Cluster mode beside single-node ketch (PostgreSQL and moto on loopback): produce/consume MiB/s,
+# produce-to-consume p50/p99, object-store PUTs and bytes per MiB (bench/cluster_bench.py); ~3 minutes.
+bench-cluster: broker
+	.venv/bin/python bench/cluster_bench.py
+
 bench-registry: broker
 	.venv/bin/python bench/registry_bench.py --out bench/results/registry-$$(date -u +%Y-%m-%dT%H%MZ).json
 

@@ -10,6 +10,7 @@
 
 #include "app/broker_properties.h"
 #include "app/cluster_groups.h"
+#include "app/cluster_txns.h"
 #include "app/options.h"
 #include "broker/broker_context.h"
 #include "cluster/membership.h"
@@ -21,6 +22,9 @@ struct cluster_service {
     // membership, whose heartbeat thread calls it.
     std::unique_ptr<cluster_groups> groups;
     std::unique_ptr<cluster::membership> membership;
+    // After the membership: gone first, so the coordinator never asks a
+    // destroyed membership (it is called by requests, not by the heartbeat).
+    std::unique_ptr<cluster_txns> txns;
 
     // Empty (single node) without --cluster. Throws std::runtime_error with
     // the reason when an engine does not answer. Sets ctx.config.cluster_id to
@@ -30,10 +34,21 @@ struct cluster_service {
                                  const std::vector<listener_endpoint>& endpoints);
 
     // Cluster mode: the groups this broker owns are read from PostgreSQL and
-    // follow the live set from now on (cluster_groups::follow); nothing
-    // without --cluster.
-    void follow_groups(const options& opt, shared::pg_offset_store* store, group::group_coordinator& coordinator) {
-        if (membership && store) groups = cluster_groups::follow(*membership, opt.node_id, *store, coordinator);
+    // follow the live set from now on (cluster_groups::follow), and
+    // transactional ids are coordinated by their owner (cluster_txns);
+    // nothing without --cluster.
+    struct groups_of {
+        shared::pg_offset_store* store;
+        group::group_coordinator& coordinator;
+    };
+    struct txns_of {
+        shared::pg_txn_store* store;
+        txn::transaction_coordinator& coordinator;
+    };
+    void follow(const options& opt, groups_of g, txns_of t) {
+        if (!membership) return;
+        if (g.store) groups = cluster_groups::follow(*membership, opt.node_id, *g.store, g.coordinator);
+        if (t.store) txns = std::make_unique<cluster_txns>(*membership, opt.node_id, *t.store, t.coordinator);
     }
 };
 

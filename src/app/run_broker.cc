@@ -214,7 +214,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     ctx.shares = shares.coordinator.get();
     ctx.client_metrics_configs = client_metrics.get();
     ctx.run_blocking = [&blocking](std::function<void()> fn) { boost::asio::post(blocking, std::move(fn)); };
-    storage.attach_reads(ctx);  // cluster mode: Fetch's reads off the reactors
+    storage.attach_reads(ctx);  // cluster mode: Fetch's reads off the reactors, transactions' ends heard
     security_services security(opt, st);
     security.attach(ctx);
     security.start_token_sweep(groups.timers, opt.delegation_token_expiry_check_interval_ms);
@@ -232,7 +232,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto endpoints = publish_endpoints(ctx.config, lis, server.listen());
     ctx.config.static_properties = static_broker_properties(opt, endpoints);
     auto cluster = cluster_service::start(opt, ctx, endpoints);  // nothing without --cluster; deregisters at exit
-    cluster.follow_groups(opt, cluster_offsets.get(), *groups.coordinator);  // groups moving here are read again
+    cluster.follow(opt, {cluster_offsets.get(), *groups.coordinator}, {txns.cluster_store(), txns.coordinator()});
     server.start();
     auto log_tasks = start_log_tasks(partitions, opt);
     auto metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),

@@ -7,6 +7,7 @@
 
 #include "cluster/pg.h"
 #include "cluster/schema.h"
+#include "group/coordinator.h"
 #include "meta/topic_name.h"
 #include "objstore/s3_url.h"
 #include "shared/pg_topic_store.h"
@@ -71,6 +72,9 @@ void storage_engines::attach(log::log_manager& logs, meta::topic_registry& topic
 
 void storage_engines::attach_reads(broker::broker_context& ctx) {
     if (!shared) return;
+    shared->set_on_txn_end([&ctx](int64_t producer_id, bool commit) {
+        ctx.run_blocking([&ctx, producer_id, commit] { (void)ctx.groups.complete_txn_offsets(producer_id, commit); });
+    });
     reads = std::make_unique<boost::asio::thread_pool>(k_read_threads);
     ctx.run_reads = [pool = reads.get()](std::function<void()> fn) { boost::asio::post(*pool, std::move(fn)); };
 }

@@ -42,6 +42,8 @@ struct storage_engines {
     // a thread is one parked fetch each (its coroutine frame), so the queue is
     // bounded by the requests in flight, as on a single node.
     static constexpr int k_read_threads = 4;
+    // Also: a transaction's end announced by its coordinator (any broker)
+    // completes the offsets this broker's groups hold for it (on run_blocking).
     void attach_reads(broker::broker_context& ctx);
     // Waits for the reads in flight (after the listeners stopped).
     void stop_reads();

@@ -27,19 +27,33 @@ txn::transaction_coordinator::delayed_executor delayed_on(boost::asio::thread_po
     };
 }
 
+// Cluster mode's store; null without --cluster (the schema is migrated by then).
+std::unique_ptr<shared::pg_txn_store> open_store(const options& opt) {
+    if (opt.cluster.empty()) return nullptr;
+    return std::make_unique<shared::pg_txn_store>(opt.cluster);
+}
+
 }  // namespace
 
 txn_service::txn_service(const options& opt, stores& s, broker::broker_context& ctx, group_service& groups,
                          txn::producer_ids& producer_ids, boost::asio::thread_pool& blocking)
-    : markers_(ctx),
+    : shared_(open_store(opt)),
+      markers_(ctx),
       coordinator_(
           txn_config_of(opt), [&clock = groups.clock] { return clock.now_ms(); },
-          [&producer_ids] { return producer_ids.next(); }, *s.txns, markers_, ctx.run_blocking, delayed_on(blocking)),
+          [&producer_ids] { return producer_ids.next(); }, shared_ ? *shared_ : static_cast<meta::txn_store&>(*s.txns),
+          markers_, ctx.run_blocking, delayed_on(blocking)),
       abort_timed_out_(groups.timers, opt.transaction_abort_check_ms,
                        [&ctx, this] { ctx.run_blocking([this] { coordinator_.abort_timed_out(); }); }),
       expire_ids_(groups.timers, txn::txn_config{}.remove_expired_interval_ms,
                   [&ctx, this] { ctx.run_blocking([this] { coordinator_.expire_transactional_ids(); }); }) {
-    if (auto st = groups.coordinator->attach_txn_store(*s.txns); !st.ok())
+    // Cluster mode: a transaction's end moves its offsets in PostgreSQL (any
+    // broker may coordinate the group) before the local groups hear of it.
+    if (auto* shared = shared_.get())
+        markers_.set_shared_offsets(
+            [shared](int64_t producer_id, bool commit) { return shared->complete_offsets(producer_id, commit).ok(); });
+    if (auto st = groups.coordinator->attach_txn_store(shared_ ? *shared_ : static_cast<meta::txn_store&>(*s.txns));
+        !st.ok())
         throw std::runtime_error("transactional offsets: " + st.error().message);
     if (auto st = coordinator_.load(); !st.ok()) throw std::runtime_error("transactions: " + st.error().message);
     ctx.txns = &coordinator_;

@@ -51,4 +51,9 @@ const listed_broker& owner_of(const std::vector<listed_broker>& live, std::strin
     return *best;
 }
 
+bool txn_coordinator_here(const request_context& ctx, std::string_view transactional_id) {
+    if (!ctx.broker.cluster) return true;
+    return owner_of(live_brokers(ctx), "txn:" + std::string(transactional_id)).node_id == ctx.broker.config.node_id;
+}
+
 }  // namespace ketch::broker

@@ -28,4 +28,9 @@ std::vector<listed_broker> live_brokers(const request_context& ctx);
 // keys move (docs/design/cluster.md, "which broker a client talks to").
 const listed_broker& owner_of(const std::vector<listed_broker>& live, std::string_view key);
 
+// The transaction coordinator of a transactional id: this broker on a single
+// node; in cluster mode owner_of(live, "txn:<id>"), which FindCoordinator
+// names. Requests for an id this broker does not own answer NOT_COORDINATOR.
+bool txn_coordinator_here(const request_context& ctx, std::string_view transactional_id);
+
 }  // namespace ketch::broker

@@ -22,6 +22,11 @@ std::vector<error_code> txn_markers::write_markers(const std::vector<txn::topic_
 }
 
 bool txn_markers::complete_txn_offsets(int64_t producer_id, bool commit) {
+    if (shared_) {
+        if (!shared_(producer_id, commit)) return false;
+        (void)b_.groups.complete_txn_offsets(producer_id, commit);
+        return true;
+    }
     return b_.groups.complete_txn_offsets(producer_id, commit);
 }
 

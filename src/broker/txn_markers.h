@@ -2,6 +2,8 @@
 // the partition logs, transactional offsets to the group coordinator.
 #pragma once
 
+#include <functional>
+
 #include "broker/broker_context.h"
 #include "txn/marker_writer.h"
 
@@ -14,9 +16,14 @@ public:
     std::vector<error_code> write_markers(const std::vector<txn::topic_partition>& tps, int64_t producer_id,
                                           int16_t producer_epoch, bool commit, int32_t coordinator_epoch) override;
     bool complete_txn_offsets(int64_t producer_id, bool commit) override;
+    // Cluster mode: completes the producer's pending offsets in the shared
+    // store (every broker's groups hear of it); the local group coordinator's
+    // answer no longer decides then (the group may be coordinated elsewhere).
+    void set_shared_offsets(std::function<bool(int64_t producer_id, bool commit)> fn) { shared_ = std::move(fn); }
 
 private:
     broker_context& b_;
+    std::function<bool(int64_t, bool)> shared_;
 };
 
 }  // namespace ketch::broker

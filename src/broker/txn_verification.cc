@@ -1,6 +1,7 @@
 #include "broker/txn_verification.h"
 
 #include "broker/blocking.h"
+#include "broker/live_brokers.h"
 #include "txn/coordinator.h"
 
 namespace ketch::broker {
@@ -32,6 +33,10 @@ error_code manager_error(error_code e, txn_operation op) {
 boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add_partitions(
     request_context& ctx, const txn_verify_request& r) {
     std::map<txn::topic_partition, error_code> out;
+    // Cluster mode: the coordinator may be another broker, which this one
+    // does not call yet; nothing is verified then (as Kafka with
+    // transaction.partition.verification.enable=false; docs/compatibility.md).
+    if (!txn_coordinator_here(ctx, r.transactional_id)) co_return out;
     auto* txns = ctx.broker.txns;
     if (!txns) {
         // AddPartitionsToTxnManager.verifyTransaction: no coordinator node.

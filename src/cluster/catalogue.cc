@@ -33,17 +33,21 @@ public:
                 "ON CONFLICT DO NOTHING",
                 key(tp));
             if (!ins.ok()) return failure{ins.error()};
+            // Open transactions of a partition change only under its row lock.
             auto row = c_.exec(
-                "SELECT high_watermark FROM ketch_partitions WHERE topic_id = $1 AND partition = $2 "
-                "FOR UPDATE",
+                "SELECT high_watermark, coalesce((SELECT min(first_offset) FROM ketch_txn_open o "
+                "WHERE o.topic_id = $1 AND o.partition = $2), -1) FROM ketch_partitions "
+                "WHERE topic_id = $1 AND partition = $2 FOR UPDATE OF ketch_partitions",
                 key(tp));
             if (!row.ok()) return failure{row.error()};
             hwm_[tp] = std::stoll(row->at(0, 0));
+            unstable_[tp] = std::stoll(row->at(0, 1));
         }
         return ok_v;
     }
 
     result<batch_outcome, pg_error> apply(const staged_batch& b) {
+        if (b.marker >= 0) return end_txn(b);
         if (b.producer_id >= 0) {
             auto history = producer_history(b);
             if (!history.ok()) return failure{history.error()};
@@ -58,6 +62,8 @@ public:
             auto out = index(b);
             if (!out.ok()) return out;
             if (auto r = remember_producer(b, last_seq, *out); !r.ok()) return failure{r.error()};
+            if (b.transactional)
+                if (auto r = open_txn(b, *out); !r.ok()) return failure{r.error()};
             return out;
         }
         return index(b);
@@ -76,7 +82,63 @@ public:
         return ok_v;
     }
 
+    // The partition's first unstable offset for each outcome, once all are applied.
+    void fill_unstable(std::vector<batch_outcome>& outs) const {
+        for (size_t i = 0; i < outs.size(); ++i) outs[i].first_unstable = unstable_.at(obj_.batches[i].tp);
+    }
+
 private:
+    // A transaction's first batch on the partition opens it there (its first
+    // offset bounds the LSO until its marker).
+    status<pg_error> open_txn(const staged_batch& b, const batch_outcome& out) {
+        auto ins = c_.exec(
+            "INSERT INTO ketch_txn_open (topic_id, partition, producer_id, first_offset) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+            with(key(b.tp), {std::to_string(b.producer_id), std::to_string(out.base_offset)}));
+        if (!ins.ok()) return failure{ins.error()};
+        if (unstable_[b.tp] < 0) unstable_[b.tp] = out.base_offset;  // later ones start above the oldest
+        return ok_v;
+    }
+
+    // An end-transaction marker (Kafka's appendEndTxnMarker): refused for an
+    // epoch older than the producer's on the partition; indexed; the open
+    // transaction closed, and recorded as aborted for an abort. A marker of a
+    // newer epoch (transaction version 2 bumps it) is remembered, so the old
+    // epoch is fenced here and the new one starts at sequence 0.
+    result<batch_outcome, pg_error> end_txn(const staged_batch& b) {
+        auto history = producer_history(b);
+        if (!history.ok()) return failure{history.error()};
+        if (!history->empty() && b.producer_epoch < history->back().producer_epoch)
+            return batch_outcome{batch_outcome::invalid_producer_epoch};
+        auto out = index(b);
+        if (!out.ok()) return out;
+        if (!history->empty() && b.producer_epoch > history->back().producer_epoch)
+            if (auto r = remember_producer(b, -1, *out); !r.ok()) return failure{r.error()};
+        auto closed = c_.exec(
+            "DELETE FROM ketch_txn_open WHERE topic_id = $1 AND partition = $2 AND producer_id = $3 "
+            "RETURNING first_offset",
+            with(key(b.tp), {std::to_string(b.producer_id)}));
+        if (!closed.ok()) return failure{closed.error()};
+        if (closed->rows.empty()) return out;
+        const int64_t first = std::stoll(closed->at(0, 0));
+        if (b.marker == 0) {
+            auto ab = c_.exec(
+                "INSERT INTO ketch_aborted_txns (topic_id, partition, producer_id, first_offset, last_offset) "
+                "VALUES ($1, $2, $3, $4, $5)",
+                with(key(b.tp),
+                     {std::to_string(b.producer_id), std::to_string(first), std::to_string(out->base_offset)}));
+            if (!ab.ok()) return failure{ab.error()};
+        }
+        if (first == unstable_[b.tp]) {
+            auto m = c_.exec(
+                "SELECT coalesce(min(first_offset), -1) FROM ketch_txn_open WHERE topic_id = $1 AND partition = $2",
+                key(b.tp));
+            if (!m.ok()) return failure{m.error()};
+            unstable_[b.tp] = std::stoll(m->at(0, 0));
+        }
+        return out;
+    }
+
     result<std::vector<committed_batch>, pg_error> producer_history(const staged_batch& b) {
         auto rows = c_.exec(
             "SELECT producer_epoch, first_seq, last_seq, base_offset, last_offset "
@@ -134,6 +196,7 @@ private:
     pg_connection& c_;
     const flushed_object& obj_;
     std::map<partition_key, int64_t> hwm_;
+    std::map<partition_key, int64_t> unstable_;  // first offset of the oldest open transaction; -1 none
     bool recorded_ = false;
 };
 
@@ -153,6 +216,7 @@ result<std::vector<batch_outcome>, pg_error> commit_flush(pg_connection& c, cons
         if (!r.ok()) return fail(r.error());
         outcomes.push_back(*r);
     }
+    tx.fill_unstable(outcomes);
     if (auto f = tx.finish(); !f.ok()) return fail(f.error());
     if (auto done = c.run("COMMIT"); !done.ok()) return failure{done.error()};
     return outcomes;
@@ -179,12 +243,26 @@ result<std::vector<indexed_batch>, pg_error> find_batches(pg_connection& c, cons
 
 result<partition_offsets, pg_error> read_offsets(pg_connection& c, const partition_key& tp) {
     auto rows = c.exec(
-        "SELECT log_start_offset, high_watermark FROM ketch_partitions "
+        "SELECT log_start_offset, high_watermark, coalesce((SELECT min(first_offset) FROM ketch_txn_open o "
+        "WHERE o.topic_id = $1 AND o.partition = $2), -1) FROM ketch_partitions "
         "WHERE topic_id = $1 AND partition = $2",
         key(tp));
     if (!rows.ok()) return failure{rows.error()};
     if (rows->rows.empty()) return partition_offsets{};
-    return partition_offsets{std::stoll(rows->at(0, 0)), std::stoll(rows->at(0, 1))};
+    return partition_offsets{std::stoll(rows->at(0, 0)), std::stoll(rows->at(0, 1)), std::stoll(rows->at(0, 2))};
+}
+
+result<std::vector<aborted_range>, pg_error> find_aborted(pg_connection& c, const partition_key& tp, int64_t from,
+                                                          int64_t upper) {
+    auto rows = c.exec(
+        "SELECT producer_id, first_offset, last_offset FROM ketch_aborted_txns WHERE topic_id = $1 AND "
+        "partition = $2 AND last_offset >= $3 AND first_offset < $4 ORDER BY first_offset",
+        with(key(tp), {std::to_string(from), std::to_string(upper)}));
+    if (!rows.ok()) return failure{rows.error()};
+    std::vector<aborted_range> out;
+    for (size_t i = 0; i < rows->rows.size(); ++i)
+        out.push_back({std::stoll(rows->at(i, 0)), std::stoll(rows->at(i, 1)), std::stoll(rows->at(i, 2))});
+    return out;
 }
 
 }  // namespace ketch::cluster

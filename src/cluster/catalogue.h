@@ -7,6 +7,7 @@
 // what is missing).
 #pragma once
 
+#include <algorithm>
 #include <compare>
 #include <cstdint>
 #include <string>
@@ -33,6 +34,8 @@ struct staged_batch {
     int64_t producer_id = -1;  // -1: not idempotent
     int16_t producer_epoch = -1;
     int32_t base_sequence = -1;
+    bool transactional = false;  // a data batch of a transaction: opens it on the partition
+    int8_t marker = -1;          // an end-transaction control batch: 0 abort, 1 commit
 };
 
 struct flushed_object {
@@ -46,6 +49,9 @@ struct batch_outcome {
     enum kind { appended, duplicate, invalid_producer_epoch, out_of_order_sequence } what = appended;
     int64_t base_offset = -1;  // appended or duplicate: the batch's offsets
     int64_t last_offset = -1;
+    // The first offset of the partition's oldest open transaction once the
+    // commit is done (-1: none): the LSO is min(it, high watermark).
+    int64_t first_unstable = -1;
 };
 
 // Commits every batch of `obj` in one transaction: an outcome per batch, in
@@ -65,6 +71,18 @@ struct indexed_batch {
 struct partition_offsets {
     int64_t log_start_offset = 0;
     int64_t high_watermark = 0;
+    int64_t first_unstable = -1;  // the oldest open transaction's first offset; -1 none
+    int64_t last_stable_offset() const {
+        return first_unstable < 0 ? high_watermark
+                                  : std::max(log_start_offset, std::min(first_unstable, high_watermark));
+    }
+};
+
+// An aborted transaction's range on a partition (read_committed fetches).
+struct aborted_range {
+    int64_t producer_id = -1;
+    int64_t first_offset = -1;
+    int64_t last_offset = -1;
 };
 
 // The batches holding `offset` and after, in offset order, up to about
@@ -73,5 +91,9 @@ result<std::vector<indexed_batch>, pg_error> find_batches(pg_connection& c, cons
                                                           uint64_t max_bytes);
 // Zeros for a partition nothing was committed to.
 result<partition_offsets, pg_error> read_offsets(pg_connection& c, const partition_key& tp);
+// The aborted transactions with last_offset >= from and first_offset < upper
+// (Kafka's LocalLog.collectAbortedTransactions), in offset order.
+result<std::vector<aborted_range>, pg_error> find_aborted(pg_connection& c, const partition_key& tp, int64_t from,
+                                                          int64_t upper);
 
 }  // namespace ketch::cluster

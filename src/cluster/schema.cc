@@ -132,6 +132,62 @@ CREATE TABLE ketch_group_leases (
     R"sql(
 ALTER TABLE ketch_objects ADD COLUMN swept boolean NOT NULL DEFAULT false;
 )sql",
+    // 7: transactions in the shared log (docs/design/cluster.md
+    // "transactions"): each partition's open transactions (their first
+    // offsets give the LSO) and aborted ranges (read_committed fetches),
+    // both written by the flush's commit; the coordinators' state (Kafka's
+    // __transaction_state) and the pending transactional offsets, and a
+    // lease per transactional id as groups have.
+    R"sql(
+CREATE TABLE ketch_txn_open (
+    topic_id text NOT NULL,
+    partition integer NOT NULL,
+    producer_id bigint NOT NULL,
+    first_offset bigint NOT NULL,
+    PRIMARY KEY (topic_id, partition, producer_id)
+);
+CREATE TABLE ketch_aborted_txns (
+    topic_id text NOT NULL,
+    partition integer NOT NULL,
+    producer_id bigint NOT NULL,
+    first_offset bigint NOT NULL,
+    last_offset bigint NOT NULL,
+    PRIMARY KEY (topic_id, partition, last_offset)
+);
+CREATE TABLE ketch_txns (
+    transactional_id bytea PRIMARY KEY,
+    producer_id bigint NOT NULL,
+    previous_producer_id bigint NOT NULL,
+    producer_epoch smallint NOT NULL,
+    last_producer_epoch smallint NOT NULL,
+    timeout_ms integer NOT NULL,
+    state smallint NOT NULL,
+    partitions bytea NOT NULL,
+    txn_start_ms bigint NOT NULL,
+    last_update_ms bigint NOT NULL,
+    next_producer_id bigint NOT NULL,
+    client_txn_version smallint NOT NULL
+);
+CREATE TABLE ketch_txn_offsets (
+    producer_id bigint NOT NULL,
+    group_id bytea NOT NULL,
+    topic bytea NOT NULL,
+    partition integer NOT NULL,
+    committed_offset bigint NOT NULL,
+    leader_epoch integer NOT NULL,
+    metadata bytea NOT NULL,
+    commit_ms bigint NOT NULL,
+    expire_ms bigint,
+    PRIMARY KEY (producer_id, group_id, topic, partition)
+);
+CREATE TABLE ketch_txn_leases (
+    transactional_id bytea PRIMARY KEY,
+    node_id integer NOT NULL,
+    incarnation text NOT NULL,
+    epoch bigint NOT NULL,
+    taken_at timestamptz NOT NULL DEFAULT now()
+);
+)sql",
 };
 
 }  // namespace

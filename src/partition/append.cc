@@ -3,6 +3,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <tuple>
 
 #include <spdlog/spdlog.h>
 
@@ -156,6 +157,25 @@ struct marker_wait {
     std::vector<bool> done;
 };
 
+// A marker appended: its durability (the local log) or its commit (the
+// shared log, whose offsets come at the commit) ends the wait for it. A
+// commit refused for a newer producer epoch is dropped, as the append's refusal.
+void wait_marker(const std::shared_ptr<marker_wait>& w, size_t i, const durable_wait& wait, uint64_t pending) {
+    auto finish = [w, i](bool ok) {
+        std::lock_guard l(w->mu);
+        if (!ok) w->errors[i] = error_code::kafka_storage_error;
+        w->done[i] = true;
+        if (--w->left == 0) w->cv.notify_all();
+    };
+    if (pending != 0) {
+        wait.store->wait_commit(pending, [finish](log::log_result<log::append_result> r) {
+            finish(r.ok() || r.error().code == log::log_errc::invalid_producer_epoch);
+        });
+        return;
+    }
+    wait.store->wait_durable(wait.end_offset, [finish](log::log_status st) { finish(st.ok()); });
+}
+
 }  // namespace
 
 std::vector<error_code> service::write_txn_markers(const std::vector<txn::topic_partition>& tps, int64_t producer_id,
@@ -164,7 +184,7 @@ std::vector<error_code> service::write_txn_markers(const std::vector<txn::topic_
     auto w = std::make_shared<marker_wait>();
     w->errors.assign(tps.size(), error_code::none);
     w->done.assign(tps.size(), true);
-    std::vector<std::pair<size_t, durable_wait>> appended;
+    std::vector<std::tuple<size_t, durable_wait, uint64_t>> appended;
     const int64_t now = now_ms();
     // First every append (page cache only), so that one flusher pass makes
     // them all durable.
@@ -196,33 +216,27 @@ std::vector<error_code> service::write_txn_markers(const std::vector<txn::topic_
             w->errors[i] = error_code::kafka_storage_error;
             continue;
         }
-        appended.push_back({i, {h->store, r->last_offset + 1}});
+        appended.push_back({i, {h->store, r->last_offset + 1}, r->pending});
     }
     // Markers are written with acks=all semantics: durable before the
     // transaction is complete. Group commit with whatever else is syncing.
     {
         std::lock_guard l(w->mu);
         w->left = appended.size();
-        for (auto& a : appended) w->done[a.first] = false;
+        for (auto& a : appended) w->done[std::get<0>(a)] = false;
     }
-    for (auto& [i, wait] : appended) {
-        wait.store->wait_durable(wait.end_offset, [w, i = i](log::log_status st) {
-            std::lock_guard l(w->mu);
-            if (!st.ok()) w->errors[i] = error_code::kafka_storage_error;
-            w->done[i] = true;
-            if (--w->left == 0) w->cv.notify_all();
-        });
-    }
+    for (auto& [i, wait, pending] : appended) wait_marker(w, i, wait, pending);
     std::vector<error_code> errors;
     {
         std::unique_lock l(w->mu);
         w->cv.wait_for(l, timeout, [&] { return w->left == 0; });
         for (auto& a : appended)
-            if (!w->done[a.first]) w->errors[a.first] = error_code::kafka_storage_error;
+            if (!w->done[std::get<0>(a)]) w->errors[std::get<0>(a)] = error_code::kafka_storage_error;
         errors = w->errors;
     }
     for (auto& a : appended)
-        if (errors[a.first] == error_code::none) waiters_.notify(tps[a.first].topic, tps[a.first].partition);
+        if (const size_t i = std::get<0>(a); errors[i] == error_code::none)
+            waiters_.notify(tps[i].topic, tps[i].partition);
     return errors;
 }
 

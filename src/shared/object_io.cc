@@ -19,6 +19,8 @@ result<built_object, std::string> build_object(const std::vector<pending_batch>&
             s.producer_id = h->producer_id;
             s.producer_epoch = h->producer_epoch;
             s.base_sequence = h->base_sequence;
+            s.transactional = h->is_transactional() && !h->is_control();
+            s.marker = p.marker;
         }
         out.batches.push_back(std::move(s));
         out.body.append(reinterpret_cast<const char*>(p.batch.data()), p.batch.size());

@@ -23,6 +23,7 @@ namespace ketch::shared {
 struct pending_batch {
     cluster::partition_key tp;
     bytes batch;
+    int8_t marker = -1;  // an end-transaction marker: 0 abort, 1 commit
 };
 
 // The object's body (the batches one after another) and what the commit records of each.

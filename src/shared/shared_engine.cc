@@ -68,6 +68,11 @@ void shared_engine::set_on_topics(std::function<void()> fn) {
     on_topics_ = std::move(fn);
 }
 
+void shared_engine::set_on_txn_end(std::function<void(int64_t, bool)> fn) {
+    std::lock_guard l(parts_mu_);
+    on_txn_end_ = std::move(fn);
+}
+
 int64_t shared_engine::reserve_producer_ids(int64_t size) {
     auto c = pool_.take();
     if (!c.ok()) throw std::runtime_error("producer ids: " + c.error());
@@ -133,12 +138,12 @@ std::vector<partition::topic_partition> shared_engine::partitions() const {
     return out;
 }
 
-uint64_t shared_engine::stage(const std::shared_ptr<shared_storage>& s, byte_view batch) {
+uint64_t shared_engine::stage(const std::shared_ptr<shared_storage>& s, byte_view batch, int8_t marker) {
     std::lock_guard l(mu_);
     if (buffered_bytes_ + batch.size() > cfg_.max_buffered_bytes) return 0;
     const uint64_t ticket = next_ticket_++;
     if (buffer_.empty()) first_staged_ = std::chrono::steady_clock::now();
-    buffer_.push_back({s, bytes(batch.begin(), batch.end()), ticket});
+    buffer_.push_back({s, bytes(batch.begin(), batch.end()), ticket, marker});
     buffered_bytes_ += batch.size();
     if (buffer_.size() == 1 || buffered_bytes_ >= cfg_.flush_bytes) cv_.notify_all();
     return ticket;
@@ -198,7 +203,7 @@ void shared_engine::flush(std::vector<staged> items) {
     };
     std::vector<pending_batch> batches;
     batches.reserve(items.size());
-    for (auto& it : items) batches.push_back({it.store->key(), it.batch});
+    for (auto& it : items) batches.push_back({it.store->key(), it.batch, it.marker});
     auto obj = build_object(batches);
     if (!obj.ok()) return fail_all(obj.error());
     auto body = std::make_shared<const std::string>(std::move(obj->body));
@@ -227,7 +232,7 @@ void shared_engine::flush(std::vector<staged> items) {
         auto& s = *items[i].store;
         switch (o.what) {
             case cluster::batch_outcome::appended:
-                s.observe(-1, o.last_offset + 1);
+                s.observe(-1, o.last_offset + 1, o.first_unstable);
                 woken.insert({s.topic(), s.partition()});
                 [[fallthrough]];
             case cluster::batch_outcome::duplicate:
@@ -251,6 +256,16 @@ void shared_engine::flush(std::vector<staged> items) {
 // the partitions it appended to that this broker has open move their high
 // watermark and wake their fetches.
 void shared_engine::on_foreign_commit(const std::string& object_key) {
+    if (object_key.starts_with("txn-end:")) {  // txn-end:<producer id>:<0|1>
+        std::function<void(int64_t, bool)> fn;
+        {
+            std::lock_guard l(parts_mu_);
+            fn = on_txn_end_;
+        }
+        const auto colon = object_key.rfind(':');
+        if (fn && colon > 8) fn(std::stoll(object_key.substr(8, colon - 8)), object_key.substr(colon + 1) == "1");
+        return;
+    }
     if (object_key == k_topics_changed) {
         std::function<void()> fn;
         {
@@ -270,7 +285,9 @@ void shared_engine::on_foreign_commit(const std::string& object_key) {
     auto c = pool_.take();
     if (!c.ok()) return;
     auto rows = (*c)->exec(
-        "SELECT b.topic_id, b.partition, max(b.last_offset) + 1, p.log_start_offset FROM ketch_batches b "
+        "SELECT b.topic_id, b.partition, max(b.last_offset) + 1, p.log_start_offset, coalesce((SELECT "
+        "min(o.first_offset) FROM ketch_txn_open o WHERE o.topic_id = b.topic_id AND o.partition = b.partition), "
+        "-1) FROM ketch_batches b "
         "JOIN ketch_partitions p ON p.topic_id = b.topic_id AND p.partition = b.partition "
         "WHERE b.object_key = $1 GROUP BY b.topic_id, b.partition, p.log_start_offset",
         {object_key});
@@ -279,7 +296,7 @@ void shared_engine::on_foreign_commit(const std::string& object_key) {
     for (size_t i = 0; i < rows->rows.size(); ++i) {
         auto it = open.find({rows->at(i, 0), std::stoi(rows->at(i, 1))});
         if (it == open.end()) continue;
-        it->second->observe(std::stoll(rows->at(i, 3)), std::stoll(rows->at(i, 2)));
+        it->second->observe(std::stoll(rows->at(i, 3)), std::stoll(rows->at(i, 2)), std::stoll(rows->at(i, 4)));
         woke(it->second->topic(), it->second->partition());
     }
 }

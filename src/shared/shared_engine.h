@@ -91,6 +91,8 @@ public:
     void set_on_commit(std::function<void(const std::string& topic, int32_t partition)> fn);
     // Another broker (or this one) changed the topics (pg_topic_store's NOTIFY).
     void set_on_topics(std::function<void()> fn);
+    // A transaction's coordinator ended it (pg_txn_store::complete_offsets's NOTIFY).
+    void set_on_txn_end(std::function<void(int64_t producer_id, bool commit)> fn);
     // The first id of a fresh block of `size` producer ids, unique across
     // brokers (InitProducerId); throws std::runtime_error when PostgreSQL
     // cannot be reached.
@@ -98,7 +100,8 @@ public:
 
     // For shared_storage. 0 when the buffer is full (a flush is slow): the
     // produce is answered a retriable error instead of growing memory.
-    uint64_t stage(const std::shared_ptr<shared_storage>& s, byte_view batch);
+    // `marker`: an end-transaction control batch (0 abort, 1 commit), -1 none.
+    uint64_t stage(const std::shared_ptr<shared_storage>& s, byte_view batch, int8_t marker = -1);
     void wait_commit(uint64_t ticket, std::function<void(log::log_result<log::append_result>)> done);
     pg_pool& pool() { return pool_; }
     object_cache& cache() { return cache_; }
@@ -110,6 +113,7 @@ private:
         std::shared_ptr<shared_storage> store;
         bytes batch;
         uint64_t ticket = 0;
+        int8_t marker = -1;
     };
     struct ticket_state {
         std::optional<log::log_result<log::append_result>> result;
@@ -134,6 +138,7 @@ private:
     std::map<partition::topic_partition, std::shared_ptr<shared_storage>, std::less<>> parts_;  // parts_mu_
     std::function<void(const std::string&, int32_t)> on_commit_;                                // parts_mu_
     std::function<void()> on_topics_;                                                           // parts_mu_
+    std::function<void(int64_t, bool)> on_txn_end_;                                             // parts_mu_
 
     std::mutex mu_;  // the buffer
     std::condition_variable cv_;
@@ -162,13 +167,16 @@ public:
           key_{std::move(topic_id), partition},
           log_start_(offsets.log_start_offset),
           hwm_(offsets.high_watermark),
+          lso_(offsets.last_stable_offset()),
           config_(std::move(config)) {}
 
     const std::string& topic() const { return topic_; }
     int32_t partition() const { return partition_; }
     const cluster::partition_key& key() const { return key_; }
-    // What the catalogue said last (a commit, a read, a wake-up): only moves forward.
-    void observe(int64_t log_start, int64_t hwm);
+    // What the catalogue said last (a commit, a read, a wake-up): only moves
+    // forward. `first_unstable`: the oldest open transaction's first offset
+    // (-1 none), when known: the LSO is min(it, hwm).
+    void observe(int64_t log_start, int64_t hwm, std::optional<int64_t> first_unstable = std::nullopt);
     const log::log_config& config() const { return config_; }
 
     log::log_result<log::append_result> append(byte_view batch, const log::append_options& opts) override;
@@ -182,7 +190,7 @@ public:
     int64_t local_log_start_offset() const override { return log_start_.load(); }
     int64_t log_end_offset() const override { return hwm_.load(); }
     int64_t high_watermark() const override { return hwm_.load(); }
-    int64_t last_stable_offset() const override { return hwm_.load(); }
+    int64_t last_stable_offset() const override { return std::min(lso_.load(), hwm_.load()); }
     uint64_t size_bytes() const override { return 0; }
     log::log_result<std::optional<log::timestamp_offset>> offset_for_timestamp(int64_t ts) override;
     log::log_result<std::optional<log::timestamp_offset>> max_timestamp() override;
@@ -206,7 +214,7 @@ private:
     // The batches from `offset` with real offsets (through the cache), at most
     // max_bytes (the first always), none at or past `limit`.
     log::log_result<bytes> read_bytes(cluster::pg_connection& c, int64_t offset, uint64_t max_bytes, int64_t limit,
-                                      bool min_one_batch);
+                                      bool min_one_batch, int64_t* next_offset = nullptr);
     // The first batch whose max timestamp passes `pick` (SQL), decoded record by record.
     log::log_result<std::optional<log::timestamp_offset>> find_timestamp(const std::string& sql, int64_t ts,
                                                                          bool want_max);
@@ -217,6 +225,7 @@ private:
     const cluster::partition_key key_;
     std::atomic<int64_t> log_start_;
     std::atomic<int64_t> hwm_;
+    std::atomic<int64_t> lso_;  // as last known; only moves forward (an open transaction starts at the hwm)
     std::mutex mu_;
     log::log_config config_;  // mu_ (kept; the shared log has no segments to roll)
 };

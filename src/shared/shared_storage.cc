@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "log/record_timestamps.h"
+#include "record/batch_builder.h"
 #include "record/batch_header.h"
 #include "shared/memory_file.h"
 #include "shared/shared_engine.h"
@@ -22,21 +23,25 @@ struct lease {
 
 }  // namespace
 
-void shared_storage::observe(int64_t log_start, int64_t hwm) {
-    int64_t cur = hwm_.load();
-    while (hwm > cur && !hwm_.compare_exchange_weak(cur, hwm)) {
-    }
-    cur = log_start_.load();
-    while (log_start > cur && !log_start_.compare_exchange_weak(cur, log_start)) {
+namespace {
+
+void raise(std::atomic<int64_t>& a, int64_t v) {
+    int64_t cur = a.load();
+    while (v > cur && !a.compare_exchange_weak(cur, v)) {
     }
 }
 
+}  // namespace
+
+void shared_storage::observe(int64_t log_start, int64_t hwm, std::optional<int64_t> first_unstable) {
+    raise(hwm_, hwm);
+    raise(log_start_, log_start);
+    // The LSO never moves back: a transaction opens at the high watermark,
+    // at or past the LSO of the moment.
+    if (first_unstable) raise(lso_, *first_unstable < 0 ? hwm : std::min(*first_unstable, hwm));
+}
+
 log::log_result<log::append_result> shared_storage::append(byte_view batch, const log::append_options& opts) {
-    // No transaction markers in the shared log yet (docs/cluster.md): a
-    // transactional batch would never be committed or aborted.
-    if (auto h = record::parse_batch_header(batch); h && h->is_transactional())
-        return failure{
-            log::log_error{log::log_errc::invalid_txn_state, "transactions are not offered in cluster mode yet"}};
     if (opts.timestamp_type == record::timestamp_type::log_append_time || opts.leader_epoch) {
         bytes copy(batch.begin(), batch.end());
         if (opts.timestamp_type == record::timestamp_type::log_append_time)
@@ -54,12 +59,18 @@ log::log_result<log::append_result> shared_storage::staged(uint64_t ticket) cons
     return r;
 }
 
-log::log_result<log::append_result> shared_storage::append_txn_marker(int64_t, int16_t, bool, int32_t, int64_t) {
-    return failure{log::log_error{log::log_errc::io, "transactions are not offered in cluster mode yet"}};
+// Staged like a produce and committed by the flush (the commit closes the
+// producer's open transaction and records an abort's range).
+log::log_result<log::append_result> shared_storage::append_txn_marker(int64_t producer_id, int16_t producer_epoch,
+                                                                      bool commit, int32_t coordinator_epoch,
+                                                                      int64_t now_ms) {
+    auto type = commit ? record::control_type::commit : record::control_type::abort;
+    bytes batch = record::build_end_txn_marker(type, producer_id, producer_epoch, coordinator_epoch, now_ms, 0, 0);
+    return staged(engine_.stage(shared_from_this(), batch, commit ? 1 : 0));
 }
 
 log::log_result<bytes> shared_storage::read_bytes(cluster::pg_connection& c, int64_t offset, uint64_t max_bytes,
-                                                  int64_t limit, bool min_one_batch) {
+                                                  int64_t limit, bool min_one_batch, int64_t* next_offset) {
     auto found = cluster::find_batches(c, key_, offset, max_bytes);
     if (!found.ok()) return failure{pg_failed(found.error().message)};
     std::erase_if(*found, [&](const cluster::indexed_batch& b) { return b.base_offset >= limit; });
@@ -85,6 +96,7 @@ log::log_result<bytes> shared_storage::read_bytes(cluster::pg_connection& c, int
         out.insert(out.end(), from, from + b.byte_length);
         record::set_base_offset(out.data() + at, b.base_offset);
         record::set_partition_leader_epoch(out.data() + at, 0);
+        if (next_offset) *next_offset = b.last_offset + 1;
     }
     return out;
 }
@@ -96,8 +108,10 @@ log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t 
     lease l{engine_.pool(), std::move(*c)};
     auto offs = cluster::read_offsets(*l.c, key_);
     if (!offs.ok()) return failure{pg_failed(offs.error().message)};
-    observe(offs->log_start_offset, offs->high_watermark);
+    observe(offs->log_start_offset, offs->high_watermark, offs->first_unstable);
     const int64_t start = log_start_.load(), hwm = hwm_.load();
+    // This read's own view: what it returns and the aborted ranges agree with it.
+    const int64_t lso = std::max(start, offs->last_stable_offset());
     if (offset < start || offset > hwm)
         return failure{log::log_error{log::log_errc::offset_out_of_range, "offset " + std::to_string(offset) +
                                                                               " outside [" + std::to_string(start) +
@@ -105,13 +119,19 @@ log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t 
     log::read_result r;
     r.log_start_offset = start;
     r.high_watermark = hwm;
-    r.last_stable_offset = hwm;
+    r.last_stable_offset = std::min(lso, hwm);
     if (opts.read_committed) r.aborted.emplace();
-    const int64_t limit = std::min(opts.max_offset, hwm);
+    const int64_t limit = std::min(opts.max_offset, opts.read_committed ? r.last_stable_offset : hwm);
     if (offset >= limit) return r;
-    auto data = read_bytes(*l.c, offset, max_bytes, limit, opts.min_one_batch);
+    int64_t upper = offset;
+    auto data = read_bytes(*l.c, offset, max_bytes, limit, opts.min_one_batch, &upper);
     if (!data.ok()) return failure{std::move(data.error())};
     if (data->empty()) return r;
+    if (opts.read_committed) {
+        auto ab = cluster::find_aborted(*l.c, key_, offset, upper);
+        if (!ab.ok()) return failure{pg_failed(ab.error().message)};
+        for (auto& a : *ab) r.aborted->push_back({a.producer_id, a.first_offset, a.last_offset, -1});
+    }
     r.total_bytes = data->size();
     const auto len = uint32_t(data->size());
     r.slices.push_back(

@@ -30,9 +30,7 @@ meta::stored_txn to_stored_txn(const txn_metadata& m) {
     return s;
 }
 
-namespace {
-
-txn_metadata from_stored(const meta::stored_txn& s) {
+txn_metadata from_stored_txn(const meta::stored_txn& s) {
     txn_metadata m;
     m.transactional_id = s.transactional_id;
     m.producer_id = s.producer_id;
@@ -48,8 +46,6 @@ txn_metadata from_stored(const meta::stored_txn& s) {
     m.client_txn_version = s.client_txn_version;
     return m;
 }
-
-}  // namespace
 
 transaction_coordinator::transaction_coordinator(txn_config config, std::function<int64_t()> now_ms,
                                                  std::function<int64_t()> next_producer_id, meta::txn_store& store,
@@ -72,7 +68,7 @@ status<meta::store_error> transaction_coordinator::load() {
         std::lock_guard l(mu_);
         const int64_t now = now_ms_();
         for (auto& s : *rows) {
-            auto m = from_stored(s);
+            auto m = from_stored_txn(s);
             auto& e = txns_[m.transactional_id];
             e.m = m;
             // TransactionStateManager.loadTransactionsForTxnTopicPartition:
@@ -141,6 +137,7 @@ init_pid_result transaction_coordinator::init_producer_id(const std::string& id,
                                                           std::optional<pid_and_epoch> expected) {
     if (id.empty()) return {error_code::invalid_request};
     if (timeout_ms <= 0 || timeout_ms > config_.max_timeout_ms) return {error_code::invalid_transaction_timeout};
+    if (auto e = claim(id); e != error_code::none) return {e};
     txn_metadata next;
     bool fence = false;
     {
@@ -207,6 +204,7 @@ error_code transaction_coordinator::add_partitions(const std::string& id, int64_
                                                    const std::vector<topic_partition>& partitions,
                                                    int8_t client_txn_version) {
     if (id.empty()) return error_code::invalid_request;
+    if (auto e = claim(id); e != error_code::none) return e;
     txn_metadata next;
     {
         std::lock_guard l(mu_);
@@ -238,6 +236,7 @@ std::vector<std::pair<topic_partition, error_code>> transaction_coordinator::ver
         return out;
     };
     if (id.empty()) return all(error_code::invalid_request);
+    if (auto e = claim(id); e != error_code::none) return all(e);
     std::lock_guard l(mu_);
     if (!active_) return all(error_code::coordinator_not_available);
     auto it = txns_.find(id);
@@ -320,6 +319,7 @@ list_txns_result transaction_coordinator::list(const std::vector<std::string>& s
 }
 
 void transaction_coordinator::abort_timed_out() {
+    claim_orphans();
     std::vector<std::pair<std::string, txn_metadata>> doomed;
     {
         std::lock_guard l(mu_);

@@ -34,6 +34,7 @@
 #include "base/error_code.h"
 #include "meta/txn_store.h"
 #include "txn/marker_writer.h"
+#include "txn/ownership.h"
 #include "txn/txn_config.h"
 #include "txn/txn_metadata.h"
 
@@ -130,6 +131,10 @@ public:
     void abort_timed_out();
     void expire_transactional_ids();
 
+    // Cluster mode (txn/ownership.h): which ids this broker coordinates.
+    // Set once before requests come; null serves every id.
+    void set_ownership(txn_ownership* o);
+
     // For tests and the console: the adopted metadata and pending state.
     std::optional<txn_metadata> state_of(const std::string& transactional_id);
     std::optional<txn_state> pending_of(const std::string& transactional_id);
@@ -173,6 +178,14 @@ private:
     void complete(const std::string& id, txn_metadata prepared, txn_metadata completed);
     void attempt_complete(const std::shared_ptr<completion>& c);
     bool stopped();
+    // Cluster mode: NOT_COORDINATOR for an id this broker does not own; an id
+    // taken now has its stored state adopted (coordinator_cluster.cc).
+    error_code claim(const std::string& id);
+    // Replaces what this broker held of `id` with `stored`; a prepared
+    // transaction is completed (its markers sent again), as load() does.
+    void adopt(const std::string& id, const std::optional<meta::stored_txn>& stored);
+    // Takes the orphaned ids this broker owns (before the timeout check).
+    void claim_orphans();
 
     txn_config config_;
     std::function<int64_t()> now_ms_;
@@ -184,6 +197,7 @@ private:
 
     std::mutex mu_;  // guards everything below
     bool active_ = false;
+    txn_ownership* own_ = nullptr;
     std::map<std::string, entry> txns_;
 };
 

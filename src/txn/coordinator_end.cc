@@ -33,6 +33,7 @@ error_code end_of_settled(txn_state state, bool commit) {
 
 error_code transaction_coordinator::end_txn(const std::string& id, int64_t producer_id, int16_t producer_epoch,
                                             bool commit) {
+    if (auto e = claim(id); e != error_code::none) return e;
     return end_internal(id, producer_id, producer_epoch, commit, true);
 }
 

@@ -36,6 +36,7 @@ bool valid_epoch_v2(const txn_metadata& m, int16_t epoch, bool retry_on_bump, bo
 
 end_txn_result transaction_coordinator::end_txn_v2(const std::string& id, int64_t producer_id, int16_t producer_epoch,
                                                    bool commit) {
+    if (auto e = claim(id); e != error_code::none) return {e};
     return end_internal_v2(id, producer_id, producer_epoch, commit, true);
 }
 

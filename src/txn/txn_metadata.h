@@ -84,5 +84,6 @@ private:
 
 // The row meta::txn_store keeps for it.
 meta::stored_txn to_stored_txn(const txn_metadata& m);
+txn_metadata from_stored_txn(const meta::stored_txn& s);
 
 }  // namespace ketch::txn

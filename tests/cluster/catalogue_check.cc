@@ -70,6 +70,51 @@ void offsets_and_idempotence(pg_connection& c) {
     expect(objects.ok() && objects->rows.size() == 3, "obj-3 (nothing appended) is not recorded");
 }
 
+staged_batch txn_batch(int32_t count, int64_t pid, int16_t epoch, int32_t seq) {
+    auto b = batch("tx", 0, count, pid, epoch, seq);
+    b.transactional = true;
+    return b;
+}
+
+staged_batch marker(int64_t pid, int16_t epoch, bool commit) {
+    auto b = batch("tx", 0, 1, pid, epoch, -1);
+    b.marker = commit ? 1 : 0;
+    return b;
+}
+
+// Transactions (docs/design/cluster.md "transactions"): a transaction's first
+// batch holds the LSO until its marker; an abort's range is recorded; a
+// marker of a newer epoch fences the old one (Kafka's ProducerStateManager
+// after a transaction version 2 end), a marker of an older epoch is refused.
+void transactions(pg_connection& c) {
+    auto o = commit_or_die(c, {"tx-1", 100, 1, {batch("tx", 0, 2), txn_batch(3, 20, 0, 0), batch("tx", 0, 1)}});
+    expect(o[1].base_offset == 2 && o[2].base_offset == 5, "the transaction's batch at 2..4, a plain one at 5");
+    expect(o[0].first_unstable == 2 && o[2].first_unstable == 2, "the commit answers the first unstable offset");
+    auto off = read_offsets(c, {"tx", 0});
+    expect(off.ok() && off->high_watermark == 6 && off->last_stable_offset() == 2, "LSO 2 while it is open");
+    auto ab = commit_or_die(c, {"tx-2", 100, 1, {marker(20, 0, false)}});
+    expect(ab[0].what == batch_outcome::appended && ab[0].base_offset == 6 && ab[0].first_unstable == -1,
+           "the abort marker at 6 closes it");
+    off = read_offsets(c, {"tx", 0});
+    expect(off.ok() && off->last_stable_offset() == 7, "LSO = high watermark 7 once closed");
+    auto aborted = find_aborted(c, {"tx", 0}, 0, 100);
+    expect(aborted.ok() && aborted->size() == 1 && (*aborted)[0].producer_id == 20 && (*aborted)[0].first_offset == 2 &&
+               (*aborted)[0].last_offset == 6,
+           "the aborted range 2..6 of producer 20");
+    auto later = find_aborted(c, {"tx", 0}, 7, 100);
+    expect(later.ok() && later->empty(), "no aborted range ends at or after 7");
+    auto v2 = commit_or_die(c, {"tx-3", 100, 1, {txn_batch(1, 21, 0, 0), marker(21, 1, true)}});
+    expect(v2[0].base_offset == 7 && v2[1].base_offset == 8 && v2[1].first_unstable == -1,
+           "a commit marker of the bumped epoch closes it");
+    auto after = commit_or_die(
+        c, {"tx-4", 100, 1, {batch("tx", 0, 1, 21, 0, 1), batch("tx", 0, 1, 21, 1, 0), marker(21, 0, false)}});
+    expect(after[0].what == batch_outcome::invalid_producer_epoch, "the old epoch is fenced by the marker");
+    expect(after[1].what == batch_outcome::appended && after[1].base_offset == 9, "the new epoch starts at 0");
+    expect(after[2].what == batch_outcome::invalid_producer_epoch, "a marker of an older epoch is refused");
+    auto none = find_aborted(c, {"tx", 0}, 7, 100);
+    expect(none.ok() && none->empty(), "a commit records no aborted range");
+}
+
 // Brokers committing to the same partitions at once: no offset twice, no gap
 // (the partitions' rows are locked in one order; no deadlock either).
 void concurrent_commits(const std::string& url) {
@@ -134,6 +179,7 @@ int main(int argc, char** argv) {
     auto v = migrate(**c);
     if (!v.ok()) return std::printf("FAIL migrate: %s\n", v.error().message.c_str()), 1;
     offsets_and_idempotence(**c);
+    transactions(**c);
     concurrent_commits(argv[1]);
     commits_are_notified(argv[1]);
     if (failures) return 1;

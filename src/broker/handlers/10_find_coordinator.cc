@@ -104,6 +104,11 @@ std::pair<error_code, node> coordinator_for(request_context& ctx, int8_t key_typ
         }
         case 1: {
             if (!ctx.broker.txns) return {error_code::coordinator_not_available, node{}};
+            if (ctx.broker.cluster) {  // a transactional id's coordinator: its owner (docs/cluster.md)
+                auto live = live_brokers(ctx);
+                auto& o = owner_of(live, "txn:" + key);
+                return {error_code::none, node{o.node_id, o.host, o.port}};
+            }
             auto ep = c.advertised_for(ctx.conn.listener_name);
             return {error_code::none, node{c.node_id, ep.host, ep.port}};
         }

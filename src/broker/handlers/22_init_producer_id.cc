@@ -10,6 +10,7 @@
 // - PRODUCER_FENCED is answered INVALID_PRODUCER_EPOCH below v4.
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
+#include "broker/live_brokers.h"
 #include "txn/coordinator.h"
 #include "txn/producer_ids.h"
 
@@ -45,6 +46,10 @@ awaitable<init_producer_id_response> handle_init_producer_id(request_context& ct
     }
     if (!ctx.broker.txns) {
         resp.error_code = code(error_code::coordinator_not_available);
+        co_return resp;
+    }
+    if (!txn_coordinator_here(ctx, *req.transactional_id)) {
+        resp.error_code = code(error_code::not_coordinator);
         co_return resp;
     }
     std::optional<txn::pid_and_epoch> expected;

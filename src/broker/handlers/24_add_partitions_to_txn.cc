@@ -13,6 +13,7 @@
 // - otherwise every partition carries the coordinator's one error.
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
+#include "broker/live_brokers.h"
 #include "meta/topic_name.h"
 #include "meta/topic_registry.h"
 #include "txn/coordinator.h"
@@ -85,8 +86,9 @@ awaitable<std::vector<topic_result>> handle_one(request_context& ctx, const one_
         co_return out;
     }
     auto* txns = ctx.broker.txns;
-    if (!txns) {
-        for (auto& tp : partitions) put(out, tp.topic, tp.partition, error_code::coordinator_not_available);
+    if (!txns || !txn_coordinator_here(ctx, t.id)) {
+        const auto e = txns ? error_code::not_coordinator : error_code::coordinator_not_available;
+        for (auto& tp : partitions) put(out, tp.topic, tp.partition, e);
         co_return out;
     }
     if (t.verify_only) {

@@ -5,6 +5,7 @@
 // offsets.topic.num.partitions) is added to the transaction like any other.
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
+#include "broker/live_brokers.h"
 #include "group/offsets_topic_records.h"
 #include "txn/coordinator.h"
 
@@ -30,6 +31,10 @@ awaitable<add_offsets_to_txn_response> handle_add_offsets_to_txn(request_context
     auto* txns = ctx.broker.txns;
     if (!txns) {
         resp.error_code = code(error_code::coordinator_not_available);
+        co_return resp;
+    }
+    if (!txn_coordinator_here(ctx, req.transactional_id)) {
+        resp.error_code = code(error_code::not_coordinator);
         co_return resp;
     }
     std::vector<txn::topic_partition> tp{{txn::consumer_offsets_topic, offsets_partition_for(req.group_id)}};

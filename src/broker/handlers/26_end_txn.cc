@@ -8,6 +8,7 @@
 // durable; markers follow.
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
+#include "broker/live_brokers.h"
 #include "txn/coordinator.h"
 
 namespace ketch::broker {
@@ -25,6 +26,10 @@ awaitable<end_txn_response> handle_end_txn(request_context& ctx, end_txn_request
     auto* txns = ctx.broker.txns;
     if (!txns) {
         resp.error_code = code(error_code::coordinator_not_available);
+        co_return resp;
+    }
+    if (!txn_coordinator_here(ctx, req.transactional_id)) {
+        resp.error_code = code(error_code::not_coordinator);
         co_return resp;
     }
     const bool v2 = ctx.api_version >= 5;

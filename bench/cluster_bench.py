@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""bench/cluster_bench.py (make bench-cluster): cluster mode beside single-node ketch, in one run.
+
+For single-node ketch, and cluster mode with 1 and with 3 brokers (PostgreSQL via initdb/pg_ctl and
+moto's S3 server on loopback, as tests/cluster/engines.py starts them; default --cluster-flush-ms):
+  - produce MiB/s: confluent-kafka, idempotent, acks=all, BENCH_MIB MiB of 1 KiB records to 6
+    partitions, bootstrapped at every broker; consume MiB/s: one consumer reading it all back;
+  - produce-to-consume latency p50/p99 at a fixed rate (BENCH_LAT_RATE_MIB for BENCH_LAT_SECONDS);
+  - cluster mode: object-store PUTs and GETs (counted in moto's request log) and bytes written
+    (ketch_objects) per MiB produced, PUTs per second per broker at the fixed rate.
+Prints a table and writes bench/results/cluster-<date>.json. Not a test: numbers vary with the host.
+The cost model built on these numbers is in docs/cluster.md ("what it costs").
+"""
+
+import importlib.util
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "cluster"))
+
+import engines  # noqa: E402
+from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
+from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
+
+MIB = int(os.environ.get("BENCH_MIB", "64"))
+LAT_RATE_MIB = float(os.environ.get("BENCH_LAT_RATE_MIB", "2"))
+LAT_SECONDS = float(os.environ.get("BENCH_LAT_SECONDS", "8"))
+RECORD = 1024
+PARTITIONS = 6
+
+
+def load_clients():
+    spec = importlib.util.spec_from_file_location("ketch_clients_conftest", ROOT / "tests" / "clients" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+clients = load_clients()
+
+
+def start_brokers(work, n, pg=None, s3=None):
+    out = []
+    for node in range(1, n + 1):
+        run = work / ("node-%d" % node)
+        (run / "data").mkdir(parents=True, exist_ok=True)
+        args = ["--schema-registry=false", "--console=false"]
+        if pg:
+            args += ["--node-id", str(node), "--cluster", pg.url(), "--object-store", s3.url()]
+        out.append(clients.BrokerProcess(clients._ketch_binary(), run / "data", run, args).start())
+    return out
+
+
+def create_topic(bootstrap):
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic("bench", PARTITIONS, 1)])["bench"].result(timeout=30)
+    time.sleep(1)  # every broker's Metadata lists it (topics reload on a NOTIFY); not a measurement
+
+
+def produce(bootstrap, mib):
+    p = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True, "acks": "all", "linger.ms": 20,
+                  "batch.size": 1 << 20, "queue.buffering.max.kbytes": 256 << 10})
+    value = b"x" * RECORD
+    n = mib * 1024
+    start = time.monotonic()
+    for i in range(n):
+        while True:
+            try:
+                p.produce("bench", value=value, partition=i % PARTITIONS)
+                break
+            except BufferError:
+                p.poll(0.01)
+        p.poll(0)
+    assert p.flush(120) == 0
+    return mib / (time.monotonic() - start), n
+
+
+def consume(bootstrap, n):
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "bench-%d" % time.monotonic_ns(),
+                  "enable.auto.commit": False, "fetch.max.bytes": 8 << 20, "max.partition.fetch.bytes": 4 << 20})
+    c.assign([TopicPartition("bench", p, 0) for p in range(PARTITIONS)])
+    got, nbytes, start = 0, 0, time.monotonic()
+    deadline = start + 300
+    while got < n and time.monotonic() < deadline:
+        for m in c.consume(1000, 1.0):
+            if not m.error():
+                got += 1
+                nbytes += len(m.value())
+    c.close()
+    return nbytes / (1 << 20) / (time.monotonic() - start)
+
+
+def latency(bootstrap):
+    """Records carrying their send time, produced at LAT_RATE_MIB; a consumer from the end: ms percentiles."""
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "lat-%d" % time.monotonic_ns(),
+                  "enable.auto.commit": False, "fetch.wait.max.ms": 100})
+    ends = [c.get_watermark_offsets(TopicPartition("bench", p), timeout=20)[1] for p in range(PARTITIONS)]
+    c.assign([TopicPartition("bench", p, ends[p]) for p in range(PARTITIONS)])
+    samples, stop = [], threading.Event()
+
+    def reader():
+        while not stop.is_set():
+            for m in c.consume(500, 0.2):
+                if not m.error():
+                    samples.append((time.time_ns() - int.from_bytes(m.value()[:8], "big")) / 1e6)
+
+    t = threading.Thread(target=reader)
+    t.start()
+    time.sleep(1)
+    p = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True, "acks": "all", "linger.ms": 5})
+    per_tick, tick = max(1, int(LAT_RATE_MIB * 1024 / 100)), 0.01
+    start = time.monotonic()
+    i = 0
+    while time.monotonic() - start < LAT_SECONDS:
+        for _ in range(per_tick):
+            p.produce("bench", value=time.time_ns().to_bytes(8, "big") + b"y" * (RECORD - 8), partition=i % PARTITIONS)
+            i += 1
+        p.poll(0)
+        time.sleep(max(0.0, start + (i / per_tick) * tick - time.monotonic()))
+    p.flush(60)
+    time.sleep(2)
+    stop.set()
+    t.join()
+    c.close()
+    samples.sort()
+    pct = lambda q: samples[min(len(samples) - 1, int(q * len(samples)))] if samples else None  # noqa: E731
+    return {"p50_ms": pct(0.5), "p99_ms": pct(0.99), "records": len(samples), "produced": i,
+            "mib": i * RECORD / (1 << 20)}
+
+
+def store_counts(s3, pg):
+    text = s3.log.read_text(errors="replace") if s3 else ""
+    puts = text.count('"PUT /%s/data/' % s3.bucket) if s3 else 0
+    gets = text.count('"GET /%s/data/' % s3.bucket) if s3 else 0
+    written = int(pg.psql("SELECT coalesce(sum(size_bytes), 0) FROM ketch_objects")[0]) if pg else 0
+    return puts, gets, written
+
+
+def run_setup(name, brokers_n, cluster):
+    work = Path(tempfile.mkdtemp(prefix="ketch-cbench-"))
+    pg = s3 = None
+    if cluster:
+        pg, s3 = engines.Postgres(), engines.MotoS3()
+        os.environ.update(engines.CREDENTIALS)
+    brokers = start_brokers(work, brokers_n, pg, s3)
+    try:
+        bootstrap = ",".join(b.bootstrap for b in brokers)
+        create_topic(bootstrap)
+        before = store_counts(s3, pg)
+        produce_mib_s, n = produce(bootstrap, MIB)
+        after_produce = store_counts(s3, pg)
+        consume_mib_s = consume(bootstrap, n)
+        lat_before = store_counts(s3, pg)
+        lat = latency(bootstrap)
+        lat_after = store_counts(s3, pg)
+        row = {"setup": name, "brokers": brokers_n, "produce_mib_s": produce_mib_s, "consume_mib_s": consume_mib_s,
+               "latency": lat}
+        if cluster:
+            row["puts_per_mib"] = (after_produce[0] - before[0]) / MIB
+            row["object_bytes_per_mib"] = (after_produce[2] - before[2]) / MIB
+            row["gets_per_mib_consumed"] = (lat_before[1] - after_produce[1]) / MIB
+            row["puts_per_s_per_broker_at_rate"] = (lat_after[0] - lat_before[0]) / LAT_SECONDS / brokers_n
+            row["puts_per_mib_at_rate"] = (lat_after[0] - lat_before[0]) / max(lat["mib"], 1e-9)
+        return row
+    finally:
+        for b in brokers:
+            b.stop()
+        if pg:
+            pg.close()
+        if s3:
+            s3.proc.kill()
+
+
+def main():
+    rows = [run_setup("single-node", 1, False), run_setup("cluster", 1, True), run_setup("cluster", 3, True)]
+    print("%-12s %7s %12s %12s %8s %8s %9s %11s %12s" % ("setup", "brokers", "produce MiB/s", "consume MiB/s",
+                                                        "p50 ms", "p99 ms", "PUTs/MiB", "PUT/s/brk", "obj B/MiB"))
+    for r in rows:
+        lat = r["latency"]
+        print("%-12s %7d %12.1f %12.1f %8.1f %8.1f %9s %11s %12s" % (
+            r["setup"], r["brokers"], r["produce_mib_s"], r["consume_mib_s"], lat["p50_ms"] or -1,
+            lat["p99_ms"] or -1, "%.2f" % r["puts_per_mib"] if "puts_per_mib" in r else "-",
+            "%.2f" % r["puts_per_s_per_broker_at_rate"] if "puts_per_mib" in r else "-",
+            "%.0f" % r["object_bytes_per_mib"] if "puts_per_mib" in r else "-"))
+    out = ROOT / "bench" / "results" / ("cluster-%s.json" % time.strftime("%Y-%m-%dT%H%MZ", time.gmtime()))
+    out.write_text(json.dumps({"mib": MIB, "lat_rate_mib": LAT_RATE_MIB, "lat_seconds": LAT_SECONDS,
+                               "rows": rows, "statistics": statistics.__name__}, indent=2))
+    print("written", out)
+
+
+if __name__ == "__main__":
+    main()

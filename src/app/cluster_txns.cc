@@ -1,0 +1,55 @@
+#include "app/cluster_txns.h"
+
+#include <spdlog/spdlog.h>
+
+#include "broker/live_brokers.h"
+
+namespace ketch::app {
+
+cluster_txns::cluster_txns(cluster::membership& m, int32_t self, shared::pg_txn_store& store,
+                           txn::transaction_coordinator& coordinator)
+    : membership_(m), self_(self), store_(store), coordinator_(coordinator) {
+    store_.set_holder(self, m.incarnation());
+    coordinator_.set_ownership(this);
+}
+
+cluster_txns::~cluster_txns() { coordinator_.set_ownership(nullptr); }
+
+bool cluster_txns::owns(const std::string& id) const {
+    auto live = membership_.live();
+    std::vector<broker::listed_broker> l;
+    l.reserve(live->size());
+    for (auto& b : *live) l.push_back({b.node_id, {}, 0, {}});
+    if (l.empty()) return true;  // this broker is always live to itself
+    return broker::owner_of(l, "txn:" + id).node_id == self_;
+}
+
+txn::txn_ownership::serving cluster_txns::serve(const std::string& id) {
+    if (!owns(id)) {
+        store_.forget(id);
+        return {false, std::nullopt};
+    }
+    std::lock_guard l(take_mu_);
+    if (store_.holds(id)) return {};
+    auto a = store_.acquire(id);
+    if (!a.ok()) {
+        spdlog::warn("cluster: transactional id '{}' not taken over: {}", id, a.error().message);
+        return {false, std::nullopt};
+    }
+    spdlog::info("cluster: transactional id '{}' taken over ({})", id, *a ? "state read" : "new");
+    return {true, std::move(*a)};
+}
+
+std::vector<std::string> cluster_txns::orphans() {
+    auto ids = store_.unfinished_ids();
+    if (!ids.ok()) {
+        spdlog::warn("cluster: unfinished transactions not read: {}", ids.error().message);
+        return {};
+    }
+    std::vector<std::string> out;
+    for (auto& id : *ids)
+        if (!store_.holds(id) && owns(id)) out.push_back(id);
+    return out;
+}
+
+}  // namespace ketch::app

@@ -1,0 +1,262 @@
+#include "shared/pg_txn_store.h"
+
+#include <spdlog/spdlog.h>
+
+#include "shared/pg_offset_store.h"
+
+namespace ketch::shared {
+
+namespace {
+
+meta::store_error pg_failed(const char* what, const cluster::pg_error& e) {
+    return {std::string(what) + ": PostgreSQL: " + e.message};
+}
+
+constexpr const char* k_txn_columns =
+    "SELECT producer_id, previous_producer_id, producer_epoch, last_producer_epoch, timeout_ms, state,"
+    " encode(partitions, 'hex'), txn_start_ms, last_update_ms, next_producer_id, client_txn_version"
+    " FROM ketch_txns WHERE transactional_id = $1::bytea";
+
+meta::stored_txn txn_of(const std::string& id, const cluster::pg_rows& r) {
+    meta::stored_txn t;
+    t.transactional_id = id;
+    t.producer_id = std::stoll(r.at(0, 0));
+    t.previous_producer_id = std::stoll(r.at(0, 1));
+    t.producer_epoch = int16_t(std::stoi(r.at(0, 2)));
+    t.last_producer_epoch = int16_t(std::stoi(r.at(0, 3)));
+    t.timeout_ms = std::stoi(r.at(0, 4));
+    t.state = int8_t(std::stoi(r.at(0, 5)));
+    t.partitions = decode_txn_partitions(from_hex(r.at(0, 6)));
+    t.txn_start_ms = std::stoll(r.at(0, 7));
+    t.last_update_ms = std::stoll(r.at(0, 8));
+    t.next_producer_id = std::stoll(r.at(0, 9));
+    t.client_txn_version = int8_t(std::stoi(r.at(0, 10)));
+    return t;
+}
+
+}  // namespace
+
+std::string encode_txn_partitions(const std::vector<std::pair<std::string, int32_t>>& parts) {
+    std::string out;
+    for (auto& [t, p] : parts) out += t + ":" + std::to_string(p) + "\n";
+    return out;
+}
+
+std::vector<std::pair<std::string, int32_t>> decode_txn_partitions(const std::string& text) {
+    std::vector<std::pair<std::string, int32_t>> out;
+    size_t at = 0;
+    while (at < text.size()) {
+        size_t end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(at, end - at);
+        if (auto colon = line.rfind(':'); colon != std::string::npos)
+            out.emplace_back(line.substr(0, colon), std::stoi(line.substr(colon + 1)));
+        at = end + 1;
+    }
+    return out;
+}
+
+result<cluster::pg_connection*, meta::store_error> pg_txn_store::conn() {
+    if (c_ && c_->healthy()) return c_.get();
+    c_.reset();
+    auto c = cluster::pg_connection::open(url_);
+    if (!c.ok()) return failure{pg_failed("transactions", c.error())};
+    c_ = std::move(*c);
+    return c_.get();
+}
+
+template <class Body>
+status<meta::store_error> pg_txn_store::transaction(const char* what, Body body) {
+    std::lock_guard l(mu_);
+    auto c = conn();
+    if (!c.ok()) return failure{c.error()};
+    auto& pg = **c;
+    if (auto b = pg.run("BEGIN"); !b.ok()) return failure{pg_failed(what, b.error())};
+    if (auto r = body(pg); !r.ok()) {
+        (void)pg.run("ROLLBACK");
+        return failure{pg_failed(what, r.error())};
+    }
+    if (auto done = pg.run("COMMIT"); !done.ok()) return failure{pg_failed(what, done.error())};
+    return ok_v;
+}
+
+void pg_txn_store::set_holder(int32_t node_id, std::string incarnation) {
+    std::lock_guard l(lease_mu_);
+    node_id_ = node_id;
+    incarnation_ = std::move(incarnation);
+}
+
+bool pg_txn_store::holds(const std::string& id) const {
+    std::lock_guard l(lease_mu_);
+    return held_.contains(id) && !lost_.contains(id);
+}
+
+bool pg_txn_store::forget(const std::string& id) {
+    std::lock_guard l(lease_mu_);
+    const bool had = held_.erase(id) > 0;
+    return lost_.erase(id) > 0 || had;
+}
+
+std::vector<std::string> pg_txn_store::leased_ids() const {
+    std::lock_guard l(lease_mu_);
+    std::vector<std::string> out;
+    for (auto& [id, _] : held_) out.push_back(id);
+    return out;
+}
+
+result<std::optional<meta::stored_txn>, meta::store_error> pg_txn_store::acquire(const std::string& id) {
+    std::string node, incarnation;
+    {
+        std::lock_guard l(lease_mu_);
+        node = std::to_string(node_id_);
+        incarnation = incarnation_;
+    }
+    int64_t epoch = 0;
+    std::optional<meta::stored_txn> state;
+    auto s = transaction("take transactional id lease", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        // The row lock waits for the old holder's writes in flight (FOR SHARE).
+        auto r = pg.exec(
+            "INSERT INTO ketch_txn_leases (transactional_id, node_id, incarnation, epoch) VALUES ($1::bytea, $2, $3, 1)"
+            " ON CONFLICT (transactional_id) DO UPDATE SET node_id = EXCLUDED.node_id,"
+            " incarnation = EXCLUDED.incarnation, epoch = ketch_txn_leases.epoch + 1, taken_at = now()"
+            " RETURNING epoch",
+            {to_bytea_hex(id), node, incarnation});
+        if (!r.ok()) return failure{r.error()};
+        epoch = std::stoll(r->at(0, 0));
+        auto row = pg.exec(k_txn_columns, {to_bytea_hex(id)});
+        if (!row.ok()) return failure{row.error()};
+        if (!row->rows.empty()) state = txn_of(id, *row);
+        return ok_v;
+    });
+    if (!s.ok()) return failure{s.error()};
+    std::lock_guard l(lease_mu_);
+    held_[id] = epoch;
+    lost_.erase(id);
+    return state;
+}
+
+result<std::vector<std::string>, meta::store_error> pg_txn_store::unfinished_ids() {
+    std::lock_guard l(mu_);
+    auto c = conn();
+    if (!c.ok()) return failure{c.error()};
+    // txn_state: 1 Ongoing, 2 PrepareCommit, 3 PrepareAbort, 7 PrepareEpochFence.
+    auto rows = (*c)->exec("SELECT encode(transactional_id, 'hex') FROM ketch_txns WHERE state IN (1, 2, 3, 7)");
+    if (!rows.ok()) return failure{pg_failed("unfinished transactions", rows.error())};
+    std::vector<std::string> out;
+    for (size_t i = 0; i < rows->rows.size(); ++i) out.push_back(from_hex(rows->at(i, 0)));
+    return out;
+}
+
+status<cluster::pg_error> pg_txn_store::check_lease(cluster::pg_connection& pg, const std::string& id) {
+    int64_t epoch = 0;
+    std::string node, incarnation;
+    {
+        std::lock_guard l(lease_mu_);
+        if (node_id_ < 0) return ok_v;
+        auto it = held_.find(id);
+        if (it == held_.end() || lost_.contains(id))
+            return failure{cluster::pg_error{"this broker does not hold the transactional id's lease", "", false}};
+        epoch = it->second;
+        node = std::to_string(node_id_);
+        incarnation = incarnation_;
+    }
+    auto r = pg.exec(
+        "SELECT 1 FROM ketch_txn_leases WHERE transactional_id = $1::bytea AND node_id = $2 AND incarnation = $3"
+        " AND epoch = $4 FOR SHARE",
+        {to_bytea_hex(id), node, incarnation, std::to_string(epoch)});
+    if (!r.ok()) return failure{r.error()};
+    if (!r->rows.empty()) return ok_v;
+    {
+        std::lock_guard l(lease_mu_);
+        auto it = held_.find(id);
+        if (it != held_.end() && it->second == epoch) lost_.insert(id);
+    }
+    spdlog::info("cluster: transactional id '{}': another broker took its lease (epoch {} here)", id, epoch);
+    return failure{cluster::pg_error{"the transactional id's lease moved to another broker", "", false}};
+}
+
+status<meta::store_error> pg_txn_store::put_txn(const meta::stored_txn& t) {
+    return transaction("put transaction", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        if (auto f = check_lease(pg, t.transactional_id); !f.ok()) return f;
+        auto r = pg.exec(
+            "INSERT INTO ketch_txns (transactional_id, producer_id, previous_producer_id, producer_epoch,"
+            " last_producer_epoch, timeout_ms, state, partitions, txn_start_ms, last_update_ms, next_producer_id,"
+            " client_txn_version) VALUES ($1::bytea, $2, $3, $4, $5, $6, $7, $8::bytea, $9, $10, $11, $12)"
+            " ON CONFLICT (transactional_id) DO UPDATE SET producer_id = EXCLUDED.producer_id,"
+            " previous_producer_id = EXCLUDED.previous_producer_id, producer_epoch = EXCLUDED.producer_epoch,"
+            " last_producer_epoch = EXCLUDED.last_producer_epoch, timeout_ms = EXCLUDED.timeout_ms,"
+            " state = EXCLUDED.state, partitions = EXCLUDED.partitions, txn_start_ms = EXCLUDED.txn_start_ms,"
+            " last_update_ms = EXCLUDED.last_update_ms, next_producer_id = EXCLUDED.next_producer_id,"
+            " client_txn_version = EXCLUDED.client_txn_version",
+            {to_bytea_hex(t.transactional_id), std::to_string(t.producer_id), std::to_string(t.previous_producer_id),
+             std::to_string(t.producer_epoch), std::to_string(t.last_producer_epoch), std::to_string(t.timeout_ms),
+             std::to_string(t.state), to_bytea_hex(encode_txn_partitions(t.partitions)), std::to_string(t.txn_start_ms),
+             std::to_string(t.last_update_ms), std::to_string(t.next_producer_id),
+             std::to_string(t.client_txn_version)});
+        if (!r.ok()) return failure{r.error()};
+        return ok_v;
+    });
+}
+
+status<meta::store_error> pg_txn_store::delete_txn(const std::string& id) {
+    return transaction("delete transaction", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        if (auto f = check_lease(pg, id); !f.ok()) return f;
+        auto r = pg.exec("DELETE FROM ketch_txns WHERE transactional_id = $1::bytea", {to_bytea_hex(id)});
+        if (!r.ok()) return failure{r.error()};
+        return ok_v;
+    });
+}
+
+status<meta::store_error> pg_txn_store::put_pending_offsets(std::span<const meta::pending_txn_offset> offsets) {
+    return transaction("pending offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        for (const auto& p : offsets) {
+            const auto& o = p.offset;
+            auto r = pg.exec(
+                "INSERT INTO ketch_txn_offsets (producer_id, group_id, topic, partition, committed_offset,"
+                " leader_epoch, metadata, commit_ms, expire_ms) VALUES ($1, $2::bytea, $3::bytea, $4, $5, $6,"
+                " $7::bytea, $8, $9) ON CONFLICT (producer_id, group_id, topic, partition) DO UPDATE SET"
+                " committed_offset = EXCLUDED.committed_offset, leader_epoch = EXCLUDED.leader_epoch,"
+                " metadata = EXCLUDED.metadata, commit_ms = EXCLUDED.commit_ms, expire_ms = EXCLUDED.expire_ms",
+                {std::to_string(p.producer_id), to_bytea_hex(o.group), to_bytea_hex(o.topic),
+                 std::to_string(o.partition), std::to_string(o.offset), std::to_string(o.leader_epoch),
+                 to_bytea_hex(o.metadata), std::to_string(o.commit_timestamp_ms),
+                 o.expire_timestamp_ms ? cluster::pg_params::value_type(std::to_string(*o.expire_timestamp_ms))
+                                       : std::nullopt});
+            if (!r.ok()) return failure{r.error()};
+        }
+        return ok_v;
+    });
+}
+
+status<meta::store_error> pg_txn_store::delete_pending_offsets(int64_t producer_id) {
+    return transaction("pending offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        auto r = pg.exec("DELETE FROM ketch_txn_offsets WHERE producer_id = $1", {std::to_string(producer_id)});
+        if (!r.ok()) return failure{r.error()};
+        return ok_v;
+    });
+}
+
+status<meta::store_error> pg_txn_store::complete_offsets(int64_t producer_id, bool commit) {
+    return transaction("complete offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        const std::string pid = std::to_string(producer_id);
+        if (commit) {
+            auto r = pg.exec(
+                "INSERT INTO ketch_group_offsets (group_id, topic, partition, committed_offset, leader_epoch,"
+                " metadata, commit_ms, expire_ms) SELECT group_id, topic, partition, committed_offset, leader_epoch,"
+                " metadata, commit_ms, expire_ms FROM ketch_txn_offsets WHERE producer_id = $1"
+                " ON CONFLICT (group_id, topic, partition) DO UPDATE SET committed_offset = EXCLUDED.committed_offset,"
+                " leader_epoch = EXCLUDED.leader_epoch, metadata = EXCLUDED.metadata,"
+                " commit_ms = EXCLUDED.commit_ms, expire_ms = EXCLUDED.expire_ms",
+                {pid});
+            if (!r.ok()) return failure{r.error()};
+        }
+        auto d = pg.exec("DELETE FROM ketch_txn_offsets WHERE producer_id = $1", {pid});
+        if (!d.ok()) return failure{d.error()};
+        auto n = pg.exec("SELECT pg_notify('ketch_commit', $1)",
+                         {"txn-end:" + pid + ":" + (commit ? std::string("1") : std::string("0"))});
+        if (!n.ok()) return failure{n.error()};
+        return ok_v;
+    });
+}
+
+}  // namespace ketch::shared

@@ -1,0 +1,163 @@
+"""Transactions across broker failure (docs/design/cluster.md,
+"transactions"): consume-transform-produce with confluent-kafka (librdkafka)
+— read a batch with read_committed, produce its transform and send the
+consumer's offsets in one transaction, commit — while the broker
+coordinating the transactional id is SIGKILLed. The survivor takes the id
+over from PostgreSQL (its lease, its state); the application aborts and
+rewinds to its committed offsets when the client says the transaction must
+be aborted, as confluent-kafka's exactly-once example does. At the end the
+read_committed output holds every input exactly once, and never a record of
+an aborted transaction.
+
+Kafka's own test of the pattern: core/src/test/scala/integration/kafka/api/
+TransactionsTest.scala (testSendOffsetsWithGroupMetadata) and
+TransactionsBounceTest.scala (brokers bounced during consume-transform-produce)."""
+
+import signal
+import time
+
+from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
+
+from conftest import clients
+from test_shared_produce import FLUSH, TIMING, create_topic, produce, wait_for_topic
+
+PARTITIONS = 4
+TOTAL = 300
+TXN_ID = "ctp-txn"
+
+
+def rewind(consumer):
+    """Back to the group's committed offsets (after an abort). A partition
+    answered with an error (UNSTABLE_OFFSET_COMMIT while a transaction's
+    offsets are pending, KIP-447) is asked again, never taken as "none"."""
+    assignment = consumer.assignment()
+    if not assignment:
+        return
+
+    def stable():
+        tps = consumer.committed(assignment, timeout=30)
+        return tps if all(tp.error is None for tp in tps) else None
+
+    for tp in clients.wait_for(stable, timeout=60, interval=0.2, what="stable committed offsets"):
+        consumer.seek(TopicPartition(tp.topic, tp.partition, tp.offset if tp.offset >= 0 else 0))
+
+
+def new_producer(bootstrap):
+    p = Producer({"bootstrap.servers": bootstrap, "transactional.id": TXN_ID, "transaction.timeout.ms": 15000,
+                  "linger.ms": 5})
+    clients.eventually(lambda: p.init_transactions(30) or True, timeout=60, interval=0.5)
+    return p
+
+
+def transform_once(consumer, producer, msgs):
+    """One transaction: the batch's transform and the consumer's offsets. False when it was aborted."""
+    producer.begin_transaction()
+    for m in msgs:
+        producer.produce("ctp-out", key=m.key(), value=b"out-" + m.value(), partition=m.partition())
+    producer.send_offsets_to_transaction(consumer.position(consumer.assignment()),
+                                         consumer.consumer_group_metadata(), 30)
+    producer.commit_transaction(30)
+    return True
+
+
+def process(consumer, producer, bootstrap, msgs):
+    """Runs the batch's transaction; on an abortable error aborts and rewinds,
+    on a fatal one starts a new producer (which fences the old). The producer to go on with."""
+    try:
+        transform_once(consumer, producer, msgs)
+        return producer
+    except KafkaException as e:
+        err = e.args[0]
+        print("transaction of %d records failed: %s" % (len(msgs), err))
+        if err.fatal():
+            producer = new_producer(bootstrap)
+        else:
+            try:
+                producer.abort_transaction(30)
+            except KafkaException:
+                producer = new_producer(bootstrap)
+        rewind(consumer)
+        return producer
+
+
+def txn_holder(postgres):
+    rows = postgres.psql("SELECT node_id FROM ketch_txn_leases WHERE transactional_id = convert_to('%s', 'UTF8')"
+                         % TXN_ID)
+    return int(rows[0]) if rows else None
+
+
+def test_consume_transform_produce_survives_its_coordinator_killed(start_broker, postgres):
+    b1 = start_broker(1, *FLUSH, *TIMING)
+    b2 = start_broker(2, *FLUSH, *TIMING)
+    brokers = {1: b1, 2: b2}
+    bootstrap = "%s,%s" % (b1.bootstrap, b2.bootstrap)
+    for t in ("ctp-in", "ctp-out"):
+        create_topic(b1, t, PARTITIONS)
+        wait_for_topic(b2, t, PARTITIONS)
+    inputs = {b"v%04d" % i for i in range(TOTAL)}
+    assert len(produce(b1, "ctp-in", [(b"k%d" % i, b"v%04d" % i) for i in range(TOTAL)], PARTITIONS)) == TOTAL
+
+    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "ctp-group", "enable.auto.commit": False,
+                         "auto.offset.reset": "earliest", "isolation.level": "read_committed",
+                         "session.timeout.ms": 6000})
+    consumer.subscribe(["ctp-in"])
+    producer = new_producer(bootstrap)
+    killed = None
+    done = 0
+    deadline = time.monotonic() + 150
+    try:
+        while done < TOTAL and time.monotonic() < deadline:
+            msgs = [m for m in consumer.consume(20, 1.0) if not m.error()]
+            if not msgs:
+                done = committed_count(consumer)
+                continue
+            producer = process(consumer, producer, bootstrap, msgs)
+            done = committed_count(consumer)
+            print("batch %s..%s (%d), committed %d" % (msgs[0].value(), msgs[-1].value(), len(msgs), done))
+            if killed is None and done >= TOTAL // 3:
+                killed = txn_holder(postgres)
+                assert killed in brokers, "a broker holds the transactional id's lease"
+                brokers[killed].stop(signal.SIGKILL)
+    finally:
+        consumer.close()
+    assert killed is not None
+    assert done == TOTAL, "the group committed %d of %d inputs" % (done, TOTAL)
+    assert txn_holder(postgres) == 3 - killed, "the survivor took the transactional id over"
+
+    def exactly_once():
+        out = read_committed(brokers[3 - killed], "ctp-out")
+        assert sorted(out) == sorted(b"out-" + v for v in inputs), "every input exactly once in the output"
+
+    clients.eventually(exactly_once, timeout=30, interval=1)  # the last markers follow EndTxn's answer
+
+
+def committed_count(consumer):
+    """How many inputs the group has committed (the sum of its offsets, each
+    partition's offsets being its records: ctp-in holds no transaction)."""
+    assignment = [TopicPartition("ctp-in", p) for p in range(PARTITIONS)]
+    try:
+        return sum(max(tp.offset, 0) for tp in consumer.committed(assignment, timeout=10))
+    except KafkaException:
+        return 0
+
+
+def read_committed(broker, topic):
+    c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "check-%d" % time.monotonic_ns(),
+                  "enable.auto.commit": False, "isolation.level": "read_committed", "enable.partition.eof": True})
+    c.assign([TopicPartition(topic, p, 0) for p in range(PARTITIONS)])
+    out, eof = [], set()
+    deadline = time.monotonic() + 60
+    try:
+        while len(eof) < PARTITIONS and time.monotonic() < deadline:
+            m = c.poll(0.5)
+            if m is None:
+                continue
+            if m.error():
+                if m.error().code() == -191:  # _PARTITION_EOF
+                    eof.add(m.partition())
+                continue
+            eof.discard(m.partition())
+            out.append(m.value())
+    finally:
+        c.close()
+    return out
