@@ -9,6 +9,7 @@
 
     .venv/bin/python bench/tenancy_bench.py [--ketch build/ketch] [--rounds 3] [--mib 64]
         [--tenants 1000] [--topics-per-tenant 10] [--metadata-repeats 200]
+    (--rounds 0: the Metadata part only)
 
 confluent-kafka is the client (the same for both modes: a difference is the broker's).
 Prints one JSON object; the data directories are removed afterwards."""
@@ -105,6 +106,19 @@ def metadata_latency(b, repeats):
     return {"median_ms": round(statistics.median(times), 3), "p99_ms": round(times[int(len(times) * 0.99) - 1], 3)}
 
 
+def list_groups_latency(b, repeats):
+    """ListGroups for alice: the other tenants have no groups here, so this shows the
+    cost of the listing itself (the topics' cost is Metadata's)."""
+    a = AdminClient(b.conf("alice"))
+    times = []
+    for _ in range(repeats):
+        t0 = time.monotonic()
+        a.list_consumer_groups(request_timeout=30).result(30)
+        times.append((time.monotonic() - t0) * 1000)
+    times.sort()
+    return {"median_ms": round(statistics.median(times), 3), "p99_ms": round(times[int(len(times) * 0.99) - 1], 3)}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ketch", default=os.path.join(HERE, "..", "build", "ketch"))
@@ -123,7 +137,7 @@ def main():
             finally:
                 b.close()
     out = {mode: {"produce_mib_s": round(statistics.median(r[0] for r in rs), 1),
-                  "fetch_mib_s": round(statistics.median(r[1] for r in rs), 1)} for mode, rs in runs.items()}
+                  "fetch_mib_s": round(statistics.median(r[1] for r in rs), 1)} for mode, rs in runs.items() if rs}
     b = broker(o.ketch, True)
     try:
         create(b, "alice", ["own-%d" % i for i in range(o.topics_per_tenant)])
@@ -132,6 +146,7 @@ def main():
         create(b, "root", ["t%04d~topic-%d" % (t, i) for t in range(o.tenants) for i in range(o.topics_per_tenant)])
         out["create_others_s"] = round(time.monotonic() - t0, 1)
         out["metadata_beside_%d_tenants" % o.tenants] = metadata_latency(b, o.metadata_repeats)
+        out["list_groups_beside_%d_tenants" % o.tenants] = list_groups_latency(b, o.metadata_repeats)
     finally:
         b.close()
     out["load_end"] = float(open("/proc/loadavg").read().split()[0])

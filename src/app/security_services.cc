@@ -8,8 +8,10 @@
 #include <spdlog/spdlog.h>
 
 #include "app/stores.h"
+#include "partition/service.h"
 #include "security/sasl_mechanism.h"
 #include "security/scram.h"
+#include "tenant/names.h"
 
 namespace ketch::app {
 
@@ -93,8 +95,8 @@ security_services::security_services(const options& opt, stores& s)
     provision_users(opt.users, credentials_);
     auto super_users = super_users_of(opt);
     if (opt.authorizer) {
-        authorizer_.emplace(security::authorizer_config{true, super_users, opt.allow_everyone_if_no_acl_found},
-                            *s.acls);
+        authorizer_.emplace(
+            security::authorizer_config{true, super_users, opt.allow_everyone_if_no_acl_found, opt.tenancy}, *s.acls);
         spdlog::info("authorizer on: {} ACL(s), super users [{}], allow.everyone.if.no.acl.found={}",
                      authorizer_->acls({}).size(), opt.super_users, opt.allow_everyone_if_no_acl_found);
     }
@@ -122,7 +124,9 @@ void security_services::start_tenancy(const options& opt, const std::set<std::st
             opt.anonymous_tenant, opt.anonymous_tenant);
     }
     tenants_.emplace(tenant::directory_config{opt.user_tenants, opt.anonymous_tenant, super_users});
-    sasl_.check_user = [this](const std::string& user) { return tenants_->check_user(user); };
+    sasl_.check_user = [this](const std::string& user, const std::string& mechanism) {
+        return tenants_->check_user(user, mechanism.starts_with("SCRAM-"));
+    };
     auto store = meta::sqlite_quota_store::open_file(opt.data_dir, "tenants.db");
     if (!store.ok()) throw std::runtime_error("tenants: " + store.error().message);
     tenant_store_ = std::move(*store);
@@ -136,6 +140,10 @@ void security_services::attach(broker::broker_context& ctx) {
         ctx.tenants = &*tenants_;
         ctx.tenant_catalog = &*catalog_;
         ctx.topics.allow_tenant_names(true);
+        // The tenants' bytes on disk as a running total (max_storage_bytes),
+        // counted from every partition's size now, before anything is served.
+        ctx.partitions.accounts().set_account_fn([](std::string_view t) { return std::string(tenant::owner_of(t)); });
+        ctx.partitions.count_storage();
     }
     ctx.sasl = sasl_;
     ctx.credentials = &credentials_;

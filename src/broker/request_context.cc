@@ -39,6 +39,14 @@ bool request_context::authorize(security::acl_operation op, security::resource_t
     return ok;
 }
 
+bool request_context::authorize_cluster(security::acl_operation op) const {
+    using security::resource_type;
+    if (tenant &&
+        authorize(op, resource_type::cluster, tenant->tenant() + "~" + std::string(security::cluster_resource_name)))
+        return true;
+    return authorize(op, resource_type::cluster, std::string(security::cluster_resource_name));
+}
+
 bool request_context::authorize_any(security::acl_operation op, security::resource_type type) const {
     auto* a = broker.authorizer;
     return !a || a->authorize_any(conn.principal, host(), op, type);

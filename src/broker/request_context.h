@@ -49,9 +49,9 @@ struct request_context {
     // IP, do `op` on the resource? Always true without --authorizer (Kafka
     // without authorizer.class.name).
     bool authorize(security::acl_operation op, security::resource_type type, const std::string& name) const;
-    bool authorize_cluster(security::acl_operation op) const {
-        return authorize(op, security::resource_type::cluster, std::string(security::cluster_resource_name));
-    }
+    // The cluster; for a tenant's request also its tenant's CLUSTER resource
+    // "T~kafka-cluster" (a tenant admin: docs/tenancy.md), either allowing.
+    bool authorize_cluster(security::acl_operation op) const;
     // Authorizer.authorizeByResourceType: `op` on at least one resource of `type`.
     bool authorize_any(security::acl_operation op, security::resource_type type) const;
     // The peer's IP address (Kafka's clientAddress().getHostAddress()).

@@ -37,6 +37,16 @@ std::string over(const request_context& ctx, const char* what, int64_t limit) {
 
 }  // namespace
 
+std::vector<meta::topic> listed_topics(const request_context& ctx) {
+    if (!ctx.tenant) return ctx.broker.topics.list();
+    return topics_of(ctx.broker, *ctx.tenant);
+}
+
+std::string listed_group_prefix(const request_context& ctx) {
+    if (!ctx.tenant || ctx.tenant->is_default()) return {};
+    return ctx.tenant->tenant() + tenant::separator;
+}
+
 void count_tenant_request(request_context& ctx) {
     auto& u = *ctx.tenant_usage;
     u.add(u.requests);
@@ -53,6 +63,8 @@ tenant_footprint footprint_of(broker_context& b, const tenant::scope& s) {
 }
 
 int64_t storage_of(broker_context& b, const tenant::scope& s) {
+    // The running total (partition/storage_accounts.h), kept when the app set the accounts up.
+    if (b.partitions.accounts().enabled()) return b.partitions.accounts().bytes(s.tenant());
     int64_t bytes = 0;
     for (auto& t : topics_of(b, s))
         for (int32_t p = 0; p < t.partition_count; ++p)

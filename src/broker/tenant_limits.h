@@ -43,7 +43,8 @@ struct tenant_footprint {
     int64_t topics = 0, partitions = 0;
 };
 tenant_footprint footprint_of(broker_context& b, const tenant::scope& s);
-// The bytes of every partition of the tenant's topics.
+// The bytes of every partition of the tenant's topics: the partition
+// service's running total when it keeps one (--tenancy), else summed.
 int64_t storage_of(broker_context& b, const tenant::scope& s);
 
 template <class M>

@@ -17,10 +17,8 @@ namespace {
 
 // ConfigResource.Type and ResourceType codes.
 constexpr int8_t config_topic = 2, config_group = 32;
-constexpr int8_t acl_topic = 2, acl_group = 3, acl_txn = 5;
 
 bool config_scoped(int8_t type) { return type == config_topic || type == config_group; }
-bool acl_scoped(int8_t type) { return type == acl_topic || type == acl_group || type == acl_txn; }
 
 error_answer refused(const char* what) {
     return error_answer{int16_t(31), std::string(what), "Cluster authorization failed."};
@@ -45,12 +43,6 @@ std::optional<error_answer> alter_refusal(const Req& req) {
         if (!config_scoped(r.resource_type))
             return refused("A tenant alters the configs of its own topics and groups only");
     return std::nullopt;
-}
-
-// An ACL row a tenant may see: on its own topic, group or transactional id.
-template <class Row>
-bool acl_visible(const tenant::scope& s, const Row& r) {
-    return acl_scoped(r.resource_type) && s.owns(r.resource_name);
 }
 
 // A regex over a tenant's local topic names, as one over internal names
@@ -130,12 +122,14 @@ std::optional<tenant_policy> tenant_policy_of(int16_t api_key) {
         case 32:
         case 33:
         case 44:
+        case 50:  // a tenant admin's SCRAM users: tenant_admin.cc
+        case 51:
         case 66:
         case 68:
         case 74:
         case 75: return p::custom;
         // The cluster's own administration: replicas and log dirs, leaders,
-        // reassignments, quotas, SCRAM users, delegation tokens, the quorum, features.
+        // reassignments, quotas, delegation tokens, the quorum, features.
         case 34:
         case 38:
         case 39:
@@ -146,8 +140,6 @@ std::optional<tenant_policy> tenant_policy_of(int16_t api_key) {
         case 46:
         case 48:
         case 49:
-        case 50:
-        case 51:
         case 55:
         case 57:
         // Streams groups (KIP-1071): their topologies' source topic regexes
@@ -164,19 +156,6 @@ std::optional<error_answer> tenant_refusal(const tenant::scope&, const alter_con
 std::optional<error_answer> tenant_refusal(const tenant::scope&, const incremental_alter_configs_request& r, int16_t) {
     return alter_refusal(r);
 }
-std::optional<error_answer> tenant_refusal(const tenant::scope&, const create_acls_request& r, int16_t) {
-    for (auto& c : r.creations)
-        if (!acl_scoped(c.resource_type))
-            return refused("A tenant creates ACLs on its own topics, groups and transactional ids only");
-    return std::nullopt;
-}
-std::optional<error_answer> tenant_refusal(const tenant::scope&, const delete_acls_request& r, int16_t) {
-    for (auto& f : r.filters)
-        if (!acl_scoped(f.resource_type_filter) || !f.resource_name_filter)
-            return refused("A tenant deletes ACLs of a named topic, group or transactional id only");
-    return std::nullopt;
-}
-
 void tenant_custom_in(const tenant::scope& s, find_coordinator_request& r, int16_t) {
     // Every key type (group, transaction, share "group:topicId:partition")
     // starts with the group or transactional id.
@@ -199,30 +178,6 @@ void tenant_custom_in(const tenant::scope& s, incremental_alter_configs_request&
 }
 void tenant_custom_out(const tenant::scope& s, incremental_alter_configs_response& r, int16_t) {
     configs_out(s, r.responses);
-}
-
-void tenant_custom_in(const tenant::scope& s, create_acls_request& r, int16_t) {
-    for (auto& c : r.creations) c.resource_name = s.to_internal(c.resource_name);
-}
-void tenant_custom_in(const tenant::scope& s, delete_acls_request& r, int16_t) {
-    for (auto& f : r.filters)
-        if (f.resource_name_filter) f.resource_name_filter = s.to_internal(*f.resource_name_filter);
-}
-void tenant_custom_out(const tenant::scope& s, delete_acls_response& r, int16_t) {
-    for (auto& f : r.filter_results) {
-        std::erase_if(f.matching_acls, [&](const auto& a) { return !acl_visible(s, a); });
-        for (auto& a : f.matching_acls) a.resource_name = *s.to_local(a.resource_name);
-    }
-}
-void tenant_custom_in(const tenant::scope& s, describe_acls_request& r, int16_t) {
-    if (r.resource_name_filter && acl_scoped(r.resource_type_filter))
-        r.resource_name_filter = s.to_internal(*r.resource_name_filter);
-    else if (r.resource_name_filter && r.resource_type_filter == 1 /* ANY */)
-        r.resource_name_filter = s.to_internal(*r.resource_name_filter);
-}
-void tenant_custom_out(const tenant::scope& s, describe_acls_response& r, int16_t) {
-    std::erase_if(r.resources, [&](const auto& a) { return !acl_visible(s, a); });
-    for (auto& a : r.resources) a.resource_name = *s.to_local(a.resource_name);
 }
 
 void tenant_custom_out(const tenant::scope& s, list_config_resources_response& r, int16_t) {

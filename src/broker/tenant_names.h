@@ -109,6 +109,8 @@ std::optional<error_answer> tenant_refusal(const tenant::scope&, const kafka::in
                                            int16_t);
 std::optional<error_answer> tenant_refusal(const tenant::scope&, const kafka::create_acls_request&, int16_t);
 std::optional<error_answer> tenant_refusal(const tenant::scope&, const kafka::delete_acls_request&, int16_t);
+std::optional<error_answer> tenant_refusal(const tenant::scope&, const kafka::alter_user_scram_credentials_request&,
+                                           int16_t);
 
 void tenant_custom_in(const tenant::scope&, kafka::find_coordinator_request&, int16_t);
 void tenant_custom_out(const tenant::scope&, kafka::find_coordinator_response&, int16_t);
@@ -124,6 +126,11 @@ void tenant_custom_out(const tenant::scope&, kafka::delete_acls_response&, int16
 void tenant_custom_in(const tenant::scope&, kafka::describe_acls_request&, int16_t);
 void tenant_custom_out(const tenant::scope&, kafka::describe_acls_response&, int16_t);
 void tenant_custom_out(const tenant::scope&, kafka::list_config_resources_response&, int16_t);
+// A tenant admin's SCRAM users (tenant_admin.cc, with the ACL rules).
+void tenant_custom_in(const tenant::scope&, kafka::alter_user_scram_credentials_request&, int16_t);
+void tenant_custom_out(const tenant::scope&, kafka::alter_user_scram_credentials_response&, int16_t);
+void tenant_custom_in(const tenant::scope&, kafka::describe_user_scram_credentials_request&, int16_t);
+void tenant_custom_out(const tenant::scope&, kafka::describe_user_scram_credentials_response&, int16_t);
 void tenant_custom_in(const tenant::scope&, kafka::consumer_group_heartbeat_request&, int16_t);
 void tenant_custom_in(const tenant::scope&, kafka::list_transactions_request&, int16_t);
 void tenant_custom_out(const tenant::scope&, kafka::consumer_group_describe_response&, int16_t);

@@ -14,6 +14,7 @@ namespace {
 struct acl_opts {
     std::string topic, group, transactional_id;
     bool cluster = false;
+    std::string tenant_cluster;  // --tenant-cluster T: tenant T's CLUSTER resource "T~kafka-cluster"
     std::string pattern = "literal";
     std::string principal, host;
     std::vector<std::string> operations;
@@ -33,12 +34,16 @@ int8_t code_of(const std::string& text, const char* what) {
 
 // The resource filter from the flags: (type, name) — ANY / null when none given.
 std::pair<int8_t, std::optional<std::string>> resource(const acl_opts& o, bool for_create) {
-    int given = int(!o.topic.empty()) + int(!o.group.empty()) + int(!o.transactional_id.empty()) + int(o.cluster);
-    if (given > 1) throw usage_error("give one of --topic, --group, --transactional-id, --cluster");
+    int given = int(!o.topic.empty()) + int(!o.group.empty()) + int(!o.transactional_id.empty()) + int(o.cluster) +
+                int(!o.tenant_cluster.empty());
+    if (given > 1) throw usage_error("give one of --topic, --group, --transactional-id, --cluster, --tenant-cluster");
     if (!o.topic.empty()) return {int8_t(security::resource_type::topic), o.topic};
     if (!o.group.empty()) return {int8_t(security::resource_type::group), o.group};
     if (!o.transactional_id.empty()) return {int8_t(security::resource_type::transactional_id), o.transactional_id};
     if (o.cluster) return {int8_t(security::resource_type::cluster), std::string(security::cluster_resource_name)};
+    if (!o.tenant_cluster.empty())
+        return {int8_t(security::resource_type::cluster),
+                o.tenant_cluster + "~" + std::string(security::cluster_resource_name)};
     if (for_create) throw usage_error("give the resource: --topic, --group, --transactional-id or --cluster");
     return {int8_t(security::resource_type::any), std::nullopt};
 }
@@ -140,6 +145,7 @@ void common(CLI::App* c, acl_opts& o) {
     c->add_option("--group", o.group, "group resource");
     c->add_option("--transactional-id", o.transactional_id, "transactional id resource");
     c->add_flag("--cluster", o.cluster, "the cluster resource");
+    c->add_option("--tenant-cluster", o.tenant_cluster, "tenant T's cluster resource (--tenancy: its admins)");
     c->add_option("--pattern", o.pattern, "literal, prefixed (any, match: filters)")->capture_default_str();
     c->add_option("--principal", o.principal, "User:NAME");
     c->add_option("--host", o.host, "host (default *)");

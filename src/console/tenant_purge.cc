@@ -46,13 +46,14 @@ std::pair<int64_t, int64_t> delete_groups(const context& ctx, const std::string&
 }
 
 // The ACLs on the tenant's topics, groups and transactional ids (types 2, 3,
-// 5), and those whose principal is one of its users.
+// 5) and its CLUSTER resource, and those whose principal is one of its users.
 int64_t delete_acls(const context& ctx, const std::string& who, const std::string& t) {
     auto acls = describe_all_acls(ctx, who);
     if (acls.error_code != 0) return 0;  // no authorizer: no ACLs
     kafka::delete_acls_request q;
     for (auto& res : acls.resources) {
-        const bool scoped = res.resource_type == 2 || res.resource_type == 3 || res.resource_type == 5;
+        const bool scoped = res.resource_type == 2 || res.resource_type == 3 || res.resource_type == 5 ||
+                            (res.resource_type == 4 && res.resource_name == t + "~kafka-cluster");
         for (auto& a : res.acls) {
             const std::string user = a.principal.starts_with("User:") ? a.principal.substr(5) : "";
             const bool mine = (scoped && owned(t, res.resource_name)) ||

@@ -35,7 +35,7 @@ std::vector<listed_group> group_coordinator::list_groups(const list_groups_args&
     std::vector<listed_group> out;
     if (env_.stopped) return out;
     // One slot at a time: the list is each group as it was when its slot was visited.
-    for (auto& ref : all_slots()) {
+    for (auto& ref : all_slots(args.id_prefix)) {
         group_slot& s = *ref;
         ketch::lock_guard lock(s.mu_);
         s.list_into(args, states, types, out);

@@ -202,6 +202,7 @@ struct delete_group_result {
 struct list_groups_args {
     std::vector<std::string> states_filter;  // v4+; empty: any state
     std::vector<std::string> types_filter;   // v5+; empty: any type
+    std::string id_prefix;                   // only the ids starting with it (a tenant's "T~"); empty: all
 };
 
 struct listed_group {

@@ -105,11 +105,12 @@ slot_ref group_coordinator::use_slot(const std::string& group_id, bool create) {
     return slot_ref(this, it->second.slot);
 }
 
-std::vector<slot_ref> group_coordinator::all_slots() {
+std::vector<slot_ref> group_coordinator::all_slots(std::string_view prefix) {
     std::vector<slot_ref> out;
     ketch::lock_guard lock(mu_);
-    out.reserve(slots_.size());
-    for (auto& [id, e] : slots_) {
+    if (prefix.empty()) out.reserve(slots_.size());
+    for (auto it = slots_.lower_bound(std::string(prefix)); it != slots_.end() && it->first.starts_with(prefix); ++it) {
+        auto& e = it->second;
         ++e.users;
         out.emplace_back(this, e.slot);
     }

@@ -193,7 +193,8 @@ private:
     // and `create`; empty if absent and not `create`.
     slot_ref use_slot(const std::string& group_id, bool create) EXCLUDES(mu_);
     // Every slot, held for use; a walk locks them one at a time.
-    std::vector<slot_ref> all_slots() EXCLUDES(mu_);
+    // The slots of the groups whose id starts with `prefix` (all: empty), in id order.
+    std::vector<slot_ref> all_slots(std::string_view prefix = {}) EXCLUDES(mu_);
     // The end of a use: an idle slot no one uses leaves the router.
     void release(const std::shared_ptr<group_slot>& slot) EXCLUDES(mu_);
     // A timer of `group_id`'s slot fired (group_slot::schedule_timer).

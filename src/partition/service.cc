@@ -21,25 +21,25 @@ int64_t service::now_ms() const {
 result<partition_handle, error_code> service::open(const meta::resolved_topic& topic, int32_t partition) {
     const meta::topic& t = topic.t;
     if (partition < 0 || partition >= t.partition_count) return failure{error_code::unknown_topic_or_partition};
-    if (auto s = engine_.get({t.name, partition})) return partition_handle{std::move(s), topic.settings};
+    if (auto s = engine_.get({t.name, partition})) return partition_handle{std::move(s), topic.settings, t.name};
     auto r = engine_.get_or_create({t.name, partition}, to_log_config(topic.settings, config_.flush_ms));
     if (!r.ok()) {
         spdlog::error("opening log {}-{}: {}", t.name, partition, r.error().message);
         return failure{error_code::kafka_storage_error};
     }
-    return partition_handle{std::move(*r), topic.settings};
+    return partition_handle{std::move(*r), topic.settings, t.name};
 }
 
 result<partition_handle, error_code> service::open_for_read(const meta::resolved_topic& topic, int32_t partition) {
     const meta::topic& t = topic.t;
     if (partition < 0 || partition >= t.partition_count) return failure{error_code::unknown_topic_or_partition};
-    if (auto s = engine_.get({t.name, partition})) return partition_handle{std::move(s), topic.settings};
+    if (auto s = engine_.get({t.name, partition})) return partition_handle{std::move(s), topic.settings, t.name};
     auto r = engine_.get_for_read({t.name, partition}, to_log_config(topic.settings, config_.flush_ms));
     if (!r.ok()) {
         spdlog::error("opening log {}-{}: {}", t.name, partition, r.error().message);
         return failure{error_code::kafka_storage_error};
     }
-    return partition_handle{std::move(*r), topic.settings};
+    return partition_handle{std::move(*r), topic.settings, t.name};
 }
 
 result<log::read_result, error_code> service::read(const partition_handle& p, int64_t offset, uint64_t max_bytes,
@@ -84,8 +84,10 @@ result<int64_t, error_code> service::delete_records(const partition_handle& p, i
     const int64_t hw = s.high_watermark();
     int64_t target = offset == -1 ? hw : offset;
     if (target < 0 || target > hw) return failure{error_code::offset_out_of_range};
+    const int64_t before = accounts_.enabled() ? int64_t(s.size_bytes()) : 0;
     auto r = s.delete_records_before(target);
     if (!r.ok()) return failure{read_error(r.error().code)};
+    if (accounts_.enabled()) accounts_.add(p.topic, int64_t(s.size_bytes()) - before);
     return *r;
 }
 
@@ -96,6 +98,13 @@ void service::apply_topic_configs() {
         if (!t || !s) continue;
         s->set_config(to_log_config(t->settings, config_.flush_ms));
     }
+}
+
+void service::count_storage() {
+    if (!accounts_.enabled()) return;
+    accounts_.reset();
+    for (const auto& tp : engine_.partitions())
+        if (auto s = engine_.get(tp)) accounts_.add(tp.topic, int64_t(s->size_bytes()));
 }
 
 void service::apply_topic_settings(const meta::topic& t) {
@@ -109,7 +118,11 @@ void service::apply_topic_settings(const meta::topic& t) {
 void service::remove_topic(const meta::topic& t) {
     std::vector<topic_partition> tps;
     tps.reserve(size_t(t.partition_count));
-    for (int32_t p = 0; p < t.partition_count; ++p) tps.push_back({t.name, p});
+    for (int32_t p = 0; p < t.partition_count; ++p) {
+        tps.push_back({t.name, p});
+        if (auto s = engine_.get(tps.back()); s && accounts_.enabled())
+            accounts_.add(t.name, -int64_t(s->size_bytes()));
+    }
     if (auto st = engine_.remove_all(tps); !st.ok())
         spdlog::error("deleting the logs of {}: {}", t.name, st.error().message);
 }

@@ -30,6 +30,7 @@
 #include "meta/topic_registry.h"
 #include "partition/defaults.h"
 #include "partition/storage.h"
+#include "partition/storage_accounts.h"
 #include "partition/waiters.h"
 #include "record/batch_validate.h"
 #include "txn/txn_metadata.h"
@@ -46,6 +47,7 @@ struct service_config {
 struct partition_handle {
     std::shared_ptr<storage> store;
     const meta::log_settings& settings;
+    std::string_view topic;  // the topic's name (lives as long as `settings`)
 };
 
 // One partition's produce, as the log saw it.
@@ -170,6 +172,12 @@ public:
     // forgot the topic).
     void remove_topic(const meta::topic& t);
 
+    // --- bytes held per account (storage_accounts.h) ------------------------------
+    storage_accounts& accounts() { return accounts_; }
+    // The accounts recounted from every open partition's size (at start-up,
+    // after set_account_fn).
+    void count_storage();
+
     // --- background passes (partition/tasks.h runs them) ------------------------
     // Producer expiry and retention over every partition.
     void run_retention();
@@ -182,6 +190,7 @@ private:
     storage_engine& engine_;
     service_config config_;
     fetch_waiters waiters_;
+    storage_accounts accounts_;
 };
 
 }  // namespace ketch::partition

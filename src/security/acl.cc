@@ -111,9 +111,17 @@ bool acl_binding_filter::unknown() const {
 
 // The checks in Kafka's order; the principal last (StandardAcl.kafkaPrincipal:
 // any "Type:name", even "User:").
-std::optional<std::string> validate_new_acl(const acl_binding& b) {
+bool is_cluster_resource_name(std::string_view name, bool tenancy) {
+    if (name == cluster_resource_name) return true;
+    if (!tenancy || name.size() <= cluster_resource_name.size() + 1 || !name.ends_with(cluster_resource_name))
+        return false;
+    const auto tenant = name.substr(0, name.size() - cluster_resource_name.size());  // "T~"
+    return tenant.find('~') == tenant.size() - 1 && tenant.size() > 1;
+}
+
+std::optional<std::string> validate_new_acl(const acl_binding& b, bool tenancy) {
     // AclApis.handleCreateAcls first, then AclControlManager.validateNewAcl.
-    if (b.pattern.type == resource_type::cluster && b.pattern.name != cluster_resource_name)
+    if (b.pattern.type == resource_type::cluster && !is_cluster_resource_name(b.pattern.name, tenancy))
         return "The only valid name for the CLUSTER resource is " + std::string(cluster_resource_name);
     if (b.pattern.name.empty()) return "Invalid empty resource name";
     if (b.pattern.type == resource_type::unknown || b.pattern.type == resource_type::any)

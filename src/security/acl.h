@@ -107,6 +107,9 @@ struct acl_binding_filter {
 
 // AclControlManager.validateNewAcl and AclApis' checks: nullopt when the
 // binding may be stored, else the INVALID_REQUEST message Kafka answers.
-std::optional<std::string> validate_new_acl(const acl_binding& b);
+// `tenancy`: a tenant's CLUSTER resource "T~kafka-cluster" is a valid name too.
+std::optional<std::string> validate_new_acl(const acl_binding& b, bool tenancy = false);
+// "kafka-cluster", or with `tenancy` a tenant's "T~kafka-cluster" (T without '~').
+bool is_cluster_resource_name(std::string_view name, bool tenancy);
 
 }  // namespace ketch::security

@@ -190,7 +190,7 @@ std::vector<acl_create_result> authorizer::create(const std::vector<acl_binding>
     std::vector<meta::stored_acl> add;
     std::unique_lock lock(mu_);
     for (size_t i = 0; i < bindings.size(); ++i) {
-        if (auto bad = validate_new_acl(bindings[i])) {
+        if (auto bad = validate_new_acl(bindings[i], config_.tenancy)) {
             results[i] = {error_code::invalid_request, std::move(bad)};
             continue;
         }

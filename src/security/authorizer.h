@@ -35,6 +35,7 @@ struct authorizer_config {
     bool enabled = false;                // authorizer.class.name set
     std::set<std::string> super_users;   // "User:admin"
     bool allow_if_no_acl_found = false;  // allow.everyone.if.no.acl.found
+    bool tenancy = false;                // --tenancy: tenants' CLUSTER resources ("T~kafka-cluster")
 };
 
 // super.users as Kafka parses it: ';'-separated, trimmed, empty parts skipped.

@@ -73,7 +73,7 @@ bool sasl_session::complete(const sasl_step& s, int64_t now_ms, std::string& mes
     const std::string& user = s.user;
     std::string p = "User:" + user;
     if (cfg_.check_user) {
-        if (auto why = cfg_.check_user(user); !why.empty()) {
+        if (auto why = cfg_.check_user(user, mechanism_); !why.empty()) {
             message = std::move(why);
             return false;
         }

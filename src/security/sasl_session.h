@@ -32,9 +32,10 @@ struct sasl_config {
     int64_t reauth_ms = 0;  // connections.max.reauth.ms; 0: sessions never expire
     // OAUTHBEARER's token validator (oauthbearer_validator.h); null: OAUTHBEARER off.
     std::shared_ptr<const oauthbearer_validator> oauthbearer;
-    // --tenancy: empty when `user` may log in, else the failure message
-    // (a principal name with the tenant separator, docs/tenancy.md); unset: any user.
-    std::function<std::string(const std::string& user)> check_user;
+    // --tenancy: empty when `user` may log in with `mechanism`, else the
+    // failure message (a principal name with the tenant separator, unless a
+    // tenant's SCRAM user "T~u", docs/tenancy.md); unset: any user.
+    std::function<std::string(const std::string& user, const std::string& mechanism)> check_user;
 };
 
 class sasl_session {

@@ -7,11 +7,12 @@ directory::directory(directory_config cfg) : cfg_(std::move(cfg)) {}
 std::shared_ptr<const scope> directory::scope_of(const std::string& tenant) const {
     std::lock_guard l(mu_);
     auto& s = scopes_[tenant];
-    if (!s) s = std::make_shared<const scope>(tenant);
+    if (!s) s = std::make_shared<const scope>(tenant, this);
     return s;
 }
 
 std::string directory::tenant_of_user(const std::string& user) const {
+    if (is_tenant_user(user)) return user.substr(0, user.find(separator));
     std::lock_guard l(mu_);
     auto it = cfg_.bindings.find(user);
     return it == cfg_.bindings.end() ? user : it->second;
@@ -39,7 +40,14 @@ directory::answer directory::resolve(const std::string& principal, bool authenti
     return a;
 }
 
-std::string directory::check_user(const std::string& user) const {
+bool directory::operator_user_of(std::string_view user, std::string_view tenant) const {
+    if (user.find(separator) != std::string_view::npos) return false;
+    const std::string u(user);
+    return !is_super_user("User:" + u) && tenant_of_user(u) == tenant;
+}
+
+std::string directory::check_user(const std::string& user, bool scram) const {
+    if (scram && is_tenant_user(user)) return {};
     if (user.find(separator) != std::string::npos)
         return "Authentication failed: a principal name may not contain '~' (the tenant separator)";
     if (cfg_.super_users.count("User:" + user)) return {};

@@ -21,7 +21,7 @@ struct directory_config {
     std::set<std::string> super_users;            // "User:admin"
 };
 
-class directory {
+class directory : public user_membership {
 public:
     explicit directory(directory_config cfg);
 
@@ -33,9 +33,11 @@ public:
     };
     answer resolve(const std::string& principal, bool authenticated) const;
 
-    // At authentication: empty when `user` may log in under tenancy, else why not.
-    std::string check_user(const std::string& user) const;
-    // The tenant of a user (binding or the name itself).
+    // At authentication: empty when `user` may log in under tenancy, else why
+    // not. A tenant's own user "T~u" (is_tenant_user) logs in with SCRAM only:
+    // its credential was written by a super user or T's admin.
+    std::string check_user(const std::string& user, bool scram = false) const;
+    // The tenant of a user (T of a tenant's user "T~u", its binding or the name itself).
     std::string tenant_of_user(const std::string& user) const;
     // Binds `user` to `tenant` (the admin path); false with `why` when the name is not valid.
     bool bind(const std::string& user, const std::string& tenant, std::string& why);
@@ -45,6 +47,8 @@ public:
     bool is_super_user(const std::string& principal) const { return cfg_.super_users.count(principal) > 0; }
 
     const std::string& anonymous_tenant() const { return cfg_.anonymous_tenant; }
+
+    bool operator_user_of(std::string_view user, std::string_view tenant) const override;
 
 private:
     std::shared_ptr<const scope> scope_of(const std::string& tenant) const;

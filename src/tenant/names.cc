@@ -15,7 +15,7 @@ std::string check_tenant_name(std::string_view name) {
     return {};
 }
 
-scope::scope(std::string tenant) : tenant_(std::move(tenant)) {
+scope::scope(std::string tenant, const user_membership* users) : tenant_(std::move(tenant)), users_(users) {
     if (tenant_ != default_tenant) prefix_ = tenant_ + separator;
 }
 
@@ -59,6 +59,53 @@ std::string scope::localize_text(std::string_view text) const {
     }
     out.append(text.substr(i));
     return out;
+}
+
+bool is_tenant_user(std::string_view user) {
+    const auto at = user.find(separator);
+    if (at == std::string_view::npos || at == 0 || at + 1 == user.size()) return false;
+    if (user.find(separator, at + 1) != std::string_view::npos) return false;
+    return check_tenant_name(user.substr(0, at)).empty();
+}
+
+std::string scope::user_to_internal(std::string_view local) const {
+    if (local.find(separator) == std::string_view::npos) {
+        const bool operators = users_ ? users_->operator_user_of(local, tenant_) : local == tenant_;
+        if (operators) return std::string(local);
+    }
+    std::string out = tenant_;
+    out += separator;
+    out += local;
+    return out;
+}
+
+std::optional<std::string> scope::user_to_local(std::string_view internal) const {
+    const auto at = internal.find(separator);
+    if (at == std::string_view::npos) {
+        const bool operators = users_ ? users_->operator_user_of(internal, tenant_) : internal == tenant_;
+        return operators ? std::optional<std::string>(internal) : std::nullopt;
+    }
+    if (internal.substr(0, at) != tenant_) return std::nullopt;
+    return std::string(internal.substr(at + 1));
+}
+
+namespace {
+constexpr std::string_view all_users = "User:*";
+}
+
+std::string scope::principal_to_internal(std::string_view local) const {
+    const auto colon = local.find(':');
+    if (local == all_users || colon == std::string_view::npos) return std::string(local);
+    return std::string(local.substr(0, colon + 1)) + user_to_internal(local.substr(colon + 1));
+}
+
+std::optional<std::string> scope::principal_to_local(std::string_view internal) const {
+    const auto colon = internal.find(':');
+    if (internal == all_users) return std::string(internal);
+    if (colon == std::string_view::npos) return std::nullopt;
+    auto u = user_to_local(internal.substr(colon + 1));
+    if (!u) return std::nullopt;
+    return std::string(internal.substr(0, colon + 1)) + *u;
 }
 
 std::string_view owner_of(std::string_view internal) {

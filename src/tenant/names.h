@@ -28,9 +28,28 @@ inline constexpr size_t max_tenant_name = 64;
 // else why not (for the log and the SASL failure message).
 std::string check_tenant_name(std::string_view name);
 
+// Users (SCRAM users, ACL principals) under tenancy: a tenant's own users
+// are named "T~u" for every tenant (`default` too: "default~u"); a user of
+// the operator's namespace (no '~': ketch.toml, a binding) belongs to the
+// tenant it is bound to, else to the tenant named like it. A tenant's admin
+// names both kinds by their short name (u); the operator's user wins.
+class user_membership {
+public:
+    virtual ~user_membership() = default;
+    // Whether the operator's user `user` (no '~') is `tenant`'s own, to be
+    // named and managed by its admin (never a super user).
+    virtual bool operator_user_of(std::string_view user, std::string_view tenant) const = 0;
+};
+
+// A user name made by a tenant: "T~u", T a valid tenant name, u not empty
+// and without '~'. Its tenant is T.
+bool is_tenant_user(std::string_view user);
+
 class scope {
 public:
-    explicit scope(std::string tenant);
+    // `users` (may be null: a user named like the tenant is its only
+    // operator's user) must outlive the scope.
+    explicit scope(std::string tenant, const user_membership* users = nullptr);
 
     const std::string& tenant() const { return tenant_; }
     bool is_default() const { return prefix_.empty(); }
@@ -45,9 +64,19 @@ public:
     // replaced by the local form.
     std::string localize_text(std::string_view text) const;
 
+    // The internal name of this tenant's user `local` (see user_membership);
+    // a `local` holding '~' gives "T~a~b", a name no login can have.
+    std::string user_to_internal(std::string_view local) const;
+    // This tenant's short name for the user `internal`; nullopt: not its user.
+    std::optional<std::string> user_to_local(std::string_view internal) const;
+    // The same for a principal "Type:name" ("User:*", every user, is kept).
+    std::string principal_to_internal(std::string_view local) const;
+    std::optional<std::string> principal_to_local(std::string_view internal) const;
+
 private:
     std::string tenant_;
     std::string prefix_;  // "T~"; empty for the default tenant
+    const user_membership* users_ = nullptr;
 };
 
 // The tenant that owns `internal` (default_tenant for a name without a

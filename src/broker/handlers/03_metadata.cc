@@ -12,6 +12,7 @@
 
 #include "broker/handlers/handlers.h"
 #include "broker/live_brokers.h"
+#include "broker/tenant_topics.h"
 #include "broker/topics.h"
 #include "meta/topic_name.h"
 #include "meta/topic_registry.h"
@@ -148,7 +149,7 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
                 : authorized_operations(ctx, security::resource_type::cluster,
                                         std::string(security::cluster_resource_name), k_all_cluster_operations);
     if (!req.topics || (ctx.api_version == 0 && req.topics->empty())) {  // all topics
-        for (auto& t : b.topics.list())
+        for (auto& t : listed_topics(ctx))
             if (ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t.name))
                 resp.topics.push_back(describe(ctx, t, req.include_topic_authorized_operations));
         co_return resp;

@@ -5,6 +5,7 @@
 // coordinator. ketch has no authorizer yet: every group is
 // listed, as with Kafka's DESCRIBE on the cluster.
 #include "broker/handlers/handlers.h"
+#include "broker/tenant_topics.h"
 #include "group/coordinator.h"
 #include "share/coordinator.h"
 
@@ -35,7 +36,8 @@ void add_share_groups(request_context& ctx, const list_groups_request& req, std:
 }  // namespace
 
 awaitable<list_groups_response> handle_list_groups(request_context& ctx, list_groups_request& req) {
-    auto groups = ctx.broker.groups.list_groups({req.states_filter, req.types_filter});
+    // A tenant's listing visits its own groups only (the edge maps and filters the answer).
+    auto groups = ctx.broker.groups.list_groups({req.states_filter, req.types_filter, listed_group_prefix(ctx)});
     add_share_groups(ctx, req, groups);
     list_groups_response resp;
     // KafkaApis.handleListGroupsRequest: DESCRIBE on the cluster lists every

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "broker/handlers/handlers.h"
+#include "broker/tenant_topics.h"
 #include "meta/topic_registry.h"
 #include "partition/service.h"
 
@@ -60,7 +61,7 @@ awaitable<describe_log_dirs_response> handle_describe_log_dirs(request_context& 
     }
     std::map<std::string, size_t> topic_slot;
     if (!req.topics) {
-        for (auto& t : b.topics.list())
+        for (auto& t : listed_topics(ctx))
             for (int32_t p = 0; p < t.partition_count; ++p) add_partition(dir, topic_slot, b, t.name, p);
         co_return resp;
     }

@@ -10,6 +10,7 @@
 
 #include "broker/handlers/handlers.h"
 #include "broker/runtime_configs.h"
+#include "broker/tenant_topics.h"
 #include "meta/resource_config_registry.h"
 #include "meta/topic_registry.h"
 
@@ -48,7 +49,7 @@ awaitable<list_config_resources_response> handle_list_config_resources(request_c
     if (asked(k_resource_broker_logger)) add(k_resource_broker_logger, std::to_string(b.config.node_id));
     if (asked(k_resource_broker)) add(k_resource_broker, std::to_string(b.config.node_id));
     if (asked(k_resource_topic))
-        for (auto& t : b.topics.list()) add(k_resource_topic, t.name);
+        for (auto& t : listed_topics(ctx)) add(k_resource_topic, t.name);
     co_return resp;
 }
 

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "broker/handlers/handlers.h"
+#include "broker/tenant_topics.h"
 #include "meta/topic_name.h"
 #include "meta/topic_registry.h"
 
@@ -46,7 +47,7 @@ awaitable<describe_topic_partitions_response> handle_describe_topic_partitions(r
 
     std::set<std::string> names;
     if (req.topics.empty())
-        for (auto& t : b.topics.list()) names.insert(t.name);
+        for (auto& t : listed_topics(ctx)) names.insert(t.name);
     for (auto& t : req.topics) names.insert(t.name);
 
     if (req.cursor && (req.cursor->partition_index < 0 || !names.count(req.cursor->topic_name))) {

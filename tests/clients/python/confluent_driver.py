@@ -16,7 +16,8 @@ from confluent_kafka import (  # noqa: E402
     KafkaError, KafkaException, Producer, TopicCollection, TopicPartition)
 from confluent_kafka.admin import (  # noqa: E402
     AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AdminClient, AlterConfigOpType, ConfigEntry,
-    ConfigResource, ConfigSource, NewPartitions, NewTopic, OffsetSpec, ResourcePatternType, ResourceType)
+    ConfigResource, ConfigSource, NewPartitions, NewTopic, OffsetSpec, ResourcePatternType, ResourceType,
+    ScramCredentialInfo, ScramMechanism, UserScramCredentialDeletion, UserScramCredentialUpsertion)
 
 from driver_common import INTERNAL_TOPICS, Unsupported, b64d, b64e, main, passthrough_config  # noqa: E402
 from group_common import GroupRun  # noqa: E402
@@ -650,7 +651,44 @@ def delete_acls(bootstrap, args):
     return {"results": out}
 
 
+def alter_user_scram_credentials(bootstrap, args):
+    a = admin(bootstrap, args)
+    alterations = []
+    for x in args.get("upsertions", []):
+        info = ScramCredentialInfo(ScramMechanism[x.get("mechanism", "SCRAM_SHA_256")], x.get("iterations", 8192))
+        alterations.append(UserScramCredentialUpsertion(x["user"], info, x["password"].encode()))
+    for x in args.get("deletions", []):
+        alterations.append(UserScramCredentialDeletion(x["user"], ScramMechanism[x.get("mechanism", "SCRAM_SHA_256")]))
+    futures = a.alter_user_scram_credentials(alterations, request_timeout=TIMEOUT_S)
+    return {"results": {user: future_error(f)[1] for user, f in sorted(futures.items())}}
+
+
+def describe_user_scram_credentials(bootstrap, args):
+    a = admin(bootstrap, args)
+    users = args.get("users")
+    out, error = {}, None
+    try:
+        if users is None:
+            described = a.describe_user_scram_credentials(request_timeout=TIMEOUT_S).result(TIMEOUT_S)
+            futures = {u: None for u in described}
+        else:
+            futures = a.describe_user_scram_credentials(users, request_timeout=TIMEOUT_S)
+            described = {}
+        for user in sorted(futures):
+            if futures[user] is None:
+                d, e = described[user], None
+            else:
+                d, e = future_error(futures[user])
+            out[user] = {"error": e, "mechanisms": sorted(i.mechanism.name for i in d.scram_credential_infos)
+                         if d else []}
+    except KafkaException as e:
+        error = err_name(e)
+    return {"error": error, "users": out}
+
+
 COMMANDS = {
+    "alter-user-scram-credentials": alter_user_scram_credentials,
+    "describe-user-scram-credentials": describe_user_scram_credentials,
     "create-acls": create_acls, "describe-acls": describe_acls, "delete-acls": delete_acls,
     "txn-produce": txn_produce, "txn-fence": txn_fence, "txn-transform": txn_transform,
     "describe-configs": describe_configs, "alter-configs": alter_configs,

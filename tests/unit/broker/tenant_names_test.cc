@@ -36,22 +36,27 @@ struct planter {
 
 // The same for the names Kafka does not mark (tenant_names.cc's rules), in
 // the JSON form: resource names of configs and ACLs (on topics: type 2 in
-// both enums), coordinator keys, topic regexes.
-void plant_json(json& j, const std::string& own, const std::string& other, int& n) {
+// both enums), coordinator keys, topic regexes; and users (ACL principals,
+// SCRAM users: "T~u", `own_user` the tenant's "T~").
+void plant_json(json& j, const std::string& own, const std::string& other, int& n, const std::string& own_user = "") {
     if (j.is_array()) {
-        for (auto& x : j) plant_json(x, own, other, n);
+        for (auto& x : j) plant_json(x, own, other, n, own_user);
         return;
     }
     if (!j.is_object()) return;
     for (auto& [key, value] : j.items()) {
-        if (key == "subscribed_topic_regex" && value.is_string()) {
+        if ((key == "principal" || key == "user") && value.is_string()) {
+            const int k = n++;
+            value =
+                std::string(key == "principal" ? "User:" : "") + (k % 2 ? other : own_user) + "u" + std::to_string(k);
+        } else if (key == "subscribed_topic_regex" && value.is_string()) {
             value = own + "r";  // a member's regex is its own tenant's, as its group is
         } else if ((key == "resource_name" || (key == "key" && j.contains("node_id"))) && value.is_string()) {
             const int k = n++;
             value = (k % 2 ? other : own) + "r" + std::to_string(k);
             if (j.contains("resource_type")) j["resource_type"] = 2;
         } else {
-            plant_json(value, own, other, n);
+            plant_json(value, own, other, n, own_user);
         }
     }
 }
@@ -87,7 +92,7 @@ void check_response(fixture& f, int16_t version, uint64_t seed) {
     fill_sample(resp, version, rng);
     int n = 0;
     json j = to_json(resp, version);
-    plant_json(j, f.own_prefix(), f.other_prefix, n);
+    plant_json(j, f.own_prefix(), f.other_prefix, n, f.scope.tenant() + "~");
     from_json(j, resp, version);
     planter p{f.own_prefix(), f.other_prefix, f.own_id, f.other_id};
     kafka::visit_entities(resp, version, p);
@@ -184,17 +189,19 @@ TEST(tenant_names, another_tenants_topic_id_is_unknown_and_answered_as_asked) {
     EXPECT_EQ(resp.topics[0].topic_id, f.other_id);
 }
 
-TEST(tenant_names, a_tenant_cannot_name_cluster_or_broker_resources_in_acls_and_configs) {
+TEST(tenant_names, a_tenant_cannot_name_users_tokens_or_brokers_in_acls_and_configs) {
     tenant::scope a("a");
     kafka::create_acls_request acl;
-    acl.creations.emplace_back().resource_type = 4;  // CLUSTER
+    acl.creations.emplace_back().resource_type = 7;  // USER
     EXPECT_TRUE(tenant_admit(a, acl, 3).has_value());
     acl.creations[0].resource_type = 2;
     acl.creations[0].resource_name = "b~orders";  // another tenant's, by its internal name
+    acl.creations[0].principal = "User:carol";
     EXPECT_FALSE(tenant_admit(a, acl, 3).has_value());
     replaced_ids ids;
     tenant_map_in(a, topic_name_of{}, acl, 3, ids);
     EXPECT_EQ(acl.creations[0].resource_name, "a~b~orders");
+    EXPECT_EQ(acl.creations[0].principal, "User:a~carol");
     kafka::incremental_alter_configs_request cfg;
     cfg.resources.emplace_back().resource_type = 4;  // BROKER
     EXPECT_TRUE(tenant_admit(a, cfg, 1).has_value());

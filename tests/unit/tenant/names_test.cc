@@ -72,9 +72,51 @@ TEST(tenant_directory, users_belong_to_their_binding_or_their_name) {
 TEST(tenant_directory, the_separator_in_a_principal_fails_authentication) {
     directory d({{}, "dev", {}});
     EXPECT_NE(d.check_user("eve~x"), "");
+    // A tenant's own user "T~u" logs in with SCRAM, whose credentials only
+    // super users and T's admin write; nothing else with a '~' does.
+    EXPECT_EQ(d.check_user("eve~x", true), "");
+    EXPECT_NE(d.check_user("eve~x~y", true), "");
+    EXPECT_NE(d.check_user("~x", true), "");
+    EXPECT_NE(d.check_user("eve~", true), "");
+    EXPECT_NE(d.check_user("a/b~x", true), "");
+    EXPECT_EQ(d.resolve("User:eve~x", true).tenant->tenant(), "eve");
+    EXPECT_EQ(d.resolve("User:a~b~c", true).what, directory::answer::kind::refused);
     EXPECT_NE(d.check_user("a/b"), "");
     EXPECT_EQ(d.check_user("alice"), "");
     EXPECT_EQ(d.resolve("", false).tenant->tenant(), "dev");
+}
+
+TEST(tenant_users, a_tenants_users_are_its_own_or_the_operators_bound_to_it) {
+    directory d({{{"ci", "alice"}, {"root", "alice"}}, "", {"User:root"}});
+    auto alice = d.resolve("User:alice", true).tenant;
+    auto def = d.resolve("User:ci2", true).tenant;             // tenant ci2: not default
+    EXPECT_EQ(alice->user_to_internal("bob"), "alice~bob");    // bob the user of tenant bob stays bob's
+    EXPECT_EQ(alice->user_to_internal("ci"), "ci");            // the operator's user bound to alice
+    EXPECT_EQ(alice->user_to_internal("alice"), "alice");      // the tenant's own name
+    EXPECT_EQ(alice->user_to_internal("root"), "alice~root");  // never a super user, bound or not
+    EXPECT_EQ(alice->user_to_internal("b~x"), "alice~b~x");    // never another tenant's
+    EXPECT_EQ(alice->user_to_local("alice~bob"), "bob");
+    EXPECT_EQ(alice->user_to_local("ci"), "ci");
+    EXPECT_FALSE(alice->user_to_local("bob").has_value());
+    EXPECT_FALSE(alice->user_to_local("root").has_value());
+    EXPECT_FALSE(alice->user_to_local("bob~alice").has_value());
+    EXPECT_FALSE(alice->user_to_local("alicex~y").has_value());
+    EXPECT_EQ(alice->principal_to_internal("User:bob"), "User:alice~bob");
+    EXPECT_EQ(alice->principal_to_internal("User:*"), "User:*");
+    EXPECT_EQ(alice->principal_to_local("User:alice~bob"), "User:bob");
+    EXPECT_FALSE(alice->principal_to_local("User:bob").has_value());
+    EXPECT_FALSE(def->user_to_local("alice~bob").has_value());
+    EXPECT_EQ(d.tenant_of_user("alice~bob"), "alice");
+}
+
+TEST(tenant_users, the_default_tenants_own_users_are_prefixed_too) {
+    scope d{std::string(default_tenant)};
+    EXPECT_EQ(d.user_to_internal("bob"), "default~bob");  // "bob" alone is tenant bob's
+    EXPECT_EQ(d.user_to_internal("default"), "default");
+    EXPECT_EQ(d.user_to_local("default~bob"), "bob");
+    EXPECT_FALSE(d.user_to_local("bob").has_value());
+    EXPECT_TRUE(is_tenant_user("default~bob"));
+    EXPECT_FALSE(is_tenant_user("bob"));
 }
 
 }  // namespace
