@@ -61,6 +61,7 @@ void coordinator::persist(const std::string& group, const uuid& topic, int32_t p
 void coordinator::tick() {
     lock_guard l(mu_);
     int64_t now = clock_();
+    complete_initializations();
     for (auto& [id, g] : groups_) {
         std::vector<std::string> expired;
         for (auto& [mid, m] : g.members)
