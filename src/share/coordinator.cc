@@ -36,6 +36,8 @@ partition_limits coordinator::limits(const std::string& group) {
     l.lock_duration_ms = config_int(cfg, "share.record.lock.duration.ms", int32_t(settings_.record_lock_duration_ms));
     l.delivery_count_limit = config_int(cfg, "share.delivery.count.limit", settings_.delivery_count_limit);
     l.max_record_locks = config_int(cfg, "share.partition.max.record.locks", settings_.max_record_locks);
+    auto renew = cfg.find("share.renew.acknowledge.enable");
+    l.renew_enabled = renew == cfg.end() || renew->second != "false";
     return l;
 }
 

@@ -129,8 +129,9 @@ public:
     // members' records are released (ShareSessionCache's connection listener).
     void connection_closed(uint64_t connection) EXCLUDES(mu_);
 
+    // `why`, when given, receives the error's message where Kafka sends one.
     error_code acknowledge(const std::string& group, const std::string& member, const topic_partition& tp,
-                           const std::vector<ack_batch>& batches) EXCLUDES(mu_);
+                           const std::vector<ack_batch>& batches, std::string* why = nullptr) EXCLUDES(mu_);
     read_settings reading(const std::string& group) const;
     // Where to read the partition from next, creating its state at
     // `earliest` / `latest` / by_time() per share.auto.offset.reset (by_time

@@ -25,7 +25,8 @@ bool coordinator::metadata_changed(share_group& g, const std::vector<topic_info>
     auto subscribed = g.subscribed_topics();
     std::vector<std::tuple<std::string, uuid, int32_t>> now;
     for (auto& t : topics)
-        if (std::binary_search(subscribed.begin(), subscribed.end(), t.name)) now.emplace_back(t.name, t.id, t.partitions);
+        if (std::binary_search(subscribed.begin(), subscribed.end(), t.name))
+            now.emplace_back(t.name, t.id, t.partitions);
     std::sort(now.begin(), now.end());
     if (now == g.metadata) return false;
     g.metadata = std::move(now);
