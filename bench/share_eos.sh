@@ -7,13 +7,13 @@
 #
 # Each of SE_REPEATS rounds runs every step on ketch, then on Kafka (the table shows medians;
 # the CPU stolen by the host is recorded), both brokers private to the run:
-#  (1) ShareFetch throughput: SE_RECORDS records of SE_RECORD_SIZE bytes are produced into a
-#      fresh topic of SE_PARTITIONS partitions, then read by a fresh share group
-#      (share.auto.offset.reset=earliest) with 1 and with 4 consumers (franz-go clients,
-#      bench/driver share-consume), each poll's records accepted at the next poll. The rate runs
-#      from the first record delivered to the last: the join (a share-partition is assigned only
-#      once initialized, a heartbeat interval later) is not in it, the 4 consumers' staggered
-#      assignments are.
+#  (1) ShareFetch throughput: a fresh share group (share.auto.offset.reset=earliest,
+#      share.isolation.level=read_committed) with 1, then 4 consumers (franz-go clients,
+#      bench/driver share-consume) subscribes to a fresh topic of SE_PARTITIONS partitions;
+#      SE_RECORDS records of SE_RECORD_SIZE bytes are produced into it in one transaction,
+#      committed once every consumer has its assignment (so no consumer prefetches records a later
+#      assignment moves away, which then sit locked for 30 s); each poll's records are accepted at
+#      the next poll. The rate runs from the first record delivered to the last.
 #  (2) EOS: one transactional producer commits transactions of SE_TXN_RECORDS records of
 #      100 bytes back to back for SE_TXN_SECONDS, rotating over the partitions, with transaction
 #      version 1 (franz-go with EndTxn capped at v4: AddPartitionsToTxn, epoch kept) and version
@@ -85,17 +85,15 @@ record() { printf '{"broker":"%s","step":"%s","result":%s}\n' "$1" "$2" "$3" >>"
 for r in $(seq 1 "$repeats"); do
   for b in "${brokers[@]}"; do
     bs="${boot[$b]}"
-    t="share-$r"
-    "$drv" create-topic "$bs" "$t" "$parts" >/dev/null || die "create $t on $b"
-    say "round $r $b: share-consume, 1 consumer ($records records)"
-    out="$("$drv" share-consume "$bs" "$t" -records "$records" -record-size "$rsize" -consumers 1 \
-      -group "sg1-$r")" || die "share-consume failed on $b"
-    record "$b" share_1 "$out"
-    say "round $r $b: share-consume, 4 consumers"
-    out="$("$drv" share-consume "$bs" "$t" -records "$records" -consumers 4 -group "sg4-$r" -preload=false)" \
-      || die "share-consume (4) failed on $b"
-    record "$b" share_4 "$out"
-    "$drv" delete-topic "$bs" "$t" >/dev/null || true
+    for c in 1 4; do
+      t="share-$r-$c"
+      "$drv" create-topic "$bs" "$t" "$parts" >/dev/null || die "create $t on $b"
+      say "round $r $b: share-consume, $c consumer(s) ($records records)"
+      out="$("$drv" share-consume "$bs" "$t" -records "$records" -record-size "$rsize" -consumers "$c" \
+        -group "sg$c-$r")" || die "share-consume ($c) failed on $b"
+      record "$b" "share_$c" "$out"
+      "$drv" delete-topic "$bs" "$t" >/dev/null || true
+    done
     t="txn-$r"
     "$drv" create-topic "$bs" "$t" "$parts" >/dev/null || die "create $t on $b"
     for v in 1 2; do
