@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:9092
 DATA_DIR ?= ./data
 
-.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-connections bench-growth bench-registry bench-console bench-cluster conformance reference fuzz clean
+.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-share bench-connections bench-growth bench-registry bench-console bench-cluster conformance reference fuzz clean
 
 all: build
 
@@ -59,6 +59,11 @@ bench-many: build
 # build); ~3 minutes. Knobs at the top of bench/first_reads.sh.
 bench-first-reads: build
 	bench/first_reads.sh
+
+# Share groups (ShareFetch, 1 and 4 consumers) and EOS transactions (version 1 and 2) against the
+# reference Kafka in the same run (issue 23); ~5 minutes. Knobs at the top of bench/share_eos.sh.
+bench-share: build
+	bench/share_eos.sh
 
 # Many connections (issue 24): RSS per idle connection with 10,000 of them, ketch only; ~10 s.
 bench-connections: broker

@@ -9,6 +9,8 @@
 //	bench-driver many-* BOOTSTRAP PREFIX ...         the many-partitions workload (many.go)
 //	bench-driver fill BOOTSTRAP TOPIC [flags]       GiBs of timestamped records into partition 0 (fill.go)
 //	bench-driver http-load URL [flags]              closed-loop keep-alive GETs (httpload.go)
+//	bench-driver share-consume BOOTSTRAP TOPIC [flags] share-group consume rate, 1..n consumers (share.go)
+//	bench-driver txn BOOTSTRAP TOPIC [flags]        transactions per second, version 1 or 2 (txn.go)
 //
 // Results are one JSON object on stdout; diagnostics go to stderr; exit 1 on failure.
 package main
@@ -144,6 +146,10 @@ func main() {
 		runConsume(bootstrap, topic, n)
 	case "fill":
 		runFill(bootstrap, topic, rest)
+	case "share-consume":
+		runShareConsume(bootstrap, topic, rest)
+	case "txn":
+		runTxn(bootstrap, topic, rest)
 	case "many-create", "many-metadata", "many-produce", "many-consume", "many-ready":
 		runMany(cmd, bootstrap, topic, rest)
 	default:

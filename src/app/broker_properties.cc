@@ -99,6 +99,8 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
         p["group.share.session.timeout.ms"] = std::to_string(opt.group_share_session_timeout_ms);
     if (opt.group_share_heartbeat_interval_ms != 5000)
         p["group.share.heartbeat.interval.ms"] = std::to_string(opt.group_share_heartbeat_interval_ms);
+    if (opt.group_share_assignment_interval_ms != 1000)
+        p["group.share.assignment.interval.ms"] = std::to_string(opt.group_share_assignment_interval_ms);
     if (opt.group_consumer_migration_policy != "bidirectional")
         p["group.consumer.migration.policy"] = opt.group_consumer_migration_policy;
     // A password config: DescribeConfigs shows it set, its value null (sensitive).

@@ -302,6 +302,10 @@ void add_groups_settings(settings& a, options& o) {
              "heartbeat interval given to share-group members (group.share.heartbeat.interval.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    a.option("group-share-assignment-interval-ms", o.group_share_assignment_interval_ms,
+             "least time between two target assignments of a share group (group.share.assignment.interval.ms)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 15000));
 }
 
 // Transaction coordinator.

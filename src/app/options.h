@@ -118,6 +118,7 @@ struct options {
     int32_t group_share_record_lock_duration_ms = 30000;      // group.share.record.lock.duration.ms (KIP-932)
     int32_t group_share_session_timeout_ms = 45000;           // group.share.session.timeout.ms
     int32_t group_share_heartbeat_interval_ms = 5000;         // group.share.heartbeat.interval.ms
+    int32_t group_share_assignment_interval_ms = 1000;        // group.share.assignment.interval.ms
     int32_t transaction_max_timeout_ms = 900000;              // transaction.max.timeout.ms
     int64_t transaction_abort_check_ms = 10000;          // transaction.abort.timed.out.transaction.cleanup.interval.ms
     int64_t transactional_id_expiration_ms = 604800000;  // transactional.id.expiration.ms

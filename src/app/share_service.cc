@@ -18,6 +18,7 @@ share_service::share_service(const options& opt, stores& s, const meta::topic_re
     st.record_lock_duration_ms = opt.group_share_record_lock_duration_ms;
     st.session_timeout_ms = opt.group_share_session_timeout_ms;
     st.heartbeat_interval_ms = opt.group_share_heartbeat_interval_ms;
+    st.assignment_interval_ms = opt.group_share_assignment_interval_ms;
     auto list = [&topics] {
         std::vector<share::topic_info> out;
         for (auto& t : topics.list()) out.push_back({t.name, t.id, t.partition_count});

@@ -1,6 +1,14 @@
 #include "broker/txn_verification.h"
 
+#include <algorithm>
+#include <chrono>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
 #include "broker/blocking.h"
+#include "broker/handler_clock.h"
 #include "broker/live_brokers.h"
 #include "txn/coordinator.h"
 
@@ -56,6 +64,23 @@ boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add
     for (auto& [tp, e] : txns->verify_partitions(r.transactional_id, r.producer_id, r.producer_epoch, r.partitions))
         if (e != error_code::none) out[tp] = manager_error(e, r.op);
     co_return out;
+}
+
+boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add_partitions_retrying(
+    request_context& ctx, const txn_verify_request& r) {
+    constexpr auto k_backoff = std::chrono::milliseconds(20);  // add.partitions.to.txn.retry.backoff.ms
+    constexpr auto k_max = std::chrono::milliseconds(100);     // add.partitions.to.txn.retry.backoff.max.ms
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        auto out = co_await verify_or_add_partitions(ctx, r);
+        const bool concurrent = std::any_of(out.begin(), out.end(),
+                                            [](auto& p) { return p.second == error_code::concurrent_transactions; });
+        if (!concurrent || std::chrono::steady_clock::now() - start >= k_max) co_return out;
+        boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor, k_backoff);
+        handler_clock* clock = handler_clock::pause_current();
+        co_await timer.async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+        handler_clock::resume(clock);
+    }
 }
 
 txn_verify_error produce_verification_error(error_code e, txn_operation op) {

@@ -54,6 +54,16 @@ struct txn_verify_request {
 boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add_partitions(
     request_context& ctx, const txn_verify_request& r);
 
+// The same for a Produce: while the coordinator answers
+// CONCURRENT_TRANSACTIONS (the producer's previous transaction is still
+// completing: a version 2 producer's next produce follows EndTxn at once)
+// it is asked again every add.partitions.to.txn.retry.backoff.ms (20) until
+// add.partitions.to.txn.retry.backoff.max.ms (100) have passed
+// (ReplicaManager.appendRecordsWithTransactionVerification,
+// maybeRetryOnConcurrentTransactions).
+boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add_partitions_retrying(
+    request_context& ctx, const txn_verify_request& r);
+
 // ReplicaManager's answer to a produce whose verification failed: retriable
 // coordinator errors become NOT_ENOUGH_REPLICAS (and CONCURRENT_TRANSACTIONS
 // too below version 2), INVALID_TXN_STATE says the partition was not added.

@@ -36,6 +36,8 @@ partition_limits coordinator::limits(const std::string& group) {
     l.lock_duration_ms = config_int(cfg, "share.record.lock.duration.ms", int32_t(settings_.record_lock_duration_ms));
     l.delivery_count_limit = config_int(cfg, "share.delivery.count.limit", settings_.delivery_count_limit);
     l.max_record_locks = config_int(cfg, "share.partition.max.record.locks", settings_.max_record_locks);
+    auto renew = cfg.find("share.renew.acknowledge.enable");
+    l.renew_enabled = renew == cfg.end() || renew->second != "false";
     return l;
 }
 
@@ -61,6 +63,7 @@ void coordinator::persist(const std::string& group, const uuid& topic, int32_t p
 void coordinator::tick() {
     lock_guard l(mu_);
     int64_t now = clock_();
+    complete_initializations();
     for (auto& [id, g] : groups_) {
         std::vector<std::string> expired;
         for (auto& [mid, m] : g.members)

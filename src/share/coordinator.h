@@ -30,12 +30,14 @@ namespace ketch::share {
 
 // Broker-wide defaults (group.share.*); a group's share.* configs override them.
 struct settings {
-    int32_t session_timeout_ms = 45000;       // group.share.session.timeout.ms
-    int32_t heartbeat_interval_ms = 5000;     // group.share.heartbeat.interval.ms
-    int64_t record_lock_duration_ms = 30000;  // group.share.record.lock.duration.ms
-    int32_t delivery_count_limit = 5;         // group.share.delivery.count.limit
-    int32_t max_record_locks = 2000;          // group.share.partition.max.record.locks
-    int32_t max_share_sessions = 2000;        // group.share.max.share.sessions
+    int32_t session_timeout_ms = 45000;            // group.share.session.timeout.ms
+    int32_t heartbeat_interval_ms = 5000;          // group.share.heartbeat.interval.ms
+    int64_t record_lock_duration_ms = 30000;       // group.share.record.lock.duration.ms
+    int32_t delivery_count_limit = 5;              // group.share.delivery.count.limit
+    int32_t max_record_locks = 2000;               // group.share.partition.max.record.locks
+    int32_t max_share_sessions = 2000;             // group.share.max.share.sessions
+    int32_t assignment_interval_ms = 1000;         // group.share.assignment.interval.ms
+    int32_t initialize_retry_interval_ms = 30000;  // group.share.initialize.retry.interval.ms
 };
 
 struct topic_partition {
@@ -127,8 +129,9 @@ public:
     // members' records are released (ShareSessionCache's connection listener).
     void connection_closed(uint64_t connection) EXCLUDES(mu_);
 
+    // `why`, when given, receives the error's message where Kafka sends one.
     error_code acknowledge(const std::string& group, const std::string& member, const topic_partition& tp,
-                           const std::vector<ack_batch>& batches) EXCLUDES(mu_);
+                           const std::vector<ack_batch>& batches, std::string* why = nullptr) EXCLUDES(mu_);
     read_settings reading(const std::string& group) const;
     // Where to read the partition from next, creating its state at
     // `earliest` / `latest` / by_time() per share.auto.offset.reset (by_time
@@ -161,7 +164,8 @@ public:
     // there is no such share group (ShareGroup.validateDeleteGroup).
     error_code delete_group(const std::string& group) EXCLUDES(mu_);
 
-    // Timers: members past their session, records past their lock.
+    // Timers: members past their session, records past their lock; the
+    // share-partition initializations asked since the last tick complete.
     void tick() EXCLUDES(mu_);
 
 private:
@@ -174,7 +178,14 @@ private:
 
     partition_limits limits(const std::string& group) REQUIRES(mu_);
     int32_t config_int(const meta::config_map& c, const char* key, int32_t dflt) const;
-    void compute_target(share_group& g) REQUIRES(mu_);
+    // --- share_target.cc ---
+    bool metadata_changed(share_group& g, const std::vector<topic_info>& topics) const;
+    void maybe_update_target(share_group& g, const std::vector<topic_info>& topics, int64_t now) REQUIRES(mu_);
+    void reconcile(share_group& g, share_member& m, bool subscription_changed) REQUIRES(mu_);
+    bool initialized_assignment_pending(const share_group& g) REQUIRES(mu_);
+    void start_initialization(share_group& g, const std::vector<topic_info>& topics, int64_t now) const;
+    void complete_initializations() REQUIRES(mu_);
+    void seed_initialized(share_group& g) REQUIRES(mu_);
     void remove_member(share_group& g, const std::string& member) REQUIRES(mu_);
     void release_member(const std::string& group, const std::string& member) REQUIRES(mu_);
     void persist(const std::string& group, const uuid& topic, int32_t partition, const partition_state& p)

@@ -99,29 +99,45 @@ namespace {
 bool valid_type(int8_t t) { return t >= int8_t(ack_type::gap) && t <= int8_t(ack_type::renew); }
 }  // namespace
 
+// SharePartition.acknowledge: every batch is checked before any is applied
+// (Kafka rolls back what a failed acknowledgement changed).
 error_code partition_state::acknowledge(const std::string& member, const std::vector<ack_batch>& batches,
-                                        int64_t now_ms, const partition_limits& lim) {
+                                        int64_t now_ms, const partition_limits& lim, std::string* why) {
+    auto type_at = [](const ack_batch& b, int64_t o) {
+        return ack_type(b.types.size() == 1 ? b.types[0] : b.types[size_t(o - b.first_offset)]);
+    };
+    const ack_batch* previous = nullptr;
     for (auto& b : batches) {
         if (b.last_offset < b.first_offset || b.types.empty()) return error_code::invalid_request;
+        // KafkaApis.validateAcknowledgementBatches: batches in order; one
+        // sharing the previous batch's last offset finds it acknowledged.
+        if (previous && b.first_offset < previous->last_offset) return error_code::invalid_request;
+        if (previous && b.first_offset == previous->last_offset) return error_code::invalid_record_state;
+        previous = &b;
         for (auto t : b.types)
             if (!valid_type(t)) return error_code::invalid_request;
-        // SharePartition.acknowledge: every offset must be in flight and
-        // acquired by this member, except offsets below the share-partition
-        // start offset, which are already done and skipped (Kafka answers
-        // NONE for an ACCEPT of an acknowledged offset there:
-        // conformance/scenarios/share-groups.json, ack-already-acked).
+        // Every offset must be in flight and acquired by this member, except
+        // offsets below the share-partition start offset, which are already
+        // done and skipped (Kafka answers NONE for an ACCEPT of an
+        // acknowledged offset there: conformance/scenarios/share-groups.json,
+        // ack-already-acked).
         if (b.first_offset < 0 || b.last_offset >= end_) return error_code::invalid_record_state;
         if (b.types.size() != 1 && b.types.size() != uint64_t(b.last_offset - b.first_offset) + 1)
             return error_code::invalid_request;
-        const int64_t first = std::max(b.first_offset, start_);
-        for (int64_t o = first; o <= b.last_offset; ++o) {
+        for (int64_t o = std::max(b.first_offset, start_); o <= b.last_offset; ++o) {
             auto& r = records_.at(o);
             if (r.state != record_state::acquired || r.member != member) return error_code::invalid_record_state;
+            // acknowledgePerOffsetBatchRecords / acknowledgeCompleteBatch.
+            if (type_at(b, o) == ack_type::renew && !lim.renew_enabled) {
+                if (why) *why = "Renewing acquisition locks is not enabled for the group.";
+                return error_code::invalid_record_state;
+            }
         }
-        for (int64_t o = first; o <= b.last_offset; ++o) {
+    }
+    for (auto& b : batches)
+        for (int64_t o = std::max(b.first_offset, start_); o <= b.last_offset; ++o) {
             auto& r = records_.at(o);
-            auto t = ack_type(b.types.size() == 1 ? b.types[0] : b.types[size_t(o - b.first_offset)]);
-            switch (t) {
+            switch (type_at(b, o)) {
                 case ack_type::accept: r.state = record_state::acknowledged; break;
                 case ack_type::release: release(r, lim); break;
                 case ack_type::renew: r.lock_deadline_ms = now_ms + lim.lock_duration_ms; break;
@@ -129,7 +145,6 @@ error_code partition_state::acknowledge(const std::string& member, const std::ve
             }
             if (r.state != record_state::acquired) r.member.clear();
         }
-    }
     advance_start();
     return error_code::none;
 }

@@ -39,6 +39,7 @@ struct partition_limits {
     int64_t lock_duration_ms = 30000;  // share.record.lock.duration.ms
     int32_t delivery_count_limit = 5;  // share.delivery.count.limit
     int32_t max_record_locks = 2000;   // share.partition.max.record.locks: the window's size at most
+    bool renew_enabled = true;         // share.renew.acknowledge.enable: RENEW refused (INVALID_RECORD_STATE) if not
 };
 
 // AcquiredRecords of a ShareFetch answer: consecutive offsets delivered
@@ -105,8 +106,9 @@ public:
     // INVALID_RECORD_STATE), types valid (else INVALID_REQUEST); then
     // applied. RENEW extends the lock. Returns the first error; batches
     // before it stay applied (Kafka answers per partition too).
+    // `why`, when given, receives the error's message where Kafka sends one.
     error_code acknowledge(const std::string& member, const std::vector<ack_batch>& batches, int64_t now_ms,
-                           const partition_limits& lim);
+                           const partition_limits& lim, std::string* why = nullptr);
 
     // Releases every record `member` holds (its share session ended or it
     // left the group). Returns how many.

@@ -106,13 +106,14 @@ void coordinator::connection_closed(uint64_t connection) {
 }
 
 error_code coordinator::acknowledge(const std::string& group, const std::string& member, const topic_partition& tp,
-                                    const std::vector<ack_batch>& batches) {
+                                    const std::vector<ack_batch>& batches, std::string* why) {
     lock_guard l(mu_);
     auto it = partitions_.find({group, tp.topic_id, tp.partition});
     // Nothing was ever acquired there: no record can be in the right state.
     if (it == partitions_.end()) return error_code::invalid_record_state;
-    auto e = it->second.acknowledge(member, batches, clock_(), limits(group));
-    persist(group, tp.topic_id, tp.partition, it->second);
+    auto e = it->second.acknowledge(member, batches, clock_(), limits(group), why);
+    // A refused acknowledgement changed nothing.
+    if (e == error_code::none) persist(group, tp.topic_id, tp.partition, it->second);
     return e;
 }
 

@@ -4,12 +4,14 @@
 // share/) and the SimpleAssignor (group-coordinator/.../assignor/
 // SimpleAssignor.java). Share groups need no revocation: a member is at the
 // group's assignment as soon as it is computed, so the member epoch is the
-// group epoch of the last assignment it received.
+// epoch of the last target assignment it received.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "base/uuid.h"
@@ -25,6 +27,23 @@ struct topic_info {
 // Topic id -> partition indexes, sorted.
 using assignment = std::map<uuid, std::vector<int32_t>>;
 
+// A topic as the assignor sees it: only the partitions it may assign (the
+// initialized ones, as ShareTargetAssignmentBuilder's
+// withTopicAssignablePartitionsMap).
+struct assignable_topic {
+    std::string name;
+    uuid id;
+    std::vector<int32_t> partitions;  // sorted
+};
+
+// Share-partitions of one topic being or done initializing
+// (ShareGroup.InitMapValue).
+struct init_topic {
+    std::string name;
+    std::set<int32_t> partitions;
+    int64_t since_ms = 0;  // when the initialization was asked (initializing only)
+};
+
 struct share_member {
     std::string member_id;
     int32_t member_epoch = 0;
@@ -38,9 +57,18 @@ struct share_member {
 
 struct share_group {
     std::string group_id;
-    int32_t group_epoch = 0;
+    int32_t group_epoch = 1;  // ModernGroup starts a group at epoch 1
     int32_t assignment_epoch = 0;
+    int64_t assignment_timestamp_ms = 0;  // when the target was last computed (0: never)
     std::map<std::string, share_member> members;
+    // The subscribed topics as last seen, (name, id, partitions) sorted: a
+    // change bumps the group epoch (Kafka's group metadata hash).
+    std::vector<std::tuple<std::string, uuid, int32_t>> metadata;
+    // ShareGroupStatePartitionMetadata: a share-partition is assigned only
+    // once its state is initialized; the initialization is asked at a
+    // heartbeat and completes asynchronously (coordinator::tick).
+    std::map<uuid, init_topic> initialized;
+    std::map<uuid, init_topic> initializing;
 
     // ShareGroup.ShareGroupState: Empty or Stable (Kafka's share groups have
     // no reconciling state).
@@ -55,6 +83,6 @@ struct share_group {
 // exactly one member (partitions dealt round robin over the members in id
 // order); with more members than partitions, partitions are shared so that
 // every member gets one.
-std::map<std::string, assignment> assign(const share_group& g, const std::vector<topic_info>& topics);
+std::map<std::string, assignment> assign(const share_group& g, const std::vector<assignable_topic>& topics);
 
 }  // namespace ketch::share

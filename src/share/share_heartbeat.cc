@@ -1,7 +1,8 @@
 // ShareGroupHeartbeat, ShareGroupDescribe, ListGroups' share rows.
 // Behaviour: GroupMetadataManager.shareGroupHeartbeat and
 // throwIfShareGroupHeartbeatRequestIsInvalid (Apache Kafka 4.3.1,
-// group-coordinator); the assignment is share_group.cc's SimpleAssignor.
+// group-coordinator); the target assignment and the share-partitions'
+// initialization are share_target.cc's.
 #include <algorithm>
 
 #include "share/coordinator.h"
@@ -40,6 +41,7 @@ heartbeat_answer coordinator::heartbeat(const heartbeat_request& req) {
         if (req.member_epoch != 0) return refuse(error_code::unknown_member_id, "");
         it = groups_.emplace(req.group_id, share_group{}).first;
         it->second.group_id = req.group_id;
+        seed_initialized(it->second);
     }
     auto& g = it->second;
     auto m = g.members.find(req.member_id);
@@ -57,62 +59,54 @@ heartbeat_answer coordinator::heartbeat(const heartbeat_request& req) {
 
 heartbeat_answer coordinator::join_or_update(share_group& g, const heartbeat_request& req, int64_t now) {
     auto cfg = configs_(g.group_id);
-    bool changed = false;
     auto [m, added] = g.members.try_emplace(req.member_id);
     auto& mem = m->second;
-    if (added) {
-        mem.member_id = req.member_id;
-        changed = true;
-    }
+    if (added) mem.member_id = req.member_id;
+    // hasMemberSubscriptionChanged: only the subscription bumps the epoch.
+    bool bump = false;
     if (req.subscribed_topic_names) {
         auto subs = *req.subscribed_topic_names;
         std::sort(subs.begin(), subs.end());
         subs.erase(std::unique(subs.begin(), subs.end()), subs.end());
         if (subs != mem.subscribed_topic_names) {
             mem.subscribed_topic_names = std::move(subs);
-            changed = true;
+            bump = true;
         }
     }
     if (req.rack_id) mem.rack_id = *req.rack_id;
     mem.client_id = req.client_id;
     mem.client_host = req.client_host;
     mem.session_deadline_ms = now + config_int(cfg, "share.session.timeout.ms", settings_.session_timeout_ms);
-    if (changed) ++g.group_epoch;
-    // Topics created or grown since the last assignment change it too.
-    compute_target(g);
+    const bool subscription_changed = bump;
+    // Partitions initialized since the last target: assign them.
+    if (g.assignment_epoch >= g.group_epoch) bump |= initialized_assignment_pending(g);
+    auto topics = topics_();
+    // Subscribed topics created, deleted or grown (the metadata hash).
+    bump |= metadata_changed(g, topics);
+    if (bump) ++g.group_epoch;
+    maybe_update_target(g, topics, now);
+    auto before = mem.assigned;
+    reconcile(g, mem, subscription_changed);
     heartbeat_answer a;
     a.member_id = mem.member_id;
-    a.heartbeat_interval_ms = config_int(cfg, "share.heartbeat.interval.ms", settings_.heartbeat_interval_ms);
-    int32_t before = req.member_epoch;
-    if (mem.member_epoch != g.assignment_epoch) {
-        mem.member_epoch = g.assignment_epoch;
-        mem.assigned = targets_[g.group_id][mem.member_id];
-    }
     a.member_epoch = mem.member_epoch;
-    if (before != mem.member_epoch) a.assigned = mem.assigned;
+    a.heartbeat_interval_ms = config_int(cfg, "share.heartbeat.interval.ms", settings_.heartbeat_interval_ms);
+    // The assignment goes to a joining member, a full request (one with its
+    // subscription) and a member whose assignment changed.
+    if (req.member_epoch == 0 || req.subscribed_topic_names || mem.assigned != before) a.assigned = mem.assigned;
+    // The subscribed partitions without state are initialized after the
+    // answer (GroupCoordinatorService, asynchronously): assigned later.
+    start_initialization(g, topics, now);
     return a;
-}
-
-// The target assignment: recomputed at every heartbeat (the SimpleAssignor is
-// cheap); a new target bumps the group epoch when membership did not already.
-void coordinator::compute_target(share_group& g) {
-    auto all = topics_();
-    auto subscribed = g.subscribed_topics();
-    std::vector<topic_info> topics;
-    for (auto& t : all)
-        if (std::binary_search(subscribed.begin(), subscribed.end(), t.name)) topics.push_back(t);
-    auto target = assign(g, topics);
-    auto& current = targets_[g.group_id];
-    if (target == current && g.assignment_epoch == g.group_epoch) return;
-    if (target != current && g.assignment_epoch == g.group_epoch) ++g.group_epoch;
-    current = std::move(target);
-    g.assignment_epoch = g.group_epoch;
 }
 
 void coordinator::remove_member(share_group& g, const std::string& member) {
     g.members.erase(member);
+    targets_[g.group_id].erase(member);
+    // shareGroupFenceMember: a new epoch; the others get the new target at
+    // their next heartbeat.
     ++g.group_epoch;
-    compute_target(g);
+    (void)metadata_changed(g, topics_());
     release_member(g.group_id, member);
 }
 

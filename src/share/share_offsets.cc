@@ -31,6 +31,8 @@ error_code coordinator::alter_offsets(const std::string& group,
         if (!added) it->second.reset(offset);
         persist(group, tp.topic_id, tp.partition, it->second);
     }
+    // Kafka initializes the share-partitions at the new offsets.
+    if (g != groups_.end()) seed_initialized(g->second);
     return error_code::none;
 }
 
@@ -43,6 +45,8 @@ error_code coordinator::delete_offsets(const std::string& group, const uuid& top
         if (store_) (void)store_->remove(group, topic_id, std::get<2>(it->first));
         it = partitions_.erase(it);
     }
+    // The topic's share-partitions are initialized again when next subscribed.
+    if (g != groups_.end()) g->second.initialized.erase(topic_id);
     return error_code::none;
 }
 

@@ -147,7 +147,7 @@ awaitable<void> verify_transactional(request_context& ctx, const produce_request
         checked.emplace_back(tp, &a);
     }
     if (vr.partitions.empty()) co_return;
-    auto failed = co_await verify_or_add_partitions(ctx, vr);
+    auto failed = co_await verify_or_add_partitions_retrying(ctx, vr);
     if (failed.empty()) co_return;
     for (auto& [tp, a] : checked) {
         auto it = failed.find(tp);

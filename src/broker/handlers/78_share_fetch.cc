@@ -29,20 +29,24 @@ namespace {
 
 using partition_data = share_fetch_response::partition_data;
 
+// A partition's row; Records is not nullable: a row for an acknowledgement
+// or an error alone carries no records (Kafka: an empty set).
 partition_data& row(share_fetch_response& resp, const share::topic_partition& tp) {
+    auto add = [&tp](auto& partitions) -> partition_data& {
+        auto& p = partitions.emplace_back();
+        p.partition_index = tp.partition;
+        p.records.emplace();
+        return p;
+    };
     for (auto& t : resp.responses)
         if (t.topic_id == tp.topic_id) {
             for (auto& p : t.partitions)
                 if (p.partition_index == tp.partition) return p;
-            auto& p = t.partitions.emplace_back();
-            p.partition_index = tp.partition;
-            return p;
+            return add(t.partitions);
         }
     auto& t = resp.responses.emplace_back();
     t.topic_id = tp.topic_id;
-    auto& p = t.partitions.emplace_back();
-    p.partition_index = tp.partition;
-    return p;
+    return add(t.partitions);
 }
 
 // Reads every partition of the session; true when something was acquired.
@@ -106,6 +110,11 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
         co_return top(error_code::invalid_request);
     if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, *req.group_id))
         co_return top(error_code::group_authorization_failed);
+    // KafkaApis.handleShareFetchRequest: a renewing request fetches nothing,
+    // so it must ask for nothing (else INVALID_REQUEST, the session untouched).
+    const bool renew_ack = ctx.api_version >= 2 && req.is_renew_ack;
+    if (renew_ack && (req.max_bytes != 0 || req.min_bytes != 0 || req.max_records != 0 || req.max_wait_ms != 0))
+        co_return top(error_code::invalid_request);
     std::vector<share::topic_partition> add, forget;
     std::vector<std::pair<share::topic_partition, error_code>> unknown;
     bool has_acks = false;
@@ -130,14 +139,17 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
     resp.acquisition_lock_timeout_ms = int32_t(session.lock_duration_ms);
     for (auto& [tp, e] : unknown) row(resp, tp).error_code = code(e);
     if (has_acks) {
-        auto acks = co_await acknowledge_all(ctx, *req.group_id, *req.member_id, req.topics, ctx.api_version >= 2);
-        for (auto& [tp, e] : acks) row(resp, tp).acknowledge_error_code = code(e);
+        auto acks = co_await acknowledge_all(ctx, *req.group_id, *req.member_id, req.topics, renew_ack);
+        for (auto& [tp, e, message] : acks) {
+            row(resp, tp).acknowledge_error_code = code(e);
+            row(resp, tp).acknowledge_error_message = message;
+        }
     }
     if (session.final) {
         shares->close_session(*req.group_id, *req.member_id);
         co_return resp;
     }
-    if (ctx.api_version >= 2 && req.is_renew_ack) co_return resp;
+    if (renew_ack) co_return resp;
     co_await long_poll(ctx, req, session.partitions, resp);
     co_return resp;
 }

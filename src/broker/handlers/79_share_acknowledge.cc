@@ -26,8 +26,9 @@ awaitable<share_acknowledge_response> handle_share_acknowledge(request_context& 
     auto session = shares->ack_session(*req.group_id, *req.member_id, req.share_session_epoch);
     if (session.error != error_code::none) co_return top(session.error);
     if (ctx.api_version >= 2) resp.acquisition_lock_timeout_ms = int32_t(session.lock_duration_ms);
-    auto acks = co_await acknowledge_all(ctx, *req.group_id, *req.member_id, req.topics, ctx.api_version >= 2);
-    for (auto& [tp, e] : acks) {
+    auto acks = co_await acknowledge_all(ctx, *req.group_id, *req.member_id, req.topics,
+                                         ctx.api_version >= 2 && req.is_renew_ack);
+    for (auto& [tp, e, message] : acks) {
         share_acknowledge_response::share_acknowledge_topic_response* t = nullptr;
         for (auto& x : resp.responses)
             if (x.topic_id == tp.topic_id) t = &x;
@@ -38,6 +39,7 @@ awaitable<share_acknowledge_response> handle_share_acknowledge(request_context& 
         auto& p = t->partitions.emplace_back();
         p.partition_index = tp.partition;
         p.error_code = code(e);
+        p.error_message = message;
     }
     if (session.final) shares->close_session(*req.group_id, *req.member_id);
     co_return resp;

@@ -2,10 +2,13 @@
 // AcknowledgementBatches have the same fields): each partition's batches go
 // to the share coordinator, which writes the new state to shares.db; so the
 // work runs on broker_context::run_blocking. RENEW (4) exists from v2 on
-// (KIP-1222): in a v1 request it makes the partition INVALID_REQUEST.
+// (KIP-1222) and only in a request with IsRenewAck: otherwise it makes the
+// partition INVALID_REQUEST (KafkaApis.validateAcknowledgementBatches).
 #pragma once
 
 #include <exception>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -14,7 +17,12 @@
 
 namespace ketch::broker {
 
-using share_ack_results = std::vector<std::pair<share::topic_partition, error_code>>;
+struct share_ack_result {
+    share::topic_partition tp;
+    error_code error = error_code::none;
+    std::optional<std::string> message;  // where Kafka sends one
+};
+using share_ack_results = std::vector<share_ack_result>;
 
 template <class Topics>
 boost::asio::awaitable<share_ack_results> acknowledge_all(request_context& ctx, const std::string& group,
@@ -36,13 +44,15 @@ boost::asio::awaitable<share_ack_results> acknowledge_all(request_context& ctx, 
                     for (auto type : b.acknowledge_types) renew |= type == int8_t(share::ack_type::renew);
                 }
                 share::topic_partition tp{topic.topic_id, p.partition_index};
-                error_code e = error_code::invalid_request;
+                share_ack_result r{tp, error_code::invalid_request, std::nullopt};
                 try {  // on the blocking pool: nothing may escape
-                    if (!renew || renew_ok) e = shares->acknowledge(*g, *m, tp, batches);
+                    std::string why;
+                    if (!renew || renew_ok) r.error = shares->acknowledge(*g, *m, tp, batches, &why);
+                    if (!why.empty()) r.message = std::move(why);
                 } catch (const std::exception&) {
-                    e = error_code::unknown_server_error;
+                    r.error = error_code::unknown_server_error;
                 }
-                out.emplace_back(tp, e);
+                out.push_back(std::move(r));
             }
         return out;
     });

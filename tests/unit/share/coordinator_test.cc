@@ -67,36 +67,94 @@ struct fixture : ::testing::Test {
     }
 };
 
-TEST_F(fixture, JoiningMembersSplitThePartitions) {
+// GroupMetadataManager.shareGroupHeartbeat / maybeUpdateTargetAssignment /
+// initializedAssignmentPending (conformance/recordings/share-groups.json:
+// join epoch 2 and no partitions, then epoch 3 and the partition).
+TEST_F(fixture, PartitionsAreAssignedOnceInitialized) {
     auto c = make();
     auto a = c->heartbeat(join("a", "t"));
     ASSERT_EQ(a.error, error_code::none);
-    EXPECT_EQ(a.member_epoch, 1);
+    EXPECT_EQ(a.member_epoch, 2);  // a group starts at epoch 1
     EXPECT_EQ(a.heartbeat_interval_ms, 5000);
     ASSERT_TRUE(a.assigned);
-    EXPECT_EQ(a.assigned->at(id_of(1)), (std::vector<int32_t>{0, 1, 2}));
-    auto b = c->heartbeat(join("b", "t"));
-    EXPECT_EQ(b.member_epoch, 2);
-    EXPECT_EQ(b.assigned->at(id_of(1)), (std::vector<int32_t>{1}));
-    // a is told its new assignment at its next heartbeat, with the new epoch.
-    auto a2 = c->heartbeat(beat("a", 1));
-    EXPECT_EQ(a2.member_epoch, 2);
-    EXPECT_EQ(a2.assigned->at(id_of(1)), (std::vector<int32_t>{0, 2}));
-    // Nothing changed since: no assignment in the answer.
+    EXPECT_TRUE(a.assigned->empty());  // nothing initialized yet
+    // The initialization completes after the answer (the next tick).
     EXPECT_FALSE(c->heartbeat(beat("a", 2)).assigned);
+    c->tick();
+    // Initialized but unassigned: a new group epoch, but the target waits
+    // for share.assignment.interval.ms (1000) since the last one.
+    auto early = c->heartbeat(beat("a", 2));
+    EXPECT_EQ(early.member_epoch, 2);
+    EXPECT_FALSE(early.assigned);
+    auto d = c->describe({"g"})[0];
+    EXPECT_EQ(d.group_epoch, 3);
+    EXPECT_EQ(d.assignment_epoch, 2);
+    now += 1000;
+    auto a3 = c->heartbeat(beat("a", 2));
+    EXPECT_EQ(a3.member_epoch, 3);
+    ASSERT_TRUE(a3.assigned);
+    EXPECT_EQ(a3.assigned->at(id_of(1)), (std::vector<int32_t>{0, 1, 2}));
+    d = c->describe({"g"})[0];
+    EXPECT_EQ(d.group_epoch, 3);
+    EXPECT_EQ(d.assignment_epoch, 3);
+    EXPECT_EQ(d.members.at(0).member_epoch, 3);
+    // Nothing changed since: no assignment in the answer.
+    EXPECT_FALSE(c->heartbeat(beat("a", 3)).assigned);
 }
 
-TEST_F(fixture, MoreMembersThanPartitionsShareThem) {
+TEST_F(fixture, JoiningMembersSplitThePartitionsAfterTheInterval) {
+    auto c = make();
+    c->heartbeat(join("a", "t"));
+    c->tick();
+    now += 1000;
+    ASSERT_EQ(c->heartbeat(beat("a", 2)).member_epoch, 3);
+    // b joins within the interval: the last target (without b) stands.
+    auto b = c->heartbeat(join("b", "t"));
+    EXPECT_EQ(b.member_epoch, 3);
+    EXPECT_TRUE(b.assigned->empty());
+    now += 1000;
+    auto b2 = c->heartbeat(beat("b", 3));
+    EXPECT_EQ(b2.member_epoch, 4);
+    EXPECT_EQ(b2.assigned->at(id_of(1)), (std::vector<int32_t>{1}));
+    // a is told its new assignment at its next heartbeat, with the new epoch.
+    auto a2 = c->heartbeat(beat("a", 3));
+    EXPECT_EQ(a2.member_epoch, 4);
+    EXPECT_EQ(a2.assigned->at(id_of(1)), (std::vector<int32_t>{0, 2}));
+}
+
+TEST_F(fixture, ANoIntervalGroupAssignsAtTheFirstHeartbeatAfterTheInitialization) {
+    group_configs["share.assignment.interval.ms"] = "0";
     auto c = make();
     for (auto m : {"a", "b", "c"}) c->heartbeat(join(m, "one"));
+    c->tick();
     auto d = c->describe({"g"});
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].state, "Stable");
     ASSERT_EQ(d[0].members.size(), 3u);
-    for (auto m : {"a", "b"}) {
-        auto r = c->heartbeat(beat(m, m == std::string("a") ? 1 : 2));
+    int32_t epoch = d[0].group_epoch;
+    for (auto m : {"a", "b", "c"}) {
+        auto r = c->heartbeat(beat(m, d[0].members.at(m[0] - 'a').member_epoch));
+        ASSERT_TRUE(r.assigned) << m;
+        EXPECT_EQ(r.member_epoch, epoch + 1);
         EXPECT_EQ(r.assigned->at(id_of(2)), (std::vector<int32_t>{0})) << m;
     }
+}
+
+TEST_F(fixture, AGrownTopicsNewPartitionsAreInitializedThenAssigned) {
+    group_configs["share.assignment.interval.ms"] = "0";
+    auto c = make();
+    c->heartbeat(join("a", "one"));
+    c->tick();
+    ASSERT_EQ(c->heartbeat(beat("a", 2)).assigned->at(id_of(2)), (std::vector<int32_t>{0}));
+    topics[1].partitions = 2;
+    // The metadata changed: a new epoch, but partition 1 is not initialized.
+    auto r = c->heartbeat(beat("a", 3));
+    EXPECT_EQ(r.member_epoch, 4);
+    EXPECT_FALSE(r.assigned);
+    c->tick();
+    r = c->heartbeat(beat("a", 4));
+    EXPECT_EQ(r.member_epoch, 5);
+    EXPECT_EQ(r.assigned->at(id_of(2)), (std::vector<int32_t>{0, 1}));
 }
 
 TEST_F(fixture, HeartbeatErrors) {

@@ -132,6 +132,29 @@ TEST(SharePartitionState, RenewExtendsTheLock) {
     EXPECT_EQ(p.next_lock_deadline(), 1900);
 }
 
+// SharePartition.acknowledgePerOffsetBatchRecords (Apache Kafka 4.3.1,
+// core kafka/server/share/SharePartition.java): with
+// share.renew.acknowledge.enable=false a RENEW is INVALID_RECORD_STATE and
+// nothing of the acknowledgement is applied; the lock keeps its deadline.
+TEST(SharePartitionState, RenewIsRefusedWhenTheGroupDisablesIt) {
+    partition_state p(0);
+    p.acquire("a", 0, 1, 500, 0, lim());
+    auto off = lim();
+    off.renew_enabled = false;
+    std::vector<ack_batch> both{{0, 1, {int8_t(ack_type::accept), int8_t(ack_type::renew)}}};
+    EXPECT_EQ(p.acknowledge("a", both, 900, off), error_code::invalid_record_state);
+    EXPECT_EQ(p.start_offset(), 0);  // the ACCEPT of offset 0 was not applied either
+    // The same across batches: every batch is checked before any is applied.
+    std::vector<ack_batch> two{{0, 0, {int8_t(ack_type::accept)}}, {1, 1, {int8_t(ack_type::renew)}}};
+    std::string why;
+    EXPECT_EQ(p.acknowledge("a", two, 900, off, &why), error_code::invalid_record_state);
+    EXPECT_EQ(why, "Renewing acquisition locks is not enabled for the group.");
+    EXPECT_EQ(p.start_offset(), 0);
+    EXPECT_EQ(p.next_lock_deadline(), 1000);
+    EXPECT_EQ(p.expire_locks(1000, off), 2);
+    EXPECT_EQ(p.acknowledge("a", ack(0, 0, ack_type::accept), 1000, off), error_code::invalid_record_state);
+}
+
 TEST(SharePartitionState, ReleasingAMemberFreesOnlyItsRecords) {
     partition_state p(0);
     p.acquire("a", 0, 1, 500, 0, lim());
