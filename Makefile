@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:9092
 DATA_DIR ?= ./data
 
-.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-connections bench-registry bench-console conformance reference fuzz clean
+.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-connections bench-big-log bench-registry bench-console conformance reference fuzz clean
 
 all: build
 
@@ -60,9 +60,16 @@ bench-many: build
 bench-first-reads: build
 	bench/first_reads.sh
 
-# Many connections (issue 24): RSS per idle connection with 10,000 of them, ketch only; ~10 s.
+# Many connections (issue 24): RSS per idle connection with 10,000 of them, then 1,000 of them
+# active, and produce latency alone, among the idle and among the active ones; ketch only; ~1 min.
 bench-connections: broker
 	bench/idle_connections.py
+
+# Big log and kill -9 (issue 24): BL_GIB GiB (default 4) in BL_PARTITIONS (200), kill -9 under
+# load, time to the first answer and to every partition served, bytes read by recovery; ketch
+# only; a few minutes. Knobs at the top of bench/big_log.sh.
+bench-big-log: broker
+	bench/big_log.sh
 
 # Schema registry (issue 20): registration/lookup p50/p99 and id lookups per second, with the
 # load average and CPU steal of each step; ~2 minutes. Needs the test venv (make test-deps) and Go.
