@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:9092
 DATA_DIR ?= ./data
 
-.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-connections bench-big-log bench-registry bench-console conformance reference fuzz clean
+.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-connections bench-big-log bench-growth bench-registry bench-console conformance reference fuzz clean
 
 all: build
 
@@ -70,6 +70,14 @@ bench-connections: broker
 # only; a few minutes. Knobs at the top of bench/big_log.sh.
 bench-big-log: broker
 	bench/big_log.sh
+
+# Growth curves (issue 24): throughput, p99 and RSS against partitions, connections, consumers
+# in a group and record size, ketch beside Kafka 4.3.1; a PNG and JSON in bench/results/.
+# ~25 minutes (GROWTH_ARGS=--quick: ~8). Needs Go and Java (make test-deps).
+bench-growth: broker
+	test -x $(BUILD_DIR)/bench-venv/bin/python || python3 -m venv $(BUILD_DIR)/bench-venv
+	$(BUILD_DIR)/bench-venv/bin/python -m pip install -q --disable-pip-version-check -r bench/requirements.txt
+	$(BUILD_DIR)/bench-venv/bin/python bench/growth.py $(GROWTH_ARGS)
 
 # Schema registry (issue 20): registration/lookup p50/p99 and id lookups per second, with the
 # load average and CPU steal of each step; ~2 minutes. Needs the test venv (make test-deps) and Go.

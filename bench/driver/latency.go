@@ -24,6 +24,7 @@ func runLatency(bootstrap, topic string, argv []string) {
 	seconds := fl.Float64("seconds", 10, "measured duration")
 	warmup := fl.Float64("warmup-s", 2, "unmeasured warm-up before the measured duration")
 	acks := fl.String("acks", "1", "1 or all")
+	maxBatch := fl.Int("max-batch-bytes", 0, "franz-go's ProducerBatchMaxBytes (0: its default, 1,000,012)")
 	_ = fl.Parse(argv)
 	if *size < 8 {
 		die("record-size must be >= 8")
@@ -31,6 +32,9 @@ func runLatency(bootstrap, topic string, argv []string) {
 
 	popts := []kgo.Opt{kgo.SeedBrokers(bootstrap), kgo.DefaultProduceTopic(topic), kgo.ProducerLinger(0),
 		kgo.ProducerBatchCompression(kgo.NoCompression())} // franz-go compresses by default
+	if *maxBatch > 0 {
+		popts = append(popts, kgo.ProducerBatchMaxBytes(int32(*maxBatch)))
+	}
 	if *acks == "all" {
 		popts = append(popts, kgo.RequiredAcks(kgo.AllISRAcks()))
 	} else {

@@ -4,6 +4,7 @@
 //	bench-driver delete-topic BOOTSTRAP TOPIC
 //	bench-driver latency BOOTSTRAP TOPIC [flags]   produce-to-consume latency at a fixed rate
 //	bench-driver consume BOOTSTRAP TOPIC RECORDS    assign-based (group-less) consume rate
+//	bench-driver group-consume BOOTSTRAP TOPIC [flags] one group of N members reads TOPIC (group_consume.go)
 //	bench-driver produce BOOTSTRAP TOPIC [flags]    native-client produce rate for a duration
 //	bench-driver many-* BOOTSTRAP PREFIX ...         the many-partitions workload (many.go)
 //	bench-driver fill BOOTSTRAP TOPIC [flags]       GiBs of timestamped records into partition 0 (fill.go)
@@ -128,6 +129,8 @@ func main() {
 		deleteTopic(bootstrap, topic)
 	case "latency":
 		runLatency(bootstrap, topic, rest)
+	case "group-consume":
+		runGroupConsume(bootstrap, topic, rest)
 	case "produce":
 		runProduce(bootstrap, topic, rest)
 	case "consume":

@@ -26,9 +26,8 @@ std::string norm(std::string s) {
 }
 
 template <class E>
-int8_t code_of(const std::string& text, int8_t max, const char* what) {
-    for (int8_t i = 0; i <= max; ++i)
-        if (security::name_of(E(i)) == norm(text)) return i;
+int8_t code_of(const std::string& text, const char* what) {
+    if (auto v = security::from_name<E>(norm(text))) return int8_t(*v);
     throw usage_error(std::string("unknown ") + what + " '" + text + "'");
 }
 
@@ -73,10 +72,10 @@ void list(context& ctx, acl_opts& o) {
     req.resource_type_filter = rt;
     req.resource_name_filter = name;
     req.pattern_type_filter =
-        o.pattern == "literal" && !name ? 1 : code_of<security::pattern_type>(o.pattern, 4, "pattern type");
+        o.pattern == "literal" && !name ? 1 : code_of<security::pattern_type>(o.pattern, "pattern type");
     req.principal_filter = o.principal.empty() ? std::nullopt : std::optional(o.principal);
     req.host_filter = o.host.empty() ? std::nullopt : std::optional(o.host);
-    req.operation = o.operations.empty() ? 1 : code_of<security::acl_operation>(o.operations.front(), 15, "operation");
+    req.operation = o.operations.empty() ? 1 : code_of<security::acl_operation>(o.operations.front(), "operation");
     req.permission_type = 1;
     auto resp = ctx.connect().call<kafka::describe_acls_response>(req);
     check(resp.error_code, "list ACLs", resp.error_message);
@@ -98,10 +97,10 @@ void create(context& ctx, acl_opts& o) {
         auto& a = req.creations.emplace_back();
         a.resource_type = rt;
         a.resource_name = *name;
-        a.resource_pattern_type = code_of<security::pattern_type>(o.pattern, 4, "pattern type");
+        a.resource_pattern_type = code_of<security::pattern_type>(o.pattern, "pattern type");
         a.principal = o.principal;
         a.host = o.host.empty() ? "*" : o.host;
-        a.operation = code_of<security::acl_operation>(op, 15, "operation");
+        a.operation = code_of<security::acl_operation>(op, "operation");
         a.permission_type = o.deny ? 2 : 3;
         out.push_back(
             acl_json(rt, *name, a.resource_pattern_type, a.principal, a.host, a.operation, a.permission_type));
@@ -119,10 +118,10 @@ void remove(context& ctx, acl_opts& o) {
         auto& f = req.filters.emplace_back();
         f.resource_type_filter = rt;
         f.resource_name_filter = name;
-        f.pattern_type_filter = code_of<security::pattern_type>(o.pattern, 4, "pattern type");
+        f.pattern_type_filter = code_of<security::pattern_type>(o.pattern, "pattern type");
         f.principal_filter = o.principal.empty() ? std::nullopt : std::optional(o.principal);
         f.host_filter = o.host.empty() ? std::nullopt : std::optional(o.host);
-        f.operation = code_of<security::acl_operation>(op, 15, "operation");
+        f.operation = code_of<security::acl_operation>(op, "operation");
         f.permission_type = 1;
     }
     auto resp = ctx.connect().call<kafka::delete_acls_response>(req);

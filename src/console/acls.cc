@@ -3,56 +3,35 @@
 // {"resource_type": "TOPIC", "resource_name": "t", "pattern_type": "LITERAL",
 //  "principal": "User:alice", "host": "*", "operation": "READ", "permission": "ALLOW"}.
 // Without --authorizer the broker answers SECURITY_DISABLED: 501.
-#include <array>
-
 #include "console/kafka_facts.h"
 #include "console/reply.h"
 #include "console/routes.h"
 #include "protocol/messages/create_acls.h"
 #include "protocol/messages/delete_acls.h"
 #include "protocol/messages/describe_acls.h"
+#include "security/acl.h"
 
 namespace ketch::console {
 
 namespace {
 
-constexpr std::array<const char*, 8> k_resource = {
-    "UNKNOWN", "ANY", "TOPIC", "GROUP", "CLUSTER", "TRANSACTIONAL_ID", "DELEGATION_TOKEN", "USER"};
-constexpr std::array<const char*, 15> k_operation = {"UNKNOWN",
-                                                     "ANY",
-                                                     "ALL",
-                                                     "READ",
-                                                     "WRITE",
-                                                     "CREATE",
-                                                     "DELETE",
-                                                     "ALTER",
-                                                     "DESCRIBE",
-                                                     "CLUSTER_ACTION",
-                                                     "DESCRIBE_CONFIGS",
-                                                     "ALTER_CONFIGS",
-                                                     "IDEMPOTENT_WRITE",
-                                                     "CREATE_TOKENS",
-                                                     "DESCRIBE_TOKENS"};
-constexpr std::array<const char*, 4> k_permission = {"UNKNOWN", "ANY", "DENY", "ALLOW"};
-constexpr std::array<const char*, 5> k_pattern = {"UNKNOWN", "ANY", "MATCH", "LITERAL", "PREFIXED"};
+namespace sec = security;
 
-template <size_t N>
-std::string name_of(const std::array<const char*, N>& names, int8_t v) {
-    return v >= 0 && size_t(v) < N ? names[size_t(v)] : "UNKNOWN";
-}
-
-template <size_t N>
-int8_t value_of(const std::array<const char*, N>& names, const json& b, const char* field, const char* fallback) {
+// The code named by body field `field` (case-insensitive; `fallback` when absent). ANY is
+// accepted only where the fallback is ANY (a filter), UNKNOWN never.
+template <class E>
+int8_t value_of(const json& b, const char* field, const char* fallback) {
     std::string s = fallback;
     if (b.contains(field)) {
         if (!b[field].is_string()) throw api_error(400, std::string("\"") + field + "\" must be a string");
         s = b[field].get<std::string>();
     }
     for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
-    for (size_t i = 2; i < N; ++i)
-        if (s == names[i]) return int8_t(i);
-    if (s == "ANY" && std::string(fallback) == "ANY") return 1;
-    throw api_error(400, std::string("\"") + field + "\": unknown value " + s);
+    auto v = sec::from_name<E>(s);
+    bool any_allowed = std::string_view(fallback) == "ANY";
+    if (!v || int8_t(*v) == 0 || (int8_t(*v) == 1 && !any_allowed))
+        throw api_error(400, std::string("\"") + field + "\": unknown value " + s);
+    return int8_t(*v);
 }
 
 std::optional<std::string> text(const json& b, const char* field, std::optional<std::string> fallback) {
@@ -73,13 +52,13 @@ json list(const context& ctx, const std::string& who) {
     json arr = json::array();
     for (auto& res : r.resources)
         for (auto& a : res.acls)
-            arr.push_back({{"resource_type", name_of(k_resource, res.resource_type)},
+            arr.push_back({{"resource_type", sec::name_of(sec::to_resource_type(res.resource_type))},
                            {"resource_name", res.resource_name},
-                           {"pattern_type", name_of(k_pattern, res.pattern_type)},
+                           {"pattern_type", sec::name_of(sec::to_pattern_type(res.pattern_type))},
                            {"principal", a.principal},
                            {"host", a.host},
-                           {"operation", name_of(k_operation, a.operation)},
-                           {"permission", name_of(k_permission, a.permission_type)}});
+                           {"operation", sec::name_of(sec::to_acl_operation(a.operation))},
+                           {"permission", sec::name_of(sec::to_acl_permission(a.permission_type))}});
     return {{"acls", arr}};
 }
 
@@ -88,13 +67,13 @@ http::response create(const context& ctx, http::request& req) {
     kafka::create_acls_request q;
     q.creations.push_back({});
     auto& c = q.creations.back();
-    c.resource_type = value_of(k_resource, b, "resource_type", "");
+    c.resource_type = value_of<sec::resource_type>(b, "resource_type", "");
     c.resource_name = required(b, "resource_name");
-    c.resource_pattern_type = value_of(k_pattern, b, "pattern_type", "LITERAL");
+    c.resource_pattern_type = value_of<sec::pattern_type>(b, "pattern_type", "LITERAL");
     c.principal = required(b, "principal");
     c.host = *text(b, "host", "*");
-    c.operation = value_of(k_operation, b, "operation", "");
-    c.permission_type = value_of(k_permission, b, "permission", "ALLOW");
+    c.operation = value_of<sec::acl_operation>(b, "operation", "");
+    c.permission_type = value_of<sec::acl_permission>(b, "permission", "ALLOW");
     auto r = ctx.kafka->call<kafka::create_acls_request, kafka::create_acls_response>(q, principal_of(req));
     for (auto& x : r.results) check_kafka_error(x.error_code, "CreateAcls", x.error_message);
     return json_reply(list(ctx, principal_of(req)), 201);
@@ -105,13 +84,13 @@ http::response remove(const context& ctx, http::request& req) {
     kafka::delete_acls_request q;
     q.filters.push_back({});
     auto& f = q.filters.back();
-    f.resource_type_filter = value_of(k_resource, b, "resource_type", "ANY");
+    f.resource_type_filter = value_of<sec::resource_type>(b, "resource_type", "ANY");
     f.resource_name_filter = text(b, "resource_name", std::nullopt);
-    f.pattern_type_filter = value_of(k_pattern, b, "pattern_type", "ANY");
+    f.pattern_type_filter = value_of<sec::pattern_type>(b, "pattern_type", "ANY");
     f.principal_filter = text(b, "principal", std::nullopt);
     f.host_filter = text(b, "host", std::nullopt);
-    f.operation = value_of(k_operation, b, "operation", "ANY");
-    f.permission_type = value_of(k_permission, b, "permission", "ANY");
+    f.operation = value_of<sec::acl_operation>(b, "operation", "ANY");
+    f.permission_type = value_of<sec::acl_permission>(b, "permission", "ANY");
     auto r = ctx.kafka->call<kafka::delete_acls_request, kafka::delete_acls_response>(q, principal_of(req));
     int64_t deleted = 0;
     for (auto& x : r.filter_results) {

@@ -60,10 +60,45 @@ pattern_type to_pattern_type(int8_t c) { return from_code<pattern_type, 5>(c, pa
 acl_operation to_acl_operation(int8_t c) { return from_code<acl_operation, 16>(c, acl_operation::unknown); }
 acl_permission to_acl_permission(int8_t c) { return from_code<acl_permission, 4>(c, acl_permission::unknown); }
 
-std::string_view name_of(resource_type t) { return k_resource_names[size_t(t)]; }
-std::string_view name_of(pattern_type t) { return k_pattern_names[size_t(t)]; }
-std::string_view name_of(acl_operation o) { return k_operation_names[size_t(o)]; }
-std::string_view name_of(acl_permission p) { return k_permission_names[size_t(p)]; }
+namespace {
+// Codes outside the table (a value cast from another broker's answer) are UNKNOWN.
+template <class E, size_t N>
+std::string_view name_in(const std::array<std::string_view, N>& names, E v) {
+    auto i = size_t(uint8_t(v));
+    return i < N ? names[i] : names[0];
+}
+}  // namespace
+
+std::string_view name_of(resource_type t) { return name_in(k_resource_names, t); }
+std::string_view name_of(pattern_type t) { return name_in(k_pattern_names, t); }
+std::string_view name_of(acl_operation o) { return name_in(k_operation_names, o); }
+std::string_view name_of(acl_permission p) { return name_in(k_permission_names, p); }
+
+namespace {
+template <class E, size_t N>
+std::optional<E> find_name(const std::array<std::string_view, N>& names, std::string_view name) {
+    for (size_t i = 0; i < N; ++i)
+        if (names[i] == name) return E(i);
+    return std::nullopt;
+}
+}  // namespace
+
+template <>
+std::optional<resource_type> from_name(std::string_view n) {
+    return find_name<resource_type>(k_resource_names, n);
+}
+template <>
+std::optional<pattern_type> from_name(std::string_view n) {
+    return find_name<pattern_type>(k_pattern_names, n);
+}
+template <>
+std::optional<acl_operation> from_name(std::string_view n) {
+    return find_name<acl_operation>(k_operation_names, n);
+}
+template <>
+std::optional<acl_permission> from_name(std::string_view n) {
+    return find_name<acl_permission>(k_permission_names, n);
+}
 
 bool acl_binding_filter::matches(const acl_binding& b) const {
     return pattern_matches(*this, b.pattern) && entry_matches(*this, b.entry);

@@ -55,6 +55,10 @@ std::string_view name_of(resource_type t);
 std::string_view name_of(pattern_type t);
 std::string_view name_of(acl_operation o);
 std::string_view name_of(acl_permission p);
+// The value named `name` (Kafka's enum name, exact case), if any: one of
+// resource_type, pattern_type, acl_operation, acl_permission.
+template <class E>
+std::optional<E> from_name(std::string_view name);
 
 // The only name of the CLUSTER resource (Kafka's CLUSTER_NAME).
 inline constexpr std::string_view cluster_resource_name = "kafka-cluster";

@@ -31,6 +31,19 @@ TEST(acl, codes_are_kafkas_and_unknown_codes_map_to_unknown) {
     EXPECT_EQ(name_of(resource_type::transactional_id), "TRANSACTIONAL_ID");
 }
 
+TEST(acl, names_round_trip_and_codes_outside_the_table_are_unknown) {
+    EXPECT_EQ(from_name<acl_operation>("TWO_PHASE_COMMIT"), acl_operation::two_phase_commit);
+    EXPECT_EQ(from_name<resource_type>("TRANSACTIONAL_ID"), resource_type::transactional_id);
+    EXPECT_EQ(from_name<pattern_type>("PREFIXED"), pattern_type::prefixed);
+    EXPECT_EQ(from_name<acl_permission>("DENY"), acl_permission::deny);
+    EXPECT_EQ(from_name<acl_operation>("read"), std::nullopt);  // exact case: callers normalise
+    EXPECT_EQ(from_name<resource_type>("QUEUE"), std::nullopt);
+    for (int8_t c = 0; c <= 15; ++c) EXPECT_EQ(from_name<acl_operation>(name_of(acl_operation(c))), acl_operation(c));
+    // a code cast from another broker's answer, never an index out of the table
+    EXPECT_EQ(name_of(acl_operation(99)), "UNKNOWN");
+    EXPECT_EQ(name_of(resource_type(-1)), "UNKNOWN");
+}
+
 TEST(acl, filter_with_nulls_and_any_matches_everything) {
     acl_binding_filter any;
     EXPECT_TRUE(any.matches(binding(resource_type::topic, "t", pattern_type::literal)));
