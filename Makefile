@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:9092
 DATA_DIR ?= ./data
 
-.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-share bench-connections bench-growth bench-registry bench-console bench-cluster conformance reference fuzz clean
+.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-share bench-connections bench-big-log bench-growth bench-registry bench-console bench-cluster conformance reference fuzz clean
 
 all: build
 
@@ -65,9 +65,16 @@ bench-first-reads: build
 bench-share: build
 	bench/share_eos.sh
 
-# Many connections (issue 24): RSS per idle connection with 10,000 of them, ketch only; ~10 s.
+# Many connections (issue 24): RSS per idle connection with 10,000 of them, then 1,000 of them
+# active, and produce latency alone, among the idle and among the active ones; ketch only; ~1 min.
 bench-connections: broker
 	bench/idle_connections.py
+
+# Big log and kill -9 (issue 24): BL_GIB GiB (default 4) in BL_PARTITIONS (200), kill -9 under
+# load, time to the first answer and to every partition served, bytes read by recovery; ketch
+# only; a few minutes. Knobs at the top of bench/big_log.sh.
+bench-big-log: broker
+	bench/big_log.sh
 
 # Growth curves (issue 24): throughput, p99 and RSS against partitions, connections, consumers
 # in a group and record size, ketch beside Kafka 4.3.1; a PNG and JSON in bench/results/.

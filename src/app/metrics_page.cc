@@ -82,6 +82,10 @@ std::string render_metrics(const net::connection_stats& c, const net::request_me
     family(out, "ketch_connections_accepted_total", "counter", "Connections accepted past the connection limits.", "",
            {{"", read(c.accepted)}});
     family(out, "ketch_connections_active", "gauge", "Connections open now.", "", {{"", read(c.active)}});
+    family(out, "ketch_connection_read_buffers", "gauge",
+           "Connections holding a read buffer now (16 KiB each; a connection waiting for its next request holds "
+           "none).",
+           "", {{"", read(c.read_buffers)}});
     family(out, "ketch_connections_refused_total", "counter",
            "Connections closed at once by a limit, by reason (max.connections.per.ip; max.connections with "
            "--max-connections-policy close).",

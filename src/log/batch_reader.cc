@@ -37,6 +37,18 @@ log_result<std::optional<batch_location>> batch_reader::next() {
     return std::optional<batch_location>(loc);
 }
 
+byte_view batch_reader::chunk_bytes_of(const batch_location& b) const {
+    if (b.position < buf_pos_ || b.end() > buf_pos_ + buf_len_) return {};
+    return byte_view(buf_.data() + (b.position - buf_pos_), size_t(b.size()));
+}
+
+log_status verify_batch_crc(byte_view whole, const batch_location& b, const std::string& path) {
+    if (crc32c_extend(0, whole.subspan(record::k_attributes_offset)) != b.header.crc)
+        return failure{
+            log_error{log_errc::corrupt, "CRC mismatch at position " + std::to_string(b.position) + " of " + path}};
+    return ok_v;
+}
+
 log_status verify_batch_crc(const io::file& f, const batch_location& b, bytes& scratch) {
     if (scratch.size() < 64 * 1024) scratch.resize(64 * 1024);
     uint64_t pos = b.position + record::k_attributes_offset;

@@ -36,6 +36,10 @@ public:
     // Where the next batch starts (the end of the last one returned).
     uint64_t position() const { return pos_; }
 
+    // The bytes of batch `b` (one next() returned) if the last chunk read
+    // holds all of them; empty otherwise. Valid until the next call of next().
+    byte_view chunk_bytes_of(const batch_location& b) const;
+
 private:
     const io::file& f_;
     uint64_t pos_;
@@ -48,6 +52,9 @@ private:
 // Reads the batch and checks its CRC-32C (bytes 21..end); log_errc::corrupt on
 // a mismatch. `scratch` is reused between calls to avoid allocations.
 log_status verify_batch_crc(const io::file& f, const batch_location& b, bytes& scratch);
+
+// The same check on a batch's bytes in memory (all of them, header included).
+log_status verify_batch_crc(byte_view whole, const batch_location& b, const std::string& path);
 
 // The whole batch, header included.
 log_result<bytes> read_batch(const io::file& f, const batch_location& b);

@@ -13,7 +13,7 @@ log_result<uint64_t> segment::recover(uint32_t index_interval_bytes) {
     last_indexed_position_ = 0;
     first_batch_ts_ = k_no_timestamp;
 
-    batch_reader r(*file_, 0, *on_disk, 64 * 1024);
+    batch_reader r(*file_, 0, *on_disk, 256 * 1024);
     bytes scratch;
     uint64_t valid = 0;
     int64_t next = base_;
@@ -27,7 +27,11 @@ log_result<uint64_t> segment::recover(uint32_t index_interval_bytes) {
         const auto& h = (*b)->header;
         // Offsets must increase and stay representable relative to the base.
         if (h.base_offset < next || h.last_offset() - base_ > k_max_relative_offset) break;
-        if (auto st = verify_batch_crc(*file_, **b, scratch); !st) {
+        // From the chunk the reader just read when it holds the whole batch
+        // (the data is read once), else read again.
+        byte_view whole = r.chunk_bytes_of(**b);
+        auto st = whole.empty() ? verify_batch_crc(*file_, **b, scratch) : verify_batch_crc(whole, **b, file_->path());
+        if (!st) {
             if (st.error().code == log_errc::corrupt) break;
             return failure{st.error()};
         }

@@ -250,6 +250,37 @@ asio::awaitable<shared_bytes> read_frame(Stream& stream, read_buffer& in, size_t
     co_return shared_bytes(std::move(frame), data, size);
 }
 
+// Reads more bytes into `in`; false once the stream failed or was closed. A
+// plain socket with nothing buffered tries a recv that does not wait; with no
+// byte there, it gives its buffer back and waits until readable: an idle
+// connection holds no buffer, a busy one makes the system calls of an async
+// read (recv, epoll, recv). One thread per reactor: no readiness edge is lost
+// between the recv and the wait; a wake-up without bytes waits again. TLS
+// keeps its buffer (the TLS stream buffers records of its own).
+template <class Stream>
+asio::awaitable<bool> read_more(Stream& stream, read_buffer& in) {
+    if constexpr (std::is_same_v<Stream, tcp::socket>) {
+        while (in.buffered() == 0) {
+            auto room = in.space();
+            ssize_t n = ::recv(stream.native_handle(), room.data(), room.size(), MSG_DONTWAIT);
+            if (n > 0) {
+                in.filled(size_t(n));
+                co_return true;
+            }
+            if (n == 0) co_return false;
+            if (errno == EINTR) continue;
+            if (errno != EAGAIN && errno != EWOULDBLOCK) co_return false;
+            in.release();
+            auto [ec] = co_await stream.async_wait(tcp::socket::wait_read, use_nothrow);
+            if (ec) co_return false;
+        }
+    }
+    auto [ec, n] = co_await stream.async_read_some(in.space(), use_nothrow);
+    if (ec) co_return false;
+    in.filled(n);
+    co_return true;
+}
+
 template <class Stream>
 asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<watch> w, request_handler& handler,
                             const server_options& opts, connection_info& info) {
@@ -258,20 +289,14 @@ asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<wa
     std::shared_ptr<one_shot_event> last_written;  // set once the previous request's answer is out
     auto stop = std::make_shared<bool>(false);
     try {
-        // Reads go through a small per-connection buffer: one recv usually
-        // brings a request's size and all of its bytes (often the next
-        // request too), instead of a recv for the size and another for the rest.
-        read_buffer in;
+        // Reads go through a per-connection buffer (read_buffer.h): one recv
+        // usually brings a request's size and all of its bytes (often the
+        // next request too), instead of a recv for the size and another for
+        // the rest; an idle connection gives it back (read_more).
+        read_buffer in(info.stats ? &info.stats->read_buffers : nullptr);
         for (;;) {
             bool failed = false;
-            while (in.buffered() < 4) {
-                auto [ec, n] = co_await stream.async_read_some(in.space(), use_nothrow);
-                if (ec) {
-                    failed = true;
-                    break;
-                }
-                in.filled(n);
-            }
+            while (!failed && in.buffered() < 4) failed = !co_await read_more(stream, in);
             if (failed) break;
             w->last_activity = clock::now();
             int32_t size = load_be<int32_t>(in.take(4));

@@ -10,6 +10,7 @@ namespace ketch::net {
 struct connection_stats {
     std::atomic<uint64_t> accepted{0};  // connections that got past the limits
     std::atomic<int64_t> active{0};
+    std::atomic<int64_t> read_buffers{0};                // connections holding a read buffer now (idle ones hold none)
     std::atomic<uint64_t> refused_per_ip{0};             // closed at once: max.connections.per.ip
     std::atomic<uint64_t> refused_max_connections{0};    // closed at once: max.connections, close policy
     std::atomic<uint64_t> throttled_max_connections{0};  // accepts held back: max.connections reached
