@@ -68,14 +68,16 @@ void localize_user(std::optional<std::string>& message, const std::string& inter
 std::optional<error_answer> tenant_refusal(const tenant::scope& s, const create_acls_request& r, int16_t) {
     for (auto& c : r.creations)
         if (!acl_tenant_type(c.resource_type))
-            return not_authorized("A tenant creates ACLs on its own cluster, topics, groups and transactional ids only");
+            return not_authorized(
+                "A tenant creates ACLs on its own cluster, topics, groups and transactional ids only");
     for (auto& c : r.creations) {
         if (!own_principal(c.principal))
             return invalid("A tenant's ACL names one of its own users: a principal may not contain '~'");
         if (s.is_default() && c.resource_type != acl_cluster &&
             (c.resource_pattern_type == pattern_prefixed || c.resource_name == security::wildcard))
-            return invalid("Under tenancy the default tenant's ACLs are LITERAL, not on '*': they would reach "
-                           "every tenant's names");
+            return invalid(
+                "Under tenancy the default tenant's ACLs are LITERAL, not on '*': they would reach "
+                "every tenant's names");
     }
     return std::nullopt;
 }
@@ -104,7 +106,8 @@ void tenant_custom_in(const tenant::scope& s, create_acls_request& r, int16_t) {
 
 void tenant_custom_in(const tenant::scope& s, delete_acls_request& r, int16_t) {
     for (auto& f : r.filters) {
-        if (f.resource_name_filter) f.resource_name_filter = name_in(s, f.resource_type_filter, *f.resource_name_filter);
+        if (f.resource_name_filter)
+            f.resource_name_filter = name_in(s, f.resource_type_filter, *f.resource_name_filter);
         if (f.principal_filter) f.principal_filter = s.principal_to_internal(*f.principal_filter);
     }
 }
@@ -148,9 +151,11 @@ std::optional<error_answer> tenant_refusal(const tenant::scope&, const alter_use
                                            int16_t) {
     auto has_separator = [](const std::string& n) { return n.find(tenant::separator) != std::string::npos; };
     for (auto& d : r.deletions)
-        if (has_separator(d.name)) return refused(error_code::unacceptable_credential, "A tenant's user name may not contain '~'");
+        if (has_separator(d.name))
+            return refused(error_code::unacceptable_credential, "A tenant's user name may not contain '~'");
     for (auto& u : r.upsertions)
-        if (has_separator(u.name)) return refused(error_code::unacceptable_credential, "A tenant's user name may not contain '~'");
+        if (has_separator(u.name))
+            return refused(error_code::unacceptable_credential, "A tenant's user name may not contain '~'");
     return std::nullopt;
 }
 

@@ -45,7 +45,8 @@ struct accounts_fixture : ::testing::Test {
         // Small segments, so retention and DeleteRecords delete some.
         for (auto* name : {"a~orders", "a~audit"})
             ASSERT_TRUE(topics->create_topic({name, 2, 1, {{"internal.segment.bytes", "2048"}}}));
-        ASSERT_TRUE(topics->create_topic({"b~orders", 2, 1, {{"internal.segment.bytes", "2048"}, {"retention.bytes", "2048"}}}));
+        ASSERT_TRUE(topics->create_topic(
+            {"b~orders", 2, 1, {{"internal.segment.bytes", "2048"}, {"retention.bytes", "2048"}}}));
         start();
     }
     void start() {
