@@ -8,10 +8,7 @@
 #include <set>
 #include <thread>
 
-#include "io/fault_file_system.h"
-#include "io/memory_file_system.h"
-#include "log/log_manager.h"
-#include "log_fixture.h"
+#include "manager_fixture.h"
 
 namespace ketch::log {
 namespace {
@@ -19,20 +16,7 @@ namespace {
 using testing::make_batch;
 using testing::must_append;
 
-struct creation_fixture : ::testing::Test {
-    std::shared_ptr<io::memory_file_system> mem = std::make_shared<io::memory_file_system>();
-    std::shared_ptr<io::fault_file_system> faults = std::make_shared<io::fault_file_system>(mem);
-
-    std::unique_ptr<log_manager> open() {
-        log_manager::options o;
-        o.fs = faults;
-        o.data_dir = "/data";
-        o.record_timestamps = testing::decode_timestamps;
-        auto m = log_manager::open(std::move(o));
-        EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
-        return m.ok() ? std::move(*m) : nullptr;
-    }
-};
+using creation_fixture = testing::manager_on_faults;
 
 // The first flush of a new partition syncs, besides its data, its partition
 // file, its directory and the data directory (the entry naming it), once; a
