@@ -11,7 +11,7 @@ for each dimension), with franz-go (bench/driver) as the client:
   connections  N idle connections (10 .. 10,000; each sent one ApiVersions, then kept open)
                beside the same produce rate and p99 on a 6-partition topic, broker RSS
   consumers    one group of N members (1 .. 100, classic protocol, cooperative-sticky) reading
-               everything of a 100-partition topic filled just before (~2-3 s of produce): consume
+               everything of a 100-partition topic filled just before (256 MiB, 1 GiB): consume
                rate from the first record to the last (later rebalances included), time to the first record
                (the group's first assignment; the "p99" panel shows it), broker RSS
   record_size  100 B .. 1 MiB records on a 6-partition topic: produce rate, p99 at 5 MiB/s,
@@ -103,6 +103,7 @@ class Run:
     def __init__(self, driver, quick):
         self.driver, self.quick, self.seq = driver, quick, 0
         self.seconds = 2 if quick else 3
+        self.group_bytes = (256 if quick else 1024) << 20
 
     def drv(self, cmd, b, topic, *args, timeout=600):
         out = subprocess.run([self.driver, cmd, b.bootstrap, topic, *map(str, args)], check=True,
@@ -155,7 +156,8 @@ class Run:
 
     def consumers(self, b, n):
         topic = self.topic(b, 100)
-        p = self.drv("produce", b, topic, "-record-size", 1024, "-seconds", self.seconds)
+        # the same data for both brokers, enough to take the members some seconds to read
+        p = self.drv("produce", b, topic, "-record-size", 1024, "-seconds", 60, "-bytes", self.group_bytes)
         got = self.drv("group-consume", b, topic, "-records", p["bytes"] // 1024, "-members", n)
         # from the first record on: the first join's delay (Kafka's group.initial.rebalance.delay.ms
         # is 3 s, ketch's 200 ms) is the time-to-first-record figure, not the rate's

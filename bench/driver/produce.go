@@ -22,11 +22,12 @@ func runProduce(bootstrap, topic string, argv []string) {
 	seconds := fl.Float64("seconds", 5, "how long to keep producing")
 	acks := fl.String("acks", "1", "1 or all")
 	maxBatch := fl.Int("max-batch-bytes", 0, "franz-go's ProducerBatchMaxBytes (0: its default, 1,000,012)")
+	limit := fl.Int64("bytes", 0, "stop once this many value bytes were sent, if before the deadline (0: no limit)")
 	_ = fl.Parse(argv)
 
 	value := make([]byte, *size) // random and sent uncompressed, as ProducerPerformance does
 	rand.Read(value)
-	var acked, failed atomic.Int64
+	var acked, failed, sent atomic.Int64
 	onDone := func(r *kgo.Record, err error) {
 		if err != nil {
 			failed.Add(1)
@@ -65,8 +66,9 @@ func runProduce(bootstrap, topic string, argv []string) {
 		wg.Add(1)
 		go func(cl *kgo.Client) {
 			defer wg.Done()
-			for time.Now().Before(deadline) {
+			for time.Now().Before(deadline) && (*limit == 0 || sent.Load() < *limit) {
 				for i := 0; i < 256; i++ {
+					sent.Add(int64(len(value)))
 					cl.Produce(ctx, &kgo.Record{Value: value}, onDone)
 				}
 			}
