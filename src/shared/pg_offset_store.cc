@@ -4,10 +4,6 @@ namespace ketch::shared {
 
 namespace {
 
-meta::store_error pg_failed(const char* what, const cluster::pg_error& e) {
-    return {std::string(what) + ": PostgreSQL: " + e.message};
-}
-
 std::string opt_int(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : std::string(); }
 
 // {'\x..', '\x..'} as one bytea[] parameter.
@@ -51,30 +47,6 @@ std::string from_hex(const std::string& hex) {
     return out;
 }
 
-result<cluster::pg_connection*, meta::store_error> pg_offset_store::conn() {
-    if (c_ && c_->healthy()) return c_.get();
-    c_.reset();
-    auto c = cluster::pg_connection::open(url_);
-    if (!c.ok()) return failure{pg_failed("offsets", c.error())};
-    c_ = std::move(*c);
-    return c_.get();
-}
-
-template <class Body>
-status<meta::store_error> pg_offset_store::transaction(const char* what, Body body) {
-    std::lock_guard l(mu_);
-    auto c = conn();
-    if (!c.ok()) return failure{c.error()};
-    auto& pg = **c;
-    if (auto b = pg.run("BEGIN"); !b.ok()) return failure{pg_failed(what, b.error())};
-    if (auto r = body(pg); !r.ok()) {
-        (void)pg.run("ROLLBACK");
-        return failure{pg_failed(what, r.error())};
-    }
-    if (auto done = pg.run("COMMIT"); !done.ok()) return failure{pg_failed(what, done.error())};
-    return ok_v;
-}
-
 result<std::vector<meta::stored_offset>, cluster::pg_error> pg_offset_store::offsets_in(
     cluster::pg_connection& pg, const std::string& where, const cluster::pg_params& params) {
     auto rows = pg.exec(std::string(k_offset_columns) + where, params);
@@ -98,8 +70,8 @@ result<std::vector<meta::stored_offset>, cluster::pg_error> pg_offset_store::off
 
 result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::offsets_where(
     const std::string& where, const cluster::pg_params& params) {
-    std::lock_guard l(mu_);
-    auto c = conn();
+    std::lock_guard l(db_.mu());
+    auto c = db_.conn();
     if (!c.ok()) return failure{c.error()};
     auto out = offsets_in(**c, where, params);
     if (!out.ok()) return failure{pg_failed("load offsets", out.error())};
@@ -126,8 +98,8 @@ result<std::vector<meta::stored_group>, cluster::pg_error> pg_offset_store::grou
 
 result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::groups_where(
     const std::string& where, const cluster::pg_params& params) {
-    std::lock_guard l(mu_);
-    auto c = conn();
+    std::lock_guard l(db_.mu());
+    auto c = db_.conn();
     if (!c.ok()) return failure{c.error()};
     auto out = groups_in(**c, where, params);
     if (!out.ok()) return failure{pg_failed("load groups", out.error())};
@@ -155,8 +127,8 @@ result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::load
 }
 
 result<std::vector<std::string>, meta::store_error> pg_offset_store::group_ids() {
-    std::lock_guard l(mu_);
-    auto c = conn();
+    std::lock_guard l(db_.mu());
+    auto c = db_.conn();
     if (!c.ok()) return failure{c.error()};
     auto rows = (*c)->exec(
         "SELECT encode(group_id, 'hex') FROM ketch_groups UNION SELECT DISTINCT encode(group_id, 'hex') "
@@ -168,7 +140,7 @@ result<std::vector<std::string>, meta::store_error> pg_offset_store::group_ids()
 }
 
 status<meta::store_error> pg_offset_store::commit_offsets(std::span<const meta::stored_offset> offsets) {
-    return transaction("commit offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    return db_.transaction("commit offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         std::set<std::string> groups;
         for (const auto& o : offsets) groups.insert(o.group);
         for (const auto& g : groups)
@@ -192,7 +164,7 @@ status<meta::store_error> pg_offset_store::commit_offsets(std::span<const meta::
 
 status<meta::store_error> pg_offset_store::delete_offsets(const std::string& group,
                                                           std::span<const meta::offset_key> keys) {
-    return transaction("delete offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    return db_.transaction("delete offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         if (auto f = check_lease(pg, group); !f.ok()) return f;
         for (const auto& k : keys) {
             auto r = pg.exec(
@@ -205,7 +177,7 @@ status<meta::store_error> pg_offset_store::delete_offsets(const std::string& gro
 }
 
 status<meta::store_error> pg_offset_store::delete_groups(std::span<const std::string> groups) {
-    return transaction("delete groups", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    return db_.transaction("delete groups", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         for (const auto& g : groups)
             if (auto f = check_lease(pg, g); !f.ok()) return f;
         const std::string ids = bytea_array(groups);
@@ -218,7 +190,7 @@ status<meta::store_error> pg_offset_store::delete_groups(std::span<const std::st
 }
 
 status<meta::store_error> pg_offset_store::put_group(const meta::stored_group& g) {
-    return transaction("put group", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    return db_.transaction("put group", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         if (auto f = check_lease(pg, g.group); !f.ok()) return f;
         auto r = pg.exec(
             "INSERT INTO ketch_groups (group_id, protocol_type, generation, empty_since_ms, state)"
@@ -244,7 +216,7 @@ result<pg_offset_store::acquired, meta::store_error> pg_offset_store::acquire(co
     }
     acquired out;
     const std::string id = to_bytea_hex(group);
-    auto s = transaction("take group lease", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    auto s = db_.transaction("take group lease", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         // The row lock waits for writes in flight under the old lease (they
         // hold it FOR SHARE); the reads below see what they committed.
         auto r = pg.exec(

@@ -7,7 +7,7 @@
 // change in one PostgreSQL transaction; a failed call changed nothing (an
 // unknown COMMIT outcome is reported as a failure: the coordinator answers
 // a retriable code and the client's retry writes the same values again).
-// One connection under a mutex, reopened when it broke.
+// One connection (pg_session), reopened when it broke.
 //
 // Besides the interface, the broker reads single groups back
 // (load_group_rows / load_group_offsets) when their coordinator moves here
@@ -36,12 +36,13 @@
 
 #include "cluster/pg.h"
 #include "meta/offset_store.h"
+#include "shared/pg_session.h"
 
 namespace ketch::shared {
 
 class pg_offset_store final : public meta::offset_store {
 public:
-    explicit pg_offset_store(std::string url, bool leased = false) : url_(std::move(url)), leased_(leased) {}
+    explicit pg_offset_store(std::string url, bool leased = false) : db_(std::move(url), "offsets"), leased_(leased) {}
 
     // ---- leases (pg_group_leases.cc) ----
     // Who this broker is (membership's node id and incarnation); writes
@@ -83,18 +84,13 @@ private:
     result<std::vector<meta::stored_group>, cluster::pg_error> groups_in(cluster::pg_connection& pg,
                                                                          const std::string& where,
                                                                          const cluster::pg_params& params);
-    result<cluster::pg_connection*, meta::store_error> conn();  // mu_ held
-    template <class Body>
-    status<meta::store_error> transaction(const char* what, Body body);  // takes mu_
     result<std::vector<meta::stored_offset>, meta::store_error> offsets_where(const std::string& where,
                                                                               const cluster::pg_params& params);
     result<std::vector<meta::stored_group>, meta::store_error> groups_where(const std::string& where,
                                                                             const cluster::pg_params& params);
 
-    const std::string url_;
+    pg_session db_;
     const bool leased_;
-    std::mutex mu_;
-    std::unique_ptr<cluster::pg_connection> c_;
 
     mutable std::mutex lease_mu_;  // a leaf: never held across PostgreSQL
     int32_t node_id_ = -1;         // -1: writes not fenced (set_holder not called)

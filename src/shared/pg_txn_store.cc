@@ -8,10 +8,6 @@ namespace ketch::shared {
 
 namespace {
 
-meta::store_error pg_failed(const char* what, const cluster::pg_error& e) {
-    return {std::string(what) + ": PostgreSQL: " + e.message};
-}
-
 constexpr const char* k_txn_columns =
     "SELECT producer_id, previous_producer_id, producer_epoch, last_producer_epoch, timeout_ms, state,"
     " encode(partitions, 'hex'), txn_start_ms, last_update_ms, next_producer_id, client_txn_version"
@@ -56,30 +52,6 @@ std::vector<std::pair<std::string, int32_t>> decode_txn_partitions(const std::st
     return out;
 }
 
-result<cluster::pg_connection*, meta::store_error> pg_txn_store::conn() {
-    if (c_ && c_->healthy()) return c_.get();
-    c_.reset();
-    auto c = cluster::pg_connection::open(url_);
-    if (!c.ok()) return failure{pg_failed("transactions", c.error())};
-    c_ = std::move(*c);
-    return c_.get();
-}
-
-template <class Body>
-status<meta::store_error> pg_txn_store::transaction(const char* what, Body body) {
-    std::lock_guard l(mu_);
-    auto c = conn();
-    if (!c.ok()) return failure{c.error()};
-    auto& pg = **c;
-    if (auto b = pg.run("BEGIN"); !b.ok()) return failure{pg_failed(what, b.error())};
-    if (auto r = body(pg); !r.ok()) {
-        (void)pg.run("ROLLBACK");
-        return failure{pg_failed(what, r.error())};
-    }
-    if (auto done = pg.run("COMMIT"); !done.ok()) return failure{pg_failed(what, done.error())};
-    return ok_v;
-}
-
 void pg_txn_store::set_holder(int32_t node_id, std::string incarnation) {
     std::lock_guard l(lease_mu_);
     node_id_ = node_id;
@@ -113,21 +85,23 @@ result<std::optional<meta::stored_txn>, meta::store_error> pg_txn_store::acquire
     }
     int64_t epoch = 0;
     std::optional<meta::stored_txn> state;
-    auto s = transaction("take transactional id lease", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-        // The row lock waits for the old holder's writes in flight (FOR SHARE).
-        auto r = pg.exec(
-            "INSERT INTO ketch_txn_leases (transactional_id, node_id, incarnation, epoch) VALUES ($1::bytea, $2, $3, 1)"
-            " ON CONFLICT (transactional_id) DO UPDATE SET node_id = EXCLUDED.node_id,"
-            " incarnation = EXCLUDED.incarnation, epoch = ketch_txn_leases.epoch + 1, taken_at = now()"
-            " RETURNING epoch",
-            {to_bytea_hex(id), node, incarnation});
-        if (!r.ok()) return failure{r.error()};
-        epoch = std::stoll(r->at(0, 0));
-        auto row = pg.exec(k_txn_columns, {to_bytea_hex(id)});
-        if (!row.ok()) return failure{row.error()};
-        if (!row->rows.empty()) state = txn_of(id, *row);
-        return ok_v;
-    });
+    auto s =
+        db_.transaction("take transactional id lease", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+            // The row lock waits for the old holder's writes in flight (FOR SHARE).
+            auto r = pg.exec(
+                "INSERT INTO ketch_txn_leases (transactional_id, node_id, incarnation, epoch) VALUES ($1::bytea, $2, "
+                "$3, 1)"
+                " ON CONFLICT (transactional_id) DO UPDATE SET node_id = EXCLUDED.node_id,"
+                " incarnation = EXCLUDED.incarnation, epoch = ketch_txn_leases.epoch + 1, taken_at = now()"
+                " RETURNING epoch",
+                {to_bytea_hex(id), node, incarnation});
+            if (!r.ok()) return failure{r.error()};
+            epoch = std::stoll(r->at(0, 0));
+            auto row = pg.exec(k_txn_columns, {to_bytea_hex(id)});
+            if (!row.ok()) return failure{row.error()};
+            if (!row->rows.empty()) state = txn_of(id, *row);
+            return ok_v;
+        });
     if (!s.ok()) return failure{s.error()};
     std::lock_guard l(lease_mu_);
     held_[id] = epoch;
@@ -136,8 +110,8 @@ result<std::optional<meta::stored_txn>, meta::store_error> pg_txn_store::acquire
 }
 
 result<std::vector<std::string>, meta::store_error> pg_txn_store::unfinished_ids() {
-    std::lock_guard l(mu_);
-    auto c = conn();
+    std::lock_guard l(db_.mu());
+    auto c = db_.conn();
     if (!c.ok()) return failure{c.error()};
     // txn_state: 1 Ongoing, 2 PrepareCommit, 3 PrepareAbort, 7 PrepareEpochFence.
     auto rows = (*c)->exec("SELECT encode(transactional_id, 'hex') FROM ketch_txns WHERE state IN (1, 2, 3, 7)");
@@ -176,7 +150,7 @@ status<cluster::pg_error> pg_txn_store::check_lease(cluster::pg_connection& pg, 
 }
 
 status<meta::store_error> pg_txn_store::put_txn(const meta::stored_txn& t) {
-    return transaction("put transaction", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    return db_.transaction("put transaction", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         if (auto f = check_lease(pg, t.transactional_id); !f.ok()) return f;
         auto r = pg.exec(
             "INSERT INTO ketch_txns (transactional_id, producer_id, previous_producer_id, producer_epoch,"
@@ -199,7 +173,7 @@ status<meta::store_error> pg_txn_store::put_txn(const meta::stored_txn& t) {
 }
 
 status<meta::store_error> pg_txn_store::delete_txn(const std::string& id) {
-    return transaction("delete transaction", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    return db_.transaction("delete transaction", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         if (auto f = check_lease(pg, id); !f.ok()) return f;
         auto r = pg.exec("DELETE FROM ketch_txns WHERE transactional_id = $1::bytea", {to_bytea_hex(id)});
         if (!r.ok()) return failure{r.error()};
@@ -208,7 +182,7 @@ status<meta::store_error> pg_txn_store::delete_txn(const std::string& id) {
 }
 
 status<meta::store_error> pg_txn_store::put_pending_offsets(std::span<const meta::pending_txn_offset> offsets) {
-    return transaction("pending offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    return db_.transaction("pending offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         for (const auto& p : offsets) {
             const auto& o = p.offset;
             auto r = pg.exec(
@@ -229,7 +203,7 @@ status<meta::store_error> pg_txn_store::put_pending_offsets(std::span<const meta
 }
 
 status<meta::store_error> pg_txn_store::delete_pending_offsets(int64_t producer_id) {
-    return transaction("pending offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    return db_.transaction("pending offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         auto r = pg.exec("DELETE FROM ketch_txn_offsets WHERE producer_id = $1", {std::to_string(producer_id)});
         if (!r.ok()) return failure{r.error()};
         return ok_v;
@@ -237,7 +211,7 @@ status<meta::store_error> pg_txn_store::delete_pending_offsets(int64_t producer_
 }
 
 status<meta::store_error> pg_txn_store::complete_offsets(int64_t producer_id, bool commit) {
-    return transaction("complete offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    return db_.transaction("complete offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         const std::string pid = std::to_string(producer_id);
         if (commit) {
             auto r = pg.exec(

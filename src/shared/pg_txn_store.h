@@ -15,7 +15,7 @@
 // client looks for the coordinator again.
 //
 // load_txns and load_pending_offsets read nothing: ids are read when their
-// lease is taken. One connection under a mutex, reopened when it broke.
+// lease is taken. One connection (pg_session), reopened when it broke.
 #pragma once
 
 #include <map>
@@ -28,12 +28,13 @@
 
 #include "cluster/pg.h"
 #include "meta/txn_store.h"
+#include "shared/pg_session.h"
 
 namespace ketch::shared {
 
 class pg_txn_store final : public meta::txn_store {
 public:
-    explicit pg_txn_store(std::string url) : url_(std::move(url)) {}
+    explicit pg_txn_store(std::string url) : db_(std::move(url), "transactions") {}
 
     // Who this broker is (membership's node id and incarnation).
     void set_holder(int32_t node_id, std::string incarnation);
@@ -65,13 +66,8 @@ public:
 
 private:
     status<cluster::pg_error> check_lease(cluster::pg_connection& pg, const std::string& id);
-    result<cluster::pg_connection*, meta::store_error> conn();  // mu_ held
-    template <class Body>
-    status<meta::store_error> transaction(const char* what, Body body);  // takes mu_
 
-    const std::string url_;
-    std::mutex mu_;
-    std::unique_ptr<cluster::pg_connection> c_;
+    pg_session db_;
 
     mutable std::mutex lease_mu_;  // a leaf: never held across PostgreSQL
     int32_t node_id_ = -1;         // -1: writes not fenced
