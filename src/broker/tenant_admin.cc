@@ -159,6 +159,23 @@ std::optional<error_answer> tenant_refusal(const tenant::scope&, const alter_use
     return std::nullopt;
 }
 
+namespace {
+
+// The rows of the tenant's own users, named as it knows them; the others dropped
+// (a row without a user — a request-level error — is kept).
+template <class Rows>
+void localize_users(const tenant::scope& s, Rows& rows) {
+    std::erase_if(rows, [&](auto& x) {
+        auto local = s.user_to_local(x.user);
+        if (!local) return !x.user.empty();
+        localize_user(x.error_message, x.user, *local);
+        x.user = std::move(*local);
+        return false;
+    });
+}
+
+}  // namespace
+
 void tenant_custom_in(const tenant::scope& s, alter_user_scram_credentials_request& r, int16_t) {
     for (auto& d : r.deletions)
         if (!d.name.empty()) d.name = s.user_to_internal(d.name);
@@ -167,13 +184,7 @@ void tenant_custom_in(const tenant::scope& s, alter_user_scram_credentials_reque
 }
 
 void tenant_custom_out(const tenant::scope& s, alter_user_scram_credentials_response& r, int16_t) {
-    std::erase_if(r.results, [&](auto& x) {
-        auto local = s.user_to_local(x.user);
-        if (!local) return !x.user.empty();
-        localize_user(x.error_message, x.user, *local);
-        x.user = std::move(*local);
-        return false;
-    });
+    localize_users(s, r.results);
 }
 
 void tenant_custom_in(const tenant::scope& s, describe_user_scram_credentials_request& r, int16_t) {
@@ -183,13 +194,7 @@ void tenant_custom_in(const tenant::scope& s, describe_user_scram_credentials_re
 }
 
 void tenant_custom_out(const tenant::scope& s, describe_user_scram_credentials_response& r, int16_t) {
-    std::erase_if(r.results, [&](auto& x) {
-        auto local = s.user_to_local(x.user);
-        if (!local) return !x.user.empty();
-        localize_user(x.error_message, x.user, *local);
-        x.user = std::move(*local);
-        return false;
-    });
+    localize_users(s, r.results);
 }
 
 }  // namespace ketch::broker
