@@ -106,7 +106,9 @@ def test_object_store_errors_are_retried_and_nothing_acknowledged_is_lost(start_
         create_topic(b, "s3-faults", PARTITIONS)
         proxy.mode = "flaky"
         run = Run(b, "s3-faults")
-        clients.wait_for(lambda: run.acked_at_least(500), timeout=60, what="500 records acknowledged")
+        # every kind of fault met before the outage (a quiet machine flushes few, large objects)
+        clients.wait_for(lambda: run.acked_at_least(500) and all(proxy.injected.values()), timeout=60,
+                         what="500 records acknowledged through every kind of fault")
         proxy.mode = "down"  # beyond the retries: flushes fail, produce answers KAFKA_STORAGE_ERROR
         clients.wait_for(lambda: failed_flushes(b) >= 2, timeout=60, what="a flush failed while the store is down")
         proxy.mode = "flaky"
