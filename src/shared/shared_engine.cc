@@ -43,6 +43,7 @@ result<std::unique_ptr<shared_engine>, std::string> shared_engine::open(engine_c
     if (auto m = cluster::migrate(**c); !m.ok()) return failure{"schema: " + m.error().message};
     e->commit_conn_ = std::move(*c);
     e->flusher_ = std::thread([p = e.get()] { p->run_flusher(); });
+    e->committer_ = std::thread([p = e.get()] { p->run_committer(); });
     e->listener_ = std::make_unique<cluster::commit_listener>(
         e->cfg_.pg_url, [p = e.get()](const std::string& key) { p->on_foreign_commit(key); });
     return e;
@@ -55,7 +56,8 @@ shared_engine::~shared_engine() {
         stop_ = true;
     }
     cv_.notify_all();
-    if (flusher_.joinable()) flusher_.join();
+    if (flusher_.joinable()) flusher_.join();  // the last flush started; the committer drains the rest
+    if (committer_.joinable()) committer_.join();
 }
 
 void shared_engine::set_on_commit(std::function<void(const std::string&, int32_t)> fn) {
@@ -140,9 +142,8 @@ std::vector<partition::topic_partition> shared_engine::partitions() const {
 
 uint64_t shared_engine::stage(const std::shared_ptr<shared_storage>& s, byte_view batch, int8_t marker) {
     std::lock_guard l(mu_);
-    if (buffered_bytes_ + batch.size() > cfg_.max_buffered_bytes) return 0;
+    if (buffered_bytes_ + in_flight_bytes_ + batch.size() > cfg_.max_buffered_bytes) return 0;
     const uint64_t ticket = next_ticket_++;
-    if (buffer_.empty()) first_staged_ = std::chrono::steady_clock::now();
     buffer_.push_back({s, bytes(batch.begin(), batch.end()), ticket, marker});
     buffered_bytes_ += batch.size();
     if (buffer_.size() == 1 || buffered_bytes_ >= cfg_.flush_bytes) cv_.notify_all();
@@ -173,83 +174,6 @@ void shared_engine::complete(uint64_t ticket, log::log_result<log::append_result
         return;
     }
     t.result = std::move(r);
-}
-
-void shared_engine::run_flusher() {
-    std::unique_lock l(mu_);
-    for (;;) {
-        if (buffer_.empty()) {
-            if (stop_) return;
-            cv_.wait(l, [&] { return stop_ || !buffer_.empty(); });
-            continue;
-        }
-        cv_.wait_until(l, first_staged_ + cfg_.flush_interval,
-                       [&] { return stop_ || buffered_bytes_ >= cfg_.flush_bytes; });
-        std::vector<staged> items;
-        items.swap(buffer_);
-        buffered_bytes_ = 0;
-        l.unlock();
-        flush(std::move(items));
-        l.lock();
-    }
-}
-
-void shared_engine::flush(std::vector<staged> items) {
-    const std::string key =
-        "data/" + std::to_string(cfg_.node_id) + "-" + incarnation_ + "-" + std::to_string(next_object_++);
-    auto fail_all = [&](const std::string& why) {
-        spdlog::warn("cluster: flush of {} ({} batches) failed: {}", key, items.size(), why);
-        for (auto& it : items) complete(it.ticket, failure{log::log_error{log::log_errc::io, why}});
-    };
-    std::vector<pending_batch> batches;
-    batches.reserve(items.size());
-    for (auto& it : items) batches.push_back({it.store->key(), it.batch, it.marker});
-    auto obj = build_object(batches);
-    if (!obj.ok()) return fail_all(obj.error());
-    auto body = std::make_shared<const std::string>(std::move(obj->body));
-    auto s3 = this->s3();
-    auto sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
-    int attempts = 0;
-    auto put = objstore::with_retries(objstore::retry_policy{}, sleep, [&] {
-        ++attempts;
-        return s3.put_object(key, *body, true);
-    });
-    // The key is this process's own: a retry refused 412 means an earlier
-    // attempt was stored and only its answer was lost.
-    const bool stored_before = !put.ok() && put.error().precondition_failed() && attempts > 1;
-    if (!put.ok() && !stored_before) return fail_all("PUT " + key + ": " + put.error().describe());
-    cache_.put(key, body);
-    if (!commit_conn_ || !commit_conn_->healthy()) {
-        auto c = cluster::pg_connection::open(cfg_.pg_url);
-        if (!c.ok()) return fail_all("PostgreSQL: " + c.error().message);
-        commit_conn_ = std::move(*c);
-    }
-    auto committed = cluster::commit_flush(*commit_conn_, {key, body->size(), cfg_.node_id, std::move(obj->batches)});
-    if (!committed.ok()) return fail_all("commit: " + committed.error().message);
-    std::set<std::pair<std::string, int32_t>> woken;
-    for (size_t i = 0; i < items.size(); ++i) {
-        auto& o = (*committed)[i];
-        auto& s = *items[i].store;
-        switch (o.what) {
-            case cluster::batch_outcome::appended:
-                s.observe(-1, o.last_offset + 1, o.first_unstable);
-                woken.insert({s.topic(), s.partition()});
-                [[fallthrough]];
-            case cluster::batch_outcome::duplicate:
-                complete(items[i].ticket, log::append_result{o.base_offset, o.last_offset, -1, s.log_start_offset(),
-                                                             o.what == cluster::batch_outcome::duplicate, 0});
-                break;
-            case cluster::batch_outcome::invalid_producer_epoch:
-                complete(items[i].ticket,
-                         failure{log::log_error{log::log_errc::invalid_producer_epoch, "stale producer epoch"}});
-                break;
-            case cluster::batch_outcome::out_of_order_sequence:
-                complete(items[i].ticket,
-                         failure{log::log_error{log::log_errc::out_of_order_sequence, "out of order sequence"}});
-                break;
-        }
-    }
-    for (auto& [t, p] : woken) woke(t, p);
 }
 
 // Another broker's commit (this broker's own come here too and are skipped):

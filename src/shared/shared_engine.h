@@ -6,11 +6,13 @@
 // it when --cluster and --object-store are given.
 //
 // Produce: append stages the validated batch in this broker's buffer and
-// answers "pending"; a flusher thread writes the buffer as one object every
-// flush interval (or when it reaches flush_bytes), commits it in one
-// PostgreSQL transaction (offsets assigned there, so any broker may append
-// to any partition) and completes each batch's wait_commit with its offsets
-// or refusal. Fetch: the index in PostgreSQL, objects from a bounded memory
+// answers "pending"; a flusher thread starts a flush at most every flush
+// interval (or when the buffer reaches flush_bytes): the buffer becomes one
+// object, PUT on a thread of its own while the next interval fills the
+// buffer; a committer thread commits the flushes one after another in
+// staging order, each in one PostgreSQL transaction (offsets assigned
+// there, so any broker may append to any partition), and completes each
+// batch's wait_commit with its offsets or refusal. Fetch: the index in PostgreSQL, objects from a bounded memory
 // cache or a GET, base offsets and leader epochs rewritten. Wake-ups: this
 // broker's commits, and other brokers' through LISTEN ketch_commit.
 #pragma once
@@ -19,7 +21,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -42,7 +46,8 @@ struct engine_config {
     objstore::s3_location where;
     objstore::credentials who;
     int32_t node_id = 0;
-    std::chrono::milliseconds flush_interval{250};  // --cluster-flush-ms
+    std::chrono::milliseconds flush_interval{250};  // --cluster-flush-ms: flushes start at most this often
+    size_t max_puts_in_flight = 4;                  // flushes PUT and not yet committed
     uint64_t flush_bytes = 8ull << 20;              // a flush this large goes at once
     uint64_t max_buffered_bytes = 64ull << 20;      // staged and not yet flushed: beyond, appends are refused
     uint64_t cache_bytes = 64ull << 20;             // recently written and read objects
@@ -119,8 +124,24 @@ private:
         std::optional<log::log_result<log::append_result>> result;
         std::function<void(log::log_result<log::append_result>)> done;
     };
+    // A flush between its start and its commit (shared/flush_pipeline.cc):
+    // the object is being PUT (on a thread of its own) or waits for the
+    // commits before it.
+    struct in_flight {
+        std::vector<staged> items;
+        std::string key;
+        std::shared_ptr<const std::string> body;
+        std::vector<cluster::staged_batch> batches;
+        uint64_t bytes = 0;                           // what the items hold (the buffer's bound)
+        std::future<std::optional<std::string>> put;  // stored, or why not
+        std::string failed;                           // the object could not be built
+        std::chrono::steady_clock::time_point started;
+    };
     void run_flusher();
-    void flush(std::vector<staged> items);
+    void run_committer();
+    in_flight start_put(std::vector<staged> items, uint64_t bytes);
+    void commit_flushed(in_flight& f);
+    void answer(const std::vector<staged>& items, const std::vector<cluster::batch_outcome>& outcomes);
     void complete(uint64_t ticket, log::log_result<log::append_result> r);
     void on_foreign_commit(const std::string& object_key);
     void woke(const std::string& topic, int32_t partition);
@@ -143,16 +164,20 @@ private:
     std::mutex mu_;  // the buffer
     std::condition_variable cv_;
     std::vector<staged> buffer_;
-    uint64_t buffered_bytes_ = 0;
-    std::chrono::steady_clock::time_point first_staged_;
+    uint64_t buffered_bytes_ = 0;                       // in buffer_
+    uint64_t in_flight_bytes_ = 0;                      // in puts_ (both count against max_buffered_bytes)
+    std::chrono::steady_clock::time_point last_flush_;  // when the last flush started
+    std::deque<in_flight> puts_;  // started flushes, in staging order; the committer takes the front
     uint64_t next_ticket_ = 1;
     uint64_t next_object_ = 0;
     bool stop_ = false;
+    bool flusher_done_ = false;
 
     std::mutex tickets_mu_;
     std::map<uint64_t, ticket_state> tickets_;
 
     std::thread flusher_;
+    std::thread committer_;
     std::unique_ptr<cluster::commit_listener> listener_;
 };
 
