@@ -32,6 +32,7 @@ from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
 MIB = int(os.environ.get("BENCH_MIB", "64"))
 LAT_RATE_MIB = float(os.environ.get("BENCH_LAT_RATE_MIB", "2"))
 LAT_SECONDS = float(os.environ.get("BENCH_LAT_SECONDS", "8"))
+FLUSH_MS = os.environ.get("BENCH_FLUSH_MS")  # --cluster-flush-ms; unset: the broker's default
 RECORD = 1024
 PARTITIONS = 6
 
@@ -51,9 +52,11 @@ def start_brokers(work, n, pg=None, s3=None):
     for node in range(1, n + 1):
         run = work / ("node-%d" % node)
         (run / "data").mkdir(parents=True, exist_ok=True)
-        args = ["--schema-registry=false", "--console=false"]
+        args = ["--schema-registry=false", "--console=false"] + os.environ.get("BENCH_KETCH_ARGS", "").split()
         if pg:
             args += ["--node-id", str(node), "--cluster", pg.url(), "--object-store", s3.url()]
+            if FLUSH_MS:
+                args += ["--cluster-flush-ms", FLUSH_MS]
         out.append(clients.BrokerProcess(clients._ketch_binary(), run / "data", run, args).start())
     return out
 
@@ -178,8 +181,12 @@ def run_setup(name, brokers_n, cluster):
             s3.proc.kill()
 
 
+SETUPS = {"single": ("single-node", 1, False), "c1": ("cluster", 1, True), "c3": ("cluster", 3, True)}
+
+
 def main():
-    rows = [run_setup("single-node", 1, False), run_setup("cluster", 1, True), run_setup("cluster", 3, True)]
+    chosen = os.environ.get("BENCH_SETUPS", "single,c1,c3").split(",")  # a subset, e.g. BENCH_SETUPS=c1
+    rows = [run_setup(*SETUPS[name]) for name in chosen]
     print("%-12s %7s %12s %12s %8s %8s %9s %11s %12s" % ("setup", "brokers", "produce MiB/s", "consume MiB/s",
                                                         "p50 ms", "p99 ms", "PUTs/MiB", "PUT/s/brk", "obj B/MiB"))
     for r in rows:
