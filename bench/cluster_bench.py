@@ -6,6 +6,9 @@ moto's S3 server on loopback, as tests/cluster/engines.py starts them; default -
   - produce MiB/s: confluent-kafka, idempotent, acks=all, BENCH_MIB MiB of 1 KiB records to 6
     partitions, bootstrapped at every broker; consume MiB/s: one consumer reading it all back;
   - produce-to-consume latency p50/p99 at a fixed rate (BENCH_LAT_RATE_MIB for BENCH_LAT_SECONDS);
+  - fail-over: three brokers with default flags, the leader of a partition SIGKILLed and restarted
+    BENCH_FAILOVER_ROUNDS times: seconds from the kill to the first acknowledgement of a record a
+    producer with default settings produced after the kill to a partition the killed broker led (p50/p99);
   - cluster mode: object-store PUTs and GETs (counted in moto's request log) and bytes written
     (ketch_objects) per MiB produced, PUTs per second per broker at the fixed rate.
 Prints a table and writes bench/results/cluster-<date>.json. Not a test: numbers vary with the host.
@@ -181,12 +184,100 @@ def run_setup(name, brokers_n, cluster):
             s3.proc.kill()
 
 
+FAILOVER_ROUNDS = int(os.environ.get("BENCH_FAILOVER_ROUNDS", "12"))
+
+
+def live_nodes(broker):
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    return sorted(n.id for n in admin.describe_cluster(request_timeout=10).result().nodes)
+
+
+class Prober:
+    """A producer with default settings (bootstrap at every broker) writing a record every 10 ms to each
+    partition; the monotonic time each record was produced and acknowledged."""
+
+    def __init__(self, bootstrap, topic, partitions):
+        self.p = Producer({"bootstrap.servers": bootstrap})
+        self.topic, self.partitions = topic, partitions
+        self.acked, self.lock, self.stop = [], threading.Lock(), threading.Event()
+        self.thread = threading.Thread(target=self.run)
+        self.thread.start()
+
+    def run(self):
+        while not self.stop.is_set():
+            for part in range(self.partitions):
+                sent = time.monotonic()
+                self.p.produce(self.topic, value=b"f", partition=part,
+                               on_delivery=lambda err, m, sent=sent: err or self.record(m.partition(), sent))
+            self.p.poll(0.01)
+        self.p.flush(30)
+
+    def record(self, part, sent):
+        with self.lock:
+            self.acked.append((part, sent, time.monotonic()))
+
+    def first_ack_after(self, t, parts):
+        """The first acknowledgement of a record produced after t to one of parts."""
+        with self.lock:
+            times = [ack for part, sent, ack in self.acked if sent >= t and part in parts]
+        return min(times) if times else None
+
+    def leaders(self):
+        md = self.p.list_topics(self.topic, timeout=10).topics[self.topic].partitions
+        return {part: md[part].leader for part in md}
+
+
+def failover():
+    """Three brokers with default flags; each round SIGKILLs the leader of partition 0 (as the prober's
+    metadata names it): seconds from the kill to the first acknowledgement of a record produced after it
+    to a partition the killed broker led. The broker is restarted and every broker lists all three
+    before the next round."""
+    work = Path(tempfile.mkdtemp(prefix="ketch-cbench-fo-"))
+    pg, s3 = engines.Postgres(), engines.MotoS3()
+    os.environ.update(engines.CREDENTIALS)
+    brokers = start_brokers(work, 3, pg, s3)
+    prober = None
+    try:
+        bootstrap = ",".join(b.bootstrap for b in brokers)
+        create_topic(bootstrap)
+        prober = Prober(bootstrap, "bench", PARTITIONS)
+        samples = []
+        for _ in range(FAILOVER_ROUNDS):
+            leaders = prober.leaders()
+            victim = leaders[0]
+            led = {part for part, node in leaders.items() if node == victim}
+            t_kill = time.monotonic()
+            brokers[victim - 1].kill()
+            while prober.first_ack_after(t_kill, led) is None and time.monotonic() - t_kill < 120:
+                time.sleep(0.01)
+            ack = prober.first_ack_after(t_kill, led)
+            samples.append(None if ack is None else ack - t_kill)
+            brokers[victim - 1].start(port=brokers[victim - 1].port)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and any(live_nodes(b) != [1, 2, 3] for b in brokers):
+                time.sleep(0.2)
+            time.sleep(3)  # clients' metadata names the restarted broker again; not a measurement
+        got = sorted(x for x in samples if x is not None)
+        pct = lambda q: got[min(len(got) - 1, int(q * len(got)))] if got else None  # noqa: E731
+        return {"rounds": len(samples), "recovered": len(got), "p50_s": pct(0.5), "p99_s": pct(0.99),
+                "max_s": got[-1] if got else None, "samples_s": samples}
+    finally:
+        if prober:
+            prober.stop.set()
+            prober.thread.join()
+        for b in brokers:
+            b.stop()
+        pg.close()
+        s3.proc.kill()
+
+
 SETUPS = {"single": ("single-node", 1, False), "c1": ("cluster", 1, True), "c3": ("cluster", 3, True)}
 
 
 def main():
-    chosen = os.environ.get("BENCH_SETUPS", "single,c1,c3").split(",")  # a subset, e.g. BENCH_SETUPS=c1
-    rows = [run_setup(*SETUPS[name]) for name in chosen]
+    chosen = os.environ.get("BENCH_SETUPS", "single,c1,c3,failover").split(",")  # a subset, e.g. BENCH_SETUPS=c1
+    rows = [run_setup(*SETUPS[name]) for name in chosen if name in SETUPS]
+    fail_over = failover() if "failover" in chosen else None
     print("%-12s %7s %12s %12s %8s %8s %9s %11s %12s" % ("setup", "brokers", "produce MiB/s", "consume MiB/s",
                                                         "p50 ms", "p99 ms", "PUTs/MiB", "PUT/s/brk", "obj B/MiB"))
     for r in rows:
@@ -196,9 +287,13 @@ def main():
             lat["p99_ms"] or -1, "%.2f" % r["puts_per_mib"] if "puts_per_mib" in r else "-",
             "%.2f" % r["puts_per_s_per_broker_at_rate"] if "puts_per_mib" in r else "-",
             "%.0f" % r["object_bytes_per_mib"] if "puts_per_mib" in r else "-"))
+    if fail_over:
+        print("fail-over (3 brokers, kill to the first acknowledged produce): p50 %s s, p99 %s s, max %s s, "
+              "%d/%d rounds" % (fail_over["p50_s"], fail_over["p99_s"], fail_over["max_s"], fail_over["recovered"],
+                                fail_over["rounds"]))
     out = ROOT / "bench" / "results" / ("cluster-%s.json" % time.strftime("%Y-%m-%dT%H%MZ", time.gmtime()))
     out.write_text(json.dumps({"mib": MIB, "lat_rate_mib": LAT_RATE_MIB, "lat_seconds": LAT_SECONDS,
-                               "rows": rows, "statistics": statistics.__name__}, indent=2))
+                               "rows": rows, "failover": fail_over, "statistics": statistics.__name__}, indent=2))
     print("written", out)
 
 
