@@ -5,11 +5,12 @@
 
 namespace ketch::broker {
 
-std::vector<listed_broker> live_brokers(const request_context& ctx) {
+namespace {
+
+std::vector<listed_broker> listed(const request_context& ctx, const cluster::broker_list& brokers) {
     const auto& c = ctx.broker.config;
     std::vector<listed_broker> out;
-    auto live = ctx.broker.cluster->live();
-    for (auto& b : *live) {
+    for (auto& b : brokers) {
         if (b.node_id == c.node_id) {
             auto ep = c.advertised_for(ctx.conn.listener_name);
             out.push_back({b.node_id, ep.host, ep.port, b.rack});
@@ -18,6 +19,14 @@ std::vector<listed_broker> live_brokers(const request_context& ctx) {
         }
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<listed_broker> live_brokers(const request_context& ctx) { return listed(ctx, *ctx.broker.cluster->live()); }
+
+std::vector<listed_broker> serving_brokers(const request_context& ctx) {
+    return listed(ctx, *ctx.broker.cluster->serving());
 }
 
 namespace {

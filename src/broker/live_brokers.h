@@ -21,6 +21,10 @@ struct listed_broker {
 };
 
 std::vector<listed_broker> live_brokers(const request_context& ctx);
+// The live brokers whose PostgreSQL session is open (membership::serving):
+// Metadata's partition leaders are chosen among them, so a killed broker's
+// partitions move at the next refresh, not after the session timeout.
+std::vector<listed_broker> serving_brokers(const request_context& ctx);
 
 // Cluster mode: the broker among `live` (not empty) that owns `key` — a
 // partition's leader in Metadata, a group's coordinator — by rendezvous

@@ -201,8 +201,7 @@ private:
         if (!history.empty() && b.producer_epoch < history.back().producer_epoch)
             return batch_outcome{batch_outcome::invalid_producer_epoch};
         auto out = index(b);
-        if (!history.empty() && b.producer_epoch > history.back().producer_epoch)
-            remember(b, b.base_sequence, -1, out);
+        if (!history.empty() && b.producer_epoch > history.back().producer_epoch) remember(b, b.base_sequence, -1, out);
         auto closed = c_.exec(
             "DELETE FROM ketch_txn_open WHERE topic_id = $1 AND partition = $2 AND producer_id = $3 "
             "RETURNING first_offset",

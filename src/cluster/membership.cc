@@ -1,6 +1,8 @@
 #include "cluster/membership.h"
 
 #include <algorithm>
+#include <cctype>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -51,13 +53,37 @@ result<std::string, pg_error> agree_cluster_id(pg_connection& c, const std::stri
     return id->at(0, 0);
 }
 
-// Rows of (node_id, rack, listener, host, port), ordered by node id, as brokers.
-broker_list to_brokers(const pg_rows& rows) {
+// The heartbeat connection's application_name: the broker's incarnation,
+// which pg_stat_activity shows every session while the connection is open.
+std::string session_name(int32_t node_id, const std::string& incarnation) {
+    return "ketch-" + std::to_string(node_id) + "-" + incarnation;
+}
+
+// The URL with application_name set (percent-encoded: base64 has + and /).
+std::string with_session_name(const std::string& url, const std::string& name) {
+    std::string enc;
+    for (unsigned char ch : name) {
+        if (std::isalnum(ch) || ch == '-' || ch == '_') {
+            enc += char(ch);
+        } else {
+            static const char* hex = "0123456789ABCDEF";
+            enc += '%';
+            enc += hex[ch >> 4];
+            enc += hex[ch & 15];
+        }
+    }
+    return url + (url.find('?') == std::string::npos ? "?" : "&") + "application_name=" + enc;
+}
+
+// Rows of (node_id, rack, listener, host, port, connected), ordered by node
+// id, as brokers; `connected`: the node ids whose session is open.
+broker_list to_brokers(const pg_rows& rows, std::set<int32_t>& connected) {
     broker_list out;
     for (auto& r : rows.rows) {
         int32_t node = std::stoi(r[0].value_or("0"));
         if (out.empty() || out.back().node_id != node) out.push_back({node, r[1], {}});
         if (r[2] && r[3] && r[4]) out.back().endpoints.push_back({*r[2], *r[3], std::stoi(*r[4])});
+        if (r[5] == std::optional<std::string>("t")) connected.insert(node);
     }
     return out;
 }
@@ -70,17 +96,18 @@ membership::membership(membership_config cfg, std::unique_ptr<pg_connection> c, 
       conn_(std::move(c)),
       cluster_id_(std::move(cluster_id)),
       incarnation_(std::move(incarnation)),
-      live_(std::make_shared<const broker_list>(broker_list{cfg_.self})) {}
+      live_(std::make_shared<const broker_list>(broker_list{cfg_.self})),
+      serving_(live_) {}
 
 result<std::unique_ptr<membership>, std::string> membership::join(membership_config cfg) {
     if (auto bad = check_postgres_url(cfg.url)) return failure{*bad};
-    auto c = pg_connection::open(cfg.url);
+    std::string incarnation = uuid::random().to_base64();
+    auto c = pg_connection::open(with_session_name(cfg.url, session_name(cfg.self.node_id, incarnation)));
     if (!c.ok()) return failure{"cannot connect to PostgreSQL: " + c.error().message};
     auto version = migrate(**c);
     if (!version.ok()) return failure{"cannot migrate the cluster schema: " + version.error().message};
     auto id = agree_cluster_id(**c, cfg.cluster_id);
     if (!id.ok()) return failure{"cannot read the cluster id: " + id.error().message};
-    std::string incarnation = uuid::random().to_base64();
     if (auto r = register_broker(**c, cfg.self, incarnation); !r.ok())
         return failure{"cannot register node " + std::to_string(cfg.self.node_id) + ": " + r.error().message};
     spdlog::info("cluster: schema version {}, cluster id {}, registered node {} (incarnation {})", *version, *id,
@@ -110,6 +137,11 @@ std::shared_ptr<const broker_list> membership::live() const {
     return live_;
 }
 
+std::shared_ptr<const broker_list> membership::serving() const {
+    std::lock_guard g(mu_);
+    return serving_;
+}
+
 void membership::run() {
     std::unique_lock lk(stop_mu_);
     while (!stop_cv_.wait_for(lk, cfg_.heartbeat_interval, [this] { return stop_; })) {
@@ -122,7 +154,7 @@ void membership::run() {
 }
 
 bool membership::reconnect() {
-    auto c = pg_connection::open(cfg_.url);
+    auto c = pg_connection::open(with_session_name(cfg_.url, session_name(cfg_.self.node_id, incarnation_)));
     if (!c.ok()) {
         spdlog::warn("cluster: PostgreSQL unreachable: {}", c.error().message);
         return false;
@@ -152,7 +184,8 @@ bool membership::heartbeat() {
 
 bool membership::refresh() {
     auto r = conn_->exec(
-        "SELECT b.node_id, b.rack, e.listener, e.host, e.port FROM ketch_brokers b "
+        "SELECT b.node_id, b.rack, e.listener, e.host, e.port, EXISTS (SELECT 1 FROM pg_stat_activity a "
+        "WHERE a.application_name = 'ketch-' || b.node_id || '-' || b.incarnation) FROM ketch_brokers b "
         "LEFT JOIN ketch_broker_endpoints e ON e.node_id = b.node_id "
         "WHERE b.last_heartbeat > now() - $1::bigint * interval '1 millisecond' "
         "ORDER BY b.node_id, e.listener",
@@ -161,7 +194,8 @@ bool membership::refresh() {
         spdlog::warn("cluster: cannot read live brokers: {}", r.error().message);
         return false;
     }
-    auto list = to_brokers(*r);
+    std::set<int32_t> connected{cfg_.self.node_id};
+    auto list = to_brokers(*r, connected);
     bool self_listed = false;
     for (auto& b : list) self_listed |= b.node_id == cfg_.self.node_id;
     if (!self_listed) {  // a client talking to this broker is always told of it
@@ -180,8 +214,21 @@ bool membership::refresh() {
         for (auto& b : l) out.push_back(b.node_id);
         return out;
     };
-    if (listener && ids(*before) != ids(list) && !listener(*before, list)) return false;
+    // Serving: the connected ones among the live set published (Metadata
+    // lists live() and names leaders among serving()).
+    auto connected_of = [&connected](const broker_list& l) {
+        broker_list out;
+        for (auto& b : l)
+            if (connected.contains(b.node_id)) out.push_back(b);
+        return std::make_shared<const broker_list>(std::move(out));
+    };
+    if (listener && ids(*before) != ids(list) && !listener(*before, list)) {
+        std::lock_guard g(mu_);
+        serving_ = connected_of(*before);
+        return false;
+    }
     std::lock_guard g(mu_);
+    serving_ = connected_of(list);
     live_ = std::make_shared<const broker_list>(std::move(list));
     return true;
 }

@@ -4,6 +4,8 @@
 // older than the session timeout (by PostgreSQL's clock, so brokers' clocks
 // need not agree) is not live. Metadata and DescribeCluster read live(), a
 // snapshot refreshed after every heartbeat: no request waits on PostgreSQL.
+// The heartbeat connection's application_name names the broker's
+// incarnation, so a broker whose session ended (killed) is seen at once.
 #pragma once
 
 #include <atomic>
@@ -49,6 +51,13 @@ public:
     const std::string& incarnation() const { return incarnation_; }
     // The live brokers by node id, this one always among them.
     std::shared_ptr<const broker_list> live() const;
+    // The live brokers whose heartbeat connection to PostgreSQL is open
+    // (a subset of live(), this one always among them): a killed broker's
+    // session ends at once, so it leaves this list at the next refresh
+    // instead of after the session timeout. For hints only (Metadata's
+    // partition leaders: any broker serves any partition); ownership
+    // (groups, transactional ids) follows live().
+    std::shared_ptr<const broker_list> serving() const;
 
     // Called on the heartbeat thread when the set of live node ids changes,
     // before live() answers the new set (so what depends on ownership, e.g.
@@ -72,6 +81,7 @@ private:
     const std::string incarnation_;
     mutable std::mutex mu_;
     std::shared_ptr<const broker_list> live_;
+    std::shared_ptr<const broker_list> serving_;
     change_listener listener_;  // guarded by mu_; called without it
     std::mutex stop_mu_;
     std::condition_variable stop_cv_;

@@ -14,7 +14,7 @@ import subprocess
 import time
 
 import pytest
-from confluent_kafka.admin import AdminClient
+from confluent_kafka.admin import AdminClient, NewTopic
 
 HEARTBEAT_MS = 250
 SESSION_TIMEOUT_MS = 3000  # with room for a loaded machine's stalls
@@ -87,6 +87,42 @@ def test_live_brokers_join_drop_out_and_come_back(start_broker, postgres):
     # Deregistered on shutdown: gone without waiting for the session timeout.
     assert postgres.psql("SELECT node_id FROM ketch_brokers ORDER BY node_id") == ["1", "2"]
     wait_for_nodes(b1, [1, 2])
+
+
+def leaders(broker, topic):
+    md = admin(broker).list_topics(topic, timeout=10).topics[topic]
+    assert md.error is None and len(md.partitions) > 0, md.error
+    return {p.id: p.leader for p in md.partitions.values()}
+
+
+def test_a_killed_brokers_partitions_move_before_its_session_times_out(start_broker):
+    """Metadata names partition leaders among the live brokers whose PostgreSQL
+    session is open (docs/design/cluster.md, "which broker a client talks to"):
+    a SIGKILLed broker's session ends with its process, so its partitions move
+    to the survivors at their next refresh, while the broker stays live (listed
+    by DescribeCluster and Metadata) until its session times out — a minute
+    here, so that the test sees the state in between on a loaded machine."""
+    from conftest import clients
+
+    timing = ["--cluster-heartbeat-ms", str(HEARTBEAT_MS), "--cluster-session-timeout-ms", "60000"]
+    b1, b2, b3 = (start_broker(n, *timing) for n in (1, 2, 3))
+    for b in (b1, b2, b3):
+        wait_for_nodes(b, [1, 2, 3])
+    creator = admin(b1)  # kept until the answer is in
+    creator.create_topics([NewTopic("moves", 24, 1)])["moves"].result(timeout=30)
+    before = clients.eventually(lambda: leaders(b1, "moves"))
+    assert set(before.values()) == {1, 2, 3}, "24 partitions are spread over the three brokers"
+
+    b2.kill()
+    for b in (b1, b3):
+        def moved():
+            now = leaders(b, "moves")
+            assert 2 not in now.values(), now
+            return now
+        after = clients.eventually(moved, timeout=30)
+        assert {p: n for p, n in after.items() if before[p] != 2} == {p: n for p, n in before.items() if n != 2}, \
+            "only the killed broker's partitions move"
+        assert 2 in described(b)[1] and 2 in metadata_brokers(b), "still live until its session times out"
 
 
 def test_refuses_to_start_without_its_engines(tmp_path, postgres, s3, aws_env):

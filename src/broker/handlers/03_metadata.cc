@@ -41,10 +41,12 @@ metadata_response::metadata_response_topic describe(const request_context& ctx, 
     out.topic_id = t.id;
     out.is_internal = meta::is_internal_topic(t.name);
     // Cluster mode: any live broker serves any partition of the shared log;
-    // leaders are spread over them (rendezvous hashing of topic id and
-    // partition). The internal topics' data stays on each broker.
+    // leaders are spread over those whose PostgreSQL session is open
+    // (rendezvous hashing of topic id and partition), so a killed broker's
+    // partitions move before its session times out. The internal topics'
+    // data stays on each broker.
     std::vector<listed_broker> live;
-    if (ctx.broker.cluster && !out.is_internal) live = live_brokers(ctx);
+    if (ctx.broker.cluster && !out.is_internal) live = serving_brokers(ctx);
     const std::string id = live.empty() ? std::string() : t.id.to_base64() + ":";
     for (int32_t p = 0; p < t.partition_count; ++p) {
         auto& mp = out.partitions.emplace_back();
