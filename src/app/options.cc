@@ -341,8 +341,9 @@ void add_cluster_settings(settings& a, options& o) {
     positive("cluster-session-timeout-ms", o.cluster_session_timeout_ms,
              "cluster mode: a broker not heard from for this long is not live (broker.session.timeout.ms)");
     positive("cluster-flush-ms", o.cluster_flush_ms,
-             "cluster mode: produced batches are buffered at most this long, then written as one object and "
-             "committed (produce latency against object store requests)");
+             "cluster mode: a flush (the buffered batches written as one object and committed) starts at most "
+             "this often, measured from the previous flush's start (produce latency and throughput per "
+             "connection against object store requests)");
     positive("cluster-sweep-interval-ms", o.cluster_sweep_interval_ms,
              "cluster mode: how often one broker deletes objects no commit recorded (orphans)");
     positive("cluster-sweep-grace-ms", o.cluster_sweep_grace_ms,

@@ -46,7 +46,7 @@ struct engine_config {
     objstore::s3_location where;
     objstore::credentials who;
     int32_t node_id = 0;
-    std::chrono::milliseconds flush_interval{250};  // --cluster-flush-ms: flushes start at most this often
+    std::chrono::milliseconds flush_interval{100};  // --cluster-flush-ms: flushes start at most this often
     size_t max_puts_in_flight = 4;                  // flushes PUT and not yet committed
     uint64_t flush_bytes = 8ull << 20;              // a flush this large goes at once
     uint64_t max_buffered_bytes = 64ull << 20;      // staged and not yet flushed: beyond, appends are refused
