@@ -291,7 +291,7 @@ def main():
         print("fail-over (3 brokers, kill to the first acknowledged produce): p50 %s s, p99 %s s, max %s s, "
               "%d/%d rounds" % (fail_over["p50_s"], fail_over["p99_s"], fail_over["max_s"], fail_over["recovered"],
                                 fail_over["rounds"]))
-    out = ROOT / "bench" / "results" / ("cluster-%s.json" % time.strftime("%Y-%m-%dT%H%MZ", time.gmtime()))
+    out = ROOT / "bench" / "results" / ("cluster-%s.json" % time.strftime("%Y-%m-%dT%H%M%SZ", time.gmtime()))
     out.write_text(json.dumps({"mib": MIB, "lat_rate_mib": LAT_RATE_MIB, "lat_seconds": LAT_SECONDS,
                                "rows": rows, "failover": fail_over, "statistics": statistics.__name__}, indent=2))
     print("written", out)
