@@ -48,6 +48,7 @@
 #include <climits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -185,8 +186,10 @@ private:
     // Rebuilds producers_ and the aborted indexes of segments at or after the
     // snapshot used: from the newest snapshot at or below `replay_from`, then
     // the batches after it. Called by load() before publishing `list`.
+    // `start_image`: a producer-state image (a flush journal's) to start from
+    // instead of a snapshot file; empty: none.
     log_status rebuild_producer_state(const segment_list& list, int64_t replay_from,
-                                      const std::vector<int64_t>& snapshots);
+                                      const std::vector<int64_t>& snapshots, const bytes& start_image = {});
     log_status write_snapshot(int64_t offset, byte_view image);
     // `holder`: the segment out's last slice was read from.
     void collect_aborted(const segment_list& segs, int64_t offset, const segment* holder, read_result& out) const;
@@ -204,6 +207,22 @@ private:
     void complete(std::vector<waiter>& ws);
     log_error storage_failed_error() const;
     log_status save_checkpoint();
+
+    // flush journal (local_log_journal.cc): the active segment's record is
+    // taken before its fdatasync (under append_mu_, so size, indexes and
+    // producer state agree) and appended to <base>.flushed after it.
+    struct journal_write {
+        std::shared_ptr<segment> seg;
+        bytes record;
+        uint64_t at = 0;  // file position
+        segment::journal_cursor after;
+    };
+    std::optional<journal_write> capture_journal();
+    void write_journal_locked();  // flush_mu_ held
+    // Reads the journal of a segment about to be recovered; nullopt: none usable.
+    std::optional<journal_contents> read_journal(int64_t base) const;
+    // After recover(): where the next journal record goes.
+    void resume_journal(segment& seg, const std::optional<journal_contents>& j);
 
     // segment removal (local_log_retention.cc): detaches the first `count`
     // closed segments and raises the log start; append_mu_ held.
@@ -249,6 +268,7 @@ private:
     std::atomic<int64_t> last_flush_steady_ms_{0};
 
     std::mutex flush_mu_;
+    std::optional<journal_write> pending_journal_;  // flush_mu_: synced, to be written
     mutable std::mutex sync_mu_;
     std::vector<waiter> waiters_;  // sync_mu_
     bool queued_ = false;          // sync_mu_: a pass is scheduled
