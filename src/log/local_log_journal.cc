@@ -4,13 +4,17 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "log/local_log.h"
 #include "log/log_format.h"
 
 namespace ketch::log {
 
-std::optional<local_log::journal_write> local_log::capture_journal() {
+std::optional<local_log::journal_write> local_log::capture_journal(bool every_flush) {
+    int64_t now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
     std::lock_guard lk(append_mu_);
     if (closed_) return std::nullopt;
     auto segs = snapshot();
@@ -19,6 +23,8 @@ std::optional<local_log::journal_write> local_log::capture_journal() {
     journal_record r;
     r.at = seg->flush_point();
     if (r.at.size == 0 || r.at.size <= cur.size) return std::nullopt;
+    bool due = now - cur.steady_ms >= k_journal_every_ms || r.at.size - cur.size >= k_journal_every_bytes;
+    if (!every_flush && !due) return std::nullopt;
     r.base_offset = seg->base_offset();
     r.index = seg->index().entries_from(cur.index);
     r.times = seg->times().entries_from(cur.times);
@@ -31,7 +37,7 @@ std::optional<local_log::journal_write> local_log::capture_journal() {
     w.record = encode_journal_record(r);
     w.at = cur.file_end;
     w.after = {cur.file_end + w.record.size(), r.at.size, cur.index + r.index.size(), cur.times + r.times.size(),
-               cur.aborted + r.aborted.size()};
+               cur.aborted + r.aborted.size(), now};
     return w;
 }
 

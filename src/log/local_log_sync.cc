@@ -20,10 +20,10 @@ int64_t local_log::durable_offset() const {
 
 // Syncs every segment with unsynced bytes, then (after a roll) the directory.
 // Every offset below the log end read at the start is then durable.
-log_status local_log::sync_data_locked() {
+log_status local_log::sync_data_locked(bool every_flush) {
     if (failed_.load()) return failure{storage_failed_error()};
     int64_t target = log_end_.load(std::memory_order_acquire);
-    auto journal = capture_journal();  // before the syncs: they cover it
+    auto journal = capture_journal(every_flush);  // before the syncs: they cover it
     auto segs = snapshot();
     auto fail = [&](const io::io_error& e) -> log_status {
         failed_.store(true);
@@ -196,7 +196,7 @@ void local_log::sync_async(int64_t end_offset, std::function<void(log_status)> d
 log_status local_log::flush() {
     if (closed_flag_.load()) return failure{log_error{log_errc::closed, "log closed: " + opt_.dir}};
     std::lock_guard fl(flush_mu_);
-    auto st = sync_data_locked();
+    auto st = sync_data_locked(true);
     if (st) finalize_closed_locked();
     return st;
 }

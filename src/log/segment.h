@@ -112,6 +112,7 @@ public:
         uint64_t file_end = 0;                     // 0: the file is (re)written from the start
         uint64_t size = 0;                         // the segment size of the last record
         size_t index = 0, times = 0, aborted = 0;  // entries recorded so far
+        int64_t steady_ms = 0;                     // when the last record was taken
     };
     journal_cursor journaled;
 

@@ -6,7 +6,7 @@
 namespace ketch::log {
 namespace {
 
-constexpr size_t k_head = 8;            // magic u32, body length u32
+constexpr size_t k_head = 8;                        // magic u32, body length u32
 constexpr size_t k_fixed_body = 8 * 8 + 4 + 4 * 4;  // base .. image_len
 constexpr size_t k_aborted_size = 32;
 

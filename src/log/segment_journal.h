@@ -27,11 +27,17 @@ inline constexpr uint32_t k_journal_record_magic = 0x4B464A52;  // "KFJR"
 // Producer-state images larger than this are left out of a record (a replay
 // then starts at an earlier record's image, or at a snapshot file).
 inline constexpr size_t k_journal_max_image = 256 * 1024;
+// Group-commit passes (acks=all) may come thousands of times a second: they
+// add a record only this often, or after this many bytes (a crash then scans
+// at most that much more). An explicit flush() always adds one; the periodic
+// flush (flush.ms, 1 s by default) is a pass like the others.
+inline constexpr int64_t k_journal_every_ms = 200;
+inline constexpr uint64_t k_journal_every_bytes = 8 << 20;
 
 // Where a segment stood at a flush: a batch boundary.
 struct journal_point {
-    uint64_t size = 0;         // synced bytes; the end of the batch below
-    int64_t next_offset = 0;   // last offset + 1 of that batch
+    uint64_t size = 0;        // synced bytes; the end of the batch below
+    int64_t next_offset = 0;  // last offset + 1 of that batch
     uint64_t last_batch_position = 0;
     uint32_t last_batch_crc = 0;  // the batch header's crc field
     int64_t first_batch_ts = -1;
@@ -57,9 +63,9 @@ struct journal_contents {
     std::vector<offset_index::entry> index;
     std::vector<time_index::entry> times;
     std::vector<aborted_txn> aborted;
-    bytes producer_image;  // the newest record's that carried one; empty: none
-    uint64_t image_size = 0;     // that record's synced size (where a replay starts)
-    uint64_t valid_bytes = 0;    // the file's length up to the first invalid record
+    bytes producer_image;      // the newest record's that carried one; empty: none
+    uint64_t image_size = 0;   // that record's synced size (where a replay starts)
+    uint64_t valid_bytes = 0;  // the file's length up to the first invalid record
     int records = 0;
 };
 
