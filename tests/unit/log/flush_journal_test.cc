@@ -66,7 +66,7 @@ TEST_F(flush_journal, recovery_after_a_kill_scans_only_what_followed_the_last_fl
     ASSERT_TRUE(log->flush().ok());
     uint64_t flushed = log->size_bytes();
     int64_t end = log->log_end_offset();
-    add(10);  // written, not synced
+    add(10);      // written, not synced
     log.reset();  // kill -9: the page cache keeps everything
     {
         auto j = io::read_file(*mem, journal());
@@ -242,7 +242,7 @@ TEST_F(flush_journal, producer_state_is_the_journal_image_plus_the_tail) {
     ASSERT_TRUE(log->append_txn_marker(2, 0, false, 0, clock).ok());                      // 13 abort
     ASSERT_TRUE(log->flush().ok());
     uint64_t flushed = log->size_bytes();
-    must_append(*log, producer_batch_bytes(1, 0, 12, 2));        // 14-15
+    must_append(*log, producer_batch_bytes(1, 0, 12, 2));       // 14-15
     must_append(*log, producer_batch_bytes(3, 0, 0, 1, true));  // 16, left open
     log.reset();
     log = open();
