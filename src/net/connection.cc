@@ -256,7 +256,9 @@ asio::awaitable<shared_bytes> read_frame(Stream& stream, read_buffer& in, size_t
 // connection holds no buffer, a busy one makes the system calls of an async
 // read (recv, epoll, recv). One thread per reactor: no readiness edge is lost
 // between the recv and the wait; a wake-up without bytes waits again. TLS
-// keeps its buffer (the TLS stream buffers records of its own).
+// does the same when the TLS stream holds nothing either: no decrypted or
+// undecrypted bytes in OpenSSL (SSL_has_pending) nor in the BIO asio feeds it
+// (asio keeps received bytes outside that BIO only while the BIO is full).
 template <class Stream>
 asio::awaitable<bool> read_more(Stream& stream, read_buffer& in) {
     if constexpr (std::is_same_v<Stream, tcp::socket>) {
@@ -272,6 +274,13 @@ asio::awaitable<bool> read_more(Stream& stream, read_buffer& in) {
             if (errno != EAGAIN && errno != EWOULDBLOCK) co_return false;
             in.release();
             auto [ec] = co_await stream.async_wait(tcp::socket::wait_read, use_nothrow);
+            if (ec) co_return false;
+        }
+    } else {
+        SSL* ssl = stream.native_handle();
+        if (in.buffered() == 0 && SSL_has_pending(ssl) == 0 && BIO_ctrl_pending(SSL_get_rbio(ssl)) == 0) {
+            in.release();
+            auto [ec] = co_await stream.next_layer().async_wait(tcp::socket::wait_read, use_nothrow);
             if (ec) co_return false;
         }
     }
