@@ -1,19 +1,9 @@
 #include "cluster/catalogue.h"
+#include "cluster/catalogue_params.h"
 
 #include <optional>
 
 namespace ketch::cluster {
-
-namespace {
-
-pg_params key(const partition_key& tp) { return {tp.topic_id, std::to_string(tp.partition)}; }
-
-pg_params with(pg_params p, std::initializer_list<std::optional<std::string>> more) {
-    p.insert(p.end(), more);
-    return p;
-}
-
-}  // namespace
 
 result<std::vector<indexed_batch>, pg_error> find_batches(pg_connection& c, const partition_key& tp, int64_t offset,
                                                           uint64_t max_bytes) {

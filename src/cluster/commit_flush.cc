@@ -11,18 +11,12 @@
 #include <set>
 
 #include "cluster/catalogue.h"
+#include "cluster/catalogue_params.h"
 #include "cluster/sequence_check.h"
 
 namespace ketch::cluster {
 
 namespace {
-
-pg_params key(const partition_key& tp) { return {tp.topic_id, std::to_string(tp.partition)}; }
-
-pg_params with(pg_params p, std::initializer_list<std::optional<std::string>> more) {
-    p.insert(p.end(), more);
-    return p;
-}
 
 // A PostgreSQL array literal of text elements: {"a","b"} (each quoted, \ and " escaped).
 std::string array_literal(const std::vector<std::string>& values) {
