@@ -11,6 +11,7 @@
 // order of writes is the order of changes.
 #pragma once
 
+#include <climits>
 #include <compare>
 #include <functional>
 #include <map>
@@ -137,7 +138,17 @@ public:
     // `earliest` / `latest` / by_time() per share.auto.offset.reset (by_time
     // is asked only then); -1: nothing to acquire.
     int64_t fetch_offset(const std::string& group, const topic_partition& tp, int64_t earliest, int64_t latest,
-                         const std::function<int64_t()>& by_time = {}) EXCLUDES(mu_);
+                         const std::function<int64_t()>& by_time = {}) EXCLUDES(mu_) {
+        return fetch_range(group, tp, earliest, latest, INT32_MAX, by_time).first;
+    }
+    // fetch_offset, and the last offset a read from there needs to acquire at
+    // most max_records (partition_state::last_to_read); first -1: nothing.
+    struct read_range {
+        int64_t first = -1;
+        int64_t last = -1;
+    };
+    read_range fetch_range(const std::string& group, const topic_partition& tp, int64_t earliest, int64_t latest,
+                           int32_t max_records, const std::function<int64_t()>& by_time = {}) EXCLUDES(mu_);
     // Hands `member` the records of first..last it may have; the records of
     // `aborted` batches (read_committed: batches of aborted transactions)
     // that it acquired are archived instead of delivered, as

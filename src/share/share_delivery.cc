@@ -126,8 +126,9 @@ read_settings coordinator::reading(const std::string& group) const {
     return r;
 }
 
-int64_t coordinator::fetch_offset(const std::string& group, const topic_partition& tp, int64_t earliest, int64_t latest,
-                                  const std::function<int64_t()>& by_time) {
+coordinator::read_range coordinator::fetch_range(const std::string& group, const topic_partition& tp, int64_t earliest,
+                                                 int64_t latest, int32_t max_records,
+                                                 const std::function<int64_t()>& by_time) {
     lock_guard l(mu_);
     part_key key{group, tp.topic_id, tp.partition};
     auto it = partitions_.find(key);
@@ -149,7 +150,9 @@ int64_t coordinator::fetch_offset(const std::string& group, const topic_partitio
     it->second.expire_locks(clock_(), lim);
     // The log's start moved past the SPSO (retention, DeleteRecords).
     if (earliest > it->second.start_offset()) it->second.advance_to(earliest);
-    return it->second.next_fetch_offset(lim);
+    const int64_t first = it->second.next_fetch_offset(lim);
+    if (first < 0) return {};
+    return {first, it->second.last_to_read(first, max_records, lim)};
 }
 
 std::vector<acquired_range> coordinator::acquire(const std::string& group, const std::string& member,
