@@ -86,8 +86,14 @@ status<meta::store_error> transaction_coordinator::load() {
 }
 
 void transaction_coordinator::shutdown() {
-    std::lock_guard l(mu_);
-    active_ = false;
+    std::map<std::string, std::vector<std::function<void()>>> woken;
+    {
+        std::lock_guard l(mu_);
+        active_ = false;
+        woken.swap(completion_waiters_);
+    }
+    for (auto& [id, waiters] : woken)
+        for (auto& wake : waiters) wake();
 }
 
 bool transaction_coordinator::stopped() {
