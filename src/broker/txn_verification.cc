@@ -76,10 +76,12 @@ boost::asio::awaitable<bool> wait_to_retry(request_context& ctx, const std::stri
     auto timer = std::make_shared<boost::asio::steady_timer>(ex, k_txn_retry_backoff);
     // The wake comes from the completing thread (or at once): it cancels the
     // timer on the reactor, after this coroutine waits on it.
-    txns->when_completed(id, [timer, ex] { boost::asio::post(ex, [timer] { timer->cancel(); }); });
+    const uint64_t token =
+        txns->when_completed(id, [timer, ex] { boost::asio::post(ex, [timer] { timer->cancel(); }); });
     handler_clock* clock = handler_clock::pause_current();
     co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
     handler_clock::resume(clock);
+    txns->forget_waiter(id, token);
     co_return true;
 }
 

@@ -86,14 +86,14 @@ status<meta::store_error> transaction_coordinator::load() {
 }
 
 void transaction_coordinator::shutdown() {
-    std::map<std::string, std::vector<std::function<void()>>> woken;
+    std::map<std::string, std::vector<waiter>> woken;
     {
         std::lock_guard l(mu_);
         active_ = false;
         woken.swap(completion_waiters_);
     }
     for (auto& [id, waiters] : woken)
-        for (auto& wake : waiters) wake();
+        for (auto& w : waiters) w.second();
 }
 
 bool transaction_coordinator::stopped() {

@@ -141,8 +141,12 @@ public:
     // held on CONCURRENT_TRANSACTIONS (a version 2 producer's next produce,
     // AddPartitionsToTxn) asks again then instead of after its whole backoff.
     // It may be called early (at most k_completion_waiters wait per id); the
-    // caller asks the coordinator again.
-    void when_completed(const std::string& transactional_id, std::function<void()> wake);
+    // caller asks the coordinator again. Returns the token forget_waiter takes
+    // (0: already called).
+    uint64_t when_completed(const std::string& transactional_id, std::function<void()> wake);
+    // Drops a waiter that stopped waiting (its wake holds the request's
+    // executor, which must not be used once the request is done).
+    void forget_waiter(const std::string& transactional_id, uint64_t token);
     static constexpr size_t k_completion_waiters = 64;
 
     // For tests and the console: the adopted metadata and pending state.
@@ -209,7 +213,9 @@ private:
     bool active_ = false;
     txn_ownership* own_ = nullptr;
     std::map<std::string, entry> txns_;
-    std::map<std::string, std::vector<std::function<void()>>> completion_waiters_;  // when_completed
+    using waiter = std::pair<uint64_t, std::function<void()>>;       // token, wake
+    std::map<std::string, std::vector<waiter>> completion_waiters_;  // when_completed
+    uint64_t next_waiter_ = 0;
 };
 
 }  // namespace ketch::txn

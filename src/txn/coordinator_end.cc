@@ -144,7 +144,7 @@ void transaction_coordinator::attempt_complete(const std::shared_ptr<completion>
     }
     // TransactionMarkerChannelManager.tryAppendToLog retries the Complete state until written.
     if (!store_.put_txn(to_stored_txn(c->completed)).ok()) return retry();
-    std::vector<std::function<void()>> woken;
+    std::vector<waiter> woken;
     {
         std::lock_guard l(mu_);
         auto it = txns_.find(c->id);
@@ -157,11 +157,12 @@ void transaction_coordinator::attempt_complete(const std::shared_ptr<completion>
             completion_waiters_.erase(w);
         }
     }
-    for (auto& wake : woken) wake();
+    for (auto& w : woken) w.second();
 }
 
-void transaction_coordinator::when_completed(const std::string& id, std::function<void()> wake) {
+uint64_t transaction_coordinator::when_completed(const std::string& id, std::function<void()> wake) {
     std::function<void()> now;
+    uint64_t token = 0;
     {
         std::lock_guard l(mu_);
         auto it = txns_.find(id);
@@ -173,13 +174,24 @@ void transaction_coordinator::when_completed(const std::string& id, std::functio
         } else {
             auto& waiters = completion_waiters_[id];
             if (waiters.size() >= k_completion_waiters) {
-                now = std::move(waiters.front());
+                now = std::move(waiters.front().second);
                 waiters.erase(waiters.begin());
             }
-            waiters.push_back(std::move(wake));
+            token = ++next_waiter_;
+            waiters.emplace_back(token, std::move(wake));
         }
     }
     if (now) now();
+    return token;
+}
+
+void transaction_coordinator::forget_waiter(const std::string& id, uint64_t token) {
+    if (token == 0) return;
+    std::lock_guard l(mu_);
+    auto w = completion_waiters_.find(id);
+    if (w == completion_waiters_.end()) return;
+    std::erase_if(w->second, [token](const waiter& x) { return x.first == token; });
+    if (w->second.empty()) completion_waiters_.erase(w);
 }
 
 }  // namespace ketch::txn

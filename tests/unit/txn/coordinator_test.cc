@@ -111,8 +111,11 @@ TEST_F(coordinator_test, completion_waiters_are_woken_when_the_transaction_compl
     run_jobs();
     EXPECT_EQ(woken, 3 + int(transaction_coordinator::k_completion_waiters));
     EXPECT_EQ(coord->add_partitions("a", r.producer_id, r.producer_epoch, {{"t", 1}}), error_code::none);
-    // Shutdown wakes whoever still waits.
+    // A waiter that stopped waiting is not called; shutdown wakes whoever still waits.
     ASSERT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, false), error_code::none);
+    const auto gone = coord->when_completed("a", [&] { woken += 100; });
+    EXPECT_NE(gone, 0u);
+    coord->forget_waiter("a", gone);
     coord->when_completed("a", [&] { ++woken; });
     coord->shutdown();
     EXPECT_EQ(woken, 4 + int(transaction_coordinator::k_completion_waiters));
