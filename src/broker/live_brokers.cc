@@ -56,4 +56,10 @@ bool txn_coordinator_here(const request_context& ctx, std::string_view transacti
     return owner_of(live_brokers(ctx), "txn:" + std::string(transactional_id)).node_id == ctx.broker.config.node_id;
 }
 
+error_code txn_coordinator_refusal(const request_context& ctx, std::string_view transactional_id) {
+    if (!ctx.broker.txns) return error_code::coordinator_not_available;
+    if (!txn_coordinator_here(ctx, transactional_id)) return error_code::not_coordinator;
+    return error_code::none;
+}
+
 }  // namespace ketch::broker

@@ -3,6 +3,8 @@
 // on, this broker always among them. A single node does not call this.
 #pragma once
 
+#include "base/error_code.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,5 +34,10 @@ const listed_broker& owner_of(const std::vector<listed_broker>& live, std::strin
 // node; in cluster mode owner_of(live, "txn:<id>"), which FindCoordinator
 // names. Requests for an id this broker does not own answer NOT_COORDINATOR.
 bool txn_coordinator_here(const request_context& ctx, std::string_view transactional_id);
+
+// What a transaction coordinator request for `transactional_id` answers before
+// it is served: COORDINATOR_NOT_AVAILABLE without a transaction coordinator,
+// NOT_COORDINATOR where another broker owns the id, NONE here.
+error_code txn_coordinator_refusal(const request_context& ctx, std::string_view transactional_id);
 
 }  // namespace ketch::broker

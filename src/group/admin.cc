@@ -73,16 +73,8 @@ std::vector<described_group> group_coordinator::describe_groups(const std::vecto
     for (const auto& id : group_ids) {
         auto& d = out.emplace_back();
         d.group_id = id;
-        if (env_.stopped) {
-            d.error = error_code::coordinator_not_available;
-            continue;
-        }
-        if (too_long(id)) {
-            d.error = error_code::invalid_group_id;
-            continue;
-        }
-        if (!serves(id)) {
-            d.error = error_code::not_coordinator;
+        if (auto e = describe_refusal(id, false); e != error_code::none) {
+            d.error = e;
             continue;
         }
         auto ref = use_slot(id, true);
@@ -91,6 +83,13 @@ std::vector<described_group> group_coordinator::describe_groups(const std::vecto
         s.describe_classic(d, api_version);
     }
     return out;
+}
+
+error_code group_coordinator::describe_refusal(const std::string& id, bool empty_invalid) {
+    if (env_.stopped) return error_code::coordinator_not_available;
+    if ((empty_invalid && id.empty()) || too_long(id)) return error_code::invalid_group_id;
+    if (!serves(id)) return error_code::not_coordinator;
+    return error_code::none;
 }
 
 void group_slot::describe_classic(described_group& d, int16_t api_version) {

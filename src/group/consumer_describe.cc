@@ -31,16 +31,8 @@ std::vector<described_consumer_group> group_coordinator::consumer_describe(const
     for (const auto& id : group_ids) {
         auto& d = out.emplace_back();
         d.group_id = id;
-        if (env_.stopped) {
-            d.error = error_code::coordinator_not_available;
-            continue;
-        }
-        if (id.empty() || too_long(id)) {
-            d.error = error_code::invalid_group_id;
-            continue;
-        }
-        if (!serves(id)) {
-            d.error = error_code::not_coordinator;
+        if (auto e = describe_refusal(id, true); e != error_code::none) {
+            d.error = e;
             continue;
         }
         auto ref = use_slot(id, true);

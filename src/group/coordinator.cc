@@ -144,24 +144,23 @@ void group_coordinator::shutdown() {
     }
 }
 
-std::optional<group_state> group_coordinator::state_of(const std::string& group_id) {
+template <class T>
+std::optional<T> group_coordinator::peek_classic(const std::string& group_id, T (*f)(const classic_group&)) {
     auto ref = use_slot(group_id, false);
     if (!ref) return std::nullopt;
     group_slot& s = *ref;
     ketch::lock_guard lock(s.mu_);
     auto* g = s.find(group_id);
     if (!g) return std::nullopt;
-    return g->state();
+    return f(*g);
+}
+
+std::optional<group_state> group_coordinator::state_of(const std::string& group_id) {
+    return peek_classic<group_state>(group_id, [](const classic_group& g) { return g.state(); });
 }
 
 std::optional<int32_t> group_coordinator::generation_of(const std::string& group_id) {
-    auto ref = use_slot(group_id, false);
-    if (!ref) return std::nullopt;
-    group_slot& s = *ref;
-    ketch::lock_guard lock(s.mu_);
-    auto* g = s.find(group_id);
-    if (!g) return std::nullopt;
-    return g->generation();
+    return peek_classic<int32_t>(group_id, [](const classic_group& g) { return g.generation(); });
 }
 
 size_t group_coordinator::slot_count() {

@@ -183,6 +183,9 @@ public:
 
 private:
     friend class slot_ref;
+    // f(the classic group `group_id`), if it exists.
+    template <class T>
+    std::optional<T> peek_classic(const std::string& group_id, T (*f)(const classic_group&)) EXCLUDES(mu_);
     friend class group_slot;  // its timers fire through on_timer
 
     group_coordinator(group_config config, const clock& clk, scheduler& sched, meta::offset_store& store);
@@ -210,6 +213,10 @@ private:
         auto* o = ownership_.load();
         return !o || o->serves(group_id);
     }
+    // Why DescribeGroups / ConsumerGroupDescribe cannot describe `id` here
+    // (NONE: it can): a stopped coordinator, an invalid id (an empty one too
+    // where `empty_invalid`), another broker's group.
+    error_code describe_refusal(const std::string& id, bool empty_invalid);
 
     group_env env_;
     meta::offset_store& store_;

@@ -35,6 +35,17 @@ inline bool any_protocol_too_long(const std::vector<protocol>& ps) {
     return false;
 }
 
+// An OffsetCommit / TxnOffsetCommit answer of one error for every partition asked for.
+inline commit_result all_partitions(const std::vector<commit_topic>& topics, error_code e) {
+    commit_result r;
+    for (const auto& t : topics) {
+        auto& rt = r.topics.emplace_back();
+        rt.name = t.name;
+        for (const auto& p : t.partitions) rt.partitions.push_back({p.partition, e});
+    }
+    return r;
+}
+
 // Kafka's isProtocolInconsistent: both known and different.
 inline bool protocol_inconsistent(const std::optional<std::string>& request, const std::optional<std::string>& group) {
     return request && group && *request != *group;

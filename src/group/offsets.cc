@@ -12,20 +12,6 @@
 
 namespace ketch::group {
 
-namespace {
-
-commit_result all_partitions(const commit_args& args, error_code e) {
-    commit_result r;
-    for (const auto& t : args.topics) {
-        auto& rt = r.topics.emplace_back();
-        rt.name = t.name;
-        for (const auto& p : t.partitions) rt.partitions.push_back({p.partition, e});
-    }
-    return r;
-}
-
-}  // namespace
-
 // ConsumerGroup.validateOffsetCommit / validateOffsetFetch: a member of a
 // consumer group fetches with its current member epoch and commits with it or,
 // per partition, an older one (KIP-1251).
@@ -93,11 +79,11 @@ error_code group_slot::validate_commit(const commit_args& args) {
 }
 
 void group_coordinator::commit_offsets(commit_args args, std::function<void(commit_result)> done) {
-    if (too_long(args.group_id)) return done(all_partitions(args, error_code::invalid_group_id));
+    if (too_long(args.group_id)) return done(all_partitions(args.topics, error_code::invalid_group_id));
     if (too_long(args.member_id) || too_long(args.group_instance_id))
-        return done(all_partitions(args, error_code::invalid_request));
+        return done(all_partitions(args.topics, error_code::invalid_request));
 
-    if (!serves(args.group_id)) return done(all_partitions(args, error_code::not_coordinator));
+    if (!serves(args.group_id)) return done(all_partitions(args.topics, error_code::not_coordinator));
     auto ref = use_slot(args.group_id, true);
     group_slot& s = *ref;
     ketch::unique_lock order(s.order_mu_);
@@ -109,7 +95,7 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
     }
     if (e != error_code::none) {
         order.unlock();
-        return done(all_partitions(args, e));
+        return done(all_partitions(args.topics, e));
     }
     commit_result res;
     std::vector<meta::stored_offset> records;
@@ -133,7 +119,7 @@ void group_coordinator::commit_offsets(commit_args args, std::function<void(comm
         if (!store_.commit_offsets(records)) {
             // Kafka answers a failed write to its log (KAFKA_STORAGE_ERROR) NOT_COORDINATOR.
             order.unlock();
-            return done(all_partitions(args, error_code::not_coordinator));
+            return done(all_partitions(args.topics, error_code::not_coordinator));
         }
         ketch::lock_guard lock(s.mu_);
         s.remember_offsets(records, false);

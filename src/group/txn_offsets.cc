@@ -26,15 +26,7 @@ status<meta::store_error> group_coordinator::attach_txn_store(meta::txn_store& s
 
 commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args) {
     commit_result res;
-    auto all = [&](error_code e) {
-        commit_result r;
-        for (const auto& t : args.topics) {
-            auto& rt = r.topics.emplace_back();
-            rt.name = t.name;
-            for (const auto& p : t.partitions) rt.partitions.push_back({p.partition, e});
-        }
-        return r;
-    };
+    auto all = [&](error_code e) { return all_partitions(args.topics, e); };
     if (args.group_id.empty() || too_long(args.group_id)) return all(error_code::invalid_group_id);
     if (!serves(args.group_id)) return all(error_code::not_coordinator);
     ketch::lock_guard serial(txn_stripe(args.producer_id));

@@ -44,12 +44,8 @@ awaitable<init_producer_id_response> handle_init_producer_id(request_context& ct
         resp.producer_epoch = 0;
         co_return resp;
     }
-    if (!ctx.broker.txns) {
-        resp.error_code = code(error_code::coordinator_not_available);
-        co_return resp;
-    }
-    if (!txn_coordinator_here(ctx, *req.transactional_id)) {
-        resp.error_code = code(error_code::not_coordinator);
+    if (auto e = txn_coordinator_refusal(ctx, *req.transactional_id); e != error_code::none) {
+        resp.error_code = code(e);
         co_return resp;
     }
     std::optional<txn::pid_and_epoch> expected;

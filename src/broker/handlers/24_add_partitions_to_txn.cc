@@ -88,12 +88,11 @@ awaitable<std::vector<topic_result>> handle_one(request_context& ctx, const one_
         }
         co_return out;
     }
-    auto* txns = ctx.broker.txns;
-    if (!txns || !txn_coordinator_here(ctx, t.id)) {
-        const auto e = txns ? error_code::not_coordinator : error_code::coordinator_not_available;
+    if (auto e = txn_coordinator_refusal(ctx, t.id); e != error_code::none) {
         for (auto& tp : partitions) put(out, tp.topic, tp.partition, e);
         co_return out;
     }
+    auto* txns = ctx.broker.txns;
     if (t.verify_only) {
         for (auto& [tp, e] : txns->verify_partitions(t.id, t.producer_id, t.producer_epoch, partitions))
             put(out, tp.topic, tp.partition, e);

@@ -28,15 +28,11 @@ awaitable<add_offsets_to_txn_response> handle_add_offsets_to_txn(request_context
         resp.error_code = code(error_code::group_authorization_failed);
         co_return resp;
     }
+    if (auto e = txn_coordinator_refusal(ctx, req.transactional_id); e != error_code::none) {
+        resp.error_code = code(e);
+        co_return resp;
+    }
     auto* txns = ctx.broker.txns;
-    if (!txns) {
-        resp.error_code = code(error_code::coordinator_not_available);
-        co_return resp;
-    }
-    if (!txn_coordinator_here(ctx, req.transactional_id)) {
-        resp.error_code = code(error_code::not_coordinator);
-        co_return resp;
-    }
     std::vector<txn::topic_partition> tp{{txn::consumer_offsets_topic, offsets_partition_for(req.group_id)}};
     // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
     auto e = co_await blocking_call<error_code>(ctx.broker, [txns, &req, &tp] {

@@ -23,15 +23,11 @@ awaitable<end_txn_response> handle_end_txn(request_context& ctx, end_txn_request
         resp.error_code = code(error_code::transactional_id_authorization_failed);
         co_return resp;
     }
+    if (auto e = txn_coordinator_refusal(ctx, req.transactional_id); e != error_code::none) {
+        resp.error_code = code(e);
+        co_return resp;
+    }
     auto* txns = ctx.broker.txns;
-    if (!txns) {
-        resp.error_code = code(error_code::coordinator_not_available);
-        co_return resp;
-    }
-    if (!txn_coordinator_here(ctx, req.transactional_id)) {
-        resp.error_code = code(error_code::not_coordinator);
-        co_return resp;
-    }
     const bool v2 = ctx.api_version >= 5;
     // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
     auto r = co_await blocking_call<txn::end_txn_result>(ctx.broker, [txns, &req, v2] {
