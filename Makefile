@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:9092
 DATA_DIR ?= ./data
 
-.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-share bench-connections bench-big-log bench-growth bench-registry bench-console bench-cluster conformance reference fuzz clean
+.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-share bench-connections bench-big-log bench-growth bench-registry bench-console bench-tenancy bench-cluster conformance reference fuzz clean
 
 all: build
 
@@ -99,6 +99,13 @@ bench-registry: broker
 # free in $$TMPDIR; removed afterwards); ~10 minutes. Needs the test venv and Go.
 bench-console: broker
 	.venv/bin/python bench/console_bench.py --out bench/results/console-$$(date -u +%Y-%m-%dT%H%MZ).json
+
+# Tenancy (issue 25): produce / consume throughput, produce-to-consume p50/p99 and broker CPU per MiB
+# with --tenancy off and on in the same run (two SASL users: two tenants when on), the ratios on/off,
+# then Metadata latency for one tenant beside 1,000 tenants x 10 topics; ~5 minutes
+# (TENANCY_ARGS=--tenants 0: the cost part only, ~2). Needs the test venv and Go.
+bench-tenancy: broker
+	.venv/bin/python bench/tenancy_bench.py $(TENANCY_ARGS) --out bench/results/tenancy-$$(date -u +%Y-%m-%dT%H%MZ).json
 
 # Re-records conformance/recordings/*.json against a live Apache Kafka 4.3.1,
 # and conformance/registry/recordings/*.json against Apicurio Registry 2.4.2

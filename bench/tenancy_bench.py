@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
-"""Tenancy benchmark (not a test), issue 25's performance section:
+"""Tenancy benchmark (not a test), issue 25's performance section (`make bench-tenancy`):
 
-1. produce and fetch throughput with --tenancy off and on (one SASL/PLAIN user, its own
-   tenant, no limits), the two modes interleaved round by round, --rounds times, medians;
+1. the cost of tenancy: with --tenancy off and on in the same run, two SASL/PLAIN users
+   (alice and bob: two tenants when on; super user root) each produce to their own topic at
+   once (bench-driver produce, franz-go, acks=1, 1 KiB records, --seconds), then each consumes
+   what it produced, then each runs produce-to-consume latency at --rate-mib MiB/s (p50/p99);
+   the broker's CPU time per MiB is recorded for each step (steadier than rates on a shared
+   host). The modes alternate round by round (--rounds); medians per mode and the ratios
+   on/off are reported, with the load average and the CPU stolen by the host;
 2. Metadata latency for one tenant's topics with 0 other tenants and with --tenants other
    tenants x --topics-per-tenant topics each (created by the super user under their
-   internal names), --metadata-repeats calls each, median and p99.
+   internal names), --metadata-repeats calls each, median and p99 (confluent-kafka; --tenants 0
+   skips it).
 
-    .venv/bin/python bench/tenancy_bench.py [--ketch build/ketch] [--rounds 3] [--mib 64]
-        [--tenants 1000] [--topics-per-tenant 10] [--metadata-repeats 200]
-    (--rounds 0: the Metadata part only)
+    .venv/bin/python bench/tenancy_bench.py [--ketch build/ketch] [--rounds 3] [--seconds 6]
+        [--rate-mib 5] [--tenants 1000] [--topics-per-tenant 10] [--metadata-repeats 200]
+        [--out FILE]   (--rounds 0: the Metadata part only)
 
-confluent-kafka is the client (the same for both modes: a difference is the broker's).
-Prints one JSON object; the data directories are removed afterwards."""
+Needs Go (bench/driver is built into a temporary directory). Prints one JSON object (and
+writes it to --out); the data directories are removed afterwards."""
 
 import argparse
 import json
@@ -24,11 +30,20 @@ import sys
 import tempfile
 import time
 
-from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-USERS = {"alice": "alice-pw", "root": "root-pw"}
+USERS = {"alice": "alice-pw", "bob": "bob-pw", "root": "root-pw"}
+TENANTS = ("alice", "bob")
+
+
+def cpu_ticks():
+    f = [int(x) for x in open("/proc/stat").readline().split()[1:9]]
+    return f[7], sum(f)
+
+
+def load():
+    return float(open("/proc/loadavg").read().split()[0])
 
 
 class broker:
@@ -39,7 +54,7 @@ class broker:
             f.write("".join('[[users]]\nname = "%s"\npassword = "%s"\n' % kv for kv in USERS.items()))
         data, ready = os.path.join(self.dir, "data"), os.path.join(self.dir, "ready")
         args = [ketch, "--listen", "127.0.0.1:0", "--data-dir", data, "--ready-file", ready, "--config", toml,
-                "--schema-registry=false", "--console=false", "--super-users", "User:root",
+                "--schema-registry=false", "--console=false", "--super-users", "User:root", "--log-level", "warn",
                 "--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0"] + (["--tenancy"] if tenancy else [])
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         while not os.path.exists(ready) or not open(ready).read().strip():
@@ -53,10 +68,83 @@ class broker:
         return {"bootstrap.servers": self.bootstrap, "security.protocol": "SASL_PLAINTEXT",
                 "sasl.mechanisms": "PLAIN", "sasl.username": user, "sasl.password": USERS[user]}
 
+    def cpu_ms(self):
+        """The broker's CPU time so far (user + system, /proc/PID/stat), in ms."""
+        f = open("/proc/%d/stat" % self.proc.pid).read().rsplit(")", 1)[1].split()
+        return (int(f[11]) + int(f[12])) * 1000.0 / os.sysconf("SC_CLK_TCK")
+
     def close(self):
         self.proc.terminate()
         self.proc.wait(30)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def drive_all(drv, b, steps):
+    """Runs bench-driver once per (user, args) in `steps` at the same time; their JSON answers."""
+    procs = [subprocess.Popen([drv] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "BENCH_SASL_PLAIN": "%s:%s" % (u, USERS[u])})
+             for u, args in steps]
+    outs = []
+    for p in procs:
+        out, err = p.communicate()
+        if p.returncode != 0:
+            raise RuntimeError("bench-driver: " + err[-500:])
+        outs.append(json.loads(out.strip().splitlines()[-1]))
+    return outs
+
+
+def cost_round(ketch, drv, mode, o):
+    """One broker (tenancy `mode`): both users produce, then consume, then measure latency, at once."""
+    b = broker(ketch, mode == "on")
+    try:
+        for u in TENANTS:
+            for t in ("tp", "tl"):
+                drive_all(drv, b, [(u, ["create-topic", b.bootstrap, "%s-%s" % (t, u), "1"])])
+        l0, (s0, a0), c0 = load(), cpu_ticks(), b.cpu_ms()
+        p = drive_all(drv, b, [(u, ["produce", b.bootstrap, "tp-" + u, "-seconds", str(o.seconds), "-acks", "1"])
+                               for u in TENANTS])
+        c1 = b.cpu_ms()
+        n = [x["bytes"] // 1024 for x in p]
+        c = drive_all(drv, b, [(u, ["consume", b.bootstrap, "tp-" + u, str(k)]) for u, k in zip(TENANTS, n)])
+        c2 = b.cpu_ms()
+        lat = drive_all(drv, b, [(u, ["latency", b.bootstrap, "tl-" + u, "-rate-mib", str(o.rate_mib), "-seconds",
+                                      str(o.seconds), "-acks", "1"]) for u in TENANTS])
+        c3 = b.cpu_ms()
+        s1, a1 = cpu_ticks()
+        mib_p, mib_c = sum(x["bytes"] for x in p) / (1 << 20), sum(x["bytes"] for x in c) / (1 << 20)
+        mib_l = sum(x["records_sent"] for x in lat) * 1024 / (1 << 20)
+        return {"mode": mode, "produce_mib_s": round(sum(x["mib_s"] for x in p), 1),
+                "consume_mib_s": round(sum(x["mib_s"] for x in c), 1),
+                "lat_p50_ms": round(max(x["p50_ms"] for x in lat), 3),
+                "lat_p99_ms": round(max(x["p99_ms"] for x in lat), 3),
+                "ack_p99_ms": round(max(x["ack_p99_ms"] for x in lat), 3),
+                "produce_cpu_ms_per_mib": round((c1 - c0) / mib_p, 3),
+                "consume_cpu_ms_per_mib": round((c2 - c1) / mib_c, 3),
+                "latency_run_cpu_ms_per_mib": round((c3 - c2) / mib_l, 3),
+                "load_start": l0, "load_end": load(), "steal_pct": round(100.0 * (s1 - s0) / max(1, a1 - a0), 2)}
+    finally:
+        b.close()
+
+
+KEYS = ("produce_mib_s", "consume_mib_s", "lat_p50_ms", "lat_p99_ms", "ack_p99_ms", "produce_cpu_ms_per_mib",
+        "consume_cpu_ms_per_mib", "latency_run_cpu_ms_per_mib")
+
+
+def run_cost(ketch, o):
+    tmp = tempfile.mkdtemp(prefix="ketch-tbench-drv-")
+    try:
+        drv = os.path.join(tmp, "bench-driver")
+        subprocess.run(["go", "build", "-o", drv, "."], cwd=os.path.join(HERE, "driver"), check=True)
+        runs = []
+        for r in range(o.rounds):
+            for mode in (("off", "on") if r % 2 == 0 else ("on", "off")):  # no mode always first
+                runs.append(cost_round(ketch, drv, mode, o))
+                print(json.dumps(runs[-1]), file=sys.stderr)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    med = {m: {k: statistics.median(r[k] for r in runs if r["mode"] == m) for k in KEYS} for m in ("off", "on")}
+    med["on_vs_off"] = {k: round(med["on"][k] / med["off"][k], 3) for k in KEYS if med["off"][k] > 0}
+    return {"medians": med, "runs": runs}
 
 
 def create(b, user, names):
@@ -65,33 +153,6 @@ def create(b, user, names):
         fs = a.create_topics([NewTopic(n, 1, 1) for n in names[i:i + 500]], request_timeout=120)
         for f in fs.values():
             f.result(120)
-
-
-def produce_fetch(b, mib):
-    topic = "t%d" % time.monotonic_ns()
-    create(b, "alice", [topic])
-    p = Producer({**b.conf("alice"), "acks": "1", "linger.ms": 5, "batch.size": 262144})
-    value, n = b"x" * 1024, mib * 1024
-    t0 = time.monotonic()
-    for _ in range(n):
-        while True:
-            try:
-                p.produce(topic, value, partition=0)
-                break
-            except BufferError:
-                p.poll(0.001)
-        p.poll(0)
-    p.flush(120)
-    produce_s = time.monotonic() - t0
-    c = Consumer({**b.conf("alice"), "group.id": "g", "enable.auto.commit": False, "fetch.max.bytes": 52428800})
-    c.assign([TopicPartition(topic, 0, 0)])
-    got, t0 = 0, time.monotonic()
-    while got < n:
-        for m in c.consume(min(10000, n - got), 5.0):
-            got += m.error() is None
-    fetch_s = time.monotonic() - t0
-    c.close()
-    return mib / produce_s, mib / fetch_s
 
 
 def metadata_latency(b, repeats):
@@ -119,26 +180,9 @@ def list_groups_latency(b, repeats):
     return {"median_ms": round(statistics.median(times), 3), "p99_ms": round(times[int(len(times) * 0.99) - 1], 3)}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--ketch", default=os.path.join(HERE, "..", "build", "ketch"))
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--mib", type=int, default=64)
-    ap.add_argument("--tenants", type=int, default=1000)
-    ap.add_argument("--topics-per-tenant", type=int, default=10)
-    ap.add_argument("--metadata-repeats", type=int, default=200)
-    o = ap.parse_args()
-    runs = {"off": [], "on": []}
-    for _ in range(o.rounds):
-        for mode in ("off", "on"):
-            b = broker(o.ketch, mode == "on")
-            try:
-                runs[mode].append(produce_fetch(b, o.mib))
-            finally:
-                b.close()
-    out = {mode: {"produce_mib_s": round(statistics.median(r[0] for r in rs), 1),
-                  "fetch_mib_s": round(statistics.median(r[1] for r in rs), 1)} for mode, rs in runs.items() if rs}
-    b = broker(o.ketch, True)
+def run_metadata(ketch, o):
+    b = broker(ketch, True)
+    out = {}
     try:
         create(b, "alice", ["own-%d" % i for i in range(o.topics_per_tenant)])
         out["metadata_alone"] = metadata_latency(b, o.metadata_repeats)
@@ -149,9 +193,31 @@ def main():
         out["list_groups_beside_%d_tenants" % o.tenants] = list_groups_latency(b, o.metadata_repeats)
     finally:
         b.close()
-    out["load_end"] = float(open("/proc/loadavg").read().split()[0])
-    json.dump(out, sys.stdout, indent=1)
-    print()
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ketch", default=os.path.join(HERE, "..", "build", "ketch"))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seconds", type=float, default=6)
+    ap.add_argument("--rate-mib", type=float, default=5)
+    ap.add_argument("--tenants", type=int, default=1000)
+    ap.add_argument("--topics-per-tenant", type=int, default=10)
+    ap.add_argument("--metadata-repeats", type=int, default=200)
+    ap.add_argument("--out")
+    o = ap.parse_args()
+    out = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "load_start": load()}
+    if o.rounds > 0:
+        out["cost"] = run_cost(o.ketch, o)
+    if o.tenants > 0:
+        out.update(run_metadata(o.ketch, o))
+    out["load_end"] = load()
+    text = json.dumps(out, indent=1)
+    print(text)
+    if o.out:
+        with open(o.out, "w") as f:
+            f.write(text + "\n")
 
 
 if __name__ == "__main__":

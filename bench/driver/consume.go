@@ -11,12 +11,11 @@ import (
 // consumer group (direct assignment), and reports the rate from the first poll to the last
 // record. It is the fallback when ConsumerPerformance (which needs a group) cannot run.
 func runConsume(bootstrap, topic string, records int64) {
-	cl, err := kgo.NewClient(
-		kgo.SeedBrokers(bootstrap),
+	cl, err := kgo.NewClient(append(seeds(bootstrap),
 		kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		kgo.FetchMaxPartitionBytes(1<<20),
-	)
+	)...)
 	if err != nil {
 		die("client: %v", err)
 	}

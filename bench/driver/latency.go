@@ -30,8 +30,8 @@ func runLatency(bootstrap, topic string, argv []string) {
 		die("record-size must be >= 8")
 	}
 
-	popts := []kgo.Opt{kgo.SeedBrokers(bootstrap), kgo.DefaultProduceTopic(topic), kgo.ProducerLinger(0),
-		kgo.ProducerBatchCompression(kgo.NoCompression())} // franz-go compresses by default
+	popts := append(seeds(bootstrap), kgo.DefaultProduceTopic(topic), kgo.ProducerLinger(0),
+		kgo.ProducerBatchCompression(kgo.NoCompression())) // franz-go compresses by default
 	if *maxBatch > 0 {
 		popts = append(popts, kgo.ProducerBatchMaxBytes(int32(*maxBatch)))
 	}
@@ -45,8 +45,8 @@ func runLatency(bootstrap, topic string, argv []string) {
 		die("producer: %v", err)
 	}
 	defer prod.Close()
-	cons, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.ConsumeTopics(topic),
-		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchMaxWait(500*time.Millisecond))
+	cons, err := kgo.NewClient(append(seeds(bootstrap), kgo.ConsumeTopics(topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchMaxWait(500*time.Millisecond))...)
 	if err != nil {
 		die("consumer: %v", err)
 	}

@@ -40,7 +40,7 @@ func emit(v any) {
 }
 
 func admin(bootstrap string) (*kadm.Client, func()) {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap))
+	cl, err := kgo.NewClient(seeds(bootstrap)...)
 	if err != nil {
 		die("client: %v", err)
 	}

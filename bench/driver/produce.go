@@ -39,11 +39,11 @@ func runProduce(bootstrap, topic string, argv []string) {
 	defer cancel()
 	var cls []*kgo.Client
 	for i := 0; i < *clients; i++ {
-		opts := []kgo.Opt{kgo.SeedBrokers(bootstrap), kgo.DefaultProduceTopic(topic),
+		opts := append(seeds(bootstrap), kgo.DefaultProduceTopic(topic),
 			kgo.ProducerBatchCompression(kgo.NoCompression()), // franz-go compresses by default
 			// franz-go buffers 10,000 records by default: 10 GiB of 1 MiB records, all sent after
 			// the deadline. 64 MiB keeps what is sent after it small (1 KiB records: unchanged).
-			kgo.MaxBufferedBytes(64 << 20)}
+			kgo.MaxBufferedBytes(64<<20))
 		if *maxBatch > 0 {
 			opts = append(opts, kgo.ProducerBatchMaxBytes(int32(*maxBatch)))
 		}

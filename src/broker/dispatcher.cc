@@ -154,14 +154,30 @@ std::optional<net::handler_result> sasl_gate(request_context& ctx, const kafka::
     return out;
 }
 
+// The console's requests (listener CONSOLE) act as its logged-in user
+// (docs/console.md "Tenants"): an operator's (a super user, or no login on a
+// console without users) see every tenant's internal names; a tenant's
+// user is scoped to its tenant like any of its connections, without taking
+// a connection's place or counting in its metrics. False: a login that
+// names no tenant (the call fails).
+bool scope_console(request_context& ctx) {
+    const auto& p = ctx.conn.principal;
+    if (p.empty() || p == "User:ANONYMOUS") return true;
+    auto a = ctx.broker.tenants->resolve(p, true);
+    if (a.what == tenant::directory::answer::kind::refused) return false;
+    ctx.tenant = std::move(a.tenant);
+    return true;
+}
+
 // --tenancy: the tenant the request's names belong to (tenant/directory.h).
 // False: the connection has none (not authenticated and no anonymous
 // tenant, or a principal that names no valid tenant) and is closed; the
 // requests of a login pass.
 bool scope_tenant(request_context& ctx) {
     const auto key = ctx.api_key;
-    if (ctx.conn.listener_name == "CONSOLE" || key == int16_t(kafka::api_key::api_versions) ||
-        key == int16_t(kafka::api_key::sasl_handshake) || key == int16_t(kafka::api_key::sasl_authenticate))
+    if (ctx.conn.listener_name == "CONSOLE") return scope_console(ctx);
+    if (key == int16_t(kafka::api_key::api_versions) || key == int16_t(kafka::api_key::sasl_handshake) ||
+        key == int16_t(kafka::api_key::sasl_authenticate))
         return true;
     auto a = ctx.broker.tenants->resolve(ctx.conn.principal, ctx.conn.authenticated);
     using kind = tenant::directory::answer::kind;

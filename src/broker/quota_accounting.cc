@@ -28,6 +28,14 @@ security::quota_manager* tenant_rates(request_context& ctx) {
     return ctx.tenant && ctx.broker.tenant_catalog ? &ctx.broker.tenant_catalog->rates() : nullptr;
 }
 
+// A client quota's throttle: the broker's count, and the tenant's (the
+// principal's tenant: ketch_tenant_quota_throttled_total).
+void count_client_throttle(request_context& ctx, security::quota_type type) {
+    ctx.broker.quotas->count_throttled(type);
+    if (ctx.tenant_usage) [[unlikely]]
+        ctx.tenant_usage->quota_throttle(size_t(type));
+}
+
 int32_t record_tenant(request_context& ctx, security::quota_type type, double value, int64_t now) {
     auto* rates = tenant_rates(ctx);
     if (!rates || !rates->enforced(type)) return 0;
@@ -43,7 +51,7 @@ int32_t record_quota(request_context& ctx, security::quota_type type, double val
     int32_t t = 0;
     if (ctx.broker.quotas) {
         t = ctx.broker.quotas->record(type, quota_user(ctx.conn), ctx.client_id.value_or(""), value, now);
-        if (t > 0) ctx.broker.quotas->count_throttled(type);
+        if (t > 0) count_client_throttle(ctx, type);
     }
     if (ctx.tenant) [[unlikely]]
         t = std::max(t, record_tenant(ctx, type, value, now));
@@ -85,7 +93,7 @@ bool charge_mutation(security::mutation_quota& q, int32_t partitions) { return q
 
 void finish_mutations(request_context& ctx, const security::mutation_quota& q) {
     const int32_t t = q.throttle_ms(now_ms());
-    if (t > 0 && ctx.broker.quotas) ctx.broker.quotas->count_throttled(security::quota_type::controller_mutation);
+    if (t > 0 && ctx.broker.quotas) count_client_throttle(ctx, security::quota_type::controller_mutation);
     ctx.throttle_ms = std::max(ctx.throttle_ms, t);
 }
 

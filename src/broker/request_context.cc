@@ -61,4 +61,12 @@ int32_t authorized_operations(const request_context& ctx, security::resource_typ
     return out;
 }
 
+int32_t cluster_authorized_operations(const request_context& ctx, int32_t all) {
+    if (!ctx.broker.authorizer) return all;
+    int32_t out = 0;
+    for (int8_t op = 0; op < 31; ++op)
+        if ((all & (1 << op)) && ctx.authorize_cluster(security::acl_operation(op))) out |= 1 << op;
+    return out;
+}
+
 }  // namespace ketch::broker

@@ -62,6 +62,11 @@ struct request_context {
 // the caller may do on the resource; `all` itself without an authorizer.
 int32_t authorized_operations(const request_context& ctx, security::resource_type type, const std::string& name,
                               int32_t all);
+// The same for the CLUSTER resource as authorize_cluster sees it: for a
+// tenant's request, an operation allowed on its tenant's cluster
+// (T~kafka-cluster) or on kafka-cluster (Metadata / DescribeCluster's
+// cluster_authorized_operations, so a tenant admin sees what it may do).
+int32_t cluster_authorized_operations(const request_context& ctx, int32_t all);
 
 inline int16_t code(error_code e) { return int16_t(e); }
 

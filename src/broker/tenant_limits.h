@@ -60,13 +60,13 @@ void tenant_limits_in(request_context& ctx, kafka::produce_request& req, tenant_
 void tenant_limits_out(request_context& ctx, kafka::produce_response& resp, tenant_held& held);
 
 // The tenant's counters (the metrics' `tenant` label): a request (and a
-// Produce request's bytes) when handled, a response's bytes (Fetch) and its
-// top-level error code when it goes out.
+// Produce request's bytes) when handled, a response's bytes (Fetch,
+// ShareFetch) and its top-level error code when it goes out.
 void count_tenant_request(request_context& ctx);
 template <class Resp>
 void count_tenant_response(request_context& ctx, const Resp& resp, size_t bytes) {
     auto& u = *ctx.tenant_usage;
-    if (ctx.api_key == 1) u.add(u.bytes_out, bytes);
+    if (ctx.api_key == 1 || ctx.api_key == 78) u.add(u.bytes_out, bytes);  // Fetch, ShareFetch
     if constexpr (requires { resp.error_code; })
         if (resp.error_code != 0) u.add(u.errors);
 }

@@ -4,11 +4,13 @@
 // instance with its metric series (name, unit, kind, attributes and the last
 // n points as [time_ms, value]), optionally only the names starting with p.
 // Telemetry is on with the console; the store's bounds are in
-// telemetry/client_store.h.
+// telemetry/client_store.h. With --tenancy both show only the instances of
+// the request's tenant view (console/tenant_view.h; `?tenant=T`).
 #include <chrono>
 
 #include "console/reply.h"
 #include "console/routes.h"
+#include "console/tenant_view.h"
 #include "telemetry/client_metrics_manager.h"
 
 namespace ketch::console {
@@ -42,6 +44,8 @@ json info_json(const telemetry::instance_info& c) {
             {"client_software_name", c.meta.software_name},
             {"client_software_version", c.meta.software_version},
             {"client_source_address", c.meta.source_address},
+            {"principal", c.meta.principal},
+            {"tenant", c.meta.tenant.empty() ? json(nullptr) : json(c.meta.tenant)},
             {"first_seen_ms", c.first_seen_ms},
             {"last_seen_ms", c.last_seen_ms},
             {"last_metrics_ms", c.last_metrics_ms},
@@ -71,16 +75,20 @@ json series_json(const telemetry::series& s, size_t max_points) {
 }  // namespace
 
 void add_clients(http::server& server, const context& ctx) {
-    server.add("GET", "/api/v1/clients", route([&ctx](http::request&) {
+    server.add("GET", "/api/v1/clients", route([&ctx](http::request& req) {
+                   const tenant_view view = view_of(ctx, req);
                    json arr = json::array();
                    if (ctx.telemetry)
-                       for (auto& c : ctx.telemetry->instances(now_ms())) arr.push_back(info_json(c));
+                       for (auto& c : ctx.telemetry->instances(now_ms()))
+                           if (!view.tenant || c.meta.tenant == *view.tenant) arr.push_back(info_json(c));
                    return json_reply({{"enabled", ctx.telemetry != nullptr}, {"clients", std::move(arr)}});
                }));
     server.add("GET", "/api/v1/clients/{instance}", route([&ctx](http::request& req) {
                    auto id = uuid::from_base64(req.param("instance"));
                    if (!id) throw api_error(400, "not a client instance id: " + req.param("instance"));
+                   const tenant_view view = view_of(ctx, req);
                    auto c = ctx.telemetry ? ctx.telemetry->instance(*id, now_ms()) : std::nullopt;
+                   if (c && view.tenant && c->meta.tenant != *view.tenant) c.reset();  // another tenant's: unknown
                    if (!c) throw api_error(404, "unknown client instance: " + req.param("instance"));
                    auto max_points = size_t(query_int(req, "points", 60, 1, 1000));
                    std::string prefix = req.query_value("prefix").value_or("");

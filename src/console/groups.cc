@@ -6,6 +6,7 @@
 #include "console/group_facts.h"
 #include "console/reply.h"
 #include "console/routes.h"
+#include "console/tenant_view.h"
 #include "protocol/messages/consumer_group_describe.h"
 #include "protocol/messages/consumer_protocol_assignment.h"
 #include "protocol/messages/describe_groups.h"
@@ -118,11 +119,12 @@ json describe(const context& ctx, const std::string& who, const std::string& gro
 }
 
 json list(const context& ctx, const std::string& who, const http::request& req) {
+    const tenant_view view = view_of(ctx, req);
     json arr = json::array();
     for (auto& g : list_all(ctx, who)) {
-        if (!of_tenant(ctx, req, g.group_id)) continue;
+        if (!of_tenant(ctx, view, g.group_id)) continue;
         json row = {{"group_id", g.group_id},
-                    {"tenant", tenant_of(ctx, g.group_id)},
+                    {"tenant", tenant_of(ctx, view, g.group_id)},
                     {"type", g.group_type.empty() ? "classic" : g.group_type},
                     {"state", g.group_state},
                     {"protocol_type", g.protocol_type}};

@@ -1,7 +1,6 @@
 #include "console/reply.h"
 
 #include "console/context.h"
-#include "tenant/names.h"
 
 #include <charconv>
 
@@ -47,15 +46,6 @@ json body_object(const http::request& req) {
     if (j.is_discarded()) throw api_error(400, "the body is not valid JSON");
     if (!j.is_object()) throw api_error(400, "the body must be a JSON object");
     return j;
-}
-
-json tenant_of(const context& ctx, const std::string& internal) {
-    return ctx.tenants ? json(std::string(tenant::owner_of(internal))) : json(nullptr);
-}
-
-bool of_tenant(const context& ctx, const http::request& req, const std::string& internal) {
-    auto t = req.query_value("tenant");
-    return !t || !ctx.tenants || tenant::owner_of(internal) == *t;
 }
 
 int64_t query_int(const http::request& req, const std::string& name, int64_t fallback, int64_t lo, int64_t hi) {

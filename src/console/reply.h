@@ -41,9 +41,4 @@ void check_kafka_error(int16_t code, const std::string& what, const std::optiona
 int http_status_of(int16_t kafka_error);
 std::string kafka_error_name(int16_t code);
 
-// --tenancy: the tenant owning an internal name (null without tenancy), and
-// whether it passes the request's `?tenant=T` filter (always without one).
-json tenant_of(const struct context& ctx, const std::string& internal);
-bool of_tenant(const struct context& ctx, const http::request& req, const std::string& internal);
-
 }  // namespace ketch::console

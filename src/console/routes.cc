@@ -21,6 +21,7 @@ void add_routes(http::server& server, const context& ctx) {
     add_clients(server, ctx);
     add_faults(server, ctx);
     add_tenants(server, ctx);
+    add_tenant_view(server, ctx);
     add_assets(server, ctx);
 }
 

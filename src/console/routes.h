@@ -26,6 +26,7 @@ void add_traffic(http::server& server, const context& ctx);
 void add_clients(http::server& server, const context& ctx);
 void add_faults(http::server& server, const context& ctx);
 void add_tenants(http::server& server, const context& ctx);
+void add_tenant_view(http::server& server, const context& ctx);
 void add_assets(http::server& server, const context& ctx);
 
 // The server's own errors (404, 405, 413, ...) as the API's JSON error body.

@@ -5,6 +5,7 @@
 #include "console/kafka_facts.h"
 #include "console/reply.h"
 #include "console/routes.h"
+#include "console/tenant_view.h"
 #include "protocol/messages/create_topics.h"
 #include "protocol/messages/delete_topics.h"
 #include "protocol/messages/describe_configs.h"
@@ -34,8 +35,9 @@ std::map<std::string, std::map<std::string, std::string>> list_configs(const con
 }
 
 json list(const context& ctx, const std::string& who, const http::request& req) {
+    const tenant_view view = view_of(ctx, req);
     auto topics = describe_topics(ctx, who);
-    std::erase_if(topics, [&](const topic_meta& t) { return !of_tenant(ctx, req, t.name); });
+    std::erase_if(topics, [&](const topic_meta& t) { return !of_tenant(ctx, view, t.name); });
     auto sizes = partition_sizes(ctx, who);
     auto configs = list_configs(ctx, who, topics);
     json arr = json::array();
@@ -51,7 +53,7 @@ json list(const context& ctx, const std::string& who, const http::request& req) 
         arr.push_back({{"name", t.name},
                        {"topic_id", t.id.to_base64()},
                        {"internal", t.internal},
-                       {"tenant", tenant_of(ctx, t.name)},
+                       {"tenant", tenant_of(ctx, view, t.name)},
                        {"partitions", t.partitions.size()},
                        {"messages", messages},
                        {"size_bytes", size},
@@ -82,7 +84,9 @@ void add_segments(const context& ctx, const std::string& topic, int32_t partitio
     row["segments"] = std::move(arr);
 }
 
-json describe(const context& ctx, const std::string& who, const std::string& name) {
+json describe(const context& ctx, const http::request& req, const std::string& name) {
+    const std::string who = principal_of(req);
+    const tenant_view view = view_of(ctx, req);
     auto t = describe_topics(ctx, who, name).front();
     auto start = list_offsets(ctx, who, t.name, t.partitions, -2);
     auto hwm = list_offsets(ctx, who, t.name, t.partitions, -1, 0);
@@ -98,7 +102,7 @@ json describe(const context& ctx, const std::string& who, const std::string& nam
                          {"last_stable_offset", lso[p]},
                          {"messages", std::max<int64_t>(0, hwm[p] - start[p])},
                          {"size_bytes", s}});
-        add_segments(ctx, t.name, p, parts.back());
+        add_segments(ctx, internal_name(view, t.name), p, parts.back());
         messages += std::max<int64_t>(0, hwm[p] - start[p]);
         size += s;
     }
@@ -135,7 +139,7 @@ http::response create(const context& ctx, http::request& req) {
     }
     auto r = ctx.kafka->call<kafka::create_topics_request, kafka::create_topics_response>(q, principal_of(req));
     for (auto& res : r.topics) check_kafka_error(res.error_code, "create " + name, res.error_message);
-    return json_reply(describe(ctx, principal_of(req), name), 201);
+    return json_reply(describe(ctx, req, name), 201);
 }
 
 http::response remove(const context& ctx, http::request& req) {
@@ -157,9 +161,8 @@ void add_topics(http::server& server, const context& ctx) {
     server.add("GET", "/api/v1/topics",
                route([&ctx](http::request& req) { return json_reply(list(ctx, principal_of(req), req)); }));
     server.add("POST", "/api/v1/topics", route([&ctx](http::request& req) { return create(ctx, req); }));
-    server.add("GET", "/api/v1/topics/{topic}", route([&ctx](http::request& req) {
-                   return json_reply(describe(ctx, principal_of(req), req.param("topic")));
-               }));
+    server.add("GET", "/api/v1/topics/{topic}",
+               route([&ctx](http::request& req) { return json_reply(describe(ctx, req, req.param("topic"))); }));
     server.add("DELETE", "/api/v1/topics/{topic}", route([&ctx](http::request& req) { return remove(ctx, req); }));
 }
 

@@ -6,6 +6,9 @@
 //   GET /api/v1/traffic/{seq}           one exchange: request and response as JSON
 //   GET /api/v1/traffic/{seq}/records   the records of a Produce request
 //   GET /api/v1/traffic/connections     the last 200 connection events
+// With --tenancy every path shows only the exchanges and events of the
+// request's tenant view (console/tenant_view.h: a tenant's user its own,
+// an operator all or `?tenant=T`'s), by the connection's principal.
 #include <map>
 #include <mutex>
 
@@ -13,6 +16,7 @@
 #include "console/kafka_facts.h"
 #include "console/reply.h"
 #include "console/routes.h"
+#include "console/tenant_view.h"
 #include "console/traffic_decode.h"
 #include "protocol/messages/api_table.h"
 
@@ -104,6 +108,7 @@ std::vector<std::string> topic_names(const context& ctx, const std::string& who,
 }
 
 json list(const context& ctx, summary_cache& cache, const http::request& req) {
+    const tenant_view view = view_of(ctx, req);
     auto& r = ring(ctx);
     r.watch(wall_ms());
     const uint64_t after = uint64_t(query_int(req, "after", 0, 0, INT64_MAX));
@@ -134,6 +139,7 @@ json list(const context& ctx, summary_cache& cache, const http::request& req) {
         if (!client.empty() && e.client_id.find(client) == std::string::npos) continue;
         if (!api.empty() && lower(api_name(e.api_key)) != api && api != std::to_string(e.api_key)) continue;
         if (conn && e.conn_id != uint64_t(conn)) continue;
+        if (!sees_principal(ctx, view, e.principal)) continue;
         auto d = cache.get(e);
         auto topics = topic_names(ctx, principal_of(req), *d, by_id, ids_loaded);
         if (!topic.empty() && std::find(topics.begin(), topics.end(), topic) == topics.end()) continue;
@@ -146,11 +152,36 @@ json list(const context& ctx, summary_cache& cache, const http::request& req) {
     return {{"exchanges", rows}, {"last_seq", last}, {"recording", r.active()}, {"kept_bytes", r.kept_bytes()}};
 }
 
-uint64_t seq_param(const http::request& req) {
+// One exchange the request may see (404 for another tenant's, as for one no
+// longer kept).
+std::optional<inspect::exchange> exchange_of(const context& ctx, const http::request& req) {
+    const tenant_view view = view_of(ctx, req);
     const std::string& s = req.param("seq");
     if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
         throw api_error(400, "the exchange number must be a non-negative integer");
-    return std::stoull(s);
+    auto e = ring(ctx).find(std::stoull(s));
+    if (!e || !sees_principal(ctx, view, e->principal))
+        throw api_error(404, "exchange " + req.param("seq") + " is no longer in the ring");
+    return e;
+}
+
+json events(const context& ctx, const http::request& req) {
+    const tenant_view view = view_of(ctx, req);
+    auto& r = ring(ctx);
+    r.watch(wall_ms());
+    json arr = json::array();
+    for (auto& e : r.events()) {
+        if (!sees_principal(ctx, view, e.principal)) continue;
+        arr.push_back({{"seq", e.seq},
+                       {"time_ms", e.time_ms},
+                       {"connection", e.conn_id},
+                       {"kind", e.kind},
+                       {"peer", e.peer},
+                       {"listener", e.listener},
+                       {"principal", e.principal},
+                       {"detail", e.detail}});
+    }
+    return {{"events", arr}};
 }
 
 }  // namespace
@@ -159,24 +190,10 @@ void add_traffic(http::server& server, const context& ctx) {
     auto cache = std::make_shared<summary_cache>();
     server.add("GET", "/api/v1/traffic",
                route([&ctx, cache](http::request& req) { return json_reply(list(ctx, *cache, req)); }));
-    server.add("GET", "/api/v1/traffic/connections", route([&ctx](http::request&) {
-                   auto& r = ring(ctx);
-                   r.watch(wall_ms());
-                   json arr = json::array();
-                   for (auto& e : r.events())
-                       arr.push_back({{"seq", e.seq},
-                                      {"time_ms", e.time_ms},
-                                      {"connection", e.conn_id},
-                                      {"kind", e.kind},
-                                      {"peer", e.peer},
-                                      {"listener", e.listener},
-                                      {"principal", e.principal},
-                                      {"detail", e.detail}});
-                   return json_reply({{"events", arr}});
-               }));
+    server.add("GET", "/api/v1/traffic/connections",
+               route([&ctx](http::request& req) { return json_reply(events(ctx, req)); }));
     server.add("GET", "/api/v1/traffic/{seq}", route([&ctx](http::request& req) {
-                   auto e = ring(ctx).find(seq_param(req));
-                   if (!e) throw api_error(404, "exchange " + req.param("seq") + " is no longer in the ring");
+                   auto e = exchange_of(ctx, req);
                    auto d = decode_exchange(*e);
                    std::map<std::string, std::string> by_id;
                    bool loaded = false;
@@ -187,8 +204,7 @@ void add_traffic(http::server& server, const context& ctx) {
                    return json_reply(j);
                }));
     server.add("GET", "/api/v1/traffic/{seq}/records", route([&ctx](http::request& req) {
-                   auto e = ring(ctx).find(seq_param(req));
-                   if (!e) throw api_error(404, "exchange " + req.param("seq") + " is no longer in the ring");
+                   auto e = exchange_of(ctx, req);
                    if (e->api_key != 0) throw api_error(400, "only a Produce request carries records");
                    if (e->request.empty()) throw api_error(404, "the request's bytes are no longer kept");
                    return json_reply({{"records", produce_records(*e)}});

@@ -73,7 +73,8 @@ log_result<compaction_recovery_report> recover_compaction_files(io::file_system&
         // The swap replaces every segment whose base offset lies in [B, E).
         for (int64_t b : logs) {
             if (b < range.base || b >= range.end) continue;
-            for (auto suffix : {k_index_suffix, k_time_index_suffix, k_txn_index_suffix, k_log_suffix}) {
+            for (auto suffix :
+                 {k_index_suffix, k_time_index_suffix, k_txn_index_suffix, k_flushed_suffix, k_log_suffix}) {
                 if (auto st = remove_if_present(fs, io::join_path(dir, segment_file_name(b, suffix))); !st)
                     return failure{st.error()};
             }

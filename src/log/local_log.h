@@ -4,6 +4,7 @@
 // Lock rules (acquire only in this order; never the reverse):
 //   clean_mu_ -> append_mu_     -> sync_mu_ -> segments_mu_
 //   flush_mu_ -> checkpoint_mu_ -> sync_mu_ -> segments_mu_
+//   flush_mu_ -> append_mu_ (capture_journal: briefly, never across an fsync)
 //   * clean_mu_: one compaction at a time (local_log_compact.cc).
 //   * append_mu_: one appender at a time; also roll, retention, delete_records
 //     and set_config (anything that changes the segment list). Held for one
@@ -36,7 +37,10 @@
 //
 // Recovery on open: segments at or past the checkpoint's recovery point (the
 // active one, and closed ones not yet finalized) are scanned batch by batch:
-// framing, CRC-32C, increasing offsets. The file is cut at the first invalid
+// framing, CRC-32C, increasing offsets — from the end of what their flush
+// journal (segment_journal.h, written after each flush) says was synced, or
+// from the start without a usable one; the producer state then starts from
+// the journal's image and replays only the batches after it. The file is cut at the first invalid
 // byte, later segments are dropped, and the indexes are rebuilt. Closed
 // segments below it load their index files, and are rebuilt if those are
 // missing or malformed. With clean_shutdown, the last segment's index files
@@ -48,6 +52,7 @@
 #include <climits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -185,8 +190,10 @@ private:
     // Rebuilds producers_ and the aborted indexes of segments at or after the
     // snapshot used: from the newest snapshot at or below `replay_from`, then
     // the batches after it. Called by load() before publishing `list`.
+    // `start_image`: a producer-state image (a flush journal's) to start from
+    // instead of a snapshot file; empty: none.
     log_status rebuild_producer_state(const segment_list& list, int64_t replay_from,
-                                      const std::vector<int64_t>& snapshots);
+                                      const std::vector<int64_t>& snapshots, const bytes& start_image = {});
     log_status write_snapshot(int64_t offset, byte_view image);
     // `holder`: the segment out's last slice was read from.
     void collect_aborted(const segment_list& segs, int64_t offset, const segment* holder, read_result& out) const;
@@ -195,8 +202,11 @@ private:
     int64_t now_ms() const { return opt_.clock_ms(); }
 
     // sync path (local_log_sync.cc)
-    log_status sync_data_locked();  // flush_mu_ held
-    void finalize_closed_locked();  // flush_mu_ held
+    // `every_flush`: record a flush journal entry even if the last one is
+    // recent (flush()); group-commit passes record one per k_journal_every_ms
+    // or k_journal_every_bytes.
+    log_status sync_data_locked(bool every_flush = false);  // flush_mu_ held
+    void finalize_closed_locked();                          // flush_mu_ held
     log_status finalize_segment(segment& s);
     // Queues a flush pass on the flusher; without one (or once it stopped)
     // runs it here if allowed, else leaves it to the next flush()/close().
@@ -204,6 +214,22 @@ private:
     void complete(std::vector<waiter>& ws);
     log_error storage_failed_error() const;
     log_status save_checkpoint();
+
+    // flush journal (local_log_journal.cc): the active segment's record is
+    // taken before its fdatasync (under append_mu_, so size, indexes and
+    // producer state agree) and appended to <base>.flushed after it.
+    struct journal_write {
+        std::shared_ptr<segment> seg;
+        bytes record;
+        uint64_t at = 0;  // file position
+        segment::journal_cursor after;
+    };
+    std::optional<journal_write> capture_journal(bool every_flush);
+    void write_journal_locked();  // flush_mu_ held
+    // Reads the journal of a segment about to be recovered; nullopt: none usable.
+    std::optional<journal_contents> read_journal(int64_t base) const;
+    // After recover(): where the next journal record goes.
+    void resume_journal(segment& seg, const std::optional<journal_contents>& j);
 
     // segment removal (local_log_retention.cc): detaches the first `count`
     // closed segments and raises the log start; append_mu_ held.
@@ -249,6 +275,7 @@ private:
     std::atomic<int64_t> last_flush_steady_ms_{0};
 
     std::mutex flush_mu_;
+    std::optional<journal_write> pending_journal_;  // flush_mu_: synced, to be written
     mutable std::mutex sync_mu_;
     std::vector<waiter> waiters_;  // sync_mu_
     bool queued_ = false;          // sync_mu_: a pass is scheduled

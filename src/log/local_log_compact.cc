@@ -76,7 +76,7 @@ log_result<local_log::swap_outcome> local_log::replace_segments(const std::vecto
             if (auto st = fs.rename(s->path(k_log_suffix), io::join_path(dir, deleted_file_name(s->base_offset())));
                 !st)
                 return fail(st.error());
-            for (auto suffix : {k_index_suffix, k_time_index_suffix, k_txn_index_suffix}) {
+            for (auto suffix : {k_index_suffix, k_time_index_suffix, k_txn_index_suffix, k_flushed_suffix}) {
                 auto st = fs.remove(s->path(suffix));
                 if (!st && st.error().kind != io::io_errc::not_found) return fail(st.error());
             }

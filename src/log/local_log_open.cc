@@ -21,7 +21,7 @@ log_result<std::shared_ptr<local_log>> local_log::open(options opt) {
 }
 
 log_status local_log::delete_segment_files(int64_t base) {
-    for (auto suffix : {k_index_suffix, k_time_index_suffix, k_txn_index_suffix, k_log_suffix}) {
+    for (auto suffix : {k_index_suffix, k_time_index_suffix, k_txn_index_suffix, k_flushed_suffix, k_log_suffix}) {
         auto st = opt_.fs->remove(io::join_path(opt_.dir, segment_file_name(base, suffix)));
         if (!st && st.error().kind != io::io_errc::not_found) return failure{from_io(st.error())};
     }
@@ -36,6 +36,7 @@ struct local_log::load_state {
     int64_t log_start = 0;
     int64_t recovery_point = 0;
     int64_t first_scanned = INT64_MAX;  // producer state replays from a snapshot at or below it
+    bytes journal_image;                // the producer state the first scanned segment's flush journal holds
     std::vector<std::shared_ptr<segment>> to_finalize;
 };
 
@@ -56,7 +57,7 @@ void scan_dir(io::file_system& fs, const std::string& dir, const std::vector<io:
             (void)fs.remove(io::join_path(dir, e.name));
             removed_any = true;
         } else {
-            for (auto suffix : {k_index_suffix, k_time_index_suffix, k_txn_index_suffix})
+            for (auto suffix : {k_index_suffix, k_time_index_suffix, k_txn_index_suffix, k_flushed_suffix})
                 if (auto i = parse_segment_file_name(e.name, suffix)) index_files[*i].push_back(e.name);
         }
     }
@@ -150,8 +151,13 @@ log_status local_log::open_segments(load_state& st, segment_list& list) {
         }
         uint64_t cut = 0;
         if (recover) {
-            auto r = (*seg)->recover(config_.index_interval_bytes);
+            // What the last flush recorded is trusted; only the bytes after it are scanned.
+            auto journal = read_journal(st.bases[i]);
+            auto r = (*seg)->recover(config_.index_interval_bytes, journal ? &*journal : nullptr);
             if (!r) return failure{r.error()};
+            resume_journal(**seg, journal);
+            if (st.first_scanned == INT64_MAX && (*seg)->recovered_from_journal() > 0)
+                st.journal_image = journal->producer_image;
             st.first_scanned = std::min(st.first_scanned, st.bases[i]);
             cut = *r;
             ++report_.segments_recovered;
@@ -208,7 +214,7 @@ log_status local_log::recover_producer_state(load_state& st, const segment_list&
             ++it;
         }
     }
-    if (auto s = rebuild_producer_state(list, st.first_scanned, st.snapshots); !s) return s;
+    if (auto s = rebuild_producer_state(list, st.first_scanned, st.snapshots, st.journal_image); !s) return s;
     for (const auto& seg : st.to_finalize)
         if (auto s = finalize_segment(*seg); !s) return s;
     for (size_t i = 0; i + 3 < st.snapshots.size(); ++i)

@@ -76,12 +76,22 @@ log_status local_log::write_snapshot(int64_t offset, byte_view image) {
 }
 
 log_status local_log::rebuild_producer_state(const segment_list& list, int64_t replay_from,
-                                             const std::vector<int64_t>& snapshots) {
+                                             const std::vector<int64_t>& snapshots, const bytes& start_image) {
     producers_.clear();
     if (list.empty()) return ok_v;
     int64_t leo = list.back()->next_offset();
     int64_t start = list.front()->base_offset();
-    for (auto it = snapshots.rbegin(); it != snapshots.rend(); ++it) {
+    // A flush journal's image: the state after its synced prefix, so only the
+    // tail after it is replayed.
+    bool from_journal = false;
+    if (auto loaded = start_image.empty() ? std::nullopt : producer_state::parse(start_image)) {
+        if (loaded->offset >= start && loaded->offset <= leo) {
+            producers_ = std::move(loaded->state);
+            start = loaded->offset;
+            from_journal = true;
+        }
+    }
+    for (auto it = snapshots.rbegin(); it != snapshots.rend() && !from_journal; ++it) {
         if (*it > std::min(replay_from, leo)) continue;
         auto image = io::read_file(*opt_.fs, io::join_path(opt_.dir, segment_file_name(*it, k_snapshot_suffix)));
         if (!image) continue;

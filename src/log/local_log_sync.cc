@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "log/local_log.h"
+#include "log/log_format.h"
 
 namespace ketch::log {
 
@@ -19,9 +20,10 @@ int64_t local_log::durable_offset() const {
 
 // Syncs every segment with unsynced bytes, then (after a roll) the directory.
 // Every offset below the log end read at the start is then durable.
-log_status local_log::sync_data_locked() {
+log_status local_log::sync_data_locked(bool every_flush) {
     if (failed_.load()) return failure{storage_failed_error()};
     int64_t target = log_end_.load(std::memory_order_acquire);
+    auto journal = capture_journal(every_flush);  // before the syncs: they cover it
     auto segs = snapshot();
     auto fail = [&](const io::io_error& e) -> log_status {
         failed_.store(true);
@@ -44,6 +46,7 @@ log_status local_log::sync_data_locked() {
         if (auto st = opt_.on_first_sync(); !st) return fail(st.error());
         opt_.on_first_sync = nullptr;
     }
+    if (journal) pending_journal_ = std::move(journal);  // written after the waiters are answered
     std::lock_guard lk(sync_mu_);
     durable_ = std::max(durable_, target);
     return ok_v;
@@ -63,6 +66,9 @@ log_status local_log::finalize_segment(segment& s) {
         if (auto st = write_snapshot(s.next_offset(), *s.snapshot_at_end); !st) return st;
         s.snapshot_at_end.reset();
     }
+    // Its index files now say what the flush journal said (and more).
+    (void)opt_.fs->remove(s.path(k_flushed_suffix));
+    s.journaled = {};
     return ok_v;
 }
 
@@ -70,6 +76,7 @@ log_status local_log::finalize_segment(segment& s) {
 // recovery point past them. An index write failure is only logged: the
 // segment stays below the recovery point's reach and is retried next pass.
 void local_log::finalize_closed_locked() {
+    write_journal_locked();
     segment_list pending;
     {
         std::lock_guard lk(sync_mu_);
@@ -189,7 +196,7 @@ void local_log::sync_async(int64_t end_offset, std::function<void(log_status)> d
 log_status local_log::flush() {
     if (closed_flag_.load()) return failure{log_error{log_errc::closed, "log closed: " + opt_.dir}};
     std::lock_guard fl(flush_mu_);
-    auto st = sync_data_locked();
+    auto st = sync_data_locked(true);
     if (st) finalize_closed_locked();
     return st;
 }

@@ -7,6 +7,7 @@
 //   <dir>/<20-digit base offset>.timeindex  time index (closed segments)
 //   <dir>/<20-digit base offset>.txnindex   aborted transactions (Kafka's layout; closed segments)
 //   <dir>/<20-digit offset>.snapshot        producer state before that offset
+//   <dir>/<20-digit base offset>.flushed    flush journal (segments not yet finalized)
 //   <dir>/checkpoint                        log start offset + recovery point
 #pragma once
 
@@ -22,6 +23,7 @@ inline constexpr std::string_view k_index_suffix = ".index";
 inline constexpr std::string_view k_time_index_suffix = ".timeindex";
 inline constexpr std::string_view k_txn_index_suffix = ".txnindex";
 inline constexpr std::string_view k_snapshot_suffix = ".snapshot";
+inline constexpr std::string_view k_flushed_suffix = ".flushed";  // flush journal (segment_journal.h)
 inline constexpr std::string_view k_tmp_suffix = ".tmp";
 inline constexpr std::string_view k_checkpoint_file = "checkpoint";
 inline constexpr size_t k_segment_name_digits = 20;

@@ -40,6 +40,12 @@ std::vector<offset_index::entry> offset_index::entries() const {
     return entries_;
 }
 
+std::vector<offset_index::entry> offset_index::entries_from(size_t first) const {
+    std::lock_guard lk(mu_);
+    if (first >= entries_.size()) return {};
+    return {entries_.begin() + long(first), entries_.end()};
+}
+
 void offset_index::reset(std::vector<entry> entries) {
     std::lock_guard lk(mu_);
     entries_ = std::move(entries);

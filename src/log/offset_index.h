@@ -44,6 +44,8 @@ public:
     std::optional<int64_t> first_offset_at_or_after(uint64_t position) const;
     size_t size() const;
     std::vector<entry> entries() const;
+    // Entries from the first-th on (the flush journal's delta).
+    std::vector<entry> entries_from(size_t first) const;
     void reset(std::vector<entry> entries);
 
     // The .index file image (index_file.h envelope).

@@ -34,6 +34,8 @@ std::string segment::path(std::string_view suffix) const {
 
 void segment::index_batch(const record::batch_header& h, uint64_t position, uint32_t index_interval_bytes) {
     if (position == 0) first_batch_ts_ = h.max_timestamp;
+    last_batch_position_ = position;
+    last_batch_crc_ = h.crc;
     times_.observe(h.max_timestamp, h.base_offset);
     if (position - last_indexed_position_ >= index_interval_bytes && position > 0) {
         index_.append(h.base_offset, position);
@@ -111,6 +113,8 @@ log_result<bool> segment::load_index_files(io::file_system& fs) {
         if (h.base_offset < next || h.last_offset() - base_ > k_max_relative_offset) return false;
         next = h.last_offset() + 1;
         first = false;
+        last_batch_position_ = (*b)->position;
+        last_batch_crc_ = h.crc;
     }
     // The final time entry names a batch below next_offset.
     if (!times->empty() && base_ + int64_t(times->back().relative_offset) >= next) return false;

@@ -28,6 +28,7 @@
 #include "log/offset_index.h"
 #include "log/producer_state.h"
 #include "log/record_timestamps.h"
+#include "log/segment_journal.h"
 #include "log/time_index.h"
 
 namespace ketch::log {
@@ -71,7 +72,12 @@ public:
     // Validates every batch from the start (framing, CRC-32C, offsets
     // increasing and within this segment), cuts the file at the first invalid
     // byte and rebuilds both indexes. Returns the number of bytes cut.
-    log_result<uint64_t> recover(uint32_t index_interval_bytes);
+    // With `flushed` (the segment's flush journal) that matches the file, the
+    // prefix it describes is trusted (its indexes and aborted transactions
+    // taken from it) and only the bytes after it are validated.
+    log_result<uint64_t> recover(uint32_t index_interval_bytes, const journal_contents* flushed = nullptr);
+    // Bytes the last recover() took from the flush journal without reading (0: full scan).
+    uint64_t recovered_from_journal() const { return from_journal_; }
 
     // Loads the index files written by write_index_files and checks the tail
     // of the log file after the last index entry (framing only). Returns false
@@ -98,6 +104,17 @@ public:
 
     // Bytes of data made durable by the flusher (touched only by it).
     std::atomic<uint64_t> synced_size{0};
+
+    // Where the segment stands now, for a flush journal record (writer side).
+    journal_point flush_point() const;
+    // What the flush journal file holds (the flusher's, under the log's flush lock).
+    struct journal_cursor {
+        uint64_t file_end = 0;                     // 0: the file is (re)written from the start
+        uint64_t size = 0;                         // the segment size of the last record
+        size_t index = 0, times = 0, aborted = 0;  // entries recorded so far
+        int64_t steady_ms = 0;                     // when the last record was taken
+    };
+    journal_cursor journaled;
 
     // --- readers ---
 
@@ -126,9 +143,13 @@ private:
     time_index times_;
     mutable std::mutex aborted_mu_;
     std::vector<aborted_txn> aborted_;  // aborted_mu_
+    bool journal_matches(const journal_contents& j, uint64_t on_disk) const;
     // Writer-only state.
     uint64_t last_indexed_position_ = 0;
     int64_t first_batch_ts_ = k_no_timestamp;
+    uint64_t last_batch_position_ = 0;
+    uint32_t last_batch_crc_ = 0;
+    uint64_t from_journal_ = 0;
 };
 
 }  // namespace ketch::log

@@ -39,6 +39,12 @@ std::vector<time_index::entry> time_index::entries() const {
     return entries_;
 }
 
+std::vector<time_index::entry> time_index::entries_from(size_t first) const {
+    std::lock_guard lk(mu_);
+    if (first >= entries_.size()) return {};
+    return {entries_.begin() + long(first), entries_.end()};
+}
+
 void time_index::reset(std::vector<entry> entries, max_entry max) {
     std::lock_guard lk(mu_);
     entries_ = std::move(entries);

@@ -33,6 +33,7 @@ public:
     struct max_entry {
         int64_t timestamp = k_no_timestamp;
         int64_t offset = 0;  // base offset of the first batch with that max timestamp
+        friend bool operator==(const max_entry&, const max_entry&) = default;
     };
 
     explicit time_index(int64_t base_offset) : base_(base_offset), max_{k_no_timestamp, base_offset} {}
@@ -48,6 +49,8 @@ public:
     // whose timestamp is <= it; the segment base when there is none.
     int64_t lookup(int64_t timestamp) const;
     std::vector<entry> entries() const;
+    // Entries from the first-th on (the flush journal's delta).
+    std::vector<entry> entries_from(size_t first) const;
     // Replaces everything (recovery, loading a closed segment).
     void reset(std::vector<entry> entries, max_entry max);
 

@@ -87,7 +87,7 @@ append_outcome service::append(const meta::resolved_topic& topic, int32_t partit
     // LogAppendInfo, whose log append time is the original's max timestamp).
     take_result(out, r, store);
     if (!r.ok()) return out;
-    if (!r->duplicate) accounts_.add(topic.t.name, int64_t(batch.size()));  // the log grows by the batch
+    if (!r->duplicate) accounts_.add(store, topic.t.name, int64_t(batch.size()));  // the log grows by the batch
     out.store = std::move(part->store);
     if (!r->duplicate) waiters_.notify(topic.t.name, partition);
     return out;
@@ -206,7 +206,7 @@ std::vector<error_code> service::write_txn_markers(const std::vector<txn::topic_
         // goes into the aborted-transactions index.
         const int64_t before = accounts_.enabled() ? int64_t(h->store->size_bytes()) : 0;
         auto r = h->store->append_txn_marker(producer_id, producer_epoch, commit, coordinator_epoch, now);
-        if (r.ok() && accounts_.enabled()) accounts_.add(tp.topic, int64_t(h->store->size_bytes()) - before);
+        if (r.ok() && accounts_.enabled()) accounts_.add(*h->store, tp.topic, int64_t(h->store->size_bytes()) - before);
         if (!r.ok()) {
             const auto code = r.error().code;
             if (code == log::log_errc::invalid_producer_epoch || code == log::log_errc::coordinator_fenced) {

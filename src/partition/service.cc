@@ -87,7 +87,7 @@ result<int64_t, error_code> service::delete_records(const partition_handle& p, i
     const int64_t before = accounts_.enabled() ? int64_t(s.size_bytes()) : 0;
     auto r = s.delete_records_before(target);
     if (!r.ok()) return failure{read_error(r.error().code)};
-    if (accounts_.enabled()) accounts_.add(p.topic, int64_t(s.size_bytes()) - before);
+    if (accounts_.enabled()) accounts_.add(s, p.topic, int64_t(s.size_bytes()) - before);
     return *r;
 }
 
@@ -104,7 +104,7 @@ void service::count_storage() {
     if (!accounts_.enabled()) return;
     accounts_.reset();
     for (const auto& tp : engine_.partitions())
-        if (auto s = engine_.get(tp)) accounts_.add(tp.topic, int64_t(s->size_bytes()));
+        if (auto s = engine_.get(tp)) accounts_.add(*s, tp.topic, int64_t(s->size_bytes()));
 }
 
 void service::apply_topic_settings(const meta::topic& t) {
@@ -121,7 +121,7 @@ void service::remove_topic(const meta::topic& t) {
     for (int32_t p = 0; p < t.partition_count; ++p) {
         tps.push_back({t.name, p});
         if (auto s = engine_.get(tps.back()); s && accounts_.enabled())
-            accounts_.add(t.name, -int64_t(s->size_bytes()));
+            accounts_.add(*s, t.name, -int64_t(s->size_bytes()));
     }
     if (auto st = engine_.remove_all(tps); !st.ok())
         spdlog::error("deleting the logs of {}: {}", t.name, st.error().message);

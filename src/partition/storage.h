@@ -32,6 +32,7 @@
 #include "log/partition_dir.h"
 #include "log/partition_log.h"
 #include "log/producer_state.h"
+#include "partition/account_slot.h"
 
 namespace ketch::partition {
 
@@ -95,6 +96,13 @@ public:
     virtual size_t expire_producers(int64_t now_ms, int64_t expiration_ms) = 0;
 
     virtual void set_config(const log::log_config& c) = 0;
+
+    // The partition's bytes-held account (account_slot.h), set and read only
+    // by the partition service's storage_accounts; never by the engine.
+    account_slot& account() { return account_; }
+
+private:
+    account_slot account_;
 };
 
 class storage_engine {

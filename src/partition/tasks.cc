@@ -50,7 +50,7 @@ void service::run_retention() {
         if (!r.ok()) {
             spdlog::warn("retention of {}-{}: {}", tp.topic, tp.partition, r.error().message);
         } else if (r->segments_deleted > 0) {
-            accounts_.add(tp.topic, -int64_t(r->bytes_deleted));
+            accounts_.add(*s, tp.topic, -int64_t(r->bytes_deleted));
             spdlog::info("retention deleted {} segment(s) of {}-{} ({} bytes); log start now {}", r->segments_deleted,
                          tp.topic, tp.partition, r->bytes_deleted, r->log_start_offset);
         }
@@ -71,7 +71,7 @@ void service::run_cleaner(double io_max_bytes_per_second, const std::function<bo
             if (r.error().code != log::log_errc::closed)
                 spdlog::warn("cleaning {}-{}: {}", tp.topic, tp.partition, r.error().message);
         } else if (r->cleaned) {
-            accounts_.add(tp.topic, int64_t(r->bytes_after) - int64_t(r->bytes_before));
+            accounts_.add(*s, tp.topic, int64_t(r->bytes_after) - int64_t(r->bytes_before));
             spdlog::info("cleaned {}-{}: offsets [{}, {}) dirty ratio {:.2f}, {} -> {} bytes, kept {} of {} records",
                          tp.topic, tp.partition, r->first_dirty_offset, r->end_offset, r->dirty_ratio, r->bytes_before,
                          r->bytes_after, r->records_kept, r->records_read);

@@ -24,6 +24,8 @@ struct client_meta {
     std::string software_name, software_version;
     std::string source_address;
     std::string source_port;
+    std::string principal;  // the connection's ("User:alice")
+    std::string tenant;     // --tenancy: the connection's tenant (empty: none)
 };
 
 struct subscription {

@@ -1,6 +1,6 @@
 // What a tenant did, for the metrics page (docs/metrics.md, the `tenant`
-// label): requests, bytes in and out, throttled responses, connections and
-// refusals by reason. Relaxed atomics: counts, ordered with nothing; a
+// label): requests, bytes in and out, responses throttled by its limits and
+// by client quotas, connections and refusals by reason. Relaxed atomics: counts, ordered with nothing; a
 // tenant's counters live as long as the broker (a deleted tenant's stop
 // growing).
 #pragma once
@@ -20,19 +20,25 @@ inline constexpr std::array<std::string_view, 4> refusal_names = {"max_topics", 
 enum class rate { produce, fetch, request };
 inline constexpr std::array<std::string_view, 3> rate_names = {"producer_byte_rate", "consumer_byte_rate",
                                                                "request_percentage"};
+// The client quotas (by user / client id) that throttle a tenant's principals,
+// in security::quota_type's order.
+inline constexpr std::array<std::string_view, 4> client_quota_names = {
+    "producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate"};
 
 struct usage {
     std::atomic<uint64_t> requests{0};
     std::atomic<uint64_t> errors{0};      // responses whose top-level or first error code was not 0
     std::atomic<uint64_t> bytes_in{0};    // produced record batch bytes
-    std::atomic<uint64_t> bytes_out{0};   // fetched record bytes
+    std::atomic<uint64_t> bytes_out{0};   // Fetch and ShareFetch response bytes
     std::atomic<int64_t> connections{0};  // open now (counted at their first request)
-    std::array<std::atomic<uint64_t>, rate_names.size()> throttled{};  // by the tenant's limits
+    std::array<std::atomic<uint64_t>, rate_names.size()> throttled{};                // by the tenant's limits
+    std::array<std::atomic<uint64_t>, client_quota_names.size()> quota_throttled{};  // by a client quota
     std::array<std::atomic<uint64_t>, refusal_names.size()> refused{};
 
     void add(std::atomic<uint64_t>& c, uint64_t n = 1) { c.fetch_add(n, std::memory_order_relaxed); }
     void refuse(refusal r) { add(refused[size_t(r)]); }
     void throttle(rate r) { add(throttled[size_t(r)]); }
+    void quota_throttle(size_t client_quota) { add(quota_throttled[client_quota]); }
 };
 
 }  // namespace ketch::tenant

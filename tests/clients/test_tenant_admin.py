@@ -170,3 +170,35 @@ def test_hostile_grants_are_refused_and_nothing_leaks(conf, admins, made):
 
 def _has_ci(conf, admins):
     return "alice~ci" in conf("describe-user-scram-credentials", {"config": admins.root})["users"]
+
+
+def test_the_cluster_operations_are_those_of_the_tenants_cluster(conf, admins, made):
+    """DescribeCluster's (and Metadata's) cluster_authorized_operations for a tenant's
+    principal are computed on its tenant's CLUSTER resource (T~kafka-cluster), as
+    authorize_cluster enforces them: alice, with ALL on alice~kafka-cluster only, sees every
+    cluster operation (before: none, computed on kafka-cluster). Kafka computes them with
+    AuthHelper.authorizedOperations(request, Resource.CLUSTER) once DESCRIBE on the cluster is
+    allowed, else 0 (core/src/main/scala/kafka/server/AuthHelper.scala
+    computeDescribeClusterResponse; KafkaApis.scala handleTopicMetadataRequest)."""
+
+    def ops(who):
+        out = conf("describe-cluster", {"include_authorized_operations": True, "config": who})
+        return out["authorized_operations"]
+
+    every = ["ALTER", "ALTER_CONFIGS", "CLUSTER_ACTION", "CREATE", "DESCRIBE", "DESCRIBE_CONFIGS", "IDEMPOTENT_WRITE"]
+    assert ops(admins.alice) == every
+    assert ops(admins.root) == every
+    # A user of alice's tenant with DESCRIBE and DESCRIBE_CONFIGS on its tenant's cluster (the
+    # tenant admin writes "kafka-cluster": alice~kafka-cluster) sees exactly those two.
+    ci = scram("alice~ci", "ci-pw")
+    assert ops(ci) == []  # no DESCRIBE on any cluster: none
+    grants = [acl("CLUSTER", "kafka-cluster", "User:ci", op) for op in ("DESCRIBE", "DESCRIBE_CONFIGS")]
+    assert create_acls(conf, admins.alice, grants) == [None] * 2
+    try:
+        assert ops(ci) == ["DESCRIBE", "DESCRIBE_CONFIGS"]
+        assert ops(admins.bob) == every  # bob's own cluster, untouched by alice's grants
+    finally:
+        out = conf("delete-acls", {"filters": [{"resource_type": "CLUSTER", "name": "kafka-cluster",
+                                                "pattern": "LITERAL", "principal": "User:ci"}],
+                                   "config": admins.alice})["results"][0]
+        assert out["error"] is None and len(out["deleted"]) == 2, out

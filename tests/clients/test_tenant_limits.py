@@ -30,7 +30,7 @@ from conftest import BrokerProcess, Driver, _ketch_binary, _missing, wait_for
 from registry_util import Rest
 
 USERS = {"alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw", "dave": "dave-pw", "erin": "erin-pw", "frank": "frank-pw",
-         "root": "root-pw"}
+         "gina": "gina-pw", "root": "root-pw"}
 TOML_TENANTS = """
 [tenant_defaults]
 max_connections = 100
@@ -210,6 +210,24 @@ def test_metrics_carry_the_tenant_label_with_its_counts(broker, drv):
     assert m['ketch_tenant_bytes_in_total{tenant="erin"}'] < 5000 + 2000, m
     assert m.get('ketch_tenant_refused_total{tenant="erin",limit="max_topics"}') == 0
     assert all("tenant=" in k for k in m)
+
+
+def test_a_client_quota_throttle_is_counted_under_the_tenant(broker, drv):
+    """A client quota (AlterClientQuotas on user gina, by the super user through `ketch quota
+    alter`) that throttles gina's producer is counted under her tenant as well as in the
+    broker-wide ketch_quota_throttled_requests_total (Kafka's ClientQuotaManager throttles
+    by user: KafkaApis.handleProduceRequest)."""
+    auth = ["-b", broker.addresses["SASL_PLAINTEXT"], "-X", "security.protocol=SASL_PLAINTEXT",
+            "-X", "sasl.mechanism=PLAIN", "-X", "sasl.username=root", "-X", "sasl.password=" + USERS["root"]]
+    ketch("quota", "alter", *auth, "--entity", "user=gina", "--add", "producer_byte_rate=65536")
+    assert create(drv, "gina", "q", 1) is None
+    out = drv("produce-flood", {"topic": "q", "duration_ms": 3000, "value_size": 1000, "config": sasl("gina")})
+    assert out["throttle_time_ms_max"] > 0, out
+    m = metrics(broker)
+    assert m['ketch_tenant_quota_throttled_total{tenant="gina",quota="producer_byte_rate"}'] > 0, m
+    assert m['ketch_tenant_quota_throttled_total{tenant="bob",quota="producer_byte_rate"}'] == 0, m
+    # Not the tenant's own rate limit: gina has none.
+    assert m['ketch_tenant_throttled_responses_total{tenant="gina",limit="producer_byte_rate"}'] == 0, m
 
 
 def test_only_super_users_administer_tenants(broker, root):

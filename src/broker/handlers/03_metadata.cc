@@ -143,11 +143,9 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
     resp.cluster_id = b.config.cluster_id;
     resp.controller_id = b.config.node_id;
     if (req.include_cluster_authorized_operations)
-        resp.cluster_authorized_operations =
-            !ctx.authorize_cluster(security::acl_operation::describe)
-                ? 0
-                : authorized_operations(ctx, security::resource_type::cluster,
-                                        std::string(security::cluster_resource_name), k_all_cluster_operations);
+        resp.cluster_authorized_operations = !ctx.authorize_cluster(security::acl_operation::describe)
+                                                 ? 0
+                                                 : cluster_authorized_operations(ctx, k_all_cluster_operations);
     if (!req.topics || (ctx.api_version == 0 && req.topics->empty())) {  // all topics
         for (auto& t : listed_topics(ctx))
             if (ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t.name))

@@ -27,10 +27,7 @@ awaitable<describe_cluster_response> handle_describe_cluster(request_context& ct
     }
     if (req.include_cluster_authorized_operations)  // see 03_metadata.cc
         resp.cluster_authorized_operations =
-            ctx.authorize_cluster(security::acl_operation::describe)
-                ? authorized_operations(ctx, security::resource_type::cluster,
-                                        std::string(security::cluster_resource_name), 8096)
-                : 0;
+            ctx.authorize_cluster(security::acl_operation::describe) ? cluster_authorized_operations(ctx, 8096) : 0;
     resp.cluster_id = c.cluster_id;
     resp.controller_id = c.node_id;
     if (!ctx.broker.cluster) {

@@ -6,6 +6,7 @@
 // The coordinator may write the group's row (an fsync): the call runs on
 // broker_context::run_blocking, as OffsetCommit's does.
 #include "broker/async.h"
+#include "broker/group_subscription_auth.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/heartbeat_assignment.h"
 #include "group/coordinator.h"
@@ -25,12 +26,8 @@ awaitable<consumer_group_heartbeat_response> handle_consumer_group_heartbeat(req
         denied.error_message = std::nullopt;
         return denied;
     };
-    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id))
-        co_return refuse(error_code::group_authorization_failed);
-    if (req.subscribed_topic_names)
-        for (auto& t : *req.subscribed_topic_names)
-            if (!ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t))
-                co_return refuse(error_code::topic_authorization_failed);
+    if (auto e = authorize_group_subscription(ctx, req.group_id, req.subscribed_topic_names); e != error_code::none)
+        co_return refuse(e);
     // GroupMetadataManager.getOrMaybeCreateConsumerGroup: the id is a share group's.
     if (ctx.broker.shares && ctx.broker.shares->is_share_group(req.group_id)) {
         auto other = refuse(error_code::group_id_not_found);

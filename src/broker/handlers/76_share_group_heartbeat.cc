@@ -4,6 +4,7 @@
 // shareGroupHeartbeat (Apache Kafka 4.3.1); the group rules are
 // share/share_heartbeat.cc's. Nothing is written to disk: the call runs
 // inline.
+#include "broker/group_subscription_auth.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/heartbeat_assignment.h"
 #include "group/coordinator.h"
@@ -33,12 +34,8 @@ awaitable<share_group_heartbeat_response> handle_share_group_heartbeat(request_c
     if (!ctx.broker.shares) co_return refuse(error_code::unsupported_version);
     // KafkaApis.handleShareGroupHeartbeat: READ on the group, then DESCRIBE
     // on every subscribed topic.
-    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id))
-        co_return refuse(error_code::group_authorization_failed);
-    if (req.subscribed_topic_names)
-        for (auto& t : *req.subscribed_topic_names)
-            if (!ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t))
-                co_return refuse(error_code::topic_authorization_failed);
+    if (auto e = authorize_group_subscription(ctx, req.group_id, req.subscribed_topic_names); e != error_code::none)
+        co_return refuse(e);
     // GroupMetadataManager.shareGroup: another kind of group has the id.
     if (req.member_epoch == 0 && !req.group_id.empty() && !ctx.broker.shares->is_share_group(req.group_id) &&
         other_kind_exists(ctx, req.group_id))

@@ -1,6 +1,6 @@
 // What the telemetry handlers (71, 72) tell the client metrics manager about
-// the requesting client: its id, software (ApiVersions v3+) and address, for
-// subscription match patterns and the console.
+// the requesting client: its id, software (ApiVersions v3+), address,
+// principal and tenant, for subscription match patterns and the console.
 #pragma once
 
 #include <chrono>
@@ -18,6 +18,8 @@ inline telemetry::client_meta telemetry_client(const request_context& ctx) {
     m.source_address = ctx.host();
     auto colon = ctx.conn.peer.rfind(':');
     if (colon != std::string::npos) m.source_port = ctx.conn.peer.substr(colon + 1);
+    m.principal = ctx.conn.principal;
+    if (ctx.tenant) m.tenant = ctx.tenant->tenant();
     return m;
 }
 

@@ -28,6 +28,7 @@ window.clientsPage = async function ({ h, api, table, page, errorBox, fmtTime, s
         { title: 'Client id', key: 'client_id' },
         { title: 'Software', cell: c => (c.client_software_name + ' ' + c.client_software_version).trim() },
         { title: 'Address', key: 'client_source_address' },
+        ...(r.clients.some(c => c.tenant) ? [{ title: 'Tenant', key: 'tenant' }] : []),
         { title: 'Pushes', key: 'pushes', num: true },
         { title: 'Series', key: 'series_count', num: true },
         { title: 'Last push', cell: c => fmtTime(c.last_metrics_ms) },

@@ -28,7 +28,8 @@ async function api(method, path, body) {
     opts.headers['Content-Type'] = 'application/json';
     opts.body = JSON.stringify(body);
   }
-  const r = await fetch(API + path, opts);
+  const tenants = window.tenantUi;  // tenants.js: the page's ?tenant= for the lists
+  const r = await fetch(API + (tenants && method === 'GET' ? tenants.scoped(path) : path), opts);
   let data = null;
   try { data = await r.json(); } catch (e) { data = { message: r.statusText }; }
   if (!r.ok) {
@@ -77,7 +78,12 @@ function table(columns, rows, onOpen) {
   return h('table', {}, h('thead', {}, head), h('tbody', {}, body));
 }
 
-function go(path) { location.href = path; }
+function link(href) { return window.tenantUi ? window.tenantUi.link(href) : href; }
+
+function go(path) { location.href = link(path); }
+
+// A Tenant column when the rows carry one (--tenancy).
+function tenantColumn(rows) { return rows.some(r => r.tenant) ? [{ title: 'Tenant', key: 'tenant' }] : []; }
 
 // The topic page's segment files, by partition (the newest 100 of each).
 function segmentsSection(partitions) {
@@ -108,10 +114,12 @@ const NAV = [
 function renderNav() {
   const here = location.pathname;
   const section = here === '/' ? '/' : '/ui/' + here.split('/')[2];
-  document.getElementById('nav').replaceChildren(
+  const nav = document.getElementById('nav');
+  nav.replaceChildren(
     h('span', { class: 'brand' }, 'ketch'),
-    ...NAV.map(([href, label]) => h('a', { href, class: href === section ? 'active' : null,
+    ...NAV.map(([href, label]) => h('a', { href: link(href), class: href === section ? 'active' : null,
                                         'aria-current': href === section ? 'page' : null }, label)));
+  if (window.tenantUi) window.tenantUi.control(h, api).then(c => { if (c) nav.append(c); });
 }
 
 // ---------------------------------------------------------------- overview
@@ -203,8 +211,8 @@ async function topics() {
     try {
       const t = await api('GET', '/topics');
       list.replaceChildren(table([
-        { title: 'Topic', cell: r => h('a', { href: '/ui/topics/' + encodeURIComponent(r.name) }, r.name) },
-        { title: 'Partitions', key: 'partitions', num: true }, { title: 'Messages', key: 'messages', num: true },
+        { title: 'Topic', cell: r => h('a', { href: link('/ui/topics/' + encodeURIComponent(r.name)) }, r.name) },
+        ...tenantColumn(t.topics), { title: 'Partitions', key: 'partitions', num: true }, { title: 'Messages', key: 'messages', num: true },
         { title: 'Size', num: true, cell: r => fmtBytes(r.size_bytes) },
         { title: 'Retention', cell: r => fmtMs(r.retention_ms) }, { title: 'Cleanup', key: 'cleanup_policy' }],
         t.topics));
@@ -404,8 +412,8 @@ async function groups() {
   try {
     const g = await api('GET', '/groups');
     box.replaceChildren(table([
-      { title: 'Group', cell: r => h('a', { href: '/ui/groups/' + encodeURIComponent(r.group_id) }, r.group_id) },
-      { title: 'State', key: 'state' }, { title: 'Protocol', cell: r => r.type + (r.protocol ? ' (' + r.protocol + ')' : '') },
+      { title: 'Group', cell: r => h('a', { href: link('/ui/groups/' + encodeURIComponent(r.group_id)) }, r.group_id) },
+      ...tenantColumn(g.groups), { title: 'State', key: 'state' }, { title: 'Protocol', cell: r => r.type + (r.protocol ? ' (' + r.protocol + ')' : '') },
       { title: 'Members', key: 'members', num: true }, { title: 'Lag', key: 'lag', num: true }], g.groups));
   } catch (e) { box.replaceChildren(errorBox(e)); }
 }

@@ -107,10 +107,14 @@ def delete_topics(bootstrap, args):
 
 def describe_cluster(bootstrap, args):
     a = admin(bootstrap, args)
-    c = a.describe_cluster(request_timeout=TIMEOUT_S).result(TIMEOUT_S)
-    return {"cluster_id": c.cluster_id,
-            "controller": c.controller.id if c.controller is not None else -1,
-            "brokers": [{"id": n.id, "host": n.host, "port": n.port} for n in c.nodes]}
+    ops = bool(args.get("include_authorized_operations", False))
+    c = a.describe_cluster(request_timeout=TIMEOUT_S, include_authorized_operations=ops).result(TIMEOUT_S)
+    out = {"cluster_id": c.cluster_id,
+           "controller": c.controller.id if c.controller is not None else -1,
+           "brokers": [{"id": n.id, "host": n.host, "port": n.port} for n in c.nodes]}
+    if ops:
+        out["authorized_operations"] = sorted(o.name for o in (c.authorized_operations or []))
+    return out
 
 
 def produce(bootstrap, args):

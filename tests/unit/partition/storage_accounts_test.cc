@@ -1,18 +1,22 @@
 // The bytes per account as a running total (partition/storage_accounts.h,
 // a tenant's max_storage_bytes): after appends, retention, DeleteRecords and
 // a topic's removal each account equals the sum of its partitions' sizes, and
-// a count at start-up over the reopened logs gives the same totals.
+// a count at start-up over the reopened logs gives the same totals; a
+// partition's account is resolved once, and concurrent appends add exactly.
 #include "partition/storage_accounts.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <thread>
+#include <vector>
 
 #include "../log/test_batches.h"
 #include "../meta/temp_dir.h"
 #include "io/memory_file_system.h"
 #include "log/log_manager.h"
 #include "meta/sqlite_store.h"
+#include "partition/empty_storage.h"
 #include "partition/local_storage.h"
 #include "partition/service.h"
 
@@ -131,11 +135,45 @@ TEST_F(accounts_fixture, a_restart_counts_the_same_totals) {
     expect_exact();
 }
 
+TEST_F(accounts_fixture, a_partitions_account_is_resolved_once) {
+    // The hot path: after its first counted change a partition's appends
+    // never ask the account function again (no string, no lock).
+    const uint64_t before = svc->accounts().resolutions();
+    produce("a~orders", 0, 5);
+    produce("a~audit", 1, 3);
+    produce("b~orders", 0, 2);
+    produce("a~orders", 0, 4);
+    EXPECT_EQ(svc->accounts().resolutions() - before, 3u);  // three partitions
+    expect_exact();
+}
+
+TEST_F(accounts_fixture, concurrent_appends_are_counted_exactly) {
+    std::vector<std::thread> threads;
+    for (int i = 0; i < 4; ++i) threads.emplace_back([this, i] { produce(i % 2 ? "a~orders" : "a~audit", i / 2, 25); });
+    for (auto& t : threads) t.join();
+    produce("b~orders", 0, 1);
+    expect_exact();
+}
+
+TEST_F(accounts_fixture, a_second_service_over_the_same_storage_counts_its_own) {
+    produce("a~orders", 0, 3);  // the partition's slot now holds the first service's account
+    service second(*topics, *engine);
+    second.accounts().set_account_fn(owner);
+    second.count_storage();
+    EXPECT_EQ(second.accounts().bytes("a"), summed("a"));
+    auto t = topics->find("a~orders");
+    ASSERT_EQ(second.append(*t, 0, log::testing::make_batch(3, wall_ms(), 200), true).error, error_code::none);
+    EXPECT_EQ(second.accounts().bytes("a"), summed("a"));
+    EXPECT_LT(svc->accounts().bytes("a"), summed("a"));  // the first one did not see that append
+}
+
 TEST(storage_accounts, nothing_is_kept_without_an_account_function) {
     storage_accounts s;
-    s.add("a~x", 10);
+    auto e = empty_storage::instance();
+    s.add(*e, "a~x", 10);
     EXPECT_FALSE(s.enabled());
     EXPECT_EQ(s.bytes("a"), 0);
+    EXPECT_EQ(e->account().get(), nullptr);
 }
 
 }  // namespace

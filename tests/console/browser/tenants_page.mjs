@@ -1,0 +1,105 @@
+// The console filtered by tenant (--tenancy) in Debian's chromium
+// (puppeteer-core), as tests/clients/test_console_tenants_page.py orders it:
+// tenants alice and bob each have a topic "orders", a group "g" and traffic
+// from client ids "alice-app" / "bob-app"; ROOT is a super user.
+//   - the super user sees both tenants, picks alice in the navigation bar's
+//     selector, and Topics, Groups, Traffic and Clients show alice's only;
+//   - alice sees "Tenant: alice", her own names, nothing of bob's, and is
+//     refused ?tenant=bob.
+// Environment: CONSOLE_URL, ROOT, ROOT_PASSWORD, ALICE, ALICE_PASSWORD,
+// CLIENT_ID (alice's telemetry client), SCREENSHOTS, CHROMIUM. Exit code 1
+// (after a "failed-tenants" screenshot) when an expectation fails.
+import puppeteer from 'puppeteer-core';
+import { mkdirSync } from 'node:fs';
+
+const env = process.env;
+mkdirSync(env.SCREENSHOTS, { recursive: true });
+const browser = await puppeteer.launch({
+  executablePath: env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+const errors = [];
+let page;
+function expect(cond, what) { if (!cond) throw new Error(what); }
+const waitText = (sel, text, timeout = 15000) =>
+  page.waitForFunction((s, t) => { const el = document.querySelector(s); return el && el.innerText.includes(t); },
+                       { timeout, polling: 50 }, sel, text);
+const text = sel => page.$eval(sel, el => el.innerText);
+const shot = name => page.screenshot({ path: `${env.SCREENSHOTS}/${name}.png`, fullPage: true });
+
+async function login(user, password) {
+  const ctx = await browser.createBrowserContext();
+  page = await ctx.newPage();
+  await page.setViewport({ width: 1400, height: 900 });
+  page.on('pageerror', e => errors.push(String(e)));
+  await page.authenticate({ username: user, password });
+}
+
+// The main table's rows once it shows `want`.
+async function rowsOf(want) {
+  await waitText('main table', want);
+  return page.$$eval('main table tbody tr', els => els.map(e => e.innerText));
+}
+
+async function asSuperUser() {
+  await login(env.ROOT, env.ROOT_PASSWORD);
+  await page.goto(env.CONSOLE_URL + '/ui/topics', { waitUntil: 'networkidle2' });
+  let rows = await rowsOf('bob~orders');
+  expect(rows.some(r => r.includes('alice~orders')), 'the super user sees every tenant: ' + rows);
+  await page.waitForSelector('#tenant-select');
+  const options = await page.$$eval('#tenant-select option', els => els.map(e => e.value));
+  expect(options.includes('alice') && options.includes('bob'), 'the selector offers the tenants: ' + options);
+  await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle2' }), page.select('#tenant-select', 'alice')]);
+  expect(new URL(page.url()).searchParams.get('tenant') === 'alice', 'the page remembers the tenant: ' + page.url());
+  rows = await rowsOf('alice~orders');
+  expect(rows.every(r => !r.includes('bob~')), 'Topics: alice\'s only: ' + rows);
+  expect(rows.every(r => r.includes('alice')), 'Topics: the Tenant column says alice: ' + rows);
+  await shot('tenants-topics-alice');
+  await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle2' }), page.click('nav a[href="/ui/groups?tenant=alice"]')]);
+  rows = await rowsOf('alice~g');
+  expect(rows.every(r => !r.includes('bob~')), 'Groups: alice\'s only: ' + rows);
+  await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle2' }), page.click('nav a[href="/ui/traffic?tenant=alice"]')]);
+  await waitText('#t-rows', 'alice-app');
+  expect(!(await text('#t-rows')).includes('bob-app'), 'Traffic: alice\'s exchanges only');
+  await shot('tenants-traffic-alice');
+  await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle2' }), page.click('nav a[href="/ui/clients?tenant=alice"]')]);
+  await waitText('#c-list', env.CLIENT_ID);
+  // bob's view of the same page: no client of alice's.
+  await page.goto(env.CONSOLE_URL + '/ui/clients?tenant=bob', { waitUntil: 'networkidle2' });
+  await waitText('#c-status', 'client instances');
+  expect(!(await text('#c-list')).includes(env.CLIENT_ID), 'Clients for bob: none of alice\'s');
+}
+
+async function asTenantUser() {
+  await login(env.ALICE, env.ALICE_PASSWORD);
+  await page.goto(env.CONSOLE_URL + '/ui/topics', { waitUntil: 'networkidle2' });
+  await page.waitForSelector('#tenant-label');
+  expect((await text('#tenant-label')) === 'Tenant: alice', 'a tenant\'s user sees its tenant named');
+  expect(!(await page.$('#tenant-select')), 'a tenant\'s user has no selector');
+  let rows = await rowsOf('orders');
+  expect(rows.every(r => !r.includes('~')), 'alice sees her own names: ' + rows);
+  expect(rows.length === 1, 'alice sees her topic only: ' + rows);
+  await shot('tenants-topics-as-alice');
+  await page.goto(env.CONSOLE_URL + '/ui/groups', { waitUntil: 'networkidle2' });
+  rows = await rowsOf('g');
+  expect(rows.length === 1 && !rows[0].includes('~'), 'alice sees her group only: ' + rows);
+  await page.goto(env.CONSOLE_URL + '/ui/traffic', { waitUntil: 'networkidle2' });
+  await waitText('#t-rows', 'alice-app');
+  expect(!(await text('#t-rows')).includes('bob-app'), 'alice sees her traffic only');
+  await page.goto(env.CONSOLE_URL + '/ui/topics?tenant=bob', { waitUntil: 'networkidle2' });
+  await waitText('main', 'sees tenant alice only');
+}
+
+try {
+  await asSuperUser();
+  await asTenantUser();
+  expect(errors.length === 0, 'page errors: ' + errors.join('; '));
+  console.log('OK');
+} catch (e) {
+  if (page) await shot('failed-tenants').catch(() => {});
+  console.error(e.stack || String(e));
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+}
