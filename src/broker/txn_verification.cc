@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
@@ -66,20 +68,33 @@ boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add
     co_return out;
 }
 
+boost::asio::awaitable<bool> wait_to_retry(request_context& ctx, const std::string& id,
+                                           std::chrono::steady_clock::time_point start) {
+    auto* txns = ctx.broker.txns;
+    if (!txns || std::chrono::steady_clock::now() - start >= k_txn_retry_max) co_return false;
+    auto ex = co_await boost::asio::this_coro::executor;
+    auto timer = std::make_shared<boost::asio::steady_timer>(ex, k_txn_retry_backoff);
+    // The wake comes from the completing thread (or at once): it cancels the
+    // timer on the reactor, after this coroutine waits on it.
+    const uint64_t token =
+        txns->when_completed(id, [timer, ex] { boost::asio::post(ex, [timer] { timer->cancel(); }); });
+    handler_clock* clock = handler_clock::pause_current();
+    co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+    handler_clock::resume(clock);
+    txns->forget_waiter(id, token);
+    co_return true;
+}
+
 boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add_partitions_retrying(
     request_context& ctx, const txn_verify_request& r) {
-    constexpr auto k_backoff = std::chrono::milliseconds(20);  // add.partitions.to.txn.retry.backoff.ms
-    constexpr auto k_max = std::chrono::milliseconds(100);     // add.partitions.to.txn.retry.backoff.max.ms
     const auto start = std::chrono::steady_clock::now();
     for (;;) {
         auto out = co_await verify_or_add_partitions(ctx, r);
         const bool concurrent = std::any_of(out.begin(), out.end(),
                                             [](auto& p) { return p.second == error_code::concurrent_transactions; });
-        if (!concurrent || std::chrono::steady_clock::now() - start >= k_max) co_return out;
-        boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor, k_backoff);
-        handler_clock* clock = handler_clock::pause_current();
-        co_await timer.async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
-        handler_clock::resume(clock);
+        if (!concurrent) co_return out;
+        const bool again = co_await wait_to_retry(ctx, r.transactional_id, start);
+        if (!again) co_return out;
     }
 }
 

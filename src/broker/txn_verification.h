@@ -11,6 +11,7 @@
 // (UnifiedLog.hasOngoingTransaction).
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -57,12 +58,24 @@ boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add
 // The same for a Produce: while the coordinator answers
 // CONCURRENT_TRANSACTIONS (the producer's previous transaction is still
 // completing: a version 2 producer's next produce follows EndTxn at once)
-// it is asked again every add.partitions.to.txn.retry.backoff.ms (20) until
+// it is asked again as soon as that transaction completed, at the latest
+// every add.partitions.to.txn.retry.backoff.ms (20), until
 // add.partitions.to.txn.retry.backoff.max.ms (100) have passed
 // (ReplicaManager.appendRecordsWithTransactionVerification,
-// maybeRetryOnConcurrentTransactions).
+// maybeRetryOnConcurrentTransactions, which retries on the backoff alone).
 boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add_partitions_retrying(
     request_context& ctx, const txn_verify_request& r);
+
+// The hold of a request answered CONCURRENT_TRANSACTIONS: its retries wait
+// at most k_txn_retry_backoff each (less when the transaction completes
+// meanwhile) and stop once k_txn_retry_max passed since `start`.
+inline constexpr std::chrono::milliseconds k_txn_retry_backoff{20};  // add.partitions.to.txn.retry.backoff.ms
+inline constexpr std::chrono::milliseconds k_txn_retry_max{100};     // add.partitions.to.txn.retry.backoff.max.ms
+// False once the hold is over; else waits until the transaction `id` is no
+// longer completing (transaction_coordinator::when_completed) or the backoff
+// passed, and returns true: ask again.
+boost::asio::awaitable<bool> wait_to_retry(request_context& ctx, const std::string& id,
+                                           std::chrono::steady_clock::time_point start);
 
 // ReplicaManager's answer to a produce whose verification failed: retriable
 // coordinator errors become NOT_ENOUGH_REPLICAS (and CONCURRENT_TRANSACTIONS

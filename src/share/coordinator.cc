@@ -50,17 +50,43 @@ void coordinator::release_member(const std::string& group, const std::string& me
     }
 }
 
-void coordinator::persist(const std::string& group, const uuid& topic, int32_t partition, const partition_state& p) {
+void coordinator::persist(const std::string& group, const uuid& topic, int32_t partition, const partition_state&) {
     if (!store_) return;
-    meta::stored_share_partition row{group, topic, partition, p.start_offset(), {}};
-    for (auto& b : p.snapshot())
-        row.batches.push_back({b.first_offset, b.last_offset, int8_t(b.state), b.delivery_count});
+    dirty_.insert({group, topic, partition});
+    change_seq_.fetch_add(1);
+}
+
+void coordinator::sync_dirty() {
+    if (!store_) return;
+    const uint64_t want = change_seq_.load();
+    lock_guard w(store_mu_);
+    if (durable_seq_ >= want) return;  // a writer that took its turn meanwhile wrote it
+    std::vector<meta::stored_share_partition> rows;
+    uint64_t upto = 0;
+    {
+        lock_guard l(mu_);
+        upto = change_seq_.load();
+        for (auto& key : dirty_) {
+            auto it = partitions_.find(key);
+            if (it == partitions_.end()) continue;  // removed since (its row went with it)
+            auto& row = rows.emplace_back();
+            row.group = std::get<0>(key);
+            row.topic_id = std::get<1>(key);
+            row.partition = std::get<2>(key);
+            row.start_offset = it->second.start_offset();
+            for (auto& b : it->second.snapshot())
+                row.batches.push_back({b.first_offset, b.last_offset, int8_t(b.state), b.delivery_count});
+        }
+        dirty_.clear();
+    }
     // A failed write leaves the previous state on disk: after a restart the
     // records since are delivered again (at least once), never lost.
-    (void)store_->put(std::span<const meta::stored_share_partition>(&row, 1));
+    if (!rows.empty()) (void)store_->put(rows);
+    durable_seq_ = upto;
 }
 
 void coordinator::tick() {
+    durable_on_return durable(*this);
     lock_guard l(mu_);
     int64_t now = clock_();
     complete_initializations();

@@ -11,6 +11,8 @@
 // order of writes is the order of changes.
 #pragma once
 
+#include <atomic>
+#include <climits>
 #include <compare>
 #include <functional>
 #include <map>
@@ -137,7 +139,17 @@ public:
     // `earliest` / `latest` / by_time() per share.auto.offset.reset (by_time
     // is asked only then); -1: nothing to acquire.
     int64_t fetch_offset(const std::string& group, const topic_partition& tp, int64_t earliest, int64_t latest,
-                         const std::function<int64_t()>& by_time = {}) EXCLUDES(mu_);
+                         const std::function<int64_t()>& by_time = {}) EXCLUDES(mu_) {
+        return fetch_range(group, tp, earliest, latest, INT32_MAX, by_time).first;
+    }
+    // fetch_offset, and the last offset a read from there needs to acquire at
+    // most max_records (partition_state::last_to_read); first -1: nothing.
+    struct read_range {
+        int64_t first = -1;
+        int64_t last = -1;
+    };
+    read_range fetch_range(const std::string& group, const topic_partition& tp, int64_t earliest, int64_t latest,
+                           int32_t max_records, const std::function<int64_t()>& by_time = {}) EXCLUDES(mu_);
     // Hands `member` the records of first..last it may have; the records of
     // `aborted` batches (read_committed: batches of aborted transactions)
     // that it acquired are archived instead of delivered, as
@@ -188,8 +200,30 @@ private:
     void seed_initialized(share_group& g) REQUIRES(mu_);
     void remove_member(share_group& g, const std::string& member) REQUIRES(mu_);
     void release_member(const std::string& group, const std::string& member) REQUIRES(mu_);
+    // Group commit of the share-partitions' rows: persist() only marks the
+    // partition dirty; an entry point that changed something declares a
+    // durable_on_return before its lock_guard, and once the lock is released
+    // sync_dirty() writes every dirty row in one store transaction (one fsync
+    // shared by concurrent acknowledgements; fetches are not held behind it).
+    // Writers take turns on store_mu_ and each snapshots, under mu_, what is
+    // dirty when its turn comes: rows reach the disk in the order of the
+    // changes, and every change is on disk before its entry point returns.
     void persist(const std::string& group, const uuid& topic, int32_t partition, const partition_state& p)
         REQUIRES(mu_);
+    void sync_dirty() EXCLUDES(mu_, store_mu_);
+    class durable_on_return {
+    public:
+        explicit durable_on_return(coordinator& c) : c_(c), start_(c.change_seq_.load()) {}
+        ~durable_on_return() {
+            if (c_.change_seq_.load() != start_) c_.sync_dirty();
+        }
+        durable_on_return(const durable_on_return&) = delete;
+        durable_on_return& operator=(const durable_on_return&) = delete;
+
+    private:
+        coordinator& c_;
+        uint64_t start_;
+    };
     heartbeat_answer join_or_update(share_group& g, const heartbeat_request& req, int64_t now) REQUIRES(mu_);
 
     const settings settings_;
@@ -198,7 +232,11 @@ private:
     configs_fn configs_;
     clock_fn clock_;
 
-    mutex mu_;
+    mutex store_mu_;  // one store writer at a time (sync_dirty, removals); taken before mu_
+    uint64_t durable_seq_ GUARDED_BY(store_mu_) = 0;  // every change up to it is written
+    mutex mu_ ACQUIRED_AFTER(store_mu_);
+    std::atomic<uint64_t> change_seq_{0};  // bumped under mu_ by persist()
+    std::set<part_key> dirty_ GUARDED_BY(mu_);
     std::map<std::string, share_group> groups_ GUARDED_BY(mu_);
     // Each group's target assignment by member.
     std::map<std::string, std::map<std::string, assignment>> targets_ GUARDED_BY(mu_);

@@ -32,6 +32,18 @@ int64_t partition_state::next_fetch_offset(const partition_limits& lim) const {
     return end_;
 }
 
+int64_t partition_state::last_to_read(int64_t from, int32_t max_records, const partition_limits& lim) const {
+    int64_t left = std::max(max_records, 1);
+    from = std::max(from, start_);
+    for (auto it = records_.lower_bound(from); it != records_.end(); ++it)
+        if (it->second.state == record_state::available && --left == 0) return it->first;
+    // New records (acquire's second loop): from the window's end, up to its size.
+    const int64_t first_new = std::max(from, end_);
+    // (acquire moves an empty window to the read's first offset.)
+    const int64_t cap = (records_.empty() ? first_new : start_) + int64_t(lim.max_record_locks) - 1;
+    return std::max(end_ - 1, std::min(first_new + left - 1, cap));
+}
+
 std::vector<acquired_range> partition_state::acquire(const std::string& member, int64_t first, int64_t last,
                                                      int32_t max_records, int64_t now_ms, const partition_limits& lim) {
     std::vector<acquired_range> out;

@@ -89,6 +89,11 @@ public:
     // else end_offset. -1 when nothing can be acquired (the window is full
     // and nothing in it is available).
     int64_t next_fetch_offset(const partition_limits& lim) const;
+    // The last offset a read from `from` needs for acquire() to hand out at
+    // most max_records: the max_records-th AVAILABLE or new record from
+    // `from`, or the window's last offset. Bounds the log read of a fetch
+    // (what lies past it would not be acquired).
+    int64_t last_to_read(int64_t from, int32_t max_records, const partition_limits& lim) const;
 
     // The log holds records first..last (whole batches read from it): hands
     // `member` every AVAILABLE one and every new one (past end_offset), at

@@ -17,6 +17,7 @@ session_answer coordinator::fetch_session(const std::string& group, const std::s
                                           const std::vector<topic_partition>& add,
                                           const std::vector<topic_partition>& forget, bool has_acks,
                                           uint64_t connection) {
+    durable_on_return durable(*this);
     lock_guard l(mu_);
     session_answer a;
     a.lock_duration_ms = limits(group).lock_duration_ms;
@@ -87,6 +88,7 @@ session_answer coordinator::ack_session(const std::string& group, const std::str
 }
 
 void coordinator::close_session(const std::string& group, const std::string& member) {
+    durable_on_return durable(*this);
     lock_guard l(mu_);
     sessions_.erase({group, member});
     release_member(group, member);
@@ -94,6 +96,7 @@ void coordinator::close_session(const std::string& group, const std::string& mem
 
 void coordinator::connection_closed(uint64_t connection) {
     if (connection == 0) return;
+    durable_on_return durable(*this);
     lock_guard l(mu_);
     for (auto it = sessions_.begin(); it != sessions_.end();) {
         if (it->second.connection != connection) {
@@ -107,6 +110,7 @@ void coordinator::connection_closed(uint64_t connection) {
 
 error_code coordinator::acknowledge(const std::string& group, const std::string& member, const topic_partition& tp,
                                     const std::vector<ack_batch>& batches, std::string* why) {
+    durable_on_return durable(*this);
     lock_guard l(mu_);
     auto it = partitions_.find({group, tp.topic_id, tp.partition});
     // Nothing was ever acquired there: no record can be in the right state.
@@ -126,8 +130,10 @@ read_settings coordinator::reading(const std::string& group) const {
     return r;
 }
 
-int64_t coordinator::fetch_offset(const std::string& group, const topic_partition& tp, int64_t earliest, int64_t latest,
-                                  const std::function<int64_t()>& by_time) {
+coordinator::read_range coordinator::fetch_range(const std::string& group, const topic_partition& tp, int64_t earliest,
+                                                 int64_t latest, int32_t max_records,
+                                                 const std::function<int64_t()>& by_time) {
+    durable_on_return durable(*this);
     lock_guard l(mu_);
     part_key key{group, tp.topic_id, tp.partition};
     auto it = partitions_.find(key);
@@ -149,12 +155,15 @@ int64_t coordinator::fetch_offset(const std::string& group, const topic_partitio
     it->second.expire_locks(clock_(), lim);
     // The log's start moved past the SPSO (retention, DeleteRecords).
     if (earliest > it->second.start_offset()) it->second.advance_to(earliest);
-    return it->second.next_fetch_offset(lim);
+    const int64_t first = it->second.next_fetch_offset(lim);
+    if (first < 0) return {};
+    return {first, it->second.last_to_read(first, max_records, lim)};
 }
 
 std::vector<acquired_range> coordinator::acquire(const std::string& group, const std::string& member,
                                                  const topic_partition& tp, int64_t first, int64_t last,
                                                  int32_t max_records, const std::vector<offset_range>& aborted) {
+    durable_on_return durable(*this);
     lock_guard l(mu_);
     auto it = partitions_.find({group, tp.topic_id, tp.partition});
     if (it == partitions_.end()) return {};

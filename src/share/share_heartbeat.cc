@@ -24,6 +24,7 @@ heartbeat_answer coordinator::heartbeat(const heartbeat_request& req) {
     if (req.member_epoch < -1) return refuse(error_code::invalid_request, "MemberEpoch is invalid.");
     if (req.member_epoch == 0 && (!req.subscribed_topic_names || req.subscribed_topic_names->empty()))
         return refuse(error_code::invalid_request, "SubscribedTopicNames must be set in first request.");
+    durable_on_return durable(*this);
     lock_guard l(mu_);
     int64_t now = clock_();
     auto it = groups_.find(req.group_id);

@@ -23,6 +23,7 @@ std::optional<std::vector<partition_progress>> coordinator::progress(const std::
 
 error_code coordinator::alter_offsets(const std::string& group,
                                       const std::vector<std::pair<topic_partition, int64_t>>& to) {
+    durable_on_return durable(*this);
     lock_guard l(mu_);
     auto g = groups_.find(group);
     if (g != groups_.end() && !g->second.members.empty()) return error_code::non_empty_group;
@@ -37,6 +38,8 @@ error_code coordinator::alter_offsets(const std::string& group,
 }
 
 error_code coordinator::delete_offsets(const std::string& group, const uuid& topic_id) {
+    // Removals wait for a writer's turn: no row written after it comes back.
+    lock_guard w(store_mu_);
     lock_guard l(mu_);
     auto g = groups_.find(group);
     if (g != groups_.end() && !g->second.members.empty()) return error_code::non_empty_group;
@@ -51,6 +54,8 @@ error_code coordinator::delete_offsets(const std::string& group, const uuid& top
 }
 
 error_code coordinator::delete_group(const std::string& group) {
+    // Removals wait for a writer's turn: no row written after it comes back.
+    lock_guard w(store_mu_);
     lock_guard l(mu_);
     auto g = groups_.find(group);
     auto first = partitions_.lower_bound({group, uuid{}, INT32_MIN});

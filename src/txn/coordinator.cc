@@ -86,8 +86,14 @@ status<meta::store_error> transaction_coordinator::load() {
 }
 
 void transaction_coordinator::shutdown() {
-    std::lock_guard l(mu_);
-    active_ = false;
+    std::map<std::string, std::vector<waiter>> woken;
+    {
+        std::lock_guard l(mu_);
+        active_ = false;
+        woken.swap(completion_waiters_);
+    }
+    for (auto& [id, waiters] : woken)
+        for (auto& w : waiters) w.second();
 }
 
 bool transaction_coordinator::stopped() {

@@ -135,6 +135,20 @@ public:
     // Set once before requests come; null serves every id.
     void set_ownership(txn_ownership* o);
 
+    // Calls `wake` once the transaction of `transactional_id` is no longer
+    // completing (its markers and Complete state written), at once when it is
+    // not completing; on the completing thread, without the lock. A request
+    // held on CONCURRENT_TRANSACTIONS (a version 2 producer's next produce,
+    // AddPartitionsToTxn) asks again then instead of after its whole backoff.
+    // It may be called early (at most k_completion_waiters wait per id); the
+    // caller asks the coordinator again. Returns the token forget_waiter takes
+    // (0: already called).
+    uint64_t when_completed(const std::string& transactional_id, std::function<void()> wake);
+    // Drops a waiter that stopped waiting (its wake holds the request's
+    // executor, which must not be used once the request is done).
+    void forget_waiter(const std::string& transactional_id, uint64_t token);
+    static constexpr size_t k_completion_waiters = 64;
+
     // For tests and the console: the adopted metadata and pending state.
     std::optional<txn_metadata> state_of(const std::string& transactional_id);
     std::optional<txn_state> pending_of(const std::string& transactional_id);
@@ -199,6 +213,9 @@ private:
     bool active_ = false;
     txn_ownership* own_ = nullptr;
     std::map<std::string, entry> txns_;
+    using waiter = std::pair<uint64_t, std::function<void()>>;       // token, wake
+    std::map<std::string, std::vector<waiter>> completion_waiters_;  // when_completed
+    uint64_t next_waiter_ = 0;
 };
 
 }  // namespace ketch::txn

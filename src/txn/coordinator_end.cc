@@ -144,11 +144,54 @@ void transaction_coordinator::attempt_complete(const std::shared_ptr<completion>
     }
     // TransactionMarkerChannelManager.tryAppendToLog retries the Complete state until written.
     if (!store_.put_txn(to_stored_txn(c->completed)).ok()) return retry();
+    std::vector<waiter> woken;
+    {
+        std::lock_guard l(mu_);
+        auto it = txns_.find(c->id);
+        if (it != txns_.end()) {
+            it->second.pending.reset();
+            it->second.m = c->completed;
+        }
+        if (auto w = completion_waiters_.find(c->id); w != completion_waiters_.end()) {
+            woken = std::move(w->second);
+            completion_waiters_.erase(w);
+        }
+    }
+    for (auto& w : woken) w.second();
+}
+
+uint64_t transaction_coordinator::when_completed(const std::string& id, std::function<void()> wake) {
+    std::function<void()> now;
+    uint64_t token = 0;
+    {
+        std::lock_guard l(mu_);
+        auto it = txns_.find(id);
+        const bool completing =
+            it != txns_.end() && it->second.pending &&
+            (*it->second.pending == txn_state::complete_commit || *it->second.pending == txn_state::complete_abort);
+        if (!completing || !active_) {
+            now = std::move(wake);
+        } else {
+            auto& waiters = completion_waiters_[id];
+            if (waiters.size() >= k_completion_waiters) {
+                now = std::move(waiters.front().second);
+                waiters.erase(waiters.begin());
+            }
+            token = ++next_waiter_;
+            waiters.emplace_back(token, std::move(wake));
+        }
+    }
+    if (now) now();
+    return token;
+}
+
+void transaction_coordinator::forget_waiter(const std::string& id, uint64_t token) {
+    if (token == 0) return;
     std::lock_guard l(mu_);
-    auto it = txns_.find(c->id);
-    if (it == txns_.end()) return;
-    it->second.pending.reset();
-    it->second.m = c->completed;
+    auto w = completion_waiters_.find(id);
+    if (w == completion_waiters_.end()) return;
+    std::erase_if(w->second, [token](const waiter& x) { return x.first == token; });
+    if (w->second.empty()) completion_waiters_.erase(w);
 }
 
 }  // namespace ketch::txn

@@ -213,8 +213,11 @@ def test_locked_records_of_a_stalled_or_killed_consumer_go_to_the_others(broker,
     group_configs(broker, group, **{"share.record.lock.duration.ms": 30000})
     other = consumers(group, topic)
     wait_accepted([other], values)
+    # A held record comes with delivery count 2, or more: the stalled consumer's client may
+    # send its next ShareFetch in the background (a parked long poll answered when the lock
+    # ran out), acquiring what expired once more, unseen by the application.
     for r in other.records():
-        assert r["delivery"] == (2 if r["value"] in held else 1), r
+        assert (r["delivery"] >= 2) if r["value"] in held else (r["delivery"] == 1), r
     assert sorted(accepted([other]).values()) == [1] * len(values)
     assert holder.proc.poll() is None, "the stalled consumer is still running"
     holder.kill()

@@ -11,9 +11,12 @@
 //   transaction: UNKNOWN_TOPIC_OR_PARTITION for those partitions and
 //   OPERATION_NOT_ATTEMPTED for the others;
 // - otherwise every partition carries the coordinator's one error.
+#include <chrono>
+
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "broker/live_brokers.h"
+#include "broker/txn_verification.h"
 #include "meta/topic_name.h"
 #include "meta/topic_registry.h"
 #include "txn/coordinator.h"
@@ -97,9 +100,19 @@ awaitable<std::vector<topic_result>> handle_one(request_context& ctx, const one_
     }
     // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
     const int8_t version = client ? 0 : 2;
-    auto e = co_await blocking_call<error_code>(ctx.broker, [txns, &t, &partitions, version] {
-        return txns->add_partitions(t.id, t.producer_id, t.producer_epoch, partitions, version);
-    });
+    // Held while the producer's previous transaction completes, as a version
+    // 2 produce is (txn_verification.h): the next transaction's first add
+    // follows EndTxn at once, and the client's own retry waits 20 ms or more.
+    const auto start = std::chrono::steady_clock::now();
+    error_code e = error_code::none;
+    for (;;) {
+        e = co_await blocking_call<error_code>(ctx.broker, [txns, &t, &partitions, version] {
+            return txns->add_partitions(t.id, t.producer_id, t.producer_epoch, partitions, version);
+        });
+        if (e != error_code::concurrent_transactions) break;
+        const bool again = co_await wait_to_retry(ctx, t.id, start);
+        if (!again) break;
+    }
     if (e == error_code::producer_fenced && ctx.api_version < 2) e = error_code::invalid_producer_epoch;
     for (auto& tp : partitions) put(out, tp.topic, tp.partition, e);
     co_return out;

@@ -5,7 +5,11 @@
 // in memory here).
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <future>
 #include <map>
+#include <thread>
+#include <utility>
 
 #include "share/coordinator.h"
 
@@ -26,6 +30,7 @@ public:
         return out;
     }
     status<meta::store_error> put(std::span<const meta::stored_share_partition> parts) override {
+        if (gate) std::exchange(gate, nullptr)();  // the next write waits (an fsync under way)
         for (auto& p : parts) rows[{p.group, p.topic_id, p.partition}] = p;
         return ok_v;
     }
@@ -34,6 +39,7 @@ public:
         return ok_v;
     }
     std::map<std::tuple<std::string, uuid, int32_t>, meta::stored_share_partition> rows;
+    std::function<void()> gate;
 };
 
 struct fixture : ::testing::Test {
@@ -203,6 +209,32 @@ TEST_F(fixture, AcknowledgedStateSurvivesARestart) {
     EXPECT_EQ(c->start_offset("g", tp), 5);
     EXPECT_EQ(c->fetch_offset("g", tp, 0, 10), 5);
     EXPECT_EQ(c->acquire("g", "b", tp, 5, 9, 100), (std::vector<acquired_range>{{5, 9, 2}}));
+}
+
+// The rows are written outside the coordinator's lock (a group commit): a
+// fetch proceeds while an acknowledgement's write is under way, and the
+// acknowledgement returns once its row is written.
+TEST_F(fixture, AWriteUnderWayHoldsNoFetchAndAnAcknowledgementReturnsOnceWritten) {
+    group_configs["share.auto.offset.reset"] = "earliest";
+    topic_partition a{id_of(1), 0}, b{id_of(1), 1};
+    auto c = make();
+    ASSERT_EQ(c->fetch_offset("g", a, 0, 10), 0);
+    ASSERT_EQ(c->fetch_offset("g", b, 0, 10), 0);
+    ASSERT_EQ(c->acquire("g", "m", a, 0, 9, 100).size(), 1u);
+    ASSERT_EQ(c->acquire("g", "m", b, 0, 9, 100).size(), 1u);
+    std::promise<void> entered, go;
+    store.gate = [&] {
+        entered.set_value();
+        go.get_future().wait();
+    };
+    std::thread acker([&] { EXPECT_EQ(c->acknowledge("g", "m", a, {{0, 4, {1}}}), error_code::none); });
+    entered.get_future().wait();
+    EXPECT_EQ(c->fetch_offset("g", b, 0, 10), 10);
+    EXPECT_EQ(c->start_offset("g", a), 5);
+    EXPECT_EQ(store.rows.at({"g", id_of(1), 0}).start_offset, 0);  // not written yet
+    go.set_value();
+    acker.join();
+    EXPECT_EQ(store.rows.at({"g", id_of(1), 0}).start_offset, 5);
 }
 
 TEST_F(fixture, LatestStartsAtTheLogEnd) {

@@ -43,6 +43,24 @@ TEST(SharePartitionState, MaxRecordsBoundsAnAcquisition) {
     EXPECT_EQ(p.next_fetch_offset(lim()), 4);
 }
 
+// A fetch reads the log only as far as acquire() could take records: the
+// max_records-th available or new record, at most the window's end.
+TEST(SharePartitionState, LastToReadIsTheLastRecordAnAcquisitionCouldTake) {
+    partition_state p(0);
+    EXPECT_EQ(p.last_to_read(0, 500, lim()), 99);  // the window holds 100 offsets
+    EXPECT_EQ(p.last_to_read(0, 10, lim()), 9);
+    ASSERT_EQ(p.acquire("a", 0, 9, 10, 0, lim()), (std::vector<acquired_range>{{0, 9, 1}}));
+    p.acknowledge("a", {{2, 3, {int8_t(ack_type::release)}}}, 0, lim());
+    // 2 and 3 are available again, 4-9 acquired: the third record is new, 10.
+    EXPECT_EQ(p.last_to_read(2, 3, lim()), 10);
+    EXPECT_EQ(p.last_to_read(2, 1, lim()), 2);
+    // What the read up to the bound holds is what acquire takes.
+    EXPECT_EQ(p.acquire("b", 2, p.last_to_read(2, 3, lim()), 3, 0, lim()),
+              (std::vector<acquired_range>{{2, 3, 2}, {10, 10, 1}}));
+    // Window full with nothing available: nothing past its end.
+    EXPECT_EQ(p.last_to_read(11, 500, lim()), 99);
+}
+
 // read_committed: SharePartition.filterAbortedTransactionalAcquiredRecords
 // archives the acquired records of aborted batches and
 // filterRecordBatchesFromAcquiredRecords cuts them out of the answer.

@@ -96,6 +96,31 @@ TEST_F(coordinator_test, end_txn_in_each_state) {
     EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, false), error_code::invalid_txn_state);
 }
 
+// A request held on CONCURRENT_TRANSACTIONS (a version 2 produce,
+// AddPartitionsToTxn) waits for the completion rather than a whole backoff.
+TEST_F(coordinator_test, completion_waiters_are_woken_when_the_transaction_completes) {
+    auto r = begin("a");
+    int woken = 0;
+    coord->when_completed("a", [&] { ++woken; });  // not completing: at once
+    coord->when_completed("unknown", [&] { ++woken; });
+    EXPECT_EQ(woken, 2);
+    ASSERT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, true), error_code::none);
+    for (size_t i = 0; i < transaction_coordinator::k_completion_waiters + 1; ++i)
+        coord->when_completed("a", [&] { ++woken; });
+    EXPECT_EQ(woken, 3);  // bounded: the oldest waiter is woken early
+    run_jobs();
+    EXPECT_EQ(woken, 3 + int(transaction_coordinator::k_completion_waiters));
+    EXPECT_EQ(coord->add_partitions("a", r.producer_id, r.producer_epoch, {{"t", 1}}), error_code::none);
+    // A waiter that stopped waiting is not called; shutdown wakes whoever still waits.
+    ASSERT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, false), error_code::none);
+    const auto gone = coord->when_completed("a", [&] { woken += 100; });
+    EXPECT_NE(gone, 0u);
+    coord->forget_waiter("a", gone);
+    coord->when_completed("a", [&] { ++woken; });
+    coord->shutdown();
+    EXPECT_EQ(woken, 4 + int(transaction_coordinator::k_completion_waiters));
+}
+
 TEST_F(coordinator_test, complete_abort_accepts_retried_abort_only) {
     auto r = begin("a");
     EXPECT_EQ(coord->end_txn("a", r.producer_id, r.producer_epoch, false), error_code::none);
