@@ -7,40 +7,30 @@
 
 namespace ketch::kafka {
 
+template <class T>
+T reader::fixed() {
+    need(sizeof(T));
+    auto v = load_be<T>(p_);
+    p_ += sizeof(T);
+    return v;
+}
+
+template <class T>
+void writer::fixed(T v) {
+    uint8_t b[sizeof(T)];
+    store_be(b, v);
+    raw(b, sizeof(T));
+}
+
 int8_t reader::i8() {
     need(1);
     return int8_t(*p_++);
 }
-int16_t reader::i16() {
-    need(2);
-    auto v = load_be<int16_t>(p_);
-    p_ += 2;
-    return v;
-}
-int32_t reader::i32() {
-    need(4);
-    auto v = load_be<int32_t>(p_);
-    p_ += 4;
-    return v;
-}
-int64_t reader::i64() {
-    need(8);
-    auto v = load_be<int64_t>(p_);
-    p_ += 8;
-    return v;
-}
-uint16_t reader::u16() {
-    need(2);
-    auto v = load_be<uint16_t>(p_);
-    p_ += 2;
-    return v;
-}
-uint32_t reader::u32() {
-    need(4);
-    auto v = load_be<uint32_t>(p_);
-    p_ += 4;
-    return v;
-}
+int16_t reader::i16() { return fixed<int16_t>(); }
+int32_t reader::i32() { return fixed<int32_t>(); }
+int64_t reader::i64() { return fixed<int64_t>(); }
+uint16_t reader::u16() { return fixed<uint16_t>(); }
+uint32_t reader::u32() { return fixed<uint32_t>(); }
 double reader::f64() { return std::bit_cast<double>(uint64_t(i64())); }
 
 uuid reader::read_uuid() {
@@ -167,31 +157,11 @@ void reader::skip(size_t n) {
 
 // ---- writer ----
 
-void writer::i16(int16_t v) {
-    uint8_t b[2];
-    store_be(b, v);
-    raw(b, 2);
-}
-void writer::i32(int32_t v) {
-    uint8_t b[4];
-    store_be(b, v);
-    raw(b, 4);
-}
-void writer::i64(int64_t v) {
-    uint8_t b[8];
-    store_be(b, v);
-    raw(b, 8);
-}
-void writer::u16(uint16_t v) {
-    uint8_t b[2];
-    store_be(b, v);
-    raw(b, 2);
-}
-void writer::u32(uint32_t v) {
-    uint8_t b[4];
-    store_be(b, v);
-    raw(b, 4);
-}
+void writer::i16(int16_t v) { fixed(v); }
+void writer::i32(int32_t v) { fixed(v); }
+void writer::i64(int64_t v) { fixed(v); }
+void writer::u16(uint16_t v) { fixed(v); }
+void writer::u32(uint32_t v) { fixed(v); }
 void writer::f64(double v) { i64(int64_t(std::bit_cast<uint64_t>(v))); }
 
 void writer::uvarint(uint32_t v) {

@@ -73,6 +73,8 @@ public:
     void skip(size_t n);
 
 private:
+    template <class T>
+    T fixed();  // a big-endian integer of sizeof(T) bytes
     void need(size_t n) const {
         if (remaining() < n) throw decode_error("truncated message");
     }
@@ -129,6 +131,8 @@ public:
     bytes take_bytes();
 
 private:
+    template <class T>
+    void fixed(T v);  // big-endian
     void length_prefix(int32_t n, bool compact, bool int16_len);
     encoded_message out_;
 };
