@@ -24,40 +24,18 @@
 #include <boost/asio/write.hpp>
 
 #include "base/endian.h"
+#include "echo_support.h"
 #include "net/connection.h"
 #include "net/read_buffer.h"
 #include "security/tls_identity.h"
 
 using namespace ketch;
 using namespace ketch::net;
+using namespace ketch::net::test;
 namespace asio = boost::asio;
 using asio::ip::tcp;
 
 namespace {
-
-struct echo_handler : request_handler {
-    asio::awaitable<handler_result> handle(connection_info&, shared_bytes frame) override {
-        handler_result r;
-        r.response.buf.assign(frame.data(), frame.data() + frame.size());
-        co_return r;
-    }
-};
-
-bool eventually(const std::function<bool()>& cond) {
-    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (std::chrono::steady_clock::now() < until) {
-        if (cond()) return true;
-        std::this_thread::yield();
-    }
-    return cond();
-}
-
-bytes frame_of(size_t body, uint8_t seed) {
-    bytes f(4 + body);
-    store_be<int32_t>(f.data(), int32_t(body));
-    for (size_t i = 0; i < body; ++i) f[4 + i] = uint8_t(seed + i * 7);
-    return f;
-}
 
 class tls_connection_buffer : public ::testing::Test {
 protected:
