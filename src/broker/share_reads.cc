@@ -137,15 +137,18 @@ kafka::records kept_records(request_context& ctx, const log::read_result& r, con
 // max_records, nothing past `up_to`) and keeps the batches that hold it.
 void acquire_read(request_context& ctx, const std::string& group, const std::string& member,
                   const share::topic_partition& tp, const log::read_result& r, int64_t up_to, int32_t max_records,
-                  share_read& out) {
+                  bool batch_optimized, share_read& out) {
     auto aborted = aborted_of(r);
     auto spans = whole_batches(r, up_to, aborted);
     if (spans.empty()) return;
     std::vector<share::offset_range> archive;
-    for (auto& s : spans)
+    std::vector<int64_t> ends;
+    for (auto& s : spans) {
         if (s.aborted) archive.push_back({s.first, s.last});
-    out.acquired =
-        ctx.broker.shares->acquire(group, member, tp, spans.front().first, spans.back().last, max_records, archive);
+        if (batch_optimized) ends.push_back(s.last);
+    }
+    out.acquired = ctx.broker.shares->acquire(group, member, tp, spans.front().first, spans.back().last, max_records,
+                                              archive, ends);
     if (out.acquired.empty()) return;
     // Only the batches holding acquired records go back.
     size_t first = SIZE_MAX, last = 0;
@@ -161,7 +164,8 @@ void acquire_read(request_context& ctx, const std::string& group, const std::str
 }  // namespace
 
 share_read read_share_partition(request_context& ctx, const std::string& group, const std::string& member,
-                                const share::topic_partition& tp, uint64_t max_bytes, int32_t max_records) {
+                                const share::topic_partition& tp, uint64_t max_bytes, int32_t max_records,
+                                bool batch_optimized) {
     share_read out;
     auto acc = access_topic(ctx, security::acl_operation::read, tp.topic_id);
     if (acc.topic) out.topic = acc.topic->t.name;
@@ -197,7 +201,7 @@ share_read read_share_partition(request_context& ctx, const std::string& group, 
         out.error = r.error();
         return out;
     }
-    acquire_read(ctx, group, member, tp, *r, range.last, max_records, out);
+    acquire_read(ctx, group, member, tp, *r, range.last, max_records, batch_optimized, out);
     return out;
 }
 

@@ -22,7 +22,10 @@ struct share_read {
     uint64_t bytes = 0;
 };
 
+// batch_optimized: ShareAcquireMode 0 (v1 always), new records taken to the
+// end of the batch holding the max_records-th (share/partition_state.h).
 share_read read_share_partition(request_context& ctx, const std::string& group, const std::string& member,
-                                const share::topic_partition& tp, uint64_t max_bytes, int32_t max_records);
+                                const share::topic_partition& tp, uint64_t max_bytes, int32_t max_records,
+                                bool batch_optimized = false);
 
 }  // namespace ketch::broker

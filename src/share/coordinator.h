@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -154,9 +155,11 @@ public:
     // `aborted` batches (read_committed: batches of aborted transactions)
     // that it acquired are archived instead of delivered, as
     // SharePartition.filterAbortedTransactionalAcquiredRecords does.
+    // `batch_ends`: batch_optimized (partition_state::acquire).
     std::vector<acquired_range> acquire(const std::string& group, const std::string& member, const topic_partition& tp,
                                         int64_t first, int64_t last, int32_t max_records,
-                                        const std::vector<offset_range>& aborted = {}) EXCLUDES(mu_);
+                                        const std::vector<offset_range>& aborted = {},
+                                        std::span<const int64_t> batch_ends = {}) EXCLUDES(mu_);
     // The SPSO of a share-partition, if it has state (DescribeShareGroupOffsets).
     std::optional<int64_t> start_offset(const std::string& group, const topic_partition& tp) EXCLUDES(mu_);
 

@@ -45,7 +45,8 @@ int64_t partition_state::last_to_read(int64_t from, int32_t max_records, const p
 }
 
 std::vector<acquired_range> partition_state::acquire(const std::string& member, int64_t first, int64_t last,
-                                                     int32_t max_records, int64_t now_ms, const partition_limits& lim) {
+                                                     int32_t max_records, int64_t now_ms, const partition_limits& lim,
+                                                     std::span<const int64_t> batch_ends) {
     std::vector<acquired_range> out;
     int64_t deadline = now_ms + lim.lock_duration_ms;
     int32_t left = std::max(max_records, 0);
@@ -74,9 +75,16 @@ std::vector<acquired_range> partition_state::acquire(const std::string& member, 
             end_ = first;
         }
     }
-    // New records, up to the window's size.
-    int64_t cap = start_ + lim.max_record_locks - 1;
-    for (int64_t o = end_; o <= last && o <= cap && left > 0; ++o) {
+    // New records, up to the window's size; batch_optimized takes the rest
+    // of the batch holding the last of them (lastOffsetFromBatchWithRequestOffset).
+    const int64_t cap = start_ + lim.max_record_locks - 1;
+    if (end_ > cap) return out;
+    int64_t stop = std::min({last, cap, end_ + left - 1});
+    if (!batch_ends.empty()) {
+        auto b = std::lower_bound(batch_ends.begin(), batch_ends.end(), stop);
+        if (b != batch_ends.end()) stop = std::min(last, *b);
+    }
+    for (int64_t o = end_; o <= stop; ++o) {
         take(o, records_[o]);
         end_ = o + 1;
     }

@@ -97,10 +97,16 @@ public:
 
     // The log holds records first..last (whole batches read from it): hands
     // `member` every AVAILABLE one and every new one (past end_offset), at
-    // most max_records (Kafka may overshoot to a batch's end; ketch does
-    // not), with the lock until now + lock duration.
+    // most max_records, with the lock until now + lock duration.
+    // `batch_ends` (the last offsets of the batches read, ascending) asks for
+    // ShareAcquireMode batch_optimized: new records are then taken to the end
+    // of the batch holding the last one max_records (and the window's size)
+    // allow, as SharePartition.acquireNewBatchRecords does, so a batch larger
+    // than max_records goes out once; empty: record_limit, never more than
+    // max_records.
     std::vector<acquired_range> acquire(const std::string& member, int64_t first, int64_t last, int32_t max_records,
-                                        int64_t now_ms, const partition_limits& lim);
+                                        int64_t now_ms, const partition_limits& lim,
+                                        std::span<const int64_t> batch_ends = {});
 
     // Archives the records of first..last that `member` holds ACQUIRED
     // (read_committed: a batch of an aborted transaction it was just handed).

@@ -162,12 +162,13 @@ coordinator::read_range coordinator::fetch_range(const std::string& group, const
 
 std::vector<acquired_range> coordinator::acquire(const std::string& group, const std::string& member,
                                                  const topic_partition& tp, int64_t first, int64_t last,
-                                                 int32_t max_records, const std::vector<offset_range>& aborted) {
+                                                 int32_t max_records, const std::vector<offset_range>& aborted,
+                                                 std::span<const int64_t> batch_ends) {
     durable_on_return durable(*this);
     lock_guard l(mu_);
     auto it = partitions_.find({group, tp.topic_id, tp.partition});
     if (it == partitions_.end()) return {};
-    auto got = it->second.acquire(member, first, last, max_records, clock_(), limits(group));
+    auto got = it->second.acquire(member, first, last, max_records, clock_(), limits(group), batch_ends);
     if (aborted.empty() || got.empty()) return got;
     for (auto& b : aborted) it->second.archive_acquired(member, b.first, b.last);
     persist(group, tp.topic_id, tp.partition, it->second);

@@ -1,7 +1,7 @@
-// ShareFetch v1-2 (KIP-932). v2: ShareAcquireMode (ketch never acquires
-// more than MaxRecords, which is what record_limit asks and what
-// batch_optimized allows) and IsRenewAck (a request that renews locks
-// fetches nothing), KIP-1206/KIP-1222. A share session (epoch 0 opens it, -1 closes
+// ShareFetch v1-2 (KIP-932). v2: ShareAcquireMode (record_limit: never
+// more than MaxRecords; batch_optimized, v1's only mode: new records to the
+// end of the batch holding the MaxRecords-th, as Kafka) and IsRenewAck (a
+// request that renews locks fetches nothing), KIP-1206/KIP-1222. A share session (epoch 0 opens it, -1 closes
 // it, otherwise each request carries the next epoch and the partitions it
 // adds or forgets), the acknowledgements piggybacked on it, then records
 // acquired from every partition of the session. Behaviour: KafkaApis.
@@ -53,12 +53,14 @@ partition_data& row(share_fetch_response& resp, const share::topic_partition& tp
 bool read_all(request_context& ctx, share_fetch_request& req, const std::vector<share::topic_partition>& parts,
               share_fetch_response& resp, std::vector<partition::fetch_waiters::key>& keys) {
     bool any = false;
+    // ShareAcquireMode: 0 batch_optimized (v1's only mode), 1 record_limit.
+    const bool batch_optimized = ctx.api_version < 2 || req.share_acquire_mode != 1;
     uint64_t budget = uint64_t(std::max(req.max_bytes, 0));
     int32_t records_left = req.max_records > 0 ? req.max_records : INT32_MAX;
     keys.clear();
     for (auto& tp : parts) {
-        auto r =
-            read_share_partition(ctx, *req.group_id, *req.member_id, tp, std::max<uint64_t>(budget, 1), records_left);
+        auto r = read_share_partition(ctx, *req.group_id, *req.member_id, tp, std::max<uint64_t>(budget, 1),
+                                      records_left, batch_optimized);
         if (!r.topic.empty()) keys.emplace_back(r.topic, tp.partition);
         if (r.error == error_code::none && r.acquired.empty()) continue;
         auto& p = row(resp, tp);

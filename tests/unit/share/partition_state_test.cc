@@ -43,6 +43,36 @@ TEST(SharePartitionState, MaxRecordsBoundsAnAcquisition) {
     EXPECT_EQ(p.next_fetch_offset(lim()), 4);
 }
 
+// ShareAcquireMode batch_optimized: SharePartition.acquireNewBatchRecords
+// takes new records to the end of the batch holding the last one
+// maxFetchRecords allows (lastOffsetFromBatchWithRequestOffset), so a batch
+// larger than MaxRecords goes out whole, once; record_limit (no batch ends)
+// stops at MaxRecords.
+TEST(SharePartitionState, BatchOptimizedTakesNewRecordsToTheBatchEnd) {
+    const std::vector<int64_t> ends{9, 19, 29};
+    partition_state p(0);
+    EXPECT_EQ(p.acquire("a", 0, 29, 4, 0, lim(), ends), (std::vector<acquired_range>{{0, 9, 1}}));
+    EXPECT_EQ(p.next_fetch_offset(lim()), 10);
+    // The MaxRecords-th record is the last of a batch: no more than that.
+    EXPECT_EQ(p.acquire("b", 10, 29, 10, 0, lim(), ends), (std::vector<acquired_range>{{10, 19, 1}}));
+    // Not past what was read.
+    EXPECT_EQ(p.acquire("c", 20, 24, 1, 0, lim(), ends), (std::vector<acquired_range>{{20, 24, 1}}));
+    // record_limit: exactly MaxRecords, the rest of the batch left for the next fetch.
+    partition_state q(0);
+    EXPECT_EQ(q.acquire("a", 0, 29, 4, 0, lim()), (std::vector<acquired_range>{{0, 3, 1}}));
+}
+
+// The window's size bounds where the batch_optimized acquisition starts,
+// not the batch's end (the window may pass its size by one batch, as Kafka's
+// in-flight count may).
+TEST(SharePartitionState, BatchOptimizedMayPassTheWindowSizeByOneBatch) {
+    partition_state p(0);
+    const std::vector<int64_t> ends{89, 149};
+    EXPECT_EQ(p.acquire("a", 0, 149, 500, 0, lim(), ends), (std::vector<acquired_range>{{0, 149, 1}}));
+    EXPECT_EQ(p.end_offset(), 150);
+    EXPECT_EQ(p.next_fetch_offset(lim()), -1);  // full: nothing new until records are done
+}
+
 // A fetch reads the log only as far as acquire() could take records: the
 // max_records-th available or new record, at most the window's end.
 TEST(SharePartitionState, LastToReadIsTheLastRecordAnAcquisitionCouldTake) {
