@@ -133,8 +133,17 @@ public:
     void connection_closed(uint64_t connection) EXCLUDES(mu_);
 
     // `why`, when given, receives the error's message where Kafka sends one.
+    // The new state is on disk when it returns.
     error_code acknowledge(const std::string& group, const std::string& member, const topic_partition& tp,
                            const std::vector<ack_batch>& batches, std::string* why = nullptr) EXCLUDES(mu_);
+    // acknowledge without the write: the state changes at once (what is
+    // released can be acquired again), and the caller calls sync() before it
+    // answers, so that a ShareFetch's read overlaps its acknowledgements' fsync.
+    error_code acknowledge_unsynced(const std::string& group, const std::string& member, const topic_partition& tp,
+                                    const std::vector<ack_batch>& batches, std::string* why = nullptr) EXCLUDES(mu_);
+    // Writes every change made so far (a turn of the group commit; at once
+    // when a previous turn wrote them). Blocks on the disk.
+    void sync() EXCLUDES(mu_, store_mu_) { sync_dirty(); }
     read_settings reading(const std::string& group) const;
     // Where to read the partition from next, creating its state at
     // `earliest` / `latest` / by_time() per share.auto.offset.reset (by_time

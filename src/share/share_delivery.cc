@@ -111,6 +111,12 @@ void coordinator::connection_closed(uint64_t connection) {
 error_code coordinator::acknowledge(const std::string& group, const std::string& member, const topic_partition& tp,
                                     const std::vector<ack_batch>& batches, std::string* why) {
     durable_on_return durable(*this);
+    return acknowledge_unsynced(group, member, tp, batches, why);
+}
+
+error_code coordinator::acknowledge_unsynced(const std::string& group, const std::string& member,
+                                             const topic_partition& tp, const std::vector<ack_batch>& batches,
+                                             std::string* why) {
     lock_guard l(mu_);
     auto it = partitions_.find({group, tp.topic_id, tp.partition});
     // Nothing was ever acquired there: no record can be in the right state.

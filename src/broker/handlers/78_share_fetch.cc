@@ -140,19 +140,23 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
     if (session.error != error_code::none) co_return top(session.error);
     resp.acquisition_lock_timeout_ms = int32_t(session.lock_duration_ms);
     for (auto& [tp, e] : unknown) row(resp, tp).error_code = code(e);
+    // The acknowledgements change the state at once; their write to
+    // shares.db runs while the records are read and acquired, and the answer
+    // waits for it (an acknowledgement is on disk before it is answered).
+    std::shared_ptr<pending_sync> written;
     if (has_acks) {
-        auto acks = co_await acknowledge_all(ctx, *req.group_id, *req.member_id, req.topics, renew_ack);
+        auto acks = apply_acks(*shares, *req.group_id, *req.member_id, req.topics, renew_ack);
         for (auto& [tp, e, message] : acks) {
             row(resp, tp).acknowledge_error_code = code(e);
             row(resp, tp).acknowledge_error_message = message;
         }
+        written = pending_sync::start(ctx.broker, *shares);
     }
-    if (session.final) {
+    if (session.final)
         shares->close_session(*req.group_id, *req.member_id);
-        co_return resp;
-    }
-    if (renew_ack) co_return resp;
-    co_await long_poll(ctx, req, session.partitions, resp);
+    else if (!renew_ack)
+        co_await long_poll(ctx, req, session.partitions, resp);
+    if (written) co_await written->wait();
     co_return resp;
 }
 
