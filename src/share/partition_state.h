@@ -19,8 +19,10 @@
 // and the SPSO moves past every leading ACKNOWLEDGED or ARCHIVED record.
 #pragma once
 
+#include <array>
+#include <climits>
 #include <cstdint>
-#include <map>
+#include <deque>
 #include <span>
 #include <string>
 #include <vector>
@@ -125,8 +127,10 @@ public:
     // left the group). Returns how many.
     int release_member(const std::string& member, const partition_limits& lim);
     // Releases every record whose lock ran out by now_ms. Returns how many.
+    // Looks at the records only once now_ms reaches next_lock_deadline().
     int expire_locks(int64_t now_ms, const partition_limits& lim);
-    // The earliest lock deadline, or INT64_MAX when nothing is acquired.
+    // The earliest lock deadline, or earlier (a bound kept as locks are taken
+    // and made exact by expire_locks); INT64_MAX when nothing is acquired.
     int64_t next_lock_deadline() const;
 
     // Moves the SPSO (AlterShareGroupOffsets, or the log start moving past
@@ -137,22 +141,39 @@ public:
 
     // The in-flight runs for the store (acquired kept as available).
     std::vector<state_batch> snapshot() const;
-    // A record's state and count (tests, describe).
+    // A record's state and count (tests, describe); `member` is an index
+    // into the partition's member ids (0: none).
     struct record {
         record_state state = record_state::available;
         int16_t delivery_count = 0;
-        std::string member;
+        uint32_t member = 0;
         int64_t lock_deadline_ms = 0;
     };
-    const std::map<int64_t, record>& in_flight() const { return records_; }
+    // The record at `offset` in the window (std::out_of_range outside it).
+    const record& at(int64_t offset) const { return records_.at(size_t(offset - start_)); }
+    // How many offsets the window holds, and how many of them are in `s`.
+    size_t in_flight_count() const { return records_.size(); }
+    int64_t count(record_state s) const { return counts_[size_t(s)]; }
 
 private:
+    void set_state(record& r, record_state s);
     void release(record& r, const partition_limits& lim);
     void advance_start();
+    void drop_front(size_t n);
+    // The index of a member id (found or added); find_member: 0 when unknown.
+    uint32_t member_index(const std::string& member);
+    uint32_t find_member(const std::string& member) const;
+    record& at_mut(int64_t offset) { return records_[size_t(offset - start_)]; }
 
     int64_t start_;
     int64_t end_;
-    std::map<int64_t, record> records_;  // every offset in [start_, end_)
+    // Every offset in [start_, end_), records_[o - start_]: the window is
+    // dense (offsets the log does not hold are ARCHIVED), and a deque keeps
+    // the lookup by offset O(1) and the SPSO's moves cheap.
+    std::deque<record> records_;
+    std::array<int64_t, 5> counts_{};                  // records_ by state (Kafka's RecordState ids)
+    int64_t lock_bound_ = INT64_MAX;                   // at most the earliest lock deadline
+    std::vector<std::string> members_{std::string()};  // [0]: no member
 };
 
 }  // namespace ketch::share

@@ -13,8 +13,7 @@ std::optional<std::vector<partition_progress>> coordinator::progress(const std::
     for (auto it = partitions_.lower_bound({group, uuid{}, INT32_MIN});
          it != partitions_.end() && std::get<0>(it->first) == group; ++it) {
         partition_progress p{{std::get<1>(it->first), std::get<2>(it->first)}, it->second.start_offset(), 0};
-        for (auto& [o, r] : it->second.in_flight())
-            p.done_in_flight += r.state == record_state::acknowledged || r.state == record_state::archived;
+        p.done_in_flight = it->second.count(record_state::acknowledged) + it->second.count(record_state::archived);
         out.push_back(p);
     }
     if (out.empty() && !groups_.count(group)) return std::nullopt;
