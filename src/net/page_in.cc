@@ -58,7 +58,12 @@ asio::awaitable<void> page_in_pool::run(const kafka::file_chunk& c) {
     paged_in_.fetch_add(1, std::memory_order_relaxed);
     // The chunk's owner keeps its file open until the answer is written.
     co_await asio::co_spawn(
-        pool_.get_executor(), [&c]() -> asio::awaitable<void> { (void)page_in(c); co_return; }, asio::use_awaitable);
+        pool_.get_executor(),
+        [&c]() -> asio::awaitable<void> {
+            (void)page_in(c);
+            co_return;
+        },
+        asio::use_awaitable);
 }
 
 }  // namespace ketch::net
