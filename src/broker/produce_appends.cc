@@ -22,10 +22,10 @@ void append(broker_context& b, append_job& j) {
 
 }  // namespace
 
-boost::asio::awaitable<void> run_appends(broker_context& b, std::vector<append_job>& jobs) {
+boost::asio::awaitable<void> run_appends(broker_context& b, std::vector<append_job>& jobs, bool may_pool) {
     size_t bytes = 0;
     for (auto& j : jobs) bytes += j.records.size();
-    if (!b.run_appends || bytes < k_pooled_append_bytes) {
+    if (!may_pool || !b.run_appends || bytes < k_pooled_append_bytes) {
         for (auto& j : jobs) append(b, j);
         co_return;
     }

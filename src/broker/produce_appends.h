@@ -31,6 +31,8 @@ struct append_job {
 
 // Runs every job's partition::service::append and sets its `out`; resumes on
 // the caller's executor. A job that throws is answered UNKNOWN_SERVER_ERROR.
-boost::asio::awaitable<void> run_appends(broker_context& b, std::vector<append_job>& jobs);
+// `may_pool` false keeps them on the reactor (a request_percentage quota
+// counts the handler's own time, which a pool job is not).
+boost::asio::awaitable<void> run_appends(broker_context& b, std::vector<append_job>& jobs, bool may_pool);
 
 }  // namespace ketch::broker

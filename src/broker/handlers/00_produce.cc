@@ -210,7 +210,9 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     for (auto& a : todo)
         jobs.push_back({a.topic, a.data->index, a.data->records ? a.data->records->data.view() : byte_view{},
                         ctx.api_version >= 7});
-    co_await run_appends(b, jobs);
+    // A request_percentage quota counts the handler's time: its appends stay on the reactor.
+    const bool request_quota = b.quotas && b.quotas->enforced(security::quota_type::request);
+    co_await run_appends(b, jobs, !request_quota);
     for (size_t i = 0; i < todo.size(); ++i) take_outcome(jobs[i].out, *todo[i].out, syncs, commits, req.acks);
     bool any_error = false;
     for (auto& tr : resp.responses)
@@ -228,7 +230,6 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     // answers still go out in order). Not while throttled, nor while a
     // request_percentage quota exists (its throttle is known only after the
     // handler): the connection is muted after a throttled answer.
-    const bool request_quota = b.quotas && b.quotas->enforced(security::quota_type::request);
     if ((!syncs.empty() || !commits.empty()) && ctx.throttle_ms == 0 && !request_quota && ctx.conn.release_pipeline)
         std::exchange(ctx.conn.release_pipeline, nullptr)();
     co_await wait_durable(ctx, syncs);
