@@ -149,6 +149,15 @@ def store_counts(s3, pg):
     return puts, gets, written
 
 
+def wait_all_live(brokers):
+    """Every broker lists every broker: otherwise the first one, alone in its view at start, leads every
+    partition in the Metadata the producer reads once, and "3 brokers" would measure one."""
+    want = list(range(1, len(brokers) + 1))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and any(live_nodes(b) != want for b in brokers):
+        time.sleep(0.2)
+
+
 def run_setup(name, brokers_n, cluster):
     work = Path(tempfile.mkdtemp(prefix="ketch-cbench-"))
     pg = s3 = None
@@ -158,6 +167,8 @@ def run_setup(name, brokers_n, cluster):
     brokers = start_brokers(work, brokers_n, pg, s3)
     try:
         bootstrap = ",".join(b.bootstrap for b in brokers)
+        if cluster:
+            wait_all_live(brokers)
         create_topic(bootstrap)
         before = store_counts(s3, pg)
         produce_mib_s, n = produce(bootstrap, MIB)
@@ -253,9 +264,7 @@ def failover():
             ack = prober.first_ack_after(t_kill, led)
             samples.append(None if ack is None else ack - t_kill)
             brokers[victim - 1].start(port=brokers[victim - 1].port)
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and any(live_nodes(b) != [1, 2, 3] for b in brokers):
-                time.sleep(0.2)
+            wait_all_live(brokers)
             time.sleep(3)  # clients' metadata names the restarted broker again; not a measurement
         got = sorted(x for x in samples if x is not None)
         pct = lambda q: got[min(len(got) - 1, int(q * len(got)))] if got else None  # noqa: E731

@@ -23,6 +23,7 @@ func runProduce(bootstrap, topic string, argv []string) {
 	acks := fl.String("acks", "1", "1 or all")
 	maxBatch := fl.Int("max-batch-bytes", 0, "franz-go's ProducerBatchMaxBytes (0: its default, 1,000,012)")
 	limit := fl.Int64("bytes", 0, "stop once this many value bytes were sent, if before the deadline (0: no limit)")
+	trace := fl.Bool("trace", false, "add each Produce round trip's figures (produce_trace.go) to the result")
 	_ = fl.Parse(argv)
 
 	value := make([]byte, *size) // random and sent uncompressed, as ProducerPerformance does
@@ -38,7 +39,9 @@ func runProduce(bootstrap, topic string, argv []string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var cls []*kgo.Client
+	tr := &produceTrace{lastRead: map[*kgo.Client]time.Time{}}
 	for i := 0; i < *clients; i++ {
+		self := new(*kgo.Client)
 		opts := append(seeds(bootstrap), kgo.DefaultProduceTopic(topic),
 			kgo.ProducerBatchCompression(kgo.NoCompression()), // franz-go compresses by default
 			// franz-go buffers 10,000 records by default: 10 GiB of 1 MiB records, all sent after
@@ -52,10 +55,14 @@ func runProduce(bootstrap, topic string, argv []string) {
 		} else {
 			opts = append(opts, kgo.RequiredAcks(kgo.LeaderAck()), kgo.DisableIdempotentWrite())
 		}
+		if *trace {
+			opts = append(opts, tr.hooks(self))
+		}
 		cl, err := kgo.NewClient(opts...)
 		if err != nil {
 			die("client: %v", err)
 		}
+		*self = cl
 		defer cl.Close()
 		cls = append(cls, cl)
 	}
@@ -82,5 +89,9 @@ func runProduce(bootstrap, topic string, argv []string) {
 	if failed.Load() > 0 {
 		die("%d records failed", failed.Load())
 	}
-	emit(map[string]any{"bytes": acked.Load(), "seconds": secs, "mib_s": float64(acked.Load()) / secs / (1 << 20)})
+	res := map[string]any{"bytes": acked.Load(), "seconds": secs, "mib_s": float64(acked.Load()) / secs / (1 << 20)}
+	if *trace {
+		res["trace"] = tr.report()
+	}
+	emit(res)
 }

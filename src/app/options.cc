@@ -344,6 +344,8 @@ void add_cluster_settings(settings& a, options& o) {
              "cluster mode: a flush (the buffered batches written as one object and committed) starts at most "
              "this often, measured from the previous flush's start (produce latency and throughput per "
              "connection against object store requests)");
+    positive("cluster-flush-bytes", o.cluster_flush_bytes,
+             "cluster mode: a flush starts at once (not waiting for --cluster-flush-ms) once this much is buffered");
     positive("cluster-sweep-interval-ms", o.cluster_sweep_interval_ms,
              "cluster mode: how often one broker deletes objects no commit recorded (orphans)");
     positive("cluster-sweep-grace-ms", o.cluster_sweep_grace_ms,

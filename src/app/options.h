@@ -130,6 +130,7 @@ struct options {
     int64_t cluster_heartbeat_ms = 2000;        // broker.heartbeat.interval.ms
     int64_t cluster_session_timeout_ms = 9000;  // broker.session.timeout.ms
     int64_t cluster_flush_ms = 100;             // the shared log: a flush starts at most this often
+    int64_t cluster_flush_bytes = 1 << 20;      // ... or at once when this much is buffered
     int64_t cluster_sweep_interval_ms = 60000;  // the sweeper of orphan objects runs this often (one broker)
     int64_t cluster_sweep_grace_ms = 600000;    // unrecorded objects younger than this are left alone
 };

@@ -1,9 +1,11 @@
 #include "app/run_broker.h"
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include <sys/resource.h>
 
@@ -155,6 +157,21 @@ void stop_storage(log_tasks& tasks, storage_engines& storage) {
     storage.shared.reset();
 }
 
+// The broker's thread pools besides the reactors.
+struct broker_pools {
+    boost::asio::thread_pool blocking{2};  // fsyncs of commits, transaction markers
+    // Large Produce requests' appends (broker/produce_appends.h): a thread per core.
+    boost::asio::thread_pool appends{std::max(2u, std::thread::hardware_concurrency())};
+    void attach(broker::broker_context& ctx) {
+        ctx.run_blocking = [this](std::function<void()> fn) { boost::asio::post(blocking, std::move(fn)); };
+        ctx.run_appends = [this](std::function<void()> fn) { boost::asio::post(appends, std::move(fn)); };
+    }
+    void join() {
+        blocking.join();
+        appends.join();
+    }
+};
+
 // The cluster's store when there is one, else the local one.
 template <class Shared>
 meta::offset_store& either(Shared& cluster, meta::offset_store& local) {
@@ -202,7 +219,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     partitions.apply_topic_configs();
     offsets_topic.open();  // made exact before the groups load from offsets.db
     group_service groups(opt, st, offsets_topic, *topics);
-    boost::asio::thread_pool blocking(2);  // fsyncs of commits, transaction markers
+    broker_pools pools;
 
     broker::broker_context ctx{{}, *topics, partitions, producer_ids, *groups.coordinator, {}};
     fetch::session_cache fetch_sessions({.max_slots = opt.max_incremental_fetch_session_cache_slots});
@@ -213,12 +230,12 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     share_service shares(opt, st, *topics, groups);
     ctx.shares = shares.coordinator.get();
     ctx.client_metrics_configs = client_metrics.get();
-    ctx.run_blocking = [&blocking](std::function<void()> fn) { boost::asio::post(blocking, std::move(fn)); };
+    pools.attach(ctx);
     storage.attach_reads(ctx);  // cluster mode: Fetch's reads off the reactors, transactions' ends heard
     security_services security(opt, st);
     security.attach(ctx);
     security.start_token_sweep(groups.timers, opt.delegation_token_expiry_check_interval_ms);
-    txn_service txns(opt, st, ctx, groups, producer_ids, blocking);
+    txn_service txns(opt, st, ctx, groups, producer_ids, pools.blocking);
 
     inspect::traffic_ring traffic;  // the console's inspector; recording only while a page watches
     telemetry::client_metrics_manager telemetry;
@@ -257,7 +274,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     stop_each(metrics, schema_registry, console);
     server.stop();
     partitions.waiters().clear();  // parked fetches hold timers of the (stopped) reactors
-    blocking.join();
+    pools.join();                  // no append runs while the logs close
     stop_storage(log_tasks, storage);
     if (auto s = logs->close(); !s.ok()) spdlog::error("closing logs: {}", s.error().message);
     spdlog::info("stopped");

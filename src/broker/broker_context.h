@@ -77,6 +77,10 @@ struct broker_context {
     // other connections of its reactor. Unset (single node): reads run on
     // the reactor (page-cache reads and sendfile).
     std::function<void(std::function<void()>)> run_reads;
+    // Runs the appends of a large Produce request (broker/produce_appends.h)
+    // on a pool of their own, one job per partition, so that the reactor
+    // reads and answers its other connections meanwhile. Unset: on the reactor.
+    std::function<void(std::function<void()>)> run_appends;
     // SCRAM credentials (SASL logins, Describe/AlterUserScramCredentials);
     // null: no SASL listener and no credential API.
     meta::credential_store* credentials = nullptr;

@@ -28,13 +28,13 @@ void answer_error(partition_data& out, error_code e) {
 
 void fill_records(request_context& ctx, partition_data& out, log::read_result& r) {
     records recs;
-    bool zero_copy = ctx.conn.sendfile_ok;
+    bool zero_copy = ctx.conn.file_chunks_ok;
     for (auto& s : r.slices) zero_copy &= s.file->native_handle() >= 0;
     if (zero_copy) {
         for (auto& s : r.slices)
             recs.chunks.push_back({s.file->native_handle(), int64_t(s.position), s.length, s.file});
     } else {
-        // Not a plain file (tests' in-memory fs) or not a plaintext socket: copy.
+        // Not a plain file (tests' in-memory fs) or a caller that needs the bytes: copy.
         auto copy = log::read_bytes(r);
         if (!copy.ok()) throw std::runtime_error("reading the log: " + copy.error().message);
         recs.data = shared_bytes(std::move(*copy));

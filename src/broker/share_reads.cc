@@ -93,8 +93,8 @@ bool overlaps(const batch_span& s, const std::vector<share::acquired_range>& a) 
 }
 
 // The bytes of the batches from spans[from] to spans[to] (inclusive), as
-// Fetch sends them: file chunks for sendfile on a plain socket, else one
-// copy of exactly those bytes.
+// Fetch sends them: file chunks the connection sends itself, else (an
+// in-process caller) one copy of exactly those bytes.
 kafka::records kept_records(request_context& ctx, const log::read_result& r, const std::vector<batch_span>& spans,
                             size_t from, size_t to) {
     struct piece {
@@ -110,7 +110,7 @@ kafka::records kept_records(request_context& ctx, const log::read_result& r, con
             pieces.push_back({&r.slices[s.slice], s.begin, s.end});
     }
     kafka::records recs;
-    bool zero_copy = ctx.conn.sendfile_ok;
+    bool zero_copy = ctx.conn.file_chunks_ok;
     for (auto& p : pieces) zero_copy &= p.slice->file->native_handle() >= 0;
     if (zero_copy) {
         for (auto& p : pieces)

@@ -57,7 +57,7 @@ bytes kafka_client::call_raw(int16_t key, int16_t version, const bytes& body, co
     conn->peer = "console";
     conn->listener_name = "CONSOLE";
     conn->principal = principal;
-    conn->sendfile_ok = false;
+    conn->file_chunks_ok = false;
     conn->client_software_name = "ketch-console";
     auto fut = boost::asio::co_spawn(
         reactor_,

@@ -55,7 +55,8 @@ asio::awaitable<void> send_chunk(tcp::socket& socket, const kafka::file_chunk& c
     }
 }
 
-// A stream without sendfile (TLS): file chunks are read and written as bytes.
+// A stream without sendfile (TLS): file chunks are read and written as bytes,
+// 256 KiB at a time (a large answer is never held in memory whole).
 asio::awaitable<void> send_chunk(tls_stream& stream, const kafka::file_chunk& c) {
     std::vector<uint8_t> buf(std::min<size_t>(c.length, 256 * 1024));
     size_t done = 0;
@@ -323,7 +324,6 @@ asio::awaitable<void> run_connection(tcp::socket socket, request_handler& handle
 asio::awaitable<void> run_tls_connection(tcp::socket socket, asio::ssl::context& tls, request_handler& handler,
                                          const server_options& opts, connection_info info, page_in_pool* pages) {
     tune(socket, opts);
-    info.sendfile_ok = false;  // bytes must go through the TLS record layer
     tls_stream stream(std::move(socket), tls);
     tcp::socket& raw = stream.next_layer();
     const bool was_authenticated = info.authenticated;

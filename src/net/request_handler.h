@@ -27,7 +27,11 @@ struct connection_info {
     security_protocol protocol = security_protocol::plaintext;
     std::string client_software_name;
     std::string client_software_version;
-    bool sendfile_ok = true;  // plaintext: file chunks may go out with sendfile
+    // Answers may carry file chunks (protocol/records.h), which the connection
+    // sends itself: sendfile on plain TCP, read and sent in TLS records on
+    // TLS (page_in.h first when large). False for in-process callers that
+    // need the bytes in memory (the console's client).
+    bool file_chunks_ok = true;
     // Kafka's principal: "User:ANONYMOUS", "User:<subject DN>" (SSL with a
     // client certificate) or "User:<name>" (SASL).
     std::string principal = "User:ANONYMOUS";

@@ -166,6 +166,9 @@ void server::stop() {
     for (auto& t : threads_)
         if (t.joinable()) t.join();
     threads_.clear();
+    // A page-in still running posts its completion to a stopped reactor
+    // (never run): the pool is joined while the reactors still exist.
+    page_in_.reset();
 }
 
 }  // namespace ketch::net

@@ -42,10 +42,17 @@ asio::awaitable<void> run_exchange(std::string host, uint16_t port, http::reques
     auto ex = co_await asio::this_coro::executor;
     beast::tcp_stream stream(ex);
     try {
-        asio::ip::tcp::resolver resolver(ex);
         stream.expires_after(timeout);
-        auto hosts = co_await resolver.async_resolve(host, std::to_string(port), asio::use_awaitable);
-        co_await stream.async_connect(hosts, asio::use_awaitable);
+        // An address needs no resolver (whose first use starts a thread per io_context: one per request here).
+        beast::error_code literal;
+        auto addr = asio::ip::make_address(host, literal);
+        if (!literal) {
+            co_await stream.async_connect(asio::ip::tcp::endpoint(addr, port), asio::use_awaitable);
+        } else {
+            asio::ip::tcp::resolver resolver(ex);
+            auto hosts = co_await resolver.async_resolve(host, std::to_string(port), asio::use_awaitable);
+            co_await stream.async_connect(hosts, asio::use_awaitable);
+        }
         co_await http::async_write(stream, req, asio::use_awaitable);
         beast::flat_buffer buf;
         http::response_parser<http::string_body> parser;
@@ -97,14 +104,14 @@ s3_client::request s3_client::make_request(const std::string& method, const std:
     return r;
 }
 
-result<s3_client::response, s3_error> s3_client::send(const request& r) {
+result<s3_client::response, s3_error> s3_client::send(request r) {
     http::request<http::string_body> req;
     req.method_string(r.method);
     req.target(r.query.empty() ? r.path : r.path + "?" + r.query);
     req.version(11);
     for (auto& [name, value] : r.headers) req.set(name, value);
     req.set(http::field::connection, "close");
-    req.body() = r.body;
+    req.body() = std::move(r.body);  // a PUT's object is copied once, into the request
     req.prepare_payload();
     asio::io_context ioc;
     exchange x;

@@ -68,7 +68,7 @@ private:
         int status = 0;
         std::string body;
     };
-    result<response, s3_error> send(const request& r);
+    result<response, s3_error> send(request r);
     // the object's full key: the location's prefix + key
     std::string object_path(const std::string& key) const;
 

@@ -146,6 +146,7 @@ uint64_t shared_engine::stage(const std::shared_ptr<shared_storage>& s, byte_vie
     const uint64_t ticket = next_ticket_++;
     buffer_.push_back({s, bytes(batch.begin(), batch.end()), ticket, marker});
     buffered_bytes_ += batch.size();
+    if (buffer_.size() == 1) first_staged_ = std::chrono::steady_clock::now();
     if (buffer_.size() == 1 || buffered_bytes_ >= cfg_.flush_bytes) cv_.notify_all();
     return ticket;
 }

@@ -48,7 +48,7 @@ struct engine_config {
     int32_t node_id = 0;
     std::chrono::milliseconds flush_interval{100};  // --cluster-flush-ms: flushes start at most this often
     size_t max_puts_in_flight = 4;                  // flushes PUT and not yet committed
-    uint64_t flush_bytes = 8ull << 20;              // a flush this large goes at once
+    uint64_t flush_bytes = 1ull << 20;              // --cluster-flush-bytes: a flush this large goes at once
     uint64_t max_buffered_bytes = 64ull << 20;      // staged and not yet flushed: beyond, appends are refused
     uint64_t cache_bytes = 64ull << 20;             // recently written and read objects
     // The topic's id (its uuid as text) for a topic name; nullopt if unknown.
@@ -132,10 +132,12 @@ private:
         std::string key;
         std::shared_ptr<const std::string> body;
         std::vector<cluster::staged_batch> batches;
-        uint64_t bytes = 0;                           // what the items hold (the buffer's bound)
-        std::future<std::optional<std::string>> put;  // stored, or why not
-        std::string failed;                           // the object could not be built
+        uint64_t bytes = 0;                                  // what the items hold (the buffer's bound)
+        std::future<std::optional<std::string>> put;         // stored, or why not
+        std::string failed;                                  // the object could not be built
+        std::chrono::steady_clock::time_point first_staged;  // when its first batch was staged
         std::chrono::steady_clock::time_point started;
+        std::shared_ptr<std::chrono::steady_clock::time_point> put_done;  // set by the PUT's thread
     };
     void run_flusher();
     void run_committer();
@@ -164,9 +166,10 @@ private:
     std::mutex mu_;  // the buffer
     std::condition_variable cv_;
     std::vector<staged> buffer_;
-    uint64_t buffered_bytes_ = 0;                       // in buffer_
-    uint64_t in_flight_bytes_ = 0;                      // in puts_ (both count against max_buffered_bytes)
-    std::chrono::steady_clock::time_point last_flush_;  // when the last flush started
+    uint64_t buffered_bytes_ = 0;                         // in buffer_
+    std::chrono::steady_clock::time_point first_staged_;  // when buffer_'s first batch was staged
+    uint64_t in_flight_bytes_ = 0;                        // in puts_ (both count against max_buffered_bytes)
+    std::chrono::steady_clock::time_point last_flush_;    // when the last flush started
     std::deque<in_flight> puts_;  // started flushes, in staging order; the committer takes the front
     uint64_t next_ticket_ = 1;
     uint64_t next_object_ = 0;

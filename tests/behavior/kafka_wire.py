@@ -163,6 +163,31 @@ def produce_request(topic, partition, batch, correlation_id, acks=-1, timeout_ms
     return frame(request_header(PRODUCE, 3, correlation_id, False, "behavior-test") + body)
 
 
+def produce_request_partitions(topic, batches, correlation_id, acks=-1, timeout_ms=30000):
+    """A Produce v3 frame for several partitions of one topic: [(partition, batch), ...]."""
+    t = topic.encode()
+    body = nullable_string(None) + struct.pack(">hi", acks, timeout_ms) + struct.pack(">ih", 1, len(t)) + t
+    body += struct.pack(">i", len(batches))
+    for partition, batch in batches:
+        body += struct.pack(">ii", partition, len(batch)) + batch
+    return frame(request_header(PRODUCE, 3, correlation_id, False, "behavior-test") + body)
+
+
+def parse_produce_response_partitions(payload):
+    """[(partition, error_code, base_offset), ...] of a one-topic Produce v3 response."""
+    r = Reader(payload)
+    r.take(">i")  # correlation id
+    assert r.take(">i") == 1
+    n = r.take(">h")  # topic name
+    r.pos += n
+    out = []
+    for _ in range(r.take(">i")):
+        partition, error, base = r.take(">i"), r.take(">h"), r.take(">q")
+        r.take(">q")  # log append time (v2+); v3 has no log start offset
+        out.append((partition, error, base))
+    return out
+
+
 def parse_produce_response(payload):
     """(error_code, base_offset) of the only partition of a Produce v3 response."""
     r = Reader(payload)

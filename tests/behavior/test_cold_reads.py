@@ -57,21 +57,21 @@ def evict(paths):
     return True
 
 
-@pytest.mark.ketch_args("--metrics-listen", "127.0.0.1:0")
-def test_a_consumer_reading_evicted_segments_gets_every_record(broker):
+def produce_evict_read_back(broker, topic, consumer_config):
+    """Writes RECORDS records, evicts the topic's segment pages, reads every record back
+    with a consumer of `consumer_config` and checks the broker paged chunks in."""
     p = Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 5, "compression.type": "none"})
     for i in range(RECORDS):
-        p.produce("cold", value(i), key=b"k%d" % i)
+        p.produce(topic, value(i), key=b"k%d" % i)
         if i % 1000 == 0:
             p.poll(0)
     assert p.flush(30) == 0
-    if not evict(segments(broker, "cold")):
+    if not evict(segments(broker, topic)):
         pytest.skip("the segment pages cannot be evicted or probed here (POSIX_FADV_DONTNEED, RWF_NOWAIT)")
     before = cold_metric(broker)
-
-    c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "cold-reader", "enable.auto.commit": False,
-                  "max.partition.fetch.bytes": 1 << 20, "fetch.max.bytes": 4 << 20})
-    c.assign([TopicPartition("cold", 0, 0)])
+    c = Consumer({"group.id": topic + "-reader", "enable.auto.commit": False, "max.partition.fetch.bytes": 1 << 20,
+                  "fetch.max.bytes": 4 << 20, **consumer_config})
+    c.assign([TopicPartition(topic, 0, 0)])
     got = 0
     try:
         while got < RECORDS:
@@ -83,3 +83,18 @@ def test_a_consumer_reading_evicted_segments_gets_every_record(broker):
         c.close()
     assert got == RECORDS
     assert cold_metric(broker) > before, "no chunk was paged in off the network threads"
+
+
+@pytest.mark.ketch_args("--metrics-listen", "127.0.0.1:0")
+def test_a_consumer_reading_evicted_segments_gets_every_record(broker):
+    produce_evict_read_back(broker, "cold", {"bootstrap.servers": broker.bootstrap})
+
+
+@pytest.mark.ketch_args("--metrics-listen", "127.0.0.1:0", "--listener", "SSL=SSL://127.0.0.1:0")
+def test_a_tls_consumer_reading_evicted_segments_gets_every_record(broker):
+    """On TLS the answer's file chunks are read and sent through the TLS stream in
+    pieces (connection.cc send_chunk), cold ones paged in first, as on plain TCP."""
+    listeners = json.loads((broker.data_dir / "listeners.json").read_text())["listeners"]
+    produce_evict_read_back(broker, "cold-tls", {"bootstrap.servers": listeners["SSL"]["address"],
+                                                 "security.protocol": "SSL",
+                                                 "enable.ssl.certificate.verification": False})

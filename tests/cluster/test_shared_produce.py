@@ -83,6 +83,23 @@ def test_one_broker_produces_and_consumes_through_the_engines(start_broker, post
 
 
 
+def test_a_flush_starts_when_the_size_bound_is_reached_not_only_at_the_interval(start_broker, postgres):
+    # The interval is two minutes: after the first flush (at once: none came before), only
+    # --cluster-flush-bytes can start one, so each 8 KiB record is answered only through the bound.
+    b1 = start_broker(1, "--cluster-flush-ms", "120000", "--cluster-flush-bytes", "4096")
+    create_topic(b1, "bounded", 1)
+    p = Producer({"bootstrap.servers": b1.bootstrap, "enable.idempotence": True, "acks": "all", "linger.ms": 0})
+    offsets = []
+    for i in range(5):
+        p.produce("bounded", value=b"%d" % i + b"x" * 8192, partition=0,
+                  on_delivery=lambda err, m: offsets.append(None if err else m.offset()))
+        assert p.flush(30) == 0, "record %d not answered: no flush started at the size bound" % i
+    assert offsets == [0, 1, 2, 3, 4]
+    # One object per record: each flush took what one request staged.
+    assert postgres.psql("SELECT count(DISTINCT b.object_key) FROM ketch_batches b JOIN ketch_topics t "
+                         "ON t.topic_id = b.topic_id WHERE t.name = 'bounded'") == ["5"]
+
+
 def franz(broker, command, args):
     """The franz-go driver of tests/clients/go (DRIVERS.md) against `broker`."""
     import json

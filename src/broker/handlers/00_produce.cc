@@ -27,6 +27,7 @@
 #include "broker/async.h"
 #include "broker/handlers/handlers.h"
 #include "broker/partition_requests.h"
+#include "broker/produce_appends.h"
 #include "broker/quota_accounting.h"
 #include "broker/txn_verification.h"
 #include "meta/topic_name.h"
@@ -41,12 +42,10 @@ namespace {
 using partition_response = produce_response::partition_produce_response;
 
 // Validation, recompression, the append and the error codes are the
-// partition service's (partition/append.cc); this fills in the answer.
-void append_one(request_context& ctx, const meta::resolved_topic& topic, produce_request::partition_produce_data& p,
-                partition_response& out, std::vector<partition::durable_wait>& syncs,
-                std::vector<partition::commit_wait>& commits, int16_t acks) {
-    byte_view data = p.records ? p.records->data.view() : byte_view{};
-    auto r = ctx.broker.partitions.append(topic, p.index, data, ctx.api_version >= 7);
+// partition service's (partition/append.cc, run by broker/produce_appends);
+// this fills in the answer.
+void take_outcome(partition::append_outcome& r, partition_response& out, std::vector<partition::durable_wait>& syncs,
+                  std::vector<partition::commit_wait>& commits, int16_t acks) {
     out.error_code = code(r.error);
     out.error_message = std::move(r.error_message);
     for (auto& re : r.record_errors) out.record_errors.push_back({re.batch_index, std::move(re.message), {}});
@@ -206,7 +205,15 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
         }
     }
     co_await verify_transactional(ctx, req, todo);
-    for (auto& a : todo) append_one(ctx, *a.topic, *a.data, *a.out, syncs, commits, req.acks);
+    std::vector<append_job> jobs;
+    jobs.reserve(todo.size());
+    for (auto& a : todo)
+        jobs.push_back({a.topic, a.data->index, a.data->records ? a.data->records->data.view() : byte_view{},
+                        ctx.api_version >= 7});
+    // A request_percentage quota counts the handler's time: its appends stay on the reactor.
+    const bool request_quota = b.quotas && b.quotas->enforced(security::quota_type::request);
+    co_await run_appends(b, jobs, !request_quota);
+    for (size_t i = 0; i < todo.size(); ++i) take_outcome(jobs[i].out, *todo[i].out, syncs, commits, req.acks);
     bool any_error = false;
     for (auto& tr : resp.responses)
         for (auto& out : tr.partition_responses) any_error = any_error || out.error_code != 0;
@@ -223,7 +230,6 @@ awaitable<produce_response> handle_produce(request_context& ctx, produce_request
     // answers still go out in order). Not while throttled, nor while a
     // request_percentage quota exists (its throttle is known only after the
     // handler): the connection is muted after a throttled answer.
-    const bool request_quota = b.quotas && b.quotas->enforced(security::quota_type::request);
     if ((!syncs.empty() || !commits.empty()) && ctx.throttle_ms == 0 && !request_quota && ctx.conn.release_pipeline)
         std::exchange(ctx.conn.release_pipeline, nullptr)();
     co_await wait_durable(ctx, syncs);
