@@ -1,6 +1,7 @@
-"""ShareFetch over TLS (issue 23): on a plaintext socket ShareFetch sends the kept log
-batches as sendfile regions; over TLS it must copy exactly those bytes
-(broker/share_reads.cc kept_records). A real KafkaShareConsumer 4.3.1 over the SSL
+"""ShareFetch over TLS (issue 23): ShareFetch answers the kept log batches as file chunks
+(broker/share_reads.cc kept_records): sendfile regions on a plaintext socket, read and
+written through the TLS stream on a TLS one (net's file chunks over TLS), one copy of
+exactly those bytes where chunks cannot go. A real KafkaShareConsumer 4.3.1 over the SSL
 listener (client certificate) reads records of varied sizes in batches larger than its
 max.poll.records (whole batches: ShareAcquireMode batch_optimized), RELEASEs every 7th
 record on its first delivery (redelivered from the middle of batches) and accepts the
