@@ -39,9 +39,15 @@ nlohmann::json tenant_overview(const context& ctx, const http::request& req, con
     auto listed = ctx.kafka->call<kafka::list_groups_request, kafka::list_groups_response>(q, who);
     check_kafka_error(listed.error_code, "ListGroups");
     for (auto& g : listed.groups) groups += of_tenant(ctx, v, g.group_id);
-    nlohmann::json out = {{"name", *v.tenant}, {"topics", topics},          {"partitions", partitions},
-                          {"groups", groups},  {"storage_bytes", bytes},    {"connections", 0},
-                          {"requests", 0},     {"errors", 0},               {"bytes_in", 0},
+    nlohmann::json out = {{"name", *v.tenant},
+                          {"topics", topics},
+                          {"partitions", partitions},
+                          {"groups", groups},
+                          {"storage_bytes", bytes},
+                          {"connections", 0},
+                          {"requests", 0},
+                          {"errors", 0},
+                          {"bytes_in", 0},
                           {"bytes_out", 0}};
     if (auto* u = usage_of(ctx, *v.tenant)) {
         out["connections"] = std::max<int64_t>(0, u->connections.load(std::memory_order_relaxed));
@@ -63,9 +69,10 @@ nlohmann::json tenant_request_metrics(const context& ctx, const std::string& ten
         if (count == 0) continue;
         nlohmann::json buckets = nlohmann::json::array();
         for (size_t b = 0; b < d.buckets.size(); ++b)
-            buckets.push_back({{"le_us", b < tenant::duration_bounds_us.size() ? nlohmann::json(tenant::duration_bounds_us[b])
-                                                                               : nlohmann::json("+Inf")},
-                               {"count", read(d.buckets[b])}});
+            buckets.push_back(
+                {{"le_us", b < tenant::duration_bounds_us.size() ? nlohmann::json(tenant::duration_bounds_us[b])
+                                                                 : nlohmann::json("+Inf")},
+                 {"count", read(d.buckets[b])}});
         arr.push_back({{"api_key", int(a)},
                        {"api", tenant::timed_api_names[a]},
                        {"count", count},
