@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:9092
 DATA_DIR ?= ./data
 
-.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-share bench-connections bench-big-log bench-growth bench-registry bench-console bench-tenancy bench-cluster conformance reference fuzz clean
+.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-share bench-connections bench-big-log bench-cold-reads bench-growth bench-registry bench-console bench-tenancy bench-cluster conformance reference fuzz clean
 
 all: build
 
@@ -75,6 +75,13 @@ bench-connections: broker
 # only; a few minutes. Knobs at the top of bench/big_log.sh.
 bench-big-log: broker
 	bench/big_log.sh
+
+# Cold reads (issue 24): COLD_ARGS (default 10 GiB) read back from disk with the page cache dropped
+# (needs root) against the disk's sequential read limit measured in the same run, and a tailing
+# consumer's produce-to-consume p99 alone and during that catch-up; ketch only; ~6 minutes.
+# Needs Go. Knobs: bench/cold_reads.py --help.
+bench-cold-reads: broker
+	python3 bench/cold_reads.py $(COLD_ARGS) --out bench/results/cold-reads-$$(date -u +%Y-%m-%dT%H%MZ).json
 
 # Growth curves (issue 24): throughput, p99 and RSS against partitions, connections, consumers
 # in a group and record size, ketch beside Kafka 4.3.1; a PNG and JSON in bench/results/.

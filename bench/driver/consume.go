@@ -9,8 +9,8 @@ import (
 
 // runConsume reads RECORDS records from every partition of TOPIC from the start, without a
 // consumer group (direct assignment), and reports the rate from the first poll to the last
-// record. It is the fallback when ConsumerPerformance (which needs a group) cannot run.
-func runConsume(bootstrap, topic string, records int64) {
+// record (dying after TIMEOUT). It is the fallback when ConsumerPerformance (which needs a group) cannot run.
+func runConsume(bootstrap, topic string, records int64, timeout time.Duration) {
 	cl, err := kgo.NewClient(append(seeds(bootstrap),
 		kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
@@ -20,7 +20,7 @@ func runConsume(bootstrap, topic string, records int64) {
 		die("client: %v", err)
 	}
 	defer cl.Close()
-	consumeAndReport(cl, records, 120*time.Second)
+	consumeAndReport(cl, records, timeout)
 }
 
 // consumeAndReport polls until `records` records arrived (dying on a fetch

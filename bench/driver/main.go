@@ -3,7 +3,7 @@
 //	bench-driver create-topic BOOTSTRAP TOPIC PARTITIONS [key=value ...]
 //	bench-driver delete-topic BOOTSTRAP TOPIC
 //	bench-driver latency BOOTSTRAP TOPIC [flags]   produce-to-consume latency at a fixed rate
-//	bench-driver consume BOOTSTRAP TOPIC RECORDS    assign-based (group-less) consume rate
+//	bench-driver consume BOOTSTRAP TOPIC RECORDS [TIMEOUT_S] assign-based (group-less) consume rate
 //	bench-driver group-consume BOOTSTRAP TOPIC [flags] one group of N members reads TOPIC (group_consume.go)
 //	bench-driver produce BOOTSTRAP TOPIC [flags]    native-client produce rate for a duration
 //	bench-driver many-* BOOTSTRAP PREFIX ...         the many-partitions workload (many.go)
@@ -143,7 +143,13 @@ func main() {
 		if err != nil {
 			die("bad records %q", rest[0])
 		}
-		runConsume(bootstrap, topic, n)
+		timeout := 120.0
+		if len(rest) > 1 {
+			if timeout, err = strconv.ParseFloat(rest[1], 64); err != nil || timeout <= 0 {
+				die("bad timeout %q", rest[1])
+			}
+		}
+		runConsume(bootstrap, topic, n, time.Duration(timeout*float64(time.Second)))
 	case "fill":
 		runFill(bootstrap, topic, rest)
 	case "share-consume":

@@ -86,6 +86,10 @@ std::string render_metrics(const net::connection_stats& c, const net::request_me
            "Connections holding a read buffer now (16 KiB each; a connection waiting for its next request holds "
            "none).",
            "", {{"", read(c.read_buffers)}});
+    family(out, "ketch_fetch_cold_chunks_paged_in_total", "counter",
+           "File chunks of answers (Fetch, ShareFetch) not in the page cache, read into it off the network threads "
+           "before they were sent.",
+           "", {{"", read(c.cold_chunks_paged_in)}});
     family(out, "ketch_connections_refused_total", "counter",
            "Connections closed at once by a limit, by reason (max.connections.per.ip; max.connections with "
            "--max-connections-policy close).",

@@ -1,7 +1,7 @@
 #include "log/segment_journal.h"
 
+#include "base/be_fields.h"
 #include "base/crc32c.h"
-#include "base/endian.h"
 
 namespace ketch::log {
 namespace {
@@ -10,31 +10,11 @@ constexpr size_t k_head = 8;                        // magic u32, body length u3
 constexpr size_t k_fixed_body = 8 * 8 + 4 + 4 * 4;  // base .. image_len
 constexpr size_t k_aborted_size = 32;
 
-struct writer {
-    bytes& out;
-    template <typename T>
-    void put(T v) {
-        size_t at = out.size();
-        out.resize(at + sizeof(T));
-        store_be<T>(out.data() + at, v);
-    }
-};
-
-struct reader {
-    const uint8_t* p;
-    template <typename T>
-    T get() {
-        T v = load_be<T>(p);
-        p += sizeof(T);
-        return v;
-    }
-};
-
 }  // namespace
 
 bytes encode_journal_record(const journal_record& r) {
     bytes out;
-    writer w{out};
+    be_writer w{out};
     w.put<uint32_t>(k_journal_record_magic);
     w.put<uint32_t>(0);  // body length, set below
     w.put<int64_t>(r.base_offset);
@@ -81,7 +61,7 @@ bool decode_one(byte_view rest, int64_t base, journal_contents& c, size_t& used)
     if (body < k_fixed_body || body > rest.size() - k_head - 4) return false;
     size_t total = k_head + size_t(body) + 4;
     if (crc32c(rest.first(total - 4)) != load_be<uint32_t>(rest.data() + total - 4)) return false;
-    reader r{rest.data() + k_head};
+    be_reader r{rest.subspan(k_head, size_t(body))};
     if (r.get<int64_t>() != base) return false;
     journal_point at;
     at.size = r.get<uint64_t>();
@@ -118,8 +98,10 @@ bool decode_one(byte_view rest, int64_t base, journal_contents& c, size_t& used)
         t.last_stable_offset = r.get<int64_t>();
         c.aborted.push_back(t);
     }
+    byte_view image_bytes = r.take(size_t(image));
+    if (!r.ok) return false;  // cannot happen: the lengths were checked against `body` above
     if (image > 0) {
-        c.producer_image.assign(r.p, r.p + image);
+        c.producer_image.assign(image_bytes.begin(), image_bytes.end());
         c.image_size = at.size;
     }
     c.at = at;

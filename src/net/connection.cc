@@ -104,7 +104,7 @@ void read_chunk(const kafka::file_chunk& c, uint8_t* to) {
 constexpr size_t k_copy_chunks_up_to = 64 * 1024;
 
 template <class Stream>
-asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg) {
+asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg, page_in_pool* pages) {
     uint8_t size_prefix[4];
     store_be<int32_t>(size_prefix, int32_t(msg.size()));
     const uint8_t* p = msg.buf.data();
@@ -130,6 +130,7 @@ asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg
         co_await asio::async_write(s, bufs, asio::use_awaitable);
         co_return;
     }
+    if (pages) co_await pages->ensure_resident(msg.splices);  // page_in.h: cold chunks off the reactor
     cork<Stream> corked(s);
     size_t at = 0;
     size_t prefix = 4;  // sent with the first bytes
@@ -146,8 +147,9 @@ asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg
 
 // Shared by a connection and its watchdog (both on the connection's reactor).
 struct watch {
-    explicit watch(const asio::any_io_executor& ex) : timer(ex) {}
+    watch(const asio::any_io_executor& ex, page_in_pool* pages) : timer(ex), pages(pages) {}
     asio::steady_timer timer;
+    page_in_pool* pages;  // null: cold chunks are read on the reactor
     clock::time_point last_activity = clock::now();
     clock::time_point started = clock::now();
     int busy = 0;  // requests being handled (not idle while > 0)
@@ -207,7 +209,7 @@ asio::awaitable<void> handle_one(Stream& stream, tcp::socket& raw, std::shared_p
             }
         }
         if (prev) co_await prev->wait();
-        if (!*stop && r.what == handler_result::action::respond) co_await write_message(stream, r.response);
+        if (!*stop && r.what == handler_result::action::respond) co_await write_message(stream, r.response, w->pages);
         if (r.throttle_ms > 0 && r.what != handler_result::action::close) {
             // Muted: the next request is not read before the throttle time is over.
             count(info.stats, &connection_stats::throttled_requests);
@@ -303,23 +305,23 @@ void tune(tcp::socket& socket, const server_options& opts) {
 }  // namespace
 
 asio::awaitable<void> write_frame(tcp::socket& socket, const kafka::encoded_message& msg) {
-    co_await write_message(socket, msg);
+    co_await write_message(socket, msg, nullptr);
 }
 
 asio::awaitable<void> run_connection(tcp::socket socket, request_handler& handler, const server_options& opts,
-                                     connection_info info) {
+                                     connection_info info, page_in_pool* pages) {
     boost::system::error_code ignored;
     tune(socket, opts);
     socket.native_non_blocking(true, ignored);
     handler.on_connect(info);
-    auto w = std::make_shared<watch>(socket.get_executor());
+    auto w = std::make_shared<watch>(socket.get_executor(), pages);
     asio::co_spawn(socket.get_executor(), watchdog(w, socket, opts, info), asio::detached);
     co_await serve(socket, socket, w, handler, opts, info);
     finish(w, socket, handler, info);
 }
 
 asio::awaitable<void> run_tls_connection(tcp::socket socket, asio::ssl::context& tls, request_handler& handler,
-                                         const server_options& opts, connection_info info) {
+                                         const server_options& opts, connection_info info, page_in_pool* pages) {
     tune(socket, opts);
     info.sendfile_ok = false;  // bytes must go through the TLS record layer
     tls_stream stream(std::move(socket), tls);
@@ -327,7 +329,7 @@ asio::awaitable<void> run_tls_connection(tcp::socket socket, asio::ssl::context&
     const bool was_authenticated = info.authenticated;
     info.authenticated = false;  // the handshake is part of authentication
     handler.on_connect(info);
-    auto w = std::make_shared<watch>(raw.get_executor());
+    auto w = std::make_shared<watch>(raw.get_executor(), pages);
     asio::co_spawn(raw.get_executor(), watchdog(w, raw, opts, info), asio::detached);
     auto [ec] = co_await stream.async_handshake(asio::ssl::stream_base::server, use_nothrow);
     if (ec) {

@@ -19,19 +19,22 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 
+#include "net/page_in.h"
 #include "net/request_handler.h"
 #include "net/server_options.h"
 
 namespace ketch::net {
 
 // Serves a plaintext connection (PLAINTEXT, SASL_PLAINTEXT).
+// `pages`: where cold file chunks of answers are paged in (null: on the reactor).
 boost::asio::awaitable<void> run_connection(boost::asio::ip::tcp::socket socket, request_handler& handler,
-                                            const server_options& opts, connection_info info);
+                                            const server_options& opts, connection_info info,
+                                            page_in_pool* pages = nullptr);
 // Serves a TLS connection (SSL, SASL_SSL): handshake first; on an SSL
 // listener a client certificate's subject becomes the principal.
 boost::asio::awaitable<void> run_tls_connection(boost::asio::ip::tcp::socket socket, boost::asio::ssl::context& tls,
                                                 request_handler& handler, const server_options& opts,
-                                                connection_info info);
+                                                connection_info info, page_in_pool* pages = nullptr);
 
 // Writes a response frame (size prefix + message), sending file chunks with
 // sendfile(2) when the socket allows it.

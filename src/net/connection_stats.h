@@ -22,6 +22,7 @@ struct connection_stats {
     std::atomic<uint64_t> failed_authentications{0};  // SASL logins refused
     std::atomic<uint64_t> refused_oversize{0};        // frames over the size cap
     std::atomic<uint64_t> throttled_requests{0};      // responses after which the connection was muted (quotas)
+    std::atomic<uint64_t> cold_chunks_paged_in{0};    // answer file chunks read into the page cache off the reactors
 };
 
 }  // namespace ketch::net

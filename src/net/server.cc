@@ -20,6 +20,8 @@ server::server(server_options opts, request_handler& handler)
     : opts_(std::move(opts)), handler_(handler), limits_(opts_.limits, stats_) {
     int n = opts_.reactors > 0 ? opts_.reactors : int(std::max(1u, std::thread::hardware_concurrency()));
     for (int i = 0; i < n; ++i) reactors_.push_back(std::make_unique<asio::io_context>(1));
+    if (opts_.page_in_threads > 0)
+        page_in_ = std::make_unique<page_in_pool>(opts_.page_in_threads, stats_.cold_chunks_paged_in);
 }
 
 server::~server() { stop(); }
@@ -136,10 +138,10 @@ asio::awaitable<void> server::accept_loop(bound_listener& l) {
         if (uses_tls(l.opts.protocol))
             asio::co_spawn(io,
                            run_tls_connection(std::move(sock), tls_context(l.opts.protocol == security_protocol::ssl),
-                                              handler_, opts_, std::move(info)),
+                                              handler_, opts_, std::move(info), page_in_.get()),
                            done);
         else
-            asio::co_spawn(io, run_connection(std::move(sock), handler_, opts_, std::move(info)), done);
+            asio::co_spawn(io, run_connection(std::move(sock), handler_, opts_, std::move(info), page_in_.get()), done);
     }
 }
 

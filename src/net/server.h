@@ -16,6 +16,7 @@
 
 #include "net/connection_limits.h"
 #include "net/connection_stats.h"
+#include "net/page_in.h"
 #include "net/request_handler.h"
 #include "net/server_options.h"
 
@@ -60,6 +61,7 @@ private:
     request_handler& handler_;
     connection_stats stats_;
     connection_limits limits_;
+    std::unique_ptr<page_in_pool> page_in_;  // null when opts.page_in_threads is 0
     std::vector<std::unique_ptr<boost::asio::io_context>> reactors_;
     std::vector<std::thread> threads_;
     std::vector<bound_listener> listeners_;

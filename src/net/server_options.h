@@ -48,6 +48,7 @@ struct limit_options {
 struct server_options {
     std::vector<listener_options> listeners{listener_options{}};
     int reactors = 0;                               // 0: one per core
+    int page_in_threads = 2;                        // cold answer chunks read here (page_in.h); 0: on the reactors
     int32_t max_request_bytes = 100 * 1024 * 1024;  // socket.request.max.bytes
     // Socket buffer sizes as Kafka's SocketServer sets them: SO_SNDBUF on each
     // client connection, SO_RCVBUF on the listening socket (so that it applies

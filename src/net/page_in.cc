@@ -1,0 +1,69 @@
+#include "net/page_in.h"
+
+#include <fcntl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <memory>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace ketch::net {
+
+namespace asio = boost::asio;
+
+namespace {
+
+// One byte at `pos` without waiting for the disk: 1 read, 0 not cached,
+// -1 unknown (no RWF_NOWAIT on this kernel or file system, or an error).
+int probe(int fd, int64_t pos) {
+    char b;
+    iovec v{&b, 1};
+    for (;;) {
+        ssize_t n = ::preadv2(fd, &v, 1, off_t(pos), RWF_NOWAIT);
+        if (n >= 0) return 1;  // 0: at the end of the file, nothing to wait for
+        if (errno == EINTR) continue;
+        return errno == EAGAIN ? 0 : -1;
+    }
+}
+
+constexpr size_t k_read_through = 256 * 1024;
+
+}  // namespace
+
+bool resident(const kafka::file_chunk& c) {
+    if (c.length == 0) return true;
+    return probe(c.fd, c.position) != 0 && probe(c.fd, c.position + c.length - 1) != 0;
+}
+
+bool page_in(const kafka::file_chunk& c) {
+    // Asks for the whole range at once (the disk sees one large read), then
+    // waits for it by reading it through; the bytes read are thrown away.
+    (void)::posix_fadvise(c.fd, off_t(c.position), off_t(c.length), POSIX_FADV_WILLNEED);
+    thread_local std::unique_ptr<char[]> buf = std::make_unique_for_overwrite<char[]>(k_read_through);
+    uint64_t done = 0;
+    while (done < c.length) {
+        size_t want = size_t(std::min<uint64_t>(k_read_through, c.length - done));
+        ssize_t n = ::pread(c.fd, buf.get(), want, off_t(c.position + int64_t(done)));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += uint64_t(n);
+    }
+    return true;
+}
+
+asio::awaitable<void> page_in_pool::run(const kafka::file_chunk& c) {
+    paged_in_.fetch_add(1, std::memory_order_relaxed);
+    // The chunk's owner keeps its file open until the answer is written.
+    co_await asio::co_spawn(
+        pool_.get_executor(),
+        [&c]() -> asio::awaitable<void> {
+            (void)page_in(c);
+            co_return;
+        },
+        asio::use_awaitable);
+}
+
+}  // namespace ketch::net
