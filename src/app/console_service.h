@@ -49,7 +49,8 @@ struct console_inputs {
     std::string schema_registry_url;
     std::chrono::steady_clock::time_point started;
     inspect::traffic_ring* traffic = nullptr;
-    std::function<std::map<std::string, int64_t>()> client_software;
+    std::function<std::map<std::string, int64_t>(const std::function<bool(const std::string& principal)>& keep)>
+        client_software;
     framed_decoder decode_framed;                            // the schema registry's (empty: none)
     telemetry::client_metrics_manager* telemetry = nullptr;  // KIP-714 client metrics (Clients page)
     fault::registry* faults = nullptr;                       // --faults; null: off

@@ -46,6 +46,31 @@ sample_fn by(const char* label, const std::array<std::string_view, N>& names,
     };
 }
 
+// ketch_tenant_request_duration_seconds{tenant, api}: the histograms of the
+// tenant's Produce and Fetch requests.
+void duration_histograms(std::string& out, const std::vector<std::pair<std::string, const tenant::usage*>>& all) {
+    const char* name = "ketch_tenant_request_duration_seconds";
+    fmt::format_to(std::back_inserter(out),
+                   "# HELP {} Time from a tenant's Produce or Fetch request's parse to its response (waits "
+                   "included).\n# TYPE {} histogram\n",
+                   name, name);
+    for (auto& [t, u] : all)
+        for (size_t a = 0; a < tenant::timed_api_names.size(); ++a) {
+            auto& d = u->timed[a];
+            const std::string labels = fmt::format("tenant=\"{}\",api=\"{}\"", t, tenant::timed_api_names[a]);
+            uint64_t cumulative = 0;
+            for (size_t b = 0; b < d.buckets.size(); ++b) {
+                cumulative += read(d.buckets[b]);
+                const std::string le = b < tenant::duration_bounds_us.size()
+                                           ? fmt::format("{}", double(tenant::duration_bounds_us[b]) / 1e6)
+                                           : std::string("+Inf");
+                fmt::format_to(std::back_inserter(out), "{}_bucket{{{},le=\"{}\"}} {}\n", name, labels, le, cumulative);
+            }
+            fmt::format_to(std::back_inserter(out), "{}_sum{{{}}} {}\n{}_count{{{}}} {}\n", name, labels,
+                           double(read(d.sum_us)) / 1e6, name, labels, cumulative);
+        }
+}
+
 }  // namespace
 
 std::string render_tenant_metrics(const tenant::catalog& tenants) {
@@ -77,6 +102,7 @@ std::string render_tenant_metrics(const tenant::catalog& tenants) {
         fmt::format_to(std::back_inserter(out), "# HELP {} {}\n# TYPE {} {}\n", f.name, f.help, f.name, f.type);
         for (auto& [t, u] : all) f.samples(out, f.name, t, *u);
     }
+    duration_histograms(out, all);
     return out;
 }
 

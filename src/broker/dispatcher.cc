@@ -7,12 +7,14 @@
 #include "base/endian.h"
 #include "broker/handler.h"
 #include "broker/handlers/handlers.h"
+#include "broker/tenant_scoping.h"
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/request_header.h"
 #include "security/delegation_tokens.h"
 #include "share/coordinator.h"
 #include "tenant/catalog.h"
 #include "tenant/directory.h"
+#include "tenant/usage.h"
 
 namespace ketch::broker {
 
@@ -30,6 +32,9 @@ std::optional<net::handler_result> error_response(const request_context& ctx, co
     if (!h.error(r, ctx.api_version, e, w)) return std::nullopt;
     return net::handler_result{net::handler_result::action::respond, w.take()};
 }
+
+// A tenant's Produce / Fetch durations use the broker's buckets.
+static_assert(tenant::duration_bounds_us == net::request_metrics::k_bounds_us);
 
 namespace {
 
@@ -154,52 +159,6 @@ std::optional<net::handler_result> sasl_gate(request_context& ctx, const kafka::
     return out;
 }
 
-// The console's requests (listener CONSOLE) act as its logged-in user
-// (docs/console.md "Tenants"): an operator's (a super user, or no login on a
-// console without users) see every tenant's internal names; a tenant's
-// user is scoped to its tenant like any of its connections, without taking
-// a connection's place or counting in its metrics. False: a login that
-// names no tenant (the call fails).
-bool scope_console(request_context& ctx) {
-    const auto& p = ctx.conn.principal;
-    if (p.empty() || p == "User:ANONYMOUS") return true;
-    auto a = ctx.broker.tenants->resolve(p, true);
-    if (a.what == tenant::directory::answer::kind::refused) return false;
-    ctx.tenant = std::move(a.tenant);
-    return true;
-}
-
-// --tenancy: the tenant the request's names belong to (tenant/directory.h).
-// False: the connection has none (not authenticated and no anonymous
-// tenant, or a principal that names no valid tenant) and is closed; the
-// requests of a login pass.
-bool scope_tenant(request_context& ctx) {
-    const auto key = ctx.api_key;
-    if (ctx.conn.listener_name == "CONSOLE") return scope_console(ctx);
-    if (key == int16_t(kafka::api_key::api_versions) || key == int16_t(kafka::api_key::sasl_handshake) ||
-        key == int16_t(kafka::api_key::sasl_authenticate))
-        return true;
-    auto a = ctx.broker.tenants->resolve(ctx.conn.principal, ctx.conn.authenticated);
-    using kind = tenant::directory::answer::kind;
-    if (a.what == kind::refused) {
-        spdlog::info("conn {} from {}: principal '{}' has no tenant (--tenancy), closing", ctx.conn.id, ctx.conn.peer,
-                     ctx.conn.principal);
-        return false;
-    }
-    ctx.tenant = std::move(a.tenant);
-    if (auto* cat = ctx.broker.tenant_catalog; cat && ctx.tenant) {
-        ctx.tenant_usage = &cat->usage_of(ctx.tenant->tenant());
-        // max_connections: a connection takes its place at its first request.
-        if (!ctx.conn.tenant_hold && !(ctx.conn.tenant_hold = cat->admit_connection(ctx.tenant->tenant()))) {
-            spdlog::info("conn {} from {}: tenant {} is at its max_connections, closing", ctx.conn.id, ctx.conn.peer,
-                         ctx.tenant->tenant());
-            ctx.conn.close_reason = "tenant at its max_connections";
-            return false;
-        }
-    }
-    return true;
-}
-
 }  // namespace
 
 boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_info& conn, shared_bytes frame) {
@@ -251,6 +210,8 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
     auto result = co_await h->fn(ctx, r);
     const auto took = std::chrono::steady_clock::now() - started;
     metrics_.record(key, took);
+    if (ctx.tenant_usage) [[unlikely]]
+        ctx.tenant_usage->time_request(key, std::chrono::duration_cast<std::chrono::microseconds>(took).count());
     if (tap) record_exchange(ctx_, conn, ctx, header, frame, result, started_ms, took);
     after_answer(conn, key);
     co_return result;
@@ -262,7 +223,10 @@ void dispatcher::after_answer(net::connection_info& conn, int16_t key) {
     const bool api_versions = key == int16_t(kafka::api_key::api_versions);
     if (api_versions && !conn.client_software_name.empty() && conn.listener_name != "CONSOLE") {
         std::lock_guard l(software_mu_);
-        software_[conn.id] = conn.client_software_name + " " + conn.client_software_version;
+        software_[conn.id] = {conn.client_software_name + " " + conn.client_software_version, conn.principal};
+    } else if (key == int16_t(kafka::api_key::sasl_authenticate)) {
+        std::lock_guard l(software_mu_);  // a login: the connection's principal as it is now
+        if (auto it = software_.find(conn.id); it != software_.end()) it->second.principal = conn.principal;
     }
     if (conn.sasl) {
         if (api_versions) conn.sasl->api_versions_answered();
@@ -274,10 +238,12 @@ void dispatcher::on_connect(net::connection_info& conn) {
     if (inspected(ctx_, conn)) record_event(ctx_, conn, "connect", "");
 }
 
-std::map<std::string, int64_t> dispatcher::client_software() const {
+std::map<std::string, int64_t> dispatcher::client_software(
+    const std::function<bool(const std::string& principal)>& keep) const {
     std::map<std::string, int64_t> out;
     std::lock_guard l(software_mu_);
-    for (auto& [id, sw] : software_) ++out[sw];
+    for (auto& [id, sw] : software_)
+        if (!keep || keep(sw.principal)) ++out[sw.software];
     return out;
 }
 

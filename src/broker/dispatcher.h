@@ -4,6 +4,7 @@
 // otherwise the connection is closed).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -25,7 +26,10 @@ public:
     const net::request_metrics& metrics() const { return metrics_; }
     // Open connections by client software (KIP-511 name and version, as
     // ApiVersions v3+ told them): "name version" -> connections.
-    std::map<std::string, int64_t> client_software() const;
+    // `keep` (if set) picks the connections by their principal (the
+    // console's view of a tenant: docs/console.md "Tenants").
+    std::map<std::string, int64_t> client_software(
+        const std::function<bool(const std::string& principal)>& keep = {}) const;
 
 private:
     void after_answer(net::connection_info& conn, int16_t key);
@@ -33,7 +37,11 @@ private:
     broker_context& ctx_;
     net::request_metrics metrics_;
     mutable std::mutex software_mu_;
-    std::unordered_map<uint64_t, std::string> software_;  // connection id -> "name version"
+    struct software_of {
+        std::string software;   // "name version"
+        std::string principal;  // as of the connection's login
+    };
+    std::unordered_map<uint64_t, software_of> software_;  // by connection id
 };
 
 }  // namespace ketch::broker

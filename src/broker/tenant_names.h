@@ -11,6 +11,7 @@
 // missing from it is refused to tenants, and unit_broker's leak test fails.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -39,15 +40,29 @@ struct broker_context;
 // the internal name's local part (`T~L`: L), else of the name itself.
 std::optional<std::string> check_topic_name(const broker_context& b, std::string_view name);
 
-// The topic ids a request named that are another tenant's: replaced by fresh
+// The topic ids a request named: another tenant's are replaced by fresh
 // random ids going in (the handler answers UNKNOWN_TOPIC_ID), the client's
-// own put back in the response.
-using replaced_ids = std::vector<std::pair<uuid, uuid>>;  // (stand-in, original)
+// own put back in the response; the tenant's own are remembered so that the
+// response's rows of them are kept without looking them up again (a topic's
+// id never changes owner).
+struct replaced_ids {
+    std::vector<std::pair<uuid, uuid>> replaced;  // (stand-in, original)
+    std::vector<uuid> own;                        // the tenant's own topics' ids
+    bool is_own(const uuid& id) const { return std::find(own.begin(), own.end(), id) != own.end(); }
+    bool is_stand_in(const uuid& id) const {
+        for (auto& r : replaced)
+            if (r.first == id) return true;
+        return false;
+    }
+};
 // The internal name of the topic with this id; nullopt: none.
 using topic_name_of = std::function<std::optional<std::string>(const uuid&)>;
 // The broker's topic registry as a topic_name_of.
 topic_name_of tenant_topic_names(const broker_context& b);
 
+// Both visitors change names in place (tenant::scope::to_internal_in_place,
+// to_local_in_place): a Produce or Fetch of a tenant allocates no string for
+// its names beyond what growing a name by the prefix needs.
 struct tenant_in_visitor {
     const tenant::scope& s;
     const topic_name_of& topics;
@@ -55,14 +70,18 @@ struct tenant_in_visitor {
     // An empty name is no name (a topic by id; a missing group id): left as
     // it is, so the handler answers it as without tenancy.
     void name(kafka::entity, std::string& n) {
-        if (!n.empty()) n = s.to_internal(n);
+        if (!n.empty()) s.to_internal_in_place(n);
     }
     void topic_id(uuid& id) {
-        if (id.is_zero()) return;
+        if (id.is_zero() || ids.is_own(id)) return;
         auto t = topics(id);
-        if (!t || s.owns(*t)) return;
-        ids.emplace_back(uuid::random(), id);
-        id = ids.back().first;
+        if (!t) return;
+        if (s.owns(*t)) {
+            ids.own.push_back(id);
+            return;
+        }
+        ids.replaced.emplace_back(uuid::random(), id);
+        id = ids.replaced.back().first;
     }
     void message(std::string&) {}
     bool keep(kafka::entity, const std::string&) { return true; }
@@ -74,20 +93,18 @@ struct tenant_out_visitor {
     const topic_name_of& topics;
     const replaced_ids& ids;
     void name(kafka::entity, std::string& n) {
-        if (n.empty()) return;
-        auto local = s.to_local(n);
-        n = local ? std::move(*local) : std::string();  // never reached after keep(): the leak test checks
+        if (!n.empty() && !s.to_local_in_place(n)) n.clear();  // never reached after keep(): the leak test checks
     }
     void topic_id(uuid& id) {
-        for (auto& [stand_in, original] : ids)
+        for (auto& [stand_in, original] : ids.replaced)
             if (id == stand_in) id = original;
     }
-    void message(std::string& m) { m = s.localize_text(m); }
+    void message(std::string& m) {
+        if (!s.is_default() && m.find(tenant::separator) != std::string::npos) m = s.localize_text(m);
+    }
     bool keep(kafka::entity, const std::string& n) { return n.empty() || s.owns(n); }
     bool keep_id(const uuid& id) {
-        if (id.is_zero()) return true;
-        for (auto& r : ids)
-            if (id == r.first) return true;
+        if (id.is_zero() || ids.is_own(id) || ids.is_stand_in(id)) return true;
         auto t = topics(id);
         return !t || s.owns(*t);
     }

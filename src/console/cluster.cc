@@ -1,10 +1,17 @@
 // GET /api/v1/cluster: version, node id, cluster id, listeners, data dir and
 // its disk use, uptime, connection counters and the per-API request metrics
 // the broker already keeps (count, mean and bucketed latency).
+//
+// --tenancy, for a tenant's user (or an operator's ?tenant=T): the tenant's
+// figures instead of the broker's (tenant_overview.h) — "tenant" with its
+// topics, groups, storage and traffic; "requests" its Produce and Fetch;
+// "connections" and "clients" its connections'; "data_dir_bytes" its
+// storage; no data dir for a tenant's user.
 #include <filesystem>
 
 #include "console/reply.h"
 #include "console/routes.h"
+#include "console/tenant_overview.h"
 #include "protocol/messages/api_table.h"
 #include "protocol/messages/describe_cluster.h"
 
@@ -78,9 +85,20 @@ void add_cluster(http::server& server, const context& ctx) {
                                     {"accepted", ctx.connections->accepted.load()},
                                     {"failed_authentications", ctx.connections->failed_authentications.load()}};
             j["requests"] = ctx.metrics ? request_metrics(*ctx.metrics) : json::array();
+            const tenant_view v = view_of(ctx, req);
+            std::function<bool(const std::string&)> keep;
+            if (v.tenant) {
+                keep = [&](const std::string& principal) { return sees_principal(ctx, v, principal); };
+                j["tenant"] = tenant_overview(ctx, req, v);
+                j["requests"] = tenant_request_metrics(ctx, *v.tenant);
+                j["connections"] = {{"active", j["tenant"]["connections"]}};
+                j["data_dir_bytes"] = j["tenant"]["storage_bytes"];
+                if (v.scoped) j["data_dir"] = nullptr;
+            }
             json clients = json::array();
             if (ctx.client_software)
-                for (auto& [sw, n] : ctx.client_software()) clients.push_back({{"software", sw}, {"connections", n}});
+                for (auto& [sw, n] : ctx.client_software(keep))
+                    clients.push_back({{"software", sw}, {"connections", n}});
             j["clients"] = clients;
             return json_reply(j);
         }));

@@ -56,7 +56,8 @@ struct context {
     telemetry::client_metrics_manager* telemetry = nullptr;  // KIP-714 client metrics; null: off
     fault::registry* faults = nullptr;                       // --faults; null: off (/api/v1/faults answers 404)
     // Open connections by client software ("name version" -> count); may be empty.
-    std::function<std::map<std::string, int64_t>()> client_software;
+    std::function<std::map<std::string, int64_t>(const std::function<bool(const std::string& principal)>& keep)>
+        client_software;
     // A partition's segments, oldest first (the last is the active one);
     // empty when the log has none. Unset: the topic page shows no segments.
     std::function<std::vector<segment_row>(const std::string& topic, int32_t partition)> segments;

@@ -50,9 +50,11 @@ struct connection_info {
     // Why the connection ended, when the broker ended it (idle, a refused
     // frame, a request it closes on); empty: the client closed it.
     std::string close_reason;
-    // --tenancy: the connection's place in its tenant's connection count,
-    // given back when the connection (and this) goes.
-    std::shared_ptr<void> tenant_hold;
+    // --tenancy: what the broker resolved for this connection's principal
+    // (its tenant, counters and place in the tenant's connection count,
+    // broker/tenant_scoping.cc), kept so that a request does not resolve it
+    // again; the place is given back when the connection (and this) goes.
+    std::shared_ptr<void> tenant_state;
 };
 
 struct handler_result {

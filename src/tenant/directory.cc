@@ -66,12 +66,14 @@ bool directory::bind(const std::string& user, const std::string& tenant, std::st
     }
     std::lock_guard l(mu_);
     cfg_.bindings[user] = tenant;
+    generation_.fetch_add(1, std::memory_order_release);
     return true;
 }
 
 void directory::unbind(const std::string& user) {
     std::lock_guard l(mu_);
     cfg_.bindings.erase(user);
+    generation_.fetch_add(1, std::memory_order_release);
 }
 
 std::map<std::string, std::string> directory::bindings() const {

@@ -5,6 +5,8 @@
 // tenant's internal names.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -50,11 +52,16 @@ public:
 
     bool operator_user_of(std::string_view user, std::string_view tenant) const override;
 
+    // Grows at every change of the bindings: what resolve() answered for a
+    // principal holds while this is unchanged (a connection keeps it).
+    uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+
 private:
     std::shared_ptr<const scope> scope_of(const std::string& tenant) const;
 
     directory_config cfg_;
     mutable std::mutex mu_;
+    std::atomic<uint64_t> generation_{0};
     mutable std::map<std::string, std::shared_ptr<const scope>, std::less<>> scopes_;
 };
 

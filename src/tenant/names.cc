@@ -31,6 +31,22 @@ std::string scope::to_internal(std::string_view local) const {
     return out;
 }
 
+void scope::to_internal_in_place(std::string& name) const {
+    if (!prefix_.empty())
+        name.insert(0, prefix_);
+    else if (name.find(separator) != std::string::npos)
+        name.insert(name.begin(), separator);  // escaped: never another tenant's name
+}
+
+bool scope::to_local_in_place(std::string& name) const {
+    if (!owns(name)) return false;
+    if (!prefix_.empty())
+        name.erase(0, prefix_.size());
+    else if (!name.empty() && name[0] == separator)
+        name.erase(0, 1);
+    return true;
+}
+
 bool scope::owns(std::string_view internal) const {
     if (prefix_.empty()) {
         const auto at = internal.find(separator);

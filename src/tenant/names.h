@@ -56,6 +56,12 @@ public:
 
     // The internal name of this tenant's `local` name.
     std::string to_internal(std::string_view local) const;
+    // The same in place: `name` (a local name) becomes its internal name,
+    // with no new string when its capacity suffices (the request path).
+    void to_internal_in_place(std::string& name) const;
+    // `name` (an internal name) becomes this tenant's own name, in place
+    // (no new string); false, and `name` unchanged, when it is not its own.
+    bool to_local_in_place(std::string& name) const;
     // Whether `internal` is one of this tenant's names.
     bool owns(std::string_view internal) const;
     // This tenant's own name for `internal`; nullopt when it is not its own.

@@ -62,6 +62,10 @@ def tenants(broker):
         out = drv("produce", {"topic": "orders", "config": sasl(user),
                               "records": [{"key": None, "value": base64.b64encode(b"v").decode(), "partition": 0}]})
         assert out["records"][0]["error"] is None, out
+        if user == "bob":  # bob owns more than alice: an Overview counting both would show it
+            out = drv("create-topics", {"topics": [{"name": "bob-extra", "partitions": 3, "replication_factor": 1}],
+                                        "config": sasl(user)})
+            assert out["results"][0]["error"] is None, out
         push = {"enable.metrics.push": True} if user == "alice" else {}
         drv("group-consume", {"topic": "orders", "group": "g", "max_records": 1, "timeout_ms": 12000,
                               "idle_ms": 10000, "from": "earliest", "config": sasl(user, **push)})
@@ -105,6 +109,27 @@ def test_the_api_filters_by_tenant(tenants):
     assert {(c["client_id"], c["tenant"]) for c in seen} <= {("bob-app", "bob")}, seen
     assert bob.get("/api/v1/clients/" + tenants.alice_client)[0] == 404
     assert alice.get("/api/v1/clients/" + tenants.alice_client)[0] == 200
+
+
+def test_the_overview_shows_the_tenants_own_figures(tenants):
+    """GET /api/v1/cluster (the Overview) for alice: her topic, partition and group counts, her
+    storage, connections and traffic, her Produce and Fetch only; bob's (2 topics, 4 partitions)
+    are not counted, and an operator sees the same figures for ?tenant=alice."""
+    root, alice = tenants.root, tenants.alice
+    status, c = alice.get("/api/v1/cluster")
+    assert status == 200, c
+    t = c["tenant"]
+    assert (t["name"], t["topics"], t["partitions"], t["groups"]) == ("alice", 1, 1, 1), t
+    assert t["bytes_in"] > 0 and t["bytes_out"] > 0 and t["requests"] > 0, t
+    assert c["data_dir"] is None and c["data_dir_bytes"] == t["storage_bytes"] > 0, c
+    assert {r["api"] for r in c["requests"]} <= {"Produce", "Fetch"}, c["requests"]
+    assert "bob" not in json.dumps(c)
+    status, b = root.get("/api/v1/cluster?tenant=bob")
+    assert status == 200 and (b["tenant"]["topics"], b["tenant"]["partitions"]) == (2, 4), b["tenant"]
+    assert root.get("/api/v1/cluster?tenant=alice")[1]["tenant"]["topics"] == 1
+    whole = root.get("/api/v1/cluster")[1]
+    assert "tenant" not in whole and any(r["api"] == "Metadata" for r in whole["requests"]), whole
+    assert alice.get("/api/v1/cluster?tenant=bob")[0] == 403
 
 
 def test_the_pages_filter_by_tenant(broker, tenants):

@@ -30,7 +30,7 @@ from conftest import BrokerProcess, Driver, _ketch_binary, _missing, wait_for
 from registry_util import Rest
 
 USERS = {"alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw", "dave": "dave-pw", "erin": "erin-pw", "frank": "frank-pw",
-         "gina": "gina-pw", "root": "root-pw"}
+         "gina": "gina-pw", "hana": "hana-pw", "root": "root-pw"}
 TOML_TENANTS = """
 [tenant_defaults]
 max_connections = 100
@@ -210,6 +210,36 @@ def test_metrics_carry_the_tenant_label_with_its_counts(broker, drv):
     assert m['ketch_tenant_bytes_in_total{tenant="erin"}'] < 5000 + 2000, m
     assert m.get('ketch_tenant_refused_total{tenant="erin",limit="max_topics"}') == 0
     assert all("tenant=" in k for k in m)
+
+
+def test_a_tenants_produce_and_fetch_durations_are_histograms_with_its_label(broker, drv):
+    """ketch_tenant_request_duration_seconds{tenant, api}: each Produce and Fetch of a tenant's
+    connections is counted in its own histogram (docs/metrics.md), with its requests only."""
+    key = 'ketch_tenant_request_duration_seconds_%s{tenant="%s",api="%s"%s}'
+    before = metrics(broker)
+    assert create(drv, "hana", "d", 1) is None
+    out = drv("produce", {"topic": "d", "acks": "all", "config": sasl("hana"),
+                          "records": [{"key": None, "value": base64.b64encode(b"z").decode(), "partition": 0}]})
+    assert out["records"][0]["error"] is None
+    out = drv("consume", {"topic": "d", "partitions": [0], "from": "beginning", "max_records": 1,
+                          "timeout_ms": 20000, "config": sasl("hana")})
+    assert len(out["records"]) == 1, out
+
+    def counted():
+        m = metrics(broker)
+        return all(m.get(key % ("count", "hana", api, ""), 0) >= 1 for api in ("Produce", "Fetch")) and m
+    m = wait_for(counted, what="hana's Produce and Fetch timed")
+    for api in ("Produce", "Fetch"):
+        count = m[key % ("count", "hana", api, "")]
+        assert m[key % ("bucket", "hana", api, ',le="+Inf"')] == count, m
+        assert m[key % ("sum", "hana", api, "")] > 0, m
+        # Buckets are cumulative, as Prometheus reads them.
+        les = [v for k, v in m.items() if k.startswith(key % ("bucket", "hana", api, ",le="))]
+        assert les == sorted(les), les
+    # hana's series start with her first request, and count her requests only.
+    assert not any('tenant="hana"' in k for k in before), before
+    timed = sum(m[key % ("count", "hana", api, "")] for api in ("Produce", "Fetch"))
+    assert timed <= m['ketch_tenant_requests_total{tenant="hana"}'], m
 
 
 def test_a_client_quota_throttle_is_counted_under_the_tenant(broker, drv):

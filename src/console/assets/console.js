@@ -155,15 +155,26 @@ async function overview() {
       (history[r.api] = history[r.api] || []).push(rate);
       if (history[r.api].length > 30) history[r.api].shift();
     }
-    last = { at: now, counts: Object.fromEntries(c.requests.map(r => [r.api, r.count])) };
-    const card = (label, value) => h('div', { class: 'card' }, h('div', { class: 'label' }, label), h('div', { class: 'value' }, value));
+    const t = c.tenant;  // --tenancy: a tenant's user, or an operator's ?tenant=
+    const byteRate = key => last && last.tenant && t ? Math.max(0, t[key] - last.tenant[key]) * 1000 / Math.max(1, now - last.at) : 0;
+    const rates = t ? { in: Math.round(byteRate('bytes_in')), out: Math.round(byteRate('bytes_out')) } : null;
+    last = { at: now, counts: Object.fromEntries(c.requests.map(r => [r.api, r.count])), tenant: t };
+    const card = (label, value, id) => h('div', { class: 'card', id }, h('div', { class: 'label' }, label), h('div', { class: 'value' }, value));
     body.replaceChildren(
       h('div', { class: 'cards' },
         card('Version', 'ketch ' + c.version + ' (Kafka ' + c.kafka_version + ')'),
         card('Node id', c.node_id), card('Cluster id', c.cluster_id),
-        card('Uptime', fmtMs(c.uptime_ms)), card('Data dir', c.data_dir), card('Disk use', fmtBytes(c.data_dir_bytes)),
+        card('Uptime', fmtMs(c.uptime_ms)), c.data_dir ? card('Data dir', c.data_dir) : null,
+        card(t ? 'Storage' : 'Disk use', fmtBytes(c.data_dir_bytes)),
         card('Connections', c.connections ? c.connections.active : ''),
         card('Schema registry', c.schema_registry || 'off')),
+      ...(t ? [h('h2', {}, 'Tenant ' + t.name),
+           h('div', { class: 'cards', id: 'tenant-overview' },
+             card('Topics', t.topics, 'ov-topics'), card('Partitions', t.partitions, 'ov-partitions'),
+             card('Groups', t.groups, 'ov-groups'), card('Requests', t.requests, 'ov-requests'),
+             card('Errors', t.errors, 'ov-errors'),
+             card('Produced', fmtBytes(t.bytes_in) + ' (' + fmtBytes(rates.in) + '/s)', 'ov-bytes-in'),
+             card('Fetched', fmtBytes(t.bytes_out) + ' (' + fmtBytes(rates.out) + '/s)', 'ov-bytes-out'))] : []),
       h('h2', {}, 'Listeners'),
       table([{ title: 'Name', key: 'name' }, { title: 'Security', key: 'protocol' },
              { title: 'Bound', key: 'address' }, { title: 'Advertised', key: 'advertised' }], c.listeners),
@@ -171,7 +182,7 @@ async function overview() {
       c.clients.length ? table([{ title: 'Client software (KIP-511)', key: 'software' },
                                 { title: 'Connections', key: 'connections', num: true }], c.clients)
                        : h('p', { class: 'muted' }, 'No client connection has told its software (ApiVersions v3+).'),
-      h('h2', {}, 'Requests'),
+      h('h2', {}, t ? 'Requests of tenant ' + t.name : 'Requests'),
       table([{ title: 'API', key: 'api' }, { title: 'Count', key: 'count', num: true },
              { title: 'Mean latency', num: true, cell: r => (r.mean_us / 1000).toFixed(2) + ' ms' },
              { title: 'Rate (last minute)', cell: r => spark(history[r.api] || [0]) },

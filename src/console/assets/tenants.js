@@ -1,12 +1,12 @@
 // ketch console: the tenant selector (--tenancy; docs/console.md "Tenants").
 // An operator (a super user) picks a tenant in the navigation bar: the page's
-// URL gets ?tenant=T and the lists (topics, groups, traffic, clients) are
+// URL gets ?tenant=T and the overview and the lists (topics, groups, traffic, clients) are
 // asked for that tenant's only. A tenant's user sees its tenant's name
 // instead: the broker shows it nothing else.
 'use strict';
 
 window.tenantUi = (function () {
-  const LISTS = ['/topics', '/groups', '/traffic', '/clients'];
+  const LISTS = ['/cluster', '/topics', '/groups', '/traffic', '/clients'];
 
   function selected() { return new URLSearchParams(location.search).get('tenant') || ''; }
 

@@ -5,7 +5,8 @@
 //   - the super user sees both tenants, picks alice in the navigation bar's
 //     selector, and Topics, Groups, Traffic and Clients show alice's only;
 //   - alice sees "Tenant: alice", her own names, nothing of bob's, and is
-//     refused ?tenant=bob.
+//     refused ?tenant=bob; her Overview counts her topics, partitions and
+//     groups only (bob has more) and names nothing of bob's.
 // Environment: CONSOLE_URL, ROOT, ROOT_PASSWORD, ALICE, ALICE_PASSWORD,
 // CLIENT_ID (alice's telemetry client), SCREENSHOTS, CHROMIUM. Exit code 1
 // (after a "failed-tenants" screenshot) when an expectation fails.
@@ -69,6 +70,10 @@ async function asSuperUser() {
   await page.goto(env.CONSOLE_URL + '/ui/clients?tenant=bob', { waitUntil: 'networkidle2' });
   await waitText('#c-status', 'client instances');
   expect(!(await text('#c-list')).includes(env.CLIENT_ID), 'Clients for bob: none of alice\'s');
+  // The Overview with the selector: bob's counts.
+  await page.goto(env.CONSOLE_URL + '/?tenant=bob', { waitUntil: 'networkidle2' });
+  await page.waitForSelector('#tenant-overview');
+  expect((await page.$eval('#ov-topics .value', el => el.innerText)) === '2', 'Overview for bob: his two topics');
 }
 
 async function asTenantUser() {
@@ -89,6 +94,24 @@ async function asTenantUser() {
   expect(!(await text('#t-rows')).includes('bob-app'), 'alice sees her traffic only');
   await page.goto(env.CONSOLE_URL + '/ui/topics?tenant=bob', { waitUntil: 'networkidle2' });
   await waitText('main', 'sees tenant alice only');
+  await aliceOverview();
+}
+
+// alice's Overview: her counts (bob has 2 topics and 4 partitions), her
+// Produce and Fetch only, and no name of bob's anywhere on the page.
+async function aliceOverview() {
+  await page.goto(env.CONSOLE_URL + '/', { waitUntil: 'networkidle2' });
+  await page.waitForSelector('#tenant-overview');
+  const value = id => page.$eval(`#${id} .value`, el => el.innerText);
+  expect((await value('ov-topics')) === '1', 'Overview: alice\'s one topic: ' + await value('ov-topics'));
+  expect((await value('ov-partitions')) === '1', 'Overview: alice\'s one partition');
+  expect((await value('ov-groups')) === '1', 'Overview: alice\'s one group');
+  const apis = await page.$$eval('main table', ts => [...ts[ts.length - 1].querySelectorAll('tbody tr td:first-child')]
+    .map(e => e.innerText));  // the last table: the requests
+  expect(apis.join() === 'Produce,Fetch', 'Overview: alice\'s Produce and Fetch only: ' + apis);
+  const all = await text('main');
+  expect(!all.includes('bob') && !all.includes('~'), 'Overview: nothing of bob\'s: ' + all);
+  await shot('tenants-overview-as-alice');
 }
 
 try {

@@ -44,6 +44,22 @@ TEST(tenant_names, every_local_name_maps_into_its_own_tenant_only) {
     }
 }
 
+TEST(tenant_names, mapping_in_place_is_the_same_bijection) {
+    for (const char* t : {"a", "a.b", "default"}) {
+        scope s(t);
+        for (const char* local : {"", "x", "~", "~x", "a~x", "default~x", "a-long-topic-name-past-the-small-string"}) {
+            std::string n = local;
+            s.to_internal_in_place(n);
+            EXPECT_EQ(n, s.to_internal(local)) << t << " " << local;
+            EXPECT_TRUE(s.to_local_in_place(n)) << t << " " << local;
+            EXPECT_EQ(n, local) << t << " " << local;
+        }
+        std::string theirs = "b~x";  // not its own: false and unchanged
+        EXPECT_FALSE(s.to_local_in_place(theirs));
+        EXPECT_EQ(theirs, "b~x");
+    }
+}
+
 TEST(tenant_names, error_messages_lose_the_tenants_prefix) {
     scope a("a");
     EXPECT_EQ(a.localize_text("Topic 'a~orders' already exists."), "Topic 'orders' already exists.");
@@ -67,6 +83,24 @@ TEST(tenant_directory, users_belong_to_their_binding_or_their_name) {
     EXPECT_EQ(d.resolve("User:root", true).what, directory::answer::kind::unscoped);
     EXPECT_EQ(d.resolve("User:ANONYMOUS", false).what, directory::answer::kind::refused);
     EXPECT_EQ(d.resolve("User:CN=x,O=y", true).what, directory::answer::kind::refused);
+}
+
+TEST(tenant_directory, every_change_of_the_bindings_grows_the_generation) {
+    // What a connection resolved holds while the generation is unchanged (broker/tenant_scoping.cc).
+    directory d({{}, "", {}});
+    const uint64_t g0 = d.generation();
+    EXPECT_EQ(d.resolve("User:ci", true).tenant->tenant(), "ci");
+    EXPECT_EQ(d.generation(), g0);  // resolving changes nothing
+    std::string why;
+    ASSERT_TRUE(d.bind("ci", "alice", why));
+    const uint64_t g1 = d.generation();
+    EXPECT_GT(g1, g0);
+    EXPECT_EQ(d.resolve("User:ci", true).tenant->tenant(), "alice");
+    EXPECT_FALSE(d.bind("ci", "a~b", why));  // refused: nothing changed
+    EXPECT_EQ(d.generation(), g1);
+    d.unbind("ci");
+    EXPECT_GT(d.generation(), g1);
+    EXPECT_EQ(d.resolve("User:ci", true).tenant->tenant(), "ci");
 }
 
 TEST(tenant_directory, the_separator_in_a_principal_fails_authentication) {
