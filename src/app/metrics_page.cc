@@ -1,5 +1,7 @@
 #include "app/metrics_page.h"
 
+#include "app/histogram_text.h"
+
 #include "protocol/messages/api_table.h"
 
 #include <fmt/format.h>
@@ -30,13 +32,6 @@ void family(std::string& out, const char* name, const char* type, const char* he
     }
 }
 
-// The `le` label of histogram bucket `b`: its upper bound in seconds, or
-// +Inf for the last bucket.
-std::string upper_bound(size_t b) {
-    const auto& bounds = net::request_metrics::k_bounds_us;
-    return b < bounds.size() ? fmt::format("{}", double(bounds[b]) / 1e6) : "+Inf";
-}
-
 // ketch_request_duration_seconds: one histogram per API that was asked at
 // least once, labelled with Kafka's API name (Produce, Fetch, ...).
 void request_histograms(std::string& out, const net::request_metrics& m) {
@@ -48,16 +43,8 @@ void request_histograms(std::string& out, const net::request_metrics& m) {
     for (auto& api : kafka::all_apis()) {
         if (size_t(api.key) > net::request_metrics::k_max_api_key) continue;
         auto& a = m.of(api.key);
-        const uint64_t count = read(a.count);
-        if (count == 0) continue;
-        uint64_t cumulative = 0;
-        for (size_t b = 0; b < a.buckets.size(); ++b) {
-            cumulative += read(a.buckets[b]);
-            fmt::format_to(std::back_inserter(out), "{}_bucket{{api=\"{}\",le=\"{}\"}} {}\n", name, api.name,
-                           upper_bound(b), cumulative);
-        }
-        fmt::format_to(std::back_inserter(out), "{}_sum{{api=\"{}\"}} {}\n{}_count{{api=\"{}\"}} {}\n", name, api.name,
-                       double(read(a.sum_us)) / 1e6, name, api.name, cumulative);
+        if (read(a.count) == 0) continue;
+        histogram_samples(out, name, fmt::format("api=\"{}\"", api.name), a);
     }
 }
 

@@ -1,5 +1,7 @@
 #include "app/tenant_metrics.h"
 
+#include "app/histogram_text.h"
+
 #include <fmt/format.h>
 
 #include <atomic>
@@ -56,18 +58,8 @@ void duration_histograms(std::string& out, const std::vector<std::pair<std::stri
                    name, name);
     for (auto& [t, u] : all)
         for (size_t a = 0; a < tenant::timed_api_names.size(); ++a) {
-            auto& d = u->timed[a];
-            const std::string labels = fmt::format("tenant=\"{}\",api=\"{}\"", t, tenant::timed_api_names[a]);
-            uint64_t cumulative = 0;
-            for (size_t b = 0; b < d.buckets.size(); ++b) {
-                cumulative += read(d.buckets[b]);
-                const std::string le = b < tenant::duration_bounds_us.size()
-                                           ? fmt::format("{}", double(tenant::duration_bounds_us[b]) / 1e6)
-                                           : std::string("+Inf");
-                fmt::format_to(std::back_inserter(out), "{}_bucket{{{},le=\"{}\"}} {}\n", name, labels, le, cumulative);
-            }
-            fmt::format_to(std::back_inserter(out), "{}_sum{{{}}} {}\n{}_count{{{}}} {}\n", name, labels,
-                           double(read(d.sum_us)) / 1e6, name, labels, cumulative);
+            histogram_samples(out, name, fmt::format("tenant=\"{}\",api=\"{}\"", t, tenant::timed_api_names[a]),
+                              u->timed[a]);
         }
 }
 

@@ -33,9 +33,6 @@ std::optional<net::handler_result> error_response(const request_context& ctx, co
     return net::handler_result{net::handler_result::action::respond, w.take()};
 }
 
-// A tenant's Produce / Fetch durations use the broker's buckets.
-static_assert(tenant::duration_bounds_us == net::request_metrics::k_bounds_us);
-
 namespace {
 
 int64_t now_ms() {

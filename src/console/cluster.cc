@@ -9,6 +9,7 @@
 // storage; no data dir for a tenant's user.
 #include <filesystem>
 
+#include "console/histogram_json.h"
 #include "console/reply.h"
 #include "console/routes.h"
 #include "console/tenant_overview.h"
@@ -24,20 +25,8 @@ json request_metrics(const net::request_metrics& m) {
     for (auto& api : kafka::all_apis()) {
         if (size_t(api.key) > net::request_metrics::k_max_api_key) continue;
         auto& a = m.of(api.key);
-        uint64_t count = a.count.load(std::memory_order_relaxed);
-        if (count == 0) continue;
-        uint64_t sum = a.sum_us.load(std::memory_order_relaxed);
-        json buckets = json::array();
-        for (size_t i = 0; i < a.buckets.size(); ++i)
-            buckets.push_back(
-                {{"le_us", i < net::request_metrics::k_bounds_us.size() ? json(net::request_metrics::k_bounds_us[i])
-                                                                        : json("+Inf")},
-                 {"count", a.buckets[i].load(std::memory_order_relaxed)}});
-        arr.push_back({{"api_key", api.key},
-                       {"api", api.name},
-                       {"count", count},
-                       {"mean_us", count ? sum / count : 0},
-                       {"buckets", buckets}});
+        if (a.count.load(std::memory_order_relaxed) == 0) continue;
+        arr.push_back(histogram_json(api.key, api.name, a));
     }
     return arr;
 }

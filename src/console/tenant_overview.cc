@@ -1,5 +1,6 @@
 #include "console/tenant_overview.h"
 
+#include "console/histogram_json.h"
 #include "console/kafka_facts.h"
 #include "console/reply.h"
 #include "protocol/messages/list_groups.h"
@@ -64,20 +65,8 @@ nlohmann::json tenant_request_metrics(const context& ctx, const std::string& ten
     const tenant::usage* u = usage_of(ctx, tenant);
     if (!u) return arr;
     for (size_t a = 0; a < tenant::timed_api_names.size(); ++a) {
-        auto& d = u->timed[a];
-        const uint64_t count = read(d.count);
-        if (count == 0) continue;
-        nlohmann::json buckets = nlohmann::json::array();
-        for (size_t b = 0; b < d.buckets.size(); ++b)
-            buckets.push_back(
-                {{"le_us", b < tenant::duration_bounds_us.size() ? nlohmann::json(tenant::duration_bounds_us[b])
-                                                                 : nlohmann::json("+Inf")},
-                 {"count", read(d.buckets[b])}});
-        arr.push_back({{"api_key", int(a)},
-                       {"api", tenant::timed_api_names[a]},
-                       {"count", count},
-                       {"mean_us", read(d.sum_us) / count},
-                       {"buckets", buckets}});
+        if (read(u->timed[a].count) == 0) continue;
+        arr.push_back(histogram_json(int(a), tenant::timed_api_names[a], u->timed[a]));
     }
     return arr;
 }

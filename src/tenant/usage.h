@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "base/duration_histogram.h"
+
 namespace ketch::tenant {
 
 // Why a tenant's request or connection was refused by a limit.
@@ -28,26 +30,6 @@ inline constexpr std::array<std::string_view, 4> client_quota_names = {
 // The APIs whose durations are kept per tenant (ketch_tenant_request_duration_seconds):
 // Produce and Fetch, by their Kafka API key.
 inline constexpr std::array<std::string_view, 2> timed_api_names = {"Produce", "Fetch"};
-// Upper bounds of the duration buckets in microseconds (+Inf after them): the
-// broker's ketch_request_duration_seconds buckets (net::request_metrics).
-inline constexpr std::array<int64_t, 14> duration_bounds_us = {100,   250,   500,    1000,   2500,   5000,    10000,
-                                                               25000, 50000, 100000, 250000, 500000, 1000000, 5000000};
-
-// One API's request durations: a histogram of relaxed atomics.
-struct durations {
-    std::atomic<uint64_t> count{0};
-    std::atomic<uint64_t> sum_us{0};
-    std::array<std::atomic<uint64_t>, duration_bounds_us.size() + 1> buckets{};  // not cumulative; last: +Inf
-
-    void record(int64_t us) {
-        size_t b = 0;
-        while (b < duration_bounds_us.size() && us > duration_bounds_us[b]) ++b;
-        buckets[b].fetch_add(1, std::memory_order_relaxed);
-        sum_us.fetch_add(uint64_t(us < 0 ? 0 : us), std::memory_order_relaxed);
-        count.fetch_add(1, std::memory_order_relaxed);
-    }
-};
-
 struct usage {
     std::atomic<uint64_t> requests{0};
     std::atomic<uint64_t> errors{0};      // responses whose top-level or first error code was not 0
@@ -59,7 +41,7 @@ struct usage {
     std::array<std::atomic<uint64_t>, refusal_names.size()> refused{};
     // Produce (api key 0) and Fetch (1): the time from the request's parse to
     // its response, waits included (as ketch_request_duration_seconds).
-    std::array<durations, timed_api_names.size()> timed{};
+    std::array<duration_histogram, timed_api_names.size()> timed{};
 
     void add(std::atomic<uint64_t>& c, uint64_t n = 1) { c.fetch_add(n, std::memory_order_relaxed); }
     void refuse(refusal r) { add(refused[size_t(r)]); }

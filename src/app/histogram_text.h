@@ -1,0 +1,16 @@
+// One duration histogram as Prometheus text: its cumulative `_bucket` lines
+// (`le` in seconds, +Inf last), `_sum` (seconds) and `_count`, each with
+// `labels` (e.g. `api="Produce"`). The # HELP / # TYPE lines are the caller's.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/duration_histogram.h"
+
+namespace ketch::app {
+
+void histogram_samples(std::string& out, std::string_view name, std::string_view labels,
+                       const duration_histogram& h);
+
+}  // namespace ketch::app
