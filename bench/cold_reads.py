@@ -13,7 +13,8 @@
    consume, no group) while the same tailing latency run goes on topic `tail-during`: the
    catch-up MiB/s against the disk limit (goal >= 70%) and the tail's p99 against its p99
    alone (goal <= 2x).
-Steps 3 and 4 repeat --rounds times (the cache dropped before each catch-up); medians.
+Steps 3 and 4 repeat --rounds times (the cache dropped before each catch-up; --warm: not dropped,
+which tells the CPU's share of the tail's wait from the disk's); medians.
 
     .venv/bin/python bench/cold_reads.py [--ketch build/ketch] [--gib 10] [--rounds 3]
         [--seconds 10] [--rate-mib 5] [--ketch-arg=--flag ...] [--out FILE]
@@ -109,7 +110,8 @@ def latency(drv, b, topic, o):
 def one_round(drv, b, records, r, o):
     alone = latency(drv, b, "tail-alone-%d" % r, o)
     drive(drv, "create-topic", b.bootstrap, "tail-during-%d" % r, "1")
-    drop_caches()
+    if not o.warm:
+        drop_caches()
     (s0, a0), l0 = cpu_ticks(), load()
     catch_up = subprocess.Popen([drv, "consume", b.bootstrap, "cold", str(records), "900"], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
@@ -162,6 +164,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=10)
     ap.add_argument("--rate-mib", type=float, default=5)
     ap.add_argument("--ketch-arg", action="append", default=[])
+    ap.add_argument("--warm", action="store_true", help="catch up with the cache warm (no drop): the CPU's share")
     ap.add_argument("--out")
     o = ap.parse_args()
     out = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "load_start": load(),
