@@ -76,8 +76,8 @@ bench-connections: broker
 bench-big-log: broker
 	bench/big_log.sh
 
-# Cold reads (issue 24): COLD_ARGS (default 10 GiB) read back from disk with the page cache dropped
-# (needs root) against the disk's sequential read limit measured in the same run, and a tailing
+# Cold reads (issue 24): COLD_ARGS (default 10 GiB) read back from disk with its pages evicted
+# against the disk's sequential read limit measured in the same run, and a tailing
 # consumer's produce-to-consume p99 alone and during that catch-up; ketch only; ~6 minutes.
 # Needs Go. Knobs: bench/cold_reads.py --help.
 bench-cold-reads: broker
