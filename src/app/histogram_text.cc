@@ -6,8 +6,7 @@
 
 namespace ketch::app {
 
-void histogram_samples(std::string& out, std::string_view name, std::string_view labels,
-                       const duration_histogram& h) {
+void histogram_samples(std::string& out, std::string_view name, std::string_view labels, const duration_histogram& h) {
     const auto& bounds = duration_histogram::bounds_us;
     uint64_t cumulative = 0;
     for (size_t b = 0; b < h.buckets.size(); ++b) {

@@ -10,7 +10,6 @@
 
 namespace ketch::app {
 
-void histogram_samples(std::string& out, std::string_view name, std::string_view labels,
-                       const duration_histogram& h);
+void histogram_samples(std::string& out, std::string_view name, std::string_view labels, const duration_histogram& h);
 
 }  // namespace ketch::app
