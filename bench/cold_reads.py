@@ -33,16 +33,9 @@ import sys
 import tempfile
 import time
 
+from benchlib import cpu_ticks, load, write_result
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def cpu_ticks():
-    f = [int(x) for x in open("/proc/stat").readline().split()[1:9]]
-    return f[7], sum(f)
-
-
-def load():
-    return float(open("/proc/loadavg").read().split()[0])
 
 
 def evict(files):
@@ -180,11 +173,7 @@ def main():
            "args": vars(o)}
     out.update(run(o))
     out["load_end"] = load()
-    text = json.dumps(out, indent=1)
-    print(text)
-    if o.out:
-        with open(o.out, "w") as f:
-            f.write(text + "\n")
+    write_result(out, o.out)
 
 
 if __name__ == "__main__":

@@ -34,12 +34,9 @@ import threading
 import time
 import urllib.parse
 
+from benchlib import cpu_ticks
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def cpu_ticks():
-    f = [int(x) for x in open("/proc/stat").readline().split()[1:9]]
-    return f[7], sum(f)
 
 
 class machine:

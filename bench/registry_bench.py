@@ -37,6 +37,8 @@ import tempfile
 import time
 import urllib.parse
 
+from benchlib import cpu_ticks
+
 
 def schema(i):
     return json.dumps({"type": "record", "name": "R%d" % i, "namespace": "bench",
@@ -94,12 +96,6 @@ def run_pool(worker, url, ids, seconds, procs):
     n = sum(r[0] for r in results)
     lat = [x for r in results for x in r[1]]
     return {"per_second": round(n / seconds), "p50_ms": round(pct(lat, 0.5), 3), "p99_ms": round(pct(lat, 0.99), 3)}
-
-
-def cpu_ticks():
-    """(stolen, total) CPU ticks so far (/proc/stat, first line)."""
-    f = [int(x) for x in open("/proc/stat").readline().split()[1:9]]
-    return f[7], sum(f)
 
 
 class machine:

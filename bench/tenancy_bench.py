@@ -32,18 +32,11 @@ import time
 
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from benchlib import cpu_ticks, load, write_result
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 USERS = {"alice": "alice-pw", "bob": "bob-pw", "root": "root-pw"}
 TENANTS = ("alice", "bob")
-
-
-def cpu_ticks():
-    f = [int(x) for x in open("/proc/stat").readline().split()[1:9]]
-    return f[7], sum(f)
-
-
-def load():
-    return float(open("/proc/loadavg").read().split()[0])
 
 
 class broker:
@@ -213,11 +206,7 @@ def main():
     if o.tenants > 0:
         out.update(run_metadata(o.ketch, o))
     out["load_end"] = load()
-    text = json.dumps(out, indent=1)
-    print(text)
-    if o.out:
-        with open(o.out, "w") as f:
-            f.write(text + "\n")
+    write_result(out, o.out)
 
 
 if __name__ == "__main__":
