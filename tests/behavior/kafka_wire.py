@@ -190,15 +190,9 @@ def parse_produce_response_partitions(payload):
 
 def parse_produce_response(payload):
     """(error_code, base_offset) of the only partition of a Produce v3 response."""
-    r = Reader(payload)
-    r.take(">i")  # correlation id
-    assert r.take(">i") == 1
-    n = r.take(">h")  # topic name
-    r.pos += n
-    assert r.take(">i") == 1
-    r.take(">i")  # partition
-    error = r.take(">h")
-    base = r.take(">q")
+    partitions = parse_produce_response_partitions(payload)
+    assert len(partitions) == 1, partitions
+    _, error, base = partitions[0]
     return error, base
 
 
