@@ -47,10 +47,15 @@ private:
     std::atomic<uint64_t>& paged_in_;
 };
 
+// Chunks smaller than this are not probed: an answer over many partitions
+// holds many small chunks, and two probes each would cost more on the hot
+// path than the rare cold one costs the reactor.
+inline constexpr uint32_t k_probe_chunks_from = 32 * 1024;
+
 template <class Chunks>
 boost::asio::awaitable<void> page_in_pool::ensure_resident(const Chunks& chunks) {
     for (const auto& [pos, chunk] : chunks)
-        if (!resident(chunk)) co_await run(chunk);
+        if (chunk.length >= k_probe_chunks_from && !resident(chunk)) co_await run(chunk);
 }
 
 }  // namespace ketch::net
