@@ -119,12 +119,14 @@ bench-tenancy: broker
 # (built from Maven Central by conformance/registry/apicurio.sh; needs Java and Maven),
 # then runs the command line's client tests against Kafka (scripts/cli-reference.sh) and the
 # outside suites (tests/outside: franz-go's and kafka-python's own integration tests) against
-# Kafka, checking their allow-lists (scripts/outside-reference.sh).
+# Kafka, checking their allow-lists (scripts/outside-reference.sh), and the tests driving
+# Kafka's own tools and Kafka Streams against Kafka (scripts/tools-reference.sh).
 conformance: build
 	conformance/record.sh
 	conformance/registry/record.sh
 	scripts/cli-reference.sh
 	scripts/outside-reference.sh
+	scripts/tools-reference.sh
 
 reference:
 	conformance/reference/kafka.sh start
