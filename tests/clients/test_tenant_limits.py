@@ -19,6 +19,8 @@ driver, and the `ketch tenant` CLI), one broker, several tenants.
 
 import base64
 import json
+import socket
+import struct
 import subprocess
 import threading
 import urllib.request
@@ -30,7 +32,7 @@ from conftest import BrokerProcess, Driver, _ketch_binary, _missing, wait_for
 from registry_util import Rest
 
 USERS = {"alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw", "dave": "dave-pw", "erin": "erin-pw", "frank": "frank-pw",
-         "gina": "gina-pw", "hana": "hana-pw", "root": "root-pw"}
+         "gina": "gina-pw", "hana": "hana-pw", "ivy": "ivy-pw", "root": "root-pw"}
 TOML_TENANTS = """
 [tenant_defaults]
 max_connections = 100
@@ -210,6 +212,78 @@ def test_metrics_carry_the_tenant_label_with_its_counts(broker, drv):
     assert m['ketch_tenant_bytes_in_total{tenant="erin"}'] < 5000 + 2000, m
     assert m.get('ketch_tenant_refused_total{tenant="erin",limit="max_topics"}') == 0
     assert all("tenant=" in k for k in m)
+    # Fetch bytes out are counted under erin too: her record read back once.
+    out_before = m.get('ketch_tenant_bytes_out_total{tenant="erin"}', 0)
+    got = drv("consume", {"topic": "m", "partitions": [0], "from": "beginning", "max_records": 1,
+                          "timeout_ms": 20000, "config": sasl("erin")})
+    assert len(got["records"]) == 1, got
+    m = wait_for(lambda: (lambda m: m.get('ketch_tenant_bytes_out_total{tenant="erin"}', 0) >= out_before + 5000
+                          and m)(metrics(broker)), what="erin's fetch counted")
+    assert m['ketch_tenant_bytes_out_total{tenant="erin"}'] < out_before + 5000 + 64 * 1024, m
+
+
+def _request(sock, api_key, version, corr, body=b""):
+    """A non-flexible request (header v1, client id "t") and its answer's payload, or None
+    when the broker closed the connection."""
+    head = struct.pack(">hhih", api_key, version, corr, 1) + b"t"
+    sock.sendall(struct.pack(">i", len(head) + len(body)) + head + body)
+    size = b""
+    while len(size) < 4:
+        chunk = sock.recv(4 - len(size))
+        if not chunk:
+            return None
+        size += chunk
+    want, got = struct.unpack(">i", size)[0], b""
+    while len(got) < want:
+        chunk = sock.recv(want - len(got))
+        if not chunk:
+            return None
+        got += chunk
+    return got
+
+
+def _logged_in(broker, user):
+    """A raw SASL/PLAIN connection (SaslHandshake v1, SaslAuthenticate v0) that has sent its
+    first request after the login (Metadata v1 for all topics; ApiVersions and the SASL
+    requests take no place: tenant_scoping.cc): None if the broker closed it."""
+    host, port = broker.addresses["SASL_PLAINTEXT"].rsplit(":", 1)
+    s = socket.create_connection((host, int(port)), timeout=10)
+    try:
+        assert struct.unpack(">h", _request(s, 17, 1, 1, struct.pack(">h", 5) + b"PLAIN")[4:6])[0] == 0
+        token = b"\0%s\0%s" % (user.encode(), USERS[user].encode())
+        assert struct.unpack(">h", _request(s, 36, 0, 2, struct.pack(">i", len(token)) + token)[4:6])[0] == 0
+        answer = _request(s, 3, 1, 3, struct.pack(">i", -1))
+    except (ConnectionError, socket.timeout):
+        answer = None
+    if answer is None:
+        s.close()
+        return None
+    return s
+
+
+def test_a_tenant_over_its_connections_is_closed_and_counted(broker, root):
+    """max_connections (docs/tenancy.md "Limits"): a tenant's connection over the limit is
+    closed at its first request after the login (other than ApiVersions); ketch_tenant_refused_total{limit=
+    "max_connections"} counts it and ketch_tenant_connections_active shows the one kept;
+    a closed connection gives its place back. Another tenant is not limited by it."""
+    assert root.post("/api/v1/tenants", {"name": "ivy", "limits": {"max_connections": 1}})[0] == 201
+    first = _logged_in(broker, "ivy")
+    assert first is not None
+    assert _logged_in(broker, "ivy") is None  # over the limit: closed
+    others = [_logged_in(broker, "bob") for _ in range(2)]
+    assert all(others)
+    m = metrics(broker)
+    assert m['ketch_tenant_refused_total{tenant="ivy",limit="max_connections"}'] == 1, m
+    assert m['ketch_tenant_connections_active{tenant="ivy"}'] == 1, m
+    assert m.get('ketch_tenant_refused_total{tenant="bob",limit="max_connections"}', 0) == 0, m
+    first.close()
+    for s in others:
+        s.close()
+    wait_for(lambda: metrics(broker)['ketch_tenant_connections_active{tenant="ivy"}'] == 0,
+             what="ivy's connection given back")
+    again = _logged_in(broker, "ivy")
+    assert again is not None
+    again.close()
 
 
 def test_a_tenants_produce_and_fetch_durations_are_histograms_with_its_label(broker, drv):
