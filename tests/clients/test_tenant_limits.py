@@ -414,3 +414,53 @@ def test_a_tenant_admin_cannot_grant_itself_another_tenants_resources(acl_broker
     assert alices == ["alice~bob~secret", "alice~kafka-cluster", "kafka-cluster"], listed
     # And bob's topic stays out of her reach: she cannot even see it.
     assert "secret" not in d("list-topics", {"config": sasl("alice")})["topics"]
+
+
+def test_deleting_a_tenant_deletes_its_topics_groups_acls_and_users(acl_broker):
+    """`ketch tenant delete T` (console/tenant_purge.cc): T's topics, groups, the ACLs on its
+    resources and of its users, and its SCRAM users are gone; another tenant's are untouched."""
+    why = _missing("confluent")
+    if why:
+        pytest.skip(why)
+    b = acl_broker
+    d = Driver("confluent", SimpleNamespace(bootstrap=b.addresses["SASL_PLAINTEXT"]))
+    console = json.loads((b.data_dir / "listeners.json").read_text())["console"]
+    auth = ["-b", b.addresses["SASL_PLAINTEXT"], "-X", "security.protocol=SASL_PLAINTEXT", "-X",
+            "sasl.mechanism=PLAIN", "-X", "sasl.username=root", "-X", "sasl.password=" + USERS["root"]]
+
+    def acl(rtype, name, principal):
+        return {"resource_type": rtype, "name": name, "principal": principal, "host": "*", "operation": "ALL",
+                "permission": "ALLOW"}
+    grants = [acl("TOPIC", "bob~gone", "User:bob"), acl("GROUP", "bob~gone-g", "User:bob"),
+              acl("TOPIC", "alice~kept", "User:alice"), acl("GROUP", "alice~kept-g", "User:alice")]
+    out = d("create-acls", {"config": sasl("root"), "acls": grants})
+    assert [r["error"] for r in out["results"]] == [None] * 4, out
+    for user, topic in (("bob", "gone"), ("alice", "kept")):
+        assert create(d, user, topic, 1) is None
+        out = d("produce", {"topic": topic, "acks": "all", "config": sasl(user),
+                            "records": [{"key": None, "value": base64.b64encode(b"x").decode(), "partition": 0}]})
+        assert out["records"][0]["error"] is None, out
+        out = d("group-consume", {"topic": topic, "group": topic + "-g", "max_records": 1, "timeout_ms": 20000,
+                                  "idle_ms": 500, "commit": "sync", "from": "earliest", "config": sasl(user)})
+        assert len(out["records"]) == 1, out
+    for u in ("bob~ci", "alice~ci"):
+        ketch("user", "create", u, "--password", "ci-pw", "--mechanism", "SCRAM-SHA-256", *auth)
+
+    admin = ("--console-url", console, "--user", "root", "--password", USERS["root"])
+    # bob's tenant exists implicitly (a user is its own tenant); only a created tenant is deleted.
+    assert ketch("tenant", "delete", "bob", *admin, check=False).returncode == 1
+    ketch("tenant", "create", "bob", *admin)
+    deleted = json.loads(ketch("tenant", "delete", "bob", "--json", *admin).stdout)["deleted"]
+    # This module's broker: bob's earlier topic "secret" and its ACL go too.
+    assert deleted["topics"] >= 1 and deleted["groups"] == 1 and deleted["groups_left"] == 0, deleted
+    assert deleted["acls"] >= 2 and deleted["users"] >= 1, deleted
+    wait_for(lambda: "bob~gone" not in d("list-topics", {"config": sasl("root")})["topics"], what="bob's topic gone")
+    topics = d("list-topics", {"config": sasl("root")})["topics"]
+    assert "alice~kept" in topics and not [t for t in topics if t.startswith("bob~")], topics
+    groups = [g["group_id"] for g in d("list-groups", {"config": sasl("root")})["groups"]]
+    assert "alice~kept-g" in groups and not [g for g in groups if g.startswith("bob~")], groups
+    acls = d("describe-acls", {"config": sasl("root")})["acls"]
+    assert not [a for a in acls if a["name"].startswith("bob~") or a["principal"] == "User:bob"], acls
+    assert sorted(a["name"] for a in acls if a["name"].startswith("alice~kept")) == ["alice~kept", "alice~kept-g"], acls
+    users = ketch("user", "list", *auth).stdout.decode()
+    assert "alice~ci" in users and "bob~ci" not in users, users
