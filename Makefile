@@ -109,7 +109,7 @@ bench-console: broker
 
 # Tenancy (issue 25): produce / consume throughput, produce-to-consume p50/p99 and broker CPU per MiB
 # with --tenancy off and on in the same run (two SASL users: two tenants when on), the ratios on/off,
-# then Metadata latency for one tenant beside 1,000 tenants x 10 topics, then one tenant's produce
+# then Metadata latency and the two tenants' throughput alone and beside 1,000 tenants x 10 topics, then one tenant's produce
 # rate alone and beside a tenant throttled by its producer_byte_rate; ~6 minutes
 # (TENANCY_ARGS=--tenants 0 --neighbour-rounds 0: the cost part only, ~2). Needs the test venv and Go.
 bench-tenancy: broker
