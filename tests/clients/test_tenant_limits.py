@@ -32,7 +32,7 @@ from conftest import BrokerProcess, Driver, _ketch_binary, _missing, wait_for
 from registry_util import Rest
 
 USERS = {"alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw", "dave": "dave-pw", "erin": "erin-pw", "frank": "frank-pw",
-         "gina": "gina-pw", "hana": "hana-pw", "ivy": "ivy-pw", "root": "root-pw"}
+         "gina": "gina-pw", "hana": "hana-pw", "ivy": "ivy-pw", "lee": "lee-pw", "max": "max-pw", "root": "root-pw"}
 TOML_TENANTS = """
 [tenant_defaults]
 max_connections = 100
@@ -284,6 +284,47 @@ def test_a_tenant_over_its_connections_is_closed_and_counted(broker, root):
     again = _logged_in(broker, "ivy")
     assert again is not None
     again.close()
+
+
+def test_a_tenant_over_its_fetch_rate_is_throttled_and_its_errors_are_counted(broker, drv, root):
+    """consumer_byte_rate (Kafka's ClientQuotaManager on Fetch response bytes, keyed by the
+    tenant): a fetch of 100 KiB at 10 KB/s is answered with a throttle, counted under lee's
+    label only. A request refused as a whole (DescribeClientQuotas: cluster administration,
+    CLUSTER_AUTHORIZATION_FAILED for a tenant) is counted in ketch_tenant_errors_total."""
+    assert root.post("/api/v1/tenants", {"name": "lee", "limits": {"consumer_byte_rate": 10000}})[0] == 201
+    assert create(drv, "lee", "slow-read", 1) is None
+    value = base64.b64encode(b"r" * 1024).decode()
+    for _ in range(4):  # 25 at a time: the driver's arguments stay short
+        out = drv("produce", {"topic": "slow-read", "acks": "all", "config": sasl("lee"),
+                              "records": [{"key": None, "value": value, "partition": 0}] * 25})
+        assert [r["error"] for r in out["records"]] == [None] * 25
+    key = 'ketch_tenant_throttled_responses_total{tenant="%s",limit="consumer_byte_rate"}'
+    got = drv("consume", {"topic": "slow-read", "partitions": [0], "from": "beginning", "max_records": 100,
+                          "timeout_ms": 30000, "config": sasl("lee")})
+    assert len(got["records"]) == 100, len(got["records"])
+    m = metrics(broker)
+    assert m[key % "lee"] > 0, m
+    assert m.get(key % "bob", 0) == 0, m
+    errors = 'ketch_tenant_errors_total{tenant="lee"}'
+    before = m.get(errors, 0)
+    p = ketch("quota", "describe", "-b", broker.addresses["SASL_PLAINTEXT"], "-X", "security.protocol=SASL_PLAINTEXT",
+              "-X", "sasl.mechanism=PLAIN", "-X", "sasl.username=lee", "-X", "sasl.password=" + USERS["lee"],
+              check=False)
+    assert p.returncode != 0 and b"CLUSTER_AUTHORIZATION_FAILED" in p.stderr + p.stdout, (p.stdout, p.stderr)
+    assert metrics(broker)[errors] == before + 1
+
+
+def test_a_tenant_over_its_request_rate_is_throttled(broker, drv, root):
+    """request_percentage (Kafka's request quota: handler time in percent of one thread over
+    the quota window, KafkaApis / ClientRequestQuotaManager), keyed by the tenant: a tenant
+    allowed 0.001% is throttled by its first few requests; another tenant is not."""
+    assert root.post("/api/v1/tenants", {"name": "max", "limits": {"request_percentage": 0.001}})[0] == 201
+    key = 'ketch_tenant_throttled_responses_total{tenant="%s",limit="request_percentage"}'
+    assert create(drv, "max", "busy", 1) is None
+    for _ in range(3):
+        drv("list-topics", {"config": sasl("max")})
+    wait_for(lambda: metrics(broker).get(key % "max", 0) > 0, what="max's requests throttled")
+    assert metrics(broker).get(key % "bob", 0) == 0
 
 
 def test_a_tenants_produce_and_fetch_durations_are_histograms_with_its_label(broker, drv):
