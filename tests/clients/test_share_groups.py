@@ -190,6 +190,35 @@ def test_three_consumers_share_a_topic(broker, helper, unique_topic, consumers):
         assert m.proc.returncode == 0
 
 
+def test_a_released_record_goes_to_another_consumer(broker, helper, unique_topic, consumers):
+    """A consumer RELEASEs every record of its first poll, commits the acknowledgements and
+    stops polling (it stays a member): another consumer gets each released record and
+    accepts it. A RELEASE makes the record available at once (Kafka's SharePartition
+    acknowledge: RELEASE -> AVAILABLE, core/src/main/java/kafka/server/share/SharePartition.java),
+    so its delivery count there is 2, or more when the stalled client's background ShareFetch
+    took it again unseen and that 2 s lock ran out first."""
+    topic, group = setup_topic(broker, helper, unique_topic, lock_ms=LOCK_MS)
+    values = ["r%d" % i for i in range(50)]
+    produce(helper, topic, values)
+    releaser = consumers(group, topic, "release-hold")
+
+    def holding():
+        assert "holding" in releaser.events()
+    eventually(holding, timeout=WAIT_S, interval=0.1)
+    mine = releaser.records()
+    assert mine and all((r["ack"], r["delivery"]) == ("RELEASE", 1) for r in mine), mine
+    released = {r["value"] for r in mine}
+    group_configs(broker, group, **{"share.record.lock.duration.ms": 30000})
+    other = consumers(group, topic)
+    wait_accepted([other], values)
+    for r in other.records():
+        assert r["delivery"] >= (2 if r["value"] in released else 1), r
+    assert sorted(accepted([other]).values()) == [1] * len(values)
+    assert releaser.proc.poll() is None, "the releasing consumer is still running"
+    releaser.kill()
+    other.close()
+
+
 def test_locked_records_of_a_stalled_or_killed_consumer_go_to_the_others(broker, helper, unique_topic, consumers):
     """A consumer acquires records and stops without acknowledging them (it stays
     connected and a group member): once their lock (2000 ms) runs out they are
