@@ -1,6 +1,6 @@
 # bench/rowslib.sh — sourced by bench/produce_rows.sh and bench/consume_rows.sh: one or more
 # ketch binaries (NAME=BINARY arguments) and the reference Kafka 4.3.1 started side by side on
-# private ports and a private work directory, and what a step records.
+# private ports and a private work directory (bench/lib.sh), and what a step records.
 #
 #   rows_start PREFIX NAME=BINARY...  sets work, drv (bench/driver), names (the ketch NAMEs, then
 #                                     kafka), pid[NAME], boot[NAME]; stops everything on exit
@@ -10,26 +10,24 @@
 #                                     per MiB since CPU0, the host's CPU steal since STEAL0/ALL0
 # Environment: BENCH_OUT [/dev/null] also receives every JSON line.
 
-rows_here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-kafka_sh="$rows_here/../conformance/reference/kafka.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out="${BENCH_OUT:-/dev/null}"
-say() { printf '[rows %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 declare -A pid boot
 
 rows_cleanup() {
   set +e
   for n in "${!pid[@]}"; do [[ $n == kafka ]] || kill "${pid[$n]}" 2>/dev/null; done
   "$kafka_sh" stop >/dev/null 2>&1
-  rm -rf "$work"
+  remove_work
 }
 
 rows_start() {
-  work="$(mktemp -d "/tmp/ketch-$1.XXXXXX")"; shift
+  bench_init "$1"; shift
   trap rows_cleanup EXIT
   export KAFKA_REF_RUN="$work/kafka" KAFKA_EXTRA_PROPERTIES="$work/kafka-extra.properties"
   echo "log.flush.scheduler.interval.ms=1000" >"$KAFKA_EXTRA_PROPERTIES"  # as bench/run.sh
-  (cd "$rows_here/driver" && go build -o "$work/bench-driver" .)
-  drv="$work/bench-driver"
+  (cd "$here/driver" && go build -o "$work/bin/bench-driver" .) || die "cannot build bench/driver (Go)"
+  drv="$work/bin/bench-driver"
   names=()
   local a n b port
   for a in "$@"; do
@@ -51,7 +49,7 @@ rows_order() {
 }
 
 ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
-steal() { awk 'NR == 1 { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+steal() { cpu_steal; }
 emit() { echo "$1" | tee -a "$out"; }
 step() {
   local s1 a1; read -r s1 a1 < <(steal)
