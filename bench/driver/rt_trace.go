@@ -14,8 +14,8 @@ import (
 // to write (conn.Write: a broker that reads slowly shows here), how long from the last byte
 // written to the answer read whole (the broker's service time plus the wake-ups on both
 // sides), and the gap between an answer read and the next request written (the client's own
-// turn-around: franz-go keeps one Produce request in flight per broker by default, and sends
-// the next Fetch only once the records of the last one were polled).
+// turn-around: franz-go keeps one Produce request in flight per broker by default, and one
+// Fetch per broker: the next is sent once the last answer was decoded and taken by a poll).
 type rtTrace struct {
 	key      int16
 	mu       sync.Mutex
