@@ -312,18 +312,6 @@ kafka::metadata_response client::metadata(const std::optional<std::vector<std::s
     return resp;
 }
 
-std::map<int32_t, int32_t> client::leaders(const std::string& topic) {
-    auto m = metadata(std::vector<std::string>{topic});
-    std::map<int32_t, int32_t> out;
-    for (auto& t : m.topics) {
-        if (t.name != topic) continue;
-        check(t.error_code, "topic '" + topic + "'");
-        for (auto& p : t.partitions) out[p.partition_index] = p.leader_id;
-    }
-    if (out.empty()) throw kafka_error(3, "topic '" + topic + "'");
-    return out;
-}
-
 int client::coordinator(const std::string& key, coordinator_type type) {
     return while_coordinator_loads([&] { return find_coordinator(key, type); });
 }

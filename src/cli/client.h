@@ -131,7 +131,8 @@ public:
         }
     }
     // Leader of every partition of `topic` (partition -> node); throws for an
-    // unknown topic.
+    // unknown topic. With several brokers, waits (bounded) until every broker
+    // knows a topic some broker knows (client_leaders.cc).
     std::map<int32_t, int32_t> leaders(const std::string& topic);
 
     // The frame-level exchange, for call().
@@ -151,6 +152,9 @@ private:
     void authenticate(broker_conn& c);
     int find_coordinator(const std::string& key, coordinator_type type);
     void learn_brokers(const kafka::metadata_response& m);
+    // The topic's leaders as `node` (-1: any bootstrap broker) answers; empty when
+    // it answers UNKNOWN_TOPIC_OR_PARTITION; throws for any other error.
+    std::map<int32_t, int32_t> leaders_on(const std::string& topic, int node);
 
     client_config cfg_;
     std::map<int, std::unique_ptr<broker_conn>> conns_;

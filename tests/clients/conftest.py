@@ -28,6 +28,9 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when tests/cluster loads this file
+import cluster_matrix  # noqa: E402
+
 CLIENTS_DIR = Path(__file__).resolve().parent
 REPO = CLIENTS_DIR.parents[1]
 VENV_PYTHON = REPO / ".venv" / "bin" / "python"
@@ -208,6 +211,16 @@ def _ketch_binary():
     return binary
 
 
+@pytest.fixture(scope="session")
+def cluster_pool(tmp_path_factory):
+    """KETCH_TEST_CLUSTER's engines and brokers, shared by the session's tests."""
+    pool = cluster_matrix.ClusterPool(cluster_matrix.cluster_size(), _ketch_binary(), BrokerProcess,
+                                      tmp_path_factory.mktemp("cluster"))
+    yield pool
+    pool.close()
+    assert not pool.failures, pool.failures
+
+
 @pytest.fixture
 def broker(request, tmp_path):
     external = os.environ.get("KETCH_TEST_BOOTSTRAP")
@@ -216,6 +229,13 @@ def broker(request, tmp_path):
         return
     marker = request.node.get_closest_marker("ketch_args")
     extra = list(marker.args) if marker else []
+    if cluster_matrix.cluster_size():
+        pool = request.getfixturevalue("cluster_pool")
+        cluster = pool.get(extra)
+        request.node.ketch_brokers = getattr(request.node, "ketch_brokers", []) + [cluster]
+        request.node.ketch_engines = pool
+        yield cluster
+        return
     (tmp_path / "data").mkdir()
     b = BrokerProcess(_ketch_binary(), tmp_path / "data", tmp_path, extra)
     request.node.ketch_brokers = getattr(request.node, "ketch_brokers", []) + [b]
@@ -234,6 +254,9 @@ def pytest_runtest_makereport(item, call):
     if rep.failed:
         for i, b in enumerate(getattr(item, "ketch_brokers", [])):
             rep.sections.append(("ketch log %d (%s)" % (i, b.log), b.log_text()))
+        pool = getattr(item, "ketch_engines", None)
+        for name, text in pool.engine_logs() if pool else []:
+            rep.sections.append(("%s log" % name, text))
 
 
 # ---------------------------------------------------------------- drivers
@@ -343,6 +366,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:  # a hung client must not hang the suite
         if item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(600))
+    if cluster_matrix.cluster_size() and not os.environ.get("KETCH_TEST_BOOTSTRAP"):
+        cluster_matrix.mark_skips(items)
 
 
 # ---------------------------------------------------------------- helpers for the tests

@@ -310,8 +310,8 @@ CONSUMER_GROUP_HEARTBEAT = 68
 
 def advertised_api_keys(bootstrap):
     """The API keys the broker lists in ApiVersions v0 (a raw request: no client
-    library hides what the broker said)."""
-    host, port = bootstrap.rsplit(":", 1)
+    library hides what the broker said); of the first broker of a bootstrap list."""
+    host, port = bootstrap.split(",")[0].rsplit(":", 1)
     body = struct.pack(">hhih", 18, 0, 1, 4) + b"test"
     with socket.create_connection((host, int(port)), timeout=10) as sock:
         sock.sendall(struct.pack(">i", len(body)) + body)

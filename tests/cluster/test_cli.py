@@ -4,10 +4,14 @@ Metadata's leaders and connect to each broker, and FindCoordinator for a
 group. Records produced through one broker are read back through the other,
 each partition in produce order."""
 
+import base64
 import json
 import os
 import subprocess
 import time
+import uuid
+
+from confluent_kafka.admin import AdminClient
 
 from conftest import clients
 
@@ -65,3 +69,38 @@ def test_cli_follows_leaders_and_coordinators_across_brokers(start_broker):
     d = json.loads(ketch(b1, "group", "describe", "cli-cluster-group", "--json"))
     assert d["total_lag"] == 0
     assert sum(o["committed_offset"] for o in d["offsets"]) == n
+
+
+def ketch_run(broker, *args, stdin=None):
+    argv = [str(clients._ketch_binary()), *[str(a) for a in args], "-b", broker.bootstrap]
+    env = dict(os.environ, KETCH_CONFIG_DIR="/nonexistent-ketch-config")
+    env.pop("KAFKA_BOOTSTRAP_SERVERS", None)
+    return subprocess.run(argv, input=stdin.encode() if stdin else None, capture_output=True, timeout=120, env=env)
+
+
+def test_cli_waits_until_every_broker_knows_a_new_topic(start_broker, postgres):
+    """A broker learns of a topic another created from PostgreSQL's NOTIFY, a moment
+    after CreateTopics was answered: the CLI, asked to produce to a topic one broker
+    knows and another does not yet, waits until both list it (as Kafka's clients
+    retry UNKNOWN_TOPIC_OR_PARTITION), instead of failing on the one that does not."""
+    b1 = start_broker(1, *FLUSH)
+    b2 = start_broker(2, *FLUSH)
+    # A topic in PostgreSQL that no NOTIFY announced; b1 reads it at its restart, b2 never.
+    topic_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).rstrip(b"=").decode()
+    postgres.psql("INSERT INTO ketch_topics (topic_id, name, partitions, replication_factor, created_ms) "
+                  "VALUES ('%s', 'cli-late', 4, 1, %d)" % (topic_id, int(time.time() * 1000)))
+    b1.restart()
+    admin = AdminClient({"bootstrap.servers": b2.bootstrap})
+    deadline = time.monotonic() + 30
+    while len(admin.list_topics(timeout=10).brokers) != 2:  # b2 sees b1 back
+        assert time.monotonic() < deadline, "b2 never listed b1 again"
+        time.sleep(0.1)
+    lines = "".join(json.dumps({"key": "k%d" % i, "value": "v%d" % i}) + "\n" for i in range(100))
+    # b2 does not learn it: the CLI asked through b2 waits for it, then says so.
+    p = ketch_run(b2, "produce", "cli-late", "--json", stdin=lines)
+    assert p.returncode != 0 and b"not known to every broker" in p.stderr, p.stderr
+    # The announcement: b2 learns it while the CLI waits, and the produce goes through.
+    postgres.psql("NOTIFY ketch_commit, 'topics'")
+    assert json.loads(ketch(b2, "produce", "cli-late", "--json", stdin=lines))["records"] == 100
+    got = ketch(b1, "consume", "cli-late", "-o", "beginning", "-e", "--json").splitlines()
+    assert sorted(json.loads(r)["value"] for r in got) == sorted("v%d" % i for i in range(100))
