@@ -31,6 +31,9 @@ READY_TIMEOUT_S = 30
 CREDENTIALS = {"AWS_ACCESS_KEY_ID": "ketch-test", "AWS_SECRET_ACCESS_KEY": "ketch-test-secret"}
 
 
+PORT_ATTEMPTS = 5
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -61,7 +64,16 @@ class Postgres:
             pw = pwd.getpwnam(self.OS_USER)
             os.chown(self.dir, pw.pw_uid, pw.pw_gid)
         self._run("initdb", "-D", str(self.data), "-U", self.USER, "--auth=trust", "-E", "UTF8", "--no-sync")
-        self.start()
+        # The port was free when picked; another process on the machine may take it before
+        # the server binds it: then another port.
+        for attempt in range(PORT_ATTEMPTS):
+            try:
+                self.start()
+                break
+            except RuntimeError as e:
+                if "already in use" not in str(e) or attempt == PORT_ATTEMPTS - 1:
+                    raise
+                self.port = free_port()
         self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", self.USER, self.DATABASE)
 
     def _run(self, tool, *args, check=True):
@@ -107,13 +119,20 @@ class MotoS3:
 
     def __init__(self, bucket="ketch-test"):
         self.bucket = bucket
-        self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="ketch-moto-"))
         self.log = self.dir / "moto.log"
-        with open(self.log, "wb") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(self.port)],
-                                         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        self._wait_ready()
+        for attempt in range(PORT_ATTEMPTS):  # as PostgreSQL's: the picked port may be taken meanwhile
+            self.port = free_port()
+            with open(self.log, "wb") as log:
+                self.proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p",
+                                              str(self.port)], stdout=log, stderr=subprocess.STDOUT,
+                                             stdin=subprocess.DEVNULL)
+            try:
+                self._wait_ready()
+                break
+            except RuntimeError as e:
+                if "already in use" not in str(e) or attempt == PORT_ATTEMPTS - 1:
+                    raise
         self.client().create_bucket(Bucket=bucket)
 
     @property
