@@ -21,57 +21,30 @@
 # A quick run: BL_GIB=0.5 BL_PARTITIONS=20.
 set -euo pipefail
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/.." && pwd)"
-ketch_bin="${KETCH_BIN:-$root/${BUILD_DIR:-build}/ketch}"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 gib="${BL_GIB:-4}"
 parts="${BL_PARTITIONS:-200}"
 load_s="${BL_LOAD_S:-3}"
 settle_s="${BL_SETTLE_S:-3}"
 read -r -a ketch_extra <<<"${BL_KETCH_ARGS:-}"
 
-work="$(mktemp -d /tmp/ketch-big-log.XXXXXX)"
-mkdir -p "$work"/{bin,logs}
-m="$work/measurements.jsonl"; : >"$m"
-say() { printf '[big-log %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { say "error: $*"; exit 1; }
+bench_init big-log
 record() { printf '{"key":"%s","value":%s,"unit":"%s"}\n' "$1" "$2" "${3:-}" >>"$m"; }
-jget() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
-cpu_steal() { awk 'NR == 1 { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
-now_ms() { date +%s%3N; }
 rchar_mib() { awk '/^rchar:/ { printf "%.1f", $2 / 1048576 }' "/proc/$1/io"; }
-gone() { local st; st="$(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null)"; [[ -z "$st" || "$st" == Z ]]; }
-wait_gone() { local i; for i in $(seq 1 60000); do gone "$1" && return 0; sleep 0.02; done; return 1; }
 
 pid=""; port=""; load_pid=""
 cleanup() {
   set +e
   [[ -n "$load_pid" ]] && kill "$load_pid" 2>/dev/null
   [[ -n "$pid" ]] && ! gone "$pid" && { kill -9 "$pid"; wait_gone "$pid"; }
-  if [[ "${BENCH_KEEP:-0}" != 1 ]]; then rm -rf "$work"; else say "work dir kept: $work"; fi
+  remove_work
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-[[ -x "$ketch_bin" ]] || die "no ketch binary at $ketch_bin"
-cp "$ketch_bin" "$work/bin/ketch"
-for t in startprobe rawwire; do cc -O2 -Wall -o "$work/bin/$t" "$here/tools/$t.c" || die "cannot build $t"; done
-(cd "$here/driver" && go build -o "$work/bin/bench-driver" .) || die "cannot build bench/driver"
-drv="$work/bin/bench-driver"
+build_tools startprobe rawwire
 ulimit -n "$(ulimit -Hn)"
 
-start() {  # sets start_ms (exec to the first ApiVersions answer), port, pid
-  local out
-  out="$("$work/bin/startprobe" --timeout-s 600 ${port:+--port "$port"} -- "$work/bin/ketch" \
-        --listen '127.0.0.1:{PORT}' --data-dir "$work/data" --log-level warn "${ketch_extra[@]}" \
-        2>>"$work/logs/ketch.log")" || die "ketch did not start (log: $work/logs/ketch.log)"
-  read -r start_ms port pid <<<"$out"
-}
-stop() {  # stop SIGNAL: sets stop_ms
-  local t0; t0="$(now_ms)"
-  kill "-$1" "$pid"; wait_gone "$pid" || die "ketch did not stop"
-  stop_ms=$(( $(now_ms) - t0 )); pid=""
-}
 # served KEY: exec-to-ApiVersions of the start just made, then the time until every partition's
 # end offset is answered, and what the broker read until then.
 served() {
@@ -87,7 +60,7 @@ served() {
 
 read -r s0 a0 < <(cpu_steal)
 t_start="$(date -u +%FT%TZ)"; load_start="$(cut -d" " -f1-3 /proc/loadavg)"
-start
+start_probed
 "$drv" many-create "127.0.0.1:$port" big 1 "$parts" >/dev/null || die "many-create"
 mib_each="$(awk -v g="$gib" 'BEGIN { printf "%d", g * 1024 / 2 }')"
 say "fill: $gib GiB into $parts partitions"
@@ -101,14 +74,14 @@ say "load for ${load_s}s, then kill -9"
 "$work/bin/rawwire" produce 127.0.0.1 "$port" big-0 "$parts" 100000 1024 16 >/dev/null 2>&1 &
 load_pid=$!
 sleep "$load_s"
-stop KILL
+stop_probed KILL
 wait "$load_pid" 2>/dev/null || true; load_pid=""
 say "start after the kill -9"
-start; served after_kill
+start_probed; served after_kill
 say "clean stop, start"
-stop TERM; record clean_stop_ms "$stop_ms" ms
-start; served after_clean_stop
-stop TERM
+stop_probed TERM; record clean_stop_ms "$stop_ms" ms
+start_probed; served after_clean_stop
+stop_probed TERM
 read -r s1 a1 < <(cpu_steal)
 record steal_pct "$(awk -v n=$((s1 - s0)) -v d=$((a1 - a0)) 'BEGIN { printf "%.2f", d ? 100 * n / d : 0 }')" %
 

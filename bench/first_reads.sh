@@ -21,9 +21,7 @@
 # A quick run: FR_TOPICS=10 FR_PARTITIONS=20 FR_DATA_TOPICS=1 FR_RECORDS=1000 FR_REPEATS=1.
 set -euo pipefail
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/.." && pwd)"
-ketch_bin="${KETCH_BIN:-$root/${BUILD_DIR:-build}/ketch}"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 topics="${FR_TOPICS:-100}"
 parts="${FR_PARTITIONS:-100}"
 data_topics="${FR_DATA_TOPICS:-10}"
@@ -33,49 +31,22 @@ use_strace="${FR_STRACE:-0}"
 read -r -a ketch_extra <<<"${FR_KETCH_ARGS:-}"
 (( data_topics <= topics )) || { echo "FR_DATA_TOPICS must be at most FR_TOPICS" >&2; exit 2; }
 
-work="$(mktemp -d /tmp/ketch-first-reads.XXXXXX)"
-mkdir -p "$work"/{bin,logs}
-m="$work/measurements.jsonl"; : >"$m"
-say() { printf '[first-reads %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { say "error: $*"; exit 1; }
+bench_init first-reads
 record() { printf '{"key":"%s","value":%s,"unit":"%s"}\n' "$1" "$2" "${3:-}" >>"$m"; }
-jget() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
-cpu_steal() { awk 'NR == 1 { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
-now_ms() { date +%s%3N; }
-rss_mib() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
-fds() { find "/proc/$1/fd" -mindepth 1 -maxdepth 1 | wc -l; }
 dirs() { find "$work/data/logs" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l; }
-gone() { local st; st="$(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null)"; [[ -z "$st" || "$st" == Z ]]; }
-wait_gone() { local i; for i in $(seq 1 60000); do gone "$1" && return 0; sleep 0.02; done; return 1; }
 
 pid=""; port=""
 cleanup() {
   set +e
   [[ -n "$pid" ]] && ! gone "$pid" && { kill -9 "$pid"; wait_gone "$pid"; }
-  if [[ "${BENCH_KEEP:-0}" != 1 ]]; then rm -rf "$work"; else say "work dir kept: $work"; fi
+  remove_work
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-[[ -x "$ketch_bin" ]] || die "no ketch binary at $ketch_bin"
-cp "$ketch_bin" "$work/bin/ketch"
-cc -O2 -Wall -o "$work/bin/startprobe" "$here/tools/startprobe.c" || die "cannot build startprobe"
-(cd "$here/driver" && go build -o "$work/bin/bench-driver" .) || die "cannot build bench/driver"
-drv="$work/bin/bench-driver"
+build_tools startprobe
 ulimit -n "$(ulimit -Hn)"
 
-start() {  # sets start_ms (exec to the first ApiVersions answer), port, pid
-  local out
-  out="$("$work/bin/startprobe" --timeout-s 600 ${port:+--port "$port"} -- "$work/bin/ketch" \
-        --listen '127.0.0.1:{PORT}' --data-dir "$work/data" --log-level warn "${ketch_extra[@]}" \
-        2>>"$work/logs/ketch.log")" || die "ketch did not start (log: $work/logs/ketch.log)"
-  read -r start_ms port pid <<<"$out"
-}
-stop() {  # stop SIGNAL: sets stop_ms
-  local t0; t0="$(now_ms)"
-  kill "-$1" "$pid"; wait_gone "$pid" || die "ketch did not stop"
-  stop_ms=$(( $(now_ms) - t0 )); pid=""
-}
 # ready KEY: times ListOffsets of every partition until all answer (optionally under strace).
 ready() {
   local t0 out st=""
@@ -98,7 +69,7 @@ one_run() {
   read -r s0 a0 < <(cpu_steal)
   rm -rf "$work/data"; port=""
   say "run $run: start-up, empty"
-  start; record startup_empty_ms "$start_ms" ms
+  start_probed; record startup_empty_ms "$start_ms" ms
   say "run $run: create $topics x $parts"
   out="$("$drv" many-create "127.0.0.1:$port" t "$topics" "$parts")" || die "many-create"
   record create_s "$(jget "$out" seconds)" s
@@ -108,16 +79,16 @@ one_run() {
   out="$("$drv" many-produce "127.0.0.1:$port" t "$data_topics" "$parts" --records "$records")" || die "produce"
   record dirs_after_produce "$(dirs)"
   say "run $run: clean stop, start-up with the data, ListOffsets of all $((topics * parts))"
-  stop TERM; record stop_ms "$stop_ms" ms
-  start; record startup_data_ms "$start_ms" ms
+  stop_probed TERM; record stop_ms "$stop_ms" ms
+  start_probed; record startup_data_ms "$start_ms" ms
   ready first_list_offsets_after_start; record dirs_after_first_reads "$(dirs)"
   ready second_list_offsets
   sleep 1; record rss_after_reads_mib "$(rss_mib "$pid")" MiB; record fds_after_reads "$(fds "$pid")"
   say "run $run: kill -9, start-up, ListOffsets of all"
-  stop KILL
-  start; record startup_after_kill_ms "$start_ms" ms
+  stop_probed KILL
+  start_probed; record startup_after_kill_ms "$start_ms" ms
   ready first_list_offsets_after_kill; record dirs_after_kill_reads "$(dirs)"
-  stop TERM
+  stop_probed TERM
   read -r s1 a1 < <(cpu_steal)
   record steal_pct "$(awk -v n=$((s1 - s0)) -v d=$((a1 - a0)) 'BEGIN { printf "%.2f", d ? 100 * n / d : 0 }')" %
 }

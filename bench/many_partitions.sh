@@ -25,10 +25,7 @@
 # KETCH_BIN), the ketch flags and the fd limit.
 set -euo pipefail
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/.." && pwd)"
-kafka_sh="$root/conformance/reference/kafka.sh"
-ketch_bin="${KETCH_BIN:-$root/${BUILD_DIR:-build}/ketch}"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 topics="${MANY_TOPICS:-100}"
 parts="${MANY_PARTITIONS:-100}"
 records="${MANY_RECORDS:-200000}"
@@ -41,36 +38,21 @@ read -r -a ketch_extra <<<"${MANY_KETCH_ARGS:-}"
 (( data_parts % parts == 0 && data_parts / parts <= topics )) ||
   { echo "MANY_DATA_PARTITIONS must be a multiple of MANY_PARTITIONS, at most all partitions" >&2; exit 2; }
 
-work="$(mktemp -d /tmp/ketch-many.XXXXXX)"
-mkdir -p "$work"/{bin,logs}
-m="$work/measurements.jsonl"; : >"$m"
+bench_init many
 export KAFKA_REF_RUN="$work/kafka"
-say() { printf '[many %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { say "error: $*"; exit 1; }
 record() { printf '{"key":"%s","broker":"%s","value":%s,"unit":"%s"}\n' "$1" "$2" "$3" "${4:-}" >>"$m"; }
-jget() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
-cpu_steal() { awk 'NR == 1 { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
-now_ms() { date +%s%3N; }
-rss_mib() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
-fds() { find "/proc/$1/fd" -mindepth 1 -maxdepth 1 | wc -l; }
-gone() { local st; st="$(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null)"; [[ -z "$st" || "$st" == Z ]]; }
-wait_gone() { local i; for i in $(seq 1 60000); do gone "$1" && return 0; sleep 0.02; done; return 1; }
 
 ketch_pid=""
 cleanup() {
   set +e
   [[ -n "$ketch_pid" ]] && { kill "$ketch_pid"; wait_gone "$ketch_pid"; }
   [[ "$skip_kafka" == 1 ]] || "$kafka_sh" stop >/dev/null 2>&1
-  if [[ "${BENCH_KEEP:-0}" != 1 ]]; then rm -rf "$work"; else say "work dir kept: $work"; fi
+  remove_work
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-[[ -x "$ketch_bin" ]] || die "no ketch binary at $ketch_bin"
-cp "$ketch_bin" "$work/bin/ketch"
-cc -O2 -Wall -o "$work/bin/startprobe" "$here/tools/startprobe.c" || die "cannot build startprobe"
-(cd "$here/driver" && go build -o "$work/bin/bench-driver" .) || die "cannot build bench/driver"
-drv="$work/bin/bench-driver"
+build_tools startprobe
 [[ "$skip_kafka" == 1 || " ${MANY_BROKERS:-kafka} " != *" kafka "* ]] || "$kafka_sh" fetch
 # Kafka holds one fd per segment and ketch one per open segment: room for 10k partitions and more.
 ulimit -n "$(ulimit -Hn)"

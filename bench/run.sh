@@ -41,11 +41,7 @@
 #   BENCH_SKIP_KAFKA [0]       1: ketch only (no ratios to Kafka)
 set -euo pipefail
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/.." && pwd)"
-kafka_sh="$root/conformance/reference/kafka.sh"
-
-ketch_bin="${KETCH_BIN:-$root/${BUILD_DIR:-build}/ketch}"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 repeats="${BENCH_REPEATS:-3}"
 jvm8_repeats="${BENCH_JVM8_REPEATS:-1}"
 ketch_starts="${BENCH_KETCH_STARTS:-20}"
@@ -67,15 +63,9 @@ skip_kafka="${BENCH_SKIP_KAFKA:-0}"
 read -r -a ketch_extra <<<"${BENCH_KETCH_ARGS:-}"
 
 t_start=$(date +%s); load_start="$(cut -d" " -f1-3 /proc/loadavg)"
-# cpu_steal: the machine's stolen and total CPU ticks so far (/proc/stat: time the host ran
-# something else while this VM had work to run).
-cpu_steal() { awk 'NR == 1 { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 pct() { awk -v n="$1" -v d="$2" 'BEGIN { printf "%.2f", d ? 100 * n / d : 0 }'; }  # pct PART WHOLE
 read -r steal_start all_start < <(cpu_steal)
-work="${BENCH_WORK:-$(mktemp -d /tmp/ketch-bench.XXXXXX)}"
-mkdir -p "$work"/{bin,logs}
-m="$work/measurements.jsonl"   # one JSON object per measurement; report.py reads it
-: >"$m"
+bench_init bench  # $m: one JSON object per measurement; report.py reads it
 export KAFKA_REF_RUN="$work/kafka"  # our own reference broker, not the shared one
 # Kafka checks flush.ms only every log.flush.scheduler.interval.ms (default: never); once a
 # second lets a topic with flush.ms=1000 sync as ketch's --flush-ms does. Topics without
@@ -83,9 +73,6 @@ export KAFKA_REF_RUN="$work/kafka"  # our own reference broker, not the shared o
 export KAFKA_EXTRA_PROPERTIES="$work/kafka-extra.properties"
 echo "log.flush.scheduler.interval.ms=1000" >"$KAFKA_EXTRA_PROPERTIES"
 
-jget() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }  # jget JSON FIELD
-say() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { say "error: $*"; exit 1; }
 # record KEY BROKER VALUE [UNIT]
 record() { printf '{"key":"%s","broker":"%s","value":%s,"unit":"%s"}\n' "$1" "$2" "$3" "${4:-}" >>"$m"; }
 
@@ -94,20 +81,14 @@ cleanup() {
   set +e
   [[ -n "$ketch_pid" ]] && stop_ketch
   [[ "$skip_kafka" == 1 ]] || "$kafka_sh" stop >/dev/null 2>&1
-  if [[ "${BENCH_KEEP:-0}" != 1 ]]; then rm -rf "$work"; else say "work dir kept: $work"; fi
+  remove_work
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------- tools
-[[ -x "$ketch_bin" ]] || die "no ketch binary at $ketch_bin (make build, or set KETCH_BIN)"
-cp "$ketch_bin" "$work/bin/ketch"
-for t in loopback disksync startprobe rawwire; do
-  cc -O2 -Wall -Wextra -o "$work/bin/$t" "$here/tools/$t.c" || die "cannot build $t"
-done
-(cd "$here/driver" && go build -o "$work/bin/bench-driver" .) || die "cannot build bench/driver (Go)"
+build_tools loopback disksync startprobe rawwire
 [[ "$skip_kafka" == 1 ]] || "$kafka_sh" fetch
-drv="$work/bin/bench-driver"
 raw_batch=16  # records per raw wire batch (Kafka's default batch.size holds 16 records of 1 KiB)
 raw_batch_bytes="$("$work/bin/rawwire" batch-bytes "$rsize" "$raw_batch")"
 
@@ -144,11 +125,7 @@ limits
 
 # ---------------------------------------------------------------- 2. start-up, idle RSS
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
-# wait_gone PID: true once PID has exited. The brokers are orphans (startprobe exits first) and
-# this VM's init reaps orphans late, so a zombie counts as gone.
-gone() { local st; st="$(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null)"; [[ -z "$st" || "$st" == Z ]]; }
-wait_gone() { local i; for i in $(seq 1 3000); do gone "$1" && return 0; sleep 0.02; done; return 1; }
-stop_ketch() { kill "$ketch_pid" 2>/dev/null; wait_gone "$ketch_pid"; ketch_pid=""; }
+stop_ketch() { kill "$ketch_pid" 2>/dev/null; wait_gone "$ketch_pid" 60; ketch_pid=""; }
 
 # start_ketch: a fresh, empty data dir each time; sets ketch_pid, ketch_boot, start_ms.
 start_ketch() {
@@ -180,7 +157,7 @@ if [[ "$skip_kafka" != 1 ]]; then
     out="$("$work/bin/startprobe" --timeout-s 300 ${1:+--port "$1"} -- "$kafka_sh" start --port '{PORT}' \
            2>>"$work/logs/kafka-start.log")" || die "reference Kafka did not start (log: $work/logs/kafka-start.log)"
     read -r start_ms kport pid <<<"$out"
-    wait_gone "$pid"  # kafka.sh itself returns once the broker logged "started"
+    wait_gone "$pid" 60  # kafka.sh itself returns once the broker logged "started"
     "$kafka_sh" status >/dev/null || die "reference Kafka not running after start"
   }
   say "Kafka start-up: 1 with storage format + $kafka_starts without"

@@ -29,10 +29,7 @@
 # A quick run: SE_REPEATS=1 SE_RECORDS=20000 SE_TXN_SECONDS=2.
 set -euo pipefail
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/.." && pwd)"
-kafka_sh="$root/conformance/reference/kafka.sh"
-ketch_bin="${KETCH_BIN:-$root/${BUILD_DIR:-build}/ketch}"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 repeats="${SE_REPEATS:-3}"
 records="${SE_RECORDS:-200000}"
 rsize="${SE_RECORD_SIZE:-1024}"
@@ -42,13 +39,8 @@ txn_records="${SE_TXN_RECORDS:-10}"
 skip_kafka="${SE_SKIP_KAFKA:-0}"
 read -r -a ketch_extra <<<"${SE_KETCH_ARGS:-}"
 
-work="$(mktemp -d /tmp/ketch-share-eos.XXXXXX)"
-mkdir -p "$work"/{bin,logs}
-m="$work/measurements.jsonl"; : >"$m"
+bench_init share-eos
 export KAFKA_REF_RUN="$work/kafka"  # our own reference broker, not the shared one
-say() { printf '[share-eos %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { say "error: $*"; exit 1; }
-cpu_steal() { awk 'NR == 1 { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 read -r steal_start all_start < <(cpu_steal)
 
 pid=""; kafka_up=0
@@ -56,15 +48,12 @@ cleanup() {
   set +e
   [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
   (( kafka_up )) && "$kafka_sh" stop >/dev/null 2>&1
-  if [[ "${BENCH_KEEP:-0}" != 1 ]]; then rm -rf "$work"; else say "work dir kept: $work"; fi
+  remove_work
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-[[ -x "$ketch_bin" ]] || die "no ketch binary at $ketch_bin"
-cp "$ketch_bin" "$work/bin/ketch"
-(cd "$here/driver" && go build -o "$work/bin/bench-driver" .) || die "cannot build bench/driver (Go)"
-drv="$work/bin/bench-driver"
+build_tools
 
 "$work/bin/ketch" --listen 127.0.0.1:0 --data-dir "$work/ketch-data" --ready-file "$work/ready" \
   --log-level warn "${ketch_extra[@]}" >"$work/logs/ketch.log" 2>&1 &

@@ -4,25 +4,14 @@
 // key metrics with charts. Environment: CONSOLE_URL, CLIENT_ID, SCREENSHOTS,
 // CHROMIUM. Exit code 1 (after a "failed-clients" screenshot) when an
 // expectation fails.
-import puppeteer from 'puppeteer-core';
-import { mkdirSync } from 'node:fs';
+import * as kit from './kit.mjs';
+import { env, expect } from './kit.mjs';
 
-const env = process.env;
-mkdirSync(env.SCREENSHOTS, { recursive: true });
-const browser = await puppeteer.launch({
-  executablePath: env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
-const page = await browser.newPage();
-await page.setViewport({ width: 1400, height: 900 });
+const browser = await kit.launch();
 const errors = [];
-page.on('pageerror', e => errors.push(String(e)));
-const shot = name => page.screenshot({ path: `${env.SCREENSHOTS}/${name}.png`, fullPage: true });
-const waitText = (sel, text, timeout = 15000) =>
-  page.waitForFunction((s, t) => { const el = document.querySelector(s); return el && el.innerText.includes(t); },
-                       { timeout, polling: 50 }, sel, text);
-function expect(cond, what) { if (!cond) throw new Error(what); }
+const page = await kit.openPage(browser, errors);
+const shot = name => kit.shot(page, name);
+const waitText = (sel, text) => kit.waitText(page, sel, text);
 
 try {
   await page.goto(env.CONSOLE_URL + '/', { waitUntil: 'networkidle2' });

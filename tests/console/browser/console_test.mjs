@@ -6,14 +6,11 @@
 // Talks to the test over stdio: prints "READY <step>" and waits for a line
 // "GO" once the test's client did its part. Any failed expectation throws
 // (exit code 1) after a screenshot named "failed-<step>".
-import puppeteer from 'puppeteer-core';
 import { createInterface } from 'node:readline';
-import { mkdirSync } from 'node:fs';
+import * as kit from './kit.mjs';
+import { env } from './kit.mjs';
 
-const env = process.env;
 const base = env.CONSOLE_URL;
-const shots = env.SCREENSHOTS;
-mkdirSync(shots, { recursive: true });
 const lines = createInterface({ input: process.stdin });
 const pending = [];
 lines.on('line', l => { const w = pending.shift(); if (w) w(l); });
@@ -28,18 +25,12 @@ async function ready(name) {
   expect(l.trim() === 'GO', 'expected GO from the test, got ' + l);
 }
 
-const browser = await puppeteer.launch({
-  executablePath: env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
-const page = await browser.newPage();
-await page.setViewport({ width: 1400, height: 900 });
-await page.authenticate({ username: env.CONSOLE_USER, password: env.CONSOLE_PASSWORD });
+const browser = await kit.launch();
 const consoleErrors = [];
-page.on('pageerror', e => consoleErrors.push(String(e)));
+const page = await kit.openPage(browser, consoleErrors);
+await page.authenticate({ username: env.CONSOLE_USER, password: env.CONSOLE_PASSWORD });
 
-async function shot(name) { await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true }); }
+const shot = name => kit.shot(page, name);
 async function open(path, name) {
   step = name;
   await page.goto(base + path, { waitUntil: 'networkidle2' });
@@ -49,10 +40,7 @@ async function noPassword() {
   const html = await page.evaluate(() => document.documentElement.outerHTML);
   expect(!html.includes(env.CONSOLE_PASSWORD), 'the SASL password appears in the DOM');
 }
-async function waitText(sel, text, timeout = 10000) {
-  await page.waitForFunction((s, t) => { const el = document.querySelector(s); return el && el.innerText.includes(t); },
-                             { timeout, polling: 20 }, sel, text);
-}
+const waitText = (sel, text, timeout = 10000) => kit.waitText(page, sel, text, timeout, 20);
 
 try {
   // Overview: the nav bar and the broker's facts.

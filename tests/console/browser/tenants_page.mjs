@@ -10,30 +10,18 @@
 // Environment: CONSOLE_URL, ROOT, ROOT_PASSWORD, ALICE, ALICE_PASSWORD,
 // CLIENT_ID (alice's telemetry client), SCREENSHOTS, CHROMIUM. Exit code 1
 // (after a "failed-tenants" screenshot) when an expectation fails.
-import puppeteer from 'puppeteer-core';
-import { mkdirSync } from 'node:fs';
+import * as kit from './kit.mjs';
+import { env, expect } from './kit.mjs';
 
-const env = process.env;
-mkdirSync(env.SCREENSHOTS, { recursive: true });
-const browser = await puppeteer.launch({
-  executablePath: env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
+const browser = await kit.launch();
 const errors = [];
 let page;
-function expect(cond, what) { if (!cond) throw new Error(what); }
-const waitText = (sel, text, timeout = 15000) =>
-  page.waitForFunction((s, t) => { const el = document.querySelector(s); return el && el.innerText.includes(t); },
-                       { timeout, polling: 50 }, sel, text);
+const waitText = (sel, text) => kit.waitText(page, sel, text);
 const text = sel => page.$eval(sel, el => el.innerText);
-const shot = name => page.screenshot({ path: `${env.SCREENSHOTS}/${name}.png`, fullPage: true });
+const shot = name => kit.shot(page, name);
 
 async function login(user, password) {
-  const ctx = await browser.createBrowserContext();
-  page = await ctx.newPage();
-  await page.setViewport({ width: 1400, height: 900 });
-  page.on('pageerror', e => errors.push(String(e)));
+  page = await kit.openPage(await browser.createBrowserContext(), errors);
   await page.authenticate({ username: user, password });
 }
 
