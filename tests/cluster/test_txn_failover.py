@@ -17,6 +17,7 @@ import signal
 import time
 
 from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient
 
 from conftest import clients
 from test_shared_produce import FLUSH, TIMING, create_topic, produce, wait_for_topic
@@ -189,6 +190,9 @@ def test_java_v2_consume_transform_produce_survives_its_coordinator_killed(start
         create_topic(brokers[1], t, PARTITIONS)
         for b in brokers.values():
             wait_for_topic(b, t, PARTITIONS)
+    for b in brokers.values():  # every broker lists every broker: they agree on the coordinator
+        clients.wait_for(lambda: len(AdminClient({"bootstrap.servers": b.bootstrap}).list_topics(timeout=10).brokers)
+                         == len(brokers) or None, what="every broker listed")
     inputs = {b"v%04d" % i for i in range(TOTAL)}
     assert len(produce(brokers[1], "v2-in", [(b"k%d" % i, b"v%04d" % i) for i in range(TOTAL)], PARTITIONS)) == TOTAL
     java = clients.Driver("java", types.SimpleNamespace(bootstrap=bootstrap))

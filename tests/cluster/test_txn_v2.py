@@ -31,6 +31,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from confluent_kafka.admin import AdminClient
 
 from conftest import clients
 from test_shared_produce import FLUSH, TIMING, create_topic, wait_for_topic
@@ -47,6 +48,14 @@ def java_driver(bootstrap):
     if clients._missing("java"):
         pytest.skip("java driver not built")
     return clients.Driver("java", types.SimpleNamespace(bootstrap=bootstrap))
+
+
+def all_live(brokers):
+    """Every broker lists every broker: they agree on which one coordinates an id."""
+    def every_one():
+        return all(len(AdminClient({"bootstrap.servers": b.bootstrap}).list_topics(timeout=10).brokers)
+                   == len(brokers) for b in brokers) or None
+    clients.wait_for(every_one, what="every broker lists every broker")
 
 
 def b64(s):
@@ -81,6 +90,7 @@ def test_java_producer_negotiates_transaction_version_2_with_three_brokers(start
     create_topic(brokers[0], "v2-three", PARTITIONS)
     for b in brokers[1:]:
         wait_for_topic(b, "v2-three", PARTITIONS)
+    all_live(brokers)
     traffic = [Traffic(b) for b in brokers]
     java = java_driver(bootstrap)
     cid, txn_id = "v2-three-producer", "v2-three-txn"
@@ -196,6 +206,7 @@ def test_produce_to_a_partition_not_added_is_refused_by_a_broker_that_is_not_the
     create_topic(brokers[1], "v1-verify", 1)
     for b in brokers.values():
         wait_for_topic(b, "v1-verify", 1)
+    all_live(list(brokers.values()))
     txn_id = "v1-verify-txn"
 
     def coordinated():
