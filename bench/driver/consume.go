@@ -9,23 +9,34 @@ import (
 
 // runConsume reads RECORDS records from every partition of TOPIC from the start, without a
 // consumer group (direct assignment), and reports the rate from the first poll to the last
-// record (dying after TIMEOUT). It is the fallback when ConsumerPerformance (which needs a group) cannot run.
-func runConsume(bootstrap, topic string, records int64, timeout time.Duration) {
-	cl, err := kgo.NewClient(append(seeds(bootstrap),
+// record (dying after TIMEOUT). With trace, the result carries each Fetch round trip's figures
+// (rt_trace.go). It is the fallback when ConsumerPerformance (which needs a group) cannot run.
+func runConsume(bootstrap, topic string, records int64, timeout time.Duration, trace bool) {
+	opts := append(seeds(bootstrap),
 		kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		kgo.FetchMaxPartitionBytes(1<<20),
-	)...)
+	)
+	tr, self := newTrace(1), new(*kgo.Client)
+	if trace {
+		opts = append(opts, tr.hooks(self))
+	}
+	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		die("client: %v", err)
 	}
+	*self = cl
 	defer cl.Close()
-	consumeAndReport(cl, records, timeout)
+	res := consumeAndReport(cl, records, timeout)
+	if trace {
+		res["trace"] = tr.report()
+	}
+	emit(res)
 }
 
 // consumeAndReport polls until `records` records arrived (dying on a fetch
-// error or after `timeout`) and reports the rate from the first poll on.
-func consumeAndReport(cl *kgo.Client, records int64, timeout time.Duration) {
+// error or after `timeout`) and gives the rate from the first poll on.
+func consumeAndReport(cl *kgo.Client, records int64, timeout time.Duration) map[string]any {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var n, bytes int64
@@ -42,6 +53,6 @@ func consumeAndReport(cl *kgo.Client, records int64, timeout time.Duration) {
 		})
 	}
 	secs := time.Since(start).Seconds()
-	emit(map[string]any{"records": n, "bytes": bytes, "seconds": secs,
-		"mib_s": float64(bytes) / secs / (1 << 20), "records_s": float64(n) / secs})
+	return map[string]any{"records": n, "bytes": bytes, "seconds": secs,
+		"mib_s": float64(bytes) / secs / (1 << 20), "records_s": float64(n) / secs}
 }

@@ -25,6 +25,7 @@ func runLatency(bootstrap, topic string, argv []string) {
 	warmup := fl.Float64("warmup-s", 2, "unmeasured warm-up before the measured duration")
 	acks := fl.String("acks", "1", "1 or all")
 	maxBatch := fl.Int("max-batch-bytes", 0, "franz-go's ProducerBatchMaxBytes (0: its default, 1,000,012)")
+	trace := fl.Bool("trace", false, "add the consumer's Fetch round trips (rt_trace.go) to the result")
 	_ = fl.Parse(argv)
 	if *size < 8 {
 		die("record-size must be >= 8")
@@ -45,11 +46,17 @@ func runLatency(bootstrap, topic string, argv []string) {
 		die("producer: %v", err)
 	}
 	defer prod.Close()
-	cons, err := kgo.NewClient(append(seeds(bootstrap), kgo.ConsumeTopics(topic),
-		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchMaxWait(500*time.Millisecond))...)
+	copts := append(seeds(bootstrap), kgo.ConsumeTopics(topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchMaxWait(500*time.Millisecond))
+	tr, self := newTrace(1), new(*kgo.Client)
+	if *trace {
+		copts = append(copts, tr.hooks(self))
+	}
+	cons, err := kgo.NewClient(copts...)
 	if err != nil {
 		die("consumer: %v", err)
 	}
+	*self = cons
 	defer cons.Close()
 
 	start := time.Now()
@@ -138,10 +145,14 @@ func runLatency(bootstrap, topic string, argv []string) {
 		}
 	}
 	pct, ack := pctOf(lat), pctOf(acksLat)
-	emit(map[string]any{
+	res := map[string]any{
 		"records_sent": sent, "records_received": received.Load(), "produce_errors": failed.Load(),
 		"measured": len(lat), "achieved_mib_s": float64(sent) * float64(*size) / produceSecs / (1 << 20),
 		"p50_ms": pct(0.50), "p99_ms": pct(0.99), "p999_ms": pct(0.999), "max_ms": pct(1.0),
 		"ack_p50_ms": ack(0.50), "ack_p99_ms": ack(0.99),
-	})
+	}
+	if *trace {
+		res["trace"] = tr.report()
+	}
+	emit(res)
 }

@@ -3,7 +3,7 @@
 //	bench-driver create-topic BOOTSTRAP TOPIC PARTITIONS [key=value ...]
 //	bench-driver delete-topic BOOTSTRAP TOPIC
 //	bench-driver latency BOOTSTRAP TOPIC [flags]   produce-to-consume latency at a fixed rate
-//	bench-driver consume BOOTSTRAP TOPIC RECORDS [TIMEOUT_S] assign-based (group-less) consume rate
+//	bench-driver consume BOOTSTRAP TOPIC RECORDS [TIMEOUT_S] [--trace] assign-based (group-less) consume rate
 //	bench-driver group-consume BOOTSTRAP TOPIC [flags] one group of N members reads TOPIC (group_consume.go)
 //	bench-driver produce BOOTSTRAP TOPIC [flags]    native-client produce rate for a duration
 //	bench-driver many-* BOOTSTRAP PREFIX ...         the many-partitions workload (many.go)
@@ -136,6 +136,10 @@ func main() {
 	case "produce":
 		runProduce(bootstrap, topic, rest)
 	case "consume":
+		trace := len(rest) > 0 && rest[len(rest)-1] == "--trace"
+		if trace {
+			rest = rest[:len(rest)-1]
+		}
 		if len(rest) < 1 {
 			die("consume needs RECORDS")
 		}
@@ -149,7 +153,7 @@ func main() {
 				die("bad timeout %q", rest[1])
 			}
 		}
-		runConsume(bootstrap, topic, n, time.Duration(timeout*float64(time.Second)))
+		runConsume(bootstrap, topic, n, time.Duration(timeout*float64(time.Second)), trace)
 	case "fill":
 		runFill(bootstrap, topic, rest)
 	case "share-consume":

@@ -209,7 +209,7 @@ func runManyConsume(bootstrap, prefix string, topics int, partitions int32, reco
 		die("client: %v", err)
 	}
 	defer cl.Close()
-	consumeAndReport(cl, records, 600*time.Second)
+	emit(consumeAndReport(cl, records, 600*time.Second))
 }
 
 // runMany parses the arguments common to the many-* commands.

@@ -23,7 +23,7 @@ func runProduce(bootstrap, topic string, argv []string) {
 	acks := fl.String("acks", "1", "1 or all")
 	maxBatch := fl.Int("max-batch-bytes", 0, "franz-go's ProducerBatchMaxBytes (0: its default, 1,000,012)")
 	limit := fl.Int64("bytes", 0, "stop once this many value bytes were sent, if before the deadline (0: no limit)")
-	trace := fl.Bool("trace", false, "add each Produce round trip's figures (produce_trace.go) to the result")
+	trace := fl.Bool("trace", false, "add each Produce round trip's figures (rt_trace.go) to the result")
 	_ = fl.Parse(argv)
 
 	value := make([]byte, *size) // random and sent uncompressed, as ProducerPerformance does
@@ -39,7 +39,7 @@ func runProduce(bootstrap, topic string, argv []string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var cls []*kgo.Client
-	tr := &produceTrace{lastRead: map[*kgo.Client]time.Time{}}
+	tr := newTrace(0)
 	for i := 0; i < *clients; i++ {
 		self := new(*kgo.Client)
 		opts := append(seeds(bootstrap), kgo.DefaultProduceTopic(topic),
