@@ -188,6 +188,19 @@ CREATE TABLE ketch_txn_leases (
     taken_at timestamptz NOT NULL DEFAULT now()
 );
 )sql",
+    // 8: the coordinator epoch of the last end-transaction marker of each
+    // producer on each partition (Kafka's ProducerStateEntry.coordinatorEpoch):
+    // a marker of an older one (a coordinator that lost the id's lease) is
+    // refused once a newer one wrote there.
+    R"sql(
+CREATE TABLE ketch_txn_marker_epochs (
+    topic_id text NOT NULL,
+    partition integer NOT NULL,
+    producer_id bigint NOT NULL,
+    coordinator_epoch integer NOT NULL,
+    PRIMARY KEY (topic_id, partition, producer_id)
+);
+)sql",
 };
 
 }  // namespace
