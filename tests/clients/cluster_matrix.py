@@ -228,9 +228,12 @@ SKIPS = {
         "transaction's pending offsets (the copiers then stall short of their count)",
     "test_kafka_tools.py::test_verifiable_share_consumers_split_the_records_exactly_once":
         "share groups on shared partitions are not offered (Not offered yet)",
+    "test_transactions_v2.py": "bug: against three brokers the Java producer's first transaction ends "
+                               "INVALID_TXN_STATE (not yet diagnosed; tests/cluster/test_txn_v2.py passes, its "
+                               "topics are known to every broker first); the file also reads one broker's traffic "
+                               "log, which a cluster spreads over three",
     "test_compaction.py": "compaction and retention are not offered in cluster mode (Not offered yet)",
     "test_share_groups.py": "share groups on shared partitions are not offered (Not offered yet)",
-    "test_transactions_v2.py": "cluster mode finalizes transaction.version 1 (KIP-890 part 2 not offered yet)",
 }
 
 # A ketch_args flag -> why a test that needs it skips in cluster mode. A flag in neither
