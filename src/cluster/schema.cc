@@ -188,6 +188,30 @@ CREATE TABLE ketch_txn_leases (
     taken_at timestamptz NOT NULL DEFAULT now()
 );
 )sql",
+    // 8: security shared by every broker (shared/pg_acl_store.h,
+    // shared/pg_credential_store.h): ACL bindings with Kafka's numeric codes,
+    // and SCRAM credentials (salt, StoredKey, ServerKey, never a password).
+    R"sql(
+CREATE TABLE ketch_acls (
+    resource_type smallint NOT NULL,
+    resource_name bytea NOT NULL,
+    pattern_type smallint NOT NULL,
+    principal bytea NOT NULL,
+    host bytea NOT NULL,
+    operation smallint NOT NULL,
+    permission smallint NOT NULL,
+    PRIMARY KEY (resource_type, resource_name, pattern_type, principal, host, operation, permission)
+);
+CREATE TABLE ketch_scram_credentials (
+    user_name bytea NOT NULL,
+    mechanism text NOT NULL,
+    salt bytea NOT NULL,
+    stored_key bytea NOT NULL,
+    server_key bytea NOT NULL,
+    iterations integer NOT NULL,
+    PRIMARY KEY (user_name, mechanism)
+);
+)sql",
 };
 
 }  // namespace
