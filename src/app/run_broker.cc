@@ -46,9 +46,48 @@ namespace ketch::app {
 
 namespace {
 
+// Cluster mode: ACLs and SCRAM credentials in PostgreSQL (the schema was
+// migrated by topic_store), the credentials loaded into memory.
+void open_cluster_security(stores& st, const options& opt) {
+    st.cluster_acls = std::make_unique<shared::pg_acl_store>(opt.cluster);
+    auto creds = shared::pg_credential_store::open(opt.cluster);
+    if (!creds.ok()) throw std::runtime_error("credentials: " + creds.error().message);
+    st.cluster_credentials = std::move(*creds);
+}
+
+// Cluster mode: ACLs and credentials that another broker changed are reloaded
+// when its NOTIFY arrives (on the commit listener's thread); once the listener
+// listens, both are read again: a change between their first load and the
+// LISTEN is not missed.
+void follow_cluster_security(storage_engines& storage, stores& st, security::authorizer* auth) {
+    if (!storage.shared || !st.cluster_credentials) return;
+    auto* creds = st.cluster_credentials.get();
+    auto reload_creds = [creds] {
+        if (auto r = creds->reload(); !r.ok())
+            spdlog::warn("cluster: reloading SCRAM credentials: {}", r.error().message);
+    };
+    auto reload_acls = [auth] {
+        if (auto r = auth->reload(); !r.ok()) spdlog::warn("cluster: reloading ACLs: {}", r.error().message);
+    };
+    storage.shared->set_on_notice(shared::k_credentials_changed, reload_creds);
+    if (auth) storage.shared->set_on_notice(shared::k_acls_changed, reload_acls);
+    if (!storage.shared->listening(std::chrono::seconds(10)))
+        spdlog::warn("cluster: the commit listener is not listening yet: ACL and credential changes may arrive late");
+    reload_creds();
+    if (auth) reload_acls();
+}
+
+// The security services into the context; in cluster mode they follow the
+// other brokers' changes.
+void attach_security(security_services& security, broker::broker_context& ctx, storage_engines& storage, stores& st) {
+    security.attach(ctx);
+    follow_cluster_security(storage, st, security.authorizer());
+}
+
 // meta.db's topics, or in cluster mode PostgreSQL's (stores::cluster_topics).
 std::unique_ptr<meta::topic_registry> open_topics(stores& st, const options& opt) {
     st.cluster_topics = storage_engines::topic_store(opt, *st.meta);
+    if (st.cluster_topics) open_cluster_security(st, opt);
     meta::store& s = st.cluster_topics ? *st.cluster_topics : *st.meta;
     auto topics = meta::topic_registry::open(s, meta::broker_defaults{}, {}, std::to_string(opt.node_id));
     if (!topics.ok()) throw std::runtime_error("topics: " + topics.error().message);
@@ -233,7 +272,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     pools.attach(ctx);
     storage.attach_reads(ctx);  // cluster mode: Fetch's reads off the reactors, transactions' ends heard
     security_services security(opt, st);
-    security.attach(ctx);
+    attach_security(security, ctx, storage, st);
     security.start_token_sweep(groups.timers, opt.delegation_token_expiry_check_interval_ms);
     txn_service txns(opt, st, ctx, groups, producer_ids, pools.blocking);
 
@@ -255,9 +294,9 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),
                                          faults.registry.get(), &fetch_sessions, security.tenant_catalog());
 
-    auto schema_registry = start_schema_registry(opt, *st.credentials, ctx.authorizer);
+    auto schema_registry = start_schema_registry(opt, st.credentials_in_use(), ctx.authorizer);
     auto console = start_console(
-        opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(), *st.credentials, endpoints,
+        opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(), st.credentials_in_use(), endpoints,
               schema_registry.url, started, &traffic,
               [&dispatch](const auto& keep) { return dispatch.client_software(keep); }, schema_registry.decoder(),
               ctx.telemetry, faults.registry.get(), segments_of(*logs), security.tenant_catalog()});
