@@ -77,11 +77,24 @@ void follow_cluster_security(storage_engines& storage, stores& st, security::aut
     if (auth) reload_acls();
 }
 
+// Unregisters follow_cluster_security's reloads (they use the authorizer and
+// the credential store) unless the shared log is gone already.
+struct cluster_security_follower {
+    storage_engines& storage;
+    ~cluster_security_follower() {
+        if (!storage.shared) return;
+        storage.shared->set_on_notice(shared::k_credentials_changed, nullptr);
+        storage.shared->set_on_notice(shared::k_acls_changed, nullptr);
+    }
+};
+
 // The security services into the context; in cluster mode they follow the
-// other brokers' changes.
-void attach_security(security_services& security, broker::broker_context& ctx, storage_engines& storage, stores& st) {
+// other brokers' changes until the answer is destroyed.
+[[nodiscard]] cluster_security_follower attach_security(security_services& security, broker::broker_context& ctx,
+                                                        storage_engines& storage, stores& st) {
     security.attach(ctx);
     follow_cluster_security(storage, st, security.authorizer());
+    return {storage};
 }
 
 // meta.db's topics, or in cluster mode PostgreSQL's (stores::cluster_topics).
@@ -272,7 +285,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     pools.attach(ctx);
     storage.attach_reads(ctx);  // cluster mode: Fetch's reads off the reactors, transactions' ends heard
     security_services security(opt, st);
-    attach_security(security, ctx, storage, st);
+    auto following = attach_security(security, ctx, storage, st);
     security.start_token_sweep(groups.timers, opt.delegation_token_expiry_check_interval_ms);
     txn_service txns(opt, st, ctx, groups, producer_ids, pools.blocking);
 

@@ -30,7 +30,7 @@ status<meta::store_error> pg_credential_store::reload() {
     if (!rows.ok()) return failure{pg_failed("credentials", rows.error())};
     std::map<key, meta::scram_credential> fresh;
     for (size_t i = 0; i < rows->rows.size(); ++i) {
-        meta::scram_credential k{from_hex(rows->at(i, 0)), rows->at(i, 1),         from_hex(rows->at(i, 2)),
+        meta::scram_credential k{from_hex(rows->at(i, 0)), rows->at(i, 1),           from_hex(rows->at(i, 2)),
                                  from_hex(rows->at(i, 3)), from_hex(rows->at(i, 4)), std::stoi(rows->at(i, 5))};
         fresh[{k.user, k.mechanism}] = std::move(k);
     }

@@ -71,7 +71,7 @@ void shared_engine::set_on_topics(std::function<void()> fn) {
 }
 
 void shared_engine::set_on_notice(const std::string& payload, std::function<void()> fn) {
-    std::lock_guard l(parts_mu_);
+    std::lock_guard l(notice_mu_);
     on_notice_[payload] = std::move(fn);
 }
 
@@ -184,16 +184,22 @@ void shared_engine::complete(uint64_t ticket, log::log_result<log::append_result
 
 bool shared_engine::on_notice(const std::string& payload) {
     const bool again = payload == cluster::k_listening_again;
-    std::vector<std::function<void()>> fns;
-    {
-        std::lock_guard l(parts_mu_);
-        if (again || payload == k_topics_changed) fns.push_back(on_topics_);
-        for (auto& [p, fn] : on_notice_)
-            if (again || p == payload) fns.push_back(fn);
-    }
-    for (auto& fn : fns)
+    bool handled = again || payload == k_topics_changed;
+    if (handled) {
+        std::function<void()> fn;
+        {
+            std::lock_guard l(parts_mu_);
+            fn = on_topics_;
+        }
         if (fn) fn();
-    return again || payload == k_topics_changed || !fns.empty();
+    }
+    std::lock_guard l(notice_mu_);  // held while they run: set_on_notice waits for them
+    for (auto& [p, fn] : on_notice_)
+        if (fn && (again || p == payload)) {
+            fn();
+            handled = true;
+        }
+    return handled;
 }
 
 // Another broker's commit (this broker's own come here too and are skipped):

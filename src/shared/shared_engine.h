@@ -99,7 +99,8 @@ public:
     // Another broker (or this one) changed what a NOTIFY ketch_commit `payload`
     // names ("acls": shared/pg_acl_store.h, "credentials": pg_credential_store.h);
     // also called, as on_topics, when the listener LISTENs again after a lost
-    // connection (what was sent meanwhile is lost).
+    // connection (what was sent meanwhile is lost). Waits for a call in
+    // progress: once set to null, the old callback is not running.
     void set_on_notice(const std::string& payload, std::function<void()> fn);
     // True once the commit listener LISTENs (what is committed later is heard).
     bool listening(std::chrono::milliseconds timeout) { return listener_->wait_listening(timeout); }
@@ -171,7 +172,8 @@ private:
     std::function<void(const std::string&, int32_t)> on_commit_;                                // parts_mu_
     std::function<void()> on_topics_;                                                           // parts_mu_
     std::function<void(int64_t, bool)> on_txn_end_;                                             // parts_mu_
-    std::map<std::string, std::function<void()>> on_notice_;                                    // parts_mu_
+    std::mutex notice_mu_;                                    // held while a notice's callback runs
+    std::map<std::string, std::function<void()>> on_notice_;  // notice_mu_
 
     std::mutex mu_;  // the buffer
     std::condition_variable cv_;
