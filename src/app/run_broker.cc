@@ -15,6 +15,7 @@
 
 #include "app/cluster_groups.h"
 #include "app/cluster_id.h"
+#include "app/cluster_security.h"
 #include "app/cluster_service.h"
 #include "app/console_service.h"
 #include "app/data_dir_lock.h"
@@ -46,61 +47,10 @@ namespace ketch::app {
 
 namespace {
 
-// Cluster mode: ACLs and SCRAM credentials in PostgreSQL (the schema was
-// migrated by topic_store), the credentials loaded into memory.
-void open_cluster_security(stores& st, const options& opt) {
-    st.cluster_acls = std::make_unique<shared::pg_acl_store>(opt.cluster);
-    auto creds = shared::pg_credential_store::open(opt.cluster);
-    if (!creds.ok()) throw std::runtime_error("credentials: " + creds.error().message);
-    st.cluster_credentials = std::move(*creds);
-}
-
-// Cluster mode: ACLs and credentials that another broker changed are reloaded
-// when its NOTIFY arrives (on the commit listener's thread); once the listener
-// listens, both are read again: a change between their first load and the
-// LISTEN is not missed.
-void follow_cluster_security(storage_engines& storage, stores& st, security::authorizer* auth) {
-    if (!storage.shared || !st.cluster_credentials) return;
-    auto* creds = st.cluster_credentials.get();
-    auto reload_creds = [creds] {
-        if (auto r = creds->reload(); !r.ok())
-            spdlog::warn("cluster: reloading SCRAM credentials: {}", r.error().message);
-    };
-    auto reload_acls = [auth] {
-        if (auto r = auth->reload(); !r.ok()) spdlog::warn("cluster: reloading ACLs: {}", r.error().message);
-    };
-    storage.shared->set_on_notice(shared::k_credentials_changed, reload_creds);
-    if (auth) storage.shared->set_on_notice(shared::k_acls_changed, reload_acls);
-    if (!storage.shared->listening(std::chrono::seconds(10)))
-        spdlog::warn("cluster: the commit listener is not listening yet: ACL and credential changes may arrive late");
-    reload_creds();
-    if (auth) reload_acls();
-}
-
-// Unregisters follow_cluster_security's reloads (they use the authorizer and
-// the credential store) unless the shared log is gone already.
-struct cluster_security_follower {
-    storage_engines& storage;
-    ~cluster_security_follower() {
-        if (!storage.shared) return;
-        storage.shared->set_on_notice(shared::k_credentials_changed, nullptr);
-        storage.shared->set_on_notice(shared::k_acls_changed, nullptr);
-    }
-};
-
-// The security services into the context; in cluster mode they follow the
-// other brokers' changes until the answer is destroyed.
-[[nodiscard]] cluster_security_follower attach_security(security_services& security, broker::broker_context& ctx,
-                                                        storage_engines& storage, stores& st) {
-    security.attach(ctx);
-    follow_cluster_security(storage, st, security.authorizer());
-    return {storage};
-}
-
 // meta.db's topics, or in cluster mode PostgreSQL's (stores::cluster_topics).
 std::unique_ptr<meta::topic_registry> open_topics(stores& st, const options& opt) {
     st.cluster_topics = storage_engines::topic_store(opt, *st.meta);
-    if (st.cluster_topics) open_cluster_security(st, opt);
+    open_cluster_security(st, opt);  // with --cluster: ACLs, SCRAM users, quotas in PostgreSQL
     meta::store& s = st.cluster_topics ? *st.cluster_topics : *st.meta;
     auto topics = meta::topic_registry::open(s, meta::broker_defaults{}, {}, std::to_string(opt.node_id));
     if (!topics.ok()) throw std::runtime_error("topics: " + topics.error().message);
@@ -272,7 +222,6 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     offsets_topic.open();  // made exact before the groups load from offsets.db
     group_service groups(opt, st, offsets_topic, *topics);
     broker_pools pools;
-
     broker::broker_context ctx{{}, *topics, partitions, producer_ids, *groups.coordinator, {}};
     fetch::session_cache fetch_sessions({.max_slots = opt.max_incremental_fetch_session_cache_slots});
     ctx.fetch_sessions = &fetch_sessions;
@@ -285,7 +234,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     pools.attach(ctx);
     storage.attach_reads(ctx);  // cluster mode: Fetch's reads off the reactors, transactions' ends heard
     security_services security(opt, st);
-    auto following = attach_security(security, ctx, storage, st);
+    security.attach(ctx);
+    cluster_security_follower following(storage, st, security);  // reloads on other brokers' changes
     security.start_token_sweep(groups.timers, opt.delegation_token_expiry_check_interval_ms);
     txn_service txns(opt, st, ctx, groups, producer_ids, pools.blocking);
 

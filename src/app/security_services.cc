@@ -86,7 +86,7 @@ security_services::security_services(const options& opt, stores& s)
     : oauthbearer_(opt),
       sasl_(sasl_config_of(opt, oauthbearer_.validator())),
       credentials_(s.credentials_in_use()),
-      quota_settings_(*s.quotas),
+      quota_settings_(s.quotas_in_use()),
       quotas_(quota_settings_, window_of(opt)),
       ip_rates_(quota_settings_, window_of(opt)),
       tokens_(

@@ -189,8 +189,9 @@ CREATE TABLE ketch_txn_leases (
 );
 )sql",
     // 8: security shared by every broker (shared/pg_acl_store.h,
-    // shared/pg_credential_store.h): ACL bindings with Kafka's numeric codes,
-    // and SCRAM credentials (salt, StoredKey, ServerKey, never a password).
+    // pg_credential_store.h, pg_quota_store.h): ACL bindings with Kafka's
+    // numeric codes, SCRAM credentials (salt, StoredKey, ServerKey, never a
+    // password) and client quotas (the entity encoded as bytes).
     R"sql(
 CREATE TABLE ketch_acls (
     resource_type smallint NOT NULL,
@@ -210,6 +211,12 @@ CREATE TABLE ketch_scram_credentials (
     server_key bytea NOT NULL,
     iterations integer NOT NULL,
     PRIMARY KEY (user_name, mechanism)
+);
+CREATE TABLE ketch_client_quotas (
+    entity bytea NOT NULL,
+    key text NOT NULL,
+    value double precision NOT NULL,
+    PRIMARY KEY (entity, key)
 );
 )sql",
 };

@@ -1,4 +1,4 @@
-// Drives shared/pg_acl_store.h and shared/pg_credential_store.h against a live
+// Drives shared/pg_acl_store.h, pg_credential_store.h and pg_quota_store.h against a live
 // PostgreSQL (tests/cluster/test_security_stores.py): ./security_store_check
 // postgres://... Two stores of each kind stand for two brokers. Prints one line
 // per failed check and "ok" at the end; exits non-zero if any check did not hold.
@@ -13,6 +13,7 @@
 #include "cluster/schema.h"
 #include "shared/pg_acl_store.h"
 #include "shared/pg_credential_store.h"
+#include "shared/pg_quota_store.h"
 
 using namespace ketch;
 
@@ -90,6 +91,29 @@ void credentials(const std::string& url, heard& h) {
     expect((*two)->reload().ok() && !(*two)->find(k_odd, "SCRAM-SHA-256"), "the other forgets it on reload");
 }
 
+void quotas(const std::string& url, heard& h) {
+    shared::pg_quota_store one(url), two(url);
+    const meta::quota_entity_parts user{{"client-id", std::nullopt}, {"user", k_odd}};
+    const meta::quota_entity_parts fallback{{"user", std::nullopt}};
+    expect(shared::decode_quota_entity(shared::encode_quota_entity(user)) == user, "an entity's bytes read back");
+    expect(!shared::decode_quota_entity(std::string("\0\0\0\5ab", 6)), "truncated bytes are refused");
+    h.clear();
+    expect(one.apply({{user, "producer_byte_rate", 1048576.5}, {fallback, "request_percentage", 0.1}}).ok(), "apply");
+    expect(h.wait_for(shared::k_quotas_changed), "a quota change is announced");
+    auto seen = two.load();
+    expect(seen.ok() && seen->size() == 2, "another store reads both");
+    if (seen.ok())
+        for (auto& v : *seen)
+            expect(v.entity == user ? v.key == "producer_byte_rate" && v.value == 1048576.5
+                                    : v.entity == fallback && v.value == 0.1,
+                   "entities and values exact");
+    expect(two.apply({{user, "producer_byte_rate", 2.0}, {fallback, "request_percentage", std::nullopt}}).ok(),
+           "replace one, remove one");
+    seen = one.load();
+    expect(seen.ok() && seen->size() == 1 && (*seen)[0].value == 2.0, "one left, replaced");
+    expect(one.apply({{user, "producer_byte_rate", std::nullopt}}).ok() && two.load()->empty(), "the last removed");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -112,6 +136,7 @@ int main(int argc, char** argv) {
     expect(listener.wait_listening(std::chrono::seconds(10)), "the listener listens");
     acls(url, h);
     credentials(url, h);
+    quotas(url, h);
     if (failures == 0) std::printf("ok\n");
     return failures == 0 ? 0 : 1;
 }
