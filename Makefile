@@ -109,8 +109,9 @@ bench-console: broker
 
 # Tenancy (issue 25): produce / consume throughput, produce-to-consume p50/p99 and broker CPU per MiB
 # with --tenancy off and on in the same run (two SASL users: two tenants when on), the ratios on/off,
-# then Metadata latency for one tenant beside 1,000 tenants x 10 topics; ~5 minutes
-# (TENANCY_ARGS=--tenants 0: the cost part only, ~2). Needs the test venv and Go.
+# then Metadata latency and the two tenants' throughput alone and beside 1,000 tenants x 10 topics, then one tenant's produce
+# rate alone and beside a tenant throttled by its producer_byte_rate; ~6 minutes
+# (TENANCY_ARGS=--tenants 0 --neighbour-rounds 0: the cost part only, ~2). Needs the test venv and Go.
 bench-tenancy: broker
 	.venv/bin/python bench/tenancy_bench.py $(TENANCY_ARGS) --out bench/results/tenancy-$$(date -u +%Y-%m-%dT%H%MZ).json
 
@@ -119,12 +120,14 @@ bench-tenancy: broker
 # (built from Maven Central by conformance/registry/apicurio.sh; needs Java and Maven),
 # then runs the command line's client tests against Kafka (scripts/cli-reference.sh) and the
 # outside suites (tests/outside: franz-go's and kafka-python's own integration tests) against
-# Kafka, checking their allow-lists (scripts/outside-reference.sh).
+# Kafka, checking their allow-lists (scripts/outside-reference.sh), and the tests driving
+# Kafka's own tools and Kafka Streams against Kafka (scripts/tools-reference.sh).
 conformance: build
 	conformance/record.sh
 	conformance/registry/record.sh
 	scripts/cli-reference.sh
 	scripts/outside-reference.sh
+	scripts/tools-reference.sh
 
 reference:
 	conformance/reference/kafka.sh start

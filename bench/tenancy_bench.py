@@ -11,11 +11,16 @@
 2. Metadata latency for one tenant's topics with 0 other tenants and with --tenants other
    tenants x --topics-per-tenant topics each (created by the super user under their
    internal names), --metadata-repeats calls each, median and p99 (confluent-kafka; --tenants 0
-   skips it).
+   skips it); and on the same broker the two tenants' produce and consume throughput (as in 1)
+   before and after the others were created;
+3. the noisy neighbour (--neighbour-rounds, 0 skips it): with tenancy on and alice limited to
+   --neighbour-rate-mib MiB/s (producer_byte_rate in ketch.toml [[tenants]]), bob produces
+   alone, then bob produces while alice produces flat out and is throttled; bob's rate beside
+   the throttled alice over bob's rate alone (medians of the rounds; issue 25: "within noise").
 
     .venv/bin/python bench/tenancy_bench.py [--ketch build/ketch] [--rounds 3] [--seconds 6]
         [--rate-mib 5] [--tenants 1000] [--topics-per-tenant 10] [--metadata-repeats 200]
-        [--out FILE]   (--rounds 0: the Metadata part only)
+        [--neighbour-rounds 3] [--neighbour-rate-mib 1] [--out FILE]   (--rounds 0: no cost part)
 
 Needs Go (bench/driver is built into a temporary directory). Prints one JSON object (and
 writes it to --out); the data directories are removed afterwards."""
@@ -40,11 +45,11 @@ TENANTS = ("alice", "bob")
 
 
 class broker:
-    def __init__(self, ketch, tenancy):
+    def __init__(self, ketch, tenancy, toml_extra=""):
         self.dir = tempfile.mkdtemp(prefix="ketch-tbench-")
         toml = os.path.join(self.dir, "ketch.toml")
         with open(toml, "w") as f:
-            f.write("".join('[[users]]\nname = "%s"\npassword = "%s"\n' % kv for kv in USERS.items()))
+            f.write("".join('[[users]]\nname = "%s"\npassword = "%s"\n' % kv for kv in USERS.items()) + toml_extra)
         data, ready = os.path.join(self.dir, "data"), os.path.join(self.dir, "ready")
         args = [ketch, "--listen", "127.0.0.1:0", "--data-dir", data, "--ready-file", ready, "--config", toml,
                 "--schema-registry=false", "--console=false", "--super-users", "User:root", "--log-level", "warn",
@@ -123,18 +128,12 @@ KEYS = ("produce_mib_s", "consume_mib_s", "lat_p50_ms", "lat_p99_ms", "ack_p99_m
         "consume_cpu_ms_per_mib", "latency_run_cpu_ms_per_mib")
 
 
-def run_cost(ketch, o):
-    tmp = tempfile.mkdtemp(prefix="ketch-tbench-drv-")
-    try:
-        drv = os.path.join(tmp, "bench-driver")
-        subprocess.run(["go", "build", "-o", drv, "."], cwd=os.path.join(HERE, "driver"), check=True)
-        runs = []
-        for r in range(o.rounds):
-            for mode in (("off", "on") if r % 2 == 0 else ("on", "off")):  # no mode always first
-                runs.append(cost_round(ketch, drv, mode, o))
-                print(json.dumps(runs[-1]), file=sys.stderr)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+def run_cost(ketch, drv, o):
+    runs = []
+    for r in range(o.rounds):
+        for mode in (("off", "on") if r % 2 == 0 else ("on", "off")):  # no mode always first
+            runs.append(cost_round(ketch, drv, mode, o))
+            print(json.dumps(runs[-1]), file=sys.stderr)
     med = {m: {k: statistics.median(r[k] for r in runs if r["mode"] == m) for k in KEYS} for m in ("off", "on")}
     med["on_vs_off"] = {k: round(med["on"][k] / med["off"][k], 3) for k in KEYS if med["off"][k] > 0}
     return {"medians": med, "runs": runs}
@@ -173,20 +172,64 @@ def list_groups_latency(b, repeats):
     return {"median_ms": round(statistics.median(times), 3), "p99_ms": round(times[int(len(times) * 0.99) - 1], 3)}
 
 
-def run_metadata(ketch, o):
+def throughput(b, drv, o, tag):
+    """alice and bob produce at once (--seconds), then each consumes what it produced: MiB/s summed."""
+    for u in TENANTS:
+        drive_all(drv, b, [(u, ["create-topic", b.bootstrap, "%s-%s" % (tag, u), "1"])])
+    p = drive_all(drv, b, [(u, ["produce", b.bootstrap, "%s-%s" % (tag, u), "-seconds", str(o.seconds), "-acks", "1"])
+                           for u in TENANTS])
+    c = drive_all(drv, b, [(u, ["consume", b.bootstrap, "%s-%s" % (tag, u), str(x["bytes"] // 1024)])
+                           for u, x in zip(TENANTS, p)])
+    return {"produce_mib_s": round(sum(x["mib_s"] for x in p), 1), "consume_mib_s": round(sum(x["mib_s"] for x in c), 1)}
+
+
+def run_metadata(ketch, drv, o):
+    """Metadata latency and the two tenants' throughput, alone and beside --tenants others (same broker)."""
     b = broker(ketch, True)
     out = {}
     try:
         create(b, "alice", ["own-%d" % i for i in range(o.topics_per_tenant)])
         out["metadata_alone"] = metadata_latency(b, o.metadata_repeats)
+        out["throughput_alone"] = throughput(b, drv, o, "alone")
         t0 = time.monotonic()
         create(b, "root", ["t%04d~topic-%d" % (t, i) for t in range(o.tenants) for i in range(o.topics_per_tenant)])
         out["create_others_s"] = round(time.monotonic() - t0, 1)
         out["metadata_beside_%d_tenants" % o.tenants] = metadata_latency(b, o.metadata_repeats)
         out["list_groups_beside_%d_tenants" % o.tenants] = list_groups_latency(b, o.metadata_repeats)
+        beside = out["throughput_beside_%d_tenants" % o.tenants] = throughput(b, drv, o, "beside")
+        out["throughput_beside_vs_alone"] = {k: round(beside[k] / out["throughput_alone"][k], 3)
+                                             for k in beside if out["throughput_alone"][k] > 0}
     finally:
         b.close()
     return out
+
+
+def neighbour_round(ketch, drv, o):
+    """bob alone, then bob beside alice throttled at --neighbour-rate-mib: their produce rates."""
+    limit = int(o.neighbour_rate_mib * (1 << 20))
+    b = broker(ketch, True, '[[tenants]]\nname = "alice"\nproducer_byte_rate = %d\n' % limit)
+    try:
+        for u in TENANTS:
+            drive_all(drv, b, [(u, ["create-topic", b.bootstrap, "np-" + u, "1"])])
+        produce = lambda u: (u, ["produce", b.bootstrap, "np-" + u, "-seconds", str(o.seconds), "-acks", "1"])
+        l0 = load()
+        (alone,) = drive_all(drv, b, [produce("bob")])
+        bob, alice = drive_all(drv, b, [produce("bob"), produce("alice")])
+        return {"bob_alone_mib_s": round(alone["mib_s"], 1), "bob_beside_mib_s": round(bob["mib_s"], 1),
+                "alice_throttled_mib_s": round(alice["mib_s"], 2), "load_start": l0, "load_end": load()}
+    finally:
+        b.close()
+
+
+def run_neighbour(ketch, drv, o):
+    runs = []
+    for _ in range(o.neighbour_rounds):
+        runs.append(neighbour_round(ketch, drv, o))
+        print(json.dumps(runs[-1]), file=sys.stderr)
+    ratios = [r["bob_beside_mib_s"] / r["bob_alone_mib_s"] for r in runs if r["bob_alone_mib_s"] > 0]
+    return {"alice_limit_mib_s": o.neighbour_rate_mib, "runs": runs,
+            "bob_beside_vs_alone": round(statistics.median(ratios), 3) if ratios else None,
+            "alice_throttled_mib_s": statistics.median(r["alice_throttled_mib_s"] for r in runs) if runs else None}
 
 
 def main():
@@ -198,13 +241,23 @@ def main():
     ap.add_argument("--tenants", type=int, default=1000)
     ap.add_argument("--topics-per-tenant", type=int, default=10)
     ap.add_argument("--metadata-repeats", type=int, default=200)
+    ap.add_argument("--neighbour-rounds", type=int, default=3)
+    ap.add_argument("--neighbour-rate-mib", type=float, default=1)
     ap.add_argument("--out")
     o = ap.parse_args()
     out = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "load_start": load()}
-    if o.rounds > 0:
-        out["cost"] = run_cost(o.ketch, o)
-    if o.tenants > 0:
-        out.update(run_metadata(o.ketch, o))
+    tmp = tempfile.mkdtemp(prefix="ketch-tbench-drv-")
+    try:
+        drv = os.path.join(tmp, "bench-driver")
+        subprocess.run(["go", "build", "-o", drv, "."], cwd=os.path.join(HERE, "driver"), check=True)
+        if o.rounds > 0:
+            out["cost"] = run_cost(o.ketch, drv, o)
+        if o.tenants > 0:
+            out.update(run_metadata(o.ketch, drv, o))
+        if o.neighbour_rounds > 0:
+            out["neighbour"] = run_neighbour(o.ketch, drv, o)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     out["load_end"] = load()
     write_result(out, o.out)
 

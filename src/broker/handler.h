@@ -124,6 +124,21 @@ awaitable<std::optional<Resp>> answer_fault(request_context& ctx, Req& req, cons
     co_return Error(req, ctx.api_version, answer);
 }
 
+// A request its tenant may not make (tenant_admit), answered as a whole with
+// the refusal, and counted under the tenant as every answered request is
+// (ketch_tenant_requests_total, ketch_tenant_errors_total).
+template <class Req, class Resp, error_builder<Req, Resp> Error>
+net::handler_result refuse_for_tenant(request_context& ctx, const Req& req, const error_answer& why) {
+    auto answer = Error(req, ctx.api_version, why);
+    if (!answer) return net::handler_result::close();
+    auto out = encode_response(ctx, response_header_version(ctx.api_key, ctx.api_version), *answer);
+    if (ctx.tenant_usage) [[unlikely]] {
+        count_tenant_request(ctx);
+        count_tenant_response(ctx, *answer, out.response.size());
+    }
+    return out;
+}
+
 template <class Req, class Resp, awaitable<Resp> (*Handle)(request_context&, Req&), error_builder<Req, Resp> Error>
 awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
     const bool during_login = !ctx.conn.authenticated;  // SASL handshake not done when the request arrived
@@ -146,9 +161,7 @@ awaitable<net::handler_result> invoke(request_context& ctx, kafka::reader& r) {
         topic_names = tenant_topic_names(ctx.broker);
         if (auto refused = tenant_admit(*ctx.tenant, req, ctx.api_version)) {
             clock.stop();
-            auto answer = Error(req, ctx.api_version, *refused);
-            if (!answer) co_return net::handler_result::close();
-            co_return encode_response(ctx, response_header_version(ctx.api_key, ctx.api_version), *answer);
+            co_return refuse_for_tenant<Req, Resp, Error>(ctx, req, *refused);
         }
         tenant_map_in(*ctx.tenant, topic_names, req, ctx.api_version, tenant_ids);
         tenant_limits_in(ctx, req, held);

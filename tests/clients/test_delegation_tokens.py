@@ -16,11 +16,16 @@ ScramServerCallbackHandler (clients).
 
 import base64
 import json
+import re
+import subprocess
+import urllib.request
 from types import SimpleNamespace
 
 import pytest
 
-from conftest import BrokerProcess, Driver, DriverError, _ketch_binary, _missing
+from conftest import REPO, BrokerProcess, Driver, DriverError, _ketch_binary, _missing
+
+KAFKA_SH = REPO / "conformance" / "reference" / "kafka.sh"
 
 USERS = {"admin": "admin-pw", "alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw"}
 SECRET = "token-secret-for-tests"
@@ -237,3 +242,57 @@ def test_the_secret_is_a_sensitive_broker_config(token_broker):
     assert (secret["value"], secret["sensitive"], secret["source"]) == (None, True, "STATIC_BROKER_CONFIG"), got
     assert got["configs"]["delegation.token.max.lifetime.ms"]["value"] == str(MAX_LIFETIME_MS)
     assert got["configs"]["delegation.token.expiry.time.ms"]["value"] == str(EXPIRY_TIME_MS)
+
+
+REAUTH_MS = 2000
+
+
+def _metric(url, name, labels=""):
+    text = urllib.request.urlopen(url, timeout=10).read().decode()
+    m = re.search(r"^%s%s (\S+)$" % (re.escape(name), re.escape(labels)), text, re.M)
+    return float(m.group(1)) if m else 0.0
+
+
+@pytest.fixture(scope="module")
+def reauth_broker(tmp_path_factory):
+    b = _start(tmp_path_factory, "token-reauth-broker", [
+        "--delegation-token-secret-key", SECRET, "--connections-max-reauth-ms", str(REAUTH_MS),
+        "--metrics-listen", "127.0.0.1:0", "--schema-registry=false", "--console=false"])
+    b.metrics_url = json.loads((b.data_dir / "listeners.json").read_text())["metrics"]
+    yield b
+    b.stop()
+
+
+def test_a_token_session_is_reauthenticated_on_the_same_connection(reauth_broker, tmp_path):
+    """KIP-368 with a delegation token: the broker announces a session lifetime (here
+    connections.max.reauth.ms, below the token's expiry: the shorter of the two, as
+    SaslServerAuthenticator.ReauthInfo computes it; tests/unit/security/scram_token_auth_test.cc
+    has the token's own expiry as the bound), and the Java producer 4.3.1
+    (KafkaChannel.maybeBeginClientReauthentication) logs in again with the token's SCRAM
+    exchange on its open connection before the session ends. A producer sending for several
+    session lifetimes opens no new connection and loses no record, and the broker answers
+    SaslAuthenticate more times than the producer has connections: it was re-authenticated.
+    (An expired session is closed at its next request: tests/behavior/test_sasl_wire.py.)"""
+    b = reauth_broker
+    tok = admin_call(b, "create-token", {}, as_user("alice"))["token"]
+    assert tok["expiry_ms"] - tok["issue_ms"] > 10 * REAUTH_MS, tok
+    cfg = tmp_path / "producer.properties"
+    cfg.write_text("".join("%s=%s\n" % kv for kv in token_login(tok).items()))
+    logins_before = _metric(b.metrics_url, "ketch_request_duration_seconds_count", '{api="SaslAuthenticate"}')
+    accepted_before = _metric(b.metrics_url, "ketch_connections_accepted_total")
+    records = 50  # at 5 a second: 10 s, five session lifetimes
+    p = subprocess.run([str(KAFKA_SH), "tools", "org.apache.kafka.tools.VerifiableProducer", "--bootstrap-server",
+                        b.addresses["SASL_PLAINTEXT"], "--topic", "token-reauth", "--max-messages", str(records),
+                        "--throughput", "5", "--acks", "-1", "--producer.config", str(cfg)],
+                       capture_output=True, timeout=180)
+    assert p.returncode == 0, p.stderr.decode()[-3000:]
+    events = [json.loads(line) for line in p.stdout.splitlines() if line.startswith(b"{")]
+    acked = [e for e in events if e.get("name") == "producer_send_success"]
+    assert len(acked) == records and not [e for e in events if e.get("name") == "producer_send_error"], events[-3:]
+    connections = _metric(b.metrics_url, "ketch_connections_accepted_total") - accepted_before
+    logins = _metric(b.metrics_url, "ketch_request_duration_seconds_count", '{api="SaslAuthenticate"}') - logins_before
+    assert _metric(b.metrics_url, "ketch_authentication_failures_total") == 0
+    # Each connection logs in once (SCRAM: two SaslAuthenticate rounds); more rounds than
+    # that are re-authentications on connections already open.
+    assert 1 <= connections <= 2, connections
+    assert logins >= 2 * connections + 2 * 2, (logins, connections)

@@ -14,7 +14,9 @@ oauthbearer/OAuthBearerValidatorCallbackHandler, authenticator/SaslServerAuthent
 import base64
 import http.server
 import json
+import os
 import re
+import shutil
 import subprocess
 import threading
 import time
@@ -24,13 +26,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from conftest import BrokerProcess, Driver, DriverError, _ketch_binary, _missing
+from conftest import REPO, BrokerProcess, Driver, DriverError, _ketch_binary, _missing
 
 cryptography = pytest.importorskip("cryptography")
 from cryptography.hazmat.primitives import hashes  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature  # noqa: E402
 
+KAFKA_SH = REPO / "conformance" / "reference" / "kafka.sh"
 ISSUER = "https://idp.ketch.test"
 AUDIENCE = "ketch"
 
@@ -167,6 +170,42 @@ def test_confluent_logs_in_with_a_signed_jwt(jwks_broker, keys, kind):
 
     p = confluent_producer(jwks_broker.sasl, token, errors)
     assert produce_one(p, "oauth-signed-" + kind) == [None], errors
+
+
+def _verifiable_producer(address, config_file, topic, records, env):
+    """Kafka's VerifiableProducer (the reference's jars: kafka-clients with jose4j, which the
+    Java driver's classpath lacks): (acknowledged count, its output)."""
+    p = subprocess.run([str(KAFKA_SH), "tools", "org.apache.kafka.tools.VerifiableProducer", "--bootstrap-server",
+                        address, "--topic", topic, "--max-messages", str(records), "--acks", "-1",
+                        "--producer.config", str(config_file)], capture_output=True, timeout=120, env=env)
+    events = [json.loads(line) for line in p.stdout.splitlines() if line.startswith(b"{")]
+    return len([e for e in events if e.get("name") == "producer_send_success"]), (p.stdout + p.stderr).decode()
+
+
+def test_java_client_logs_in_with_a_signed_jwt(jwks_broker, keys, tmp_path):
+    """The Java client 4.3.1's own OAuthBearerLoginCallbackHandler with a signed JWT from a file
+    (DefaultJwtRetriever: a file: token endpoint URL is read by FileJwtRetriever; Kafka 4.x
+    reads it only when the JVM's org.apache.kafka.sasl.oauthbearer.allowed.urls lists it),
+    checked by the client's ClientJwtValidator, then by the broker against its JWKS. The same
+    client with a token signed by a key the JWKS lacks is refused."""
+    if not shutil.which("java") or not (KAFKA_SH.parent / "dist" / "lib" / "kafka-tools-4.3.1.jar").exists():
+        pytest.skip("java or the kafka-tools jars are missing (scripts/install-test-deps.sh)")
+    jwt = tmp_path / "token.jwt"
+    url = "file:" + str(jwt)
+    env = dict(os.environ, JAVA_TOOL_OPTIONS="-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=" + url)
+    cfg = tmp_path / "producer.properties"
+    cfg.write_text("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\n"
+                   "sasl.login.callback.handler.class="
+                   "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler\n"
+                   "sasl.oauthbearer.token.endpoint.url=%s\nmax.block.ms=8000\ndelivery.timeout.ms=8000\n"
+                   "request.timeout.ms=5000\nsasl.jaas.config="
+                   "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;\n" % url)
+    jwt.write_text(signed_jwt(keys.rsa, "rsa-1", claims("svc-java", scope="kafka")))
+    acked, out = _verifiable_producer(jwks_broker.sasl, cfg, "oauth-java-signed", 5, env)
+    assert acked == 5, out[-3000:]
+    jwt.write_text(signed_jwt(keys.stranger, "rsa-1", claims("svc-java", scope="kafka")))
+    acked, out = _verifiable_producer(jwks_broker.sasl, cfg, "oauth-java-signed", 1, env)
+    assert acked == 0 and "SaslAuthenticationException" in out, out[-3000:]
 
 
 def refused(address, token):

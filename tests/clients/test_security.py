@@ -178,3 +178,61 @@ def test_listener_configs_name_every_listener(secure_broker):
     assert configs["advertised.listeners"] == expected
     assert configs["listener.security.protocol.map"] == ",".join("%s:%s" % (n, n) for n in names)
     assert all(got["configs"][k]["source"] == "STATIC_BROKER_CONFIG" for k in keys), got
+
+
+SUBJECT = "CN=client-one,OU=clients,O=ketch-test"  # the client certificate's, RFC 2253
+
+
+@pytest.fixture(scope="module")
+def tenancy_tls_broker(tmp_path_factory, certs):
+    run = tmp_path_factory.mktemp("tenancy-tls-broker")
+    toml = run / "ketch.toml"
+    toml.write_text("".join('[[users]]\nname = "%s"\npassword = "%s"\n' % kv
+                            for kv in dict(USERS, root="root-secret").items()))
+    (run / "data").mkdir()
+    b = BrokerProcess(_ketch_binary(), run / "data", run, [
+        "--config", str(toml), "--tenancy", "--super-users", "User:root", "--schema-registry=false",
+        "--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0", "--listener", "SSL=SSL://127.0.0.1:0",
+        "--tls-cert", str(certs / "server.crt"), "--tls-key", str(certs / "server.key"),
+        "--tls-client-ca", str(certs / "ca.crt")])
+    b.start()
+    listeners = json.loads((run / "data" / "listeners.json").read_text())
+    b.addresses = {name: v["address"] for name, v in listeners["listeners"].items()}
+    b.console_url = listeners["console"]
+    yield b
+    b.stop()
+
+
+def test_a_client_certificate_bound_to_a_tenant_is_that_tenant(tenancy_tls_broker, certs):
+    """An mTLS principal (User: + the certificate's subject) bound to tenant alice by the admin
+    API (`ketch tenant bind-user alice SUBJECT`, docs/tenancy.md) sees alice's topics under
+    alice's names and writes into them; bob's topic of the same name is not what it reads."""
+    b = tenancy_tls_broker
+    sasl_drv = driver_for("confluent", b.addresses["SASL_PLAINTEXT"])
+    tls_drv = driver_for("confluent", b.addresses["SSL"])
+
+    def as_user(user):
+        return security_config("confluent", "SASL_PLAINTEXT", certs, "PLAIN", user, USERS[user])
+    for user in ("alice", "bob"):
+        out = sasl_drv("create-topics", {"topics": [{"name": "cert-orders", "partitions": 1, "replication_factor": 1}],
+                                         "config": as_user(user)})
+        assert out["results"][0]["error"] is None, out
+        out = sasl_drv("produce", {"topic": "cert-orders", "acks": "all", "config": as_user(user), "records": [
+            {"key": None, "value": base64.b64encode(user.encode()).decode(), "partition": 0}]})
+        assert out["records"][0]["error"] is None, out
+    for args in (("create", "alice"), ("bind-user", "alice", SUBJECT)):  # alice was an implicit tenant
+        p = subprocess.run([str(_ketch_binary()), "tenant", *args, "--console-url", b.console_url, "--user", "root",
+                            "--password", "root-secret"], capture_output=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+    cert = security_config("confluent", "SSL", certs)
+    topics = tls_drv("list-topics", {"config": cert})["topics"]
+    assert "cert-orders" in topics and not [t for t in topics if "~" in t], topics
+    out = tls_drv("produce", {"topic": "cert-orders", "acks": "all", "config": cert, "records": [
+        {"key": None, "value": base64.b64encode(b"from-cert").decode(), "partition": 0}]})
+    assert out["records"][0]["error"] is None, out
+    got = sasl_drv("consume", {"topic": "cert-orders", "partitions": [0], "from": "beginning", "max_records": 2,
+                               "timeout_ms": 10000, "config": as_user("alice")})
+    assert [base64.b64decode(r["value"]) for r in got["records"]] == [b"alice", b"from-cert"], got
+    got = sasl_drv("consume", {"topic": "cert-orders", "partitions": [0], "from": "beginning", "max_records": 2,
+                               "timeout_ms": 3000, "config": as_user("bob")})
+    assert [base64.b64decode(r["value"]) for r in got["records"]] == [b"bob"], got

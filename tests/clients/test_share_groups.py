@@ -1,6 +1,6 @@
 """Share groups (KIP-932, issue 23) with the Java KafkaShareConsumer 4.3.1: records of
 one topic shared by several consumers, each record delivered to one of them; RELEASE
-redelivers, REJECT never again; a consumer that stalls or is killed with records
+redelivers, REJECT or the delivery limit never again; a consumer that stalls or is killed with records
 acquired loses them to the others (lock expiry, connection close); acknowledged state survives a
 broker restart. Needs a broker the tests own (the lock duration is a broker flag).
 
@@ -168,6 +168,8 @@ def test_three_consumers_share_a_topic(broker, helper, unique_topic, consumers):
     by_value = {}
     for r in got:
         by_value.setdefault(r["value"], []).append(r)
+    for rs in by_value.values():  # in delivery order: a redelivery may reach an earlier-listed member
+        rs.sort(key=lambda r: r["delivery"])
     for v in plain + ["after"]:
         assert [(r["ack"], r["delivery"]) for r in by_value[v]] == [("ACCEPT", 1)], (v, by_value[v])
     for v in released:
@@ -186,6 +188,35 @@ def test_three_consumers_share_a_topic(broker, helper, unique_topic, consumers):
     for m in members:
         m.close()
         assert m.proc.returncode == 0
+
+
+def test_a_released_record_goes_to_another_consumer(broker, helper, unique_topic, consumers):
+    """A consumer RELEASEs every record of its first poll, commits the acknowledgements and
+    stops polling (it stays a member): another consumer gets each released record and
+    accepts it. A RELEASE makes the record available at once (Kafka's SharePartition
+    acknowledge: RELEASE -> AVAILABLE, core/src/main/java/kafka/server/share/SharePartition.java),
+    so its delivery count there is 2, or more when the stalled client's background ShareFetch
+    took it again unseen and that 2 s lock ran out first."""
+    topic, group = setup_topic(broker, helper, unique_topic, lock_ms=LOCK_MS)
+    values = ["r%d" % i for i in range(50)]
+    produce(helper, topic, values)
+    releaser = consumers(group, topic, "release-hold")
+
+    def holding():
+        assert "holding" in releaser.events()
+    eventually(holding, timeout=WAIT_S, interval=0.1)
+    mine = releaser.records()
+    assert mine and all((r["ack"], r["delivery"]) == ("RELEASE", 1) for r in mine), mine
+    released = {r["value"] for r in mine}
+    group_configs(broker, group, **{"share.record.lock.duration.ms": 30000})
+    other = consumers(group, topic)
+    wait_accepted([other], values)
+    for r in other.records():
+        assert r["delivery"] >= (2 if r["value"] in released else 1), r
+    assert sorted(accepted([other]).values()) == [1] * len(values)
+    assert releaser.proc.poll() is None, "the releasing consumer is still running"
+    releaser.kill()
+    other.close()
 
 
 def test_locked_records_of_a_stalled_or_killed_consumer_go_to_the_others(broker, helper, unique_topic, consumers):
@@ -234,6 +265,40 @@ def test_locked_records_of_a_stalled_or_killed_consumer_go_to_the_others(broker,
     for r in deliveries(rest):
         assert r["delivery"] == (2 if r["value"] in victim_held else 1), r
     assert sorted(accepted(rest).values()) == [1] * len(more)
+
+
+def test_a_record_past_the_delivery_limit_is_never_delivered_again(broker, helper, unique_topic, consumers):
+    """share.delivery.count.limit (GroupConfig; SharePartition: a record whose lock runs out or
+    is released after its limit-th delivery is ARCHIVED). With the limit 2, records acquired by
+    two consumers in turn that both die holding them are never delivered to a third, which
+    still gets a record produced later; at the default limit (5) the third would get them
+    with delivery count 3."""
+    topic, group = setup_topic(broker, helper, unique_topic, lock_ms=LOCK_MS)
+    group_configs(broker, group, **{"share.delivery.count.limit": 2})
+    values = ["p%d" % i for i in range(20)]
+    produce(helper, topic, values)
+
+    def hold_and_die():
+        c = consumers(group, topic, "hold")
+
+        def holding():
+            assert "holding" in c.events()
+        eventually(holding, timeout=WAIT_S, interval=0.1)
+        got = {r["value"]: r["delivery"] for r in c.records()}
+        c.kill()
+        return got
+    first = hold_and_die()
+    assert first and set(first) <= set(values) and set(first.values()) == {1}, first
+    second = hold_and_die()
+    twice = [v for v, n in second.items() if n == 2]
+    assert twice, (first, second)  # the first holder's records, delivered a second time
+    produce(helper, topic, ["after"])
+    third = consumers(group, topic)
+    wait_accepted([third], ["after"] + [v for v in values if v not in first and v not in second])
+    seen = [r for r in third.records() if r["value"] in twice]
+    assert seen == [], seen
+    assert max(r["delivery"] for r in third.records()) <= 2, third.records()
+    third.close()
 
 
 def test_acknowledged_records_survive_a_broker_restart(broker, helper, unique_topic, consumers):

@@ -155,3 +155,35 @@ def test_the_anonymous_tenant_works_with_plain_kcat(tenancy_broker):
         conf = driver("confluent", tenancy_broker.addresses["SASL_PLAINTEXT"])
         assert topic not in conf("list-topics", {"config": sasl("confluent", "alice")})["topics"]
         assert "dev~" + topic in conf("list-topics", {"config": sasl("confluent", "root")})["topics"]
+
+
+def test_a_group_or_transactional_id_naming_another_tenant_stays_in_its_own(tenancy_broker):
+    """Hostile: group ids and transactional ids may hold '~' in Kafka (only topic names may
+    not), so bob can name alice's internal group "alice~g". It is bob's own group under that
+    name (bob~alice~g), never alice's g: alice's offsets are untouched and bob's commit is
+    seen only by bob (tests/unit/broker/tenant_names_test.cc maps every such request field)."""
+    if "confluent" not in CLIENTS:
+        pytest.skip("needs confluent-kafka")
+    drv = driver("confluent", tenancy_broker.addresses["SASL_PLAINTEXT"])
+    alice, bob, root = sasl("confluent", "alice"), sasl("confluent", "bob"), sasl("confluent", "root")
+    topic, group = "escape-orders", "escape-billing"
+    for who, cfg in (("alice", alice), ("bob", bob)):
+        assert create(drv, cfg, topic) is None
+        out = drv("produce", {"topic": topic, "acks": "all", "config": cfg,
+                              "records": [{"key": None, "value": b64("%s-%d" % (who, i)), "partition": 0}
+                                          for i in range(4)]})
+        assert [r["error"] for r in out["records"]] == [None] * 4, out
+    out = drv("group-consume", {"topic": topic, "group": group, "max_records": 1, "timeout_ms": 20000,
+                                "idle_ms": 1000, "commit": "sync", "from": "earliest", "config": alice})
+    assert len(out["records"]) == 1, out
+    hostile = "alice~" + group
+    out = drv("group-consume", {"topic": topic, "group": hostile, "max_records": 3, "timeout_ms": 20000,
+                                "idle_ms": 1000, "commit": "sync", "from": "earliest", "config": bob})
+    assert values(out) == ["bob-0", "bob-1", "bob-2"], out  # bob's own topic, through the hostile name
+    got = drv("committed-offsets", {"group": group, "topic": topic, "partitions": [0], "config": alice})
+    assert got["offsets"] == {"0": 1}, got  # alice's group did not move
+    got = drv("committed-offsets", {"group": hostile, "topic": topic, "partitions": [0], "config": bob})
+    assert got["offsets"] == {"0": 3}, got
+    assert hostile not in [g["group_id"] for g in drv("list-groups", {"config": alice})["groups"]]
+    groups = [g["group_id"] for g in drv("list-groups", {"config": root})["groups"]]
+    assert "bob~" + hostile in groups and "alice~" + group in groups, groups

@@ -19,6 +19,8 @@ driver, and the `ketch tenant` CLI), one broker, several tenants.
 
 import base64
 import json
+import socket
+import struct
 import subprocess
 import threading
 import urllib.request
@@ -30,7 +32,7 @@ from conftest import BrokerProcess, Driver, _ketch_binary, _missing, wait_for
 from registry_util import Rest
 
 USERS = {"alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw", "dave": "dave-pw", "erin": "erin-pw", "frank": "frank-pw",
-         "gina": "gina-pw", "hana": "hana-pw", "root": "root-pw"}
+         "gina": "gina-pw", "hana": "hana-pw", "ivy": "ivy-pw", "lee": "lee-pw", "max": "max-pw", "root": "root-pw"}
 TOML_TENANTS = """
 [tenant_defaults]
 max_connections = 100
@@ -210,6 +212,119 @@ def test_metrics_carry_the_tenant_label_with_its_counts(broker, drv):
     assert m['ketch_tenant_bytes_in_total{tenant="erin"}'] < 5000 + 2000, m
     assert m.get('ketch_tenant_refused_total{tenant="erin",limit="max_topics"}') == 0
     assert all("tenant=" in k for k in m)
+    # Fetch bytes out are counted under erin too: her record read back once.
+    out_before = m.get('ketch_tenant_bytes_out_total{tenant="erin"}', 0)
+    got = drv("consume", {"topic": "m", "partitions": [0], "from": "beginning", "max_records": 1,
+                          "timeout_ms": 20000, "config": sasl("erin")})
+    assert len(got["records"]) == 1, got
+    m = wait_for(lambda: (lambda m: m.get('ketch_tenant_bytes_out_total{tenant="erin"}', 0) >= out_before + 5000
+                          and m)(metrics(broker)), what="erin's fetch counted")
+    assert m['ketch_tenant_bytes_out_total{tenant="erin"}'] < out_before + 5000 + 64 * 1024, m
+
+
+def _request(sock, api_key, version, corr, body=b""):
+    """A non-flexible request (header v1, client id "t") and its answer's payload, or None
+    when the broker closed the connection."""
+    head = struct.pack(">hhih", api_key, version, corr, 1) + b"t"
+    sock.sendall(struct.pack(">i", len(head) + len(body)) + head + body)
+    size = b""
+    while len(size) < 4:
+        chunk = sock.recv(4 - len(size))
+        if not chunk:
+            return None
+        size += chunk
+    want, got = struct.unpack(">i", size)[0], b""
+    while len(got) < want:
+        chunk = sock.recv(want - len(got))
+        if not chunk:
+            return None
+        got += chunk
+    return got
+
+
+def _logged_in(broker, user):
+    """A raw SASL/PLAIN connection (SaslHandshake v1, SaslAuthenticate v0) that has sent its
+    first request after the login (Metadata v1 for all topics; ApiVersions and the SASL
+    requests take no place: tenant_scoping.cc): None if the broker closed it."""
+    host, port = broker.addresses["SASL_PLAINTEXT"].rsplit(":", 1)
+    s = socket.create_connection((host, int(port)), timeout=10)
+    try:
+        assert struct.unpack(">h", _request(s, 17, 1, 1, struct.pack(">h", 5) + b"PLAIN")[4:6])[0] == 0
+        token = b"\0%s\0%s" % (user.encode(), USERS[user].encode())
+        assert struct.unpack(">h", _request(s, 36, 0, 2, struct.pack(">i", len(token)) + token)[4:6])[0] == 0
+        answer = _request(s, 3, 1, 3, struct.pack(">i", -1))
+    except (ConnectionError, socket.timeout):
+        answer = None
+    if answer is None:
+        s.close()
+        return None
+    return s
+
+
+def test_a_tenant_over_its_connections_is_closed_and_counted(broker, root):
+    """max_connections (docs/tenancy.md "Limits"): a tenant's connection over the limit is
+    closed at its first request after the login (other than ApiVersions); ketch_tenant_refused_total{limit=
+    "max_connections"} counts it and ketch_tenant_connections_active shows the one kept;
+    a closed connection gives its place back. Another tenant is not limited by it."""
+    assert root.post("/api/v1/tenants", {"name": "ivy", "limits": {"max_connections": 1}})[0] == 201
+    first = _logged_in(broker, "ivy")
+    assert first is not None
+    assert _logged_in(broker, "ivy") is None  # over the limit: closed
+    others = [_logged_in(broker, "bob") for _ in range(2)]
+    assert all(others)
+    m = metrics(broker)
+    assert m['ketch_tenant_refused_total{tenant="ivy",limit="max_connections"}'] == 1, m
+    assert m['ketch_tenant_connections_active{tenant="ivy"}'] == 1, m
+    assert m.get('ketch_tenant_refused_total{tenant="bob",limit="max_connections"}', 0) == 0, m
+    first.close()
+    for s in others:
+        s.close()
+    wait_for(lambda: metrics(broker)['ketch_tenant_connections_active{tenant="ivy"}'] == 0,
+             what="ivy's connection given back")
+    again = _logged_in(broker, "ivy")
+    assert again is not None
+    again.close()
+
+
+def test_a_tenant_over_its_fetch_rate_is_throttled_and_its_errors_are_counted(broker, drv, root):
+    """consumer_byte_rate (Kafka's ClientQuotaManager on Fetch response bytes, keyed by the
+    tenant): a fetch of 100 KiB at 10 KB/s is answered with a throttle, counted under lee's
+    label only. A request refused as a whole (DescribeClientQuotas: cluster administration,
+    CLUSTER_AUTHORIZATION_FAILED for a tenant) is counted in ketch_tenant_errors_total."""
+    assert root.post("/api/v1/tenants", {"name": "lee", "limits": {"consumer_byte_rate": 10000}})[0] == 201
+    assert create(drv, "lee", "slow-read", 1) is None
+    value = base64.b64encode(b"r" * 1024).decode()
+    for _ in range(4):  # 25 at a time: the driver's arguments stay short
+        out = drv("produce", {"topic": "slow-read", "acks": "all", "config": sasl("lee"),
+                              "records": [{"key": None, "value": value, "partition": 0}] * 25})
+        assert [r["error"] for r in out["records"]] == [None] * 25
+    key = 'ketch_tenant_throttled_responses_total{tenant="%s",limit="consumer_byte_rate"}'
+    got = drv("consume", {"topic": "slow-read", "partitions": [0], "from": "beginning", "max_records": 100,
+                          "timeout_ms": 30000, "config": sasl("lee")})
+    assert len(got["records"]) == 100, len(got["records"])
+    m = metrics(broker)
+    assert m[key % "lee"] > 0, m
+    assert m.get(key % "bob", 0) == 0, m
+    errors = 'ketch_tenant_errors_total{tenant="lee"}'
+    before = m.get(errors, 0)
+    p = ketch("quota", "describe", "-b", broker.addresses["SASL_PLAINTEXT"], "-X", "security.protocol=SASL_PLAINTEXT",
+              "-X", "sasl.mechanism=PLAIN", "-X", "sasl.username=lee", "-X", "sasl.password=" + USERS["lee"],
+              check=False)
+    assert p.returncode != 0 and b"CLUSTER_AUTHORIZATION_FAILED" in p.stderr + p.stdout, (p.stdout, p.stderr)
+    assert metrics(broker)[errors] == before + 1
+
+
+def test_a_tenant_over_its_request_rate_is_throttled(broker, drv, root):
+    """request_percentage (Kafka's request quota: handler time in percent of one thread over
+    the quota window, KafkaApis / ClientRequestQuotaManager), keyed by the tenant: a tenant
+    allowed 0.001% is throttled by its first few requests; another tenant is not."""
+    assert root.post("/api/v1/tenants", {"name": "max", "limits": {"request_percentage": 0.001}})[0] == 201
+    key = 'ketch_tenant_throttled_responses_total{tenant="%s",limit="request_percentage"}'
+    assert create(drv, "max", "busy", 1) is None
+    for _ in range(3):
+        drv("list-topics", {"config": sasl("max")})
+    wait_for(lambda: metrics(broker).get(key % "max", 0) > 0, what="max's requests throttled")
+    assert metrics(broker).get(key % "bob", 0) == 0
 
 
 def test_a_tenants_produce_and_fetch_durations_are_histograms_with_its_label(broker, drv):
@@ -340,3 +455,53 @@ def test_a_tenant_admin_cannot_grant_itself_another_tenants_resources(acl_broker
     assert alices == ["alice~bob~secret", "alice~kafka-cluster", "kafka-cluster"], listed
     # And bob's topic stays out of her reach: she cannot even see it.
     assert "secret" not in d("list-topics", {"config": sasl("alice")})["topics"]
+
+
+def test_deleting_a_tenant_deletes_its_topics_groups_acls_and_users(acl_broker):
+    """`ketch tenant delete T` (console/tenant_purge.cc): T's topics, groups, the ACLs on its
+    resources and of its users, and its SCRAM users are gone; another tenant's are untouched."""
+    why = _missing("confluent")
+    if why:
+        pytest.skip(why)
+    b = acl_broker
+    d = Driver("confluent", SimpleNamespace(bootstrap=b.addresses["SASL_PLAINTEXT"]))
+    console = json.loads((b.data_dir / "listeners.json").read_text())["console"]
+    auth = ["-b", b.addresses["SASL_PLAINTEXT"], "-X", "security.protocol=SASL_PLAINTEXT", "-X",
+            "sasl.mechanism=PLAIN", "-X", "sasl.username=root", "-X", "sasl.password=" + USERS["root"]]
+
+    def acl(rtype, name, principal):
+        return {"resource_type": rtype, "name": name, "principal": principal, "host": "*", "operation": "ALL",
+                "permission": "ALLOW"}
+    grants = [acl("TOPIC", "bob~gone", "User:bob"), acl("GROUP", "bob~gone-g", "User:bob"),
+              acl("TOPIC", "alice~kept", "User:alice"), acl("GROUP", "alice~kept-g", "User:alice")]
+    out = d("create-acls", {"config": sasl("root"), "acls": grants})
+    assert [r["error"] for r in out["results"]] == [None] * 4, out
+    for user, topic in (("bob", "gone"), ("alice", "kept")):
+        assert create(d, user, topic, 1) is None
+        out = d("produce", {"topic": topic, "acks": "all", "config": sasl(user),
+                            "records": [{"key": None, "value": base64.b64encode(b"x").decode(), "partition": 0}]})
+        assert out["records"][0]["error"] is None, out
+        out = d("group-consume", {"topic": topic, "group": topic + "-g", "max_records": 1, "timeout_ms": 20000,
+                                  "idle_ms": 500, "commit": "sync", "from": "earliest", "config": sasl(user)})
+        assert len(out["records"]) == 1, out
+    for u in ("bob~ci", "alice~ci"):
+        ketch("user", "create", u, "--password", "ci-pw", "--mechanism", "SCRAM-SHA-256", *auth)
+
+    admin = ("--console-url", console, "--user", "root", "--password", USERS["root"])
+    # bob's tenant exists implicitly (a user is its own tenant); only a created tenant is deleted.
+    assert ketch("tenant", "delete", "bob", *admin, check=False).returncode == 1
+    ketch("tenant", "create", "bob", *admin)
+    deleted = json.loads(ketch("tenant", "delete", "bob", "--json", *admin).stdout)["deleted"]
+    # This module's broker: bob's earlier topic "secret" and its ACL go too.
+    assert deleted["topics"] >= 1 and deleted["groups"] == 1 and deleted["groups_left"] == 0, deleted
+    assert deleted["acls"] >= 2 and deleted["users"] >= 1, deleted
+    wait_for(lambda: "bob~gone" not in d("list-topics", {"config": sasl("root")})["topics"], what="bob's topic gone")
+    topics = d("list-topics", {"config": sasl("root")})["topics"]
+    assert "alice~kept" in topics and not [t for t in topics if t.startswith("bob~")], topics
+    groups = [g["group_id"] for g in d("list-groups", {"config": sasl("root")})["groups"]]
+    assert "alice~kept-g" in groups and not [g for g in groups if g.startswith("bob~")], groups
+    acls = d("describe-acls", {"config": sasl("root")})["acls"]
+    assert not [a for a in acls if a["name"].startswith("bob~") or a["principal"] == "User:bob"], acls
+    assert sorted(a["name"] for a in acls if a["name"].startswith("alice~kept")) == ["alice~kept", "alice~kept-g"], acls
+    users = ketch("user", "list", *auth).stdout.decode()
+    assert "alice~ci" in users and "bob~ci" not in users, users

@@ -105,6 +105,32 @@ TEST(tenant_catalog, a_tenant_over_its_rate_is_throttled_and_another_is_not) {
     EXPECT_FALSE(r.enforced(security::quota_type::fetch));
 }
 
+TEST(tenant_catalog, fetch_bytes_and_request_time_are_limited_per_tenant_as_produce_is) {
+    // consumer_byte_rate and request_percentage reach the same quota machinery as
+    // producer_byte_rate (broker/quota_accounting.cc records Fetch bytes and handler time
+    // through it); each throttles only its own tenant and only its own kind.
+    fixture f;
+    auto cp = f.make({{}, {{"reader", of({{"consumer_byte_rate", 1000}})}, {"busy", of({{"request_percentage", 1}})}}});
+    auto& r = cp->rates();
+    ASSERT_TRUE(r.enforced(security::quota_type::fetch));
+    ASSERT_TRUE(r.enforced(security::quota_type::request));
+    EXPECT_FALSE(r.enforced(security::quota_type::produce));
+    int64_t now = 1'000'000;
+    int32_t reader = 0, busy = 0, other_fetch = 0, other_request = 0, reader_request = 0;
+    for (int i = 0; i < 50; ++i, now += 10) {
+        reader = std::max(reader, r.record(security::quota_type::fetch, "reader", "", 10'000, now));
+        other_fetch = std::max(other_fetch, r.record(security::quota_type::fetch, "busy", "", 10'000, now));
+        busy = std::max(busy, r.record(security::quota_type::request, "busy", "", 5.0, now));  // 50 ms of a thread
+        other_request = std::max(other_request, r.record(security::quota_type::request, "other", "", 5.0, now));
+        reader_request = std::max(reader_request, r.record(security::quota_type::request, "reader", "", 5.0, now));
+    }
+    EXPECT_GT(reader, 0);
+    EXPECT_GT(busy, 0);
+    EXPECT_EQ(other_fetch, 0);
+    EXPECT_EQ(other_request, 0);
+    EXPECT_EQ(reader_request, 0);
+}
+
 TEST(tenant_catalog, connections_over_the_limit_are_refused_and_places_given_back) {
     fixture f;
     auto cp = f.make({of({{"max_connections", 2}}), {}});

@@ -85,6 +85,24 @@ TEST(tenant_directory, users_belong_to_their_binding_or_their_name) {
     EXPECT_EQ(d.resolve("User:CN=x,O=y", true).what, directory::answer::kind::refused);
 }
 
+TEST(tenant_directory, a_certificate_subject_is_bound_to_a_tenant_by_name) {
+    // An mTLS principal is "User:" + the subject in RFC 2253 form (security/tls_identity):
+    // not a tenant name, so refused until it is bound (`ketch tenant bind-user T SUBJECT`,
+    // [[users]] tenant = ...); bound, it is that tenant's, and only its.
+    const std::string subject = "CN=client-one,OU=clients,O=ketch-test";
+    directory d({{}, "", {}});
+    EXPECT_EQ(d.resolve("User:" + subject, true).what, directory::answer::kind::refused);
+    std::string why;
+    ASSERT_TRUE(d.bind(subject, "alice", why)) << why;
+    auto a = d.resolve("User:" + subject, true);
+    ASSERT_EQ(a.what, directory::answer::kind::scoped);
+    EXPECT_EQ(a.tenant->tenant(), "alice");
+    EXPECT_TRUE(d.operator_user_of(subject, "alice"));
+    EXPECT_FALSE(d.operator_user_of(subject, "bob"));
+    // Another certificate of the same organisation is not bound by it.
+    EXPECT_EQ(d.resolve("User:CN=client-two,OU=clients,O=ketch-test", true).what, directory::answer::kind::refused);
+}
+
 TEST(tenant_directory, every_change_of_the_bindings_grows_the_generation) {
     // What a connection resolved holds while the generation is unchanged (broker/tenant_scoping.cc).
     directory d({{}, "", {}});

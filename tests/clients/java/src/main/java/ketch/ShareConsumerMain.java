@@ -47,7 +47,8 @@ import org.apache.kafka.common.config.ConfigResource;
  * after), "reject-" are REJECTed, the rest ACCEPTed; each poll's acknowledgements are
  * committed (ShareAcknowledge) before the next. MODE "hold": records are printed and never
  * acknowledged, and the consumer stops polling (its records stay acquired until their lock
- * runs out or the process dies). Lines: {"value":..,"offset":..,"partition":..,"delivery":..,
+ * runs out or the process dies). MODE "release-hold": every record of the first poll is
+ * RELEASEd, the acknowledgements committed, and the consumer stops polling as in "hold". Lines: {"value":..,"offset":..,"partition":..,"delivery":..,
  * "ack":..}.
  */
 public final class ShareConsumerMain {
@@ -192,12 +193,13 @@ public final class ShareConsumerMain {
         if (recs.isEmpty()) {
           continue;
         }
-        if (mode.equals("hold")) {
-          holding = true;
-          line(out, "{\"event\":\"holding\"}");
-        } else {
+        if (!mode.equals("hold")) {
           c.commitSync();
           line(out, "{\"event\":\"committed\"}");
+        }
+        if (!mode.equals("ack")) {
+          holding = true;
+          line(out, "{\"event\":\"holding\"}");
         }
       }
     }
@@ -207,6 +209,9 @@ public final class ShareConsumerMain {
   static AcknowledgeType decide(String mode, String value, short delivery) {
     if (mode.equals("hold")) {
       return null;
+    }
+    if (mode.equals("release-hold")) {
+      return AcknowledgeType.RELEASE;
     }
     if (value.startsWith("reject-")) {
       return AcknowledgeType.REJECT;
