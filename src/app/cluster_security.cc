@@ -18,8 +18,7 @@ void open_cluster_security(stores& st, const options& opt) {
 
 // Once the listener listens, everything is read again: a change between the
 // first loads and the LISTEN is not missed.
-cluster_security_follower::cluster_security_follower(storage_engines& storage, stores& st,
-                                                     security_services& security)
+cluster_security_follower::cluster_security_follower(storage_engines& storage, stores& st, security_services& security)
     : storage_(storage) {
     if (!storage.shared || !st.cluster_credentials) return;
     auto reload_creds = [creds = st.cluster_credentials.get()] {
