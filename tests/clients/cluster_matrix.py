@@ -15,6 +15,7 @@ or one test by name) and by the flags in ARGS_SKIPS: cluster_matrix_skip(item) s
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,25 @@ class ClusterBroker:
             if code not in (None, 0, -signal.SIGKILL):
                 bad[i + 1] = code
         return bad
+
+
+def wait_created_everywhere(cluster, args, out, timeout_s=15.0):
+    """After a CreateTopics through one broker: waits until every broker lists the topics it
+    created. The others learn a new topic by PostgreSQL's NOTIFY a moment later, as Kafka's
+    brokers learn it from the controller's log; the single-broker tests list it at once
+    through any broker. A fresh client per broker asks that broker first."""
+    from confluent_kafka.admin import AdminClient
+    names = {r.get("name") or t["name"] for r, t in zip(out.get("results", []), args.get("topics", []))
+             if r.get("error") is None}
+    if not names or args.get("validate_only"):
+        return
+    deadline = time.monotonic() + timeout_s
+    for b in cluster.brokers:
+        while True:
+            listed = AdminClient({"bootstrap.servers": b.bootstrap}).list_topics(timeout=10).topics
+            if names <= set(listed) or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
 
 
 class ClusterPool:

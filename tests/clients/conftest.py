@@ -298,6 +298,8 @@ class Driver:
         if isinstance(out, dict) and "unsupported" in out:
             self.unsupported = out["unsupported"]
             return None
+        if command == "create-topics" and isinstance(self.broker, cluster_matrix.ClusterBroker):
+            cluster_matrix.wait_created_everywhere(self.broker, args or {}, out)
         return out
 
     def __call__(self, command, args=None, timeout=DRIVER_TIMEOUT_S):
