@@ -39,8 +39,8 @@ def test_produce_for_a_topic_the_coordinator_does_not_know_yet_is_retriable(star
     postgres.psql("INSERT INTO ketch_topics (topic_id, name, partitions, replication_factor, created_ms) "
                   "VALUES ('%s', '%s', 1, 1, %d)" % (topic_id, topic, int(time.time() * 1000)))
     b1.restart()
-    wait_for_topic(b1, topic, 1)
     all_live([b1, b2])
+    wait_for_topic(b1, topic, 1)
 
     # A transactional id b2 coordinates.
     def coordinated_by_b2():
