@@ -53,6 +53,7 @@ cluster_service cluster_service::start(const options& opt, broker::broker_contex
     out.membership = std::move(*m);
     ctx.config.cluster_id = out.membership->cluster_id();
     ctx.cluster = out.membership.get();
+    out.remote = std::make_unique<remote_txns>(ctx, *out.membership, endpoints);
     return out;
 }
 

@@ -12,6 +12,7 @@
 #include "app/cluster_groups.h"
 #include "app/cluster_txns.h"
 #include "app/options.h"
+#include "app/remote_txns.h"
 #include "broker/broker_context.h"
 #include "cluster/membership.h"
 
@@ -25,6 +26,9 @@ struct cluster_service {
     // After the membership: gone first, so the coordinator never asks a
     // destroyed membership (it is called by requests, not by the heartbeat).
     std::unique_ptr<cluster_txns> txns;
+    // The other brokers' transaction coordinators (broker::remote_txns_of); gone
+    // before the membership, whose live set it reads.
+    std::unique_ptr<remote_txns> remote;
 
     // Empty (single node) without --cluster. Throws std::runtime_error with
     // the reason when an engine does not answer. Sets ctx.config.cluster_id to

@@ -27,6 +27,7 @@ public:
 
     serving serve(const std::string& id) override;
     std::vector<std::string> orphans() override;
+    int32_t coordinator_epoch(const std::string& id) override { return int32_t(store_.lease_epoch(id)); }
 
 private:
     bool owns(const std::string& id) const;

@@ -15,6 +15,7 @@
 
 #include "app/cluster_groups.h"
 #include "app/cluster_id.h"
+#include "app/cluster_security.h"
 #include "app/cluster_service.h"
 #include "app/console_service.h"
 #include "app/data_dir_lock.h"
@@ -49,6 +50,7 @@ namespace {
 // meta.db's topics, or in cluster mode PostgreSQL's (stores::cluster_topics).
 std::unique_ptr<meta::topic_registry> open_topics(stores& st, const options& opt) {
     st.cluster_topics = storage_engines::topic_store(opt, *st.meta);
+    open_cluster_security(st, opt);  // with --cluster: ACLs, SCRAM users, quotas in PostgreSQL
     meta::store& s = st.cluster_topics ? *st.cluster_topics : *st.meta;
     auto topics = meta::topic_registry::open(s, meta::broker_defaults{}, {}, std::to_string(opt.node_id));
     if (!topics.ok()) throw std::runtime_error("topics: " + topics.error().message);
@@ -220,7 +222,6 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     offsets_topic.open();  // made exact before the groups load from offsets.db
     group_service groups(opt, st, offsets_topic, *topics);
     broker_pools pools;
-
     broker::broker_context ctx{{}, *topics, partitions, producer_ids, *groups.coordinator, {}};
     fetch::session_cache fetch_sessions({.max_slots = opt.max_incremental_fetch_session_cache_slots});
     ctx.fetch_sessions = &fetch_sessions;
@@ -234,6 +235,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     storage.attach_reads(ctx, cluster_offsets.get());  // cluster: Fetch's reads off the reactors, txn ends heard
     security_services security(opt, st);
     security.attach(ctx);
+    cluster_security_follower following(storage, st, security);  // reloads on other brokers' changes
     security.start_token_sweep(groups.timers, opt.delegation_token_expiry_check_interval_ms);
     txn_service txns(opt, st, ctx, groups, producer_ids, pools.blocking);
 
@@ -255,9 +257,9 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),
                                          faults.registry.get(), &fetch_sessions, security.tenant_catalog());
 
-    auto schema_registry = start_schema_registry(opt, *st.credentials, ctx.authorizer);
+    auto schema_registry = start_schema_registry(opt, st.credentials_in_use(), ctx.authorizer);
     auto console = start_console(
-        opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(), *st.credentials, endpoints,
+        opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(), st.credentials_in_use(), endpoints,
               schema_registry.url, started, &traffic,
               [&dispatch](const auto& keep) { return dispatch.client_software(keep); }, schema_registry.decoder(),
               ctx.telemetry, faults.registry.get(), segments_of(*logs), security.tenant_catalog()});

@@ -85,8 +85,8 @@ security::quota_window window_of(const options& opt) {
 security_services::security_services(const options& opt, stores& s)
     : oauthbearer_(opt),
       sasl_(sasl_config_of(opt, oauthbearer_.validator())),
-      credentials_(*s.credentials),
-      quota_settings_(*s.quotas),
+      credentials_(s.credentials_in_use()),
+      quota_settings_(s.quotas_in_use()),
       quotas_(quota_settings_, window_of(opt)),
       ip_rates_(quota_settings_, window_of(opt)),
       tokens_(
@@ -96,7 +96,8 @@ security_services::security_services(const options& opt, stores& s)
     auto super_users = super_users_of(opt);
     if (opt.authorizer) {
         authorizer_.emplace(
-            security::authorizer_config{true, super_users, opt.allow_everyone_if_no_acl_found, opt.tenancy}, *s.acls);
+            security::authorizer_config{true, super_users, opt.allow_everyone_if_no_acl_found, opt.tenancy},
+            s.acls_in_use());
         spdlog::info("authorizer on: {} ACL(s), super users [{}], allow.everyone.if.no.acl.found={}",
                      authorizer_->acls({}).size(), opt.super_users, opt.allow_everyone_if_no_acl_found);
     }

@@ -38,6 +38,10 @@ public:
     // Removes expired delegation tokens every delegation.token.expiry.check.interval.ms.
     // The tenant directory (--tenancy); null: off.
     const tenant::directory* tenants() const { return tenants_ ? &*tenants_ : nullptr; }
+    // The ACL authorizer (--authorizer); null: off.
+    security::authorizer* authorizer() { return authorizer_ ? &*authorizer_ : nullptr; }
+    // The client quotas' settings (AlterClientQuotas).
+    security::quota_config& quota_settings() { return quota_settings_; }
     // The tenants' limits and the admin API's state (--tenancy); null: off.
     tenant::catalog* tenant_catalog() { return catalog_ ? &*catalog_ : nullptr; }
     void start_token_sweep(group::scheduler& sched, int64_t interval_ms);

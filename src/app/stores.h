@@ -12,6 +12,9 @@
 #include "meta/sqlite_store.h"
 #include "meta/sqlite_token_store.h"
 #include "meta/sqlite_txn_store.h"
+#include "shared/pg_acl_store.h"
+#include "shared/pg_credential_store.h"
+#include "shared/pg_quota_store.h"
 
 namespace ketch::app {
 
@@ -27,6 +30,21 @@ struct stores {
     // Cluster mode: topics in PostgreSQL (shared/pg_topic_store.h, over meta
     // for the rest); null on a single node. Set by run_broker.
     std::unique_ptr<meta::store> cluster_topics;
+    // Cluster mode: ACLs, SCRAM credentials and client quotas in PostgreSQL,
+    // shared by every broker (instead of acls.db, credentials.db and
+    // quotas.db); null on a single node. Set by run_broker.
+    std::unique_ptr<shared::pg_acl_store> cluster_acls;
+    std::unique_ptr<shared::pg_credential_store> cluster_credentials;
+    std::unique_ptr<shared::pg_quota_store> cluster_quotas;
+
+    // The stores the broker uses: the cluster's when set, else the data directory's.
+    meta::acl_store& acls_in_use() { return cluster_acls ? static_cast<meta::acl_store&>(*cluster_acls) : *acls; }
+    meta::quota_store& quotas_in_use() {
+        return cluster_quotas ? static_cast<meta::quota_store&>(*cluster_quotas) : *quotas;
+    }
+    meta::credential_store& credentials_in_use() {
+        return cluster_credentials ? static_cast<meta::credential_store&>(*cluster_credentials) : *credentials;
+    }
 
     // Opens (creating what is missing) every store; throws std::runtime_error
     // naming the store that failed.

@@ -12,6 +12,7 @@
 #include "broker/blocking.h"
 #include "broker/handler_clock.h"
 #include "broker/live_brokers.h"
+#include "broker/txn_forward.h"
 #include "txn/coordinator.h"
 
 namespace ketch::broker {
@@ -38,15 +39,47 @@ error_code manager_error(error_code e, txn_operation op) {
     return e;
 }
 
+// Cluster mode, the id coordinated by another broker: AddPartitionsToTxn v5
+// to it (txn_forward.h), as AddPartitionsToTxnManager sends it. Adds already
+// answered at this epoch are not asked again (added_partitions_cache).
+boost::asio::awaitable<std::map<txn::topic_partition, error_code>> ask_remote(request_context& ctx,
+                                                                              const txn_verify_request& r) {
+    std::map<txn::topic_partition, error_code> out;
+    auto* remote = remote_txns_of(ctx.broker);
+    if (!remote) co_return out;  // not verified (unit tests)
+    const bool add = r.op == txn_operation::add_partition;
+    std::vector<txn::topic_partition> ask;
+    for (auto& tp : r.partitions)
+        if (!add || !remote->added.contains(r.producer_id, r.producer_epoch, tp)) ask.push_back(tp);
+    if (ask.empty()) co_return out;
+    remote_txn_coordinator::call c{owner_of(live_brokers(ctx), "txn:" + r.transactional_id).node_id,
+                                   r.transactional_id,
+                                   r.producer_id,
+                                   r.producer_epoch,
+                                   &ask,
+                                   !add};
+    // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
+    auto answer = co_await blocking_call<std::map<txn::topic_partition, error_code>>(
+        ctx.broker, [remote, &c] { return remote->add_or_verify(c); });
+    std::vector<txn::topic_partition> added;
+    for (auto& tp : ask) {
+        auto it = answer.find(tp);
+        const error_code e = it == answer.end() ? error_code::unknown_server_error : it->second;
+        if (e == error_code::none)
+            added.push_back(tp);
+        else
+            out[tp] = manager_error(e, r.op);
+    }
+    if (add && !added.empty()) remote->added.insert(r.producer_id, r.producer_epoch, added);
+    co_return out;
+}
+
 }  // namespace
 
 boost::asio::awaitable<std::map<txn::topic_partition, error_code>> verify_or_add_partitions(
     request_context& ctx, const txn_verify_request& r) {
     std::map<txn::topic_partition, error_code> out;
-    // Cluster mode: the coordinator may be another broker, which this one
-    // does not call yet; nothing is verified then (as Kafka with
-    // transaction.partition.verification.enable=false; docs/compatibility.md).
-    if (!txn_coordinator_here(ctx, r.transactional_id)) co_return out;
+    if (!txn_coordinator_here(ctx, r.transactional_id)) co_return co_await ask_remote(ctx, r);
     auto* txns = ctx.broker.txns;
     if (!txns) {
         // AddPartitionsToTxnManager.verifyTransaction: no coordinator node.
@@ -76,12 +109,14 @@ boost::asio::awaitable<bool> wait_to_retry(request_context& ctx, const std::stri
     auto timer = std::make_shared<boost::asio::steady_timer>(ex, k_txn_retry_backoff);
     // The wake comes from the completing thread (or at once): it cancels the
     // timer on the reactor, after this coroutine waits on it.
+    // Another broker's transaction: this one hears nothing of its end (the backoff alone).
+    const bool here = txn_coordinator_here(ctx, id);
     const uint64_t token =
-        txns->when_completed(id, [timer, ex] { boost::asio::post(ex, [timer] { timer->cancel(); }); });
+        here ? txns->when_completed(id, [timer, ex] { boost::asio::post(ex, [timer] { timer->cancel(); }); }) : 0;
     handler_clock* clock = handler_clock::pause_current();
     co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
     handler_clock::resume(clock);
-    txns->forget_waiter(id, token);
+    if (here) txns->forget_waiter(id, token);
     co_return true;
 }
 

@@ -34,8 +34,9 @@ struct staged_batch {
     int64_t producer_id = -1;  // -1: not idempotent
     int16_t producer_epoch = -1;
     int32_t base_sequence = -1;
-    bool transactional = false;  // a data batch of a transaction: opens it on the partition
-    int8_t marker = -1;          // an end-transaction control batch: 0 abort, 1 commit
+    bool transactional = false;      // a data batch of a transaction: opens it on the partition
+    int8_t marker = -1;              // an end-transaction control batch: 0 abort, 1 commit
+    int32_t coordinator_epoch = -1;  // a marker's (its control record's value)
 };
 
 struct flushed_object {
@@ -46,7 +47,13 @@ struct flushed_object {
 };
 
 struct batch_outcome {
-    enum kind { appended, duplicate, invalid_producer_epoch, out_of_order_sequence } what = appended;
+    enum kind {
+        appended,
+        duplicate,
+        invalid_producer_epoch,
+        out_of_order_sequence,
+        coordinator_fenced,  // a marker of a coordinator epoch older than the partition's last
+    } what = appended;
     int64_t base_offset = -1;  // appended or duplicate: the batch's offsets
     int64_t last_offset = -1;
     // The first offset of the partition's oldest open transaction once the

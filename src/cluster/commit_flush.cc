@@ -194,6 +194,17 @@ private:
         auto& history = histories_[producer_of(b)];
         if (!history.empty() && b.producer_epoch < history.back().producer_epoch)
             return batch_outcome{batch_outcome::invalid_producer_epoch};
+        // ProducerAppendInfo.checkCoordinatorEpoch: the partition remembers the
+        // newest coordinator epoch; an older one's marker is refused.
+        auto fence = c_.exec(
+            "INSERT INTO ketch_txn_marker_epochs AS e (topic_id, partition, producer_id, coordinator_epoch) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (topic_id, partition, producer_id) DO UPDATE "
+            "SET coordinator_epoch = EXCLUDED.coordinator_epoch WHERE e.coordinator_epoch <= "
+            "EXCLUDED.coordinator_epoch "
+            "RETURNING 1",
+            with(key(b.tp), {str(b.producer_id), str(b.coordinator_epoch)}));
+        if (!fence.ok()) return failure{fence.error()};
+        if (fence->rows.empty()) return batch_outcome{batch_outcome::coordinator_fenced};
         auto out = index(b);
         if (!history.empty() && b.producer_epoch > history.back().producer_epoch) remember(b, b.base_sequence, -1, out);
         auto closed = c_.exec(

@@ -40,11 +40,14 @@ bool commit_listener::listen_once() {
         spdlog::warn("commit listener: cannot LISTEN: {}", c.ok() ? "LISTEN failed" : c.error().message);
         return true;
     }
+    bool again = false;
     {
         std::lock_guard g(mu_);
+        again = listening_;
         listening_ = true;
     }
     cv_.notify_all();
+    if (again) on_commit_(k_listening_again);
     std::vector<pg_connection::notification> got;
     for (;;) {
         if ((*c)->socket() < 0) return true;

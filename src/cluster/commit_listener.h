@@ -2,7 +2,8 @@
 // the fetch path): a thread of its own LISTENs on ketch_commit with a
 // connection of its own and calls `on_commit(payload)` for each NOTIFY that
 // commit_flush sends. It waits on the socket (poll), not on a timer: no
-// polling loop. A broken connection is reopened after `retry`.
+// polling loop. A broken connection is reopened after `retry` (and
+// on_commit(k_listening_again) called once it listens again).
 #pragma once
 
 #include <chrono>
@@ -13,6 +14,11 @@
 #include <thread>
 
 namespace ketch::cluster {
+
+// The payload on_commit gets once a lost connection LISTENs again: the
+// notifications sent meanwhile are lost, what they would have reloaded is
+// reloaded.
+inline constexpr const char* k_listening_again = "listening-again";
 
 class commit_listener {
 public:

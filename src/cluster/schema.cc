@@ -188,6 +188,50 @@ CREATE TABLE ketch_txn_leases (
     taken_at timestamptz NOT NULL DEFAULT now()
 );
 )sql",
+    // 8: the coordinator epoch of the last end-transaction marker of each
+    // producer on each partition (Kafka's ProducerStateEntry.coordinatorEpoch):
+    // a marker of an older one (a coordinator that lost the id's lease) is
+    // refused once a newer one wrote there.
+    R"sql(
+CREATE TABLE ketch_txn_marker_epochs (
+    topic_id text NOT NULL,
+    partition integer NOT NULL,
+    producer_id bigint NOT NULL,
+    coordinator_epoch integer NOT NULL,
+    PRIMARY KEY (topic_id, partition, producer_id)
+);
+)sql",
+    // 9: security shared by every broker (shared/pg_acl_store.h,
+    // pg_credential_store.h, pg_quota_store.h): ACL bindings with Kafka's
+    // numeric codes, SCRAM credentials (salt, StoredKey, ServerKey, never a
+    // password) and client quotas (the entity encoded as bytes).
+    R"sql(
+CREATE TABLE ketch_acls (
+    resource_type smallint NOT NULL,
+    resource_name bytea NOT NULL,
+    pattern_type smallint NOT NULL,
+    principal bytea NOT NULL,
+    host bytea NOT NULL,
+    operation smallint NOT NULL,
+    permission smallint NOT NULL,
+    PRIMARY KEY (resource_type, resource_name, pattern_type, principal, host, operation, permission)
+);
+CREATE TABLE ketch_scram_credentials (
+    user_name bytea NOT NULL,
+    mechanism text NOT NULL,
+    salt bytea NOT NULL,
+    stored_key bytea NOT NULL,
+    server_key bytea NOT NULL,
+    iterations integer NOT NULL,
+    PRIMARY KEY (user_name, mechanism)
+);
+CREATE TABLE ketch_client_quotas (
+    entity bytea NOT NULL,
+    key text NOT NULL,
+    value double precision NOT NULL,
+    PRIMARY KEY (entity, key)
+);
+)sql",
 };
 
 }  // namespace

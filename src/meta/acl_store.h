@@ -35,6 +35,9 @@ public:
     virtual ~acl_store() = default;
     // Every stored ACL, in the order of stored_acl's comparison.
     virtual std::vector<stored_acl> list() const = 0;
+    // The same, or why the store could not be read (a shared store's reload
+    // keeps what it had instead of an empty list).
+    virtual result<std::vector<stored_acl>, store_error> load() const { return list(); }
     // Adds `add` (existing rows are kept) and removes `remove` (missing rows
     // are ignored), in one transaction.
     virtual status<store_error> apply(const std::vector<stored_acl>& add, const std::vector<stored_acl>& remove) = 0;

@@ -170,7 +170,9 @@ void wait_marker(const std::shared_ptr<marker_wait>& w, size_t i, const durable_
     };
     if (pending != 0) {
         wait.store->wait_commit(pending, [finish](log::log_result<log::append_result> r) {
-            finish(r.ok() || r.error().code == log::log_errc::invalid_producer_epoch);
+            // Refused as stale (a newer epoch or coordinator wrote there): dropped, as below.
+            finish(r.ok() || r.error().code == log::log_errc::invalid_producer_epoch ||
+                   r.error().code == log::log_errc::coordinator_fenced);
         });
         return;
     }

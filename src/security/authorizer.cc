@@ -79,6 +79,19 @@ authorizer::authorizer(authorizer_config config, meta::acl_store& store) : confi
     for (auto& a : store_.list()) insert(from_stored(a));
 }
 
+// The store is read under the lock: a create or remove of this broker
+// cannot land between the read and the swap and be lost.
+status<meta::store_error> authorizer::reload() {
+    std::unique_lock lock(mu_);
+    auto rows = store_.load();
+    if (!rows.ok()) return failure{rows.error()};
+    acls_.clear();
+    per_type_ = {};
+    for (auto& lengths : prefix_lengths_) lengths.clear();
+    for (auto& a : *rows) insert(from_stored(a));
+    return ok_v;
+}
+
 void authorizer::insert(const acl_binding& b) {
     if (!acls_.insert(b).second) return;
     ++per_type_[size_t(b.pattern.type)];

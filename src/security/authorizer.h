@@ -12,8 +12,8 @@
 // resource, allow.everyone.if.no.acl.found decides; else denied.
 // (StandardAuthorizerData.findAclRule / findResult.)
 //
-// Thread-safe: authorize and acls may run on any thread while create/remove
-// change the ACLs (readers see the set before or after a change).
+// Thread-safe: authorize and acls may run on any thread while create/remove/
+// reload change the ACLs (readers see the set before or after a change).
 #pragma once
 
 #include <array>
@@ -75,6 +75,9 @@ public:
     // One result per filter; a binding matched by several filters is listed
     // under each (AclControlManager.deleteAcls).
     std::vector<acl_delete_result> remove(const std::vector<acl_binding_filter>& filters);
+    // Replaces the ACLs held in memory with the store's (cluster mode: another
+    // broker changed them). When the store cannot be read the ACLs held stay.
+    status<meta::store_error> reload();
 
     // Up to this many ACLs of a resource type are scanned in full; more are
     // looked up by name: the exact name, '*' and the prefixes of the name as

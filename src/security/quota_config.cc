@@ -84,10 +84,12 @@ std::string to_string(const quota_entity& e) {
     return s + "})";
 }
 
+// The store is read under the lock: an alter of this broker cannot land
+// between the read and the swap and be lost (cluster mode's reloads).
 status<meta::store_error> quota_config::load() {
+    std::unique_lock lock(mu_);
     auto all = store_.load();
     if (!all.ok()) return failure{all.error()};
-    std::unique_lock lock(mu_);
     values_.clear();
     key_uses_.clear();
     for (auto& v : *all) {

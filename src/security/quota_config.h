@@ -79,6 +79,8 @@ struct quota_entry {
 class quota_config {
 public:
     explicit quota_config(meta::quota_store& store) : store_(store) {}
+    // Replaces the settings held with the store's (at start; cluster mode:
+    // another broker changed them). When the store cannot be read they stay.
     status<meta::store_error> load();
 
     // One result per distinct entity, in order of first appearance. With

@@ -154,6 +154,10 @@ void shared_engine::answer(const std::vector<staged>& items, const std::vector<c
                 complete(items[i].ticket,
                          failure{log::log_error{log::log_errc::invalid_producer_epoch, "stale producer epoch"}});
                 break;
+            case cluster::batch_outcome::coordinator_fenced:
+                complete(items[i].ticket, failure{log::log_error{log::log_errc::coordinator_fenced,
+                                                                 "marker of an older transaction coordinator"}});
+                break;
             case cluster::batch_outcome::out_of_order_sequence:
                 complete(items[i].ticket,
                          failure{log::log_error{log::log_errc::out_of_order_sequence, "out of order sequence"}});

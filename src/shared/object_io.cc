@@ -3,6 +3,7 @@
 #include <map>
 #include <thread>
 
+#include "log/producer_state.h"
 #include "objstore/retry.h"
 #include "record/batch_header.h"
 
@@ -21,6 +22,8 @@ result<built_object, std::string> build_object(const std::vector<pending_batch>&
             s.base_sequence = h->base_sequence;
             s.transactional = h->is_transactional() && !h->is_control();
             s.marker = p.marker;
+            if (p.marker >= 0)
+                if (auto m = log::decode_txn_marker(p.batch)) s.coordinator_epoch = m->coordinator_epoch;
         }
         out.batches.push_back(std::move(s));
         out.body.append(reinterpret_cast<const char*>(p.batch.data()), p.batch.size());

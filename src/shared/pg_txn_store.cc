@@ -58,6 +58,12 @@ void pg_txn_store::set_holder(int32_t node_id, std::string incarnation) {
     incarnation_ = std::move(incarnation);
 }
 
+int64_t pg_txn_store::lease_epoch(const std::string& id) const {
+    std::lock_guard l(lease_mu_);
+    auto it = held_.find(id);
+    return it == held_.end() ? 0 : it->second;
+}
+
 bool pg_txn_store::holds(const std::string& id) const {
     std::lock_guard l(lease_mu_);
     return held_.contains(id) && !lost_.contains(id);

@@ -41,6 +41,8 @@ public:
     // Takes the id's lease and reads its state (nullopt: none stored).
     result<std::optional<meta::stored_txn>, meta::store_error> acquire(const std::string& id);
     bool holds(const std::string& id) const;
+    // The epoch of the id's lease as taken here (0: not held).
+    int64_t lease_epoch(const std::string& id) const;
     bool forget(const std::string& id);  // true if it was held or lost
     std::vector<std::string> leased_ids() const;
     // Ids with a transaction not finished (Ongoing or a Prepare state).

@@ -70,6 +70,11 @@ void shared_engine::set_on_topics(std::function<void()> fn) {
     on_topics_ = std::move(fn);
 }
 
+void shared_engine::set_on_notice(const std::string& payload, std::function<void()> fn) {
+    std::lock_guard l(notice_mu_);
+    on_notice_[payload] = std::move(fn);
+}
+
 void shared_engine::set_on_txn_end(std::function<void(int64_t, bool)> fn) {
     std::lock_guard l(parts_mu_);
     on_txn_end_ = std::move(fn);
@@ -177,6 +182,26 @@ void shared_engine::complete(uint64_t ticket, log::log_result<log::append_result
     t.result = std::move(r);
 }
 
+bool shared_engine::on_notice(const std::string& payload) {
+    const bool again = payload == cluster::k_listening_again;
+    bool handled = again || payload == k_topics_changed;
+    if (handled) {
+        std::function<void()> fn;
+        {
+            std::lock_guard l(parts_mu_);
+            fn = on_topics_;
+        }
+        if (fn) fn();
+    }
+    std::lock_guard l(notice_mu_);  // held while they run: set_on_notice waits for them
+    for (auto& [p, fn] : on_notice_)
+        if (fn && (again || p == payload)) {
+            fn();
+            handled = true;
+        }
+    return handled;
+}
+
 // Another broker's commit (this broker's own come here too and are skipped):
 // the partitions it appended to that this broker has open move their high
 // watermark and wake their fetches.
@@ -191,15 +216,7 @@ void shared_engine::on_foreign_commit(const std::string& object_key) {
         if (fn && colon > 8) fn(std::stoll(object_key.substr(8, colon - 8)), object_key.substr(colon + 1) == "1");
         return;
     }
-    if (object_key == k_topics_changed) {
-        std::function<void()> fn;
-        {
-            std::lock_guard l(parts_mu_);
-            fn = on_topics_;
-        }
-        if (fn) fn();
-        return;
-    }
+    if (on_notice(object_key)) return;
     if (object_key.starts_with("data/" + std::to_string(cfg_.node_id) + "-" + incarnation_ + "-")) return;
     std::map<cluster::partition_key, std::shared_ptr<shared_storage>> open;
     {

@@ -96,6 +96,14 @@ public:
     void set_on_commit(std::function<void(const std::string& topic, int32_t partition)> fn);
     // Another broker (or this one) changed the topics (pg_topic_store's NOTIFY).
     void set_on_topics(std::function<void()> fn);
+    // Another broker (or this one) changed what a NOTIFY ketch_commit `payload`
+    // names ("acls": shared/pg_acl_store.h, "credentials": pg_credential_store.h);
+    // also called, as on_topics, when the listener LISTENs again after a lost
+    // connection (what was sent meanwhile is lost). Waits for a call in
+    // progress: once set to null, the old callback is not running.
+    void set_on_notice(const std::string& payload, std::function<void()> fn);
+    // True once the commit listener LISTENs (what is committed later is heard).
+    bool listening(std::chrono::milliseconds timeout) { return listener_->wait_listening(timeout); }
     // A transaction's coordinator ended it (pg_txn_store::complete_offsets's NOTIFY).
     void set_on_txn_end(std::function<void(int64_t producer_id, bool commit)> fn);
     // The first id of a fresh block of `size` producer ids, unique across
@@ -146,6 +154,8 @@ private:
     void answer(const std::vector<staged>& items, const std::vector<cluster::batch_outcome>& outcomes);
     void complete(uint64_t ticket, log::log_result<log::append_result> r);
     void on_foreign_commit(const std::string& object_key);
+    // A NOTIFY of set_on_notice's or set_on_topics' (or k_listening_again): true when handled.
+    bool on_notice(const std::string& payload);
     void woke(const std::string& topic, int32_t partition);
     bool local(const partition::topic_partition& tp) const {
         return cfg_.local && cfg_.is_local && cfg_.is_local(tp.topic);
@@ -162,6 +172,8 @@ private:
     std::function<void(const std::string&, int32_t)> on_commit_;                                // parts_mu_
     std::function<void()> on_topics_;                                                           // parts_mu_
     std::function<void(int64_t, bool)> on_txn_end_;                                             // parts_mu_
+    std::mutex notice_mu_;                                    // held while a notice's callback runs
+    std::map<std::string, std::function<void()>> on_notice_;  // notice_mu_
 
     std::mutex mu_;  // the buffer
     std::condition_variable cv_;

@@ -128,8 +128,9 @@ void transaction_coordinator::attempt_complete(const std::shared_ptr<completion>
     auto retry = [this, c] { run_later_(config_.retry_backoff_ms, [this, c] { attempt_complete(c); }); };
     const auto& p = c->prepared;
     if (!c->remaining.empty()) {
+        const int32_t coordinator_epoch = own_ ? own_->coordinator_epoch(c->id) : 0;  // own_: set before requests
         auto errors = markers_.write_markers(c->remaining, p.producer_id, p.producer_epoch,
-                                             p.state == txn_state::prepare_commit, 0);
+                                             p.state == txn_state::prepare_commit, coordinator_epoch);
         std::vector<topic_partition> failed;
         for (size_t i = 0; i < c->remaining.size(); ++i) {
             auto e = i < errors.size() ? errors[i] : error_code::unknown_server_error;

@@ -29,6 +29,11 @@ public:
     // (their coordinator died): the coordinator takes them, so that the
     // prepared ones complete and the open ones time out here.
     virtual std::vector<std::string> orphans() = 0;
+    // The epoch of the id's lease this broker holds (each take bumps it):
+    // the coordinator epoch its markers carry, so that a partition refuses
+    // a marker of a coordinator that lost the id once a newer one wrote
+    // there (Kafka: the __transaction_state partition's leader epoch).
+    virtual int32_t coordinator_epoch(const std::string& transactional_id) { return 0; }
 };
 
 }  // namespace ketch::txn

@@ -176,11 +176,10 @@ class ClusterPool:
 # "file" (every test in it) or "file::test" (the test's function name, every client) -> reason.
 SKIPS = {
     # Files whose tests start their own single-node ketch with the flags they test.
-    "test_acls.py": "ACLs and SCRAM users are each broker's own (docs/cluster.md, Not offered yet)",
-    "test_cli.py::test_sasl_login_and_acls": "SCRAM users and ACLs are each broker's own (Not offered yet)",
-    "test_cli.py::test_scram_user_made_by_the_cli_can_log_in": "SCRAM users are each broker's own (Not offered yet)",
-    "test_cli.py::test_tls_and_sasl_ssl": "its own single-node broker with TLS and SCRAM users, which are each "
-                                          "broker's own (Not offered yet)",
+    "test_acls.py": "its own single-node ketch with SASL listeners and an authorizer; ACLs and SCRAM users shared by brokers: tests/cluster/test_shared_security.py",
+    "test_cli.py::test_sasl_login_and_acls": "its own single-node ketch with SASL listeners and an authorizer; ACLs and SCRAM users shared by brokers: tests/cluster/test_shared_security.py",
+    "test_cli.py::test_scram_user_made_by_the_cli_can_log_in": "its own single-node ketch with SASL listeners and an authorizer; ACLs and SCRAM users shared by brokers: tests/cluster/test_shared_security.py",
+    "test_cli.py::test_tls_and_sasl_ssl": "its own single-node broker with TLS and SASL listeners",
     "test_cli.py::test_help_and_completion": "asks no broker (the CLI's help text): nothing to run against a cluster",
     "test_console_api.py": "its own single-node ketch: the console's API over a cluster is not tested yet",
     "test_console_browser.py": "its own single-node ketch: the console over a cluster is not tested yet",
@@ -195,10 +194,11 @@ SKIPS = {
     "test_idempotent_proxy.py": "its own single-node ketch behind a proxy that advertises one address; broker "
                                 "failure with idempotent producers in cluster mode is tests/cluster/test_chaos.py's",
     "test_oauthbearer.py": "its own single-node ketch with SASL/OAUTHBEARER listeners; SASL settings are per broker",
-    "test_quotas.py": "quotas and SCRAM users are each broker's own (Not offered yet)",
+    "test_quotas.py": "its own single-node ketch with SASL users; client quotas are shared through PostgreSQL "
+                      "(tests/cluster/test_security_stores.py) but each broker counts its own clients' bytes",
     "test_schema_registry.py": "the schema registry keeps its schemas per broker (not shared in cluster mode)",
     "test_schema_registry_api.py": "the schema registry keeps its schemas per broker (not shared in cluster mode)",
-    "test_security.py": "SCRAM users are each broker's own (Not offered yet); its own single-node ketch with TLS",
+    "test_security.py": "its own single-node ketch with TLS and SASL listeners",
     "test_share_groups_tls.py": "share groups on shared partitions are not offered (Not offered yet)",
     "test_tenancy.py": "tenancy is not offered in cluster mode",
     "test_tenant_admin.py": "tenancy is not offered in cluster mode",
@@ -223,9 +223,12 @@ SKIPS = {
     "test_topics.py::test_kcat_metadata_listing_shows_broker_and_topics": "pins one broker in `kcat -L`'s listing",
     "test_kafka_tools.py::test_verifiable_share_consumers_split_the_records_exactly_once":
         "share groups on shared partitions are not offered (Not offered yet)",
+    "test_transactions_v2.py": "bug: against three brokers the Java producer's first transaction ends "
+                               "INVALID_TXN_STATE (not yet diagnosed; tests/cluster/test_txn_v2.py passes, its "
+                               "topics are known to every broker first); the file also reads one broker's traffic "
+                               "log, which a cluster spreads over three",
     "test_compaction.py": "compaction and retention are not offered in cluster mode (Not offered yet)",
     "test_share_groups.py": "share groups on shared partitions are not offered (Not offered yet)",
-    "test_transactions_v2.py": "cluster mode finalizes transaction.version 1 (KIP-890 part 2 not offered yet)",
 }
 
 # A ketch_args flag -> why a test that needs it skips in cluster mode. A flag in neither

@@ -115,6 +115,29 @@ void transactions(pg_connection& c) {
     expect(none.ok() && none->empty(), "a commit records no aborted range");
 }
 
+// The coordinator epoch of markers (Kafka's ProducerAppendInfo.checkCoordinatorEpoch,
+// storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java):
+// a partition remembers the newest coordinator epoch of a producer's markers;
+// a marker of an older one (a coordinator that lost the transactional id's
+// lease) is refused and closes nothing, so it cannot end the producer's next
+// transaction; the newer coordinator's markers close it.
+void coordinator_epochs(pg_connection& c) {
+    auto with_epoch = [](staged_batch b, int32_t coordinator_epoch) {
+        b.coordinator_epoch = coordinator_epoch;
+        return b;
+    };
+    auto first = commit_or_die(c, {"ce-1", 100, 1, {txn_batch(1, 40, 0, 0), with_epoch(marker(40, 0, true), 2)}});
+    expect(first[1].what == batch_outcome::appended && first[1].first_unstable == -1,
+           "the marker of coordinator epoch 2 closes the first transaction");
+    auto next = commit_or_die(c, {"ce-2", 100, 1, {txn_batch(1, 40, 0, 1), with_epoch(marker(40, 0, true), 1)}});
+    expect(next[0].what == batch_outcome::appended, "the producer's next transaction opens");
+    expect(next[1].what == batch_outcome::coordinator_fenced && next[1].first_unstable == next[0].base_offset,
+           "a marker of coordinator epoch 1 is refused and leaves it open");
+    auto same = commit_or_die(c, {"ce-3", 100, 1, {with_epoch(marker(40, 0, false), 2)}});
+    expect(same[0].what == batch_outcome::appended && same[0].first_unstable == -1,
+           "coordinator epoch 2 again closes it");
+}
+
 // Brokers committing to the same partitions at once: no offset twice, no gap
 // (the partitions' rows are locked in one order; no deadlock either).
 void concurrent_commits(const std::string& url) {
@@ -180,6 +203,7 @@ int main(int argc, char** argv) {
     if (!v.ok()) return std::printf("FAIL migrate: %s\n", v.error().message.c_str()), 1;
     offsets_and_idempotence(**c);
     transactions(**c);
+    coordinator_epochs(**c);
     concurrent_commits(argv[1]);
     commits_are_notified(argv[1]);
     if (failures) return 1;

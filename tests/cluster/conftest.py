@@ -49,17 +49,19 @@ def aws_env(monkeypatch):
 
 @pytest.fixture
 def start_broker(request, tmp_path, postgres, s3, aws_env):
-    """start_broker(node_id, *extra_args, object_store=URL) -> a running BrokerProcess in cluster mode
-    (object_store: another --object-store than the moto server's, e.g. a proxy in front of it)."""
+    """start_broker(node_id, *extra_args, object_store=URL, console=False) -> a running BrokerProcess in
+    cluster mode (object_store: another --object-store than the moto server's, e.g. a proxy in front of
+    it; console: the developer console on a free loopback port, named in the data dir's listeners.json)."""
     started = []
     request.node.ketch_brokers = started
     request.node.ketch_engines = [postgres, s3]
 
-    def start(node_id, *extra, object_store=None):
+    def start(node_id, *extra, object_store=None, console=False):
         run = tmp_path / ("node-%d" % node_id)
         (run / "data").mkdir(parents=True, exist_ok=True)
+        shown = ["--console-addr", "127.0.0.1:0"] if console else ["--console=false"]
         args = ["--node-id", str(node_id), "--cluster", postgres.url(), "--object-store", object_store or s3.url(),
-                "--schema-registry=false", "--console=false", *extra]
+                "--schema-registry=false", *shown, *extra]
         b = clients.BrokerProcess(clients._ketch_binary(), run / "data", run, args)
         started.append(b)
         return b.start()

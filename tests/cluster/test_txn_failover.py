@@ -17,6 +17,7 @@ import signal
 import time
 
 from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient
 
 from conftest import clients
 from test_shared_produce import FLUSH, TIMING, create_topic, produce, wait_for_topic
@@ -80,9 +81,9 @@ def process(consumer, producer, bootstrap, msgs):
         return producer
 
 
-def txn_holder(postgres):
+def txn_holder(postgres, txn_id=TXN_ID):
     rows = postgres.psql("SELECT node_id FROM ketch_txn_leases WHERE transactional_id = convert_to('%s', 'UTF8')"
-                         % TXN_ID)
+                         % txn_id)
     return int(rows[0]) if rows else None
 
 
@@ -131,10 +132,10 @@ def test_consume_transform_produce_survives_its_coordinator_killed(start_broker,
     clients.eventually(exactly_once, timeout=30, interval=1)  # the last markers follow EndTxn's answer
 
 
-def committed_count(consumer):
+def committed_count(consumer, topic="ctp-in"):
     """How many inputs the group has committed (the sum of its offsets, each
-    partition's offsets being its records: ctp-in holds no transaction)."""
-    assignment = [TopicPartition("ctp-in", p) for p in range(PARTITIONS)]
+    partition's offsets being its records: the input holds no transaction)."""
+    assignment = [TopicPartition(topic, p) for p in range(PARTITIONS)]
     try:
         return sum(max(tp.offset, 0) for tp in consumer.committed(assignment, timeout=10))
     except KafkaException:
@@ -161,3 +162,81 @@ def read_committed(broker, topic):
     finally:
         c.close()
     return out
+
+
+# ------------------------------------------------- transaction version 2: the Java client
+
+def test_java_v2_consume_transform_produce_survives_its_coordinator_killed(start_broker, postgres):
+    """The same pattern with the Java KafkaProducer 4.3.1 at transaction
+    version 2 (KIP-890: partitions added by the partitions' brokers at the
+    coordinator, TxnOffsetCommit v5, EndTxn v5 bumping the epoch at every end)
+    against three brokers, the coordinator SIGKILLed a third of the way. The
+    application (the driver's txn-transform) is started again when it fails,
+    with the same transactional id: its InitProducerId fences the previous
+    producer and aborts what it left open, and the group's committed offsets
+    say where to resume (as Kafka Streams restarts a task's producer under
+    exactly-once v2). Kafka: TransactionsBounceTest.scala; the coordinator's
+    side: TransactionCoordinator.scala (handleInitProducerId fencing an
+    ongoing transaction, endTransaction's epoch bump)."""
+    import threading
+    import types
+
+    if clients._missing("java"):
+        import pytest
+        pytest.skip("java driver not built")
+    brokers = {n: start_broker(n, *FLUSH, *TIMING) for n in (1, 2, 3)}
+    bootstrap = ",".join(b.bootstrap for b in brokers.values())
+    for t in ("v2-in", "v2-out"):
+        create_topic(brokers[1], t, PARTITIONS)
+        for b in brokers.values():
+            wait_for_topic(b, t, PARTITIONS)
+    for b in brokers.values():  # every broker lists every broker: they agree on the coordinator
+        clients.wait_for(lambda: len(AdminClient({"bootstrap.servers": b.bootstrap}).list_topics(timeout=10).brokers)
+                         == len(brokers) or None, what="every broker listed")
+    inputs = {b"v%04d" % i for i in range(TOTAL)}
+    assert len(produce(brokers[1], "v2-in", [(b"k%d" % i, b"v%04d" % i) for i in range(TOTAL)], PARTITIONS)) == TOTAL
+    java = clients.Driver("java", types.SimpleNamespace(bootstrap=bootstrap))
+    watcher = Consumer({"bootstrap.servers": bootstrap, "group.id": "v2-group", "enable.auto.commit": False})
+    runs = []
+    deadline = time.monotonic() + 170
+
+    def application():
+        while committed_count(watcher, "v2-in") < TOTAL and time.monotonic() < deadline:
+            try:
+                runs.append(java.call("txn-transform", {
+                    "input": "v2-in", "output": "v2-out", "group": "v2-group", "transactional_id": "v2-txn",
+                    "batch": 5, "max_records": TOTAL, "timeout_ms": 60000, "idle_ms": 5000,
+                    "config": {"client.id": "v2-ctp", "transaction.timeout.ms": 15000, "session.timeout.ms": 6000,
+                               "request.timeout.ms": 5000, "delivery.timeout.ms": 20000, "max.block.ms": 20000,
+                               "default.api.timeout.ms": 20000}}, timeout=120))
+            except clients.DriverError as e:
+                runs.append({"error": str(e)[:300]})
+
+    app = threading.Thread(target=application)
+    app.start()
+    try:
+        clients.wait_for(lambda: committed_count(watcher, "v2-in") >= TOTAL // 3 or None, timeout=120, interval=0.2,
+                         what="a third of the inputs committed")
+        killed = txn_holder(postgres, "v2-txn")
+        assert killed in brokers, "a broker holds the transactional id's lease"
+        brokers[killed].stop(signal.SIGKILL)
+        at_kill = committed_count(watcher, "v2-in")
+        print("coordinator %d killed with %d of %d committed" % (killed, at_kill, TOTAL))
+        assert at_kill < TOTAL, "the kill came while the application ran"
+    finally:
+        app.join()
+    try:
+        assert committed_count(watcher, "v2-in") == TOTAL, runs
+    finally:
+        watcher.close()
+    holder = txn_holder(postgres, "v2-txn")
+    assert holder in brokers and holder != killed, "a survivor took the transactional id over"
+    row = postgres.psql("SELECT client_txn_version FROM ketch_txns WHERE transactional_id = convert_to('v2-txn', 'UTF8')")
+    assert row == ["2"], "the producer ran transaction version 2"
+    survivor = brokers[holder]
+
+    def exactly_once():
+        out = read_committed(survivor, "v2-out")
+        assert sorted(out) == sorted(inputs), "every input exactly once in the output, nothing aborted"
+
+    clients.eventually(exactly_once, timeout=30, interval=1)  # the last markers follow EndTxn's answer

@@ -31,10 +31,7 @@ api_versions_response::api_version row(const handler_entry& h) {
 
 // v3 lists only supported features whose min version is not 0 (KIP-1022: old
 // clients cannot parse min 0); v4 lists every supported feature.
-// Cluster mode finalizes transaction.version 1: a transaction version 2
-// producer has the partition's broker add partitions to the transaction, and
-// brokers do not call each other's coordinators yet (docs/cluster.md).
-void add_features(api_versions_response& resp, int16_t version, bool cluster) {
+void add_features(api_versions_response& resp, int16_t version) {
     for (auto& f : k_features)
         if (version >= 4 || f.min != 0) resp.supported_features.push_back({std::string(f.name), f.min, f.max, {}});
     // Kafka lists the finalized levels in its FinalizedFeatures map's order,
@@ -42,8 +39,7 @@ void add_features(api_versions_response& resp, int16_t version, bool cluster) {
     for (auto name : k_finalized_order)
         for (auto& f : k_features)
             if (f.name == name && f.finalized > 0) {
-                const int16_t level = cluster && name == "transaction.version" ? int16_t(1) : f.finalized;
-                resp.finalized_features.push_back({std::string(f.name), level, level, {}});
+                resp.finalized_features.push_back({std::string(f.name), f.finalized, f.finalized, {}});
             }
     resp.finalized_features_epoch = k_features_epoch;
 }
@@ -62,7 +58,7 @@ awaitable<api_versions_response> handle_api_versions(request_context& ctx, api_v
     }
     for (auto& h : served_apis())
         if (api_enabled(ctx.broker, h.key)) resp.api_keys.push_back(row(h));
-    if (ctx.api_version >= 3) add_features(resp, ctx.api_version, ctx.broker.cluster != nullptr);
+    if (ctx.api_version >= 3) add_features(resp, ctx.api_version);
     std::sort(resp.api_keys.begin(), resp.api_keys.end(), [](auto& a, auto& b) { return a.api_key_ < b.api_key_; });
     co_return resp;
 }

@@ -16,6 +16,7 @@
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "broker/live_brokers.h"
+#include "broker/offsets_topic.h"
 #include "broker/txn_verification.h"
 #include "meta/topic_name.h"
 #include "meta/topic_registry.h"
@@ -67,6 +68,11 @@ awaitable<std::vector<topic_result>> handle_one(request_context& ctx, const one_
     };
     bool unknown = false;
     for (auto& topic : *t.topics) {
+        // Cluster mode: another broker's group coordinator adds its offsets
+        // partition (TxnOffsetCommit v5); every Kafka broker knows __consumer_offsets.
+        if (topic.name == meta::consumer_offsets_topic && ctx.broker.consumer_offsets &&
+            !ctx.broker.topics.by_name(topic.name))
+            ctx.broker.consumer_offsets->ensure();
         auto meta = ctx.broker.topics.by_name(topic.name);
         for (int32_t p : topic.partitions) {
             if (!meta || p < 0 || p >= meta->partition_count || topic_denied(topic.name)) unknown = true;

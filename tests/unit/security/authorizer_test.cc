@@ -221,5 +221,23 @@ TEST(authorizer, acls_are_loaded_from_the_store) {
     EXPECT_TRUE(again.authorize("User:a", "h", read, topic, "t"));
 }
 
+// Cluster mode: another broker changed the shared store; reload() makes this
+// authorizer's ACLs the store's (added ones enforced, removed ones gone).
+TEST(authorizer, reload_takes_the_stores_acls) {
+    meta::memory_acl_store store;
+    authorizer here({true, {}, false}, store);
+    authorizer there({true, {}, false}, store);
+    there.create({acl(topic, "t", literal, "User:a", read, allow), acl(topic, "p", prefixed, "User:a", write, allow)});
+    EXPECT_FALSE(here.authorize("User:a", "h", read, topic, "t"));
+    ASSERT_TRUE(here.reload().ok());
+    EXPECT_TRUE(here.authorize("User:a", "h", read, topic, "t"));
+    EXPECT_TRUE(here.authorize("User:a", "h", write, topic, "pq"));
+    EXPECT_EQ(here.acls({}).size(), 2u);
+    there.remove({acl_binding_filter{}});
+    ASSERT_TRUE(here.reload().ok());
+    EXPECT_TRUE(here.acls({}).empty());
+    EXPECT_FALSE(here.authorize("User:a", "h", write, topic, "pq"));
+}
+
 }  // namespace
 }  // namespace ketch::security

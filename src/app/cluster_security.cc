@@ -1,0 +1,51 @@
+#include "app/cluster_security.h"
+
+#include <chrono>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+namespace ketch::app {
+
+void open_cluster_security(stores& st, const options& opt) {
+    if (opt.cluster.empty()) return;
+    st.cluster_acls = std::make_unique<shared::pg_acl_store>(opt.cluster);
+    st.cluster_quotas = std::make_unique<shared::pg_quota_store>(opt.cluster);
+    auto creds = shared::pg_credential_store::open(opt.cluster);
+    if (!creds.ok()) throw std::runtime_error("credentials: " + creds.error().message);
+    st.cluster_credentials = std::move(*creds);
+}
+
+// Once the listener listens, everything is read again: a change between the
+// first loads and the LISTEN is not missed.
+cluster_security_follower::cluster_security_follower(storage_engines& storage, stores& st, security_services& security)
+    : storage_(storage) {
+    if (!storage.shared || !st.cluster_credentials) return;
+    auto reload_creds = [creds = st.cluster_credentials.get()] {
+        if (auto r = creds->reload(); !r.ok())
+            spdlog::warn("cluster: reloading SCRAM credentials: {}", r.error().message);
+    };
+    auto reload_quotas = [q = &security.quota_settings()] {
+        if (auto r = q->load(); !r.ok()) spdlog::warn("cluster: reloading client quotas: {}", r.error().message);
+    };
+    auto reload_acls = [auth = security.authorizer()] {
+        if (!auth) return;
+        if (auto r = auth->reload(); !r.ok()) spdlog::warn("cluster: reloading ACLs: {}", r.error().message);
+    };
+    storage.shared->set_on_notice(shared::k_credentials_changed, reload_creds);
+    storage.shared->set_on_notice(shared::k_quotas_changed, reload_quotas);
+    storage.shared->set_on_notice(shared::k_acls_changed, reload_acls);
+    if (!storage.shared->listening(std::chrono::seconds(10)))
+        spdlog::warn("cluster: the commit listener is not listening yet: security changes may arrive late");
+    reload_creds();
+    reload_quotas();
+    reload_acls();
+}
+
+cluster_security_follower::~cluster_security_follower() {
+    if (!storage_.shared) return;
+    for (const char* payload : {shared::k_credentials_changed, shared::k_quotas_changed, shared::k_acls_changed})
+        storage_.shared->set_on_notice(payload, nullptr);
+}
+
+}  // namespace ketch::app

@@ -1,0 +1,133 @@
+#include "app/remote_txns.h"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+#include "broker/broker_context.h"
+#include "cli/client.h"
+#include "protocol/messages/add_partitions_to_txn.h"
+
+namespace ketch::app {
+
+namespace {
+
+// request.timeout.ms of the call: a coordinator that does not answer within
+// it fails the produce's verification with a retriable code.
+constexpr std::chrono::milliseconds k_timeout{5000};
+
+kafka::add_partitions_to_txn_request request_of(const broker::remote_txn_coordinator::call& c) {
+    kafka::add_partitions_to_txn_request req;
+    auto& t = req.transactions.emplace_back();
+    t.transactional_id = c.transactional_id;
+    t.producer_id = c.producer_id;
+    t.producer_epoch = c.producer_epoch;
+    t.verify_only = c.verify_only;
+    for (auto& tp : *c.partitions) {
+        auto it = std::find_if(t.topics.begin(), t.topics.end(), [&](auto& x) { return x.name == tp.topic; });
+        if (it == t.topics.end()) {
+            it = t.topics.emplace(t.topics.end());
+            it->name = tp.topic;
+        }
+        it->partitions.push_back(tp.partition);
+    }
+    return req;
+}
+
+std::map<txn::topic_partition, error_code> all(const std::vector<txn::topic_partition>& tps, error_code e) {
+    std::map<txn::topic_partition, error_code> out;
+    for (auto& tp : tps) out[tp] = e;
+    return out;
+}
+
+}  // namespace
+
+remote_txns::remote_txns(const broker::broker_context& ctx, const cluster::membership& m,
+                         const std::vector<listener_endpoint>& endpoints)
+    : ctx_(ctx), membership_(m) {
+    for (auto& e : endpoints)
+        if (e.protocol == "PLAINTEXT") {
+            listener_ = e.name;
+            break;
+        }
+    if (!listener_)
+        spdlog::warn(
+            "cluster: no PLAINTEXT listener: transactional produces to a broker that is not the "
+            "transaction's coordinator are answered NOT_ENOUGH_REPLICAS (docs/cluster.md)");
+    broker::set_remote_txns(ctx_, this);
+}
+
+remote_txns::~remote_txns() { broker::set_remote_txns(ctx_, nullptr); }
+
+std::optional<std::string> remote_txns::address_of(int32_t node) const {
+    if (!listener_) return std::nullopt;
+    auto live = membership_.live();
+    for (auto& b : *live)
+        if (b.node_id == node)
+            if (auto* e = b.find(*listener_)) {
+                const bool v6 = e->host.find(':') != std::string::npos;
+                return (v6 ? "[" + e->host + "]" : e->host) + ":" + std::to_string(e->port);
+            }
+    return std::nullopt;
+}
+
+std::unique_ptr<cli::client> remote_txns::take(int32_t node, const std::string& address, bool fresh) {
+    if (!fresh) {
+        std::lock_guard l(mu_);
+        auto& v = idle_[node];
+        if (!v.empty()) {
+            auto c = std::move(v.back());
+            v.pop_back();
+            if (c->config().brokers.front() == address) return c;
+        }
+    }
+    cli::client_config cfg;
+    cfg.brokers = {address};
+    cfg.client_id = "ketch-broker";
+    cfg.timeout = k_timeout;
+    return std::make_unique<cli::client>(std::move(cfg));
+}
+
+void remote_txns::give_back(int32_t node, std::unique_ptr<cli::client> c) {
+    std::lock_guard l(mu_);
+    auto& v = idle_[node];
+    if (v.size() < k_idle_per_node) v.push_back(std::move(c));
+}
+
+std::map<txn::topic_partition, error_code> remote_txns::add_or_verify(const call& c) {
+    auto address = address_of(c.node_id);
+    if (!address) return all(*c.partitions, error_code::coordinator_not_available);
+    auto req = request_of(c);
+    std::unique_ptr<cli::client> client;
+    kafka::add_partitions_to_txn_response resp;
+    // A kept connection may have been closed meanwhile (the coordinator
+    // restarted, or closed it idle): one more attempt on a new one.
+    for (int attempt = 0;; ++attempt) {
+        try {
+            client = take(c.node_id, *address, attempt > 0);
+            // A coordinator without the broker versions (an older ketch): not
+            // verified, as AddPartitionsToTxnManager on a version mismatch.
+            if (client->version_for(req.api_key, 5) < 4) return all(*c.partitions, error_code::none);
+            resp = client->call<kafka::add_partitions_to_txn_response>(req, -1, 5);
+            break;
+        } catch (const std::exception& e) {
+            // Connection refused, closed or timed out.
+            spdlog::debug("cluster: transaction coordinator {} at {} not asked: {}", c.node_id, *address, e.what());
+            if (attempt > 0) return all(*c.partitions, error_code::network_exception);
+        }
+    }
+    give_back(c.node_id, std::move(client));
+    // AddPartitionsToTxnManager: the client never sees CLUSTER_AUTHORIZATION_FAILED (this
+    // broker's principal lacks CLUSTER_ACTION), it gets INVALID_TXN_STATE.
+    if (resp.error_code == int16_t(error_code::cluster_authorization_failed))
+        return all(*c.partitions, error_code::invalid_txn_state);
+    if (resp.error_code != 0) return all(*c.partitions, error_code(resp.error_code));
+    std::map<txn::topic_partition, error_code> out;
+    for (auto& r : resp.results_by_transaction)
+        for (auto& t : r.topic_results)
+            for (auto& p : t.results_by_partition)
+                out[{t.name, p.partition_index}] = error_code(p.partition_error_code);
+    return out;
+}
+
+}  // namespace ketch::app

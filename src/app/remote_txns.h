@@ -1,0 +1,51 @@
+// Cluster mode: this broker's calls to the transaction coordinators of other
+// brokers (broker/txn_forward.h): AddPartitionsToTxn v5, one Kafka client
+// connection per call in flight, kept for the next call to the same broker
+// (an idle pool per node). The coordinator is reached on its advertised
+// address of this broker's first PLAINTEXT listener (the inter-broker
+// listener; docs/cluster.md): without one, every call answers
+// COORDINATOR_NOT_AVAILABLE.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/broker_properties.h"
+#include "broker/txn_forward.h"
+#include "cluster/membership.h"
+
+namespace ketch::cli {
+class client;
+}
+
+namespace ketch::app {
+
+class remote_txns final : public broker::remote_txn_coordinator {
+public:
+    // Registers itself as `ctx`'s (broker::set_remote_txns) until destroyed.
+    remote_txns(const broker::broker_context& ctx, const cluster::membership& m,
+                const std::vector<listener_endpoint>& endpoints);
+    ~remote_txns() override;
+    remote_txns(const remote_txns&) = delete;
+    remote_txns& operator=(const remote_txns&) = delete;
+
+    std::map<txn::topic_partition, error_code> add_or_verify(const call& c) override;
+
+private:
+    std::unique_ptr<cli::client> take(int32_t node, const std::string& address, bool fresh);
+    void give_back(int32_t node, std::unique_ptr<cli::client> c);
+    std::optional<std::string> address_of(int32_t node) const;
+
+    const broker::broker_context& ctx_;
+    const cluster::membership& membership_;
+    std::optional<std::string> listener_;  // the inter-broker listener's name
+    std::mutex mu_;
+    std::map<int32_t, std::vector<std::unique_ptr<cli::client>>> idle_;
+    static constexpr size_t k_idle_per_node = 8;
+};
+
+}  // namespace ketch::app

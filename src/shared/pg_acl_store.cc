@@ -1,0 +1,70 @@
+#include "shared/pg_acl_store.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "shared/pg_offset_store.h"
+
+namespace ketch::shared {
+
+namespace {
+
+constexpr const char* k_where =
+    "resource_type = $1 AND resource_name = $2::bytea AND pattern_type = $3 AND principal = $4::bytea AND "
+    "host = $5::bytea AND operation = $6 AND permission = $7";
+
+cluster::pg_params params_of(const meta::stored_acl& a) {
+    return {std::to_string(a.resource_type), to_bytea_hex(a.resource_name), std::to_string(a.pattern_type),
+            to_bytea_hex(a.principal),       to_bytea_hex(a.host),          std::to_string(a.operation),
+            std::to_string(a.permission)};
+}
+
+int8_t int8_of(const std::string& s) { return int8_t(std::stoi(s)); }
+
+}  // namespace
+
+result<std::vector<meta::stored_acl>, meta::store_error> pg_acl_store::load() const {
+    std::lock_guard l(session_.mu());
+    auto c = session_.conn();
+    if (!c.ok()) return failure{c.error()};
+    auto rows = (*c)->exec(
+        "SELECT resource_type, encode(resource_name, 'hex'), pattern_type, encode(principal, 'hex'), "
+        "encode(host, 'hex'), operation, permission FROM ketch_acls");
+    if (!rows.ok()) return failure{pg_failed("acls", rows.error())};
+    std::vector<meta::stored_acl> out;
+    out.reserve(rows->rows.size());
+    for (size_t i = 0; i < rows->rows.size(); ++i)
+        out.push_back({int8_of(rows->at(i, 0)), from_hex(rows->at(i, 1)), int8_of(rows->at(i, 2)),
+                       from_hex(rows->at(i, 3)), from_hex(rows->at(i, 4)), int8_of(rows->at(i, 5)),
+                       int8_of(rows->at(i, 6))});
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<meta::stored_acl> pg_acl_store::list() const {
+    auto r = load();
+    if (!r.ok()) throw std::runtime_error(r.error().message);
+    return std::move(*r);
+}
+
+status<meta::store_error> pg_acl_store::apply(const std::vector<meta::stored_acl>& add,
+                                              const std::vector<meta::stored_acl>& remove) {
+    return session_.transaction("acls", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        for (auto& a : add) {
+            auto r = pg.exec(
+                "INSERT INTO ketch_acls (resource_type, resource_name, pattern_type, principal, host, operation, "
+                "permission) VALUES ($1, $2::bytea, $3, $4::bytea, $5::bytea, $6, $7) ON CONFLICT DO NOTHING",
+                params_of(a));
+            if (!r.ok()) return failure{r.error()};
+        }
+        for (auto& a : remove) {
+            auto r = pg.exec(std::string("DELETE FROM ketch_acls WHERE ") + k_where, params_of(a));
+            if (!r.ok()) return failure{r.error()};
+        }
+        auto n = pg.exec("SELECT pg_notify('ketch_commit', $1)", {std::string(k_acls_changed)});
+        if (!n.ok()) return failure{n.error()};
+        return ok_v;
+    });
+}
+
+}  // namespace ketch::shared
