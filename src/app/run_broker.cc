@@ -232,7 +232,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     ctx.shares = shares.coordinator.get();
     ctx.client_metrics_configs = client_metrics.get();
     pools.attach(ctx);
-    storage.attach_reads(ctx);  // cluster mode: Fetch's reads off the reactors, transactions' ends heard
+    storage.attach_reads(ctx, cluster_offsets.get());  // cluster: Fetch's reads off the reactors, txn ends heard
     security_services security(opt, st);
     security.attach(ctx);
     cluster_security_follower following(storage, st, security);  // reloads on other brokers' changes

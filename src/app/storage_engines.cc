@@ -71,10 +71,24 @@ void storage_engines::attach(log::log_manager& logs, meta::topic_registry& topic
     producer_ids.set_block_source([e = shared.get()] { return e->reserve_producer_ids(txn::producer_ids::k_block); });
 }
 
-void storage_engines::attach_reads(broker::broker_context& ctx) {
-    if (!shared) return;
-    shared->set_on_txn_end([&ctx](int64_t producer_id, bool commit) {
-        ctx.run_blocking([&ctx, producer_id, commit] { (void)ctx.groups.complete_txn_offsets(producer_id, commit); });
+void storage_engines::attach_reads(broker::broker_context& ctx, shared::pg_offset_store* offsets) {
+    if (!shared || !offsets) return;
+    // A transaction's end, completed in PostgreSQL by its coordinator (this
+    // broker's own too): the group coordinator takes the store as the truth
+    // (group/txn_end.cc), the notification may be late.
+    shared->set_on_txn_end([&ctx, offsets](int64_t producer_id, bool commit) {
+        ctx.run_blocking([&ctx, offsets, producer_id, commit] {
+            auto optional_of = [](auto r) {
+                return r.ok() ? std::optional<std::vector<meta::stored_offset>>(std::move(*r)) : std::nullopt;
+            };
+            group::group_coordinator::txn_end_reads reads{
+                [&](int64_t pid) { return optional_of(offsets->pending_txn_keys(pid)); },
+                [&](const std::string& group) {
+                    return optional_of(offsets->load_offsets_of({&group, 1}));
+                }};
+            if (!ctx.groups.txn_offsets_completed(producer_id, commit, reads))
+                spdlog::warn("cluster: producer {}'s transaction end: reading its offsets failed", producer_id);
+        });
     });
     reads = std::make_unique<boost::asio::thread_pool>(k_read_threads);
     ctx.run_reads = [pool = reads.get()](std::function<void()> fn) { boost::asio::post(*pool, std::move(fn)); };

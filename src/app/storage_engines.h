@@ -13,6 +13,7 @@
 #include "meta/topic_registry.h"
 #include "partition/local_storage.h"
 #include "partition/service.h"
+#include "shared/pg_offset_store.h"
 #include "shared/shared_engine.h"
 #include "shared/sweeper.h"
 #include "txn/producer_ids.h"
@@ -44,7 +45,7 @@ struct storage_engines {
     static constexpr int k_read_threads = 4;
     // Also: a transaction's end announced by its coordinator (any broker)
     // completes the offsets this broker's groups hold for it (on run_blocking).
-    void attach_reads(broker::broker_context& ctx);
+    void attach_reads(broker::broker_context& ctx, shared::pg_offset_store* offsets);
     // Waits for the reads in flight (after the listeners stopped).
     void stop_reads();
 };

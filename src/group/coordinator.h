@@ -27,8 +27,10 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
 #include "base/mutex.h"
@@ -154,6 +156,22 @@ public:
     // The producer's transaction ended: its pending offsets become committed
     // (commit) or are dropped (abort). false: the store failed, nothing changed.
     bool complete_txn_offsets(int64_t producer_id, bool commit) EXCLUDES(mu_);
+    // Cluster mode (txn_end.cc): the producer's transaction was completed in
+    // the shared store (its pending rows applied or dropped and deleted) and
+    // NOTIFY told every broker, perhaps after the producer's next
+    // TxnOffsetCommit reached this one. The store is the truth: what is held
+    // here and still pending there is a later transaction's and stays (its
+    // guard too); the rest was completed: on commit the groups' committed
+    // offsets of those partitions are read back from the store, then the
+    // completed ones are dropped. Writes nothing. false: a read failed,
+    // nothing changed.
+    struct txn_end_reads {
+        // The producer's rows still pending in the store (group, topic, partition).
+        std::function<std::optional<std::vector<meta::stored_offset>>(int64_t)> pending;
+        // A group's committed offsets in the store.
+        std::function<std::optional<std::vector<meta::stored_offset>>(const std::string&)> committed;
+    };
+    bool txn_offsets_completed(int64_t producer_id, bool commit, const txn_end_reads& reads) EXCLUDES(mu_);
     // OffsetFetch require_stable: is an offset of the partition pending?
     bool has_pending_txn_offset(const std::string& group_id, const std::string& topic, int32_t partition) EXCLUDES(mu_);
 
@@ -244,6 +262,9 @@ private:
     ketch::mutex& txn_stripe(int64_t producer_id) {
         return txn_stripes_[std::hash<int64_t>{}(producer_id) % txn_stripes_.size()];
     }
+    // txn_offsets_completed's commit: the store's committed offsets of the
+    // partitions `held` names, into the groups this broker serves.
+    bool refresh_committed(const std::map<std::string, group_offsets>& held, const txn_end_reads& reads) EXCLUDES(mu_);
     ketch::mutex txn_mu_;
     meta::txn_store* txn_store_ GUARDED_BY(txn_mu_) = nullptr;
     // producer id -> group -> offsets pending in its transaction

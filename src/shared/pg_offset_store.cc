@@ -126,6 +126,26 @@ result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::load
     return groups_where(" WHERE group_id = ANY($1::bytea[])", {bytea_array(groups)});
 }
 
+result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::pending_txn_keys(int64_t producer_id) {
+    std::lock_guard l(db_.mu());
+    auto c = db_.conn();
+    if (!c.ok()) return failure{c.error()};
+    auto rows = (*c)->exec(
+        "SELECT encode(group_id, 'hex'), encode(topic, 'hex'), partition FROM ketch_txn_offsets"
+        " WHERE producer_id = $1",
+        {std::to_string(producer_id)});
+    if (!rows.ok()) return failure{pg_failed("pending offsets", rows.error())};
+    std::vector<meta::stored_offset> out;
+    for (size_t i = 0; i < rows->rows.size(); ++i) {
+        meta::stored_offset o;
+        o.group = from_hex(rows->at(i, 0));
+        o.topic = from_hex(rows->at(i, 1));
+        o.partition = std::stoi(rows->at(i, 2));
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
 result<std::vector<std::string>, meta::store_error> pg_offset_store::group_ids() {
     std::lock_guard l(db_.mu());
     auto c = db_.conn();

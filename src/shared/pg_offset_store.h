@@ -72,6 +72,9 @@ public:
     // The rows of these groups only (the groups whose coordinator moved here).
     result<std::vector<meta::stored_offset>, meta::store_error> load_offsets_of(std::span<const std::string> groups);
     result<std::vector<meta::stored_group>, meta::store_error> load_groups_of(std::span<const std::string> groups);
+    // The (group, topic, partition) of the producer's transactional offsets
+    // still pending (ketch_txn_offsets); only those fields are set.
+    result<std::vector<meta::stored_offset>, meta::store_error> pending_txn_keys(int64_t producer_id);
     // Every group id that has a row or an offset.
     result<std::vector<std::string>, meta::store_error> group_ids();
 

@@ -260,11 +260,6 @@ SKIPS = {
     "test_topics.py::test_describe_cluster_is_the_one_broker": "pins one broker in DescribeCluster (cluster: "
                                                                "tests/cluster/test_membership.py)",
     "test_topics.py::test_kcat_metadata_listing_shows_broker_and_topics": "pins one broker in `kcat -L`'s listing",
-    "test_kafka_tools.py::test_transactional_message_copier_with_random_aborts_is_exactly_once":
-        "bug: a transaction's end reaches the group coordinator by NOTIFY (txn-end:<producer id>, "
-        "shared_engine::on_foreign_commit), possibly after the producer began its next transaction: that late "
-        "completion revokes the next TxnOffsetCommit's guard (INVALID_TXN_STATE) or commits or drops the next "
-        "transaction's pending offsets (the copiers then stall short of their count)",
     "test_kafka_tools.py::test_verifiable_share_consumers_split_the_records_exactly_once":
         "share groups on shared partitions are not offered (Not offered yet)",
     "test_transactions_v2.py": "reads one broker's traffic log (the console's /api/v1/traffic), which a cluster "
