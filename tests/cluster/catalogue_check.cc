@@ -14,18 +14,13 @@
 #include "cluster/commit_listener.h"
 #include "cluster/schema.h"
 
+#include "check.h"
+
 using namespace ketch::cluster;
+using ketch::check::expect;
+using ketch::check::failures;
 
 namespace {
-
-std::atomic<int> failures = 0;
-
-void expect(bool ok, const std::string& what) {
-    if (!ok) {
-        ++failures;
-        std::printf("FAIL %s\n", what.c_str());
-    }
-}
 
 staged_batch batch(const std::string& topic, int32_t p, int32_t count, int64_t pid = -1, int16_t epoch = -1,
                    int32_t seq = -1) {

@@ -15,18 +15,13 @@
 #include "shared/pg_credential_store.h"
 #include "shared/pg_quota_store.h"
 
+#include "check.h"
+
 using namespace ketch;
+using check::expect;
+using check::failures;
 
 namespace {
-
-int failures = 0;
-
-void expect(bool ok, const std::string& what) {
-    if (!ok) {
-        ++failures;
-        std::printf("FAIL %s\n", what.c_str());
-    }
-}
 
 // Names are bytes: a NUL, a quote and a byte that is not UTF-8 survive.
 const std::string k_odd = std::string("we\0ird'\xff", 8);

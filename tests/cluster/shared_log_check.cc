@@ -11,18 +11,13 @@
 #include "record/batch_builder.h"
 #include "shared/object_io.h"
 
+#include "check.h"
+
 using namespace ketch;
+using check::expect;
+using check::failures;
 
 namespace {
-
-int failures = 0;
-
-void expect(bool ok, const std::string& what) {
-    if (!ok) {
-        ++failures;
-        std::printf("FAIL %s\n", what.c_str());
-    }
-}
 
 bytes make_batch(int records, int64_t pid = -1, int32_t seq = -1) {
     record::batch_options o;

@@ -8,19 +8,14 @@
 #include "cluster/schema.h"
 #include "shared/sweeper.h"
 
+#include "check.h"
+
 using namespace ketch;
+using check::expect;
+using check::failures;
 using clk = std::chrono::system_clock;
 
 namespace {
-
-int failures = 0;
-
-void expect(bool ok, const std::string& what) {
-    if (!ok) {
-        ++failures;
-        std::printf("FAIL %s\n", what.c_str());
-    }
-}
 
 bool exists(objstore::s3_client& s3, const std::string& key) { return s3.get_object(key).ok(); }
 
