@@ -1,6 +1,19 @@
-"""What the Python benches share: the host's CPU steal and load, and writing a result."""
+"""What the Python benches share: the host's CPU steal and load, writing a result, and the
+client suite's broker fixtures (BrokerProcess) for the benches that start brokers."""
 
+import importlib.util
 import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def clients_conftest():
+    """tests/clients/conftest.py as a module (BrokerProcess, _ketch_binary, eventually)."""
+    spec = importlib.util.spec_from_file_location("ketch_clients_conftest", ROOT / "tests" / "clients" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def cpu_ticks():

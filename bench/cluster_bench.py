@@ -15,7 +15,6 @@ Prints a table and writes bench/results/cluster-<date>.json. Not a test: numbers
 The cost model built on these numbers is in docs/cluster.md ("what it costs").
 """
 
-import importlib.util
 import json
 import os
 import statistics
@@ -29,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "cluster"))
 
 import engines  # noqa: E402
+from benchlib import clients_conftest  # noqa: E402
 from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
 from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
 
@@ -40,14 +40,7 @@ RECORD = 1024
 PARTITIONS = 6
 
 
-def load_clients():
-    spec = importlib.util.spec_from_file_location("ketch_clients_conftest", ROOT / "tests" / "clients" / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-clients = load_clients()
+clients = clients_conftest()
 
 
 def start_brokers(work, n, pg=None, s3=None):

@@ -12,7 +12,6 @@ coordinator found by InitProducerId, one partition added with AddPartitionsToTxn
 Prints the numbers and writes bench/results/txn-verify-<date>.json. Not a test: numbers vary with the host.
 """
 
-import importlib.util
 import json
 import os
 import socket
@@ -28,6 +27,7 @@ sys.path.insert(0, str(ROOT / "tests" / "cluster"))
 sys.path.insert(0, str(ROOT / "tests" / "behavior"))
 
 import engines  # noqa: E402
+from benchlib import clients_conftest  # noqa: E402
 import kafka_wire as w  # noqa: E402
 from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
 
@@ -36,14 +36,7 @@ PRODUCES = int(os.environ.get("BENCH_PRODUCES", "200"))
 TOPIC, TXN = "verify-bench", "verify-bench-txn"
 
 
-def load_clients():
-    spec = importlib.util.spec_from_file_location("ketch_clients_conftest", ROOT / "tests" / "clients" / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-clients = load_clients()
+clients = clients_conftest()
 
 
 def call(sock, api_key, version, corr, body, flexible=False):
