@@ -37,7 +37,7 @@ std::unique_ptr<cluster_groups> cluster_groups::follow(cluster::membership& m, i
     store.set_holder(self, m.incarnation());
     coordinator.set_ownership(g.get());
     (void)g->on_change(*m.live());  // the groups owned now; any not taken is taken at its first request
-    m.set_change_listener(
+    m.add_change_listener(
         [p = g.get()](const cluster::broker_list&, const cluster::broker_list& after) { return p->on_change(after); });
     return g;
 }

@@ -11,17 +11,43 @@ cluster_txns::cluster_txns(cluster::membership& m, int32_t self, shared::pg_txn_
     : membership_(m), self_(self), store_(store), coordinator_(coordinator) {
     store_.set_holder(self, m.incarnation());
     coordinator_.set_ownership(this);
+    hook_->self = this;
+    m.add_change_listener([h = hook_](const cluster::broker_list&, const cluster::broker_list& after) {
+        std::lock_guard l(h->mu);
+        if (h->self) h->self->release_moved(after);
+        return true;
+    });
 }
 
-cluster_txns::~cluster_txns() { coordinator_.set_ownership(nullptr); }
+cluster_txns::~cluster_txns() {
+    {
+        std::lock_guard l(hook_->mu);
+        hook_->self = nullptr;
+    }
+    coordinator_.set_ownership(nullptr);
+}
 
-bool cluster_txns::owns(const std::string& id) const {
-    auto live = membership_.live();
+namespace {
+
+bool owner_is(const cluster::broker_list& live, const std::string& id, int32_t self) {
     std::vector<broker::listed_broker> l;
-    l.reserve(live->size());
-    for (auto& b : *live) l.push_back({b.node_id, {}, 0, {}});
+    l.reserve(live.size());
+    for (auto& b : live) l.push_back({b.node_id, {}, 0, {}});
     if (l.empty()) return true;  // this broker is always live to itself
-    return broker::owner_of(l, "txn:" + id).node_id == self_;
+    return broker::owner_of(l, "txn:" + id).node_id == self;
+}
+
+}  // namespace
+
+bool cluster_txns::owns(const std::string& id) const { return owner_is(*membership_.live(), id, self_); }
+
+void cluster_txns::release_moved(const cluster::broker_list& live) {
+    for (auto& id : store_.leased_ids()) {
+        if (owner_is(live, id, self_)) continue;
+        std::lock_guard l(take_mu_);
+        if (auto r = store_.release(id); !r.ok())
+            spdlog::warn("cluster: transactional id '{}' not given back: {}", id, r.error().message);
+    }
 }
 
 txn::txn_ownership::serving cluster_txns::serve(const std::string& id) {

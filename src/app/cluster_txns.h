@@ -7,6 +7,9 @@
 // owner is this broker are taken by the periodic timeout check, so a
 // coordinator that died has its prepared transactions completed and its
 // open ones aborted after their timeout by the broker that owns them now.
+// When the live set moves an id it holds to another broker, its lease is
+// given back at once (the owner cannot take a lease whose holder's session
+// is open: pg_txn_store::acquire).
 #pragma once
 
 #include <memory>
@@ -31,6 +34,16 @@ public:
 
 private:
     bool owns(const std::string& id) const;
+    // Gives back the leases of the ids `live` names another broker the owner of.
+    void release_moved(const cluster::broker_list& live);
+
+    // What the membership's heartbeat thread calls: cleared by the destructor
+    // (the membership outlives this object).
+    struct hook {
+        std::mutex mu;
+        cluster_txns* self = nullptr;
+    };
+    std::shared_ptr<hook> hook_ = std::make_shared<hook>();
 
     cluster::membership& membership_;
     const int32_t self_;

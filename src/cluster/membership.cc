@@ -203,11 +203,11 @@ bool membership::refresh() {
         std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.node_id < b.node_id; });
     }
     std::shared_ptr<const broker_list> before;
-    change_listener listener;
+    std::vector<change_listener> listeners;
     {
         std::lock_guard g(mu_);
         before = live_;
-        listener = listener_;
+        listeners = listeners_;
     }
     auto ids = [](const broker_list& l) {
         std::vector<int32_t> out;
@@ -222,7 +222,10 @@ bool membership::refresh() {
             if (connected.contains(b.node_id)) out.push_back(b);
         return std::make_shared<const broker_list>(std::move(out));
     };
-    if (listener && ids(*before) != ids(list) && !listener(*before, list)) {
+    bool ready = true;
+    if (ids(*before) != ids(list))
+        for (auto& l : listeners) ready = l(*before, list) && ready;
+    if (!ready) {
         std::lock_guard g(mu_);
         serving_ = connected_of(*before);
         return false;
@@ -233,9 +236,9 @@ bool membership::refresh() {
     return true;
 }
 
-void membership::set_change_listener(change_listener l) {
+void membership::add_change_listener(change_listener l) {
     std::lock_guard g(mu_);
-    listener_ = std::move(l);
+    listeners_.push_back(std::move(l));
 }
 
 }  // namespace ketch::cluster

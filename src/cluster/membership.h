@@ -65,7 +65,8 @@ public:
     // owner). false: not ready; live() keeps the old set and the change is
     // offered again after the next heartbeat.
     using change_listener = std::function<bool(const broker_list& before, const broker_list& after)>;
-    void set_change_listener(change_listener l);
+    // Listeners are called in the order added; the change is adopted when all answer true.
+    void add_change_listener(change_listener l);
 
 private:
     membership(membership_config cfg, std::unique_ptr<pg_connection> c, std::string cluster_id,
@@ -82,7 +83,7 @@ private:
     mutable std::mutex mu_;
     std::shared_ptr<const broker_list> live_;
     std::shared_ptr<const broker_list> serving_;
-    change_listener listener_;  // guarded by mu_; called without it
+    std::vector<change_listener> listeners_;  // guarded by mu_; called without it
     std::mutex stop_mu_;
     std::condition_variable stop_cv_;
     bool stop_ = false;

@@ -75,6 +75,28 @@ bool pg_txn_store::forget(const std::string& id) {
     return lost_.erase(id) > 0 || had;
 }
 
+status<meta::store_error> pg_txn_store::release(const std::string& id) {
+    std::string node, incarnation;
+    {
+        std::lock_guard l(lease_mu_);
+        if (!held_.contains(id)) return ok_v;
+        node = std::to_string(node_id_);
+        incarnation = incarnation_;
+    }
+    auto s =
+        db_.transaction("release transactional id lease", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+            auto r = pg.exec(
+                "DELETE FROM ketch_txn_leases WHERE transactional_id = $1::bytea AND node_id = $2 AND "
+                "incarnation = $3",
+                {to_bytea_hex(id), node, incarnation});
+            if (!r.ok()) return failure{r.error()};
+            return ok_v;
+        });
+    if (!s.ok()) return failure{s.error()};
+    (void)forget(id);
+    return ok_v;
+}
+
 std::vector<std::string> pg_txn_store::leased_ids() const {
     std::lock_guard l(lease_mu_);
     std::vector<std::string> out;
@@ -99,9 +121,15 @@ result<std::optional<meta::stored_txn>, meta::store_error> pg_txn_store::acquire
                 "$3, 1)"
                 " ON CONFLICT (transactional_id) DO UPDATE SET node_id = EXCLUDED.node_id,"
                 " incarnation = EXCLUDED.incarnation, epoch = ketch_txn_leases.epoch + 1, taken_at = now()"
+                // Not from a live holder: its heartbeat session (membership.cc's
+                // application_name) is gone, or it is this node (a restart).
+                " WHERE ketch_txn_leases.node_id = EXCLUDED.node_id OR NOT EXISTS (SELECT 1 FROM"
+                " pg_stat_activity a WHERE a.application_name = 'ketch-' || ketch_txn_leases.node_id || '-' ||"
+                " ketch_txn_leases.incarnation)"
                 " RETURNING epoch",
                 {to_bytea_hex(id), node, incarnation});
             if (!r.ok()) return failure{r.error()};
+            if (r->rows.empty()) return failure{cluster::pg_error{"held by another live broker", "", false}};
             epoch = std::stoll(r->at(0, 0));
             auto row = pg.exec(k_txn_columns, {to_bytea_hex(id)});
             if (!row.ok()) return failure{row.error()};

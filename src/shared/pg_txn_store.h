@@ -38,12 +38,17 @@ public:
 
     // Who this broker is (membership's node id and incarnation).
     void set_holder(int32_t node_id, std::string incarnation);
-    // Takes the id's lease and reads its state (nullopt: none stored).
+    // Takes the id's lease and reads its state (nullopt: none stored). Refused
+    // while another broker holds it and that broker's PostgreSQL session is
+    // open (it serves the id; this broker's view of the live set is behind).
     result<std::optional<meta::stored_txn>, meta::store_error> acquire(const std::string& id);
     bool holds(const std::string& id) const;
     // The epoch of the id's lease as taken here (0: not held).
     int64_t lease_epoch(const std::string& id) const;
     bool forget(const std::string& id);  // true if it was held or lost
+    // Gives the lease back (the id's owner is another broker now): its row is
+    // deleted if this broker still holds it, so the owner can take it.
+    status<meta::store_error> release(const std::string& id);
     std::vector<std::string> leased_ids() const;
     // Ids with a transaction not finished (Ongoing or a Prepare state).
     result<std::vector<std::string>, meta::store_error> unfinished_ids();

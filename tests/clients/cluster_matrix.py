@@ -119,11 +119,10 @@ def wait_created_everywhere(cluster, args, out, timeout_s=15.0):
 def every_broker_lists_every_broker(brokers, timeout_s=30):
     """Waits until each broker's Metadata lists all of them. A broker sees another join at
     its next membership refresh (--cluster-heartbeat-ms, 2 s): until then the brokers
-    disagree on which one coordinates a transactional id or a group, and a transactional
-    produce reaching a broker that wrongly believes it coordinates the id takes the id's
-    lease from the real coordinator (the first transaction then ends INVALID_TXN_STATE or
-    INVALID_PRODUCER_EPOCH). A cluster whose membership is settled is what the client
-    suite asks; brokers joining and leaving are tests/cluster's."""
+    disagree on which one coordinates a transactional id or a group (a broker that wrongly
+    believes it coordinates an id answers NOT_COORDINATOR while the real one holds it, and
+    the client retries). A cluster whose membership is settled is what the client suite
+    asks; brokers joining and leaving are tests/cluster's."""
     from confluent_kafka.admin import AdminClient
     deadline = time.monotonic() + timeout_s
     for b in brokers:
