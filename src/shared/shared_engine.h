@@ -229,6 +229,7 @@ public:
     int64_t log_start_offset() const override { return log_start_.load(); }
     int64_t local_log_start_offset() const override { return log_start_.load(); }
     int64_t log_end_offset() const override { return hwm_.load(); }
+    log::log_result<int64_t> current_log_end_offset() override;
     int64_t high_watermark() const override { return hwm_.load(); }
     int64_t last_stable_offset() const override { return std::min(lso_.load(), hwm_.load()); }
     uint64_t size_bytes() const override { return 0; }

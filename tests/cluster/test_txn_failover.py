@@ -171,12 +171,17 @@ def read_committed(broker, topic):
 HALF = TOTAL // 2
 
 
+def input_leaders(broker, topic):
+    """{partition: leader node id} as the broker's metadata says."""
+    md = AdminClient({"bootstrap.servers": broker.bootstrap}).list_topics(topic, timeout=10)
+    return {p: m.leader for p, m in md.topics[topic].partitions.items()}
+
+
 def group_holder(postgres, group):
     rows = postgres.psql("SELECT node_id FROM ketch_group_leases WHERE group_id = convert_to('%s', 'UTF8')" % group)
     return int(rows[0]) if rows else None
 
 
-@pytest.mark.skip(reason="bug: read_committed output got inputs twice (docs/cluster.md, Not offered yet)")
 def test_java_v2_consume_transform_produce_survives_its_coordinator_killed(start_broker, postgres):
     """The same pattern with the Java KafkaProducer 4.3.1 at transaction
     version 2 (KIP-890: partitions added by the partitions' brokers at the
@@ -191,7 +196,14 @@ def test_java_v2_consume_transform_produce_survives_its_coordinator_killed(start
     resume (as Kafka Streams restarts a task's producer under exactly-once
     v2). Kafka: TransactionsBounceTest.scala; the coordinator's side:
     TransactionCoordinator.scala (handleInitProducerId fencing an ongoing
-    transaction, endTransaction's epoch bump)."""
+    transaction, endTransaction's epoch bump).
+
+    The leader of an input partition is killed too (added when the
+    coordinators lead none): the consumer asks the partition's new leader
+    where its epoch ends (OffsetForLeaderEpoch) and seeks back to an end
+    below its position. A broker that had never served the partition
+    answered 0, and the first half of those partitions was transformed
+    twice (test_offset_for_leader_epoch.py)."""
     import threading
     import types
 
@@ -232,12 +244,18 @@ def test_java_v2_consume_transform_produce_survives_its_coordinator_killed(start
         # The first half transformed and committed; the application waits for more.
         clients.wait_for(lambda: committed_count(watcher, "v2-in") == HALF or None, timeout=120, interval=0.2,
                          what="the first half committed")
-        coordinators = {txn_holder(postgres, "v2-txn"), group_holder(postgres, "v2-group")}
-        assert coordinators <= set(brokers), "brokers hold the transactional id's and the group's leases"
-        for n in coordinators:
+        killed = {txn_holder(postgres, "v2-txn"), group_holder(postgres, "v2-group")}
+        assert killed <= set(brokers), "brokers hold the transactional id's and the group's leases"
+        # And the leader of an input partition the application read: its new
+        # leader is asked where the partition ends (OffsetForLeaderEpoch).
+        leaders = input_leaders(brokers[1], "v2-in")
+        if not killed & set(leaders.values()):
+            killed.add(leaders[0])
+        for n in killed:
             brokers[n].stop(signal.SIGKILL)
-        survivors = {n: b for n, b in brokers.items() if n not in coordinators}
-        print("coordinators %s killed with %d of %d committed" % (sorted(coordinators), HALF, TOTAL))
+        survivors = {n: b for n, b in brokers.items() if n not in killed}
+        assert survivors
+        print("brokers %s killed with %d of %d committed (input leaders %s)" % (sorted(killed), HALF, TOTAL, leaders))
         survivor = next(iter(survivors.values()))
         assert len(produce(survivor, "v2-in", records[HALF:], PARTITIONS)) == TOTAL - HALF
     finally:
