@@ -12,8 +12,7 @@ std::string str(int64_t v) { return std::to_string(v); }
 
 // Inside the caller's transaction, the partition's row locked: the log start
 // becomes `target` (if further), the rows below it go, the brokers hear of it.
-result<retention_outcome, pg_error> advance(pg_connection& c, const partition_key& tp, int64_t start,
-                                            int64_t target) {
+result<retention_outcome, pg_error> advance(pg_connection& c, const partition_key& tp, int64_t start, int64_t target) {
     retention_outcome out{std::max(start, target), target > start, 0};
     if (out.moved) {
         auto u = c.exec("UPDATE ketch_partitions SET log_start_offset = $3 WHERE topic_id = $1 AND partition = $2",
@@ -29,9 +28,8 @@ result<retention_outcome, pg_error> advance(pg_connection& c, const partition_ke
                     with(key(tp), {str(out.log_start_offset)}));
     if (!a.ok()) return failure{a.error()};
     if (out.moved) {
-        auto n = c.exec("SELECT pg_notify('ketch_commit', $1)",
-                        {std::string(k_log_start_prefix) + tp.topic_id + ":" + str(tp.partition) + ":" +
-                         str(out.log_start_offset)});
+        auto n = c.exec("SELECT pg_notify('ketch_commit', $1)", {std::string(k_log_start_prefix) + tp.topic_id + ":" +
+                                                                 str(tp.partition) + ":" + str(out.log_start_offset)});
         if (!n.ok()) return failure{n.error()};
     }
     return out;

@@ -10,7 +10,7 @@ namespace {
 constexpr const char* k_janitor_lock = "7263541209912";
 
 // The tables whose rows are a partition's (topic_id, partition), batches first.
-constexpr const char* k_partition_tables[] = {"ketch_batches",       "ketch_producer_batches",  "ketch_txn_open",
+constexpr const char* k_partition_tables[] = {"ketch_batches",      "ketch_producer_batches",  "ketch_txn_open",
                                               "ketch_aborted_txns", "ketch_txn_marker_epochs", "ketch_partitions"};
 
 }  // namespace
@@ -44,7 +44,8 @@ result<gc_result, std::string> collect_garbage(objstore::s3_client& s3, cluster:
     for (const char* table : k_partition_tables) {
         auto d = pg.exec(std::string("DELETE FROM ") + table +
                          " x WHERE NOT EXISTS (SELECT 1 FROM ketch_topics t WHERE t.topic_id = x.topic_id)");
-        if (!d.ok()) return failure{std::string("dropping deleted topics' rows of ") + table + ": " + d.error().message};
+        if (!d.ok())
+            return failure{std::string("dropping deleted topics' rows of ") + table + ": " + d.error().message};
         if (table == std::string("ketch_batches")) out.topic_rows_dropped = d->affected;
     }
     // One statement, one snapshot: a commit's object row and its index rows
@@ -100,9 +101,9 @@ void janitor::pass() {
     auto& pg = *pg_;
     auto lock = pg.exec(std::string("SELECT pg_try_advisory_lock(") + k_janitor_lock + ")");
     if (!lock.ok() || lock->at(0, 0) != "t") return;  // another broker works (or PostgreSQL failed: next time)
-    const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
+    const int64_t now_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     if (cfg_.limits_of) {
         auto r = apply_retention_all(pg, cfg_.limits_of, now_ms);
         if (!r.ok()) spdlog::warn("cluster: janitor: {}", r.error());
