@@ -321,6 +321,11 @@ void add_cluster_settings(settings& a, options& o) {
     positive("cluster-gc-grace-ms", o.cluster_gc_grace_ms,
              "cluster mode: an object no index row references (retention, DeleteRecords, a deleted topic) is "
              "deleted this long after (fetches that read the index before still find it)");
+    a.option("cluster-merge-bytes", o.cluster_merge_bytes,
+             "cluster mode: a partition's batches in objects smaller than this are merged into objects of up to 8 "
+             "times this, with retention (0: never)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
 }
 }  // namespace
 

@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/uuid.h"
+#include "shared/merger.h"
+
 namespace ketch::shared {
 
 namespace {
@@ -108,6 +111,7 @@ void janitor::pass() {
         auto r = apply_retention_all(pg, cfg_.limits_of, now_ms);
         if (!r.ok()) spdlog::warn("cluster: janitor: {}", r.error());
     }
+    if (cfg_.merge_bytes) merge();
     auto g = collect_garbage(s3_, pg, cfg_.grace);
     (void)pg.exec(std::string("SELECT pg_advisory_unlock(") + k_janitor_lock + ")");
     if (!g.ok()) return spdlog::warn("cluster: janitor: {}", g.error());
@@ -116,6 +120,16 @@ void janitor::pass() {
     if (g->marked_dead || g->deleted)
         spdlog::info("cluster: garbage collection: {} object(s) dead, {} deleted after the grace period",
                      g->marked_dead, g->deleted);
+}
+
+void janitor::merge() {
+    // Keys unique to this pass: data/merged-<node>-<random>-<sequence>.
+    const std::string prefix = "data/merged-" + std::to_string(cfg_.node_id) + "-" + uuid::random().to_base64() + "-";
+    auto m = merge_small_objects(s3_, *pg_, cfg_.merge_bytes, 8 * cfg_.merge_bytes, prefix);
+    if (!m.ok()) return spdlog::warn("cluster: janitor: merging: {}", m.error());
+    if (m->objects_written)
+        spdlog::info("cluster: merged {} batch(es) of small objects into {} object(s)", m->batches_moved,
+                     m->objects_written);
 }
 
 }  // namespace ketch::shared

@@ -5,6 +5,7 @@
 // - retention: every partition of a topic whose cleanup.policy has delete
 //   gets cluster::apply_retention (its log start moves by metadata, the
 //   index rows below it go);
+// - small-object merging (shared/merger.h), with --cluster-merge-bytes;
 // - the rows of deleted topics go (their batches, offsets, producers' and
 //   transactions' rows);
 // - garbage collection: an object no index row references any more is
@@ -62,6 +63,8 @@ struct janitor_config {
     std::chrono::milliseconds interval{300000};  // --retention-check-ms (log.retention.check.interval.ms)
     std::chrono::milliseconds grace{600000};     // --cluster-gc-grace-ms
     limits_of_topic limits_of;
+    uint64_t merge_bytes = 0;  // --cluster-merge-bytes: objects smaller are merged (0: never)
+    int32_t node_id = 0;       // in merged objects' keys
 };
 
 class janitor {
@@ -74,6 +77,7 @@ public:
 private:
     void run();
     void pass();
+    void merge();
 
     const janitor_config cfg_;
     objstore::s3_client s3_;

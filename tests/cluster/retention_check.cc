@@ -1,4 +1,4 @@
-// Drives cluster::apply_retention, move_log_start and shared::collect_garbage
+// Drives cluster::apply_retention, move_log_start, shared::collect_garbage and merge_small_objects
 // against PostgreSQL and moto (tests/cluster/test_retention.py):
 // ./retention_check POSTGRES_URL S3_URL. Prints "ok", or one line per check
 // that did not hold and exits non-zero.
@@ -11,6 +11,7 @@
 #include "cluster/schema.h"
 #include "objstore/s3_url.h"
 #include "shared/janitor.h"
+#include "shared/merger.h"
 
 #include "check.h"
 
@@ -111,6 +112,37 @@ void size_retention_and_delete_records(objstore::s3_client& s3, cluster::pg_conn
     expect(exists(s3, "data/c"), "other partitions' objects stay");
 }
 
+// Four objects each holding a batch of M-0 and of M-1 merged into one object per partition.
+void merging(objstore::s3_client& s3, cluster::pg_connection& pg) {
+    const cluster::partition_key m0{"M", 0}, m1{"M", 1};
+    std::string want0;
+    for (int i = 0; i < 4; ++i) {
+        const std::string key = "data/m" + std::to_string(i), mine(50, char('a' + i));
+        want0 += mine;
+        expect(s3.put_object(key, "0123456789" + mine + std::string(50, 'z'), true).ok(), "put " + key);
+        auto c = cluster::commit_flush(pg, {key, 110, 1, {{m0, 10, 10, 50, now_ms()}, {m1, 10, 60, 50, now_ms()}}});
+        expect(c.ok(), "commit " + key);
+    }
+    auto m = shared::merge_small_objects(s3, pg, 1000, 8000, "data/merged-check-");
+    expect(m.ok() && m->objects_written == 2 && m->batches_moved == 8, "one merged object per partition");
+    auto rows = cluster::find_batches(pg, m0, 0, 1 << 20);
+    expect(rows.ok() && rows->size() == 4, "M-0 still has its four batches");
+    if (rows.ok() && rows->size() == 4) {
+        bool one = true;
+        for (size_t i = 0; i < 4; ++i)
+            one &= (*rows)[i].object_key == rows->front().object_key && (*rows)[i].byte_offset == 50 * i &&
+                   (*rows)[i].base_offset == int64_t(10 * i);
+        expect(one, "M-0's rows point into one object, one batch after another");
+        auto body = s3.get_object(rows->front().object_key);
+        expect(body.ok() && *body == want0, "the merged object holds M-0's batches' bytes");
+    }
+    auto again = shared::merge_small_objects(s3, pg, 1000, 8000, "data/merged-check-again-");
+    expect(again.ok() && again->objects_written == 0, "nothing left to merge");
+    for (int pass = 0; pass < 2; ++pass) (void)shared::collect_garbage(s3, pg, milliseconds(0));
+    for (int i = 0; i < 4; ++i) expect(!exists(s3, "data/m" + std::to_string(i)), "the merged-away objects go");
+    expect(exists(s3, "data/merged-check-0") && exists(s3, "data/merged-check-1"), "the merged objects stay");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -122,14 +154,15 @@ int main(int argc, char** argv) {
     objstore::s3_client s3(*loc, objstore::credentials_from_environment());
     auto topics = (*pg)->exec(
         "INSERT INTO ketch_topics (topic_id, name, partitions, replication_factor, created_ms) "
-        "VALUES ('T', 't', 2, 1, 0), ('D', 'd', 1, 1, 0)");
+        "VALUES ('T', 't', 2, 1, 0), ('D', 'd', 1, 1, 0), ('M', 'm', 2, 1, 0)");
     if (!topics.ok()) return std::printf("FAIL topics: %s\n", topics.error().message.c_str()), 1;
     time_retention_and_gc(s3, **pg);
     size_retention_and_delete_records(s3, **pg);
-    // The last topic deleted: its objects go too, and no row is left for the brokers of the test.
-    expect((*pg)->exec("DELETE FROM ketch_topics WHERE topic_id = 'T'").ok(), "delete topic T");
+    merging(s3, **pg);
+    // The last topics deleted: its objects go too, and no row is left for the brokers of the test.
+    expect((*pg)->exec("DELETE FROM ketch_topics").ok(), "delete topics T and M");
     for (int pass = 0; pass < 2; ++pass) (void)shared::collect_garbage(s3, **pg, std::chrono::milliseconds(0));
-    expect(!exists(s3, "data/c"), "the deleted topic's last object is gone");
+    expect(!exists(s3, "data/c") && !exists(s3, "data/merged-check-0"), "the deleted topics' objects are gone");
     auto left = (*pg)->exec("SELECT (SELECT count(*) FROM ketch_objects) + (SELECT count(*) FROM ketch_partitions)");
     expect(left.ok() && left->at(0, 0) == "0", "no object or partition row is left");
     if (failures) return 1;
