@@ -232,6 +232,14 @@ CREATE TABLE ketch_client_quotas (
     PRIMARY KEY (entity, key)
 );
 )sql",
+    // 10: garbage collection of objects (shared/janitor.h): an object no
+    // index row references any more (retention, DeleteRecords, a deleted
+    // topic) is marked dead with the time, and deleted from the object store
+    // only once the grace period has passed since.
+    R"sql(
+ALTER TABLE ketch_objects ADD COLUMN dead_since timestamptz;
+CREATE INDEX ketch_objects_dead_since ON ketch_objects (dead_since) WHERE dead_since IS NOT NULL;
+)sql",
 };
 
 }  // namespace

@@ -156,6 +156,7 @@ private:
     void on_foreign_commit(const std::string& object_key);
     // A NOTIFY of set_on_notice's or set_on_topics' (or k_listening_again): true when handled.
     bool on_notice(const std::string& payload);
+    void on_log_start(const std::string& payload);
     void woke(const std::string& topic, int32_t partition);
     bool local(const partition::topic_partition& tp) const {
         return cfg_.local && cfg_.is_local && cfg_.is_local(tp.topic);
