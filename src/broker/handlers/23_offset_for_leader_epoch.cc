@@ -6,6 +6,12 @@
 // leader), so the epoch cache is {0 -> 0} from the partition's creation:
 // epoch 0 ends at the log end offset, a later epoch is unknown (-1, -1), and
 // and an undefined epoch (-1) has no end offset.
+// Cluster mode: any broker answers for any partition, and a consumer asks
+// when its partition's leader changed (KIP-320 validation): the end must be
+// the committed one, read again from PostgreSQL, and never 0 for a partition
+// this broker has not opened yet — librdkafka takes an end below its position
+// for a truncation and seeks back to it (it re-read a partition from 0).
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "meta/topic_registry.h"
 #include "partition/service.h"
@@ -14,6 +20,19 @@ namespace ketch::broker {
 
 using namespace kafka;
 
+namespace {
+
+// The partition's log end offset as committed; KAFKA_STORAGE_ERROR when it
+// cannot be read.
+result<int64_t, error_code> log_end(request_context& ctx, const meta::resolved_topic& t, int32_t partition) {
+    auto part = ctx.broker.partitions.open_for_read(t, partition);
+    if (!part.ok()) return failure{part.error()};
+    if (!part->store->refresh_offsets().ok()) return failure{error_code::kafka_storage_error};
+    return part->store->log_end_offset();
+}
+
+}  // namespace
+
 awaitable<offset_for_leader_epoch_response> handle_offset_for_leader_epoch(request_context& ctx,
                                                                            offset_for_leader_epoch_request& req) {
     auto& b = ctx.broker;
@@ -21,38 +40,44 @@ awaitable<offset_for_leader_epoch_response> handle_offset_for_leader_epoch(reque
     // KafkaApis.handleOffsetForLeaderEpochRequest: CLUSTER_ACTION on the
     // cluster, else DESCRIBE on each topic (KIP-320 consumers).
     const bool cluster_action = ctx.authorize_cluster(security::acl_operation::cluster_action);
-    for (auto& rt : req.topics) {
-        auto& tr = resp.topics.emplace_back();
-        tr.topic = rt.topic;
-        auto t = b.topics.by_name(rt.topic);
-        const bool denied = !cluster_action &&
-                            !ctx.authorize(security::acl_operation::describe, security::resource_type::topic, rt.topic);
-        for (auto& rp : rt.partitions) {
-            auto& out = tr.partitions.emplace_back();
-            out.partition = rp.partition;
-            out.leader_epoch = -1;
-            out.end_offset = -1;
-            if (denied) {
-                out.error_code = code(error_code::topic_authorization_failed);
-                continue;
+    // Off the reactor in cluster mode (each end is a PostgreSQL query).
+    co_await reads_call(b, [&] {
+        for (auto& rt : req.topics) {
+            auto& tr = resp.topics.emplace_back();
+            tr.topic = rt.topic;
+            auto t = b.topics.find(rt.topic);
+            const bool denied = !cluster_action && !ctx.authorize(security::acl_operation::describe,
+                                                                  security::resource_type::topic, rt.topic);
+            for (auto& rp : rt.partitions) {
+                auto& out = tr.partitions.emplace_back();
+                out.partition = rp.partition;
+                out.leader_epoch = -1;
+                out.end_offset = -1;
+                if (denied) {
+                    out.error_code = code(error_code::topic_authorization_failed);
+                    continue;
+                }
+                if (!t || rp.partition < 0 || rp.partition >= t->t.partition_count) {
+                    out.error_code = code(error_code::unknown_topic_or_partition);
+                    continue;
+                }
+                if (auto e = partition::service::check_leader_epoch(rp.current_leader_epoch); e != error_code::none) {
+                    out.error_code = code(e);
+                    continue;
+                }
+                // A KRaft leader starts its epoch cache with (epoch, log end) on election, so
+                // even an empty partition answers epoch 0 (recorded: adminapis ofle-v4).
+                if (rp.leader_epoch < 0 || rp.leader_epoch > partition::k_leader_epoch) continue;
+                auto end = log_end(ctx, *t, rp.partition);
+                if (!end.ok()) {
+                    out.error_code = code(end.error());
+                    continue;
+                }
+                out.leader_epoch = partition::k_leader_epoch;
+                out.end_offset = *end;
             }
-            if (!t || rp.partition < 0 || rp.partition >= t->partition_count) {
-                out.error_code = code(error_code::unknown_topic_or_partition);
-                continue;
-            }
-            if (auto e = partition::service::check_leader_epoch(rp.current_leader_epoch); e != error_code::none) {
-                out.error_code = code(e);
-                continue;
-            }
-            auto store = b.partitions.find(t->name, rp.partition);
-            int64_t end = store ? store->log_end_offset() : 0;
-            // A KRaft leader starts its epoch cache with (epoch, log end) on election, so
-            // even an empty partition answers epoch 0 (recorded: adminapis ofle-v4).
-            if (rp.leader_epoch < 0 || rp.leader_epoch > partition::k_leader_epoch) continue;
-            out.leader_epoch = partition::k_leader_epoch;
-            out.end_offset = end;
         }
-    }
+    });
     co_return resp;
 }
 
