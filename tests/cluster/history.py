@@ -11,7 +11,10 @@ What is recorded (History):
 - delivered(consumer, topic, partition, offset, key, value): what a consumer
   of a group got during the run (optional);
 - committed(consumer, topic, partition, offset): a consumer of the group had
-  this offset commit acknowledged (optional; in order with the deliveries).
+  this offset commit acknowledged (optional; in order with the deliveries);
+- assigned(consumer, topic, partition, offset): a consumer was given the
+  partition and the group's committed offset read then (OffsetFetch; -1
+  none) (optional).
 
 check() returns the violations (empty: the history holds):
 1. the read-back of each partition is in offset order, each offset once,
@@ -32,7 +35,9 @@ check() returns the violations (empty: the history holds):
 7. every acknowledged offset commit of a partition covers only records the
    group had been delivered before it (no committed gap), and no record
    below a partition's committed offset is delivered again after that
-   commit (no duplicate beyond at-least-once redelivery).
+   commit (no duplicate beyond at-least-once redelivery), and the committed
+   offset a consumer reads when given a partition is not below one already
+   acknowledged (a stale offset fetch).
 
 Values must be unique across the run (they identify records).
 
@@ -68,6 +73,9 @@ class History:
     def committed(self, consumer, topic, partition, offset):
         self.events.append(("committed", consumer, topic, partition, offset, None, None))
 
+    def assigned(self, consumer, topic, partition, offset):
+        self.events.append(("assigned", consumer, topic, partition, offset, None, None))
+
     def dump(self, path):
         enc = lambda b: None if b is None else b.hex()  # noqa: E731
         with open(path, "w") as f:
@@ -80,8 +88,8 @@ class History:
                 f.write(json.dumps({"t": "read", "topic": t, "partition": q,
                                     "records": [[o, enc(k), enc(v)] for o, k, v in recs]}) + "\n")
             for kind, c, t, q, o, k, v in self.events:
-                if kind == "committed":
-                    f.write(json.dumps({"t": "committed", "consumer": c, "topic": t, "partition": q,
+                if kind != "delivered":
+                    f.write(json.dumps({"t": kind, "consumer": c, "topic": t, "partition": q,
                                         "offset": o}) + "\n")
                     continue
                 f.write(json.dumps({"t": "delivered", "consumer": c, "topic": t, "partition": q, "offset": o,
@@ -102,8 +110,8 @@ class History:
                     h.read_back(e["topic"], e["partition"], [(o, dec(k), dec(v)) for o, k, v in e["records"]])
                 elif e["t"] == "delivered":
                     h.delivered(e["consumer"], e["topic"], e["partition"], e["offset"], dec(e["key"]), dec(e["value"]))
-                elif e["t"] == "committed":
-                    h.committed(e["consumer"], e["topic"], e["partition"], e["offset"])
+                elif e["t"] in ("committed", "assigned"):
+                    getattr(h, e["t"])(e["consumer"], e["topic"], e["partition"], e["offset"])
         return h
 
     def check(self, limit=20):
@@ -170,7 +178,7 @@ class History:
                     bad("undelivered", "%s-%d@%d (%r) acknowledged, never delivered to the group" % (t, p, o, v))
         self._check_commits(bad)
         return [m for kind in ("order", "lost", "duplicate", "invented", "reordered", "undelivered",
-                               "commit gap", "redelivered")
+                               "commit gap", "stale offset fetch", "redelivered")
                 for m in ("%s: %s" % (kind, x) for x in out[kind])]
 
     def _check_commits(self, bad):
@@ -183,6 +191,11 @@ class History:
                 if o < committed.get((t, p), -1):
                     bad("redelivered", "%s got %s-%d@%d after the group committed %d" % (c, t, p, o, committed[(t, p)]))
                 got[(t, p)].add(o)
+                continue
+            if kind == "assigned":
+                if (t, p) in committed and o < committed[(t, p)]:
+                    bad("stale offset fetch", "%s was given %s-%d with committed offset %d after the group committed %d"
+                        % (c, t, p, o, committed[(t, p)]))
                 continue
             lo = max(first.get((t, p), 0), committed.get((t, p), first.get((t, p), 0)))
             missing = [x for x in range(lo, o) if x not in got[(t, p)]]

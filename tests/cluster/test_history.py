@@ -97,3 +97,12 @@ def test_a_redelivery_below_the_committed_offset_is_found():
     assert h.check() == []
     h.delivered("c2", "t", 0, 1, b"k2", b"v2")  # below it: the commit was lost
     assert kinds(h) == ["redelivered"]
+
+
+def test_a_stale_offset_fetch_is_found():
+    h = clean()
+    h.committed("c", "t", 0, 2)
+    h.assigned("c2", "t", 0, 2)  # what was committed: fine
+    assert h.check() == []
+    h.assigned("c2", "t", 0, -1)  # as if nothing had been committed
+    assert kinds(h) == ["stale offset fetch"]
