@@ -71,15 +71,15 @@ public:
     virtual log::log_result<log::read_result> read(int64_t offset, uint64_t max_bytes,
                                                    const log::read_options& opts) = 0;
 
+    // Cluster mode: read the offsets again where another broker moves them
+    // (its commits' notifications can be missed: a reconnecting listener, a
+    // failed query), so that what follows answers the committed state. A
+    // local log knows its own.
+    virtual log::log_status refresh_offsets() { return ok_v; }
+
     virtual int64_t log_start_offset() const = 0;
     virtual int64_t local_log_start_offset() const = 0;
     virtual int64_t log_end_offset() const = 0;
-    // The log end offset as the partition's authority holds it now (for
-    // OffsetForLeaderEpoch, whose answer a consumer takes as the end of its
-    // epoch: below its position it seeks back there). The local log is its
-    // own authority; the shared log reads its catalogue, since what a broker
-    // holds in memory may lag other brokers' commits, or be absent.
-    virtual log::log_result<int64_t> current_log_end_offset() { return log_end_offset(); }
     virtual int64_t high_watermark() const = 0;
     virtual int64_t last_stable_offset() const = 0;
     virtual uint64_t size_bytes() const = 0;

@@ -38,9 +38,9 @@ result<std::vector<row>, std::string> small_rows(cluster::pg_connection& pg, con
 }
 
 // Moves `rows` to `key` (whose bytes were stored, `offsets` where each row's batch starts) in one transaction.
-result<int64_t, std::string> swap(cluster::pg_connection& pg, const std::string& topic_id,
-                                  const std::string& partition, const std::vector<row>& rows,
-                                  const std::vector<uint64_t>& offsets, const std::string& key, uint64_t size) {
+result<int64_t, std::string> swap(cluster::pg_connection& pg, const std::string& topic_id, const std::string& partition,
+                                  const std::vector<row>& rows, const std::vector<uint64_t>& offsets,
+                                  const std::string& key, uint64_t size) {
     std::vector<std::string> base, old_key, old_off, new_off;
     for (size_t i = 0; i < rows.size(); ++i) {
         base.push_back(std::to_string(rows[i].base_offset));
@@ -93,8 +93,8 @@ result<merge_result, std::string> merge_small_objects(objstore::s3_client& s3, c
             size_t to = from;
             uint64_t fetched = 0;  // bounds memory: the objects read for this run
             bodies.clear();
-            for (; to < rows->size() && (run.empty() || (body.size() + (*rows)[to].byte_length <= max_bytes &&
-                                                         fetched < 4 * max_bytes));
+            for (; to < rows->size() &&
+                   (run.empty() || (body.size() + (*rows)[to].byte_length <= max_bytes && fetched < 4 * max_bytes));
                  ++to) {
                 const auto& r = (*rows)[to];
                 auto& b = bodies[r.object_key];
@@ -104,7 +104,8 @@ result<merge_result, std::string> merge_small_objects(objstore::s3_client& s3, c
                     b = std::make_shared<const std::string>(std::move(*got));
                     fetched += b->size();
                 }
-                if (r.byte_offset + r.byte_length > b->size()) return failure{r.object_key + " is shorter than its index"};
+                if (r.byte_offset + r.byte_length > b->size())
+                    return failure{r.object_key + " is shorter than its index"};
                 offsets.push_back(body.size());
                 body.append(*b, r.byte_offset, r.byte_length);
                 run.push_back(r);

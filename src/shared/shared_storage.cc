@@ -102,14 +102,14 @@ log::log_result<bytes> shared_storage::read_bytes(cluster::pg_connection& c, int
     return out;
 }
 
-log::log_result<int64_t> shared_storage::current_log_end_offset() {
+log::log_status shared_storage::refresh_offsets() {
     auto c = engine_.pool().take();
     if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
     lease l{engine_.pool(), std::move(*c)};
     auto offs = cluster::read_offsets(*l.c, key_);
     if (!offs.ok()) return failure{pg_failed(offs.error().message)};
     observe(offs->log_start_offset, offs->high_watermark, offs->first_unstable);
-    return hwm_.load();
+    return ok_v;
 }
 
 log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t max_bytes,

@@ -59,13 +59,12 @@ void answer_topic(request_context& ctx, const request::offset_for_leader_topic& 
             out.error_code = code(part.error());
             continue;
         }
-        auto end = part->store->current_log_end_offset();
-        if (!end.ok()) {
+        if (!part->store->refresh_offsets().ok()) {
             out.error_code = code(error_code::kafka_storage_error);  // retriable: the client asks again
             continue;
         }
         out.leader_epoch = partition::k_leader_epoch;
-        out.end_offset = *end;
+        out.end_offset = part->store->log_end_offset();
     }
 }
 
