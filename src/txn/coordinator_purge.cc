@@ -29,8 +29,7 @@ transaction_coordinator::purge_result transaction_coordinator::purge(
         }
     }
     for (auto& [id, f] : doomed)
-        if (end_internal_v2(id, f.producer_id, f.producer_epoch, false, false).error == error_code::none)
-            ++out.aborted;
+        if (end_internal_v2(id, f.producer_id, f.producer_epoch, false, false).error == error_code::none) ++out.aborted;
     for (auto& id : ids) {
         wait_completed(id, deadline);
         (remove_if_idle(id) ? out.removed : out.left) += 1;
