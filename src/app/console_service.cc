@@ -29,6 +29,41 @@ bool is_loopback_host(const std::string& host) {
     return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0;
 }
 
+// The console's view of the broker: what its resources read (console/context.h).
+static void fill_context(console::context& c, const options& opt, const console_inputs& in) {
+    c.node_id = opt.node_id;
+    c.data_dir = opt.data_dir;
+    c.schema_registry_url = in.schema_registry_url;
+    c.started = in.started;
+    c.started_unix_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch() -
+                                                              (std::chrono::steady_clock::now() - in.started))
+            .count();
+    c.metrics = &in.metrics;
+    c.connections = &in.connections;
+    c.traffic = in.traffic;
+    c.faults = in.faults;
+    c.client_software = in.client_software;
+    c.telemetry = in.telemetry;
+    c.segments = in.segments;
+    if (in.security) {
+        c.tenants = in.security->tenant_catalog();
+        c.tokens = &in.security->tokens();
+    }
+    c.purge_transactions = in.purge_transactions;
+    if (in.decode_framed)
+        c.decode_framed = [decode = in.decode_framed](byte_view b) -> nlohmann::json {
+            auto d = decode(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
+            if (!d) return nullptr;
+            auto value = nlohmann::json::parse(d->json, nullptr, false);
+            if (value.is_discarded()) return nullptr;
+            return {{"schema_id", d->schema_id}, {"schema_type", d->schema_type}, {"json", std::move(value)}};
+        };
+    for (auto& e : in.endpoints)
+        c.listeners.push_back({e.name, e.protocol, e.host, uint16_t(e.port),
+                               e.advertised_host + ":" + std::to_string(e.advertised_port)});
+}
+
 console_handle start_console(const options& opt, console_inputs in) {
     console_handle h;
     if (!opt.console) return h;
@@ -55,35 +90,8 @@ console_handle start_console(const options& opt, console_inputs in) {
             auto* e = broker::find_handler(key);
             return e ? e->max_version : int16_t(-1);
         });
-        auto& c = r->ctx;
-        c.kafka = r->kafka.get();
-        c.node_id = opt.node_id;
-        c.data_dir = opt.data_dir;
-        c.schema_registry_url = in.schema_registry_url;
-        c.started = in.started;
-        c.started_unix_ms =
-            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch() -
-                                                                  (std::chrono::steady_clock::now() - in.started))
-                .count();
-        c.metrics = &in.metrics;
-        c.connections = &in.connections;
-        c.traffic = in.traffic;
-        c.faults = in.faults;
-        c.client_software = in.client_software;
-        c.telemetry = in.telemetry;
-        c.segments = in.segments;
-        c.tenants = in.tenants;
-        if (in.decode_framed)
-            c.decode_framed = [decode = in.decode_framed](byte_view b) -> nlohmann::json {
-                auto d = decode(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
-                if (!d) return nullptr;
-                auto value = nlohmann::json::parse(d->json, nullptr, false);
-                if (value.is_discarded()) return nullptr;
-                return {{"schema_id", d->schema_id}, {"schema_type", d->schema_type}, {"json", std::move(value)}};
-            };
-        for (auto& e : in.endpoints)
-            c.listeners.push_back({e.name, e.protocol, e.host, uint16_t(e.port),
-                                   e.advertised_host + ":" + std::to_string(e.advertised_port)});
+        r->ctx.kafka = r->kafka.get();
+        fill_context(r->ctx, opt, in);
         http::server_options sopt;
         sopt.threads = 2;
         sopt.max_body_bytes = 1024 * 1024;

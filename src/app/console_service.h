@@ -20,6 +20,7 @@
 #include "app/broker_properties.h"
 #include "app/options.h"
 #include "app/schema_registry.h"
+#include "app/security_services.h"
 #include "console/context.h"
 #include "fault/registry.h"
 #include "inspect/traffic_ring.h"
@@ -55,7 +56,10 @@ struct console_inputs {
     telemetry::client_metrics_manager* telemetry = nullptr;  // KIP-714 client metrics (Clients page)
     fault::registry* faults = nullptr;                       // --faults; null: off
     std::function<std::vector<console::segment_row>(const std::string&, int32_t)> segments;  // of the local logs
-    tenant::catalog* tenants = nullptr;  // --tenancy: /api/v1/tenants; null: off
+    // --tenancy: its tenant catalog serves /api/v1/tenants; deleting a tenant
+    // removes its delegation tokens (and, below, its transactional ids).
+    security_services* security = nullptr;
+    decltype(console::context::purge_transactions) purge_transactions;
 };
 
 // Binds and starts serving; a bind failure or a refused configuration is

@@ -201,6 +201,15 @@ int wait_for_signal() {
     return sig;
 }
 
+// Deleting a tenant removes its transactional ids (console/tenant_purge.cc),
+// waiting up to 30 s for an aborted transaction's markers.
+decltype(console::context::purge_transactions) purge_of(txn_service& txns) {
+    return [&txns](const auto& owned) {
+        auto r = txns.coordinator().purge(owned, 30000);
+        return console::txn_purge{int64_t(r.removed), int64_t(r.aborted), int64_t(r.left)};
+    };
+}
+
 }  // namespace
 
 int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::steady_clock::time_point started) {
@@ -263,7 +272,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
         opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(), st.credentials_in_use(), endpoints,
               schema_registry.url, started, &traffic,
               [&dispatch](const auto& keep) { return dispatch.client_software(keep); }, schema_registry.decoder(),
-              ctx.telemetry, faults.registry.get(), segments_of(*logs), security.tenant_catalog()});
+              ctx.telemetry, faults.registry.get(), segments_of(*logs), &security, purge_of(txns)});
     write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
                          {metrics.address, schema_registry.url, console.url});
     announce(opt, ms_since(started), endpoints, ctx.config, server.reactor_count(), kafka.self_signed_cert);

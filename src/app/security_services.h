@@ -44,6 +44,7 @@ public:
     security::quota_config& quota_settings() { return quota_settings_; }
     // The tenants' limits and the admin API's state (--tenancy); null: off.
     tenant::catalog* tenant_catalog() { return catalog_ ? &*catalog_ : nullptr; }
+    security::delegation_tokens& tokens() { return tokens_; }
     void start_token_sweep(group::scheduler& sched, int64_t interval_ms);
 
 private:

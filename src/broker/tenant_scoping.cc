@@ -18,6 +18,7 @@ struct connection_tenant {
     uint64_t generation = 0;
     tenant::directory::answer answer;
     tenant::usage* usage = nullptr;
+    uint64_t deletions = 0;      // usage->deletions when the connection was first scoped to its tenant
     std::shared_ptr<void> hold;  // the connection's place in its tenant's count
 };
 
@@ -52,12 +53,22 @@ connection_tenant& resolved(request_context& ctx) {
     if (auto* cat = ctx.broker.tenant_catalog; cat && fresh->answer.tenant) {
         const std::string& t = fresh->answer.tenant->tenant();
         fresh->usage = &cat->usage_of(t);
+        fresh->deletions = fresh->usage->deletions.load(std::memory_order_acquire);
         // The same tenant keeps its place; another tenant's is taken at this request.
-        if (kept && kept->hold && kept->answer.tenant && kept->answer.tenant->tenant() == t)
+        if (kept && kept->hold && kept->answer.tenant && kept->answer.tenant->tenant() == t) {
             fresh->hold = std::move(kept->hold);
+            fresh->deletions = kept->deletions;
+        }
     }
     ctx.conn.tenant_state = fresh;
     return *fresh;
+}
+
+// The tenant the connection was scoped to was deleted since (docs/tenancy.md
+// "Administration"): whatever it authenticated with, token or password.
+bool tenant_deleted(const request_context& ctx) {
+    auto* kept = static_cast<connection_tenant*>(ctx.conn.tenant_state.get());
+    return kept && kept->usage && kept->usage->deletions.load(std::memory_order_relaxed) != kept->deletions;
 }
 
 }  // namespace
@@ -68,6 +79,13 @@ bool scope_tenant(request_context& ctx) {
     if (key == int16_t(kafka::api_key::api_versions) || key == int16_t(kafka::api_key::sasl_handshake) ||
         key == int16_t(kafka::api_key::sasl_authenticate))
         return true;
+    if (tenant_deleted(ctx)) [[unlikely]] {
+        auto* kept = static_cast<connection_tenant*>(ctx.conn.tenant_state.get());
+        spdlog::info("conn {} from {}: tenant {} was deleted, closing", ctx.conn.id, ctx.conn.peer,
+                     kept->answer.tenant ? kept->answer.tenant->tenant() : std::string());
+        ctx.conn.close_reason = "tenant deleted";
+        return false;
+    }
     auto& c = resolved(ctx);
     if (c.answer.what == tenant::directory::answer::kind::refused) {
         spdlog::info("conn {} from {}: principal '{}' has no tenant (--tenancy), closing", ctx.conn.id, ctx.conn.peer,

@@ -132,8 +132,10 @@ void add_tenant_commands(CLI::App& app, context&) {
     auto* d = sub(g, *o, "describe", "a tenant's limits, users and usage", "ketch tenant describe team-a");
     d->add_option("name", o->name, "the tenant")->required();
     d->callback([o] { print(*o, call(*o, "GET", "/api/v1/tenants/" + o->name)); });
-    auto* x = sub(g, *o, "delete", "delete a tenant and everything it owns (topics, groups, ACLs, users)",
-                  "ketch tenant delete team-a");
+    auto* x =
+        sub(g, *o, "delete",
+            "delete a tenant and everything it owns (topics, groups, transactional ids, ACLs, users, quotas, tokens)",
+            "ketch tenant delete team-a");
     x->add_option("name", o->name, "the tenant")->required();
     x->callback([o] {
         auto j = call(*o, "DELETE", "/api/v1/tenants/" + o->name);

@@ -18,6 +18,7 @@
 #include "inspect/traffic_ring.h"
 #include "net/connection_stats.h"
 #include "net/request_metrics.h"
+#include "security/delegation_tokens.h"
 #include "telemetry/client_metrics_manager.h"
 #include "tenant/catalog.h"
 
@@ -34,6 +35,11 @@ struct segment_row {
     int64_t base_offset = 0, next_offset = 0;
     uint64_t size_bytes = 0;
     int64_t created_ms = 0, max_timestamp = -1;
+};
+
+// What removing a deleted tenant's transactional ids did (txn::transaction_coordinator::purge).
+struct txn_purge {
+    int64_t removed = 0, aborted = 0, left = 0;
 };
 
 struct context {
@@ -63,6 +69,11 @@ struct context {
     std::function<std::vector<segment_row>(const std::string& topic, int32_t partition)> segments;
     // --tenancy: the tenants the admin API manages (/api/v1/tenants); null: off (404).
     tenant::catalog* tenants = nullptr;
+    // Deleting a tenant (console/tenant_purge.cc) reaches what no Kafka API
+    // removes: the broker's delegation tokens (null: none) and its
+    // transactional ids (unset: none).
+    security::delegation_tokens* tokens = nullptr;
+    std::function<txn_purge(const std::function<bool(const std::string& transactional_id)>& owned)> purge_transactions;
     // Limits of the message browser.
     size_t browse_max_bytes = 4 * 1024 * 1024;
     int browse_max_records = 500;

@@ -4,14 +4,17 @@
 //   GET    /api/v1/tenants                     every created tenant, and the defaults
 //   POST   /api/v1/tenants                     {"name": "t1", "limits": {"max_partitions": 10, ...}} -> 201
 //   GET    /api/v1/tenants/{name}              limits, users, usage (topics, partitions, bytes, connections)
-//   DELETE /api/v1/tenants/{name}              deletes the tenant and everything it owns
+//   DELETE /api/v1/tenants/{name}              deletes the tenant and everything it owns (created or not)
 //   PUT    /api/v1/tenants/{name}/limits       {"max_partitions": 20, "producer_byte_rate": null}
 //   PUT    /api/v1/tenants/{name}/users/{user} binds the user to the tenant
 //   GET|PUT /api/v1/tenant_defaults            the default limits
 // Limit values are numbers; null removes a limit.
+#include <algorithm>
+
 #include "console/reply.h"
 #include "console/routes.h"
 #include "console/tenant_purge.h"
+#include "tenant/names.h"
 
 namespace ketch::console {
 
@@ -106,10 +109,18 @@ http::response remove(const context& ctx, http::request& req) {
     const std::string name = req.param("name");
     if (name == tenant::default_tenant)
         throw api_error(400, "the default tenant owns every name made without tenancy; it cannot be deleted");
-    if (!cat.describe(name)) throw api_error(404, "no tenant " + name);
+    if (auto why = tenant::check_tenant_name(name); !why.empty()) throw api_error(400, why);
+    // A tenant never created (a user is its own tenant) owns what its users
+    // made all the same: deleting it deletes that. Only a name that was never
+    // created, owns nothing and has no connection is 404.
+    const bool created = cat.describe(name).has_value();
+    const bool connected = cat.usage_of(name).connections.load(std::memory_order_relaxed) > 0;
     json deleted = purge_tenant(ctx, principal_of(req), name);
-    check(cat.remove(name));
-    return json_reply({{"name", name}, {"deleted", deleted}});
+    if (created)
+        check(cat.remove(name));
+    else if (!connected && std::all_of(deleted.begin(), deleted.end(), [](const json& n) { return n == 0; }))
+        throw api_error(404, "no tenant " + name + ": it was never created and owns nothing");
+    return json_reply({{"name", name}, {"created", created}, {"deleted", deleted}});
 }
 
 http::response set_limits(const context& ctx, http::request& req) {

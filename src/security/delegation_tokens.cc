@@ -174,6 +174,26 @@ size_t delegation_tokens::sweep() {
     return removed;
 }
 
+delegation_tokens::removal delegation_tokens::remove_owned(const std::function<bool(const std::string& owner)>& owned) {
+    std::unique_lock lock(mu_);
+    removal out;
+    for (auto it = tokens_.begin(); it != tokens_.end();) {
+        if (!owned(it->second.token.owner)) {
+            ++it;
+            continue;
+        }
+        if (!store_.remove(it->first).ok()) {
+            ++out.left;
+            ++it;
+            continue;
+        }
+        hmac_to_id_.erase(it->second.hmac);
+        it = tokens_.erase(it);
+        ++out.removed;
+    }
+    return out;
+}
+
 std::optional<token_login> delegation_tokens::find(const std::string& token_id, const std::string& mechanism) const {
     int64_t now = now_();
     std::shared_lock lock(mu_);

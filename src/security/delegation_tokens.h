@@ -69,6 +69,14 @@ public:
     std::vector<described> list() const;
     // Removes tokens past their expiry or maximum; returns how many.
     size_t sweep();
+    // Removes at once every token whose owner ("User:alice") `owned` accepts
+    // (a deleted tenant's, docs/tenancy.md "Administration"): later logins
+    // with them are refused. Returns how many; a token the store could not
+    // remove stays (counted in `left`).
+    struct removal {
+        size_t removed = 0, left = 0;
+    };
+    removal remove_owned(const std::function<bool(const std::string& owner)>& owned);
 
     std::optional<token_login> find(const std::string& token_id, const std::string& mechanism) const override;
 

@@ -36,6 +36,10 @@ struct usage {
     std::atomic<uint64_t> bytes_in{0};    // produced record batch bytes
     std::atomic<uint64_t> bytes_out{0};   // Fetch and ShareFetch response bytes
     std::atomic<int64_t> connections{0};  // open now (counted at their first request)
+    // Grows when the tenant is deleted (at the start and the end of the
+    // deletion): a connection of the tenant made before is closed at its
+    // next request (broker/tenant_scoping.cc).
+    std::atomic<uint64_t> deletions{0};
     std::array<std::atomic<uint64_t>, rate_names.size()> throttled{};                // by the tenant's limits
     std::array<std::atomic<uint64_t>, client_quota_names.size()> quota_throttled{};  // by a client quota
     std::array<std::atomic<uint64_t>, refusal_names.size()> refused{};

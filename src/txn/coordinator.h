@@ -23,6 +23,7 @@
 // state and is never held across a store write or a marker write.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -131,6 +132,17 @@ public:
     void abort_timed_out();
     void expire_transactional_ids();
 
+    // Removes every transactional id `owned` accepts (a deleted tenant's,
+    // docs/tenancy.md "Administration"; coordinator_purge.cc): an ongoing
+    // transaction is fenced and aborted as by its timeout, a completing one
+    // waited for (at most wait_ms in all), then each id is removed as its
+    // expiration removes it. An id still completing at the end, or whose
+    // removal failed, stays (`left`). Cluster mode: the ids this broker holds.
+    struct purge_result {
+        size_t removed = 0, aborted = 0, left = 0;
+    };
+    purge_result purge(const std::function<bool(const std::string&)>& owned, int64_t wait_ms);
+
     // Cluster mode (txn/ownership.h): which ids this broker coordinates.
     // Set once before requests come; null serves every id.
     void set_ownership(txn_ownership* o);
@@ -200,6 +212,10 @@ private:
     void adopt(const std::string& id, const std::optional<meta::stored_txn>& stored);
     // Takes the orphaned ids this broker owns (before the timeout check).
     void claim_orphans();
+    // purge: until `id` is not completing (its markers and Complete state written) or `deadline`.
+    void wait_completed(const std::string& id, std::chrono::steady_clock::time_point deadline);
+    // purge: removes `id` if it has no transaction in progress; false: it stays.
+    bool remove_if_idle(const std::string& id);
 
     txn_config config_;
     std::function<int64_t()> now_ms_;

@@ -240,6 +240,7 @@ SKIPS = {
     "test_share_groups_tls.py": "share groups on shared partitions are not offered (Not offered yet)",
     "test_tenancy.py": "tenancy is not offered in cluster mode",
     "test_tenant_admin.py": "tenancy is not offered in cluster mode",
+    "test_tenant_delete.py": "tenancy is not offered in cluster mode",
     "test_tenant_limits.py": "tenancy is not offered in cluster mode",
     # Tests of the matrix's broker that ask what a cluster does not offer.
     "test_compression_type.py::test_topic_codec_recompresses_batches_in_another_codec":

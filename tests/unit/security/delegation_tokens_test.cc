@@ -122,3 +122,20 @@ TEST_F(tokens_test, a_reload_keeps_tokens_hmacs_and_their_scram_credentials) {
     // Renew and expire find the token by its HMAC after the reload too.
     EXPECT_EQ(after_restart.renew("User:bob", t.hmac, -1).error, 0);
 }
+
+TEST_F(tokens_test, remove_owned_removes_the_owners_tokens_at_once_and_no_other) {
+    // A deleted tenant's tokens (docs/tenancy.md "Administration"): Kafka has
+    // no such call (ExpireDelegationToken is the owner's or a renewer's).
+    auto bobs = tokens.create("User:bob", "User:admin", {}, -1).token;
+    auto bobs_ci = tokens.create("User:bob~ci", "User:admin", {}, -1).token;
+    auto alices = tokens.create("User:alice", "User:admin", {"User:bob"}, -1).token;
+    auto r = tokens.remove_owned([](const std::string& owner) { return owner.starts_with("User:bob"); });
+    EXPECT_EQ(r.removed, 2u);
+    EXPECT_EQ(r.left, 0u);
+    EXPECT_FALSE(tokens.find(bobs.token.token_id, "SCRAM-SHA-256"));
+    EXPECT_FALSE(tokens.find(bobs_ci.token.token_id, "SCRAM-SHA-512"));
+    EXPECT_EQ(tokens.renew("User:bob", bobs.hmac, -1).error, code(error_code::delegation_token_not_found));
+    EXPECT_TRUE(tokens.find(alices.token.token_id, "SCRAM-SHA-256"));  // a renewer is not an owner
+    ASSERT_EQ(store.load()->size(), 1u);
+    EXPECT_EQ(store.load()->front().owner, "User:alice");
+}

@@ -330,4 +330,36 @@ TEST_F(coordinator_test, shutdown_answers_coordinator_not_available) {
     EXPECT_EQ(coord->list({}, {}, -1).error, error_code::coordinator_not_available);
 }
 
+// A deleted tenant's transactional ids (docs/tenancy.md "Administration"):
+// the open transaction fenced and aborted as by its timeout
+// (TransactionCoordinator.abortTimedOutTransactions), each id removed as by its
+// expiration (TransactionStateManager.removeExpiredTransactionalIds) — at once.
+TEST_F(coordinator_test, purge_aborts_and_removes_the_owned_ids_only) {
+    init("t~idle");
+    auto r = begin("t~open");
+    begin("u~open");
+    auto owned = [](const std::string& id) { return id.starts_with("t~"); };
+    auto p = coord->purge(owned, 0);  // no wait: the abort's markers are not written yet
+    EXPECT_EQ(p.aborted, 1u);
+    EXPECT_EQ(p.removed, 1u);
+    EXPECT_EQ(p.left, 1u);
+    EXPECT_FALSE(coord->state_of("t~idle"));
+    EXPECT_EQ(state("t~open"), txn_state::prepare_abort);
+    run_jobs();
+    ASSERT_EQ(markers.markers.size(), 2u);
+    EXPECT_FALSE(markers.markers[0].commit);
+    EXPECT_EQ(markers.markers[0].producer_epoch, r.producer_epoch + 1);
+    p = coord->purge(owned, 0);
+    EXPECT_EQ(p.aborted, 0u);
+    EXPECT_EQ(p.removed, 1u);
+    EXPECT_EQ(p.left, 0u);
+    EXPECT_FALSE(coord->state_of("t~open"));
+    EXPECT_NE(coord->end_txn("t~open", r.producer_id, r.producer_epoch, true), error_code::none);
+    EXPECT_EQ(state("u~open"), txn_state::ongoing);
+    restart();
+    EXPECT_FALSE(coord->state_of("t~idle"));
+    EXPECT_FALSE(coord->state_of("t~open"));
+    EXPECT_EQ(state("u~open"), txn_state::ongoing);
+}
+
 }  // namespace ketch::txn::testing
