@@ -5,12 +5,10 @@
 // config resources stay in this broker's own store (`local`).
 #pragma once
 
-#include <memory>
-#include <mutex>
 #include <string>
 
-#include "cluster/pg.h"
 #include "meta/store.h"
+#include "shared/pg_session.h"
 
 namespace ketch::shared {
 
@@ -19,7 +17,7 @@ inline constexpr const char* k_topics_changed = "topics";
 
 class pg_topic_store final : public meta::store {
 public:
-    pg_topic_store(std::string url, meta::store& local) : url_(std::move(url)), local_(local) {}
+    pg_topic_store(std::string url, meta::store& local) : session_(std::move(url), "topics"), local_(local) {}
 
     result<std::vector<meta::topic>, meta::store_error> load_topics() override;
     status<meta::store_error> insert_topics(std::span<const meta::topic> topics) override;
@@ -43,15 +41,14 @@ public:
     }
 
 private:
-    // Runs `body` in one transaction that ends with the NOTIFY (mu_ held).
+    // Runs `body` in one transaction that ends with the NOTIFY.
     template <class Body>
-    status<meta::store_error> change(Body body);
-    result<cluster::pg_connection*, meta::store_error> conn();  // mu_ held
+    status<meta::store_error> change(Body body) {
+        return session_.transaction("topics", k_topics_changed, std::move(body));
+    }
 
-    const std::string url_;
+    pg_session session_;
     meta::store& local_;
-    std::mutex mu_;
-    std::unique_ptr<cluster::pg_connection> c_;
 };
 
 }  // namespace ketch::shared
