@@ -45,6 +45,8 @@ public:
     // The tenants' limits and the admin API's state (--tenancy); null: off.
     tenant::catalog* tenant_catalog() { return catalog_ ? &*catalog_ : nullptr; }
     void start_token_sweep(group::scheduler& sched, int64_t interval_ms);
+    // Delegation tokens (cluster mode reloads them when another broker changed them).
+    security::delegation_tokens& tokens() { return tokens_; }
 
 private:
     void start_tenancy(const options& opt, const std::set<std::string>& super_users);
