@@ -56,7 +56,8 @@ def own(b, node_id):
 def set_own(b, node_id, value):
     r = ConfigResource(ResourceType.BROKER, str(node_id),
                        incremental_configs=[ConfigEntry(KEY, value, incremental_operation=AlterConfigOpType.SET)])
-    AdminClient({"bootstrap.servers": b.bootstrap}).incremental_alter_configs([r])[r].result(timeout=20)
+    admin = AdminClient({"bootstrap.servers": b.bootstrap})  # held until the answer: a destroyed client fails it
+    admin.incremental_alter_configs([r])[r].result(timeout=20)
 
 
 DYNAMIC_DEFAULT, DYNAMIC_BROKER = "DYNAMIC_DEFAULT_BROKER_CONFIG", "DYNAMIC_BROKER_CONFIG"

@@ -86,19 +86,21 @@ def described(b, user):
         r = Reader(read_frame(sock))
     assert r.take(">i") == 9
     assert r.take(">h") == 0
+
+    def skip(length_format):
+        n = r.take(length_format)
+        r.pos += n
+
     out = {}
     for _ in range(r.take(">i")):
-        for _ in range(2):  # owner: principal type, name
-            r.pos += r.take(">h")
+        skip(">h"), skip(">h")  # owner: principal type, name
         _, expiry, _ = r.take(">q"), r.take(">q"), r.take(">q")
         n = r.take(">h")
-        token_id = r.data[r.pos:r.pos + n].decode()
+        out[r.data[r.pos:r.pos + n].decode()] = expiry  # the token id
         r.pos += n
-        r.pos += r.take(">i")  # hmac
+        skip(">i")  # hmac
         for _ in range(r.take(">i")):  # renewers
-            for _ in range(2):
-                r.pos += r.take(">h")
-        out[token_id] = expiry
+            skip(">h"), skip(">h")
     return out
 
 
