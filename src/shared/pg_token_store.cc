@@ -39,7 +39,8 @@ result<std::vector<meta::delegation_token>, meta::store_error> pg_token_store::l
 }
 
 status<meta::store_error> pg_token_store::upsert(const meta::delegation_token& t) {
-    return session_.transaction("delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    return session_.transaction(
+        "delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
             auto r = pg.exec(
                 "INSERT INTO ketch_delegation_tokens (token_id, owner, requester, renewers, issue_ms, expiry_ms, "
                 "max_ms) VALUES ($1, $2::bytea, $3::bytea, $4::bytea, $5, $6, $7) ON CONFLICT (token_id) DO UPDATE "
@@ -53,7 +54,8 @@ status<meta::store_error> pg_token_store::upsert(const meta::delegation_token& t
 }
 
 status<meta::store_error> pg_token_store::remove(const std::string& token_id) {
-    return session_.transaction("delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    return session_.transaction(
+        "delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
             auto r = pg.exec("DELETE FROM ketch_delegation_tokens WHERE token_id = $1", {token_id});
             if (!r.ok()) return failure{r.error()};
             return ok_v;
@@ -62,7 +64,8 @@ status<meta::store_error> pg_token_store::remove(const std::string& token_id) {
 
 result<bool, meta::store_error> pg_token_store::set_expiry(const std::string& token_id, int64_t expiry_ms) {
     bool found = false;
-    auto st = session_.transaction("delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    auto st = session_.transaction(
+        "delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
             auto r = pg.exec("UPDATE ketch_delegation_tokens SET expiry_ms = $2 WHERE token_id = $1",
                              {token_id, std::to_string(expiry_ms)});
             if (!r.ok()) return failure{r.error()};
