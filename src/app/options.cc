@@ -1,4 +1,5 @@
 #include "app/options.h"
+#include "app/option_settings.h"
 #include "app/users_config.h"
 
 #include <filesystem>
@@ -11,40 +12,7 @@ namespace ketch::app {
 
 namespace {
 
-// Registers each setting once, under its flag --NAME and its ketch.toml key
-// NAME: a value in the file becomes the default the flag overrides.
-class settings {
-public:
-    settings(CLI::App* app, const toml::table& file) : app_(app), file_(file) {}
-
-    template <class T>
-    CLI::Option* option(const std::string& name, T& field, const std::string& help) {
-        read(name, field);
-        return app_->add_option("--" + name, field, help);
-    }
-    CLI::Option* flag(const std::string& name, bool& field, const std::string& help) {
-        read(name, field);
-        return app_->add_flag("--" + name, field, help);
-    }
-
-private:
-    template <class T>
-    void read(const std::string& name, T& field) {
-        if constexpr (std::is_same_v<T, std::vector<std::string>>) {
-            if (auto v = file_[name].value<std::string>()) field = {*v};
-            if (auto* arr = file_[name].as_array()) {
-                field.clear();
-                for (auto& e : *arr)
-                    if (auto sv = e.value<std::string>()) field.push_back(*sv);
-            }
-        } else {
-            field = file_[name].value_or(field);
-        }
-    }
-
-    CLI::App* app_;
-    const toml::table& file_;
-};
+using settings = option_settings;
 
 // Listeners.
 void add_listen_settings(settings& a, options& o) {
@@ -350,6 +318,14 @@ void add_cluster_settings(settings& a, options& o) {
              "cluster mode: how often one broker deletes objects no commit recorded (orphans)");
     positive("cluster-sweep-grace-ms", o.cluster_sweep_grace_ms,
              "cluster mode: an unrecorded object younger than this is not an orphan yet (a commit may be under way)");
+    positive("cluster-gc-grace-ms", o.cluster_gc_grace_ms,
+             "cluster mode: an object no index row references (retention, DeleteRecords, a deleted topic) is "
+             "deleted this long after (fetches that read the index before still find it)");
+    a.option("cluster-merge-bytes", o.cluster_merge_bytes,
+             "cluster mode: a partition's batches in objects smaller than this are merged into objects of up to 8 "
+             "times this, with retention (0: never)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
 }
 }  // namespace
 

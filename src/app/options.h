@@ -133,6 +133,8 @@ struct options {
     int64_t cluster_flush_bytes = 1 << 20;      // ... or at once when this much is buffered
     int64_t cluster_sweep_interval_ms = 60000;  // the sweeper of orphan objects runs this often (one broker)
     int64_t cluster_sweep_grace_ms = 600000;    // unrecorded objects younger than this are left alone
+    int64_t cluster_gc_grace_ms = 600000;       // unreferenced objects are deleted this long after
+    int64_t cluster_merge_bytes = 0;            // objects smaller than this are merged (0: never)
 };
 
 // Parses argv (and the config file it names, or ./ketch.toml). Exits the

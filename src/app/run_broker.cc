@@ -156,6 +156,7 @@ void stop_storage(log_tasks& tasks, storage_engines& storage) {
     storage.stop_reads();
     tasks.cleaner.reset();
     tasks.retention.reset();
+    storage.janitor.reset();  // reads the topics' settings
     storage.shared.reset();
 }
 

@@ -27,6 +27,15 @@ storage_engines storage_engines::open(const options& opt, log::log_manager& logs
     out.sweeper = std::make_unique<shared::orphan_sweeper>(shared::sweeper_config{
         opt.cluster, cfg.where, cfg.who, std::chrono::milliseconds(opt.cluster_sweep_interval_ms),
         std::chrono::milliseconds(opt.cluster_sweep_grace_ms)});
+    out.janitor = std::make_unique<shared::janitor>(shared::janitor_config{
+        opt.cluster, cfg.where, cfg.who, std::chrono::milliseconds(opt.retention_check_ms),
+        std::chrono::milliseconds(opt.cluster_gc_grace_ms),
+        [&topics](const std::string& name) -> std::optional<cluster::retention_limits> {
+            auto t = topics.find(name);
+            if (!t || !t->settings.cleanup_delete) return std::nullopt;  // compaction: not offered in cluster mode
+            return cluster::retention_limits{t->settings.retention_ms, t->settings.retention_bytes};
+        },
+        static_cast<uint64_t>(opt.cluster_merge_bytes), opt.node_id});
     cfg.node_id = opt.node_id;
     cfg.flush_interval = std::chrono::milliseconds(opt.cluster_flush_ms);
     cfg.flush_bytes = static_cast<uint64_t>(opt.cluster_flush_bytes);

@@ -13,6 +13,7 @@
 #include "meta/topic_registry.h"
 #include "partition/local_storage.h"
 #include "partition/service.h"
+#include "shared/janitor.h"
 #include "shared/pg_offset_store.h"
 #include "shared/shared_engine.h"
 #include "shared/sweeper.h"
@@ -24,6 +25,7 @@ struct storage_engines {
     std::unique_ptr<partition::local_engine> local;
     std::unique_ptr<shared::shared_engine> shared;    // cluster mode only
     std::unique_ptr<shared::orphan_sweeper> sweeper;  // cluster mode: deletes objects no commit recorded
+    std::unique_ptr<shared::janitor> janitor;         // cluster mode: retention and garbage collection
     // Cluster mode: the threads Fetch's reads run on (broker_context::run_reads).
     std::unique_ptr<boost::asio::thread_pool> reads;
 

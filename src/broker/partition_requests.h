@@ -2,12 +2,12 @@
 // the topic, authorize the operation on it, and know the error each of its
 // partitions gets; then open a partition through the partition service.
 //
-//   auto acc = access_topic(ctx, acl_operation::read, rt.name);
-//   for (auto& p : rt.partitions) {
+//   for_each_partition(ctx, acl_operation::read, req.topics, resp.topics,
+//                      [&](auto& out, auto& rt, auto& p, const topic_access& acc) {
 //       auto part = open_partition(ctx, acc, p.partition_index);
-//       if (!part.ok()) { out.error_code = code(part.error()); continue; }
+//       if (!part.ok()) { out.error_code = code(part.error()); return; }
 //       ... ctx.broker.partitions.read(*part, ...) ...
-//   }
+//   });
 #pragma once
 
 #include <memory>
@@ -58,6 +58,29 @@ inline result<partition::partition_handle, error_code> open_partition_to_write(r
                                                                                const topic_access& a, int32_t index) {
     if (a.error != error_code::none) return failure{a.error};
     return ctx.broker.partitions.open(*a.topic, index);
+}
+
+// The loop of a partition API by topic name: for each topic of the request a
+// row in `rows` named for it, the access `op` gives to it, and for each of its
+// partitions (request rows, or bare indexes) a row with its index, which
+// answer(out, topic, partition, access) fills.
+template <class Topics, class Rows, class Answer>
+void for_each_partition(request_context& ctx, security::acl_operation op, const Topics& topics, Rows& rows,
+                        Answer&& answer) {
+    for (auto& rt : topics) {
+        auto& tr = rows.emplace_back();
+        tr.name = rt.name;
+        const topic_access acc = access_topic(ctx, op, rt.name);
+        auto one = [&](const auto& p, int32_t index) {
+            auto& out = tr.partitions.emplace_back();
+            out.partition_index = index;
+            answer(out, rt, p, acc);
+        };
+        if constexpr (requires { rt.partition_indexes; })
+            for (int32_t index : rt.partition_indexes) one(index, index);
+        else
+            for (auto& p : rt.partitions) one(p, p.partition_index);
+    }
 }
 
 }  // namespace ketch::broker

@@ -121,12 +121,23 @@ void tenant_limits_in(request_context& ctx, kafka::create_topics_request& req, t
     });
 }
 
+namespace {
+
+// A held topic's row in `rows`: by name, with its error.
+template <class Rows>
+auto& held_topic_rows(Rows& rows, const tenant_held::row& h) {
+    auto& r = rows.emplace_back();
+    r.name = h.name;
+    r.error_code = h.code;
+    r.error_message = h.message;
+    return r;
+}
+
+}  // namespace
+
 void tenant_limits_out(request_context&, kafka::create_topics_response& resp, tenant_held& held) {
     for (auto& h : held.rows) {
-        auto& r = resp.topics.emplace_back();
-        r.name = h.name;
-        r.error_code = h.code;
-        r.error_message = h.message;
+        auto& r = held_topic_rows(resp.topics, h);
         r.num_partitions = -1;
         r.replication_factor = -1;
     }
@@ -155,12 +166,7 @@ void tenant_limits_in(request_context& ctx, kafka::create_partitions_request& re
 }
 
 void tenant_limits_out(request_context&, kafka::create_partitions_response& resp, tenant_held& held) {
-    for (auto& h : held.rows) {
-        auto& r = resp.results.emplace_back();
-        r.name = h.name;
-        r.error_code = h.code;
-        r.error_message = h.message;
-    }
+    for (auto& h : held.rows) held_topic_rows(resp.results, h);
 }
 
 void tenant_limits_in(request_context& ctx, kafka::produce_request& req, tenant_held& held) {

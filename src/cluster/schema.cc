@@ -232,7 +232,15 @@ CREATE TABLE ketch_client_quotas (
     PRIMARY KEY (entity, key)
 );
 )sql",
-    // 10: delegation tokens and dynamic broker configs shared by every broker
+    // 10: garbage collection of objects (shared/janitor.h): an object no
+    // index row references any more (retention, DeleteRecords, a deleted
+    // topic) is marked dead with the time, and deleted from the object store
+    // only once the grace period has passed since.
+    R"sql(
+ALTER TABLE ketch_objects ADD COLUMN dead_since timestamptz;
+CREATE INDEX ketch_objects_dead_since ON ketch_objects (dead_since) WHERE dead_since IS NOT NULL;
+)sql",
+    // 11: delegation tokens and dynamic broker configs shared by every broker
     // (shared/pg_token_store.h, pg_topic_store.h): a token's renewers are
     // length-prefixed principals (shared::put_prefixed), its HMAC is not
     // stored; a broker config's scope is '' for the cluster-wide default,

@@ -21,10 +21,8 @@ constexpr const char* k_migrations[] = {
 };
 
 using sqlite::statement;
-using sqlite::transaction;
 
 void bind_acl(statement& q, const stored_acl& a) {
-    q.reset();
     q.bind(1, int64_t(a.resource_type));
     q.bind(2, a.resource_name);
     q.bind(3, int64_t(a.pattern_type));
@@ -38,12 +36,7 @@ int8_t int8_at(statement& q, int col) { return int8_t(q.int_at(col)); }
 
 }  // namespace
 
-result<std::unique_ptr<sqlite_acl_store>, store_error> sqlite_acl_store::open(const std::filesystem::path& data_dir) {
-    auto db = sqlite::open(data_dir, file_name, k_migrations);
-    if (!db) return failure{db.error()};
-    std::unique_ptr<sqlite_acl_store> s(new sqlite_acl_store(sqlite::connection(*db)));
-    return s;
-}
+const std::span<const char* const> sqlite_acl_store::migrations = k_migrations;
 
 sqlite_acl_store::~sqlite_acl_store() = default;
 
@@ -52,38 +45,27 @@ std::vector<stored_acl> sqlite_acl_store::list() const {
     std::vector<stored_acl> out;
     statement q(db_,
                 "SELECT resource_type, resource_name, pattern_type, principal, host, operation, permission FROM acls");
-    if (!q.ok()) return out;
-    while (q.step() == SQLITE_ROW)
+    // What could be read, also when a step fails.
+    (void)sqlite::for_each_row(db_, q, "list acls", [&](statement& r) {
         out.push_back(
-            {int8_at(q, 0), q.blob_at(1), int8_at(q, 2), q.blob_at(3), q.blob_at(4), int8_at(q, 5), int8_at(q, 6)});
+            {int8_at(r, 0), r.blob_at(1), int8_at(r, 2), r.blob_at(3), r.blob_at(4), int8_at(r, 5), int8_at(r, 6)});
+    });
     std::sort(out.begin(), out.end());
     return out;
 }
 
 status<store_error> sqlite_acl_store::apply(const std::vector<stored_acl>& add, const std::vector<stored_acl>& remove) {
     std::lock_guard lock(mu_);
-    transaction tx(db_);
-    if (!tx.began()) return failure{sqlite::error(db_, "begin")};
-    auto fail = [&](std::string_view what) { return failure{sqlite::error(db_, what)}; };
-    {
+    return sqlite::in_transaction(db_, "write acls", [&]() -> status<store_error> {
         statement ins(db_,
                       "INSERT OR IGNORE INTO acls (resource_type, resource_name, pattern_type, principal, host,"
                       " operation, permission) VALUES (?, ?, ?, ?, ?, ?, ?)");
         statement del(db_,
                       "DELETE FROM acls WHERE resource_type = ? AND resource_name = ? AND pattern_type = ? AND"
                       " principal = ? AND host = ? AND operation = ? AND permission = ?");
-        if (!ins.ok() || !del.ok()) return fail("prepare acl statements");
-        for (auto& a : add) {
-            bind_acl(ins, a);
-            if (ins.step() != SQLITE_DONE) return fail("insert acl");
-        }
-        for (auto& a : remove) {
-            bind_acl(del, a);
-            if (del.step() != SQLITE_DONE) return fail("delete acl");
-        }
-    }
-    if (!tx.commit()) return fail("commit acls");
-    return ok_v;
+        if (auto st = sqlite::step_each(db_, ins, "insert acl", add, bind_acl); !st) return st;
+        return sqlite::step_each(db_, del, "delete acl", remove, bind_acl);
+    });
 }
 
 std::vector<stored_acl> memory_acl_store::list() const {

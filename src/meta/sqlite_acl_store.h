@@ -16,21 +16,18 @@
 
 namespace ketch::meta {
 
-class sqlite_acl_store final : public acl_store {
+class sqlite_acl_store final : public acl_store, public sqlite::file_store<sqlite_acl_store> {
 public:
     static constexpr const char* file_name = "acls.db";
+    static const std::span<const char* const> migrations;
 
-    static result<std::unique_ptr<sqlite_acl_store>, store_error> open(const std::filesystem::path& data_dir);
     ~sqlite_acl_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     std::vector<stored_acl> list() const override;
     status<store_error> apply(const std::vector<stored_acl>& add, const std::vector<stored_acl>& remove) override;
 
 private:
-    explicit sqlite_acl_store(sqlite::connection db) : db_(std::move(db)) {}
-
-    mutable std::mutex mu_;
-    sqlite::connection db_;
+    using file_store::file_store;
 };
 
 }  // namespace ketch::meta

@@ -17,28 +17,6 @@
 
 namespace ketch::meta {
 
-class sqlite_credential_store final : public credential_store {
-public:
-    static constexpr const char* file_name = "credentials.db";
-
-    static result<std::unique_ptr<sqlite_credential_store>, store_error> open(const std::filesystem::path& data_dir);
-    ~sqlite_credential_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
-
-    std::optional<scram_credential> find(const std::string& user, const std::string& mechanism) const override;
-    std::vector<scram_credential> list() const override;
-    status<store_error> upsert(const scram_credential& c) override;
-    result<bool, store_error> remove(const std::string& user, const std::string& mechanism) override;
-
-private:
-    explicit sqlite_credential_store(sqlite::connection db) : db_(std::move(db)) {}
-    status<store_error> load();
-
-    mutable std::mutex mu_;
-    sqlite::connection db_;
-    std::map<std::pair<std::string, std::string>, scram_credential> cache_;
-};
-
-// An in-memory credential store for tests.
 class memory_credential_store : public credential_store {
 public:
     std::optional<scram_credential> find(const std::string& user, const std::string& mechanism) const override;
@@ -50,5 +28,27 @@ private:
     mutable std::mutex mu_;
     std::map<std::pair<std::string, std::string>, scram_credential> map_;
 };
+
+class sqlite_credential_store final : public credential_store, public sqlite::file_store<sqlite_credential_store> {
+public:
+    static constexpr const char* file_name = "credentials.db";
+    static const std::span<const char* const> migrations;
+
+    ~sqlite_credential_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
+
+    std::optional<scram_credential> find(const std::string& user, const std::string& mechanism) const override;
+    std::vector<scram_credential> list() const override;
+    status<store_error> upsert(const scram_credential& c) override;
+    result<bool, store_error> remove(const std::string& user, const std::string& mechanism) override;
+
+private:
+    friend file_store;
+    using file_store::file_store;
+    status<store_error> opened();  // fills the cache from the file
+
+    memory_credential_store cache_;  // what the file holds
+};
+
+// An in-memory credential store for tests.
 
 }  // namespace ketch::meta

@@ -9,6 +9,8 @@
 
 namespace ketch::meta::sqlite {
 
+static_assert(k_row == SQLITE_ROW && k_done == SQLITE_DONE);
+
 store_error error(sqlite3* db, std::string_view what) {
     return store_error{std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory")};
 }

@@ -6,11 +6,15 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "base/result.h"
 #include "base/uuid.h"
@@ -58,6 +62,10 @@ private:
     sqlite3* db_;
 };
 
+// SQLITE_ROW and SQLITE_DONE, for the templates below (sqlite_db.cc checks them).
+inline constexpr int k_row = 100;
+inline constexpr int k_done = 101;
+
 // One prepared statement, finalized on scope exit. Strings are bound as BLOBs
 // (any bytes, compared byte for byte) unless bound with bind_text.
 class statement {
@@ -103,6 +111,108 @@ private:
     sqlite3* db_;
     bool began_ = false;
     bool done_ = false;
+};
+
+// Steps `q` to its end, calling on_row(q) at each row; on_row may return a
+// status to stop at its error. A statement that did not prepare or an SQLite
+// error on a step is "<what>: <SQLite's message>".
+template <class OnRow>
+status<store_error> for_each_row(sqlite3* db, statement& q, std::string_view what, OnRow&& on_row) {
+    if (!q.ok()) return failure{error(db, what)};
+    int rc;
+    while ((rc = q.step()) == k_row) {
+        if constexpr (std::is_void_v<std::invoke_result_t<OnRow&, statement&>>)
+            on_row(q);
+        else if (auto st = on_row(q); !st)
+            return failure{st.error()};
+    }
+    if (rc != k_done) return failure{error(db, what)};
+    return ok_v;
+}
+
+// Every row of `sql`, each made by read(q).
+template <class Row, class Read>
+result<std::vector<Row>, store_error> select_all(sqlite3* db, const char* sql, std::string_view what, Read&& read) {
+    statement q(db, sql);
+    std::vector<Row> out;
+    auto st = for_each_row(db, q, what, [&](statement& s) { out.push_back(read(s)); });
+    if (!st) return failure{st.error()};
+    return out;
+}
+
+// Steps `q` once, bind(q) binding its parameters first; `q` is reset after,
+// ready to bind and step again.
+template <class Bind>
+status<store_error> step_once(sqlite3* db, statement& q, std::string_view what, Bind&& bind) {
+    if (!q.ok()) return failure{error(db, what)};
+    bind(q);
+    if (q.step() != k_done) return failure{error(db, what)};
+    q.reset();
+    return ok_v;
+}
+
+// Steps `q` once for each item, bind(q, item) binding its parameters first.
+template <class Items, class Bind>
+status<store_error> step_each(sqlite3* db, statement& q, std::string_view what, const Items& items, Bind&& bind) {
+    for (const auto& item : items)
+        if (auto st = step_once(db, q, what, [&](statement& s) { bind(s, item); }); !st) return st;
+    return ok_v;
+}
+
+// Runs `sql` once, bind(q) binding its parameters.
+template <class Bind>
+status<store_error> run(sqlite3* db, const char* sql, std::string_view what, Bind&& bind) {
+    statement q(db, sql);
+    return step_once(db, q, what, bind);
+}
+
+// body() in one transaction (BEGIN IMMEDIATE ... COMMIT): all it writes or,
+// on its error or a failed begin or commit, nothing.
+template <class Body>
+status<store_error> in_transaction(sqlite3* db, std::string_view what, Body&& body) {
+    transaction tx(db);
+    if (!tx.began()) return failure{error(db, what)};
+    if (auto st = body(); !st) return st;
+    if (!tx.commit()) return failure{error(db, what)};
+    return ok_v;
+}
+
+// Runs `sql` once for each item in one transaction.
+template <class Items, class Bind>
+status<store_error> run_each(sqlite3* db, const char* sql, std::string_view what, const Items& items, Bind&& bind) {
+    return in_transaction(db, what, [&] {
+        statement q(db, sql);
+        return step_each(db, q, what, items, bind);
+    });
+}
+
+// A store kept in one SQLite file of the data directory, its base: Store
+// names its file (Store::file_name) and schema (Store::migrations, as for
+// sqlite::open); open() opens the file and makes the store of the
+// connection, which the store uses under mu_. A store with more to do once
+// open (fill a cache, set a pragma) has status<store_error> opened().
+template <class Store>
+class file_store {
+public:
+    static result<std::unique_ptr<Store>, store_error> open(const std::filesystem::path& data_dir) {
+        return open_file(data_dir, Store::file_name);
+    }
+    // The same schema in another file of the data directory.
+    static result<std::unique_ptr<Store>, store_error> open_file(const std::filesystem::path& data_dir,
+                                                                 std::string_view file) {
+        auto db = sqlite::open(data_dir, file, Store::migrations);
+        if (!db) return failure{db.error()};
+        std::unique_ptr<Store> s(new Store(connection(*db)));
+        if constexpr (requires { s->opened(); })
+            if (auto st = s->opened(); !st) return failure{st.error()};
+        return s;
+    }
+
+protected:
+    explicit file_store(connection db) : db_(std::move(db)) {}
+
+    mutable std::mutex mu_;
+    connection db_;
 };
 
 }  // namespace ketch::meta::sqlite

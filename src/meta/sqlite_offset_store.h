@@ -21,13 +21,13 @@
 
 namespace ketch::meta {
 
-class sqlite_offset_store final : public offset_store {
+class sqlite_offset_store final : public offset_store, public sqlite::file_store<sqlite_offset_store> {
 public:
     static constexpr const char* file_name = "offsets.db";
+    static const std::span<const char* const> migrations;
 
-    // Opens (creating if needed) <data_dir>/offsets.db; creates data_dir if
-    // missing. Fails if the file is not an offsets database or is newer.
-    static result<std::unique_ptr<sqlite_offset_store>, store_error> open(const std::filesystem::path& data_dir);
+    // open(data_dir) opens (creating if needed) <data_dir>/offsets.db, creating
+    // data_dir if missing; it fails if the file is not an offsets database or is newer.
     ~sqlite_offset_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<stored_offset>, store_error> load_offsets() override;
@@ -38,10 +38,7 @@ public:
     status<store_error> put_group(const stored_group& g) override;
 
 private:
-    explicit sqlite_offset_store(sqlite::connection db) : db_(std::move(db)) {}
-
-    std::mutex mu_;
-    sqlite::connection db_;
+    using file_store::file_store;
 };
 
 }  // namespace ketch::meta

@@ -18,7 +18,6 @@ constexpr const char* k_migrations[] = {
 };
 
 using sqlite::statement;
-using sqlite::transaction;
 
 std::string encode_entity(const quota_entity_parts& e) {
     nlohmann::json j = nlohmann::json::array();
@@ -55,55 +54,41 @@ status<store_error> memory_quota_store::apply(const std::vector<quota_change>& c
     return ok_v;
 }
 
-result<std::unique_ptr<sqlite_quota_store>, store_error> sqlite_quota_store::open(
-    const std::filesystem::path& data_dir) {
-    return open_file(data_dir, file_name);
-}
-
-result<std::unique_ptr<sqlite_quota_store>, store_error> sqlite_quota_store::open_file(
-    const std::filesystem::path& data_dir, const char* file) {
-    auto db = sqlite::open(data_dir, file, k_migrations);
-    if (!db) return failure{db.error()};
-    std::unique_ptr<sqlite_quota_store> s(new sqlite_quota_store(sqlite::connection(*db)));
-    return s;
-}
+const std::span<const char* const> sqlite_quota_store::migrations = k_migrations;
 
 sqlite_quota_store::~sqlite_quota_store() = default;
 
 result<std::vector<quota_value>, store_error> sqlite_quota_store::load() {
     std::lock_guard lock(mu_);
-    statement q(db_, "SELECT entity, key, value FROM client_quotas");
-    if (!q.ok()) return failure{sqlite::error(db_, "load quotas")};
     std::vector<quota_value> out;
-    int rc;
-    while ((rc = q.step()) == SQLITE_ROW) {
-        auto e = decode_entity(q.text_at(0));
-        if (!e) return failure{store_error{"quotas.db: malformed entity " + q.text_at(0)}};
-        out.push_back({std::move(*e), q.text_at(1), q.real_at(2)});
-    }
-    if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load quotas")};
+    statement q(db_, "SELECT entity, key, value FROM client_quotas");
+    auto st = sqlite::for_each_row(db_, q, "load quotas", [&](statement& r) -> status<store_error> {
+        auto e = decode_entity(r.text_at(0));
+        if (!e) return failure{store_error{"quotas.db: malformed entity " + r.text_at(0)}};
+        out.push_back({std::move(*e), r.text_at(1), r.real_at(2)});
+        return ok_v;
+    });
+    if (!st) return failure{st.error()};
     return out;
 }
 
 status<store_error> sqlite_quota_store::apply(const std::vector<quota_change>& changes) {
     std::lock_guard lock(mu_);
     if (changes.empty()) return ok_v;
-    transaction tx(db_);
-    if (!tx.began()) return failure{sqlite::error(db_, "alter quotas")};
-    for (auto& c : changes) {
-        statement q(db_, c.value ? "INSERT OR REPLACE INTO client_quotas (entity, key, value) VALUES (?, ?, ?)"
-                                 : "DELETE FROM client_quotas WHERE entity = ? AND key = ?");
-        bool good = q.ok();
-        if (good) {
-            q.bind_text(1, encode_entity(c.entity));
-            q.bind_text(2, c.key);
-            if (c.value) q.bind_real(3, *c.value);
-            good = q.step() == SQLITE_DONE;
+    return sqlite::in_transaction(db_, "alter quotas", [&]() -> status<store_error> {
+        for (auto& c : changes) {
+            auto st = sqlite::run(db_,
+                                  c.value ? "INSERT OR REPLACE INTO client_quotas (entity, key, value) VALUES (?, ?, ?)"
+                                          : "DELETE FROM client_quotas WHERE entity = ? AND key = ?",
+                                  "alter quotas", [&](statement& q) {
+                                      q.bind_text(1, encode_entity(c.entity));
+                                      q.bind_text(2, c.key);
+                                      if (c.value) q.bind_real(3, *c.value);
+                                  });
+            if (!st) return st;
         }
-        if (!good) return failure{sqlite::error(db_, "alter quotas")};
-    }
-    if (!tx.commit()) return failure{sqlite::error(db_, "alter quotas")};
-    return ok_v;
+        return ok_v;
+    });
 }
 
 }  // namespace ketch::meta

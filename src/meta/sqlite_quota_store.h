@@ -15,24 +15,20 @@
 
 namespace ketch::meta {
 
-class sqlite_quota_store final : public quota_store {
+class sqlite_quota_store final : public quota_store, public sqlite::file_store<sqlite_quota_store> {
 public:
     static constexpr const char* file_name = "quotas.db";
+    static const std::span<const char* const> migrations;
 
-    static result<std::unique_ptr<sqlite_quota_store>, store_error> open(const std::filesystem::path& data_dir);
-    // The same schema in another file of the data directory (tenants.db: the
-    // tenant catalog's settings, tenant/catalog.h).
-    static result<std::unique_ptr<sqlite_quota_store>, store_error> open_file(const std::filesystem::path& data_dir,
-                                                                              const char* file);
+    // open_file(data_dir, "tenants.db"): the same schema for the tenant
+    // catalog's settings (tenant/catalog.h).
     ~sqlite_quota_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<quota_value>, store_error> load() override;
     status<store_error> apply(const std::vector<quota_change>& changes) override;
 
 private:
-    explicit sqlite_quota_store(sqlite::connection db) : db_(std::move(db)) {}
-    std::mutex mu_;
-    sqlite::connection db_;
+    using file_store::file_store;
 };
 
 }  // namespace ketch::meta

@@ -30,20 +30,20 @@ constexpr const char* k_migrations[] = {
 };
 
 using sqlite::statement;
-using sqlite::transaction;
 using key = std::tuple<std::string, std::string, int32_t>;
 
 std::string id_bytes(const uuid& id) { return std::string(reinterpret_cast<const char*>(id.b.data()), 16); }
 
+// Binds the (group, topic id, partition) key to parameters 1-3.
+void bind_key(statement& q, const std::string& group, const uuid& topic_id, int32_t partition) {
+    q.bind(1, group);
+    q.bind(2, id_bytes(topic_id));
+    q.bind(3, int64_t(partition));
+}
+
 }  // namespace
 
-result<std::unique_ptr<sqlite_share_store>, store_error> sqlite_share_store::open(
-    const std::filesystem::path& data_dir) {
-    auto db = sqlite::open(data_dir, file_name, k_migrations);
-    if (!db) return failure{db.error()};
-    std::unique_ptr<sqlite_share_store> s(new sqlite_share_store(sqlite::connection(*db)));
-    return s;
-}
+const std::span<const char* const> sqlite_share_store::migrations = k_migrations;
 
 sqlite_share_store::~sqlite_share_store() = default;
 
@@ -52,86 +52,71 @@ result<std::vector<stored_share_partition>, store_error> sqlite_share_store::loa
     std::vector<stored_share_partition> out;
     std::map<key, size_t> index;
     statement q(db_, "SELECT group_id, topic_id, partition, start_offset FROM share_partitions");
-    if (!q.ok()) return failure{sqlite::error(db_, "load share partitions")};
-    int rc;
-    while ((rc = q.step()) == SQLITE_ROW) {
+    auto st = sqlite::for_each_row(db_, q, "load share partitions", [&](statement& r) {
         stored_share_partition p;
-        p.group = q.blob_at(0);
-        if (!q.uuid_at(1, p.topic_id)) continue;
-        p.partition = int32_t(q.int_at(2));
-        p.start_offset = q.int_at(3);
-        index[{p.group, q.blob_at(1), p.partition}] = out.size();
+        p.group = r.blob_at(0);
+        if (!r.uuid_at(1, p.topic_id)) return;
+        p.partition = int32_t(r.int_at(2));
+        p.start_offset = r.int_at(3);
+        index[{p.group, r.blob_at(1), p.partition}] = out.size();
         out.push_back(std::move(p));
-    }
-    if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load share partitions")};
+    });
+    if (!st) return failure{st.error()};
     statement b(db_,
                 "SELECT group_id, topic_id, partition, first_offset, last_offset, state, delivery_count"
                 " FROM share_batches ORDER BY group_id, topic_id, partition, first_offset");
-    if (!b.ok()) return failure{sqlite::error(db_, "load share batches")};
-    while ((rc = b.step()) == SQLITE_ROW) {
-        auto it = index.find({b.blob_at(0), b.blob_at(1), int32_t(b.int_at(2))});
-        if (it == index.end()) continue;
-        out[it->second].batches.push_back({b.int_at(3), b.int_at(4), int8_t(b.int_at(5)), int16_t(b.int_at(6))});
-    }
-    if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load share batches")};
+    st = sqlite::for_each_row(db_, b, "load share batches", [&](statement& r) {
+        auto it = index.find({r.blob_at(0), r.blob_at(1), int32_t(r.int_at(2))});
+        if (it == index.end()) return;
+        out[it->second].batches.push_back({r.int_at(3), r.int_at(4), int8_t(r.int_at(5)), int16_t(r.int_at(6))});
+    });
+    if (!st) return failure{st.error()};
     return out;
 }
 
 status<store_error> sqlite_share_store::put(std::span<const stored_share_partition> parts) {
     std::lock_guard lock(mu_);
-    transaction tx(db_);
-    if (!tx.began()) return failure{sqlite::error(db_, "write share state")};
-    statement up(db_,
-                 "INSERT OR REPLACE INTO share_partitions (group_id, topic_id, partition, start_offset)"
-                 " VALUES (?, ?, ?, ?)");
-    statement del(db_, "DELETE FROM share_batches WHERE group_id = ? AND topic_id = ? AND partition = ?");
-    statement ins(db_,
-                  "INSERT INTO share_batches (group_id, topic_id, partition, first_offset, last_offset, state,"
-                  " delivery_count) VALUES (?, ?, ?, ?, ?, ?, ?)");
-    if (!up.ok() || !del.ok() || !ins.ok()) return failure{sqlite::error(db_, "write share state")};
-    for (auto& p : parts) {
-        up.bind(1, p.group);
-        up.bind(2, id_bytes(p.topic_id));
-        up.bind(3, int64_t(p.partition));
-        up.bind(4, p.start_offset);
-        if (up.step() != SQLITE_DONE) return failure{sqlite::error(db_, "write share state")};
-        up.reset();
-        del.bind(1, p.group);
-        del.bind(2, id_bytes(p.topic_id));
-        del.bind(3, int64_t(p.partition));
-        if (del.step() != SQLITE_DONE) return failure{sqlite::error(db_, "write share state")};
-        del.reset();
-        for (auto& b : p.batches) {
-            ins.bind(1, p.group);
-            ins.bind(2, id_bytes(p.topic_id));
-            ins.bind(3, int64_t(p.partition));
-            ins.bind(4, b.first_offset);
-            ins.bind(5, b.last_offset);
-            ins.bind(6, int64_t(b.state));
-            ins.bind(7, int64_t(b.delivery_count));
-            if (ins.step() != SQLITE_DONE) return failure{sqlite::error(db_, "write share state")};
-            ins.reset();
+    constexpr std::string_view what = "write share state";
+    return sqlite::in_transaction(db_, what, [&]() -> status<store_error> {
+        statement up(db_,
+                     "INSERT OR REPLACE INTO share_partitions (group_id, topic_id, partition, start_offset)"
+                     " VALUES (?, ?, ?, ?)");
+        statement del(db_, "DELETE FROM share_batches WHERE group_id = ? AND topic_id = ? AND partition = ?");
+        statement ins(db_,
+                      "INSERT INTO share_batches (group_id, topic_id, partition, first_offset, last_offset, state,"
+                      " delivery_count) VALUES (?, ?, ?, ?, ?, ?, ?)");
+        for (auto& p : parts) {
+            auto key = [&](statement& q) { bind_key(q, p.group, p.topic_id, p.partition); };
+            auto start = [&](statement& q) {
+                key(q);
+                q.bind(4, p.start_offset);
+            };
+            auto batch = [&](statement& q, const stored_share_batch& b) {
+                key(q);
+                q.bind(4, b.first_offset);
+                q.bind(5, b.last_offset);
+                q.bind(6, int64_t(b.state));
+                q.bind(7, int64_t(b.delivery_count));
+            };
+            if (auto st = sqlite::step_once(db_, up, what, start); !st) return st;
+            if (auto st = sqlite::step_once(db_, del, what, key); !st) return st;
+            if (auto st = sqlite::step_each(db_, ins, what, p.batches, batch); !st) return st;
         }
-    }
-    if (!tx.commit()) return failure{sqlite::error(db_, "write share state")};
-    return ok_v;
+        return ok_v;
+    });
 }
 
 status<store_error> sqlite_share_store::remove(const std::string& group, const uuid& topic_id, int32_t partition) {
     std::lock_guard lock(mu_);
-    transaction tx(db_);
-    if (!tx.began()) return failure{sqlite::error(db_, "delete share state")};
-    for (auto sql : {"DELETE FROM share_partitions WHERE group_id = ? AND topic_id = ? AND partition = ?",
-                     "DELETE FROM share_batches WHERE group_id = ? AND topic_id = ? AND partition = ?"}) {
-        statement d(db_, sql);
-        if (!d.ok()) return failure{sqlite::error(db_, "delete share state")};
-        d.bind(1, group);
-        d.bind(2, id_bytes(topic_id));
-        d.bind(3, int64_t(partition));
-        if (d.step() != SQLITE_DONE) return failure{sqlite::error(db_, "delete share state")};
-    }
-    if (!tx.commit()) return failure{sqlite::error(db_, "delete share state")};
-    return ok_v;
+    return sqlite::in_transaction(db_, "delete share state", [&]() -> status<store_error> {
+        for (auto sql : {"DELETE FROM share_partitions WHERE group_id = ? AND topic_id = ? AND partition = ?",
+                         "DELETE FROM share_batches WHERE group_id = ? AND topic_id = ? AND partition = ?"}) {
+            auto st = sqlite::run(db_, sql, "delete share state",
+                                  [&](statement& q) { bind_key(q, group, topic_id, partition); });
+            if (!st) return st;
+        }
+        return ok_v;
+    });
 }
 
 }  // namespace ketch::meta

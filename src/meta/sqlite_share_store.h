@@ -18,11 +18,11 @@
 
 namespace ketch::meta {
 
-class sqlite_share_store final : public share_store {
+class sqlite_share_store final : public share_store, public sqlite::file_store<sqlite_share_store> {
 public:
     static constexpr const char* file_name = "shares.db";
+    static const std::span<const char* const> migrations;
 
-    static result<std::unique_ptr<sqlite_share_store>, store_error> open(const std::filesystem::path& data_dir);
     ~sqlite_share_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<stored_share_partition>, store_error> load() override;
@@ -30,10 +30,7 @@ public:
     status<store_error> remove(const std::string& group, const uuid& topic_id, int32_t partition) override;
 
 private:
-    explicit sqlite_share_store(sqlite::connection db) : db_(std::move(db)) {}
-
-    std::mutex mu_;
-    sqlite::connection db_;
+    using file_store::file_store;
 };
 
 }  // namespace ketch::meta

@@ -45,68 +45,64 @@ constexpr const char* k_migrations[] = {
     " PRIMARY KEY (subscription, name))",
 };
 
+// Replaces the (key, name, value) rows of one key with `configs`: `del_sql`
+// deletes by key, `ins_sql` inserts a row. Topics are keyed by id, the other
+// tables by text.
+template <class Key>
+status<store_error> write_keyed_configs(sqlite3* db, const char* del_sql, const char* ins_sql, const Key& key,
+                                        const config_map& configs, std::string_view what) {
+    auto bind_key = [&](statement& q) {
+        if constexpr (std::is_same_v<Key, uuid>)
+            q.bind(1, key);
+        else
+            q.bind_text(1, key);
+    };
+    statement del(db, del_sql);
+    statement ins(db, ins_sql);
+    if (auto st = sqlite::step_once(db, del, what, bind_key); !st) return st;
+    return sqlite::step_each(db, ins, what, configs, [&](statement& q, const auto& config) {
+        bind_key(q);
+        q.bind_text(2, config.first);
+        q.bind_text(3, config.second);
+    });
+}
+
 // Replaces the config rows of topic `id` with `configs`.
 bool write_configs(sqlite3* db, const uuid& id, const config_map& configs) {
-    statement del(db, "DELETE FROM topic_configs WHERE topic_id = ?");
-    if (!del.ok()) return false;
-    del.bind(1, id);
-    if (del.step() != SQLITE_DONE) return false;
-    statement ins(db, "INSERT INTO topic_configs (topic_id, name, value) VALUES (?, ?, ?)");
-    if (!ins.ok()) return false;
-    for (const auto& [name, value] : configs) {
-        ins.bind(1, id);
-        ins.bind_text(2, name);
-        ins.bind_text(3, value);
-        if (ins.step() != SQLITE_DONE) return false;
-        ins.reset();
-    }
-    return true;
+    return write_keyed_configs(db, "DELETE FROM topic_configs WHERE topic_id = ?",
+                               "INSERT INTO topic_configs (topic_id, name, value) VALUES (?, ?, ?)", id, configs,
+                               "write topic configs")
+        .ok();
 }
 
 // Loads a (key, name, value) table as key -> configs.
 result<std::map<std::string, config_map>, store_error> load_keyed_configs(sqlite3* db, const char* sql,
                                                                           const char* what) {
     statement q(db, sql);
-    if (!q.ok()) return failure{sqlite::error(db, what)};
     std::map<std::string, config_map> out;
-    int rc;
-    while ((rc = q.step()) == SQLITE_ROW) out[q.text_at(0)].emplace(q.text_at(1), q.text_at(2));
-    if (rc != SQLITE_DONE) return failure{sqlite::error(db, what)};
+    auto st =
+        sqlite::for_each_row(db, q, what, [&](statement& r) { out[r.text_at(0)].emplace(r.text_at(1), r.text_at(2)); });
+    if (!st) return failure{st.error()};
     return out;
 }
 
-// Replaces the rows of one key: `del` deletes by key, `ins` inserts (key, name, value).
+// Replaces the rows of one key, in a transaction of its own.
 status<store_error> replace_keyed_configs(sqlite3* db, const char* del_sql, const char* ins_sql, const std::string& key,
                                           const config_map& configs, const char* what) {
-    transaction tx(db);
-    if (!tx.began()) return failure{sqlite::error(db, what)};
-    statement del(db, del_sql);
-    statement ins(db, ins_sql);
-    if (!del.ok() || !ins.ok()) return failure{sqlite::error(db, what)};
-    del.bind_text(1, key);
-    if (del.step() != SQLITE_DONE) return failure{sqlite::error(db, what)};
-    for (const auto& [name, value] : configs) {
-        ins.bind_text(1, key);
-        ins.bind_text(2, name);
-        ins.bind_text(3, value);
-        if (ins.step() != SQLITE_DONE) return failure{sqlite::error(db, what)};
-        ins.reset();
-    }
-    if (!tx.commit()) return failure{sqlite::error(db, what)};
-    return ok_v;
+    return sqlite::in_transaction(db, what,
+                                  [&] { return write_keyed_configs(db, del_sql, ins_sql, key, configs, what); });
 }
 
 }  // namespace
 
-result<std::unique_ptr<sqlite_store>, store_error> sqlite_store::open(const std::filesystem::path& data_dir) {
-    auto db = sqlite::open(data_dir, file_name, k_migrations);
-    if (!db) return failure{db.error()};
-    std::unique_ptr<sqlite_store> s(new sqlite_store(sqlite::connection(*db)));
-    if (!exec(*db, "PRAGMA foreign_keys=ON")) return failure{sqlite::error(*db, "cannot enable foreign keys")};
-    return s;
-}
+const std::span<const char* const> sqlite_store::migrations = k_migrations;
 
 sqlite_store::~sqlite_store() = default;
+
+status<store_error> sqlite_store::opened() {
+    if (!exec(db_, "PRAGMA foreign_keys=ON")) return failure{sqlite::error(db_, "cannot enable foreign keys")};
+    return ok_v;
+}
 
 result<std::vector<topic>, store_error> sqlite_store::load_topics() {
     std::lock_guard lock(mu_);
@@ -157,26 +153,19 @@ status<store_error> sqlite_store::insert_topics(std::span<const topic> topics) {
 
 status<store_error> sqlite_store::delete_topics(std::span<const uuid> ids) {
     std::lock_guard lock(mu_);
-    transaction tx(db_);
-    if (!tx.began()) return failure{sqlite::error(db_, "delete topics")};
-    statement del(db_, "DELETE FROM topics WHERE id = ?");
-    if (!del.ok()) return failure{sqlite::error(db_, "delete topics")};
-    for (const auto& id : ids) {
-        del.bind(1, id);  // topic_configs rows go by ON DELETE CASCADE
-        if (del.step() != SQLITE_DONE) return failure{sqlite::error(db_, "delete topic")};
-        del.reset();
-    }
-    if (!tx.commit()) return failure{sqlite::error(db_, "commit delete topics")};
-    return ok_v;
+    // topic_configs rows go by ON DELETE CASCADE
+    return sqlite::run_each(db_, "DELETE FROM topics WHERE id = ?", "delete topics", ids,
+                            [](statement& q, const uuid& id) { q.bind(1, id); });
 }
 
 status<store_error> sqlite_store::set_partition_count(const uuid& id, int32_t partition_count) {
     std::lock_guard lock(mu_);
-    statement up(db_, "UPDATE topics SET partition_count = ? WHERE id = ?");
-    if (!up.ok()) return failure{sqlite::error(db_, "set partition count")};
-    up.bind(1, int64_t(partition_count));
-    up.bind(2, id);
-    if (up.step() != SQLITE_DONE) return failure{sqlite::error(db_, "set partition count")};
+    auto st = sqlite::run(db_, "UPDATE topics SET partition_count = ? WHERE id = ?", "set partition count",
+                          [&](statement& q) {
+                              q.bind(1, int64_t(partition_count));
+                              q.bind(2, id);
+                          });
+    if (!st) return st;
     if (sqlite3_changes(db_) != 1) return failure{store_error{"no topic with id " + id.to_base64()}};
     return ok_v;
 }

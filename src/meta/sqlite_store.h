@@ -22,13 +22,14 @@
 
 namespace ketch::meta {
 
-class sqlite_store final : public store {
+class sqlite_store final : public store, public sqlite::file_store<sqlite_store> {
 public:
     static constexpr const char* file_name = "meta.db";
+    static const std::span<const char* const> migrations;
 
-    // Opens (creating if needed) <data_dir>/meta.db; creates data_dir if missing.
-    // Fails if the file is not a ketch metadata database or has a newer schema.
-    static result<std::unique_ptr<sqlite_store>, store_error> open(const std::filesystem::path& data_dir);
+    // open(data_dir) opens (creating if needed) <data_dir>/meta.db, creating
+    // data_dir if missing; it fails if the file is not a ketch metadata
+    // database or has a newer schema.
     ~sqlite_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<topic>, store_error> load_topics() override;
@@ -43,10 +44,9 @@ public:
                                              const config_map& configs) override;
 
 private:
-    explicit sqlite_store(sqlite::connection db) : db_(std::move(db)) {}
-
-    std::mutex mu_;
-    sqlite::connection db_;
+    friend file_store;
+    using file_store::file_store;
+    status<store_error> opened();  // enables foreign keys
 };
 
 }  // namespace ketch::meta

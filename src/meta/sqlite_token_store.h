@@ -16,11 +16,11 @@
 
 namespace ketch::meta {
 
-class sqlite_token_store final : public token_store {
+class sqlite_token_store final : public token_store, public sqlite::file_store<sqlite_token_store> {
 public:
     static constexpr const char* file_name = "tokens.db";
+    static const std::span<const char* const> migrations;
 
-    static result<std::unique_ptr<sqlite_token_store>, store_error> open(const std::filesystem::path& data_dir);
     ~sqlite_token_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<delegation_token>, store_error> load() override;
@@ -29,10 +29,7 @@ public:
     result<bool, store_error> set_expiry(const std::string& token_id, int64_t expiry_ms) override;
 
 private:
-    explicit sqlite_token_store(sqlite::connection db) : db_(std::move(db)) {}
-
-    std::mutex mu_;
-    sqlite::connection db_;
+    using file_store::file_store;
 };
 
 }  // namespace ketch::meta

@@ -23,11 +23,11 @@
 
 namespace ketch::meta {
 
-class sqlite_txn_store final : public txn_store {
+class sqlite_txn_store final : public txn_store, public sqlite::file_store<sqlite_txn_store> {
 public:
     static constexpr const char* file_name = "txn.db";
+    static const std::span<const char* const> migrations;
 
-    static result<std::unique_ptr<sqlite_txn_store>, store_error> open(const std::filesystem::path& data_dir);
     ~sqlite_txn_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
 
     result<std::vector<stored_txn>, store_error> load_txns() override;
@@ -38,10 +38,7 @@ public:
     status<store_error> delete_pending_offsets(int64_t producer_id) override;
 
 private:
-    explicit sqlite_txn_store(sqlite::connection db) : db_(std::move(db)) {}
-
-    std::mutex mu_;
-    sqlite::connection db_;
+    using file_store::file_store;
 };
 
 }  // namespace ketch::meta

@@ -51,6 +51,12 @@ result<log::read_result, error_code> service::read(const partition_handle& p, in
 
 offset_answer service::list_offset(const partition_handle& p, int64_t timestamp, bool read_committed) {
     auto& s = *p.store;
+    // The offsets as committed, not as last heard: another broker's commit
+    // acknowledged before this request is counted (cluster mode).
+    if (auto r = s.refresh_offsets(); !r.ok()) {
+        spdlog::warn("ListOffsets of {}: {}", p.topic, r.error().message);
+        return {.error = error_code::kafka_storage_error};
+    }
     // Partition.fetchOffsetForTimestamp: nothing at or past the last fetchable offset.
     const int64_t last_fetchable = read_committed ? s.last_stable_offset() : s.high_watermark();
     offset_answer a;

@@ -71,6 +71,12 @@ public:
     virtual log::log_result<log::read_result> read(int64_t offset, uint64_t max_bytes,
                                                    const log::read_options& opts) = 0;
 
+    // Cluster mode: read the offsets again where another broker moves them
+    // (its commits' notifications can be missed: a reconnecting listener, a
+    // failed query), so that what follows answers the committed state. A
+    // local log knows its own.
+    virtual log::log_status refresh_offsets() { return ok_v; }
+
     virtual int64_t log_start_offset() const = 0;
     virtual int64_t local_log_start_offset() const = 0;
     virtual int64_t log_end_offset() const = 0;

@@ -1,11 +1,14 @@
 #include "shared/shared_engine.h"
 
+#include <poll.h>
+
 #include <set>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
 #include "base/uuid.h"
+#include "cluster/retention.h"
 #include "cluster/schema.h"
 #include "objstore/retry.h"
 #include "shared/object_io.h"
@@ -13,14 +16,29 @@
 
 namespace ketch::shared {
 
+namespace {
+
+// An idle connection has nothing to read: one whose server went away (a
+// restart sends a termination message, then EOF) is dropped here rather than
+// handed out to fail its first query.
+bool still_open(const cluster::pg_connection& c) {
+    if (!c.healthy() || c.socket() < 0) return false;
+    pollfd p{c.socket(), POLLIN, 0};
+    return poll(&p, 1, 0) == 0;
+}
+
+}  // namespace
+
 result<std::unique_ptr<cluster::pg_connection>, std::string> pg_pool::take() {
-    {
-        std::lock_guard l(mu_);
-        if (!idle_.empty()) {
-            auto c = std::move(idle_.back());
+    for (;;) {
+        std::unique_ptr<cluster::pg_connection> c;
+        {
+            std::lock_guard l(mu_);
+            if (idle_.empty()) break;
+            c = std::move(idle_.back());
             idle_.pop_back();
-            return c;
         }
+        if (still_open(*c)) return c;
     }
     auto c = cluster::pg_connection::open(url_);
     if (!c.ok()) return failure{"PostgreSQL: " + c.error().message};
@@ -216,6 +234,10 @@ void shared_engine::on_foreign_commit(const std::string& object_key) {
         if (fn && colon > 8) fn(std::stoll(object_key.substr(8, colon - 8)), object_key.substr(colon + 1) == "1");
         return;
     }
+    if (object_key.starts_with(cluster::k_log_start_prefix)) return on_log_start(object_key);
+    // Listening again after a lost connection: the commits notified meanwhile
+    // were not heard; every open partition reads its offsets again.
+    if (object_key == cluster::k_listening_again) refresh_open();
     if (on_notice(object_key)) return;
     if (object_key.starts_with("data/" + std::to_string(cfg_.node_id) + "-" + incarnation_ + "-")) return;
     std::map<cluster::partition_key, std::shared_ptr<shared_storage>> open;
@@ -240,6 +262,38 @@ void shared_engine::on_foreign_commit(const std::string& object_key) {
         if (it == open.end()) continue;
         it->second->observe(std::stoll(rows->at(i, 3)), std::stoll(rows->at(i, 2)), std::stoll(rows->at(i, 4)));
         woke(it->second->topic(), it->second->partition());
+    }
+}
+
+void shared_engine::refresh_open() {
+    std::vector<std::shared_ptr<shared_storage>> open;
+    {
+        std::lock_guard l(parts_mu_);
+        for (auto& [tp, s] : parts_) open.push_back(s);
+    }
+    for (auto& s : open)
+        if (s->refresh_offsets().ok()) woke(s->topic(), s->partition());
+}
+
+}  // namespace ketch::shared
+
+namespace ketch::shared {
+
+// "log-start:<topic id>:<partition>:<offset>" (cluster/retention.h): retention
+// or DeleteRecords moved a partition's log start; ListOffsets answers it.
+void shared_engine::on_log_start(const std::string& payload) {
+    const auto last = payload.rfind(':');
+    const auto mid = last == std::string::npos ? last : payload.rfind(':', last - 1);
+    const size_t from = std::char_traits<char>::length(cluster::k_log_start_prefix);
+    if (mid == std::string::npos || mid < from) return;
+    try {
+        const cluster::partition_key key{payload.substr(from, mid - from), std::stoi(payload.substr(mid + 1))};
+        const int64_t start = std::stoll(payload.substr(last + 1));
+        std::lock_guard l(parts_mu_);
+        for (auto& [tp, s] : parts_)
+            if (s->key() == key) s->observe(start, start);  // the high watermark is at least there
+    } catch (const std::exception&) {
+        spdlog::warn("cluster: a log start notice not understood: {}", payload);
     }
 }
 

@@ -154,8 +154,11 @@ private:
     void answer(const std::vector<staged>& items, const std::vector<cluster::batch_outcome>& outcomes);
     void complete(uint64_t ticket, log::log_result<log::append_result> r);
     void on_foreign_commit(const std::string& object_key);
+    // Every open partition's offsets read again (after a gap in the notifications).
+    void refresh_open();
     // A NOTIFY of set_on_notice's or set_on_topics' (or k_listening_again): true when handled.
     bool on_notice(const std::string& payload);
+    void on_log_start(const std::string& payload);
     void woke(const std::string& topic, int32_t partition);
     bool local(const partition::topic_partition& tp) const {
         return cfg_.local && cfg_.is_local && cfg_.is_local(tp.topic);
@@ -226,6 +229,7 @@ public:
         engine_.wait_commit(pending, std::move(done));
     }
     log::log_result<log::read_result> read(int64_t offset, uint64_t max_bytes, const log::read_options& opts) override;
+    log::log_status refresh_offsets() override;
     int64_t log_start_offset() const override { return log_start_.load(); }
     int64_t local_log_start_offset() const override { return log_start_.load(); }
     int64_t log_end_offset() const override { return hwm_.load(); }

@@ -2,6 +2,7 @@
 // through the catalogue and the object cache, offsets from ketch_partitions.
 #include <spdlog/spdlog.h>
 
+#include "cluster/retention.h"
 #include "log/record_timestamps.h"
 #include "record/batch_builder.h"
 #include "record/batch_header.h"
@@ -101,6 +102,16 @@ log::log_result<bytes> shared_storage::read_bytes(cluster::pg_connection& c, int
     return out;
 }
 
+log::log_status shared_storage::refresh_offsets() {
+    auto c = engine_.pool().take();
+    if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
+    lease l{engine_.pool(), std::move(*c)};
+    auto offs = cluster::read_offsets(*l.c, key_);
+    if (!offs.ok()) return failure{pg_failed(offs.error().message)};
+    observe(offs->log_start_offset, offs->high_watermark, offs->first_unstable);
+    return ok_v;
+}
+
 log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t max_bytes,
                                                        const log::read_options& opts) {
     auto c = engine_.pool().take();
@@ -187,15 +198,12 @@ log::log_result<int64_t> shared_storage::delete_records_before(int64_t offset) {
     auto c = engine_.pool().take();
     if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
     lease l{engine_.pool(), std::move(*c)};
-    auto rows = l.c->exec(
-        "INSERT INTO ketch_partitions (topic_id, partition, log_start_offset) VALUES ($1, $2, $3) "
-        "ON CONFLICT (topic_id, partition) DO UPDATE SET log_start_offset = "
-        "greatest(ketch_partitions.log_start_offset, EXCLUDED.log_start_offset) RETURNING log_start_offset",
-        {key_.topic_id, std::to_string(key_.partition), std::to_string(offset)});
-    if (!rows.ok()) return failure{pg_failed(rows.error().message)};
-    const int64_t start = std::stoll(rows->at(0, 0));
-    observe(start, -1);
-    return start;
+    // By metadata (cluster/retention.h): the index rows below go, the objects
+    // they leave unreferenced are the garbage collector's.
+    auto moved = cluster::move_log_start(*l.c, key_, offset);
+    if (!moved.ok()) return failure{pg_failed(moved.error().message)};
+    observe(moved->log_start_offset, moved->log_start_offset);
+    return moved->log_start_offset;
 }
 
 }  // namespace ketch::shared

@@ -1,9 +1,11 @@
 """An HTTP proxy in front of an S3 server that injects the object store's
 faults (docs/design/cluster.md, failure cases): 503 SlowDown answered
 without forwarding, a request forwarded and its answer replaced by a 503 (a
-PUT stored but its answer lost), 429 throttling, or every request refused
-while "down". The broker is not mocked: it talks to the real server through
-this proxy. Deterministic: the faults follow the request count."""
+PUT stored but its answer lost), 429 throttling, every request refused
+while "down", or every request held unanswered while "hanging" (then
+forwarded late, when the hang ends: a broker that gave up on a PUT may find
+it stored after all). The broker is not mocked: it talks to the real server
+through this proxy. Deterministic: the faults follow the request count."""
 
 import http.client
 import threading
@@ -18,14 +20,18 @@ THROTTLED = (b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>TooManyReque
 class FaultyS3:
     """mode: "pass" (forward all), "flaky" (of every six requests, one is
     answered 503 unforwarded, one carried out and answered 503, one 429),
-    "down" (all 503)."""
+    "down" (all 503), "hang" (all held until the mode changes, at most
+    HANG_MAX_S, then forwarded)."""
+
+    HANG_MAX_S = 60
 
     def __init__(self, upstream_port):
         self.upstream_port = upstream_port
         self.mode = "pass"
         self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
         self.count = 0
-        self.injected = {"503": 0, "lost answer": 0, "429": 0}
+        self.injected = {"503": 0, "lost answer": 0, "429": 0, "hang": 0}
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -35,7 +41,10 @@ class FaultyS3:
                 pass
 
             def handle_any(self):
-                proxy._handle(self)
+                try:
+                    proxy._handle(self)
+                except (BrokenPipeError, ConnectionResetError):  # the broker gave up on it
+                    self.close_connection = True
 
             do_GET = do_PUT = do_HEAD = do_DELETE = do_POST = handle_any
 
@@ -50,8 +59,17 @@ class FaultyS3:
 
     PATTERN = (None, "503", None, "lost answer", None, "429")  # flaky: one request in two fails
 
+    def set_mode(self, mode):
+        """Changes the mode; requests held by a hang go on."""
+        with self.changed:
+            self.mode = mode
+            self.changed.notify_all()
+
     def _fault(self):
         with self.lock:
+            if self.mode == "hang":
+                self.injected["hang"] += 1
+                self.changed.wait_for(lambda: self.mode != "hang", timeout=self.HANG_MAX_S)
             if self.mode == "down":
                 fault = "503"
             elif self.mode == "flaky":
@@ -97,5 +115,6 @@ class FaultyS3:
             c.close()
 
     def close(self):
+        self.set_mode("pass")  # held requests go on
         self.server.shutdown()
         self.server.server_close()

@@ -9,7 +9,12 @@ What is recorded (History):
 - read_back(topic, partition, records): the partition read from the start
   after the run, [(offset, key, value)] in delivery order;
 - delivered(consumer, topic, partition, offset, key, value): what a consumer
-  of a group got during the run (optional).
+  of a group got during the run (optional);
+- committed(consumer, topic, partition, offset): a consumer of the group had
+  this offset commit acknowledged (optional; in order with the deliveries);
+- assigned(consumer, topic, partition, offset): a consumer was given the
+  partition and the group's committed offset read then (OffsetFetch; -1
+  none) (optional).
 
 check() returns the violations (empty: the history holds):
 1. the read-back of each partition is in offset order, each offset once,
@@ -26,7 +31,13 @@ check() returns the violations (empty: the history holds):
    offsets in the order it sent them (produce order kept);
 6. every record a group consumer got is the read-back's record at that
    offset; once all of them were read, every acknowledged record was
-   delivered to the group at least once (at-least-once, no committed gap).
+   delivered to the group at least once (at-least-once, no committed gap);
+7. every acknowledged offset commit of a partition covers only records the
+   group had been delivered before it (no committed gap), and no record
+   below a partition's committed offset is delivered again after that
+   commit (no duplicate beyond at-least-once redelivery), and the committed
+   offset a consumer reads when given a partition is not below one already
+   acknowledged (a stale offset fetch).
 
 Values must be unique across the run (they identify records).
 
@@ -44,6 +55,7 @@ class History:
         self.acks = []        # (producer, topic, partition, offset, key, value)
         self.reads = {}       # (topic, partition) -> [(offset, key, value)]
         self.deliveries = []  # (consumer, topic, partition, offset, key, value)
+        self.events = []      # deliveries and commits in the order they happened
 
     def sent(self, producer, key, value):
         self.sends.append((producer, key, value))
@@ -56,6 +68,13 @@ class History:
 
     def delivered(self, consumer, topic, partition, offset, key, value):
         self.deliveries.append((consumer, topic, partition, offset, key, value))
+        self.events.append(("delivered", consumer, topic, partition, offset, key, value))
+
+    def committed(self, consumer, topic, partition, offset):
+        self.events.append(("committed", consumer, topic, partition, offset, None, None))
+
+    def assigned(self, consumer, topic, partition, offset):
+        self.events.append(("assigned", consumer, topic, partition, offset, None, None))
 
     def dump(self, path):
         enc = lambda b: None if b is None else b.hex()  # noqa: E731
@@ -68,7 +87,11 @@ class History:
             for (t, q), recs in self.reads.items():
                 f.write(json.dumps({"t": "read", "topic": t, "partition": q,
                                     "records": [[o, enc(k), enc(v)] for o, k, v in recs]}) + "\n")
-            for c, t, q, o, k, v in self.deliveries:
+            for kind, c, t, q, o, k, v in self.events:
+                if kind != "delivered":
+                    f.write(json.dumps({"t": kind, "consumer": c, "topic": t, "partition": q,
+                                        "offset": o}) + "\n")
+                    continue
                 f.write(json.dumps({"t": "delivered", "consumer": c, "topic": t, "partition": q, "offset": o,
                                     "key": enc(k), "value": enc(v)}) + "\n")
 
@@ -87,6 +110,8 @@ class History:
                     h.read_back(e["topic"], e["partition"], [(o, dec(k), dec(v)) for o, k, v in e["records"]])
                 elif e["t"] == "delivered":
                     h.delivered(e["consumer"], e["topic"], e["partition"], e["offset"], dec(e["key"]), dec(e["value"]))
+                elif e["t"] in ("committed", "assigned"):
+                    getattr(h, e["t"])(e["consumer"], e["topic"], e["partition"], e["offset"])
         return h
 
     def check(self, limit=20):
@@ -151,13 +176,47 @@ class History:
             for prod, t, p, o, k, v in self.acks:
                 if (t, p, o) not in got:
                     bad("undelivered", "%s-%d@%d (%r) acknowledged, never delivered to the group" % (t, p, o, v))
-        return [m for kind in ("order", "lost", "duplicate", "invented", "reordered", "undelivered")
+        self._check_commits(bad)
+        return [m for kind in ("order", "lost", "duplicate", "invented", "reordered", "undelivered",
+                               "commit gap", "stale offset fetch", "redelivered")
                 for m in ("%s: %s" % (kind, x) for x in out[kind])]
 
+    def _check_commits(self, bad):
+        # 7. commits against the deliveries before them
+        first = {(t, p): recs[0][0] for (t, p), recs in self.reads.items() if recs}
+        got = defaultdict(set)      # (topic, partition) -> offsets delivered so far
+        committed = {}              # (topic, partition) -> highest committed offset so far
+        for kind, c, t, p, o, _, _ in self.events:
+            if kind == "delivered":
+                if o < committed.get((t, p), -1):
+                    bad("redelivered", "%s got %s-%d@%d after the group committed %d" % (c, t, p, o, committed[(t, p)]))
+                got[(t, p)].add(o)
+                continue
+            if kind == "assigned":
+                if (t, p) in committed and o < committed[(t, p)]:
+                    bad("stale offset fetch", "%s was given %s-%d with committed offset %d after the group committed %d"
+                        % (c, t, p, o, committed[(t, p)]))
+                continue
+            lo = max(first.get((t, p), 0), committed.get((t, p), first.get((t, p), 0)))
+            missing = [x for x in range(lo, o) if x not in got[(t, p)]]
+            if missing:
+                bad("commit gap", "%s committed %s-%d@%d, the group never got %d of the offsets below (first %d)"
+                    % (c, t, p, o, len(missing), missing[0]))
+            committed[(t, p)] = max(o, committed.get((t, p), -1))
+
+    def final_commits(self):
+        """The highest offset committed per (topic, partition)."""
+        out = {}
+        for kind, c, t, p, o, _, _ in self.events:
+            if kind == "committed":
+                out[(t, p)] = max(o, out.get((t, p), -1))
+        return out
+
     def summary(self):
-        return "%d sent, %d acknowledged, %d read back in %d partitions, %d delivered to the group" % (
-            len(self.sends), len(self.acks), sum(len(r) for r in self.reads.values()), len(self.reads),
-            len(self.deliveries))
+        return ("%d sent, %d acknowledged, %d read back in %d partitions, %d delivered to the group, "
+                "%d offset commits") % (len(self.sends), len(self.acks), sum(len(r) for r in self.reads.values()),
+                                        len(self.reads), len(self.deliveries),
+                                        sum(1 for e in self.events if e[0] == "committed"))
 
 
 if __name__ == "__main__":

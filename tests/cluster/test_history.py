@@ -1,6 +1,7 @@
 """The history checker (history.py) finds what it claims to find: a clean
 history passes; a lost, duplicated, reordered, invented or undelivered
-record, and a gap in the offsets, are each reported. No broker needed."""
+record, a gap in the offsets, a commit past records the group never got and
+a redelivery below a committed offset are each reported. No broker needed."""
 
 from history import History
 
@@ -75,3 +76,33 @@ def test_an_undelivered_record_is_found():
     h = clean()
     h.deliveries = h.deliveries[:-1]
     assert kinds(h) == ["undelivered"]
+
+
+def test_a_commit_past_undelivered_records_is_found(tmp_path):
+    h = clean()
+    h.committed("c", "t", 0, 3)  # after every delivery: fine
+    assert h.check() == []
+    h.dump(tmp_path / "h.jsonl")
+    again = History.load(tmp_path / "h.jsonl")
+    assert again.check() == [] and again.final_commits() == {("t", 0): 3}
+    h = clean()
+    h.events.insert(1, ("committed", "c", "t", 0, 2, None, None))  # before offset 1 was delivered
+    assert kinds(h) == ["commit gap", "redelivered"]  # offset 1, got after the commit, is below it
+
+
+def test_a_redelivery_below_the_committed_offset_is_found():
+    h = clean()
+    h.committed("c", "t", 0, 2)
+    h.delivered("c2", "t", 0, 2, b"k4", b"v4")  # at the committed offset: at-least-once, fine
+    assert h.check() == []
+    h.delivered("c2", "t", 0, 1, b"k2", b"v2")  # below it: the commit was lost
+    assert kinds(h) == ["redelivered"]
+
+
+def test_a_stale_offset_fetch_is_found():
+    h = clean()
+    h.committed("c", "t", 0, 2)
+    h.assigned("c2", "t", 0, 2)  # what was committed: fine
+    assert h.check() == []
+    h.assigned("c2", "t", 0, -1)  # as if nothing had been committed
+    assert kinds(h) == ["stale offset fetch"]

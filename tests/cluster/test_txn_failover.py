@@ -168,28 +168,46 @@ def read_committed(broker, topic):
 
 # ------------------------------------------------- transaction version 2: the Java client
 
-@pytest.mark.skip(reason="bug: read_committed output got inputs twice (36 and 115 extra of 300) when the coordinator "
-                         "was killed after the application committed the first half and before it read the rest "
-                         "(the group then taken over with 3 of 4 partitions' committed offsets); and the kill often "
-                         "lands after all 300 are in, which this test cannot tell from a pass (docs/cluster.md, "
-                         "Not offered yet)")
+HALF = TOTAL // 2
+
+
+def input_leaders(broker, topic):
+    """{partition: leader node id} as the broker's metadata says."""
+    md = AdminClient({"bootstrap.servers": broker.bootstrap}).list_topics(topic, timeout=10)
+    return {p: m.leader for p, m in md.topics[topic].partitions.items()}
+
+
+def group_holder(postgres, group):
+    rows = postgres.psql("SELECT node_id FROM ketch_group_leases WHERE group_id = convert_to('%s', 'UTF8')" % group)
+    return int(rows[0]) if rows else None
+
+
 def test_java_v2_consume_transform_produce_survives_its_coordinator_killed(start_broker, postgres):
     """The same pattern with the Java KafkaProducer 4.3.1 at transaction
     version 2 (KIP-890: partitions added by the partitions' brokers at the
     coordinator, TxnOffsetCommit v5, EndTxn v5 bumping the epoch at every end)
-    against three brokers, the coordinator SIGKILLed a third of the way. The
-    application (the driver's txn-transform) is started again when it fails,
-    with the same transactional id: its InitProducerId fences the previous
-    producer and aborts what it left open, and the group's committed offsets
-    say where to resume (as Kafka Streams restarts a task's producer under
-    exactly-once v2). Kafka: TransactionsBounceTest.scala; the coordinator's
-    side: TransactionCoordinator.scala (handleInitProducerId fencing an
-    ongoing transaction, endTransaction's epoch bump)."""
+    against three brokers. The inputs come in two halves: the application
+    (the driver's txn-transform) transforms and commits the first half, then
+    waits for more; the coordinators of its transactional id and of its group
+    (the same broker or two) are SIGKILLed; then the second half is produced.
+    The application is started again when it fails, with the same
+    transactional id: its InitProducerId fences the previous producer and
+    aborts what it left open, and the group's committed offsets say where to
+    resume (as Kafka Streams restarts a task's producer under exactly-once
+    v2). Kafka: TransactionsBounceTest.scala; the coordinator's side:
+    TransactionCoordinator.scala (handleInitProducerId fencing an ongoing
+    transaction, endTransaction's epoch bump).
+
+    The leader of an input partition is killed too (added when the
+    coordinators lead none): the consumer asks the partition's new leader
+    where its epoch ends (OffsetForLeaderEpoch) and seeks back to an end
+    below its position. A broker that had never served the partition
+    answered 0, and the first half of those partitions was transformed
+    twice (test_offset_for_leader_epoch.py)."""
     import threading
     import types
 
     if clients._missing("java"):
-        import pytest
         pytest.skip("java driver not built")
     brokers = {n: start_broker(n, *FLUSH, *TIMING) for n in (1, 2, 3)}
     bootstrap = ",".join(b.bootstrap for b in brokers.values())
@@ -200,8 +218,8 @@ def test_java_v2_consume_transform_produce_survives_its_coordinator_killed(start
     for b in brokers.values():  # every broker lists every broker: they agree on the coordinator
         clients.wait_for(lambda: len(AdminClient({"bootstrap.servers": b.bootstrap}).list_topics(timeout=10).brokers)
                          == len(brokers) or None, what="every broker listed")
-    inputs = {b"v%04d" % i for i in range(TOTAL)}
-    assert len(produce(brokers[1], "v2-in", [(b"k%d" % i, b"v%04d" % i) for i in range(TOTAL)], PARTITIONS)) == TOTAL
+    records = [(b"k%d" % i, b"v%04d" % i) for i in range(TOTAL)]
+    assert len(produce(brokers[1], "v2-in", records[:HALF], PARTITIONS)) == HALF
     java = clients.Driver("java", types.SimpleNamespace(bootstrap=bootstrap))
     watcher = Consumer({"bootstrap.servers": bootstrap, "group.id": "v2-group", "enable.auto.commit": False})
     runs = []
@@ -212,24 +230,34 @@ def test_java_v2_consume_transform_produce_survives_its_coordinator_killed(start
             try:
                 runs.append(java.call("txn-transform", {
                     "input": "v2-in", "output": "v2-out", "group": "v2-group", "transactional_id": "v2-txn",
-                    "batch": 5, "max_records": TOTAL, "timeout_ms": 60000, "idle_ms": 5000,
+                    "batch": 5, "max_records": TOTAL, "timeout_ms": 120000, "idle_ms": 30000,
                     "config": {"client.id": "v2-ctp", "transaction.timeout.ms": 15000, "session.timeout.ms": 6000,
                                "request.timeout.ms": 5000, "delivery.timeout.ms": 20000, "max.block.ms": 20000,
-                               "default.api.timeout.ms": 20000}}, timeout=120))
+                               "default.api.timeout.ms": 20000}}, timeout=150))
             except clients.DriverError as e:
                 runs.append({"error": str(e)[:300]})
+            print("application run:", runs[-1])
 
     app = threading.Thread(target=application)
     app.start()
     try:
-        clients.wait_for(lambda: committed_count(watcher, "v2-in") >= TOTAL // 3 or None, timeout=120, interval=0.2,
-                         what="a third of the inputs committed")
-        killed = txn_holder(postgres, "v2-txn")
-        assert killed in brokers, "a broker holds the transactional id's lease"
-        brokers[killed].stop(signal.SIGKILL)
-        at_kill = committed_count(watcher, "v2-in")
-        print("coordinator %d killed with %d of %d committed" % (killed, at_kill, TOTAL))
-        assert at_kill < TOTAL, "the kill came while the application ran"
+        # The first half transformed and committed; the application waits for more.
+        clients.wait_for(lambda: committed_count(watcher, "v2-in") == HALF or None, timeout=120, interval=0.2,
+                         what="the first half committed")
+        killed = {txn_holder(postgres, "v2-txn"), group_holder(postgres, "v2-group")}
+        assert killed <= set(brokers), "brokers hold the transactional id's and the group's leases"
+        # And the leader of an input partition the application read: its new
+        # leader is asked where the partition ends (OffsetForLeaderEpoch).
+        leaders = input_leaders(brokers[1], "v2-in")
+        if not killed & set(leaders.values()):
+            killed.add(leaders[0])
+        for n in killed:
+            brokers[n].stop(signal.SIGKILL)
+        survivors = {n: b for n, b in brokers.items() if n not in killed}
+        assert survivors
+        print("brokers %s killed with %d of %d committed (input leaders %s)" % (sorted(killed), HALF, TOTAL, leaders))
+        survivor = next(iter(survivors.values()))
+        assert len(produce(survivor, "v2-in", records[HALF:], PARTITIONS)) == TOTAL - HALF
     finally:
         app.join()
     try:
@@ -237,13 +265,15 @@ def test_java_v2_consume_transform_produce_survives_its_coordinator_killed(start
     finally:
         watcher.close()
     holder = txn_holder(postgres, "v2-txn")
-    assert holder in brokers and holder != killed, "a survivor took the transactional id over"
+    assert holder in survivors, "a survivor took the transactional id over"
     row = postgres.psql("SELECT client_txn_version FROM ketch_txns WHERE transactional_id = convert_to('v2-txn', 'UTF8')")
     assert row == ["2"], "the producer ran transaction version 2"
-    survivor = brokers[holder]
+    inputs = [v for _, v in records]
 
     def exactly_once():
         out = read_committed(survivor, "v2-out")
-        assert sorted(out) == sorted(inputs), "every input exactly once in the output, nothing aborted"
+        dup = sorted(v for v in set(out) if out.count(v) > 1)
+        assert sorted(out) == sorted(inputs), "every input exactly once in the output, nothing aborted " \
+            "(%d read, %d twice: %s)" % (len(out), len(dup), dup[:20])
 
     clients.eventually(exactly_once, timeout=30, interval=1)  # the last markers follow EndTxn's answer

@@ -53,26 +53,20 @@ awaitable<list_offsets_response> handle_list_offsets(request_context& ctx, list_
             if (!seen.insert({t.name, p.partition_index}).second) duplicated.insert({t.name, p.partition_index});
     // Cluster mode: off the reactor (by timestamp: an index query and maybe a GET).
     co_await reads_call(ctx.broker, [&] {
-        for (auto& rt : req.topics) {
-            auto& tr = resp.topics.emplace_back();
-            tr.name = rt.name;
-            // KafkaApis.handleListOffsetRequest: DESCRIBE on the topic first.
-            auto acc = access_topic(ctx, security::acl_operation::describe, rt.name);
-            for (auto& p : rt.partitions) {
-                auto& out = tr.partitions.emplace_back();
-                out.partition_index = p.partition_index;
-                if (acc.denied()) {
-                    out.error_code = code(error_code::topic_authorization_failed);
-                    out.timestamp = -1;
-                    out.offset = -1;
-                    out.leader_epoch = -1;
-                } else if (duplicated.count({rt.name, p.partition_index})) {
-                    out.error_code = code(error_code::invalid_request);
-                } else {
-                    answer(ctx, acc, p, out, req.isolation_level);
-                }
-            }
-        }
+        // KafkaApis.handleListOffsetRequest: DESCRIBE on the topic first.
+        for_each_partition(ctx, security::acl_operation::describe, req.topics, resp.topics,
+                           [&](auto& out, const auto& rt, const auto& p, const topic_access& acc) {
+                               if (acc.denied()) {
+                                   out.error_code = code(error_code::topic_authorization_failed);
+                                   out.timestamp = -1;
+                                   out.offset = -1;
+                                   out.leader_epoch = -1;
+                               } else if (duplicated.count({rt.name, p.partition_index})) {
+                                   out.error_code = code(error_code::invalid_request);
+                               } else {
+                                   answer(ctx, acc, p, out, req.isolation_level);
+                               }
+                           });
     });
     co_return resp;
 }

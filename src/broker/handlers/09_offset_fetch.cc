@@ -15,6 +15,7 @@
 // each topic (named: TOPIC_AUTHORIZATION_FAILED after the others; all
 // offsets: left out).
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/topic_error_rows.h"
 #include "group/coordinator.h"
 #include "meta/topic_registry.h"
 
@@ -190,15 +191,7 @@ std::optional<offset_fetch_response> offset_fetch_error(const offset_fetch_reque
     } else if (version >= 2) {
         resp.error_code = e.code;
     } else if (req.topics) {
-        for (auto& t : *req.topics) {
-            auto& rt = resp.topics.emplace_back();
-            rt.name = t.name;
-            for (int32_t p : t.partition_indexes) {
-                auto& rp = error_row(rt.partitions, e);
-                rp.partition_index = p;
-                rp.committed_offset = -1;
-            }
-        }
+        partition_error_rows(resp.topics, *req.topics, e, [](auto& rp) { rp.committed_offset = -1; });
     }
     return resp;
 }

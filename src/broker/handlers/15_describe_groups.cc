@@ -16,12 +16,6 @@ namespace ketch::broker {
 
 using namespace kafka;
 
-namespace {
-// Utils.to32BitField over AclOperation codes READ(3), DELETE(6), DESCRIBE(8),
-// DESCRIBE_CONFIGS(10), ALTER_CONFIGS(11): 3400, as Kafka 4.3.1 answers.
-constexpr int32_t k_group_operations = (1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11);
-}  // namespace
-
 awaitable<describe_groups_response> handle_describe_groups(request_context& ctx, describe_groups_request& req) {
     // KafkaApis.handleDescribeGroupsRequest: groups without DESCRIBE are
     // answered GROUP_AUTHORIZATION_FAILED, first; the others by the coordinator.
@@ -29,12 +23,11 @@ awaitable<describe_groups_response> handle_describe_groups(request_context& ctx,
     auto allowed = describable_groups(ctx, req.groups, resp.groups);
     auto groups = ctx.broker.groups.describe_groups(allowed, ctx.api_version);
     const bool with_ops = ctx.api_version >= 3 && req.include_authorized_operations;
-    for (auto& g : groups) {
+    described_group_rows(ctx, resp.groups, groups, with_ops, [&](auto& out, auto& g) {
         // A share group is not a classic group either (GroupMetadataManager.classicGroup).
         if (g.error == error_code::group_id_not_found && ctx.broker.shares &&
             ctx.broker.shares->is_share_group(g.group_id))
             g.error_message = "Group " + g.group_id + " is not a classic group.";
-        auto& out = resp.groups.emplace_back();
         out.error_code = code(g.error);
         out.error_message = std::move(g.error_message);
         out.group_id = std::move(g.group_id);
@@ -50,10 +43,7 @@ awaitable<describe_groups_response> handle_describe_groups(request_context& ctx,
             om.member_metadata = std::move(m.member_metadata);
             om.member_assignment = std::move(m.member_assignment);
         }
-        if (with_ops && g.error == error_code::none)
-            out.authorized_operations =
-                authorized_operations(ctx, security::resource_type::group, out.group_id, k_group_operations);
-    }
+    });
     co_return resp;
 }
 

@@ -19,6 +19,7 @@
 #include <variant>
 
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/topic_error_rows.h"
 #include "broker/quota_accounting.h"
 #include "broker/topics.h"
 #include "meta/describe_configs.h"
@@ -196,11 +197,7 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
 std::optional<create_topics_response> create_topics_error(const create_topics_request& req, int16_t,
                                                           const error_answer& e) {
     create_topics_response resp;
-    for (auto& t : req.topics) {
-        auto& row = error_row(resp.topics, e);
-        row.name = t.name;
-        set_message(row.error_message, e.message);
-    }
+    topic_error_rows(resp.topics, req.topics, e);
     return resp;
 }
 

@@ -6,6 +6,7 @@
 // UnifiedLog.maybeIncrementLogStartOffset.
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/topic_error_rows.h"
 #include "broker/partition_requests.h"
 #include "meta/topic_name.h"
 
@@ -17,39 +18,33 @@ awaitable<delete_records_response> handle_delete_records(request_context& ctx, d
     delete_records_response resp;
     // Cluster mode: off the reactor (the log start offset is a PostgreSQL row).
     co_await reads_call(ctx.broker, [&] {
-        for (auto& rt : req.topics) {
-            auto& tr = resp.topics.emplace_back();
-            tr.name = rt.name;
-            // KafkaApis.handleDeleteRecordsRequest: DELETE on the topic, before its existence.
-            auto acc = access_topic(ctx, security::acl_operation::remove, rt.name);
-            for (auto& p : rt.partitions) {
-                auto& out = tr.partitions.emplace_back();
-                out.partition_index = p.partition_index;
-                out.low_watermark = -1;
-                // ReplicaManager.deleteRecordsOnLocalLog: "Cannot delete records of
-                // internal topic", before the partition is looked up.
-                if (acc.topic && !acc.denied() && meta::is_internal_topic(acc.topic->t.name)) {
-                    out.error_code = code(error_code::invalid_topic_exception);
-                    continue;
-                }
-                auto part = open_partition_to_write(ctx, acc, p.partition_index);
-                if (!part.ok()) {
-                    out.error_code = code(part.error());
-                    continue;
-                }
-                // Partition.deleteRecordsOnLeader: `if (!leaderLog.config.delete)`.
-                if (!acc.topic->settings.cleanup_delete) {
-                    out.error_code = code(error_code::policy_violation);
-                    continue;
-                }
-                auto r = ctx.broker.partitions.delete_records(*part, p.offset);
-                if (!r.ok()) {
-                    out.error_code = code(r.error());
-                    continue;
-                }
-                out.low_watermark = *r;
-            }
-        }
+        // KafkaApis.handleDeleteRecordsRequest: DELETE on the topic, before its existence.
+        for_each_partition(ctx, security::acl_operation::remove, req.topics, resp.topics,
+                           [&](auto& out, const auto&, const auto& p, const topic_access& acc) {
+                               out.low_watermark = -1;
+                               // ReplicaManager.deleteRecordsOnLocalLog: "Cannot delete records of
+                               // internal topic", before the partition is looked up.
+                               if (acc.topic && !acc.denied() && meta::is_internal_topic(acc.topic->t.name)) {
+                                   out.error_code = code(error_code::invalid_topic_exception);
+                                   return;
+                               }
+                               auto part = open_partition_to_write(ctx, acc, p.partition_index);
+                               if (!part.ok()) {
+                                   out.error_code = code(part.error());
+                                   return;
+                               }
+                               // Partition.deleteRecordsOnLeader: `if (!leaderLog.config.delete)`.
+                               if (!acc.topic->settings.cleanup_delete) {
+                                   out.error_code = code(error_code::policy_violation);
+                                   return;
+                               }
+                               auto r = ctx.broker.partitions.delete_records(*part, p.offset);
+                               if (!r.ok()) {
+                                   out.error_code = code(r.error());
+                                   return;
+                               }
+                               out.low_watermark = *r;
+                           });
     });
     co_return resp;
 }
@@ -58,15 +53,7 @@ awaitable<delete_records_response> handle_delete_records(request_context& ctx, d
 std::optional<delete_records_response> delete_records_error(const delete_records_request& req, int16_t,
                                                             const error_answer& e) {
     delete_records_response resp;
-    for (auto& t : req.topics) {
-        auto& rt = resp.topics.emplace_back();
-        rt.name = t.name;
-        for (auto& p : t.partitions) {
-            auto& rp = error_row(rt.partitions, e);
-            rp.partition_index = p.partition_index;
-            rp.low_watermark = -1;
-        }
-    }
+    partition_error_rows(resp.topics, req.topics, e, [](auto& rp) { rp.low_watermark = -1; });
     return resp;
 }
 

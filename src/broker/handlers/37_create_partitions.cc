@@ -11,6 +11,7 @@
 #include <set>
 
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/topic_error_rows.h"
 #include "broker/quota_accounting.h"
 #include "broker/topics.h"
 #include "meta/topic_registry.h"
@@ -111,11 +112,7 @@ awaitable<create_partitions_response> handle_create_partitions(request_context& 
 std::optional<create_partitions_response> create_partitions_error(const create_partitions_request& req, int16_t,
                                                                   const error_answer& e) {
     create_partitions_response resp;
-    for (auto& t : req.topics) {
-        auto& row = error_row(resp.results, e);
-        row.name = t.name;
-        set_message(row.error_message, e.message);
-    }
+    topic_error_rows(resp.results, req.topics, e);
     return resp;
 }
 

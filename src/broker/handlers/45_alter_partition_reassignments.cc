@@ -8,6 +8,7 @@
 #include <set>
 
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/topic_error_rows.h"
 #include "meta/topic_registry.h"
 
 namespace ketch::broker {
@@ -100,15 +101,7 @@ std::optional<alter_partition_reassignments_response> alter_partition_reassignme
     alter_partition_reassignments_response resp;
     resp.error_code = e.code;
     set_message(resp.error_message, e.message);
-    for (auto& t : req.topics) {
-        auto& rt = resp.responses.emplace_back();
-        rt.name = t.name;
-        for (auto& p : t.partitions) {
-            auto& rp = error_row(rt.partitions, e);
-            rp.partition_index = p.partition_index;
-            set_message(rp.error_message, e.message);
-        }
-    }
+    partition_error_rows(resp.responses, req.topics, e, [&](auto& rp) { set_message(rp.error_message, e.message); });
     return resp;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/topic_error_rows.h"
 #include "broker/partition_requests.h"
 
 namespace ketch::broker {
@@ -34,41 +35,36 @@ std::vector<log::producer_entry> in_java_hash_map_order(std::vector<log::produce
 awaitable<describe_producers_response> handle_describe_producers(request_context& ctx,
                                                                  describe_producers_request& req) {
     describe_producers_response resp;
-    for (auto& rt : req.topics) {
-        auto& tr = resp.topics.emplace_back();
-        tr.name = rt.name;
-        // KafkaApis.handleDescribeProducersRequest: READ on the topic before its existence.
-        auto acc = access_topic(ctx, security::acl_operation::read, rt.name);
-        for (int32_t index : rt.partition_indexes) {
-            auto& out = tr.partitions.emplace_back();
-            out.partition_index = index;
-            if (acc.denied()) {
-                out.error_code = code(error_code::topic_authorization_failed);
-                out.error_message = std::string(error_message(error_code::topic_authorization_failed));
-                continue;
-            }
-            if (!acc.topic) {
-                // Kafka names the error for an unknown topic, not for a partition out of range (recorded).
-                out.error_code = code(error_code::unknown_topic_or_partition);
-                out.error_message = "This server does not host this topic-partition.";
-                continue;
-            }
-            auto part = open_partition(ctx, acc, index);
-            if (!part.ok()) {
-                out.error_code = code(part.error());
-                continue;
-            }
-            for (const auto& e : in_java_hash_map_order(part->store->producers())) {
-                auto& p = out.active_producers.emplace_back();
-                p.producer_id = e.producer_id;
-                p.producer_epoch = e.epoch;
-                p.last_sequence = e.last_seq();
-                p.last_timestamp = e.last_timestamp;
-                p.coordinator_epoch = e.coordinator_epoch;
-                p.current_txn_start_offset = e.txn_first_offset;
-            }
-        }
-    }
+    // KafkaApis.handleDescribeProducersRequest: READ on the topic before its existence.
+    for_each_partition(ctx, security::acl_operation::read, req.topics, resp.topics,
+                       [&](auto& out, const auto&, int32_t index, const topic_access& acc) {
+                           if (acc.denied()) {
+                               out.error_code = code(error_code::topic_authorization_failed);
+                               out.error_message = std::string(error_message(error_code::topic_authorization_failed));
+                               return;
+                           }
+                           if (!acc.topic) {
+                               // Kafka names the error for an unknown topic, not for a partition out of range
+                               // (recorded).
+                               out.error_code = code(error_code::unknown_topic_or_partition);
+                               out.error_message = "This server does not host this topic-partition.";
+                               return;
+                           }
+                           auto part = open_partition(ctx, acc, index);
+                           if (!part.ok()) {
+                               out.error_code = code(part.error());
+                               return;
+                           }
+                           for (const auto& e : in_java_hash_map_order(part->store->producers())) {
+                               auto& p = out.active_producers.emplace_back();
+                               p.producer_id = e.producer_id;
+                               p.producer_epoch = e.epoch;
+                               p.last_sequence = e.last_seq();
+                               p.last_timestamp = e.last_timestamp;
+                               p.coordinator_epoch = e.coordinator_epoch;
+                               p.current_txn_start_offset = e.txn_first_offset;
+                           }
+                       });
     co_return resp;
 }
 
@@ -76,11 +72,7 @@ awaitable<describe_producers_response> handle_describe_producers(request_context
 std::optional<describe_producers_response> describe_producers_error(const describe_producers_request& req, int16_t,
                                                                     const error_answer& e) {
     describe_producers_response resp;
-    for (auto& t : req.topics) {
-        auto& rt = resp.topics.emplace_back();
-        rt.name = t.name;
-        for (int32_t p : t.partition_indexes) error_row(rt.partitions, e).partition_index = p;
-    }
+    partition_error_rows(resp.topics, req.topics, e, [](auto&) {});
     return resp;
 }
 

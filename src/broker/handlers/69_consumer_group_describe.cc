@@ -13,8 +13,6 @@ namespace ketch::broker {
 using namespace kafka;
 
 namespace {
-// READ(3), DELETE(6), DESCRIBE(8), DESCRIBE_CONFIGS(10), ALTER_CONFIGS(11).
-constexpr int32_t k_group_operations = (1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11);
 // MemberType: a member of the classic or of the consumer protocol.
 constexpr int8_t k_classic_member = 0;
 constexpr int8_t k_consumer_member = 1;
@@ -38,8 +36,7 @@ awaitable<consumer_group_describe_response> handle_consumer_group_describe(reque
     consumer_group_describe_response resp;
     auto allowed = describable_groups(ctx, req.group_ids, resp.groups);
     auto groups = ctx.broker.groups.consumer_describe(allowed);
-    for (auto& g : groups) {
-        auto& out = resp.groups.emplace_back();
+    described_group_rows(ctx, resp.groups, groups, req.include_authorized_operations, [](auto& out, auto& g) {
         out.error_code = code(g.error);
         out.error_message = std::move(g.error_message);
         out.group_id = std::move(g.group_id);
@@ -61,10 +58,7 @@ awaitable<consumer_group_describe_response> handle_consumer_group_describe(reque
             om.target_assignment = to_wire(m.target_assignment);
             om.member_type = m.uses_classic_protocol ? k_classic_member : k_consumer_member;
         }
-        if (req.include_authorized_operations && g.error == error_code::none)
-            out.authorized_operations =
-                authorized_operations(ctx, security::resource_type::group, out.group_id, k_group_operations);
-    }
+    });
     co_return resp;
 }
 

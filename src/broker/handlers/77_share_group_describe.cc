@@ -2,6 +2,7 @@
 // handleShareGroupDescribe and GroupCoordinatorService.shareGroupDescribe
 // (Apache Kafka 4.3.1): groups without DESCRIBE are answered
 // GROUP_AUTHORIZATION_FAILED; an unknown group GROUP_ID_NOT_FOUND.
+#include "broker/handlers/describable_groups.h"
 #include "broker/handlers/handlers.h"
 #include "meta/topic_registry.h"
 #include "share/coordinator.h"
@@ -11,8 +12,6 @@ namespace ketch::broker {
 using namespace kafka;
 
 namespace {
-// READ(3), DELETE(6), DESCRIBE(8), DESCRIBE_CONFIGS(10), ALTER_CONFIGS(11).
-constexpr int32_t k_group_operations = (1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11);
 
 share_group_describe_response::assignment_data to_wire(request_context& ctx, const share::assignment& a) {
     share_group_describe_response::assignment_data out;
@@ -25,6 +24,30 @@ share_group_describe_response::assignment_data to_wire(request_context& ctx, con
     }
     return out;
 }
+
+void fill(request_context& ctx, share_group_describe_response::described_group& out, const share::described_group& g) {
+    out.error_code = code(g.error);
+    if (!g.error_message.empty()) out.error_message = g.error_message;
+    out.group_id = g.group_id;
+    // An unknown group: Kafka's ShareGroupDescribeResponse defaults (empty
+    // state and assignor; conformance/scenarios/share-groups.json).
+    if (g.error != error_code::none) return;
+    out.group_state = g.state;
+    out.group_epoch = g.group_epoch;
+    out.assignment_epoch = g.assignment_epoch;
+    out.assignor_name = "simple";
+    for (auto& m : g.members) {
+        auto& om = out.members.emplace_back();
+        om.member_id = m.member_id;
+        if (!m.rack_id.empty()) om.rack_id = m.rack_id;
+        om.member_epoch = m.member_epoch;
+        om.client_id = m.client_id;
+        om.client_host = m.client_host;
+        om.subscribed_topic_names = m.subscribed_topic_names;
+        om.assignment = to_wire(ctx, m.assigned);
+    }
+}
+
 }  // namespace
 
 awaitable<share_group_describe_response> handle_share_group_describe(request_context& ctx,
@@ -42,32 +65,8 @@ awaitable<share_group_describe_response> handle_share_group_describe(request_con
             code(ctx.broker.shares ? error_code::group_authorization_failed : error_code::unsupported_version);
     }
     if (allowed.empty()) co_return resp;
-    for (auto& g : ctx.broker.shares->describe(allowed)) {
-        auto& out = resp.groups.emplace_back();
-        out.error_code = code(g.error);
-        if (!g.error_message.empty()) out.error_message = g.error_message;
-        out.group_id = g.group_id;
-        // An unknown group: Kafka's ShareGroupDescribeResponse defaults (empty
-        // state and assignor; conformance/scenarios/share-groups.json).
-        if (g.error != error_code::none) continue;
-        out.group_state = g.state;
-        out.group_epoch = g.group_epoch;
-        out.assignment_epoch = g.assignment_epoch;
-        out.assignor_name = "simple";
-        for (auto& m : g.members) {
-            auto& om = out.members.emplace_back();
-            om.member_id = m.member_id;
-            if (!m.rack_id.empty()) om.rack_id = m.rack_id;
-            om.member_epoch = m.member_epoch;
-            om.client_id = m.client_id;
-            om.client_host = m.client_host;
-            om.subscribed_topic_names = m.subscribed_topic_names;
-            om.assignment = to_wire(ctx, m.assigned);
-        }
-        if (req.include_authorized_operations && g.error == error_code::none)
-            out.authorized_operations =
-                authorized_operations(ctx, security::resource_type::group, out.group_id, k_group_operations);
-    }
+    described_group_rows(ctx, resp.groups, ctx.broker.shares->describe(allowed), req.include_authorized_operations,
+                         [&](auto& out, const share::described_group& g) { fill(ctx, out, g); });
     co_return resp;
 }
 

@@ -11,8 +11,6 @@ namespace ketch::broker {
 using namespace kafka;
 
 namespace {
-// READ(3), DELETE(6), DESCRIBE(8), DESCRIBE_CONFIGS(10), ALTER_CONFIGS(11).
-constexpr int32_t k_group_operations = (1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11);
 
 using resp_t = streams_group_describe_response;
 
@@ -79,13 +77,8 @@ awaitable<streams_group_describe_response> handle_streams_group_describe(request
     streams_group_describe_response resp;
     auto allowed = describable_groups(ctx, req.group_ids, resp.groups);
     if (allowed.empty()) co_return resp;
-    for (auto& g : ctx.broker.groups.streams_describe(allowed)) {
-        auto& out = resp.groups.emplace_back();
-        fill(out, g);
-        if (req.include_authorized_operations && g.error == error_code::none)
-            out.authorized_operations =
-                authorized_operations(ctx, security::resource_type::group, out.group_id, k_group_operations);
-    }
+    described_group_rows(ctx, resp.groups, ctx.broker.groups.streams_describe(allowed),
+                         req.include_authorized_operations, [](auto& out, auto& g) { fill(out, g); });
     co_return resp;
 }
 

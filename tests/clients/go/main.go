@@ -73,6 +73,7 @@ var commands = map[string]command{
 	"describe-cluster":          describeCluster,
 	"produce":                   produce,
 	"produce-generated":         produceGenerated,
+	"produce-stream":            produceStream,
 	"consume":                   consume,
 	"offsets-for-times":         offsetsForTimes,
 	"list-offsets":              listOffsets,

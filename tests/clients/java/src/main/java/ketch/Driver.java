@@ -26,9 +26,17 @@ public final class Driver {
 
   private Driver() {}
 
+  /** The real stdout (System.out is routed to stderr): for commands that stream JSON lines. */
+  private static PrintStream answerOut = System.out;
+
+  static PrintStream answerStream() {
+    return answerOut;
+  }
+
   public static void main(String[] argv) {
     // stdout carries the JSON answer only; keep a handle on it and route stray prints to stderr.
     PrintStream out = System.out;
+    answerOut = out;
     System.setOut(System.err);
     int code;
     try {
@@ -113,6 +121,8 @@ public final class Driver {
         return AdminCommands.listOffsets(config, a);
       case "produce":
         return ProduceCommand.run(config, a);
+      case "produce-stream":
+        return ProduceStream.run(config, a);
       case "produce-generated":
         return ProduceGenerated.run(config, a);
       case "consume":

@@ -1,0 +1,135 @@
+#include "shared/janitor.h"
+
+#include <spdlog/spdlog.h>
+
+#include "base/uuid.h"
+#include "shared/merger.h"
+
+namespace ketch::shared {
+
+namespace {
+
+// The janitors of all brokers share this advisory lock (one works at a time).
+constexpr const char* k_janitor_lock = "7263541209912";
+
+// The tables whose rows are a partition's (topic_id, partition), batches first.
+constexpr const char* k_partition_tables[] = {"ketch_batches",      "ketch_producer_batches",  "ketch_txn_open",
+                                              "ketch_aborted_txns", "ketch_txn_marker_epochs", "ketch_partitions"};
+
+}  // namespace
+
+result<retention_pass, std::string> apply_retention_all(cluster::pg_connection& pg, const limits_of_topic& limits_of,
+                                                        int64_t now_ms) {
+    auto rows = pg.exec(
+        "SELECT t.name, p.topic_id, p.partition FROM ketch_partitions p JOIN ketch_topics t ON t.topic_id = "
+        "p.topic_id ORDER BY p.topic_id, p.partition");
+    if (!rows.ok()) return failure{"listing partitions: " + rows.error().message};
+    retention_pass out;
+    for (size_t i = 0; i < rows->rows.size(); ++i) {
+        auto limits = limits_of(rows->at(i, 0));
+        if (!limits || (limits->retention_ms < 0 && limits->retention_bytes < 0)) continue;
+        ++out.partitions;
+        const cluster::partition_key key{rows->at(i, 1), std::stoi(rows->at(i, 2))};
+        auto r = cluster::apply_retention(pg, key, *limits, now_ms);
+        if (!r.ok()) return failure{"retention of " + rows->at(i, 0) + "-" + rows->at(i, 2) + ": " + r.error().message};
+        out.batches_dropped += r->batches_dropped;
+        if (!r->moved) continue;
+        ++out.moved;
+        spdlog::info("cluster: retention of {}-{}: log start now {} ({} batch(es) dropped)", rows->at(i, 0),
+                     key.partition, r->log_start_offset, r->batches_dropped);
+    }
+    return out;
+}
+
+result<gc_result, std::string> collect_garbage(objstore::s3_client& s3, cluster::pg_connection& pg,
+                                               std::chrono::milliseconds grace) {
+    gc_result out;
+    for (const char* table : k_partition_tables) {
+        auto d = pg.exec(std::string("DELETE FROM ") + table +
+                         " x WHERE NOT EXISTS (SELECT 1 FROM ketch_topics t WHERE t.topic_id = x.topic_id)");
+        if (!d.ok())
+            return failure{std::string("dropping deleted topics' rows of ") + table + ": " + d.error().message};
+        if (table == std::string("ketch_batches")) out.topic_rows_dropped = d->affected;
+    }
+    // One statement, one snapshot: a commit's object row and its index rows
+    // appear together, so an object seen here without rows has none for good.
+    auto marked = pg.exec(
+        "UPDATE ketch_objects o SET dead_since = now() WHERE NOT o.swept AND o.dead_since IS NULL AND "
+        "NOT EXISTS (SELECT 1 FROM ketch_batches b WHERE b.object_key = o.object_key)");
+    if (!marked.ok()) return failure{"marking dead objects: " + marked.error().message};
+    out.marked_dead = marked->affected;
+    auto due = pg.exec(
+        "SELECT object_key FROM ketch_objects WHERE dead_since IS NOT NULL AND dead_since < now() - $1::bigint * "
+        "interval '1 millisecond' ORDER BY dead_since LIMIT 10000",
+        {std::to_string(grace.count())});
+    if (!due.ok()) return failure{"listing dead objects: " + due.error().message};
+    for (size_t i = 0; i < due->rows.size(); ++i) {
+        const auto& key = due->at(i, 0);
+        auto d = s3.delete_object(key);
+        if (!d.ok() && d.error().http_status != 404) return failure{"deleting " + key + ": " + d.error().describe()};
+        auto row = pg.exec("DELETE FROM ketch_objects WHERE object_key = $1 AND dead_since IS NOT NULL", {key});
+        if (!row.ok()) return failure{"forgetting " + key + ": " + row.error().message};
+        ++out.deleted;
+    }
+    return out;
+}
+
+janitor::janitor(janitor_config cfg) : cfg_(std::move(cfg)), s3_(cfg_.where, cfg_.who), thread_([this] { run(); }) {}
+
+janitor::~janitor() {
+    {
+        std::lock_guard l(mu_);
+        stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+void janitor::run() {
+    std::unique_lock l(mu_);
+    while (!cv_.wait_for(l, cfg_.interval, [this] { return stop_; })) {
+        l.unlock();
+        pass();
+        l.lock();
+    }
+}
+
+void janitor::pass() {
+    if (!pg_ || !pg_->healthy()) {
+        pg_.reset();
+        auto c = cluster::pg_connection::open(cfg_.pg_url);
+        if (!c.ok()) return spdlog::warn("cluster: janitor: PostgreSQL: {}", c.error().message);
+        pg_ = std::move(*c);
+    }
+    auto& pg = *pg_;
+    auto lock = pg.exec(std::string("SELECT pg_try_advisory_lock(") + k_janitor_lock + ")");
+    if (!lock.ok() || lock->at(0, 0) != "t") return;  // another broker works (or PostgreSQL failed: next time)
+    const int64_t now_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    if (cfg_.limits_of) {
+        auto r = apply_retention_all(pg, cfg_.limits_of, now_ms);
+        if (!r.ok()) spdlog::warn("cluster: janitor: {}", r.error());
+    }
+    if (cfg_.merge_bytes) merge();
+    auto g = collect_garbage(s3_, pg, cfg_.grace);
+    (void)pg.exec(std::string("SELECT pg_advisory_unlock(") + k_janitor_lock + ")");
+    if (!g.ok()) return spdlog::warn("cluster: janitor: {}", g.error());
+    if (g->topic_rows_dropped)
+        spdlog::info("cluster: janitor dropped {} index row(s) of deleted topics", g->topic_rows_dropped);
+    if (g->marked_dead || g->deleted)
+        spdlog::info("cluster: garbage collection: {} object(s) dead, {} deleted after the grace period",
+                     g->marked_dead, g->deleted);
+}
+
+void janitor::merge() {
+    // Keys unique to this pass: data/merged-<node>-<random>-<sequence>.
+    const std::string prefix = "data/merged-" + std::to_string(cfg_.node_id) + "-" + uuid::random().to_base64() + "-";
+    auto m = merge_small_objects(s3_, *pg_, cfg_.merge_bytes, 8 * cfg_.merge_bytes, prefix);
+    if (!m.ok()) return spdlog::warn("cluster: janitor: merging: {}", m.error());
+    if (m->objects_written)
+        spdlog::info("cluster: merged {} batch(es) of small objects into {} object(s)", m->batches_moved,
+                     m->objects_written);
+}
+
+}  // namespace ketch::shared
