@@ -11,6 +11,7 @@ void open_cluster_security(stores& st, const options& opt) {
     if (opt.cluster.empty()) return;
     st.cluster_acls = std::make_unique<shared::pg_acl_store>(opt.cluster);
     st.cluster_quotas = std::make_unique<shared::pg_quota_store>(opt.cluster);
+    st.cluster_tokens = std::make_unique<shared::pg_token_store>(opt.cluster);
     auto creds = shared::pg_credential_store::open(opt.cluster);
     if (!creds.ok()) throw std::runtime_error("credentials: " + creds.error().message);
     st.cluster_credentials = std::move(*creds);
@@ -32,6 +33,10 @@ cluster_security_follower::cluster_security_follower(storage_engines& storage, s
         if (!auth) return;
         if (auto r = auth->reload(); !r.ok()) spdlog::warn("cluster: reloading ACLs: {}", r.error().message);
     };
+    auto reload_tokens = [t = &security.tokens()] {
+        if (auto r = t->load(); !r.ok()) spdlog::warn("cluster: reloading delegation tokens: {}", r.error().message);
+    };
+    storage.shared->set_on_notice(shared::k_tokens_changed, reload_tokens);
     storage.shared->set_on_notice(shared::k_credentials_changed, reload_creds);
     storage.shared->set_on_notice(shared::k_quotas_changed, reload_quotas);
     storage.shared->set_on_notice(shared::k_acls_changed, reload_acls);
@@ -40,11 +45,13 @@ cluster_security_follower::cluster_security_follower(storage_engines& storage, s
     reload_creds();
     reload_quotas();
     reload_acls();
+    reload_tokens();
 }
 
 cluster_security_follower::~cluster_security_follower() {
     if (!storage_.shared) return;
-    for (const char* payload : {shared::k_credentials_changed, shared::k_quotas_changed, shared::k_acls_changed})
+    for (const char* payload :
+         {shared::k_credentials_changed, shared::k_quotas_changed, shared::k_acls_changed, shared::k_tokens_changed})
         storage_.shared->set_on_notice(payload, nullptr);
 }
 

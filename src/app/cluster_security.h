@@ -1,7 +1,8 @@
 // Cluster mode's shared security (docs/cluster.md "Security"): ACLs, SCRAM
-// credentials and client quotas in PostgreSQL (shared/pg_acl_store.h,
-// pg_credential_store.h, pg_quota_store.h), reloaded when another broker's
-// NOTIFY says they changed. Nothing on a single node.
+// credentials, client quotas and delegation tokens in PostgreSQL
+// (shared/pg_acl_store.h, pg_credential_store.h, pg_quota_store.h,
+// pg_token_store.h), reloaded when another broker's NOTIFY says they
+// changed. Nothing on a single node.
 #pragma once
 
 #include "app/options.h"
@@ -16,7 +17,7 @@ namespace ketch::app {
 // std::runtime_error when PostgreSQL does not answer.
 void open_cluster_security(stores& st, const options& opt);
 
-// Until destroyed, `security` reloads the ACLs, credentials and quotas when
+// Until destroyed, `security` reloads the ACLs, credentials, quotas and tokens when
 // another broker changed them (on the commit listener's thread). Declare it
 // after `security`: it unregisters the reloads first (unless the shared log
 // is gone already).

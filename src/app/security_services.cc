@@ -91,7 +91,7 @@ security_services::security_services(const options& opt, stores& s)
       ip_rates_(quota_settings_, window_of(opt)),
       tokens_(
           {opt.delegation_token_secret_key, opt.delegation_token_max_lifetime_ms, opt.delegation_token_expiry_time_ms},
-          *s.tokens) {
+          s.tokens_in_use()) {
     provision_users(opt.users, credentials_);
     auto super_users = super_users_of(opt);
     if (opt.authorizer) {

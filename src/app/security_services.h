@@ -35,7 +35,6 @@ public:
     // A new connection from `ip`, counted against its connection_creation_rate
     // quota: 0 when accepted, else how long (ms) to hold it before closing it.
     int64_t record_connection(const std::string& ip);
-    // Removes expired delegation tokens every delegation.token.expiry.check.interval.ms.
     // The tenant directory (--tenancy); null: off.
     const tenant::directory* tenants() const { return tenants_ ? &*tenants_ : nullptr; }
     // The ACL authorizer (--authorizer); null: off.
@@ -44,8 +43,10 @@ public:
     security::quota_config& quota_settings() { return quota_settings_; }
     // The tenants' limits and the admin API's state (--tenancy); null: off.
     tenant::catalog* tenant_catalog() { return catalog_ ? &*catalog_ : nullptr; }
-    security::delegation_tokens& tokens() { return tokens_; }
+    // Removes expired delegation tokens every delegation.token.expiry.check.interval.ms.
     void start_token_sweep(group::scheduler& sched, int64_t interval_ms);
+    // Delegation tokens (cluster mode reloads them when another broker changed them).
+    security::delegation_tokens& tokens() { return tokens_; }
 
 private:
     void start_tenancy(const options& opt, const std::set<std::string>& super_users);

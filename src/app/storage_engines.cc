@@ -77,6 +77,11 @@ void storage_engines::attach(log::log_manager& logs, meta::topic_registry& topic
         for (auto& t : r->removed) partitions.remove_topic(t);
         for (auto& t : r->changed) partitions.apply_topic_settings(t);
     });
+    shared->set_on_notice(shared::k_broker_configs_changed, [&topics, &partitions] {
+        if (auto r = topics.reload_broker_configs(); !r.ok())
+            return spdlog::warn("cluster: reloading dynamic broker configs: {}", r.error().message);
+        for (auto& t : topics.list()) partitions.apply_topic_settings(t);
+    });
     producer_ids.set_block_source([e = shared.get()] { return e->reserve_producer_ids(txn::producer_ids::k_block); });
 }
 

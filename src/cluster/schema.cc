@@ -240,6 +240,28 @@ CREATE TABLE ketch_client_quotas (
 ALTER TABLE ketch_objects ADD COLUMN dead_since timestamptz;
 CREATE INDEX ketch_objects_dead_since ON ketch_objects (dead_since) WHERE dead_since IS NOT NULL;
 )sql",
+    // 11: delegation tokens and dynamic broker configs shared by every broker
+    // (shared/pg_token_store.h, pg_topic_store.h): a token's renewers are
+    // length-prefixed principals (shared::put_prefixed), its HMAC is not
+    // stored; a broker config's scope is '' for the cluster-wide default,
+    // else a node id.
+    R"sql(
+CREATE TABLE ketch_delegation_tokens (
+    token_id text PRIMARY KEY,
+    owner bytea NOT NULL,
+    requester bytea NOT NULL,
+    renewers bytea NOT NULL,
+    issue_ms bigint NOT NULL,
+    expiry_ms bigint NOT NULL,
+    max_ms bigint NOT NULL
+);
+CREATE TABLE ketch_broker_configs (
+    scope text NOT NULL,
+    name text NOT NULL,
+    value text NOT NULL,
+    PRIMARY KEY (scope, name)
+);
+)sql",
 };
 
 }  // namespace

@@ -76,4 +76,14 @@ status<store_error> sqlite_token_store::remove(const std::string& token_id) {
                        [&](statement& q) { q.bind_text(1, token_id); });
 }
 
+result<bool, store_error> sqlite_token_store::set_expiry(const std::string& token_id, int64_t expiry_ms) {
+    std::lock_guard lock(mu_);
+    statement q(db_, "UPDATE delegation_tokens SET expiry_ms = ? WHERE token_id = ?");
+    if (!q.ok()) return failure{sqlite::error(db_, "renew delegation token")};
+    q.bind(1, expiry_ms);
+    q.bind_text(2, token_id);
+    if (q.step() != SQLITE_DONE) return failure{sqlite::error(db_, "renew delegation token")};
+    return sqlite3_changes(db_) > 0;
+}
+
 }  // namespace ketch::meta

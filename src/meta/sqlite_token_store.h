@@ -26,6 +26,7 @@ public:
     result<std::vector<delegation_token>, store_error> load() override;
     status<store_error> upsert(const delegation_token& t) override;
     status<store_error> remove(const std::string& token_id) override;
+    result<bool, store_error> set_expiry(const std::string& token_id, int64_t expiry_ms) override;
 
 private:
     using file_store::file_store;

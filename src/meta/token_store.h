@@ -34,6 +34,9 @@ public:
     // Inserts or replaces the token of that id.
     virtual status<store_error> upsert(const delegation_token& t) = 0;
     virtual status<store_error> remove(const std::string& token_id) = 0;
+    // Moves the expiry of the token of that id; false when none is stored
+    // (another broker removed it meanwhile: a renewal must not bring it back).
+    virtual result<bool, store_error> set_expiry(const std::string& token_id, int64_t expiry_ms) = 0;
 };
 
 // An in-memory token store for tests.
@@ -48,6 +51,14 @@ public:
     status<store_error> remove(const std::string& token_id) override {
         std::erase_if(tokens_, [&](auto& x) { return x.token_id == token_id; });
         return ok_v;
+    }
+    result<bool, store_error> set_expiry(const std::string& token_id, int64_t expiry_ms) override {
+        for (auto& t : tokens_)
+            if (t.token_id == token_id) {
+                t.expiry_ms = expiry_ms;
+                return true;
+            }
+        return false;
     }
 
 private:

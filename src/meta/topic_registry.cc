@@ -83,6 +83,20 @@ result<topic_registry::reload_result, error> topic_registry::reload_topics() {
     return out;
 }
 
+status<error> topic_registry::reload_broker_configs() {
+    auto dynamic = store_.load_broker_configs();
+    if (!dynamic) return failure{storage(dynamic.error())};
+    std::unique_lock lock(mu_);
+    for (bool cluster_default : {true, false}) {
+        auto it = dynamic->find(cluster_default ? std::string() : node_scope_);
+        defaults_.set_dynamic_layer(
+            cluster_default, it == dynamic->end() ? broker_defaults::layer{}
+                                                  : broker_defaults::layer(it->second.begin(), it->second.end()));
+    }
+    for (auto& [name, view] : by_name_) put_locked(view->t);
+    return ok_v;
+}
+
 const topic& topic_registry::put_locked(topic t) {
     auto view = std::make_shared<resolved_topic>();
     view->settings = effective_log_settings(t, defaults_);

@@ -118,6 +118,11 @@ public:
         std::vector<topic> removed, changed;
     };
     result<reload_result, error> reload_topics();
+    // Cluster mode: another broker changed the dynamic broker configs (the
+    // cluster-wide default, or this broker's own from another process of
+    // it). Both layers become what the store holds; every topic's settings
+    // are resolved again (the caller applies them to the open partitions).
+    status<error> reload_broker_configs();
 
 private:
     topic_registry(store& s, broker_defaults defaults, clock_fn clock, std::string node_scope);

@@ -61,18 +61,34 @@ delegation_tokens::entry delegation_tokens::make_entry(meta::delegation_token t)
     return e;
 }
 
+// A token already cached keeps its entry (the HMAC and the SCRAM
+// credentials depend on the id only: PBKDF2 runs once per token, not at every
+// reload). In cluster mode a reload can drop a token this broker created
+// while the reload read the store; the NOTIFY of that creation reloads again.
 status<meta::store_error> delegation_tokens::load() {
     auto all = store_.load();
     if (!all.ok()) return failure{all.error()};
-    std::unique_lock lock(mu_);
-    tokens_.clear();
-    hmac_to_id_.clear();
-    if (!enabled()) return ok_v;  // no secret: no HMACs, no logins by token
-    for (auto& t : *all) {
-        auto e = make_entry(std::move(t));
-        hmac_to_id_[e.hmac] = e.token.token_id;
-        tokens_[e.token.token_id] = std::move(e);
+    std::map<std::string, entry> fresh;
+    if (enabled()) {  // no secret: no HMACs, no logins by token
+        {
+            std::shared_lock lock(mu_);
+            for (auto& t : *all)
+                if (auto it = tokens_.find(t.token_id); it != tokens_.end()) fresh[t.token_id] = it->second;
+        }
+        for (auto& t : *all) {
+            const std::string id = t.token_id;
+            auto it = fresh.find(id);
+            if (it == fresh.end())
+                fresh.emplace(id, make_entry(std::move(t)));
+            else
+                it->second.token = std::move(t);
+        }
     }
+    std::map<std::string, std::string> by_hmac;
+    for (auto& [id, e] : fresh) by_hmac[e.hmac] = id;
+    std::unique_lock lock(mu_);
+    tokens_ = std::move(fresh);
+    hmac_to_id_ = std::move(by_hmac);
     return ok_v;
 }
 
@@ -109,12 +125,18 @@ const delegation_tokens::entry* delegation_tokens::by_hmac(const std::string& hm
     return it == tokens_.end() ? nullptr : &it->second;
 }
 
-// Stores the token with a new expiry; the caller holds the lock exclusively.
+// Stores the token's new expiry; the caller holds the lock exclusively. A
+// token the store no longer holds (removed by another broker) is not found.
 delegation_tokens::expiry_result delegation_tokens::store_expiry(const entry& e, int64_t expiry_ms) {
-    meta::delegation_token t = e.token;
-    t.expiry_ms = expiry_ms;
-    if (!store_.upsert(t).ok()) return {code(error_code::unknown_server_error), 0};
-    tokens_[t.token_id].token.expiry_ms = expiry_ms;
+    const std::string id = e.token.token_id;
+    auto found = store_.set_expiry(id, expiry_ms);
+    if (!found.ok()) return {code(error_code::unknown_server_error), 0};
+    if (!*found) {
+        hmac_to_id_.erase(e.hmac);
+        tokens_.erase(id);
+        return {code(error_code::delegation_token_not_found), 0};
+    }
+    tokens_[id].token.expiry_ms = expiry_ms;
     return {0, expiry_ms};
 }
 

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "shared/pg_offset_store.h"
-
 namespace ketch::shared {
 
 namespace {
@@ -24,13 +22,10 @@ int8_t int8_of(const std::string& s) { return int8_t(std::stoi(s)); }
 }  // namespace
 
 result<std::vector<meta::stored_acl>, meta::store_error> pg_acl_store::load() const {
-    std::lock_guard l(session_.mu());
-    auto c = session_.conn();
-    if (!c.ok()) return failure{c.error()};
-    auto rows = (*c)->exec(
-        "SELECT resource_type, encode(resource_name, 'hex'), pattern_type, encode(principal, 'hex'), "
-        "encode(host, 'hex'), operation, permission FROM ketch_acls");
-    if (!rows.ok()) return failure{pg_failed("acls", rows.error())};
+    auto rows = session_.select("acls",
+                                "SELECT resource_type, encode(resource_name, 'hex'), pattern_type, "
+                                "encode(principal, 'hex'), encode(host, 'hex'), operation, permission FROM ketch_acls");
+    if (!rows.ok()) return failure{rows.error()};
     std::vector<meta::stored_acl> out;
     out.reserve(rows->rows.size());
     for (size_t i = 0; i < rows->rows.size(); ++i)
@@ -49,7 +44,7 @@ std::vector<meta::stored_acl> pg_acl_store::list() const {
 
 status<meta::store_error> pg_acl_store::apply(const std::vector<meta::stored_acl>& add,
                                               const std::vector<meta::stored_acl>& remove) {
-    return session_.transaction("acls", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+    return session_.transaction("acls", k_acls_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         for (auto& a : add) {
             auto r = pg.exec(
                 "INSERT INTO ketch_acls (resource_type, resource_name, pattern_type, principal, host, operation, "
@@ -61,8 +56,6 @@ status<meta::store_error> pg_acl_store::apply(const std::vector<meta::stored_acl
             auto r = pg.exec(std::string("DELETE FROM ketch_acls WHERE ") + k_where, params_of(a));
             if (!r.ok()) return failure{r.error()};
         }
-        auto n = pg.exec("SELECT pg_notify('ketch_commit', $1)", {std::string(k_acls_changed)});
-        if (!n.ok()) return failure{n.error()};
         return ok_v;
     });
 }

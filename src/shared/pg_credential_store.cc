@@ -1,18 +1,6 @@
 #include "shared/pg_credential_store.h"
 
-#include "shared/pg_offset_store.h"
-
 namespace ketch::shared {
-
-namespace {
-
-status<cluster::pg_error> notify(cluster::pg_connection& pg) {
-    auto n = pg.exec("SELECT pg_notify('ketch_commit', $1)", {std::string(k_credentials_changed)});
-    if (!n.ok()) return failure{n.error()};
-    return ok_v;
-}
-
-}  // namespace
 
 result<std::unique_ptr<pg_credential_store>, meta::store_error> pg_credential_store::open(std::string url) {
     std::unique_ptr<pg_credential_store> s(new pg_credential_store(std::move(url)));
@@ -21,13 +9,11 @@ result<std::unique_ptr<pg_credential_store>, meta::store_error> pg_credential_st
 }
 
 status<meta::store_error> pg_credential_store::reload() {
-    std::lock_guard l(session_.mu());
-    auto c = session_.conn();
-    if (!c.ok()) return failure{c.error()};
-    auto rows = (*c)->exec(
-        "SELECT encode(user_name, 'hex'), mechanism, encode(salt, 'hex'), encode(stored_key, 'hex'), "
-        "encode(server_key, 'hex'), iterations FROM ketch_scram_credentials");
-    if (!rows.ok()) return failure{pg_failed("credentials", rows.error())};
+    auto rows = session_.select("credentials",
+                                "SELECT encode(user_name, 'hex'), mechanism, encode(salt, 'hex'), "
+                                "encode(stored_key, 'hex'), encode(server_key, 'hex'), iterations "
+                                "FROM ketch_scram_credentials");
+    if (!rows.ok()) return failure{rows.error()};
     std::map<key, meta::scram_credential> fresh;
     for (size_t i = 0; i < rows->rows.size(); ++i) {
         meta::scram_credential k{from_hex(rows->at(i, 0)), rows->at(i, 1),           from_hex(rows->at(i, 2)),
@@ -56,17 +42,18 @@ std::vector<meta::scram_credential> pg_credential_store::list() const {
 }
 
 status<meta::store_error> pg_credential_store::upsert(const meta::scram_credential& c) {
-    auto st = session_.transaction("credentials", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-        auto r = pg.exec(
-            "INSERT INTO ketch_scram_credentials (user_name, mechanism, salt, stored_key, server_key, iterations) "
-            "VALUES ($1::bytea, $2, $3::bytea, $4::bytea, $5::bytea, $6) ON CONFLICT (user_name, mechanism) DO "
-            "UPDATE SET salt = EXCLUDED.salt, stored_key = EXCLUDED.stored_key, server_key = EXCLUDED.server_key, "
-            "iterations = EXCLUDED.iterations",
-            {to_bytea_hex(c.user), c.mechanism, to_bytea_hex(c.salt), to_bytea_hex(c.stored_key),
-             to_bytea_hex(c.server_key), std::to_string(c.iterations)});
-        if (!r.ok()) return failure{r.error()};
-        return notify(pg);
-    });
+    auto st = session_.transaction(
+        "credentials", k_credentials_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+            auto r = pg.exec(
+                "INSERT INTO ketch_scram_credentials (user_name, mechanism, salt, stored_key, server_key, iterations) "
+                "VALUES ($1::bytea, $2, $3::bytea, $4::bytea, $5::bytea, $6) ON CONFLICT (user_name, mechanism) DO "
+                "UPDATE SET salt = EXCLUDED.salt, stored_key = EXCLUDED.stored_key, server_key = EXCLUDED.server_key, "
+                "iterations = EXCLUDED.iterations",
+                {to_bytea_hex(c.user), c.mechanism, to_bytea_hex(c.salt), to_bytea_hex(c.stored_key),
+                 to_bytea_hex(c.server_key), std::to_string(c.iterations)});
+            if (!r.ok()) return failure{r.error()};
+            return ok_v;
+        });
     if (!st.ok()) return st;
     // A reload between the COMMIT and here read this row already; another
     // broker's later change reloads again when its NOTIFY arrives.
@@ -77,13 +64,14 @@ status<meta::store_error> pg_credential_store::upsert(const meta::scram_credenti
 
 result<bool, meta::store_error> pg_credential_store::remove(const std::string& user, const std::string& mechanism) {
     bool had = false;
-    auto st = session_.transaction("credentials", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-        auto r = pg.exec("DELETE FROM ketch_scram_credentials WHERE user_name = $1::bytea AND mechanism = $2",
-                         {to_bytea_hex(user), mechanism});
-        if (!r.ok()) return failure{r.error()};
-        had = r->affected > 0;
-        return notify(pg);
-    });
+    auto st = session_.transaction(
+        "credentials", k_credentials_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+            auto r = pg.exec("DELETE FROM ketch_scram_credentials WHERE user_name = $1::bytea AND mechanism = $2",
+                             {to_bytea_hex(user), mechanism});
+            if (!r.ok()) return failure{r.error()};
+            had = r->affected > 0;
+            return ok_v;
+        });
     if (!st.ok()) return failure{st.error()};
     std::lock_guard cl(cache_mu_);
     cache_.erase({user, mechanism});

@@ -28,25 +28,6 @@ constexpr const char* k_group_columns =
 
 }  // namespace
 
-std::string to_bytea_hex(const std::string& raw) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out = "\\x";
-    out.reserve(2 + raw.size() * 2);
-    for (unsigned char ch : raw) {
-        out += digits[ch >> 4];
-        out += digits[ch & 15];
-    }
-    return out;
-}
-
-std::string from_hex(const std::string& hex) {
-    auto nibble = [](char ch) { return ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10; };
-    std::string out;
-    out.reserve(hex.size() / 2);
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) out += char(nibble(hex[i]) << 4 | nibble(hex[i + 1]));
-    return out;
-}
-
 result<std::vector<meta::stored_offset>, cluster::pg_error> pg_offset_store::offsets_in(
     cluster::pg_connection& pg, const std::string& where, const cluster::pg_params& params) {
     auto rows = pg.exec(std::string(k_offset_columns) + where, params);
@@ -70,12 +51,7 @@ result<std::vector<meta::stored_offset>, cluster::pg_error> pg_offset_store::off
 
 result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::offsets_where(
     const std::string& where, const cluster::pg_params& params) {
-    std::lock_guard l(db_.mu());
-    auto c = db_.conn();
-    if (!c.ok()) return failure{c.error()};
-    auto out = offsets_in(**c, where, params);
-    if (!out.ok()) return failure{pg_failed("load offsets", out.error())};
-    return std::move(*out);
+    return db_.query("load offsets", [&](cluster::pg_connection& pg) { return offsets_in(pg, where, params); });
 }
 
 result<std::vector<meta::stored_group>, cluster::pg_error> pg_offset_store::groups_in(
@@ -98,12 +74,7 @@ result<std::vector<meta::stored_group>, cluster::pg_error> pg_offset_store::grou
 
 result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::groups_where(
     const std::string& where, const cluster::pg_params& params) {
-    std::lock_guard l(db_.mu());
-    auto c = db_.conn();
-    if (!c.ok()) return failure{c.error()};
-    auto out = groups_in(**c, where, params);
-    if (!out.ok()) return failure{pg_failed("load groups", out.error())};
-    return std::move(*out);
+    return db_.query("load groups", [&](cluster::pg_connection& pg) { return groups_in(pg, where, params); });
 }
 
 result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::load_offsets() {
@@ -127,14 +98,11 @@ result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::load
 }
 
 result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::pending_txn_keys(int64_t producer_id) {
-    std::lock_guard l(db_.mu());
-    auto c = db_.conn();
-    if (!c.ok()) return failure{c.error()};
-    auto rows = (*c)->exec(
-        "SELECT encode(group_id, 'hex'), encode(topic, 'hex'), partition FROM ketch_txn_offsets"
-        " WHERE producer_id = $1",
-        {std::to_string(producer_id)});
-    if (!rows.ok()) return failure{pg_failed("pending offsets", rows.error())};
+    auto rows = db_.select("pending offsets",
+                           "SELECT encode(group_id, 'hex'), encode(topic, 'hex'), partition FROM ketch_txn_offsets"
+                           " WHERE producer_id = $1",
+                           {std::to_string(producer_id)});
+    if (!rows.ok()) return failure{rows.error()};
     std::vector<meta::stored_offset> out;
     for (size_t i = 0; i < rows->rows.size(); ++i) {
         meta::stored_offset o;
@@ -147,13 +115,10 @@ result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::pen
 }
 
 result<std::vector<std::string>, meta::store_error> pg_offset_store::group_ids() {
-    std::lock_guard l(db_.mu());
-    auto c = db_.conn();
-    if (!c.ok()) return failure{c.error()};
-    auto rows = (*c)->exec(
-        "SELECT encode(group_id, 'hex') FROM ketch_groups UNION SELECT DISTINCT encode(group_id, 'hex') "
-        "FROM ketch_group_offsets");
-    if (!rows.ok()) return failure{pg_failed("group ids", rows.error())};
+    auto rows = db_.select("group ids",
+                           "SELECT encode(group_id, 'hex') FROM ketch_groups UNION SELECT DISTINCT "
+                           "encode(group_id, 'hex') FROM ketch_group_offsets");
+    if (!rows.ok()) return failure{rows.error()};
     std::vector<std::string> out;
     for (size_t i = 0; i < rows->rows.size(); ++i) out.push_back(from_hex(rows->at(i, 0)));
     return out;

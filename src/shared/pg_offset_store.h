@@ -102,8 +102,4 @@ private:
     std::set<std::string> lost_;           // a write found another holder
 };
 
-// bytea as text parameters and columns: '\x' and lower-case hex.
-std::string to_bytea_hex(const std::string& raw);
-std::string from_hex(const std::string& hex);
-
 }  // namespace ketch::shared

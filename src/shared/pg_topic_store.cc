@@ -4,8 +4,6 @@ namespace ketch::shared {
 
 namespace {
 
-meta::store_error pg_failed(const cluster::pg_error& e) { return {"PostgreSQL: " + e.message}; }
-
 status<cluster::pg_error> insert_configs(cluster::pg_connection& c, const std::string& id,
                                          const meta::config_map& configs) {
     for (auto& [k, v] : configs) {
@@ -17,40 +15,18 @@ status<cluster::pg_error> insert_configs(cluster::pg_connection& c, const std::s
 
 }  // namespace
 
-result<cluster::pg_connection*, meta::store_error> pg_topic_store::conn() {
-    if (c_ && c_->healthy()) return c_.get();
-    auto c = cluster::pg_connection::open(url_);
-    if (!c.ok()) return failure{pg_failed(c.error())};
-    c_ = std::move(*c);
-    return c_.get();
-}
-
-template <class Body>
-status<meta::store_error> pg_topic_store::change(Body body) {
-    std::lock_guard l(mu_);
-    auto c = conn();
-    if (!c.ok()) return failure{c.error()};
-    auto& pg = **c;
-    if (auto b = pg.run("BEGIN"); !b.ok()) return failure{pg_failed(b.error())};
-    auto fail = [&pg](const cluster::pg_error& e) {
-        (void)pg.run("ROLLBACK");
-        return failure{pg_failed(e)};
-    };
-    if (auto r = body(pg); !r.ok()) return fail(r.error());
-    if (auto n = pg.exec("SELECT pg_notify('ketch_commit', $1)", {std::string(k_topics_changed)}); !n.ok())
-        return fail(n.error());
-    if (auto done = pg.run("COMMIT"); !done.ok()) return failure{pg_failed(done.error())};
-    return ok_v;
-}
-
 result<std::vector<meta::topic>, meta::store_error> pg_topic_store::load_topics() {
-    std::lock_guard l(mu_);
-    auto c = conn();
-    if (!c.ok()) return failure{c.error()};
-    auto rows = (*c)->exec("SELECT topic_id, name, partitions, replication_factor, created_ms FROM ketch_topics");
-    if (!rows.ok()) return failure{pg_failed(rows.error())};
-    auto cfg = (*c)->exec("SELECT topic_id, name, value FROM ketch_topic_configs");
-    if (!cfg.ok()) return failure{pg_failed(cfg.error())};
+    using both = std::pair<cluster::pg_rows, cluster::pg_rows>;
+    auto read = session_.query("topics", [](cluster::pg_connection& pg) -> result<both, cluster::pg_error> {
+        auto topics = pg.exec("SELECT topic_id, name, partitions, replication_factor, created_ms FROM ketch_topics");
+        if (!topics.ok()) return failure{topics.error()};
+        auto configs = pg.exec("SELECT topic_id, name, value FROM ketch_topic_configs");
+        if (!configs.ok()) return failure{configs.error()};
+        return both{std::move(*topics), std::move(*configs)};
+    });
+    if (!read.ok()) return failure{read.error()};
+    auto* rows = &read->first;
+    auto* cfg = &read->second;
     std::map<std::string, meta::config_map> configs;
     for (size_t i = 0; i < cfg->rows.size(); ++i) configs[cfg->at(i, 0)][cfg->at(i, 1)] = cfg->at(i, 2);
     std::vector<meta::topic> out;
@@ -106,6 +82,29 @@ status<meta::store_error> pg_topic_store::set_topic_configs(const uuid& id, cons
         if (!r.ok()) return failure{r.error()};
         return insert_configs(pg, key, configs);
     });
+}
+
+result<std::map<std::string, meta::config_map>, meta::store_error> pg_topic_store::load_broker_configs() {
+    auto rows = session_.select("broker configs", "SELECT scope, name, value FROM ketch_broker_configs");
+    if (!rows.ok()) return failure{rows.error()};
+    std::map<std::string, meta::config_map> out;
+    for (size_t i = 0; i < rows->rows.size(); ++i) out[rows->at(i, 0)][rows->at(i, 1)] = rows->at(i, 2);
+    return out;
+}
+
+status<meta::store_error> pg_topic_store::set_broker_configs(const std::string& scope,
+                                                             const meta::config_map& configs) {
+    return session_.transaction(
+        "broker configs", k_broker_configs_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+            auto r = pg.exec("DELETE FROM ketch_broker_configs WHERE scope = $1", {scope});
+            if (!r.ok()) return failure{r.error()};
+            for (auto& [k, v] : configs) {
+                auto i =
+                    pg.exec("INSERT INTO ketch_broker_configs (scope, name, value) VALUES ($1, $2, $3)", {scope, k, v});
+                if (!i.ok()) return failure{i.error()};
+            }
+            return ok_v;
+        });
 }
 
 }  // namespace ketch::shared

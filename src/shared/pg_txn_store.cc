@@ -144,12 +144,10 @@ result<std::optional<meta::stored_txn>, meta::store_error> pg_txn_store::acquire
 }
 
 result<std::vector<std::string>, meta::store_error> pg_txn_store::unfinished_ids() {
-    std::lock_guard l(db_.mu());
-    auto c = db_.conn();
-    if (!c.ok()) return failure{c.error()};
     // txn_state: 1 Ongoing, 2 PrepareCommit, 3 PrepareAbort, 7 PrepareEpochFence.
-    auto rows = (*c)->exec("SELECT encode(transactional_id, 'hex') FROM ketch_txns WHERE state IN (1, 2, 3, 7)");
-    if (!rows.ok()) return failure{pg_failed("unfinished transactions", rows.error())};
+    auto rows = db_.select("unfinished transactions",
+                           "SELECT encode(transactional_id, 'hex') FROM ketch_txns WHERE state IN (1, 2, 3, 7)");
+    if (!rows.ok()) return failure{rows.error()};
     std::vector<std::string> out;
     for (size_t i = 0; i < rows->rows.size(); ++i) out.push_back(from_hex(rows->at(i, 0)));
     return out;
@@ -260,10 +258,7 @@ status<meta::store_error> pg_txn_store::complete_offsets(int64_t producer_id, bo
         }
         auto d = pg.exec("DELETE FROM ketch_txn_offsets WHERE producer_id = $1", {pid});
         if (!d.ok()) return failure{d.error()};
-        auto n = pg.exec("SELECT pg_notify('ketch_commit', $1)",
-                         {"txn-end:" + pid + ":" + (commit ? std::string("1") : std::string("0"))});
-        if (!n.ok()) return failure{n.error()};
-        return ok_v;
+        return notify_commit(pg, ("txn-end:" + pid + (commit ? ":1" : ":0")).c_str());
     });
 }
 

@@ -226,7 +226,8 @@ SKIPS = {
                                 "(not shared in cluster mode)",
     "test_console_telemetry.py": "its own single-node ketch: client telemetry is kept per broker",
     "test_console_tenants_page.py": "tenancy is not offered in cluster mode",
-    "test_delegation_tokens.py": "delegation tokens and SCRAM users are each broker's own (Not offered yet)",
+    "test_delegation_tokens.py": "its own single-node ketch with SASL listeners and a token secret; delegation "
+                                 "tokens shared by brokers: tests/cluster/test_shared_tokens.py",
     "test_faults.py": "scripted faults (--faults) act on the one broker they are injected into; its own single-node "
                       "ketch",
     "test_idempotent_proxy.py": "its own single-node ketch behind a proxy that advertises one address; broker "
@@ -247,7 +248,8 @@ SKIPS = {
         "reads the partition's segment file in the broker's --data-dir; in cluster mode the batches are objects in "
         "the bucket",
     "test_configs.py::test_dynamic_broker_default_acts_on_topics_without_override":
-        "dynamic broker configs are each broker's own (Not offered yet): the produce may go to another broker",
+        "it sets one broker's own BROKER resource (its node id), which acts on that broker only, as in Kafka: the "
+        "produce may go to another broker; the cluster-wide default: tests/cluster/test_shared_broker_configs.py",
     "test_consumer_offsets_topic.py::test_committed_offsets_are_records_in_kafkas_formats_and_survive_restarts":
         "__consumer_offsets is a per-broker mirror in cluster mode (docs/cluster.md); committed offsets are in "
         "PostgreSQL",

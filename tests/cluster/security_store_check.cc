@@ -1,4 +1,4 @@
-// Drives shared/pg_acl_store.h, pg_credential_store.h and pg_quota_store.h against a live
+// Drives shared/pg_acl_store.h, pg_credential_store.h, pg_quota_store.h and pg_token_store.h against a live
 // PostgreSQL (tests/cluster/test_security_stores.py): ./security_store_check
 // postgres://... Two stores of each kind stand for two brokers. Prints one line
 // per failed check and "ok" at the end; exits non-zero if any check did not hold.
@@ -14,6 +14,7 @@
 #include "shared/pg_acl_store.h"
 #include "shared/pg_credential_store.h"
 #include "shared/pg_quota_store.h"
+#include "shared/pg_token_store.h"
 
 #include "check.h"
 
@@ -109,6 +110,23 @@ void quotas(const std::string& url, heard& h) {
     expect(one.apply({{user, "producer_byte_rate", std::nullopt}}).ok() && two.load()->empty(), "the last removed");
 }
 
+void tokens(const std::string& url, heard& h) {
+    shared::pg_token_store one(url), two(url);
+    meta::delegation_token t{"tok-1", "User:" + k_odd, "User:admin", {"User:bob", "User:" + k_odd, ""}, 10, 20, 30};
+    h.clear();
+    expect(one.upsert(t).ok(), "upsert");
+    expect(h.wait_for(shared::k_tokens_changed), "a token change is announced");
+    auto seen = two.load();
+    expect(seen.ok() && seen->size() == 1 && (*seen)[0].owner == t.owner && (*seen)[0].renewers == t.renewers &&
+               (*seen)[0].issue_ms == 10 && (*seen)[0].expiry_ms == 20 && (*seen)[0].max_ms == 30,
+           "another store reads it, principals' bytes and renewers kept");
+    auto moved = two.set_expiry("tok-1", 25);
+    expect(moved.ok() && *moved && (*one.load())[0].expiry_ms == 25, "set_expiry moves the expiry");
+    expect(one.remove("tok-1").ok() && two.load()->empty(), "removed");
+    auto missing = two.set_expiry("tok-1", 26);
+    expect(missing.ok() && !*missing && one.load()->empty(), "set_expiry of a removed token: false, no row made");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -132,6 +150,7 @@ int main(int argc, char** argv) {
     acls(url, h);
     credentials(url, h);
     quotas(url, h);
+    tokens(url, h);
     if (failures == 0) std::printf("ok\n");
     return failures == 0 ? 0 : 1;
 }

@@ -1,5 +1,6 @@
-"""Cluster mode's ACL and SCRAM credential stores (shared/pg_acl_store.h,
-shared/pg_credential_store.h) against a real PostgreSQL: what one store
+"""Cluster mode's ACL, SCRAM credential, quota and delegation token stores
+(shared/pg_acl_store.h, pg_credential_store.h, pg_quota_store.h,
+pg_token_store.h) against a real PostgreSQL: what one store
 writes another reads (byte-exact names, sorted ACLs, replaced and removed
 rows), the credential cache answers the writer at once and another store
 after its reload, and every change is announced on ketch_commit

@@ -34,9 +34,10 @@ TOPIC_AUTHORIZATION_FAILED = 29
 TOPIC = "secured"
 
 
-def start(start_broker, node_id, toml):
+def start(start_broker, node_id, toml, *extra):
     b = start_broker(node_id, *FLUSH, *TIMING, "--config", str(toml), "--listener",
-                     "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0", "--authorizer", "--super-users", "User:admin")
+                     "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0", "--authorizer", "--super-users", "User:admin",
+                     *extra)
     return with_sasl_address(b)
 
 

@@ -17,8 +17,12 @@ TEST(sqlite_token_store, tokens_survive_a_reopen_and_removals_too) {
         ASSERT_TRUE(s.ok());
         ASSERT_TRUE((*s)->upsert(a).ok());
         ASSERT_TRUE((*s)->upsert(b).ok());
-        a.expiry_ms = 2500;  // a renewal replaces the row
+        a.expiry_ms = 2400;  // an upsert replaces the row
         ASSERT_TRUE((*s)->upsert(a).ok());
+        auto renewed = (*s)->set_expiry("tok-a", 2500);
+        ASSERT_TRUE(renewed.ok() && *renewed);
+        auto missing = (*s)->set_expiry("tok-none", 2500);  // no row made
+        ASSERT_TRUE(missing.ok() && !*missing);
         ASSERT_TRUE((*s)->remove("tok-b").ok());
     }
     auto s = sqlite_token_store::open(dir.path());

@@ -139,3 +139,22 @@ TEST_F(tokens_test, remove_owned_removes_the_owners_tokens_at_once_and_no_other)
     ASSERT_EQ(store.load()->size(), 1u);
     EXPECT_EQ(store.load()->front().owner, "User:alice");
 }
+
+// Cluster mode: two brokers' managers over one store, each reloading when
+// the other changed it (the NOTIFY stands in as a load() call here).
+TEST_F(tokens_test, a_reload_follows_another_brokers_changes_and_a_removed_token_is_not_renewed_back) {
+    delegation_tokens other(cfg, store, [this] { return now; });
+    auto t = tokens.create("User:alice", "User:alice", {}, -1).token;
+    EXPECT_FALSE(other.find(t.token.token_id, "SCRAM-SHA-256"));  // not heard of yet
+    ASSERT_TRUE(other.load().ok());
+    EXPECT_TRUE(other.find(t.token.token_id, "SCRAM-SHA-256"));
+    now += 100;
+    ASSERT_EQ(other.renew("User:alice", t.hmac, -1).error, 0);
+    ASSERT_TRUE(tokens.load().ok());
+    EXPECT_EQ(tokens.list().front().token.expiry_ms, now + 1'000);  // the other's renewal, seen here
+    EXPECT_TRUE(tokens.find(t.token.token_id, "SCRAM-SHA-512"));    // the entry kept across the reload
+    ASSERT_EQ(other.expire("User:alice", t.hmac, -1).error, 0);     // removed there
+    EXPECT_EQ(tokens.renew("User:alice", t.hmac, -1).error, code(error_code::delegation_token_not_found));
+    EXPECT_TRUE(store.load()->empty());  // the renewal did not bring it back
+    EXPECT_FALSE(tokens.find(t.token.token_id, "SCRAM-SHA-256"));
+}
