@@ -1,10 +1,8 @@
-"""ListOffsets and OffsetForLeaderEpoch answer the committed state, not the
-last notification heard nor "nothing" for a partition a broker never opened
-(both found by test_chaos.py: a group's committed offset past the high
-watermark ListOffsets gave after every produce was acknowledged; a consumer
-that re-read a partition from offset 0 after its leader moved, because the
-new leader answered its KIP-320 position check with end offset 0 and
-librdkafka took that for a truncation).
+"""ListOffsets answers the committed state, not the last notification heard
+(found by test_chaos.py: a group's committed offset past the high watermark
+ListOffsets gave after every produce was acknowledged). OffsetForLeaderEpoch
+on a broker that never opened the partition (the chaos test's other find) is
+test_offset_for_leader_epoch.py's.
 
 Any broker serves any partition; one learns of another's commits through
 PostgreSQL's NOTIFY, and a notification sent while its LISTEN connection is
@@ -32,7 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "behavior"))
 from kafka_wire import read_frame, request_header  # noqa: E402
 
 TOPIC = "fresh-offsets"
-EPOCH_TOPIC = "fresh-epoch-end"
 KAFKA_STORAGE_ERROR = 56
 
 
@@ -48,34 +45,6 @@ def list_latest(broker, topic=TOPIC):
     _n, partition, error, _ts, offset = struct.unpack_from(">iihqq", r, 6 + name_len)
     assert partition == 0
     return error, offset
-
-
-def leader_epoch_end(broker, topic):
-    """OffsetForLeaderEpoch v2, epoch 0 of topic/0 at `broker`: (error code, leader epoch, end offset)."""
-    name = topic.encode()
-    body = struct.pack(">i", 1) + struct.pack(">h", len(name)) + name + struct.pack(">iiii", 1, 0, -1, 0)
-    with socket.create_connection((broker.host, broker.port), timeout=20) as sock:
-        payload = request_header(23, 2, 7, False, "fresh-offsets-test") + body
-        sock.sendall(struct.pack(">i", len(payload)) + payload)
-        r = read_frame(sock)[4:]
-    name_len, = struct.unpack_from(">h", r, 8)
-    error, partition, epoch, end = struct.unpack_from(">hiiq", r, 10 + name_len + 4)
-    assert partition == 0
-    return error, epoch, end
-
-
-def test_offset_for_leader_epoch_on_a_broker_that_never_opened_the_partition(start_broker):
-    # Kafka's leader answers epoch 0 with its log end offset
-    # (core/src/main/scala/kafka/cluster/Partition.scala lastOffsetForLeaderEpoch,
-    # storage/.../LeaderEpochFileCache.java endOffsetFor); a consumer whose position is
-    # past the answer truncates to it (librdkafka src/rdkafka_offset.c, offset validation).
-    brokers = {n: start_broker(n, *FLUSH, *TIMING) for n in (1, 2)}
-    create_topic(brokers[1], EPOCH_TOPIC, 1)
-    leader = wait_for_topic(brokers[2], EPOCH_TOPIC, 1)[0]
-    writer, other = brokers[leader], brokers[3 - leader]
-    assert len(produce(writer, EPOCH_TOPIC, [(b"k%d" % i, b"v%d" % i) for i in range(10)], 1)) == 10
-    assert leader_epoch_end(other, EPOCH_TOPIC) == (0, 0, 10)  # not (0, 0, 0): nothing opened there yet
-    assert leader_epoch_end(writer, EPOCH_TOPIC) == (0, 0, 10)
 
 
 def test_list_offsets_counts_commits_whose_notification_was_missed(start_broker, postgres):
