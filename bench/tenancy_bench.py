@@ -15,8 +15,9 @@
    before and after the others were created;
 3. the noisy neighbour (--neighbour-rounds, 0 skips it): with tenancy on and alice limited to
    --neighbour-rate-mib MiB/s (producer_byte_rate in ketch.toml [[tenants]]), bob produces
-   alone, then bob produces while alice produces flat out and is throttled; bob's rate beside
-   the throttled alice over bob's rate alone (medians of the rounds; issue 25: "within noise").
+   alone, and bob produces while alice produces flat out and is throttled (the order turns
+   each round; the dirty pages written back before each run); bob's rate beside the
+   throttled alice over bob's rate alone (medians of the rounds; issue 25: "within noise").
 
     .venv/bin/python bench/tenancy_bench.py [--ketch build/ketch] [--rounds 3] [--seconds 6]
         [--rate-mib 5] [--tenants 1000] [--topics-per-tenant 10] [--metadata-repeats 200]
@@ -91,6 +92,19 @@ def drive_all(drv, b, steps):
     return outs
 
 
+def settle():
+    """Before a produce run: the previous runs' pages written back and, where permitted, dropped
+    from the page cache. A run of ~5 GiB started over the previous one's pages ran at a third
+    of the rate of the same run first on the broker, whichever ran second (2026-12-05: bob alone
+    322 MiB/s second, 879-1021 first), the kernel reclaiming pages as the broker writes."""
+    os.sync()
+    try:
+        with open("/proc/sys/vm/drop_caches", "w") as f:
+            f.write("1\n")
+    except OSError:
+        pass  # not permitted here: the runs' order still turns
+
+
 def cost_round(ketch, drv, mode, o):
     """One broker (tenancy `mode`): both users produce, then consume, then measure latency, at once."""
     b = broker(ketch, mode == "on")
@@ -98,6 +112,7 @@ def cost_round(ketch, drv, mode, o):
         for u in TENANTS:
             for t in ("tp", "tl"):
                 drive_all(drv, b, [(u, ["create-topic", b.bootstrap, "%s-%s" % (t, u), "1"])])
+        settle()
         l0, (s0, a0), c0 = load(), cpu_ticks(), b.cpu_ms()
         p = drive_all(drv, b, [(u, ["produce", b.bootstrap, "tp-" + u, "-seconds", str(o.seconds), "-acks", "1"])
                                for u in TENANTS])
@@ -176,6 +191,7 @@ def throughput(b, drv, o, tag):
     """alice and bob produce at once (--seconds), then each consumes what it produced: MiB/s summed."""
     for u in TENANTS:
         drive_all(drv, b, [(u, ["create-topic", b.bootstrap, "%s-%s" % (tag, u), "1"])])
+    settle()
     p = drive_all(drv, b, [(u, ["produce", b.bootstrap, "%s-%s" % (tag, u), "-seconds", str(o.seconds), "-acks", "1"])
                            for u in TENANTS])
     c = drive_all(drv, b, [(u, ["consume", b.bootstrap, "%s-%s" % (tag, u), str(x["bytes"] // 1024)])
@@ -204,27 +220,36 @@ def run_metadata(ketch, drv, o):
     return out
 
 
-def neighbour_round(ketch, drv, o):
-    """bob alone, then bob beside alice throttled at --neighbour-rate-mib: their produce rates."""
+def neighbour_round(ketch, drv, o, beside_first):
+    """bob alone and bob beside alice throttled at --neighbour-rate-mib (in the order given):
+    their produce rates, each run on its own topic and after settle()."""
     limit = int(o.neighbour_rate_mib * (1 << 20))
     b = broker(ketch, True, '[[tenants]]\nname = "alice"\nproducer_byte_rate = %d\n' % limit)
     try:
-        for u in TENANTS:
-            drive_all(drv, b, [(u, ["create-topic", b.bootstrap, "np-" + u, "1"])])
-        produce = lambda u: (u, ["produce", b.bootstrap, "np-" + u, "-seconds", str(o.seconds), "-acks", "1"])
+        for topic, u in (("np-alone", "bob"), ("np-beside", "bob"), ("np-alice", "alice")):
+            drive_all(drv, b, [(u, ["create-topic", b.bootstrap, topic, "1"])])
+        produce = lambda u, t: (u, ["produce", b.bootstrap, t, "-seconds", str(o.seconds), "-acks", "1"])
         l0 = load()
-        (alone,) = drive_all(drv, b, [produce("bob")])
-        bob, alice = drive_all(drv, b, [produce("bob"), produce("alice")])
-        return {"bob_alone_mib_s": round(alone["mib_s"], 1), "bob_beside_mib_s": round(bob["mib_s"], 1),
-                "alice_throttled_mib_s": round(alice["mib_s"], 2), "load_start": l0, "load_end": load()}
+        runs = {}
+        for step in (["beside", "alone"] if beside_first else ["alone", "beside"]):
+            settle()
+            if step == "alone":
+                (runs["alone"],) = drive_all(drv, b, [produce("bob", "np-alone")])
+            else:
+                runs["beside"], runs["alice"] = drive_all(drv, b, [produce("bob", "np-beside"),
+                                                                   produce("alice", "np-alice")])
+        return {"bob_alone_mib_s": round(runs["alone"]["mib_s"], 1),
+                "bob_beside_mib_s": round(runs["beside"]["mib_s"], 1),
+                "alice_throttled_mib_s": round(runs["alice"]["mib_s"], 2), "beside_first": beside_first,
+                "load_start": l0, "load_end": load()}
     finally:
         b.close()
 
 
 def run_neighbour(ketch, drv, o):
     runs = []
-    for _ in range(o.neighbour_rounds):
-        runs.append(neighbour_round(ketch, drv, o))
+    for i in range(o.neighbour_rounds):
+        runs.append(neighbour_round(ketch, drv, o, beside_first=i % 2 == 1))
         print(json.dumps(runs[-1]), file=sys.stderr)
     ratios = [r["bob_beside_mib_s"] / r["bob_alone_mib_s"] for r in runs if r["bob_alone_mib_s"] > 0]
     return {"alice_limit_mib_s": o.neighbour_rate_mib, "runs": runs,
