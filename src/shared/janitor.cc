@@ -74,36 +74,12 @@ result<gc_result, std::string> collect_garbage(objstore::s3_client& s3, cluster:
     return out;
 }
 
-janitor::janitor(janitor_config cfg) : cfg_(std::move(cfg)), s3_(cfg_.where, cfg_.who), thread_([this] { run(); }) {}
+janitor::janitor(janitor_config cfg)
+    : cfg_(std::move(cfg)),
+      s3_(cfg_.where, cfg_.who),
+      job_("janitor", cfg_.pg_url, k_janitor_lock, cfg_.interval, [this](cluster::pg_connection& pg) { pass(pg); }) {}
 
-janitor::~janitor() {
-    {
-        std::lock_guard l(mu_);
-        stop_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-}
-
-void janitor::run() {
-    std::unique_lock l(mu_);
-    while (!cv_.wait_for(l, cfg_.interval, [this] { return stop_; })) {
-        l.unlock();
-        pass();
-        l.lock();
-    }
-}
-
-void janitor::pass() {
-    if (!pg_ || !pg_->healthy()) {
-        pg_.reset();
-        auto c = cluster::pg_connection::open(cfg_.pg_url);
-        if (!c.ok()) return spdlog::warn("cluster: janitor: PostgreSQL: {}", c.error().message);
-        pg_ = std::move(*c);
-    }
-    auto& pg = *pg_;
-    auto lock = pg.exec(std::string("SELECT pg_try_advisory_lock(") + k_janitor_lock + ")");
-    if (!lock.ok() || lock->at(0, 0) != "t") return;  // another broker works (or PostgreSQL failed: next time)
+void janitor::pass(cluster::pg_connection& pg) {
     const int64_t now_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count();
@@ -111,9 +87,8 @@ void janitor::pass() {
         auto r = apply_retention_all(pg, cfg_.limits_of, now_ms);
         if (!r.ok()) spdlog::warn("cluster: janitor: {}", r.error());
     }
-    if (cfg_.merge_bytes) merge();
+    if (cfg_.merge_bytes) merge(pg);
     auto g = collect_garbage(s3_, pg, cfg_.grace);
-    (void)pg.exec(std::string("SELECT pg_advisory_unlock(") + k_janitor_lock + ")");
     if (!g.ok()) return spdlog::warn("cluster: janitor: {}", g.error());
     if (g->topic_rows_dropped)
         spdlog::info("cluster: janitor dropped {} index row(s) of deleted topics", g->topic_rows_dropped);
@@ -122,10 +97,10 @@ void janitor::pass() {
                      g->marked_dead, g->deleted);
 }
 
-void janitor::merge() {
+void janitor::merge(cluster::pg_connection& pg) {
     // Keys unique to this pass: data/merged-<node>-<random>-<sequence>.
     const std::string prefix = "data/merged-" + std::to_string(cfg_.node_id) + "-" + uuid::random().to_base64() + "-";
-    auto m = merge_small_objects(s3_, *pg_, cfg_.merge_bytes, 8 * cfg_.merge_bytes, prefix);
+    auto m = merge_small_objects(s3_, pg, cfg_.merge_bytes, 8 * cfg_.merge_bytes, prefix);
     if (!m.ok()) return spdlog::warn("cluster: janitor: merging: {}", m.error());
     if (m->objects_written)
         spdlog::info("cluster: merged {} batch(es) of small objects into {} object(s)", m->batches_moved,

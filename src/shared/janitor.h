@@ -18,18 +18,15 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "base/result.h"
 #include "cluster/pg.h"
 #include "cluster/retention.h"
 #include "objstore/s3_client.h"
+#include "shared/exclusive_job.h"
 
 namespace ketch::shared {
 
@@ -70,22 +67,14 @@ struct janitor_config {
 class janitor {
 public:
     explicit janitor(janitor_config cfg);
-    ~janitor();  // stops the thread (a pass in progress finishes its current step)
-    janitor(const janitor&) = delete;
-    janitor& operator=(const janitor&) = delete;
 
 private:
-    void run();
-    void pass();
-    void merge();
+    void pass(cluster::pg_connection& pg);
+    void merge(cluster::pg_connection& pg);
 
     const janitor_config cfg_;
     objstore::s3_client s3_;
-    std::unique_ptr<cluster::pg_connection> pg_;
-    std::mutex mu_;
-    std::condition_variable cv_;
-    bool stop_ = false;
-    std::thread thread_;
+    exclusive_job job_;  // last: stopped first
 };
 
 }  // namespace ketch::shared

@@ -255,6 +255,8 @@ public:
 
 private:
     log::log_result<log::append_result> staged(uint64_t ticket) const;
+    // The partition's offsets as PostgreSQL holds them now, observed (this broker's view catches up).
+    log::log_result<cluster::partition_offsets> read_and_observe(cluster::pg_connection& c);
     // The batches from `offset` with real offsets (through the cache), at most
     // max_bytes (the first always), none at or past `limit`.
     log::log_result<bytes> read_bytes(cluster::pg_connection& c, int64_t offset, uint64_t max_bytes, int64_t limit,

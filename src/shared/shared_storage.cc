@@ -102,13 +102,19 @@ log::log_result<bytes> shared_storage::read_bytes(cluster::pg_connection& c, int
     return out;
 }
 
+log::log_result<cluster::partition_offsets> shared_storage::read_and_observe(cluster::pg_connection& c) {
+    auto offs = cluster::read_offsets(c, key_);
+    if (!offs.ok()) return failure{pg_failed(offs.error().message)};
+    observe(offs->log_start_offset, offs->high_watermark, offs->first_unstable);
+    return *offs;
+}
+
 log::log_status shared_storage::refresh_offsets() {
     auto c = engine_.pool().take();
     if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
     lease l{engine_.pool(), std::move(*c)};
-    auto offs = cluster::read_offsets(*l.c, key_);
-    if (!offs.ok()) return failure{pg_failed(offs.error().message)};
-    observe(offs->log_start_offset, offs->high_watermark, offs->first_unstable);
+    auto offs = read_and_observe(*l.c);
+    if (!offs.ok()) return failure{offs.error()};
     return ok_v;
 }
 
@@ -117,9 +123,8 @@ log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t 
     auto c = engine_.pool().take();
     if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
     lease l{engine_.pool(), std::move(*c)};
-    auto offs = cluster::read_offsets(*l.c, key_);
-    if (!offs.ok()) return failure{pg_failed(offs.error().message)};
-    observe(offs->log_start_offset, offs->high_watermark, offs->first_unstable);
+    auto offs = read_and_observe(*l.c);
+    if (!offs.ok()) return failure{offs.error()};
     const int64_t start = log_start_.load(), hwm = hwm_.load();
     // This read's own view: what it returns and the aborted ranges agree with it.
     const int64_t lso = std::max(start, offs->last_stable_offset());

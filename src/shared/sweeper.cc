@@ -59,41 +59,15 @@ result<sweep_result, std::string> sweep_orphans(objstore::s3_client& s3, cluster
 }
 
 orphan_sweeper::orphan_sweeper(sweeper_config cfg)
-    : cfg_(std::move(cfg)), s3_(cfg_.where, cfg_.who), thread_([this] { run(); }) {}
+    : cfg_(std::move(cfg)),
+      s3_(cfg_.where, cfg_.who),
+      job_("sweeper", cfg_.pg_url, k_sweep_lock, cfg_.interval,
+           [this](cluster::pg_connection& pg) { sweep_once(pg); }) {}
 
-orphan_sweeper::~orphan_sweeper() {
-    {
-        std::lock_guard l(mu_);
-        stop_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-}
-
-void orphan_sweeper::run() {
-    std::unique_lock l(mu_);
-    while (!cv_.wait_for(l, cfg_.interval, [this] { return stop_; })) {
-        l.unlock();
-        sweep_once();
-        l.lock();
-    }
-}
-
-void orphan_sweeper::sweep_once() {
-    if (!pg_ || !pg_->healthy()) {
-        pg_.reset();
-        auto c = cluster::pg_connection::open(cfg_.pg_url);
-        if (!c.ok()) return spdlog::warn("cluster: sweeper: PostgreSQL: {}", c.error().message);
-        pg_ = std::move(*c);
-    }
-    auto& pg = *pg_;
-    // A session lock: released when the sweep ends, or when this broker's
-    // connection drops. Each claim commits on its own, before its DELETE.
-    auto lock = pg.exec(std::string("SELECT pg_try_advisory_lock(") + k_sweep_lock + ")");
-    if (!lock.ok() || lock->at(0, 0) != "t") return;  // another broker sweeps (or PostgreSQL failed: next time)
+void orphan_sweeper::sweep_once(cluster::pg_connection& pg) {
+    // Under the job's advisory lock; each claim commits on its own, before its DELETE.
     const auto cutoff = std::chrono::system_clock::now() - cfg_.grace;
     auto r = sweep_orphans(s3_, pg, "data/", cutoff);
-    (void)pg.exec(std::string("SELECT pg_advisory_unlock(") + k_sweep_lock + ")");
     if (!r.ok()) return spdlog::warn("cluster: sweeper: {}", r.error());
     if (r->deleted) spdlog::info("cluster: sweeper deleted {} orphan object(s) of {} listed", r->deleted, r->listed);
 }

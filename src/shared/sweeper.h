@@ -21,15 +21,12 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
-#include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 
 #include "base/result.h"
 #include "cluster/pg.h"
 #include "objstore/s3_client.h"
+#include "shared/exclusive_job.h"
 
 namespace ketch::shared {
 
@@ -55,21 +52,13 @@ struct sweeper_config {
 class orphan_sweeper {
 public:
     explicit orphan_sweeper(sweeper_config cfg);
-    ~orphan_sweeper();  // stops the thread (a sweep in progress finishes its current object)
-    orphan_sweeper(const orphan_sweeper&) = delete;
-    orphan_sweeper& operator=(const orphan_sweeper&) = delete;
 
 private:
-    void run();
-    void sweep_once();
+    void sweep_once(cluster::pg_connection& pg);
 
     const sweeper_config cfg_;
     objstore::s3_client s3_;
-    std::unique_ptr<cluster::pg_connection> pg_;
-    std::mutex mu_;
-    std::condition_variable cv_;
-    bool stop_ = false;
-    std::thread thread_;
+    exclusive_job job_;  // last: stopped first
 };
 
 }  // namespace ketch::shared
