@@ -33,7 +33,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from conftest import BrokerProcess, Driver, DriverError, _ketch_binary, _missing, wait_for
+from conftest import BrokerProcess, Driver, _ketch_binary, _missing, wait_for
+from test_delegation_tokens import login_refused
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "behavior"))
 import sasl_wire as sw  # noqa: E402
@@ -122,15 +123,6 @@ def metadata_answered(s):
         return struct.unpack_from(">i", sw.exchange(s, sw.metadata_request_v1()))[0] == 9
     except (ConnectionError, OSError):
         return False
-
-
-def login_refused(drv, config):
-    try:
-        out = drv.call("list-topics", {"config": config}, timeout=60)
-    except DriverError as e:
-        out = {"error": str(e)}
-    text = json.dumps(out)
-    return "SaslAuthenticationException" in text or "SASL_AUTHENTICATION_FAILED" in text
 
 
 def make_everything(b, d, java, user, auth):

@@ -53,12 +53,20 @@ def admin_of(b):
                         "sasl.mechanisms": "SCRAM-SHA-256", "sasl.username": ADMIN, "sasl.password": ADMIN_PW})
 
 
-def login(b, user, password, mechanism="SCRAM-SHA-256"):
+class TokenScram(ScramClient):
+    """SCRAM's client-first with the extension tokenauth=true (RFC 5802 extensions, KIP-48)."""
+
+    def first(self):
+        self.bare = "n=%s,r=%s,tokenauth=true" % (self.user, self.nonce)
+        return ("n,," + self.bare).encode()
+
+
+def login(b, user, password, mechanism="SCRAM-SHA-256", token=False):
     """A socket to b's SASL listener logged in as user (RFC 5802 on the wire), or None when refused."""
     sock = socket.create_connection(b.sasl, timeout=10)
     _, err, _ = parse_handshake_response(exchange(sock, handshake_request(mechanism)))
     assert err == 0
-    scram = ScramClient(mechanism, user, password)
+    scram = (TokenScram if token else ScramClient)(mechanism, user, password)
     _, err, _, server_first, _ = parse_authenticate_response(exchange(sock, authenticate_request(scram.first())))
     if err == 0:
         reply = exchange(sock, authenticate_request(scram.final(server_first), correlation_id=3))

@@ -29,43 +29,16 @@ from confluent_kafka.admin import (AclBinding, AclOperation, AclPermissionType, 
                                    ResourcePatternType, ResourceType)
 
 from conftest import clients
-from test_shared_security import ADMIN, ADMIN_PW, start, with_sasl_address
+from test_shared_security import ADMIN, ADMIN_PW, login, start, with_sasl_address
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "behavior"))
 
 from kafka_wire import Reader, frame, read_frame, request_header  # noqa: E402
-from sasl_wire import (ScramClient, authenticate_request, exchange, handshake_request,  # noqa: E402
-                       parse_authenticate_response, parse_handshake_response)
 
 SECRET = "cluster-token-secret"
 USERS = {ADMIN: ADMIN_PW, "alice": "alice-pw", "bob": "bob-pw"}
 DESCRIBE_DELEGATION_TOKEN = 41
 TOPIC = "token-topic"
-
-
-class TokenScram(ScramClient):
-    """SCRAM's client-first with the extension tokenauth=true (RFC 5802 extensions, KIP-48)."""
-
-    def first(self):
-        self.bare = "n=%s,r=%s,tokenauth=true" % (self.user, self.nonce)
-        return ("n,," + self.bare).encode()
-
-
-def login(b, user, password, token=False, mechanism="SCRAM-SHA-256"):
-    """A socket to b's SASL listener logged in (on the wire), or None when refused."""
-    sock = socket.create_connection(b.sasl, timeout=10)
-    _, err, _ = parse_handshake_response(exchange(sock, handshake_request(mechanism)))
-    assert err == 0
-    scram = (TokenScram if token else ScramClient)(mechanism, user, password)
-    _, err, _, server_first, _ = parse_authenticate_response(exchange(sock, authenticate_request(scram.first())))
-    if err == 0:
-        reply = exchange(sock, authenticate_request(scram.final(server_first), correlation_id=3))
-        _, err, _, server_final, _ = parse_authenticate_response(reply)
-    if err != 0:
-        sock.close()
-        return None
-    assert server_final.decode() == scram.expected_server_final
-    return sock
 
 
 def token_logs_in(b, tok):
