@@ -262,6 +262,12 @@ CREATE TABLE ketch_broker_configs (
     PRIMARY KEY (scope, name)
 );
 )sql",
+    // 12: compaction of the shared log (shared/compactor.h): each
+    // partition's cleaner checkpoint, the first offset not compacted yet
+    // (Kafka's cleaner-offset-checkpoint). Self-contained: one column.
+    R"sql(
+ALTER TABLE ketch_partitions ADD COLUMN first_dirty_offset bigint NOT NULL DEFAULT 0;
+)sql",
 };
 
 }  // namespace

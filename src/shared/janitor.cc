@@ -77,12 +77,23 @@ result<gc_result, std::string> collect_garbage(objstore::s3_client& s3, cluster:
 janitor::janitor(janitor_config cfg)
     : cfg_(std::move(cfg)),
       s3_(cfg_.where, cfg_.who),
-      job_("janitor", cfg_.pg_url, k_janitor_lock, cfg_.interval, [this](cluster::pg_connection& pg) { pass(pg); }) {}
+      job_("janitor", cfg_.pg_url, k_janitor_lock, tick(), [this](cluster::pg_connection& pg) { pass(pg); }) {}
+
+std::chrono::milliseconds janitor::tick() const {
+    return cfg_.compaction_of ? std::min(cfg_.interval, cfg_.compact_interval) : cfg_.interval;
+}
 
 void janitor::pass(cluster::pg_connection& pg) {
     const int64_t now_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count();
+    const auto now = std::chrono::steady_clock::now();
+    if (cfg_.compaction_of && now - last_compaction_ >= cfg_.compact_interval) {
+        last_compaction_ = now;
+        compact(pg, now_ms);
+    }
+    if (now - last_upkeep_ < cfg_.interval) return;
+    last_upkeep_ = now;
     if (cfg_.limits_of) {
         auto r = apply_retention_all(pg, cfg_.limits_of, now_ms);
         if (!r.ok()) spdlog::warn("cluster: janitor: {}", r.error());
@@ -105,6 +116,15 @@ void janitor::merge(cluster::pg_connection& pg) {
     if (m->objects_written)
         spdlog::info("cluster: merged {} batch(es) of small objects into {} object(s)", m->batches_moved,
                      m->objects_written);
+}
+
+void janitor::compact(cluster::pg_connection& pg, int64_t now_ms) {
+    // Keys unique to this pass: data/compacted-<node>-<random>-<sequence>.
+    const std::string prefix =
+        "data/compacted-" + std::to_string(cfg_.node_id) + "-" + uuid::random().to_base64() + "-";
+    size_t n = 0;
+    auto c = compact_all(s3_, pg, cfg_.compaction_of, now_ms, [&] { return prefix + std::to_string(n++); });
+    if (!c.ok()) spdlog::warn("cluster: janitor: compaction: {}", c.error());
 }
 
 }  // namespace ketch::shared

@@ -6,6 +6,9 @@
 //   gets cluster::apply_retention (its log start moves by metadata, the
 //   index rows below it go);
 // - small-object merging (shared/merger.h), with --cluster-merge-bytes;
+// - compaction (shared/compactor.h) of every partition of a topic whose
+//   cleanup.policy has compact, every `compact_interval`
+//   (--log-cleaner-backoff-ms);
 // - the rows of deleted topics go (their batches, offsets, producers' and
 //   transactions' rows);
 // - garbage collection: an object no index row references any more is
@@ -26,6 +29,7 @@
 #include "cluster/pg.h"
 #include "cluster/retention.h"
 #include "objstore/s3_client.h"
+#include "shared/compactor.h"
 #include "shared/exclusive_job.h"
 
 namespace ketch::shared {
@@ -61,7 +65,9 @@ struct janitor_config {
     std::chrono::milliseconds grace{600000};     // --cluster-gc-grace-ms
     limits_of_topic limits_of;
     uint64_t merge_bytes = 0;  // --cluster-merge-bytes: objects smaller are merged (0: never)
-    int32_t node_id = 0;       // in merged objects' keys
+    int32_t node_id = 0;       // in merged and compacted objects' keys
+    compaction_of_topic compaction_of;                  // unset: no compaction
+    std::chrono::milliseconds compact_interval{15000};  // --log-cleaner-backoff-ms (log.cleaner.backoff.ms)
 };
 
 class janitor {
@@ -71,8 +77,12 @@ public:
 private:
     void pass(cluster::pg_connection& pg);
     void merge(cluster::pg_connection& pg);
+    void compact(cluster::pg_connection& pg, int64_t now_ms);
+    // The job runs at the shorter of the two intervals; each part when it is due.
+    std::chrono::milliseconds tick() const;
 
     const janitor_config cfg_;
+    std::chrono::steady_clock::time_point last_upkeep_{}, last_compaction_{};  // the job's thread only
     objstore::s3_client s3_;
     exclusive_job job_;  // last: stopped first
 };
