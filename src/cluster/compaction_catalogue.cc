@@ -42,8 +42,8 @@ result<T, pg_error> rolled_back(pg_connection& c, pg_error e) {
 result<bool, pg_error> replace_rows(pg_connection& c, const partition_key& tp,
                                     const std::vector<indexed_batch>& old_rows, const std::string& object_key,
                                     uint64_t size_bytes, const std::vector<compacted_row>& kept) {
-    auto lock = c.exec("SELECT log_start_offset FROM ketch_partitions WHERE topic_id = $1 AND partition = $2 FOR UPDATE",
-                       key(tp));
+    auto lock = c.exec(
+        "SELECT log_start_offset FROM ketch_partitions WHERE topic_id = $1 AND partition = $2 FOR UPDATE", key(tp));
     if (!lock.ok()) return failure{lock.error()};
     if (lock->rows.empty()) return false;
     const std::string log_start = lock->at(0, 0);

@@ -111,31 +111,32 @@ status<std::string> partition_compactor::build_map(int64_t start, int64_t end) {
     log::cleaned_txn_state txn(aborted_);
     bool full = false;
     auto mapped = for_each_run(start, end, [&](const rows_t& rows) -> result<bool, std::string> {
-        auto s = for_each_batch(rows, [&](const cluster::indexed_batch&, byte_view b,
-                                          const record::batch_header& h) -> status<std::string> {
-            if (full) return ok_v;
-            if (h.is_control()) {
-                txn.on_control_batch_read(h, log::read_marker_type(b));
-            } else if (!txn.on_batch_read(h)) {
-                auto rr = record::record_reader::open(b);
-                if (!rr) return failure{"reading a batch: " + rr.error().message};
-                record::record_view rv;
-                for (;;) {
-                    auto n = rr->next(rv);
-                    if (!n) return failure{"reading a record: " + n.error().message};
-                    if (!*n) break;
-                    const int64_t offset = h.base_offset + rv.offset_delta;
-                    if (!rv.key || offset < start) continue;
-                    if (int64_t(map_.offsets.size()) >= cfg_.max_map_keys && map_.get(*rv.key) < 0) {
-                        full = true;  // the map covers up to the previous batch
-                        return ok_v;
+        auto s = for_each_batch(
+            rows,
+            [&](const cluster::indexed_batch&, byte_view b, const record::batch_header& h) -> status<std::string> {
+                if (full) return ok_v;
+                if (h.is_control()) {
+                    txn.on_control_batch_read(h, log::read_marker_type(b));
+                } else if (!txn.on_batch_read(h)) {
+                    auto rr = record::record_reader::open(b);
+                    if (!rr) return failure{"reading a batch: " + rr.error().message};
+                    record::record_view rv;
+                    for (;;) {
+                        auto n = rr->next(rv);
+                        if (!n) return failure{"reading a record: " + n.error().message};
+                        if (!*n) break;
+                        const int64_t offset = h.base_offset + rv.offset_delta;
+                        if (!rv.key || offset < start) continue;
+                        if (int64_t(map_.offsets.size()) >= cfg_.max_map_keys && map_.get(*rv.key) < 0) {
+                            full = true;  // the map covers up to the previous batch
+                            return ok_v;
+                        }
+                        map_.put(*rv.key, offset);
                     }
-                    map_.put(*rv.key, offset);
                 }
-            }
-            map_.latest_offset = std::max(map_.latest_offset, h.last_offset());
-            return ok_v;
-        });
+                map_.latest_offset = std::max(map_.latest_offset, h.last_offset());
+                return ok_v;
+            });
         if (!s.ok()) return failure{s.error()};
         return !full;
     });
@@ -151,23 +152,23 @@ result<bool, std::string> partition_compactor::clean_run(const rows_t& rows, log
     std::string body;
     std::vector<cluster::compacted_row> kept;
     bool unchanged = true;
-    auto s = for_each_batch(rows, [&](const cluster::indexed_batch& r, byte_view b,
-                                      const record::batch_header& h) -> status<std::string> {
-        out_.clean.bytes_before += r.byte_length;
-        auto fb = log::filter_batch(b, h, ctx);
-        if (!fb) return failure{"cleaning offset " + std::to_string(r.base_offset) + ": " + fb.error().message};
-        out_.clean.records_read += fb->records_read;
-        out_.clean.records_kept += fb->records_kept;
-        unchanged &= fb->what == log::filtered_batch::kind::original && r.object_key == rows.front().object_key;
-        if (fb->what == log::filtered_batch::kind::dropped) return ok_v;
-        byte_view kept_bytes = fb->what == log::filtered_batch::kind::original ? b : byte_view(fb->data);
-        auto kh = record::parse_batch_header(kept_bytes);
-        if (!kh) return failure{std::string("a rebuilt batch without a header")};
-        kept.push_back({kh->base_offset, kh->last_offset(), body.size(), uint32_t(kept_bytes.size()),
-                        kh->max_timestamp});
-        body.append(reinterpret_cast<const char*>(kept_bytes.data()), kept_bytes.size());
-        return ok_v;
-    });
+    auto s = for_each_batch(
+        rows, [&](const cluster::indexed_batch& r, byte_view b, const record::batch_header& h) -> status<std::string> {
+            out_.clean.bytes_before += r.byte_length;
+            auto fb = log::filter_batch(b, h, ctx);
+            if (!fb) return failure{"cleaning offset " + std::to_string(r.base_offset) + ": " + fb.error().message};
+            out_.clean.records_read += fb->records_read;
+            out_.clean.records_kept += fb->records_kept;
+            unchanged &= fb->what == log::filtered_batch::kind::original && r.object_key == rows.front().object_key;
+            if (fb->what == log::filtered_batch::kind::dropped) return ok_v;
+            byte_view kept_bytes = fb->what == log::filtered_batch::kind::original ? b : byte_view(fb->data);
+            auto kh = record::parse_batch_header(kept_bytes);
+            if (!kh) return failure{std::string("a rebuilt batch without a header")};
+            kept.push_back(
+                {kh->base_offset, kh->last_offset(), body.size(), uint32_t(kept_bytes.size()), kh->max_timestamp});
+            body.append(reinterpret_cast<const char*>(kept_bytes.data()), kept_bytes.size());
+            return ok_v;
+        });
     if (!s.ok()) return failure{s.error()};
     out_.clean.bytes_after += body.size();
     if (unchanged) return true;
@@ -175,8 +176,8 @@ result<bool, std::string> partition_compactor::clean_run(const rows_t& rows, log
     if (!body.empty()) {
         key = next_key_();
         auto sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
-        auto put = objstore::with_retries(objstore::retry_policy{}, sleep,
-                                          [&] { return s3_.put_object(key, body, true); });
+        auto put =
+            objstore::with_retries(objstore::retry_policy{}, sleep, [&] { return s3_.put_object(key, body, true); });
         if (!put.ok()) return failure{"PUT " + key + ": " + put.error().describe()};
     }
     auto swapped = cluster::swap_compacted(pg_, tp_, rows, key, body.size(), kept);
@@ -206,9 +207,8 @@ result<compaction_outcome, std::string> partition_compactor::run() {
     const int64_t end = map_.latest_offset + 1;
     if (end <= r.first_dirty) return out_;
     log::cleaned_txn_state txn(aborted_);
-    auto all = for_each_run(r.log_start_offset, end, [&](const rows_t& rows) {
-        return clean_run(rows, txn, r.first_uncleanable);
-    });
+    auto all = for_each_run(r.log_start_offset, end,
+                            [&](const rows_t& rows) { return clean_run(rows, txn, r.first_uncleanable); });
     if (!all.ok()) return failure{all.error()};
     if (!*all) return out_;  // the index changed: from the checkpoint again next pass
     if (auto s = cluster::set_first_dirty(pg_, tp_, end); !s.ok()) return failure{"checkpoint: " + s.error().message};
@@ -251,10 +251,11 @@ result<compaction_pass, std::string> compact_all(objstore::s3_client& s3, cluste
         if (!r->clean.cleaned) continue;
         ++out.compacted;
         const auto& c = r->clean;
-        spdlog::info("cluster: compacted {}-{}: offsets [{}, {}) dirty ratio {:.2f}, {} -> {} bytes, kept {} of {} "
-                     "records, {} run(s) swapped",
-                     name, key.partition, c.first_dirty_offset, c.end_offset, c.dirty_ratio, c.bytes_before,
-                     c.bytes_after, c.records_kept, c.records_read, r->runs_swapped);
+        spdlog::info(
+            "cluster: compacted {}-{}: offsets [{}, {}) dirty ratio {:.2f}, {} -> {} bytes, kept {} of {} "
+            "records, {} run(s) swapped",
+            name, key.partition, c.first_dirty_offset, c.end_offset, c.dirty_ratio, c.bytes_before, c.bytes_after,
+            c.records_kept, c.records_read, r->runs_swapped);
     }
     return out;
 }

@@ -64,8 +64,8 @@ struct janitor_config {
     std::chrono::milliseconds interval{300000};  // --retention-check-ms (log.retention.check.interval.ms)
     std::chrono::milliseconds grace{600000};     // --cluster-gc-grace-ms
     limits_of_topic limits_of;
-    uint64_t merge_bytes = 0;  // --cluster-merge-bytes: objects smaller are merged (0: never)
-    int32_t node_id = 0;       // in merged and compacted objects' keys
+    uint64_t merge_bytes = 0;                           // --cluster-merge-bytes: objects smaller are merged (0: never)
+    int32_t node_id = 0;                                // in merged and compacted objects' keys
     compaction_of_topic compaction_of;                  // unset: no compaction
     std::chrono::milliseconds compact_interval{15000};  // --log-cleaner-backoff-ms (log.cleaner.backoff.ms)
 };

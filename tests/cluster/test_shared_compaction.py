@@ -18,7 +18,7 @@ import threading
 import time
 
 from confluent_kafka import Consumer, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient, ConfigResource, NewTopic
+from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, NewTopic
 
 from conftest import clients
 from test_shared_produce import FLUSH, wait_for_topic
@@ -172,10 +172,9 @@ def test_a_fetch_during_the_swap_sees_the_old_or_the_new_batches(start_broker, p
     t.start()
     try:
         admin = AdminClient({"bootstrap.servers": brokers[0].bootstrap})
-        res = ConfigResource("topic", "swapped", set_config={"cleanup.policy": "compact",
-                                                             "delete.retention.ms": "600000",
-                                                             "min.cleanable.dirty.ratio": "0.01"})
-        list(admin.alter_configs([res]).values())[0].result(timeout=20)
+        res = ConfigResource("topic", "swapped", incremental_configs=[
+            ConfigEntry("cleanup.policy", "compact", incremental_operation=AlterConfigOpType.SET)])
+        list(admin.incremental_alter_configs([res]).values())[0].result(timeout=20)
         clients.wait_for(lambda: errors or (reads and reads[-1] == 50), timeout=60, interval=0.2,
                          what="the reader sees the compacted view")
     finally:
