@@ -54,9 +54,12 @@ result<bool, pg_error> replace_rows(pg_connection& c, const partition_key& tp,
                        old);
     if (!same.ok()) return failure{same.error()};
     if (std::stoll(same->at(0, 0)) != int64_t(old_rows.size())) return false;
-    auto del = c.exec(std::string("DELETE FROM ketch_batches b USING unnest($3::bigint[], $4::text[], "
+    // The old objects noted for the garbage collector (ketch_gc_candidates), in this transaction.
+    auto del = c.exec(std::string("WITH gone AS (DELETE FROM ketch_batches b USING unnest($3::bigint[], $4::text[], "
                                   "$5::bigint[]) AS u(base, k, o) WHERE ") +
-                          k_as_read,
+                          k_as_read +
+                          " RETURNING b.object_key) INSERT INTO ketch_gc_candidates (object_key) SELECT DISTINCT "
+                          "object_key FROM gone",
                       old);
     if (!del.ok()) return failure{del.error()};
     if (object_key.empty() || kept.empty()) return true;

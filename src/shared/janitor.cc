@@ -45,17 +45,29 @@ result<gc_result, std::string> collect_garbage(objstore::s3_client& s3, cluster:
                                                std::chrono::milliseconds grace) {
     gc_result out;
     for (const char* table : k_partition_tables) {
-        auto d = pg.exec(std::string("DELETE FROM ") + table +
-                         " x WHERE NOT EXISTS (SELECT 1 FROM ketch_topics t WHERE t.topic_id = x.topic_id)");
+        const bool batches = table == std::string("ketch_batches");
+        // The index rows' objects noted for the marking below (ketch_gc_candidates).
+        const std::string del = std::string("DELETE FROM ") + table +
+                                " x WHERE NOT EXISTS (SELECT 1 FROM ketch_topics t WHERE t.topic_id = x.topic_id)";
+        auto d = pg.exec(batches ? "WITH gone AS (" + del +
+                                       " RETURNING object_key), noted AS (INSERT INTO ketch_gc_candidates "
+                                       "(object_key) SELECT DISTINCT object_key FROM gone) SELECT count(*) FROM gone"
+                                 : del);
         if (!d.ok())
             return failure{std::string("dropping deleted topics' rows of ") + table + ": " + d.error().message};
-        if (table == std::string("ketch_batches")) out.topic_rows_dropped = d->affected;
+        if (batches) out.topic_rows_dropped = std::stoll(d->at(0, 0));
     }
-    // One statement, one snapshot: a commit's object row and its index rows
-    // appear together, so an object seen here without rows has none for good.
+    // Incremental: only the objects noted since the last pass (each statement
+    // that drops or moves index rows notes their objects in its transaction).
+    // One statement, one snapshot: the notes it takes are those of committed
+    // transactions, whose rows are gone in the same snapshot; a note of a
+    // transaction still running is not visible, so it stays for the next pass.
+    // A commit's object row and its index rows appear together, so an object
+    // seen here without rows has none for good.
     auto marked = pg.exec(
-        "UPDATE ketch_objects o SET dead_since = now() WHERE NOT o.swept AND o.dead_since IS NULL AND "
-        "NOT EXISTS (SELECT 1 FROM ketch_batches b WHERE b.object_key = o.object_key)");
+        "WITH noted AS (DELETE FROM ketch_gc_candidates RETURNING object_key) UPDATE ketch_objects o SET "
+        "dead_since = now() WHERE o.object_key IN (SELECT object_key FROM noted) AND NOT o.swept AND "
+        "o.dead_since IS NULL AND NOT EXISTS (SELECT 1 FROM ketch_batches b WHERE b.object_key = o.object_key)");
     if (!marked.ok()) return failure{"marking dead objects: " + marked.error().message};
     out.marked_dead = marked->affected;
     auto due = pg.exec(
