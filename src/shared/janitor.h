@@ -11,7 +11,9 @@
 //   (--log-cleaner-backoff-ms);
 // - the rows of deleted topics go (their batches, offsets, producers' and
 //   transactions' rows);
-// - garbage collection: an object no index row references any more is
+// - garbage collection: an object no index row references any more (checked
+//   only for the objects noted in ketch_gc_candidates by the statements that
+//   dropped or moved rows since the last pass) is
 //   marked dead (ketch_objects.dead_since, PostgreSQL's clock), and deleted
 //   from the object store — then its row — only once `grace` has passed
 //   since. Nothing makes a dead object referenced again (only a commit adds
