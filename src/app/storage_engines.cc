@@ -35,7 +35,7 @@ storage_engines storage_engines::open(const options& opt, log::log_manager& logs
             if (!t || !t->settings.cleanup_delete) return std::nullopt;  // compaction: not offered in cluster mode
             return cluster::retention_limits{t->settings.retention_ms, t->settings.retention_bytes};
         },
-        static_cast<uint64_t>(opt.cluster_merge_bytes), opt.node_id});
+        static_cast<uint64_t>(opt.cluster_merge_bytes), opt.node_id, opt.producer_id_expiration_ms});
     cfg.node_id = opt.node_id;
     cfg.flush_interval = std::chrono::milliseconds(opt.cluster_flush_ms);
     cfg.flush_bytes = static_cast<uint64_t>(opt.cluster_flush_bytes);

@@ -6,6 +6,8 @@
 //   gets cluster::apply_retention (its log start moves by metadata, the
 //   index rows below it go);
 // - small-object merging (shared/merger.h), with --cluster-merge-bytes;
+// - idempotent producers' rows expire (cluster::expire_producers), not
+//   with their batches;
 // - the rows of deleted topics go (their batches, offsets, producers' and
 //   transactions' rows);
 // - garbage collection: an object no index row references any more is
@@ -60,8 +62,9 @@ struct janitor_config {
     std::chrono::milliseconds interval{300000};  // --retention-check-ms (log.retention.check.interval.ms)
     std::chrono::milliseconds grace{600000};     // --cluster-gc-grace-ms
     limits_of_topic limits_of;
-    uint64_t merge_bytes = 0;  // --cluster-merge-bytes: objects smaller are merged (0: never)
-    int32_t node_id = 0;       // in merged objects' keys
+    uint64_t merge_bytes = 0;                        // --cluster-merge-bytes: objects smaller are merged (0: never)
+    int32_t node_id = 0;                             // in merged objects' keys
+    int64_t producer_id_expiration_ms = 86'400'000;  // --producer-id-expiration-ms (producer.id.expiration.ms)
 };
 
 class janitor {
