@@ -3,7 +3,7 @@
 // ketch_commit 'tenant-purge:<its node id>:T'; every other broker then closes
 // T's connections to it (at their next request, as the deleting broker does)
 // and removes the transactional ids and groups of T that it coordinates,
-// through its own Kafka APIs in-process, as the first of --super-users (on a
+// through its own Kafka APIs in-process, as a User: of --super-users (on a
 // thread of its own: an abort may wait for its markers). The deleting broker
 // waits until PostgreSQL holds none of T's groups and transactional ids (at
 // most 40 s) before it deletes T's topics. Nothing on a single node or

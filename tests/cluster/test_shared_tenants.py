@@ -13,10 +13,11 @@ Three brokers with --tenancy and SASL. Tenant "team" is created (with user
 every broker; its users work through broker 2 (bootstrap: broker 2 only):
 a topic within max_topics, the next one over it (POLICY_VIOLATION), records
 produced and read back, offsets committed by four groups (spread over the
-brokers that coordinate them); another tenant sees none of it. A limit raised through broker 3
+brokers that coordinate them), a transactional id; another tenant sees none
+of it. A limit raised through broker 3
 lets broker 2 create the second topic. Deleted through broker 3: gone
 everywhere — no broker's console knows it, no broker lists its topics,
-PostgreSQL holds none of its groups, offsets or settings,
+PostgreSQL holds none of its groups, offsets, transactional ids or settings,
 a connection of it open on broker 1 is closed at its next request, and its
 users log in nowhere."""
 
@@ -117,7 +118,7 @@ def described(b, tenant):
 
 
 def use_the_tenant_through(b):
-    """Records and four groups' offsets of tenant team, all through broker b."""
+    """Records, four groups' offsets and a transactional id of tenant team, all through broker b."""
     acked = []
     p = Producer(conf(b, "ci", **{"enable.idempotence": True, "acks": "all"}))
     for i in range(10):
@@ -136,6 +137,10 @@ def use_the_tenant_through(b):
         c = Consumer(conf(b, "ci", **{"group.id": g}))
         c.commit(offsets=[TopicPartition("orders", 0, 3), TopicPartition("orders", 1, 2)], asynchronous=False)
         c.close()
+    # A transactional id, at its coordinator (whichever broker that is; the client finds it).
+    # No transactional produce: through a broker that does not coordinate the id it needs
+    # the inter-broker call, which tenancy does not serve yet (docs/cluster.md "Not offered yet").
+    Producer(conf(b, "ci", **{"transactional.id": "etl"})).init_transactions(30)
 
 
 def pg_rows(postgres, sql):
@@ -145,6 +150,11 @@ def pg_rows(postgres, sql):
 def team_groups(postgres):
     return pg_rows(postgres, "SELECT count(*) FROM (SELECT group_id FROM ketch_groups UNION SELECT group_id FROM "
                              "ketch_group_offsets) g WHERE convert_from(group_id, 'UTF8') LIKE 'team~%'")
+
+
+def team_txn_ids(postgres):
+    return pg_rows(postgres, "SELECT count(*) FROM ketch_txns WHERE convert_from(transactional_id, 'UTF8') LIKE "
+                             "'team~%'")
 
 
 def refused(b, user):
@@ -180,6 +190,7 @@ def test_a_tenant_made_on_one_broker_is_used_on_another_and_deleted_on_a_third(s
     assert "orders" in topics(b2, "team") and "orders" not in topics(b2, "alice")
     assert "team~orders" in topics(b1, "root")
     assert team_groups(postgres) == len(GROUPS)
+    assert team_txn_ids(postgres) == 1
 
     # A limit raised through broker 3 holds on broker 2.
     assert b3.rest.put("/api/v1/tenants/team/limits", {"max_topics": 2})[0] == 200
@@ -194,6 +205,7 @@ def test_a_tenant_made_on_one_broker_is_used_on_another_and_deleted_on_a_third(s
     assert status == 200 and out["created"] is True, out
     deleted = out["deleted"]
     assert (deleted["topics"], deleted["groups"], deleted["groups_left"]) == (2, len(GROUPS), 0), deleted
+    assert (deleted["transactional_ids"], deleted["transactional_ids_left"]) == (1, 0), deleted
     assert deleted["users"] == 2, deleted  # team (named like it) and ci (bound to it)
 
     # Gone everywhere.
@@ -206,6 +218,7 @@ def test_a_tenant_made_on_one_broker_is_used_on_another_and_deleted_on_a_third(s
         for user in ("team", "ci"):  # the credentials' NOTIFY reaches every broker a moment after the answer
             clients.wait_for(lambda: refused(b, user), what="%s refused at %s" % (user, b.address))
     assert team_groups(postgres) == 0
+    assert team_txn_ids(postgres) == 0
     assert postgres.psql("SELECT DISTINCT convert_from(user_name, 'UTF8') FROM ketch_scram_credentials ORDER BY 1") \
         == ["alice", "root"]  # both mechanisms of ketch.toml's users team and ci deleted
     assert postgres.psql("SELECT count(*) FROM ketch_tenant_settings") == ["0"]
