@@ -112,4 +112,18 @@ result<retention_outcome, pg_error> apply_retention(pg_connection& c, const part
     });
 }
 
+result<int64_t, pg_error> expire_producers(pg_connection& c, int64_t expiration_ms) {
+    // The commit that writes a producer's rows writes all of them again (the
+    // partition's row locked), so the newest committed_at is its last commit.
+    auto d = c.exec(
+        "DELETE FROM ketch_producer_batches b USING (SELECT topic_id, partition, producer_id FROM "
+        "ketch_producer_batches GROUP BY topic_id, partition, producer_id HAVING max(committed_at) < now() - "
+        "$1::bigint * interval '1 millisecond') e WHERE b.topic_id = e.topic_id AND b.partition = e.partition AND "
+        "b.producer_id = e.producer_id AND NOT EXISTS (SELECT 1 FROM ketch_txn_open o WHERE o.topic_id = "
+        "b.topic_id AND o.partition = b.partition AND o.producer_id = b.producer_id)",
+        {str(expiration_ms)});
+    if (!d.ok()) return failure{d.error()};
+    return d->affected;
+}
+
 }  // namespace ketch::cluster

@@ -278,6 +278,25 @@ CREATE TABLE ketch_gc_candidates (
 );
 INSERT INTO ketch_gc_candidates (object_key) SELECT object_key FROM ketch_objects WHERE dead_since IS NULL;
 )sql",
+    // 14: tenants shared by every broker (tenant::catalog over
+    // shared::pg_quota_store: the entity as bytes, a key, a value), and the
+    // verifier of the delegation token secret (app/cluster_secret.h: an
+    // HMAC of a fixed text under the key, never the key) that every broker
+    // must match; when a producer's rows were last written, so that they
+    // expire as Kafka's producers do (cluster/retention.h expire_producers).
+    R"sql(
+CREATE TABLE ketch_tenant_settings (
+    entity bytea NOT NULL,
+    key text NOT NULL,
+    value double precision NOT NULL,
+    PRIMARY KEY (entity, key)
+);
+CREATE TABLE ketch_secret_verifiers (
+    name text PRIMARY KEY,
+    verifier bytea NOT NULL
+);
+ALTER TABLE ketch_producer_batches ADD COLUMN committed_at timestamptz NOT NULL DEFAULT now();
+)sql",
 };
 
 }  // namespace

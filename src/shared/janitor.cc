@@ -110,6 +110,10 @@ void janitor::pass(cluster::pg_connection& pg) {
         auto r = apply_retention_all(pg, cfg_.limits_of, now_ms);
         if (!r.ok()) spdlog::warn("cluster: janitor: {}", r.error());
     }
+    if (auto e = cluster::expire_producers(pg, cfg_.producer_id_expiration_ms); !e.ok())
+        spdlog::warn("cluster: janitor: expiring producers: {}", e.error().message);
+    else if (*e)
+        spdlog::info("cluster: {} row(s) of idempotent producers expired", *e);
     if (cfg_.merge_bytes) merge(pg);
     auto g = collect_garbage(s3_, pg, cfg_.grace);
     if (!g.ok()) return spdlog::warn("cluster: janitor: {}", g.error());

@@ -9,6 +9,8 @@
 // - compaction (shared/compactor.h) of every partition of a topic whose
 //   cleanup.policy has compact, every `compact_interval`
 //   (--log-cleaner-backoff-ms);
+// - idempotent producers' rows expire (cluster::expire_producers), not
+//   with their batches;
 // - the rows of deleted topics go (their batches, offsets, producers' and
 //   transactions' rows);
 // - garbage collection: an object no index row references any more (checked
@@ -70,6 +72,7 @@ struct janitor_config {
     int32_t node_id = 0;                                // in merged and compacted objects' keys
     compaction_of_topic compaction_of;                  // unset: no compaction
     std::chrono::milliseconds compact_interval{15000};  // --log-cleaner-backoff-ms (log.cleaner.backoff.ms)
+    int64_t producer_id_expiration_ms = 86'400'000;     // --producer-id-expiration-ms (producer.id.expiration.ms)
 };
 
 class janitor {
