@@ -233,14 +233,17 @@ SKIPS = {
                                 "(not shared in cluster mode)",
     "test_console_telemetry.py": "its own single-node ketch: client telemetry is kept per broker",
     "test_console_tenants_page.py": "tenancy is not offered in cluster mode",
-    "test_delegation_tokens.py": "its own single-node ketch with SASL listeners and a token secret; delegation "
-                                 "tokens shared by brokers: tests/cluster/test_shared_tokens.py",
+    "test_delegation_tokens.py": "creates a delegation token and logs in with it at once through any bootstrap "
+                                 "broker, and another broker knows it only after its NOTIFY (tests/cluster/"
+                                 "test_shared_tokens.py waits for each broker); it restarts its broker too",
     "test_faults.py": "scripted faults (--faults) act on the one broker they are injected into; its own single-node "
                       "ketch",
     "test_idempotent_proxy.py": "its own single-node ketch behind a proxy that advertises one address; broker "
                                 "failure with idempotent producers in cluster mode is tests/cluster/test_chaos.py's",
-    "test_quotas.py": "its own single-node ketch with SASL users; client quotas are shared through PostgreSQL "
-                      "(tests/cluster/test_security_stores.py) but each broker counts its own clients' bytes",
+    "test_quotas.py": "rates measured on one broker (alice within 10% of 1 MiB/s, bob above 5 MiB/s beside her, "
+                      "the consumer's fetch throttled by the broker it reads from); quotas are shared through "
+                      "PostgreSQL (tests/cluster/test_security_stores.py) but each broker counts only its own "
+                      "clients' bytes, and these rates are not measured against a cluster yet",
     "test_schema_registry.py": "the schema registry keeps its schemas per broker (not shared in cluster mode)",
     "test_schema_registry_api.py": "the schema registry keeps its schemas per broker (not shared in cluster mode)",
     "test_security.py::test_a_client_certificate_bound_to_a_tenant_is_that_tenant":
