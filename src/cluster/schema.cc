@@ -262,6 +262,22 @@ CREATE TABLE ketch_broker_configs (
     PRIMARY KEY (scope, name)
 );
 )sql",
+    // 12: compaction of the shared log (shared/compactor.h): each
+    // partition's cleaner checkpoint, the first offset not compacted yet
+    // (Kafka's cleaner-offset-checkpoint). Self-contained: one column.
+    R"sql(
+ALTER TABLE ketch_partitions ADD COLUMN first_dirty_offset bigint NOT NULL DEFAULT 0;
+)sql",
+    // 13: incremental garbage collection (shared/janitor.h): every statement
+    // that drops or moves index rows notes their objects here, in its own
+    // transaction; the janitor checks only those for remaining rows. Seeded
+    // with every live object once. Self-contained: one table.
+    R"sql(
+CREATE TABLE ketch_gc_candidates (
+    object_key text NOT NULL
+);
+INSERT INTO ketch_gc_candidates (object_key) SELECT object_key FROM ketch_objects WHERE dead_since IS NULL;
+)sql",
 };
 
 }  // namespace
