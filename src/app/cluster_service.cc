@@ -44,6 +44,7 @@ cluster_service cluster_service::start(const options& opt, broker::broker_contex
                                        const std::vector<listener_endpoint>& endpoints) {
     cluster_service out;
     if (opt.cluster.empty()) return out;
+    auto inter_broker = inter_broker_config_of(opt, endpoints);  // refused before joining
     check_object_store(opt);
     cluster::membership_config mc{opt.cluster, self_info(opt, endpoints),
                                   std::chrono::milliseconds(opt.cluster_heartbeat_ms),
@@ -53,7 +54,7 @@ cluster_service cluster_service::start(const options& opt, broker::broker_contex
     out.membership = std::move(*m);
     ctx.config.cluster_id = out.membership->cluster_id();
     ctx.cluster = out.membership.get();
-    out.remote = std::make_unique<remote_txns>(ctx, *out.membership, endpoints);
+    out.remote = std::make_unique<remote_txns>(ctx, *out.membership, std::move(inter_broker));
     return out;
 }
 

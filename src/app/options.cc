@@ -327,6 +327,28 @@ void add_cluster_settings(settings& a, options& o) {
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
 }
+
+// Cluster mode: how brokers call each other (docs/cluster.md "Inter-broker calls").
+void add_inter_broker_settings(settings& a, options& o) {
+    a.option("inter-broker-listener", o.inter_broker_listener,
+             "cluster mode: inter.broker.listener.name, the listener other brokers are called on (default: the "
+             "first PLAINTEXT listener)");
+    a.option("inter-broker-sasl-mechanism", o.inter_broker_sasl_mechanism,
+             "cluster mode: sasl.mechanism.inter.broker.protocol, PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 (default: "
+             "the first of --sasl-mechanisms among them)");
+    a.option("inter-broker-sasl-username", o.inter_broker_sasl_username,
+             "cluster mode: the user brokers log in as on a SASL inter-broker listener (default: "
+             "$KETCH_INTER_BROKER_SASL_USERNAME)");
+    a.option("inter-broker-sasl-password-file", o.inter_broker_sasl_password_file,
+             "cluster mode: a file holding that user's password (default: $KETCH_INTER_BROKER_SASL_PASSWORD)");
+    a.option("inter-broker-tls-ca", o.inter_broker_tls_ca,
+             "cluster mode: PEM CA certificates trusted on a TLS inter-broker listener (default: --tls-client-ca, "
+             "else the system's)");
+    a.option("inter-broker-tls-cert", o.inter_broker_tls_cert,
+             "cluster mode: PEM client certificate brokers present on a TLS inter-broker listener (mTLS)");
+    a.option("inter-broker-tls-key", o.inter_broker_tls_key,
+             "cluster mode: PEM private key of --inter-broker-tls-cert");
+}
 }  // namespace
 
 options parse_options(int argc, char** argv) {
@@ -354,7 +376,7 @@ options parse_options(int argc, char** argv) {
         settings a(app_or_env, file);
         for (auto add : {add_listen_settings, add_security_settings, add_oauthbearer_settings, add_limits_settings,
                          add_services_settings, add_storage_settings, add_groups_settings, add_transactions_settings,
-                         add_cluster_settings})
+                         add_cluster_settings, add_inter_broker_settings})
             add(a, o);
     };
     add_common(&app);

@@ -135,6 +135,19 @@ struct options {
     int64_t cluster_sweep_grace_ms = 600000;    // unrecorded objects younger than this are left alone
     int64_t cluster_gc_grace_ms = 600000;       // unreferenced objects are deleted this long after
     int64_t cluster_merge_bytes = 0;            // objects smaller than this are merged (0: never)
+    // Inter-broker calls (docs/cluster.md "Inter-broker calls"): Kafka's
+    // inter.broker.listener.name (empty: the first PLAINTEXT listener) and
+    // sasl.mechanism.inter.broker.protocol (empty: the first of
+    // --sasl-mechanisms a broker can log in with); the login's username
+    // (else $KETCH_INTER_BROKER_SASL_USERNAME) and a file holding its password
+    // (else $KETCH_INTER_BROKER_SASL_PASSWORD); PEM CAs trusted on a TLS
+    // listener (empty: --tls-client-ca, else the system's), and a client
+    // certificate and key for listeners that require one.
+    std::string inter_broker_listener;
+    std::string inter_broker_sasl_mechanism;
+    std::string inter_broker_sasl_username;
+    std::string inter_broker_sasl_password_file;
+    std::string inter_broker_tls_ca, inter_broker_tls_cert, inter_broker_tls_key;
 };
 
 // Parses argv (and the config file it names, or ./ketch.toml). Exits the

@@ -42,29 +42,26 @@ std::map<txn::topic_partition, error_code> all(const std::vector<txn::topic_part
 
 }  // namespace
 
-remote_txns::remote_txns(const broker::broker_context& ctx, const cluster::membership& m,
-                         const std::vector<listener_endpoint>& endpoints)
-    : ctx_(ctx), membership_(m) {
-    for (auto& e : endpoints)
-        if (e.protocol == "PLAINTEXT") {
-            listener_ = e.name;
-            break;
-        }
-    if (!listener_)
+remote_txns::remote_txns(const broker::broker_context& ctx, const cluster::membership& m, inter_broker_config config)
+    : ctx_(ctx), membership_(m), config_(std::move(config)) {
+    if (!config_.listener)
         spdlog::warn(
-            "cluster: no PLAINTEXT listener: transactional produces to a broker that is not the "
-            "transaction's coordinator are answered NOT_ENOUGH_REPLICAS (docs/cluster.md)");
+            "cluster: no inter-broker listener (no PLAINTEXT listener and no --inter-broker-listener): "
+            "transactional produces to a broker that is not the transaction's coordinator are answered "
+            "NOT_ENOUGH_REPLICAS (docs/cluster.md)");
+    else
+        spdlog::info("cluster: inter-broker calls on the {}", config_.describe());
     broker::set_remote_txns(ctx_, this);
 }
 
 remote_txns::~remote_txns() { broker::set_remote_txns(ctx_, nullptr); }
 
 std::optional<std::string> remote_txns::address_of(int32_t node) const {
-    if (!listener_) return std::nullopt;
+    if (!config_.listener) return std::nullopt;
     auto live = membership_.live();
     for (auto& b : *live)
         if (b.node_id == node)
-            if (auto* e = b.find(*listener_)) {
+            if (auto* e = b.find(*config_.listener)) {
                 const bool v6 = e->host.find(':') != std::string::npos;
                 return (v6 ? "[" + e->host + "]" : e->host) + ":" + std::to_string(e->port);
             }
@@ -81,9 +78,8 @@ std::unique_ptr<cli::client> remote_txns::take(int32_t node, const std::string& 
             if (c->config().brokers.front() == address) return c;
         }
     }
-    cli::client_config cfg;
+    cli::client_config cfg = config_.client;
     cfg.brokers = {address};
-    cfg.client_id = "ketch-broker";
     cfg.timeout = k_timeout;
     return std::make_unique<cli::client>(std::move(cfg));
 }
@@ -92,6 +88,25 @@ void remote_txns::give_back(int32_t node, std::unique_ptr<cli::client> c) {
     std::lock_guard l(mu_);
     auto& v = idle_[node];
     if (v.size() < k_idle_per_node) v.push_back(std::move(c));
+}
+
+void remote_txns::log_failure(int32_t node, const std::string& address, bool login, const std::string& why) {
+    const auto now = std::chrono::steady_clock::now();
+    {
+        std::lock_guard l(mu_);
+        auto it = logged_.find(node);
+        if (it != logged_.end() && now - it->second < k_log_every) return;
+        logged_[node] = now;
+    }
+    if (login)
+        spdlog::error(
+            "cluster: broker {} at {} refused this broker's inter-broker login ({}): {}; transactional produces for "
+            "the transactional ids it coordinates are answered NOT_ENOUGH_REPLICAS until it accepts it (check "
+            "--inter-broker-sasl-*, docs/cluster.md \"Inter-broker calls\")",
+            node, address, config_.describe(), why);
+    else
+        spdlog::warn("cluster: transaction coordinator {} at {} not reached on the {}: {}", node, address,
+                     config_.describe(), why);
 }
 
 std::map<txn::topic_partition, error_code> remote_txns::add_or_verify(const call& c) {
@@ -110,10 +125,20 @@ std::map<txn::topic_partition, error_code> remote_txns::add_or_verify(const call
             if (client->version_for(req.api_key, 5) < 4) return all(*c.partitions, error_code::none);
             resp = client->call<kafka::add_partitions_to_txn_response>(req, -1, 5);
             break;
+        } catch (const cli::kafka_error& e) {
+            // Only the connection's set-up answers a code here (call() decodes
+            // the answer): the SASL login was refused. Not asked again: the
+            // same credentials are refused again. AddPartitionsToTxnManager
+            // answers the produce Errors.forException(authenticationException).
+            log_failure(c.node_id, *address, true, e.what());
+            return all(*c.partitions, error_code::sasl_authentication_failed);
         } catch (const std::exception& e) {
-            // Connection refused, closed or timed out.
+            // Connection refused, closed or timed out, or the TLS handshake failed.
             spdlog::debug("cluster: transaction coordinator {} at {} not asked: {}", c.node_id, *address, e.what());
-            if (attempt > 0) return all(*c.partitions, error_code::network_exception);
+            if (attempt > 0) {
+                log_failure(c.node_id, *address, false, e.what());
+                return all(*c.partitions, error_code::network_exception);
+            }
         }
     }
     give_back(c.node_id, std::move(client));

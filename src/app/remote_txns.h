@@ -2,11 +2,12 @@
 // brokers (broker/txn_forward.h): AddPartitionsToTxn v5, one Kafka client
 // connection per call in flight, kept for the next call to the same broker
 // (an idle pool per node). The coordinator is reached on its advertised
-// address of this broker's first PLAINTEXT listener (the inter-broker
-// listener; docs/cluster.md): without one, every call answers
-// COORDINATOR_NOT_AVAILABLE.
+// address of the inter-broker listener, with that listener's TLS and SASL
+// (inter_broker.h; docs/cluster.md "Inter-broker calls"): without one, every
+// call answers COORDINATOR_NOT_AVAILABLE.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "app/broker_properties.h"
+#include "app/inter_broker.h"
 #include "broker/txn_forward.h"
 #include "cluster/membership.h"
 
@@ -27,8 +28,7 @@ namespace ketch::app {
 class remote_txns final : public broker::remote_txn_coordinator {
 public:
     // Registers itself as `ctx`'s (broker::set_remote_txns) until destroyed.
-    remote_txns(const broker::broker_context& ctx, const cluster::membership& m,
-                const std::vector<listener_endpoint>& endpoints);
+    remote_txns(const broker::broker_context& ctx, const cluster::membership& m, inter_broker_config config);
     ~remote_txns() override;
     remote_txns(const remote_txns&) = delete;
     remote_txns& operator=(const remote_txns&) = delete;
@@ -39,12 +39,18 @@ private:
     std::unique_ptr<cli::client> take(int32_t node, const std::string& address, bool fresh);
     void give_back(int32_t node, std::unique_ptr<cli::client> c);
     std::optional<std::string> address_of(int32_t node) const;
+    // Logs a refused login (an error) or a failed connection (a warning, e.g.
+    // a TLS handshake) at `node`, at most once per k_log_every per node: each
+    // transactional produce for its ids would log it again.
+    void log_failure(int32_t node, const std::string& address, bool login, const std::string& why);
 
     const broker::broker_context& ctx_;
     const cluster::membership& membership_;
-    std::optional<std::string> listener_;  // the inter-broker listener's name
+    const inter_broker_config config_;
     std::mutex mu_;
     std::map<int32_t, std::vector<std::unique_ptr<cli::client>>> idle_;
+    std::map<int32_t, std::chrono::steady_clock::time_point> logged_;  // under mu_
+    static constexpr std::chrono::seconds k_log_every{30};
     static constexpr size_t k_idle_per_node = 8;
 };
 

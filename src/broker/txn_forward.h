@@ -59,8 +59,9 @@ public:
     };
     // The coordinator's error per partition (NONE included). A coordinator
     // that cannot be reached (unknown address, connection refused, timeout)
-    // has every partition answered NETWORK_EXCEPTION; a top-level error (e.g.
-    // CLUSTER_AUTHORIZATION_FAILED) every partition with it.
+    // has every partition answered NETWORK_EXCEPTION; one that refuses this
+    // broker's inter-broker login SASL_AUTHENTICATION_FAILED; a top-level
+    // error (e.g. CLUSTER_AUTHORIZATION_FAILED) every partition with it.
     virtual std::map<txn::topic_partition, error_code> add_or_verify(const call& c) = 0;
 
     added_partitions_cache added;  // of the adds this broker asked for

@@ -149,6 +149,17 @@ txn_verify_error produce_verification_error(error_code e, txn_operation op) {
         case error_code::concurrent_transactions:
             if (op != txn_operation::add_partition) return unable();
             break;
+        // Cluster mode: the coordinator refused this broker's inter-broker
+        // login. Kafka answers the producer SASL_AUTHENTICATION_FAILED, which
+        // it takes for its own login and gives up; a broker's settings are
+        // the operator's to fix, so retriable, as Kafka's own
+        // validateShareGroupMember answers an inter-broker authentication
+        // failure COORDINATOR_NOT_AVAILABLE (docs/compatibility.md).
+        case error_code::sasl_authentication_failed:
+            return {error_code::not_enough_replicas,
+                    "Unable to verify the partition has been added to the transaction: the transaction coordinator "
+                    "refused this broker's inter-broker login (see the broker's log). Underlying error: "
+                    "SASL_AUTHENTICATION_FAILED"};
         default: break;
     }
     // No message of its own: Kafka answers the code alone (recorded, transactions-v2-produce).

@@ -166,6 +166,10 @@ class BrokerProcess:
     def running(self):
         return self.proc is not None and self.proc.poll() is None
 
+    def listeners(self):
+        """[<data-dir>/listeners.json] (a ClusterBroker's has one per broker)."""
+        return [json.loads((self.data_dir / "listeners.json").read_text())]
+
     def log_text(self, limit=200_000):
         try:
             data = self.log.read_bytes()
@@ -219,6 +223,34 @@ def cluster_pool(tmp_path_factory):
     yield pool
     pool.close()
     assert not pool.failures, pool.failures
+
+
+def own_broker(request, run_dir, args):
+    """A broker a test module starts with its own flags (listeners, users, TLS, SASL): one
+    ketch with its data in run_dir/data, or under KETCH_TEST_CLUSTER=N a cluster of N started
+    with those flags on the session's engines (modules that use it set
+    OWN_BROKERS_JOIN_THE_MATRIX = True). Stop it with release_own_broker."""
+    if cluster_matrix.cluster_size():
+        return request.getfixturevalue("cluster_pool").own(list(args))
+    (Path(run_dir) / "data").mkdir(exist_ok=True)
+    return BrokerProcess(_ketch_binary(), Path(run_dir) / "data", run_dir, args).start()
+
+
+def own_broker_scope(fixture_name, config):
+    """The scope of a module's fixture that starts its own broker: the module, or under
+    KETCH_TEST_CLUSTER each test (PostgreSQL's max_connections holds one cluster at a time,
+    so a module with two such fixtures cannot keep both)."""
+    return "function" if cluster_matrix.cluster_size() else "module"
+
+
+def release_own_broker(b):
+    bad = b.shutdown() if isinstance(b, cluster_matrix.ClusterBroker) else {1: b.stop()}
+    assert all(code in (None, 0) for code in bad.values()), "brokers exited with %s on SIGTERM" % bad
+
+
+def listener_address(b, name):
+    """bootstrap.servers of listener `name`: its address on every broker, comma-separated."""
+    return ",".join(l["listeners"][name]["address"] for l in b.listeners())
 
 
 @pytest.fixture

@@ -16,7 +16,12 @@ import time
 
 import pytest
 
-from conftest import BrokerProcess, _ketch_binary, eventually, wait_for
+from conftest import (_ketch_binary, eventually, listener_address, own_broker, release_own_broker,
+                      wait_for)
+
+# Under KETCH_TEST_CLUSTER=N the SASL and TLS brokers started here are clusters of N
+# (tests/clients/cluster_matrix.py); the other tests use the matrix's `broker`.
+OWN_BROKERS_JOIN_THE_MATRIX = True
 
 
 def ketch(broker, *args, stdin=None, env=None, check=True, timeout=60):
@@ -384,7 +389,7 @@ def _admin(broker):
 
 
 @pytest.fixture
-def sasl_broker(tmp_path):
+def sasl_broker(request, tmp_path):
     external = os.environ.get("KETCH_TEST_SASL_BOOTSTRAP")
     if external:
         b = ExternalSaslBroker(external)
@@ -398,15 +403,12 @@ def sasl_broker(tmp_path):
         pytest.skip("starts a SASL broker of its own")
     toml = tmp_path / "ketch.toml"
     toml.write_text("".join('[[users]]\nname = "%s"\npassword = "%s"\n' % kv for kv in USERS.items()))
-    (tmp_path / "data").mkdir()
-    b = BrokerProcess(_ketch_binary(), tmp_path / "data", tmp_path, [
+    b = own_broker(request, tmp_path, [
         "--config", str(toml), "--listener", "SASL=SASL_PLAINTEXT://127.0.0.1:0",
         "--authorizer", "--super-users", "User:alice"])
-    b.start()
-    listeners = json.loads((tmp_path / "data" / "listeners.json").read_text())["listeners"]
-    b.sasl = listeners["SASL"]["address"]
+    b.sasl = listener_address(b, "SASL")
     yield b
-    b.stop()
+    release_own_broker(b)
 
 
 def logs_in(argv):
@@ -512,20 +514,17 @@ from test_security import certs  # noqa: E402,F401  (the module's CA and server 
 
 
 @pytest.fixture
-def tls_broker(tmp_path, certs):  # noqa: F811
+def tls_broker(request, tmp_path, certs):  # noqa: F811
     if os.environ.get("KETCH_TEST_BOOTSTRAP"):
         pytest.skip("starts a TLS broker of its own")
     toml = tmp_path / "ketch.toml"
     toml.write_text('[[users]]\nname = "alice"\npassword = "alice-secret"\n')
-    (tmp_path / "data").mkdir()
-    b = BrokerProcess(_ketch_binary(), tmp_path / "data", tmp_path, [
+    b = own_broker(request, tmp_path, [
         "--config", str(toml), "--listener", "SSL=SSL://127.0.0.1:0", "--listener", "SASL_SSL=SASL_SSL://127.0.0.1:0",
         "--tls-cert", str(certs / "server.crt"), "--tls-key", str(certs / "server.key")])
-    b.start()
-    listeners = json.loads((tmp_path / "data" / "listeners.json").read_text())["listeners"]
-    b.addresses = {n: v["address"] for n, v in listeners.items()}
+    b.addresses = {n: listener_address(b, n) for n in ("SSL", "SASL_SSL")}
     yield b
-    b.stop()
+    release_own_broker(b)
 
 
 def test_tls_and_sasl_ssl(tls_broker, certs, tmp_path):  # noqa: F811

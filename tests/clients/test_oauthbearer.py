@@ -26,7 +26,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from conftest import REPO, BrokerProcess, Driver, DriverError, _ketch_binary, _missing
+from conftest import (REPO, Driver, DriverError, _ketch_binary, _missing, listener_address, own_broker,
+                      own_broker_scope, release_own_broker)
+
+# Under KETCH_TEST_CLUSTER=N each broker started here is a cluster of N (tests/clients/cluster_matrix.py).
+OWN_BROKERS_JOIN_THE_MATRIX = True
 
 cryptography = pytest.importorskip("cryptography")
 from cryptography.hazmat.primitives import hashes  # noqa: E402
@@ -79,35 +83,31 @@ def keys():
                            stranger=rsa.generate_private_key(65537, 2048))
 
 
-def start_broker(tmp_path_factory, name, args):
-    run = tmp_path_factory.mktemp(name)
-    (run / "data").mkdir()
-    b = BrokerProcess(_ketch_binary(), run / "data", run, [
+def start_broker(request, tmp_path_factory, name, args):
+    b = own_broker(request, tmp_path_factory.mktemp(name), [
         "--schema-registry=false", "--console=false", "--metrics-listen", "127.0.0.1:0",
         "--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0", *args])
-    b.start()
-    listeners = json.loads((run / "data" / "listeners.json").read_text())
-    b.sasl = listeners["listeners"]["SASL_PLAINTEXT"]["address"]
-    b.metrics_url = listeners["metrics"]
+    b.sasl = listener_address(b, "SASL_PLAINTEXT")
+    b.metrics_urls = [listeners["metrics"] for listeners in b.listeners()]
     return b
 
 
-@pytest.fixture(scope="module")
-def unsecured_broker(tmp_path_factory):
-    b = start_broker(tmp_path_factory, "oauth-unsecured", ["--sasl-oauthbearer-unsecured"])
+@pytest.fixture(scope=own_broker_scope)
+def unsecured_broker(request, tmp_path_factory):
+    b = start_broker(request, tmp_path_factory, "oauth-unsecured", ["--sasl-oauthbearer-unsecured"])
     yield b
-    b.stop()
+    release_own_broker(b)
 
 
-@pytest.fixture(scope="module")
-def jwks_broker(tmp_path_factory, keys):
+@pytest.fixture(scope=own_broker_scope)
+def jwks_broker(request, tmp_path_factory, keys):
     d = tmp_path_factory.mktemp("jwks")
     (d / "jwks.json").write_text(json.dumps({"keys": [jwk(keys.rsa, "rsa-1"), jwk(keys.ec, "ec-1")]}))
-    b = start_broker(tmp_path_factory, "oauth-jwks", [
+    b = start_broker(request, tmp_path_factory, "oauth-jwks", [
         "--sasl-mechanisms", "OAUTHBEARER", "--sasl-oauthbearer-jwks", str(d / "jwks.json"),
         "--sasl-oauthbearer-expected-issuer", ISSUER, "--sasl-oauthbearer-expected-audience", AUDIENCE])
     yield b
-    b.stop()
+    release_own_broker(b)
 
 
 def driver(name, address):
@@ -246,9 +246,13 @@ def test_an_expired_unsecured_jwt_is_refused(unsecured_broker):
 
 
 def metric(broker, name):
-    text = urllib.request.urlopen(broker.metrics_url, timeout=10).read().decode()
-    m = re.search(r"^%s(?:\{[^}]*\})? (\d+)" % re.escape(name), text, re.M)
-    return int(m.group(1))
+    """The metric's value summed over the brokers (one, or a cluster's)."""
+    total = 0
+    for url in broker.metrics_urls:
+        text = urllib.request.urlopen(url, timeout=10).read().decode()
+        m = re.search(r"^%s(?:\{[^}]*\})? (\d+)" % re.escape(name), text, re.M)
+        total += int(m.group(1))
+    return total
 
 
 def test_clients_reauthenticate_before_their_tokens_expire(jwks_broker, keys):
@@ -308,7 +312,7 @@ class _JwksServer(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def test_a_jwks_url_is_fetched_at_start_and_again_every_refresh_interval(tmp_path_factory, keys):
+def test_a_jwks_url_is_fetched_at_start_and_again_every_refresh_interval(request, tmp_path_factory, keys):
     """--sasl-oauthbearer-jwks http://...: the keys served at start verify tokens; a key
     added to the document later is used once the broker fetched it again
     (sasl.oauthbearer.jwks.endpoint.refresh.ms)."""
@@ -316,7 +320,7 @@ def test_a_jwks_url_is_fetched_at_start_and_again_every_refresh_interval(tmp_pat
     httpd = http.server.HTTPServer(("127.0.0.1", 0), _JwksServer)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     url = "http://127.0.0.1:%d/jwks.json" % httpd.server_port
-    b = start_broker(tmp_path_factory, "oauth-jwks-url", [
+    b = start_broker(request, tmp_path_factory, "oauth-jwks-url", [
         "--sasl-oauthbearer-jwks", url, "--sasl-oauthbearer-jwks-refresh-ms", "300",
         "--sasl-oauthbearer-expected-issuer", ISSUER, "--sasl-oauthbearer-expected-audience", AUDIENCE])
     try:
@@ -335,17 +339,17 @@ def test_a_jwks_url_is_fetched_at_start_and_again_every_refresh_interval(tmp_pat
                 break
             assert time.monotonic() < deadline, errors
     finally:
-        b.stop()
+        release_own_broker(b)
         httpd.shutdown()
 
 
-def test_a_token_with_a_kid_the_broker_lacks_makes_it_fetch_the_jwks_url_again(tmp_path_factory, keys):
+def test_a_token_with_a_kid_the_broker_lacks_makes_it_fetch_the_jwks_url_again(request, tmp_path_factory, keys):
     """As Kafka's RefreshingHttpsJwks: an unknown kid triggers a fetch before the refresh
     interval (here an hour), at most once per 10 s."""
     _JwksServer.body = json.dumps({"keys": [jwk(keys.rsa, "rsa-1")]}).encode()
     httpd = http.server.HTTPServer(("127.0.0.1", 0), _JwksServer)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    b = start_broker(tmp_path_factory, "oauth-jwks-kid", [
+    b = start_broker(request, tmp_path_factory, "oauth-jwks-kid", [
         "--sasl-oauthbearer-jwks", "http://127.0.0.1:%d/jwks.json" % httpd.server_port,
         "--sasl-oauthbearer-expected-issuer", ISSUER, "--sasl-oauthbearer-expected-audience", AUDIENCE])
     try:
@@ -359,5 +363,5 @@ def test_a_token_with_a_kid_the_broker_lacks_makes_it_fetch_the_jwks_url_again(t
                 break
             assert time.monotonic() < deadline, errors
     finally:
-        b.stop()
+        release_own_broker(b)
         httpd.shutdown()

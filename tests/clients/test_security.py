@@ -16,7 +16,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from conftest import Driver, DriverError, _ketch_binary, _missing, _wanted_clients, BrokerProcess
+from conftest import (Driver, DriverError, _ketch_binary, _missing, _wanted_clients, BrokerProcess, listener_address,
+                      own_broker, release_own_broker)
+
+# Under KETCH_TEST_CLUSTER=N secure_broker is a cluster of N (tests/clients/cluster_matrix.py).
+OWN_BROKERS_JOIN_THE_MATRIX = True
 
 USERS = {"alice": "alice-secret", "bob": "bob-secret"}
 # The clients of issue 7's acceptance list, and franz-go.
@@ -49,23 +53,20 @@ def certs(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def secure_broker(tmp_path_factory, certs):
+def secure_broker(request, tmp_path_factory, certs):
     run = tmp_path_factory.mktemp("secure-broker")
     toml = run / "ketch.toml"
     toml.write_text("".join('[[users]]\nname = "%s"\npassword = "%s"\n' % kv for kv in USERS.items()))
-    (run / "data").mkdir()
-    b = BrokerProcess(_ketch_binary(), run / "data", run, [
+    b = own_broker(request, run, [
         "--config", str(toml),
         "--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0",
         "--listener", "SASL_SSL=SASL_SSL://127.0.0.1:0",
         "--listener", "SSL=SSL://127.0.0.1:0",
         "--tls-cert", str(certs / "server.crt"), "--tls-key", str(certs / "server.key"),
         "--tls-client-ca", str(certs / "ca.crt")])
-    b.start()
-    listeners = json.loads((run / "data" / "listeners.json").read_text())["listeners"]
-    b.addresses = {name: v["address"] for name, v in listeners.items()}
+    b.addresses = {name: listener_address(b, name) for name in b.listeners()[0]["listeners"]}
     yield b
-    b.stop()
+    release_own_broker(b)
 
 
 def security_config(client, protocol, certs, mechanism=None, user=None, password=None):
@@ -167,13 +168,14 @@ def test_listener_configs_name_every_listener(secure_broker):
     `advertised.listeners` and `listener.security.protocol.map`, as a Kafka broker
     reports its server.properties (KafkaConfig / SocketServerConfigs)."""
     drv = driver_for("confluent", secure_broker.bootstrap)
-    node = str(drv("describe-cluster")["brokers"][0]["id"])
+    node = min(b["id"] for b in drv("describe-cluster")["brokers"])  # a cluster's nodes are 1..N
     keys = ["listeners", "advertised.listeners", "listener.security.protocol.map"]
-    got = drv("describe-configs", {"resource": "broker", "name": node, "keys": keys})
+    got = drv("describe-configs", {"resource": "broker", "name": str(node), "keys": keys})
     assert got["error"] is None, got
     configs = {k: got["configs"][k]["value"] for k in keys}
     names = ["PLAINTEXT", "SASL_PLAINTEXT", "SASL_SSL", "SSL"]
-    expected = ",".join("%s://%s" % (n, secure_broker.addresses[n]) for n in names)
+    listeners = secure_broker.listeners()[0]["listeners"]  # the first broker's (node 1, or the one)
+    expected = ",".join("%s://%s" % (n, listeners[n]["address"]) for n in names)
     assert configs["listeners"] == expected
     assert configs["advertised.listeners"] == expected
     assert configs["listener.security.protocol.map"] == ",".join("%s:%s" % (n, n) for n in names)

@@ -46,7 +46,10 @@ void add(std::vector<response_topic>& out, const std::string& topic, int32_t par
 
 // The error Kafka's transaction verification of the offsets partition
 // answers, after AddPartitionsToTxnManager's mapping (verify_or_add_partitions).
+// Cluster mode: a refused inter-broker login is retriable, as for a produce
+// (produce_verification_error).
 error_code verification_error(error_code e) {
+    if (e == error_code::sasl_authentication_failed) return error_code::coordinator_not_available;
     return e == error_code::invalid_producer_id_mapping ? error_code::invalid_txn_state : e;
 }
 

@@ -1,0 +1,92 @@
+#include "app/inter_broker.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace ketch::app {
+
+namespace {
+
+std::string env_or(const std::string& given, const char* var) {
+    if (!given.empty()) return given;
+    const char* v = std::getenv(var);
+    return v ? std::string(v) : std::string();
+}
+
+// The password: the file's first line (a trailing newline is not part of it),
+// else the environment.
+std::string password_of(const options& opt) {
+    if (opt.inter_broker_sasl_password_file.empty()) return env_or({}, "KETCH_INTER_BROKER_SASL_PASSWORD");
+    std::ifstream in(opt.inter_broker_sasl_password_file);
+    if (!in)
+        throw std::runtime_error("--inter-broker-sasl-password-file: cannot read " +
+                                 opt.inter_broker_sasl_password_file);
+    std::string line;
+    std::getline(in, line);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return line;
+}
+
+bool loggable(const std::string& m) { return m == "PLAIN" || m == "SCRAM-SHA-256" || m == "SCRAM-SHA-512"; }
+
+std::string mechanism_of(const options& opt) {
+    if (!opt.inter_broker_sasl_mechanism.empty()) {
+        if (!loggable(opt.inter_broker_sasl_mechanism))
+            throw std::runtime_error("--inter-broker-sasl-mechanism " + opt.inter_broker_sasl_mechanism +
+                                     ": brokers log in with PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512");
+        return opt.inter_broker_sasl_mechanism;
+    }
+    for (auto& m : cli::split_list(opt.sasl_mechanisms))
+        if (loggable(m)) return m;
+    throw std::runtime_error(
+        "--inter-broker-sasl-mechanism: --sasl-mechanisms enables none of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512");
+}
+
+const listener_endpoint* chosen(const options& opt, const std::vector<listener_endpoint>& endpoints) {
+    for (auto& e : endpoints)
+        if (opt.inter_broker_listener.empty() ? e.protocol == "PLAINTEXT" : e.name == opt.inter_broker_listener)
+            return &e;
+    if (opt.inter_broker_listener.empty()) return nullptr;
+    std::string names;
+    for (auto& e : endpoints) names += (names.empty() ? "" : ", ") + e.name;
+    throw std::runtime_error("--inter-broker-listener " + opt.inter_broker_listener +
+                             ": no such listener (this broker's: " + names + ")");
+}
+
+}  // namespace
+
+std::string inter_broker_config::describe() const {
+    std::string out = client.security_protocol + " listener " + listener.value_or("(none)");
+    if (client.uses_sasl()) out += " as User:" + client.sasl_username + " (" + client.sasl_mechanism + ")";
+    return out;
+}
+
+inter_broker_config inter_broker_config_of(const options& opt, const std::vector<listener_endpoint>& endpoints) {
+    inter_broker_config out;
+    auto* e = chosen(opt, endpoints);
+    if (!e) return out;
+    out.listener = e->name;
+    auto& c = out.client;
+    c.security_protocol = e->protocol;
+    c.client_id = "ketch-broker";
+    if (c.uses_tls()) {
+        c.tls.enabled = true;
+        c.tls.ca_location = opt.inter_broker_tls_ca.empty() ? opt.tls_client_ca : opt.inter_broker_tls_ca;
+        c.tls.certificate_location = opt.inter_broker_tls_cert;
+        c.tls.key_location = opt.inter_broker_tls_key;
+    }
+    if (!c.uses_sasl()) return out;
+    c.sasl_mechanism = mechanism_of(opt);
+    c.sasl_username = env_or(opt.inter_broker_sasl_username, "KETCH_INTER_BROKER_SASL_USERNAME");
+    c.sasl_password = password_of(opt);
+    if (c.sasl_username.empty() || c.sasl_password.empty())
+        throw std::runtime_error("inter-broker listener " + e->name + " is " + e->protocol +
+                                 ": give the brokers' login with --inter-broker-sasl-username (or "
+                                 "$KETCH_INTER_BROKER_SASL_USERNAME) and --inter-broker-sasl-password-file (or "
+                                 "$KETCH_INTER_BROKER_SASL_PASSWORD)");
+    return out;
+}
+
+}  // namespace ketch::app
