@@ -15,9 +15,11 @@
 #                   byte -> answer read whole (answer_ms), answer -> next request (gap_ms)
 #   latency_acks1   franz-go produce-to-consume latency at BENCH_LAT_RATE_MIB for
 #                   BENCH_LAT_SECONDS after BENCH_LAT_WARMUP_S, a fresh topic (p50/p99/p999 ms)
-# with the broker's CPU per MiB, the client's CPU (user + system seconds) and the CPU stolen by
-# the host during the step. The ratios NAME/kafka per round, their median and spread, come last
-# (bench/rows_summary.py). Output: JSON lines on stdout and in BENCH_OUT
+# with the broker's CPU per MiB, the client's CPU (user + system seconds, page faults and
+# context switches: bench/client_cost.py) and the CPU stolen by the host during the step. After
+# the fill, one "fetch_shape" line per broker: what a read of the topic gets in each Fetch answer
+# (bench/fetch_shape.py: answers, batches, records per batch, partial batches). The ratios
+# NAME/kafka per round, their median and spread, come last (bench/rows_summary.py). Output: JSON lines on stdout and in BENCH_OUT
 # [bench/results/consume-rows-<UTC time>.jsonl].
 #
 # Environment: BENCH_ROUNDS [5], BENCH_RECORDS_4P [25000], BENCH_LAT_RATE_MIB [10],
@@ -34,12 +36,9 @@ export BENCH_OUT="${BENCH_OUT:-$here/results/consume-rows-$(date -u +%Y-%m-%dT%H
 rows_start consume-rows "$@"
 n_rec=$((4 * rec_4p))
 
-# timed OUTFILE CMD...: runs CMD with its stdout in OUTFILE; prints the client's CPU seconds.
-timed() {
-  local f="$1"; shift
-  /usr/bin/time -f '%U %S' -o "$f.cpu" "$@" >"$f" 2>"$f.err"
-  tail -n 1 "$f.cpu" | awk '{ printf "%.3f", $1 + $2 }'  # (a failed command's line comes first)
-}
+# timed OUTFILE CMD...: runs CMD with its stdout in OUTFILE; prints the client's cost as JSON
+# fields (bench/client_cost.py: client_cpu_s to the microsecond, page faults, context switches).
+timed() { python3 "$here/client_cost.py" "$@" || true; }  # (a failed step is reported by its caller)
 jfield() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
 # The trace (or nothing) of a driver result as extra JSON for step.
 jtrace() {
@@ -65,7 +64,7 @@ consume_perf() {
   # fields: ..., data.consumed.in.nMsg (5), ..., fetch.MB.sec (9)
   rate="$(awk -F', ' -v n="$n_rec" 'NF >= 10 && $5 == n { print $9 }' "$f" | tail -n 1)"
   [[ -n "$rate" ]] || { say "ConsumerPerformance did not read $n_rec records from $n (see $f)"; return; }
-  step "$n" consume_perf "$r" $((n_rec * 1024)) "$c0" "$s0" "$a0" "$rate" ",\"client_cpu_s\":$cpu"
+  step "$n" consume_perf "$r" $((n_rec * 1024)) "$c0" "$s0" "$a0" "$rate" ",$cpu"
 }
 
 consume_direct() {
@@ -74,7 +73,7 @@ consume_direct() {
     c0=$(ticks "${pid[$n]}"); read -r s0 a0 < <(steal)
     cpu="$(timed "$f" "$drv" consume "${boot[$n]}" consume "$n_rec" $trace)"
     step "$n" consume_direct "$r" "$(jfield "$f" bytes)" "$c0" "$s0" "$a0" "$(jfield "$f" mib_s)" \
-      ",\"pass\":$pass,\"client_cpu_s\":$cpu$(jtrace "$f")"
+      ",\"pass\":$pass,$cpu$(jtrace "$f")"
   done
 }
 
@@ -87,11 +86,14 @@ latency() {
   extra="$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
 print("".join(",\"%s\":%s" % (k, round(d[k], 3)) for k in ("p50_ms", "p99_ms", "p999_ms", "max_ms", "ack_p50_ms", "ack_p99_ms")))' "$f")"
   step "$n" latency_acks1 "$r" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["records_sent"] * 1024)' "$f")" \
-    "$c0" "$s0" "$a0" "$(jfield "$f" achieved_mib_s)" "$extra,\"client_cpu_s\":$cpu$(jtrace "$f")"
+    "$c0" "$s0" "$a0" "$(jfield "$f" achieved_mib_s)" "$extra,$cpu$(jtrace "$f")"
   "$drv" delete-topic "${boot[$n]}" "$t" >/dev/null
 }
 
-for n in "${names[@]}"; do say "filling $n: 4 ProducerPerformance x $rec_4p"; fill "$n"; done
+for n in "${names[@]}"; do
+  say "filling $n: 4 ProducerPerformance x $rec_4p"; fill "$n"
+  python3 "$here/fetch_shape.py" "${boot[$n]}" consume --name "$n" | tee -a "$BENCH_OUT"  # what a read gets
+done
 for r in $(seq 1 "$rounds"); do
   order=($(rows_order "$r"))
   say "round $r: ${order[*]}"
