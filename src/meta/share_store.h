@@ -45,6 +45,23 @@ public:
     virtual status<store_error> put(std::span<const stored_share_partition> parts) = 0;
     // Forgets a share-partition (DeleteShareGroupOffsets, topic deletion).
     virtual status<store_error> remove(const std::string& group, const uuid& topic_id, int32_t partition) = 0;
+
+    // Cluster mode (shared/pg_share_store.h): the rows of a partition's
+    // share-partitions are written only by the broker holding its lease.
+    // A store without leases (shares.db) holds every partition.
+    virtual bool leased() const { return false; }
+    // Takes the partition's lease (every write under an earlier one refused
+    // from then on) and reads every group's row of it, in one transaction.
+    virtual result<std::vector<stored_share_partition>, store_error> take(const uuid& topic_id, int32_t partition) {
+        (void)topic_id;
+        (void)partition;
+        return failure{store_error{"share-partition leases need cluster mode"}};
+    }
+    // Forgets the lease held (nothing written): put() refuses its rows.
+    virtual void forget(const uuid& topic_id, int32_t partition) {
+        (void)topic_id;
+        (void)partition;
+    }
 };
 
 }  // namespace ketch::meta
