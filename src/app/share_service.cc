@@ -44,9 +44,11 @@ share_service::share_service(const options& opt, stores& s, const meta::topic_re
     timer = std::make_unique<periodic>(groups.timers, k_tick_ms, [c = coordinator.get()] { c->tick(); });
 }
 
-group_configs_follower::group_configs_follower(shared::shared_engine* engine, meta::resource_config_registry& configs)
+group_configs_follower::group_configs_follower(shared::shared_engine* engine, meta::resource_config_registry& configs,
+                                               share::coordinator& shares)
     : engine_(engine) {
     if (!engine_) return;
+    engine_->set_on_notice(shared::k_share_leases_changed, [&shares] { shares.drop_moved(); });
     engine_->set_on_notice(shared::k_group_configs_changed, [&configs] {
         if (auto r = configs.reload(); !r.ok()) spdlog::warn("cluster: reloading group configs: {}", r.error().message);
     });
@@ -55,13 +57,15 @@ group_configs_follower::group_configs_follower(shared::shared_engine* engine, me
 }
 
 group_configs_follower::~group_configs_follower() {
-    if (engine_) engine_->set_on_notice(shared::k_group_configs_changed, nullptr);
+    if (!engine_) return;
+    engine_->set_on_notice(shared::k_group_configs_changed, nullptr);
+    engine_->set_on_notice(shared::k_share_leases_changed, nullptr);
 }
 
 void share_service::follow(const cluster::membership* m, int32_t self, shared::shared_engine* engine,
                            meta::resource_config_registry& group_configs) {
     if (!m || !cluster_store) return;
-    configs_follower = std::make_unique<group_configs_follower>(engine, group_configs);
+    configs_follower = std::make_unique<group_configs_follower>(engine, group_configs, *coordinator);
     cluster_store->set_holder(self, m->incarnation());
     coordinator->set_leader_check([m, self](const share::topic_partition& tp) {
         // Metadata's leader (03_metadata.cc): the same key, the same brokers

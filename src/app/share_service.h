@@ -26,10 +26,13 @@ struct group_service;
 
 // Cluster mode: GROUP configs are in PostgreSQL; another broker's change
 // (its NOTIFY) reloads them here, so a share group's share.* settings act on
-// whichever broker leads its share-partitions. Nothing on a single node.
+// whichever broker leads its share-partitions. And share-partition leases
+// taken by another broker's offsets administration drop what this broker
+// held of them (share::coordinator::drop_moved). Nothing on a single node.
 class group_configs_follower {
 public:
-    group_configs_follower(shared::shared_engine* engine, meta::resource_config_registry& configs);
+    group_configs_follower(shared::shared_engine* engine, meta::resource_config_registry& configs,
+                           share::coordinator& shares);
     ~group_configs_follower();
     group_configs_follower(const group_configs_follower&) = delete;
     group_configs_follower& operator=(const group_configs_follower&) = delete;

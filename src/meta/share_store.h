@@ -10,8 +10,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -62,6 +64,25 @@ public:
         (void)topic_id;
         (void)partition;
     }
+    // The offsets administration of a group from its coordinator (any
+    // broker): takes the partition's lease away from its leader and, in the
+    // same transaction, sets the group's row to `start_offset` with nothing
+    // in flight, or removes it (nullopt); the brokers hear NOTIFY
+    // share-leases (moved_leases). The lease is not kept.
+    virtual status<store_error> replace_taken(const std::string& group, const uuid& topic_id, int32_t partition,
+                                              std::optional<int64_t> start_offset) {
+        (void)group, (void)topic_id, (void)partition, (void)start_offset;
+        return failure{store_error{"share-partition leases need cluster mode"}};
+    }
+    // Every row of the group (read without a lease).
+    virtual result<std::vector<stored_share_partition>, store_error> load_group(const std::string& group) {
+        auto all = load();
+        if (!all.ok()) return all;
+        std::erase_if(*all, [&group](const stored_share_partition& p) { return p.group != group; });
+        return all;
+    }
+    // The partitions whose lease this broker holds and another took since.
+    virtual std::vector<std::pair<uuid, int32_t>> moved_leases() { return {}; }
 };
 
 }  // namespace ketch::meta

@@ -209,6 +209,10 @@ public:
     // change made under one value is durable if, after its write, the value
     // is still the same.
     uint64_t hold_of(const topic_partition& tp) EXCLUDES(mu_);
+    // Another broker's offsets administration took leases this broker held
+    // (NOTIFY share-leases): their state here is dropped, read again at the
+    // next request.
+    void drop_moved() EXCLUDES(mu_);
 
 private:
     struct session {
@@ -260,6 +264,13 @@ private:
     bool held(const topic_partition& tp) const REQUIRES(mu_);      // always true unleased
     void drop_partition(const topic_partition& tp) REQUIRES(mu_);  // every group's state of tp
     void drop_unwritten(std::span<const meta::stored_share_partition> rows) EXCLUDES(mu_);
+    // --- share_offsets_leased.cc: the offsets administration in PostgreSQL ---
+    std::optional<std::vector<partition_progress>> stored_progress(const std::string& group) REQUIRES(mu_);
+    // Sets (offset) or removes (nullopt) the group's share-partitions' rows, each under a take of its lease.
+    error_code replace_stored(const std::string& group,
+                              const std::vector<std::pair<topic_partition, std::optional<int64_t>>>& rows)
+        REQUIRES(mu_);
+    std::vector<topic_partition> stored_partitions(const std::string& group, const uuid* topic) REQUIRES(mu_);
 
     const settings settings_;
     meta::share_store* store_;

@@ -38,6 +38,10 @@ std::string pack_batches(const std::vector<meta::stored_share_batch>& batches);
 // nullopt when the bytes are not whole runs.
 std::optional<std::vector<meta::stored_share_batch>> unpack_batches(const std::string& bytes);
 
+// NOTIFY payload: a share-partition's lease was taken for the offsets
+// administration (pg_share_store::replace_taken).
+inline constexpr const char* k_share_leases_changed = "share-leases";
+
 class pg_share_store final : public meta::share_store {
 public:
     explicit pg_share_store(std::string url) : db_(std::move(url), "share groups") {}
@@ -54,12 +58,13 @@ public:
 
     bool leased() const override { return true; }
     result<std::vector<meta::stored_share_partition>, meta::store_error> take(const uuid& topic_id,
-                                                                               int32_t partition) override;
+                                                                              int32_t partition) override;
     void forget(const uuid& topic_id, int32_t partition) override;
 
-    // Every stored share-partition of the group, read without a lease
-    // (DescribeShareGroupOffsets on the group's coordinator).
-    result<std::vector<meta::stored_share_partition>, meta::store_error> group_rows(const std::string& group);
+    status<meta::store_error> replace_taken(const std::string& group, const uuid& topic_id, int32_t partition,
+                                            std::optional<int64_t> start_offset) override;
+    result<std::vector<meta::stored_share_partition>, meta::store_error> load_group(const std::string& group) override;
+    std::vector<std::pair<uuid, int32_t>> moved_leases() override;
 
 private:
     using key = std::pair<uuid, int32_t>;

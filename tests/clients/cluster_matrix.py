@@ -266,9 +266,6 @@ SKIPS = {
                                "spreads over three, and its version 1 test asks the first broker for InitProducerId, "
                                "which coordinates a third of the ids (tests/cluster/test_txn_v2.py covers both)",
     "test_compaction.py": "compaction and retention are not offered in cluster mode (Not offered yet)",
-    "test_share_groups.py::test_share_group_offsets_admin":
-        "share groups' offsets administration acts on the share-partitions the group's coordinator leads only "
-        "(docs/design/cluster.md \"share groups\", not yet)",
 }
 
 # A ketch_args flag -> why a test that needs it skips in cluster mode. A flag in neither

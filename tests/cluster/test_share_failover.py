@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parents[2]
 JAVA = REPO / "tests" / "clients" / "java"
 PROGRAM = Path(__file__).resolve().parent / "share_kill" / "ShareKillCheck.java"
 PARTITIONS = 3
-TOTAL = 1500
+TOTAL = 3000
 DELIVERY_LIMIT = 5
 
 
@@ -113,16 +113,21 @@ def test_share_consumers_lose_and_repeat_nothing_when_the_share_partition_leader
     log = open(tmp_path / "share-consumers.log", "wb")
     consumers = [ShareConsumer(bootstrap, group, topic, log) for _ in range(2)]
     try:
-        def some_acknowledged():
-            _, acked = history(consumers)
-            return sum(1 for v in acked.values() if any(ok for _, ok in v)) >= TOTAL // 5
+        # The kill lands while records of partition 0 are delivered and not yet
+        # acknowledged (each poll's records wait 300 ms before their commit).
+        victim = leader_of(brokers[1], topic, 0)
+
+        def in_flight_on_0():
+            delivered, acked = history(consumers)
+            done = sum(1 for (p, _), v in acked.items() if p == 0 and any(ok for _, ok in v))
+            pending = sum(1 for (p, o) in delivered if p == 0 and (p, o) not in acked)
+            return done >= 50 and pending > 0
         deadline = time.monotonic() + 120
-        while not some_acknowledged():
-            assert time.monotonic() < deadline, "the share consumers acknowledged too little in 120 s: %s %s" % (
+        while not in_flight_on_0():
+            assert time.monotonic() < deadline, "no records of partition 0 in flight within 120 s: %s %s" % (
                 postgres.psql("SELECT * FROM ketch_group_configs"),
                 postgres.psql("SELECT partition, start_offset, length(batches) FROM ketch_share_state"))
-            time.sleep(0.2)
-        victim = leader_of(brokers[1], topic, 0)
+            time.sleep(0.02)
         brokers[victim].kill()
 
         def spso():

@@ -4,7 +4,7 @@
 //
 //   setup BOOTSTRAP GROUP: share.auto.offset.reset=earliest on the group (GROUP configs).
 //   consume BOOTSTRAP GROUP TOPIC: polls until stdin closes; each poll's records are
-//   ACCEPTed after a short pause (so that records are in flight most of the time),
+//   ACCEPTed after a pause of 300 ms (so that records are in flight most of the time),
 //   then committed (ShareAcknowledge). Lines:
 //     {"d":[partition,offset,delivery]}             a delivery
 //     {"a":[[offset,delivery],...],"p":P,"ok":B}    a commit's outcome for partition P
@@ -83,7 +83,7 @@ public class ShareKillCheck {
               .add(String.format("[%d,%d]", r.offset(), delivery));
         }
         System.out.flush();
-        Thread.sleep(150);
+        Thread.sleep(300);
         Map<Integer, Boolean> ok = new HashMap<>();
         try {
           for (Map.Entry<TopicIdPartition, Optional<KafkaException>> e : c.commitSync().entrySet()) {
