@@ -104,8 +104,9 @@ def test_share_consumers_lose_and_repeat_nothing_when_the_share_partition_leader
     create_topic(brokers[1], topic, PARTITIONS)
     for b in brokers.values():
         wait_for_topic(b, topic, PARTITIONS)
-    acked_produce = produce(brokers[1], topic, [(b"k%d" % i, b"v%05d" % i) for i in range(TOTAL)], PARTITIONS)
-    ends = {p: 1 + max(o for q, o in acked_produce if q == p) for p in range(PARTITIONS)}
+    records = [(b"k%d" % i, b"v%05d" % i) for i in range(TOTAL)]
+    acked_produce = produce(brokers[1], topic, records[:TOTAL // 2], PARTITIONS)
+    first_on_0 = sum(1 for p, _ in acked_produce if p == 0)
     bootstrap = ",".join(b.bootstrap for b in brokers.values())
     setup = java("setup", bootstrap, group, stdout=subprocess.PIPE)
     assert setup.communicate(timeout=120)[0].strip() == b"ok"
@@ -113,22 +114,37 @@ def test_share_consumers_lose_and_repeat_nothing_when_the_share_partition_leader
     log = open(tmp_path / "share-consumers.log", "wb")
     consumers = [ShareConsumer(bootstrap, group, topic, log) for _ in range(2)]
     try:
-        # The kill lands while records of partition 0 are delivered and not yet
-        # acknowledged (each poll's records wait 300 ms before their commit).
+        # The first half is acknowledged on partition 0, then the second half is
+        # produced and the kill lands while records of partition 0 are delivered
+        # and not yet acknowledged (each poll's records wait 300 ms for their commit).
         victim = leader_of(brokers[1], topic, 0)
 
-        def in_flight_on_0():
+        def on_0():
             delivered, acked = history(consumers)
             done = sum(1 for (p, _), v in acked.items() if p == 0 and any(ok for _, ok in v))
-            pending = sum(1 for (p, o) in delivered if p == 0 and (p, o) not in acked)
-            return done >= 50 and pending > 0
-        deadline = time.monotonic() + 120
-        while not in_flight_on_0():
-            assert time.monotonic() < deadline, "no records of partition 0 in flight within 120 s: %s %s" % (
-                postgres.psql("SELECT * FROM ketch_group_configs"),
-                postgres.psql("SELECT partition, start_offset, length(batches) FROM ketch_share_state"))
-            time.sleep(0.02)
+            pending = sum(1 for (p, o) in delivered if p == 0 and o >= first_on_0 and (p, o) not in acked)
+            return done, pending
+
+        def wait(what, check):
+            deadline = time.monotonic() + 120
+            while not check():
+                assert time.monotonic() < deadline, "%s: not within 120 s (%s, %s)" % (
+                    what, postgres.psql("SELECT * FROM ketch_group_configs"),
+                    postgres.psql("SELECT partition, start_offset, length(batches) FROM ketch_share_state"))
+                time.sleep(0.02)
+        wait("the first half of partition 0 acknowledged", lambda: on_0()[0] >= first_on_0)
+        other = brokers[next(n for n in brokers if n != victim)]
+        second = {}
+        producing = threading.Thread(
+            target=lambda: second.update(produce(other, topic, records[TOTAL // 2:], PARTITIONS)))
+        producing.start()
+        wait("records of partition 0 in flight", lambda: on_0()[1] > 0)
         brokers[victim].kill()
+        producing.join(120)
+        assert len(second) == TOTAL - TOTAL // 2, "the second half produced"
+        acked_produce.update(second)
+
+        ends = {p: 1 + max(o for q, o in acked_produce if q == p) for p in range(PARTITIONS)}
 
         def spso():
             rows = postgres.psql("SELECT partition, start_offset FROM ketch_share_state WHERE group_id = "
@@ -157,5 +173,8 @@ def test_share_consumers_lose_and_repeat_nothing_when_the_share_partition_leader
             # (the ack was stored; the SPSO check above says it is done).
             assert acked[rec] and not any(ok for _, ok in acked[rec]), (rec, acked[rec])
     again = [rec for rec, counts in delivered.items() if len(counts) > 1]
+    print("share failover: %d records, %d delivered again (max count %d), %d acknowledgements in doubt" % (
+        len(delivered), len(again), max(max(c) for c in delivered.values()),
+        sum(1 for v in acked.values() for _, ok in v if not ok)))
     assert again, "the kill interrupted no delivery: the test checked nothing"
     assert all(min(delivered[rec]) >= 1 for rec in again)
