@@ -261,7 +261,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     ctx.config.static_properties = static_broker_properties(opt, endpoints);
     auto cluster = cluster_service::start(opt, ctx, endpoints);  // nothing without --cluster; deregisters at exit
     cluster.follow(opt, {cluster_offsets.get(), *groups.coordinator}, {txns.cluster_store(), txns.coordinator()});
-    shares.follow(cluster.membership.get(), opt.node_id, storage.shared.get(), *groups.configs);
+    shares.follow(cluster.membership.get(), opt.node_id, storage.shared, *groups.configs);
     server.start();
     auto log_tasks = start_log_tasks(partitions, opt);
     auto metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),

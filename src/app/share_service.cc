@@ -44,8 +44,8 @@ share_service::share_service(const options& opt, stores& s, const meta::topic_re
     timer = std::make_unique<periodic>(groups.timers, k_tick_ms, [c = coordinator.get()] { c->tick(); });
 }
 
-group_configs_follower::group_configs_follower(shared::shared_engine* engine, meta::resource_config_registry& configs,
-                                               share::coordinator& shares)
+group_configs_follower::group_configs_follower(std::unique_ptr<shared::shared_engine>& engine,
+                                               meta::resource_config_registry& configs, share::coordinator& shares)
     : engine_(engine) {
     if (!engine_) return;
     engine_->set_on_notice(shared::k_share_leases_changed, [&shares] { shares.drop_moved(); });
@@ -62,7 +62,7 @@ group_configs_follower::~group_configs_follower() {
     engine_->set_on_notice(shared::k_share_leases_changed, nullptr);
 }
 
-void share_service::follow(const cluster::membership* m, int32_t self, shared::shared_engine* engine,
+void share_service::follow(const cluster::membership* m, int32_t self, std::unique_ptr<shared::shared_engine>& engine,
                            meta::resource_config_registry& group_configs) {
     if (!m || !cluster_store) return;
     configs_follower = std::make_unique<group_configs_follower>(engine, group_configs, *coordinator);

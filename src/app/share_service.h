@@ -31,14 +31,15 @@ struct group_service;
 // held of them (share::coordinator::drop_moved). Nothing on a single node.
 class group_configs_follower {
 public:
-    group_configs_follower(shared::shared_engine* engine, meta::resource_config_registry& configs,
+    // `engine`: the storage's owner (stop_storage resets it before this goes).
+    group_configs_follower(std::unique_ptr<shared::shared_engine>& engine, meta::resource_config_registry& configs,
                            share::coordinator& shares);
     ~group_configs_follower();
     group_configs_follower(const group_configs_follower&) = delete;
     group_configs_follower& operator=(const group_configs_follower&) = delete;
 
 private:
-    shared::shared_engine* engine_;
+    std::unique_ptr<shared::shared_engine>& engine_;
 };
 
 struct share_service {
@@ -50,14 +51,13 @@ struct share_service {
     // over the serving brokers) under its lease. Nothing without --cluster.
     // GROUP configs changed by other brokers are reloaded (group_configs_follower).
     // Call before serving; `m` outlives the requests.
-    void follow(const cluster::membership* m, int32_t self, shared::shared_engine* engine,
+    void follow(const cluster::membership* m, int32_t self, std::unique_ptr<shared::shared_engine>& engine,
                 meta::resource_config_registry& group_configs);
-
-    std::unique_ptr<group_configs_follower> configs_follower;
     // Cluster mode: the share-partitions' state in PostgreSQL (not shares.db).
     std::unique_ptr<shared::pg_share_store> cluster_store;
     std::unique_ptr<share::coordinator> coordinator;
     std::unique_ptr<periodic> timer;
+    std::unique_ptr<group_configs_follower> configs_follower;  // last: gone before the coordinator
 };
 
 }  // namespace ketch::app
