@@ -262,13 +262,30 @@ CREATE TABLE ketch_broker_configs (
     PRIMARY KEY (scope, name)
 );
 )sql",
-    // 12: share groups on shared partitions (shared/pg_share_store.h,
+    // 12: compaction of the shared log (shared/compactor.h): each
+    // partition's cleaner checkpoint, the first offset not compacted yet
+    // (Kafka's cleaner-offset-checkpoint). Self-contained: one column.
+    R"sql(
+ALTER TABLE ketch_partitions ADD COLUMN first_dirty_offset bigint NOT NULL DEFAULT 0;
+)sql",
+    // 13: incremental garbage collection (shared/janitor.h): every statement
+    // that drops or moves index rows notes their objects here, in its own
+    // transaction; the janitor checks only those for remaining rows. Seeded
+    // with every live object once. Self-contained: one table.
+    R"sql(
+CREATE TABLE ketch_gc_candidates (
+    object_key text NOT NULL
+);
+INSERT INTO ketch_gc_candidates (object_key) SELECT object_key FROM ketch_objects WHERE dead_since IS NULL;
+)sql",
+    // 14: share groups on shared partitions (shared/pg_share_store.h,
     // docs/design/cluster.md "share groups"): a lease per partition (its
     // share-partitions, of every group, are served by the broker holding it)
     // and each share-partition's durable state (Kafka's ShareSnapshot: the
     // SPSO and the in-flight runs with states and delivery counts), written
     // only under the lease's epoch. And the GROUP config resources (share.*
-    // settings act on whichever broker leads a share-partition).
+    // settings act on whichever broker leads a share-partition). Self-contained:
+    // three tables.
     R"sql(
 CREATE TABLE ketch_share_leases (
     topic_id text NOT NULL,

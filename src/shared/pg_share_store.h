@@ -4,7 +4,7 @@
 // delivery counts) in PostgreSQL's ketch_share_state, one row per
 // (partition, group), the runs packed as bytes (pack_batches).
 //
-// Leases (ketch_share_leases, migration 12), as groups have them
+// Leases (ketch_share_leases, migration 14), as groups have them
 // (pg_offset_store.h): a partition's share-partitions, of every group, are
 // served by the broker holding the partition's lease. take() bumps the epoch
 // and reads the partition's rows in one transaction; put() first checks, in

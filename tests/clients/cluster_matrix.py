@@ -265,7 +265,6 @@ SKIPS = {
     "test_transactions_v2.py": "reads one broker's traffic log (the console's /api/v1/traffic), which a cluster "
                                "spreads over three, and its version 1 test asks the first broker for InitProducerId, "
                                "which coordinates a third of the ids (tests/cluster/test_txn_v2.py covers both)",
-    "test_compaction.py": "compaction and retention are not offered in cluster mode (Not offered yet)",
 }
 
 # A ketch_args flag -> why a test that needs it skips in cluster mode. A flag in neither
