@@ -241,8 +241,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     configure(ctx.config, opt);
     auto client_metrics = open_client_metrics(*st.meta);
     ctx.group_configs = groups.configs.get();
-    share_service shares(opt, st, *topics, groups);
-    ctx.shares = shares.coordinator.get();
+    share_service shares(opt, st, *topics, groups, ctx);  // sets ctx.shares
     ctx.client_metrics_configs = client_metrics.get();
     pools.attach(ctx);
     storage.attach_reads(ctx, cluster_offsets.get());  // cluster: Fetch's reads off the reactors, txn ends heard
@@ -266,6 +265,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     ctx.config.static_properties = static_broker_properties(opt, endpoints);
     auto cluster = cluster_service::start(opt, ctx, endpoints);  // nothing without --cluster; deregisters at exit
     cluster.follow(opt, {cluster_offsets.get(), *groups.coordinator}, {txns.cluster_store(), txns.coordinator()});
+    shares.follow(cluster.membership.get(), opt.node_id, storage.shared, *groups.configs);
     server.start();
     auto log_tasks = start_log_tasks(partitions, opt);
     auto metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),

@@ -2,8 +2,13 @@
 
 #include <stdexcept>
 
+#include <spdlog/spdlog.h>
+
 #include "app/group_service.h"
 #include "app/stores.h"
+#include "broker/broker_context.h"
+#include "broker/live_brokers.h"
+#include "shared/pg_topic_store.h"
 
 namespace ketch::app {
 
@@ -13,7 +18,8 @@ namespace {
 constexpr int64_t k_tick_ms = 100;
 }  // namespace
 
-share_service::share_service(const options& opt, stores& s, const meta::topic_registry& topics, group_service& groups) {
+share_service::share_service(const options& opt, stores& s, const meta::topic_registry& topics, group_service& groups,
+                             broker::broker_context& ctx) {
     share::settings st;
     st.record_lock_duration_ms = opt.group_share_record_lock_duration_ms;
     st.session_timeout_ms = opt.group_share_session_timeout_ms;
@@ -27,10 +33,49 @@ share_service::share_service(const options& opt, stores& s, const meta::topic_re
     auto* registry = groups.configs.get();
     auto configs = [registry](const std::string& group) { return registry->configs(group); };
     auto* clock = &groups.clock;
-    coordinator =
-        std::make_unique<share::coordinator>(st, s.shares.get(), list, configs, [clock] { return clock->now_ms(); });
+    meta::share_store* store = s.shares.get();
+    if (!opt.cluster.empty()) {
+        cluster_store = std::make_unique<shared::pg_share_store>(opt.cluster);
+        store = cluster_store.get();
+    }
+    coordinator = std::make_unique<share::coordinator>(st, store, list, configs, [clock] { return clock->now_ms(); });
     if (auto e = coordinator->load()) throw std::runtime_error("share groups: " + *e);
+    ctx.shares = coordinator.get();
     timer = std::make_unique<periodic>(groups.timers, k_tick_ms, [c = coordinator.get()] { c->tick(); });
+}
+
+group_configs_follower::group_configs_follower(std::unique_ptr<shared::shared_engine>& engine,
+                                               meta::resource_config_registry& configs, share::coordinator& shares)
+    : engine_(engine) {
+    if (!engine_) return;
+    engine_->set_on_notice(shared::k_share_leases_changed, [&shares] { shares.drop_moved(); });
+    engine_->set_on_notice(shared::k_group_configs_changed, [&configs] {
+        if (auto r = configs.reload(); !r.ok()) spdlog::warn("cluster: reloading group configs: {}", r.error().message);
+    });
+    // A change between the first load and the LISTEN is not missed.
+    if (auto r = configs.reload(); !r.ok()) spdlog::warn("cluster: reloading group configs: {}", r.error().message);
+}
+
+group_configs_follower::~group_configs_follower() {
+    if (!engine_) return;
+    engine_->set_on_notice(shared::k_group_configs_changed, nullptr);
+    engine_->set_on_notice(shared::k_share_leases_changed, nullptr);
+}
+
+void share_service::follow(const cluster::membership* m, int32_t self, std::unique_ptr<shared::shared_engine>& engine,
+                           meta::resource_config_registry& group_configs) {
+    if (!m || !cluster_store) return;
+    configs_follower = std::make_unique<group_configs_follower>(engine, group_configs, *coordinator);
+    cluster_store->set_holder(self, m->incarnation());
+    coordinator->set_leader_check([m, self](const share::topic_partition& tp) {
+        // Metadata's leader (03_metadata.cc): the same key, the same brokers
+        // (every broker has every listener in a cluster).
+        auto serving = m->serving();
+        std::vector<broker::listed_broker> brokers;
+        for (auto& b : *serving) brokers.push_back({b.node_id, {}, 0, {}});
+        if (brokers.empty()) return true;
+        return broker::owner_of(brokers, tp.topic_id.to_base64() + ":" + std::to_string(tp.partition)).node_id == self;
+    });
 }
 
 }  // namespace ketch::app

@@ -8,21 +8,56 @@
 
 #include "app/options.h"
 #include "app/periodic.h"
+#include "cluster/membership.h"
 #include "meta/resource_config_registry.h"
 #include "meta/topic_registry.h"
 #include "share/coordinator.h"
+#include "shared/pg_share_store.h"
+#include "shared/shared_engine.h"
+
+namespace ketch::broker {
+struct broker_context;
+}
 
 namespace ketch::app {
 
 struct stores;
 struct group_service;
 
-struct share_service {
-    // Throws std::runtime_error when shares.db cannot be read.
-    share_service(const options& opt, stores& s, const meta::topic_registry& topics, group_service& groups);
+// Cluster mode: GROUP configs are in PostgreSQL; another broker's change
+// (its NOTIFY) reloads them here, so a share group's share.* settings act on
+// whichever broker leads its share-partitions. And share-partition leases
+// taken by another broker's offsets administration drop what this broker
+// held of them (share::coordinator::drop_moved). Nothing on a single node.
+class group_configs_follower {
+public:
+    // `engine`: the storage's owner (stop_storage resets it before this goes).
+    group_configs_follower(std::unique_ptr<shared::shared_engine>& engine, meta::resource_config_registry& configs,
+                           share::coordinator& shares);
+    ~group_configs_follower();
+    group_configs_follower(const group_configs_follower&) = delete;
+    group_configs_follower& operator=(const group_configs_follower&) = delete;
 
+private:
+    std::unique_ptr<shared::shared_engine>& engine_;
+};
+
+struct share_service {
+    // Throws std::runtime_error when shares.db cannot be read. Sets ctx.shares.
+    share_service(const options& opt, stores& s, const meta::topic_registry& topics, group_service& groups,
+                  broker::broker_context& ctx);
+    // Cluster mode (docs/design/cluster.md "share groups"): share-partitions
+    // are served by their partition's leader (Metadata's: rendezvous hashing
+    // over the serving brokers) under its lease. Nothing without --cluster.
+    // GROUP configs changed by other brokers are reloaded (group_configs_follower).
+    // Call before serving; `m` outlives the requests.
+    void follow(const cluster::membership* m, int32_t self, std::unique_ptr<shared::shared_engine>& engine,
+                meta::resource_config_registry& group_configs);
+    // Cluster mode: the share-partitions' state in PostgreSQL (not shares.db).
+    std::unique_ptr<shared::pg_share_store> cluster_store;
     std::unique_ptr<share::coordinator> coordinator;
     std::unique_ptr<periodic> timer;
+    std::unique_ptr<group_configs_follower> configs_follower;  // last: gone before the coordinator
 };
 
 }  // namespace ketch::app

@@ -176,6 +176,12 @@ share_read read_share_partition(request_context& ctx, const std::string& group, 
     }
     auto& ps = ctx.broker.partitions;
     auto& shares = *ctx.broker.shares;
+    // Cluster mode: the partition's leader serves its share-partitions, while
+    // it holds their lease (share/share_leases.cc).
+    if (!shares.hold(tp)) {
+        out.error = error_code::not_leader_or_follower;
+        return out;
+    }
     const auto how = shares.reading(group);
     auto earliest = ps.list_offset(*part, partition::k_earliest_timestamp, false);
     auto latest = ps.list_offset(*part, partition::k_latest_timestamp, false);

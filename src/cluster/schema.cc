@@ -297,6 +297,40 @@ CREATE TABLE ketch_secret_verifiers (
 );
 ALTER TABLE ketch_producer_batches ADD COLUMN committed_at timestamptz NOT NULL DEFAULT now();
 )sql",
+    // 15: share groups on shared partitions (shared/pg_share_store.h,
+    // docs/design/cluster.md "share groups"): a lease per partition (its
+    // share-partitions, of every group, are served by the broker holding it)
+    // and each share-partition's durable state (Kafka's ShareSnapshot: the
+    // SPSO and the in-flight runs with states and delivery counts), written
+    // only under the lease's epoch. And the GROUP config resources (share.*
+    // settings act on whichever broker leads a share-partition). Self-contained:
+    // three tables.
+    R"sql(
+CREATE TABLE ketch_share_leases (
+    topic_id text NOT NULL,
+    partition integer NOT NULL,
+    node_id integer NOT NULL,
+    incarnation text NOT NULL,
+    epoch bigint NOT NULL,
+    taken_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (topic_id, partition)
+);
+CREATE TABLE ketch_share_state (
+    topic_id text NOT NULL,
+    partition integer NOT NULL,
+    group_id bytea NOT NULL,
+    start_offset bigint NOT NULL,
+    batches bytea NOT NULL,
+    lease_epoch bigint NOT NULL,
+    PRIMARY KEY (topic_id, partition, group_id)
+);
+CREATE TABLE ketch_group_configs (
+    group_id bytea NOT NULL,
+    name text NOT NULL,
+    value text NOT NULL,
+    PRIMARY KEY (group_id, name)
+);
+)sql",
 };
 
 }  // namespace

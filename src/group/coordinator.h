@@ -198,6 +198,10 @@ public:
     std::optional<int32_t> generation_of(const std::string& group_id) EXCLUDES(mu_);
     // How many group ids have a slot (a group, offsets, overrides or a timer).
     size_t slot_count() EXCLUDES(mu_);
+    // Cluster mode: whether this broker coordinates the group id now (its
+    // lease held or taken; share groups use it too: group ids are one
+    // namespace). Always true on a single node.
+    bool coordinates(const std::string& group_id) { return serves(group_id); }
 
 private:
     friend class slot_ref;

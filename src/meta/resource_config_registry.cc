@@ -38,6 +38,22 @@ result<config_map, error> resource_config_registry::update(const std::string& na
     return next;
 }
 
+status<error> resource_config_registry::reload() {
+    auto loaded = store_.load_resource_configs(kind_);
+    if (!loaded.ok()) return failure{error{errc::storage_error, loaded.error().message}};
+    std::lock_guard lock(mu_);
+    auto now = std::move(*loaded);
+    std::erase_if(now, [](const auto& kv) { return kv.second.empty(); });
+    if (listener_) {
+        for (const auto& [name, configs] : configs_)
+            if (!now.contains(name)) listener_(name, config_map{});
+        for (const auto& [name, configs] : now)
+            if (auto it = configs_.find(name); it == configs_.end() || it->second != configs) listener_(name, configs);
+    }
+    configs_ = std::move(now);
+    return ok_v;
+}
+
 void resource_config_registry::set_listener(listener l) {
     std::lock_guard lock(mu_);
     listener_ = std::move(l);

@@ -44,6 +44,10 @@ public:
     // Sets the listener and calls it at once for every resource with configs.
     void set_listener(listener l);
 
+    // Reads every set from the store again (cluster mode: another broker
+    // changed one); the listener gets each set that changed (empty: gone).
+    status<error> reload();
+
 private:
     resource_config_registry(store& s, config_resource kind) : store_(s), kind_(kind) {}
 

@@ -5,20 +5,20 @@
 namespace ketch::share {
 
 coordinator::coordinator(settings s, meta::share_store* store, topics_fn topics, configs_fn configs, clock_fn clock)
-    : settings_(s), store_(store), topics_(std::move(topics)), configs_(std::move(configs)), clock_(std::move(clock)) {}
+    : settings_(s),
+      store_(store),
+      topics_(std::move(topics)),
+      configs_(std::move(configs)),
+      clock_(std::move(clock)),
+      leased_(store && store->leased()) {}
 
 std::optional<std::string> coordinator::load() {
-    if (!store_) return std::nullopt;
+    // Leased: a partition's state is read when its lease is taken (hold).
+    if (!store_ || leased_) return std::nullopt;
     auto rows = store_->load();
     if (!rows.ok()) return rows.error().message;
     lock_guard l(mu_);
-    for (auto& r : *rows) {
-        std::vector<state_batch> batches;
-        for (auto& b : r.batches)
-            batches.push_back({b.first_offset, b.last_offset, record_state(b.state), b.delivery_count});
-        partitions_.insert_or_assign({r.group, r.topic_id, r.partition},
-                                     partition_state::restore(r.start_offset, batches));
-    }
+    for (auto& r : *rows) restore_row(r);
     return std::nullopt;
 }
 
@@ -81,7 +81,10 @@ void coordinator::sync_dirty() {
     }
     // A failed write leaves the previous state on disk: after a restart the
     // records since are delivered again (at least once), never lost.
-    if (!rows.empty()) (void)store_->put(rows);
+    // Leased (cluster mode), the partitions of a failed write are dropped:
+    // what this broker holds must be what is stored, and hold_of tells the
+    // requests that waited for the write.
+    if (!rows.empty() && !store_->put(rows).ok() && leased_) drop_unwritten(rows);
     durable_seq_ = upto;
 }
 

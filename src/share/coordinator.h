@@ -192,6 +192,28 @@ public:
     // share-partition initializations asked since the last tick complete.
     void tick() EXCLUDES(mu_);
 
+    // --- cluster mode: share-partition leases (share_leases.cc) ----------------
+    // With a leased store (meta::share_store::leased; docs/design/cluster.md
+    // "share groups") a partition's share-partitions are served only by its
+    // leader (Metadata's) while it holds the partition's lease.
+    // `leads` (set before serving) says whether this broker leads a partition.
+    using leads_fn = std::function<bool(const topic_partition&)>;
+    void set_leader_check(leads_fn leads) { leads_ = std::move(leads); }
+    // Whether this broker serves tp's share-partitions now: always with an
+    // unleased store; else when it leads tp and holds its lease, taking it
+    // (every group's state of tp read) if it did not. Not led here: what it
+    // held of tp is dropped, false.
+    bool hold(const topic_partition& tp) EXCLUDES(mu_, store_mu_);
+    // The hold tp's state is under (0: none; always 0 unleased). It changes
+    // when the state is lost (a write refused or failed) or taken again: a
+    // change made under one value is durable if, after its write, the value
+    // is still the same.
+    uint64_t hold_of(const topic_partition& tp) EXCLUDES(mu_);
+    // Another broker's offsets administration took leases this broker held
+    // (NOTIFY share-leases): their state here is dropped, read again at the
+    // next request.
+    void drop_moved() EXCLUDES(mu_);
+
 private:
     struct session {
         int32_t epoch = 1;
@@ -237,6 +259,18 @@ private:
         uint64_t start_;
     };
     heartbeat_answer join_or_update(share_group& g, const heartbeat_request& req, int64_t now) REQUIRES(mu_);
+    // --- share_leases.cc ---
+    void restore_row(const meta::stored_share_partition& r) REQUIRES(mu_);
+    bool held(const topic_partition& tp) const REQUIRES(mu_);      // always true unleased
+    void drop_partition(const topic_partition& tp) REQUIRES(mu_);  // every group's state of tp
+    void drop_unwritten(std::span<const meta::stored_share_partition> rows) EXCLUDES(mu_);
+    // --- share_offsets_leased.cc: the offsets administration in PostgreSQL ---
+    std::optional<std::vector<partition_progress>> stored_progress(const std::string& group) REQUIRES(mu_);
+    // Sets (offset) or removes (nullopt) the group's share-partitions' rows, each under a take of its lease.
+    error_code replace_stored(const std::string& group,
+                              const std::vector<std::pair<topic_partition, std::optional<int64_t>>>& rows)
+        REQUIRES(mu_);
+    std::vector<topic_partition> stored_partitions(const std::string& group, const uuid* topic) REQUIRES(mu_);
 
     const settings settings_;
     meta::share_store* store_;
@@ -254,6 +288,11 @@ private:
     std::map<std::string, std::map<std::string, assignment>> targets_ GUARDED_BY(mu_);
     std::map<part_key, partition_state> partitions_ GUARDED_BY(mu_);
     std::map<std::pair<std::string, std::string>, session> sessions_ GUARDED_BY(mu_);
+    // Cluster mode: the partitions held, each with its hold (hold_of).
+    const bool leased_;
+    leads_fn leads_;
+    std::map<std::pair<uuid, int32_t>, uint64_t> held_ GUARDED_BY(mu_);
+    uint64_t holds_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace ketch::share

@@ -118,6 +118,8 @@ error_code coordinator::acknowledge_unsynced(const std::string& group, const std
                                              const topic_partition& tp, const std::vector<ack_batch>& batches,
                                              std::string* why) {
     lock_guard l(mu_);
+    // Cluster mode: the state is another broker's (or was lost).
+    if (!held(tp)) return error_code::not_leader_or_follower;
     auto it = partitions_.find({group, tp.topic_id, tp.partition});
     // Nothing was ever acquired there: no record can be in the right state.
     if (it == partitions_.end()) return error_code::invalid_record_state;
@@ -141,6 +143,7 @@ coordinator::read_range coordinator::fetch_range(const std::string& group, const
                                                  const std::function<int64_t()>& by_time) {
     durable_on_return durable(*this);
     lock_guard l(mu_);
+    if (!held(tp)) return {};  // cluster mode: not (or no longer) held here
     part_key key{group, tp.topic_id, tp.partition};
     auto it = partitions_.find(key);
     if (it == partitions_.end()) {
@@ -170,15 +173,30 @@ std::vector<acquired_range> coordinator::acquire(const std::string& group, const
                                                  const topic_partition& tp, int64_t first, int64_t last,
                                                  int32_t max_records, const std::vector<offset_range>& aborted,
                                                  std::span<const int64_t> batch_ends) {
-    durable_on_return durable(*this);
-    lock_guard l(mu_);
-    auto it = partitions_.find({group, tp.topic_id, tp.partition});
-    if (it == partitions_.end()) return {};
-    auto got = it->second.acquire(member, first, last, max_records, clock_(), limits(group), batch_ends);
-    if (aborted.empty() || got.empty()) return got;
-    for (auto& b : aborted) it->second.archive_acquired(member, b.first, b.last);
-    persist(group, tp.topic_id, tp.partition, it->second);
-    return without(got, aborted);
+    std::vector<acquired_range> got;
+    uint64_t hold = 0;
+    {
+        durable_on_return durable(*this);
+        lock_guard l(mu_);
+        auto it = partitions_.find({group, tp.topic_id, tp.partition});
+        if (it == partitions_.end()) return {};
+        got = it->second.acquire(member, first, last, max_records, clock_(), limits(group), batch_ends);
+        if (got.empty()) return got;
+        if (!aborted.empty()) {
+            for (auto& b : aborted) it->second.archive_acquired(member, b.first, b.last);
+            got = without(got, aborted);
+        }
+        // Cluster mode writes the acquisition too (the delivery counts), so
+        // a broker taking the partition over counts these deliveries.
+        if (!aborted.empty() || leased_) persist(group, tp.topic_id, tp.partition, it->second);
+        if (auto h = held_.find({tp.topic_id, tp.partition}); h != held_.end())
+            hold = h->second;
+        else if (leased_)
+            return {};
+    }
+    // Written (durable_on_return) or lost: what was lost is not delivered.
+    if (leased_ && hold_of(tp) != hold) return {};
+    return got;
 }
 
 std::optional<int64_t> coordinator::start_offset(const std::string& group, const topic_partition& tp) {

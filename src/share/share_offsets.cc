@@ -9,6 +9,7 @@ namespace ketch::share {
 
 std::optional<std::vector<partition_progress>> coordinator::progress(const std::string& group) {
     lock_guard l(mu_);
+    if (leased_) return stored_progress(group);
     std::vector<partition_progress> out;
     for (auto it = partitions_.lower_bound({group, uuid{}, INT32_MIN});
          it != partitions_.end() && std::get<0>(it->first) == group; ++it) {
@@ -26,6 +27,10 @@ error_code coordinator::alter_offsets(const std::string& group,
     lock_guard l(mu_);
     auto g = groups_.find(group);
     if (g != groups_.end() && !g->second.members.empty()) return error_code::non_empty_group;
+    if (leased_) {
+        std::vector<std::pair<topic_partition, std::optional<int64_t>>> rows(to.begin(), to.end());
+        return replace_stored(group, rows);
+    }
     for (auto& [tp, offset] : to) {
         auto [it, added] = partitions_.try_emplace({group, tp.topic_id, tp.partition}, offset);
         if (!added) it->second.reset(offset);
@@ -42,6 +47,11 @@ error_code coordinator::delete_offsets(const std::string& group, const uuid& top
     lock_guard l(mu_);
     auto g = groups_.find(group);
     if (g != groups_.end() && !g->second.members.empty()) return error_code::non_empty_group;
+    if (leased_) {
+        std::vector<std::pair<topic_partition, std::optional<int64_t>>> rows;
+        for (auto& tp : stored_partitions(group, &topic_id)) rows.emplace_back(tp, std::nullopt);
+        if (auto e = replace_stored(group, rows); e != error_code::none) return e;
+    }
     for (auto it = partitions_.lower_bound({group, topic_id, INT32_MIN});
          it != partitions_.end() && std::get<0>(it->first) == group && std::get<1>(it->first) == topic_id;) {
         if (store_) (void)store_->remove(group, topic_id, std::get<2>(it->first));
@@ -58,9 +68,17 @@ error_code coordinator::delete_group(const std::string& group) {
     lock_guard l(mu_);
     auto g = groups_.find(group);
     auto first = partitions_.lower_bound({group, uuid{}, INT32_MIN});
-    const bool has_state = first != partitions_.end() && std::get<0>(first->first) == group;
+    bool has_state = first != partitions_.end() && std::get<0>(first->first) == group;
+    std::vector<std::pair<topic_partition, std::optional<int64_t>>> stored;
+    if (leased_)
+        for (auto& tp : stored_partitions(group, nullptr)) stored.emplace_back(tp, std::nullopt);
+    has_state |= !stored.empty();
     if (g == groups_.end() && !has_state) return error_code::group_id_not_found;
     if (g != groups_.end() && !g->second.members.empty()) return error_code::non_empty_group;
+    if (leased_) {
+        if (auto e = replace_stored(group, stored); e != error_code::none) return e;
+        first = partitions_.lower_bound({group, uuid{}, INT32_MIN});  // replace_stored dropped some
+    }
     for (auto it = first; it != partitions_.end() && std::get<0>(it->first) == group;) {
         if (store_) (void)store_->remove(group, std::get<1>(it->first), std::get<2>(it->first));
         it = partitions_.erase(it);

@@ -107,4 +107,32 @@ status<meta::store_error> pg_topic_store::set_broker_configs(const std::string& 
         });
 }
 
+result<std::map<std::string, meta::config_map>, meta::store_error> pg_topic_store::load_resource_configs(
+    meta::config_resource kind) {
+    if (kind != meta::config_resource::group) return local_.load_resource_configs(kind);
+    auto rows =
+        session_.select("group configs", "SELECT encode(group_id, 'hex'), name, value FROM ketch_group_configs");
+    if (!rows.ok()) return failure{rows.error()};
+    std::map<std::string, meta::config_map> out;
+    for (size_t i = 0; i < rows->rows.size(); ++i) out[from_hex(rows->at(i, 0))][rows->at(i, 1)] = rows->at(i, 2);
+    return out;
+}
+
+status<meta::store_error> pg_topic_store::set_resource_configs(meta::config_resource kind, const std::string& name,
+                                                               const meta::config_map& configs) {
+    if (kind != meta::config_resource::group) return local_.set_resource_configs(kind, name, configs);
+    const std::string id = to_bytea_hex(name);
+    return session_.transaction(
+        "group configs", k_group_configs_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+            auto r = pg.exec("DELETE FROM ketch_group_configs WHERE group_id = $1::bytea", {id});
+            if (!r.ok()) return failure{r.error()};
+            for (auto& [k, v] : configs) {
+                auto i = pg.exec("INSERT INTO ketch_group_configs (group_id, name, value) VALUES ($1::bytea, $2, $3)",
+                                 {id, k, v});
+                if (!i.ok()) return failure{i.error()};
+            }
+            return ok_v;
+        });
+}
+
 }  // namespace ketch::shared

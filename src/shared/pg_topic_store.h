@@ -19,6 +19,9 @@ namespace ketch::shared {
 inline constexpr const char* k_topics_changed = "topics";
 // ... and a change of the dynamic broker configs.
 inline constexpr const char* k_broker_configs_changed = "broker-configs";
+// ... and a change of a GROUP config resource (ketch_group_configs; the
+// other kinds of named config resources stay in each broker's meta.db).
+inline constexpr const char* k_group_configs_changed = "group-configs";
 
 class pg_topic_store final : public meta::store {
 public:
@@ -33,13 +36,9 @@ public:
     result<std::map<std::string, meta::config_map>, meta::store_error> load_broker_configs() override;
     status<meta::store_error> set_broker_configs(const std::string& scope, const meta::config_map& c) override;
     result<std::map<std::string, meta::config_map>, meta::store_error> load_resource_configs(
-        meta::config_resource kind) override {
-        return local_.load_resource_configs(kind);
-    }
+        meta::config_resource kind) override;
     status<meta::store_error> set_resource_configs(meta::config_resource kind, const std::string& name,
-                                                   const meta::config_map& c) override {
-        return local_.set_resource_configs(kind, name, c);
-    }
+                                                   const meta::config_map& c) override;
 
 private:
     // Runs `body` in one transaction that ends with the NOTIFY.

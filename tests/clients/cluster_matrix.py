@@ -260,7 +260,7 @@ SKIPS = {
     "test_security.py::test_a_client_certificate_bound_to_a_tenant_is_that_tenant":
         "tenancy against a cluster is tests/cluster/test_shared_tenants.py's; this test's own broker has no "
         "--tenancy catalogue shared through the matrix yet",
-    "test_share_groups_tls.py": "share groups on shared partitions are not offered (Not offered yet)",
+    "test_share_groups_tls.py": "its own single-node broker with TLS listeners (test_security's secure_broker)",
     "test_tenancy.py": TENANCY_OWN_BROKER,
     "test_tenant_admin.py": TENANCY_OWN_BROKER,
     "test_tenant_delete.py": TENANCY_OWN_BROKER,
@@ -284,12 +284,9 @@ SKIPS = {
     "test_topics.py::test_describe_cluster_is_the_one_broker": "pins one broker in DescribeCluster (cluster: "
                                                                "tests/cluster/test_membership.py)",
     "test_topics.py::test_kcat_metadata_listing_shows_broker_and_topics": "pins one broker in `kcat -L`'s listing",
-    "test_kafka_tools.py::test_verifiable_share_consumers_split_the_records_exactly_once":
-        "share groups on shared partitions are not offered (Not offered yet)",
     "test_transactions_v2.py": "reads one broker's traffic log (the console's /api/v1/traffic), which a cluster "
                                "spreads over three, and its version 1 test asks the first broker for InitProducerId, "
                                "which coordinates a third of the ids (tests/cluster/test_txn_v2.py covers both)",
-    "test_share_groups.py": "share groups on shared partitions are not offered (Not offered yet)",
 }
 
 # A ketch_args flag -> why a test that needs it skips in cluster mode. A flag in neither
@@ -302,8 +299,10 @@ ARGS_KEPT = {
     "--group-initial-rebalance-delay-ms", "--group-streams-session-timeout-ms",
     "--group-streams-heartbeat-interval-ms",
     "--metrics-listen",  # each broker serves its own metrics (port 0: a free one)
+    # each broker locks the records of the share-partitions it leads for this long
+    "--group-share-record-lock-duration-ms",
     # the files that use these skip whole (SKIPS)
-    "--group-share-record-lock-duration-ms", "--log-cleaner-backoff-ms", "--retention-check-ms",
+    "--log-cleaner-backoff-ms", "--retention-check-ms",
 }
 
 

@@ -36,6 +36,10 @@ awaitable<share_group_heartbeat_response> handle_share_group_heartbeat(request_c
     // on every subscribed topic.
     if (auto e = authorize_group_subscription(ctx, req.group_id, req.subscribed_topic_names); e != error_code::none)
         co_return refuse(e);
+    // Cluster mode: FindCoordinator's broker, holding the group's lease
+    // (docs/design/cluster.md "share groups"); the others NOT_COORDINATOR.
+    if (ctx.broker.cluster && !ctx.broker.groups.coordinates(req.group_id))
+        co_return refuse(error_code::not_coordinator);
     // GroupMetadataManager.shareGroup: another kind of group has the id.
     if (req.member_epoch == 0 && !req.group_id.empty() && !ctx.broker.shares->is_share_group(req.group_id) &&
         other_kind_exists(ctx, req.group_id))

@@ -71,7 +71,9 @@ bool read_all(request_context& ctx, share_fetch_request& req, const std::vector<
             records_left -= int32_t(a.last_offset - a.first_offset + 1);
         }
         budget = budget > r.bytes ? budget - r.bytes : 0;
-        any |= !r.acquired.empty();
+        // A partition led elsewhere is answered at once: the client looks
+        // for its leader (cluster mode).
+        any |= !r.acquired.empty() || r.error == error_code::not_leader_or_follower;
         if (budget == 0 || records_left <= 0) break;
     }
     return any;
@@ -144,19 +146,26 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
     // shares.db runs while the records are read and acquired, and the answer
     // waits for it (an acknowledgement is on disk before it is answered).
     std::shared_ptr<pending_sync> written;
-    if (has_acks) {
-        auto acks = apply_acks(*shares, *req.group_id, *req.member_id, req.topics, renew_ack);
-        for (auto& [tp, e, message] : acks) {
+    share_ack_results acks;
+    auto answer_acks = [&resp, &acks] {
+        for (auto& [tp, e, message, hold] : acks) {
             row(resp, tp).acknowledge_error_code = code(e);
             row(resp, tp).acknowledge_error_message = message;
         }
+    };
+    if (has_acks) {
+        acks = apply_acks(*shares, *req.group_id, *req.member_id, req.topics, renew_ack);
+        answer_acks();
         written = pending_sync::start(ctx.broker, *shares);
     }
     if (session.final)
         shares->close_session(*req.group_id, *req.member_id);
     else if (!renew_ack)
         co_await long_poll(ctx, req, session.partitions, resp);
-    if (written) co_await written->wait();
+    if (written) {
+        co_await written->wait();
+        if (confirm_acks(*shares, acks)) answer_acks();
+    }
     co_return resp;
 }
 

@@ -28,7 +28,7 @@ awaitable<share_acknowledge_response> handle_share_acknowledge(request_context& 
     if (ctx.api_version >= 2) resp.acquisition_lock_timeout_ms = int32_t(session.lock_duration_ms);
     auto acks = co_await acknowledge_all(ctx, *req.group_id, *req.member_id, req.topics,
                                          ctx.api_version >= 2 && req.is_renew_ack);
-    for (auto& [tp, e, message] : acks) {
+    for (auto& [tp, e, message, hold] : acks) {
         share_acknowledge_response::share_acknowledge_topic_response* t = nullptr;
         for (auto& x : resp.responses)
             if (x.topic_id == tp.topic_id) t = &x;

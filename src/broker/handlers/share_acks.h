@@ -31,8 +31,24 @@ struct share_ack_result {
     share::topic_partition tp;
     error_code error = error_code::none;
     std::optional<std::string> message;  // where Kafka sends one
+    uint64_t hold = 0;                   // the hold it was applied under (coordinator::hold_of)
 };
 using share_ack_results = std::vector<share_ack_result>;
+
+// After the write: an acknowledgement whose partition's state was lost
+// meanwhile (cluster mode: the write refused or failed, the lease taken
+// again) is not durable and is answered NOT_LEADER_OR_FOLLOWER; its records
+// stay where the stored state has them (delivered again). True if any changed.
+inline bool confirm_acks(share::coordinator& shares, share_ack_results& acks) {
+    bool changed = false;
+    for (auto& r : acks)
+        if (r.error == error_code::none && shares.hold_of(r.tp) != r.hold) {
+            r.error = error_code::not_leader_or_follower;
+            r.message.reset();
+            changed = true;
+        }
+    return changed;
+}
 
 // Applies every partition's acknowledgements in memory (nothing written yet).
 template <class Topics>
@@ -52,6 +68,13 @@ share_ack_results apply_acks(share::coordinator& shares, const std::string& grou
             share_ack_result r{tp, error_code::invalid_request, std::nullopt};
             try {  // also runs on the blocking pool: nothing may escape
                 std::string why;
+                // Cluster mode: only the partition's leader, holding its lease.
+                if (!shares.hold(tp)) {
+                    r.error = error_code::not_leader_or_follower;
+                    out.push_back(std::move(r));
+                    continue;
+                }
+                r.hold = shares.hold_of(tp);
                 if (!renew || renew_ok) r.error = shares.acknowledge_unsynced(group, member, tp, batches, &why);
                 if (!why.empty()) r.message = std::move(why);
             } catch (const std::exception&) {
@@ -77,6 +100,7 @@ boost::asio::awaitable<share_ack_results> acknowledge_all(request_context& ctx, 
             shares->sync();
         } catch (const std::exception&) {  // a failed write keeps the previous state (at least once)
         }
+        confirm_acks(*shares, out);
         return out;
     });
 }
