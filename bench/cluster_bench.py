@@ -10,7 +10,11 @@ moto's S3 server on loopback, as tests/cluster/engines.py starts them; default -
     BENCH_FAILOVER_ROUNDS times: seconds from the kill to the first acknowledgement of a record a
     producer with default settings produced after the kill to a partition the killed broker led (p50/p99);
   - cluster mode: object-store PUTs and GETs (counted in moto's request log) and bytes written
-    (ketch_objects) per MiB produced, PUTs per second per broker at the fixed rate.
+    (ketch_objects) per MiB produced, PUTs per second per broker at the fixed rate;
+  - cold reads (BENCH_SETUPS=cold): one broker writes BENCH_MIB MiB and stops; a fresh broker (none of
+    the objects in its caches) reads everything: consume MiB/s, GETs per MiB consumed and MiB fetched
+    (moto's log; the objects' bytes GET, through a counting proxy) per MiB consumed. BENCH_KETCH_ARGS
+    picks the reader's policy (e.g. --cluster-read-whole-bytes 0: every read by ranges).
 Prints a table and writes bench/results/cluster-<date>.json. Not a test: numbers vary with the host.
 The cost model built on these numbers is in docs/cluster.md ("what it costs").
 """
@@ -22,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,6 +154,52 @@ def wait_all_live(brokers):
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and any(live_nodes(b) != want for b in brokers):
         time.sleep(0.2)
+
+
+def cold_read():
+    """Broker 1 writes BENCH_MIB MiB and stops; broker 2, which never held the objects, reads them all through
+    a counting proxy (faulty_s3.py in "pass" mode, which adds about a copy per request: the same for every
+    policy) in front of moto."""
+    from faulty_s3 import FaultyS3
+
+    work = Path(tempfile.mkdtemp(prefix="ketch-cbench-cold-"))
+    pg, s3 = engines.Postgres(), engines.MotoS3()
+    os.environ.update(engines.CREDENTIALS)
+    proxy = FaultyS3(s3.port)
+    writer = start_brokers(work, 1, pg, s3)[0]
+    reader = None
+    try:
+        create_topic(writer.bootstrap)
+        produce_mib_s, n = produce(writer.bootstrap, MIB)
+        writer.stop()
+        run = work / "node-2"
+        (run / "data").mkdir(parents=True, exist_ok=True)
+        args = ["--schema-registry=false", "--console=false", "--node-id", "2", "--cluster", pg.url(),
+                "--object-store", proxy.url(s3.bucket)] + os.environ.get("BENCH_KETCH_ARGS", "").split()
+        reader = clients.BrokerProcess(clients._ketch_binary(), run / "data", run, args).start()
+        wait_all_live([reader])
+        time.sleep(1)  # the topics are loaded; not a measurement
+        first = len(proxy.requests)
+        consume_mib_s = consume(reader.bootstrap, n)
+        gets = [(p, r) for m, p, r in proxy.requests[first:] if m == "GET" and "/data/" in p]
+        sizes = dict(row.split("|") for row in pg.psql("SELECT object_key, size_bytes FROM ketch_objects"))
+        fetched = 0
+        for path, rng in gets:
+            if rng:
+                lo, hi = rng[len("bytes="):].split("-")
+                fetched += int(hi) - int(lo) + 1
+            else:
+                fetched += int(sizes.get(urllib.parse.unquote(path.split("/", 2)[2]), 0))
+        return {"setup": "cold-read", "args": os.environ.get("BENCH_KETCH_ARGS", ""), "produce_mib_s": produce_mib_s,
+                "consume_mib_s": consume_mib_s, "objects": len(sizes), "gets": len(gets),
+                "gets_per_mib_consumed": len(gets) / MIB, "ranged_gets": sum(1 for _, r in gets if r),
+                "mib_fetched_per_mib_consumed": fetched / (1 << 20) / MIB}
+    finally:
+        if reader:
+            reader.stop()
+        proxy.close()
+        pg.close()
+        s3.proc.kill()
 
 
 def run_setup(name, brokers_n, cluster):
@@ -280,6 +331,12 @@ def main():
     chosen = os.environ.get("BENCH_SETUPS", "single,c1,c3,failover").split(",")  # a subset, e.g. BENCH_SETUPS=c1
     rows = [run_setup(*SETUPS[name]) for name in chosen if name in SETUPS]
     fail_over = failover() if "failover" in chosen else None
+    cold = cold_read() if "cold" in chosen else None
+    if cold:
+        print("cold read (%s): consume %.1f MiB/s, %d objects, %.2f GETs per MiB consumed (%d ranged), "
+              "%.2f MiB fetched per MiB consumed" % (cold["args"] or "default flags", cold["consume_mib_s"],
+                                                     cold["objects"], cold["gets_per_mib_consumed"],
+                                                     cold["ranged_gets"], cold["mib_fetched_per_mib_consumed"]))
     print("%-12s %7s %12s %12s %8s %8s %9s %11s %12s" % ("setup", "brokers", "produce MiB/s", "consume MiB/s",
                                                         "p50 ms", "p99 ms", "PUTs/MiB", "PUT/s/brk", "obj B/MiB"))
     for r in rows:
@@ -295,7 +352,7 @@ def main():
                                 fail_over["rounds"]))
     out = ROOT / "bench" / "results" / ("cluster-%s.json" % time.strftime("%Y-%m-%dT%H%M%SZ", time.gmtime()))
     out.write_text(json.dumps({"mib": MIB, "lat_rate_mib": LAT_RATE_MIB, "lat_seconds": LAT_SECONDS,
-                               "rows": rows, "failover": fail_over, "statistics": statistics.__name__}, indent=2))
+                               "rows": rows, "failover": fail_over, "cold_read": cold, "statistics": statistics.__name__}, indent=2))
     print("written", out)
 
 

@@ -298,8 +298,10 @@ void add_cluster_settings(settings& a, options& o) {
              "cluster mode: the PostgreSQL holding membership and metadata, postgres://USER@HOST:PORT/DB "
              "(needs --object-store)");
     a.option("object-store", o.object_store,
-             "cluster mode: s3://BUCKET[/PREFIX]?endpoint=http://HOST:PORT&region=R (credentials: "
-             "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)");
+             "cluster mode: s3://BUCKET[/PREFIX]?endpoint=http[s]://HOST:PORT&region=R[&ca_file=PEM] "
+             "(credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)");
+    a.option("cluster-cache-dir", o.cluster_cache_dir,
+             "cluster mode: a local directory caching what fetches read from the object store (off by default)");
     a.option("rack", o.rack, "cluster mode: broker.rack, this broker's rack as Metadata and DescribeCluster list it");
     auto positive = [&a](const char* name, int64_t& v, const char* help) {
         a.option(name, v, help)->capture_default_str()->check(CLI::PositiveNumber);
@@ -324,6 +326,12 @@ void add_cluster_settings(settings& a, options& o) {
     a.option("cluster-merge-bytes", o.cluster_merge_bytes,
              "cluster mode: a partition's batches in objects smaller than this are merged into objects of up to 8 "
              "times this, with retention (0: never)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    positive("cluster-cache-dir-bytes", o.cluster_cache_dir_bytes,
+             "cluster mode: the bound of --cluster-cache-dir's files (least recently used out first)");
+    a.option("cluster-read-whole-bytes", o.cluster_read_whole_bytes,
+             "cluster mode: fetches read objects up to this size whole, larger ones by coalesced ranged GETs")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
 }
