@@ -12,7 +12,7 @@ moto's S3 server on loopback, as tests/cluster/engines.py starts them; default -
   - cluster mode: object-store PUTs and GETs (counted in moto's request log) and bytes written
     (ketch_objects) per MiB produced, PUTs per second per broker at the fixed rate;
   - cold reads (BENCH_SETUPS=cold): one broker writes BENCH_MIB MiB and stops; a fresh broker (none of
-    the objects in its caches) reads everything: consume MiB/s, GETs per MiB consumed and MiB fetched
+    the objects in its caches) reads everything (or BENCH_COLD_PARTITIONS of the 6 partitions): consume MiB/s, GETs per MiB consumed and MiB fetched
     (moto's log; the objects' bytes GET, through a counting proxy) per MiB consumed. BENCH_KETCH_ARGS
     picks the reader's policy (e.g. --cluster-read-whole-bytes 0: every read by ranges).
 Prints a table and writes bench/results/cluster-<date>.json. Not a test: numbers vary with the host.
@@ -86,10 +86,10 @@ def produce(bootstrap, mib):
     return mib / (time.monotonic() - start), n
 
 
-def consume(bootstrap, n):
+def consume(bootstrap, n, partitions=PARTITIONS):
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": "bench-%d" % time.monotonic_ns(),
                   "enable.auto.commit": False, "fetch.max.bytes": 8 << 20, "max.partition.fetch.bytes": 4 << 20})
-    c.assign([TopicPartition("bench", p, 0) for p in range(PARTITIONS)])
+    c.assign([TopicPartition("bench", p, 0) for p in range(partitions)])
     got, nbytes, start = 0, 0, time.monotonic()
     deadline = start + 300
     while got < n and time.monotonic() < deadline:
@@ -180,7 +180,8 @@ def cold_read():
         wait_all_live([reader])
         time.sleep(1)  # the topics are loaded; not a measurement
         first = len(proxy.requests)
-        consume_mib_s = consume(reader.bootstrap, n)
+        parts = int(os.environ.get("BENCH_COLD_PARTITIONS", PARTITIONS))  # a reader of some partitions only
+        consume_mib_s = consume(reader.bootstrap, n * parts // PARTITIONS, parts)
         gets = [(p, r) for m, p, r in proxy.requests[first:] if m == "GET" and "/data/" in p]
         sizes = dict(row.split("|") for row in pg.psql("SELECT object_key, size_bytes FROM ketch_objects"))
         fetched = 0
@@ -190,10 +191,12 @@ def cold_read():
                 fetched += int(hi) - int(lo) + 1
             else:
                 fetched += int(sizes.get(urllib.parse.unquote(path.split("/", 2)[2]), 0))
-        return {"setup": "cold-read", "args": os.environ.get("BENCH_KETCH_ARGS", ""), "produce_mib_s": produce_mib_s,
-                "consume_mib_s": consume_mib_s, "objects": len(sizes), "gets": len(gets),
-                "gets_per_mib_consumed": len(gets) / MIB, "ranged_gets": sum(1 for _, r in gets if r),
-                "mib_fetched_per_mib_consumed": fetched / (1 << 20) / MIB}
+        consumed = MIB * parts / PARTITIONS
+        return {"setup": "cold-read", "args": os.environ.get("BENCH_KETCH_ARGS", ""), "partitions_read": parts,
+                "produce_mib_s": produce_mib_s, "consume_mib_s": consume_mib_s,
+                "objects": len(sizes), "gets": len(gets), "gets_per_mib_consumed": len(gets) / consumed,
+                "ranged_gets": sum(1 for _, r in gets if r),
+                "mib_fetched_per_mib_consumed": fetched / (1 << 20) / consumed}
     finally:
         if reader:
             reader.stop()
@@ -333,10 +336,10 @@ def main():
     fail_over = failover() if "failover" in chosen else None
     cold = cold_read() if "cold" in chosen else None
     if cold:
-        print("cold read (%s): consume %.1f MiB/s, %d objects, %.2f GETs per MiB consumed (%d ranged), "
-              "%.2f MiB fetched per MiB consumed" % (cold["args"] or "default flags", cold["consume_mib_s"],
-                                                     cold["objects"], cold["gets_per_mib_consumed"],
-                                                     cold["ranged_gets"], cold["mib_fetched_per_mib_consumed"]))
+        print("cold read (%s, %d of 6 partitions read): consume %.1f MiB/s, %d objects, %.2f GETs per MiB "
+              "consumed (%d ranged), %.2f MiB fetched per MiB consumed" % (
+                  cold["args"] or "default flags", cold["partitions_read"], cold["consume_mib_s"], cold["objects"],
+                  cold["gets_per_mib_consumed"], cold["ranged_gets"], cold["mib_fetched_per_mib_consumed"]))
     print("%-12s %7s %12s %12s %8s %8s %9s %11s %12s" % ("setup", "brokers", "produce MiB/s", "consume MiB/s",
                                                         "p50 ms", "p99 ms", "PUTs/MiB", "PUT/s/brk", "obj B/MiB"))
     for r in rows:
