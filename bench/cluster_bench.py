@@ -11,6 +11,10 @@ moto's S3 server on loopback, as tests/cluster/engines.py starts them; default -
     producer with default settings produced after the kill to a partition the killed broker led (p50/p99);
   - cluster mode: object-store PUTs and GETs (counted in moto's request log) and bytes written
     (ketch_objects) per MiB produced, PUTs per second per broker at the fixed rate;
+  - cold reads (BENCH_SETUPS=cold): one broker writes BENCH_MIB MiB and stops; a fresh broker (none of
+    the objects in its caches) reads everything (or BENCH_COLD_PARTITIONS of the 6 partitions): consume MiB/s, GETs per MiB consumed and MiB fetched
+    (moto's log; the objects' bytes GET, through a counting proxy) per MiB consumed. BENCH_KETCH_ARGS
+    picks the reader's policy (e.g. --cluster-read-whole-bytes 0: every read by ranges).
   - small-object merging (BENCH_SETUPS=merge): three brokers, a trickle at BENCH_LAT_RATE_MIB for
     BENCH_TRICKLE_SECONDS, the janitor left to merge (--cluster-merge-bytes BENCH_MERGE_BYTES, and 0:
     off), the brokers restarted (empty caches), everything read back: GETs per MiB consumed, and what
@@ -26,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,10 +90,10 @@ def produce(bootstrap, mib):
     return mib / (time.monotonic() - start), n
 
 
-def consume(bootstrap, n):
+def consume(bootstrap, n, partitions=PARTITIONS):
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": "bench-%d" % time.monotonic_ns(),
                   "enable.auto.commit": False, "fetch.max.bytes": 8 << 20, "max.partition.fetch.bytes": 4 << 20})
-    c.assign([TopicPartition("bench", p, 0) for p in range(PARTITIONS)])
+    c.assign([TopicPartition("bench", p, 0) for p in range(partitions)])
     got, nbytes, start = 0, 0, time.monotonic()
     deadline = start + 300
     while got < n and time.monotonic() < deadline:
@@ -153,6 +158,55 @@ def wait_all_live(brokers):
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and any(live_nodes(b) != want for b in brokers):
         time.sleep(0.2)
+
+
+def cold_read():
+    """Broker 1 writes BENCH_MIB MiB and stops; broker 2, which never held the objects, reads them all through
+    a counting proxy (faulty_s3.py in "pass" mode, which adds about a copy per request: the same for every
+    policy) in front of moto."""
+    from faulty_s3 import FaultyS3
+
+    work = Path(tempfile.mkdtemp(prefix="ketch-cbench-cold-"))
+    pg, s3 = engines.Postgres(), engines.MotoS3()
+    os.environ.update(engines.CREDENTIALS)
+    proxy = FaultyS3(s3.port)
+    writer = start_brokers(work, 1, pg, s3)[0]
+    reader = None
+    try:
+        create_topic(writer.bootstrap)
+        produce_mib_s, n = produce(writer.bootstrap, MIB)
+        writer.stop()
+        run = work / "node-2"
+        (run / "data").mkdir(parents=True, exist_ok=True)
+        args = ["--schema-registry=false", "--console=false", "--node-id", "2", "--cluster", pg.url(),
+                "--object-store", proxy.url(s3.bucket)] + os.environ.get("BENCH_KETCH_ARGS", "").split()
+        reader = clients.BrokerProcess(clients._ketch_binary(), run / "data", run, args).start()
+        wait_all_live([reader])
+        time.sleep(1)  # the topics are loaded; not a measurement
+        first = len(proxy.requests)
+        parts = int(os.environ.get("BENCH_COLD_PARTITIONS", PARTITIONS))  # a reader of some partitions only
+        consume_mib_s = consume(reader.bootstrap, n * parts // PARTITIONS, parts)
+        gets = [(p, r) for m, p, r in proxy.requests[first:] if m == "GET" and "/data/" in p]
+        sizes = dict(row.split("|") for row in pg.psql("SELECT object_key, size_bytes FROM ketch_objects"))
+        fetched = 0
+        for path, rng in gets:
+            if rng:
+                lo, hi = rng[len("bytes="):].split("-")
+                fetched += int(hi) - int(lo) + 1
+            else:
+                fetched += int(sizes.get(urllib.parse.unquote(path.split("/", 2)[2]), 0))
+        consumed = MIB * parts / PARTITIONS
+        return {"setup": "cold-read", "args": os.environ.get("BENCH_KETCH_ARGS", ""), "partitions_read": parts,
+                "produce_mib_s": produce_mib_s, "consume_mib_s": consume_mib_s,
+                "objects": len(sizes), "gets": len(gets), "gets_per_mib_consumed": len(gets) / consumed,
+                "ranged_gets": sum(1 for _, r in gets if r),
+                "mib_fetched_per_mib_consumed": fetched / (1 << 20) / consumed}
+    finally:
+        if reader:
+            reader.stop()
+        proxy.close()
+        pg.close()
+        s3.proc.kill()
 
 
 def run_setup(name, brokers_n, cluster):
@@ -341,6 +395,12 @@ def main():
     chosen = os.environ.get("BENCH_SETUPS", "single,c1,c3,failover").split(",")  # a subset, e.g. BENCH_SETUPS=c1
     rows = [run_setup(*SETUPS[name]) for name in chosen if name in SETUPS]
     fail_over = failover() if "failover" in chosen else None
+    cold = cold_read() if "cold" in chosen else None
+    if cold:
+        print("cold read (%s, %d of 6 partitions read): consume %.1f MiB/s, %d objects, %.2f GETs per MiB "
+              "consumed (%d ranged), %.2f MiB fetched per MiB consumed" % (
+                  cold["args"] or "default flags", cold["partitions_read"], cold["consume_mib_s"], cold["objects"],
+                  cold["gets_per_mib_consumed"], cold["ranged_gets"], cold["mib_fetched_per_mib_consumed"]))
     merging = [merge_run(m) for m in (0, MERGE_BYTES)] if "merge" in chosen else []
     for r in merging:
         print("merge-bytes %8d: %.1f MiB in %d objects -> %d; merging %.2f PUTs/MiB, %.2f GETs/MiB; consume "
@@ -362,7 +422,8 @@ def main():
                                 fail_over["rounds"]))
     out = ROOT / "bench" / "results" / ("cluster-%s.json" % time.strftime("%Y-%m-%dT%H%M%SZ", time.gmtime()))
     out.write_text(json.dumps({"mib": MIB, "lat_rate_mib": LAT_RATE_MIB, "lat_seconds": LAT_SECONDS,
-                               "rows": rows, "failover": fail_over, "merging": merging, "statistics": statistics.__name__}, indent=2))
+                               "rows": rows, "failover": fail_over, "cold_read": cold, "merging": merging,
+                               "statistics": statistics.__name__}, indent=2))
     print("written", out)
 
 

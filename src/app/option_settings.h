@@ -46,4 +46,9 @@ private:
     const toml::table& file_;
 };
 
+struct options;
+// options_cluster.cc: cluster mode's engines and flags, the inter-broker calls.
+void add_cluster_settings(option_settings& a, options& o);
+void add_inter_broker_settings(option_settings& a, options& o);
+
 }  // namespace ketch::app

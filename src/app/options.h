@@ -124,17 +124,20 @@ struct options {
     int64_t transactional_id_expiration_ms = 604800000;  // transactional.id.expiration.ms
     std::string config_file;                             // ketch.toml
     // Cluster mode (docs/cluster.md): both URLs or neither. Empty: single node.
-    std::string cluster;                        // postgres://USER@HOST:PORT/DB
-    std::string object_store;                   // s3://BUCKET?endpoint=http://HOST:PORT&region=R
-    std::string rack;                           // broker.rack; empty: none
-    int64_t cluster_heartbeat_ms = 2000;        // broker.heartbeat.interval.ms
-    int64_t cluster_session_timeout_ms = 9000;  // broker.session.timeout.ms
-    int64_t cluster_flush_ms = 100;             // the shared log: a flush starts at most this often
-    int64_t cluster_flush_bytes = 1 << 20;      // ... or at once when this much is buffered
-    int64_t cluster_sweep_interval_ms = 60000;  // the sweeper of orphan objects runs this often (one broker)
-    int64_t cluster_sweep_grace_ms = 600000;    // unrecorded objects younger than this are left alone
-    int64_t cluster_gc_grace_ms = 600000;       // unreferenced objects are deleted this long after
-    int64_t cluster_merge_bytes = 0;            // objects smaller than this are merged (0: never)
+    std::string cluster;                         // postgres://USER@HOST:PORT/DB
+    std::string object_store;                    // s3://BUCKET?endpoint=http://HOST:PORT&region=R
+    std::string rack;                            // broker.rack; empty: none
+    int64_t cluster_heartbeat_ms = 2000;         // broker.heartbeat.interval.ms
+    int64_t cluster_session_timeout_ms = 9000;   // broker.session.timeout.ms
+    int64_t cluster_flush_ms = 100;              // the shared log: a flush starts at most this often
+    int64_t cluster_flush_bytes = 1 << 20;       // ... or at once when this much is buffered
+    int64_t cluster_sweep_interval_ms = 60000;   // the sweeper of orphan objects runs this often (one broker)
+    int64_t cluster_sweep_grace_ms = 600000;     // unrecorded objects younger than this are left alone
+    int64_t cluster_gc_grace_ms = 600000;        // unreferenced objects are deleted this long after
+    int64_t cluster_merge_bytes = 0;             // objects smaller than this are merged (0: never)
+    std::string cluster_cache_dir;               // the object cache's disk level ("" none)
+    int64_t cluster_cache_dir_bytes = 1 << 30;   // ... bounded by this
+    int64_t cluster_read_whole_bytes = 2 << 20;  // objects up to this are read whole, larger ones by ranges
     // Inter-broker calls (docs/cluster.md "Inter-broker calls"): Kafka's
     // inter.broker.listener.name (empty: the first PLAINTEXT listener) and
     // sasl.mechanism.inter.broker.protocol (empty: the first of

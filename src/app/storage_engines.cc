@@ -46,6 +46,9 @@ storage_engines storage_engines::open(const options& opt, log::log_manager& logs
     cfg.node_id = opt.node_id;
     cfg.flush_interval = std::chrono::milliseconds(opt.cluster_flush_ms);
     cfg.flush_bytes = static_cast<uint64_t>(opt.cluster_flush_bytes);
+    cfg.cache_dir = opt.cluster_cache_dir;
+    cfg.cache_dir_bytes = static_cast<uint64_t>(opt.cluster_cache_dir_bytes);
+    cfg.reads.whole_below = static_cast<uint64_t>(opt.cluster_read_whole_bytes);
     cfg.topic_id_of = [&topics](const std::string& name) -> std::optional<std::string> {
         auto t = topics.by_name(name);
         if (!t) return std::nullopt;

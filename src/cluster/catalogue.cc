@@ -8,15 +8,16 @@ namespace ketch::cluster {
 result<std::vector<indexed_batch>, pg_error> find_batches(pg_connection& c, const partition_key& tp, int64_t offset,
                                                           uint64_t max_bytes) {
     auto rows = c.exec(
-        "SELECT base_offset, last_offset, object_key, byte_offset, byte_length FROM ketch_batches "
-        "WHERE topic_id = $1 AND partition = $2 AND last_offset >= $3 ORDER BY base_offset LIMIT 1000",
+        "SELECT b.base_offset, b.last_offset, b.object_key, b.byte_offset, b.byte_length, "
+        "coalesce(o.size_bytes, 0) FROM ketch_batches b LEFT JOIN ketch_objects o ON o.object_key = b.object_key "
+        "WHERE b.topic_id = $1 AND b.partition = $2 AND b.last_offset >= $3 ORDER BY b.base_offset LIMIT 1000",
         with(key(tp), {std::to_string(offset)}));
     if (!rows.ok()) return failure{rows.error()};
     std::vector<indexed_batch> out;
     uint64_t bytes = 0;
     for (size_t i = 0; i < rows->rows.size(); ++i) {
-        indexed_batch b{std::stoll(rows->at(i, 0)), std::stoll(rows->at(i, 1)), rows->at(i, 2),
-                        std::stoull(rows->at(i, 3)), uint32_t(std::stoul(rows->at(i, 4)))};
+        indexed_batch b{std::stoll(rows->at(i, 0)),  std::stoll(rows->at(i, 1)),           rows->at(i, 2),
+                        std::stoull(rows->at(i, 3)), uint32_t(std::stoul(rows->at(i, 4))), std::stoull(rows->at(i, 5))};
         if (!out.empty() && bytes + b.byte_length > max_bytes) break;
         bytes += b.byte_length;
         out.push_back(std::move(b));

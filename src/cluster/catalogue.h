@@ -73,6 +73,7 @@ struct indexed_batch {
     std::string object_key;
     uint64_t byte_offset = 0;
     uint32_t byte_length = 0;
+    uint64_t object_size = 0;  // the whole object's (ketch_objects.size_bytes); 0 if unknown
 };
 
 struct partition_offsets {

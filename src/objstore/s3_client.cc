@@ -1,13 +1,17 @@
 #include "objstore/s3_client.h"
 
 #include <cstdlib>
+#include <string_view>
+#include <type_traits>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 
 namespace ketch::objstore {
 
@@ -34,38 +38,73 @@ std::string env(const char* name) {
 struct exchange {
     http::response<http::string_body> res;
     beast::error_code ec;
+    const char* stage = "connect";  // where ec happened
     bool done = false;
 };
 
-asio::awaitable<void> run_exchange(std::string host, uint16_t port, http::request<http::string_body> req,
-                                   std::chrono::milliseconds timeout, exchange& out) {
-    auto ex = co_await asio::this_coro::executor;
-    beast::tcp_stream stream(ex);
+asio::awaitable<void> connect(beast::tcp_stream& stream, const std::string& host, uint16_t port) {
+    // An address needs no resolver (whose first use starts a thread per io_context: one per request here).
+    beast::error_code literal;
+    auto addr = asio::ip::make_address(host, literal);
+    if (!literal) {
+        co_await stream.async_connect(asio::ip::tcp::endpoint(addr, port), asio::use_awaitable);
+    } else {
+        asio::ip::tcp::resolver resolver(co_await asio::this_coro::executor);
+        auto hosts = co_await resolver.async_resolve(host, std::to_string(port), asio::use_awaitable);
+        co_await stream.async_connect(hosts, asio::use_awaitable);
+    }
+}
+
+template <class Stream>
+asio::awaitable<void> talk(Stream& stream, http::request<http::string_body>& req, exchange& out) {
+    out.stage = "request";
+    co_await http::async_write(stream, req, asio::use_awaitable);
+    beast::flat_buffer buf;
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(256 * 1024 * 1024);
+    if (req.method() == http::verb::head) parser.skip(true);
+    out.stage = "answer";
+    co_await http::async_read(stream, buf, parser, asio::use_awaitable);
+    out.res = parser.release();
+}
+
+// The exchange over `stream` (a tcp_stream, or an ssl_stream over one), with the deadline.
+template <class Stream>
+asio::awaitable<void> exchange_on(Stream& stream, const s3_location& where, http::request<http::string_body> req,
+                                  std::chrono::milliseconds timeout, exchange& out) {
+    auto& tcp = beast::get_lowest_layer(stream);
     try {
-        stream.expires_after(timeout);
-        // An address needs no resolver (whose first use starts a thread per io_context: one per request here).
-        beast::error_code literal;
-        auto addr = asio::ip::make_address(host, literal);
-        if (!literal) {
-            co_await stream.async_connect(asio::ip::tcp::endpoint(addr, port), asio::use_awaitable);
-        } else {
-            asio::ip::tcp::resolver resolver(ex);
-            auto hosts = co_await resolver.async_resolve(host, std::to_string(port), asio::use_awaitable);
-            co_await stream.async_connect(hosts, asio::use_awaitable);
+        tcp.expires_after(timeout);
+        co_await connect(tcp, where.host, where.port);
+        if constexpr (!std::is_same_v<Stream, beast::tcp_stream>) {
+            out.stage = "TLS handshake";
+            beast::error_code literal;
+            asio::ip::make_address(where.host, literal);
+            // SNI for a name; the certificate must name the host (or carry its address).
+            if (literal) SSL_set_tlsext_host_name(stream.native_handle(), where.host.c_str());
+            stream.set_verify_callback(asio::ssl::host_name_verification(where.host));
+            co_await stream.async_handshake(asio::ssl::stream_base::client, asio::use_awaitable);
         }
-        co_await http::async_write(stream, req, asio::use_awaitable);
-        beast::flat_buffer buf;
-        http::response_parser<http::string_body> parser;
-        parser.body_limit(256 * 1024 * 1024);
-        if (req.method() == http::verb::head) parser.skip(true);
-        co_await http::async_read(stream, buf, parser, asio::use_awaitable);
-        out.res = parser.release();
+        co_await talk(stream, req, out);
     } catch (const boost::system::system_error& e) {
         out.ec = e.code();
     }
     beast::error_code ignored;
-    stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    tcp.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
     out.done = true;
+}
+
+asio::awaitable<void> run_exchange(const s3_location& where, asio::ssl::context* tls,
+                                   http::request<http::string_body> req, std::chrono::milliseconds timeout,
+                                   exchange& out) {
+    auto ex = co_await asio::this_coro::executor;
+    if (tls) {
+        beast::ssl_stream<beast::tcp_stream> stream(ex, *tls);
+        co_await exchange_on(stream, where, std::move(req), timeout, out);
+    } else {
+        beast::tcp_stream stream(ex);
+        co_await exchange_on(stream, where, std::move(req), timeout, out);
+    }
 }
 
 }  // namespace
@@ -82,7 +121,19 @@ credentials credentials_from_environment() {
 }
 
 s3_client::s3_client(s3_location where, credentials who, std::chrono::milliseconds timeout)
-    : where_(std::move(where)), who_(std::move(who)), timeout_(timeout) {}
+    : where_(std::move(where)), who_(std::move(who)), timeout_(timeout) {
+    if (!where_.tls) return;
+    tls_ = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+    tls_->set_verify_mode(asio::ssl::verify_peer);
+    beast::error_code ec;
+    if (!where_.ca_file.empty()) {
+        tls_->load_verify_file(where_.ca_file, ec);
+        if (ec) tls_error_ = "cannot load ca_file " + where_.ca_file + ": " + ec.message();
+    } else {
+        tls_->set_default_verify_paths(ec);
+        if (ec) tls_error_ = "cannot load the system's trust store: " + ec.message();
+    }
+}
 
 std::string s3_client::object_path(const std::string& key) const {
     if (key.empty()) return "/" + uri_encode(where_.bucket);
@@ -113,11 +164,17 @@ result<s3_client::response, s3_error> s3_client::send(request r) {
     req.set(http::field::connection, "close");
     req.body() = std::move(r.body);  // a PUT's object is copied once, into the request
     req.prepare_payload();
+    if (!tls_error_.empty()) return failure{s3_error{0, "TlsError", tls_error_}};
     asio::io_context ioc;
     exchange x;
-    asio::co_spawn(ioc, run_exchange(where_.host, where_.port, std::move(req), timeout_, x), asio::detached);
+    asio::co_spawn(ioc, run_exchange(where_, tls_.get(), std::move(req), timeout_, x), asio::detached);
     ioc.run();
-    if (!x.done || x.ec) return failure{s3_error{0, "NetworkError", x.ec ? x.ec.message() : "no answer"}};
+    if (!x.done || x.ec) {
+        bool tls = x.ec && std::string_view(x.stage) == "TLS handshake";
+        return failure{s3_error{
+            0, tls ? "TlsError" : "NetworkError",
+            x.ec ? std::string(x.stage) + " with " + where_.host_header() + ": " + x.ec.message() : "no answer"}};
+    }
     response out{int(x.res.result_int()), std::move(x.res.body())};
     if (out.status / 100 == 2 || out.status == 206) return out;
     return failure{s3_error{out.status, xml_field(out.body, "Code"), xml_field(out.body, "Message")}};

@@ -1,12 +1,16 @@
 // A small S3 client: HEAD bucket, PUT (optionally conditional: If-None-Match: *),
 // GET (optionally a byte range), DELETE, signed with SigV4 (sigv4.h), over
-// Boost.Beast HTTP/1.1. Blocking calls with a deadline; one connection per
-// request (no pooling yet). Errors carry S3's status, code and message, and
-// whether a retry may succeed (5xx, 429, network errors).
+// Boost.Beast HTTP/1.1, or HTTPS (Asio SSL, OpenSSL) for an https endpoint:
+// the server's certificate is verified (the location's CA file, else the
+// system's trust store) and must name the endpoint's host. Blocking calls
+// with a deadline; one connection per request (no pooling yet). Errors carry
+// S3's status, code and message, and whether a retry may succeed (5xx, 429,
+// network errors). Copies share the TLS context; calls may run on any thread.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,13 +21,20 @@
 #include "objstore/s3_url.h"
 #include "objstore/sigv4.h"
 
+namespace boost::asio::ssl {
+class context;
+}
+
 namespace ketch::objstore {
 
 struct s3_error {
     int http_status = 0;  // 0: no answer (connect, timeout, broken connection)
-    std::string code;     // S3's <Code> (NoSuchKey, PreconditionFailed, ...) or "NetworkError"
+    std::string code;     // S3's <Code> (NoSuchKey, PreconditionFailed, ...), "NetworkError" or "TlsError"
     std::string message;
-    bool retriable() const { return http_status == 0 || http_status == 429 || http_status >= 500; }
+    // A certificate that does not verify is not retried: it will not verify the next time either.
+    bool retriable() const {
+        return (http_status == 0 && code != "TlsError") || http_status == 429 || http_status >= 500;
+    }
     // A conditional PUT found the key already there (412, or 409 from some servers).
     bool precondition_failed() const { return http_status == 412 || code == "ConditionalRequestConflict"; }
     std::string describe() const;
@@ -75,6 +86,8 @@ private:
     s3_location where_;
     credentials who_;
     std::chrono::milliseconds timeout_;
+    std::shared_ptr<boost::asio::ssl::context> tls_;  // https: built once, shared by copies
+    std::string tls_error_;                           // why the TLS context could not be built ("": it was)
 };
 
 }  // namespace ketch::objstore

@@ -28,14 +28,19 @@ bool percent_decode(std::string_view in, std::string& out) {
     return true;
 }
 
-// endpoint=http://host[:port][/]
+// endpoint=http[s]://host[:port][/]
 bool parse_endpoint(std::string_view e, s3_location& loc, std::string& why) {
-    constexpr std::string_view http = "http://";
-    if (e.substr(0, http.size()) != http) {
-        why = "endpoint must be http://HOST:PORT (https is not supported yet)";
+    constexpr std::string_view http = "http://", https = "https://";
+    if (e.substr(0, https.size()) == https) {
+        loc.tls = true;
+        loc.port = 443;
+        e.remove_prefix(https.size());
+    } else if (e.substr(0, http.size()) == http) {
+        e.remove_prefix(http.size());
+    } else {
+        why = "endpoint must be http://HOST:PORT or https://HOST:PORT";
         return false;
     }
-    e.remove_prefix(http.size());
     if (!e.empty() && e.back() == '/') e.remove_suffix(1);
     if (e.empty()) {
         why = "endpoint has no host";
@@ -80,7 +85,7 @@ bool valid_bucket(std::string_view b) {
 
 std::string s3_location::host_header() const {
     std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-    return port == 80 ? h : h + ":" + std::to_string(port);
+    return port == (tls ? 443 : 80) ? h : h + ":" + std::to_string(port);
 }
 
 parse_result parse_s3_url(std::string_view url) {
@@ -111,6 +116,9 @@ parse_result parse_s3_url(std::string_view url) {
         if (key == "endpoint") {
             if (!parse_endpoint(value, loc, why)) return refuse(why);
             have_endpoint = true;
+        } else if (key == "ca_file") {
+            if (value.empty()) return refuse("empty ca_file");
+            loc.ca_file = value;
         } else if (key == "region") {
             if (value.empty()) return refuse("empty region");
             loc.region = value;
@@ -119,6 +127,7 @@ parse_result parse_s3_url(std::string_view url) {
         }
     }
     if (!have_endpoint) return refuse("endpoint=http://HOST:PORT is required");
+    if (!loc.ca_file.empty() && !loc.tls) return refuse("ca_file needs an https endpoint");
     return loc;
 }
 

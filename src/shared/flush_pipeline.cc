@@ -119,7 +119,7 @@ void shared_engine::commit_flushed(in_flight& f) {
     if (!f.failed.empty()) return fail_all(f.failed);
     if (auto why = f.put.get()) return fail_all(*why);
     const auto commit_start = std::chrono::steady_clock::now();
-    cache_.put(f.key, f.body);
+    cache_.put(f.key, 0, f.body);
     if (!commit_conn_ || !commit_conn_->healthy()) {
         auto c = cluster::pg_connection::open(cfg_.pg_url);
         if (!c.ok()) return fail_all("PostgreSQL: " + c.error().message);

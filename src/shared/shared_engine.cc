@@ -51,11 +51,27 @@ void pg_pool::give(std::unique_ptr<cluster::pg_connection> c) {
     if (idle_.size() < 8) idle_.push_back(std::move(c));
 }
 
-shared_engine::shared_engine(engine_config cfg)
-    : cfg_(std::move(cfg)), incarnation_(uuid::random().to_base64()), pool_(cfg_.pg_url), cache_(cfg_.cache_bytes) {}
+shared_engine::shared_engine(engine_config cfg, std::unique_ptr<disk_cache> disk)
+    : cfg_(std::move(cfg)),
+      incarnation_(uuid::random().to_base64()),
+      pool_(cfg_.pg_url),
+      s3_(cfg_.where, cfg_.who),
+      cache_(cfg_.cache_bytes),
+      disk_(std::move(disk)),
+      reader_(cache_, disk_.get(), cfg_.reads) {}
 
 result<std::unique_ptr<shared_engine>, std::string> shared_engine::open(engine_config cfg) {
-    std::unique_ptr<shared_engine> e(new shared_engine(std::move(cfg)));
+    std::unique_ptr<disk_cache> disk;
+    if (!cfg.cache_dir.empty()) {
+        // The store's address names the cached pieces: another store's never match.
+        auto d = disk_cache::open(cfg.cache_dir, cfg.cache_dir_bytes,
+                                  cfg.where.host_header() + "/" + cfg.where.bucket + "/" + cfg.where.prefix);
+        if (!d.ok()) return failure{"--cluster-cache-dir: " + d.error()};
+        spdlog::info("cluster: disk cache {} holds {} bytes (bound {})", cfg.cache_dir, (*d)->bytes(),
+                     cfg.cache_dir_bytes);
+        disk = std::move(*d);
+    }
+    std::unique_ptr<shared_engine> e(new shared_engine(std::move(cfg), std::move(disk)));
     auto c = cluster::pg_connection::open(e->cfg_.pg_url);
     if (!c.ok()) return failure{"cannot connect to PostgreSQL: " + c.error().message};
     if (auto m = cluster::migrate(**c); !m.ok()) return failure{"schema: " + m.error().message};

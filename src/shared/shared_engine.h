@@ -12,8 +12,9 @@
 // buffer; a committer thread commits the flushes one after another in
 // staging order, each in one PostgreSQL transaction (offsets assigned
 // there, so any broker may append to any partition), and completes each
-// batch's wait_commit with its offsets or refusal. Fetch: the index in PostgreSQL, objects from a bounded memory
-// cache or a GET, base offsets and leader epochs rewritten. Wake-ups: this
+// batch's wait_commit with its offsets or refusal. Fetch: the index in PostgreSQL, the batches' byte
+// ranges through object_reader (a bounded memory cache, an optional disk cache, coalesced ranged GETs),
+// base offsets and leader epochs rewritten. Wake-ups: this
 // broker's commits, and other brokers' through LISTEN ketch_commit.
 #pragma once
 
@@ -37,7 +38,9 @@
 #include "cluster/pg.h"
 #include "objstore/s3_client.h"
 #include "partition/storage.h"
+#include "shared/disk_cache.h"
 #include "shared/object_cache.h"
+#include "shared/object_reader.h"
 
 namespace ketch::shared {
 
@@ -50,7 +53,10 @@ struct engine_config {
     size_t max_puts_in_flight = 4;                  // flushes PUT and not yet committed
     uint64_t flush_bytes = 1ull << 20;              // --cluster-flush-bytes: a flush this large goes at once
     uint64_t max_buffered_bytes = 64ull << 20;      // staged and not yet flushed: beyond, appends are refused
-    uint64_t cache_bytes = 64ull << 20;             // recently written and read objects
+    uint64_t cache_bytes = 64ull << 20;             // recently written and read objects' pieces, in memory
+    std::string cache_dir;                          // --cluster-cache-dir: the disk level ("" none)
+    uint64_t cache_dir_bytes = 1ull << 30;          // --cluster-cache-dir-bytes: its bound
+    read_policy reads;                              // ranged GETs, whole small objects
     // The topic's id (its uuid as text) for a topic name; nullopt if unknown.
     std::function<std::optional<std::string>(const std::string& topic)> topic_id_of;
     // Topics kept in `local` instead (the internal __consumer_offsets mirror,
@@ -121,10 +127,11 @@ public:
     void wait_commit(uint64_t ticket, std::function<void(log::log_result<log::append_result>)> done);
     pg_pool& pool() { return pool_; }
     object_cache& cache() { return cache_; }
-    objstore::s3_client s3() const { return objstore::s3_client(cfg_.where, cfg_.who); }
+    object_reader& reader() { return reader_; }
+    objstore::s3_client s3() const { return s3_; }  // a copy shares the TLS context
 
 private:
-    explicit shared_engine(engine_config cfg);
+    shared_engine(engine_config cfg, std::unique_ptr<disk_cache> disk);
     struct staged {
         std::shared_ptr<shared_storage> store;
         bytes batch;
@@ -170,7 +177,10 @@ private:
     const engine_config cfg_;
     const std::string incarnation_;  // object keys: data/<node>-<incarnation>-<sequence>
     pg_pool pool_;
+    objstore::s3_client s3_;
     object_cache cache_;
+    std::unique_ptr<disk_cache> disk_;  // null unless cache_dir
+    object_reader reader_;
     std::unique_ptr<cluster::pg_connection> commit_conn_;  // the flusher's
 
     mutable std::mutex parts_mu_;

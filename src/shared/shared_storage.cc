@@ -1,5 +1,5 @@
 // One partition of the shared log (shared_engine.h): staged appends, reads
-// through the catalogue and the object cache, offsets from ketch_partitions.
+// through the catalogue and object_reader (caches, ranged GETs), offsets from ketch_partitions.
 #include <spdlog/spdlog.h>
 
 #include "cluster/retention.h"
@@ -78,22 +78,17 @@ log::log_result<bytes> shared_storage::read_bytes(cluster::pg_connection& c, int
     bytes out;
     if (found->empty()) return out;
     if (!min_one_batch && found->front().byte_length > max_bytes) return out;
+    // The batches' byte ranges, read together: ranges of one object in one GET (object_reader.h).
+    std::vector<wanted_range> wanted;
+    wanted.reserve(found->size());
+    for (auto& b : *found) wanted.push_back({b.object_key, b.byte_offset, b.byte_length, b.object_size});
     auto s3 = engine_.s3();
-    for (auto& b : *found) {
-        auto body = engine_.cache().get(b.object_key);
-        if (!body) {
-            auto got = s3.get_object(b.object_key);
-            if (!got.ok())
-                return failure{
-                    log::log_error{log::log_errc::io, "GET " + b.object_key + ": " + got.error().describe()}};
-            body = std::make_shared<const std::string>(std::move(*got));
-            engine_.cache().put(b.object_key, body);
-        }
-        if (b.byte_offset + b.byte_length > body->size())
-            return failure{
-                log::log_error{log::log_errc::corrupt, "object " + b.object_key + " is shorter than its index"}};
+    auto got = engine_.reader().read(s3, wanted);
+    if (!got.ok()) return failure{log::log_error{log::log_errc::io, got.error()}};
+    for (size_t i = 0; i < found->size(); ++i) {
+        auto& b = (*found)[i];
         size_t at = out.size();
-        auto* from = reinterpret_cast<const uint8_t*>(body->data()) + b.byte_offset;
+        auto* from = reinterpret_cast<const uint8_t*>((*got)[i].b->data()) + (*got)[i].at;
         out.insert(out.end(), from, from + b.byte_length);
         record::set_base_offset(out.data() + at, b.base_offset);
         record::set_partition_leader_epoch(out.data() + at, 0);

@@ -5,9 +5,13 @@ PUT stored but its answer lost), 429 throttling, every request refused
 while "down", or every request held unanswered while "hanging" (then
 forwarded late, when the hang ends: a broker that gave up on a PUT may find
 it stored after all). The broker is not mocked: it talks to the real server
-through this proxy. Deterministic: the faults follow the request count."""
+through this proxy. Deterministic: the faults follow the request count.
+With tls=(certificate file, key file) the proxy speaks HTTPS (the object
+store's TLS, tests/cluster/test_objstore_tls.py). `requests` lists the
+(method, path, Range header or None) of every request it received."""
 
 import http.client
+import ssl
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -25,8 +29,10 @@ class FaultyS3:
 
     HANG_MAX_S = 60
 
-    def __init__(self, upstream_port):
+    def __init__(self, upstream_port, tls=None):
         self.upstream_port = upstream_port
+        self.tls = tls
+        self.requests = []
         self.mode = "pass"
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
@@ -50,12 +56,18 @@ class FaultyS3:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
+        if tls:
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(*tls)
+            self.server.socket = ctx.wrap_socket(self.server.socket, server_side=True)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def url(self, bucket, region="us-east-1"):
-        return "s3://%s?endpoint=http://127.0.0.1:%d&region=%s" % (bucket, self.port, region)
+    def url(self, bucket, region="us-east-1", ca_file=None):
+        scheme = "https" if self.tls else "http"
+        url = "s3://%s?endpoint=%s://127.0.0.1:%d&region=%s" % (bucket, scheme, self.port, region)
+        return url + ("&ca_file=%s" % ca_file if ca_file else "")
 
     PATTERN = (None, "503", None, "lost answer", None, "429")  # flaky: one request in two fails
 
@@ -95,6 +107,8 @@ class FaultyS3:
         h.close_connection = True
 
     def _handle(self, h):
+        with self.lock:
+            self.requests.append((h.command, h.path, h.headers.get("Range")))
         length = int(h.headers.get("Content-Length") or 0)
         body = h.rfile.read(length) if length else b""
         fault = self._fault()

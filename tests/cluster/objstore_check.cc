@@ -42,9 +42,9 @@ int main(int argc, char** argv) {
     auto gone = c.get_object(key);
     if (gone.ok() || gone.error().http_status != 404 || gone.error().code != "NoSuchKey")
         return failed("get after delete", gone.ok() ? "still there" : gone.error().describe());
-    auto bad = parse_s3_url(std::string("s3://no-such-bucket-here?endpoint=http://") + loc->host + ":" +
-                            std::to_string(loc->port));
-    s3_client missing(*bad, credentials_from_environment());
+    auto bad = *loc;
+    bad.bucket = "no-such-bucket-here";
+    s3_client missing(bad, credentials_from_environment());
     auto head = missing.head_bucket();
     if (head.ok() || head.error().http_status != 404) return failed("head of a missing bucket", "not 404");
     std::printf("ok\n");

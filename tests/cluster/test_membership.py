@@ -151,8 +151,8 @@ def test_refuses_to_start_without_its_engines(tmp_path, postgres, s3, aws_env):
     assert code == 1 and "expected postgres://" in out
     code, out = exit_of("--cluster", postgres.url(), "--object-store", s3.url("no-such-bucket"))
     assert code == 1 and "HEAD bucket: HTTP 404" in out, out
-    code, out = exit_of("--cluster", postgres.url(), "--object-store", "s3://bucket?endpoint=https://h:1")
-    assert code == 1 and "https is not supported yet" in out, out
+    code, out = exit_of("--cluster", postgres.url(), "--object-store", "s3://bucket?endpoint=ftp://h:1")
+    assert code == 1 and "endpoint must be http://HOST:PORT or https://HOST:PORT" in out, out
     code, out = exit_of("--cluster", "postgres://ketch@127.0.0.1:1/ketch", "--object-store", s3.url())
     assert code == 1 and "cannot connect to PostgreSQL" in out, out
 

@@ -32,12 +32,31 @@ TEST(s3_url, defaults_prefix_encoded_endpoint_and_ipv6) {
 TEST(s3_url, refusals_say_why) {
     for (const char* bad :
          {"http://b?endpoint=http://h:1", "s3://Bad_Bucket?endpoint=http://h:1", "s3://ab?endpoint=http://h:1",
-          "s3://bucket", "s3://bucket?endpoint=https://h:1", "s3://bucket?endpoint=http://h:0",
+          "s3://bucket", "s3://bucket?endpoint=ftp://h:1", "s3://bucket?endpoint=http://h:0",
           "s3://bucket?endpoint=http://h:99999", "s3://bucket?endpoint=http://h:1/path", "s3://bucket?endpoint=http://",
           "s3://bucket?endpoint=http://h:1&color=red", "s3://bucket?endpoint=http://h:1&region=",
-          "s3://bucket?endpoint=http://h:1&region", "s3://bucket?endpoint=http%3", "s3://bucket?endpoint=http://h:x"}) {
+          "s3://bucket?endpoint=http://h:1&region", "s3://bucket?endpoint=http%3", "s3://bucket?endpoint=http://h:x",
+          "s3://bucket?endpoint=http://h:1&ca_file=/ca.pem", "s3://bucket?endpoint=https://h:1&ca_file="}) {
         auto l = parse_s3_url(bad);
         ASSERT_FALSE(l.ok()) << bad;
         EXPECT_EQ(l.error().rfind("s3:// URL: ", 0), 0u) << l.error();
     }
+}
+
+TEST(s3_url, https_endpoint_and_ca_file) {
+    auto l = parse_s3_url("s3://b12?endpoint=https://s3.example.com&ca_file=%2Fetc%2Fketch%2Fca.pem");
+    ASSERT_TRUE(l.ok()) << l.error();
+    EXPECT_TRUE(l->tls);
+    EXPECT_EQ(l->port, 443);
+    EXPECT_EQ(l->ca_file, "/etc/ketch/ca.pem");
+    EXPECT_EQ(l->host_header(), "s3.example.com");
+    auto p = parse_s3_url("s3://b12?endpoint=https://127.0.0.1:9443");
+    ASSERT_TRUE(p.ok()) << p.error();
+    EXPECT_TRUE(p->tls);
+    EXPECT_EQ(p->ca_file, "");
+    EXPECT_EQ(p->host_header(), "127.0.0.1:9443");
+    auto plain = parse_s3_url("s3://b12?endpoint=http://h:443");
+    ASSERT_TRUE(plain.ok()) << plain.error();
+    EXPECT_FALSE(plain->tls);
+    EXPECT_EQ(plain->host_header(), "h:443");
 }
