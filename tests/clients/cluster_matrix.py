@@ -97,6 +97,27 @@ class ClusterBroker:
         return bad
 
 
+def module_broker(request, extra_args):
+    """For a test module's own ``broker`` fixture (module scope) that starts ketch with flags of
+    its own (registry_util.start_registry_broker, ...): in cluster mode the matrix's cluster
+    started with extra_args (the same for every test of the module), else None and the module
+    starts its single ketch. A module whose fixture goes through here sets MATRIX_BROKER = True
+    (its tests are then judged as conftest's broker's are)."""
+    if not cluster_size() or os.environ.get("KETCH_TEST_BOOTSTRAP"):
+        return None
+    pool = request.getfixturevalue("cluster_pool")
+    cluster = pool.get(list(extra_args))
+    request.node.ketch_brokers = getattr(request.node, "ketch_brokers", []) + [cluster]
+    return cluster
+
+
+def listener_urls(cluster, name):
+    """Each broker's URL of listener `name` ("schema_registry", "console") from its
+    <data-dir>/listeners.json, in node order."""
+    import json
+    return [json.loads((b.data_dir / "listeners.json").read_text())[name] for b in cluster.brokers]
+
+
 def wait_created_everywhere(cluster, args, out, timeout_s=15.0):
     """After a CreateTopics through one broker: waits until every broker lists the topics it
     created. The others learn a new topic by PostgreSQL's NOTIFY a moment later, as Kafka's
@@ -222,8 +243,6 @@ SKIPS = {
     "test_console_api.py": "its own single-node ketch: the console's API over a cluster is not tested yet",
     "test_console_browser.py": "its own single-node ketch: the console over a cluster is not tested yet",
     "test_console_clients_page.py": "its own single-node ketch: the console over a cluster is not tested yet",
-    "test_console_registry.py": "its own single-node ketch: the schema registry keeps its schemas per broker "
-                                "(not shared in cluster mode)",
     "test_console_telemetry.py": "its own single-node ketch: client telemetry is kept per broker",
     "test_console_tenants_page.py": "tenancy is not offered in cluster mode",
     "test_delegation_tokens.py": "its own single-node ketch with SASL listeners and a token secret; delegation "
@@ -235,8 +254,21 @@ SKIPS = {
     "test_oauthbearer.py": "its own single-node ketch with SASL/OAUTHBEARER listeners; SASL settings are per broker",
     "test_quotas.py": "its own single-node ketch with SASL users; client quotas are shared through PostgreSQL "
                       "(tests/cluster/test_security_stores.py) but each broker counts its own clients' bytes",
-    "test_schema_registry.py": "the schema registry keeps its schemas per broker (not shared in cluster mode)",
-    "test_schema_registry_api.py": "the schema registry keeps its schemas per broker (not shared in cluster mode)",
+    # The registry files run on the cluster (registry_util.start_registry_broker); these tests
+    # start single-node ketches of their own.
+    "test_schema_registry.py::test_registry_state_survives_a_restart":
+        "restarts its own single-node ketch (the registry's schemas.db in --data-dir); in cluster mode the registry "
+        "is in PostgreSQL and survives any broker: tests/cluster/test_shared_schema_registry.py",
+    "test_schema_registry_api.py::test_tls_and_basic_auth_with_the_brokers_users":
+        "its own single-node ketch with TLS and SCRAM users from a config file (TLS and SASL settings are per broker)",
+    "test_schema_registry_api.py::test_acls_guard_subjects_through_their_topics":
+        "its own single-node ketch with SASL listeners and an authorizer; shared ACLs: "
+        "tests/cluster/test_shared_security.py",
+    "test_schema_registry_api.py::test_acknowledged_registrations_survive_kill_9":
+        "SIGKILLs its own single-node ketch (kills in cluster mode are tests/cluster's; the registry's state there "
+        "is PostgreSQL's: tests/cluster/test_shared_schema_registry.py)",
+    "test_schema_registry_api.py::test_a_taken_address_or_the_off_switch_leave_the_broker_serving":
+        "starts single-node ketches of its own on a taken address and with --schema-registry=false",
     "test_security.py": "its own single-node ketch with TLS and SASL listeners",
     "test_share_groups_tls.py": "share groups on shared partitions are not offered (Not offered yet)",
     "test_tenancy.py": "tenancy is not offered in cluster mode",
@@ -308,6 +340,8 @@ def _reason(item):
 def _uses_the_matrix_broker(item):
     """Whether the test's `broker` is conftest's (a module may define its own)."""
     defs = item._fixtureinfo.name2fixturedefs.get("broker") or ()
+    if defs and getattr(item.module, "MATRIX_BROKER", False):
+        return True  # the module's own fixture asks the matrix (module_broker)
     return bool(defs) and Path(defs[-1].func.__code__.co_filename).name == "conftest.py"
 
 
