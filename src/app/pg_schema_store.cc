@@ -90,7 +90,8 @@ result<bool, reg::store_error> pg_schema_store::begin_writes() {
     auto c = session_.conn();
     if (!c.ok()) return failure{failed(c.error())};
     auto& pg = **c;
-    if (auto b = pg.run("BEGIN"); !b.ok()) return failure{failed(shared::pg_failed("schema registry: begin", b.error()))};
+    if (auto b = pg.run("BEGIN"); !b.ok())
+        return failure{failed(shared::pg_failed("schema registry: begin", b.error()))};
     // The lock every registry write of every broker takes, to its COMMIT.
     auto n = pg.exec("SELECT seq FROM ketch_registry_changes FOR UPDATE");
     if (!n.ok()) {
@@ -142,10 +143,10 @@ status<reg::store_error> pg_schema_store::put_version(const std::optional<reg::s
                                                       const std::string& subject, const reg::version_entry& v) {
     return change("schema registry: register", [&](pg_connection& pg) -> status<pg_error> {
         if (schema)
-            if (auto r = exec(pg,
-                              "INSERT INTO ketch_registry_schemas (id, type, text, refs) VALUES ($1, $2, $3::bytea, $4)",
-                              {std::to_string(schema->id), std::string(reg::to_string(schema->type)),
-                               to_bytea_hex(schema->text), reg::refs_to_json(schema->refs)});
+            if (auto r =
+                    exec(pg, "INSERT INTO ketch_registry_schemas (id, type, text, refs) VALUES ($1, $2, $3::bytea, $4)",
+                         {std::to_string(schema->id), std::string(reg::to_string(schema->type)),
+                          to_bytea_hex(schema->text), reg::refs_to_json(schema->refs)});
                 !r.ok())
                 return r;
         return exec(pg,
@@ -160,8 +161,9 @@ status<reg::store_error> pg_schema_store::mark_deleted(const std::string& subjec
                                                        const std::vector<int32_t>& versions) {
     return change("schema registry: soft delete", [&](pg_connection& pg) -> status<pg_error> {
         for (auto ver : versions)
-            if (auto r = exec(pg, "UPDATE ketch_registry_versions SET deleted = true WHERE subject = $1::bytea "
-                                  "AND version = $2",
+            if (auto r = exec(pg,
+                              "UPDATE ketch_registry_versions SET deleted = true WHERE subject = $1::bytea "
+                              "AND version = $2",
                               {to_bytea_hex(subject), std::to_string(ver)});
                 !r.ok())
                 return r;

@@ -232,6 +232,19 @@ class ClusterPool:
 
 # ---------------------------------------------------------------- what skips, and why
 
+# The console of one broker in a cluster (docs/cluster.md "The console").
+CONSOLE_GROUPS = ("the console calls its own broker's handlers in-process: a group another broker coordinates "
+                  "is answered NOT_COORDINATOR (HTTP 503), so the console's group pages show the groups its "
+                  "broker coordinates")
+CONSOLE_TRAFFIC = ("the traffic inspector records the requests its own broker serves, by design; the client's "
+                   "requests go to the partition's leader and the group's coordinator, spread over the brokers")
+
+CONSOLE_TELEMETRY = ("client telemetry (KIP-714) is kept by the broker each client pushes it to (the client "
+                     "picks one of its brokers), and the console shows its own broker's, by design")
+FAULTS_PER_BROKER = ("a scripted fault acts on the broker it was added to (the first one's console), by design; "
+                     "the client's requests go to the partition's leader and the group's coordinator, spread over "
+                     "the three brokers")
+
 # "file" (every test in it) or "file::test" (the test's function name, every client) -> reason.
 SKIPS = {
     # Files whose tests start their own single-node ketch with the flags they test.
@@ -240,15 +253,43 @@ SKIPS = {
     "test_cli.py::test_scram_user_made_by_the_cli_can_log_in": "its own single-node ketch with SASL listeners and an authorizer; ACLs and SCRAM users shared by brokers: tests/cluster/test_shared_security.py",
     "test_cli.py::test_tls_and_sasl_ssl": "its own single-node broker with TLS and SASL listeners",
     "test_cli.py::test_help_and_completion": "asks no broker (the CLI's help text): nothing to run against a cluster",
-    "test_console_api.py": "its own single-node ketch: the console's API over a cluster is not tested yet",
-    "test_console_browser.py": "its own single-node ketch: the console over a cluster is not tested yet",
-    "test_console_clients_page.py": "its own single-node ketch: the console over a cluster is not tested yet",
-    "test_console_telemetry.py": "its own single-node ketch: client telemetry is kept per broker",
+    # test_console_api runs on the cluster (the first broker's console); these start their own ketch.
+    "test_console_api.py::test_console_off_and_non_loopback_needs_a_choice":
+        "starts single-node ketches of its own with the console off and on a non-loopback address",
+    "test_console_api.py::test_group_lag_matches_what_was_not_consumed_and_reset": CONSOLE_GROUPS,
+    "test_console_api.py::test_unknown_group_is_404": CONSOLE_GROUPS,
+    "test_console_api.py::test_hostile_requests_do_not_take_the_broker_down":
+        "one of its paths is /api/v1/groups/<junk>: " + CONSOLE_GROUPS,
+    "test_console_api.py::test_producers_lists_an_idempotent_producer":
+        "DescribeProducers (the console's /api/v1/producers) lists the producers a broker's own partition state "
+        "knows, those that produced through it; the test's producer writes through the partition's leader, "
+        "another broker than the console's two times in three",
+    "test_console_api.py::test_traffic_records_a_clients_requests_while_watched": CONSOLE_TRAFFIC,
+    "test_console_api.py::test_login_with_the_brokers_scram_users":
+        "its own single-node ketch with SCRAM users from a config file (shared SCRAM users: "
+        "tests/cluster/test_shared_security.py)",
+    "test_console_browser.py": "its own single-node ketch with SCRAM users from a config file and a SASL listener "
+                               "(per broker), and one scenario through every page whose group and traffic steps "
+                               "need the client's group and requests on the console's broker: " + CONSOLE_GROUPS,
+    "test_console_clients_page.py": "its own single-node ketch; " + CONSOLE_TELEMETRY,
+    "test_console_telemetry.py": "its own single-node ketch; " + CONSOLE_TELEMETRY,
     "test_console_tenants_page.py": "tenancy is not offered in cluster mode",
     "test_delegation_tokens.py": "its own single-node ketch with SASL listeners and a token secret; delegation "
                                  "tokens shared by brokers: tests/cluster/test_shared_tokens.py",
-    "test_faults.py": "scripted faults (--faults) act on the one broker they are injected into; its own single-node "
-                      "ketch",
+    # test_faults runs on the cluster (faults added through the first broker's console, by the API and the
+    # CLI); the tests that drive a client through a fault skip, and those that start their own ketch.
+    "test_faults.py::test_retriable_error_is_retried_and_each_record_lands_once": FAULTS_PER_BROKER,
+    "test_faults.py::test_non_retriable_error_reaches_the_application": FAULTS_PER_BROKER,
+    "test_faults.py::test_error_matches_only_the_named_partition": FAULTS_PER_BROKER,
+    "test_faults.py::test_latency_delays_the_answer": FAULTS_PER_BROKER,
+    "test_faults.py::test_dropped_connection_is_reconnected": FAULTS_PER_BROKER,
+    "test_faults.py::test_pause_holds_requests_until_it_ends": FAULTS_PER_BROKER,
+    "test_faults.py::test_disk_full_answers_storage_error_and_loses_nothing_acknowledged": FAULTS_PER_BROKER,
+    "test_faults.py::test_fsync_failure_answers_storage_error": FAULTS_PER_BROKER,
+    "test_faults.py::test_injection_is_marked_in_the_traffic_inspector": FAULTS_PER_BROKER,
+    "test_faults.py::test_faults_refused_on_a_non_loopback_listener":
+        "starts single-node ketches of its own on a non-loopback listener",
+    "test_faults.py::test_without_faults_the_endpoint_is_404": "starts a single-node ketch of its own without --faults",
     "test_idempotent_proxy.py": "its own single-node ketch behind a proxy that advertises one address; broker "
                                 "failure with idempotent producers in cluster mode is tests/cluster/test_chaos.py's",
     "test_oauthbearer.py": "its own single-node ketch with SASL/OAUTHBEARER listeners; SASL settings are per broker",

@@ -27,18 +27,24 @@ def start_broker(tmp_dir, *extra):
 
 def start_registry_broker(request, tmp_dir, *extra):
     """A module's broker with its registry: start_broker's single ketch, or with
-    KETCH_TEST_CLUSTER the matrix's cluster (cluster_matrix.module_broker), each broker
-    with its registry (and console) on a free port. Then registry_url is the last
-    broker's and registry_urls every broker's (Rest takes the list and asks them in
-    turn: what one broker wrote, the next one reads); console_url is the first broker's,
-    so the console decodes ids another broker's registry gave."""
+    KETCH_TEST_CLUSTER the matrix's cluster (registry_cluster)."""
+    return registry_cluster(request, *extra) or start_broker(tmp_dir, *extra)
+
+
+def registry_cluster(request, *extra):
+    """With KETCH_TEST_CLUSTER the matrix's cluster (cluster_matrix.module_broker), each broker
+    with its registry and console on a free port, else None. registry_url is the last
+    broker's and registry_urls every broker's (Rest takes the list and asks them in turn:
+    what one broker wrote, the next one reads); console_url is the first broker's, so the
+    console decodes ids another broker's registry gave."""
     cluster = cluster_matrix.module_broker(request, ["--schema-registry-addr", "127.0.0.1:0", "--console-addr",
                                                      "127.0.0.1:0", *extra])
     if cluster is None:
-        return start_broker(tmp_dir, *extra)
+        return None
     cluster.registry_urls = cluster_matrix.listener_urls(cluster, "schema_registry")
     cluster.registry_url = cluster.registry_urls[-1]
-    cluster.console_url = cluster_matrix.listener_urls(cluster, "console")[0]
+    cluster.console_urls = cluster_matrix.listener_urls(cluster, "console")
+    cluster.console_url = cluster.console_urls[0]
     return cluster
 
 
