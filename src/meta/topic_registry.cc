@@ -56,13 +56,9 @@ result<std::unique_ptr<topic_registry>, error> topic_registry::open(store& s, br
 }
 
 result<topic_registry::reload_result, error> topic_registry::reload_topics() {
-    // Read under the lock the writers hold around their store writes: a read
-    // taken before a local change must not replace it after it (the change's
-    // NOTIFY reload would come later and repair it, but answers in between
-    // would show the old state).
-    std::unique_lock lock(mu_);
     auto topics = store_.load_topics();
     if (!topics) return failure{storage(topics.error())};
+    std::unique_lock lock(mu_);
     reload_result out;
     std::map<std::string, topic> now;
     for (auto& t : *topics) now.emplace(t.name, std::move(t));
@@ -88,9 +84,9 @@ result<topic_registry::reload_result, error> topic_registry::reload_topics() {
 }
 
 status<error> topic_registry::reload_broker_configs() {
-    std::unique_lock lock(mu_);  // as reload_topics
     auto dynamic = store_.load_broker_configs();
     if (!dynamic) return failure{storage(dynamic.error())};
+    std::unique_lock lock(mu_);
     for (bool cluster_default : {true, false}) {
         auto it = dynamic->find(cluster_default ? std::string() : node_scope_);
         defaults_.set_dynamic_layer(
