@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/basic_auth.h"
+#include "app/pg_schema_store.h"
 #include "http/server.h"
 #include "registry/record_decoder.h"
 #include "registry/registry.h"
@@ -43,6 +44,15 @@ bool allowed(const security::authorizer& authz, const std::string& principal, co
     return authz.authorize(principal, host, need, resource_type::topic, topic);
 }
 
+// <data-dir>/schemas.db on a single node; with --cluster the tables in
+// PostgreSQL every broker shares (app/pg_schema_store.h).
+std::unique_ptr<registry::schema_store> open_store(const std::string& dir, const std::string& cluster) {
+    if (!cluster.empty()) return std::make_unique<pg_schema_store>(cluster);
+    auto store = registry::sqlite_schema_store::open(dir);
+    if (!store) throw std::runtime_error("schema registry store: " + store.error().message);
+    return std::move(*store);
+}
+
 }  // namespace
 
 class running_schema_registry {
@@ -53,6 +63,23 @@ public:
     std::unique_ptr<http::server> server;
 };
 
+namespace {
+
+// Before every request: the registry loaded again when another broker wrote
+// to the shared store since (cluster mode; a local store never changes
+// behind it). A store that does not answer is Confluent's 50001.
+std::optional<http::response> refreshed(running_schema_registry& r) {
+    try {
+        if (auto st = r.reg.get()->refresh(); !st.ok()) return registry_http::error_response(st.error());
+    } catch (const std::exception& e) {  // the store did not open: as a route's exception
+        spdlog::warn("schema registry: {}", e.what());
+        return registry_http::server_error_body(500, "Internal Server Error");
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 void schema_registry_handle::stop() {
     if (running && running->server) running->server->stop();
 }
@@ -62,7 +89,9 @@ framed_decoder schema_registry_handle::decoder() const {
     return [r = running](std::string_view bytes) -> std::optional<framed_value> {
         if (!registry::decode_framing(bytes)) return std::nullopt;  // not framed: the store is not even opened
         try {
-            auto d = registry::record_decoder(*r->reg.get()).to_json(bytes);
+            auto& reg = *r->reg.get();
+            (void)reg.refresh();  // an id another broker gave (cluster mode); on failure what is known
+            auto d = registry::record_decoder(reg).to_json(bytes);
             if (!d) return std::nullopt;
             return framed_value{d->schema_id, std::string(registry::to_string(d->type)), std::move(d->json)};
         } catch (const std::exception& e) {  // the store did not open
@@ -79,6 +108,7 @@ schema_registry_handle start_schema_registry(const options& opt, meta::credentia
     const std::string addr = http_address_or_default(opt.schema_registry_addr, opt, 8081);
     auto r = std::make_shared<running_schema_registry>();
     std::string dir = opt.data_dir;
+    std::string cluster = opt.cluster;
     r->auth = std::make_unique<basic_auth>(
         creds, [] { return registry_http::plain_error_response(401, 401, "Unauthorized"); });
     r->ctx.reg = [raw = r.get()]() -> registry::registry& { return *raw->reg.get(); };
@@ -93,7 +123,10 @@ schema_registry_handle start_schema_registry(const options& opt, meta::credentia
     sopt.max_connections = 256;
     sopt.tls_cert_file = opt.tls_cert;
     sopt.tls_key_file = opt.tls_key;
-    sopt.authenticate = [auth = r->auth.get()](http::request& req) { return (*auth)(req); };
+    sopt.authenticate = [auth = r->auth.get(), raw = r.get()](http::request& req) -> std::optional<http::response> {
+        if (auto refused = (*auth)(req)) return refused;
+        return refreshed(*raw);
+    };
     sopt.error_body = registry_http::server_error_body;
     r->server = std::make_unique<http::server>(sopt);
     registry_http::add_routes(*r->server, r->ctx);
@@ -102,10 +135,8 @@ schema_registry_handle start_schema_registry(const options& opt, meta::credentia
         uint16_t bound = r->server->listen(host, port);
         // Bound. The store opens at the first request (which the others wait
         // for): start-up pays nothing more, and schemas.db exists once used.
-        r->reg = std::async(std::launch::deferred, [dir]() -> std::shared_ptr<registry::registry> {
-                     auto store = registry::sqlite_schema_store::open(dir);
-                     if (!store) throw std::runtime_error("schema registry store: " + store.error().message);
-                     auto reg = registry::registry::open(std::move(*store));
+        r->reg = std::async(std::launch::deferred, [dir, cluster]() -> std::shared_ptr<registry::registry> {
+                     auto reg = registry::registry::open(open_store(dir, cluster));
                      if (!reg) throw std::runtime_error("schema registry: " + reg.error().message);
                      return std::shared_ptr<registry::registry>(std::move(*reg));
                  }).share();

@@ -1,6 +1,7 @@
 // The built-in schema registry of `ketch` (docs/schema_registry.md): the
 // Confluent REST API on --schema-registry-addr, its state in
-// <data-dir>/schemas.db, TLS with the broker's certificate when --tls-cert is
+// <data-dir>/schemas.db (with --cluster in PostgreSQL, shared by every broker:
+// app/pg_schema_store.h), TLS with the broker's certificate when --tls-cert is
 // given, HTTP Basic with the broker's SCRAM users when any exist, and subject
 // access decided by the broker's ACLs when --authorizer is on.
 #pragma once

@@ -9,12 +9,16 @@ namespace {
 
 std::vector<listed_broker> listed(const request_context& ctx, const cluster::broker_list& brokers) {
     const auto& c = ctx.broker.config;
+    // The console's in-process calls come in on no listener of their own:
+    // they see every broker at its first listener's address (as
+    // advertised_for answers them for this broker).
+    const std::string& name = ctx.conn.listener_name == "CONSOLE" ? c.listener_name : ctx.conn.listener_name;
     std::vector<listed_broker> out;
     for (auto& b : brokers) {
         if (b.node_id == c.node_id) {
-            auto ep = c.advertised_for(ctx.conn.listener_name);
+            auto ep = c.advertised_for(name);
             out.push_back({b.node_id, ep.host, ep.port, b.rack});
-        } else if (auto* e = b.find(ctx.conn.listener_name)) {
+        } else if (auto* e = b.find(name)) {
             out.push_back({b.node_id, e->host, e->port, b.rack});
         }
     }

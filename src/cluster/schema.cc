@@ -331,6 +331,33 @@ CREATE TABLE ketch_group_configs (
     PRIMARY KEY (group_id, name)
 );
 )sql",
+    // 16: the schema registry shared by every broker (app/pg_schema_store.h):
+    // schemas by global id (never deleted), subjects' versions, compatibility
+    // and mode settings ('' is the global one), and the change number every
+    // registry write moves on by one in its transaction (a broker whose write
+    // finds it moved past what it loaded loads again and retries).
+    R"sql(
+CREATE TABLE ketch_registry_schemas (
+    id bigint PRIMARY KEY,
+    type text NOT NULL,
+    text bytea NOT NULL,
+    refs text NOT NULL
+);
+CREATE TABLE ketch_registry_versions (
+    subject bytea NOT NULL,
+    version integer NOT NULL,
+    schema_id bigint NOT NULL REFERENCES ketch_registry_schemas (id),
+    deleted boolean NOT NULL,
+    PRIMARY KEY (subject, version)
+);
+CREATE TABLE ketch_registry_configs (subject bytea PRIMARY KEY, compatibility text NOT NULL);
+CREATE TABLE ketch_registry_modes (subject bytea PRIMARY KEY, mode text NOT NULL);
+CREATE TABLE ketch_registry_changes (
+    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+    seq bigint NOT NULL
+);
+INSERT INTO ketch_registry_changes (seq) VALUES (0);
+)sql",
 };
 
 }  // namespace

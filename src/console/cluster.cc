@@ -1,4 +1,6 @@
-// GET /api/v1/cluster: version, node id, cluster id, listeners, data dir and
+// GET /api/v1/cluster: version, node id, cluster id, the brokers
+// DescribeCluster lists (this one alone on a single node; with --cluster the
+// live ones PostgreSQL knows: docs/cluster.md), listeners, data dir and
 // its disk use, uptime, connection counters and the per-API request metrics
 // the broker already keeps (count, mean and bucketed latency).
 //
@@ -42,6 +44,15 @@ int64_t dir_bytes(const std::string& dir) {
     return total;
 }
 
+json brokers_json(const std::vector<kafka::describe_cluster_response::describe_cluster_broker>& brokers) {
+    json arr = json::array();
+    for (auto& b : brokers)
+        arr.push_back({{"node_id", b.broker_id},
+                       {"address", b.host + ":" + std::to_string(b.port)},
+                       {"rack", b.rack ? json(*b.rack) : json(nullptr)}});
+    return arr;
+}
+
 }  // namespace
 
 void add_cluster(http::server& server, const context& ctx) {
@@ -62,6 +73,7 @@ void add_cluster(http::server& server, const context& ctx) {
                 {"kafka_version", ctx.kafka_version},
                 {"node_id", ctx.node_id},
                 {"cluster_id", dc.cluster_id},
+                {"brokers", brokers_json(dc.brokers)},
                 {"listeners", listeners},
                 {"data_dir", std::filesystem::absolute(ctx.data_dir).string()},
                 {"data_dir_bytes", dir_bytes(ctx.data_dir)},

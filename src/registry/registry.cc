@@ -30,18 +30,44 @@ result_t<std::unique_ptr<registry>> registry::open(std::unique_ptr<schema_store>
     auto snap = store->load();
     if (!snap) return failure{errors::store("Error while loading the schema store: " + snap.error().message)};
     std::unique_ptr<registry> r(new registry(std::move(store)));
-    for (auto& s : snap->schemas) {
-        r->max_id_ = std::max(r->max_id_, s.id);
-        r->by_key_[lookup_key(s.type, s.text, s.refs)] = s.id;
-        r->schemas_[s.id] = s;
-    }
-    r->subjects_ = std::move(snap->subjects);
-    for (auto& [subject, vs] : r->subjects_)
-        for (auto& e : vs) ++r->version_count_[e.id];
-    r->configs_ = std::move(snap->configs);
-    r->modes_ = std::move(snap->modes);
+    r->apply_snapshot(std::move(*snap));
     return r;
 }
+
+void registry::apply_snapshot(store_snapshot&& snap) {
+    schemas_.clear();
+    by_key_.clear();
+    version_count_.clear();
+    max_id_ = 0;
+    for (auto& s : snap.schemas) {
+        max_id_ = std::max(max_id_, s.id);
+        by_key_[lookup_key(s.type, s.text, s.refs)] = s.id;
+        schemas_[s.id] = s;
+    }
+    subjects_ = std::move(snap.subjects);
+    for (auto& [subject, vs] : subjects_)
+        for (auto& e : vs) ++version_count_[e.id];
+    configs_ = std::move(snap.configs);
+    modes_ = std::move(snap.modes);
+    // parsed_ stays: an id keeps its text for ever (store.h).
+}
+
+status<error> registry::reload_locked() {
+    auto snap = store_->load();
+    if (!snap) return failure{errors::store("Error while loading the schema store: " + snap.error().message)};
+    apply_snapshot(std::move(*snap));
+    return ok_v;
+}
+
+status<error> registry::refresh() {
+    auto changed = store_->changed();
+    if (!changed) return failure{errors::store("Error while reading the schema store: " + changed.error().message)};
+    if (!*changed) return ok_v;
+    auto lock = lock_for_write();
+    return reload_locked();
+}
+
+error registry::store_failed(const std::string& what, const store_error& e) { return errors::store(what + e.message); }
 
 std::string registry::lookup_key(schema_type t, const std::string& canonical, const std::vector<reference>& refs) {
     std::string k(to_string(t));
@@ -162,7 +188,10 @@ result_t<int64_t> registry::choose_id(const std::string& subject, const schema_r
 
 result_t<subject_version> registry::register_schema(const std::string& subject, const schema_request& req) {
     if (!valid_subject(subject)) return failure{errors::invalid_subject(subject)};
-    auto lock = lock_for_write();
+    return write([&] { return register_locked(subject, req); });
+}
+
+result_t<subject_version> registry::register_locked(const std::string& subject, const schema_request& req) {
     mode m = mode_of(subject);
     if (m == mode::readonly || m == mode::readonly_override)
         return failure{errors::not_permitted("Subject " + subject + " in context . is in read-only mode")};
@@ -203,7 +232,7 @@ result_t<subject_version> registry::register_schema(const std::string& subject, 
     if (!schemas_.count(*id)) fresh = stored_schema{*id, req.type, text, req.refs};
     version_entry entry{version, *id, false};
     if (auto st = store_->put_version(fresh, subject, entry); !st.ok())
-        return failure{errors::store("Error while registering the schema in the store: " + st.error().message)};
+        return failure{store_failed("Error while registering the schema in the store: ", st.error())};
     if (fresh) {
         schemas_[*id] = *fresh;
         by_key_[key] = *id;

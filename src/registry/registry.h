@@ -99,6 +99,12 @@ public:
     // layer's rendered id lookups are cached by it).
     uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
+    // Loads the store again when another writer changed it (a shared store,
+    // cluster mode: called before every request so that each broker answers
+    // what any broker wrote); nothing for a local store. 50001 when the store
+    // does not answer.
+    status<error> refresh();
+
 private:
     explicit registry(std::unique_ptr<schema_store> store) : store_(std::move(store)) {}
 
@@ -116,6 +122,36 @@ private:
     subject_version make_version(const std::string& subject, const version_entry& e) const;
     result_t<int64_t> choose_id(const std::string& subject, const schema_request& req, const std::string& key,
                                 const std::string& text) const;
+
+    // mu_ held alone: the state replaced by what the store holds.
+    status<error> reload_locked();
+    void apply_snapshot(store_snapshot&& snap);
+    // A failed store call as 50001.
+    static error store_failed(const std::string& what, const store_error& e);
+    result_t<subject_version> register_locked(const std::string& subject, const schema_request& req);
+
+    // fn() under the write lock and between the store's begin_writes() and
+    // end_writes(): in cluster mode every broker's registry writes one at a
+    // time, each deciding on the store as it is (loaded again first when
+    // another broker wrote since). When the store does not keep what fn()
+    // wrote, the state is loaded again and the answer is 50001.
+    template <class F>
+    auto write(F fn) -> decltype(fn()) {
+        auto lock = lock_for_write();
+        auto stale = store_->begin_writes();
+        if (!stale) return failure{store_failed("Error while locking the schema store: ", stale.error())};
+        if (*stale)
+            if (auto st = reload_locked(); !st.ok()) {
+                (void)store_->end_writes(false);
+                return failure{st.error()};
+            }
+        auto r = fn();
+        if (auto end = store_->end_writes(r.ok()); !end.ok()) {
+            (void)reload_locked();
+            if (r.ok()) return failure{store_failed("Error while writing the schema store: ", end.error())};
+        }
+        return r;
+    }
 
     // The write lock: mu_ held alone, generation_ advanced before it is released.
     struct write_lock {

@@ -16,66 +16,69 @@ error read_only(const std::string& subject) {
 }  // namespace
 
 result_t<std::vector<int32_t>> registry::delete_subject(const std::string& subject, bool permanent) {
-    auto lock = lock_for_write();
-    auto it = subjects_.find(subject);
-    if (it == subjects_.end()) return failure{errors::subject_not_found(subject)};
-    if (mode_of(subject) == mode::readonly) return failure{read_only(subject)};
-    auto& vs = it->second;
-    std::vector<int32_t> versions;
-    for (auto& e : vs) versions.push_back(e.version);
-    bool all_deleted = std::all_of(vs.begin(), vs.end(), [](auto& e) { return e.deleted; });
-    for (auto& e : vs)
-        if (is_referenced(subject, e.version))
-            return failure{
-                errors::reference_exists("{subject=" + subject + ",version=" + std::to_string(e.version) + "}")};
-    if (permanent) {
-        if (!all_deleted) return failure{errors::subject_not_soft_deleted(subject)};
-        if (auto st = store_->remove_versions(subject, versions); !st.ok())
-            return failure{errors::store(st.error().message)};
-        for (auto& e : vs) --version_count_[e.id];
-        subjects_.erase(it);
-        return versions;
-    }
-    if (all_deleted) return failure{errors::subject_soft_deleted(subject)};
-    std::vector<int32_t> live;
-    for (auto& e : vs)
-        if (!e.deleted) live.push_back(e.version);
-    if (auto st = store_->mark_deleted(subject, live); !st.ok()) return failure{errors::store(st.error().message)};
-    for (auto& e : vs) e.deleted = true;
-    // Confluent drops the subject's own compatibility and mode with a soft delete.
-    if (configs_.count(subject) && store_->put_config(subject, std::nullopt).ok()) configs_.erase(subject);
-    if (modes_.count(subject) && store_->put_mode(subject, std::nullopt).ok()) modes_.erase(subject);
-    return live;
+    return write([&]() -> result_t<std::vector<int32_t>> {
+        auto it = subjects_.find(subject);
+        if (it == subjects_.end()) return failure{errors::subject_not_found(subject)};
+        if (mode_of(subject) == mode::readonly) return failure{read_only(subject)};
+        auto& vs = it->second;
+        std::vector<int32_t> versions;
+        for (auto& e : vs) versions.push_back(e.version);
+        bool all_deleted = std::all_of(vs.begin(), vs.end(), [](auto& e) { return e.deleted; });
+        for (auto& e : vs)
+            if (is_referenced(subject, e.version))
+                return failure{
+                    errors::reference_exists("{subject=" + subject + ",version=" + std::to_string(e.version) + "}")};
+        if (permanent) {
+            if (!all_deleted) return failure{errors::subject_not_soft_deleted(subject)};
+            if (auto st = store_->remove_versions(subject, versions); !st.ok())
+                return failure{store_failed("", st.error())};
+            for (auto& e : vs) --version_count_[e.id];
+            subjects_.erase(it);
+            return versions;
+        }
+        if (all_deleted) return failure{errors::subject_soft_deleted(subject)};
+        std::vector<int32_t> live;
+        for (auto& e : vs)
+            if (!e.deleted) live.push_back(e.version);
+        if (auto st = store_->mark_deleted(subject, live); !st.ok()) return failure{store_failed("", st.error())};
+        for (auto& e : vs) e.deleted = true;
+        // Confluent drops the subject's own compatibility and mode with a soft delete.
+        if (configs_.count(subject) && store_->put_config(subject, std::nullopt).ok()) configs_.erase(subject);
+        if (modes_.count(subject) && store_->put_mode(subject, std::nullopt).ok()) modes_.erase(subject);
+        return live;
+    });
 }
 
 result_t<int32_t> registry::delete_version(const std::string& subject, int32_t v, bool permanent) {
-    auto lock = lock_for_write();
-    auto it = subjects_.find(subject);
-    if (it == subjects_.end()) return failure{errors::subject_not_found(subject)};
-    if (mode_of(subject) == mode::readonly) return failure{read_only(subject)};
-    const version_entry* found = find_version(subject, v, permanent);
-    if (!found) {
-        if (!permanent && find_version(subject, v, true) && v != k_latest)
-            return failure{errors::version_soft_deleted(subject, v)};
-        return failure{errors::version_not_found(v)};
-    }
-    int32_t number = found->version;
-    if (is_referenced(subject, number))
-        return failure{errors::reference_exists("{subject=" + subject + ",version=" + std::to_string(number) + "}")};
-    auto& vs = it->second;
-    if (permanent) {
-        if (!found->deleted) return failure{errors::version_not_soft_deleted(subject, number)};
-        if (auto st = store_->remove_versions(subject, {number}); !st.ok())
-            return failure{errors::store(st.error().message)};
-        --version_count_[found->id];
-        std::erase_if(vs, [&](auto& e) { return e.version == number; });
-        if (vs.empty()) subjects_.erase(it);
+    return write([&]() -> result_t<int32_t> {
+        auto it = subjects_.find(subject);
+        if (it == subjects_.end()) return failure{errors::subject_not_found(subject)};
+        if (mode_of(subject) == mode::readonly) return failure{read_only(subject)};
+        const version_entry* found = find_version(subject, v, permanent);
+        if (!found) {
+            if (!permanent && find_version(subject, v, true) && v != k_latest)
+                return failure{errors::version_soft_deleted(subject, v)};
+            return failure{errors::version_not_found(v)};
+        }
+        int32_t number = found->version;
+        if (is_referenced(subject, number))
+            return failure{
+                errors::reference_exists("{subject=" + subject + ",version=" + std::to_string(number) + "}")};
+        auto& vs = it->second;
+        if (permanent) {
+            if (!found->deleted) return failure{errors::version_not_soft_deleted(subject, number)};
+            if (auto st = store_->remove_versions(subject, {number}); !st.ok())
+                return failure{store_failed("", st.error())};
+            --version_count_[found->id];
+            std::erase_if(vs, [&](auto& e) { return e.version == number; });
+            if (vs.empty()) subjects_.erase(it);
+            return number;
+        }
+        if (auto st = store_->mark_deleted(subject, {number}); !st.ok()) return failure{store_failed("", st.error())};
+        for (auto& e : vs)
+            if (e.version == number) e.deleted = true;
         return number;
-    }
-    if (auto st = store_->mark_deleted(subject, {number}); !st.ok()) return failure{errors::store(st.error().message)};
-    for (auto& e : vs)
-        if (e.version == number) e.deleted = true;
-    return number;
+    });
 }
 
 result_t<compat_level> registry::config(const std::string& subject, bool default_to_global) const {
@@ -87,25 +90,26 @@ result_t<compat_level> registry::config(const std::string& subject, bool default
 }
 
 result_t<compat_level> registry::set_config(const std::string& subject, compat_level level) {
-    auto lock = lock_for_write();
-    if (auto st = store_->put_config(subject, level); !st.ok()) return failure{errors::store(st.error().message)};
-    configs_[subject] = level;
-    return level;
+    return write([&]() -> result_t<compat_level> {
+        if (auto st = store_->put_config(subject, level); !st.ok()) return failure{store_failed("", st.error())};
+        configs_[subject] = level;
+        return level;
+    });
 }
 
 result_t<compat_level> registry::delete_config(const std::string& subject) {
-    auto lock = lock_for_write();
-    auto it = configs_.find(subject);
-    if (it == configs_.end()) {
-        if (subject.empty()) return k_default_compat;
-        if (!subjects_.count(subject)) return failure{errors::subject_not_found(subject)};
-        return failure{errors::subject_compatibility_not_configured(subject)};
-    }
-    compat_level old = it->second;
-    if (auto st = store_->put_config(subject, std::nullopt); !st.ok())
-        return failure{errors::store(st.error().message)};
-    configs_.erase(it);
-    return old;
+    return write([&]() -> result_t<compat_level> {
+        auto it = configs_.find(subject);
+        if (it == configs_.end()) {
+            if (subject.empty()) return k_default_compat;
+            if (!subjects_.count(subject)) return failure{errors::subject_not_found(subject)};
+            return failure{errors::subject_compatibility_not_configured(subject)};
+        }
+        compat_level old = it->second;
+        if (auto st = store_->put_config(subject, std::nullopt); !st.ok()) return failure{store_failed("", st.error())};
+        configs_.erase(it);
+        return old;
+    });
 }
 
 result_t<mode> registry::get_mode(const std::string& subject, bool default_to_global) const {
@@ -117,30 +121,32 @@ result_t<mode> registry::get_mode(const std::string& subject, bool default_to_gl
 }
 
 result_t<mode> registry::set_mode(const std::string& subject, mode m, bool force) {
-    auto lock = lock_for_write();
-    if (m == mode::import_ && !force) {  // importing keeps the ids it is given: only into emptiness
-        bool has = false;
-        for (auto& [s, vs] : subjects_)
-            if ((subject.empty() || s == subject) && !vs.empty()) has = true;
-        if (has) return failure{errors::not_permitted("Cannot import since found existing subjects")};
-    }
-    if (auto st = store_->put_mode(subject, m); !st.ok()) return failure{errors::store(st.error().message)};
-    modes_[subject] = m;
-    return m;
+    return write([&]() -> result_t<mode> {
+        if (m == mode::import_ && !force) {  // importing keeps the ids it is given: only into emptiness
+            bool has = false;
+            for (auto& [s, vs] : subjects_)
+                if ((subject.empty() || s == subject) && !vs.empty()) has = true;
+            if (has) return failure{errors::not_permitted("Cannot import since found existing subjects")};
+        }
+        if (auto st = store_->put_mode(subject, m); !st.ok()) return failure{store_failed("", st.error())};
+        modes_[subject] = m;
+        return m;
+    });
 }
 
 result_t<mode> registry::delete_mode(const std::string& subject) {
-    auto lock = lock_for_write();
-    auto it = modes_.find(subject);
-    if (it == modes_.end()) {
-        if (subject.empty()) return mode::readwrite;
-        if (!subjects_.count(subject)) return failure{errors::subject_not_found(subject)};
-        return failure{errors::subject_mode_not_configured(subject)};
-    }
-    mode old = it->second;
-    if (auto st = store_->put_mode(subject, std::nullopt); !st.ok()) return failure{errors::store(st.error().message)};
-    modes_.erase(it);
-    return old;
+    return write([&]() -> result_t<mode> {
+        auto it = modes_.find(subject);
+        if (it == modes_.end()) {
+            if (subject.empty()) return mode::readwrite;
+            if (!subjects_.count(subject)) return failure{errors::subject_not_found(subject)};
+            return failure{errors::subject_mode_not_configured(subject)};
+        }
+        mode old = it->second;
+        if (auto st = store_->put_mode(subject, std::nullopt); !st.ok()) return failure{store_failed("", st.error())};
+        modes_.erase(it);
+        return old;
+    });
 }
 
 }  // namespace ketch::registry

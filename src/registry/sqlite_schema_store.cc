@@ -2,8 +2,6 @@
 
 #include <sqlite3.h>
 
-#include <nlohmann/json.hpp>
-
 #include "meta/sqlite_db.h"
 
 namespace ketch::registry {
@@ -23,20 +21,6 @@ constexpr const char* k_migrations[] = {
 };
 
 store_error err(sqlite3* db, const char* what) { return {sq::error(db, what).message}; }
-
-std::string refs_to_json(const std::vector<reference>& refs) {
-    auto a = nlohmann::json::array();
-    for (auto& r : refs) a.push_back({{"name", r.name}, {"subject", r.subject}, {"version", r.version}});
-    return a.dump();
-}
-
-std::vector<reference> refs_from_json(const std::string& s) {
-    std::vector<reference> out;
-    auto j = nlohmann::json::parse(s, nullptr, false);
-    if (!j.is_array()) return out;
-    for (auto& r : j) out.push_back({r.value("name", ""), r.value("subject", ""), r.value("version", 0)});
-    return out;
-}
 
 }  // namespace
 

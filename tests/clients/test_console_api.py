@@ -14,7 +14,8 @@ import uuid
 import pytest
 
 from conftest import BrokerProcess, Driver, HELPER, _ketch_binary, _missing, eventually, wait_for
-from registry_util import Rest, stop_broker
+import cluster_matrix
+from registry_util import Rest, registry_cluster, stop_broker
 
 
 def start_console_broker(tmp_dir, *extra):
@@ -28,9 +29,12 @@ def start_console_broker(tmp_dir, *extra):
     return b
 
 
+MATRIX_BROKER = True  # KETCH_TEST_CLUSTER: the fixture's broker is the matrix's cluster, the console its first broker's
+
+
 @pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    b = start_console_broker(tmp_path_factory.mktemp("console-api"))
+def broker(request, tmp_path_factory):
+    b = registry_cluster(request) or start_console_broker(tmp_path_factory.mktemp("console-api"))
     yield b
     stop_broker(b)
 
@@ -84,6 +88,10 @@ def test_healthz_and_cluster(api, broker):
     assert status == 200
     assert c["node_id"] == 1 and c["version"] and c["kafka_version"] == "4.3.1"
     assert c["cluster_id"]
+    # DescribeCluster's brokers: this one, or in cluster mode every live one.
+    nodes = list(range(1, len(getattr(broker, "brokers", [broker])) + 1))
+    assert sorted(b["node_id"] for b in c["brokers"]) == nodes, c["brokers"]
+    assert "%s:%d" % (broker.host, broker.port) in [b["address"] for b in c["brokers"]]
     addrs = [l["address"] for l in c["listeners"]]
     assert "%s:%d" % (broker.host, broker.port) in addrs
     assert c["data_dir"].endswith("data") and c["data_dir_bytes"] > 0
@@ -198,7 +206,7 @@ def test_configs_get_and_incremental_alter(api):
 
 # ------------------------------------------------------------------ messages
 
-def test_records_produced_by_a_client_are_browsable(api, helper):
+def test_records_produced_by_a_client_are_browsable(api, helper, broker):
     t = make_topic(api, partitions=2)
     recs = [{"key": b64("k%d" % i), "value": b64(json.dumps({"n": i})), "headers": [["h", b64("v%d" % i)]],
              "partition": i % 2} for i in range(6)]
@@ -213,11 +221,13 @@ def test_records_produced_by_a_client_are_browsable(api, helper):
     assert [x["headers"] for x in got][0][0]["key"] == "h" and got[0]["headers"][0]["value"]["text"] == "v0"
     assert all(x["type"] == "record" for x in got)
     assert m["next_offsets"] == {"0": 3} and m["high_watermarks"] == {"0": 3}
-    # Each partition's one (active) segment file holds its 3 records.
     status, d = api.get("/api/v1/topics/" + t)
-    assert [(p["segment_count"], [(s["base_offset"], s["next_offset"], s["active"]) for s in p["segments"]])
-            for p in d["partitions"]] == [(1, [(0, 3, True)])] * 2
-    assert all(p["segments"][0]["size_bytes"] == p["size_bytes"] > 0 for p in d["partitions"])
+    if isinstance(broker, cluster_matrix.ClusterBroker):  # the batches are objects in the bucket: no segment files
+        assert [(p["segment_count"], p["segments"]) for p in d["partitions"]] == [(0, [])] * 2
+    else:  # each partition's one (active) segment file holds its 3 records
+        assert [(p["segment_count"], [(s["base_offset"], s["next_offset"], s["active"]) for s in p["segments"]])
+                for p in d["partitions"]] == [(1, [(0, 3, True)])] * 2
+        assert all(p["segments"][0]["size_bytes"] == p["size_bytes"] > 0 for p in d["partitions"])
     # Both partitions, newest first, bounded by limit.
     status, m = api.get("/api/v1/topics/%s/messages?from=newest&limit=2" % t)
     assert status == 200 and len(m["messages"]) == 2
@@ -308,22 +318,32 @@ def test_browse_pages_inside_a_batch(api, helper):
     assert [x["offset"] for x in m["messages"]] == list(range(30, 40))
 
 
-def test_transaction_markers_are_flagged(api, helper):
+def test_transaction_markers_are_flagged(api, helper, broker):
     t = make_topic(api)
     r = helper("txn-produce", {"transactional_id": name("tx"), "transactions": [
         {"commit": True, "records": [{"topic": t, "partition": 0, "key": None, "value": b64("committed")}]},
         {"commit": False, "records": [{"topic": t, "partition": 0, "key": None, "value": b64("aborted")}]}]})
     assert all(x["error"] is None for x in r["transactions"])
-    status, m = api.get("/api/v1/topics/%s/messages" % t)
-    kinds = [(x["type"], x.get("marker"), (x.get("value") or {}).get("text")) for x in m["messages"]]
-    assert kinds == [("record", None, "committed"), ("control", "COMMIT", None),
-                     ("record", None, "aborted"), ("control", "ABORT", None)]
+
+    def browsed():  # the coordinator writes the markers after EndTxn's answer (Kafka's TransactionMarkerChannelManager)
+        status, m = api.get("/api/v1/topics/%s/messages" % t)
+        kinds = [(x["type"], x.get("marker"), (x.get("value") or {}).get("text")) for x in m["messages"]]
+        assert kinds == [("record", None, "committed"), ("control", "COMMIT", None),
+                         ("record", None, "aborted"), ("control", "ABORT", None)]
+        return m
+    m = eventually(browsed)
     assert all(x["transactional"] for x in m["messages"])
     status, m = api.get("/api/v1/topics/%s/messages?isolation=read_committed" % t)
     texts = [(x["type"], (x.get("value") or {}).get("text")) for x in m["messages"]]
     assert ("record", "aborted") not in texts and ("record", "committed") in texts
-    status, tx = api.get("/api/v1/transactions")
-    assert status == 200 and any(x["state"] in ("CompleteAbort", "Empty", "CompleteCommit") for x in tx["transactions"])
+    # ListTransactions answers the ids its broker coordinates (Kafka's Admin asks every broker): in a
+    # cluster, one of the brokers' consoles lists the id.
+    listed = []
+    for url in getattr(broker, "console_urls", [api.url]):
+        status, tx = Rest(url).get("/api/v1/transactions")
+        assert status == 200, tx
+        listed += tx["transactions"]
+    assert any(x["state"] in ("CompleteAbort", "Empty", "CompleteCommit") for x in listed)
 
 
 # ------------------------------------------------------------------ groups

@@ -16,7 +16,7 @@ from confluent_kafka.schema_registry.avro import AvroSerializer  # noqa: E402
 from confluent_kafka.schema_registry.json_schema import JSONSerializer  # noqa: E402
 from confluent_kafka.serialization import MessageField, SerializationContext  # noqa: E402
 
-from registry_util import Rest, start_broker, stop_broker  # noqa: E402
+from registry_util import Rest, start_registry_broker, stop_broker  # noqa: E402
 
 USER = """{"type": "record", "name": "User", "namespace": "ketch.test",
   "fields": [{"name": "name", "type": "string"}, {"name": "age", "type": "int"}]}"""
@@ -24,11 +24,14 @@ ORDER = json.dumps({"type": "object", "properties": {"id": {"type": "integer"}, 
                     "required": ["id"]})
 
 
+MATRIX_BROKER = True  # KETCH_TEST_CLUSTER: the fixture's broker is the matrix's cluster
+
+
 @pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    b = start_broker(tmp_path_factory.mktemp("console-registry"))
-    listeners = json.loads((b.data_dir / "listeners.json").read_text())
-    b.console_url = listeners["console"]
+def broker(request, tmp_path_factory):
+    b = start_registry_broker(request, tmp_path_factory.mktemp("console-registry"))
+    if not hasattr(b, "console_url"):  # a cluster's is its first broker's; the schemas registered through its last
+        b.console_url = json.loads((b.data_dir / "listeners.json").read_text())["console"]
     yield b
     stop_broker(b)
 

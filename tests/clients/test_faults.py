@@ -14,6 +14,7 @@ import uuid
 
 import pytest
 
+import cluster_matrix
 from conftest import BrokerProcess, Driver, HELPER, _ketch_binary, _missing
 from registry_util import Rest, stop_broker
 
@@ -21,8 +22,18 @@ CLIENTS = ["java", "confluent"]
 JSON = "application/json"
 
 
+MATRIX_BROKER = True  # KETCH_TEST_CLUSTER: the fixture's broker is the matrix's cluster, the console its first broker's
+
+
 @pytest.fixture(scope="module")
-def broker(tmp_path_factory):
+def broker(request, tmp_path_factory):
+    cluster = cluster_matrix.module_broker(request, ["--schema-registry=false", "--faults", "--metrics-listen",
+                                                     "127.0.0.1:0", "--console-addr", "127.0.0.1:0"])
+    if cluster is not None:
+        cluster.console_url = cluster_matrix.listener_urls(cluster, "console")[0]
+        cluster.metrics_url = cluster_matrix.listener_urls(cluster, "metrics")[0]
+        yield cluster
+        return
     tmp = tmp_path_factory.mktemp("faults")
     (tmp / "data").mkdir()
     b = BrokerProcess(_ketch_binary(), tmp / "data", tmp,

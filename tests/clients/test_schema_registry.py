@@ -14,7 +14,7 @@ from confluent_kafka.schema_registry import SchemaRegistryClient, Schema  # noqa
 from confluent_kafka.schema_registry.avro import AvroDeserializer, AvroSerializer  # noqa: E402
 from confluent_kafka.serialization import MessageField, SerializationContext  # noqa: E402
 
-from registry_util import Rest, read_registry_url, start_broker, stop_broker  # noqa: E402
+from registry_util import Rest, read_registry_url, start_broker, start_registry_broker, stop_broker  # noqa: E402
 
 USER_V1 = """{"type": "record", "name": "User", "namespace": "ketch.test",
   "fields": [{"name": "name", "type": "string"},
@@ -25,9 +25,12 @@ USER_V2 = USER_V1.replace('{"name": "age", "type": "int"}',
                           '{"name": "age", "type": "long"}, {"name": "email", "type": "string", "default": ""}')
 
 
+MATRIX_BROKER = True  # KETCH_TEST_CLUSTER: the fixture's broker is the matrix's cluster
+
+
 @pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    b = start_broker(tmp_path_factory.mktemp("registry"))
+def broker(request, tmp_path_factory):
+    b = start_registry_broker(request, tmp_path_factory.mktemp("registry"))
     yield b
     stop_broker(b)
 

@@ -12,22 +12,26 @@ import uuid
 
 import pytest
 
-from registry_util import Rest, start_broker, stop_broker
+from registry_util import Rest, start_broker, start_registry_broker, stop_broker
 
 REC = '{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}'
 REC2 = '{"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"b","type":"string","default":""}]}'
 
 
+MATRIX_BROKER = True  # KETCH_TEST_CLUSTER: the fixture's broker is the matrix's cluster
+
+
 @pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    b = start_broker(tmp_path_factory.mktemp("registry-api"))
+def broker(request, tmp_path_factory):
+    b = start_registry_broker(request, tmp_path_factory.mktemp("registry-api"))
     yield b
     stop_broker(b)
 
 
 @pytest.fixture
 def rest(broker):
-    return Rest(broker.registry_url)
+    # A cluster's registries in turn: each call asks the next broker.
+    return Rest(getattr(broker, "registry_urls", None) or broker.registry_url)
 
 
 @pytest.fixture
