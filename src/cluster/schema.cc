@@ -262,6 +262,18 @@ CREATE TABLE ketch_broker_configs (
     PRIMARY KEY (scope, name)
 );
 )sql",
+    // 12: named config resources shared by every broker (shared/
+    // pg_topic_store.h): kind is Kafka's resource type (32 GROUP, 16
+    // CLIENT_METRICS), name the group id or subscription name as bytes.
+    R"sql(
+CREATE TABLE ketch_resource_configs (
+    kind smallint NOT NULL,
+    name bytea NOT NULL,
+    config text NOT NULL,
+    value text NOT NULL,
+    PRIMARY KEY (kind, name, config)
+);
+)sql",
 };
 
 }  // namespace

@@ -92,19 +92,4 @@ result<std::map<std::string, meta::config_map>, meta::store_error> pg_topic_stor
     return out;
 }
 
-status<meta::store_error> pg_topic_store::set_broker_configs(const std::string& scope,
-                                                             const meta::config_map& configs) {
-    return session_.transaction(
-        "broker configs", k_broker_configs_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-            auto r = pg.exec("DELETE FROM ketch_broker_configs WHERE scope = $1", {scope});
-            if (!r.ok()) return failure{r.error()};
-            for (auto& [k, v] : configs) {
-                auto i =
-                    pg.exec("INSERT INTO ketch_broker_configs (scope, name, value) VALUES ($1, $2, $3)", {scope, k, v});
-                if (!i.ok()) return failure{i.error()};
-            }
-            return ok_v;
-        });
-}
-
 }  // namespace ketch::shared
