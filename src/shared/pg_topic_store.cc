@@ -84,12 +84,4 @@ status<meta::store_error> pg_topic_store::set_topic_configs(const uuid& id, cons
     });
 }
 
-result<std::map<std::string, meta::config_map>, meta::store_error> pg_topic_store::load_broker_configs() {
-    auto rows = session_.select("broker configs", "SELECT scope, name, value FROM ketch_broker_configs");
-    if (!rows.ok()) return failure{rows.error()};
-    std::map<std::string, meta::config_map> out;
-    for (size_t i = 0; i < rows->rows.size(); ++i) out[rows->at(i, 0)][rows->at(i, 1)] = rows->at(i, 2);
-    return out;
-}
-
 }  // namespace ketch::shared
