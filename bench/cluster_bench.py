@@ -10,7 +10,11 @@ moto's S3 server on loopback, as tests/cluster/engines.py starts them; default -
     BENCH_FAILOVER_ROUNDS times: seconds from the kill to the first acknowledgement of a record a
     producer with default settings produced after the kill to a partition the killed broker led (p50/p99);
   - cluster mode: object-store PUTs and GETs (counted in moto's request log) and bytes written
-    (ketch_objects) per MiB produced, PUTs per second per broker at the fixed rate.
+    (ketch_objects) per MiB produced, PUTs per second per broker at the fixed rate;
+  - small-object merging (BENCH_SETUPS=merge): three brokers, a trickle at BENCH_LAT_RATE_MIB for
+    BENCH_TRICKLE_SECONDS, the janitor left to merge (--cluster-merge-bytes BENCH_MERGE_BYTES, and 0:
+    off), the brokers restarted (empty caches), everything read back: GETs per MiB consumed, and what
+    merging cost (its PUTs and GETs per MiB merged).
 Prints a table and writes bench/results/cluster-<date>.json. Not a test: numbers vary with the host.
 The cost model built on these numbers is in docs/cluster.md ("what it costs").
 """
@@ -43,12 +47,12 @@ PARTITIONS = 6
 clients = clients_conftest()
 
 
-def start_brokers(work, n, pg=None, s3=None):
+def start_brokers(work, n, pg=None, s3=None, extra=()):
     out = []
     for node in range(1, n + 1):
         run = work / ("node-%d" % node)
         (run / "data").mkdir(parents=True, exist_ok=True)
-        args = ["--schema-registry=false", "--console=false"] + os.environ.get("BENCH_KETCH_ARGS", "").split()
+        args = ["--schema-registry=false", "--console=false", *extra] + os.environ.get("BENCH_KETCH_ARGS", "").split()
         if pg:
             args += ["--node-id", str(node), "--cluster", pg.url(), "--object-store", s3.url()]
             if FLUSH_MS:
@@ -188,6 +192,63 @@ def run_setup(name, brokers_n, cluster):
             s3.proc.kill()
 
 
+TRICKLE_SECONDS = float(os.environ.get("BENCH_TRICKLE_SECONDS", "10"))
+MERGE_BYTES = int(os.environ.get("BENCH_MERGE_BYTES", str(1 << 20)))
+
+
+def trickle(bootstrap, seconds, rate_mib):
+    """1 KiB records at rate_mib for `seconds` (each flush a small object: what merging is for); the count."""
+    p = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True, "acks": "all", "linger.ms": 5})
+    per_tick, start, i = max(1, int(rate_mib * 1024 / 100)), time.monotonic(), 0
+    while time.monotonic() - start < seconds:
+        for _ in range(per_tick):
+            p.produce("bench", value=b"z" * RECORD, partition=i % PARTITIONS)
+            i += 1
+        p.poll(0)
+        time.sleep(max(0.0, start + (i / per_tick) * 0.01 - time.monotonic()))
+    assert p.flush(60) == 0
+    return i
+
+
+def merge_run(merge_bytes):
+    work = Path(tempfile.mkdtemp(prefix="ketch-mbench-"))
+    pg, s3 = engines.Postgres(), engines.MotoS3()
+    os.environ.update(engines.CREDENTIALS)
+    objects = lambda: int(pg.psql("SELECT count(DISTINCT object_key) FROM ketch_batches")[0])  # noqa: E731
+    brokers = start_brokers(work, 3, pg, s3, ["--cluster-merge-bytes", str(merge_bytes), "--retention-check-ms",
+                                              "1000"])
+    try:
+        bootstrap = ",".join(b.bootstrap for b in brokers)
+        wait_all_live(brokers)
+        create_topic(bootstrap)
+        start = store_counts(s3, pg)  # every GET before the consumer's is the merger's (it merges meanwhile too)
+        n = trickle(bootstrap, TRICKLE_SECONDS, LAT_RATE_MIB)
+        mib = n * RECORD / (1 << 20)
+        before, objects_before = store_counts(s3, pg), objects()  # merging may have begun
+        last, stable_since = objects_before, time.monotonic()
+        while time.monotonic() - stable_since < 4 and time.monotonic() - stable_since < 120:
+            time.sleep(0.5)  # the janitor merges every second; settled when the count stops moving
+            now = objects()
+            if now != last:
+                last, stable_since = now, time.monotonic()
+        merged = store_counts(s3, pg)
+        merge_puts = s3.log.read_text(errors="replace").count('"PUT /%s/data/merged-' % s3.bucket)
+        for b in brokers:
+            b.restart()
+        wait_all_live(brokers)
+        consume_mib_s = consume(bootstrap, n)
+        after = store_counts(s3, pg)
+        return {"setup": "merge", "merge_bytes": merge_bytes, "mib": mib, "objects_before": objects_before,
+                "objects_after": last, "merge_puts_per_mib": merge_puts / mib,
+                "merge_gets_per_mib": (merged[1] - start[1]) / mib, "flush_puts_per_mib": (before[0] - start[0]) / mib,
+                "gets_per_mib_consumed": (after[1] - merged[1]) / mib, "consume_mib_s": consume_mib_s}
+    finally:
+        for b in brokers:
+            b.stop()
+        pg.close()
+        s3.proc.kill()
+
+
 FAILOVER_ROUNDS = int(os.environ.get("BENCH_FAILOVER_ROUNDS", "12"))
 
 
@@ -280,6 +341,12 @@ def main():
     chosen = os.environ.get("BENCH_SETUPS", "single,c1,c3,failover").split(",")  # a subset, e.g. BENCH_SETUPS=c1
     rows = [run_setup(*SETUPS[name]) for name in chosen if name in SETUPS]
     fail_over = failover() if "failover" in chosen else None
+    merging = [merge_run(m) for m in (0, MERGE_BYTES)] if "merge" in chosen else []
+    for r in merging:
+        print("merge-bytes %8d: %.1f MiB in %d objects -> %d; merging %.2f PUTs/MiB, %.2f GETs/MiB; consume "
+              "%.2f GETs/MiB, %.1f MiB/s" % (r["merge_bytes"], r["mib"], r["objects_before"], r["objects_after"],
+                                             r["merge_puts_per_mib"], r["merge_gets_per_mib"],
+                                             r["gets_per_mib_consumed"], r["consume_mib_s"]))
     print("%-12s %7s %12s %12s %8s %8s %9s %11s %12s" % ("setup", "brokers", "produce MiB/s", "consume MiB/s",
                                                         "p50 ms", "p99 ms", "PUTs/MiB", "PUT/s/brk", "obj B/MiB"))
     for r in rows:
@@ -295,7 +362,7 @@ def main():
                                 fail_over["rounds"]))
     out = ROOT / "bench" / "results" / ("cluster-%s.json" % time.strftime("%Y-%m-%dT%H%M%SZ", time.gmtime()))
     out.write_text(json.dumps({"mib": MIB, "lat_rate_mib": LAT_RATE_MIB, "lat_seconds": LAT_SECONDS,
-                               "rows": rows, "failover": fail_over, "statistics": statistics.__name__}, indent=2))
+                               "rows": rows, "failover": fail_over, "merging": merging, "statistics": statistics.__name__}, indent=2))
     print("written", out)
 
 

@@ -5,10 +5,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include "app/cluster_secret.h"
+
 namespace ketch::app {
 
 void open_cluster_security(stores& st, const options& opt) {
     if (opt.cluster.empty()) return;
+    check_token_secret(opt.cluster, opt.delegation_token_secret_key);  // the same on every broker, or no start
     st.cluster_acls = std::make_unique<shared::pg_acl_store>(opt.cluster);
     st.cluster_quotas = std::make_unique<shared::pg_quota_store>(opt.cluster);
     st.cluster_tokens = std::make_unique<shared::pg_token_store>(opt.cluster);
@@ -36,6 +39,15 @@ cluster_security_follower::cluster_security_follower(storage_engines& storage, s
     auto reload_tokens = [t = &security.tokens()] {
         if (auto r = t->load(); !r.ok()) spdlog::warn("cluster: reloading delegation tokens: {}", r.error().message);
     };
+    auto reload_tenants = [cat = security.tenant_catalog()] {
+        if (!cat) return;
+        try {
+            cat->load();
+        } catch (const std::exception& e) {
+            spdlog::warn("cluster: reloading tenants: {}", e.what());
+        }
+    };
+    storage.shared->set_on_notice(shared::k_tenants_changed, reload_tenants);
     storage.shared->set_on_notice(shared::k_tokens_changed, reload_tokens);
     storage.shared->set_on_notice(shared::k_credentials_changed, reload_creds);
     storage.shared->set_on_notice(shared::k_quotas_changed, reload_quotas);
@@ -46,12 +58,13 @@ cluster_security_follower::cluster_security_follower(storage_engines& storage, s
     reload_quotas();
     reload_acls();
     reload_tokens();
+    reload_tenants();
 }
 
 cluster_security_follower::~cluster_security_follower() {
     if (!storage_.shared) return;
-    for (const char* payload :
-         {shared::k_credentials_changed, shared::k_quotas_changed, shared::k_acls_changed, shared::k_tokens_changed})
+    for (const char* payload : {shared::k_credentials_changed, shared::k_quotas_changed, shared::k_acls_changed,
+                                shared::k_tokens_changed, shared::k_tenants_changed})
         storage_.shared->set_on_notice(payload, nullptr);
 }
 

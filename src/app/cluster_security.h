@@ -1,7 +1,8 @@
 // Cluster mode's shared security (docs/cluster.md "Security"): ACLs, SCRAM
-// credentials, client quotas and delegation tokens in PostgreSQL
+// credentials, client quotas, delegation tokens and tenants in PostgreSQL
 // (shared/pg_acl_store.h, pg_credential_store.h, pg_quota_store.h,
-// pg_token_store.h), reloaded when another broker's NOTIFY says they
+// pg_token_store.h; tenants: tenant::catalog over a pg_quota_store),
+// reloaded when another broker's NOTIFY says they
 // changed. Nothing on a single node.
 #pragma once
 

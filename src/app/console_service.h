@@ -60,6 +60,7 @@ struct console_inputs {
     // removes its delegation tokens (and, below, its transactional ids).
     security_services* security = nullptr;
     decltype(console::context::purge_transactions) purge_transactions;
+    console::cluster_purge_hooks cluster_purge;  // cluster mode (app/cluster_tenants.h)
 };
 
 // Binds and starts serving; a bind failure or a refused configuration is

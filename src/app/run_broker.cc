@@ -17,6 +17,7 @@
 #include "app/cluster_id.h"
 #include "app/cluster_security.h"
 #include "app/cluster_service.h"
+#include "app/cluster_tenants.h"
 #include "app/console_service.h"
 #include "app/data_dir_lock.h"
 #include "app/fault_service.h"
@@ -215,6 +216,10 @@ int wait_for_signal() {
     return sig;
 }
 
+partition::service_config service_config_of(const options& opt) {
+    return {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms};
+}
+
 // Deleting a tenant removes its transactional ids (console/tenant_purge.cc),
 // waiting up to 30 s for an aborted transaction's markers.
 decltype(console::context::purge_transactions) purge_of(txn_service& txns) {
@@ -234,9 +239,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     auto topics = open_topics(st, opt);
     auto logs = open_logs(opt, faults);
     auto storage = storage_engines::open(opt, *logs, *topics);  // the shared log with --cluster
-    partition::service partitions(
-        *topics, storage.engine(),
-        {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms});
+    partition::service partitions(*topics, storage.engine(), service_config_of(opt));
     txn::producer_ids producer_ids(opt.data_dir);
     storage.attach(*logs, *topics, partitions, producer_ids);  // wake-ups; cluster: topic reloads, producer ids
     auto cluster_offsets = cluster_groups::open_store(opt);    // cluster mode: offsets in PostgreSQL
@@ -270,6 +273,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     broker::dispatcher dispatch(ctx);
     auto kafka = kafka_listeners::from(opt, lis);
     net::server server(kafka.server, dispatch);
+    cluster_tenants tenant_purge(opt, storage, security, dispatch, server.reactor(0), purge_of(txns));
     server.set_ip_rate_check([&security](const std::string& ip) { return security.record_connection(ip); });
     auto endpoints = publish_endpoints(ctx.config, lis, server.listen());
     ctx.config.static_properties = static_broker_properties(opt, endpoints);
@@ -281,11 +285,11 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
                                          faults.registry.get(), &fetch_sessions, security.tenant_catalog());
 
     auto schema_registry = start_schema_registry(opt, st.credentials_in_use(), ctx.authorizer);
-    auto console = start_console(
-        opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(), st.credentials_in_use(), endpoints,
-              schema_registry.url, started, &traffic,
-              [&dispatch](const auto& keep) { return dispatch.client_software(keep); }, schema_registry.decoder(),
-              ctx.telemetry, faults.registry.get(), segments_of(*logs), &security, purge_of(txns)});
+    auto console = start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(),
+                                       st.credentials_in_use(), endpoints, schema_registry.url, started, &traffic,
+                                       [&dispatch](const auto& keep) { return dispatch.client_software(keep); },
+                                       schema_registry.decoder(), ctx.telemetry, faults.registry.get(),
+                                       segments_of(*logs), &security, purge_of(txns), tenant_purge.hooks()});
     write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
                          {metrics.address, schema_registry.url, console.url});
     announce(opt, ms_since(started), endpoints, ctx.config, server.reactor_count(), kafka.self_signed_cert);

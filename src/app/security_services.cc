@@ -11,6 +11,7 @@
 #include "partition/service.h"
 #include "security/sasl_mechanism.h"
 #include "security/scram.h"
+#include "shared/pg_quota_store.h"
 #include "tenant/names.h"
 
 namespace ketch::app {
@@ -128,10 +129,17 @@ void security_services::start_tenancy(const options& opt, const std::set<std::st
     sasl_.check_user = [this](const std::string& user, const std::string& mechanism) {
         return tenants_->check_user(user, mechanism.starts_with("SCRAM-"));
     };
-    auto store = meta::sqlite_quota_store::open_file(opt.data_dir, "tenants.db");
-    if (!store.ok()) throw std::runtime_error("tenants: " + store.error().message);
-    tenant_store_ = std::move(*store);
-    catalog_.emplace(opt.tenant_limits, *tenants_, *tenant_store_, window_of(opt));
+    auto cfg = opt.tenant_limits;
+    if (!opt.cluster.empty()) {  // cluster mode: every broker's, in PostgreSQL (docs/cluster.md "Tenants")
+        tenant_store_ =
+            std::make_unique<shared::pg_quota_store>(opt.cluster, "ketch_tenant_settings", shared::k_tenants_changed);
+        cfg.shared = true;
+    } else {
+        auto store = meta::sqlite_quota_store::open_file(opt.data_dir, "tenants.db");
+        if (!store.ok()) throw std::runtime_error("tenants: " + store.error().message);
+        tenant_store_ = std::move(*store);
+    }
+    catalog_.emplace(cfg, *tenants_, *tenant_store_, window_of(opt));
     catalog_->load();
     spdlog::info("tenancy on: {} user binding(s), super users [{}]", opt.user_tenants.size(), opt.super_users);
 }

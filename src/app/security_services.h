@@ -60,8 +60,8 @@ private:
     security::ip_connection_rate ip_rates_;
     security::delegation_tokens tokens_;
     std::unique_ptr<periodic> token_sweep_;
-    std::optional<tenant::directory> tenants_;                // --tenancy
-    std::unique_ptr<meta::sqlite_quota_store> tenant_store_;  // <data-dir>/tenants.db
+    std::optional<tenant::directory> tenants_;         // --tenancy
+    std::unique_ptr<meta::quota_store> tenant_store_;  // <data-dir>/tenants.db; cluster: ketch_tenant_settings
     std::optional<tenant::catalog> catalog_;
 };
 

@@ -11,6 +11,7 @@
 #include "group/coordinator.h"
 #include "meta/topic_name.h"
 #include "objstore/s3_url.h"
+#include "partition/settings.h"
 #include "shared/pg_topic_store.h"
 
 namespace ketch::app {
@@ -33,10 +34,16 @@ storage_engines storage_engines::open(const options& opt, log::log_manager& logs
         std::chrono::milliseconds(opt.cluster_gc_grace_ms),
         [&topics](const std::string& name) -> std::optional<cluster::retention_limits> {
             auto t = topics.find(name);
-            if (!t || !t->settings.cleanup_delete) return std::nullopt;  // compaction: not offered in cluster mode
+            if (!t || !t->settings.cleanup_delete) return std::nullopt;  // compacted-only: compaction_of's
             return cluster::retention_limits{t->settings.retention_ms, t->settings.retention_bytes};
         },
-        static_cast<uint64_t>(opt.cluster_merge_bytes), opt.node_id});
+        static_cast<uint64_t>(opt.cluster_merge_bytes), opt.node_id,
+        [&topics](const std::string& name) -> std::optional<log::compaction_config> {
+            auto t = topics.find(name);
+            if (!t || !t->settings.cleanup_compact) return std::nullopt;
+            return partition::to_compaction_config(t->settings);
+        },
+        std::chrono::milliseconds(opt.log_cleaner_backoff_ms), opt.producer_id_expiration_ms});
     cfg.node_id = opt.node_id;
     cfg.flush_interval = std::chrono::milliseconds(opt.cluster_flush_ms);
     cfg.flush_bytes = static_cast<uint64_t>(opt.cluster_flush_bytes);

@@ -19,10 +19,14 @@ result<retention_outcome, pg_error> advance(pg_connection& c, const partition_ke
                         with(key(tp), {str(out.log_start_offset)}));
         if (!u.ok()) return failure{u.error()};
     }
-    auto d = c.exec("DELETE FROM ketch_batches WHERE topic_id = $1 AND partition = $2 AND last_offset < $3",
-                    with(key(tp), {str(out.log_start_offset)}));
+    // Their objects noted for the garbage collector (ketch_gc_candidates), in this transaction.
+    auto d = c.exec(
+        "WITH gone AS (DELETE FROM ketch_batches WHERE topic_id = $1 AND partition = $2 AND last_offset < $3 "
+        "RETURNING object_key), noted AS (INSERT INTO ketch_gc_candidates (object_key) SELECT DISTINCT object_key "
+        "FROM gone) SELECT count(*) FROM gone",
+        with(key(tp), {str(out.log_start_offset)}));
     if (!d.ok()) return failure{d.error()};
-    out.batches_dropped = d->affected;
+    out.batches_dropped = std::stoll(d->at(0, 0));
     // Aborted ranges wholly below the log start can no longer be fetched.
     auto a = c.exec("DELETE FROM ketch_aborted_txns WHERE topic_id = $1 AND partition = $2 AND last_offset < $3",
                     with(key(tp), {str(out.log_start_offset)}));
@@ -106,6 +110,20 @@ result<retention_outcome, pg_error> apply_retention(pg_connection& c, const part
         }
         return advance(c, tp, start, std::min(target, hwm));
     });
+}
+
+result<int64_t, pg_error> expire_producers(pg_connection& c, int64_t expiration_ms) {
+    // The commit that writes a producer's rows writes all of them again (the
+    // partition's row locked), so the newest committed_at is its last commit.
+    auto d = c.exec(
+        "DELETE FROM ketch_producer_batches b USING (SELECT topic_id, partition, producer_id FROM "
+        "ketch_producer_batches GROUP BY topic_id, partition, producer_id HAVING max(committed_at) < now() - "
+        "$1::bigint * interval '1 millisecond') e WHERE b.topic_id = e.topic_id AND b.partition = e.partition AND "
+        "b.producer_id = e.producer_id AND NOT EXISTS (SELECT 1 FROM ketch_txn_open o WHERE o.topic_id = "
+        "b.topic_id AND o.partition = b.partition AND o.producer_id = b.producer_id)",
+        {str(expiration_ms)});
+    if (!d.ok()) return failure{d.error()};
+    return d->affected;
 }
 
 }  // namespace ketch::cluster

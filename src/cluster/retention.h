@@ -51,4 +51,16 @@ result<retention_outcome, pg_error> move_log_start(pg_connection& c, const parti
 result<retention_outcome, pg_error> apply_retention(pg_connection& c, const partition_key& tp,
                                                     const retention_limits& limits, int64_t now_ms);
 
+// Idempotent producers' rows (ketch_producer_batches, at most the last 5
+// batches per producer and partition) are not dropped with the batches
+// retention or DeleteRecords removes: as Kafka's
+// ProducerStateManager.onLogStartOffsetIncremented keeps its producers, a
+// producer whose batches are all gone keeps its sequences, so a retry of a
+// removed batch is still answered as a duplicate and its next batch is in
+// sequence. They go as Kafka's removeExpiredProducers removes a producer:
+// no batch of it committed to the partition for `expiration_ms`
+// (producer.id.expiration.ms; the commit time, PostgreSQL's clock) and no
+// transaction of it open there. Returns the rows deleted.
+result<int64_t, pg_error> expire_producers(pg_connection& c, int64_t expiration_ms);
+
 }  // namespace ketch::cluster

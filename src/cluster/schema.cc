@@ -262,7 +262,42 @@ CREATE TABLE ketch_broker_configs (
     PRIMARY KEY (scope, name)
 );
 )sql",
-    // 12: named config resources shared by every broker (shared/
+    // 12: compaction of the shared log (shared/compactor.h): each
+    // partition's cleaner checkpoint, the first offset not compacted yet
+    // (Kafka's cleaner-offset-checkpoint). Self-contained: one column.
+    R"sql(
+ALTER TABLE ketch_partitions ADD COLUMN first_dirty_offset bigint NOT NULL DEFAULT 0;
+)sql",
+    // 13: incremental garbage collection (shared/janitor.h): every statement
+    // that drops or moves index rows notes their objects here, in its own
+    // transaction; the janitor checks only those for remaining rows. Seeded
+    // with every live object once. Self-contained: one table.
+    R"sql(
+CREATE TABLE ketch_gc_candidates (
+    object_key text NOT NULL
+);
+INSERT INTO ketch_gc_candidates (object_key) SELECT object_key FROM ketch_objects WHERE dead_since IS NULL;
+)sql",
+    // 14: tenants shared by every broker (tenant::catalog over
+    // shared::pg_quota_store: the entity as bytes, a key, a value), and the
+    // verifier of the delegation token secret (app/cluster_secret.h: an
+    // HMAC of a fixed text under the key, never the key) that every broker
+    // must match; when a producer's rows were last written, so that they
+    // expire as Kafka's producers do (cluster/retention.h expire_producers).
+    R"sql(
+CREATE TABLE ketch_tenant_settings (
+    entity bytea NOT NULL,
+    key text NOT NULL,
+    value double precision NOT NULL,
+    PRIMARY KEY (entity, key)
+);
+CREATE TABLE ketch_secret_verifiers (
+    name text PRIMARY KEY,
+    verifier bytea NOT NULL
+);
+ALTER TABLE ketch_producer_batches ADD COLUMN committed_at timestamptz NOT NULL DEFAULT now();
+)sql",
+    // 15: named config resources shared by every broker (shared/
     // pg_topic_store.h): kind is Kafka's resource type (32 GROUP, 16
     // CLIENT_METRICS), name the group id or subscription name as bytes.
     R"sql(

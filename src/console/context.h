@@ -42,6 +42,22 @@ struct txn_purge {
     int64_t removed = 0, aborted = 0, left = 0;
 };
 
+// Cluster mode: a tenant's groups and transactional ids in PostgreSQL (each
+// held by the broker that coordinates it).
+struct tenant_leftovers {
+    int64_t groups = 0, transactional_ids = 0;
+};
+
+// Cluster mode's part of a tenant's deletion (app/cluster_tenants.h).
+struct cluster_purge_hooks {
+    // Every other broker closes the tenant's connections and removes the
+    // transactional ids and groups of it that it coordinates; what PostgreSQL
+    // holds of the tenant before.
+    std::function<tenant_leftovers(const std::string& tenant)> announce;
+    // Waits (bounded) until PostgreSQL holds none of them; what is left.
+    std::function<tenant_leftovers(const std::string& tenant)> settle;
+};
+
 struct context {
     kafka_client* kafka = nullptr;
     std::string version = "0.1.0";
@@ -74,6 +90,8 @@ struct context {
     // transactional ids (unset: none).
     security::delegation_tokens* tokens = nullptr;
     std::function<txn_purge(const std::function<bool(const std::string& transactional_id)>& owned)> purge_transactions;
+    // Cluster mode: the other brokers' part (unset on a single node).
+    cluster_purge_hooks cluster_purge;
     // Limits of the message browser.
     size_t browse_max_bytes = 4 * 1024 * 1024;
     int browse_max_records = 500;

@@ -1,5 +1,6 @@
 #include "console/tenant_purge.h"
 
+#include <algorithm>
 #include <map>
 
 #include "console/kafka_facts.h"
@@ -126,23 +127,28 @@ int64_t delete_acls(const context& ctx, const std::string& who, const std::strin
     return n;
 }
 
+// A user may be named once per AlterUserScramCredentials request (Kafka
+// answers DUPLICATE_RESOURCE to every change of a user named twice:
+// ScramControlManager.alterCredentials), so a user with both SCRAM
+// mechanisms loses them in two requests: round i deletes every user's i-th.
 int64_t delete_users(const context& ctx, const std::string& who, const std::string& t) {
     kafka::describe_user_scram_credentials_request d;
     d.users.reset();
     auto users = ctx.kafka->call<kafka::describe_user_scram_credentials_request,
                                  kafka::describe_user_scram_credentials_response>(d, who);
-    kafka::alter_user_scram_credentials_request q;
+    std::vector<kafka::alter_user_scram_credentials_request> rounds;
     int64_t n = 0;
     for (auto& u : users.results) {
         if (!users_tenant(ctx, u.user, t)) continue;
         ++n;
-        for (auto& c : u.credential_infos) {
-            auto& del = q.deletions.emplace_back();
+        for (size_t i = 0; i < u.credential_infos.size(); ++i) {
+            if (rounds.size() <= i) rounds.emplace_back();
+            auto& del = rounds[i].deletions.emplace_back();
             del.name = u.user;
-            del.mechanism = c.mechanism;
+            del.mechanism = u.credential_infos[i].mechanism;
         }
     }
-    if (!q.deletions.empty())
+    for (auto& q : rounds)
         ctx.kafka->call<kafka::alter_user_scram_credentials_request, kafka::alter_user_scram_credentials_response>(q,
                                                                                                                    who);
     return n;
@@ -195,32 +201,47 @@ int64_t delete_tokens(const context& ctx, const std::string& t) {
 
 }  // namespace
 
+nlohmann::json purge_coordinated(const context& ctx, const std::string& who, const std::string& t) {
+    txn_purge txns;
+    if (ctx.purge_transactions) txns = ctx.purge_transactions([&](const std::string& id) { return owned(t, id); });
+    auto [groups, groups_left] = delete_groups(ctx, who, t);
+    return {{"groups", groups},
+            {"groups_left", groups_left},
+            {"transactional_ids", txns.removed},
+            {"transactions_aborted", txns.aborted},
+            {"transactional_ids_left", txns.left}};
+}
+
 nlohmann::json purge_tenant(const context& ctx, const std::string& who, const std::string& t) {
     // Its connections close at their next request (broker/tenant_scoping.cc),
     // those logged in with a token too, and its own users' credentials go
     // first, so that they do not come back; then its transactions end before
-    // its groups (their live members removed) and topics go.
+    // its groups (their live members removed) and topics go. In cluster mode
+    // every other broker does the same for the connections, transactional ids
+    // and groups it holds, and the topics go once PostgreSQL holds none.
     auto& usage = ctx.tenants->usage_of(t);
     usage.deletions.fetch_add(1, std::memory_order_acq_rel);
     const int64_t tokens = delete_tokens(ctx, t);
     const int64_t users = delete_users(ctx, who, t);
-    txn_purge txns;
-    if (ctx.purge_transactions) txns = ctx.purge_transactions([&](const std::string& id) { return owned(t, id); });
-    auto [groups, groups_left] = delete_groups(ctx, who, t);
-    const int64_t topics = delete_topics(ctx, who, t);
-    const int64_t acls = delete_acls(ctx, who, t);
-    const int64_t quotas = delete_quotas(ctx, who, t);
+    const bool cluster = ctx.cluster_purge.announce && ctx.cluster_purge.settle;
+    tenant_leftovers before;
+    if (cluster) before = ctx.cluster_purge.announce(t);
+    nlohmann::json out = purge_coordinated(ctx, who, t);
+    if (cluster) {
+        auto left = ctx.cluster_purge.settle(t);
+        out["groups"] = std::max<int64_t>(before.groups - left.groups, out["groups"].get<int64_t>());
+        out["groups_left"] = left.groups;
+        out["transactional_ids"] = std::max<int64_t>(before.transactional_ids - left.transactional_ids,
+                                                     out["transactional_ids"].get<int64_t>());
+        out["transactional_ids_left"] = left.transactional_ids;
+    }
+    out["topics"] = delete_topics(ctx, who, t);
+    out["acls"] = delete_acls(ctx, who, t);
+    out["client_quotas"] = delete_quotas(ctx, who, t);
+    out["users"] = users;
+    out["delegation_tokens"] = tokens;
     usage.deletions.fetch_add(1, std::memory_order_acq_rel);  // and those made meanwhile
-    return {{"topics", topics},
-            {"groups", groups},
-            {"groups_left", groups_left},
-            {"acls", acls},
-            {"users", users},
-            {"client_quotas", quotas},
-            {"delegation_tokens", tokens},
-            {"transactional_ids", txns.removed},
-            {"transactions_aborted", txns.aborted},
-            {"transactional_ids_left", txns.left}};
+    return out;
 }
 
 nlohmann::json tenant_footprint(const context& ctx, const std::string& who, const std::string& t) {

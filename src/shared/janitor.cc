@@ -45,17 +45,29 @@ result<gc_result, std::string> collect_garbage(objstore::s3_client& s3, cluster:
                                                std::chrono::milliseconds grace) {
     gc_result out;
     for (const char* table : k_partition_tables) {
-        auto d = pg.exec(std::string("DELETE FROM ") + table +
-                         " x WHERE NOT EXISTS (SELECT 1 FROM ketch_topics t WHERE t.topic_id = x.topic_id)");
+        const bool batches = table == std::string("ketch_batches");
+        // The index rows' objects noted for the marking below (ketch_gc_candidates).
+        const std::string del = std::string("DELETE FROM ") + table +
+                                " x WHERE NOT EXISTS (SELECT 1 FROM ketch_topics t WHERE t.topic_id = x.topic_id)";
+        auto d = pg.exec(batches ? "WITH gone AS (" + del +
+                                       " RETURNING object_key), noted AS (INSERT INTO ketch_gc_candidates "
+                                       "(object_key) SELECT DISTINCT object_key FROM gone) SELECT count(*) FROM gone"
+                                 : del);
         if (!d.ok())
             return failure{std::string("dropping deleted topics' rows of ") + table + ": " + d.error().message};
-        if (table == std::string("ketch_batches")) out.topic_rows_dropped = d->affected;
+        if (batches) out.topic_rows_dropped = std::stoll(d->at(0, 0));
     }
-    // One statement, one snapshot: a commit's object row and its index rows
-    // appear together, so an object seen here without rows has none for good.
+    // Incremental: only the objects noted since the last pass (each statement
+    // that drops or moves index rows notes their objects in its transaction).
+    // One statement, one snapshot: the notes it takes are those of committed
+    // transactions, whose rows are gone in the same snapshot; a note of a
+    // transaction still running is not visible, so it stays for the next pass.
+    // A commit's object row and its index rows appear together, so an object
+    // seen here without rows has none for good.
     auto marked = pg.exec(
-        "UPDATE ketch_objects o SET dead_since = now() WHERE NOT o.swept AND o.dead_since IS NULL AND "
-        "NOT EXISTS (SELECT 1 FROM ketch_batches b WHERE b.object_key = o.object_key)");
+        "WITH noted AS (DELETE FROM ketch_gc_candidates RETURNING object_key) UPDATE ketch_objects o SET "
+        "dead_since = now() WHERE o.object_key IN (SELECT object_key FROM noted) AND NOT o.swept AND "
+        "o.dead_since IS NULL AND NOT EXISTS (SELECT 1 FROM ketch_batches b WHERE b.object_key = o.object_key)");
     if (!marked.ok()) return failure{"marking dead objects: " + marked.error().message};
     out.marked_dead = marked->affected;
     auto due = pg.exec(
@@ -77,16 +89,31 @@ result<gc_result, std::string> collect_garbage(objstore::s3_client& s3, cluster:
 janitor::janitor(janitor_config cfg)
     : cfg_(std::move(cfg)),
       s3_(cfg_.where, cfg_.who),
-      job_("janitor", cfg_.pg_url, k_janitor_lock, cfg_.interval, [this](cluster::pg_connection& pg) { pass(pg); }) {}
+      job_("janitor", cfg_.pg_url, k_janitor_lock, tick(), [this](cluster::pg_connection& pg) { pass(pg); }) {}
+
+std::chrono::milliseconds janitor::tick() const {
+    return cfg_.compaction_of ? std::min(cfg_.interval, cfg_.compact_interval) : cfg_.interval;
+}
 
 void janitor::pass(cluster::pg_connection& pg) {
     const int64_t now_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count();
+    const auto now = std::chrono::steady_clock::now();
+    if (cfg_.compaction_of && now - last_compaction_ >= cfg_.compact_interval) {
+        last_compaction_ = now;
+        compact(pg, now_ms);
+    }
+    if (now - last_upkeep_ < cfg_.interval) return;
+    last_upkeep_ = now;
     if (cfg_.limits_of) {
         auto r = apply_retention_all(pg, cfg_.limits_of, now_ms);
         if (!r.ok()) spdlog::warn("cluster: janitor: {}", r.error());
     }
+    if (auto e = cluster::expire_producers(pg, cfg_.producer_id_expiration_ms); !e.ok())
+        spdlog::warn("cluster: janitor: expiring producers: {}", e.error().message);
+    else if (*e)
+        spdlog::info("cluster: {} row(s) of idempotent producers expired", *e);
     if (cfg_.merge_bytes) merge(pg);
     auto g = collect_garbage(s3_, pg, cfg_.grace);
     if (!g.ok()) return spdlog::warn("cluster: janitor: {}", g.error());
@@ -105,6 +132,15 @@ void janitor::merge(cluster::pg_connection& pg) {
     if (m->objects_written)
         spdlog::info("cluster: merged {} batch(es) of small objects into {} object(s)", m->batches_moved,
                      m->objects_written);
+}
+
+void janitor::compact(cluster::pg_connection& pg, int64_t now_ms) {
+    // Keys unique to this pass: data/compacted-<node>-<random>-<sequence>.
+    const std::string prefix =
+        "data/compacted-" + std::to_string(cfg_.node_id) + "-" + uuid::random().to_base64() + "-";
+    size_t n = 0;
+    auto c = compact_all(s3_, pg, cfg_.compaction_of, now_ms, [&] { return prefix + std::to_string(n++); });
+    if (!c.ok()) spdlog::warn("cluster: janitor: compaction: {}", c.error());
 }
 
 }  // namespace ketch::shared

@@ -6,9 +6,16 @@
 //   gets cluster::apply_retention (its log start moves by metadata, the
 //   index rows below it go);
 // - small-object merging (shared/merger.h), with --cluster-merge-bytes;
+// - compaction (shared/compactor.h) of every partition of a topic whose
+//   cleanup.policy has compact, every `compact_interval`
+//   (--log-cleaner-backoff-ms);
+// - idempotent producers' rows expire (cluster::expire_producers), not
+//   with their batches;
 // - the rows of deleted topics go (their batches, offsets, producers' and
 //   transactions' rows);
-// - garbage collection: an object no index row references any more is
+// - garbage collection: an object no index row references any more (checked
+//   only for the objects noted in ketch_gc_candidates by the statements that
+//   dropped or moved rows since the last pass) is
 //   marked dead (ketch_objects.dead_since, PostgreSQL's clock), and deleted
 //   from the object store — then its row — only once `grace` has passed
 //   since. Nothing makes a dead object referenced again (only a commit adds
@@ -26,6 +33,7 @@
 #include "cluster/pg.h"
 #include "cluster/retention.h"
 #include "objstore/s3_client.h"
+#include "shared/compactor.h"
 #include "shared/exclusive_job.h"
 
 namespace ketch::shared {
@@ -60,8 +68,11 @@ struct janitor_config {
     std::chrono::milliseconds interval{300000};  // --retention-check-ms (log.retention.check.interval.ms)
     std::chrono::milliseconds grace{600000};     // --cluster-gc-grace-ms
     limits_of_topic limits_of;
-    uint64_t merge_bytes = 0;  // --cluster-merge-bytes: objects smaller are merged (0: never)
-    int32_t node_id = 0;       // in merged objects' keys
+    uint64_t merge_bytes = 0;                           // --cluster-merge-bytes: objects smaller are merged (0: never)
+    int32_t node_id = 0;                                // in merged and compacted objects' keys
+    compaction_of_topic compaction_of;                  // unset: no compaction
+    std::chrono::milliseconds compact_interval{15000};  // --log-cleaner-backoff-ms (log.cleaner.backoff.ms)
+    int64_t producer_id_expiration_ms = 86'400'000;     // --producer-id-expiration-ms (producer.id.expiration.ms)
 };
 
 class janitor {
@@ -71,8 +82,12 @@ public:
 private:
     void pass(cluster::pg_connection& pg);
     void merge(cluster::pg_connection& pg);
+    void compact(cluster::pg_connection& pg, int64_t now_ms);
+    // The job runs at the shorter of the two intervals; each part when it is due.
+    std::chrono::milliseconds tick() const;
 
     const janitor_config cfg_;
+    std::chrono::steady_clock::time_point last_upkeep_{}, last_compaction_{};  // the job's thread only
     objstore::s3_client s3_;
     exclusive_job job_;  // last: stopped first
 };

@@ -60,14 +60,16 @@ result<int64_t, std::string> swap(cluster::pg_connection& pg, const std::string&
                        {key, std::to_string(size)});
     if (!obj.ok()) return fail("recording " + key, obj.error());
     // Only rows still as read: retention or DeleteRecords may have removed some meanwhile.
+    // The objects they leave noted for the garbage collector (ketch_gc_candidates).
     auto moved = pg.exec(
-        "UPDATE ketch_batches b SET object_key = $3, byte_offset = u.n FROM unnest($4::bigint[], $5::text[], "
-        "$6::bigint[], $7::bigint[]) AS u(base, k, o, n) WHERE b.topic_id = $1 AND b.partition = $2 AND "
-        "b.base_offset = u.base AND b.object_key = u.k AND b.byte_offset = u.o",
+        "WITH moved AS (UPDATE ketch_batches b SET object_key = $3, byte_offset = u.n FROM unnest($4::bigint[], "
+        "$5::text[], $6::bigint[], $7::bigint[]) AS u(base, k, o, n) WHERE b.topic_id = $1 AND b.partition = $2 "
+        "AND b.base_offset = u.base AND b.object_key = u.k AND b.byte_offset = u.o RETURNING u.k), noted AS "
+        "(INSERT INTO ketch_gc_candidates (object_key) SELECT DISTINCT k FROM moved) SELECT count(*) FROM moved",
         {topic_id, partition, key, array_of(base), array_of(old_key), array_of(old_off), array_of(new_off)});
     if (!moved.ok()) return fail("moving the index rows", moved.error());
     if (auto s = pg.run("COMMIT"); !s.ok()) return failure{"COMMIT: " + s.error().message};
-    return moved->affected;
+    return std::stoll(moved->at(0, 0));
 }
 
 }  // namespace

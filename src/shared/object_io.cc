@@ -46,14 +46,11 @@ result<std::vector<cluster::batch_outcome>, std::string> write_flush(objstore::s
     return std::move(*committed);
 }
 
-result<bytes, std::string> read_batches(objstore::s3_client& s3, cluster::pg_connection& pg,
-                                        const cluster::partition_key& tp, int64_t offset, uint64_t max_bytes,
-                                        int32_t leader_epoch) {
-    auto found = cluster::find_batches(pg, tp, offset, max_bytes);
-    if (!found.ok()) return failure{"index: " + found.error().message};
+result<bytes, std::string> fetch_indexed(objstore::s3_client& s3, const std::vector<cluster::indexed_batch>& found,
+                                         int32_t leader_epoch) {
     // Each object's span of wanted bytes, fetched once.
     std::map<std::string, std::pair<uint64_t, uint64_t>> spans;
-    for (auto& b : *found) {
+    for (auto& b : found) {
         auto [it, fresh] = spans.try_emplace(b.object_key, b.byte_offset, b.byte_offset + b.byte_length);
         if (!fresh) {
             it->second.first = std::min(it->second.first, b.byte_offset);
@@ -68,7 +65,7 @@ result<bytes, std::string> read_batches(objstore::s3_client& s3, cluster::pg_con
         fetched[key] = std::move(*got);
     }
     bytes out;
-    for (auto& b : *found) {
+    for (auto& b : found) {
         const std::string& body = fetched[b.object_key];
         size_t at = out.size();
         auto* from = reinterpret_cast<const uint8_t*>(body.data()) + (b.byte_offset - spans[b.object_key].first);
@@ -77,6 +74,14 @@ result<bytes, std::string> read_batches(objstore::s3_client& s3, cluster::pg_con
         record::set_partition_leader_epoch(out.data() + at, leader_epoch);
     }
     return out;
+}
+
+result<bytes, std::string> read_batches(objstore::s3_client& s3, cluster::pg_connection& pg,
+                                        const cluster::partition_key& tp, int64_t offset, uint64_t max_bytes,
+                                        int32_t leader_epoch) {
+    auto found = cluster::find_batches(pg, tp, offset, max_bytes);
+    if (!found.ok()) return failure{"index: " + found.error().message};
+    return fetch_indexed(s3, *found, leader_epoch);
 }
 
 }  // namespace ketch::shared

@@ -40,6 +40,11 @@ result<std::vector<cluster::batch_outcome>, std::string> write_flush(objstore::s
                                                                      const std::string& object_key,
                                                                      const std::vector<pending_batch>& batches);
 
+// The batches `found` names (index rows), one ranged GET per object, one
+// after another with their real offsets and `leader_epoch` in their headers.
+result<bytes, std::string> fetch_indexed(objstore::s3_client& s3, const std::vector<cluster::indexed_batch>& found,
+                                         int32_t leader_epoch = 0);
+
 // The batches from the one holding `offset`, up to about max_bytes, with
 // their real offsets and `leader_epoch` in their headers.
 result<bytes, std::string> read_batches(objstore::s3_client& s3, cluster::pg_connection& pg,

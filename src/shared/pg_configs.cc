@@ -1,6 +1,6 @@
 // Dynamic broker configs and named config resources (GROUP, CLIENT_METRICS)
 // in PostgreSQL (pg_topic_store.h): ketch_broker_configs (migration 11) and
-// ketch_resource_configs (migration 12), each change one transaction ending
+// ketch_resource_configs (migration 15), each change one transaction ending
 // with its NOTIFY. A read-modify-write (update_*) holds a transaction-scoped
 // advisory lock of the set it changes, so concurrent changes of one set
 // through two brokers are applied one after the other (Kafka's controller

@@ -41,33 +41,31 @@ std::optional<meta::quota_entity_parts> decode_quota_entity(const std::string& b
 }
 
 result<std::vector<meta::quota_value>, meta::store_error> pg_quota_store::load() {
-    auto rows = session_.select("quotas", "SELECT encode(entity, 'hex'), key, value FROM ketch_client_quotas");
+    auto rows = session_.select(notice_, "SELECT encode(entity, 'hex'), key, value FROM " + table_);
     if (!rows.ok()) return failure{rows.error()};
     std::vector<meta::quota_value> out;
     for (size_t i = 0; i < rows->rows.size(); ++i) {
         auto e = decode_quota_entity(from_hex(rows->at(i, 0)));
-        if (!e) return failure{meta::store_error{"ketch_client_quotas: a malformed entity"}};
+        if (!e) return failure{meta::store_error{table_ + ": a malformed entity"}};
         out.push_back({std::move(*e), rows->at(i, 1), std::stod(rows->at(i, 2))});
     }
     return out;
 }
 
 status<meta::store_error> pg_quota_store::apply(const std::vector<meta::quota_change>& changes) {
-    return session_.transaction(
-        "quotas", k_quotas_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-            for (auto& ch : changes) {
-                const std::string entity = to_bytea_hex(encode_quota_entity(ch.entity));
-                auto r = ch.value
-                             ? pg.exec(
-                                   "INSERT INTO ketch_client_quotas (entity, key, value) VALUES ($1::bytea, $2, $3) "
-                                   "ON CONFLICT (entity, key) DO UPDATE SET value = EXCLUDED.value",
-                                   {entity, ch.key, exact(*ch.value)})
-                             : pg.exec("DELETE FROM ketch_client_quotas WHERE entity = $1::bytea AND key = $2",
-                                       {entity, ch.key});
-                if (!r.ok()) return failure{r.error()};
-            }
-            return ok_v;
-        });
+    return session_.transaction(notice_, notice_, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        for (auto& ch : changes) {
+            const std::string entity = to_bytea_hex(encode_quota_entity(ch.entity));
+            auto r = ch.value ? pg.exec("INSERT INTO " + table_ +
+                                            " (entity, key, value) VALUES ($1::bytea, $2, $3) "
+                                            "ON CONFLICT (entity, key) DO UPDATE SET value = EXCLUDED.value",
+                                        {entity, ch.key, exact(*ch.value)})
+                              : pg.exec("DELETE FROM " + table_ + " WHERE entity = $1::bytea AND key = $2",
+                                        {entity, ch.key});
+            if (!r.ok()) return failure{r.error()};
+        }
+        return ok_v;
+    });
 }
 
 }  // namespace ketch::shared

@@ -15,16 +15,27 @@ namespace ketch::shared {
 
 // The payload of the NOTIFY a quota change sends on ketch_commit.
 inline constexpr const char* k_quotas_changed = "quotas";
+// The same for the tenants' settings (tenant::catalog's entities and keys,
+// in ketch_tenant_settings: docs/cluster.md "Tenants").
+inline constexpr const char* k_tenants_changed = "tenants";
 
 class pg_quota_store final : public meta::quota_store {
 public:
-    explicit pg_quota_store(std::string url) : session_(std::move(url), "quotas") {}
+    // The client quotas (ketch_client_quotas, NOTIFY "quotas").
+    explicit pg_quota_store(std::string url)
+        : pg_quota_store(std::move(url), "ketch_client_quotas", k_quotas_changed) {}
+    // The same rows in another table of the same shape (entity bytea, key
+    // text, value double precision), announced by `notice`.
+    pg_quota_store(std::string url, const char* table, const char* notice)
+        : session_(std::move(url), notice), table_(table), notice_(notice) {}
 
     result<std::vector<meta::quota_value>, meta::store_error> load() override;
     status<meta::store_error> apply(const std::vector<meta::quota_change>& changes) override;
 
 private:
     pg_session session_;
+    const std::string table_;
+    const char* notice_;
 };
 
 // An entity as bytes (the table's key): per part, the type and the name

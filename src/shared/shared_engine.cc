@@ -93,6 +93,11 @@ void shared_engine::set_on_notice(const std::string& payload, std::function<void
     on_notice_[payload] = std::move(fn);
 }
 
+void shared_engine::set_on_notice_prefix(const std::string& prefix, std::function<void(const std::string&)> fn) {
+    std::lock_guard l(notice_mu_);
+    on_notice_prefix_[prefix] = std::move(fn);
+}
+
 void shared_engine::set_on_txn_end(std::function<void(int64_t, bool)> fn) {
     std::lock_guard l(parts_mu_);
     on_txn_end_ = std::move(fn);
@@ -215,6 +220,11 @@ bool shared_engine::on_notice(const std::string& payload) {
     for (auto& [p, fn] : on_notice_)
         if (fn && (again || p == payload)) {
             fn();
+            handled = true;
+        }
+    for (auto& [p, fn] : on_notice_prefix_)
+        if (fn && payload.starts_with(p)) {
+            fn(payload.substr(p.size()));
             handled = true;
         }
     return handled;

@@ -102,6 +102,9 @@ public:
     // connection (what was sent meanwhile is lost). Waits for a call in
     // progress: once set to null, the old callback is not running.
     void set_on_notice(const std::string& payload, std::function<void()> fn);
+    // The same for every payload starting with `prefix` (given the payload,
+    // without the prefix); not called when the listener LISTENs again.
+    void set_on_notice_prefix(const std::string& prefix, std::function<void(const std::string& rest)> fn);
     // True once the commit listener LISTENs (what is committed later is heard).
     bool listening(std::chrono::milliseconds timeout) { return listener_->wait_listening(timeout); }
     // A transaction's coordinator ended it (pg_txn_store::complete_offsets's NOTIFY).
@@ -177,6 +180,7 @@ private:
     std::function<void(int64_t, bool)> on_txn_end_;                                             // parts_mu_
     std::mutex notice_mu_;                                    // held while a notice's callback runs
     std::map<std::string, std::function<void()>> on_notice_;  // notice_mu_
+    std::map<std::string, std::function<void(const std::string&)>> on_notice_prefix_;  // notice_mu_
 
     std::mutex mu_;  // the buffer
     std::condition_variable cv_;

@@ -22,35 +22,74 @@ constexpr std::string_view k_rate_keys[] = {"producer_byte_rate", "consumer_byte
 }  // namespace
 
 catalog::catalog(catalog_config cfg, directory& dir, meta::quota_store& store, security::quota_window window)
-    : dir_(dir),
+    : cfg_(cfg),
+      dir_(dir),
       store_(store),
       defaults_(std::move(cfg.defaults)),
       tenants_(std::move(cfg.tenants)),
       rate_settings_(rate_store_),
       rates_(rate_settings_, window) {}
 
-void catalog::load() {
+// Cluster mode: ketch.toml's tenants that the shared store does not hold are
+// created there, so that the store alone says which tenants exist.
+void catalog::seed_config_tenants(const std::vector<meta::quota_value>& stored) {
+    std::vector<meta::quota_change> changes;
+    for (auto& [t, own] : cfg_.tenants) {
+        bool known = false;
+        for (auto& v : stored)
+            known = known || (v.entity.size() == 1 && v.entity[0].first == k_tenant && v.entity[0].second == t);
+        if (!known) changes.push_back({tenant_parts(t), k_created, 1.0});
+    }
+    if (changes.empty()) return;
+    if (auto e = persist(changes)) throw std::runtime_error("tenants: " + e->message);
+}
+
+// What the store holds over ketch.toml's: the defaults, the created tenants
+// (a single node's ketch.toml tenants are created whatever the store says),
+// and the admin API's bindings.
+catalog::stored_state catalog::read_store() {
     auto stored = store_.load();
     if (!stored.ok()) throw std::runtime_error("tenants: " + stored.error().message);
-    std::unique_lock lock(mu_);
+    if (cfg_.shared && !seeded_) {
+        seed_config_tenants(*stored);
+        seeded_ = true;
+        stored = store_.load();
+        if (!stored.ok()) throw std::runtime_error("tenants: " + stored.error().message);
+    }
+    stored_state out{cfg_.defaults, cfg_.shared ? std::map<std::string, limits>{} : cfg_.tenants, {}};
     for (auto& v : *stored) {
         if (v.entity.size() == 2 && v.entity[0].second && v.entity[1].second && v.key == k_bound) {
-            bound_[*v.entity[1].second] = *v.entity[0].second;
+            out.bound[*v.entity[1].second] = *v.entity[0].second;
             continue;
         }
         if (v.entity.size() != 1 || v.entity[0].first != k_tenant) continue;
         const auto& t = v.entity[0].second;
         if (!t) {
-            if (is_limit_key(v.key)) defaults_.values[v.key] = v.value;
+            if (is_limit_key(v.key)) out.defaults.values[v.key] = v.value;
             continue;
         }
-        auto& own = tenants_[*t];
+        auto base = cfg_.tenants.find(*t);
+        auto& own = out.tenants.try_emplace(*t, base == cfg_.tenants.end() ? limits{} : base->second).first->second;
         if (is_limit_key(v.key)) own.values[v.key] = v.value;
     }
-    for (auto& [user, t] : bound_) {
+    return out;
+}
+
+void catalog::load() {
+    auto next = read_store();
+    std::unique_lock lock(mu_);
+    for (auto& [user, t] : bound_)
+        if (!next.bound.count(user)) dir_.unbind(user);
+    for (auto& [user, t] : next.bound) {
         std::string why;
         dir_.bind(user, t, why);
     }
+    bound_ = std::move(next.bound);
+    defaults_ = std::move(next.defaults);
+    for (auto& [t, own] : tenants_)
+        if (!next.tenants.count(t))
+            if (auto e = apply_rates(t, {})) throw std::runtime_error("tenants: " + e->message);
+    tenants_ = std::move(next.tenants);
     if (auto e = apply_rates(std::nullopt, defaults_)) throw std::runtime_error("tenants: " + e->message);
     for (auto& [t, own] : tenants_)
         if (auto e = apply_rates(t, own)) throw std::runtime_error("tenants: " + e->message);

@@ -43,6 +43,12 @@ namespace ketch::tenant {
 struct catalog_config {
     limits defaults;                        // [tenants.default]
     std::map<std::string, limits> tenants;  // [[tenants]] name -> its own limits
+    // Cluster mode: the store is every broker's (shared::pg_quota_store over
+    // ketch_tenant_settings) and says which tenants exist: ketch.toml's
+    // tenants are written to it at the first load (created there unless
+    // they are), and a tenant deleted through another broker is gone here at
+    // the next load(), even one of ketch.toml.
+    bool shared = false;
 };
 
 struct admin_error {
@@ -62,7 +68,10 @@ struct tenant_info {
 class catalog {
 public:
     catalog(catalog_config cfg, directory& dir, meta::quota_store& store, security::quota_window window = {});
-    // Reads what the admin API stored; throws std::runtime_error on a store failure.
+    // Reads what the admin API stored, replacing what was read before (a
+    // tenant, limit or binding no longer stored is gone: cluster mode calls it
+    // again whenever another broker changed the store); throws
+    // std::runtime_error on a store failure.
     void load();
 
     std::vector<std::string> names() const;                                // created tenants, sorted
@@ -94,13 +103,22 @@ public:
     directory& users() { return dir_; }
 
 private:
+    struct stored_state {
+        limits defaults;
+        std::map<std::string, limits> tenants;
+        std::map<std::string, std::string> bound;
+    };
+    stored_state read_store();
+    void seed_config_tenants(const std::vector<meta::quota_value>& stored);
     admin_status persist(const std::vector<meta::quota_change>& changes);
     admin_status apply_rates(const std::optional<std::string>& tenant, const limits& l);
     admin_status change(const std::optional<std::string>& tenant,
                         const std::map<std::string, std::optional<double>>& changes);
 
+    const catalog_config cfg_;
     directory& dir_;
     meta::quota_store& store_;
+    bool seeded_ = false;
     mutable std::shared_mutex mu_;
     limits defaults_;
     std::map<std::string, limits> tenants_;     // created tenants -> their own limits

@@ -249,6 +249,9 @@ def test_deleting_a_tenant_deletes_everything_it_owns_and_nothing_of_another(bro
     assert len([a for a in acls if a["principal"] == "User:alice"]) == 4, acls
     users = ketch("user", "list", *auth).stdout.decode()
     assert "alice~ci" in users and "bob~ci" not in users, users
+    # bob of ketch.toml had both SCRAM mechanisms: both went (one user per
+    # AlterUserScramCredentials request, ScramControlManager.alterCredentials).
+    assert not [line for line in users.splitlines() if line.split()[:1] == ["bob"]], users
     entities = quota_entities(auth)
     assert not [e for e in entities if e.get("user", "").startswith("bob")], entities
     assert sorted(e["user"] for e in entities) == ["alice", "alice", "alice~ci"], entities
