@@ -61,26 +61,65 @@ bool cluster_groups::serves(const std::string& group_id) {
 }
 
 bool cluster_groups::take(const std::string& group) {
-    std::lock_guard l(take_mu_);
-    if (store_.holds(group)) return true;
-    int64_t epoch = 0;
-    size_t offsets_read = 0;
-    const bool ok = coordinator_.acquire_group(group, [&](auto& rows, auto& offsets) {
-        auto a = store_.acquire(group);
-        if (!a.ok()) {
-            spdlog::warn("cluster: group '{}' not taken over: {}", group, a.error().message);
-            return false;
-        }
-        epoch = a->epoch;
-        offsets_read = a->offsets.size();
-        rows = std::move(a->rows);
-        offsets = std::move(a->offsets);
-        return true;
-    });
-    if (ok)
-        spdlog::info("cluster: group '{}' taken over (lease epoch {}), read from PostgreSQL ({} committed offsets)",
-                     group, epoch, offsets_read);
-    return ok;
+    std::vector<int64_t> producers;  // with offsets of the group pending
+    {
+        std::lock_guard l(take_mu_);
+        if (store_.holds(group)) return true;
+        int64_t epoch = 0;
+        size_t offsets_read = 0, pending_read = 0;
+        const bool ok = coordinator_.acquire_group(group, [&](auto& rows, auto& offsets) {
+            auto a = store_.acquire(group);
+            if (!a.ok()) {
+                spdlog::warn("cluster: group '{}' not taken over: {}", group, a.error().message);
+                return false;
+            }
+            epoch = a->epoch;
+            offsets_read = a->offsets.size();
+            pending_read = a->pending.size();
+            rows = std::move(a->rows);
+            offsets = std::move(a->offsets);
+            // Under the group's order lock: no TxnOffsetCommit of the group
+            // here between the read and this.
+            producers = coordinator_.adopt_pending_txn_offsets(group, a->pending);
+            return true;
+        });
+        if (!ok) return false;
+        spdlog::info(
+            "cluster: group '{}' taken over (lease epoch {}), read from PostgreSQL ({} committed offsets, {} pending "
+            "in transactions)",
+            group, epoch, offsets_read, pending_read);
+    }
+    settle(producers);  // out of take_mu_: it may ask serves()
+    return true;
+}
+
+void cluster_groups::settle(const std::vector<int64_t>& producers) {
+    // A transaction that ended between the take's read and the adoption was
+    // heard by a coordinator that did not hold its offsets yet: read the
+    // store again (what is no longer pending goes; the committed offsets are
+    // read back, whichever way it ended).
+    for (auto pid : producers)
+        if (!coordinator_.txn_offsets_completed(pid, true, txn_reads(store_)))
+            spdlog::warn("cluster: producer {}'s pending offsets not settled: reading them failed", pid);
+}
+
+group::group_ownership::confirmation cluster_groups::confirm(const std::string& group_id) {
+    auto r = store_.confirm(group_id);
+    if (!r.ok()) {
+        spdlog::warn("cluster: group '{}': its lease not confirmed: {}", group_id, r.error().message);
+        return confirmation::unknown;
+    }
+    return *r ? confirmation::held : confirmation::moved;
+}
+
+group::group_coordinator::txn_end_reads cluster_groups::txn_reads(shared::pg_offset_store& store) {
+    auto optional_of = [](auto r) {
+        return r.ok() ? std::optional<std::vector<meta::stored_offset>>(std::move(*r)) : std::nullopt;
+    };
+    return {[&store, optional_of](int64_t pid) { return optional_of(store.pending_txn_keys(pid)); },
+            [&store, optional_of](const std::string& group) {
+                return optional_of(store.load_offsets_of({&group, 1}));
+            }};
 }
 
 void cluster_groups::let_go(const std::string& group) {

@@ -36,11 +36,20 @@ public:
     ~cluster_groups() override;
 
     bool serves(const std::string& group_id) override;
+    // The lease read in PostgreSQL (shared::pg_offset_store::confirm).
+    confirmation confirm(const std::string& group_id) override;
+
+    // What the coordinator reads of the shared store when a transaction's end
+    // is heard (group_coordinator::txn_offsets_completed).
+    static group::group_coordinator::txn_end_reads txn_reads(shared::pg_offset_store& store);
 
 private:
     bool on_change(const cluster::broker_list& after);
     bool owns(const std::string& group) const;  // by view_
     bool take(const std::string& group);
+    // The transactions whose offsets a take read pending may have ended
+    // before the coordinator held them: the store says what is still pending.
+    void settle(const std::vector<int64_t>& producers);
     void let_go(const std::string& group);
 
     cluster::membership& membership_;

@@ -32,11 +32,9 @@ group_service::group_service(const options& opt, stores& s, meta::offset_store& 
                              const meta::topic_registry& topics)
     : topic_view(topics) {
     auto cfg = group_config_of(opt);
-    // Per-group config overrides (meta.db): the coordinator starts with them
+    // Per-group config overrides (meta.db; PostgreSQL in cluster mode): the coordinator starts with them
     // (its restored members' session timers use them) and gets every change.
-    // Cluster mode: in PostgreSQL (the topic store keeps GROUP resources there).
-    auto overrides = meta::resource_config_registry::open(s.cluster_topics ? *s.cluster_topics : *s.meta,
-                                                          meta::config_resource::group);
+    auto overrides = meta::resource_config_registry::open(s.configs(), meta::config_resource::group);
     if (!overrides.ok()) throw std::runtime_error("group configs: " + overrides.error().message);
     configs = std::move(*overrides);
     for (const auto& [group, values] : configs->all())

@@ -41,6 +41,7 @@
 #include "net/server.h"
 #include "partition/service.h"
 #include "partition/tasks.h"
+#include "shared/pg_topic_store.h"
 #include "telemetry/client_metrics_manager.h"
 #include "txn/producer_ids.h"
 
@@ -50,7 +51,7 @@ namespace {
 
 // meta.db's topics, or in cluster mode PostgreSQL's (stores::cluster_topics).
 std::unique_ptr<meta::topic_registry> open_topics(stores& st, const options& opt) {
-    st.cluster_topics = storage_engines::topic_store(opt, *st.meta);
+    st.cluster_topics = storage_engines::topic_store(opt);
     open_cluster_security(st, opt);  // with --cluster: ACLs, SCRAM users, quotas in PostgreSQL
     meta::store& s = st.cluster_topics ? *st.cluster_topics : *st.meta;
     auto topics = meta::topic_registry::open(s, meta::broker_defaults{}, {}, std::to_string(opt.node_id));
@@ -93,11 +94,24 @@ std::unique_ptr<log::log_manager> open_logs(const options& opt, const fault_serv
 }
 
 std::unique_ptr<meta::resource_config_registry> open_client_metrics(meta::store& s) {
-    // Client metrics subscriptions (meta.db): kept and described; with the
+    // Client metrics subscriptions (meta.db; PostgreSQL in cluster mode): kept and described; with the
     // console they are the telemetry subscriptions (telemetry/).
     auto r = meta::resource_config_registry::open(s, meta::config_resource::client_metrics);
     if (!r.ok()) throw std::runtime_error("client metrics: " + r.error().message);
     return std::move(*r);
+}
+
+// Cluster mode: GROUP and CLIENT_METRICS configs another broker changed are
+// read again; the registries are the broker's (ctx).
+notice_follower follow_resource_configs(storage_engines& storage, broker::broker_context& ctx, group_service& groups,
+                                        meta::resource_config_registry& client_metrics) {
+    ctx.group_configs = groups.configs.get();
+    ctx.client_metrics_configs = &client_metrics;
+    return {storage, shared::k_resource_configs_changed, [&groups, &client_metrics] {
+                for (auto* r : {groups.configs.get(), &client_metrics})
+                    if (auto done = r->reload(); !done.ok())
+                        spdlog::warn("cluster: reloading GROUP/CLIENT_METRICS configs: {}", done.error().message);
+            }};
 }
 
 void configure(broker::broker_config& c, const options& opt) {
@@ -239,10 +253,9 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     fetch::session_cache fetch_sessions({.max_slots = opt.max_incremental_fetch_session_cache_slots});
     ctx.fetch_sessions = &fetch_sessions;
     configure(ctx.config, opt);
-    auto client_metrics = open_client_metrics(*st.meta);
-    ctx.group_configs = groups.configs.get();
+    auto client_metrics = open_client_metrics(st.configs());
+    notice_follower configs_follower = follow_resource_configs(storage, ctx, groups, *client_metrics);
     share_service shares(opt, st, *topics, groups, ctx);  // sets ctx.shares
-    ctx.client_metrics_configs = client_metrics.get();
     pools.attach(ctx);
     storage.attach_reads(ctx, cluster_offsets.get());  // cluster: Fetch's reads off the reactors, txn ends heard
     security_services security(opt, st);
@@ -265,7 +278,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     ctx.config.static_properties = static_broker_properties(opt, endpoints);
     auto cluster = cluster_service::start(opt, ctx, endpoints);  // nothing without --cluster; deregisters at exit
     cluster.follow(opt, {cluster_offsets.get(), *groups.coordinator}, {txns.cluster_store(), txns.coordinator()});
-    shares.follow(cluster.membership.get(), opt.node_id, storage.shared, *groups.configs);
+    shares.follow(cluster.membership.get(), opt.node_id, storage.shared);
     server.start();
     auto log_tasks = start_log_tasks(partitions, opt);
     auto metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),

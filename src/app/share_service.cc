@@ -44,28 +44,20 @@ share_service::share_service(const options& opt, stores& s, const meta::topic_re
     timer = std::make_unique<periodic>(groups.timers, k_tick_ms, [c = coordinator.get()] { c->tick(); });
 }
 
-group_configs_follower::group_configs_follower(std::unique_ptr<shared::shared_engine>& engine,
-                                               meta::resource_config_registry& configs, share::coordinator& shares)
+share_leases_follower::share_leases_follower(std::unique_ptr<shared::shared_engine>& engine, share::coordinator& shares)
     : engine_(engine) {
     if (!engine_) return;
     engine_->set_on_notice(shared::k_share_leases_changed, [&shares] { shares.drop_moved(); });
-    engine_->set_on_notice(shared::k_group_configs_changed, [&configs] {
-        if (auto r = configs.reload(); !r.ok()) spdlog::warn("cluster: reloading group configs: {}", r.error().message);
-    });
-    // A change between the first load and the LISTEN is not missed.
-    if (auto r = configs.reload(); !r.ok()) spdlog::warn("cluster: reloading group configs: {}", r.error().message);
 }
 
-group_configs_follower::~group_configs_follower() {
+share_leases_follower::~share_leases_follower() {
     if (!engine_) return;
-    engine_->set_on_notice(shared::k_group_configs_changed, nullptr);
     engine_->set_on_notice(shared::k_share_leases_changed, nullptr);
 }
 
-void share_service::follow(const cluster::membership* m, int32_t self, std::unique_ptr<shared::shared_engine>& engine,
-                           meta::resource_config_registry& group_configs) {
+void share_service::follow(const cluster::membership* m, int32_t self, std::unique_ptr<shared::shared_engine>& engine) {
     if (!m || !cluster_store) return;
-    configs_follower = std::make_unique<group_configs_follower>(engine, group_configs, *coordinator);
+    leases_follower = std::make_unique<share_leases_follower>(engine, *coordinator);
     cluster_store->set_holder(self, m->incarnation());
     coordinator->set_leader_check([m, self](const share::topic_partition& tp) {
         // Metadata's leader (03_metadata.cc): the same key, the same brokers

@@ -24,19 +24,18 @@ namespace ketch::app {
 struct stores;
 struct group_service;
 
-// Cluster mode: GROUP configs are in PostgreSQL; another broker's change
-// (its NOTIFY) reloads them here, so a share group's share.* settings act on
-// whichever broker leads its share-partitions. And share-partition leases
-// taken by another broker's offsets administration drop what this broker
-// held of them (share::coordinator::drop_moved). Nothing on a single node.
-class group_configs_follower {
+// Cluster mode: share-partition leases taken by another broker's offsets
+// administration drop what this broker held of them
+// (share::coordinator::drop_moved). GROUP configs (share.*) are shared with
+// the other GROUP and CLIENT_METRICS resources (run_broker's
+// follow_resource_configs). Nothing on a single node.
+class share_leases_follower {
 public:
     // `engine`: the storage's owner (stop_storage resets it before this goes).
-    group_configs_follower(std::unique_ptr<shared::shared_engine>& engine, meta::resource_config_registry& configs,
-                           share::coordinator& shares);
-    ~group_configs_follower();
-    group_configs_follower(const group_configs_follower&) = delete;
-    group_configs_follower& operator=(const group_configs_follower&) = delete;
+    share_leases_follower(std::unique_ptr<shared::shared_engine>& engine, share::coordinator& shares);
+    ~share_leases_follower();
+    share_leases_follower(const share_leases_follower&) = delete;
+    share_leases_follower& operator=(const share_leases_follower&) = delete;
 
 private:
     std::unique_ptr<shared::shared_engine>& engine_;
@@ -49,15 +48,13 @@ struct share_service {
     // Cluster mode (docs/design/cluster.md "share groups"): share-partitions
     // are served by their partition's leader (Metadata's: rendezvous hashing
     // over the serving brokers) under its lease. Nothing without --cluster.
-    // GROUP configs changed by other brokers are reloaded (group_configs_follower).
     // Call before serving; `m` outlives the requests.
-    void follow(const cluster::membership* m, int32_t self, std::unique_ptr<shared::shared_engine>& engine,
-                meta::resource_config_registry& group_configs);
+    void follow(const cluster::membership* m, int32_t self, std::unique_ptr<shared::shared_engine>& engine);
     // Cluster mode: the share-partitions' state in PostgreSQL (not shares.db).
     std::unique_ptr<shared::pg_share_store> cluster_store;
     std::unique_ptr<share::coordinator> coordinator;
     std::unique_ptr<periodic> timer;
-    std::unique_ptr<group_configs_follower> configs_follower;  // last: gone before the coordinator
+    std::unique_ptr<share_leases_follower> leases_follower;  // last: gone before the coordinator
 };
 
 }  // namespace ketch::app

@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
 
+#include "app/cluster_groups.h"
 #include "cluster/pg.h"
 #include "cluster/schema.h"
 #include "group/coordinator.h"
@@ -62,7 +63,7 @@ storage_engines storage_engines::open(const options& opt, log::log_manager& logs
     return out;
 }
 
-std::unique_ptr<meta::store> storage_engines::topic_store(const options& opt, meta::store& local) {
+std::unique_ptr<meta::store> storage_engines::topic_store(const options& opt) {
     if (opt.cluster.empty()) return nullptr;
     // Before anything reads PostgreSQL: the URL's check and the schema, with
     // the same refusals, in the same words, as cluster_service's.
@@ -70,7 +71,7 @@ std::unique_ptr<meta::store> storage_engines::topic_store(const options& opt, me
     auto c = cluster::pg_connection::open(opt.cluster);
     if (!c.ok()) throw std::runtime_error("--cluster: cannot connect to PostgreSQL: " + c.error().message);
     if (auto m = cluster::migrate(**c); !m.ok()) throw std::runtime_error("--cluster: schema: " + m.error().message);
-    return std::make_unique<shared::pg_topic_store>(opt.cluster, local);
+    return std::make_unique<shared::pg_topic_store>(opt.cluster);
 }
 
 void storage_engines::attach(log::log_manager& logs, meta::topic_registry& topics, partition::service& partitions,
@@ -102,15 +103,7 @@ void storage_engines::attach_reads(broker::broker_context& ctx, shared::pg_offse
     // (group/txn_end.cc), the notification may be late.
     shared->set_on_txn_end([&ctx, offsets](int64_t producer_id, bool commit) {
         ctx.run_blocking([&ctx, offsets, producer_id, commit] {
-            auto optional_of = [](auto r) {
-                return r.ok() ? std::optional<std::vector<meta::stored_offset>>(std::move(*r)) : std::nullopt;
-            };
-            group::group_coordinator::txn_end_reads reads{
-                [&](int64_t pid) { return optional_of(offsets->pending_txn_keys(pid)); },
-                [&](const std::string& group) {
-                    return optional_of(offsets->load_offsets_of({&group, 1}));
-                }};
-            if (!ctx.groups.txn_offsets_completed(producer_id, commit, reads))
+            if (!ctx.groups.txn_offsets_completed(producer_id, commit, cluster_groups::txn_reads(*offsets)))
                 spdlog::warn("cluster: producer {}'s transaction end: reading its offsets failed", producer_id);
         });
     });

@@ -32,8 +32,9 @@ struct storage_engines {
     partition::storage_engine& engine() { return shared ? static_cast<partition::storage_engine&>(*shared) : *local; }
     // Throws std::runtime_error when cluster mode's engines do not answer.
     static storage_engines open(const options& opt, log::log_manager& logs, meta::topic_registry& topics);
-    // Cluster mode: topics in PostgreSQL over `local` (the rest of meta.db); null without --cluster.
-    static std::unique_ptr<meta::store> topic_store(const options& opt, meta::store& local);
+    // Cluster mode: topics, dynamic broker configs and named config resources
+    // in PostgreSQL instead of meta.db; null without --cluster.
+    static std::unique_ptr<meta::store> topic_store(const options& opt);
 
     // Fetch wake-ups (transaction markers; in cluster mode, commits), and in
     // cluster mode: topics reloaded when another broker changes them, producer
@@ -50,6 +51,29 @@ struct storage_engines {
     void attach_reads(broker::broker_context& ctx, shared::pg_offset_store* offsets);
     // Waits for the reads in flight (after the listeners stopped).
     void stop_reads();
+};
+
+// Cluster mode: until destroyed, `fn` runs (on the commit listener's thread)
+// at each NOTIFY ketch_commit `payload` and when the listener LISTENs again;
+// and once at once, after it is registered (a change made before is not
+// missed). Declare it after what fn uses. Nothing without --cluster.
+class notice_follower {
+public:
+    notice_follower(storage_engines& storage, const char* payload, const std::function<void()>& fn)
+        : storage_(storage), payload_(payload) {
+        if (!storage_.shared) return;
+        storage_.shared->set_on_notice(payload_, fn);
+        fn();
+    }
+    ~notice_follower() {
+        if (storage_.shared) storage_.shared->set_on_notice(payload_, nullptr);
+    }
+    notice_follower(const notice_follower&) = delete;
+    notice_follower& operator=(const notice_follower&) = delete;
+
+private:
+    storage_engines& storage_;
+    const char* payload_;
 };
 
 }  // namespace ketch::app

@@ -31,6 +31,9 @@ struct stores {
     // Cluster mode: topics in PostgreSQL (shared/pg_topic_store.h, over meta
     // for the rest); null on a single node. Set by run_broker.
     std::unique_ptr<meta::store> cluster_topics;
+    // Where topics and configs (named config resources too) are kept:
+    // PostgreSQL in cluster mode, meta.db otherwise.
+    meta::store& configs() { return cluster_topics ? *cluster_topics : static_cast<meta::store&>(*meta); }
     // Cluster mode: ACLs, SCRAM credentials and client quotas in PostgreSQL,
     // shared by every broker (instead of acls.db, credentials.db and
     // quotas.db); null on a single node. Set by run_broker.

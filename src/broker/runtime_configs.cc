@@ -122,26 +122,11 @@ result<std::vector<meta::config_entry>, config_error> describe_broker_resource(b
     return meta::describe_broker_configs(b.topics.defaults(), b.config.static_properties, name.empty());
 }
 
-config_error alter_broker_resource(broker_context& b, bool logger, const std::string& name,
-                                   std::span<const meta::config_op> ops, bool incremental, bool validate_only) {
-    if (auto e = check_broker_name(b, name, !logger, true); e.code != error_code::none) return e;
-    if (logger) return alter_loggers(ops, validate_only);
-    const bool cluster_default = name.empty();
-    auto defaults = b.topics.defaults();
-    auto& layer = defaults.dynamic_layer(cluster_default);
-    meta::config_map next;
-    if (incremental) next = meta::config_map(layer.begin(), layer.end());
-    std::string refused;
-    for (auto& op : ops) {
-        const meta::broker_config_def* def = meta::find_broker_config(op.key);
-        // Kafka stores an unknown broker key without complaint; ketch does too
-        // (it is never reported or used). Of the known keys, only the broker-wide
-        // topic defaults act on this broker when changed.
-        if (def && (def->read_only || !meta::broker_defaults::is_topic_default(op.key)))
-            refused += (refused.empty() ? "" : ", ") + op.key;
-    }
-    if (!refused.empty())
-        return {error_code::invalid_request, "Cannot update these configs dynamically: [" + refused + "]"};
+namespace {
+
+// `next` after `ops`: it starts as the stored layer for an incremental
+// change, empty for AlterConfigs (which replaces the layer); then validated.
+config_error apply_broker_ops(meta::config_map& next, std::span<const meta::config_op> ops) {
     for (auto& op : ops) {
         const meta::broker_config_def* def = meta::find_broker_config(op.key);
         switch (op.op) {
@@ -164,11 +149,45 @@ config_error alter_broker_resource(broker_context& b, bool logger, const std::st
     for (auto& [k, v] : next)
         if (auto* def = meta::find_broker_config(k))
             if (auto bad = meta::check_broker_config_value(*def, v)) return {error_code::invalid_request, *bad};
-    auto st = b.topics.set_dynamic_broker_configs(cluster_default, next, validate_only);
-    if (!st.ok()) return {to_kafka(st.error().code), st.error().message};
+    return {};
+}
+
+}  // namespace
+
+config_error alter_broker_resource(broker_context& b, bool logger, const std::string& name,
+                                   std::span<const meta::config_op> ops, bool incremental, bool validate_only) {
+    if (auto e = check_broker_name(b, name, !logger, true); e.code != error_code::none) return e;
+    if (logger) return alter_loggers(ops, validate_only);
+    const bool cluster_default = name.empty();
+    std::string refused;
+    for (auto& op : ops) {
+        const meta::broker_config_def* def = meta::find_broker_config(op.key);
+        // Kafka stores an unknown broker key without complaint; ketch does too
+        // (it is never reported or used). Of the known keys, only the broker-wide
+        // topic defaults act on this broker when changed.
+        if (def && (def->read_only || !meta::broker_defaults::is_topic_default(op.key)))
+            refused += (refused.empty() ? "" : ", ") + op.key;
+    }
+    if (!refused.empty())
+        return {error_code::invalid_request, "Cannot update these configs dynamically: [" + refused + "]"};
+    // Computed from the stored layer in the store's step (a cluster's
+    // PostgreSQL, locked), not from this broker's copy: two changes through
+    // two brokers both hold, as Kafka's controller serialises them.
+    config_error why;
+    auto next = b.topics.update_dynamic_broker_configs(
+        cluster_default,
+        [&](const meta::config_map& current) -> std::optional<meta::config_map> {
+            meta::config_map n = incremental ? current : meta::config_map{};
+            why = apply_broker_ops(n, ops);
+            if (why.code != error_code::none) return std::nullopt;
+            return n;
+        },
+        validate_only);
+    if (!next.ok()) return {to_kafka(next.error().code), next.error().message};
+    if (!*next) return why;
     if (!validate_only) {
         spdlog::info("dynamic broker configs ({}) now: {} key(s)", cluster_default ? "cluster default" : name,
-                     next.size());
+                     (*next)->size());
         for (auto& t : b.topics.list()) apply_topic_settings(b, t);
     }
     return {};

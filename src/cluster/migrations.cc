@@ -302,9 +302,8 @@ ALTER TABLE ketch_producer_batches ADD COLUMN committed_at timestamptz NOT NULL 
     // share-partitions, of every group, are served by the broker holding it)
     // and each share-partition's durable state (Kafka's ShareSnapshot: the
     // SPSO and the in-flight runs with states and delivery counts), written
-    // only under the lease's epoch. And the GROUP config resources (share.*
-    // settings act on whichever broker leads a share-partition). Self-contained:
-    // three tables.
+    // only under the lease's epoch (GROUP configs, share.* among them, are
+    // migration 17's). Self-contained: two tables.
     R"sql(
 CREATE TABLE ketch_share_leases (
     topic_id text NOT NULL,
@@ -323,12 +322,6 @@ CREATE TABLE ketch_share_state (
     batches bytea NOT NULL,
     lease_epoch bigint NOT NULL,
     PRIMARY KEY (topic_id, partition, group_id)
-);
-CREATE TABLE ketch_group_configs (
-    group_id bytea NOT NULL,
-    name text NOT NULL,
-    value text NOT NULL,
-    PRIMARY KEY (group_id, name)
 );
 )sql",
     // 16: the schema registry shared by every broker (app/pg_schema_store.h):
@@ -357,6 +350,18 @@ CREATE TABLE ketch_registry_changes (
     seq bigint NOT NULL
 );
 INSERT INTO ketch_registry_changes (seq) VALUES (0);
+)sql",
+    // 17: named config resources shared by every broker (shared/
+    // pg_configs.cc): kind is Kafka's resource type (32 GROUP, 16
+    // CLIENT_METRICS), name the group id or subscription name as bytes.
+    R"sql(
+CREATE TABLE ketch_resource_configs (
+    kind smallint NOT NULL,
+    name bytea NOT NULL,
+    config text NOT NULL,
+    value text NOT NULL,
+    PRIMARY KEY (kind, name, config)
+);
 )sql",
 };
 

@@ -172,6 +172,13 @@ public:
         std::function<std::optional<std::vector<meta::stored_offset>>(const std::string&)> committed;
     };
     bool txn_offsets_completed(int64_t producer_id, bool commit, const txn_end_reads& reads) EXCLUDES(mu_);
+    // Cluster mode: the group's transactional offsets pending in the shared
+    // store, read when the group was taken over, replace what this
+    // coordinator held pending for the group (its previous holder had them).
+    // Returns the producers they belong to: a transaction of one of them may
+    // have ended between the read and now (settle them: txn_offsets_completed).
+    std::vector<int64_t> adopt_pending_txn_offsets(const std::string& group_id,
+                                                   const std::vector<meta::pending_txn_offset>& pending) EXCLUDES(mu_);
     // OffsetFetch require_stable: is an offset of the partition pending?
     bool has_pending_txn_offset(const std::string& group_id, const std::string& topic, int32_t partition) EXCLUDES(mu_);
 
@@ -235,6 +242,9 @@ private:
         auto* o = ownership_.load();
         return !o || o->serves(group_id);
     }
+    // NONE if the group served is still this broker's where ownership is kept
+    // (group_ownership::confirm); else NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE.
+    error_code confirm_ownership(const std::string& group_id);
     // Why DescribeGroups / ConsumerGroupDescribe cannot describe `id` here
     // (NONE: it can): a stopped coordinator, an invalid id (an empty one too
     // where `empty_invalid`), another broker's group.

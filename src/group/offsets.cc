@@ -143,6 +143,9 @@ void group_slot::remember_offsets(std::vector<meta::stored_offset>& records, boo
 fetch_result group_coordinator::fetch_offsets(const fetch_args& args) {
     if (too_long(args.group_id)) return fetch_result{.error = error_code::invalid_group_id};
     if (!serves(args.group_id)) return fetch_result{.error = error_code::not_coordinator};
+    // Answered from memory: first make sure no other broker took the group
+    // meanwhile (this one paused past its lease would answer stale offsets).
+    if (auto e = confirm_ownership(args.group_id); e != error_code::none) return fetch_result{.error = e};
     auto ref = use_slot(args.group_id, true);
     group_slot& s = *ref;
     ketch::lock_guard lock(s.mu_);

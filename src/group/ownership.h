@@ -11,11 +11,21 @@ namespace ketch::group {
 
 class group_ownership {
 public:
+    // What confirm() found.
+    enum class confirmation { held, moved, unknown };
+
     virtual ~group_ownership() = default;
     // Whether this broker serves `group_id` now. May first take the group
     // over (group_coordinator::acquire_group), on the calling thread; never
     // called with a lock of the coordinator held.
     virtual bool serves(const std::string& group_id) = 0;
+    // Whether the group this broker serves is still its own where the
+    // ownership is kept (not from memory): asked before an answer served from
+    // memory alone (OffsetFetch, TxnOffsetCommit), which no write fences. A
+    // broker paused past its lease finds it moved (and then answers
+    // NOT_COORDINATOR); unknown when the check itself failed. Called with
+    // no lock of the coordinator held but, at most, the group's order lock.
+    virtual confirmation confirm(const std::string& /*group_id*/) { return confirmation::held; }
 };
 
 }  // namespace ketch::group

@@ -6,6 +6,8 @@
 //
 // Durability: pending offsets live in meta::txn_store until the transaction
 // ends, so a prepared commit completed after a restart still commits them.
+#include <set>
+
 #include "base/utf8.h"
 #include "group/coordinator.h"
 #include "group/coordinator_internal.h"
@@ -33,6 +35,9 @@ commit_result group_coordinator::commit_txn_offsets(const txn_commit_args& args)
     auto ref = use_slot(args.group_id, true);
     group_slot& s = *ref;
     ketch::lock_guard order(s.order_mu_);
+    // A broker that lost the group's lease must not add pending offsets its
+    // new holder misses (the cluster's store also fences the write itself).
+    if (auto e = confirm_ownership(args.group_id); e != error_code::none) return all(e);
     const int64_t now = env_.clk.now_ms();
     meta::txn_store* txns = nullptr;  // set once by attach_txn_store; read under txn_mu_
     {
@@ -147,6 +152,33 @@ bool group_coordinator::complete_txn_offsets(int64_t producer_id, bool commit) {
     ketch::lock_guard lock(txn_mu_);
     pending_txn_.erase(producer_id);
     return true;
+}
+
+std::vector<int64_t> group_coordinator::adopt_pending_txn_offsets(
+    const std::string& group_id, const std::vector<meta::pending_txn_offset>& pending) {
+    ketch::lock_guard lock(txn_mu_);
+    for (auto it = pending_txn_.begin(); it != pending_txn_.end();) {
+        it->second.erase(group_id);
+        it = it->second.empty() ? pending_txn_.erase(it) : std::next(it);
+    }
+    std::set<int64_t> producers;
+    for (auto& p : pending) {
+        auto& o = p.offset;
+        pending_txn_[p.producer_id][group_id][o.topic][o.partition] = o;
+        producers.insert(p.producer_id);
+    }
+    return {producers.begin(), producers.end()};
+}
+
+error_code group_coordinator::confirm_ownership(const std::string& group_id) {
+    auto* o = ownership_.load();
+    if (!o) return error_code::none;
+    switch (o->confirm(group_id)) {
+        case group_ownership::confirmation::held: return error_code::none;
+        case group_ownership::confirmation::moved: return error_code::not_coordinator;
+        case group_ownership::confirmation::unknown: break;
+    }
+    return error_code::coordinator_not_available;
 }
 
 bool group_coordinator::has_pending_txn_offset(const std::string& group_id, const std::string& topic,

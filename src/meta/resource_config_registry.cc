@@ -1,5 +1,7 @@
 #include "meta/resource_config_registry.h"
 
+#include <optional>
+
 namespace ketch::meta {
 
 result<std::unique_ptr<resource_config_registry>, error> resource_config_registry::open(store& s,
@@ -25,32 +27,42 @@ std::map<std::string, config_map> resource_config_registry::all() const {
 result<config_map, error> resource_config_registry::update(const std::string& name, const change_fn& change,
                                                            bool validate_only) {
     std::lock_guard lock(mu_);
-    auto it = configs_.find(name);
-    auto next = change(it == configs_.end() ? config_map{} : it->second);
-    if (!next.ok() || validate_only) return next;
-    if (auto st = store_.set_resource_configs(kind_, name, next.value()); !st)
-        return failure{error{errc::storage_error, st.error().message}};
-    if (next.value().empty())
+    if (validate_only) {
+        auto it = configs_.find(name);
+        return change(it == configs_.end() ? config_map{} : it->second);
+    }
+    std::optional<result<config_map, error>> outcome;
+    auto st = store_.update_resource_configs(kind_, name, [&](const config_map& current) -> std::optional<config_map> {
+        outcome = change(current);
+        if (!outcome->ok()) return std::nullopt;
+        return outcome->value();
+    });
+    if (!st) return failure{error{errc::storage_error, st.error().message}};
+    if (!outcome) return failure{error{errc::storage_error, "the store did not read the configs"}};
+    if (!outcome->ok()) return *outcome;
+    const config_map& next = outcome->value();
+    if (next.empty())
         configs_.erase(name);
     else
-        configs_[name] = next.value();
-    if (listener_) listener_(name, next.value());
-    return next;
+        configs_[name] = next;
+    if (listener_) listener_(name, next);
+    return *outcome;
 }
 
 status<error> resource_config_registry::reload() {
+    std::lock_guard lock(mu_);  // a local update's write and its swap in memory stay one step
     auto loaded = store_.load_resource_configs(kind_);
     if (!loaded.ok()) return failure{error{errc::storage_error, loaded.error().message}};
-    std::lock_guard lock(mu_);
-    auto now = std::move(*loaded);
-    std::erase_if(now, [](const auto& kv) { return kv.second.empty(); });
-    if (listener_) {
-        for (const auto& [name, configs] : configs_)
-            if (!now.contains(name)) listener_(name, config_map{});
-        for (const auto& [name, configs] : now)
-            if (auto it = configs_.find(name); it == configs_.end() || it->second != configs) listener_(name, configs);
+    auto old = std::move(configs_);
+    configs_ = std::move(loaded.value());
+    std::erase_if(configs_, [](const auto& kv) { return kv.second.empty(); });
+    if (!listener_) return ok_v;
+    for (const auto& [name, c] : configs_) {
+        auto it = old.find(name);
+        if (it == old.end() || it->second != c) listener_(name, c);
     }
-    configs_ = std::move(now);
+    for (const auto& [name, c] : old)
+        if (!configs_.contains(name)) listener_(name, {});
     return ok_v;
 }
 

@@ -38,15 +38,20 @@ public:
 
     // Applies `change` to the resource's current set; unless validate_only,
     // the result is made durable, becomes visible and goes to the listener.
+    // The current set is the store's, read in the store's step
+    // (store::update_resource_configs: in a cluster, another broker's change
+    // is not lost); with validate_only, this registry's copy.
     // Returns the new set, or change's error (or a storage_error; nothing changed).
     result<config_map, error> update(const std::string& name, const change_fn& change, bool validate_only);
 
+    // The store changed under this registry (cluster mode: another broker's
+    // change, announced by NOTIFY): every set becomes what the store holds,
+    // and the listener hears each set that changed (an empty one: removed).
+    // A failed read changes nothing.
+    status<error> reload();
+
     // Sets the listener and calls it at once for every resource with configs.
     void set_listener(listener l);
-
-    // Reads every set from the store again (cluster mode: another broker
-    // changed one); the listener gets each set that changed (empty: gone).
-    status<error> reload();
 
 private:
     resource_config_registry(store& s, config_resource kind) : store_(s), kind_(kind) {}

@@ -12,7 +12,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,6 +31,10 @@ enum class config_resource { group, client_metrics };
 struct store_error {
     std::string message;
 };
+
+// A config set's next value computed from its stored one; nullopt: refused,
+// nothing is stored (the caller keeps why).
+using config_change = std::function<std::optional<config_map>(const config_map& current)>;
 
 class store {
 public:
@@ -62,6 +68,29 @@ public:
     // Replaces the configs of `name` (an empty map removes them all).
     virtual status<store_error> set_resource_configs(config_resource kind, const std::string& name,
                                                      const config_map& configs) = 0;
+
+    // Read-modify-write of one config set: change(the stored set) replaces
+    // it, as one step no other writer of the same set interleaves with (in a
+    // cluster: another broker's change; IncrementalAlterConfigs computes the
+    // next set from the stored one, as Kafka's controller does). The default
+    // suits a store with one writer that serialises its calls itself.
+    virtual status<store_error> update_broker_configs(const std::string& scope, const config_change& change) {
+        auto all = load_broker_configs();
+        if (!all.ok()) return failure{all.error()};
+        auto it = all->find(scope);
+        auto next = change(it == all->end() ? config_map{} : it->second);
+        if (!next) return ok_v;
+        return set_broker_configs(scope, *next);
+    }
+    virtual status<store_error> update_resource_configs(config_resource kind, const std::string& name,
+                                                        const config_change& change) {
+        auto all = load_resource_configs(kind);
+        if (!all.ok()) return failure{all.error()};
+        auto it = all->find(name);
+        auto next = change(it == all->end() ? config_map{} : it->second);
+        if (!next) return ok_v;
+        return set_resource_configs(kind, name, *next);
+    }
 };
 
 }  // namespace ketch::meta

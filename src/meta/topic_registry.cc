@@ -307,4 +307,22 @@ status<error> topic_registry::set_dynamic_broker_configs(bool cluster_default, c
     return ok_v;
 }
 
+result<std::optional<config_map>, error> topic_registry::update_dynamic_broker_configs(bool cluster_default,
+                                                                                       const config_change& change,
+                                                                                       bool validate_only) {
+    std::unique_lock lock(mu_);
+    if (validate_only) {
+        auto& layer = defaults_.dynamic_layer(cluster_default);
+        return change(config_map(layer.begin(), layer.end()));
+    }
+    std::optional<config_map> next;
+    auto st = store_.update_broker_configs(cluster_default ? std::string() : node_scope_,
+                                           [&](const config_map& current) { return next = change(current); });
+    if (!st) return failure{storage(st.error())};
+    if (!next) return next;
+    defaults_.set_dynamic_layer(cluster_default, broker_defaults::layer(next->begin(), next->end()));
+    for (auto& [name, view] : by_name_) put_locked(view->t);
+    return next;
+}
+
 }  // namespace ketch::meta

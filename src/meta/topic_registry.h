@@ -110,6 +110,14 @@ public:
     // without an override from the next lookup on.
     status<error> set_dynamic_broker_configs(bool cluster_default, const config_map& configs,
                                              bool validate_only = false);
+    // The same, the new layer computed by `change` from the stored one (the
+    // cluster's, in cluster mode: concurrent changes through two brokers both
+    // hold) in one step of the store (store::update_broker_configs); with
+    // validate_only, from this broker's copy and nothing stored. The new
+    // layer, or nullopt when change refused it (nothing changed).
+    result<std::optional<config_map>, error> update_dynamic_broker_configs(bool cluster_default,
+                                                                           const config_change& change,
+                                                                           bool validate_only);
 
     // Cluster mode: another broker changed the topics in the shared store.
     // Replaces the cached topics with what the store holds now; the topics

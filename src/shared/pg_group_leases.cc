@@ -30,15 +30,18 @@ std::vector<std::string> pg_offset_store::leased_groups() const {
     return out;
 }
 
-status<cluster::pg_error> pg_offset_store::check_lease(cluster::pg_connection& pg, const std::string& group) {
+status<cluster::pg_error> pg_offset_store::check_lease(cluster::pg_connection& pg, const std::string& group,
+                                                       bool* moved) {
     int64_t epoch = 0;
     std::string node, incarnation;
     {
         std::lock_guard l(lease_mu_);
         if (node_id_ < 0) return ok_v;  // not fenced (a store used without membership)
         auto it = held_.find(group);
-        if (it == held_.end() || lost_.contains(group))
+        if (it == held_.end() || lost_.contains(group)) {
+            if (moved) *moved = true;
             return failure{cluster::pg_error{"this broker does not hold the lease of the group", "", false}};
+        }
         epoch = it->second;
         node = std::to_string(node_id_);
         incarnation = incarnation_;
@@ -56,8 +59,19 @@ status<cluster::pg_error> pg_offset_store::check_lease(cluster::pg_connection& p
         auto it = held_.find(group);
         if (it != held_.end() && it->second == epoch) lost_.insert(group);
     }
-    spdlog::info("cluster: group '{}': another broker took its lease (epoch {} here); write refused", group, epoch);
+    if (moved) *moved = true;
+    spdlog::info("cluster: group '{}': another broker took its lease (epoch {} here); refused", group, epoch);
     return failure{cluster::pg_error{"the group's lease moved to another broker", "", false}};
+}
+
+result<bool, meta::store_error> pg_offset_store::confirm(const std::string& group) {
+    bool moved = false;
+    return db_.query("confirm group lease", [&](cluster::pg_connection& pg) -> result<bool, cluster::pg_error> {
+        auto s = check_lease(pg, group, &moved);
+        if (s.ok()) return true;
+        if (moved) return false;
+        return failure{s.error()};
+    });
 }
 
 }  // namespace ketch::shared

@@ -191,6 +191,31 @@ status<meta::store_error> pg_offset_store::put_group(const meta::stored_group& g
     });
 }
 
+result<std::vector<meta::pending_txn_offset>, cluster::pg_error> pg_offset_store::pending_in(cluster::pg_connection& pg,
+                                                                                             const std::string& group) {
+    auto rows = pg.exec(
+        "SELECT producer_id, encode(topic, 'hex'), partition, committed_offset, leader_epoch, encode(metadata, 'hex'),"
+        " commit_ms, expire_ms FROM ketch_txn_offsets WHERE group_id = $1::bytea",
+        {to_bytea_hex(group)});
+    if (!rows.ok()) return failure{rows.error()};
+    std::vector<meta::pending_txn_offset> out;
+    for (size_t i = 0; i < rows->rows.size(); ++i) {
+        meta::pending_txn_offset p;
+        p.producer_id = std::stoll(rows->at(i, 0));
+        auto& o = p.offset;
+        o.group = group;
+        o.topic = from_hex(rows->at(i, 1));
+        o.partition = std::stoi(rows->at(i, 2));
+        o.offset = std::stoll(rows->at(i, 3));
+        o.leader_epoch = std::stoi(rows->at(i, 4));
+        o.metadata = from_hex(rows->at(i, 5));
+        o.commit_timestamp_ms = std::stoll(rows->at(i, 6));
+        if (rows->rows[i][7]) o.expire_timestamp_ms = std::stoll(*rows->rows[i][7]);
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
 // Leases (the rest is pg_group_leases.cc): here for transaction().
 result<pg_offset_store::acquired, meta::store_error> pg_offset_store::acquire(const std::string& group) {
     std::string node, incarnation;
@@ -217,6 +242,9 @@ result<pg_offset_store::acquired, meta::store_error> pg_offset_store::acquire(co
         auto offsets = offsets_in(pg, " WHERE group_id = $1::bytea", {id});
         if (!offsets.ok()) return failure{offsets.error()};
         out.offsets = std::move(*offsets);
+        auto pending = pending_in(pg, group);
+        if (!pending.ok()) return failure{pending.error()};
+        out.pending = std::move(*pending);
         return ok_v;
     });
     if (!s.ok()) return failure{s.error()};

@@ -36,6 +36,7 @@
 
 #include "cluster/pg.h"
 #include "meta/offset_store.h"
+#include "meta/txn_store.h"
 #include "shared/pg_session.h"
 
 namespace ketch::shared {
@@ -52,8 +53,11 @@ public:
         int64_t epoch = 0;
         std::vector<meta::stored_group> rows;
         std::vector<meta::stored_offset> offsets;
+        // Offsets of the group pending in open transactions (ketch_txn_offsets).
+        std::vector<meta::pending_txn_offset> pending;
     };
-    // Takes the group's lease from whoever holds it and reads the group.
+    // Takes the group's lease from whoever holds it and reads the group,
+    // its committed offsets and its transactional offsets still pending.
     result<acquired, meta::store_error> acquire(const std::string& group);
     // Holds the group's lease (taken, and no write found it lost since).
     bool holds(const std::string& group) const;
@@ -75,12 +79,21 @@ public:
     // The (group, topic, partition) of the producer's transactional offsets
     // still pending (ketch_txn_offsets); only those fields are set.
     result<std::vector<meta::stored_offset>, meta::store_error> pending_txn_keys(int64_t producer_id);
+    // Whether this broker still holds the group's lease in PostgreSQL (read
+    // now, not from memory); a lease found moved marks the group lost. For
+    // answers served from memory (OffsetFetch): a broker paused past its
+    // lease must not answer what another broker changed since.
+    result<bool, meta::store_error> confirm(const std::string& group);
     // Every group id that has a row or an offset.
     result<std::vector<std::string>, meta::store_error> group_ids();
 
 private:
+    result<std::vector<meta::pending_txn_offset>, cluster::pg_error> pending_in(cluster::pg_connection& pg,
+                                                                                const std::string& group);
     // The write's fence: the lease row still names this holder at its epoch.
-    status<cluster::pg_error> check_lease(cluster::pg_connection& pg, const std::string& group);
+    // `moved` (if given) is set when it fails because the lease is not this
+    // broker's (rather than because PostgreSQL failed).
+    status<cluster::pg_error> check_lease(cluster::pg_connection& pg, const std::string& group, bool* moved = nullptr);
     result<std::vector<meta::stored_offset>, cluster::pg_error> offsets_in(cluster::pg_connection& pg,
                                                                            const std::string& where,
                                                                            const cluster::pg_params& params);

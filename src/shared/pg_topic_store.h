@@ -5,7 +5,13 @@
 // (ketch_broker_configs: the cluster-wide default, scope '', and each
 // broker's own, scope its node id), announced as 'broker-configs'
 // (meta::topic_registry::reload_broker_configs). Named config resources
-// (GROUP, CLIENT_METRICS) stay in this broker's own store (`local`).
+// (GROUP, CLIENT_METRICS) too (ketch_resource_configs), announced as
+// 'resource-configs' (meta::resource_config_registry::reload).
+//
+// update_broker_configs / update_resource_configs are a read-modify-write in
+// one transaction under an advisory lock of the scope or resource
+// (pg_configs.cc): two brokers changing the same set wait for each other and
+// the second computes its change from what the first stored.
 #pragma once
 
 #include <string>
@@ -19,13 +25,12 @@ namespace ketch::shared {
 inline constexpr const char* k_topics_changed = "topics";
 // ... and a change of the dynamic broker configs.
 inline constexpr const char* k_broker_configs_changed = "broker-configs";
-// ... and a change of a GROUP config resource (ketch_group_configs; the
-// other kinds of named config resources stay in each broker's meta.db).
-inline constexpr const char* k_group_configs_changed = "group-configs";
+// ... and a change of a GROUP or CLIENT_METRICS resource's configs.
+inline constexpr const char* k_resource_configs_changed = "resource-configs";
 
 class pg_topic_store final : public meta::store {
 public:
-    pg_topic_store(std::string url, meta::store& local) : session_(std::move(url), "topics"), local_(local) {}
+    explicit pg_topic_store(std::string url) : session_(std::move(url), "topics") {}
 
     result<std::vector<meta::topic>, meta::store_error> load_topics() override;
     status<meta::store_error> insert_topics(std::span<const meta::topic> topics) override;
@@ -35,10 +40,14 @@ public:
 
     result<std::map<std::string, meta::config_map>, meta::store_error> load_broker_configs() override;
     status<meta::store_error> set_broker_configs(const std::string& scope, const meta::config_map& c) override;
+    status<meta::store_error> update_broker_configs(const std::string& scope,
+                                                    const meta::config_change& change) override;
     result<std::map<std::string, meta::config_map>, meta::store_error> load_resource_configs(
         meta::config_resource kind) override;
     status<meta::store_error> set_resource_configs(meta::config_resource kind, const std::string& name,
                                                    const meta::config_map& c) override;
+    status<meta::store_error> update_resource_configs(meta::config_resource kind, const std::string& name,
+                                                      const meta::config_change& change) override;
 
 private:
     // Runs `body` in one transaction that ends with the NOTIFY.
@@ -48,7 +57,6 @@ private:
     }
 
     pg_session session_;
-    meta::store& local_;
 };
 
 }  // namespace ketch::shared

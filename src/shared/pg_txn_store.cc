@@ -213,8 +213,39 @@ status<meta::store_error> pg_txn_store::delete_txn(const std::string& id) {
     });
 }
 
+// The group coordinator's fence for pending offsets (docs/design/cluster.md
+// "consumer groups"): each group's lease still names this broker (its
+// process: a take-back by this same broker reloaded the group here), FOR
+// SHARE, so a broker that took the group meanwhile has either read these
+// rows at its take or waits for this transaction and reads them then.
+status<cluster::pg_error> pg_txn_store::check_group_leases(cluster::pg_connection& pg,
+                                                           std::span<const meta::pending_txn_offset> offsets) {
+    std::string node, incarnation;
+    {
+        std::lock_guard l(lease_mu_);
+        if (node_id_ < 0) return ok_v;  // not fenced (a store used without membership)
+        node = std::to_string(node_id_);
+        incarnation = incarnation_;
+    }
+    std::set<std::string> groups;
+    for (const auto& p : offsets) groups.insert(p.offset.group);
+    for (const auto& g : groups) {
+        auto r = pg.exec(
+            "SELECT 1 FROM ketch_group_leases WHERE group_id = $1::bytea AND node_id = $2 AND incarnation = $3"
+            " FOR SHARE",
+            {to_bytea_hex(g), node, incarnation});
+        if (!r.ok()) return failure{r.error()};
+        if (r->rows.empty()) {
+            spdlog::info("cluster: group '{}': another broker took its lease; pending offsets refused", g);
+            return failure{cluster::pg_error{"the group's lease moved to another broker", "", false}};
+        }
+    }
+    return ok_v;
+}
+
 status<meta::store_error> pg_txn_store::put_pending_offsets(std::span<const meta::pending_txn_offset> offsets) {
     return db_.transaction("pending offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        if (auto f = check_group_leases(pg, offsets); !f.ok()) return f;
         for (const auto& p : offsets) {
             const auto& o = p.offset;
             auto r = pg.exec(

@@ -68,11 +68,16 @@ public:
     result<std::vector<meta::pending_txn_offset>, meta::store_error> load_pending_offsets() override {
         return std::vector<meta::pending_txn_offset>{};
     }
+    // Fenced by the groups' leases (ketch_group_leases names this broker's
+    // process), in the same transaction: a broker that lost a group adds
+    // nothing pending its new holder would miss.
     status<meta::store_error> put_pending_offsets(std::span<const meta::pending_txn_offset> offsets) override;
     status<meta::store_error> delete_pending_offsets(int64_t producer_id) override;
 
 private:
     status<cluster::pg_error> check_lease(cluster::pg_connection& pg, const std::string& id);
+    status<cluster::pg_error> check_group_leases(cluster::pg_connection& pg,
+                                                 std::span<const meta::pending_txn_offset> offsets);
 
     pg_session db_;
 

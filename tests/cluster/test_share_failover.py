@@ -129,7 +129,7 @@ def test_share_consumers_lose_and_repeat_nothing_when_the_share_partition_leader
             deadline = time.monotonic() + 120
             while not check():
                 assert time.monotonic() < deadline, "%s: not within 120 s (%s, %s)" % (
-                    what, postgres.psql("SELECT * FROM ketch_group_configs"),
+                    what, postgres.psql("SELECT config, value FROM ketch_resource_configs WHERE kind = 32"),
                     postgres.psql("SELECT partition, start_offset, length(batches) FROM ketch_share_state"))
                 time.sleep(0.02)
         wait("the first half of partition 0 acknowledged", lambda: on_0()[0] >= first_on_0)

@@ -14,6 +14,7 @@
 // ACLs: DESCRIBE on the group (else GROUP_AUTHORIZATION_FAILED), DESCRIBE on
 // each topic (named: TOPIC_AUTHORIZATION_FAILED after the others; all
 // offsets: left out).
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/topic_error_rows.h"
 #include "group/coordinator.h"
@@ -144,12 +145,21 @@ response_group fetch_group(request_context& ctx, request_group& g, bool require_
     return out;
 }
 
+// Cluster mode: the coordinator reads PostgreSQL on the way (a group taken
+// over, its lease confirmed before offsets are answered from memory), so
+// the call runs on the reads' threads, not on the reactor (inline otherwise).
+awaitable<response_group> fetch_group_off_reactor(request_context& ctx, request_group& g, bool require_stable) {
+    response_group out;
+    co_await reads_call(ctx.broker, [&] { out = fetch_group(ctx, g, require_stable); });
+    co_return out;
+}
+
 }  // namespace
 
 awaitable<offset_fetch_response> handle_offset_fetch(request_context& ctx, offset_fetch_request& req) {
     offset_fetch_response resp;
     if (ctx.api_version >= 8) {
-        for (auto& g : req.groups) resp.groups.push_back(fetch_group(ctx, g, req.require_stable));
+        for (auto& g : req.groups) resp.groups.push_back(co_await fetch_group_off_reactor(ctx, g, req.require_stable));
         co_return resp;
     }
     // OffsetFetchRequest.groups: the one group of v1-7 in the batched shape.
@@ -164,7 +174,7 @@ awaitable<offset_fetch_response> handle_offset_fetch(request_context& ctx, offse
     } else {
         g.topics = std::nullopt;
     }
-    auto out = fetch_group(ctx, g, req.require_stable);
+    auto out = co_await fetch_group_off_reactor(ctx, g, req.require_stable);
     resp.error_code = out.error_code;
     for (auto& t : out.topics) {
         auto& rt = resp.topics.emplace_back();

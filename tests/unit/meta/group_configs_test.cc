@@ -109,5 +109,44 @@ TEST(resource_config_registry, group_configs_survive_a_reopen_and_reach_the_list
     EXPECT_EQ(seen.at("h"), (config_map{{"consumer.session.timeout.ms", "50000"}}));
 }
 
+// Two registries over one store stand for two brokers over one PostgreSQL:
+// an update computes from the stored set (the other's change is kept), and
+// reload() brings the other registry in line, telling its listener what
+// changed and what went.
+TEST(resource_config_registry, an_update_starts_from_the_stored_set_and_reload_follows_the_store) {
+    testing::temp_dir dir;
+    auto s = sqlite_store::open(dir.path());
+    ASSERT_TRUE(s);
+    auto a = resource_config_registry::open(**s, config_resource::group);
+    auto b = resource_config_registry::open(**s, config_resource::group);
+    ASSERT_TRUE(a && b);
+    auto put = [](std::string k, std::string v) {
+        return [k, v](const config_map& current) -> result<config_map, error> {
+            auto next = current;
+            next[k] = v;
+            return next;
+        };
+    };
+    ASSERT_TRUE((*a)->update("g", put("consumer.heartbeat.interval.ms", "6000"), false));
+    ASSERT_TRUE((*b)->update("g", put("consumer.session.timeout.ms", "50000"), false));  // b's copy lacked a's key
+    const config_map both{{"consumer.heartbeat.interval.ms", "6000"}, {"consumer.session.timeout.ms", "50000"}};
+    EXPECT_EQ((*b)->configs("g"), both);
+    std::map<std::string, config_map> heard;
+    (*a)->set_listener([&](const std::string& g, const config_map& c) { heard[g] = c; });
+    heard.clear();
+    ASSERT_TRUE((*a)->reload());
+    EXPECT_EQ((*a)->configs("g"), both);
+    EXPECT_EQ(heard, (std::map<std::string, config_map>{{"g", both}}));
+    heard.clear();
+    ASSERT_TRUE((*b)->update(
+        "g", [](const config_map&) -> result<config_map, error> { return config_map{}; }, false));
+    ASSERT_TRUE((*a)->reload());
+    EXPECT_TRUE((*a)->configs("g").empty());
+    EXPECT_EQ(heard, (std::map<std::string, config_map>{{"g", {}}}));
+    heard.clear();
+    ASSERT_TRUE((*a)->reload());  // nothing changed: nothing heard
+    EXPECT_TRUE(heard.empty());
+}
+
 }  // namespace
 }  // namespace ketch::meta

@@ -1,0 +1,69 @@
+"""A group coordinator paused past its lease (docs/design/cluster.md,
+"consumer groups"): its broker is SIGSTOPped until the other broker, which
+owns the group once the paused one drops out of the live set, takes the
+group's lease and commits a new offset; then it is SIGCONTed. Its memory
+still holds the group as of the pause, so it must not answer from it:
+OffsetFetch confirms the lease in PostgreSQL first and answers
+NOT_COORDINATOR when it moved (Kafka's answer from a coordinator that lost
+the group: GroupCoordinatorService answers NOT_COORDINATOR for a group whose
+__consumer_offsets partition it no longer leads, see group-coordinator/src/
+main/java/org/apache/kafka/coordinator/group/GroupCoordinatorService.java
+and CoordinatorRuntime's NotCoordinatorException); OffsetCommit is fenced
+by the lease in its own transaction. A broker back in the live set may take
+the group back (a new epoch, read from PostgreSQL) and then serves what the
+other one committed: never the offset it held before the pause."""
+
+import signal
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from conftest import clients  # noqa: E402
+from group_wire import NOT_COORDINATOR, commit, fetch, lease, live_brokers, name_coordinated_by  # noqa: E402
+from group_wire import stored_offset  # noqa: E402
+from test_shared_produce import FLUSH, create_topic, wait_for_topic  # noqa: E402
+
+TIMING = ["--cluster-heartbeat-ms", "250", "--cluster-session-timeout-ms", "2000"]
+TOPIC = "stale-holder"
+
+
+def wait_for(check, what, timeout_s=60):
+    clients.wait_for(check, timeout=timeout_s, what=what)
+
+
+def test_a_coordinator_paused_past_its_lease_answers_nothing_from_memory(start_broker, postgres):
+    brokers = {1: start_broker(1, *FLUSH, *TIMING), 2: start_broker(2, *FLUSH, *TIMING)}
+    create_topic(brokers[1], TOPIC, 1)
+    wait_for_topic(brokers[2], TOPIC, 1)
+    for n in brokers:
+        wait_for(lambda: live_brokers(brokers[n]) == 2, "broker %d does not list both" % n)
+    a, b = 1, 2
+    group = name_coordinated_by(brokers.values(), a, "stale-group", 0)
+    assert commit(brokers[a], group, TOPIC, 10) == 0
+    assert fetch(brokers[a], group, TOPIC) == (10, 0)
+    _, epoch = lease(postgres, group)
+
+    brokers[a].proc.send_signal(signal.SIGSTOP)
+    try:
+        wait_for(lambda: lease(postgres, group)[0] == b, "broker %d did not take the group" % b)
+        assert commit(brokers[b], group, TOPIC, 20) == 0
+    finally:
+        brokers[a].proc.send_signal(signal.SIGCONT)
+    assert stored_offset(postgres, group) == 20
+
+    # The first answers of the resumed broker: never the 10 it held.
+    offset, error = fetch(brokers[a], group, TOPIC)
+    assert (offset, error) in {(-1, NOT_COORDINATOR), (20, 0)}, (offset, error)
+    error = commit(brokers[a], group, TOPIC, 30)
+    assert error in {0, NOT_COORDINATOR}
+    if error == 0:  # written under a lease taken again after the pause, never under the old one
+        node, now = lease(postgres, group)
+        assert node == a and now > epoch + 1
+        assert stored_offset(postgres, group) == 30
+    else:
+        assert stored_offset(postgres, group) == 20
+    # Both brokers settle on one coordinator, which serves PostgreSQL's offset.
+    want = stored_offset(postgres, group)
+    wait_for(lambda: any(fetch(x, group, TOPIC) == (want, 0) for x in brokers.values()),
+             "one broker serves the group again")
