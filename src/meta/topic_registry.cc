@@ -55,10 +55,37 @@ result<std::unique_ptr<topic_registry>, error> topic_registry::open(store& s, br
     return r;
 }
 
+namespace {
+
+// A reload's read of the store, and `lock` (unique, on mu) held once it is
+// done, with no local write of the registry in between: a local write holds
+// mu across its store write and counts it in `local_writes`, so a read that
+// one followed (it may hold the state before the write) is made again, and
+// after three such reads once more under the lock.
+template <class Read>
+auto read_unraced(std::shared_mutex& mu, const uint64_t& local_writes, std::unique_lock<std::shared_mutex>& lock,
+                  Read read) {
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        uint64_t seen = 0;
+        {
+            std::shared_lock before(mu);
+            seen = local_writes;
+        }
+        auto got = read();
+        lock = std::unique_lock(mu);
+        if (local_writes == seen) return got;
+        lock.unlock();
+    }
+    lock = std::unique_lock(mu);
+    return read();
+}
+
+}  // namespace
+
 result<topic_registry::reload_result, error> topic_registry::reload_topics() {
-    auto topics = store_.load_topics();
+    std::unique_lock<std::shared_mutex> lock;
+    auto topics = read_unraced(mu_, local_writes_, lock, [this] { return store_.load_topics(); });
     if (!topics) return failure{storage(topics.error())};
-    std::unique_lock lock(mu_);
     reload_result out;
     std::map<std::string, topic> now;
     for (auto& t : *topics) now.emplace(t.name, std::move(t));
@@ -84,9 +111,9 @@ result<topic_registry::reload_result, error> topic_registry::reload_topics() {
 }
 
 status<error> topic_registry::reload_broker_configs() {
-    auto dynamic = store_.load_broker_configs();
+    std::unique_lock<std::shared_mutex> lock;
+    auto dynamic = read_unraced(mu_, local_writes_, lock, [this] { return store_.load_broker_configs(); });
     if (!dynamic) return failure{storage(dynamic.error())};
-    std::unique_lock lock(mu_);
     for (bool cluster_default : {true, false}) {
         auto it = dynamic->find(cluster_default ? std::string() : node_scope_);
         defaults_.set_dynamic_layer(
@@ -156,6 +183,7 @@ std::vector<result<topic, error>> topic_registry::create_topics(std::span<const 
             if (r.ok()) r = failure{storage(st.error())};
         return out;
     }
+    ++local_writes_;
     for (auto& t : fresh) {
         name_by_id_.emplace(t.id, t.name);
         collisions_.add(t.name);
@@ -172,6 +200,7 @@ result<topic, error> topic_registry::erase_locked(const std::string& name) {
     auto it = by_name_.find(name);
     const uuid id = it->second->t.id;
     if (auto st = store_.delete_topics(std::span(&id, 1)); !st) return failure{storage(st.error())};
+    ++local_writes_;
     topic gone = it->second->t;
     by_name_.erase(it);
     name_by_id_.erase(id);
@@ -252,6 +281,7 @@ result<topic, error> topic_registry::set_partition_count(std::string_view name, 
         return preview;
     }
     if (auto st = store_.set_partition_count(t.id, count); !st) return failure{storage(st.error())};
+    ++local_writes_;
     topic next = t;
     next.partition_count = count;
     return put_locked(std::move(next));
@@ -270,6 +300,7 @@ result<topic, error> topic_registry::commit_configs(std::string_view name, resul
         return preview;
     }
     if (auto st = store_.set_topic_configs(t.id, *next); !st) return failure{storage(st.error())};
+    ++local_writes_;
     topic changed = t;
     changed.configs = std::move(*next);
     return put_locked(std::move(changed));
@@ -301,6 +332,7 @@ status<error> topic_registry::set_dynamic_broker_configs(bool cluster_default, c
     if (validate_only) return ok_v;
     if (auto st = store_.set_broker_configs(cluster_default ? std::string() : node_scope_, configs); !st)
         return failure{storage(st.error())};
+    ++local_writes_;
     defaults_.set_dynamic_layer(cluster_default, broker_defaults::layer(configs.begin(), configs.end()));
     // Every topic without an override takes the new defaults: resolve them again.
     for (auto& [name, view] : by_name_) put_locked(view->t);
@@ -319,6 +351,7 @@ result<std::optional<config_map>, error> topic_registry::update_dynamic_broker_c
     auto st = store_.update_broker_configs(cluster_default ? std::string() : node_scope_,
                                            [&](const config_map& current) { return next = change(current); });
     if (!st) return failure{storage(st.error())};
+    ++local_writes_;
     if (!next) return next;
     defaults_.set_dynamic_layer(cluster_default, broker_defaults::layer(next->begin(), next->end()));
     for (auto& [name, view] : by_name_) put_locked(view->t);

@@ -146,6 +146,9 @@ private:
     const clock_fn clock_;
     const std::string node_scope_;
     mutable std::shared_mutex mu_;
+    // Guarded by mu_: the store writes this registry made; a reload whose read a
+    // local write followed reads again (it would put back what the write replaced).
+    uint64_t local_writes_ = 0;
     std::map<std::string, std::shared_ptr<const resolved_topic>, std::less<>> by_name_;
     std::map<uuid, std::string> name_by_id_;
     collision_index collisions_;

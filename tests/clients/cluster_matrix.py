@@ -276,11 +276,6 @@ SKIPS = {
     "test_console_api.py::test_unknown_group_is_404": CONSOLE_GROUPS,
     "test_console_api.py::test_hostile_requests_do_not_take_the_broker_down":
         "one of its paths is /api/v1/groups/<junk>: " + CONSOLE_GROUPS,
-    "test_console_api.py::test_configs_get_and_incremental_alter":
-        "races a known window of cluster mode: meta::topic_registry::reload_topics() reads PostgreSQL outside its "
-        "lock, so a reload triggered by the test's first config change can replace its second, local change a "
-        "moment later (the PATCH answers TOPIC_CONFIG after the delete, one run in three); the store read belongs "
-        "under the lock or behind a local-write counter",
     "test_console_api.py::test_producers_lists_an_idempotent_producer":
         "DescribeProducers (the console's /api/v1/producers) lists the producers a broker's own partition state "
         "knows, those that produced through it; the test's producer writes through the partition's leader, "

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <thread>
 
 #include "meta/describe_configs.h"
@@ -28,8 +29,14 @@ class flaky_store final : public store {
 public:
     explicit flaky_store(store& inner) : inner_(inner) {}
     std::atomic<bool> fail{false};
+    // Runs once, after the next load_topics has read the store and before it returns.
+    std::function<void()> after_load;
 
-    result<std::vector<topic>, store_error> load_topics() override { return inner_.load_topics(); }
+    result<std::vector<topic>, store_error> load_topics() override {
+        auto loaded = inner_.load_topics();
+        if (auto hook = std::exchange(after_load, nullptr)) hook();
+        return loaded;
+    }
     status<store_error> insert_topics(std::span<const topic> t) override {
         return fail ? status<store_error>(failure{store_error{"disk on fire"}}) : inner_.insert_topics(t);
     }
@@ -406,6 +413,19 @@ TEST_F(registry_fixture, failed_broker_config_write_changes_nothing) {
     EXPECT_FALSE(reg().set_dynamic_broker_configs(true, {{"log.retention.ms", "1000"}}));
     flaky_->fail = false;
     EXPECT_FALSE(reg().defaults().dynamic_layer(true).count("log.retention.ms"));
+}
+
+// Cluster mode: a reload (another broker's NOTIFY) whose read of the store a
+// local change followed must not put back what the change replaced: the
+// reload reads again (topic_registry's local_writes_).
+TEST_F(registry_fixture, a_reload_does_not_undo_a_local_change_made_during_its_read) {
+    create_ok("r", 1, {{"retention.ms", "1000"}});
+    flaky_->after_load = [this] {
+        ASSERT_TRUE(reg().alter_configs("r", std::vector<config_op>{{"retention.ms", config_op_type::set, "2000"}}));
+    };
+    ASSERT_TRUE(reg().reload_topics());
+    EXPECT_EQ(flaky_->after_load, nullptr);  // the change ran during the reload's read
+    EXPECT_EQ(reg().by_name("r")->configs.at("retention.ms"), "2000");
 }
 
 }  // namespace
