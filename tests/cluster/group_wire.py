@@ -13,9 +13,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "behavior"))
 
 from kafka_wire import Reader, compact_string, read_frame, request_header, uvarint  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from conftest import clients  # noqa: E402
+from test_shared_produce import FLUSH, create_topic, wait_for_topic  # noqa: E402
+
 NOT_COORDINATOR = 16
 COORDINATOR_NOT_AVAILABLE = 15
 UNSTABLE_OFFSET_COMMIT = 88
+# Leases that move quickly: a heartbeat every 250 ms, a broker not heard from for 2 s is not live.
+TIMING = ["--cluster-heartbeat-ms", "250", "--cluster-session-timeout-ms", "2000"]
 
 
 def _string(s):
@@ -113,3 +120,18 @@ def stored_offset(postgres, group):
 
 def live_brokers(broker):
     return len(AdminClient({"bootstrap.servers": broker.bootstrap}).list_topics(timeout=10).brokers)
+
+
+def wait_for(check, what, timeout_s=60):
+    clients.wait_for(check, timeout=timeout_s, what=what)
+
+
+def two_brokers(start_broker, topic):
+    """Brokers 1 and 2 with TIMING, `topic` (one partition) known to both, and each listing both (so
+    they agree on every group's owner): {node id: broker}."""
+    brokers = {1: start_broker(1, *FLUSH, *TIMING), 2: start_broker(2, *FLUSH, *TIMING)}
+    create_topic(brokers[1], topic, 1)
+    wait_for_topic(brokers[2], topic, 1)
+    for n in brokers:
+        wait_for(lambda: live_brokers(brokers[n]) == 2, "broker %d does not list both" % n)
+    return brokers

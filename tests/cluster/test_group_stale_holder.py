@@ -19,25 +19,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from conftest import clients  # noqa: E402
-from group_wire import NOT_COORDINATOR, commit, fetch, lease, live_brokers, name_coordinated_by  # noqa: E402
-from group_wire import stored_offset  # noqa: E402
-from test_shared_produce import FLUSH, create_topic, wait_for_topic  # noqa: E402
+from group_wire import NOT_COORDINATOR, commit, fetch, lease, name_coordinated_by, stored_offset  # noqa: E402
+from group_wire import two_brokers, wait_for  # noqa: E402
 
-TIMING = ["--cluster-heartbeat-ms", "250", "--cluster-session-timeout-ms", "2000"]
 TOPIC = "stale-holder"
 
 
-def wait_for(check, what, timeout_s=60):
-    clients.wait_for(check, timeout=timeout_s, what=what)
-
-
 def test_a_coordinator_paused_past_its_lease_answers_nothing_from_memory(start_broker, postgres):
-    brokers = {1: start_broker(1, *FLUSH, *TIMING), 2: start_broker(2, *FLUSH, *TIMING)}
-    create_topic(brokers[1], TOPIC, 1)
-    wait_for_topic(brokers[2], TOPIC, 1)
-    for n in brokers:
-        wait_for(lambda: live_brokers(brokers[n]) == 2, "broker %d does not list both" % n)
+    brokers = two_brokers(start_broker, TOPIC)
     a, b = 1, 2
     group = name_coordinated_by(brokers.values(), a, "stale-group", 0)
     assert commit(brokers[a], group, TOPIC, 10) == 0

@@ -24,25 +24,14 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from conftest import clients  # noqa: E402
-from group_wire import (UNSTABLE_OFFSET_COMMIT, commit, fetch, fetch_stable, lease, live_brokers,  # noqa: E402
-                        name_coordinated_by)
-from test_shared_produce import FLUSH, create_topic, wait_for_topic  # noqa: E402
+from group_wire import (UNSTABLE_OFFSET_COMMIT, commit, fetch, fetch_stable, lease, name_coordinated_by,  # noqa: E402
+                        two_brokers, wait_for)
 
-TIMING = ["--cluster-heartbeat-ms", "250", "--cluster-session-timeout-ms", "2000"]
 TOPIC = "takeover-txn"
 
 
-def wait_for(check, what, timeout_s=60):
-    clients.wait_for(check, timeout=timeout_s, what=what)
-
-
 def test_pending_transactional_offsets_move_with_the_group(start_broker, postgres):
-    brokers = {1: start_broker(1, *FLUSH, *TIMING), 2: start_broker(2, *FLUSH, *TIMING)}
-    create_topic(brokers[1], TOPIC, 1)
-    wait_for_topic(brokers[2], TOPIC, 1)
-    for n in brokers:
-        wait_for(lambda: live_brokers(brokers[n]) == 2, "broker %d does not list both" % n)
+    brokers = two_brokers(start_broker, TOPIC)
     a, b = 1, 2
     group = name_coordinated_by(brokers.values(), a, "takeover-group", 0)
     txn_id = name_coordinated_by(brokers.values(), b, "takeover-txn", 1)
