@@ -19,6 +19,21 @@ std::string bytea_array(std::span<const std::string> items) {
     return out;
 }
 
+// Columns 1..7 of an offset row (topic, partition, offset, leader epoch,
+// metadata, commit and expire times), as k_offset_columns and the pending
+// transactional offsets select them; column 0 is the group or the producer.
+meta::stored_offset offset_at(const cluster::pg_rows& rows, size_t i) {
+    meta::stored_offset o;
+    o.topic = from_hex(rows.at(i, 1));
+    o.partition = std::stoi(rows.at(i, 2));
+    o.offset = std::stoll(rows.at(i, 3));
+    o.leader_epoch = std::stoi(rows.at(i, 4));
+    o.metadata = from_hex(rows.at(i, 5));
+    o.commit_timestamp_ms = std::stoll(rows.at(i, 6));
+    if (rows.rows[i][7]) o.expire_timestamp_ms = std::stoll(*rows.rows[i][7]);
+    return o;
+}
+
 constexpr const char* k_offset_columns =
     "SELECT encode(group_id, 'hex'), encode(topic, 'hex'), partition, committed_offset, leader_epoch,"
     " encode(metadata, 'hex'), commit_ms, expire_ms FROM ketch_group_offsets";
@@ -35,15 +50,8 @@ result<std::vector<meta::stored_offset>, cluster::pg_error> pg_offset_store::off
     std::vector<meta::stored_offset> out;
     out.reserve(rows->rows.size());
     for (size_t i = 0; i < rows->rows.size(); ++i) {
-        meta::stored_offset o;
+        meta::stored_offset o = offset_at(*rows, i);
         o.group = from_hex(rows->at(i, 0));
-        o.topic = from_hex(rows->at(i, 1));
-        o.partition = std::stoi(rows->at(i, 2));
-        o.offset = std::stoll(rows->at(i, 3));
-        o.leader_epoch = std::stoi(rows->at(i, 4));
-        o.metadata = from_hex(rows->at(i, 5));
-        o.commit_timestamp_ms = std::stoll(rows->at(i, 6));
-        if (rows->rows[i][7]) o.expire_timestamp_ms = std::stoll(*rows->rows[i][7]);
         out.push_back(std::move(o));
     }
     return out;
@@ -202,15 +210,8 @@ result<std::vector<meta::pending_txn_offset>, cluster::pg_error> pg_offset_store
     for (size_t i = 0; i < rows->rows.size(); ++i) {
         meta::pending_txn_offset p;
         p.producer_id = std::stoll(rows->at(i, 0));
-        auto& o = p.offset;
-        o.group = group;
-        o.topic = from_hex(rows->at(i, 1));
-        o.partition = std::stoi(rows->at(i, 2));
-        o.offset = std::stoll(rows->at(i, 3));
-        o.leader_epoch = std::stoi(rows->at(i, 4));
-        o.metadata = from_hex(rows->at(i, 5));
-        o.commit_timestamp_ms = std::stoll(rows->at(i, 6));
-        if (rows->rows[i][7]) o.expire_timestamp_ms = std::stoll(*rows->rows[i][7]);
+        p.offset = offset_at(*rows, i);
+        p.offset.group = group;
         out.push_back(std::move(p));
     }
     return out;
