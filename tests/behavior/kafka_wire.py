@@ -84,6 +84,15 @@ class Reader:
         self.pos += struct.calcsize(fmt)
         return v
 
+    def string(self):
+        """A nullable string with an int16 length (None for -1)."""
+        n = self.take(">h")
+        if n < 0:
+            return None
+        s = self.data[self.pos:self.pos + n].decode()
+        self.pos += n
+        return s
+
     def uvarint(self):
         shift = value = 0
         while True:

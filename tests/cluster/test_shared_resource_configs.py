@@ -19,7 +19,6 @@ refuses a BROKER resource with an empty name, and each request must go to
 the broker named."""
 
 import shutil
-import socket
 import struct
 import sys
 import threading
@@ -28,8 +27,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "behavior"))
 
 from conftest import clients  # noqa: E402
-from kafka_wire import read_frame, request_header  # noqa: E402
+from kafka_wire import Reader  # noqa: E402
 from test_shared_produce import FLUSH, TIMING  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from group_wire import call  # noqa: E402
 
 BROKER, GROUP, CLIENT_METRICS = 4, 32, 16
 SET, DELETE = 0, 1
@@ -44,37 +47,12 @@ def _nullable(s):
     return struct.pack(">h", -1) if s is None else _string(s)
 
 
-def _call(broker, api_key, version, body):
-    with socket.create_connection((broker.host, broker.port), timeout=30) as sock:
-        payload = request_header(api_key, version, 9, False, "resource-configs") + body
-        sock.sendall(struct.pack(">i", len(payload)) + payload)
-        return read_frame(sock)[4:]
-
-
-class _reader:
-    def __init__(self, data):
-        self.data, self.pos = data, 0
-
-    def take(self, fmt):
-        v, = struct.unpack_from(fmt, self.data, self.pos)
-        self.pos += struct.calcsize(fmt)
-        return v
-
-    def string(self):
-        n = self.take(">h")
-        if n < 0:
-            return None
-        s = self.data[self.pos:self.pos + n].decode()
-        self.pos += n
-        return s
-
-
 def alter(broker, rtype, name, ops):
     """IncrementalAlterConfigs v0 of one resource: ops [(key, op, value)]; (error code, message)."""
     body = struct.pack(">i", 1) + struct.pack(">b", rtype) + _string(name) + struct.pack(">i", len(ops))
     for key, op, value in ops:
         body += _string(key) + struct.pack(">b", op) + _nullable(value)
-    r = _reader(_call(broker, 44, 0, body + b"\x00"))
+    r = Reader(call(broker, 44, 0, body + b"\x00"))
     r.take(">i")
     assert r.take(">i") == 1
     return r.take(">h"), r.string()
@@ -83,7 +61,7 @@ def alter(broker, rtype, name, ops):
 def describe(broker, rtype, name):
     """DescribeConfigs v1 of one resource: {key: value}."""
     body = struct.pack(">i", 1) + struct.pack(">b", rtype) + _string(name) + struct.pack(">i", -1) + b"\x00"
-    r = _reader(_call(broker, 32, 1, body))
+    r = Reader(call(broker, 32, 1, body))
     r.take(">i")
     assert r.take(">i") == 1
     error, message = r.take(">h"), r.string()
