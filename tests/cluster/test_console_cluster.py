@@ -16,6 +16,7 @@ broker, as AdminClient.listConsumerGroups does (KafkaAdminClient.java's
 ListConsumerGroups: one ListGroups per broker of Metadata)."""
 
 import json
+import signal
 import sys
 import time
 import urllib.error
@@ -29,19 +30,31 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from group_wire import commit, live_brokers, name_coordinated_by, wait_for  # noqa: E402
 from test_shared_produce import FLUSH, create_topic, wait_for_topic  # noqa: E402
 
-# Heartbeats every 250 ms; a killed broker stays live (and keeps its groups)
-# for 30 s, the window in which the others' consoles must say they did not reach it.
+# Heartbeats every 250 ms; a stopped or killed broker stays live (and keeps
+# its groups) for 30 s, the window in which the others' consoles must say
+# they did not reach it.
 TIMING = ["--cluster-heartbeat-ms", "250", "--cluster-session-timeout-ms", "30000"]
 TOPIC = "console-cluster"
 
 
-def get(broker, path):
+def call(broker, path, body=None):
+    """The broker's console: (status, JSON); a POST with `body`."""
     url = json.loads((broker.data_dir / "listeners.json").read_text())["console"].rstrip("/") + path
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     try:
-        with urllib.request.urlopen(url, timeout=30) as r:
+        with urllib.request.urlopen(req, timeout=30) as r:
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read())
+
+
+def get(broker, path):
+    return call(broker, path)
+
+
+def post(broker, path, body):
+    return call(broker, path, body)
 
 
 def produce(broker, topic, partition, n, **conf):
@@ -105,15 +118,25 @@ def test_console_of_one_broker_describes_a_group_another_coordinates(start_broke
     assert status == 200, r
     assert get(b, "/api/v1/groups/" + on_b)[1]["lag"] == 2
 
-    # Broker 2 killed: live (the owner of its groups) until its session times
-    # out, and not answering. Broker 1's list still answers, naming it.
-    b.kill()
-    status, listing = get(a, "/api/v1/groups")
-    assert status == 200, listing
-    assert [u["node_id"] for u in listing["unreached_brokers"]] == [2], listing
-    assert {g["group_id"]: g["lag"] for g in listing["groups"]}.get(on_a) == 7, listing
-    status, err = get(a, "/api/v1/groups/" + on_b)
-    assert status == 503 and "broker 2" in err["message"], err
+    # Broker 2 stopped (SIGSTOP: connections open, no answer), then killed
+    # (connections refused): live, the owner of its groups, until its
+    # session times out. Broker 1's list still answers, naming it; the page
+    # of its group is 503 naming it.
+    def answers_without_broker_2():
+        status, listing = get(a, "/api/v1/groups")
+        assert status == 200, listing
+        assert [u["node_id"] for u in listing["unreached_brokers"]] == [2], listing
+        assert {g["group_id"]: g["lag"] for g in listing["groups"]}.get(on_a) == 7, listing
+        status, err = get(a, "/api/v1/groups/" + on_b)
+        assert status == 503 and "broker 2" in err["message"], err
+
+    b.proc.send_signal(signal.SIGSTOP)
+    try:
+        answers_without_broker_2()
+    finally:
+        b.kill()
+        b.proc.send_signal(signal.SIGCONT)
+    answers_without_broker_2()
     assert a.running()
 
 
@@ -144,14 +167,3 @@ def test_every_console_lists_the_producers_of_a_partition_another_broker_leads(s
         assert [(r["partition"], r["last_sequence"], r["current_txn_start_offset"]) for r in p["producers"]] == \
             [(partition, 2, -1)], (n, p)
         assert p["producers"][0]["producer_id"] >= 0 and p["producers"][0]["last_timestamp"] > 0, (n, p)
-
-
-def post(broker, path, body):
-    url = json.loads((broker.data_dir / "listeners.json").read_text())["console"].rstrip("/") + path
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
