@@ -33,8 +33,7 @@ console::peer_brokers console_peers(const cluster::membership& m, inter_broker_c
             return clients.with_client(node, *address, [&](cli::client& c) {
                 const int16_t v = c.version_for(key, cap);
                 if (v < 0)
-                    throw console::kafka_call_error(api_name(key) + " is not served by broker " +
-                                                    std::to_string(node));
+                    throw console::kafka_call_error(api_name(key) + " is not served by broker " + std::to_string(node));
                 kafka::encoded_message body;
                 body.buf = encode(v);
                 return std::pair<int16_t, bytes>{v, c.roundtrip(-1, key, v, body)};

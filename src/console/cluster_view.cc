@@ -41,8 +41,8 @@ void cluster_view::not_reached(int32_t node, const std::string& why) {
 
 void cluster_view::throw_unreached(const std::string& group, int32_t node) const {
     auto it = unreached_.find(node);
-    throw api_error(503, "group " + group + ": its coordinator, broker " + std::to_string(node) +
-                             ", was not reached" + (it == unreached_.end() ? "" : ": " + it->second));
+    throw api_error(503, "group " + group + ": its coordinator, broker " + std::to_string(node) + ", was not reached" +
+                             (it == unreached_.end() ? "" : ": " + it->second));
 }
 
 json cluster_view::unreached() const {

@@ -44,12 +44,12 @@ public:
     std::optional<Resp> ask(int32_t node, const Req& req, int16_t cap = INT16_MAX) {
         if (unreached_.count(node)) return std::nullopt;
         try {
-            auto [v, body] = ctx_.peers.call(node, Req::api_key, std::min<int16_t>(cap, Req::max_version),
-                                             [&req](int16_t version) {
-                                                 kafka::writer w;
-                                                 req.encode(w, version);
-                                                 return w.take_bytes();
-                                             });
+            auto [v, body] =
+                ctx_.peers.call(node, Req::api_key, std::min<int16_t>(cap, Req::max_version), [&req](int16_t version) {
+                    kafka::writer w;
+                    req.encode(w, version);
+                    return w.take_bytes();
+                });
             kafka::reader r(body.data(), body.size());
             Resp resp;
             resp.decode(r, v);
