@@ -65,10 +65,11 @@ def produce(broker, topic, partition, n, **conf):
     assert p.flush(30) == 0 and errors == []
 
 
-def consume_and_commit(broker, group, n, timeout_s=60):
-    """A classic group member that read and committed `n` records of partition 0 and stays in the group."""
+def consume_and_commit(broker, group, n, protocol="classic", timeout_s=60):
+    """A group member (the classic protocol, or KIP-848's "consumer") that read and committed `n` records of
+    partition 0 and stays in the group."""
     c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": group, "client.id": "console-cluster-member",
-                  "auto.offset.reset": "earliest", "enable.auto.commit": False})
+                  "group.protocol": protocol, "auto.offset.reset": "earliest", "enable.auto.commit": False})
     c.subscribe([TOPIC])
     got, deadline = 0, time.monotonic() + timeout_s
     while got < n:
@@ -91,6 +92,19 @@ def test_console_of_one_broker_describes_a_group_another_coordinates(start_broke
     on_a = name_coordinated_by([a, b], 1, "console-on-a", 0)
     produce(a, TOPIC, 0, 10)
     assert commit(a, on_a, TOPIC, 3) == 0
+
+    modern_on_b = name_coordinated_by([a, b], 2, "console-848-on-b", 0)
+    modern = consume_and_commit(a, modern_on_b, 5, protocol="consumer")
+    try:
+        def described_modern():
+            status, d = get(a, "/api/v1/groups/" + modern_on_b)
+            return d if status == 200 and d["state"] == "Stable" and d["lag"] == 5 else None
+        wait_for(described_modern, "broker 1's console does not describe broker 2's KIP-848 group")
+        d = described_modern()
+        assert d["type"] == "consumer" and [m["client_id"] for m in d["members"]] == ["console-cluster-member"], d
+        assert d["members"][0]["assignment"] == [{"topic": TOPIC, "partitions": [0]}], d
+    finally:
+        modern.close()
 
     member = consume_and_commit(a, on_b, 4)
     try:
