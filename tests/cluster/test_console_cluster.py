@@ -12,8 +12,10 @@ Kafka answers DescribeGroups and OffsetFetch only at a group's coordinator
 group-coordinator/src/main/java/org/apache/kafka/coordinator/group/), and
 ListGroups with the groups the answering broker coordinates
 (KafkaApis.handleListGroupsRequest), so a UI over a cluster asks every
-broker, as AdminClient.listConsumerGroups does (KafkaAdminClient.java's
-ListConsumerGroups: one ListGroups per broker of Metadata)."""
+broker, as Admin.listGroups does (clients/src/main/java/org/apache/kafka/
+clients/admin/KafkaAdminClient.java, listGroups: one ListGroups per broker
+of Metadata; ListGroupsResults keeps the groups of the brokers that answered
+and adds an error "Error listing groups on <node>" for one that did not)."""
 
 import json
 import signal
