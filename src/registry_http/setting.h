@@ -31,7 +31,7 @@ result<std::optional<std::string>, http::response> setting_value(const http::req
 template <class T>
 http::response setting_response(const registry::result_t<T>& r, const char* key) {
     if (!r) return error_response(r.error());
-    return json_response(nlohmann::ordered_json{{key, std::string(registry::to_string(*r))}});
+    return json_response(nlohmann::ordered_json{{key, std::string(registry::to_string(r.value()))}});
 }
 
 }  // namespace ketch::registry_http
