@@ -4,7 +4,7 @@
 For single-node ketch, and cluster mode with 1 and with 3 brokers (PostgreSQL via initdb/pg_ctl and
 moto's S3 server on loopback, as tests/cluster/engines.py starts them; default --cluster-flush-ms):
   - produce MiB/s: confluent-kafka, idempotent, acks=all, BENCH_MIB MiB of 1 KiB records to 6
-    partitions, bootstrapped at every broker; consume MiB/s: one consumer reading it all back;
+    partitions (BENCH_PARTITIONS), bootstrapped at every broker; consume MiB/s: one consumer reading it all back;
   - produce-to-consume latency p50/p99 at a fixed rate (BENCH_LAT_RATE_MIB for BENCH_LAT_SECONDS);
   - fail-over: three brokers with default flags, the leader of a partition SIGKILLed and restarted
     BENCH_FAILOVER_ROUNDS times: seconds from the kill to the first acknowledgement of a record a
@@ -46,7 +46,10 @@ LAT_RATE_MIB = float(os.environ.get("BENCH_LAT_RATE_MIB", "2"))
 LAT_SECONDS = float(os.environ.get("BENCH_LAT_SECONDS", "8"))
 FLUSH_MS = os.environ.get("BENCH_FLUSH_MS")  # --cluster-flush-ms; unset: the broker's default
 RECORD = 1024
-PARTITIONS = 6
+# The bench topic's partitions. librdkafka sends one partition per ProduceRequest; with 2 partitions per connection
+# (6 over 3 brokers) its broker threads poll without sleeping while requests wait, and on this VM that CPU is the
+# brokers' and moto's (docs/cluster.md "latest run"). 18 gives every setup at least 6 per connection.
+PARTITIONS = int(os.environ.get("BENCH_PARTITIONS", "6"))
 
 
 clients = clients_conftest()
@@ -70,6 +73,16 @@ def create_topic(bootstrap):
     admin = AdminClient({"bootstrap.servers": bootstrap})
     admin.create_topics([NewTopic("bench", PARTITIONS, 1)])["bench"].result(timeout=30)
     time.sleep(1)  # every broker's Metadata lists it (topics reload on a NOTIFY); not a measurement
+
+
+def leaders_per_broker(bootstrap):
+    """How many of the bench topic's partitions each broker leads (Metadata): a producer to every partition goes
+    at the pace of the broker leading the most."""
+    md = AdminClient({"bootstrap.servers": bootstrap}).list_topics("bench", timeout=20).topics["bench"].partitions
+    counts = {}
+    for part in md.values():
+        counts[part.leader] = counts.get(part.leader, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def produce(bootstrap, mib):
@@ -221,6 +234,7 @@ def run_setup(name, brokers_n, cluster):
         if cluster:
             wait_all_live(brokers)
         create_topic(bootstrap)
+        leaders = leaders_per_broker(bootstrap)
         before = store_counts(s3, pg)
         produce_mib_s, n = produce(bootstrap, MIB)
         after_produce = store_counts(s3, pg)
@@ -229,7 +243,7 @@ def run_setup(name, brokers_n, cluster):
         lat = latency(bootstrap)
         lat_after = store_counts(s3, pg)
         row = {"setup": name, "brokers": brokers_n, "produce_mib_s": produce_mib_s, "consume_mib_s": consume_mib_s,
-               "latency": lat}
+               "latency": lat, "leaders": leaders}
         if cluster:
             row["puts_per_mib"] = (after_produce[0] - before[0]) / MIB
             row["object_bytes_per_mib"] = (after_produce[2] - before[2]) / MIB
@@ -407,21 +421,24 @@ def main():
               "%.2f GETs/MiB, %.1f MiB/s" % (r["merge_bytes"], r["mib"], r["objects_before"], r["objects_after"],
                                              r["merge_puts_per_mib"], r["merge_gets_per_mib"],
                                              r["gets_per_mib_consumed"], r["consume_mib_s"]))
-    print("%-12s %7s %12s %12s %8s %8s %9s %11s %12s" % ("setup", "brokers", "produce MiB/s", "consume MiB/s",
-                                                        "p50 ms", "p99 ms", "PUTs/MiB", "PUT/s/brk", "obj B/MiB"))
+    print("%-12s %7s %12s %12s %8s %8s %9s %11s %12s %8s" % ("setup", "brokers", "produce MiB/s", "consume MiB/s",
+                                                             "p50 ms", "p99 ms", "PUTs/MiB", "PUT/s/brk", "obj B/MiB",
+                                                             "leaders"))
     for r in rows:
         lat = r["latency"]
-        print("%-12s %7d %12.1f %12.1f %8.1f %8.1f %9s %11s %12s" % (
+        print("%-12s %7d %12.1f %12.1f %8.1f %8.1f %9s %11s %12s %8s" % (
             r["setup"], r["brokers"], r["produce_mib_s"], r["consume_mib_s"], lat["p50_ms"] or -1,
             lat["p99_ms"] or -1, "%.2f" % r["puts_per_mib"] if "puts_per_mib" in r else "-",
             "%.2f" % r["puts_per_s_per_broker_at_rate"] if "puts_per_mib" in r else "-",
-            "%.0f" % r["object_bytes_per_mib"] if "puts_per_mib" in r else "-"))
+            "%.0f" % r["object_bytes_per_mib"] if "puts_per_mib" in r else "-",
+            "/".join(str(v) for v in r["leaders"].values())))
     if fail_over:
         print("fail-over (3 brokers, kill to the first acknowledged produce): p50 %s s, p99 %s s, max %s s, "
               "%d/%d rounds" % (fail_over["p50_s"], fail_over["p99_s"], fail_over["max_s"], fail_over["recovered"],
                                 fail_over["rounds"]))
     out = ROOT / "bench" / "results" / ("cluster-%s.json" % time.strftime("%Y-%m-%dT%H%M%SZ", time.gmtime()))
-    out.write_text(json.dumps({"mib": MIB, "lat_rate_mib": LAT_RATE_MIB, "lat_seconds": LAT_SECONDS,
+    out.write_text(json.dumps({"mib": MIB, "partitions": PARTITIONS, "lat_rate_mib": LAT_RATE_MIB,
+                               "lat_seconds": LAT_SECONDS,
                                "rows": rows, "failover": fail_over, "cold_read": cold, "merging": merging,
                                "statistics": statistics.__name__}, indent=2))
     print("written", out)

@@ -19,7 +19,8 @@ constexpr int64_t k_tick_ms = 100;
 }  // namespace
 
 share_service::share_service(const options& opt, stores& s, const meta::topic_registry& topics, group_service& groups,
-                             broker::broker_context& ctx) {
+                             broker::broker_context& ctx)
+    : topics_(&topics) {
     share::settings st;
     st.record_lock_duration_ms = opt.group_share_record_lock_duration_ms;
     st.session_timeout_ms = opt.group_share_session_timeout_ms;
@@ -59,14 +60,16 @@ void share_service::follow(const cluster::membership* m, int32_t self, std::uniq
     if (!m || !cluster_store) return;
     leases_follower = std::make_unique<share_leases_follower>(engine, *coordinator);
     cluster_store->set_holder(self, m->incarnation());
-    coordinator->set_leader_check([m, self](const share::topic_partition& tp) {
-        // Metadata's leader (03_metadata.cc): the same key, the same brokers
-        // (every broker has every listener in a cluster).
+    coordinator->set_leader_check([m, self, topics = topics_](const share::topic_partition& tp) {
+        // Metadata's leader (03_metadata.cc): the same function, the same
+        // brokers (every broker has every listener in a cluster).
         auto serving = m->serving();
         std::vector<broker::listed_broker> brokers;
         for (auto& b : *serving) brokers.push_back({b.node_id, {}, 0, {}});
         if (brokers.empty()) return true;
-        return broker::owner_of(brokers, tp.topic_id.to_base64() + ":" + std::to_string(tp.partition)).node_id == self;
+        auto t = topics->by_id(tp.topic_id);
+        const int32_t partitions = t ? t->partition_count : tp.partition + 1;
+        return broker::partition_leader(brokers, tp.topic_id.to_base64(), tp.partition, partitions) == self;
     });
 }
 

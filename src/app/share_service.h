@@ -46,7 +46,7 @@ struct share_service {
     share_service(const options& opt, stores& s, const meta::topic_registry& topics, group_service& groups,
                   broker::broker_context& ctx);
     // Cluster mode (docs/design/cluster.md "share groups"): share-partitions
-    // are served by their partition's leader (Metadata's: rendezvous hashing
+    // are served by their partition's leader (Metadata's: broker::partition_leader
     // over the serving brokers) under its lease. Nothing without --cluster.
     // Call before serving; `m` outlives the requests.
     void follow(const cluster::membership* m, int32_t self, std::unique_ptr<shared::shared_engine>& engine);
@@ -55,6 +55,9 @@ struct share_service {
     std::unique_ptr<share::coordinator> coordinator;
     std::unique_ptr<periodic> timer;
     std::unique_ptr<share_leases_follower> leases_follower;  // last: gone before the coordinator
+
+private:
+    const meta::topic_registry* topics_;  // outlives the service (run_broker's)
 };
 
 }  // namespace ketch::app

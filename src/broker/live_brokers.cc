@@ -1,5 +1,7 @@
 #include "broker/live_brokers.h"
 
+#include <algorithm>
+
 #include "broker/request_context.h"
 #include "cluster/membership.h"
 
@@ -49,6 +51,36 @@ uint64_t fnv1a(std::string_view key, int32_t node) {
     return h ^ (h >> 31);
 }
 
+// The leaders of partitions 0 .. count-1 of a topic of `partitions` partitions
+// (partition_leader: each depends only on those before it).
+std::vector<int32_t> first_leaders(const std::vector<listed_broker>& live, std::string_view topic_id,
+                                   int32_t partitions, int32_t count) {
+    const int32_t n = int32_t(live.size());
+    const int32_t cap = (partitions + n - 1) / n;
+    std::vector<int32_t> led(live.size(), 0), out;
+    out.reserve(size_t(std::max(count, 0)));
+    std::string key(topic_id);
+    key += ':';
+    const size_t stem = key.size();
+    for (int32_t p = 0; p < count; ++p) {
+        key.resize(stem);
+        key += std::to_string(p);
+        size_t best = live.size();
+        uint64_t best_h = 0;
+        for (size_t i = 0; i < live.size(); ++i) {
+            if (led[i] >= cap) continue;
+            const uint64_t h = fnv1a(key, live[i].node_id);
+            if (best == live.size() || h > best_h || (h == best_h && live[i].node_id < live[best].node_id)) {
+                best = i;
+                best_h = h;
+            }
+        }
+        ++led[best];
+        out.push_back(live[best].node_id);
+    }
+    return out;
+}
+
 }  // namespace
 
 const listed_broker& owner_of(const std::vector<listed_broker>& live, std::string_view key) {
@@ -62,6 +94,16 @@ const listed_broker& owner_of(const std::vector<listed_broker>& live, std::strin
         }
     }
     return *best;
+}
+
+std::vector<int32_t> partition_leaders(const std::vector<listed_broker>& live, std::string_view topic_id,
+                                       int32_t partitions) {
+    return first_leaders(live, topic_id, partitions, partitions);
+}
+
+int32_t partition_leader(const std::vector<listed_broker>& live, std::string_view topic_id, int32_t partition,
+                         int32_t partitions) {
+    return first_leaders(live, topic_id, std::max(partitions, partition + 1), partition + 1).back();
 }
 
 bool txn_coordinator_here(const request_context& ctx, std::string_view transactional_id) {

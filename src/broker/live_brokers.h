@@ -34,6 +34,23 @@ std::vector<listed_broker> serving_brokers(const request_context& ctx);
 // keys move (docs/design/cluster.md, "which broker a client talks to").
 const listed_broker& owner_of(const std::vector<listed_broker>& live, std::string_view key);
 
+// Cluster mode: the leader (node id) of partition `partition` of a topic of
+// `partitions` partitions, among `live` (not empty) — Metadata's leader, the
+// share-partition's leader. Rendezvous hashing of "<topic id>:<partition>" as
+// owner_of, with bounded loads: partitions are taken in order, each by the
+// first broker of its ranking that leads fewer than ceil(partitions / brokers)
+// of the topic's partitions before it. So a topic's partitions are spread
+// evenly (plain rendezvous put 4 or more of 6 partitions on one of 3 brokers
+// in 30% of topics, and a producer to all of them went at that broker's
+// pace), every broker gives the same answer, and when a broker goes its
+// partitions move and only a few others (docs/design/cluster.md, "which
+// broker a client talks to"). Costs O(partition * brokers).
+int32_t partition_leader(const std::vector<listed_broker>& live, std::string_view topic_id, int32_t partition,
+                         int32_t partitions);
+// partition_leader of every partition 0 .. partitions-1, in one pass.
+std::vector<int32_t> partition_leaders(const std::vector<listed_broker>& live, std::string_view topic_id,
+                                       int32_t partitions);
+
 // The transaction coordinator of a transactional id: this broker on a single
 // node; in cluster mode owner_of(live, "txn:<id>"), which FindCoordinator
 // names. Requests for an id this broker does not own answer NOT_COORDINATOR.

@@ -107,8 +107,8 @@ def leaders(broker, topic):
 def test_a_killed_brokers_partitions_move_before_its_session_times_out(start_broker):
     """Metadata names partition leaders among the live brokers whose PostgreSQL
     session is open (docs/design/cluster.md, "which broker a client talks to"):
-    a SIGKILLed broker's session ends with its process, so its partitions move
-    to the survivors at their next refresh, while the broker stays live (listed
+    a SIGKILLed broker's session ends with its process, so its partitions (and
+    a few others) move to the survivors at their next refresh, while the broker stays live (listed
     by DescribeCluster and Metadata) until its session times out — a minute
     here, so that the test sees the state in between on a loaded machine."""
     from conftest import clients
@@ -120,7 +120,8 @@ def test_a_killed_brokers_partitions_move_before_its_session_times_out(start_bro
     creator = admin(b1)  # kept until the answer is in
     creator.create_topics([NewTopic("moves", 24, 1)])["moves"].result(timeout=30)
     before = clients.eventually(lambda: leaders(b1, "moves"))
-    assert set(before.values()) == {1, 2, 3}, "24 partitions are spread over the three brokers"
+    # Bounded loads (broker/live_brokers.h partition_leader): each leads its share.
+    assert sorted(list(before.values()).count(n) for n in (1, 2, 3)) == [8, 8, 8], before
 
     b2.kill()
     for b in (b1, b3):
@@ -129,8 +130,11 @@ def test_a_killed_brokers_partitions_move_before_its_session_times_out(start_bro
             assert 2 not in now.values(), now
             return now
         after = clients.eventually(moved, timeout=30)
-        assert {p: n for p, n in after.items() if before[p] != 2} == {p: n for p, n in before.items() if n != 2}, \
-            "only the killed broker's partitions move"
+        # Its 8 move, and a few of the 16 others (rendezvous hashing with bounded
+        # loads: 0-3 in 3000 random topic ids, 0.7 on average).
+        others_moved = [p for p, n in before.items() if n != 2 and after[p] != n]
+        assert len(others_moved) <= 4, (before, after)
+        assert sorted(list(after.values()).count(n) for n in (1, 3)) == [12, 12], after
         assert 2 in described(b)[1] and 2 in metadata_brokers(b), "still live until its session times out"
 
 

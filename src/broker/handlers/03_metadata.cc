@@ -41,16 +41,17 @@ metadata_response::metadata_response_topic describe(const request_context& ctx, 
     out.topic_id = t.id;
     out.is_internal = meta::is_internal_topic(t.name);
     // Cluster mode: any live broker serves any partition of the shared log;
-    // leaders are spread over those whose PostgreSQL session is open
-    // (rendezvous hashing of topic id and partition), so a killed broker's
-    // partitions move before its session times out. The internal topics'
-    // data stays on each broker.
+    // leaders are spread evenly over those whose PostgreSQL session is open
+    // (partition_leaders: rendezvous hashing of topic id and partition with
+    // bounded loads), so a killed broker's partitions move before its
+    // session times out. The internal topics' data stays on each broker.
     std::vector<listed_broker> live;
     if (ctx.broker.cluster && !out.is_internal) live = serving_brokers(ctx);
-    const std::string id = live.empty() ? std::string() : t.id.to_base64() + ":";
+    const auto leaders =
+        live.empty() ? std::vector<int32_t>() : partition_leaders(live, t.id.to_base64(), t.partition_count);
     for (int32_t p = 0; p < t.partition_count; ++p) {
         auto& mp = out.partitions.emplace_back();
-        const int32_t node = live.empty() ? self : owner_of(live, id + std::to_string(p)).node_id;
+        const int32_t node = live.empty() ? self : leaders[size_t(p)];
         mp.partition_index = p;
         mp.leader_id = node;
         mp.leader_epoch = 0;
