@@ -3,8 +3,8 @@
 against the tenant's bytes in the shared log — the sum of its partitions'
 ketch_partitions.stored_bytes, which the commit, retention, DeleteRecords and
 compaction keep equal to the sum of their index rows' byte_length — read every
---cluster-heartbeat-ms, plus what the broker itself appended since its last
-read. ketch_tenant_storage_bytes on each broker's metrics page is that number.
+--cluster-heartbeat-ms, plus what the broker itself let through since its
+last read (within a batch: SLACK). ketch_tenant_storage_bytes on each broker's metrics page is that number.
 
 Two brokers with --tenancy. Tenant team (max_storage_bytes LIMIT) writes
 batches of one size through broker 1, then through broker 2 until refused:
