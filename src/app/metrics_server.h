@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "app/tenant_metrics.h"
 #include "fault/registry.h"
 #include "fetch/session_cache.h"
 #include "http/server.h"
@@ -24,7 +25,7 @@ struct metrics_server {
     static metrics_server start(const std::string& listen, const net::connection_stats& connections,
                                 const net::request_metrics& requests, const security::quota_manager* quotas,
                                 const fault::registry* faults = nullptr, fetch::session_cache* fetch_sessions = nullptr,
-                                const tenant::catalog* tenants = nullptr);
+                                const tenant::catalog* tenants = nullptr, tenant_bytes_fn tenant_storage = {});
     void stop() {
         if (http) http->stop();
     }

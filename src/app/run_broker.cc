@@ -17,6 +17,7 @@
 #include "app/cluster_id.h"
 #include "app/cluster_security.h"
 #include "app/cluster_service.h"
+#include "app/cluster_tenant_storage.h"
 #include "app/cluster_tenants.h"
 #include "app/console_service.h"
 #include "app/data_dir_lock.h"
@@ -33,6 +34,7 @@
 #include "broker/broker_context.h"
 #include "broker/dispatcher.h"
 #include "broker/offsets_topic.h"
+#include "broker/tenant_limits.h"
 #include "fetch/session_cache.h"
 #include "inspect/traffic_ring.h"
 #include "io/posix_file_system.h"
@@ -43,6 +45,7 @@
 #include "partition/tasks.h"
 #include "shared/pg_topic_store.h"
 #include "telemetry/client_metrics_manager.h"
+#include "tenant/names.h"
 #include "txn/producer_ids.h"
 
 namespace ketch::app {
@@ -220,6 +223,11 @@ partition::service_config service_config_of(const options& opt) {
     return {.flush_ms = opt.flush_ms, .producer_id_expiration_ms = opt.producer_id_expiration_ms};
 }
 
+// A tenant's bytes as its max_storage_bytes is checked (the metrics page).
+tenant_bytes_fn storage_checked(broker::broker_context& ctx) {
+    return [&ctx](const std::string& t) { return broker::storage_of(ctx, tenant::scope(t)); };
+}
+
 // Deleting a tenant removes its transactional ids (console/tenant_purge.cc),
 // waiting up to 30 s for an aborted transaction's markers.
 decltype(console::context::purge_transactions) purge_of(txn_service& txns) {
@@ -260,7 +268,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     storage.attach_reads(ctx, cluster_offsets.get());  // cluster: Fetch's reads off the reactors, txn ends heard
     security_services security(opt, st);
     security.attach(ctx);
-    cluster_security_follower following(storage, st, security);  // reloads on other brokers' changes
+    cluster_tenant_storage tenant_storage(opt, storage, security, ctx);  // cluster: the tenants' bytes
+    cluster_security_follower following(storage, st, security);          // reloads on other brokers' changes
     security.start_token_sweep(groups.timers, opt.delegation_token_expiry_check_interval_ms);
     txn_service txns(opt, st, ctx, groups, producer_ids, pools.blocking);
 
@@ -281,8 +290,9 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     shares.follow(cluster.membership.get(), opt.node_id, storage.shared);
     server.start();
     auto log_tasks = start_log_tasks(partitions, opt);
-    auto metrics = metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),
-                                         faults.registry.get(), &fetch_sessions, security.tenant_catalog());
+    auto metrics =
+        metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),
+                              faults.registry.get(), &fetch_sessions, security.tenant_catalog(), storage_checked(ctx));
 
     auto schema_registry = start_schema_registry(opt, st.credentials_in_use(), ctx.authorizer);
     auto console =

@@ -65,7 +65,7 @@ void duration_histograms(std::string& out, const std::vector<std::pair<std::stri
 
 }  // namespace
 
-std::string render_tenant_metrics(const tenant::catalog& tenants) {
+std::string render_tenant_metrics(const tenant::catalog& tenants, const tenant_bytes_fn& storage) {
     const tenant_family families[] = {
         {"ketch_tenant_requests_total", "counter", "Requests handled for the tenant's connections.",
          one([](auto& u) { return read(u.requests); })},
@@ -95,6 +95,15 @@ std::string render_tenant_metrics(const tenant::catalog& tenants) {
         for (auto& [t, u] : all) f.samples(out, f.name, t, *u);
     }
     duration_histograms(out, all);
+    if (storage) {
+        const char* name = "ketch_tenant_storage_bytes";
+        fmt::format_to(std::back_inserter(out),
+                       "# HELP {} The tenant's bytes as its max_storage_bytes is checked here (cluster mode: in the "
+                       "shared log).\n# TYPE {} gauge\n",
+                       name, name);
+        for (auto& [t, u] : all)
+            fmt::format_to(std::back_inserter(out), "{}{{tenant=\"{}\"}} {}\n", name, t, storage(t));
+    }
     return out;
 }
 

@@ -60,6 +60,7 @@ class client_metrics_manager;
 namespace ketch::broker {
 
 class offsets_topic;
+class tenant_storage_totals;
 
 struct broker_context {
     broker_config config;
@@ -128,6 +129,9 @@ struct broker_context {
     // --tenancy: the tenants' limits, rates and counters (tenant/catalog.h);
     // null: no limits.
     tenant::catalog* tenant_catalog = nullptr;
+    // --tenancy in cluster mode: the tenants' bytes in the shared log
+    // (max_storage_bytes; tenant_storage_totals.h); null: this broker's own count.
+    const tenant_storage_totals* tenant_storage = nullptr;
 };
 
 }  // namespace ketch::broker

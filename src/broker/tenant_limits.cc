@@ -4,6 +4,7 @@
 #include <map>
 
 #include "broker/broker_context.h"
+#include "broker/tenant_storage_totals.h"
 #include "meta/topic_registry.h"
 #include "partition/service.h"
 #include "tenant/catalog.h"
@@ -29,6 +30,15 @@ std::optional<int64_t> limit_of(request_context& ctx, std::string_view key) {
 
 void refuse(request_context& ctx, tenant::refusal r) {
     if (ctx.tenant_usage) ctx.tenant_usage->refuse(r);
+}
+
+// Cluster mode: a Produce that passed max_storage_bytes counts its record bytes until the next read.
+void count_passed(const tenant_storage_totals& totals, const std::string& tenant, const kafka::produce_request& req) {
+    int64_t n = 0;
+    for (auto& t : req.topic_data)
+        for (auto& p : t.partition_data)
+            if (p.records) n += int64_t(p.records->size());
+    totals.add(tenant, n);
 }
 
 std::string over(const request_context& ctx, const char* what, int64_t limit) {
@@ -63,6 +73,8 @@ tenant_footprint footprint_of(broker_context& b, const tenant::scope& s) {
 }
 
 int64_t storage_of(broker_context& b, const tenant::scope& s) {
+    // Cluster mode: the tenant's bytes in the shared log (tenant_storage_totals.h).
+    if (b.tenant_storage) return b.tenant_storage->bytes(s.tenant());
     // The running total (partition/storage_accounts.h), kept when the app set the accounts up.
     if (b.partitions.accounts().enabled()) return b.partitions.accounts().bytes(s.tenant());
     int64_t bytes = 0;
@@ -173,7 +185,10 @@ void tenant_limits_in(request_context& ctx, kafka::produce_request& req, tenant_
     auto max_bytes = limit_of(ctx, "max_storage_bytes");
     if (!max_bytes) return;
     const int64_t used = storage_of(ctx.broker, *ctx.tenant);
-    if (used < *max_bytes) return;
+    if (used < *max_bytes) {
+        if (ctx.broker.tenant_storage) count_passed(*ctx.broker.tenant_storage, ctx.tenant->tenant(), req);
+        return;
+    }
     refuse(ctx, tenant::refusal::max_storage_bytes);
     if (req.acks == 0) ctx.close_connection = true;  // no answer to carry the error: Kafka closes
     const std::string why = over(ctx, "bytes of storage", *max_bytes) + " and holds " + std::to_string(used);

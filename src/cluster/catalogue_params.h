@@ -18,4 +18,12 @@ inline pg_params with(pg_params p, std::initializer_list<std::optional<std::stri
     return p;
 }
 
+// A CTE of a statement that drops index rows into a CTE `gone` (RETURNING
+// their byte_length), $1 $2 the partition: their bytes taken from the
+// partition's ketch_partitions.stored_bytes (migration 18), in the same
+// statement; the row is not written when none was dropped.
+inline constexpr const char* k_freed =
+    "freed AS (UPDATE ketch_partitions SET stored_bytes = stored_bytes - (SELECT sum(byte_length::bigint) FROM "
+    "gone) WHERE topic_id = $1 AND partition = $2 AND EXISTS (SELECT 1 FROM gone))";
+
 }  // namespace ketch::cluster

@@ -150,13 +150,14 @@ public:
             if (!ins.ok()) return failure{ins.error()};
         }
         if (auto p = write_producers(); !p.ok()) return p;
-        columns up(3);
+        columns up(4);  // every partition with new index rows has a new high watermark
         for (auto& [tp, hwm] : hwm_)
-            if (hwm != locked_hwm_[tp]) up.row({tp.topic_id, str(tp.partition), str(hwm)});
+            if (hwm != locked_hwm_[tp]) up.row({tp.topic_id, str(tp.partition), str(hwm), str(indexed_bytes_[tp])});
         if (!up.empty()) {
             auto r = c_.exec(
-                "UPDATE ketch_partitions p SET high_watermark = u.h FROM unnest($1::text[], $2::int[], "
-                "$3::bigint[]) AS u(t, pa, h) WHERE p.topic_id = u.t AND p.partition = u.pa",
+                "UPDATE ketch_partitions p SET high_watermark = u.h, stored_bytes = p.stored_bytes + u.n FROM "
+                "unnest($1::text[], $2::int[], $3::bigint[], $4::bigint[]) AS u(t, pa, h, n) WHERE p.topic_id = u.t "
+                "AND p.partition = u.pa",
                 up.params());
             if (!r.ok()) return failure{r.error()};
         }
@@ -240,6 +241,7 @@ private:
         index_rows_.row({b.tp.topic_id, str(b.tp.partition), str(out.base_offset), str(out.last_offset),
                          str(int64_t(b.byte_offset)), str(b.byte_length), str(b.max_timestamp)});
         hwm = out.last_offset + 1;
+        indexed_bytes_[b.tp] += b.byte_length;
         return out;
     }
 
@@ -283,6 +285,7 @@ private:
     std::map<producer_key, std::vector<committed_batch>> histories_;
     std::set<producer_key> changed_;
     columns index_rows_{7};
+    std::map<partition_key, int64_t> indexed_bytes_;  // ketch_partitions.stored_bytes grows by these
     bool recorded_ = false;
 };
 

@@ -54,12 +54,12 @@ result<bool, pg_error> replace_rows(pg_connection& c, const partition_key& tp,
                        old);
     if (!same.ok()) return failure{same.error()};
     if (std::stoll(same->at(0, 0)) != int64_t(old_rows.size())) return false;
-    // The old objects noted for the garbage collector (ketch_gc_candidates), in this transaction.
+    // The old objects noted for the garbage collector (ketch_gc_candidates) and their rows' bytes taken
+    // from the partition's stored_bytes (the kept rows' added below), in this transaction.
     auto del = c.exec(std::string("WITH gone AS (DELETE FROM ketch_batches b USING unnest($3::bigint[], $4::text[], "
                                   "$5::bigint[]) AS u(base, k, o) WHERE ") +
-                          k_as_read +
-                          " RETURNING b.object_key) INSERT INTO ketch_gc_candidates (object_key) SELECT DISTINCT "
-                          "object_key FROM gone",
+                          k_as_read + " RETURNING b.object_key, b.byte_length), " + k_freed +
+                          " INSERT INTO ketch_gc_candidates (object_key) SELECT DISTINCT object_key FROM gone",
                       old);
     if (!del.ok()) return failure{del.error()};
     if (object_key.empty() || kept.empty()) return true;
@@ -76,9 +76,11 @@ result<bool, pg_error> replace_rows(pg_connection& c, const partition_key& tp,
     }
     // Never a row wholly below the log start (the lock makes it the current one).
     auto ins = c.exec(
-        "INSERT INTO ketch_batches (topic_id, partition, base_offset, last_offset, object_key, byte_offset, "
-        "byte_length, max_timestamp) SELECT $1, $2, r.b, r.l, $3, r.o, r.n, r.m FROM unnest($4::bigint[], "
-        "$5::bigint[], $6::bigint[], $7::int[], $8::bigint[]) AS r(b, l, o, n, m) WHERE r.l >= $9",
+        "WITH added AS (INSERT INTO ketch_batches (topic_id, partition, base_offset, last_offset, object_key, "
+        "byte_offset, byte_length, max_timestamp) SELECT $1, $2, r.b, r.l, $3, r.o, r.n, r.m FROM unnest("
+        "$4::bigint[], $5::bigint[], $6::bigint[], $7::int[], $8::bigint[]) AS r(b, l, o, n, m) WHERE r.l >= $9 "
+        "RETURNING byte_length) UPDATE ketch_partitions SET stored_bytes = stored_bytes + (SELECT "
+        "coalesce(sum(byte_length::bigint), 0) FROM added) WHERE topic_id = $1 AND partition = $2",
         with(key(tp), {object_key, array_of(b), array_of(l), array_of(o), array_of(n), array_of(m), log_start}));
     if (!ins.ok()) return failure{ins.error()};
     return true;

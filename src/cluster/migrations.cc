@@ -363,6 +363,17 @@ CREATE TABLE ketch_resource_configs (
     PRIMARY KEY (kind, name, config)
 );
 )sql",
+    // 18: each partition's bytes in the batch index (the sum of its rows'
+    // byte_length), kept by the statements that add and drop index rows (the
+    // commit, retention and DeleteRecords, compaction), so that a tenant's
+    // bytes in the cluster (max_storage_bytes) are a sum over its partitions,
+    // not over its batches. Seeded from the index once. Self-contained: one
+    // column.
+    R"sql(
+ALTER TABLE ketch_partitions ADD COLUMN stored_bytes bigint NOT NULL DEFAULT 0;
+UPDATE ketch_partitions p SET stored_bytes = s.n FROM (SELECT topic_id, partition, sum(byte_length::bigint) AS n
+    FROM ketch_batches GROUP BY topic_id, partition) s WHERE p.topic_id = s.topic_id AND p.partition = s.partition;
+)sql",
 };
 
 }  // namespace

@@ -19,11 +19,13 @@ result<retention_outcome, pg_error> advance(pg_connection& c, const partition_ke
                         with(key(tp), {str(out.log_start_offset)}));
         if (!u.ok()) return failure{u.error()};
     }
-    // Their objects noted for the garbage collector (ketch_gc_candidates), in this transaction.
+    // Their objects noted for the garbage collector (ketch_gc_candidates) and their bytes taken from the
+    // partition's stored_bytes, in this transaction.
     auto d = c.exec(
-        "WITH gone AS (DELETE FROM ketch_batches WHERE topic_id = $1 AND partition = $2 AND last_offset < $3 "
-        "RETURNING object_key), noted AS (INSERT INTO ketch_gc_candidates (object_key) SELECT DISTINCT object_key "
-        "FROM gone) SELECT count(*) FROM gone",
+        std::string("WITH gone AS (DELETE FROM ketch_batches WHERE topic_id = $1 AND partition = $2 AND "
+                    "last_offset < $3 RETURNING object_key, byte_length), noted AS (INSERT INTO ketch_gc_candidates "
+                    "(object_key) SELECT DISTINCT object_key FROM gone), ") +
+            k_freed + " SELECT count(*) FROM gone",
         with(key(tp), {str(out.log_start_offset)}));
     if (!d.ok()) return failure{d.error()};
     out.batches_dropped = std::stoll(d->at(0, 0));
