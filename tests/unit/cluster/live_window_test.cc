@@ -36,7 +36,7 @@ TEST(live_window, a_heartbeat_after_the_window_starts_a_new_run_and_forgets_earl
     const auto resumed = t0 + 30s;  // paused past the window: another broker may have taken the group
     w = w.renewed(resumed, timeout);
     EXPECT_EQ(w.since, resumed);
-    EXPECT_FALSE(w.vouches(t0 + 1s, resumed + 1s));     // found before the pause: confirm again
+    EXPECT_FALSE(w.vouches(t0 + 1s, resumed + 1s));      // found before the pause: confirm again
     EXPECT_TRUE(w.vouches(resumed + 1s, resumed + 2s));  // confirmed after it
 }
 
