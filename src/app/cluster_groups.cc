@@ -103,7 +103,17 @@ void cluster_groups::settle(const std::vector<int64_t>& producers) {
             spdlog::warn("cluster: producer {}'s pending offsets not settled: reading them failed", pid);
 }
 
+bool cluster_groups::vouched(std::chrono::steady_clock::time_point confirmed) const {
+    return membership_.window().vouches(confirmed, std::chrono::steady_clock::now());
+}
+
+bool cluster_groups::unconfirmed(const std::string& group_id) {
+    auto at = store_.confirmed_at(group_id);
+    return at && !vouched(*at);
+}
+
 group::group_ownership::confirmation cluster_groups::confirm(const std::string& group_id) {
+    if (auto at = store_.confirmed_at(group_id); at && vouched(*at)) return confirmation::held;
     auto r = store_.confirm(group_id);
     if (!r.ok()) {
         spdlog::warn("cluster: group '{}': its lease not confirmed: {}", group_id, r.error().message);

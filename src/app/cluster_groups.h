@@ -36,8 +36,15 @@ public:
     ~cluster_groups() override;
 
     bool serves(const std::string& group_id) override;
-    // The lease read in PostgreSQL (shared::pg_offset_store::confirm).
+    // The lease read in PostgreSQL (shared::pg_offset_store::confirm), unless
+    // vouched for in memory (below).
     confirmation confirm(const std::string& group_id) override;
+    // The lease is vouched for in memory while it was found this broker's
+    // (taken, confirmed, a write fenced) during the membership's current
+    // unbroken run of heartbeats and that run's window is still open
+    // (cluster::membership::window): no other broker can have found this
+    // one gone, so none took the group for that reason.
+    bool unconfirmed(const std::string& group_id) override;
 
     // What the coordinator reads of the shared store when a transaction's end
     // is heard (group_coordinator::txn_offsets_completed).
@@ -46,6 +53,8 @@ public:
 private:
     bool on_change(const cluster::broker_list& after);
     bool owns(const std::string& group) const;  // by view_
+    // Whether a lease found this broker's at `confirmed` is still vouched for.
+    bool vouched(std::chrono::steady_clock::time_point confirmed) const;
     bool take(const std::string& group);
     // The transactions whose offsets a take read pending may have ended
     // before the coordinator held them: the store says what is still pending.

@@ -102,6 +102,7 @@ membership::membership(membership_config cfg, std::unique_ptr<pg_connection> c, 
 result<std::unique_ptr<membership>, std::string> membership::join(membership_config cfg) {
     if (auto bad = check_postgres_url(cfg.url)) return failure{*bad};
     std::string incarnation = uuid::random().to_base64();
+    const auto registering = std::chrono::steady_clock::now();
     auto c = pg_connection::open(with_session_name(cfg.url, session_name(cfg.self.node_id, incarnation)));
     if (!c.ok()) return failure{"cannot connect to PostgreSQL: " + c.error().message};
     auto version = migrate(**c);
@@ -113,6 +114,7 @@ result<std::unique_ptr<membership>, std::string> membership::join(membership_con
     spdlog::info("cluster: schema version {}, cluster id {}, registered node {} (incarnation {})", *version, *id,
                  cfg.self.node_id, incarnation);
     std::unique_ptr<membership> m(new membership(std::move(cfg), std::move(*c), std::move(*id), incarnation));
+    m->heard(registering);  // the registration stamps last_heartbeat
     m->refresh();
     m->thread_ = std::thread([p = m.get()] { p->run(); });
     return m;
@@ -164,8 +166,32 @@ bool membership::reconnect() {
     return true;
 }
 
+membership::live_window membership::window() const {
+    std::lock_guard g(mu_);
+    return window_;
+}
+
+membership::live_window membership::live_window::renewed(time_point sent,
+                                                         std::chrono::milliseconds session_timeout) const {
+    live_window out = *this;
+    if (sent >= until) out.since = sent;
+    out.until = sent + session_timeout - liveness_margin(session_timeout);
+    return out;
+}
+
+void membership::heard(std::chrono::steady_clock::time_point sent) {
+    std::lock_guard g(mu_);
+    const bool first = window_.until == live_window::time_point{};
+    window_ = window_.renewed(sent, cfg_.session_timeout);
+    if (window_.since == sent && !first)
+        spdlog::warn(
+            "cluster: this broker's heartbeats stopped past its session window (paused, or PostgreSQL "
+            "unreachable): groups held are confirmed in PostgreSQL before they are answered");
+}
+
 bool membership::heartbeat() {
-    if (replaced_) return true;
+    if (replaced_) return true;  // not renewed: the window closes
+    const auto sent = std::chrono::steady_clock::now();
     auto r = conn_->exec("UPDATE ketch_brokers SET last_heartbeat = now() WHERE node_id = $1 AND incarnation = $2",
                          {std::to_string(cfg_.self.node_id), incarnation_});
     if (!r.ok()) {
@@ -178,6 +204,8 @@ bool membership::heartbeat() {
         replaced_ = true;
         spdlog::error("cluster: node id {} is registered by another process now; this broker stops heartbeating",
                       cfg_.self.node_id);
+    } else {
+        heard(sent);
     }
     return true;
 }

@@ -68,7 +68,39 @@ public:
     // Listeners are called in the order added; the change is adopted when all answer true.
     void add_change_listener(change_listener l);
 
+    // While no other broker can have found this one out of the live set, by
+    // this process's steady clock (docs/design/cluster.md "consumer groups",
+    // "Answering from memory"): from `since`, the first heartbeat of the
+    // current unbroken run of heartbeats, to `until`, the last heartbeat's
+    // sending plus the session timeout less a margin (liveness_margin). Another
+    // broker finds this one gone when PostgreSQL's clock is past its last
+    // heartbeat (stamped by PostgreSQL after it was sent) by the session
+    // timeout: not before `until`. A heartbeat sent after `until` starts a new
+    // run (`since` moves): meanwhile another broker may have taken over what
+    // this one owned.
+    struct live_window {
+        using time_point = std::chrono::steady_clock::time_point;
+        time_point since, until;
+        // After a heartbeat sent at `sent` was written: `until` moves to
+        // `sent` + the session timeout less liveness_margin; a heartbeat sent
+        // at or after the old `until` (or the first) starts a new run.
+        live_window renewed(time_point sent, std::chrono::milliseconds session_timeout) const;
+        // Whether something found this broker's at `confirmed` (a group's
+        // lease) is still vouched for at `now`: found during the current run,
+        // whose window is open.
+        bool vouches(time_point confirmed, time_point now) const { return confirmed >= since && now < until; }
+    };
+    live_window window() const;
+    // What `until` keeps back of the session timeout: a third of it (3 s of
+    // the default 9 s), for PostgreSQL's clock stepping forward and the time
+    // an answer takes after its check; a healthy broker heartbeats well inside.
+    static std::chrono::milliseconds liveness_margin(std::chrono::milliseconds session_timeout) {
+        return session_timeout / 3;
+    }
+
 private:
+    // A heartbeat sent at `sent` was stamped (live_window).
+    void heard(std::chrono::steady_clock::time_point sent);
     membership(membership_config cfg, std::unique_ptr<pg_connection> c, std::string cluster_id,
                std::string incarnation);
     void run();
@@ -83,6 +115,7 @@ private:
     mutable std::mutex mu_;
     std::shared_ptr<const broker_list> live_;
     std::shared_ptr<const broker_list> serving_;
+    live_window window_;                      // guarded by mu_
     std::vector<change_listener> listeners_;  // guarded by mu_; called without it
     std::mutex stop_mu_;
     std::condition_variable stop_cv_;

@@ -209,6 +209,16 @@ public:
     // lease held or taken; share groups use it too: group ids are one
     // namespace). Always true on a single node.
     bool coordinates(const std::string& group_id) { return serves(group_id); }
+    // Cluster mode: whether a request for the group must confirm_ownership()
+    // before it is served (group_ownership::unconfirmed; no I/O). The broker
+    // then confirms off the reactor: the confirm reads PostgreSQL.
+    bool ownership_unconfirmed(const std::string& group_id) {
+        auto* o = ownership_.load();
+        return o && o->unconfirmed(group_id);
+    }
+    // NONE if the group served is still this broker's where ownership is kept
+    // (group_ownership::confirm); else NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE.
+    error_code confirm_ownership(const std::string& group_id);
 
 private:
     friend class slot_ref;
@@ -282,9 +292,6 @@ private:
         auto* o = ownership_.load();
         return !o || o->serves(group_id);
     }
-    // NONE if the group served is still this broker's where ownership is kept
-    // (group_ownership::confirm); else NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE.
-    error_code confirm_ownership(const std::string& group_id);
     // Why DescribeGroups / ConsumerGroupDescribe cannot describe `id` here
     // (NONE: it can): a stopped coordinator, an invalid id (an empty one too
     // where `empty_invalid`), another broker's group.

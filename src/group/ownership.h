@@ -25,7 +25,16 @@ public:
     // broker paused past its lease finds it moved (and then answers
     // NOT_COORDINATOR); unknown when the check itself failed. Called with
     // no lock of the coordinator held but, at most, the group's order lock.
+    // Answered without a round trip while the ownership is vouched for in
+    // memory (see unconfirmed()).
     virtual confirmation confirm(const std::string& /*group_id*/) { return confirmation::held; }
+    // Whether this broker holds the group but cannot vouch from memory that
+    // it still does (it was paused, or cut off from where ownership is kept,
+    // long enough for another broker to take the group over): a request
+    // answered from the group's state must confirm() it first. No I/O: asked
+    // on the reactor before every group request. false for a group not held
+    // (serves() takes it or refuses it).
+    virtual bool unconfirmed(const std::string& /*group_id*/) { return false; }
 };
 
 }  // namespace ketch::group

@@ -23,6 +23,13 @@ bool pg_offset_store::forget(const std::string& group) {
     return lost_.erase(group) > 0 || had;
 }
 
+std::optional<std::chrono::steady_clock::time_point> pg_offset_store::confirmed_at(const std::string& group) const {
+    std::lock_guard l(lease_mu_);
+    auto it = held_.find(group);
+    if (it == held_.end() || lost_.contains(group)) return std::nullopt;
+    return it->second.confirmed;
+}
+
 std::vector<std::string> pg_offset_store::leased_groups() const {
     std::lock_guard l(lease_mu_);
     std::vector<std::string> out;
@@ -42,22 +49,29 @@ status<cluster::pg_error> pg_offset_store::check_lease(cluster::pg_connection& p
             if (moved) *moved = true;
             return failure{cluster::pg_error{"this broker does not hold the lease of the group", "", false}};
         }
-        epoch = it->second;
+        epoch = it->second.epoch;
         node = std::to_string(node_id_);
         incarnation = incarnation_;
     }
+    const auto checking = std::chrono::steady_clock::now();
     auto r = pg.exec(
         "SELECT 1 FROM ketch_group_leases WHERE group_id = $1::bytea AND node_id = $2 AND incarnation = $3"
         " AND epoch = $4 FOR SHARE",
         {to_bytea_hex(group), node, incarnation, std::to_string(epoch)});
     if (!r.ok()) return failure{r.error()};
-    if (!r->rows.empty()) return ok_v;
+    if (!r->rows.empty()) {
+        std::lock_guard l(lease_mu_);
+        auto it = held_.find(group);
+        if (it != held_.end() && it->second.epoch == epoch)
+            it->second.confirmed = std::max(it->second.confirmed, checking);
+        return ok_v;
+    }
     {
         // Another broker took the lease. Lost only if the epoch checked is
         // still the one held (a new take meanwhile is not undone).
         std::lock_guard l(lease_mu_);
         auto it = held_.find(group);
-        if (it != held_.end() && it->second == epoch) lost_.insert(group);
+        if (it != held_.end() && it->second.epoch == epoch) lost_.insert(group);
     }
     if (moved) *moved = true;
     spdlog::info("cluster: group '{}': another broker took its lease (epoch {} here); refused", group, epoch);

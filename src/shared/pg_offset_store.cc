@@ -226,6 +226,7 @@ result<pg_offset_store::acquired, meta::store_error> pg_offset_store::acquire(co
         incarnation = incarnation_;
     }
     acquired out;
+    const auto taking = std::chrono::steady_clock::now();
     const std::string id = to_bytea_hex(group);
     auto s = db_.transaction("take group lease", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         // The row lock waits for writes in flight under the old lease (they
@@ -250,7 +251,7 @@ result<pg_offset_store::acquired, meta::store_error> pg_offset_store::acquire(co
     });
     if (!s.ok()) return failure{s.error()};
     std::lock_guard l(lease_mu_);
-    held_[group] = out.epoch;
+    held_[group] = {out.epoch, taking};
     lost_.erase(group);
     return out;
 }

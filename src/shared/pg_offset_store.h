@@ -23,13 +23,17 @@
 // waits for the writes in flight, and a write after the take is refused).
 // A refused write changes nothing and marks the group lost; the coordinator
 // answers NOT_COORDINATOR and the members look for the coordinator again.
-// load_offsets / load_groups read nothing when leased: a group is read when
+// Each lease held keeps when it was last found this broker's (confirmed_at):
+// the coordinator answers from memory while no other broker can have taken
+// it since (app/cluster_groups.h). load_offsets / load_groups read nothing when leased: a group is read when
 // its lease is taken.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -65,6 +69,10 @@ public:
     bool forget(const std::string& group);
     // Groups this broker holds or lost and has not forgotten.
     std::vector<std::string> leased_groups() const;
+    // The last time (steady clock) the group's lease was known to be this
+    // broker's: just before the take, the confirm or the write's fence that
+    // found it so. None if not held (or lost).
+    std::optional<std::chrono::steady_clock::time_point> confirmed_at(const std::string& group) const;
 
     result<std::vector<meta::stored_offset>, meta::store_error> load_offsets() override;
     result<std::vector<meta::stored_group>, meta::store_error> load_groups() override;
@@ -111,8 +119,12 @@ private:
     mutable std::mutex lease_mu_;  // a leaf: never held across PostgreSQL
     int32_t node_id_ = -1;         // -1: writes not fenced (set_holder not called)
     std::string incarnation_;
-    std::map<std::string, int64_t> held_;  // group -> the epoch taken
-    std::set<std::string> lost_;           // a write found another holder
+    struct lease_held {
+        int64_t epoch = 0;                                // the epoch taken
+        std::chrono::steady_clock::time_point confirmed;  // confirmed_at
+    };
+    std::map<std::string, lease_held> held_;
+    std::set<std::string> lost_;  // a write found another holder
 };
 
 }  // namespace ketch::shared

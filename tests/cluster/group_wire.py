@@ -1,6 +1,7 @@
 """Raw group requests for cluster tests that must see which broker answered
 what (no client retries in between): FindCoordinator, OffsetCommit v2,
-OffsetFetch v1 and v7 (require_stable)."""
+OffsetFetch v1 and v7 (require_stable), and a classic group's JoinGroup v3,
+SyncGroup v1, Heartbeat v1 and DescribeGroups v1."""
 
 import socket
 import struct
@@ -105,6 +106,47 @@ def fetch_stable(broker, group, topic, partition=0):
     return offset, perror, rd.take(">h")
 
 
+def _bytes(b):
+    return struct.pack(">i", len(b)) + b
+
+
+def join(broker, group, member_id="", session_ms=60000, protocol_type="wire-test"):
+    """JoinGroup v3 (no member id required first, KIP-394 is v4) with one protocol "p":
+    (error code, generation, member id, leader)."""
+    body = (_string(group) + struct.pack(">ii", session_ms, session_ms) + _string(member_id) +
+            _string(protocol_type) + struct.pack(">i", 1) + _string("p") + _bytes(b""))
+    rd = Reader(call(broker, 11, 3, body))
+    rd.take(">i")  # throttle
+    error, generation = rd.take(">h"), rd.take(">i")
+    rd.string()  # protocol name
+    leader = rd.string()
+    return error, generation, rd.string(), leader
+
+
+def sync(broker, group, generation, member_id, assignments=()):
+    """SyncGroup v1 with [(member id, assignment bytes)]: the error code."""
+    body = _string(group) + struct.pack(">i", generation) + _string(member_id) + struct.pack(">i", len(assignments))
+    for member, assignment in assignments:
+        body += _string(member) + _bytes(assignment)
+    return struct.unpack_from(">h", call(broker, 14, 1, body), 4)[0]
+
+
+def heartbeat(broker, group, generation, member_id):
+    """Heartbeat v1: the error code."""
+    body = _string(group) + struct.pack(">i", generation) + _string(member_id)
+    return struct.unpack_from(">h", call(broker, 12, 1, body), 4)[0]
+
+
+def describe(broker, group):
+    """DescribeGroups v1 of one group: (error code, state)."""
+    rd = Reader(call(broker, 15, 1, struct.pack(">i", 1) + _string(group)))
+    rd.take(">i")  # throttle
+    assert rd.take(">i") == 1
+    error = rd.take(">h")
+    rd.string()  # group id
+    return error, rd.string()
+
+
 def lease(postgres, group):
     """(node id, epoch) of the group's lease, or None."""
     rows = postgres.psql("SELECT node_id, epoch FROM ketch_group_leases WHERE group_id = convert_to('%s', 'UTF8')"
@@ -126,10 +168,10 @@ def wait_for(check, what, timeout_s=60):
     clients.wait_for(check, timeout=timeout_s, what=what)
 
 
-def two_brokers(start_broker, topic):
-    """Brokers 1 and 2 with TIMING, `topic` (one partition) known to both, and each listing both (so
-    they agree on every group's owner): {node id: broker}."""
-    brokers = {1: start_broker(1, *FLUSH, *TIMING), 2: start_broker(2, *FLUSH, *TIMING)}
+def two_brokers(start_broker, topic, *args):
+    """Brokers 1 and 2 with TIMING (and `args`), `topic` (one partition) known to both, and each
+    listing both (so they agree on every group's owner): {node id: broker}."""
+    brokers = {n: start_broker(n, *FLUSH, *TIMING, *args) for n in (1, 2)}
     create_topic(brokers[1], topic, 1)
     wait_for_topic(brokers[2], topic, 1)
     for n in brokers:

@@ -12,6 +12,7 @@
 #include <boost/asio/ip/address.hpp>
 
 #include "broker/async.h"
+#include "broker/group_lease.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
 #include "share/coordinator.h"
@@ -61,6 +62,9 @@ awaitable<join_group_response> handle_join_group(request_context& ctx, join_grou
     } else if (ctx.broker.shares && ctx.broker.shares->is_share_group(args.group_id)) {
         // GroupMetadataManager.classicGroupJoin: the id is a share group's.
         r.error = error_code::inconsistent_group_protocol;
+    } else if (auto e = co_await confirm_group_lease(ctx, args.group_id); e != error_code::none) {
+        r.error = e;
+        r.member_id = args.member_id;
     } else {
         // The lambda captures references only: g++ 12 mishandles a co_await
         // operand's temporaries that own memory (the frame outlives the call).

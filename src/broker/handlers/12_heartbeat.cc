@@ -2,6 +2,7 @@
 // v4: flexible.
 // Behaviour: KafkaApis.handleHeartbeatRequest (Apache Kafka 4.3.1); the group
 // rules are group/membership.cc's.
+#include "broker/group_lease.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
 
@@ -13,6 +14,10 @@ awaitable<heartbeat_response> handle_heartbeat(request_context& ctx, heartbeat_r
     heartbeat_response resp;
     if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
         resp.error_code = code(error_code::group_authorization_failed);
+        co_return resp;
+    }
+    if (auto e = co_await confirm_group_lease(ctx, req.group_id); e != error_code::none) {
+        resp.error_code = code(e);
         co_return resp;
     }
     resp.error_code = code(ctx.broker.groups.heartbeat(

@@ -5,6 +5,7 @@
 // (v0-2: the one member id becomes a one-member batch) and the LeaveGroupResponse
 // constructor (v0-2: the group error if any, else that member's), Apache Kafka
 // 4.3.1; the group rules are group/membership.cc's.
+#include "broker/group_lease.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
 
@@ -17,6 +18,11 @@ awaitable<leave_group_response> handle_leave_group(request_context& ctx, leave_g
         leave_group_response denied;  // KafkaApis.handleLeaveGroupRequest: the top-level code only
         denied.error_code = code(error_code::group_authorization_failed);
         co_return denied;
+    }
+    if (auto e = co_await confirm_group_lease(ctx, req.group_id); e != error_code::none) {
+        leave_group_response refused;
+        refused.error_code = code(e);
+        co_return refused;
     }
     group::leave_args args;
     args.group_id = std::move(req.group_id);

@@ -6,6 +6,7 @@
 // 4.3.1); the group rules are group/membership.cc's. A follower's answer waits
 // for the leader's assignment.
 #include "broker/async.h"
+#include "broker/group_lease.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
 
@@ -21,6 +22,10 @@ awaitable<sync_group_response> handle_sync_group(request_context& ctx, sync_grou
     }
     if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
         resp.error_code = code(error_code::group_authorization_failed);
+        co_return resp;
+    }
+    if (auto e = co_await confirm_group_lease(ctx, req.group_id); e != error_code::none) {
+        resp.error_code = code(e);
         co_return resp;
     }
     group::sync_args args;

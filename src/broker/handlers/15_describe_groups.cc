@@ -7,6 +7,7 @@
 // shows every operation a group supports (AclEntry.supportedOperations: READ,
 // DESCRIBE, DELETE, DESCRIBE_CONFIGS, ALTER_CONFIGS), as Kafka does without
 // an authorizer; a group answered with an error keeps INT32_MIN.
+#include "broker/group_lease.h"
 #include "broker/handlers/describable_groups.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
@@ -20,7 +21,7 @@ awaitable<describe_groups_response> handle_describe_groups(request_context& ctx,
     // KafkaApis.handleDescribeGroupsRequest: groups without DESCRIBE are
     // answered GROUP_AUTHORIZATION_FAILED, first; the others by the coordinator.
     describe_groups_response resp;
-    auto allowed = describable_groups(ctx, req.groups, resp.groups);
+    auto allowed = co_await confirmed_groups(ctx, describable_groups(ctx, req.groups, resp.groups), resp.groups);
     auto groups = ctx.broker.groups.describe_groups(allowed, ctx.api_version);
     const bool with_ops = ctx.api_version >= 3 && req.include_authorized_operations;
     described_group_rows(ctx, resp.groups, groups, with_ops, [&](auto& out, auto& g) {

@@ -6,6 +6,7 @@
 // The coordinator may write the group's row (an fsync): the call runs on
 // broker_context::run_blocking, as OffsetCommit's does.
 #include "broker/async.h"
+#include "broker/group_lease.h"
 #include "broker/group_subscription_auth.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/heartbeat_assignment.h"
@@ -34,6 +35,7 @@ awaitable<consumer_group_heartbeat_response> handle_consumer_group_heartbeat(req
         other.error_message = "Group " + req.group_id + " is not a consumer group";
         co_return other;
     }
+    if (auto e = co_await confirm_group_lease(ctx, req.group_id); e != error_code::none) co_return refuse(e);
     group::consumer_heartbeat_args args;
     args.group_id = std::move(req.group_id);
     args.member_id = std::move(req.member_id);

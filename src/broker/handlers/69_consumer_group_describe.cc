@@ -4,6 +4,7 @@
 // group rules are group/consumer_describe.cc's. ketch has no authorizer yet,
 // so a group that is found shows every operation a group supports, as
 // 15_describe_groups.cc does.
+#include "broker/group_lease.h"
 #include "broker/handlers/describable_groups.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
@@ -34,7 +35,7 @@ awaitable<consumer_group_describe_response> handle_consumer_group_describe(reque
     // KafkaApis.handleConsumerGroupDescribe: groups without DESCRIBE are
     // answered GROUP_AUTHORIZATION_FAILED, first.
     consumer_group_describe_response resp;
-    auto allowed = describable_groups(ctx, req.group_ids, resp.groups);
+    auto allowed = co_await confirmed_groups(ctx, describable_groups(ctx, req.group_ids, resp.groups), resp.groups);
     auto groups = ctx.broker.groups.consumer_describe(allowed);
     described_group_rows(ctx, resp.groups, groups, req.include_authorized_operations, [](auto& out, auto& g) {
         out.error_code = code(g.error);

@@ -4,6 +4,7 @@
 // shareGroupHeartbeat (Apache Kafka 4.3.1); the group rules are
 // share/share_heartbeat.cc's. Nothing is written to disk: the call runs
 // inline.
+#include "broker/group_lease.h"
 #include "broker/group_subscription_auth.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/heartbeat_assignment.h"
@@ -38,6 +39,7 @@ awaitable<share_group_heartbeat_response> handle_share_group_heartbeat(request_c
         co_return refuse(e);
     // Cluster mode: FindCoordinator's broker, holding the group's lease
     // (docs/design/cluster.md "share groups"); the others NOT_COORDINATOR.
+    if (auto e = co_await confirm_group_lease(ctx, req.group_id); e != error_code::none) co_return refuse(e);
     if (ctx.broker.cluster && !ctx.broker.groups.coordinates(req.group_id))
         co_return refuse(error_code::not_coordinator);
     // GroupMetadataManager.shareGroup: another kind of group has the id.

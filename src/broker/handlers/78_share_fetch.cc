@@ -9,6 +9,8 @@
 // / acknowledge (Apache Kafka 4.3.1). Long polling as Fetch's: with nothing
 // acquired, the request parks on its partitions until an append or
 // max_wait_ms.
+#include <atomic>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -79,25 +81,45 @@ bool read_all(request_context& ctx, share_fetch_request& req, const std::vector<
     return any;
 }
 
+// read_all on the reads' threads (cluster mode: taking a share-partition's
+// lease is a PostgreSQL transaction, and the shared log's reads query
+// PostgreSQL and GET objects, which must not hold up the reactor's other
+// connections; inline otherwise), as Fetch's reads.
+awaitable<bool> read_all_off_reactor(request_context& ctx, share_fetch_request& req,
+                                     const std::vector<share::topic_partition>& parts, share_fetch_response& resp,
+                                     std::vector<partition::fetch_waiters::key>& keys) {
+    bool any = false;
+    co_await reads_call(ctx.broker, [&] { any = read_all(ctx, req, parts, resp, keys); });
+    co_return any;
+}
+
 awaitable<void> long_poll(request_context& ctx, share_fetch_request& req,
                           const std::vector<share::topic_partition>& parts, share_fetch_response& resp) {
     std::vector<partition::fetch_waiters::key> keys;
-    if (read_all(ctx, req, parts, resp, keys) || req.max_wait_ms <= 0 || keys.empty()) co_return;
+    if (co_await read_all_off_reactor(ctx, req, parts, resp, keys) || req.max_wait_ms <= 0 || keys.empty()) co_return;
     auto ex = co_await boost::asio::this_coro::executor;
     auto timer = std::make_shared<boost::asio::steady_timer>(ex);
     timer->expires_after(std::chrono::milliseconds(req.max_wait_ms));
     auto& w = ctx.broker.partitions.waiters();
-    auto parked = w.park(keys, [timer, ex] { boost::asio::post(ex, [timer] { timer->cancel(); }); });
+    // An append may wake the request while the read below is away from the
+    // reactor (the timer's cancel would then come before its wait): noted.
+    auto woken = std::make_shared<std::atomic<bool>>(false);
+    auto parked = w.park(keys, [timer, ex, woken] {
+        woken->store(true);
+        boost::asio::post(ex, [timer] { timer->cancel(); });
+    });
     // Data may have come between the read and the park: look once more.
-    if (read_all(ctx, req, parts, resp, keys)) {
+    if (co_await read_all_off_reactor(ctx, req, parts, resp, keys)) {
         w.unpark(parked, keys);
         co_return;
     }
-    handler_clock* clock = handler_clock::pause_current();
-    co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
-    handler_clock::resume(clock);
+    if (!woken->load()) {
+        handler_clock* clock = handler_clock::pause_current();
+        co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+        handler_clock::resume(clock);
+    }
     w.unpark(parked, keys);
-    read_all(ctx, req, parts, resp, keys);
+    co_await read_all_off_reactor(ctx, req, parts, resp, keys);
 }
 
 }  // namespace
@@ -154,7 +176,11 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
         }
     };
     if (has_acks) {
-        acks = apply_acks(*shares, *req.group_id, *req.member_id, req.topics, renew_ack);
+        // Off the reactor: an acknowledged partition's lease may be taken first (cluster mode).
+        const auto* r = &req;
+        acks = co_await blocking_call<share_ack_results>(ctx.broker, [shares, r, renew_ack] {
+            return apply_acks(*shares, *r->group_id, *r->member_id, r->topics, renew_ack);
+        });
         answer_acks();
         written = pending_sync::start(ctx.broker, *shares);
     }

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "broker/async.h"
+#include "broker/group_lease.h"
 #include "broker/handlers/handlers.h"
 #include "broker/topics.h"
 #include "group/coordinator.h"
@@ -154,6 +155,11 @@ awaitable<streams_group_heartbeat_response> handle_streams_group_heartbeat(reque
         other.error_code = code(error_code::group_id_not_found);
         other.error_message = "Group " + req.group_id + " is not a streams group.";
         co_return other;
+    }
+    if (auto e = co_await confirm_group_lease(ctx, req.group_id); e != error_code::none) {
+        streams_group_heartbeat_response refused;
+        refused.error_code = code(e);
+        co_return refused;
     }
     auto args = args_of(ctx, req);
     auto& b = ctx.broker;

@@ -2,6 +2,7 @@
 // handleStreamsGroupDescribe and GroupCoordinatorService.streamsGroupDescribe
 // (Apache Kafka 4.3.1): groups without DESCRIBE are answered
 // GROUP_AUTHORIZATION_FAILED; an unknown group GROUP_ID_NOT_FOUND.
+#include "broker/group_lease.h"
 #include "broker/handlers/describable_groups.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
@@ -75,7 +76,7 @@ void fill(resp_t::described_group& out, group::described_streams_group& g) {
 awaitable<streams_group_describe_response> handle_streams_group_describe(request_context& ctx,
                                                                          streams_group_describe_request& req) {
     streams_group_describe_response resp;
-    auto allowed = describable_groups(ctx, req.group_ids, resp.groups);
+    auto allowed = co_await confirmed_groups(ctx, describable_groups(ctx, req.group_ids, resp.groups), resp.groups);
     if (allowed.empty()) co_return resp;
     described_group_rows(ctx, resp.groups, ctx.broker.groups.streams_describe(allowed),
                          req.include_authorized_operations, [](auto& out, auto& g) { fill(out, g); });

@@ -7,9 +7,9 @@
 // partition INVALID_REQUEST (KafkaApis.validateAcknowledgementBatches).
 //
 // ShareAcknowledge applies and writes on broker_context::run_blocking
-// (acknowledge_all). ShareFetch applies on the reactor (apply_acks: memory
-// only), starts the write on run_blocking (start_sync), reads and acquires
-// meanwhile, and waits for the write before it answers (pending_sync::wait).
+// (acknowledge_all). ShareFetch applies on run_blocking too (apply_acks:
+// memory, but a partition's lease may be taken first), starts the write on run_blocking (start_sync), reads and
+// acquires meanwhile, and waits for the write before it answers (pending_sync::wait).
 #pragma once
 
 #include <exception>

@@ -1,0 +1,16 @@
+#include "broker/group_lease.h"
+
+#include "broker/blocking.h"
+#include "group/coordinator.h"
+
+namespace ketch::broker {
+
+awaitable<error_code> confirm_group_lease(request_context& ctx, const std::string& group_id) {
+    auto& groups = ctx.broker.groups;
+    if (!groups.ownership_unconfirmed(group_id)) co_return error_code::none;
+    error_code e = error_code::none;
+    co_await reads_call(ctx.broker, [&] { e = groups.confirm_ownership(group_id); });
+    co_return e;
+}
+
+}  // namespace ketch::broker
