@@ -5,8 +5,8 @@
 // ReplicaManager.activeProducerState.
 #include <algorithm>
 
+#include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
-#include "broker/handlers/topic_error_rows.h"
 #include "broker/partition_requests.h"
 
 namespace ketch::broker {
