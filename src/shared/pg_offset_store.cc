@@ -47,14 +47,11 @@ result<std::vector<meta::stored_offset>, cluster::pg_error> pg_offset_store::off
     cluster::pg_connection& pg, const std::string& where, const cluster::pg_params& params) {
     auto rows = pg.exec(std::string(k_offset_columns) + where, params);
     if (!rows.ok()) return failure{rows.error()};
-    std::vector<meta::stored_offset> out;
-    out.reserve(rows->rows.size());
-    for (size_t i = 0; i < rows->rows.size(); ++i) {
-        meta::stored_offset o = offset_at(*rows, i);
-        o.group = from_hex(rows->at(i, 0));
-        out.push_back(std::move(o));
-    }
-    return out;
+    return rows_as(*rows, [](const cluster::pg_rows& r, size_t i) {
+        meta::stored_offset o = offset_at(r, i);
+        o.group = from_hex(r.at(i, 0));
+        return o;
+    });
 }
 
 result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::offsets_where(
@@ -66,18 +63,15 @@ result<std::vector<meta::stored_group>, cluster::pg_error> pg_offset_store::grou
     cluster::pg_connection& pg, const std::string& where, const cluster::pg_params& params) {
     auto rows = pg.exec(std::string(k_group_columns) + where, params);
     if (!rows.ok()) return failure{rows.error()};
-    std::vector<meta::stored_group> out;
-    out.reserve(rows->rows.size());
-    for (size_t i = 0; i < rows->rows.size(); ++i) {
+    return rows_as(*rows, [](const cluster::pg_rows& r, size_t i) {
         meta::stored_group g;
-        g.group = from_hex(rows->at(i, 0));
-        g.protocol_type = from_hex(rows->at(i, 1));
-        g.generation = std::stoi(rows->at(i, 2));
-        if (rows->rows[i][3]) g.empty_since_ms = std::stoll(*rows->rows[i][3]);
-        g.state = from_hex(rows->at(i, 4));
-        out.push_back(std::move(g));
-    }
-    return out;
+        g.group = from_hex(r.at(i, 0));
+        g.protocol_type = from_hex(r.at(i, 1));
+        g.generation = std::stoi(r.at(i, 2));
+        if (r.rows[i][3]) g.empty_since_ms = std::stoll(*r.rows[i][3]);
+        g.state = from_hex(r.at(i, 4));
+        return g;
+    });
 }
 
 result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::groups_where(
