@@ -54,6 +54,7 @@ cluster_service cluster_service::start(const options& opt, broker::broker_contex
     out.membership = std::move(*m);
     ctx.config.cluster_id = out.membership->cluster_id();
     ctx.cluster = out.membership.get();
+    out.console_clients = std::make_unique<inter_broker_clients>(*out.membership, inter_broker, k_console_peer_timeout);
     out.remote = std::make_unique<remote_txns>(ctx, *out.membership, std::move(inter_broker));
     return out;
 }

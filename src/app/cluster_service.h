@@ -11,6 +11,7 @@
 #include "app/broker_properties.h"
 #include "app/cluster_groups.h"
 #include "app/cluster_txns.h"
+#include "app/console_peers.h"
 #include "app/options.h"
 #include "app/remote_txns.h"
 #include "broker/broker_context.h"
@@ -29,6 +30,15 @@ struct cluster_service {
     // The other brokers' transaction coordinators (broker::remote_txns_of); gone
     // before the membership, whose live set it reads.
     std::unique_ptr<remote_txns> remote;
+    // The console's calls to the other brokers (console_peers.h); gone before
+    // the membership. The console stops before this service goes.
+    std::unique_ptr<inter_broker_clients> console_clients;
+
+    // The other brokers as the console asks them; empty on a single node.
+    console::peer_brokers console_peers() const {
+        if (!membership || !console_clients) return {};
+        return app::console_peers(*membership, *console_clients);
+    }
 
     // Empty (single node) without --cluster. Throws std::runtime_error with
     // the reason when an engine does not answer. Sets ctx.config.cluster_id to

@@ -52,6 +52,7 @@ static void fill_context(console::context& c, const options& opt, const console_
     }
     c.purge_transactions = in.purge_transactions;
     c.cluster_purge = in.cluster_purge;
+    c.peers = in.peers;
     if (in.decode_framed)
         c.decode_framed = [decode = in.decode_framed](byte_view b) -> nlohmann::json {
             auto d = decode(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));

@@ -61,6 +61,7 @@ struct console_inputs {
     security_services* security = nullptr;
     decltype(console::context::purge_transactions) purge_transactions;
     console::cluster_purge_hooks cluster_purge;  // cluster mode (app/cluster_tenants.h)
+    console::peer_brokers peers;                 // cluster mode (app/console_peers.h)
 };
 
 // Binds and starts serving; a bind failure or a refused configuration is

@@ -40,55 +40,37 @@ std::map<txn::topic_partition, error_code> all(const std::vector<txn::topic_part
     return out;
 }
 
+// The coordinator's answer per partition. AddPartitionsToTxnManager: the
+// client never sees CLUSTER_AUTHORIZATION_FAILED (this broker's principal
+// lacks CLUSTER_ACTION), it gets INVALID_TXN_STATE.
+std::map<txn::topic_partition, error_code> answers_of(const kafka::add_partitions_to_txn_response& resp,
+                                                      const std::vector<txn::topic_partition>& tps) {
+    if (resp.error_code == int16_t(error_code::cluster_authorization_failed))
+        return all(tps, error_code::invalid_txn_state);
+    if (resp.error_code != 0) return all(tps, error_code(resp.error_code));
+    std::map<txn::topic_partition, error_code> out;
+    for (auto& r : resp.results_by_transaction)
+        for (auto& t : r.topic_results)
+            for (auto& p : t.results_by_partition)
+                out[{t.name, p.partition_index}] = error_code(p.partition_error_code);
+    return out;
+}
+
 }  // namespace
 
 remote_txns::remote_txns(const broker::broker_context& ctx, const cluster::membership& m, inter_broker_config config)
-    : ctx_(ctx), membership_(m), config_(std::move(config)) {
-    if (!config_.listener)
+    : ctx_(ctx), clients_(m, std::move(config), k_timeout) {
+    if (!clients_.config().listener)
         spdlog::warn(
             "cluster: no inter-broker listener (no PLAINTEXT listener and no --inter-broker-listener): "
             "transactional produces to a broker that is not the transaction's coordinator are answered "
             "NOT_ENOUGH_REPLICAS (docs/cluster.md)");
     else
-        spdlog::info("cluster: inter-broker calls on the {}", config_.describe());
+        spdlog::info("cluster: inter-broker calls on the {}", clients_.config().describe());
     broker::set_remote_txns(ctx_, this);
 }
 
 remote_txns::~remote_txns() { broker::set_remote_txns(ctx_, nullptr); }
-
-std::optional<std::string> remote_txns::address_of(int32_t node) const {
-    if (!config_.listener) return std::nullopt;
-    auto live = membership_.live();
-    for (auto& b : *live)
-        if (b.node_id == node)
-            if (auto* e = b.find(*config_.listener)) {
-                const bool v6 = e->host.find(':') != std::string::npos;
-                return (v6 ? "[" + e->host + "]" : e->host) + ":" + std::to_string(e->port);
-            }
-    return std::nullopt;
-}
-
-std::unique_ptr<cli::client> remote_txns::take(int32_t node, const std::string& address, bool fresh) {
-    if (!fresh) {
-        std::lock_guard l(mu_);
-        auto& v = idle_[node];
-        if (!v.empty()) {
-            auto c = std::move(v.back());
-            v.pop_back();
-            if (c->config().brokers.front() == address) return c;
-        }
-    }
-    cli::client_config cfg = config_.client;
-    cfg.brokers = {address};
-    cfg.timeout = k_timeout;
-    return std::make_unique<cli::client>(std::move(cfg));
-}
-
-void remote_txns::give_back(int32_t node, std::unique_ptr<cli::client> c) {
-    std::lock_guard l(mu_);
-    auto& v = idle_[node];
-    if (v.size() < k_idle_per_node) v.push_back(std::move(c));
-}
 
 void remote_txns::log_failure(int32_t node, const std::string& address, bool login, const std::string& why) {
     const auto now = std::chrono::steady_clock::now();
@@ -103,56 +85,42 @@ void remote_txns::log_failure(int32_t node, const std::string& address, bool log
             "cluster: broker {} at {} refused this broker's inter-broker login ({}): {}; transactional produces for "
             "the transactional ids it coordinates are answered NOT_ENOUGH_REPLICAS until it accepts it (check "
             "--inter-broker-sasl-*, docs/cluster.md \"Inter-broker calls\")",
-            node, address, config_.describe(), why);
+            node, address, clients_.config().describe(), why);
     else
         spdlog::warn("cluster: transaction coordinator {} at {} not reached on the {}: {}", node, address,
-                     config_.describe(), why);
+                     clients_.config().describe(), why);
 }
 
 std::map<txn::topic_partition, error_code> remote_txns::add_or_verify(const call& c) {
-    auto address = address_of(c.node_id);
+    auto address = clients_.address_of(c.node_id);
     if (!address) return all(*c.partitions, error_code::coordinator_not_available);
     auto req = request_of(c);
-    std::unique_ptr<cli::client> client;
-    kafka::add_partitions_to_txn_response resp;
-    // A kept connection may have been closed meanwhile (the coordinator
-    // restarted, or closed it idle): one more attempt on a new one.
-    for (int attempt = 0;; ++attempt) {
-        try {
-            client = take(c.node_id, *address, attempt > 0);
+    std::optional<kafka::add_partitions_to_txn_response> resp;
+    try {
+        // A kept connection may have been closed meanwhile (the coordinator
+        // restarted, or closed it idle): with_client tries once more on a new one.
+        resp = clients_.with_client(c.node_id, *address, [&](cli::client& client) {
+            std::optional<kafka::add_partitions_to_txn_response> r;
             // A coordinator without the broker versions (an older ketch): not
             // verified, as AddPartitionsToTxnManager on a version mismatch.
-            if (client->version_for(req.api_key, 5) < 4) return all(*c.partitions, error_code::none);
-            resp = client->call<kafka::add_partitions_to_txn_response>(req, -1, 5);
-            break;
-        } catch (const cli::kafka_error& e) {
-            // Only the connection's set-up answers a code here (call() decodes
-            // the answer): the SASL login was refused. Not asked again: the
-            // same credentials are refused again. AddPartitionsToTxnManager
-            // answers the produce Errors.forException(authenticationException).
-            log_failure(c.node_id, *address, true, e.what());
-            return all(*c.partitions, error_code::sasl_authentication_failed);
-        } catch (const std::exception& e) {
-            // Connection refused, closed or timed out, or the TLS handshake failed.
-            spdlog::debug("cluster: transaction coordinator {} at {} not asked: {}", c.node_id, *address, e.what());
-            if (attempt > 0) {
-                log_failure(c.node_id, *address, false, e.what());
-                return all(*c.partitions, error_code::network_exception);
-            }
-        }
+            if (client.version_for(req.api_key, 5) >= 4)
+                r = client.call<kafka::add_partitions_to_txn_response>(req, -1, 5);
+            return r;
+        });
+    } catch (const cli::kafka_error& e) {
+        // Only the connection's set-up answers a code here (call() decodes
+        // the answer): the SASL login was refused. Not asked again: the
+        // same credentials are refused again. AddPartitionsToTxnManager
+        // answers the produce Errors.forException(authenticationException).
+        log_failure(c.node_id, *address, true, e.what());
+        return all(*c.partitions, error_code::sasl_authentication_failed);
+    } catch (const std::exception& e) {
+        // Connection refused, closed or timed out, or the TLS handshake failed (twice).
+        log_failure(c.node_id, *address, false, e.what());
+        return all(*c.partitions, error_code::network_exception);
     }
-    give_back(c.node_id, std::move(client));
-    // AddPartitionsToTxnManager: the client never sees CLUSTER_AUTHORIZATION_FAILED (this
-    // broker's principal lacks CLUSTER_ACTION), it gets INVALID_TXN_STATE.
-    if (resp.error_code == int16_t(error_code::cluster_authorization_failed))
-        return all(*c.partitions, error_code::invalid_txn_state);
-    if (resp.error_code != 0) return all(*c.partitions, error_code(resp.error_code));
-    std::map<txn::topic_partition, error_code> out;
-    for (auto& r : resp.results_by_transaction)
-        for (auto& t : r.topic_results)
-            for (auto& p : t.results_by_partition)
-                out[{t.name, p.partition_index}] = error_code(p.partition_error_code);
-    return out;
+    if (!resp) return all(*c.partitions, error_code::none);
+    return answers_of(*resp, *c.partitions);
 }
 
 }  // namespace ketch::app

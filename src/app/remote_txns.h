@@ -1,7 +1,7 @@
 // Cluster mode: this broker's calls to the transaction coordinators of other
 // brokers (broker/txn_forward.h): AddPartitionsToTxn v5, one Kafka client
 // connection per call in flight, kept for the next call to the same broker
-// (an idle pool per node). The coordinator is reached on its advertised
+// (inter_broker_clients.h). The coordinator is reached on its advertised
 // address of the inter-broker listener, with that listener's TLS and SASL
 // (inter_broker.h; docs/cluster.md "Inter-broker calls"): without one, every
 // call answers COORDINATOR_NOT_AVAILABLE.
@@ -15,13 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "app/inter_broker.h"
+#include "app/inter_broker_clients.h"
 #include "broker/txn_forward.h"
 #include "cluster/membership.h"
-
-namespace ketch::cli {
-class client;
-}
 
 namespace ketch::app {
 
@@ -36,22 +32,16 @@ public:
     std::map<txn::topic_partition, error_code> add_or_verify(const call& c) override;
 
 private:
-    std::unique_ptr<cli::client> take(int32_t node, const std::string& address, bool fresh);
-    void give_back(int32_t node, std::unique_ptr<cli::client> c);
-    std::optional<std::string> address_of(int32_t node) const;
     // Logs a refused login (an error) or a failed connection (a warning, e.g.
     // a TLS handshake) at `node`, at most once per k_log_every per node: each
     // transactional produce for its ids would log it again.
     void log_failure(int32_t node, const std::string& address, bool login, const std::string& why);
 
     const broker::broker_context& ctx_;
-    const cluster::membership& membership_;
-    const inter_broker_config config_;
+    inter_broker_clients clients_;
     std::mutex mu_;
-    std::map<int32_t, std::vector<std::unique_ptr<cli::client>>> idle_;
     std::map<int32_t, std::chrono::steady_clock::time_point> logged_;  // under mu_
     static constexpr std::chrono::seconds k_log_every{30};
-    static constexpr size_t k_idle_per_node = 8;
 };
 
 }  // namespace ketch::app

@@ -285,11 +285,12 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
                                          faults.registry.get(), &fetch_sessions, security.tenant_catalog());
 
     auto schema_registry = start_schema_registry(opt, st.credentials_in_use(), ctx.authorizer);
-    auto console = start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(),
-                                       st.credentials_in_use(), endpoints, schema_registry.url, started, &traffic,
-                                       [&dispatch](const auto& keep) { return dispatch.client_software(keep); },
-                                       schema_registry.decoder(), ctx.telemetry, faults.registry.get(),
-                                       segments_of(*logs), &security, purge_of(txns), tenant_purge.hooks()});
+    auto console =
+        start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(), st.credentials_in_use(),
+                            endpoints, schema_registry.url, started, &traffic,
+                            [&dispatch](const auto& keep) { return dispatch.client_software(keep); },
+                            schema_registry.decoder(), ctx.telemetry, faults.registry.get(), segments_of(*logs),
+                            &security, purge_of(txns), tenant_purge.hooks(), cluster.console_peers()});
     write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
                          {metrics.address, schema_registry.url, console.url});
     announce(opt, ms_since(started), endpoints, ctx.config, server.reactor_count(), kafka.self_signed_cert);

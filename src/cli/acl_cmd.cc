@@ -60,10 +60,7 @@ json acl_json(int8_t rt, const std::string& name, int8_t pt, const std::string& 
 }
 
 void print_acls(context& ctx, const json& acls) {
-    if (ctx.json) {
-        std::cout << acls.dump() << "\n";
-        return;
-    }
+    if (print_json(ctx.json, acls)) return;
     std::vector<std::vector<std::string>> rows;
     for (auto& a : acls)
         rows.push_back({a["principal"], a["host"], a["resource_type"], a["resource_name"], a["pattern_type"],

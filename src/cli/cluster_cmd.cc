@@ -61,10 +61,7 @@ void config(context& ctx, int32_t broker, bool all) {
             rows.push_back({cf.name, v});
         }
     }
-    if (ctx.json)
-        std::cout << out.dump() << "\n";
-    else
-        print_table(std::cout, {"CONFIG", "VALUE"}, rows);
+    print_answer(ctx.json, out, {"CONFIG", "VALUE"}, rows);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 namespace ketch::cli {
@@ -90,6 +91,25 @@ void print_table(std::ostream& out, const std::vector<std::string>& header,
     };
     line(header);
     for (auto& r : rows) line(r);
+}
+
+bool print_json(bool as_json, const json& answer) {
+    if (as_json) std::cout << answer.dump() << "\n";
+    return as_json;
+}
+
+void print_answer(bool as_json, const json& answer, const std::vector<std::string>& header,
+                  const std::vector<std::vector<std::string>>& rows) {
+    if (!print_json(as_json, answer)) print_table(std::cout, header, rows);
+}
+
+void answer::fail(int16_t code, std::string what, std::string broker_message) {
+    if (code && !first) first.emplace(code, std::move(what), std::move(broker_message));
+}
+
+void answer::print(bool as_json, const std::vector<std::string>& header) const {
+    print_answer(as_json, out, header, rows);
+    if (first) throw *first;
 }
 
 std::pair<std::string, std::string> split_kv(const std::string& kv, const char* what) {

@@ -62,6 +62,26 @@ CLI::App* add_broker_command(CLI::App* parent, context& ctx, const std::string& 
 void print_table(std::ostream& out, const std::vector<std::string>& header,
                  const std::vector<std::vector<std::string>>& rows);
 
+// What a command answers: `out` with --json, else a table of `rows`; and the
+// first error of a batch of results, thrown once the answer is printed.
+struct answer {
+    json out = json::array();
+    std::vector<std::vector<std::string>> rows;
+    std::optional<kafka_error> first;
+
+    // Notes a result's error (code 0: none); the first one is thrown by print.
+    void fail(int16_t code, std::string what, std::string broker_message = {});
+    // Prints the answer (the table under `header`), then throws the first error.
+    void print(bool as_json, const std::vector<std::string>& header) const;
+};
+
+// A command's answer with --json (`as_json`): `answer` as one JSON line, and
+// true; else false, and the caller prints it as text.
+bool print_json(bool as_json, const json& answer);
+// A command's answer: `answer` as one JSON line with --json, else the table.
+void print_answer(bool as_json, const json& answer, const std::vector<std::string>& header,
+                  const std::vector<std::vector<std::string>>& rows);
+
 // The command groups (one file each).
 void add_topic_commands(CLI::App& app, context& ctx);
 void add_produce_command(CLI::App& app, context& ctx);

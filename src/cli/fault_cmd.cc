@@ -57,18 +57,12 @@ void add(const fault_opts& o) {
     if (o.count) b["count"] = *o.count;
     if (o.duration_ms) b["duration_ms"] = *o.duration_ms;
     auto f = call(o, "POST", "/api/v1/faults", b.dump());
-    if (o.json)
-        std::cout << f.dump() << "\n";
-    else
-        std::cout << "fault " << cell(f, "id") << " added\n";
+    if (!print_json(o.json, f)) std::cout << "fault " << cell(f, "id") << " added\n";
 }
 
 void list(const fault_opts& o) {
     auto j = call(o, "GET", "/api/v1/faults");
-    if (o.json) {
-        std::cout << j.dump() << "\n";
-        return;
-    }
+    if (print_json(o.json, j)) return;
     std::vector<std::vector<std::string>> rows;
     for (auto& f : j["faults"]) {
         std::string what = cell(f, "kind");
@@ -84,18 +78,12 @@ void list(const fault_opts& o) {
 void clear(const fault_opts& o) {
     if (o.ids.empty()) {
         auto j = call(o, "DELETE", "/api/v1/faults");
-        if (o.json)
-            std::cout << j.dump() << "\n";
-        else
-            std::cout << cell(j, "cleared") << " fault(s) cleared\n";
+        if (!print_json(o.json, j)) std::cout << cell(j, "cleared") << " fault(s) cleared\n";
         return;
     }
     for (auto& id : o.ids) {
         auto j = call(o, "DELETE", "/api/v1/faults/" + id);
-        if (o.json)
-            std::cout << j.dump() << "\n";
-        else
-            std::cout << "fault " << id << " cleared\n";
+        if (!print_json(o.json, j)) std::cout << "fault " << id << " cleared\n";
     }
 }
 

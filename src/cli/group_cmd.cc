@@ -31,17 +31,13 @@ void list(context& ctx) {
         check(resp.error_code, "list groups on broker " + std::to_string(b.node_id));
         for (auto& g : resp.groups) all[g.group_id] = g;
     }
-    json out = json::array();
-    std::vector<std::vector<std::string>> rows;
+    answer a;
     for (auto& [id, g] : all) {
-        out.push_back(
+        a.out.push_back(
             {{"group", id}, {"protocol_type", g.protocol_type}, {"state", g.group_state}, {"type", g.group_type}});
-        rows.push_back({id, g.group_state, g.group_type.empty() ? g.protocol_type : g.group_type});
+        a.rows.push_back({id, g.group_state, g.group_type.empty() ? g.protocol_type : g.group_type});
     }
-    if (ctx.json)
-        std::cout << out.dump() << "\n";
-    else
-        print_table(std::cout, {"GROUP", "STATE", "TYPE"}, rows);
+    a.print(ctx.json, {"GROUP", "STATE", "TYPE"});
 }
 
 // Lag rows: topic, partition, committed, end, lag.

@@ -43,8 +43,7 @@ void describe(context& ctx, quota_opts& o) {
     req.strict = false;
     auto resp = ctx.connect().call<kafka::describe_client_quotas_response>(req);
     check(resp.error_code, "describe quotas", resp.error_message);
-    json out = json::array();
-    std::vector<std::vector<std::string>> rows;
+    answer a;
     if (resp.entries)
         for (auto& e : *resp.entries) {
             json ent = json::object();
@@ -56,14 +55,11 @@ void describe(context& ctx, quota_opts& o) {
             json vals = json::object();
             for (auto& v : e.values) {
                 vals[v.key] = v.value;
-                rows.push_back({text, v.key, json(v.value).dump()});
+                a.rows.push_back({text, v.key, json(v.value).dump()});
             }
-            out.push_back({{"entity", ent}, {"values", vals}});
+            a.out.push_back({{"entity", ent}, {"values", vals}});
         }
-    if (ctx.json)
-        std::cout << out.dump() << "\n";
-    else
-        print_table(std::cout, {"ENTITY", "QUOTA", "VALUE"}, rows);
+    a.print(ctx.json, {"ENTITY", "QUOTA", "VALUE"});
 }
 
 void alter(context& ctx, quota_opts& o) {

@@ -58,10 +58,7 @@ std::string limits_text(const json& l) {
 }
 
 void print(const tenant_opts& o, const json& j) {
-    if (o.json) {
-        std::cout << j.dump() << "\n";
-        return;
-    }
+    if (print_json(o.json, j)) return;
     std::cout << "tenant " << j.value("name", "") << "\n  limits: " << limits_text(j["effective_limits"])
               << "\n  users: " << (j["users"].empty() ? std::string("-") : j["users"].dump()) << "\n";
     if (j.contains("usage")) std::cout << "  usage: " << limits_text(j["usage"]) << "\n";
@@ -69,10 +66,7 @@ void print(const tenant_opts& o, const json& j) {
 
 void list(const tenant_opts& o) {
     auto j = call(o, "GET", "/api/v1/tenants");
-    if (o.json) {
-        std::cout << j.dump() << "\n";
-        return;
-    }
+    if (print_json(o.json, j)) return;
     std::vector<std::vector<std::string>> rows;
     for (auto& t : j["tenants"])
         rows.push_back({t["name"].get<std::string>(), limits_text(t["limits"]), std::to_string(t["users"].size())});
@@ -88,10 +82,7 @@ void set_limits(tenant_opts o) {
     if (o.defaults == !o.name.empty()) throw usage_error("name a tenant or give --defaults (not both)");
     if (o.defaults) {
         auto j = call(o, "PUT", "/api/v1/tenant_defaults", limits_body(o.limits).dump());
-        if (o.json)
-            std::cout << j.dump() << "\n";
-        else
-            std::cout << "defaults: " << limits_text(j["defaults"]) << "\n";
+        if (!print_json(o.json, j)) std::cout << "defaults: " << limits_text(j["defaults"]) << "\n";
         return;
     }
     print(o, call(o, "PUT", "/api/v1/tenants/" + o.name + "/limits", limits_body(o.limits).dump()));

@@ -36,22 +36,18 @@ struct topic_opts {
 
 void list(context& ctx, topic_opts& o) {
     auto m = ctx.connect().metadata(std::nullopt);
-    std::vector<std::vector<std::string>> rows;
-    json out = json::array();
+    answer a;
     std::sort(m.topics.begin(), m.topics.end(), [](auto& a, auto& b) { return a.name < b.name; });
     for (auto& t : m.topics) {
         if (t.is_internal && !o.internal) continue;
         size_t rf = t.partitions.empty() ? 0 : t.partitions.front().replica_nodes.size();
-        rows.push_back({t.name.value_or(""), std::to_string(t.partitions.size()), std::to_string(rf)});
-        out.push_back({{"name", t.name.value_or("")},
-                       {"partitions", t.partitions.size()},
-                       {"replicas", rf},
-                       {"internal", t.is_internal}});
+        a.rows.push_back({t.name.value_or(""), std::to_string(t.partitions.size()), std::to_string(rf)});
+        a.out.push_back({{"name", t.name.value_or("")},
+                         {"partitions", t.partitions.size()},
+                         {"replicas", rf},
+                         {"internal", t.is_internal}});
     }
-    if (ctx.json)
-        std::cout << out.dump() << "\n";
-    else
-        print_table(std::cout, {"NAME", "PARTITIONS", "REPLICAS"}, rows);
+    a.print(ctx.json, {"NAME", "PARTITIONS", "REPLICAS"});
 }
 
 std::vector<kafka::describe_configs_response::describe_configs_resource_result> topic_configs(client& c,
@@ -169,26 +165,19 @@ void create(context& ctx, topic_opts& o) {
         }
     }
     auto resp = c.call<kafka::create_topics_response>(req);
-    json out = json::array();
-    std::vector<std::vector<std::string>> rows;
-    std::optional<kafka_error> first;
+    answer a;
     for (auto& t : resp.topics) {
         std::string status = t.error_code ? error_name_of(t.error_code) : "OK";
-        out.push_back({{"name", t.name},
-                       {"error", t.error_code ? error_name_of(t.error_code) : ""},
-                       {"error_code", t.error_code},
-                       {"topic_id", t.topic_id.to_base64()},
-                       {"partitions", t.num_partitions},
-                       {"replicas", t.replication_factor}});
-        rows.push_back({t.name, status, t.error_code ? t.error_message.value_or("") : t.topic_id.to_base64()});
-        if (t.error_code && !first)
-            first.emplace(t.error_code, "create topic '" + t.name + "'", t.error_message.value_or(""));
+        a.out.push_back({{"name", t.name},
+                         {"error", t.error_code ? error_name_of(t.error_code) : ""},
+                         {"error_code", t.error_code},
+                         {"topic_id", t.topic_id.to_base64()},
+                         {"partitions", t.num_partitions},
+                         {"replicas", t.replication_factor}});
+        a.rows.push_back({t.name, status, t.error_code ? t.error_message.value_or("") : t.topic_id.to_base64()});
+        a.fail(t.error_code, "create topic '" + t.name + "'", t.error_message.value_or(""));
     }
-    if (ctx.json)
-        std::cout << out.dump() << "\n";
-    else
-        print_table(std::cout, {"TOPIC", "STATUS", "DETAIL"}, rows);
-    if (first) throw *first;
+    a.print(ctx.json, {"TOPIC", "STATUS", "DETAIL"});
     if (!o.validate_only) wait_until_served(c, o.names);
 }
 
@@ -202,22 +191,15 @@ void remove(context& ctx, topic_opts& o) {
         t.name = n;
     }
     auto resp = c.call<kafka::delete_topics_response>(req);
-    json out = json::array();
-    std::vector<std::vector<std::string>> rows;
-    std::optional<kafka_error> first;
+    answer a;
     for (auto& t : resp.responses) {
         std::string n = t.name.value_or("");
-        out.push_back(
+        a.out.push_back(
             {{"name", n}, {"error", t.error_code ? error_name_of(t.error_code) : ""}, {"error_code", t.error_code}});
-        rows.push_back({n, t.error_code ? error_name_of(t.error_code) : "OK"});
-        if (t.error_code && !first)
-            first.emplace(t.error_code, "delete topic '" + n + "'", t.error_message.value_or(""));
+        a.rows.push_back({n, t.error_code ? error_name_of(t.error_code) : "OK"});
+        a.fail(t.error_code, "delete topic '" + n + "'", t.error_message.value_or(""));
     }
-    if (ctx.json)
-        std::cout << out.dump() << "\n";
-    else
-        print_table(std::cout, {"TOPIC", "STATUS"}, rows);
-    if (first) throw *first;
+    a.print(ctx.json, {"TOPIC", "STATUS"});
 }
 
 void alter_config(context& ctx, topic_opts& o) {
@@ -286,9 +268,7 @@ void trim(context& ctx, topic_opts& o) {
             std::find(o.trim_partitions.begin(), o.trim_partitions.end(), p) != o.trim_partitions.end())
             by_leader[l].push_back(p);
     if (by_leader.empty()) throw usage_error("no such partition of '" + o.name + "'");
-    json out = json::array();
-    std::vector<std::vector<std::string>> rows;
-    std::optional<kafka_error> first;
+    answer a;
     for (auto& [leader, parts] : by_leader) {
         kafka::delete_records_request req;
         req.timeout_ms = int32_t(c.config().timeout.count());
@@ -302,20 +282,15 @@ void trim(context& ctx, topic_opts& o) {
         auto resp = c.call<kafka::delete_records_response>(req, leader);
         for (auto& rt : resp.topics)
             for (auto& rp : rt.partitions) {
-                out.push_back({{"partition", rp.partition_index},
-                               {"low_watermark", rp.low_watermark},
-                               {"error", rp.error_code ? error_name_of(rp.error_code) : ""}});
-                rows.push_back({std::to_string(rp.partition_index),
-                                rp.error_code ? error_name_of(rp.error_code) : std::to_string(rp.low_watermark)});
-                if (rp.error_code && !first)
-                    first.emplace(rp.error_code, "trim " + o.name + "/" + std::to_string(rp.partition_index));
+                a.out.push_back({{"partition", rp.partition_index},
+                                 {"low_watermark", rp.low_watermark},
+                                 {"error", rp.error_code ? error_name_of(rp.error_code) : ""}});
+                a.rows.push_back({std::to_string(rp.partition_index),
+                                  rp.error_code ? error_name_of(rp.error_code) : std::to_string(rp.low_watermark)});
+                a.fail(rp.error_code, "trim " + o.name + "/" + std::to_string(rp.partition_index));
             }
     }
-    if (ctx.json)
-        std::cout << out.dump() << "\n";
-    else
-        print_table(std::cout, {"PARTITION", "LOG-START"}, rows);
-    if (first) throw *first;
+    a.print(ctx.json, {"PARTITION", "LOG-START"});
 }
 
 }  // namespace

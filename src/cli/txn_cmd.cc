@@ -21,8 +21,7 @@ struct list_filter {
 void list(context& ctx, const list_filter& f) {
     auto& c = ctx.connect();
     auto m = c.metadata(std::vector<std::string>{});
-    json out = json::array();
-    std::vector<std::vector<std::string>> rows;
+    answer a;
     for (auto& b : m.brokers) {
         kafka::list_transactions_request req;
         req.state_filters = f.states;
@@ -36,18 +35,15 @@ void list(context& ctx, const list_filter& f) {
         auto resp = c.call<kafka::list_transactions_response>(req, b.node_id);
         check(resp.error_code, "list transactions on broker " + std::to_string(b.node_id));
         for (auto& t : resp.transaction_states) {
-            out.push_back({{"transactional_id", t.transactional_id},
-                           {"producer_id", t.producer_id},
-                           {"state", t.transaction_state},
-                           {"coordinator", b.node_id}});
-            rows.push_back(
+            a.out.push_back({{"transactional_id", t.transactional_id},
+                             {"producer_id", t.producer_id},
+                             {"state", t.transaction_state},
+                             {"coordinator", b.node_id}});
+            a.rows.push_back(
                 {t.transactional_id, std::to_string(t.producer_id), t.transaction_state, std::to_string(b.node_id)});
         }
     }
-    if (ctx.json)
-        std::cout << out.dump() << "\n";
-    else
-        print_table(std::cout, {"TRANSACTIONAL-ID", "PRODUCER-ID", "STATE", "COORDINATOR"}, rows);
+    a.print(ctx.json, {"TRANSACTIONAL-ID", "PRODUCER-ID", "STATE", "COORDINATOR"});
 }
 
 void describe(context& ctx, const std::vector<std::string>& ids) {

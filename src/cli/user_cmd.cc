@@ -35,21 +35,17 @@ void list(context& ctx, user_opts& o) {
         for (auto& u : o.users) req.users->emplace_back().name = u;
     auto resp = ctx.connect().call<kafka::describe_user_scram_credentials_response>(req);
     check(resp.error_code, "list users", resp.error_message);
-    json out = json::array();
-    std::vector<std::vector<std::string>> rows;
+    answer a;
     for (auto& r : resp.results) {
         check(r.error_code, "user '" + r.user + "'", r.error_message);
         json creds = json::array();
         for (auto& ci : r.credential_infos) {
             creds.push_back({{"mechanism", mechanism_name(ci.mechanism)}, {"iterations", ci.iterations}});
-            rows.push_back({r.user, mechanism_name(ci.mechanism), std::to_string(ci.iterations)});
+            a.rows.push_back({r.user, mechanism_name(ci.mechanism), std::to_string(ci.iterations)});
         }
-        out.push_back({{"user", r.user}, {"credentials", creds}});
+        a.out.push_back({{"user", r.user}, {"credentials", creds}});
     }
-    if (ctx.json)
-        std::cout << out.dump() << "\n";
-    else
-        print_table(std::cout, {"USER", "MECHANISM", "ITERATIONS"}, rows);
+    a.print(ctx.json, {"USER", "MECHANISM", "ITERATIONS"});
 }
 
 void create(context& ctx, user_opts& o) {

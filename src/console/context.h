@@ -58,6 +58,23 @@ struct cluster_purge_hooks {
     std::function<tenant_leftovers(const std::string& tenant)> settle;
 };
 
+// Cluster mode: the other brokers, asked over the inter-broker channel
+// (app/console_peers.h) for what only they answer: the groups they
+// coordinate (console/cluster_view.h).
+// A request goes as the broker's inter-broker principal, so the console
+// first asks its own broker as the logged-in principal (which authorizes it
+// and answers NOT_COORDINATOR) and only then the other broker.
+struct peer_brokers {
+    // The live brokers' node ids, this one among them.
+    std::function<std::vector<int32_t>()> live;
+    // Sends a request to `node`: encode(v) writes its body at v, the newest
+    // version both brokers serve up to `cap`. The version used and the
+    // answer's body. Throws kafka_call_error when `node` is not reached in
+    // time or refuses the login, or serves no version of the API.
+    using encoder = std::function<bytes(int16_t version)>;
+    std::function<std::pair<int16_t, bytes>(int32_t node, int16_t key, int16_t cap, const encoder& encode)> call;
+};
+
 struct context {
     kafka_client* kafka = nullptr;
     std::string version = "0.1.0";
@@ -92,6 +109,8 @@ struct context {
     std::function<txn_purge(const std::function<bool(const std::string& transactional_id)>& owned)> purge_transactions;
     // Cluster mode: the other brokers' part (unset on a single node).
     cluster_purge_hooks cluster_purge;
+    // Cluster mode: the other brokers (unset on a single node).
+    peer_brokers peers;
     // Limits of the message browser.
     size_t browse_max_bytes = 4 * 1024 * 1024;
     int browse_max_records = 500;

@@ -3,25 +3,35 @@
 // has no members (Empty, or not live at all). Body:
 //   {"topic": "t", "partitions": [0, 1] (default: all),
 //    "to": "earliest" | "latest" | "timestamp" | "offset", "timestamp": ms, "offset": n}
-// Committed with OffsetCommit as an admin client commits (generation -1, no member).
+// Committed with OffsetCommit as an admin client commits (generation -1, no
+// member), by the group's coordinator in cluster mode (console/cluster_view.h).
 #include "console/group_facts.h"
 #include "console/kafka_facts.h"
 #include "console/reply.h"
 #include "console/routes.h"
-#include "protocol/messages/list_groups.h"
 #include "protocol/messages/offset_commit.h"
 
 namespace ketch::console {
 
 namespace {
 
-void require_empty(const context& ctx, const std::string& who, const std::string& group) {
-    kafka::list_groups_request q;
-    auto r = ctx.kafka->call<kafka::list_groups_request, kafka::list_groups_response>(q, who);
-    for (auto& g : r.groups)
-        if (g.group_id == group && g.group_state != "Empty" && g.group_state != "Dead")
-            throw api_error(409, "group " + group + " is " + g.group_state +
-                                     ": offsets can be reset only when it has no members (stop its consumers)");
+void require_empty(cluster_view& view, const std::string& group) {
+    auto g = find_listed_group(view, group);
+    if (g && g->group_state != "Empty" && g->group_state != "Dead")
+        throw api_error(409, "group " + group + " is " + g->group_state +
+                                 ": offsets can be reset only when it has no members (stop its consumers)");
+}
+
+// Every partition answered NOT_COORDINATOR (so the principal may commit
+// them, Kafka's ACL checks coming first): the coordinator is another broker.
+bool commit_elsewhere(const kafka::offset_commit_response& r) {
+    bool any = false;
+    for (auto& t : r.topics)
+        for (auto& p : t.partitions) {
+            if (p.error_code != k_not_coordinator) return false;
+            any = true;
+        }
+    return any;
 }
 
 http::response reset(const context& ctx, http::request& req) {
@@ -45,7 +55,8 @@ http::response reset(const context& ctx, http::request& req) {
             parts.push_back(n);
         }
     }
-    require_empty(ctx, who, group);
+    cluster_view view(ctx, who);
+    require_empty(view, group);
     auto earliest = list_offsets(ctx, who, t.name, parts, -2);
     auto latest = list_offsets(ctx, who, t.name, parts, -1);
     std::map<int32_t, int64_t> target;
@@ -75,8 +86,8 @@ http::response reset(const context& ctx, http::request& req) {
         q.topics.back().partitions.back().partition_index = p;
         q.topics.back().partitions.back().committed_offset = target[p];
     }
-    auto r = ctx.kafka->call<kafka::offset_commit_request, kafka::offset_commit_response>(q, who,
-                                                                                          std::chrono::seconds(30), 9);
+    auto r =
+        view.group_call<kafka::offset_commit_request, kafka::offset_commit_response>(group, q, commit_elsewhere, 9);
     json out = json::array();
     for (auto& tr : r.topics)
         for (auto& pr : tr.partitions) {

@@ -2,7 +2,9 @@
 // protocol, member count and lag (ListGroups, DescribeGroups,
 // ConsumerGroupDescribe, OffsetFetch, ListOffsets); /api/v1/groups/{group}:
 // its members (client id, host, assignment), committed offsets and lag per
-// partition.
+// partition. In cluster mode every live broker's groups, each described by
+// its coordinator (console/cluster_view.h); the list names the brokers not
+// reached ("unreached_brokers").
 #include "console/group_facts.h"
 #include "console/reply.h"
 #include "console/routes.h"
@@ -32,14 +34,16 @@ json classic_assignment(const std::string& protocol_type, const bytes& b) {
     return arr;
 }
 
-struct group_summary {
-    json j;
-};
+template <class Rows>
+bool any_not_coordinator(const Rows& rows) {
+    return std::any_of(rows.begin(), rows.end(), [](auto& g) { return g.error_code == k_not_coordinator; });
+}
 
-json describe_classic(const context& ctx, const std::string& who, const std::string& group) {
+json describe_classic(cluster_view& view, const std::string& group) {
     kafka::describe_groups_request q;
     q.groups.push_back(group);
-    auto r = ctx.kafka->call<kafka::describe_groups_request, kafka::describe_groups_response>(q, who);
+    auto r = view.group_call<kafka::describe_groups_request, kafka::describe_groups_response>(
+        group, q, [](auto& a) { return any_not_coordinator(a.groups); });
     for (auto& g : r.groups) {
         check_kafka_error(g.error_code, "group " + group, g.error_message);
         json members = json::array();
@@ -55,10 +59,11 @@ json describe_classic(const context& ctx, const std::string& who, const std::str
     throw api_error(404, "group " + group + ": GROUP_ID_NOT_FOUND");
 }
 
-json describe_consumer(const context& ctx, const std::string& who, const std::string& group) {
+json describe_consumer(cluster_view& view, const std::string& group) {
     kafka::consumer_group_describe_request q;
     q.group_ids.push_back(group);
-    auto r = ctx.kafka->call<kafka::consumer_group_describe_request, kafka::consumer_group_describe_response>(q, who);
+    auto r = view.group_call<kafka::consumer_group_describe_request, kafka::consumer_group_describe_response>(
+        group, q, [](auto& a) { return any_not_coordinator(a.groups); });
     for (auto& g : r.groups) {
         check_kafka_error(g.error_code, "group " + group, g.error_message);
         json members = json::array();
@@ -81,29 +86,23 @@ json describe_consumer(const context& ctx, const std::string& who, const std::st
     throw api_error(404, "group " + group + ": GROUP_ID_NOT_FOUND");
 }
 
-std::vector<kafka::list_groups_response::listed_group> list_all(const context& ctx, const std::string& who) {
-    kafka::list_groups_request q;
-    auto r = ctx.kafka->call<kafka::list_groups_request, kafka::list_groups_response>(q, who);
-    check_kafka_error(r.error_code, "ListGroups");
-    std::sort(r.groups.begin(), r.groups.end(), [](auto& a, auto& b) { return a.group_id < b.group_id; });
-    return r.groups;
+json describe_listed(cluster_view& view, const kafka::list_groups_response::listed_group& g) {
+    return g.group_type == "consumer" ? describe_consumer(view, g.group_id) : describe_classic(view, g.group_id);
 }
 
-json describe(const context& ctx, const std::string& who, const std::string& group) {
-    std::string type;
-    for (auto& g : list_all(ctx, who))
-        if (g.group_id == group) type = g.group_type;
+json describe(cluster_view& view, const std::string& group) {
+    auto listed = find_listed_group(view, group);
     json j;
-    if (type.empty()) {
+    if (!listed) {
         // Not a live group: only committed offsets (if any) remain.
-        auto offs = fetch_group_offsets(ctx, who, group);
+        auto offs = fetch_group_offsets(view, group);
         if (offs.empty()) throw api_error(404, "group " + group + ": GROUP_ID_NOT_FOUND");
         j = {{"group_id", group},   {"type", "classic"}, {"state", "Empty"},
              {"protocol_type", ""}, {"protocol", ""},    {"members", json::array()}};
     } else {
-        j = type == "consumer" ? describe_consumer(ctx, who, group) : describe_classic(ctx, who, group);
+        j = describe_listed(view, *listed);
     }
-    auto offs = fetch_group_offsets(ctx, who, group);
+    auto offs = fetch_group_offsets(view, group);
     json parts = json::array();
     for (auto& [topic, ps] : offs)
         for (auto& [p, l] : ps)
@@ -118,38 +117,44 @@ json describe(const context& ctx, const std::string& who, const std::string& gro
     return j;
 }
 
-json list(const context& ctx, const std::string& who, const http::request& req) {
-    const tenant_view view = view_of(ctx, req);
+json list(cluster_view& view, const http::request& req) {
+    const context& ctx = view.ctx();
+    const tenant_view tv = view_of(ctx, req);
     json arr = json::array();
-    for (auto& g : list_all(ctx, who)) {
-        if (!of_tenant(ctx, view, g.group_id)) continue;
+    for (auto& [g, remote] : list_cluster_groups(view)) {
+        if (!of_tenant(ctx, tv, g.group_id)) continue;
         json row = {{"group_id", g.group_id},
-                    {"tenant", tenant_of(ctx, view, g.group_id)},
+                    {"tenant", tenant_of(ctx, tv, g.group_id)},
                     {"type", g.group_type.empty() ? "classic" : g.group_type},
                     {"state", g.group_state},
                     {"protocol_type", g.protocol_type}};
         try {
-            json d = g.group_type == "consumer" ? describe_consumer(ctx, who, g.group_id)
-                                                : describe_classic(ctx, who, g.group_id);
+            json d = describe_listed(view, g);
             row["members"] = d["members"].size();
             row["protocol"] = d["protocol"];
-            row["lag"] = total_lag(fetch_group_offsets(ctx, who, g.group_id));
-        } catch (const api_error&) {
+            row["lag"] = total_lag(fetch_group_offsets(view, g.group_id));
+        } catch (const api_error& e) {
+            // Listed by another broker to its inter-broker principal: shown
+            // only to a principal who may describe it here.
+            if (remote && e.status == 403) continue;
             row["members"] = nullptr;
             row["lag"] = nullptr;
         }
         arr.push_back(row);
     }
-    return {{"groups", arr}};
+    return {{"groups", arr}, {"unreached_brokers", view.unreached()}};
 }
 
 }  // namespace
 
 void add_groups(http::server& server, const context& ctx) {
-    server.add("GET", "/api/v1/groups",
-               route([&ctx](http::request& req) { return json_reply(list(ctx, principal_of(req), req)); }));
+    server.add("GET", "/api/v1/groups", route([&ctx](http::request& req) {
+                   cluster_view view(ctx, principal_of(req));
+                   return json_reply(list(view, req));
+               }));
     server.add("GET", "/api/v1/groups/{group}", route([&ctx](http::request& req) {
-                   return json_reply(describe(ctx, principal_of(req), req.param("group")));
+                   cluster_view view(ctx, principal_of(req));
+                   return json_reply(describe(view, req.param("group")));
                }));
 }
 

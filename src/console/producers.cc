@@ -1,6 +1,7 @@
 // GET /api/v1/producers[?topic=t]: the active idempotent and transactional
 // producers of every partition (DescribeProducers), with their last sequence,
-// last write and the start of an open transaction.
+// last write and the start of an open transaction. In cluster mode every
+// broker answers DescribeProducers for every partition from PostgreSQL.
 #include "console/kafka_facts.h"
 #include "console/reply.h"
 #include "console/routes.h"

@@ -116,45 +116,43 @@ void collect_errors(const json& j, std::set<int16_t>& out) {
     }
 }
 
+// One side of an exchange (its request where `Request`, else its response)
+// as JSON: its header read, then its body; null when there are no bytes, and
+// a decoding error added to `problem` under the side's name.
+template <bool Request>
+json decode_side(const inspect::exchange& e, const kafka::api_info& api, std::string& problem) {
+    const shared_bytes& raw = Request ? e.request : e.response;
+    json out;
+    if (raw.empty()) return out;
+    try {
+        kafka::reader r(raw);
+        if constexpr (Request)
+            kafka::request_header{}.decode(r, api.request_header_version(e.api_version));
+        else
+            kafka::response_header{}.decode(r, api.response_header_version(e.api_version));
+        kafka::visit_api(e.api_key, [&]<class Req, class Resp>() {
+            std::conditional_t<Request, Req, Resp> m;
+            m.decode(r, e.api_version);
+            if constexpr (std::is_same_v<decltype(m), kafka::produce_request>)
+                out = produce_json(m, e.api_version);
+            else
+                out = to_json(m, e.api_version);
+        });
+        clean(out);
+    } catch (const std::exception& ex) {
+        problem += (problem.empty() ? "" : "; ") + std::string(Request ? "request" : "response") + ": " + ex.what();
+    }
+    return out;
+}
+
 }  // namespace
 
 decoded_exchange decode_exchange(const inspect::exchange& e) {
     decoded_exchange d;
     const kafka::api_info* api = kafka::find_api(e.api_key);
     if (!api) return d;
-    if (!e.request.empty()) {
-        try {
-            kafka::reader r(e.request);
-            kafka::request_header h;
-            h.decode(r, api->request_header_version(e.api_version));
-            kafka::visit_api(e.api_key, [&]<class Req, class Resp>() {
-                Req req;
-                req.decode(r, e.api_version);
-                if constexpr (std::is_same_v<Req, kafka::produce_request>)
-                    d.request = produce_json(req, e.api_version);
-                else
-                    d.request = to_json(req, e.api_version);
-            });
-            clean(d.request);
-        } catch (const std::exception& ex) {
-            d.problem = std::string("request: ") + ex.what();
-        }
-    }
-    if (!e.response.empty()) {
-        try {
-            kafka::reader r(e.response);
-            kafka::response_header h;
-            h.decode(r, api->response_header_version(e.api_version));
-            kafka::visit_api(e.api_key, [&]<class Req, class Resp>() {
-                Resp resp;
-                resp.decode(r, e.api_version);
-                d.response = to_json(resp, e.api_version);
-            });
-            clean(d.response);
-        } catch (const std::exception& ex) {
-            d.problem += (d.problem.empty() ? "" : "; ") + std::string("response: ") + ex.what();
-        }
-    }
+    d.request = decode_side<true>(e, *api, d.problem);
+    d.response = decode_side<false>(e, *api, d.problem);
     std::set<std::string> topics, ids;
     collect_topics(d.request, "", topics, ids);
     if (e.api_key == 0 || e.api_key == 1) collect_topics(d.response, "", topics, ids);

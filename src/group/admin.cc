@@ -69,20 +69,12 @@ void group_slot::list_into(const list_groups_args& args, const std::set<std::str
 
 std::vector<described_group> group_coordinator::describe_groups(const std::vector<std::string>& group_ids,
                                                                 int16_t api_version) {
-    std::vector<described_group> out;
-    for (const auto& id : group_ids) {
-        auto& d = out.emplace_back();
-        d.group_id = id;
-        if (auto e = describe_refusal(id, false); e != error_code::none) {
-            d.error = e;
-            continue;
-        }
-        auto ref = use_slot(id, true);
-        group_slot& s = *ref;
-        ketch::lock_guard lock(s.mu_);
-        s.describe_classic(d, api_version);
-    }
-    return out;
+    return describe_each<described_group>(
+        group_ids, [this](const std::string& id) { return describe_refusal(id, false); },
+        [api_version](group_slot& s, described_group& d) {
+            ketch::lock_guard lock(s.mu_);
+            s.describe_classic(d, api_version);
+        });
 }
 
 error_code group_coordinator::describe_refusal(const std::string& id, bool empty_invalid) {

@@ -13,6 +13,7 @@
 
 #include "base/error_code.h"
 #include "base/uuid.h"
+#include "group/modern.h"
 
 namespace ketch::group {
 
@@ -70,13 +71,7 @@ struct described_topic_partitions {
     std::vector<int32_t> partitions;
 };
 
-struct described_consumer_member {
-    std::string member_id;
-    std::optional<std::string> instance_id;
-    std::optional<std::string> rack_id;
-    int32_t member_epoch = 0;
-    std::string client_id;
-    std::string client_host;
+struct described_consumer_member : described_modern_member {
     std::vector<std::string> subscribed_topic_names;
     std::optional<std::string> subscribed_topic_regex;
     std::vector<described_topic_partitions> assignment;
@@ -84,13 +79,7 @@ struct described_consumer_member {
     bool uses_classic_protocol = false;  // MemberType (v1): classic or consumer
 };
 
-struct described_consumer_group {
-    error_code error = error_code::none;
-    std::optional<std::string> error_message;
-    std::string group_id;
-    std::string group_state;
-    int32_t group_epoch = 0;
-    int32_t assignment_epoch = 0;
+struct described_consumer_group : described_modern_group {
     std::string assignor_name;
     std::vector<described_consumer_member> members;
 };

@@ -26,22 +26,14 @@ std::vector<described_topic_partitions> describe_partitions(const topic_partitio
 }  // namespace
 
 std::vector<described_consumer_group> group_coordinator::consumer_describe(const std::vector<std::string>& group_ids) {
-    std::vector<described_consumer_group> out;
     topic_index topics;
-    for (const auto& id : group_ids) {
-        auto& d = out.emplace_back();
-        d.group_id = id;
-        if (auto e = describe_refusal(id, true); e != error_code::none) {
-            d.error = e;
-            continue;
-        }
-        auto ref = use_slot(id, true);
-        group_slot& s = *ref;
-        if (topics.empty()) topics = s.topics_by_name();
-        ketch::lock_guard lock(s.mu_);
-        s.describe_consumer(d, topics);
-    }
-    return out;
+    return describe_each<described_consumer_group>(
+        group_ids, [this](const std::string& id) { return describe_refusal(id, true); },
+        [&topics](group_slot& s, described_consumer_group& d) {
+            if (topics.empty()) topics = s.topics_by_name();
+            ketch::lock_guard lock(s.mu_);
+            s.describe_consumer(d, topics);
+        });
 }
 
 void group_slot::describe_consumer(described_consumer_group& d, const topic_index& topics) {
@@ -58,12 +50,7 @@ void group_slot::describe_consumer(described_consumer_group& d, const topic_inde
     d.assignor_name = g->preferred_assignor().value_or(std::string(default_assignor));
     for (const auto& [mid, m] : g->members()) {
         auto& dm = d.members.emplace_back();
-        dm.member_id = mid;
-        dm.instance_id = m.instance_id;
-        dm.rack_id = m.rack_id;
-        dm.member_epoch = m.member_epoch;
-        dm.client_id = m.client_id;
-        dm.client_host = m.client_host;
+        dm.describe(mid, m);
         dm.subscribed_topic_names.assign(m.subscribed_topic_names.begin(), m.subscribed_topic_names.end());
         // ConsumerGroupMember keeps "" for a member that subscribed by topic names
         // (checked against Kafka 4.3.1: conformance scenario groups, cg-describe).

@@ -34,19 +34,11 @@ struct classic_member_meta {
     friend bool operator==(const classic_member_meta&, const classic_member_meta&) = default;
 };
 
-struct consumer_member {
-    std::string member_id;
-    std::optional<std::string> instance_id;
-    std::optional<std::string> rack_id;
-    std::string client_id;
-    std::string client_host;
-    int32_t rebalance_timeout_ms = -1;
+struct consumer_member : modern_member {
     std::set<std::string> subscribed_topic_names;
     std::optional<std::string> subscribed_topic_regex;
     std::optional<std::string> server_assignor;
 
-    int32_t member_epoch = 0;
-    int32_t previous_member_epoch = 0;
     member_state state = member_state::stable;
     topic_partitions assigned;            // usable now
     topic_partitions pending_revocation;  // still owned, being given up

@@ -27,14 +27,6 @@ consumer_heartbeat_result hb_error(error_code e, std::string message) {
     return consumer_heartbeat_result{.error = e, .error_message = std::move(message)};
 }
 
-// Utils.throwIfEmptyString: set and blank after Java's trim().
-bool blank(const std::optional<std::string>& s) {
-    if (!s) return false;
-    for (char c : *s)
-        if (static_cast<unsigned char>(c) > ' ') return false;
-    return true;
-}
-
 // GroupCoordinatorService.throwIfConsumerGroupHeartbeatRequestIsInvalid
 std::optional<consumer_heartbeat_result> invalid(const consumer_heartbeat_args& a) {
     auto bad = [](const char* m) { return hb_error(error_code::invalid_request, m); };
@@ -81,11 +73,7 @@ std::optional<consumer_heartbeat_result> epoch_invalid(const consumer_member& m,
     if (received == 0 || received == m.member_epoch) return std::nullopt;
     const bool greater = received > m.member_epoch;
     if (!greater && received == m.previous_member_epoch && is_subset(owned, m.assigned)) return std::nullopt;
-    return hb_error(error_code::fenced_member_epoch,
-                    std::string("The consumer group member has a ") + (greater ? "greater" : "smaller") +
-                        " member epoch (" + std::to_string(received) +
-                        ") than the one known by the group coordinator (" + std::to_string(m.member_epoch) +
-                        "). The member must abandon all its partitions and rejoin.");
+    return hb_error(error_code::fenced_member_epoch, fenced_epoch_message("consumer", received, m.member_epoch));
 }
 
 }  // namespace
@@ -96,26 +84,11 @@ consumer_heartbeat_result group_coordinator::consumer_heartbeat(const consumer_h
     if (too_long(args.member_id) || too_long(args.instance_id) || too_long(args.rack_id) ||
         too_long(args.subscribed_topic_regex))
         return hb_error(error_code::invalid_request, "An id of the request is too long.");
-    if (!serves(args.group_id)) return hb_error(error_code::not_coordinator, "");
-    completions out;
-    consumer_heartbeat_result r;
-    {
-        auto ref = use_slot(args.group_id, true);
-        group_slot& s = *ref;
-        ketch::lock_guard lock(s.mu_);
-        if (env_.stopped) return hb_error(error_code::coordinator_not_available, "");
-        r = s.consumer_heartbeat_locked(args, out);
-    }
-    finish(out);
-    return r;
+    return heartbeat_on_slot(args, &group_slot::consumer_heartbeat_locked);
 }
 
 consumer_heartbeat_result group_slot::consumer_heartbeat_locked(const consumer_heartbeat_args& args, completions& out) {
-    consumer_heartbeat_result r;
-    if (args.member_epoch == leave_group_member_epoch || args.member_epoch == leave_group_static_member_epoch)
-        r = consumer_leave(args, out);
-    else
-        r = consumer_join_or_heartbeat(args, out);
+    auto r = leaves_group(args.member_epoch) ? consumer_leave(args, out) : consumer_join_or_heartbeat(args, out);
     if (auto* g = find_consumer(args.group_id)) persist_consumer(*g, out);
     return r;
 }
@@ -228,7 +201,8 @@ consumer_heartbeat_result group_slot::consumer_join_or_heartbeat(const consumer_
     const std::string member_id = args.member_id.empty() ? uuid::random().to_base64() : args.member_id;
 
     // The member as it was (a blank one when it joins).
-    consumer_member old{.member_id = member_id};
+    consumer_member old;
+    old.member_id = member_id;
     bool is_new = true;
     if (auto e = admit_consumer_member(g, args, create, old, is_new)) return *e;
 

@@ -234,6 +234,46 @@ private:
     void schedule_expiry() REQUIRES(mu_);
     // Runs the callbacks, then writes the group rows (best effort).
     void finish(completions& out);
+    // DescribeGroups, ConsumerGroupDescribe, StreamsGroupDescribe: a
+    // `Described` for each id, its error `refusal(id)` where that is not NONE,
+    // else filled by `describe(slot, described)` (which locks the slot).
+    template <class Described, class Refusal, class Describe>
+    std::vector<Described> describe_each(const std::vector<std::string>& group_ids, Refusal refusal,
+                                         Describe describe) {
+        std::vector<Described> out;
+        for (const auto& id : group_ids) {
+            auto& d = out.emplace_back();
+            d.group_id = id;
+            if (auto e = refusal(id); e != error_code::none) {
+                d.error = e;
+                continue;
+            }
+            auto ref = use_slot(id, true);
+            describe(*ref, d);
+        }
+        return out;
+    }
+    // A KIP-848 or KIP-1071 heartbeat once its request checks passed:
+    // NOT_COORDINATOR for another broker's group, COORDINATOR_NOT_AVAILABLE
+    // once stopped, else `run` (group_slot::consumer_heartbeat_locked or
+    // streams_heartbeat_locked) under the group's slot lock, its completions
+    // after the lock is released.
+    template <class Result, class Args>
+    Result heartbeat_on_slot(const Args& args, Result (group_slot::*run)(const Args&, completions&)) {
+        auto refused = [](error_code e) { return Result{.error = e, .error_message = std::string()}; };
+        if (!serves(args.group_id)) return refused(error_code::not_coordinator);
+        completions out;
+        Result r;
+        {
+            auto ref = use_slot(args.group_id, true);
+            group_slot& s = *ref;
+            ketch::lock_guard lock(s.mu_);
+            if (env_.stopped) return refused(error_code::coordinator_not_available);
+            r = (s.*run)(args, out);
+        }
+        finish(out);
+        return r;
+    }
     void expire_group(group_slot& s, int64_t retention) EXCLUDES(mu_);
     void delete_one(const std::string& id, delete_group_result& r) EXCLUDES(mu_);
 

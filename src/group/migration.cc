@@ -91,7 +91,8 @@ result<consumer_group*, consumer_heartbeat_result> group_slot::upgrade_classic_g
             return failure{not_consumer_group(id, cannot + "an unsupported custom assignor is in use. Please refer "
                                                            "to the documentation or switch to a default assignor "
                                                            "before re-attempting the upgrade.")};
-        consumer_member m{.member_id = mid};
+        consumer_member m;
+        m.member_id = mid;
         m.member_epoch = m.previous_member_epoch = cg.generation();
         m.instance_id = cm.group_instance_id;
         m.rack_id = subscription->rack_id;
@@ -193,7 +194,8 @@ void group_slot::join_consumer_group(consumer_group& g, join_args& args, join_ca
 
     // The member as it was: an existing one, a static member's previous
     // instance (replaced under the new id), or a new one.
-    consumer_member old{.member_id = member_id};
+    consumer_member old;
+    old.member_id = member_id;
     if (args.group_instance_id) {
         if (const auto* existing = g.static_member(*args.group_instance_id)) {
             old = *existing;

@@ -18,10 +18,9 @@ namespace ketch::group {
 error_code group_slot::validate_consumer_offsets(const consumer_group& g, const std::string& member_id,
                                                  int32_t member_epoch, bool commit, int16_t api_version,
                                                  const std::vector<commit_topic>* commit_topics) const {
-    if (commit && member_epoch < 0 && g.empty()) return error_code::none;
-    if (!commit && member_id.empty() && member_epoch < 0) return error_code::none;
-    const auto* m = g.member(member_id);
-    if (!m) return error_code::unknown_member_id;
+    auto found = offsets_member(g, member_id, member_epoch, commit);
+    if (!found) return found.error();
+    const auto* m = *found;
     // A classic-protocol member of a consumer group commits with any version and
     // its member epoch as generation (ConsumerGroup.validateOffsetCommit,
     // validateMemberEpoch).

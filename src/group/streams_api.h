@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/error_code.h"
+#include "group/modern.h"
 
 namespace ketch::group {
 
@@ -133,13 +134,7 @@ struct streams_heartbeat_result {
 };
 
 // StreamsGroupDescribe.
-struct described_streams_member {
-    std::string member_id;
-    int32_t member_epoch = 0;
-    std::optional<std::string> instance_id;
-    std::optional<std::string> rack_id;
-    std::string client_id;
-    std::string client_host;
+struct described_streams_member : described_modern_member {
     int32_t topology_epoch = 0;
     std::string process_id;
     std::optional<streams_endpoint> user_endpoint;
@@ -148,13 +143,7 @@ struct described_streams_member {
     tasks_tuple target_assignment;
 };
 
-struct described_streams_group {
-    error_code error = error_code::none;
-    std::optional<std::string> error_message;
-    std::string group_id;
-    std::string group_state;
-    int32_t group_epoch = 0;
-    int32_t assignment_epoch = 0;
+struct described_streams_group : described_modern_group {
     std::optional<streams_topology> topology;
     std::vector<described_streams_member> members;
 };

@@ -18,20 +18,12 @@ namespace ketch::group {
 // Kafka's streams MemberState.
 enum class streams_member_state { stable, unrevoked_tasks, unreleased_tasks };
 
-struct streams_member {
-    std::string member_id;
-    std::optional<std::string> instance_id;
-    std::optional<std::string> rack_id;
-    std::string client_id;
-    std::string client_host;
-    int32_t rebalance_timeout_ms = -1;
+struct streams_member : modern_member {
     int32_t topology_epoch = -1;
     std::string process_id;
     std::optional<streams_endpoint> user_endpoint;
     std::map<std::string, std::string> client_tags;
 
-    int32_t member_epoch = 0;
-    int32_t previous_member_epoch = 0;
     streams_member_state state = streams_member_state::stable;
     tasks_tuple assigned;
     tasks_tuple pending_revocation;

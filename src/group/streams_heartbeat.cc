@@ -28,13 +28,6 @@ streams_heartbeat_result sh_error(error_code e, std::string message) {
     return streams_heartbeat_result{.error = e, .error_message = std::move(message)};
 }
 
-bool blank(const std::optional<std::string>& s) {
-    if (!s) return false;
-    for (char c : *s)
-        if (static_cast<unsigned char>(c) > ' ') return false;
-    return true;
-}
-
 bool non_empty(const std::optional<task_set>& t) { return t && !t->empty(); }
 
 // GroupCoordinatorService.throwIfStreamsGroupHeartbeatRequestIsUsingUnsupportedFeatures
@@ -83,11 +76,7 @@ std::optional<streams_heartbeat_result> epoch_invalid(const streams_member& m, c
     if (!greater && received == m.previous_member_epoch && within(a.active_tasks, m.assigned.active) &&
         within(a.standby_tasks, m.assigned.standby) && within(a.warmup_tasks, m.assigned.warmup))
         return std::nullopt;
-    return sh_error(error_code::fenced_member_epoch,
-                    std::string("The streams group member has a ") + (greater ? "greater" : "smaller") +
-                        " member epoch (" + std::to_string(received) +
-                        ") than the one known by the group coordinator (" + std::to_string(m.member_epoch) +
-                        "). The member must abandon all its partitions and rejoin.");
+    return sh_error(error_code::fenced_member_epoch, fenced_epoch_message("streams", received, m.member_epoch));
 }
 
 // throwIfRequestContainsInvalidTasks
@@ -131,26 +120,11 @@ streams_heartbeat_result group_coordinator::streams_heartbeat(const streams_hear
     if (too_long(args.group_id)) return sh_error(error_code::invalid_group_id, "");
     if (too_long(args.member_id) || too_long(args.instance_id) || too_long(args.rack_id) || too_long(args.process_id))
         return sh_error(error_code::invalid_request, "An id of the request is too long.");
-    if (!serves(args.group_id)) return sh_error(error_code::not_coordinator, "");
-    completions out;
-    streams_heartbeat_result r;
-    {
-        auto ref = use_slot(args.group_id, true);
-        group_slot& s = *ref;
-        ketch::lock_guard lock(s.mu_);
-        if (env_.stopped) return sh_error(error_code::coordinator_not_available, "");
-        r = s.streams_heartbeat_locked(args, out);
-    }
-    finish(out);
-    return r;
+    return heartbeat_on_slot(args, &group_slot::streams_heartbeat_locked);
 }
 
 streams_heartbeat_result group_slot::streams_heartbeat_locked(const streams_heartbeat_args& args, completions& out) {
-    streams_heartbeat_result r;
-    if (args.member_epoch == leave_group_member_epoch || args.member_epoch == leave_group_static_member_epoch)
-        r = streams_leave(args, out);
-    else
-        r = streams_join_or_heartbeat(args, out);
+    auto r = leaves_group(args.member_epoch) ? streams_leave(args, out) : streams_join_or_heartbeat(args, out);
     if (auto* g = find_streams(args.group_id)) persist_streams(*g, out);
     return r;
 }

@@ -126,20 +126,13 @@ void group_slot::schedule_streams_rebalance_timeout(const std::string& group_id,
 }
 
 std::vector<described_streams_group> group_coordinator::streams_describe(const std::vector<std::string>& group_ids) {
-    std::vector<described_streams_group> out;
-    for (const auto& id : group_ids) {
-        auto& d = out.emplace_back();
-        d.group_id = id;
-        if (env_.stopped) {
-            d.error = error_code::coordinator_not_available;
-            continue;
-        }
-        auto ref = use_slot(id, true);
-        group_slot& s = *ref;
-        ketch::lock_guard lock(s.mu_);
-        s.describe_streams(d);
-    }
-    return out;
+    return describe_each<described_streams_group>(
+        group_ids,
+        [this](const std::string&) { return env_.stopped ? error_code::coordinator_not_available : error_code::none; },
+        [](group_slot& s, described_streams_group& d) {
+            ketch::lock_guard lock(s.mu_);
+            s.describe_streams(d);
+        });
 }
 
 void group_slot::describe_streams(described_streams_group& d) {
@@ -157,12 +150,7 @@ void group_slot::describe_streams(described_streams_group& d) {
     d.topology = g->topology;
     for (const auto& [mid, m] : g->members) {
         auto& dm = d.members.emplace_back();
-        dm.member_id = mid;
-        dm.member_epoch = m.member_epoch;
-        dm.instance_id = m.instance_id;
-        dm.rack_id = m.rack_id;
-        dm.client_id = m.client_id;
-        dm.client_host = m.client_host;
+        dm.describe(mid, m);
         dm.topology_epoch = m.topology_epoch;
         dm.process_id = m.process_id;
         dm.user_endpoint = m.user_endpoint;

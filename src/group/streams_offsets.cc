@@ -35,10 +35,9 @@ bool streams_reads_topic(const streams_group& g, const std::string& topic) {
 error_code group_slot::validate_streams_offsets(const streams_group& g, const std::string& member_id,
                                                 int32_t member_epoch, bool commit, int16_t api_version,
                                                 const std::vector<commit_topic>* commit_topics) const {
-    if (commit && member_epoch < 0 && g.empty()) return error_code::none;
-    if (!commit && member_id.empty() && member_epoch < 0) return error_code::none;
-    const auto* m = g.member(member_id);
-    if (!m) return error_code::unknown_member_id;
+    auto found = offsets_member(g, member_id, member_epoch, commit);
+    if (!found) return found.error();
+    const auto* m = *found;
     if (commit && api_version < 9) return error_code::unsupported_version;
     if (member_epoch == m->member_epoch) return error_code::none;
     if (member_epoch > m->member_epoch || !commit || !commit_topics) return error_code::stale_member_epoch;

@@ -6,6 +6,15 @@
 
 namespace ketch::registry {
 
+std::string fill_labels(std::string text, std::string_view first, std::string_view second) {
+    for (auto label : {first, second}) {
+        auto p = text.find("%s");
+        if (p == std::string::npos) break;
+        text.replace(p, 2, label);
+    }
+    return text;
+}
+
 result_t<parsed_ptr> parse_schema(schema_type type, std::string_view text, std::span<const dependency> deps) {
     if (text.empty()) return failure{errors::invalid_schema("Empty schema")};
     if (text.size() > k_max_schema_bytes)

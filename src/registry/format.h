@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "registry/error.h"
@@ -26,11 +27,11 @@ struct dependency {
 class parsed_schema {
 public:
     virtual ~parsed_schema() = default;
-    virtual schema_type type() const = 0;
+    schema_type type() const { return type_; }
     // The text stored and served for the schema.
-    virtual std::string canonical() const = 0;
+    std::string canonical() const { return canonical_; }
     // The text with the format's normalization applied (?normalize=true).
-    virtual std::string normalized() const = 0;
+    std::string normalized() const { return normalized_; }
     // Why `this` (the reader) cannot read data written with `writer`, one message
     // per incompatibility in Confluent's words, with reader_label/writer_label
     // ("new"/"old") where Confluent's messages name the two; empty when it can.
@@ -39,9 +40,24 @@ public:
     virtual std::string serialized() const { return {}; }
     virtual std::vector<std::string> can_read(const parsed_schema& writer, std::string_view reader_label,
                                               std::string_view writer_label) const = 0;
+
+protected:
+    // A format's schema, once parsed: its type and its two texts.
+    parsed_schema(schema_type type, std::string canonical, std::string normalized)
+        : type_(type), canonical_(std::move(canonical)), normalized_(std::move(normalized)) {}
+
+private:
+    schema_type type_;
+    std::string canonical_;
+    std::string normalized_;
 };
 
 using parsed_ptr = std::shared_ptr<const parsed_schema>;
+
+// A can_read message in Confluent's words: `text` with its first "%s" replaced
+// by `first` and its second by `second` (the reader's and writer's labels, in
+// the order the message names them).
+std::string fill_labels(std::string text, std::string_view first, std::string_view second);
 
 // deps: every schema the text references, directly or not, dependencies first.
 // An invalid schema is a 42201 error with the parser's message.

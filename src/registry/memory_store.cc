@@ -1,10 +1,21 @@
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include "registry/store.h"
 
 namespace ketch::registry {
 
 namespace {
+
+// A per-subject setting set, or removed (nullopt).
+template <class T>
+void put_or_erase(std::map<std::string, T>& settings, const std::string& subject, const std::optional<T>& value) {
+    if (value)
+        settings[subject] = *value;
+    else
+        settings.erase(subject);
+}
 
 class memory_store final : public schema_store {
 public:
@@ -38,18 +49,12 @@ public:
     }
 
     status<store_error> put_config(const std::string& subject, std::optional<compat_level> level) override {
-        if (level)
-            s_.configs[subject] = *level;
-        else
-            s_.configs.erase(subject);
+        put_or_erase(s_.configs, subject, level);
         return ok_v;
     }
 
     status<store_error> put_mode(const std::string& subject, std::optional<mode> m) override {
-        if (m)
-            s_.modes[subject] = *m;
-        else
-            s_.modes.erase(subject);
+        put_or_erase(s_.modes, subject, m);
         return ok_v;
     }
 

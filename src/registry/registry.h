@@ -128,6 +128,24 @@ private:
     void apply_snapshot(store_snapshot&& snap);
     // A failed store call as 50001.
     static error store_failed(const std::string& what, const store_error& e);
+
+    // The per-subject settings (compatibility levels, modes: registry_write.cc):
+    // `fallback` stands where none is set, `not_configured` is the 404 of a
+    // subject without its own; `put` writes one to the store.
+    template <class T>
+    using put_setting_fn = status<store_error> (schema_store::*)(const std::string&, std::optional<T>);
+    using not_configured_fn = error (*)(const std::string& subject);
+    // mu_ held (shared or unique).
+    template <class T>
+    static result_t<T> setting_of(const std::map<std::string, T>& settings, const std::string& subject,
+                                  bool default_to_global, T fallback, not_configured_fn not_configured);
+    // Under write(): the store first, then memory.
+    template <class T>
+    result_t<T> put_setting(std::map<std::string, T>& settings, const std::string& subject, T value,
+                            put_setting_fn<T> put);
+    template <class T>
+    result_t<T> delete_setting(std::map<std::string, T>& settings, const std::string& subject, T fallback,
+                               not_configured_fn not_configured, put_setting_fn<T> put);
     result_t<subject_version> register_locked(const std::string& subject, const schema_request& req);
 
     // fn() under the write lock and between the store's begin_writes() and

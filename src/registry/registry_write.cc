@@ -81,43 +81,58 @@ result_t<int32_t> registry::delete_version(const std::string& subject, int32_t v
     });
 }
 
+template <class T>
+result_t<T> registry::setting_of(const std::map<std::string, T>& settings, const std::string& subject,
+                                 bool default_to_global, T fallback, not_configured_fn not_configured) {
+    if (auto it = settings.find(subject); it != settings.end()) return it->second;
+    if (!subject.empty() && !default_to_global) return failure{not_configured(subject)};
+    if (auto it = settings.find(""); it != settings.end()) return it->second;
+    return fallback;
+}
+
+template <class T>
+result_t<T> registry::put_setting(std::map<std::string, T>& settings, const std::string& subject, T value,
+                                  put_setting_fn<T> put) {
+    if (auto st = (*store_.*put)(subject, value); !st.ok()) return failure{store_failed("", st.error())};
+    settings[subject] = value;
+    return value;
+}
+
+template <class T>
+result_t<T> registry::delete_setting(std::map<std::string, T>& settings, const std::string& subject, T fallback,
+                                     not_configured_fn not_configured, put_setting_fn<T> put) {
+    auto it = settings.find(subject);
+    if (it == settings.end()) {
+        if (subject.empty()) return fallback;
+        if (!subjects_.count(subject)) return failure{errors::subject_not_found(subject)};
+        return failure{not_configured(subject)};
+    }
+    T old = it->second;
+    if (auto st = (*store_.*put)(subject, std::nullopt); !st.ok()) return failure{store_failed("", st.error())};
+    settings.erase(it);
+    return old;
+}
+
 result_t<compat_level> registry::config(const std::string& subject, bool default_to_global) const {
     std::shared_lock lock(mu_);
-    if (auto it = configs_.find(subject); it != configs_.end()) return it->second;
-    if (!subject.empty() && !default_to_global) return failure{errors::subject_compatibility_not_configured(subject)};
-    if (auto it = configs_.find(""); it != configs_.end()) return it->second;
-    return k_default_compat;
+    return setting_of(configs_, subject, default_to_global, k_default_compat,
+                      errors::subject_compatibility_not_configured);
 }
 
 result_t<compat_level> registry::set_config(const std::string& subject, compat_level level) {
-    return write([&]() -> result_t<compat_level> {
-        if (auto st = store_->put_config(subject, level); !st.ok()) return failure{store_failed("", st.error())};
-        configs_[subject] = level;
-        return level;
-    });
+    return write([&] { return put_setting(configs_, subject, level, &schema_store::put_config); });
 }
 
 result_t<compat_level> registry::delete_config(const std::string& subject) {
-    return write([&]() -> result_t<compat_level> {
-        auto it = configs_.find(subject);
-        if (it == configs_.end()) {
-            if (subject.empty()) return k_default_compat;
-            if (!subjects_.count(subject)) return failure{errors::subject_not_found(subject)};
-            return failure{errors::subject_compatibility_not_configured(subject)};
-        }
-        compat_level old = it->second;
-        if (auto st = store_->put_config(subject, std::nullopt); !st.ok()) return failure{store_failed("", st.error())};
-        configs_.erase(it);
-        return old;
+    return write([&] {
+        return delete_setting(configs_, subject, k_default_compat, errors::subject_compatibility_not_configured,
+                              &schema_store::put_config);
     });
 }
 
 result_t<mode> registry::get_mode(const std::string& subject, bool default_to_global) const {
     std::shared_lock lock(mu_);
-    if (auto it = modes_.find(subject); it != modes_.end()) return it->second;
-    if (!subject.empty() && !default_to_global) return failure{errors::subject_mode_not_configured(subject)};
-    if (auto it = modes_.find(""); it != modes_.end()) return it->second;
-    return mode::readwrite;
+    return setting_of(modes_, subject, default_to_global, mode::readwrite, errors::subject_mode_not_configured);
 }
 
 result_t<mode> registry::set_mode(const std::string& subject, mode m, bool force) {
@@ -128,24 +143,14 @@ result_t<mode> registry::set_mode(const std::string& subject, mode m, bool force
                 if ((subject.empty() || s == subject) && !vs.empty()) has = true;
             if (has) return failure{errors::not_permitted("Cannot import since found existing subjects")};
         }
-        if (auto st = store_->put_mode(subject, m); !st.ok()) return failure{store_failed("", st.error())};
-        modes_[subject] = m;
-        return m;
+        return put_setting(modes_, subject, m, &schema_store::put_mode);
     });
 }
 
 result_t<mode> registry::delete_mode(const std::string& subject) {
-    return write([&]() -> result_t<mode> {
-        auto it = modes_.find(subject);
-        if (it == modes_.end()) {
-            if (subject.empty()) return mode::readwrite;
-            if (!subjects_.count(subject)) return failure{errors::subject_not_found(subject)};
-            return failure{errors::subject_mode_not_configured(subject)};
-        }
-        mode old = it->second;
-        if (auto st = store_->put_mode(subject, std::nullopt); !st.ok()) return failure{store_failed("", st.error())};
-        modes_.erase(it);
-        return old;
+    return write([&] {
+        return delete_setting(modes_, subject, mode::readwrite, errors::subject_mode_not_configured,
+                              &schema_store::put_mode);
     });
 }
 

@@ -259,7 +259,10 @@ public:
     log::log_result<log::clean_result> clean(const log::compaction_config&, int64_t) override {
         return log::clean_result{};
     }
-    std::vector<log::producer_entry> producers() const override { return {}; }
+    // DescribeProducers: each producer's last batch as PostgreSQL holds it
+    // (ketch_producer_batches, written in the commit transaction), so every
+    // broker answers the same; empty when PostgreSQL does not answer.
+    std::vector<log::producer_entry> producers() const override;
     bool has_ongoing_txn(int64_t, int16_t) const override { return false; }
     size_t expire_producers(int64_t, int64_t) override { return 0; }
     void set_config(const log::log_config& c) override {

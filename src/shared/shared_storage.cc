@@ -206,4 +206,40 @@ log::log_result<int64_t> shared_storage::delete_records_before(int64_t offset) {
     return moved->log_start_offset;
 }
 
+// The producer's last batch (its epoch and sequence), that batch's
+// max_timestamp (the commit time when its index row is gone: merged, or below
+// the log start), and the first offset of its open transaction.
+std::vector<log::producer_entry> shared_storage::producers() const {
+    static const std::string k_sql =
+        "SELECT p.producer_id, p.producer_epoch, p.first_seq, p.last_seq, p.base_offset, p.last_offset, "
+        "COALESCE(b.max_timestamp, (extract(epoch FROM p.committed_at) * 1000)::bigint), "
+        "COALESCE(o.first_offset, -1) FROM (SELECT DISTINCT ON (producer_id) * FROM ketch_producer_batches "
+        "WHERE topic_id = $1 AND partition = $2 ORDER BY producer_id, base_offset DESC) p "
+        "LEFT JOIN ketch_batches b ON b.topic_id = $1 AND b.partition = $2 AND b.base_offset = p.base_offset "
+        "LEFT JOIN ketch_txn_open o ON o.topic_id = $1 AND o.partition = $2 AND o.producer_id = p.producer_id "
+        "ORDER BY p.producer_id";
+    auto c = engine_.pool().take();
+    if (!c.ok()) {
+        spdlog::warn("cluster: producers of {}-{} not read: {}", key_.topic_id, key_.partition, c.error());
+        return {};
+    }
+    lease l{engine_.pool(), std::move(*c)};
+    auto rows = l.c->exec(k_sql, {key_.topic_id, std::to_string(key_.partition)});
+    if (!rows.ok()) {
+        spdlog::warn("cluster: producers of {}-{} not read: {}", key_.topic_id, key_.partition, rows.error().message);
+        return {};
+    }
+    std::vector<log::producer_entry> out;
+    for (size_t i = 0; i < rows->rows.size(); ++i) {
+        auto& e = out.emplace_back();
+        e.producer_id = std::stoll(rows->at(i, 0));
+        e.epoch = int16_t(std::stoi(rows->at(i, 1)));
+        e.batches.push_back({int32_t(std::stol(rows->at(i, 2))), int32_t(std::stol(rows->at(i, 3))),
+                             std::stoll(rows->at(i, 4)), std::stoll(rows->at(i, 5))});
+        e.last_timestamp = std::stoll(rows->at(i, 6));
+        e.txn_first_offset = std::stoll(rows->at(i, 7));
+    }
+    return out;
+}
+
 }  // namespace ketch::shared

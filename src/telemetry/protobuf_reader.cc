@@ -19,21 +19,17 @@ uint64_t protobuf_reader::varint() {
     throw wire_error("varint longer than 10 bytes at byte " + std::to_string(pos_));
 }
 
-uint64_t protobuf_reader::fixed64() {
-    need(8);
+uint64_t protobuf_reader::little_endian(size_t n) {
+    need(n);
     uint64_t v = 0;
-    for (int i = 7; i >= 0; --i) v = (v << 8) | in_[pos_ + size_t(i)];
-    pos_ += 8;
+    for (size_t i = n; i-- > 0;) v = (v << 8) | in_[pos_ + i];
+    pos_ += n;
     return v;
 }
 
-uint32_t protobuf_reader::fixed32() {
-    need(4);
-    uint32_t v = 0;
-    for (int i = 3; i >= 0; --i) v = (v << 8) | in_[pos_ + size_t(i)];
-    pos_ += 4;
-    return v;
-}
+uint64_t protobuf_reader::fixed64() { return little_endian(8); }
+
+uint32_t protobuf_reader::fixed32() { return uint32_t(little_endian(4)); }
 
 double protobuf_reader::bits_to_double(uint64_t bits) {
     double d;

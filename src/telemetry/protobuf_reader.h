@@ -37,6 +37,8 @@ public:
 
 private:
     void need(size_t n) const;
+    // The next n bytes (at most 8) as a little-endian number.
+    uint64_t little_endian(size_t n);
 
     byte_view in_;
     size_t pos_ = 0;

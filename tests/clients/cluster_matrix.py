@@ -252,9 +252,6 @@ TENANCY_OWN_BROKER = ("its own single-node ketch with --tenancy, ketch.toml user
                       "tests/cluster/test_shared_tenants.py")
 
 # The console of one broker in a cluster (docs/cluster.md "The console").
-CONSOLE_GROUPS = ("the console calls its own broker's handlers in-process: a group another broker coordinates "
-                  "is answered NOT_COORDINATOR (HTTP 503), so the console's group pages show the groups its "
-                  "broker coordinates")
 CONSOLE_TRAFFIC = ("the traffic inspector records the requests its own broker serves, by design; the client's "
                    "requests go to the partition's leader and the group's coordinator, spread over the brokers")
 
@@ -272,21 +269,13 @@ SKIPS = {
     # test_console_api runs on the cluster (the first broker's console); these start their own ketch.
     "test_console_api.py::test_console_off_and_non_loopback_needs_a_choice":
         "starts single-node ketches of its own with the console off and on a non-loopback address",
-    "test_console_api.py::test_group_lag_matches_what_was_not_consumed_and_reset": CONSOLE_GROUPS,
-    "test_console_api.py::test_unknown_group_is_404": CONSOLE_GROUPS,
-    "test_console_api.py::test_hostile_requests_do_not_take_the_broker_down":
-        "one of its paths is /api/v1/groups/<junk>: " + CONSOLE_GROUPS,
-    "test_console_api.py::test_producers_lists_an_idempotent_producer":
-        "DescribeProducers (the console's /api/v1/producers) lists the producers a broker's own partition state "
-        "knows, those that produced through it; the test's producer writes through the partition's leader, "
-        "another broker than the console's two times in three",
     "test_console_api.py::test_traffic_records_a_clients_requests_while_watched": CONSOLE_TRAFFIC,
     "test_console_api.py::test_login_with_the_brokers_scram_users":
         "its own single-node ketch with SCRAM users from a config file (shared SCRAM users: "
         "tests/cluster/test_shared_security.py)",
     "test_console_browser.py": "its own single-node ketch with SCRAM users from a config file and a SASL listener "
                                "(per broker), and one scenario through every page whose group and traffic steps "
-                               "need the client's group and requests on the console's broker: " + CONSOLE_GROUPS,
+                               "need the client's requests on the console's broker: " + CONSOLE_TRAFFIC,
     "test_console_clients_page.py": "its own single-node ketch; " + CONSOLE_TELEMETRY,
     "test_console_telemetry.py": "its own single-node ketch; " + CONSOLE_TELEMETRY,
     "test_console_tenants_page.py": "its own single-node ketch with --tenancy and SASL users: the console over a "

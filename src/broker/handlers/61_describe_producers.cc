@@ -1,10 +1,12 @@
 // DescribeProducers v0 (KIP-664). v0: flexible. The producers each partition
 // knows (log/producer_state.h): id, epoch, last sequence and timestamp,
-// coordinator epoch, open transaction's first offset.
+// coordinator epoch, open transaction's first offset. In cluster mode from
+// PostgreSQL (shared/shared_engine.h), the same on every broker.
 // Behaviour: KafkaApis.handleDescribeProducersRequest,
 // ReplicaManager.activeProducerState.
 #include <algorithm>
 
+#include "broker/blocking.h"
 #include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
 #include "broker/partition_requests.h"
@@ -35,36 +37,40 @@ std::vector<log::producer_entry> in_java_hash_map_order(std::vector<log::produce
 awaitable<describe_producers_response> handle_describe_producers(request_context& ctx,
                                                                  describe_producers_request& req) {
     describe_producers_response resp;
-    // KafkaApis.handleDescribeProducersRequest: READ on the topic before its existence.
-    for_each_partition(ctx, security::acl_operation::read, req.topics, resp.topics,
-                       [&](auto& out, const auto&, int32_t index, const topic_access& acc) {
-                           if (acc.denied()) {
-                               out.error_code = code(error_code::topic_authorization_failed);
-                               out.error_message = std::string(error_message(error_code::topic_authorization_failed));
-                               return;
-                           }
-                           if (!acc.topic) {
-                               // Kafka names the error for an unknown topic, not for a partition out of range
-                               // (recorded).
-                               out.error_code = code(error_code::unknown_topic_or_partition);
-                               out.error_message = "This server does not host this topic-partition.";
-                               return;
-                           }
-                           auto part = open_partition(ctx, acc, index);
-                           if (!part.ok()) {
-                               out.error_code = code(part.error());
-                               return;
-                           }
-                           for (const auto& e : in_java_hash_map_order(part->store->producers())) {
-                               auto& p = out.active_producers.emplace_back();
-                               p.producer_id = e.producer_id;
-                               p.producer_epoch = e.epoch;
-                               p.last_sequence = e.last_seq();
-                               p.last_timestamp = e.last_timestamp;
-                               p.coordinator_epoch = e.coordinator_epoch;
-                               p.current_txn_start_offset = e.txn_first_offset;
-                           }
-                       });
+    // Cluster mode: off the reactor (a partition's producers are read from PostgreSQL).
+    co_await reads_call(ctx.broker, [&] {
+        // KafkaApis.handleDescribeProducersRequest: READ on the topic before its existence.
+        for_each_partition(ctx, security::acl_operation::read, req.topics, resp.topics,
+                           [&](auto& out, const auto&, int32_t index, const topic_access& acc) {
+                               if (acc.denied()) {
+                                   out.error_code = code(error_code::topic_authorization_failed);
+                                   out.error_message =
+                                       std::string(error_message(error_code::topic_authorization_failed));
+                                   return;
+                               }
+                               if (!acc.topic) {
+                                   // Kafka names the error for an unknown topic, not for a partition out of range
+                                   // (recorded).
+                                   out.error_code = code(error_code::unknown_topic_or_partition);
+                                   out.error_message = "This server does not host this topic-partition.";
+                                   return;
+                               }
+                               auto part = open_partition(ctx, acc, index);
+                               if (!part.ok()) {
+                                   out.error_code = code(part.error());
+                                   return;
+                               }
+                               for (const auto& e : in_java_hash_map_order(part->store->producers())) {
+                                   auto& p = out.active_producers.emplace_back();
+                                   p.producer_id = e.producer_id;
+                                   p.producer_epoch = e.epoch;
+                                   p.last_sequence = e.last_seq();
+                                   p.last_timestamp = e.last_timestamp;
+                                   p.coordinator_epoch = e.coordinator_epoch;
+                                   p.current_txn_start_offset = e.txn_first_offset;
+                               }
+                           });
+    });
     co_return resp;
 }
 

@@ -62,6 +62,12 @@ function fmtMs(ms) {
 function fmtTime(ms) { return ms > 0 ? new Date(ms).toISOString().replace('T', ' ').replace('Z', '') : ''; }
 
 function errorBox(e) { return h('p', { class: 'error', role: 'alert' }, e.message || String(e)); }
+// Cluster mode: the brokers a list could not ask (their part is missing).
+function unreachedBox(list) {
+  if (!list || !list.length) return '';
+  return h('p', { class: 'error', role: 'alert', id: 'unreached' },
+    'Not reached: ' + list.map(u => 'broker ' + u.node_id + ' (' + u.error + ')').join('; ') + '. Its part is missing.');
+}
 
 function table(columns, rows, onOpen) {
   const head = h('tr', {}, columns.map(c => h('th', { class: c.num ? 'num' : null, scope: 'col' }, c.title)));
@@ -425,7 +431,7 @@ async function groups() {
   page('Consumer groups', box);
   try {
     const g = await api('GET', '/groups');
-    box.replaceChildren(table([
+    box.replaceChildren(unreachedBox(g.unreached_brokers), table([
       { title: 'Group', cell: r => h('a', { href: link('/ui/groups/' + encodeURIComponent(r.group_id)) }, r.group_id) },
       ...tenantColumn(g.groups), { title: 'State', key: 'state' }, { title: 'Protocol', cell: r => r.type + (r.protocol ? ' (' + r.protocol + ')' : '') },
       { title: 'Members', key: 'members', num: true }, { title: 'Lag', key: 'lag', num: true }], g.groups));

@@ -1,4 +1,5 @@
 #include "registry/avro/avro_compat.h"
+#include "registry/format.h"
 
 #include <algorithm>
 #include <map>
@@ -147,15 +148,6 @@ private:
     std::set<std::pair<const node*, const node*>> in_progress_;
 };
 
-std::string fill(std::string text, std::string_view first, std::string_view second) {
-    for (auto label : {first, second}) {
-        auto p = text.find("%s");
-        if (p == std::string::npos) break;
-        text.replace(p, 2, label);
-    }
-    return text;
-}
-
 }  // namespace
 
 std::vector<incompatibility> check_reader_writer(const avro_schema& reader, const avro_schema& writer) {
@@ -179,8 +171,8 @@ std::string describe(const incompatibility& i, std::string_view reader_label, st
     else if (i.type == "READER_FIELD_MISSING_DEFAULT_VALUE")
         d = "The field '" + i.message + "' at path '" + p +
             "' in the %s schema has no default value and is missing in the %s schema";
-    return "{errorType:'" + i.type + "', description:'" + fill(d, reader_label, writer_label) + "', additionalInfo:'" +
-           i.message + "'}";
+    return "{errorType:'" + i.type + "', description:'" + fill_labels(d, reader_label, writer_label) +
+           "', additionalInfo:'" + i.message + "'}";
 }
 
 }  // namespace ketch::registry::avro

@@ -14,11 +14,8 @@ namespace {
 class avro_parsed final : public parsed_schema {
 public:
     explicit avro_parsed(std::shared_ptr<const avro_schema> s)
-        : s_(std::move(s)), canonical_(canonical_text(*s_)), normalized_(normalized_text(*s_)) {}
+        : parsed_schema(schema_type::avro, canonical_text(*s), normalized_text(*s)), s_(std::move(s)) {}
 
-    schema_type type() const override { return schema_type::avro; }
-    std::string canonical() const override { return canonical_; }
-    std::string normalized() const override { return normalized_; }
     std::vector<std::string> can_read(const parsed_schema& writer, std::string_view rl,
                                       std::string_view wl) const override {
         auto& w = static_cast<const avro_parsed&>(writer);
@@ -30,8 +27,6 @@ public:
 
 private:
     std::shared_ptr<const avro_schema> s_;
-    std::string canonical_;
-    std::string normalized_;
 };
 
 // avro-c has no way to be told of named types defined elsewhere: the

@@ -3,6 +3,7 @@
 // (json-schema-provider/.../json/diff/Difference.java).
 #include <set>
 
+#include "registry/format.h"
 #include "registry/json/json_diff.h"
 
 namespace ketch::registry::json_schema {
@@ -81,15 +82,6 @@ const std::set<std::string>& compatible_changes() {
     return s;
 }
 
-std::string fill(std::string text, const std::string& a, const std::string& b) {
-    for (auto* label : {&a, &b}) {
-        auto p = text.find("%s");
-        if (p == std::string::npos) break;
-        text.replace(p, 2, *label);
-    }
-    return text;
-}
-
 bool ends_with(const std::string& s, const char* suffix) {
     std::string x(suffix);
     return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
@@ -140,7 +132,7 @@ std::string describe(const difference& d, const std::string& first, const std::s
     else if (ends_with(t, "ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL"))
         m = "The %s schema has a property or item at path " + at +
             " which is missing in the %s schema and is not covered by its partially open content model";
-    return "{errorType:\"" + t + "\", description:\"" + fill(m, first, second) + "'}";
+    return "{errorType:\"" + t + "\", description:\"" + fill_labels(m, first, second) + "'}";
 }
 
 }  // namespace ketch::registry::json_schema

@@ -76,13 +76,10 @@ const json* pointer(const json& doc, const std::string& fragment) {
 class json_parsed final : public parsed_schema {
 public:
     json_parsed(json doc, std::vector<std::pair<std::string, json>> deps)
-        : doc_(std::move(doc)), deps_(std::move(deps)) {
-        canonical_ = doc_.dump();
-        normalized_ = nlohmann::json::parse(canonical_).dump();  // std::map: keys sorted
-    }
-    schema_type type() const override { return schema_type::json; }
-    std::string canonical() const override { return canonical_; }
-    std::string normalized() const override { return normalized_; }
+        : parsed_schema(schema_type::json, doc.dump(),
+                        nlohmann::json::parse(doc.dump()).dump()),  // std::map: keys sorted
+          doc_(std::move(doc)),
+          deps_(std::move(deps)) {}
 
     std::vector<std::string> can_read(const parsed_schema& writer, std::string_view rl,
                                       std::string_view wl) const override {
@@ -109,8 +106,6 @@ public:
 private:
     json doc_;
     std::vector<std::pair<std::string, json>> deps_;
-    std::string canonical_;
-    std::string normalized_;
 };
 
 // Every "$ref" must resolve (a dangling one is an invalid schema, as in Confluent).

@@ -1,4 +1,5 @@
 #include "registry/protobuf/proto_diff.h"
+#include "registry/format.h"
 
 #include <map>
 #include <set>
@@ -161,15 +162,6 @@ private:
     std::set<std::pair<const gp::Descriptor*, const gp::Descriptor*>> seen_;
 };
 
-std::string fill(std::string text, const std::string& a, const std::string& b) {
-    for (auto* label : {&a, &b}) {
-        auto pos = text.find("%s");
-        if (pos == std::string::npos) break;
-        text.replace(pos, 2, *label);
-    }
-    return text;
-}
-
 }  // namespace
 
 std::vector<difference> diff(const gp::FileDescriptor& original, const gp::FileDescriptor& update) {
@@ -225,7 +217,7 @@ std::string describe(const difference& d, const std::string& first, const std::s
         m = "Multiple fields in the oneof at path " + at + " in the %s schema are outside a oneof in the %s schema";
     else if (t == "FIELD_MOVED_TO_EXISTING_ONEOF")
         m = "A field in the oneof at path " + at + " in the %s schema is outside an existing oneof in the %s schema";
-    return "{errorType:\"" + t + "\", description:\"" + fill(m, first, second) + "\"}";
+    return "{errorType:\"" + t + "\", description:\"" + fill_labels(m, first, second) + "\"}";
 }
 
 }  // namespace ketch::registry::protobuf

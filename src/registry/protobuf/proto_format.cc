@@ -11,12 +11,9 @@ namespace {
 
 class proto_parsed final : public parsed_schema {
 public:
-    explicit proto_parsed(std::shared_ptr<const proto_schema> s)
-        : s_(std::move(s)), canonical_(s_->file()->DebugString()) {}
+    // Normalized is canonical: libprotobuf's rendering is already normal.
+    explicit proto_parsed(std::shared_ptr<const proto_schema> s) : proto_parsed(s, s->file()->DebugString()) {}
 
-    schema_type type() const override { return schema_type::protobuf; }
-    std::string canonical() const override { return canonical_; }
-    std::string normalized() const override { return canonical_; }
     std::vector<std::string> can_read(const parsed_schema& writer, std::string_view rl,
                                       std::string_view wl) const override {
         auto& w = static_cast<const proto_parsed&>(writer);
@@ -33,8 +30,10 @@ public:
     const proto_schema& model() const { return *s_; }
 
 private:
+    proto_parsed(std::shared_ptr<const proto_schema> s, const std::string& text)
+        : parsed_schema(schema_type::protobuf, text, text), s_(std::move(s)) {}
+
     std::shared_ptr<const proto_schema> s_;
-    std::string canonical_;
 };
 
 }  // namespace
