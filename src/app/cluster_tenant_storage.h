@@ -35,7 +35,7 @@ private:
     std::unique_ptr<shared::pg_session> session_;
     broker::tenant_storage_totals totals_;
     // read()'s own (at start, then on task_'s thread only):
-    bool failing_ = false;                      // the last read failed
+    bool failing_ = false;                            // the last read failed
     std::unique_ptr<partition::periodic_task> task_;  // last: joined before the rest goes
 };
 

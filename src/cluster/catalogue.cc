@@ -49,4 +49,15 @@ result<std::vector<aborted_range>, pg_error> find_aborted(pg_connection& c, cons
     return out;
 }
 
+result<std::vector<named_partition>, pg_error> list_partitions(pg_connection& c) {
+    auto rows = c.exec(
+        "SELECT t.name, p.topic_id, p.partition FROM ketch_partitions p JOIN ketch_topics t ON t.topic_id = "
+        "p.topic_id ORDER BY p.topic_id, p.partition");
+    if (!rows.ok()) return failure{rows.error()};
+    std::vector<named_partition> out;
+    for (size_t i = 0; i < rows->rows.size(); ++i)
+        out.push_back({rows->at(i, 0), {rows->at(i, 1), std::stoi(rows->at(i, 2))}});
+    return out;
+}
+
 }  // namespace ketch::cluster

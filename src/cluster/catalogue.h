@@ -104,4 +104,14 @@ result<partition_offsets, pg_error> read_offsets(pg_connection& c, const partiti
 result<std::vector<aborted_range>, pg_error> find_aborted(pg_connection& c, const partition_key& tp, int64_t from,
                                                           int64_t upper);
 
+// A partition with its topic's name.
+struct named_partition {
+    std::string topic;
+    partition_key key;
+};
+// Every partition with a row (ketch_partitions) of a topic that exists, by
+// topic id and partition: what the janitor's and the compactor's passes go
+// through.
+result<std::vector<named_partition>, pg_error> list_partitions(pg_connection& c);
+
 }  // namespace ketch::cluster

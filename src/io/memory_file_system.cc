@@ -210,24 +210,26 @@ io_status memory_file_system::mkdir(const std::string& raw) {
     return ok_v;
 }
 
-io_result<uint64_t> memory_file_system::file_size(const std::string& raw) {
+io_result<memory_file_system::file_stat> memory_file_system::stat(const std::string& raw) const {
     auto path = normalise(raw);
     std::lock_guard lk(mu_);
     auto it = entries_.find(path);
     if (it == entries_.end()) return failure{err(io_errc::not_found, "stat", path)};
-    if (it->second.is_dir) return uint64_t(0);
+    if (it->second.is_dir) return file_stat{};
     std::lock_guard dl(it->second.data->mu);
-    return uint64_t(it->second.data->data.size());
+    return file_stat{uint64_t(it->second.data->data.size()), it->second.data->mtime_ms};
 }
 
-io_result<int64_t> memory_file_system::modified_ms(const std::string& raw) {
-    auto path = normalise(raw);
-    std::lock_guard lk(mu_);
-    auto it = entries_.find(path);
-    if (it == entries_.end()) return failure{err(io_errc::not_found, "stat", path)};
-    if (it->second.is_dir) return int64_t(0);
-    std::lock_guard dl(it->second.data->mu);
-    return it->second.data->mtime_ms;
+io_result<uint64_t> memory_file_system::file_size(const std::string& path) {
+    auto s = stat(path);
+    if (!s.ok()) return failure{s.error()};
+    return s->size;
+}
+
+io_result<int64_t> memory_file_system::modified_ms(const std::string& path) {
+    auto s = stat(path);
+    if (!s.ok()) return failure{s.error()};
+    return s->mtime_ms;
 }
 
 io_status memory_file_system::set_modified_ms(const std::string& raw, int64_t ms) {

@@ -45,6 +45,12 @@ private:
         std::shared_ptr<file_data> data;  // files only
     };
     bool parent_exists_locked(const std::string& path) const;
+    struct file_stat {
+        uint64_t size = 0;
+        int64_t mtime_ms = 0;
+    };
+    // file_size and modified_ms: a file's, {0, 0} for a directory.
+    io_result<file_stat> stat(const std::string& path) const;
 
     std::function<int64_t()> clock_ms_;
     mutable std::mutex mu_;                 // guards entries_ (not file contents)

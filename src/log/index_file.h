@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "base/bytes.h"
 
@@ -21,5 +22,36 @@ bytes frame_index_file(uint32_t magic, uint16_t entry_size, int64_t base_offset,
 // The entries region of a well-formed file for this magic, entry size and base
 // offset; nullopt when anything (length, magic, version, count, CRC) is off.
 std::optional<byte_view> unframe_index_file(byte_view file, uint32_t magic, uint16_t entry_size, int64_t base_offset);
+
+// frame_index_file of `entries`, each written by put(at, entry) into its
+// entry_size bytes.
+template <class Entry, class Put>
+bytes frame_entries(uint32_t magic, uint16_t entry_size, int64_t base_offset, const std::vector<Entry>& entries,
+                    Put put) {
+    bytes body(entries.size() * entry_size);
+    uint8_t* at = body.data();
+    for (const auto& e : entries) {
+        put(at, e);
+        at += entry_size;
+    }
+    return frame_index_file(magic, entry_size, base_offset, body);
+}
+
+// The entries of unframe_index_file, each read by get(at); nullopt when the
+// frame is off or fits(entry, the entry before or nullptr) refuses one.
+template <class Entry, class Get, class Fits>
+std::optional<std::vector<Entry>> unframe_entries(byte_view file, uint32_t magic, uint16_t entry_size,
+                                                  int64_t base_offset, Get get, Fits fits) {
+    auto body = unframe_index_file(file, magic, entry_size, base_offset);
+    if (!body) return std::nullopt;
+    std::vector<Entry> out;
+    out.reserve(body->size() / entry_size);
+    for (size_t i = 0; i < body->size(); i += entry_size) {
+        Entry e = get(body->data() + i);
+        if (!fits(e, out.empty() ? nullptr : &out.back())) return std::nullopt;
+        out.push_back(e);
+    }
+    return out;
+}
 
 }  // namespace ketch::log

@@ -53,30 +53,24 @@ void offset_index::reset(std::vector<entry> entries) {
 
 bytes offset_index::serialize() const {
     std::lock_guard lk(mu_);
-    bytes body(entries_.size() * k_offset_index_entry_size);
-    uint8_t* p = body.data();
-    for (const auto& e : entries_) {
-        store_be<uint32_t>(p, e.relative_offset);
-        store_be<uint32_t>(p + 4, e.position);
-        p += k_offset_index_entry_size;
-    }
-    return frame_index_file(k_offset_index_magic, k_offset_index_entry_size, base_, body);
+    return frame_entries(k_offset_index_magic, k_offset_index_entry_size, base_, entries_,
+                         [](uint8_t* at, const entry& e) {
+                             store_be<uint32_t>(at, e.relative_offset);
+                             store_be<uint32_t>(at + 4, e.position);
+                         });
 }
 
 std::optional<std::vector<offset_index::entry>> offset_index::parse(byte_view file, int64_t base_offset,
                                                                     uint64_t log_size) {
-    auto body = unframe_index_file(file, k_offset_index_magic, k_offset_index_entry_size, base_offset);
-    if (!body) return std::nullopt;
-    std::vector<entry> out;
-    out.reserve(body->size() / k_offset_index_entry_size);
-    for (size_t i = 0; i < body->size(); i += k_offset_index_entry_size) {
-        entry e{load_be<uint32_t>(body->data() + i), load_be<uint32_t>(body->data() + i + 4)};
-        if (e.relative_offset > uint64_t(k_max_relative_offset) || e.position >= log_size) return std::nullopt;
-        if (!out.empty() && (e.relative_offset <= out.back().relative_offset || e.position <= out.back().position))
-            return std::nullopt;
-        out.push_back(e);
-    }
-    return out;
+    return unframe_entries<entry>(
+        file, k_offset_index_magic, k_offset_index_entry_size, base_offset,
+        [](const uint8_t* at) {
+            return entry{load_be<uint32_t>(at), load_be<uint32_t>(at + 4)};
+        },
+        [log_size](const entry& e, const entry* before) {
+            if (e.relative_offset > uint64_t(k_max_relative_offset) || e.position >= log_size) return false;
+            return !before || (e.relative_offset > before->relative_offset && e.position > before->position);
+        });
 }
 
 std::optional<int64_t> offset_index::first_offset_at_or_after(uint64_t position) const {

@@ -53,29 +53,22 @@ void time_index::reset(std::vector<entry> entries, max_entry max) {
 
 bytes time_index::serialize() const {
     std::lock_guard lk(mu_);
-    bytes body(entries_.size() * k_time_index_entry_size);
-    uint8_t* p = body.data();
-    for (const auto& e : entries_) {
-        store_be<int64_t>(p, e.timestamp);
-        store_be<uint32_t>(p + 8, e.relative_offset);
-        p += k_time_index_entry_size;
-    }
-    return frame_index_file(k_time_index_magic, k_time_index_entry_size, base_, body);
+    return frame_entries(k_time_index_magic, k_time_index_entry_size, base_, entries_, [](uint8_t* at, const entry& e) {
+        store_be<int64_t>(at, e.timestamp);
+        store_be<uint32_t>(at + 8, e.relative_offset);
+    });
 }
 
 std::optional<std::vector<time_index::entry>> time_index::parse(byte_view file, int64_t base_offset) {
-    auto body = unframe_index_file(file, k_time_index_magic, k_time_index_entry_size, base_offset);
-    if (!body) return std::nullopt;
-    std::vector<entry> out;
-    out.reserve(body->size() / k_time_index_entry_size);
-    for (size_t i = 0; i < body->size(); i += k_time_index_entry_size) {
-        entry e{load_be<int64_t>(body->data() + i), load_be<uint32_t>(body->data() + i + 8)};
-        if (e.relative_offset > uint64_t(k_max_relative_offset)) return std::nullopt;
-        if (!out.empty() && (e.timestamp <= out.back().timestamp || e.relative_offset <= out.back().relative_offset))
-            return std::nullopt;
-        out.push_back(e);
-    }
-    return out;
+    return unframe_entries<entry>(
+        file, k_time_index_magic, k_time_index_entry_size, base_offset,
+        [](const uint8_t* at) {
+            return entry{load_be<int64_t>(at), load_be<uint32_t>(at + 8)};
+        },
+        [](const entry& e, const entry* before) {
+            if (e.relative_offset > uint64_t(k_max_relative_offset)) return false;
+            return !before || (e.timestamp > before->timestamp && e.relative_offset > before->relative_offset);
+        });
 }
 
 }  // namespace ketch::log

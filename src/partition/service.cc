@@ -19,22 +19,19 @@ int64_t service::now_ms() const {
 }
 
 result<partition_handle, error_code> service::open(const meta::resolved_topic& topic, int32_t partition) {
-    const meta::topic& t = topic.t;
-    if (partition < 0 || partition >= t.partition_count) return failure{error_code::unknown_topic_or_partition};
-    if (auto s = engine_.get({t.name, partition})) return partition_handle{std::move(s), topic.settings, t.name};
-    auto r = engine_.get_or_create({t.name, partition}, to_log_config(topic.settings, config_.flush_ms));
-    if (!r.ok()) {
-        spdlog::error("opening log {}-{}: {}", t.name, partition, r.error().message);
-        return failure{error_code::kafka_storage_error};
-    }
-    return partition_handle{std::move(*r), topic.settings, t.name};
+    return open_with(topic, partition, &storage_engine::get_or_create);
 }
 
 result<partition_handle, error_code> service::open_for_read(const meta::resolved_topic& topic, int32_t partition) {
+    return open_with(topic, partition, &storage_engine::get_for_read);
+}
+
+result<partition_handle, error_code> service::open_with(const meta::resolved_topic& topic, int32_t partition,
+                                                        engine_open how) {
     const meta::topic& t = topic.t;
     if (partition < 0 || partition >= t.partition_count) return failure{error_code::unknown_topic_or_partition};
     if (auto s = engine_.get({t.name, partition})) return partition_handle{std::move(s), topic.settings, t.name};
-    auto r = engine_.get_for_read({t.name, partition}, to_log_config(topic.settings, config_.flush_ms));
+    auto r = (engine_.*how)({t.name, partition}, to_log_config(topic.settings, config_.flush_ms));
     if (!r.ok()) {
         spdlog::error("opening log {}-{}: {}", t.name, partition, r.error().message);
         return failure{error_code::kafka_storage_error};

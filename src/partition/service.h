@@ -186,6 +186,12 @@ public:
     void run_cleaner(double io_max_bytes_per_second, const std::function<bool()>& stop);
 
 private:
+    using engine_open = log::log_result<std::shared_ptr<storage>> (storage_engine::*)(const topic_partition&,
+                                                                                      const log::log_config&);
+    // open and open_for_read: the partition's storage, or `how` opens it.
+    result<partition_handle, error_code> open_with(const meta::resolved_topic& topic, int32_t partition,
+                                                   engine_open how);
+
     meta::topic_registry& topics_;
     storage_engine& engine_;
     service_config config_;

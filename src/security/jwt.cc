@@ -6,31 +6,31 @@
 
 namespace ketch::security {
 
-std::optional<std::string> base64url_decode(std::string_view text) {
-    std::string s(text);
+namespace {
+
+// `s` without its '=' padding, in the other alphabet: base64's "+/" and
+// base64url's "-_" are its only two characters that differ.
+std::string unpadded_swapped(std::string s, char from62, char from63, char to62, char to63) {
     while (!s.empty() && s.back() == '=') s.pop_back();
     for (char& c : s) {
-        if (c == '-')
-            c = '+';
-        else if (c == '_')
-            c = '/';
+        if (c == from62)
+            c = to62;
+        else if (c == from63)
+            c = to63;
     }
+    return s;
+}
+
+}  // namespace
+
+std::optional<std::string> base64url_decode(std::string_view text) {
+    std::string s = unpadded_swapped(std::string(text), '-', '_', '+', '/');
     if (s.size() % 4 == 1) return std::nullopt;
     s.append((4 - s.size() % 4) % 4, '=');
     return base64_decode(s);
 }
 
-std::string base64url_encode(std::string_view raw) {
-    std::string s = base64_encode(raw);
-    while (!s.empty() && s.back() == '=') s.pop_back();
-    for (char& c : s) {
-        if (c == '+')
-            c = '-';
-        else if (c == '/')
-            c = '_';
-    }
-    return s;
-}
+std::string base64url_encode(std::string_view raw) { return unpadded_swapped(base64_encode(raw), '+', '/', '-', '_'); }
 
 namespace {
 

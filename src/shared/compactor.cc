@@ -231,17 +231,13 @@ result<compaction_outcome, std::string> compact_partition(objstore::s3_client& s
 result<compaction_pass, std::string> compact_all(objstore::s3_client& s3, cluster::pg_connection& pg,
                                                  const compaction_of_topic& compaction_of, int64_t now_ms,
                                                  const object_key_fn& next_key) {
-    auto rows = pg.exec(
-        "SELECT t.name, p.topic_id, p.partition FROM ketch_partitions p JOIN ketch_topics t ON t.topic_id = "
-        "p.topic_id ORDER BY p.topic_id, p.partition");
-    if (!rows.ok()) return failure{"listing partitions: " + rows.error().message};
+    auto parts = cluster::list_partitions(pg);
+    if (!parts.ok()) return failure{"listing partitions: " + parts.error().message};
     compaction_pass out;
-    for (size_t i = 0; i < rows->rows.size(); ++i) {
-        const std::string& name = rows->at(i, 0);
+    for (const auto& [name, key] : *parts) {
         auto cfg = compaction_of(name);
         if (!cfg) continue;
         ++out.partitions;
-        const cluster::partition_key key{rows->at(i, 1), std::stoi(rows->at(i, 2))};
         auto r = compact_partition(s3, pg, key, *cfg, now_ms, next_key);
         if (!r.ok()) {
             spdlog::warn("cluster: compaction of {}-{}: {}", name, key.partition, r.error());

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "base/uuid.h"
+#include "cluster/catalogue.h"
 #include "shared/merger.h"
 
 namespace ketch::shared {
@@ -20,23 +21,21 @@ constexpr const char* k_partition_tables[] = {"ketch_batches",      "ketch_produ
 
 result<retention_pass, std::string> apply_retention_all(cluster::pg_connection& pg, const limits_of_topic& limits_of,
                                                         int64_t now_ms) {
-    auto rows = pg.exec(
-        "SELECT t.name, p.topic_id, p.partition FROM ketch_partitions p JOIN ketch_topics t ON t.topic_id = "
-        "p.topic_id ORDER BY p.topic_id, p.partition");
-    if (!rows.ok()) return failure{"listing partitions: " + rows.error().message};
+    auto parts = cluster::list_partitions(pg);
+    if (!parts.ok()) return failure{"listing partitions: " + parts.error().message};
     retention_pass out;
-    for (size_t i = 0; i < rows->rows.size(); ++i) {
-        auto limits = limits_of(rows->at(i, 0));
+    for (const auto& [name, key] : *parts) {
+        auto limits = limits_of(name);
         if (!limits || (limits->retention_ms < 0 && limits->retention_bytes < 0)) continue;
         ++out.partitions;
-        const cluster::partition_key key{rows->at(i, 1), std::stoi(rows->at(i, 2))};
         auto r = cluster::apply_retention(pg, key, *limits, now_ms);
-        if (!r.ok()) return failure{"retention of " + rows->at(i, 0) + "-" + rows->at(i, 2) + ": " + r.error().message};
+        if (!r.ok())
+            return failure{"retention of " + name + "-" + std::to_string(key.partition) + ": " + r.error().message};
         out.batches_dropped += r->batches_dropped;
         if (!r->moved) continue;
         ++out.moved;
-        spdlog::info("cluster: retention of {}-{}: log start now {} ({} batch(es) dropped)", rows->at(i, 0),
-                     key.partition, r->log_start_offset, r->batches_dropped);
+        spdlog::info("cluster: retention of {}-{}: log start now {} ({} batch(es) dropped)", name, key.partition,
+                     r->log_start_offset, r->batches_dropped);
     }
     return out;
 }

@@ -26,12 +26,10 @@ result<std::vector<meta::stored_acl>, meta::store_error> pg_acl_store::load() co
                                 "SELECT resource_type, encode(resource_name, 'hex'), pattern_type, "
                                 "encode(principal, 'hex'), encode(host, 'hex'), operation, permission FROM ketch_acls");
     if (!rows.ok()) return failure{rows.error()};
-    std::vector<meta::stored_acl> out;
-    out.reserve(rows->rows.size());
-    for (size_t i = 0; i < rows->rows.size(); ++i)
-        out.push_back({int8_of(rows->at(i, 0)), from_hex(rows->at(i, 1)), int8_of(rows->at(i, 2)),
-                       from_hex(rows->at(i, 3)), from_hex(rows->at(i, 4)), int8_of(rows->at(i, 5)),
-                       int8_of(rows->at(i, 6))});
+    auto out = rows_as(*rows, [](const cluster::pg_rows& r, size_t i) {
+        return meta::stored_acl{int8_of(r.at(i, 0)),  from_hex(r.at(i, 1)), int8_of(r.at(i, 2)), from_hex(r.at(i, 3)),
+                                from_hex(r.at(i, 4)), int8_of(r.at(i, 5)),  int8_of(r.at(i, 6))};
+    });
     std::sort(out.begin(), out.end());
     return out;
 }

@@ -47,14 +47,11 @@ result<std::vector<meta::stored_offset>, cluster::pg_error> pg_offset_store::off
     cluster::pg_connection& pg, const std::string& where, const cluster::pg_params& params) {
     auto rows = pg.exec(std::string(k_offset_columns) + where, params);
     if (!rows.ok()) return failure{rows.error()};
-    std::vector<meta::stored_offset> out;
-    out.reserve(rows->rows.size());
-    for (size_t i = 0; i < rows->rows.size(); ++i) {
-        meta::stored_offset o = offset_at(*rows, i);
-        o.group = from_hex(rows->at(i, 0));
-        out.push_back(std::move(o));
-    }
-    return out;
+    return rows_as(*rows, [](const cluster::pg_rows& r, size_t i) {
+        meta::stored_offset o = offset_at(r, i);
+        o.group = from_hex(r.at(i, 0));
+        return o;
+    });
 }
 
 result<std::vector<meta::stored_offset>, meta::store_error> pg_offset_store::offsets_where(
@@ -66,18 +63,15 @@ result<std::vector<meta::stored_group>, cluster::pg_error> pg_offset_store::grou
     cluster::pg_connection& pg, const std::string& where, const cluster::pg_params& params) {
     auto rows = pg.exec(std::string(k_group_columns) + where, params);
     if (!rows.ok()) return failure{rows.error()};
-    std::vector<meta::stored_group> out;
-    out.reserve(rows->rows.size());
-    for (size_t i = 0; i < rows->rows.size(); ++i) {
+    return rows_as(*rows, [](const cluster::pg_rows& r, size_t i) {
         meta::stored_group g;
-        g.group = from_hex(rows->at(i, 0));
-        g.protocol_type = from_hex(rows->at(i, 1));
-        g.generation = std::stoi(rows->at(i, 2));
-        if (rows->rows[i][3]) g.empty_since_ms = std::stoll(*rows->rows[i][3]);
-        g.state = from_hex(rows->at(i, 4));
-        out.push_back(std::move(g));
-    }
-    return out;
+        g.group = from_hex(r.at(i, 0));
+        g.protocol_type = from_hex(r.at(i, 1));
+        g.generation = std::stoi(r.at(i, 2));
+        if (r.rows[i][3]) g.empty_since_ms = std::stoll(*r.rows[i][3]);
+        g.state = from_hex(r.at(i, 4));
+        return g;
+    });
 }
 
 result<std::vector<meta::stored_group>, meta::store_error> pg_offset_store::groups_where(
@@ -137,7 +131,7 @@ status<meta::store_error> pg_offset_store::commit_offsets(std::span<const meta::
         std::set<std::string> groups;
         for (const auto& o : offsets) groups.insert(o.group);
         for (const auto& g : groups)
-            if (auto f = check_lease(pg, g); !f.ok()) return f;
+            if (auto f = leases_.check(pg, g); !f.ok()) return f;
         for (const auto& o : offsets) {
             auto r = pg.exec(
                 "INSERT INTO ketch_group_offsets (group_id, topic, partition, committed_offset, leader_epoch,"
@@ -158,7 +152,7 @@ status<meta::store_error> pg_offset_store::commit_offsets(std::span<const meta::
 status<meta::store_error> pg_offset_store::delete_offsets(const std::string& group,
                                                           std::span<const meta::offset_key> keys) {
     return db_.transaction("delete offsets", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-        if (auto f = check_lease(pg, group); !f.ok()) return f;
+        if (auto f = leases_.check(pg, group); !f.ok()) return f;
         for (const auto& k : keys) {
             auto r = pg.exec(
                 "DELETE FROM ketch_group_offsets WHERE group_id = $1::bytea AND topic = $2::bytea AND partition = $3",
@@ -172,7 +166,7 @@ status<meta::store_error> pg_offset_store::delete_offsets(const std::string& gro
 status<meta::store_error> pg_offset_store::delete_groups(std::span<const std::string> groups) {
     return db_.transaction("delete groups", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
         for (const auto& g : groups)
-            if (auto f = check_lease(pg, g); !f.ok()) return f;
+            if (auto f = leases_.check(pg, g); !f.ok()) return f;
         const std::string ids = bytea_array(groups);
         if (auto r = pg.exec("DELETE FROM ketch_group_offsets WHERE group_id = ANY($1::bytea[])", {ids}); !r.ok())
             return failure{r.error()};
@@ -184,7 +178,7 @@ status<meta::store_error> pg_offset_store::delete_groups(std::span<const std::st
 
 status<meta::store_error> pg_offset_store::put_group(const meta::stored_group& g) {
     return db_.transaction("put group", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-        if (auto f = check_lease(pg, g.group); !f.ok()) return f;
+        if (auto f = leases_.check(pg, g.group); !f.ok()) return f;
         auto r = pg.exec(
             "INSERT INTO ketch_groups (group_id, protocol_type, generation, empty_since_ms, state)"
             " VALUES ($1::bytea, $2::bytea, $3, $4, $5::bytea)"
@@ -214,45 +208,6 @@ result<std::vector<meta::pending_txn_offset>, cluster::pg_error> pg_offset_store
         p.offset.group = group;
         out.push_back(std::move(p));
     }
-    return out;
-}
-
-// Leases (the rest is pg_group_leases.cc): here for transaction().
-result<pg_offset_store::acquired, meta::store_error> pg_offset_store::acquire(const std::string& group) {
-    std::string node, incarnation;
-    {
-        std::lock_guard l(lease_mu_);
-        node = std::to_string(node_id_);
-        incarnation = incarnation_;
-    }
-    acquired out;
-    const auto taking = std::chrono::steady_clock::now();
-    const std::string id = to_bytea_hex(group);
-    auto s = db_.transaction("take group lease", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-        // The row lock waits for writes in flight under the old lease (they
-        // hold it FOR SHARE); the reads below see what they committed.
-        auto r = pg.exec(
-            "INSERT INTO ketch_group_leases (group_id, node_id, incarnation, epoch) VALUES ($1::bytea, $2, $3, 1)"
-            " ON CONFLICT (group_id) DO UPDATE SET node_id = EXCLUDED.node_id, incarnation = EXCLUDED.incarnation,"
-            " epoch = ketch_group_leases.epoch + 1, taken_at = now() RETURNING epoch",
-            {id, node, incarnation});
-        if (!r.ok()) return failure{r.error()};
-        out.epoch = std::stoll(r->at(0, 0));
-        auto rows = groups_in(pg, " WHERE group_id = $1::bytea", {id});
-        if (!rows.ok()) return failure{rows.error()};
-        out.rows = std::move(*rows);
-        auto offsets = offsets_in(pg, " WHERE group_id = $1::bytea", {id});
-        if (!offsets.ok()) return failure{offsets.error()};
-        out.offsets = std::move(*offsets);
-        auto pending = pending_in(pg, group);
-        if (!pending.ok()) return failure{pending.error()};
-        out.pending = std::move(*pending);
-        return ok_v;
-    });
-    if (!s.ok()) return failure{s.error()};
-    std::lock_guard l(lease_mu_);
-    held_[group] = {out.epoch, taking};
-    lost_.erase(group);
     return out;
 }
 

@@ -13,7 +13,7 @@
 // (load_group_rows / load_group_offsets) when their coordinator moves here
 // (app/cluster_groups.h), and lists the ids of every group kept.
 //
-// Leases (fenced ownership, pg_group_leases.cc; docs/design/cluster.md
+// Leases (fenced ownership, pg_leases.h and pg_group_leases.cc; docs/design/cluster.md
 // "consumer groups"): with `leased`, the broker serves a group only while it
 // holds the group's row in ketch_group_leases (node id, incarnation, epoch).
 // acquire() takes the lease (epoch + 1) and reads the group's rows and
@@ -25,15 +25,13 @@
 // answers NOT_COORDINATOR and the members look for the coordinator again.
 // Each lease held keeps when it was last found this broker's (confirmed_at):
 // the coordinator answers from memory while no other broker can have taken
-// it since (app/cluster_groups.h). load_offsets / load_groups read nothing when leased: a group is read when
-// its lease is taken.
+// it since (app/cluster_groups.h). load_offsets / load_groups read nothing
+// when leased: a group is read when its lease is taken.
 #pragma once
 
-#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -41,6 +39,7 @@
 #include "cluster/pg.h"
 #include "meta/offset_store.h"
 #include "meta/txn_store.h"
+#include "shared/pg_leases.h"
 #include "shared/pg_session.h"
 
 namespace ketch::shared {
@@ -52,7 +51,7 @@ public:
     // ---- leases (pg_group_leases.cc) ----
     // Who this broker is (membership's node id and incarnation); writes
     // are fenced from then on. Call before serving groups.
-    void set_holder(int32_t node_id, std::string incarnation);
+    void set_holder(int32_t node_id, std::string incarnation) { leases_.set_holder(node_id, std::move(incarnation)); }
     struct acquired {
         int64_t epoch = 0;
         std::vector<meta::stored_group> rows;
@@ -64,15 +63,17 @@ public:
     // its committed offsets and its transactional offsets still pending.
     result<acquired, meta::store_error> acquire(const std::string& group);
     // Holds the group's lease (taken, and no write found it lost since).
-    bool holds(const std::string& group) const;
+    bool holds(const std::string& group) const { return leases_.holds(group); }
     // Lets go of the lease (the group moved away); true if it was held or lost.
-    bool forget(const std::string& group);
+    bool forget(const std::string& group) { return leases_.forget(group); }
     // Groups this broker holds or lost and has not forgotten.
-    std::vector<std::string> leased_groups() const;
+    std::vector<std::string> leased_groups() const { return leases_.keys(); }
     // The last time (steady clock) the group's lease was known to be this
     // broker's: just before the take, the confirm or the write's fence that
     // found it so. None if not held (or lost).
-    std::optional<std::chrono::steady_clock::time_point> confirmed_at(const std::string& group) const;
+    std::optional<std::chrono::steady_clock::time_point> confirmed_at(const std::string& group) const {
+        return leases_.confirmed_at(group);
+    }
 
     result<std::vector<meta::stored_offset>, meta::store_error> load_offsets() override;
     result<std::vector<meta::stored_group>, meta::store_error> load_groups() override;
@@ -98,10 +99,6 @@ public:
 private:
     result<std::vector<meta::pending_txn_offset>, cluster::pg_error> pending_in(cluster::pg_connection& pg,
                                                                                 const std::string& group);
-    // The write's fence: the lease row still names this holder at its epoch.
-    // `moved` (if given) is set when it fails because the lease is not this
-    // broker's (rather than because PostgreSQL failed).
-    status<cluster::pg_error> check_lease(cluster::pg_connection& pg, const std::string& group, bool* moved = nullptr);
     result<std::vector<meta::stored_offset>, cluster::pg_error> offsets_in(cluster::pg_connection& pg,
                                                                            const std::string& where,
                                                                            const cluster::pg_params& params);
@@ -116,15 +113,7 @@ private:
     pg_session db_;
     const bool leased_;
 
-    mutable std::mutex lease_mu_;  // a leaf: never held across PostgreSQL
-    int32_t node_id_ = -1;         // -1: writes not fenced (set_holder not called)
-    std::string incarnation_;
-    struct lease_held {
-        int64_t epoch = 0;                                // the epoch taken
-        std::chrono::steady_clock::time_point confirmed;  // confirmed_at
-    };
-    std::map<std::string, lease_held> held_;
-    std::set<std::string> lost_;  // a write found another holder
+    pg_leases<std::string> leases_{k_group_leases};
 };
 
 }  // namespace ketch::shared

@@ -10,6 +10,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "cluster/pg.h"
 #include "meta/store.h"
@@ -27,6 +28,15 @@ std::string from_hex(const std::string& hex);
 void put_prefixed(std::string& out, const std::string& s);
 // The next string at `pos` (moved past it); nullopt when the bytes end early.
 std::optional<std::string> take_prefixed(const std::string& in, size_t& pos);
+
+// Each row made a value by row(rows, i), in order.
+template <class Row>
+auto rows_as(const cluster::pg_rows& rows, Row row) {
+    std::vector<std::invoke_result_t<Row, const cluster::pg_rows&, size_t>> out;
+    out.reserve(rows.rows.size());
+    for (size_t i = 0; i < rows.rows.size(); ++i) out.push_back(row(rows, i));
+    return out;
+}
 
 // SELECT pg_notify('ketch_commit', payload): what a change announces to the
 // brokers (shared_engine's commit listener hands it to whoever registered

@@ -62,40 +62,19 @@ std::optional<std::vector<meta::stored_share_batch>> unpack_batches(const std::s
     return out;
 }
 
-void pg_share_store::set_holder(int32_t node_id, std::string incarnation) {
-    std::lock_guard l(lease_mu_);
-    node_id_ = node_id;
-    incarnation_ = std::move(incarnation);
-}
-
-void pg_share_store::forget(const uuid& topic_id, int32_t partition) {
-    std::lock_guard l(lease_mu_);
-    held_.erase({topic_id, partition});
-}
-
 result<std::vector<meta::stored_share_partition>, meta::store_error> pg_share_store::take(const uuid& topic_id,
                                                                                           int32_t partition) {
-    std::string node, incarnation;
-    {
-        std::lock_guard l(lease_mu_);
-        node = std::to_string(node_id_);
-        incarnation = incarnation_;
-    }
     const std::string topic = topic_id.to_base64(), part = std::to_string(partition);
     int64_t epoch = 0;
     std::vector<meta::stored_share_partition> out;
+    const auto began = std::chrono::steady_clock::now();
     auto s =
         db_.transaction("take share-partition lease", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
             // The row lock waits for a put in flight under the old lease (it
             // holds the row FOR SHARE): the read below sees what it wrote.
-            auto r = pg.exec(
-                "INSERT INTO ketch_share_leases (topic_id, partition, node_id, incarnation, epoch)"
-                " VALUES ($1, $2, $3, $4, 1) ON CONFLICT (topic_id, partition) DO UPDATE SET"
-                " node_id = EXCLUDED.node_id, incarnation = EXCLUDED.incarnation,"
-                " epoch = ketch_share_leases.epoch + 1, taken_at = now() RETURNING epoch",
-                {topic, part, node, incarnation});
-            if (!r.ok()) return failure{r.error()};
-            epoch = std::stoll(r->at(0, 0));
+            auto taken = leases_.take(pg, {topic_id, partition});
+            if (!taken.ok()) return failure{taken.error()};
+            epoch = *taken;
             auto rows = pg.exec(std::string(k_row_columns) + " WHERE topic_id = $1 AND partition = $2", {topic, part});
             if (!rows.ok()) return failure{rows.error()};
             auto parsed = rows_of(*rows);
@@ -104,34 +83,10 @@ result<std::vector<meta::stored_share_partition>, meta::store_error> pg_share_st
             return ok_v;
         });
     if (!s.ok()) return failure{s.error()};
-    std::lock_guard l(lease_mu_);
-    held_[{topic_id, partition}] = epoch;
+    leases_.taken({topic_id, partition}, epoch, began);
     spdlog::info("cluster: share-partition {}:{} taken (lease epoch {}), {} group(s) read from PostgreSQL", topic,
                  partition, epoch, out.size());
     return out;
-}
-
-status<cluster::pg_error> pg_share_store::check_lease(cluster::pg_connection& pg, const key& k) {
-    int64_t epoch = 0;
-    std::string node, incarnation;
-    {
-        std::lock_guard l(lease_mu_);
-        auto it = held_.find(k);
-        if (it == held_.end())
-            return failure{cluster::pg_error{"this broker does not hold the share-partition's lease", "", false}};
-        epoch = it->second;
-        node = std::to_string(node_id_);
-        incarnation = incarnation_;
-    }
-    auto r = pg.exec(
-        "SELECT 1 FROM ketch_share_leases WHERE topic_id = $1 AND partition = $2 AND node_id = $3"
-        " AND incarnation = $4 AND epoch = $5 FOR SHARE",
-        {k.first.to_base64(), std::to_string(k.second), node, incarnation, std::to_string(epoch)});
-    if (!r.ok()) return failure{r.error()};
-    if (!r->rows.empty()) return ok_v;
-    spdlog::info("cluster: share-partition {}:{}: another broker took its lease (epoch {} here); write refused",
-                 k.first.to_base64(), k.second, epoch);
-    return failure{cluster::pg_error{"the share-partition's lease moved to another broker", "", false}};
 }
 
 status<meta::store_error> pg_share_store::put(std::span<const meta::stored_share_partition> parts) {
@@ -140,7 +95,7 @@ status<meta::store_error> pg_share_store::put(std::span<const meta::stored_share
     auto s =
         db_.transaction("write share-partition state", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
             for (auto& k : keys)
-                if (auto f = check_lease(pg, k); !f.ok()) return f;
+                if (auto f = leases_.check(pg, k); !f.ok()) return f;
             for (auto& p : parts) {
                 auto r = pg.exec(
                     "INSERT INTO ketch_share_state (topic_id, partition, group_id, start_offset, batches, lease_epoch)"
@@ -160,8 +115,7 @@ status<meta::store_error> pg_share_store::put(std::span<const meta::stored_share
     // broker holds of these partitions is no longer known to be what is
     // stored: their leases are forgotten, and taken again (state read) at
     // the next request if this broker still leads them.
-    std::lock_guard l(lease_mu_);
-    for (auto& k : keys) held_.erase(k);
+    for (auto& k : keys) leases_.forget(k);
     return failure{s.error()};
 }
 
@@ -187,56 +141,36 @@ result<std::vector<meta::stored_share_partition>, meta::store_error> pg_share_st
 
 status<meta::store_error> pg_share_store::replace_taken(const std::string& group, const uuid& topic_id,
                                                         int32_t partition, std::optional<int64_t> start_offset) {
-    std::string node, incarnation;
-    {
-        std::lock_guard l(lease_mu_);
-        node = std::to_string(node_id_);
-        incarnation = incarnation_;
-    }
     const std::string topic = topic_id.to_base64(), part = std::to_string(partition), id = to_bytea_hex(group);
-    auto s = db_.transaction("set share-partition state", k_share_leases_changed,
-                             [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-                                 // The leader's writes are refused from here on (as a take).
-                                 auto r = pg.exec(
-                                     "INSERT INTO ketch_share_leases (topic_id, partition, node_id, incarnation, epoch)"
-                                     " VALUES ($1, $2, $3, $4, 1) ON CONFLICT (topic_id, partition) DO UPDATE SET"
-                                     " node_id = EXCLUDED.node_id, incarnation = EXCLUDED.incarnation,"
-                                     " epoch = ketch_share_leases.epoch + 1, taken_at = now()",
-                                     {topic, part, node, incarnation});
-                                 if (!r.ok()) return failure{r.error()};
-                                 if (start_offset)
-                                     r = pg.exec(
-                                         "INSERT INTO ketch_share_state (topic_id, partition, group_id, start_offset,"
-                                         " batches, lease_epoch) VALUES ($1, $2, $3::bytea, $4, ''::bytea, 0)"
-                                         " ON CONFLICT (topic_id, partition, group_id) DO UPDATE SET"
-                                         " start_offset = EXCLUDED.start_offset, batches = EXCLUDED.batches",
-                                         {topic, part, id, std::to_string(*start_offset)});
-                                 else
-                                     r = pg.exec(
-                                         "DELETE FROM ketch_share_state WHERE topic_id = $1 AND partition = $2"
-                                         " AND group_id = $3::bytea",
-                                         {topic, part, id});
-                                 if (!r.ok()) return failure{r.error()};
-                                 return ok_v;
-                             });
+    auto replace = [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+        // The leader's writes are refused from here on (as a take).
+        if (auto taken = leases_.take(pg, {topic_id, partition}); !taken.ok()) return failure{taken.error()};
+        auto r = start_offset ? pg.exec(
+                                    "INSERT INTO ketch_share_state (topic_id, partition, group_id, start_offset,"
+                                    " batches, lease_epoch) VALUES ($1, $2, $3::bytea, $4, ''::bytea, 0)"
+                                    " ON CONFLICT (topic_id, partition, group_id) DO UPDATE SET"
+                                    " start_offset = EXCLUDED.start_offset, batches = EXCLUDED.batches",
+                                    {topic, part, id, std::to_string(*start_offset)})
+                              : pg.exec(
+                                    "DELETE FROM ketch_share_state WHERE topic_id = $1 AND partition = $2"
+                                    " AND group_id = $3::bytea",
+                                    {topic, part, id});
+        if (!r.ok()) return failure{r.error()};
+        return ok_v;
+    };
+    auto s = db_.transaction("set share-partition state", k_share_leases_changed, replace);
     forget(topic_id, partition);  // taken, not kept: the leader takes it again
     return s;
 }
 
 std::vector<std::pair<uuid, int32_t>> pg_share_store::moved_leases() {
-    std::map<key, int64_t> held;
-    std::string node, incarnation;
-    {
-        std::lock_guard l(lease_mu_);
-        held = held_;
-        node = std::to_string(node_id_);
-        incarnation = incarnation_;
-    }
+    const std::map<key, int64_t> held = leases_.held();
     if (held.empty()) return {};
+    const lease_holder who = leases_.holder();
     auto rows = db_.select("read share-partition leases",
                            "SELECT topic_id, partition, epoch FROM ketch_share_leases WHERE node_id = $1 AND "
                            "incarnation = $2",
-                           {node, incarnation});
+                           {who.node, who.incarnation});
     if (!rows.ok()) return {};  // read again at the next notice; a write finds out meanwhile
     std::map<key, int64_t> now;
     for (size_t i = 0; i < rows->rows.size(); ++i)

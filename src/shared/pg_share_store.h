@@ -5,7 +5,7 @@
 // (partition, group), the runs packed as bytes (pack_batches).
 //
 // Leases (ketch_share_leases, migration 14), as groups have them
-// (pg_offset_store.h): a partition's share-partitions, of every group, are
+// (pg_offset_store.h, pg_leases.h): a partition's share-partitions, of every group, are
 // served by the broker holding the partition's lease. take() bumps the epoch
 // and reads the partition's rows in one transaction; put() first checks, in
 // its own transaction and for every partition it writes, that the lease row
@@ -28,6 +28,7 @@
 
 #include "cluster/pg.h"
 #include "meta/share_store.h"
+#include "shared/pg_leases.h"
 #include "shared/pg_session.h"
 
 namespace ketch::shared {
@@ -48,7 +49,7 @@ public:
 
     // Who this broker is (membership's node id and incarnation). Call before
     // taking leases.
-    void set_holder(int32_t node_id, std::string incarnation);
+    void set_holder(int32_t node_id, std::string incarnation) { leases_.set_holder(node_id, std::move(incarnation)); }
 
     result<std::vector<meta::stored_share_partition>, meta::store_error> load() override {
         return std::vector<meta::stored_share_partition>{};
@@ -59,7 +60,7 @@ public:
     bool leased() const override { return true; }
     result<std::vector<meta::stored_share_partition>, meta::store_error> take(const uuid& topic_id,
                                                                               int32_t partition) override;
-    void forget(const uuid& topic_id, int32_t partition) override;
+    void forget(const uuid& topic_id, int32_t partition) override { leases_.forget({topic_id, partition}); }
 
     status<meta::store_error> replace_taken(const std::string& group, const uuid& topic_id, int32_t partition,
                                             std::optional<int64_t> start_offset) override;
@@ -68,15 +69,9 @@ public:
 
 private:
     using key = std::pair<uuid, int32_t>;
-    // put()'s fence for one partition: the lease row names this holder at
-    // the epoch taken.
-    status<cluster::pg_error> check_lease(cluster::pg_connection& pg, const key& k);
 
     pg_session db_;
-    mutable std::mutex lease_mu_;  // a leaf: never held across PostgreSQL
-    int32_t node_id_ = -1;
-    std::string incarnation_;
-    std::map<key, int64_t> held_;  // partition -> the epoch taken
+    pg_leases<key> leases_{k_share_leases};  // partition -> the epoch taken
 };
 
 }  // namespace ketch::shared

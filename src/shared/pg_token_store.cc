@@ -29,13 +29,15 @@ result<std::vector<meta::delegation_token>, meta::store_error> pg_token_store::l
                                 "encode(renewers, 'hex'), issue_ms, expiry_ms, max_ms FROM ketch_delegation_tokens "
                                 "ORDER BY token_id");
     if (!rows.ok()) return failure{rows.error()};
-    std::vector<meta::delegation_token> out;
-    out.reserve(rows->rows.size());
-    for (size_t i = 0; i < rows->rows.size(); ++i)
-        out.push_back({rows->at(i, 0), from_hex(rows->at(i, 1)), from_hex(rows->at(i, 2)),
-                       unpack(from_hex(rows->at(i, 3))), std::stoll(rows->at(i, 4)), std::stoll(rows->at(i, 5)),
-                       std::stoll(rows->at(i, 6))});
-    return out;
+    return rows_as(*rows, [](const cluster::pg_rows& r, size_t i) {
+        return meta::delegation_token{r.at(i, 0),
+                                      from_hex(r.at(i, 1)),
+                                      from_hex(r.at(i, 2)),
+                                      unpack(from_hex(r.at(i, 3))),
+                                      std::stoll(r.at(i, 4)),
+                                      std::stoll(r.at(i, 5)),
+                                      std::stoll(r.at(i, 6))};
+    });
 }
 
 status<meta::store_error> pg_token_store::upsert(const meta::delegation_token& t) {

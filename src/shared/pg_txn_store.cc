@@ -52,94 +52,33 @@ std::vector<std::pair<std::string, int32_t>> decode_txn_partitions(const std::st
     return out;
 }
 
-void pg_txn_store::set_holder(int32_t node_id, std::string incarnation) {
-    std::lock_guard l(lease_mu_);
-    node_id_ = node_id;
-    incarnation_ = std::move(incarnation);
-}
-
-int64_t pg_txn_store::lease_epoch(const std::string& id) const {
-    std::lock_guard l(lease_mu_);
-    auto it = held_.find(id);
-    return it == held_.end() ? 0 : it->second;
-}
-
-bool pg_txn_store::holds(const std::string& id) const {
-    std::lock_guard l(lease_mu_);
-    return held_.contains(id) && !lost_.contains(id);
-}
-
-bool pg_txn_store::forget(const std::string& id) {
-    std::lock_guard l(lease_mu_);
-    const bool had = held_.erase(id) > 0;
-    return lost_.erase(id) > 0 || had;
-}
-
 status<meta::store_error> pg_txn_store::release(const std::string& id) {
-    std::string node, incarnation;
-    {
-        std::lock_guard l(lease_mu_);
-        if (!held_.contains(id)) return ok_v;
-        node = std::to_string(node_id_);
-        incarnation = incarnation_;
-    }
-    auto s =
-        db_.transaction("release transactional id lease", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-            auto r = pg.exec(
-                "DELETE FROM ketch_txn_leases WHERE transactional_id = $1::bytea AND node_id = $2 AND "
-                "incarnation = $3",
-                {to_bytea_hex(id), node, incarnation});
-            if (!r.ok()) return failure{r.error()};
-            return ok_v;
-        });
+    if (!leases_.tracks(id)) return ok_v;
+    auto s = db_.transaction("release transactional id lease",
+                             [&](cluster::pg_connection& pg) { return leases_.release(pg, id); });
     if (!s.ok()) return failure{s.error()};
     (void)forget(id);
     return ok_v;
 }
 
-std::vector<std::string> pg_txn_store::leased_ids() const {
-    std::lock_guard l(lease_mu_);
-    std::vector<std::string> out;
-    for (auto& [id, _] : held_) out.push_back(id);
-    return out;
-}
-
 result<std::optional<meta::stored_txn>, meta::store_error> pg_txn_store::acquire(const std::string& id) {
-    std::string node, incarnation;
-    {
-        std::lock_guard l(lease_mu_);
-        node = std::to_string(node_id_);
-        incarnation = incarnation_;
-    }
     int64_t epoch = 0;
     std::optional<meta::stored_txn> state;
+    const auto began = std::chrono::steady_clock::now();
     auto s =
         db_.transaction("take transactional id lease", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-            // The row lock waits for the old holder's writes in flight (FOR SHARE).
-            auto r = pg.exec(
-                "INSERT INTO ketch_txn_leases (transactional_id, node_id, incarnation, epoch) VALUES ($1::bytea, $2, "
-                "$3, 1)"
-                " ON CONFLICT (transactional_id) DO UPDATE SET node_id = EXCLUDED.node_id,"
-                " incarnation = EXCLUDED.incarnation, epoch = ketch_txn_leases.epoch + 1, taken_at = now()"
-                // Not from a live holder: its heartbeat session (membership.cc's
-                // application_name) is gone, or it is this node (a restart).
-                " WHERE ketch_txn_leases.node_id = EXCLUDED.node_id OR NOT EXISTS (SELECT 1 FROM"
-                " pg_stat_activity a WHERE a.application_name = 'ketch-' || ketch_txn_leases.node_id || '-' ||"
-                " ketch_txn_leases.incarnation)"
-                " RETURNING epoch",
-                {to_bytea_hex(id), node, incarnation});
-            if (!r.ok()) return failure{r.error()};
-            if (r->rows.empty()) return failure{cluster::pg_error{"held by another live broker", "", false}};
-            epoch = std::stoll(r->at(0, 0));
+            // The row lock waits for the old holder's writes in flight (FOR
+            // SHARE); refused while another live broker holds the id.
+            auto taken = leases_.take(pg, id);
+            if (!taken.ok()) return failure{taken.error()};
+            epoch = *taken;
             auto row = pg.exec(k_txn_columns, {to_bytea_hex(id)});
             if (!row.ok()) return failure{row.error()};
             if (!row->rows.empty()) state = txn_of(id, *row);
             return ok_v;
         });
     if (!s.ok()) return failure{s.error()};
-    std::lock_guard l(lease_mu_);
-    held_[id] = epoch;
-    lost_.erase(id);
+    leases_.taken(id, epoch, began);
     return state;
 }
 
@@ -153,37 +92,9 @@ result<std::vector<std::string>, meta::store_error> pg_txn_store::unfinished_ids
     return out;
 }
 
-status<cluster::pg_error> pg_txn_store::check_lease(cluster::pg_connection& pg, const std::string& id) {
-    int64_t epoch = 0;
-    std::string node, incarnation;
-    {
-        std::lock_guard l(lease_mu_);
-        if (node_id_ < 0) return ok_v;
-        auto it = held_.find(id);
-        if (it == held_.end() || lost_.contains(id))
-            return failure{cluster::pg_error{"this broker does not hold the transactional id's lease", "", false}};
-        epoch = it->second;
-        node = std::to_string(node_id_);
-        incarnation = incarnation_;
-    }
-    auto r = pg.exec(
-        "SELECT 1 FROM ketch_txn_leases WHERE transactional_id = $1::bytea AND node_id = $2 AND incarnation = $3"
-        " AND epoch = $4 FOR SHARE",
-        {to_bytea_hex(id), node, incarnation, std::to_string(epoch)});
-    if (!r.ok()) return failure{r.error()};
-    if (!r->rows.empty()) return ok_v;
-    {
-        std::lock_guard l(lease_mu_);
-        auto it = held_.find(id);
-        if (it != held_.end() && it->second == epoch) lost_.insert(id);
-    }
-    spdlog::info("cluster: transactional id '{}': another broker took its lease (epoch {} here)", id, epoch);
-    return failure{cluster::pg_error{"the transactional id's lease moved to another broker", "", false}};
-}
-
 status<meta::store_error> pg_txn_store::put_txn(const meta::stored_txn& t) {
     return db_.transaction("put transaction", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-        if (auto f = check_lease(pg, t.transactional_id); !f.ok()) return f;
+        if (auto f = leases_.check(pg, t.transactional_id); !f.ok()) return f;
         auto r = pg.exec(
             "INSERT INTO ketch_txns (transactional_id, producer_id, previous_producer_id, producer_epoch,"
             " last_producer_epoch, timeout_ms, state, partitions, txn_start_ms, last_update_ms, next_producer_id,"
@@ -206,7 +117,7 @@ status<meta::store_error> pg_txn_store::put_txn(const meta::stored_txn& t) {
 
 status<meta::store_error> pg_txn_store::delete_txn(const std::string& id) {
     return db_.transaction("delete transaction", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-        if (auto f = check_lease(pg, id); !f.ok()) return f;
+        if (auto f = leases_.check(pg, id); !f.ok()) return f;
         auto r = pg.exec("DELETE FROM ketch_txns WHERE transactional_id = $1::bytea", {to_bytea_hex(id)});
         if (!r.ok()) return failure{r.error()};
         return ok_v;
@@ -220,20 +131,15 @@ status<meta::store_error> pg_txn_store::delete_txn(const std::string& id) {
 // rows at its take or waits for this transaction and reads them then.
 status<cluster::pg_error> pg_txn_store::check_group_leases(cluster::pg_connection& pg,
                                                            std::span<const meta::pending_txn_offset> offsets) {
-    std::string node, incarnation;
-    {
-        std::lock_guard l(lease_mu_);
-        if (node_id_ < 0) return ok_v;  // not fenced (a store used without membership)
-        node = std::to_string(node_id_);
-        incarnation = incarnation_;
-    }
+    const lease_holder who = leases_.holder();
+    if (!who.named) return ok_v;  // not fenced (a store used without membership)
     std::set<std::string> groups;
     for (const auto& p : offsets) groups.insert(p.offset.group);
     for (const auto& g : groups) {
         auto r = pg.exec(
             "SELECT 1 FROM ketch_group_leases WHERE group_id = $1::bytea AND node_id = $2 AND incarnation = $3"
             " FOR SHARE",
-            {to_bytea_hex(g), node, incarnation});
+            {to_bytea_hex(g), who.node, who.incarnation});
         if (!r.ok()) return failure{r.error()};
         if (r->rows.empty()) {
             spdlog::info("cluster: group '{}': another broker took its lease; pending offsets refused", g);

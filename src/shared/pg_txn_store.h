@@ -4,7 +4,7 @@
 // (ketch_txn_offsets) in PostgreSQL (migration 7), so that a transactional
 // id whose coordinator dies is taken over by another broker.
 //
-// Leases, as groups have them (pg_offset_store.h): the broker coordinating
+// Leases, as groups have them (pg_offset_store.h, pg_leases.h): the broker coordinating
 // an id holds its row in ketch_txn_leases (node id, incarnation, epoch);
 // acquire() takes it (epoch + 1) and reads the id's state in one
 // transaction; put_txn / delete_txn first check, in their own transaction,
@@ -28,6 +28,7 @@
 
 #include "cluster/pg.h"
 #include "meta/txn_store.h"
+#include "shared/pg_leases.h"
 #include "shared/pg_session.h"
 
 namespace ketch::shared {
@@ -37,19 +38,19 @@ public:
     explicit pg_txn_store(std::string url) : db_(std::move(url), "transactions") {}
 
     // Who this broker is (membership's node id and incarnation).
-    void set_holder(int32_t node_id, std::string incarnation);
+    void set_holder(int32_t node_id, std::string incarnation) { leases_.set_holder(node_id, std::move(incarnation)); }
     // Takes the id's lease and reads its state (nullopt: none stored). Refused
     // while another broker holds it and that broker's PostgreSQL session is
     // open (it serves the id; this broker's view of the live set is behind).
     result<std::optional<meta::stored_txn>, meta::store_error> acquire(const std::string& id);
-    bool holds(const std::string& id) const;
+    bool holds(const std::string& id) const { return leases_.holds(id); }
     // The epoch of the id's lease as taken here (0: not held).
-    int64_t lease_epoch(const std::string& id) const;
-    bool forget(const std::string& id);  // true if it was held or lost
+    int64_t lease_epoch(const std::string& id) const { return leases_.epoch(id); }
+    bool forget(const std::string& id) { return leases_.forget(id); }  // true if it was held or lost
     // Gives the lease back (the id's owner is another broker now): its row is
     // deleted if this broker still holds it, so the owner can take it.
     status<meta::store_error> release(const std::string& id);
-    std::vector<std::string> leased_ids() const;
+    std::vector<std::string> leased_ids() const { return leases_.keys(); }
     // Ids with a transaction not finished (Ongoing or a Prepare state).
     result<std::vector<std::string>, meta::store_error> unfinished_ids();
 
@@ -75,17 +76,12 @@ public:
     status<meta::store_error> delete_pending_offsets(int64_t producer_id) override;
 
 private:
-    status<cluster::pg_error> check_lease(cluster::pg_connection& pg, const std::string& id);
     status<cluster::pg_error> check_group_leases(cluster::pg_connection& pg,
                                                  std::span<const meta::pending_txn_offset> offsets);
 
     pg_session db_;
 
-    mutable std::mutex lease_mu_;  // a leaf: never held across PostgreSQL
-    int32_t node_id_ = -1;         // -1: writes not fenced
-    std::string incarnation_;
-    std::map<std::string, int64_t> held_;  // id -> the epoch taken
-    std::set<std::string> lost_;
+    pg_leases<std::string> leases_{k_txn_leases};
 };
 
 // "topic:partition\n" lines (topic names hold neither ':' nor '\n').

@@ -101,7 +101,7 @@ bool transaction_coordinator::stopped() {
     return !active_;
 }
 
-error_code transaction_coordinator::persist(const std::string& id, const txn_metadata& next) {
+error_code transaction_coordinator::persist(const std::string& id, const txn_metadata& next, bool epoch_fence) {
     auto st = store_.put_txn(to_stored_txn(next));
     std::lock_guard l(mu_);
     auto it = txns_.find(id);
@@ -110,7 +110,12 @@ error_code transaction_coordinator::persist(const std::string& id, const txn_met
     // A failed append to __transaction_state is answered COORDINATOR_NOT_AVAILABLE
     // (TransactionStateManager.appendTransactionToLog maps storage errors to
     // retriable coordinator errors).
-    if (!st.ok()) return error_code::coordinator_not_available;
+    if (!st.ok()) {
+        // The fencing epoch stays in memory, unreturned: the next fence reuses
+        // it rather than bumping again (TransactionCoordinator's hasFailedEpochFence).
+        if (epoch_fence) it->second.failed_epoch_fence = true;
+        return error_code::coordinator_not_available;
+    }
     it->second.m = next;
     return error_code::none;
 }

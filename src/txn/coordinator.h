@@ -186,7 +186,9 @@ private:
     // allocation fails.
     entry* find_or_create_locked(std::unique_lock<std::mutex>& l, const std::string& id, int32_t timeout_ms);
     // Writes `next` durably (pending set by the caller, mu_ not held) and adopts it.
-    error_code persist(const std::string& id, const txn_metadata& next);
+    // `epoch_fence`: `next` ends a transaction at a fencing epoch; a failed
+    // write marks the entry failed_epoch_fence.
+    error_code persist(const std::string& id, const txn_metadata& next, bool epoch_fence = false);
     // Kafka's endTransaction (TV1). Returns the error to answer.
     error_code end_internal(const std::string& id, int64_t producer_id, int16_t producer_epoch, bool commit,
                             bool from_client);

@@ -72,16 +72,7 @@ error_code transaction_coordinator::end_internal(const std::string& id, int64_t 
         prepared = m.prepare_end(commit, now_ms_());
         e.pending = prepared.state;
     }
-    auto err = persist(id, prepared);
-    if (err != error_code::none) {
-        if (epoch_fence) {
-            // The fencing epoch stays in memory, unreturned; the next fence reuses it.
-            std::lock_guard l(mu_);
-            auto it = txns_.find(id);
-            if (it != txns_.end()) it->second.failed_epoch_fence = true;
-        }
-        return err;
-    }
+    if (auto err = persist(id, prepared, epoch_fence); err != error_code::none) return err;
     return after_prepare(id, producer_id, producer_epoch, prepared, false).error;
 }
 

@@ -114,16 +114,7 @@ end_txn_result transaction_coordinator::end_internal_v2(const std::string& id, i
         if (!p.ok()) return {p.error()};
         prepared = *p;
     }
-    auto err = persist(id, prepared);
-    if (err != error_code::none) {
-        if (fencing) {
-            // TransactionCoordinator: hasFailedEpochFence, the next fence does not bump again.
-            std::lock_guard l(mu_);
-            auto it = txns_.find(id);
-            if (it != txns_.end()) it->second.failed_epoch_fence = true;
-        }
-        return {err};
-    }
+    if (auto err = persist(id, prepared, fencing); err != error_code::none) return {err};
     return after_prepare(id, producer_id, producer_epoch, prepared, true);
 }
 

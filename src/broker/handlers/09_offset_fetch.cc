@@ -15,8 +15,8 @@
 // each topic (named: TOPIC_AUTHORIZATION_FAILED after the others; all
 // offsets: left out).
 #include "broker/blocking.h"
+#include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
-#include "broker/handlers/topic_error_rows.h"
 #include "group/coordinator.h"
 #include "meta/topic_registry.h"
 

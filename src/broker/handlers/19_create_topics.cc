@@ -18,8 +18,8 @@
 #include <set>
 #include <variant>
 
+#include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
-#include "broker/handlers/topic_error_rows.h"
 #include "broker/quota_accounting.h"
 #include "broker/topics.h"
 #include "meta/describe_configs.h"

@@ -5,8 +5,8 @@
 // Behaviour: KafkaApis.handleDeleteRecordsRequest, Partition.deleteRecordsOnLeader,
 // UnifiedLog.maybeIncrementLogStartOffset.
 #include "broker/blocking.h"
+#include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
-#include "broker/handlers/topic_error_rows.h"
 #include "broker/partition_requests.h"
 #include "meta/topic_name.h"
 

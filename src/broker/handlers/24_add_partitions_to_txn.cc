@@ -41,14 +41,7 @@ struct one_txn {
 
 // Results grouped by topic, in request order.
 void put(std::vector<topic_result>& out, const std::string& topic, int32_t partition, error_code e) {
-    topic_result* t = nullptr;
-    for (auto& r : out)
-        if (r.name == topic) t = &r;
-    if (!t) {
-        t = &out.emplace_back();
-        t->name = topic;
-    }
-    auto& p = t->results_by_partition.emplace_back();
+    auto& p = topic_row(out, topic).results_by_partition.emplace_back();
     p.partition_index = partition;
     p.partition_error_code = code(e);
 }

@@ -32,14 +32,7 @@ namespace {
 using response_topic = txn_offset_commit_response::txn_offset_commit_response_topic;
 
 void add(std::vector<response_topic>& out, const std::string& topic, int32_t partition, error_code e) {
-    response_topic* t = nullptr;
-    for (auto& r : out)
-        if (r.name == topic) t = &r;
-    if (!t) {
-        t = &out.emplace_back();
-        t->name = topic;
-    }
-    auto& p = t->partitions.emplace_back();
+    auto& p = topic_row(out, topic).partitions.emplace_back();
     p.partition_index = partition;
     p.error_code = code(e);
 }

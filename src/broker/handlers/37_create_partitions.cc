@@ -10,8 +10,8 @@
 #include <map>
 #include <set>
 
+#include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
-#include "broker/handlers/topic_error_rows.h"
 #include "broker/quota_accounting.h"
 #include "broker/topics.h"
 #include "meta/topic_registry.h"

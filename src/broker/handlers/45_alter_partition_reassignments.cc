@@ -7,8 +7,8 @@
 // once; cancelling finds nothing in progress.
 #include <set>
 
+#include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
-#include "broker/handlers/topic_error_rows.h"
 #include "meta/topic_registry.h"
 
 namespace ketch::broker {

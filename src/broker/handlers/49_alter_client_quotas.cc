@@ -11,20 +11,33 @@ namespace ketch::broker {
 
 using namespace kafka;
 
+namespace {
+
+// Every entry, as sent, with the error and its message
+// (AlterClientQuotasRequest.getErrorResponse).
+alter_client_quotas_response every_entry(const alter_client_quotas_request& req, int16_t code,
+                                         const std::string& message) {
+    alter_client_quotas_response resp;
+    for (auto& entry : req.entries) {
+        auto& row = resp.entries.emplace_back();
+        row.error_code = code;
+        row.error_message = message;
+        for (auto& part : entry.entity) row.entity.push_back({part.entity_type, part.entity_name, {}});
+    }
+    return resp;
+}
+
+alter_client_quotas_response every_entry(const alter_client_quotas_request& req, error_code e) {
+    return every_entry(req, code(e), std::string(error_message(e)));
+}
+
+}  // namespace
+
 awaitable<alter_client_quotas_response> handle_alter_client_quotas(request_context& ctx,
                                                                    alter_client_quotas_request& req) {
-    alter_client_quotas_response resp;
-    if (!ctx.authorize_cluster(security::acl_operation::alter_configs)) {
-        // ALTER_CONFIGS on the cluster; refused: every entry, as sent, gets the
-        // error (AlterClientQuotasRequest.getErrorResponse).
-        for (auto& e : req.entries) {
-            auto& out = resp.entries.emplace_back();
-            out.error_code = code(error_code::cluster_authorization_failed);
-            out.error_message = std::string(error_message(error_code::cluster_authorization_failed));
-            for (auto& ent : e.entity) out.entity.push_back({ent.entity_type, ent.entity_name, {}});
-        }
-        co_return resp;
-    }
+    // ALTER_CONFIGS on the cluster; refused: every entry gets the error.
+    if (!ctx.authorize_cluster(security::acl_operation::alter_configs))
+        co_return every_entry(req, error_code::cluster_authorization_failed);
     std::vector<security::quota_alteration> entries;
     for (auto& e : req.entries) {
         auto& a = entries.emplace_back();
@@ -36,16 +49,10 @@ awaitable<alter_client_quotas_response> handle_alter_client_quotas(request_conte
                  : result<std::vector<security::quota_alter_result>, meta::store_error>(
                        failure{meta::store_error{"no quota store"}});
     if (!r.ok()) {
-        // AlterClientQuotasRequest.getErrorResponse: every entry, as sent, gets the error.
         spdlog::error("AlterClientQuotas: {}", r.error().message);
-        for (auto& e : req.entries) {
-            auto& out = resp.entries.emplace_back();
-            out.error_code = code(error_code::unknown_server_error);
-            out.error_message = std::string(error_message(error_code::unknown_server_error));
-            for (auto& ent : e.entity) out.entity.push_back({ent.entity_type, ent.entity_name, {}});
-        }
-        co_return resp;
+        co_return every_entry(req, error_code::unknown_server_error);
     }
+    alter_client_quotas_response resp;
     for (auto& res : *r) {
         auto& out = resp.entries.emplace_back();
         out.error_code = code(res.code);
@@ -59,13 +66,7 @@ awaitable<alter_client_quotas_response> handle_alter_client_quotas(request_conte
 // error and the code's message.
 std::optional<alter_client_quotas_response> alter_client_quotas_error(const alter_client_quotas_request& req, int16_t,
                                                                       const error_answer& e) {
-    alter_client_quotas_response resp;
-    for (auto& entry : req.entries) {
-        auto& re = error_row(resp.entries, e);
-        re.error_message = e.code_message;
-        for (auto& part : entry.entity) re.entity.push_back({part.entity_type, part.entity_name});
-    }
-    return resp;
+    return every_entry(req, e.code, e.code_message);
 }
 
 }  // namespace ketch::broker

@@ -7,8 +7,8 @@
 #include <algorithm>
 
 #include "broker/blocking.h"
+#include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
-#include "broker/handlers/topic_error_rows.h"
 #include "broker/partition_requests.h"
 
 namespace ketch::broker {

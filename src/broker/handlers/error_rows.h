@@ -1,8 +1,9 @@
 // Pieces the error builders share (the `<api>_error` at the end of each
-// handler file): a row carrying the error, and the response that repeats it
-// for every partition of the request's topics.
+// handler file): a row carrying the error, and the responses that repeat it
+// for every partition, topic, group or config resource of the request.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,18 +19,58 @@ auto& error_row(Rows& rows, const error_answer& e) {
     return row;
 }
 
-// Every partition of the request's topics, by name (and topic id where the
-// API has one), with the error: ListOffsets, OffsetCommit, TxnOffsetCommit.
+// For each of `topics`, a row in `rows` named for it (with its topic id where
+// the API has one) holding a row with the error for each of its partitions
+// (given as partition rows or as indexes); fill(row) sets what else the API's
+// partition row says (DeleteRecords, DescribeProducers, OffsetFetch v0-1,
+// AlterPartitionReassignments).
+template <class Rows, class Topics, class Fill>
+void partition_error_rows(Rows& rows, const Topics& topics, const error_answer& e, Fill&& fill) {
+    for (auto& t : topics) {
+        auto& rt = rows.emplace_back();
+        rt.name = t.name;
+        if constexpr (requires { rt.topic_id = t.topic_id; }) rt.topic_id = t.topic_id;
+        auto add = [&](int32_t partition) {
+            auto& rp = error_row(rt.partitions, e);
+            rp.partition_index = partition;
+            fill(rp);
+        };
+        if constexpr (requires { t.partition_indexes; })
+            for (int32_t p : t.partition_indexes) add(p);
+        else
+            for (auto& p : t.partitions) add(p.partition_index);
+    }
+}
+
+// The row of `topic` in `rows`, appended (named) the first time: rows grouped
+// by topic, in request order (AddPartitionsToTxn, TxnOffsetCommit).
+template <class Rows>
+auto& topic_row(Rows& rows, const std::string& topic) {
+    for (auto& r : rows)
+        if (r.name == topic) return r;
+    auto& r = rows.emplace_back();
+    r.name = topic;
+    return r;
+}
+
+// Every partition of the request's topics with the error and nothing else:
+// ListOffsets, OffsetCommit, TxnOffsetCommit.
 template <class Resp, class Req>
 Resp per_partition_error(const Req& req, const error_answer& e) {
     Resp resp;
-    for (auto& t : req.topics) {
-        auto& rt = resp.topics.emplace_back();
-        rt.name = t.name;
-        if constexpr (requires { rt.topic_id = t.topic_id; }) rt.topic_id = t.topic_id;
-        for (auto& p : t.partitions) error_row(rt.partitions, e).partition_index = p.partition_index;
-    }
+    partition_error_rows(resp.topics, req.topics, e, [](auto&) {});
     return resp;
+}
+
+// Every topic of the request by name with the error and its message:
+// CreateTopics, CreatePartitions.
+template <class Rows, class Topics>
+void topic_error_rows(Rows& rows, const Topics& topics, const error_answer& e) {
+    for (auto& t : topics) {
+        auto& row = error_row(rows, e);
+        row.name = t.name;
+        set_message(row.error_message, e.message);
+    }
 }
 
 // Every group of the request with the error and its message: the share and
