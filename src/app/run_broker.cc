@@ -237,6 +237,14 @@ decltype(console::context::purge_transactions) purge_of(txn_service& txns) {
     };
 }
 
+// Parked JoinGroup/SyncGroup requests are answered NOT_COORDINATOR while
+// the listener still runs; later group requests COORDINATOR_NOT_AVAILABLE.
+void stop_coordinators(group_service& groups, share_service& shares, txn_service& txns) {
+    groups.coordinator->shutdown();
+    shares.timer->stop();
+    txns.shutdown();
+}
+
 }  // namespace
 
 int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::steady_clock::time_point started) {
@@ -306,11 +314,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     announce(opt, ms_since(started), endpoints, ctx.config, server.reactor_count(), kafka.self_signed_cert);
 
     spdlog::info("signal {}: shutting down", wait_for_signal());
-    // Parked JoinGroup/SyncGroup requests are answered NOT_COORDINATOR while
-    // the listener still runs; later group requests COORDINATOR_NOT_AVAILABLE.
-    groups.coordinator->shutdown();
-    shares.timer->stop();
-    txns.shutdown();
+    stop_coordinators(groups, shares, txns);
     stop_each(metrics, schema_registry, console);
     server.stop();
     partitions.waiters().clear();  // parked fetches hold timers of the (stopped) reactors
