@@ -7,7 +7,7 @@ moto's S3 server on loopback, as tests/cluster/engines.py starts them; default -
     partitions (BENCH_PARTITIONS), bootstrapped at every broker; consume MiB/s: one consumer reading it all back;
     then the same MiB, idempotent with acks=all, to a topic of its own with as many partitions, from one franz-go
     client (bench/driver produce, as bench/produce_rows.sh runs it) and from Kafka's ProducerPerformance
-    (conformance/reference/kafka.sh tools, its default settings otherwise): each client's ratio to single-node is
+    (conformance/reference/kafka.sh tools, its defaults otherwise, or BENCH_JAVA_PROPS): each client's ratio to single-node is
     taken against the same client (BENCH_CLIENTS=librdkafka picks the first row only);
   - produce-to-consume latency p50/p99 at a fixed rate (BENCH_LAT_RATE_MIB for BENCH_LAT_SECONDS);
   - fail-over: three brokers with default flags, the leader of a partition SIGKILLed and restarted
@@ -111,6 +111,9 @@ def produce(bootstrap, mib):
 
 CLIENTS = os.environ.get("BENCH_CLIENTS", "librdkafka,franz-go,java").split(",")
 KAFKA_SH = ROOT / "conformance" / "reference" / "kafka.sh"
+# More producer properties for ProducerPerformance (e.g. "batch.size=1048576 linger.ms=20", the librdkafka row's):
+# unset, Kafka's defaults (batch.size 16 KiB: at most 5 x 16 KiB per partition in flight per flush interval).
+JAVA_PROPS = os.environ.get("BENCH_JAVA_PROPS", "").split()
 _driver = []
 
 
@@ -139,7 +142,7 @@ def produce_java(bootstrap, mib):
     res = subprocess.run([str(KAFKA_SH), "tools", "org.apache.kafka.tools.ProducerPerformance", "--bootstrap-server",
                           bootstrap, "--topic", "bench-java", "--num-records", str(mib * 1024), "--record-size",
                           str(RECORD), "--throughput", "-1", "--command-property", "acks=all",
-                          "enable.idempotence=true"], check=True, capture_output=True, text=True)
+                          "enable.idempotence=true", *JAVA_PROPS], check=True, capture_output=True, text=True)
     sent = re.findall(r"^(\d+) records sent, ([\d.]+) records/sec", res.stdout, re.M)  # the last: the summary
     assert sent and int(sent[-1][0]) == mib * 1024, res.stdout[-500:]
     return float(sent[-1][1]) * RECORD / (1 << 20)
@@ -499,6 +502,7 @@ def main():
                                 fail_over["rounds"]))
     out = ROOT / "bench" / "results" / ("cluster-%s.json" % time.strftime("%Y-%m-%dT%H%M%SZ", time.gmtime()))
     out.write_text(json.dumps({"mib": MIB, "partitions": PARTITIONS, "lat_rate_mib": LAT_RATE_MIB,
+                               "java_props": JAVA_PROPS, "clients": CLIENTS,
                                "lat_seconds": LAT_SECONDS,
                                "rows": rows, "failover": fail_over, "cold_read": cold, "merging": merging,
                                "statistics": statistics.__name__}, indent=2))
