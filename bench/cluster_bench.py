@@ -7,8 +7,8 @@ moto's S3 server on loopback, as tests/cluster/engines.py starts them; default -
     partitions (BENCH_PARTITIONS), bootstrapped at every broker; consume MiB/s: one consumer reading it all back;
     then the same MiB, idempotent with acks=all, to a topic of its own with as many partitions, from one franz-go
     client (bench/driver produce, as bench/produce_rows.sh runs it) and from Kafka's ProducerPerformance
-    (conformance/reference/kafka.sh tools, its defaults otherwise, or BENCH_JAVA_PROPS): each client's ratio to single-node is
-    taken against the same client (BENCH_CLIENTS=librdkafka picks the first row only);
+    (conformance/reference/kafka.sh tools; its defaults otherwise, or BENCH_JAVA_PROPS): each client's ratio to
+    single-node is taken against the same client (BENCH_CLIENTS=librdkafka: the first row only);
   - produce-to-consume latency p50/p99 at a fixed rate (BENCH_LAT_RATE_MIB for BENCH_LAT_SECONDS);
   - fail-over: three brokers with default flags, the leader of a partition SIGKILLed and restarted
     BENCH_FAILOVER_ROUNDS times: seconds from the kill to the first acknowledgement of a record a
