@@ -5,6 +5,10 @@ For single-node ketch, and cluster mode with 1 and with 3 brokers (PostgreSQL vi
 moto's S3 server on loopback, as tests/cluster/engines.py starts them; default --cluster-flush-ms):
   - produce MiB/s: confluent-kafka, idempotent, acks=all, BENCH_MIB MiB of 1 KiB records to 6
     partitions (BENCH_PARTITIONS), bootstrapped at every broker; consume MiB/s: one consumer reading it all back;
+    then the same MiB, idempotent with acks=all, to a topic of its own with as many partitions, from one franz-go
+    client (bench/driver produce, as bench/produce_rows.sh runs it) and from Kafka's ProducerPerformance
+    (conformance/reference/kafka.sh tools; its defaults otherwise, or BENCH_JAVA_PROPS): each client's ratio to
+    single-node is taken against the same client (BENCH_CLIENTS=librdkafka: the first row only);
   - produce-to-consume latency p50/p99 at a fixed rate (BENCH_LAT_RATE_MIB for BENCH_LAT_SECONDS);
   - fail-over: three brokers with default flags, the leader of a partition SIGKILLed and restarted
     BENCH_FAILOVER_ROUNDS times: seconds from the kill to the first acknowledgement of a record a
@@ -25,7 +29,9 @@ The cost model built on these numbers is in docs/cluster.md ("what it costs").
 
 import json
 import os
+import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -69,9 +75,9 @@ def start_brokers(work, n, pg=None, s3=None, extra=()):
     return out
 
 
-def create_topic(bootstrap):
+def create_topic(bootstrap, topic="bench"):
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    admin.create_topics([NewTopic("bench", PARTITIONS, 1)])["bench"].result(timeout=30)
+    admin.create_topics([NewTopic(topic, PARTITIONS, 1)])[topic].result(timeout=30)
     time.sleep(1)  # every broker's Metadata lists it (topics reload on a NOTIFY); not a measurement
 
 
@@ -101,6 +107,45 @@ def produce(bootstrap, mib):
         p.poll(0)
     assert p.flush(120) == 0
     return mib / (time.monotonic() - start), n
+
+
+CLIENTS = os.environ.get("BENCH_CLIENTS", "librdkafka,franz-go,java").split(",")
+KAFKA_SH = ROOT / "conformance" / "reference" / "kafka.sh"
+# More producer properties for ProducerPerformance (e.g. "batch.size=1048576 linger.ms=20", the librdkafka row's):
+# unset, Kafka's defaults (batch.size 16 KiB: at most 5 x 16 KiB per partition in flight per flush interval).
+JAVA_PROPS = os.environ.get("BENCH_JAVA_PROPS", "").split()
+_driver = []
+
+
+def driver():
+    """bench/driver (franz-go), built once per run into a temporary directory."""
+    if not _driver:
+        out = Path(tempfile.mkdtemp(prefix="ketch-cbench-drv-")) / "bench-driver"
+        subprocess.run(["go", "build", "-o", str(out), "."], cwd=ROOT / "bench" / "driver", check=True)
+        _driver.append(str(out))
+    return _driver[0]
+
+
+def produce_franz(bootstrap, mib):
+    """One franz-go client (its defaults: idempotent, no linger), acks=all, until mib MiB are sent: MiB/s acked."""
+    create_topic(bootstrap, "bench-franz")
+    res = subprocess.run([driver(), "produce", bootstrap, "bench-franz", "--clients", "1", "--acks", "all",
+                          "--record-size", str(RECORD), "--bytes", str(mib << 20), "--seconds", "600"],
+                         check=True, capture_output=True, text=True)
+    return json.loads(res.stdout.strip().splitlines()[-1])["mib_s"]
+
+
+def produce_java(bootstrap, mib):
+    """Kafka's ProducerPerformance (kafka-clients 4.3.1, its defaults otherwise), idempotent, acks=all, mib MiB:
+    MiB/s from its summary line (its clock starts after the JVM and the producer are up, as the others')."""
+    create_topic(bootstrap, "bench-java")
+    res = subprocess.run([str(KAFKA_SH), "tools", "org.apache.kafka.tools.ProducerPerformance", "--bootstrap-server",
+                          bootstrap, "--topic", "bench-java", "--num-records", str(mib * 1024), "--record-size",
+                          str(RECORD), "--throughput", "-1", "--command-property", "acks=all",
+                          "enable.idempotence=true", *JAVA_PROPS], check=True, capture_output=True, text=True)
+    sent = re.findall(r"^(\d+) records sent, ([\d.]+) records/sec", res.stdout, re.M)  # the last: the summary
+    assert sent and int(sent[-1][0]) == mib * 1024, res.stdout[-500:]
+    return float(sent[-1][1]) * RECORD / (1 << 20)
 
 
 def consume(bootstrap, n, partitions=PARTITIONS):
@@ -228,6 +273,7 @@ def run_setup(name, brokers_n, cluster):
     if cluster:
         pg, s3 = engines.Postgres(), engines.MotoS3()
         os.environ.update(engines.CREDENTIALS)
+    load_at_start = os.getloadavg()[0]
     brokers = start_brokers(work, brokers_n, pg, s3)
     try:
         bootstrap = ",".join(b.bootstrap for b in brokers)
@@ -242,8 +288,14 @@ def run_setup(name, brokers_n, cluster):
         lat_before = store_counts(s3, pg)
         lat = latency(bootstrap)
         lat_after = store_counts(s3, pg)
+        clients_mib_s = {"librdkafka": produce_mib_s}
+        if "franz-go" in CLIENTS:
+            clients_mib_s["franz-go"] = produce_franz(bootstrap, MIB)
+        if "java" in CLIENTS:
+            clients_mib_s["java"] = produce_java(bootstrap, MIB)
         row = {"setup": name, "brokers": brokers_n, "produce_mib_s": produce_mib_s, "consume_mib_s": consume_mib_s,
-               "latency": lat, "leaders": leaders}
+               "latency": lat, "leaders": leaders, "produce_by_client_mib_s": clients_mib_s,
+               "loadavg_1m": [load_at_start, os.getloadavg()[0]]}
         if cluster:
             row["puts_per_mib"] = (after_produce[0] - before[0]) / MIB
             row["object_bytes_per_mib"] = (after_produce[2] - before[2]) / MIB
@@ -402,6 +454,17 @@ def failover():
         s3.proc.kill()
 
 
+def print_clients(rows):
+    """Produce MiB/s per client and setup, and the ratio to single-node with the same client."""
+    single = next((r["produce_by_client_mib_s"] for r in rows if r["setup"] == "single-node"), {})
+    print("produce by client (% of single-node with the same client), load average 1 min at start/end")
+    for r in rows:
+        cells = ["%s %.1f%s" % (c, v, " (%.0f%%)" % (100 * v / single[c]) if single.get(c) else "")
+                 for c, v in r["produce_by_client_mib_s"].items()]
+        print("  %-12s %d broker(s): %s; load %.1f/%.1f" % (r["setup"], r["brokers"], ", ".join(cells),
+                                                           *r["loadavg_1m"]))
+
+
 SETUPS = {"single": ("single-node", 1, False), "c1": ("cluster", 1, True), "c3": ("cluster", 3, True)}
 
 
@@ -432,12 +495,14 @@ def main():
             "%.2f" % r["puts_per_s_per_broker_at_rate"] if "puts_per_mib" in r else "-",
             "%.0f" % r["object_bytes_per_mib"] if "puts_per_mib" in r else "-",
             "/".join(str(v) for v in r["leaders"].values())))
+    print_clients(rows)
     if fail_over:
         print("fail-over (3 brokers, kill to the first acknowledged produce): p50 %s s, p99 %s s, max %s s, "
               "%d/%d rounds" % (fail_over["p50_s"], fail_over["p99_s"], fail_over["max_s"], fail_over["recovered"],
                                 fail_over["rounds"]))
     out = ROOT / "bench" / "results" / ("cluster-%s.json" % time.strftime("%Y-%m-%dT%H%M%SZ", time.gmtime()))
     out.write_text(json.dumps({"mib": MIB, "partitions": PARTITIONS, "lat_rate_mib": LAT_RATE_MIB,
+                               "java_props": JAVA_PROPS, "clients": CLIENTS,
                                "lat_seconds": LAT_SECONDS,
                                "rows": rows, "failover": fail_over, "cold_read": cold, "merging": merging,
                                "statistics": statistics.__name__}, indent=2))

@@ -22,7 +22,8 @@ func auth() []kgo.Opt {
 	return []kgo.Opt{kgo.SASL(plain.Auth{User: user, Pass: pass}.AsMechanism())}
 }
 
-// seeds: the seed broker and the login (auth), the options every client starts with.
+// seeds: the seed brokers (BOOTSTRAP may list several, comma-separated, as Kafka's clients take it) and the
+// login (auth), the options every client starts with.
 func seeds(bootstrap string) []kgo.Opt {
-	return append([]kgo.Opt{kgo.SeedBrokers(bootstrap)}, auth()...)
+	return append([]kgo.Opt{kgo.SeedBrokers(strings.Split(bootstrap, ",")...)}, auth()...)
 }
