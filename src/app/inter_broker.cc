@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "security/authorizer.h"
+
 namespace ketch::app {
 
 namespace {
@@ -86,6 +88,13 @@ inter_broker_config inter_broker_config_of(const options& opt, const std::vector
                                  ": give the brokers' login with --inter-broker-sasl-username (or "
                                  "$KETCH_INTER_BROKER_SASL_USERNAME) and --inter-broker-sasl-password-file (or "
                                  "$KETCH_INTER_BROKER_SASL_PASSWORD)");
+    // Under tenancy any principal but a super user belongs to a tenant
+    // (tenant/directory.cc resolve), and a call scoped to one tenant cannot
+    // name another's topics: every forwarded transaction would fail.
+    if (opt.tenancy && !security::parse_super_users(opt.super_users).contains("User:" + c.sasl_username))
+        throw std::runtime_error("--inter-broker-sasl-username " + c.sasl_username +
+                                 ": with --tenancy the brokers' user must be one of --super-users (any other user "
+                                 "belongs to a tenant, and its inter-broker calls would be scoped to it)");
     return out;
 }
 

@@ -99,5 +99,23 @@ TEST(inter_broker, settings_that_cannot_work_are_refused_naming_the_flag) {
     EXPECT_EQ(refusal(parse({"--inter-broker-listener", "MTLS"}), endpoints()), "");
 }
 
+// Under --tenancy a user that is not a super user is scoped to its tenant
+// (tenant/directory.cc), so the brokers' calls naming other tenants' topics
+// would fail: refused at start, and accepted once the user is a super user.
+TEST(inter_broker, under_tenancy_the_brokers_user_must_be_a_super_user) {
+    ::setenv("KETCH_INTER_BROKER_SASL_PASSWORD", "secret", 1);
+    const std::vector<std::string> login = {"--inter-broker-listener",       "SECURE",
+                                            "--inter-broker-sasl-mechanism", "PLAIN",
+                                            "--inter-broker-sasl-username",  "broker"};
+    auto with = [&](std::vector<std::string> more) {
+        more.insert(more.begin(), login.begin(), login.end());
+        return refusal(parse(more), endpoints());
+    };
+    EXPECT_NE(with({"--tenancy", "--super-users", "User:root"}).find("--super-users"), std::string::npos);
+    EXPECT_EQ(with({"--tenancy", "--super-users", "User:root;User:broker"}), "");
+    EXPECT_EQ(with({"--super-users", "User:root"}), "");  // no tenancy: any user (ACLs decide)
+    ::unsetenv("KETCH_INTER_BROKER_SASL_PASSWORD");
+}
+
 }  // namespace
 }  // namespace ketch::app
