@@ -15,12 +15,16 @@ Behaviour reference, Apache Kafka 4.3.1:
 """
 
 import signal
-import struct
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from conftest import eventually
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "behavior"))
+import kafka_wire  # noqa: E402
 
 OFFSETS = "__consumer_offsets"
 
@@ -37,37 +41,14 @@ def partition_for(group):
     return 0 if h == -(1 << 31) else abs(h) % 50
 
 
-class Reader:
-    def __init__(self, data):
-        self.data, self.pos = data, 0
-
-    def take(self, fmt):
-        v = struct.unpack_from(fmt, self.data, self.pos)
-        self.pos += struct.calcsize(fmt)
-        return v[0]
-
-    def string(self):
-        n = self.take(">h")
-        if n < 0:
-            return None
-        s = self.data[self.pos:self.pos + n].decode()
-        self.pos += n
-        return s
+class Reader(kafka_wire.Reader):
+    """kafka_wire's reader, with the record fields of __consumer_offsets' values."""
 
     def blob(self):
         n = self.take(">i")
         b = self.data[self.pos:self.pos + n]
         self.pos += n
         return b
-
-    def uvarint(self):
-        v, shift = 0, 0
-        while True:
-            b = self.take(">B")
-            v |= (b & 0x7F) << shift
-            if not b & 0x80:
-                return v
-            shift += 7
 
     def compact_string(self):
         n = self.uvarint()
