@@ -28,7 +28,8 @@ struct tenant_family {
     sample_fn samples;
 };
 
-void plain(std::string& out, const char* name, const std::string& t, uint64_t v) {
+template <class V>
+void plain(std::string& out, const char* name, const std::string& t, V v) {
     fmt::format_to(std::back_inserter(out), "{}{{tenant=\"{}\"}} {}\n", name, t, v);
 }
 
@@ -90,20 +91,18 @@ std::string render_tenant_metrics(const tenant::catalog& tenants, const tenant_b
     std::vector<std::pair<std::string, const tenant::usage*>> all;
     tenants.each_usage([&](const std::string& t, const tenant::usage& u) { all.emplace_back(t, &u); });
     std::string out;
-    for (auto& f : families) {
+    auto render = [&](const tenant_family& f) {
         fmt::format_to(std::back_inserter(out), "# HELP {} {}\n# TYPE {} {}\n", f.name, f.help, f.name, f.type);
         for (auto& [t, u] : all) f.samples(out, f.name, t, *u);
-    }
+    };
+    for (auto& f : families) render(f);
     duration_histograms(out, all);
-    if (storage) {
-        const char* name = "ketch_tenant_storage_bytes";
-        fmt::format_to(std::back_inserter(out),
-                       "# HELP {} The tenant's bytes as its max_storage_bytes is checked here (cluster mode: in the "
-                       "shared log).\n# TYPE {} gauge\n",
-                       name, name);
-        for (auto& [t, u] : all)
-            fmt::format_to(std::back_inserter(out), "{}{{tenant=\"{}\"}} {}\n", name, t, storage(t));
-    }
+    if (storage)
+        render({"ketch_tenant_storage_bytes", "gauge",
+                "The tenant's bytes as its max_storage_bytes is checked here (cluster mode: in the shared log).",
+                [&storage](std::string& o, const char* name, const std::string& t, const tenant::usage&) {
+                    plain(o, name, t, storage(t));
+                }});
     return out;
 }
 
