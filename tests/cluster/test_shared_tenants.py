@@ -74,19 +74,27 @@ class Rest:
         return self.call("DELETE", path)
 
 
-def start_three(start_broker, tmp_path):
+def start_tenancy_brokers(start_broker, tmp_path, nodes, users, *extra):
+    """Brokers with --tenancy, `users` (name -> password; root a super user) from a ketch.toml, a
+    SASL_PLAINTEXT listener and the console: each with .listeners (listeners.json), .address and .sasl
+    (host, port) of that listener, and .rest (the console, as root)."""
     toml = tmp_path / "ketch.toml"
-    toml.write_text("".join('[[users]]\nname = "%s"\npassword = "%s"\n' % kv for kv in USERS.items()))
+    toml.write_text("".join('[[users]]\nname = "%s"\npassword = "%s"\n' % kv for kv in users.items()))
     brokers = []
-    for node in (1, 2, 3):
-        b = start_broker(node, *FLUSH, *TIMING, "--config", str(toml), "--tenancy", "--super-users", "User:root",
-                         "--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0", console=True)
-        listeners = json.loads((b.data_dir / "listeners.json").read_text())
-        b.address = listeners["listeners"]["SASL_PLAINTEXT"]["address"]
+    for node in nodes:
+        b = start_broker(node, *FLUSH, *TIMING, *extra, "--config", str(toml), "--tenancy", "--super-users",
+                         "User:root", "--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0", console=True)
+        b.listeners = json.loads((b.data_dir / "listeners.json").read_text())
+        b.address = b.listeners["listeners"]["SASL_PLAINTEXT"]["address"]
         host, _, port = b.address.rpartition(":")
         b.sasl = (host, int(port))
-        b.rest = Rest(listeners["console"], "root", USERS["root"])
+        b.rest = Rest(b.listeners["console"], "root", users["root"])
         brokers.append(b)
+    return brokers
+
+
+def start_three(start_broker, tmp_path):
+    brokers = start_tenancy_brokers(start_broker, tmp_path, (1, 2, 3), USERS)
     for b in brokers:
         clients.wait_for(lambda: len(AdminClient(conf(b, "root")).list_topics(timeout=10).brokers) == 3,
                          what="broker %s lists the three brokers" % b.address)

@@ -15,7 +15,6 @@ accepts again; filled again, retention frees bytes and broker 2 accepts
 again; the topic deleted, both brokers count nothing. PostgreSQL's
 stored_bytes equals the index's bytes after each step."""
 
-import json
 import time
 import urllib.request
 
@@ -23,9 +22,8 @@ from confluent_kafka import TopicPartition
 from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource
 
 from conftest import clients
-from test_shared_produce import FLUSH, TIMING
 from test_shared_security import login
-from test_shared_tenants import Rest, conf, create_topic, described
+from test_shared_tenants import conf, create_topic, described, start_tenancy_brokers
 
 # tests/behavior, on the path through test_shared_tenants
 from kafka_wire import produce, record_batch  # noqa: E402
@@ -40,20 +38,9 @@ JANITOR = ["--retention-check-ms", "200"]
 
 
 def start_two(start_broker, tmp_path):
-    toml = tmp_path / "ketch.toml"
-    toml.write_text("".join('[[users]]\nname = "%s"\npassword = "%s"\n' % kv for kv in USERS.items()))
-    brokers = []
-    for node in (1, 2):
-        b = start_broker(node, *FLUSH, *TIMING, *JANITOR, "--config", str(toml), "--tenancy", "--super-users",
-                         "User:root", "--listener", "SASL_PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0",
-                         "--metrics-listen", "127.0.0.1:0", console=True)
-        listeners = json.loads((b.data_dir / "listeners.json").read_text())
-        b.address = listeners["listeners"]["SASL_PLAINTEXT"]["address"]
-        host, _, port = b.address.rpartition(":")
-        b.sasl = (host, int(port))
-        b.rest = Rest(listeners["console"], "root", USERS["root"])
-        b.metrics = listeners["metrics"]
-        brokers.append(b)
+    brokers = start_tenancy_brokers(start_broker, tmp_path, (1, 2), USERS, *JANITOR, "--metrics-listen", "127.0.0.1:0")
+    for b in brokers:
+        b.metrics = b.listeners["metrics"]
     return brokers
 
 
