@@ -22,14 +22,12 @@ Behaviour reference, Apache Kafka 4.3.1:
 """
 
 import base64
-import json
 import ssl
 import socket
 import struct
 import subprocess
 import sys
 import types
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -38,7 +36,7 @@ from confluent_kafka.admin import (AclBinding, AclBindingFilter, AclOperation, A
 
 from conftest import clients
 from test_shared_produce import FLUSH, TIMING
-from test_txn_v2 import Traffic as PlainTraffic
+from test_txn_v2 import Traffic
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "behavior"))
 import kafka_wire  # noqa: E402
@@ -97,16 +95,20 @@ def secure_cluster(start_broker, tmp_path):
     return start
 
 
-class Traffic(PlainTraffic):
-    """The traffic inspector, logged in as the super user (a broker with SASL users asks the
-    console for a login, docs/console.md)."""
+def traffic_of(brokers):
+    """Each broker's traffic inspector, logged in as the super user (docs/console.md)."""
+    return [Traffic(b, ("admin", USERS["admin"])) for b in brokers]
 
-    def get(self, path):
-        auth = base64.b64encode(("admin:" + USERS["admin"]).encode()).decode()
-        req = urllib.request.Request(self.url + path, headers={"Authorization": "Basic " + auth})
-        with urllib.request.urlopen(req, timeout=15) as r:
-            assert r.status == 200
-            return json.loads(r.read())
+
+def forwarded_adds(traffic, client_id):
+    """The AddPartitionsToTxn the brokers forwarded (client id ketch-broker) for the transactions of
+    `client_id`: all to the one broker that ended them, its coordinator. Their exchanges' details."""
+    ends = [(t, x) for t in traffic for x in t.exchanges(END_TXN, client_id)]
+    coordinator = {traffic.index(t) for t, _ in ends}
+    assert len(coordinator) == 1, ends
+    forwarded = [(t, x) for t in traffic for x in t.exchanges(ADD_PARTITIONS, "ketch-broker")]
+    assert forwarded and {traffic.index(t) for t, _ in forwarded} == coordinator, forwarded
+    return [t.detail(x["seq"]) for t, x in forwarded]
 
 
 def librdkafka_config(b, user):
@@ -184,7 +186,7 @@ def test_transactions_commit_through_brokers_that_are_not_the_coordinator(secure
     config = {**java_config(brokers[0], "alice"), "client.id": "ib-secure-producer", "delivery.timeout.ms": "20000",
               "request.timeout.ms": "10000", "max.block.ms": "20000"}
 
-    before = [Traffic(b) for b in brokers]
+    before = traffic_of(brokers)
     refused = java("txn-produce", {"transactional_id": txn_id, "config": config,
                                    "transactions": [{"commit": True, "records": records(topic, "refused")}]})
     # The coordinator refused the adds (CLUSTER_AUTHORIZATION_FAILED), the producing broker
@@ -201,19 +203,14 @@ def test_transactions_commit_through_brokers_that_are_not_the_coordinator(secure
     create_acls(admin, allow("User:broker", ResourceType.BROKER, "kafka-cluster", AclOperation.CLUSTER_ACTION))
     for b in brokers:  # each broker loads the new ACL at its NOTIFY
         clients.wait_for(lambda: cluster_action_listed(b), what="broker %s lists the ACL" % b.bootstrap)
-    traffic = [Traffic(b) for b in brokers]
+    traffic = traffic_of(brokers)
     txns = [{"commit": True, "records": records(topic, "c1")}, {"commit": False, "records": records(topic, "ab")},
             {"commit": True, "records": records(topic, "c2")}]
     res = java("txn-produce", {"transactional_id": txn_id, "transactions": txns, "config": config})
     assert res["transactions"] == [{"error": None}] * 3, res
 
     # The brokers that are not the coordinator added their partitions there, over SASL_SSL as User:broker.
-    ends = [(t, x) for t in traffic for x in t.exchanges(END_TXN, "ib-secure-producer")]
-    coordinator = {traffic.index(t) for t, _ in ends}
-    assert len(coordinator) == 1, ends
-    forwarded = [(t, x) for t in traffic for x in t.exchanges(ADD_PARTITIONS, "ketch-broker")]
-    assert forwarded and {traffic.index(t) for t, _ in forwarded} == coordinator, forwarded
-    answers = [t.detail(x["seq"]) for t, x in forwarded]
+    answers = forwarded_adds(traffic, "ib-secure-producer")
     assert all(a["request"]["transactions"][0]["verify_only"] is False for a in answers)
     assert any(a["response"]["error_code"] == 0 and all(
         p["partition_error_code"] == 0 for r in a["response"]["results_by_transaction"]

@@ -10,19 +10,18 @@ read_committed sees its commits only, under its own names."""
 import base64
 import json
 import types
-import urllib.request
 
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from conftest import clients
 from test_shared_produce import FLUSH, TIMING
-from test_txn_v2 import Traffic as PlainTraffic
+import test_inter_broker_security as inter_broker
+from test_txn_v2 import Traffic
 
 USERS = {"root": "root-pw", "broker": "broker-pw", "team": "team-pw"}
 MECHANISM = "SCRAM-SHA-256"
-PARTITIONS = 6
-ADD_PARTITIONS, END_TXN = 24, 26
+PARTITIONS = inter_broker.PARTITIONS  # records() writes one to each
 
 
 def rdkafka(user):
@@ -36,24 +35,8 @@ def java(user):
                                 'username="%s" password="%s";' % (user, USERS[user])}
 
 
-class Traffic(PlainTraffic):
-    """The traffic inspector, logged in as the super user root (docs/console.md)."""
-
-    def get(self, path):
-        auth = base64.b64encode(("root:" + USERS["root"]).encode()).decode()
-        req = urllib.request.Request(self.url + path, headers={"Authorization": "Basic " + auth})
-        with urllib.request.urlopen(req, timeout=15) as r:
-            assert r.status == 200
-            return json.loads(r.read())
-
-
-def b64(s):
-    return base64.b64encode(s.encode()).decode()
-
-
 def records(tag):
-    return [{"topic": "orders", "partition": p, "key": b64("%s-%d" % (tag, p)), "value": b64("%s-%d" % (tag, p))}
-            for p in range(PARTITIONS)]
+    return inter_broker.records("orders", tag)
 
 
 def test_a_tenants_transactions_commit_through_brokers_that_are_not_the_coordinator(start_broker, tmp_path):
@@ -79,7 +62,7 @@ def test_a_tenants_transactions_commit_through_brokers_that_are_not_the_coordina
         clients.wait_for(lambda: len(AdminClient({"bootstrap.servers": b.address, **rdkafka("team")}).list_topics(
             timeout=10).topics.get("orders").partitions) == PARTITIONS, what="broker %s has the topic" % b.address)
 
-    traffic = [Traffic(b) for b in brokers]
+    traffic = [Traffic(b, ("root", USERS["root"])) for b in brokers]
     driver = clients.Driver("java", types.SimpleNamespace(bootstrap=bootstrap))
     config = {**java("team"), "client.id": "team-txn-producer", "delivery.timeout.ms": "20000",
               "request.timeout.ms": "10000", "max.block.ms": "20000"}
@@ -89,12 +72,7 @@ def test_a_tenants_transactions_commit_through_brokers_that_are_not_the_coordina
     assert res["transactions"] == [{"error": None}] * 3, res
 
     # The brokers that are not the coordinator added the partitions there, logged in as User:broker.
-    ends = [(t, x) for t in traffic for x in t.exchanges(END_TXN, "team-txn-producer")]
-    coordinator = {traffic.index(t) for t, _ in ends}
-    assert len(coordinator) == 1, ends
-    forwarded = [(t, x) for t in traffic for x in t.exchanges(ADD_PARTITIONS, "ketch-broker")]
-    assert forwarded and {traffic.index(t) for t, _ in forwarded} == coordinator, forwarded
-    answers = [t.detail(x["seq"]) for t, x in forwarded]
+    answers = inter_broker.forwarded_adds(traffic, "team-txn-producer")
     assert all(a["response"]["error_code"] == 0 for a in answers), answers
 
     helper = clients.Driver(clients.HELPER, types.SimpleNamespace(bootstrap=brokers[1].address))

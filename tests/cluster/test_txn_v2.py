@@ -65,14 +65,18 @@ def b64(s):
 class Traffic:
     """One broker's traffic inspector (/api/v1/traffic, docs/console.md); the first look starts the recording."""
 
-    def __init__(self, broker):
+    def __init__(self, broker, login=None):
+        """`login`: (user, password) for a console that asks for one (a broker with SASL users)."""
         self.url = json.loads((broker.data_dir / "listeners.json").read_text())["console"].rstrip("/")
+        self.headers = {}
+        if login:
+            self.headers["Authorization"] = "Basic " + base64.b64encode(("%s:%s" % login).encode()).decode()
         first = self.get("/api/v1/traffic")
         assert first["recording"] is True
         self.after = first["last_seq"]
 
     def get(self, path):
-        with urllib.request.urlopen(self.url + path, timeout=15) as r:
+        with urllib.request.urlopen(urllib.request.Request(self.url + path, headers=self.headers), timeout=15) as r:
             assert r.status == 200
             return json.loads(r.read())
 
