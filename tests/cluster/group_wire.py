@@ -165,7 +165,7 @@ def live_brokers(broker):
 
 
 def wait_for(check, what, timeout_s=60):
-    clients.wait_for(check, timeout=timeout_s, what=what)
+    return clients.wait_for(check, timeout=timeout_s, what=what)
 
 
 def two_brokers(start_broker, topic, *args):

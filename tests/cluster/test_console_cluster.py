@@ -83,6 +83,14 @@ def consume_and_commit(broker, group, n, protocol="classic", timeout_s=60):
     return c
 
 
+def stable_with_lag(broker, group, lag, what):
+    """The console's description of `group`, once it is Stable with `lag` (waited for)."""
+    def described():
+        status, d = get(broker, "/api/v1/groups/" + group)
+        return d if status == 200 and d["state"] == "Stable" and d["lag"] == lag else None
+    return wait_for(described, what)
+
+
 def test_console_of_one_broker_describes_a_group_another_coordinates(start_broker):
     brokers = {n: start_broker(n, *FLUSH, *TIMING, console=True) for n in (1, 2)}
     a, b = brokers[1], brokers[2]
@@ -98,11 +106,7 @@ def test_console_of_one_broker_describes_a_group_another_coordinates(start_broke
     modern_on_b = name_coordinated_by([a, b], 2, "console-848-on-b", 0)
     modern = consume_and_commit(a, modern_on_b, 5, protocol="consumer")
     try:
-        def described_modern():
-            status, d = get(a, "/api/v1/groups/" + modern_on_b)
-            return d if status == 200 and d["state"] == "Stable" and d["lag"] == 5 else None
-        wait_for(described_modern, "broker 1's console does not describe broker 2's KIP-848 group")
-        d = described_modern()
+        d = stable_with_lag(a, modern_on_b, 5, "broker 1's console does not describe broker 2's KIP-848 group")
         assert d["type"] == "consumer" and [m["client_id"] for m in d["members"]] == ["console-cluster-member"], d
         assert d["members"][0]["assignment"] == [{"topic": TOPIC, "partitions": [0]}], d
     finally:
@@ -110,11 +114,7 @@ def test_console_of_one_broker_describes_a_group_another_coordinates(start_broke
 
     member = consume_and_commit(a, on_b, 4)
     try:
-        def described():
-            status, d = get(a, "/api/v1/groups/" + on_b)
-            return d if status == 200 and d["state"] == "Stable" and d["lag"] == 6 else None
-        wait_for(described, "broker 1's console does not describe broker 2's group")
-        d = described()
+        d = stable_with_lag(a, on_b, 6, "broker 1's console does not describe broker 2's group")
         assert [m["client_id"] for m in d["members"]] == ["console-cluster-member"], d
         assert d["members"][0]["assignment"] == [{"topic": TOPIC, "partitions": [0]}], d
         assert d["offsets"] == [{"topic": TOPIC, "partition": 0, "committed_offset": 4, "end_offset": 10,
