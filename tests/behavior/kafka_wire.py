@@ -208,3 +208,41 @@ def parse_produce_response(payload):
 def produce(sock, topic, partition, batch, correlation_id):
     sock.sendall(produce_request(topic, partition, batch, correlation_id))
     return parse_produce_response(read_frame(sock))
+
+
+# --- Metadata (v1, non-flexible) of named topics, asked of one broker ---------------
+
+
+def metadata_request(topics, correlation_id):
+    body = struct.pack(">i", len(topics))
+    for t in topics:
+        body += struct.pack(">h", len(t.encode())) + t.encode()
+    return frame(request_header(METADATA, 1, correlation_id, False) + body)
+
+
+def parse_metadata_response(payload):
+    """{topic: (error_code, {partition: leader})} of a Metadata v1 response."""
+    r = Reader(payload)
+    r.take(">i")  # correlation id
+    for _ in range(r.take(">i")):  # brokers: node id, host, port, rack
+        r.take(">i"), r.string(), r.take(">i"), r.string()
+    r.take(">i")  # controller id
+    topics = {}
+    for _ in range(r.take(">i")):
+        error, name, _internal = r.take(">h"), r.string(), r.take(">?")
+        partitions = {}
+        for _ in range(r.take(">i")):
+            _perr, index, leader = r.take(">h"), r.take(">i"), r.take(">i")
+            for _ in range(2):  # replicas, isr
+                count = r.take(">i")
+                r.pos += 4 * count
+            partitions[index] = leader
+        topics[name] = (error, partitions)
+    return topics
+
+
+def metadata(host, port, topics, timeout=10.0):
+    """Metadata of `topics` from this broker alone (a client library may ask any broker it knows)."""
+    with socket.create_connection((host, port), timeout=timeout) as s:
+        s.sendall(metadata_request(topics, 4712))
+        return parse_metadata_response(read_frame(s))

@@ -8,10 +8,15 @@ acknowledged record exactly once, in produce order) and on the engines
 (offsets contiguous in ketch_batches, objects under data/)."""
 
 import signal
+import sys
 import time
+from pathlib import Path
 
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "behavior"))
+import kafka_wire  # noqa: E402
 
 FLUSH = ["--cluster-flush-ms", "50"]
 
@@ -117,14 +122,14 @@ def franz(broker, command, args):
 
 
 def wait_for_topic(broker, name, partitions, timeout_s=20):
-    """Metadata from `broker` names the topic with its partitions (another broker created it)."""
-    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    """Metadata from `broker` itself names the topic with its partitions (another broker created
+    it): asked on the wire, as a client library may send its Metadata to any broker it knows."""
+    host, port = broker.bootstrap.rsplit(":", 1)
     deadline = time.monotonic() + timeout_s
     while True:
-        md = admin.list_topics(timeout=10)
-        t = md.topics.get(name)
-        if t is not None and t.error is None and len(t.partitions) == partitions:
-            return {p.id: p.leader for p in t.partitions.values()}
+        error, leaders = kafka_wire.metadata(host, int(port), [name]).get(name, (None, {}))
+        if error == 0 and len(leaders) == partitions:
+            return leaders
         assert time.monotonic() < deadline, "broker %s does not list %s" % (broker.bootstrap, name)
         time.sleep(0.05)
 
