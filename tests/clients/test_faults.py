@@ -134,7 +134,19 @@ def test_non_retriable_error_reaches_the_application(api, client, helper):
     assert consume_values(helper, topic, 0) == []
 
 
-def test_error_matches_only_the_named_partition(api, helper):
+@pytest.mark.parametrize("client", ["java"], indirect=True)
+def test_error_matches_only_the_named_partition(api, client, helper):
+    """One Produce naming partitions 0 and 1 under a fault on partition 1: only partition 1 is refused.
+
+    The Java producer sends it: the batches RecordAccumulator.drain takes for a broker go in one
+    ProduceRequest (clients/src/main/java/org/apache/kafka/clients/producer/internals/Sender.java,
+    sendProducerData / sendProduceRequests), and a TOPIC_AUTHORIZATION_FAILED fails only its own batch.
+    librdkafka cannot: it sends one ProduceRequest per partition (confluentinc/librdkafka issue 1700), and a
+    Produce answered TOPIC_AUTHORIZATION_FAILED marks the whole topic failed, failing the records of the
+    topic's other partitions not yet sent with that error (rdkafka_request.c rd_kafka_handle_Produce_error
+    -> rd_kafka_topic_set_error; rdkafka_broker.c, RD_KAFKA_OP_PARTITION_LEAVE), so whether partition 0's
+    record landed raced with partition 1's answer. linger.ms keeps the producer from sending partition 0's
+    batch alone before partition 1's record is added; flush() sends both at once, whatever linger.ms."""
     topic = topic_name("partition")
     create(helper, topic, partitions=2)
     add_fault(api, kind="error", error="TOPIC_AUTHORIZATION_FAILED", topic=topic, partition=1)
@@ -143,12 +155,17 @@ def test_error_matches_only_the_named_partition(api, helper):
     assert helper("produce", {"topic": topic, "records": to0})["records"][0]["error"] is None
     assert helper("produce", {"topic": topic, "records": to1})["records"][0]["error"] == "TOPIC_AUTHORIZATION_FAILED"
     assert api.get("/api/v1/faults")[1]["faults"][0]["injected"] == 1
-    # One Produce to both partitions (lingering together): only partition 1 is refused.
+    after = api.get("/api/v1/traffic")[1]["last_seq"]  # watching starts recording
     both = records(2, "w")
     both[0]["partition"], both[1]["partition"] = 0, 1
-    out = helper("produce", {"topic": topic, "records": both, "config": {"linger.ms": "200"}})
+    out = client("produce", {"topic": topic, "records": both, "config": {"linger.ms": "5000"}})
     assert [r["error"] for r in out["records"]] == [None, "TOPIC_AUTHORIZATION_FAILED"], out
-    assert api.get("/api/v1/faults")[1]["faults"][0]["injected"] == 2  # one request
+    assert api.get("/api/v1/faults")[1]["faults"][0]["injected"] == 2
+    produced = api.get("/api/v1/traffic?after=%d&api=Produce&topic=%s" % (after, topic))[1]["exchanges"]
+    assert len(produced) == 1 and produced[0]["fault"], produced
+    exchange = api.get("/api/v1/traffic/%d" % produced[0]["seq"])[1]
+    answered = {p["index"]: p["error_code"] for t in exchange["response"]["responses"] for p in t["partition_responses"]}
+    assert answered == {0: 0, 1: 29}, exchange  # one request, partition 0 written, partition 1 refused
     assert consume_values(helper, topic, 2) == ["v0", "w0"]
 
 
