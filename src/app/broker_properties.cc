@@ -19,22 +19,22 @@ void widen_bounds(std::map<std::string, std::string, std::less<>>& p, const std:
 // group.streams.* set by the --group-streams-* flags (KIP-1071); a value below
 // Kafka's lower bound lowers the bound with it.
 void add_streams_group_properties(std::map<std::string, std::string, std::less<>>& p, const options& opt) {
-    if (opt.group_streams_session_timeout_ms != 45000) {
-        p["group.streams.session.timeout.ms"] = std::to_string(opt.group_streams_session_timeout_ms);
-        if (opt.group_streams_session_timeout_ms < 45000)
-            p["group.streams.min.session.timeout.ms"] = std::to_string(opt.group_streams_session_timeout_ms);
+    if (opt.group.streams_session_timeout_ms != 45000) {
+        p["group.streams.session.timeout.ms"] = std::to_string(opt.group.streams_session_timeout_ms);
+        if (opt.group.streams_session_timeout_ms < 45000)
+            p["group.streams.min.session.timeout.ms"] = std::to_string(opt.group.streams_session_timeout_ms);
     }
-    if (opt.group_streams_heartbeat_interval_ms != 5000) {
-        p["group.streams.heartbeat.interval.ms"] = std::to_string(opt.group_streams_heartbeat_interval_ms);
-        if (opt.group_streams_heartbeat_interval_ms < 5000)
-            p["group.streams.min.heartbeat.interval.ms"] = std::to_string(opt.group_streams_heartbeat_interval_ms);
+    if (opt.group.streams_heartbeat_interval_ms != 5000) {
+        p["group.streams.heartbeat.interval.ms"] = std::to_string(opt.group.streams_heartbeat_interval_ms);
+        if (opt.group.streams_heartbeat_interval_ms < 5000)
+            p["group.streams.min.heartbeat.interval.ms"] = std::to_string(opt.group.streams_heartbeat_interval_ms);
     }
-    if (opt.group_streams_num_standby_replicas != 0)
-        p["group.streams.num.standby.replicas"] = std::to_string(opt.group_streams_num_standby_replicas);
-    if (opt.group_streams_initial_rebalance_delay_ms != 3000)
-        p["group.streams.initial.rebalance.delay.ms"] = std::to_string(opt.group_streams_initial_rebalance_delay_ms);
-    if (opt.group_streams_assignment_interval_ms != 1000)
-        p["group.streams.assignment.interval.ms"] = std::to_string(opt.group_streams_assignment_interval_ms);
+    if (opt.group.streams_num_standby_replicas != 0)
+        p["group.streams.num.standby.replicas"] = std::to_string(opt.group.streams_num_standby_replicas);
+    if (opt.group.streams_initial_rebalance_delay_ms != 3000)
+        p["group.streams.initial.rebalance.delay.ms"] = std::to_string(opt.group.streams_initial_rebalance_delay_ms);
+    if (opt.group.streams_assignment_interval_ms != 1000)
+        p["group.streams.assignment.interval.ms"] = std::to_string(opt.group.streams_assignment_interval_ms);
 }
 
 }  // namespace
@@ -74,33 +74,33 @@ std::map<std::string, std::string, std::less<>> static_broker_properties(
     if (opt.max_incremental_fetch_session_cache_slots != 1000)
         p["max.incremental.fetch.session.cache.slots"] = std::to_string(opt.max_incremental_fetch_session_cache_slots);
     if (opt.retention_check_ms != 300000) p["log.retention.check.interval.ms"] = std::to_string(opt.retention_check_ms);
-    if (opt.group_initial_rebalance_delay_ms != 3000)
-        p["group.initial.rebalance.delay.ms"] = std::to_string(opt.group_initial_rebalance_delay_ms);
-    if (opt.group_min_session_timeout_ms != 6000)
-        p["group.min.session.timeout.ms"] = std::to_string(opt.group_min_session_timeout_ms);
-    if (opt.group_max_session_timeout_ms != 1800000)
-        p["group.max.session.timeout.ms"] = std::to_string(opt.group_max_session_timeout_ms);
-    if (opt.group_consumer_session_timeout_ms != 45000)
-        p["group.consumer.session.timeout.ms"] = std::to_string(opt.group_consumer_session_timeout_ms);
-    if (opt.group_consumer_heartbeat_interval_ms != 5000)
-        p["group.consumer.heartbeat.interval.ms"] = std::to_string(opt.group_consumer_heartbeat_interval_ms);
-    if (opt.group_consumer_assignment_interval_ms != 1000)
-        p["group.consumer.assignment.interval.ms"] = std::to_string(opt.group_consumer_assignment_interval_ms);
+    if (opt.group.initial_rebalance_delay_ms != 3000)
+        p["group.initial.rebalance.delay.ms"] = std::to_string(opt.group.initial_rebalance_delay_ms);
+    if (opt.group.min_session_timeout_ms != 6000)
+        p["group.min.session.timeout.ms"] = std::to_string(opt.group.min_session_timeout_ms);
+    if (opt.group.max_session_timeout_ms != 1800000)
+        p["group.max.session.timeout.ms"] = std::to_string(opt.group.max_session_timeout_ms);
+    if (opt.group.consumer_session_timeout_ms != 45000)
+        p["group.consumer.session.timeout.ms"] = std::to_string(opt.group.consumer_session_timeout_ms);
+    if (opt.group.consumer_heartbeat_interval_ms != 5000)
+        p["group.consumer.heartbeat.interval.ms"] = std::to_string(opt.group.consumer_heartbeat_interval_ms);
+    if (opt.group.consumer_assignment_interval_ms != 1000)
+        p["group.consumer.assignment.interval.ms"] = std::to_string(opt.group.consumer_assignment_interval_ms);
     add_streams_group_properties(p, opt);
-    widen_bounds(p, "session.timeout.ms", opt.group_consumer_session_timeout_ms, 45000, 60000);
-    widen_bounds(p, "heartbeat.interval.ms", opt.group_consumer_heartbeat_interval_ms, 5000, 15000);
-    if (opt.group_share_record_lock_duration_ms != 30000) {
-        p["group.share.record.lock.duration.ms"] = std::to_string(opt.group_share_record_lock_duration_ms);
+    widen_bounds(p, "session.timeout.ms", opt.group.consumer_session_timeout_ms, 45000, 60000);
+    widen_bounds(p, "heartbeat.interval.ms", opt.group.consumer_heartbeat_interval_ms, 5000, 15000);
+    if (opt.share.record_lock_duration_ms != 30000) {
+        p["group.share.record.lock.duration.ms"] = std::to_string(opt.share.record_lock_duration_ms);
         // The group-level bound follows a broker default below Kafka's minimum (15000).
-        if (opt.group_share_record_lock_duration_ms < 15000)
-            p["group.share.min.record.lock.duration.ms"] = std::to_string(opt.group_share_record_lock_duration_ms);
+        if (opt.share.record_lock_duration_ms < 15000)
+            p["group.share.min.record.lock.duration.ms"] = std::to_string(opt.share.record_lock_duration_ms);
     }
-    if (opt.group_share_session_timeout_ms != 45000)
-        p["group.share.session.timeout.ms"] = std::to_string(opt.group_share_session_timeout_ms);
-    if (opt.group_share_heartbeat_interval_ms != 5000)
-        p["group.share.heartbeat.interval.ms"] = std::to_string(opt.group_share_heartbeat_interval_ms);
-    if (opt.group_share_assignment_interval_ms != 1000)
-        p["group.share.assignment.interval.ms"] = std::to_string(opt.group_share_assignment_interval_ms);
+    if (opt.share.session_timeout_ms != 45000)
+        p["group.share.session.timeout.ms"] = std::to_string(opt.share.session_timeout_ms);
+    if (opt.share.heartbeat_interval_ms != 5000)
+        p["group.share.heartbeat.interval.ms"] = std::to_string(opt.share.heartbeat_interval_ms);
+    if (opt.share.assignment_interval_ms != 1000)
+        p["group.share.assignment.interval.ms"] = std::to_string(opt.share.assignment_interval_ms);
     if (opt.group_consumer_migration_policy != "bidirectional")
         p["group.consumer.migration.policy"] = opt.group_consumer_migration_policy;
     // A password config: DescribeConfigs shows it set, its value null (sensitive).

@@ -7,31 +7,11 @@
 
 namespace ketch::app {
 
-namespace {
-
-group::group_config group_config_of(const options& opt) {
-    group::group_config c;
-    c.initial_rebalance_delay_ms = opt.group_initial_rebalance_delay_ms;
-    c.min_session_timeout_ms = opt.group_min_session_timeout_ms;
-    c.max_session_timeout_ms = opt.group_max_session_timeout_ms;
-    c.consumer_session_timeout_ms = opt.group_consumer_session_timeout_ms;
-    c.consumer_heartbeat_interval_ms = opt.group_consumer_heartbeat_interval_ms;
-    c.consumer_assignment_interval_ms = opt.group_consumer_assignment_interval_ms;
-    c.consumer_migration_policy = group::parse_migration_policy(opt.group_consumer_migration_policy);
-    c.streams_session_timeout_ms = opt.group_streams_session_timeout_ms;
-    c.streams_heartbeat_interval_ms = opt.group_streams_heartbeat_interval_ms;
-    c.streams_num_standby_replicas = opt.group_streams_num_standby_replicas;
-    c.streams_initial_rebalance_delay_ms = opt.group_streams_initial_rebalance_delay_ms;
-    c.streams_assignment_interval_ms = opt.group_streams_assignment_interval_ms;
-    return c;
-}
-
-}  // namespace
-
 group_service::group_service(const options& opt, stores& s, meta::offset_store& offsets,
                              const meta::topic_registry& topics)
     : topic_view(topics) {
-    auto cfg = group_config_of(opt);
+    auto cfg = opt.group;
+    cfg.consumer_migration_policy = group::parse_migration_policy(opt.group_consumer_migration_policy);
     // Per-group config overrides (meta.db; PostgreSQL in cluster mode): the coordinator starts with them
     // (its restored members' session timers use them) and gets every change.
     auto overrides = meta::resource_config_registry::open(s.configs(), meta::config_resource::group);

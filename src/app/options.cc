@@ -205,49 +205,49 @@ void add_storage_settings(settings& a, options& o) {
 
 // Group coordinator (classic, consumer and share groups).
 void add_groups_settings(settings& a, options& o) {
-    a.option("group-initial-rebalance-delay-ms", o.group_initial_rebalance_delay_ms,
+    a.option("group-initial-rebalance-delay-ms", o.group.initial_rebalance_delay_ms,
              "how long a new group waits for more members (group.initial.rebalance.delay.ms; Kafka: 3000)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
-    a.option("group-min-session-timeout-ms", o.group_min_session_timeout_ms,
+    a.option("group-min-session-timeout-ms", o.group.min_session_timeout_ms,
              "smallest session timeout a classic member may ask (group.min.session.timeout.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    a.option("group-max-session-timeout-ms", o.group_max_session_timeout_ms,
+    a.option("group-max-session-timeout-ms", o.group.max_session_timeout_ms,
              "largest session timeout a classic member may ask (group.max.session.timeout.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    a.option("group-consumer-session-timeout-ms", o.group_consumer_session_timeout_ms,
+    a.option("group-consumer-session-timeout-ms", o.group.consumer_session_timeout_ms,
              "session timeout of consumer-protocol members (group.consumer.session.timeout.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    a.option("group-streams-session-timeout-ms", o.group_streams_session_timeout_ms,
+    a.option("group-streams-session-timeout-ms", o.group.streams_session_timeout_ms,
              "session timeout of streams-group members (group.streams.session.timeout.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    a.option("group-streams-heartbeat-interval-ms", o.group_streams_heartbeat_interval_ms,
+    a.option("group-streams-heartbeat-interval-ms", o.group.streams_heartbeat_interval_ms,
              "heartbeat interval given to streams-group members (group.streams.heartbeat.interval.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    a.option("group-streams-num-standby-replicas", o.group_streams_num_standby_replicas,
+    a.option("group-streams-num-standby-replicas", o.group.streams_num_standby_replicas,
              "standby replicas of each stateful task of a streams group (group.streams.num.standby.replicas, 0-2)")
         ->capture_default_str()
         ->check(CLI::Range(0, 2));
-    a.option("group-streams-initial-rebalance-delay-ms", o.group_streams_initial_rebalance_delay_ms,
+    a.option("group-streams-initial-rebalance-delay-ms", o.group.streams_initial_rebalance_delay_ms,
              "how long a new streams group waits for more members before its first task assignment; members "
              "are answered ASSIGNMENT_DELAYED meanwhile (group.streams.initial.rebalance.delay.ms; 0: none)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
-    a.option("group-streams-assignment-interval-ms", o.group_streams_assignment_interval_ms,
+    a.option("group-streams-assignment-interval-ms", o.group.streams_assignment_interval_ms,
              "least time between two task assignments of a streams group "
              "(group.streams.assignment.interval.ms, 0-15000; 0: at every change)")
         ->capture_default_str()
         ->check(CLI::Range(0, 15000));
-    a.option("group-consumer-heartbeat-interval-ms", o.group_consumer_heartbeat_interval_ms,
+    a.option("group-consumer-heartbeat-interval-ms", o.group.consumer_heartbeat_interval_ms,
              "heartbeat interval given to consumer-protocol members (group.consumer.heartbeat.interval.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    a.option("group-consumer-assignment-interval-ms", o.group_consumer_assignment_interval_ms,
+    a.option("group-consumer-assignment-interval-ms", o.group.consumer_assignment_interval_ms,
              "least time between two target assignments of a consumer group; a member reconciles towards "
              "the last one meanwhile (group.consumer.assignment.interval.ms, 0-15000; 0: at every change)")
         ->capture_default_str()
@@ -257,20 +257,20 @@ void add_groups_settings(settings& a, options& o) {
              "bidirectional, upgrade, downgrade or disabled")
         ->capture_default_str()
         ->transform(CLI::IsMember({"bidirectional", "upgrade", "downgrade", "disabled"}, CLI::ignore_case));
-    a.option("group-share-record-lock-duration-ms", o.group_share_record_lock_duration_ms,
+    a.option("group-share-record-lock-duration-ms", o.share.record_lock_duration_ms,
              "how long a share-group member holds the records it acquired "
              "(group.share.record.lock.duration.ms; a group's share.record.lock.duration.ms overrides it)")
         ->capture_default_str()
         ->check(CLI::Range(1000, 3600000));
-    a.option("group-share-session-timeout-ms", o.group_share_session_timeout_ms,
+    a.option("group-share-session-timeout-ms", o.share.session_timeout_ms,
              "session timeout of share-group members (group.share.session.timeout.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    a.option("group-share-heartbeat-interval-ms", o.group_share_heartbeat_interval_ms,
+    a.option("group-share-heartbeat-interval-ms", o.share.heartbeat_interval_ms,
              "heartbeat interval given to share-group members (group.share.heartbeat.interval.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    a.option("group-share-assignment-interval-ms", o.group_share_assignment_interval_ms,
+    a.option("group-share-assignment-interval-ms", o.share.assignment_interval_ms,
              "least time between two target assignments of a share group (group.share.assignment.interval.ms)")
         ->capture_default_str()
         ->check(CLI::Range(0, 15000));
@@ -278,16 +278,16 @@ void add_groups_settings(settings& a, options& o) {
 
 // Transaction coordinator.
 void add_transactions_settings(settings& a, options& o) {
-    a.option("transaction-max-timeout-ms", o.transaction_max_timeout_ms,
+    a.option("transaction-max-timeout-ms", o.txn.max_timeout_ms,
              "largest transaction timeout a producer may ask (transaction.max.timeout.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    a.option("transaction-abort-check-ms", o.transaction_abort_check_ms,
+    a.option("transaction-abort-check-ms", o.txn.abort_timed_out_interval_ms,
              "how often timed-out transactions are aborted "
              "(transaction.abort.timed.out.transaction.cleanup.interval.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    a.option("transactional-id-expiration-ms", o.transactional_id_expiration_ms,
+    a.option("transactional-id-expiration-ms", o.txn.transactional_id_expiration_ms,
              "idle transactional ids are forgotten after this (transactional.id.expiration.ms)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);

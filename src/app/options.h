@@ -7,8 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "group/group_config.h"
 #include "partition/defaults.h"
+#include "share/settings.h"
 #include "tenant/catalog.h"
+#include "txn/txn_config.h"
 
 namespace ketch::app {
 
@@ -101,28 +104,14 @@ struct options {
     int32_t max_incremental_fetch_session_cache_slots = 1000;  // max.incremental.fetch.session.cache.slots
     int32_t socket_send_buffer_bytes = 102400;                 // socket.send.buffer.bytes; -1: the OS default
     int32_t socket_receive_buffer_bytes = -1;  // socket.receive.buffer.bytes (Kafka: 102400); -1: the OS default
-    // group.initial.rebalance.delay.ms (Kafka's default is 3000)
-    int32_t group_initial_rebalance_delay_ms = 200;
-    int32_t group_min_session_timeout_ms = 6000;           // group.min.session.timeout.ms
-    int32_t group_max_session_timeout_ms = 1800000;        // group.max.session.timeout.ms
-    int32_t group_consumer_session_timeout_ms = 45000;     // group.consumer.session.timeout.ms (KIP-848)
-    int32_t group_consumer_heartbeat_interval_ms = 5000;   // group.consumer.heartbeat.interval.ms (KIP-848)
-    int32_t group_consumer_assignment_interval_ms = 1000;  // group.consumer.assignment.interval.ms (KIP-1263)
+    // The group coordinator's settings (group.*; group/group_config.h holds
+    // their defaults) but the migration policy, a name until it is parsed.
+    group::group_config group;
     // group.consumer.migration.policy: bidirectional, upgrade, downgrade or disabled
     std::string group_consumer_migration_policy = "bidirectional";
-    int32_t group_streams_session_timeout_ms = 45000;         // group.streams.session.timeout.ms (KIP-1071)
-    int32_t group_streams_heartbeat_interval_ms = 5000;       // group.streams.heartbeat.interval.ms (KIP-1071)
-    int32_t group_streams_num_standby_replicas = 0;           // group.streams.num.standby.replicas (KIP-1071)
-    int32_t group_streams_initial_rebalance_delay_ms = 3000;  // group.streams.initial.rebalance.delay.ms
-    int32_t group_streams_assignment_interval_ms = 1000;      // group.streams.assignment.interval.ms
-    int32_t group_share_record_lock_duration_ms = 30000;      // group.share.record.lock.duration.ms (KIP-932)
-    int32_t group_share_session_timeout_ms = 45000;           // group.share.session.timeout.ms
-    int32_t group_share_heartbeat_interval_ms = 5000;         // group.share.heartbeat.interval.ms
-    int32_t group_share_assignment_interval_ms = 1000;        // group.share.assignment.interval.ms
-    int32_t transaction_max_timeout_ms = 900000;              // transaction.max.timeout.ms
-    int64_t transaction_abort_check_ms = 10000;          // transaction.abort.timed.out.transaction.cleanup.interval.ms
-    int64_t transactional_id_expiration_ms = 604800000;  // transactional.id.expiration.ms
-    std::string config_file;                             // ketch.toml
+    share::settings share;    // group.share.* (share/settings.h holds their defaults)
+    txn::txn_config txn;      // transaction.*, transactional.id.* (txn/txn_config.h holds their defaults)
+    std::string config_file;  // ketch.toml
     // Cluster mode (docs/cluster.md): both URLs or neither. Empty: single node.
     std::string cluster;                         // postgres://USER@HOST:PORT/DB
     std::string object_store;                    // s3://BUCKET?endpoint=http://HOST:PORT&region=R

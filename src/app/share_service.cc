@@ -21,11 +21,6 @@ constexpr int64_t k_tick_ms = 100;
 share_service::share_service(const options& opt, stores& s, const meta::topic_registry& topics, group_service& groups,
                              broker::broker_context& ctx)
     : topics_(&topics) {
-    share::settings st;
-    st.record_lock_duration_ms = opt.group_share_record_lock_duration_ms;
-    st.session_timeout_ms = opt.group_share_session_timeout_ms;
-    st.heartbeat_interval_ms = opt.group_share_heartbeat_interval_ms;
-    st.assignment_interval_ms = opt.group_share_assignment_interval_ms;
     auto list = [&topics] {
         std::vector<share::topic_info> out;
         for (auto& t : topics.list()) out.push_back({t.name, t.id, t.partition_count});
@@ -39,7 +34,8 @@ share_service::share_service(const options& opt, stores& s, const meta::topic_re
         cluster_store = std::make_unique<shared::pg_share_store>(opt.cluster);
         store = cluster_store.get();
     }
-    coordinator = std::make_unique<share::coordinator>(st, store, list, configs, [clock] { return clock->now_ms(); });
+    coordinator =
+        std::make_unique<share::coordinator>(opt.share, store, list, configs, [clock] { return clock->now_ms(); });
     if (auto e = coordinator->load()) throw std::runtime_error("share groups: " + *e);
     ctx.shares = coordinator.get();
     timer = std::make_unique<periodic>(groups.timers, k_tick_ms, [c = coordinator.get()] { c->tick(); });

@@ -11,14 +11,6 @@ namespace ketch::app {
 
 namespace {
 
-txn::txn_config txn_config_of(const options& opt) {
-    txn::txn_config c;
-    c.max_timeout_ms = opt.transaction_max_timeout_ms;
-    c.abort_timed_out_interval_ms = opt.transaction_abort_check_ms;
-    c.transactional_id_expiration_ms = opt.transactional_id_expiration_ms;
-    return c;
-}
-
 // Runs `job` after `delay_ms` on `pool`: a retry waits on a timer, not on a pool thread.
 txn::transaction_coordinator::delayed_executor delayed_on(boost::asio::thread_pool& pool) {
     return [&pool](int64_t delay_ms, std::function<void()> job) {
@@ -40,12 +32,12 @@ txn_service::txn_service(const options& opt, stores& s, broker::broker_context& 
     : shared_(open_store(opt)),
       markers_(ctx),
       coordinator_(
-          txn_config_of(opt), [&clock = groups.clock] { return clock.now_ms(); },
-          [&producer_ids] { return producer_ids.next(); }, shared_ ? *shared_ : static_cast<meta::txn_store&>(*s.txns),
-          markers_, ctx.run_blocking, delayed_on(blocking)),
-      abort_timed_out_(groups.timers, opt.transaction_abort_check_ms,
+          opt.txn, [&clock = groups.clock] { return clock.now_ms(); }, [&producer_ids] { return producer_ids.next(); },
+          shared_ ? *shared_ : static_cast<meta::txn_store&>(*s.txns), markers_, ctx.run_blocking,
+          delayed_on(blocking)),
+      abort_timed_out_(groups.timers, opt.txn.abort_timed_out_interval_ms,
                        [&ctx, this] { ctx.run_blocking([this] { coordinator_.abort_timed_out(); }); }),
-      expire_ids_(groups.timers, txn::txn_config{}.remove_expired_interval_ms,
+      expire_ids_(groups.timers, opt.txn.remove_expired_interval_ms,
                   [&ctx, this] { ctx.run_blocking([this] { coordinator_.expire_transactional_ids(); }); }) {
     // Cluster mode: a transaction's end moves its offsets in PostgreSQL (any
     // broker may coordinate the group) before the local groups hear of it.

@@ -48,4 +48,22 @@ void set_alter_outcome(Entry& out, const config_error& e) {
         out.error_message.emplace(e.message);
 }
 
+// The answer of AlterConfigs and IncrementalAlterConfigs: an entry for each
+// resource, in order, refused by authorize_alter_resource, else by check(r)
+// (the handler's own checks), else alter(r)'s outcome.
+template <class Resp, class Req, class Check, class Alter>
+Resp alter_each_resource(const request_context& ctx, Req& req, Check&& check, Alter&& alter) {
+    Resp resp;
+    for (auto& r : req.resources) {
+        auto& out = resp.responses.emplace_back();
+        out.resource_type = r.resource_type;
+        out.resource_name = r.resource_name;
+        config_error e = authorize_alter_resource(ctx, r.resource_type, r.resource_name);
+        if (e.code == error_code::none) e = check(r);
+        if (e.code == error_code::none) e = alter(r);
+        set_alter_outcome(out, e);
+    }
+    return resp;
+}
+
 }  // namespace ketch::broker

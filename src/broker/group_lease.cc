@@ -13,4 +13,10 @@ awaitable<error_code> confirm_group_lease(request_context& ctx, const std::strin
     co_return e;
 }
 
+awaitable<error_code> classic_group_refusal(request_context& ctx, const std::string& group_id) {
+    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, group_id))
+        co_return error_code::group_authorization_failed;
+    co_return co_await confirm_group_lease(ctx, group_id);
+}
+
 }  // namespace ketch::broker

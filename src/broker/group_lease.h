@@ -24,6 +24,11 @@ namespace ketch::broker {
 // lease moved) or COORDINATOR_NOT_AVAILABLE (PostgreSQL did not answer).
 awaitable<error_code> confirm_group_lease(request_context& ctx, const std::string& group_id);
 
+// The gate of Heartbeat, SyncGroup and LeaveGroup (KafkaApis.handle*Request):
+// GROUP_AUTHORIZATION_FAILED without READ on the group, else
+// confirm_group_lease's code.
+awaitable<error_code> classic_group_refusal(request_context& ctx, const std::string& group_id);
+
 // The ids of `ids` that may be served (confirm_group_lease), in order; each
 // refused id gets a row of `rows` with its code.
 template <class Rows>

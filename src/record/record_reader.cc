@@ -19,20 +19,8 @@ public:
         v = int8_t(b_[pos_++]);
         return true;
     }
-    bool varint(int32_t& v) {
-        auto d = decode_varint(b_.subspan(pos_));
-        if (!d) return false;
-        v = d->value;
-        pos_ += d->size;
-        return true;
-    }
-    bool varlong(int64_t& v) {
-        auto d = decode_varlong(b_.subspan(pos_));
-        if (!d) return false;
-        v = d->value;
-        pos_ += d->size;
-        return true;
-    }
+    bool varint(int32_t& v) { return take(decode_varint(b_.subspan(pos_)), v); }
+    bool varlong(int64_t& v) { return take(decode_varlong(b_.subspan(pos_)), v); }
     // A length-prefixed byte string; a negative length is null.
     bool nullable(std::optional<byte_view>& out, int32_t& len) {
         if (!varint(len)) return false;
@@ -47,6 +35,15 @@ public:
     }
 
 private:
+    // A decoded varint's value, the cursor moved past it.
+    template <class Decoded, class T>
+    bool take(const Decoded& d, T& v) {
+        if (!d) return false;
+        v = d->value;
+        pos_ += d->size;
+        return true;
+    }
+
     byte_view b_;
     size_t pos_ = 0;
 };

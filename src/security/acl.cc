@@ -1,15 +1,11 @@
 #include "security/acl.h"
 
 #include <array>
+#include <span>
 
 namespace ketch::security {
 
 namespace {
-
-template <class E, size_t N>
-E from_code(int8_t code, E unknown) {
-    return code >= 0 && code < int8_t(N) ? E(code) : unknown;
-}
 
 constexpr std::array<std::string_view, 8> k_resource_names = {
     "UNKNOWN", "ANY", "TOPIC", "GROUP", "CLUSTER", "TRANSACTIONAL_ID", "DELEGATION_TOKEN", "USER"};
@@ -31,6 +27,24 @@ constexpr std::array<std::string_view, 16> k_operation_names = {"UNKNOWN",
                                                                 "DESCRIBE_TOKENS",
                                                                 "TWO_PHASE_COMMIT"};
 constexpr std::array<std::string_view, 4> k_permission_names = {"UNKNOWN", "ANY", "DENY", "ALLOW"};
+
+// Each enum's names, by code (code 0 is UNKNOWN in each), found by overload on a value of the enum.
+constexpr std::span<const std::string_view> names(resource_type) { return k_resource_names; }
+constexpr std::span<const std::string_view> names(pattern_type) { return k_pattern_names; }
+constexpr std::span<const std::string_view> names(acl_operation) { return k_operation_names; }
+constexpr std::span<const std::string_view> names(acl_permission) { return k_permission_names; }
+
+// A code outside the table (a value cast from another broker's answer) is UNKNOWN.
+template <class E>
+E from_code(int8_t code) {
+    return code >= 0 && size_t(code) < names(E{}).size() ? E(code) : E{};
+}
+
+template <class E>
+std::string_view name_in(E v) {
+    auto i = size_t(uint8_t(v));
+    return i < names(v).size() ? names(v)[i] : names(v)[0];
+}
 
 bool pattern_matches(const acl_binding_filter& f, const resource_pattern& p) {
     // ResourcePatternFilter.matches
@@ -55,50 +69,27 @@ bool entry_matches(const acl_binding_filter& f, const acl_entry& e) {
 
 }  // namespace
 
-resource_type to_resource_type(int8_t c) { return from_code<resource_type, 8>(c, resource_type::unknown); }
-pattern_type to_pattern_type(int8_t c) { return from_code<pattern_type, 5>(c, pattern_type::unknown); }
-acl_operation to_acl_operation(int8_t c) { return from_code<acl_operation, 16>(c, acl_operation::unknown); }
-acl_permission to_acl_permission(int8_t c) { return from_code<acl_permission, 4>(c, acl_permission::unknown); }
+resource_type to_resource_type(int8_t c) { return from_code<resource_type>(c); }
+pattern_type to_pattern_type(int8_t c) { return from_code<pattern_type>(c); }
+acl_operation to_acl_operation(int8_t c) { return from_code<acl_operation>(c); }
+acl_permission to_acl_permission(int8_t c) { return from_code<acl_permission>(c); }
 
-namespace {
-// Codes outside the table (a value cast from another broker's answer) are UNKNOWN.
-template <class E, size_t N>
-std::string_view name_in(const std::array<std::string_view, N>& names, E v) {
-    auto i = size_t(uint8_t(v));
-    return i < N ? names[i] : names[0];
-}
-}  // namespace
+std::string_view name_of(resource_type t) { return name_in(t); }
+std::string_view name_of(pattern_type t) { return name_in(t); }
+std::string_view name_of(acl_operation o) { return name_in(o); }
+std::string_view name_of(acl_permission p) { return name_in(p); }
 
-std::string_view name_of(resource_type t) { return name_in(k_resource_names, t); }
-std::string_view name_of(pattern_type t) { return name_in(k_pattern_names, t); }
-std::string_view name_of(acl_operation o) { return name_in(k_operation_names, o); }
-std::string_view name_of(acl_permission p) { return name_in(k_permission_names, p); }
-
-namespace {
-template <class E, size_t N>
-std::optional<E> find_name(const std::array<std::string_view, N>& names, std::string_view name) {
-    for (size_t i = 0; i < N; ++i)
-        if (names[i] == name) return E(i);
+template <class E>
+std::optional<E> from_name(std::string_view name) {
+    auto all = names(E{});
+    for (size_t i = 0; i < all.size(); ++i)
+        if (all[i] == name) return E(i);
     return std::nullopt;
 }
-}  // namespace
-
-template <>
-std::optional<resource_type> from_name(std::string_view n) {
-    return find_name<resource_type>(k_resource_names, n);
-}
-template <>
-std::optional<pattern_type> from_name(std::string_view n) {
-    return find_name<pattern_type>(k_pattern_names, n);
-}
-template <>
-std::optional<acl_operation> from_name(std::string_view n) {
-    return find_name<acl_operation>(k_operation_names, n);
-}
-template <>
-std::optional<acl_permission> from_name(std::string_view n) {
-    return find_name<acl_permission>(k_permission_names, n);
-}
+template std::optional<resource_type> from_name(std::string_view);
+template std::optional<pattern_type> from_name(std::string_view);
+template std::optional<acl_operation> from_name(std::string_view);
+template std::optional<acl_permission> from_name(std::string_view);
 
 bool acl_binding_filter::matches(const acl_binding& b) const {
     return pattern_matches(*this, b.pattern) && entry_matches(*this, b.entry);

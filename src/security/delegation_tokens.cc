@@ -140,37 +140,41 @@ delegation_tokens::expiry_result delegation_tokens::store_expiry(const entry& e,
     return {0, expiry_ms};
 }
 
-delegation_tokens::expiry_result delegation_tokens::renew(const std::string& principal, const std::string& hmac,
-                                                          int64_t period_ms) {
+template <class Change>
+delegation_tokens::expiry_result delegation_tokens::change_expiry(const std::string& hmac, Change&& change) {
     if (!enabled()) return {code(error_code::delegation_token_auth_disabled), 0};
     int64_t now = now_();
     std::unique_lock lock(mu_);
     const entry* e = by_hmac(hmac);
     if (!e) return {code(error_code::delegation_token_not_found), 0};
-    if (expired(e->token, now)) return {code(error_code::delegation_token_expired), 0};
-    if (!owner_or_renewer(e->token, principal)) return {code(error_code::delegation_token_owner_mismatch), 0};
-    int64_t life = cfg_.expiry_time_ms;
-    if (period_ms > 0) life = std::min(life, period_ms);
-    return store_expiry(*e, std::min(e->token.max_ms, now + life));
+    return change(*e, now);
+}
+
+delegation_tokens::expiry_result delegation_tokens::renew(const std::string& principal, const std::string& hmac,
+                                                          int64_t period_ms) {
+    return change_expiry(hmac, [&](const entry& e, int64_t now) -> expiry_result {
+        if (expired(e.token, now)) return {code(error_code::delegation_token_expired), 0};
+        if (!owner_or_renewer(e.token, principal)) return {code(error_code::delegation_token_owner_mismatch), 0};
+        int64_t life = cfg_.expiry_time_ms;
+        if (period_ms > 0) life = std::min(life, period_ms);
+        return store_expiry(e, std::min(e.token.max_ms, now + life));
+    });
 }
 
 delegation_tokens::expiry_result delegation_tokens::expire(const std::string& principal, const std::string& hmac,
                                                            int64_t period_ms) {
-    if (!enabled()) return {code(error_code::delegation_token_auth_disabled), 0};
-    int64_t now = now_();
-    std::unique_lock lock(mu_);
-    const entry* e = by_hmac(hmac);
-    if (!e) return {code(error_code::delegation_token_not_found), 0};
-    if (!owner_or_renewer(e->token, principal)) return {code(error_code::delegation_token_owner_mismatch), 0};
-    if (period_ms < 0) {  // expire now: the token is removed
-        std::string id = e->token.token_id;
-        if (!store_.remove(id).ok()) return {code(error_code::unknown_server_error), 0};
-        hmac_to_id_.erase(e->hmac);
-        tokens_.erase(id);
-        return {0, now};
-    }
-    if (expired(e->token, now)) return {code(error_code::delegation_token_expired), 0};
-    return store_expiry(*e, std::min(e->token.max_ms, sum(now, period_ms)));
+    return change_expiry(hmac, [&](const entry& e, int64_t now) -> expiry_result {
+        if (!owner_or_renewer(e.token, principal)) return {code(error_code::delegation_token_owner_mismatch), 0};
+        if (period_ms < 0) {  // expire now: the token is removed
+            std::string id = e.token.token_id;
+            if (!store_.remove(id).ok()) return {code(error_code::unknown_server_error), 0};
+            hmac_to_id_.erase(e.hmac);
+            tokens_.erase(id);
+            return {0, now};
+        }
+        if (expired(e.token, now)) return {code(error_code::delegation_token_expired), 0};
+        return store_expiry(e, std::min(e.token.max_ms, sum(now, period_ms)));
+    });
 }
 
 std::vector<delegation_tokens::described> delegation_tokens::list() const {

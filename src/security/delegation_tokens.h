@@ -89,6 +89,10 @@ private:
     entry make_entry(meta::delegation_token t) const;
     const entry* by_hmac(const std::string& hmac) const;
     expiry_result store_expiry(const entry& e, int64_t expiry_ms);
+    // renew and expire: the token of `hmac` (refused when tokens are off or
+    // it is not found), then change(token, now) under the exclusive lock.
+    template <class Change>
+    expiry_result change_expiry(const std::string& hmac, Change&& change);
 
     token_config cfg_;
     meta::token_store& store_;

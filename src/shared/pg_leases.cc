@@ -149,6 +149,14 @@ status<cluster::pg_error> pg_leases<Key>::check(cluster::pg_connection& pg, cons
 }
 
 template <class Key>
+status<cluster::pg_error> pg_leases<Key>::fenced_exec(cluster::pg_connection& pg, const Key& k, const std::string& sql,
+                                                      const cluster::pg_params& params) {
+    if (auto f = check(pg, k); !f.ok()) return f;
+    if (auto r = pg.exec(sql, params); !r.ok()) return failure{r.error()};
+    return ok_v;
+}
+
+template <class Key>
 status<cluster::pg_error> pg_leases<Key>::release(cluster::pg_connection& pg, const Key& k) const {
     auto who = holder();
     auto params = key_params(k);

@@ -77,6 +77,9 @@ public:
     // The write's fence (above). `moved` (if given) is set when it fails
     // because the lease is not this broker's (rather than PostgreSQL failing).
     status<cluster::pg_error> check(cluster::pg_connection& pg, const Key& k, bool* moved = nullptr);
+    // A write of one statement in the caller's transaction: check(k), then `sql`.
+    status<cluster::pg_error> fenced_exec(cluster::pg_connection& pg, const Key& k, const std::string& sql,
+                                          const cluster::pg_params& params);
     // In the caller's transaction: deletes the row if it still names this
     // holder (any epoch), so that another broker can take it.
     status<cluster::pg_error> release(cluster::pg_connection& pg, const Key& k) const;

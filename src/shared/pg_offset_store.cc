@@ -177,9 +177,9 @@ status<meta::store_error> pg_offset_store::delete_groups(std::span<const std::st
 }
 
 status<meta::store_error> pg_offset_store::put_group(const meta::stored_group& g) {
-    return db_.transaction("put group", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-        if (auto f = leases_.check(pg, g.group); !f.ok()) return f;
-        auto r = pg.exec(
+    return db_.transaction("put group", [&](cluster::pg_connection& pg) {
+        return leases_.fenced_exec(
+            pg, g.group,
             "INSERT INTO ketch_groups (group_id, protocol_type, generation, empty_since_ms, state)"
             " VALUES ($1::bytea, $2::bytea, $3, $4, $5::bytea)"
             " ON CONFLICT (group_id) DO UPDATE SET protocol_type = EXCLUDED.protocol_type,"
@@ -188,8 +188,6 @@ status<meta::store_error> pg_offset_store::put_group(const meta::stored_group& g
             {to_bytea_hex(g.group), to_bytea_hex(g.protocol_type), std::to_string(g.generation),
              g.empty_since_ms ? cluster::pg_params::value_type(opt_int(g.empty_since_ms)) : std::nullopt,
              to_bytea_hex(g.state)});
-        if (!r.ok()) return failure{r.error()};
-        return ok_v;
     });
 }
 

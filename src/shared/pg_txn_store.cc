@@ -93,9 +93,9 @@ result<std::vector<std::string>, meta::store_error> pg_txn_store::unfinished_ids
 }
 
 status<meta::store_error> pg_txn_store::put_txn(const meta::stored_txn& t) {
-    return db_.transaction("put transaction", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-        if (auto f = leases_.check(pg, t.transactional_id); !f.ok()) return f;
-        auto r = pg.exec(
+    return db_.transaction("put transaction", [&](cluster::pg_connection& pg) {
+        return leases_.fenced_exec(
+            pg, t.transactional_id,
             "INSERT INTO ketch_txns (transactional_id, producer_id, previous_producer_id, producer_epoch,"
             " last_producer_epoch, timeout_ms, state, partitions, txn_start_ms, last_update_ms, next_producer_id,"
             " client_txn_version) VALUES ($1::bytea, $2, $3, $4, $5, $6, $7, $8::bytea, $9, $10, $11, $12)"
@@ -110,17 +110,13 @@ status<meta::store_error> pg_txn_store::put_txn(const meta::stored_txn& t) {
              std::to_string(t.state), to_bytea_hex(encode_txn_partitions(t.partitions)), std::to_string(t.txn_start_ms),
              std::to_string(t.last_update_ms), std::to_string(t.next_producer_id),
              std::to_string(t.client_txn_version)});
-        if (!r.ok()) return failure{r.error()};
-        return ok_v;
     });
 }
 
 status<meta::store_error> pg_txn_store::delete_txn(const std::string& id) {
-    return db_.transaction("delete transaction", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-        if (auto f = leases_.check(pg, id); !f.ok()) return f;
-        auto r = pg.exec("DELETE FROM ketch_txns WHERE transactional_id = $1::bytea", {to_bytea_hex(id)});
-        if (!r.ok()) return failure{r.error()};
-        return ok_v;
+    return db_.transaction("delete transaction", [&](cluster::pg_connection& pg) {
+        return leases_.fenced_exec(pg, id, "DELETE FROM ketch_txns WHERE transactional_id = $1::bytea",
+                                   {to_bytea_hex(id)});
     });
 }
 

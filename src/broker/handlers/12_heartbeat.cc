@@ -12,11 +12,7 @@ using namespace kafka;
 
 awaitable<heartbeat_response> handle_heartbeat(request_context& ctx, heartbeat_request& req) {
     heartbeat_response resp;
-    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
-        resp.error_code = code(error_code::group_authorization_failed);
-        co_return resp;
-    }
-    if (auto e = co_await confirm_group_lease(ctx, req.group_id); e != error_code::none) {
+    if (auto e = co_await classic_group_refusal(ctx, req.group_id); e != error_code::none) {
         resp.error_code = code(e);
         co_return resp;
     }

@@ -14,13 +14,8 @@ namespace ketch::broker {
 using namespace kafka;
 
 awaitable<leave_group_response> handle_leave_group(request_context& ctx, leave_group_request& req) {
-    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
-        leave_group_response denied;  // KafkaApis.handleLeaveGroupRequest: the top-level code only
-        denied.error_code = code(error_code::group_authorization_failed);
-        co_return denied;
-    }
-    if (auto e = co_await confirm_group_lease(ctx, req.group_id); e != error_code::none) {
-        leave_group_response refused;
+    if (auto e = co_await classic_group_refusal(ctx, req.group_id); e != error_code::none) {
+        leave_group_response refused;  // KafkaApis.handleLeaveGroupRequest: the top-level code only
         refused.error_code = code(e);
         co_return refused;
     }

@@ -20,11 +20,7 @@ awaitable<sync_group_response> handle_sync_group(request_context& ctx, sync_grou
         resp.error_code = code(error_code::inconsistent_group_protocol);
         co_return resp;
     }
-    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
-        resp.error_code = code(error_code::group_authorization_failed);
-        co_return resp;
-    }
-    if (auto e = co_await confirm_group_lease(ctx, req.group_id); e != error_code::none) {
+    if (auto e = co_await classic_group_refusal(ctx, req.group_id); e != error_code::none) {
         resp.error_code = code(e);
         co_return resp;
     }

@@ -50,19 +50,12 @@ config_error alter_other(broker_context& b, const resource_t& r, bool validate_o
 
 awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alter_configs_request& req) {
     auto& b = ctx.broker;
-    alter_configs_response resp;
-    for (auto& r : req.resources) {
-        auto& out = resp.responses.emplace_back();
-        out.resource_type = r.resource_type;
-        out.resource_name = r.resource_name;
-        config_error e = authorize_alter_resource(ctx, r.resource_type, r.resource_name);
-        if (e.code == error_code::none) e = duplicate_config_keys(r.configs);
-        if (e.code == error_code::none)
-            e = r.resource_type == k_resource_topic ? alter_topic(b, r, req.validate_only)
-                                                    : alter_other(b, r, req.validate_only);
-        set_alter_outcome(out, e);
-    }
-    co_return resp;
+    co_return alter_each_resource<alter_configs_response>(
+        ctx, req, [](const resource_t& r) { return duplicate_config_keys(r.configs); },
+        [&](const resource_t& r) {
+            return r.resource_type == k_resource_topic ? alter_topic(b, r, req.validate_only)
+                                                       : alter_other(b, r, req.validate_only);
+        });
 }
 
 // AlterConfigsRequest.getErrorResponse: each resource with the error and the

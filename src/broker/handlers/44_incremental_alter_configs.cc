@@ -46,20 +46,11 @@ config_error alter_topic(broker_context& b, const resource_t& r, bool validate_o
 awaitable<incremental_alter_configs_response> handle_incremental_alter_configs(request_context& ctx,
                                                                                incremental_alter_configs_request& req) {
     auto& b = ctx.broker;
-    incremental_alter_configs_response resp;
-    for (auto& r : req.resources) {
-        auto& out = resp.responses.emplace_back();
-        out.resource_type = r.resource_type;
-        out.resource_name = r.resource_name;
-        config_error e = authorize_alter_resource(ctx, r.resource_type, r.resource_name);
-        if (e.code == error_code::none) e = preprocess(r);
-        if (e.code == error_code::none)
-            e = r.resource_type == k_resource_topic
-                    ? alter_topic(b, r, req.validate_only)
-                    : alter_non_topic_resource(b, r.resource_type, r.resource_name, to_ops(r), true, req.validate_only);
-        set_alter_outcome(out, e);
-    }
-    co_return resp;
+    co_return alter_each_resource<incremental_alter_configs_response>(ctx, req, preprocess, [&](const resource_t& r) {
+        return r.resource_type == k_resource_topic
+                   ? alter_topic(b, r, req.validate_only)
+                   : alter_non_topic_resource(b, r.resource_type, r.resource_name, to_ops(r), true, req.validate_only);
+    });
 }
 
 // IncrementalAlterConfigsRequest.getErrorResponse: each resource with the

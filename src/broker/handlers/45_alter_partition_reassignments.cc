@@ -50,27 +50,19 @@ void judge(partition_response& out, const std::optional<std::vector<int32_t>>& r
 awaitable<alter_partition_reassignments_response> handle_alter_partition_reassignments(
     request_context& ctx, alter_partition_reassignments_request& req) {
     auto& b = ctx.broker;
+    // ControllerApis: ALTER on the cluster, else the top level and every
+    // partition refused, as the error response has them.
+    if (!ctx.authorize_cluster(security::acl_operation::alter)) {
+        const std::string denied(error_message(error_code::cluster_authorization_failed));
+        auto resp = *alter_partition_reassignments_error(
+            req, ctx.api_version, {code(error_code::cluster_authorization_failed), denied, denied});
+        resp.allow_replication_factor_change = req.allow_replication_factor_change;
+        co_return resp;
+    }
     alter_partition_reassignments_response resp;
     resp.allow_replication_factor_change = req.allow_replication_factor_change;
     resp.error_message = std::nullopt;
-    // ControllerApis: ALTER on the cluster, else the top level and every partition refused.
-    const bool denied = !ctx.authorize_cluster(security::acl_operation::alter);
-    if (denied) {
-        resp.error_code = code(error_code::cluster_authorization_failed);
-        resp.error_message = std::string(error_message(error_code::cluster_authorization_failed));
-    }
     for (auto& rt : req.topics) {
-        if (denied) {
-            auto& tr = resp.responses.emplace_back();
-            tr.name = rt.name;
-            for (auto& rp : rt.partitions) {
-                auto& out = tr.partitions.emplace_back();
-                out.partition_index = rp.partition_index;
-                out.error_code = resp.error_code;
-                out.error_message = resp.error_message;
-            }
-            continue;
-        }
         auto& tr = resp.responses.emplace_back();
         tr.name = rt.name;
         auto t = b.topics.by_name(rt.name);

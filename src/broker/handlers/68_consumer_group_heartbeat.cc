@@ -66,12 +66,7 @@ awaitable<consumer_group_heartbeat_response> handle_consumer_group_heartbeat(req
             else
                 work();
         });
-    consumer_group_heartbeat_response resp;
-    resp.error_code = code(r.error);
-    resp.error_message = std::move(r.error_message);
-    resp.member_id = std::move(r.member_id);
-    resp.member_epoch = r.member_epoch;
-    resp.heartbeat_interval_ms = r.heartbeat_interval_ms;
+    auto resp = member_heartbeat_answer<consumer_group_heartbeat_response>(r);
     if (r.assignment) set_assignment(resp.assignment, *r.assignment);
     co_return resp;
 }

@@ -12,6 +12,7 @@
 #include "broker/async.h"
 #include "broker/group_lease.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/heartbeat_assignment.h"
 #include "broker/topics.h"
 #include "group/coordinator.h"
 #include "share/coordinator.h"
@@ -113,12 +114,7 @@ void create_internal_topics(request_context& ctx, const std::vector<group::strea
 }
 
 streams_group_heartbeat_response response_of(group::streams_heartbeat_result& r) {
-    streams_group_heartbeat_response resp;
-    resp.error_code = code(r.error);
-    resp.error_message = std::move(r.error_message);
-    resp.member_id = std::move(r.member_id);
-    resp.member_epoch = r.member_epoch;
-    resp.heartbeat_interval_ms = r.heartbeat_interval_ms;
+    auto resp = member_heartbeat_answer<streams_group_heartbeat_response>(r);
     if (r.status)
         for (auto& s : *r.status) resp.status->push_back({int8_t(s.code), s.detail, {}});
     if (r.assignment) {
