@@ -3,7 +3,12 @@ docs/cli.md "ketch fault"): each fault is injected through the console's
 /api/v1/faults and a real client (the Java producer and confluent-kafka) is
 driven through it; the tests assert what the client sees. One ketch (with
 --faults and the metrics page) serves the file; every test clears the faults
-it added."""
+it added.
+
+On the cluster matrix (KETCH_TEST_CLUSTER) the faults are the cluster's
+(docs/cluster.md "Scripted faults"): added through the first broker's
+console, injected by whichever broker serves the request; the metric and the
+traffic inspector are per broker, so the tests read every broker's."""
 
 import base64
 import json
@@ -30,8 +35,9 @@ def broker(request, tmp_path_factory):
     cluster = cluster_matrix.module_broker(request, ["--schema-registry=false", "--faults", "--metrics-listen",
                                                      "127.0.0.1:0", "--console-addr", "127.0.0.1:0"])
     if cluster is not None:
-        cluster.console_url = cluster_matrix.listener_urls(cluster, "console")[0]
-        cluster.metrics_url = cluster_matrix.listener_urls(cluster, "metrics")[0]
+        cluster.console_urls = cluster_matrix.listener_urls(cluster, "console")
+        cluster.metrics_urls = cluster_matrix.listener_urls(cluster, "metrics")
+        cluster.console_url, cluster.metrics_url = cluster.console_urls[0], cluster.metrics_urls[0]
         yield cluster
         return
     tmp = tmp_path_factory.mktemp("faults")
@@ -45,9 +51,16 @@ def broker(request, tmp_path_factory):
     stop_broker(b)
 
 
+def consoles(broker):
+    """Every broker's console (the one broker's on a single node)."""
+    return [Rest(url) for url in getattr(broker, "console_urls", [broker.console_url])]
+
+
 @pytest.fixture(scope="module")
 def api(broker):
-    return Rest(broker.console_url)
+    rest = Rest(broker.console_url)
+    rest.peers = consoles(broker)[1:]
+    return rest
 
 
 @pytest.fixture(autouse=True)
@@ -79,6 +92,10 @@ def topic_name(tag):
 def add_fault(rest, /, **rule):
     status, body = rest.post("/api/v1/faults", rule, content_type=JSON)
     assert status == 201, body
+    # Cluster: each other broker hears of it by its NOTIFY, and reads the faults again when its
+    # console lists them: from here on every broker holds it.
+    for peer in getattr(rest, "peers", []):
+        assert body["id"] in [f["id"] for f in peer.get("/api/v1/faults")[1]["faults"]]
     return body["id"]
 
 
@@ -98,13 +115,15 @@ def consume_values(helper, topic, expect):
 
 
 def injected(broker, kind, api_name=None):
-    """ketch_faults_injected_total of `kind` for `api_name` (None: summed over APIs)."""
-    text = urllib.request.urlopen(broker.metrics_url, timeout=10).read().decode()
+    """ketch_faults_injected_total of `kind` for `api_name` (None: summed over APIs), summed over
+    the brokers (the metric is each broker's own injections)."""
     key = 'ketch_faults_injected_total{kind="%s",api="%s"} ' % (kind, api_name or "")
     total = 0
-    for line in text.splitlines():
-        if line.startswith(key) or (api_name is None and line.startswith(key[:-3])):
-            total += int(line.rpartition(" ")[2])
+    for url in getattr(broker, "metrics_urls", [broker.metrics_url]):
+        text = urllib.request.urlopen(url, timeout=10).read().decode()
+        for line in text.splitlines():
+            if line.startswith(key) or (api_name is None and line.startswith(key[:-3])):
+                total += int(line.rpartition(" ")[2])
     return total
 
 
@@ -230,16 +249,21 @@ def test_fsync_failure_answers_storage_error(api, broker, helper):
 
 # ------------------------------------------------------------------ visibility
 
-def test_injection_is_marked_in_the_traffic_inspector(api, helper):
+def test_injection_is_marked_in_the_traffic_inspector(api, broker, helper):
+    """The mark is on the broker that injected (cluster: whichever serves the Produce), so every
+    broker's inspector is read."""
     topic = topic_name("traffic")
     create(helper, topic)
-    status, first = api.get("/api/v1/traffic")  # watching starts recording
-    assert status == 200
-    after = first["exchanges"][-1]["seq"] if first["exchanges"] else 0
+    watched = []
+    for console in consoles(broker):
+        status, first = console.get("/api/v1/traffic")  # watching starts recording
+        assert status == 200
+        watched.append((console, first["exchanges"][-1]["seq"] if first["exchanges"] else 0))
     add_fault(api, kind="error", error="NOT_LEADER_OR_FOLLOWER", api="Produce", topic=topic, count=1)
     out = helper("produce", {"topic": topic, "records": records(1)})
     assert out["records"][0]["error"] is None
-    produced = api.get("/api/v1/traffic?after=%d&api=Produce&topic=%s" % (after, topic))[1]["exchanges"]
+    produced = [e for console, after in watched
+                for e in console.get("/api/v1/traffic?after=%d&api=Produce&topic=%s" % (after, topic))[1]["exchanges"]]
     marked = [e["fault"] for e in produced if e["fault"]]
     assert len(marked) == 1 and marked[0].startswith("error NOT_LEADER_OR_FOLLOWER"), produced
     assert len(produced) >= 2  # the retry went through unmarked
