@@ -13,6 +13,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
 from confluent_kafka import KafkaError, Producer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -20,6 +21,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_shared_produce import FLUSH, create_topic, wait_for_topic  # noqa: E402
 
 FAULTS = ["--faults", "--metrics-listen", "127.0.0.1:0"]
+
+
+@pytest.fixture(autouse=True)
+def no_faults_left(postgres):
+    """The database is the module's: a test's faults must not reach the next one's brokers."""
+    yield
+    postgres.psql("DO $$ BEGIN IF to_regclass('ketch_faults') IS NOT NULL THEN DELETE FROM ketch_faults; END IF; END $$")
 
 
 def listener(broker, name):
@@ -44,6 +52,16 @@ def faults(broker):
     return body["faults"]
 
 
+def add(broker, others, rule):
+    """Adds the fault on `broker`; the others hear of it by their NOTIFY, and read the faults again
+    when their consoles list them: from then on each holds it whether or not the NOTIFY came."""
+    status, added = call(broker, "POST", "/api/v1/faults", rule)
+    assert status == 201, added
+    for other in others:
+        assert added["id"] in [f["id"] for f in faults(other)]
+    return added
+
+
 def injected(broker, kind="error", api="Produce"):
     """ketch_faults_injected_total{kind, api} on this broker's metrics page (per broker); api None: summed."""
     text = urllib.request.urlopen(listener(broker, "metrics"), timeout=10).read().decode()
@@ -63,14 +81,15 @@ def produce_one(broker, topic, partition):
 
 
 def two_brokers(start_broker, topic):
-    """Brokers 1 and 2 with --faults and a topic, and a partition each leads."""
+    """Brokers 1 and 2 with --faults and a topic, and a partition each leads (as both say: a
+    client asks either for Metadata)."""
     b1, b2 = (start_broker(n, *FLUSH, *FAULTS, console=True) for n in (1, 2))
     create_topic(b1, topic, 8)
     deadline = time.monotonic() + 30
-    while True:
+    while True:  # both brokers' Metadata agree (each sees the other live) and name each a leader
         leaders = wait_for_topic(b2, topic, 8)
         led = {n: next((p for p, leader in sorted(leaders.items()) if leader == n), None) for n in (1, 2)}
-        if None not in led.values():
+        if None not in led.values() and wait_for_topic(b1, topic, 8) == leaders:
             return b1, b2, led
         assert time.monotonic() < deadline, "no partition led by each broker: %s" % leaders
         time.sleep(0.1)
@@ -78,9 +97,9 @@ def two_brokers(start_broker, topic):
 
 def test_a_count_is_the_clusters_whichever_broker_serves(start_broker):
     b1, b2, led = two_brokers(start_broker, "faults-count")
-    status, added = call(b1, "POST", "/api/v1/faults", {"kind": "error", "error": "TOPIC_AUTHORIZATION_FAILED",
-                                                        "api": "Produce", "topic": "faults-count", "count": 2})
-    assert status == 201 and added["remaining"] == 2, added
+    added = add(b1, [b2], {"kind": "error", "error": "TOPIC_AUTHORIZATION_FAILED", "api": "Produce",
+                           "topic": "faults-count", "count": 2})
+    assert added["remaining"] == 2, added
     # Added on broker 1, it fails a Produce broker 2 serves (the leader of the partition).
     assert produce_one(b2, "faults-count", led[2]) == KafkaError.TOPIC_AUTHORIZATION_FAILED
     assert (injected(b1), injected(b2)) == (0, 1)
@@ -100,9 +119,8 @@ def test_producers_on_both_brokers_meet_exactly_the_count(start_broker):
     """An idempotent producer writing to every partition (both brokers, concurrently) retries
     NOT_LEADER_OR_FOLLOWER: each record lands, and the brokers injected the fault's count in all."""
     b1, b2, _led = two_brokers(start_broker, "faults-exact")
-    status, _added = call(b2, "POST", "/api/v1/faults", {"kind": "error", "error": "NOT_LEADER_OR_FOLLOWER",
-                                                         "api": "Produce", "topic": "faults-exact", "count": 5})
-    assert status == 201
+    add(b2, [b1], {"kind": "error", "error": "NOT_LEADER_OR_FOLLOWER", "api": "Produce", "topic": "faults-exact",
+                   "count": 5})
     p = Producer({"bootstrap.servers": b1.bootstrap, "acks": "all", "enable.idempotence": True,
                   "retry.backoff.ms": 20, "linger.ms": 5})
     errors = []
@@ -115,11 +133,9 @@ def test_producers_on_both_brokers_meet_exactly_the_count(start_broker):
 
 def test_deleting_on_one_broker_clears_it_on_the_other(start_broker):
     b1, b2, led = two_brokers(start_broker, "faults-delete")
-    status, added = call(b1, "POST", "/api/v1/faults", {"kind": "error", "error": "TOPIC_AUTHORIZATION_FAILED",
-                                                        "api": "Produce", "topic": "faults-delete"})
-    assert status == 201
+    added = add(b1, [b2], {"kind": "error", "error": "TOPIC_AUTHORIZATION_FAILED", "api": "Produce",
+                           "topic": "faults-delete"})
     assert produce_one(b1, "faults-delete", led[1]) == KafkaError.TOPIC_AUTHORIZATION_FAILED
-    assert [f["id"] for f in faults(b2)] == [added["id"]]
     assert call(b2, "DELETE", "/api/v1/faults/%d" % added["id"]) == (200, {"removed": added["id"]})
     # Broker 1 injects no more (each injection is claimed in PostgreSQL, where the fault is gone).
     assert produce_one(b1, "faults-delete", led[1]) is None
@@ -131,10 +147,7 @@ def test_a_pause_added_on_one_broker_holds_the_others_requests(start_broker):
     b1, b2, led = two_brokers(start_broker, "faults-pause")
     before = injected(b2, "pause", None)
     started = time.monotonic()
-    assert call(b1, "POST", "/api/v1/faults", {"kind": "pause", "duration_ms": 3000})[0] == 201
-    # Broker 2 hears of it by its NOTIFY, and reads the faults again when its console lists them:
-    # from here on it holds the pause either way.
-    assert [f["kind"] for f in faults(b2)] == ["pause"]
+    add(b1, [b2], {"kind": "pause", "duration_ms": 3000})
     assert produce_one(b2, "faults-pause", led[2]) is None  # bootstrapped at broker 2: its first request held
     assert time.monotonic() - started >= 3.0
     assert injected(b2, "pause", None) - before >= 1
