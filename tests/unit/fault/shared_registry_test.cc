@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "rules.h"
+
 #include "fault/registry.h"
 
 namespace ketch::fault {
@@ -60,13 +62,7 @@ private:
     uint64_t next_ = 1;
 };
 
-rule error_rule(int16_t code, std::optional<int64_t> count) {
-    rule r;
-    r.what = kind::error;
-    r.error_code = code;
-    r.count = count;
-    return r;
-}
+using test::error_rule;
 
 TEST(SharedFaultRegistry, AnotherBrokersInjectionsCountAgainstTheCount) {
     memory_store st;
