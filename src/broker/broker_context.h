@@ -131,7 +131,7 @@ struct broker_context {
     tenant::catalog* tenant_catalog = nullptr;
     // --tenancy in cluster mode: the tenants' bytes in the shared log
     // (max_storage_bytes; tenant_storage_totals.h); null: this broker's own count.
-    const tenant_storage_totals* tenant_storage = nullptr;
+    tenant_storage_totals* tenant_storage = nullptr;
 };
 
 }  // namespace ketch::broker

@@ -51,6 +51,23 @@ uint64_t fnv1a(std::string_view key, int32_t node) {
     return h ^ (h >> 31);
 }
 
+// The index in `live` of the broker whose hash of `key` is highest (ties: the
+// lowest node id) among those `eligible(i)`; live.size() if none is.
+template <class Eligible>
+size_t highest_hash(const std::vector<listed_broker>& live, std::string_view key, Eligible eligible) {
+    size_t best = live.size();
+    uint64_t best_h = 0;
+    for (size_t i = 0; i < live.size(); ++i) {
+        if (!eligible(i)) continue;
+        const uint64_t h = fnv1a(key, live[i].node_id);
+        if (best == live.size() || h > best_h || (h == best_h && live[i].node_id < live[best].node_id)) {
+            best = i;
+            best_h = h;
+        }
+    }
+    return best;
+}
+
 // The leaders of partitions 0 .. count-1 of a topic of `partitions` partitions
 // (partition_leader: each depends only on those before it).
 std::vector<int32_t> first_leaders(const std::vector<listed_broker>& live, std::string_view topic_id,
@@ -65,16 +82,7 @@ std::vector<int32_t> first_leaders(const std::vector<listed_broker>& live, std::
     for (int32_t p = 0; p < count; ++p) {
         key.resize(stem);
         key += std::to_string(p);
-        size_t best = live.size();
-        uint64_t best_h = 0;
-        for (size_t i = 0; i < live.size(); ++i) {
-            if (led[i] >= cap) continue;
-            const uint64_t h = fnv1a(key, live[i].node_id);
-            if (best == live.size() || h > best_h || (h == best_h && live[i].node_id < live[best].node_id)) {
-                best = i;
-                best_h = h;
-            }
-        }
+        const size_t best = highest_hash(live, key, [&](size_t i) { return led[i] < cap; });
         ++led[best];
         out.push_back(live[best].node_id);
     }
@@ -84,16 +92,7 @@ std::vector<int32_t> first_leaders(const std::vector<listed_broker>& live, std::
 }  // namespace
 
 const listed_broker& owner_of(const std::vector<listed_broker>& live, std::string_view key) {
-    const listed_broker* best = &live.front();
-    uint64_t best_h = fnv1a(key, best->node_id);
-    for (auto& b : live) {
-        uint64_t h = fnv1a(key, b.node_id);
-        if (h > best_h || (h == best_h && b.node_id < best->node_id)) {
-            best = &b;
-            best_h = h;
-        }
-    }
-    return *best;
+    return live[highest_hash(live, key, [](size_t) { return true; })];
 }
 
 std::vector<int32_t> partition_leaders(const std::vector<listed_broker>& live, std::string_view topic_id,

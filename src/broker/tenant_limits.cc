@@ -33,7 +33,7 @@ void refuse(request_context& ctx, tenant::refusal r) {
 }
 
 // Cluster mode: a Produce that passed max_storage_bytes counts its record bytes until the next read.
-void count_passed(const tenant_storage_totals& totals, const std::string& tenant, const kafka::produce_request& req) {
+void count_passed(tenant_storage_totals& totals, const std::string& tenant, const kafka::produce_request& req) {
     int64_t n = 0;
     for (auto& t : req.topic_data)
         for (auto& p : t.partition_data)

@@ -26,7 +26,7 @@ int64_t tenant_storage_totals::bytes(std::string_view tenant) const {
     return read_ ? std::max<int64_t>(0, of(held_, tenant) + since) : since;
 }
 
-void tenant_storage_totals::add(std::string_view tenant, int64_t n) const {
+void tenant_storage_totals::add(std::string_view tenant, int64_t n) {
     std::lock_guard l(mu_);
     auto it = appended_.find(tenant);
     if (it == appended_.end()) it = appended_.emplace(std::string(tenant), 0).first;

@@ -29,17 +29,15 @@ public:
     void set(totals held, totals before);
     // The tenant's bytes now. Before the first read: what this broker let through.
     int64_t bytes(std::string_view tenant) const;
-    // A Produce request of `tenant` with `n` record bytes passed the check
-    // here. Counting what passed is not a change of the reading, so const:
-    // broker_context holds the totals read-only.
-    void add(std::string_view tenant, int64_t n) const;
+    // A Produce request of `tenant` with `n` record bytes passed the check here.
+    void add(std::string_view tenant, int64_t n);
     // What this broker let through since it started, by tenant.
     totals appended() const;
 
 private:
     mutable std::mutex mu_;
     totals held_, before_;
-    mutable totals appended_;
+    totals appended_;
     bool read_ = false;
 };
 

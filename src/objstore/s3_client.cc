@@ -1,6 +1,7 @@
 #include "objstore/s3_client.h"
 
 #include <cstdlib>
+#include <mutex>
 #include <string_view>
 #include <type_traits>
 
@@ -39,11 +40,12 @@ struct exchange {
     http::response<http::string_body> res;
     beast::error_code ec;
     const char* stage = "connect";  // where ec happened
+    bool answered = false;          // some of the answer arrived (so the request was read)
     bool done = false;
 };
 
 asio::awaitable<void> connect(beast::tcp_stream& stream, const std::string& host, uint16_t port) {
-    // An address needs no resolver (whose first use starts a thread per io_context: one per request here).
+    // An address needs no resolver (whose first use starts a thread per io_context).
     beast::error_code literal;
     auto addr = asio::ip::make_address(host, literal);
     if (!literal) {
@@ -56,7 +58,7 @@ asio::awaitable<void> connect(beast::tcp_stream& stream, const std::string& host
 }
 
 template <class Stream>
-asio::awaitable<void> talk(Stream& stream, http::request<http::string_body>& req, exchange& out) {
+asio::awaitable<void> talk(Stream& stream, const http::request<http::string_body>& req, exchange& out) {
     out.stage = "request";
     co_await http::async_write(stream, req, asio::use_awaitable);
     beast::flat_buffer buf;
@@ -64,50 +66,100 @@ asio::awaitable<void> talk(Stream& stream, http::request<http::string_body>& req
     parser.body_limit(256 * 1024 * 1024);
     if (req.method() == http::verb::head) parser.skip(true);
     out.stage = "answer";
-    co_await http::async_read(stream, buf, parser, asio::use_awaitable);
+    try {
+        co_await http::async_read(stream, buf, parser, asio::use_awaitable);
+    } catch (const boost::system::system_error&) {
+        out.answered = parser.got_some();
+        throw;
+    }
+    out.answered = true;
     out.res = parser.release();
 }
 
-// The exchange over `stream` (a tcp_stream, or an ssl_stream over one), with the deadline.
+// The exchange over `stream` (a tcp_stream, or an ssl_stream over one), with
+// the deadline; a stream not yet open is connected (and its TLS handshaken) first.
 template <class Stream>
-asio::awaitable<void> exchange_on(Stream& stream, const s3_location& where, http::request<http::string_body> req,
-                                  std::chrono::milliseconds timeout, exchange& out) {
+asio::awaitable<void> exchange_on(Stream& stream, bool open, const s3_location& where,
+                                  const http::request<http::string_body>& req, std::chrono::milliseconds timeout,
+                                  exchange& out) {
     auto& tcp = beast::get_lowest_layer(stream);
     try {
         tcp.expires_after(timeout);
-        co_await connect(tcp, where.host, where.port);
-        if constexpr (!std::is_same_v<Stream, beast::tcp_stream>) {
-            out.stage = "TLS handshake";
-            beast::error_code literal;
-            asio::ip::make_address(where.host, literal);
-            // SNI for a name; the certificate must name the host (or carry its address).
-            if (literal) SSL_set_tlsext_host_name(stream.native_handle(), where.host.c_str());
-            stream.set_verify_callback(asio::ssl::host_name_verification(where.host));
-            co_await stream.async_handshake(asio::ssl::stream_base::client, asio::use_awaitable);
+        if (!open) {
+            co_await connect(tcp, where.host, where.port);
+            if constexpr (!std::is_same_v<Stream, beast::tcp_stream>) {
+                out.stage = "TLS handshake";
+                beast::error_code literal;
+                asio::ip::make_address(where.host, literal);
+                // SNI for a name; the certificate must name the host (or carry its address).
+                if (literal) SSL_set_tlsext_host_name(stream.native_handle(), where.host.c_str());
+                stream.set_verify_callback(asio::ssl::host_name_verification(where.host));
+                co_await stream.async_handshake(asio::ssl::stream_base::client, asio::use_awaitable);
+            }
         }
         co_await talk(stream, req, out);
     } catch (const boost::system::system_error& e) {
         out.ec = e.code();
     }
-    beast::error_code ignored;
-    tcp.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    tcp.expires_never();
     out.done = true;
 }
 
-asio::awaitable<void> run_exchange(const s3_location& where, asio::ssl::context* tls,
-                                   http::request<http::string_body> req, std::chrono::milliseconds timeout,
-                                   exchange& out) {
-    auto ex = co_await asio::this_coro::executor;
-    if (tls) {
-        beast::ssl_stream<beast::tcp_stream> stream(ex, *tls);
-        co_await exchange_on(stream, where, std::move(req), timeout, out);
-    } else {
-        beast::tcp_stream stream(ex);
-        co_await exchange_on(stream, where, std::move(req), timeout, out);
-    }
-}
+// How long a connection may wait in the pool: below the idle timeouts of
+// S3-compatible servers (S3 closes after about 20 s), so a kept connection is
+// rarely found closed by the server.
+constexpr auto k_max_idle = std::chrono::seconds(4);
+constexpr size_t k_max_pooled = 16;
 
 }  // namespace
+
+// One HTTP connection with the io_context that runs it: send() runs the
+// context on the calling thread, so a connection serves one call at a time.
+struct s3_client::connection {
+    explicit connection(asio::ssl::context* tls) {
+        if (tls)
+            secure.emplace(ioc, *tls);
+        else
+            plain.emplace(ioc);
+    }
+    asio::io_context ioc;
+    std::optional<beast::tcp_stream> plain;
+    std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
+    bool open = false;  // connected (and handshaken): a kept-alive connection from the pool
+    std::chrono::steady_clock::time_point idle_since;
+};
+
+struct s3_client::connection_pool {
+    std::mutex mu;
+    std::vector<std::unique_ptr<connection>> idle;  // the most recently used last
+    uint64_t opened = 0;                            // connections made, for tests and logs
+};
+
+std::unique_ptr<s3_client::connection> s3_client::take_connection() {
+    {
+        std::lock_guard l(pool_->mu);
+        const auto now = std::chrono::steady_clock::now();
+        while (!pool_->idle.empty()) {
+            auto c = std::move(pool_->idle.back());
+            pool_->idle.pop_back();
+            if (now - c->idle_since < k_max_idle) return c;
+        }
+        ++pool_->opened;
+    }
+    return std::make_unique<connection>(tls_.get());
+}
+
+void s3_client::keep_connection(std::unique_ptr<connection> c) {
+    c->open = true;
+    c->idle_since = std::chrono::steady_clock::now();
+    std::lock_guard l(pool_->mu);
+    if (pool_->idle.size() < k_max_pooled) pool_->idle.push_back(std::move(c));
+}
+
+uint64_t s3_client::connections_opened() const {
+    std::lock_guard l(pool_->mu);
+    return pool_->opened;
+}
 
 std::string s3_error::describe() const {
     std::string s = http_status ? "HTTP " + std::to_string(http_status) : "no answer";
@@ -121,7 +173,7 @@ credentials credentials_from_environment() {
 }
 
 s3_client::s3_client(s3_location where, credentials who, std::chrono::milliseconds timeout)
-    : where_(std::move(where)), who_(std::move(who)), timeout_(timeout) {
+    : where_(std::move(where)), who_(std::move(who)), timeout_(timeout), pool_(std::make_shared<connection_pool>()) {
     if (!where_.tls) return;
     tls_ = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
     tls_->set_verify_mode(asio::ssl::verify_peer);
@@ -155,29 +207,43 @@ s3_client::request s3_client::make_request(const std::string& method, const std:
     return r;
 }
 
-result<s3_client::response, s3_error> s3_client::send(request r) {
+result<s3_client::response, s3_error> s3_client::send(request r, bool conditional) {
     http::request<http::string_body> req;
     req.method_string(r.method);
     req.target(r.query.empty() ? r.path : r.path + "?" + r.query);
     req.version(11);
     for (auto& [name, value] : r.headers) req.set(name, value);
-    req.set(http::field::connection, "close");
     req.body() = std::move(r.body);  // a PUT's object is copied once, into the request
     req.prepare_payload();
     if (!tls_error_.empty()) return failure{s3_error{0, "TlsError", tls_error_}};
-    asio::io_context ioc;
-    exchange x;
-    asio::co_spawn(ioc, run_exchange(where_, tls_.get(), std::move(req), timeout_, x), asio::detached);
-    ioc.run();
-    if (!x.done || x.ec) {
-        bool tls = x.ec && std::string_view(x.stage) == "TLS handshake";
-        return failure{s3_error{
-            0, tls ? "TlsError" : "NetworkError",
-            x.ec ? std::string(x.stage) + " with " + where_.host_header() + ": " + x.ec.message() : "no answer"}};
+    for (;;) {
+        auto c = take_connection();
+        const bool reused = c->open;
+        exchange x;
+        auto run = [&](auto& stream) {
+            asio::co_spawn(c->ioc, exchange_on(stream, c->open, where_, req, timeout_, x), asio::detached);
+            c->ioc.restart();
+            c->ioc.run();
+        };
+        if (c->secure)
+            run(*c->secure);
+        else
+            run(*c->plain);
+        // A kept connection the server closed meanwhile fails before any answer:
+        // the request is sent again on a new one, unless it is a conditional PUT,
+        // whose first copy might have been stored (its caller's retry decides).
+        if (reused && x.ec && !x.answered && !conditional) continue;
+        if (!x.done || x.ec) {
+            bool tls = x.ec && std::string_view(x.stage) == "TLS handshake";
+            return failure{s3_error{
+                0, tls ? "TlsError" : "NetworkError",
+                x.ec ? std::string(x.stage) + " with " + where_.host_header() + ": " + x.ec.message() : "no answer"}};
+        }
+        if (x.res.keep_alive()) keep_connection(std::move(c));
+        response out{int(x.res.result_int()), std::move(x.res.body())};
+        if (out.status / 100 == 2 || out.status == 206) return out;
+        return failure{s3_error{out.status, xml_field(out.body, "Code"), xml_field(out.body, "Message")}};
     }
-    response out{int(x.res.result_int()), std::move(x.res.body())};
-    if (out.status / 100 == 2 || out.status == 206) return out;
-    return failure{s3_error{out.status, xml_field(out.body, "Code"), xml_field(out.body, "Message")}};
 }
 
 status<s3_error> s3_client::head_bucket() {
@@ -189,7 +255,7 @@ status<s3_error> s3_client::head_bucket() {
 status<s3_error> s3_client::put_object(const std::string& key, const std::string& body, bool if_none_match) {
     std::vector<std::pair<std::string, std::string>> extra;
     if (if_none_match) extra.emplace_back("if-none-match", "*");
-    auto r = send(make_request("PUT", key, body, std::move(extra), clock::now()));
+    auto r = send(make_request("PUT", key, body, std::move(extra), clock::now()), if_none_match);
     if (!r.ok()) return failure{r.error()};
     return ok_v;
 }

@@ -3,9 +3,12 @@
 // Boost.Beast HTTP/1.1, or HTTPS (Asio SSL, OpenSSL) for an https endpoint:
 // the server's certificate is verified (the location's CA file, else the
 // system's trust store) and must name the endpoint's host. Blocking calls
-// with a deadline; one connection per request (no pooling yet). Errors carry
+// with a deadline, over kept-alive connections: a call takes an idle one from
+// the client's pool (shared by copies; one used in the last seconds) or opens
+// one, and gives it back when the server keeps it open. Errors carry
 // S3's status, code and message, and whether a retry may succeed (5xx, 429,
-// network errors). Copies share the TLS context; calls may run on any thread.
+// network errors). Copies share the TLS context and the pool; calls may run on
+// any thread.
 #pragma once
 
 #include <chrono>
@@ -60,6 +63,8 @@ public:
     result<object_page, s3_error> list_objects(const std::string& prefix, const std::string& continuation = "");
 
     const s3_location& location() const { return where_; }
+    // The connections this client and its copies opened so far.
+    uint64_t connections_opened() const;
 
     // The request a call sends (also what the unit tests check): path, headers
     // (signed: all but Content-Length), payload.
@@ -79,7 +84,12 @@ private:
         int status = 0;
         std::string body;
     };
-    result<response, s3_error> send(request r);
+    struct connection;
+    struct connection_pool;
+    // conditional: a PUT with If-None-Match, never sent twice by the client itself.
+    result<response, s3_error> send(request r, bool conditional = false);
+    std::unique_ptr<connection> take_connection();
+    void keep_connection(std::unique_ptr<connection> c);
     // the object's full key: the location's prefix + key
     std::string object_path(const std::string& key) const;
 
@@ -88,6 +98,7 @@ private:
     std::chrono::milliseconds timeout_;
     std::shared_ptr<boost::asio::ssl::context> tls_;  // https: built once, shared by copies
     std::string tls_error_;                           // why the TLS context could not be built ("": it was)
+    std::shared_ptr<connection_pool> pool_;           // idle kept-alive connections, shared by copies
 };
 
 }  // namespace ketch::objstore

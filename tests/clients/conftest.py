@@ -446,6 +446,29 @@ def wait_for(predicate, timeout=15.0, interval=0.05, what=None):
         time.sleep(interval)
 
 
+def sigstop(proc, timeout=15.0):
+    """SIGSTOPs `proc` (a Popen) and returns once every thread of it has stopped; SIGCONT resumes it.
+    kill() returns before that: for a stop signal the kernel wakes one thread of the process to take
+    it, and the others stop only once that thread has run (kernel/signal.c: complete_signal wakes the
+    chosen thread, its do_signal_stop the others). Under load a broker so "stopped" went on answering
+    requests sent after kill() returned (cluster_test_console_cluster: broker 2 answered broker 1's
+    console), so a test that needs the process frozen waits for it here."""
+    proc.send_signal(signal.SIGSTOP)
+    wait_for(lambda: _stopped(proc.pid), timeout=timeout, what="every thread of process %d stopped" % proc.pid)
+
+
+def _stopped(pid):
+    """Whether every thread of `pid` is stopped ("T" in /proc/<pid>/task/<tid>/stat) or gone."""
+    states = []
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            stat = Path("/proc/%d/task/%s/stat" % (pid, tid)).read_text()
+        except OSError:
+            continue  # the thread ended meanwhile
+        states.append(stat[stat.rindex(")") + 2])
+    return all(s in "TtXZ" for s in states)
+
+
 def create_topics(client, helper, specs):
     """Creates {name: partitions} with the client under test, or with the helper when
     the client has no admin call; asserts success and waits until all are listed."""

@@ -63,6 +63,17 @@ def api(broker):
     return rest
 
 
+def same_leader(broker, topic):
+    """Two partitions of the topic with one leader (the first such pair), as Metadata names them."""
+    from confluent_kafka.admin import AdminClient
+    parts = AdminClient({"bootstrap.servers": broker.bootstrap}).list_topics(topic, timeout=10).topics[topic].partitions
+    by_leader = {}
+    for p in sorted(parts):
+        by_leader.setdefault(parts[p].leader, []).append(p)
+    pair = next(ps[:2] for ps in by_leader.values() if len(ps) >= 2)
+    return pair[0], pair[1]
+
+
 @pytest.fixture(autouse=True)
 def no_faults_left(api):
     yield
@@ -108,8 +119,8 @@ def create(helper, topic, partitions=1):
     assert out["results"][0]["error"] is None, out
 
 
-def consume_values(helper, topic, expect):
-    out = helper("consume", {"topic": topic, "partitions": [0], "from": "beginning", "max_records": expect + 1,
+def consume_values(helper, topic, expect, partition=0):
+    out = helper("consume", {"topic": topic, "partitions": [partition], "from": "beginning", "max_records": expect + 1,
                              "timeout_ms": 3000})
     return [base64.b64decode(r["value"]).decode() for r in out["records"]]
 
@@ -153,22 +164,45 @@ def test_non_retriable_error_reaches_the_application(api, client, helper):
     assert consume_values(helper, topic, 0) == []
 
 
-def test_error_matches_only_the_named_partition(api, helper):
+@pytest.mark.parametrize("client", ["java"], indirect=True)
+def test_error_matches_only_the_named_partition(api, broker, client, helper):
+    """One Produce naming partitions 0 and 1 under a fault on partition 1: only partition 1 is refused.
+
+    The Java producer sends it: the batches RecordAccumulator.drain takes for a broker go in one
+    ProduceRequest (clients/src/main/java/org/apache/kafka/clients/producer/internals/Sender.java,
+    sendProducerData / sendProduceRequests), and a TOPIC_AUTHORIZATION_FAILED fails only its own batch.
+    librdkafka cannot: it sends one ProduceRequest per partition (confluentinc/librdkafka issue 1700), and a
+    Produce answered TOPIC_AUTHORIZATION_FAILED marks the whole topic failed, failing the records of the
+    topic's other partitions not yet sent with that error (rdkafka_request.c rd_kafka_handle_Produce_error
+    -> rd_kafka_topic_set_error; rdkafka_broker.c, RD_KAFKA_OP_PARTITION_LEAVE), so whether partition a's
+    record landed raced with partition b's answer. linger.ms keeps the producer from sending partition a's
+    batch alone before partition b's record is added; flush() sends both at once, whatever linger.ms.
+
+    Partitions a and b share a leader (one broker: 0 and 1; the matrix: two of N + 1 partitions over N
+    brokers), so that one Produce names both; the inspector of whichever broker leads them shows it."""
     topic = topic_name("partition")
-    create(helper, topic, partitions=2)
-    add_fault(api, kind="error", error="TOPIC_AUTHORIZATION_FAILED", topic=topic, partition=1)
-    to0, to1 = records(1), records(1)
-    to0[0]["partition"], to1[0]["partition"] = 0, 1
-    assert helper("produce", {"topic": topic, "records": to0})["records"][0]["error"] is None
-    assert helper("produce", {"topic": topic, "records": to1})["records"][0]["error"] == "TOPIC_AUTHORIZATION_FAILED"
+    watching = consoles(broker)
+    create(helper, topic, partitions=len(watching) + 1)
+    a, b = same_leader(broker, topic)
+    add_fault(api, kind="error", error="TOPIC_AUTHORIZATION_FAILED", topic=topic, partition=b)
+    to_a, to_b = records(1), records(1)
+    to_a[0]["partition"], to_b[0]["partition"] = a, b
+    assert helper("produce", {"topic": topic, "records": to_a})["records"][0]["error"] is None
+    assert helper("produce", {"topic": topic, "records": to_b})["records"][0]["error"] == "TOPIC_AUTHORIZATION_FAILED"
     assert api.get("/api/v1/faults")[1]["faults"][0]["injected"] == 1
-    # One Produce to both partitions (lingering together): only partition 1 is refused.
+    watched = [(c, c.get("/api/v1/traffic")[1]["last_seq"]) for c in watching]  # watching starts recording
     both = records(2, "w")
-    both[0]["partition"], both[1]["partition"] = 0, 1
-    out = helper("produce", {"topic": topic, "records": both, "config": {"linger.ms": "200"}})
+    both[0]["partition"], both[1]["partition"] = a, b
+    out = client("produce", {"topic": topic, "records": both, "config": {"linger.ms": "5000"}})
     assert [r["error"] for r in out["records"]] == [None, "TOPIC_AUTHORIZATION_FAILED"], out
-    assert api.get("/api/v1/faults")[1]["faults"][0]["injected"] == 2  # one request
-    assert consume_values(helper, topic, 2) == ["v0", "w0"]
+    assert api.get("/api/v1/faults")[1]["faults"][0]["injected"] == 2
+    produced = [(c, e) for c, after in watched
+                for e in c.get("/api/v1/traffic?after=%d&api=Produce&topic=%s" % (after, topic))[1]["exchanges"]]
+    assert len(produced) == 1 and produced[0][1]["fault"], produced
+    exchange = produced[0][0].get("/api/v1/traffic/%d" % produced[0][1]["seq"])[1]
+    answered = {p["index"]: p["error_code"] for t in exchange["response"]["responses"] for p in t["partition_responses"]}
+    assert answered == {a: 0, b: 29}, exchange  # one request, partition a written, partition b refused
+    assert consume_values(helper, topic, 2, partition=a) == ["v0", "w0"]
 
 
 # ------------------------------------------------------------------ latency, drop, pause

@@ -29,6 +29,7 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from conftest import clients  # noqa: E402
 from group_wire import commit, live_brokers, name_coordinated_by, wait_for  # noqa: E402
 from test_shared_produce import FLUSH, create_topic, wait_for_topic  # noqa: E402
 
@@ -137,7 +138,9 @@ def test_console_of_one_broker_describes_a_group_another_coordinates(start_broke
     # Broker 2 stopped (SIGSTOP: connections open, no answer), then killed
     # (connections refused): live, the owner of its groups, until its
     # session times out. Broker 1's list still answers, naming it; the page
-    # of its group is 503 naming it.
+    # of its group is 503 naming it. (clients.sigstop returns once every
+    # thread of broker 2 has stopped: kill() returns before, and a broker
+    # still answering then made the list complete.)
     def answers_without_broker_2():
         status, listing = get(a, "/api/v1/groups")
         assert status == 200, listing
@@ -146,7 +149,7 @@ def test_console_of_one_broker_describes_a_group_another_coordinates(start_broke
         status, err = get(a, "/api/v1/groups/" + on_b)
         assert status == 503 and "broker 2" in err["message"], err
 
-    b.proc.send_signal(signal.SIGSTOP)
+    clients.sigstop(b.proc)
     try:
         answers_without_broker_2()
     finally:

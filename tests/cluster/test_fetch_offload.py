@@ -22,6 +22,7 @@ import time
 from confluent_kafka import Consumer, TopicPartition
 from confluent_kafka.admin import AdminClient
 
+from conftest import clients
 from test_shared_produce import FLUSH, TIMING, create_topic, produce, wait_for_topic
 
 PARTITIONS = 4
@@ -88,7 +89,7 @@ def test_a_hanging_object_store_does_not_stall_other_connections(start_broker, s
         finally:
             c.close()
 
-    os.kill(s3.proc.pid, signal.SIGSTOP)
+    clients.sigstop(s3.proc)
     try:
         readers = [threading.Thread(target=consume) for _ in range(3)] + [threading.Thread(target=list_offsets_by_time)]
         for t in readers:

@@ -55,7 +55,7 @@ def test_list_offsets_counts_commits_whose_notification_was_missed(start_broker,
     assert len(produce(writer, TOPIC, [(b"k%d" % i, b"a%d" % i) for i in range(10)], 1)) == 10
     assert list_latest(other) == (0, 10)  # opened there: it follows the writer's commits from now on
 
-    os.kill(other.proc.pid, signal.SIGSTOP)
+    clients.sigstop(other.proc)
     try:
         postgres.stop()  # the LISTEN connections end; what is notified before `other` listens again is lost
         postgres.start()

@@ -18,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from conftest import clients  # noqa: E402
 from group_wire import NOT_COORDINATOR, commit, fetch, lease, stored_offset, two_brokers, wait_for  # noqa: E402
 
 TOPIC, GROUP = "leased", "lease-group"
@@ -58,7 +59,7 @@ def test_a_broker_whose_group_lease_moved_is_refused_and_nothing_committed_is_lo
     # The owner stops heartbeating (SIGSTOP): after the session timeout the
     # other broker takes the group over (a new epoch, read from PostgreSQL)
     # and serves it; the owner, killed, never writes again.
-    brokers[a].proc.send_signal(signal.SIGSTOP)
+    clients.sigstop(brokers[a].proc)
     try:
         wait_for(lambda: lease(postgres, GROUP)[0] == b, "the lease did not move to broker %d" % b)
         assert lease(postgres, GROUP)[1] == epoch + 3

@@ -29,6 +29,7 @@ from confluent_kafka import Consumer, Producer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from conftest import clients  # noqa: E402
 from group_wire import NOT_COORDINATOR, describe, heartbeat, join, lease, name_coordinated_by  # noqa: E402
 from group_wire import sync, two_brokers, wait_for  # noqa: E402
 
@@ -39,7 +40,7 @@ NO_DELAY = ["--group-initial-rebalance-delay-ms", "0"]
 @contextmanager
 def paused_until_taken(postgres, brokers, group, a, b):
     """Broker a SIGSTOPped until broker b holds the group's lease; the body runs while a is stopped."""
-    brokers[a].proc.send_signal(signal.SIGSTOP)
+    clients.sigstop(brokers[a].proc)
     try:
         wait_for(lambda: lease(postgres, group)[0] == b, "broker %d did not take the group" % b)
         yield

@@ -1,8 +1,12 @@
 // A Produce under an error fault naming a topic: the matched partitions are
-// split off and answered the error, the rest handled (docs/design/faults.md).
+// split off and answered the error, the rest handled; what a request names
+// for a fault's filter (docs/design/faults.md).
 #include "broker/fault_produce.h"
 
 #include <gtest/gtest.h>
+
+#include "broker/fault_topics.h"
+#include "protocol/messages/metadata.h"
 
 #include "../meta/temp_dir.h"
 #include "meta/sqlite_store.h"
@@ -80,6 +84,24 @@ TEST_F(fault_produce, merge_puts_refused_rows_under_their_topic) {
     ASSERT_EQ(into.responses[0].partition_responses.size(), 2u);
     EXPECT_EQ(into.responses[0].partition_responses[1].error_code, 29);
     EXPECT_EQ(into.responses[1].name, "audit");
+}
+
+// Metadata names its topics without partitions: a fault with a topic matches
+// it, one with a partition too never does; a Produce naming the partition does.
+TEST_F(fault_produce, a_partition_filter_matches_the_produce_naming_it_never_metadata) {
+    kafka::metadata_request md;
+    md.topics->emplace_back().name = "orders";
+    const auto named = fault_topics(md, *topics);
+    ASSERT_EQ(named.size(), 1u);
+    EXPECT_EQ(named[0].name, "orders");
+    EXPECT_TRUE(named[0].partitions.empty());
+    fault::match m;
+    m.topic = "orders";
+    EXPECT_TRUE(fault::matches(m, {kafka::metadata_request::api_key, "app", &named}));
+    m.partition = 1;
+    EXPECT_FALSE(fault::matches(m, {kafka::metadata_request::api_key, "app", &named}));
+    const auto produced = fault_topics(request(), *topics);
+    EXPECT_TRUE(fault::matches(m, {kafka::produce_request::api_key, "app", &produced}));
 }
 
 }  // namespace
