@@ -1,10 +1,12 @@
 #include "app/fault_service.h"
 
+#include <chrono>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
 #include "app/console_service.h"
+#include "app/pg_fault_store.h"
 #include "io/fault_file_system.h"
 
 namespace ketch::app {
@@ -24,8 +26,10 @@ fault_service fault_service::from(const options& opt, const resolved_listeners& 
         throw std::runtime_error(
             "--faults needs the console: faults are added at its /api/v1/faults "
             "(docs/console.md)");
-    s.registry = std::make_unique<fault::registry>();
-    spdlog::warn("--faults: fault injection is ON (ketch fault add|list|clear; /api/v1/faults)");
+    if (!opt.cluster.empty()) s.store = std::make_unique<pg_fault_store>(opt.cluster);
+    s.registry = std::make_unique<fault::registry>(s.store.get());
+    spdlog::warn("--faults: fault injection is ON (ketch fault add|list|clear; /api/v1/faults){}",
+                 s.store ? ", the cluster's faults: every broker started with --faults injects them" : "");
     return s;
 }
 
@@ -40,6 +44,19 @@ std::shared_ptr<io::file_system> fault_service::wrap(std::shared_ptr<io::file_sy
         return sync ? io::io_errc::io : io::io_errc::no_space;
     });
     return faulty;
+}
+
+notice_follower fault_service::follow(storage_engines& storage) const {
+    fault::registry* reg = store ? registry.get() : nullptr;
+    return {storage, k_faults_changed, [reg] {
+                if (!reg) return;
+                const auto now = std::chrono::steady_clock::now().time_since_epoch();
+                try {
+                    reg->reload(std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
+                } catch (const fault::store_unavailable& e) {
+                    spdlog::warn("cluster: reloading the faults: {}", e.what());
+                }
+            }};
 }
 
 }  // namespace ketch::app

@@ -258,6 +258,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     partition::service partitions(*topics, storage.engine(), service_config_of(opt));
     txn::producer_ids producer_ids(opt.data_dir);
     storage.attach(*logs, *topics, partitions, producer_ids);  // wake-ups; cluster: topic reloads, producer ids
+    notice_follower faults_follower = faults.follow(storage);  // cluster: the cluster's faults
     auto cluster_offsets = cluster_groups::open_store(opt);    // cluster mode: offsets in PostgreSQL
     meta::offset_store& offsets_store = either(cluster_offsets, *st.offsets);
     broker::offsets_topic offsets_topic(offsets_store, *topics, partitions);  // __consumer_offsets, from the store

@@ -8,6 +8,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "base/error_code.h"
+#include "broker/blocking.h"
 
 namespace ketch::broker {
 
@@ -36,6 +37,39 @@ std::string describe(const fault::hit& h) {
     return what + " (fault " + std::to_string(h.id) + ")";
 }
 
+// Counts a request held by a pause; cluster mode: in the store too, off the reactor.
+boost::asio::awaitable<void> count_pause(request_context& ctx, fault::registry& faults) {
+    if (!faults.shared()) {
+        faults.count_pause(ctx.api_key);
+        co_return;
+    }
+    const int16_t api = ctx.api_key;
+    co_await blocking_call<bool>(ctx.broker, [&faults, api] {
+        faults.count_pause(api);
+        return true;
+    });
+}
+
+// The first request fault matching the request, taken (counted down);
+// cluster mode: claimed in PostgreSQL off the reactor, and when another
+// broker took its last count first, the next matching fault is tried.
+boost::asio::awaitable<std::optional<fault::hit>> take_fault(request_context& ctx, fault::registry& faults,
+                                                             const fault::request_view& req) {
+    while (auto h = faults.find_request(req)) {
+        const fault::hit& found = *h;
+        const int16_t api = req.api_key;
+        fault::take_result r = fault::take_result::unavailable;
+        if (faults.shared())
+            r = co_await blocking_call<fault::take_result>(ctx.broker,
+                                                           [&faults, &found, api] { return faults.take(found, api); });
+        else
+            r = faults.take(found, api);
+        if (r == fault::take_result::taken) co_return h;
+        if (r == fault::take_result::unavailable) break;
+    }
+    co_return std::nullopt;
+}
+
 }  // namespace
 
 boost::asio::awaitable<std::optional<fault::hit>> apply_request_faults(request_context& ctx,
@@ -46,13 +80,14 @@ boost::asio::awaitable<std::optional<fault::hit>> apply_request_faults(request_c
     for (int64_t now = arrived;; now = steady_ms()) {
         const int64_t until = faults.paused_until(now);
         if (until <= now) break;
-        if (now == arrived || ctx.fault.empty()) faults.count_pause(ctx.api_key);
+        if (now == arrived || ctx.fault.empty()) co_await count_pause(ctx, faults);
         ctx.fault = "pause";
         co_await wait_ms(until - now);
     }
     if (!ctx.fault.empty()) ctx.fault += " " + std::to_string(steady_ms() - arrived) + " ms";
     const std::string client = ctx.client_id.value_or("");
-    auto h = faults.take_request({ctx.api_key, client, &topics});
+    const fault::request_view req{ctx.api_key, client, &topics};
+    auto h = co_await take_fault(ctx, faults, req);
     if (!h) co_return std::nullopt;
     ctx.fault += (ctx.fault.empty() ? "" : ", ") + describe(*h);
     if (h->what == fault::kind::latency) {

@@ -374,6 +374,13 @@ ALTER TABLE ketch_partitions ADD COLUMN stored_bytes bigint NOT NULL DEFAULT 0;
 UPDATE ketch_partitions p SET stored_bytes = s.n FROM (SELECT topic_id, partition, sum(byte_length::bigint) AS n
     FROM ketch_batches GROUP BY topic_id, partition) s WHERE p.topic_id = s.topic_id AND p.partition = s.partition;
 )sql",
+    // 19: scripted faults shared by every broker (--faults, app/pg_fault_store.h): the rule (topic and client
+    // id as bytes), the count left (NULL: until cleared), every broker's injections, when it was added.
+    R"sql(
+CREATE TABLE ketch_faults (id bigserial PRIMARY KEY, kind text NOT NULL, api_key smallint, topic bytea,
+    partition integer, client_id bytea, error_code smallint NOT NULL, duration_ms bigint NOT NULL, count bigint,
+    remaining bigint, injected bigint NOT NULL DEFAULT 0, added_at timestamptz NOT NULL DEFAULT clock_timestamp());
+)sql",
 };
 
 }  // namespace

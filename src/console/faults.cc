@@ -1,7 +1,8 @@
 // /api/v1/faults (--faults; docs/console.md, docs/design/faults.md): list
 // (GET), add (POST, 201 with the new fault's id), remove one (DELETE
 // /api/v1/faults/{id}) or all (DELETE /api/v1/faults). Without --faults the
-// resource answers 404 (a broker that injects nothing).
+// resource answers 404 (a broker that injects nothing). Cluster mode: the
+// cluster's faults (fault::store in PostgreSQL), 503 while it cannot be reached.
 #include <chrono>
 
 #include "console/fault_json.h"
@@ -49,19 +50,31 @@ http::response remove_one(const context& ctx, const http::request& req) {
         id = id * 10 + uint64_t(c - '0');
     }
     if (s.empty()) throw api_error(400, "a fault id is a number");
-    if (!reg.remove(id)) throw api_error(404, "no active fault " + s);
+    if (!reg.remove(id, steady_ms())) throw api_error(404, "no active fault " + s);
     return json_reply({{"removed", id}});
+}
+
+// `fn` with the cluster's store unreachable answered 503.
+http::route_handler store_route(std::function<http::response(http::request&)> fn) {
+    return route([fn = std::move(fn)](http::request& req) {
+        try {
+            return fn(req);
+        } catch (const fault::store_unavailable& e) {
+            throw api_error(503, std::string("the cluster's faults cannot be reached: ") + e.what());
+        }
+    });
 }
 
 }  // namespace
 
 void add_faults(http::server& server, const context& ctx) {
-    server.add("GET", "/api/v1/faults", route([&ctx](http::request&) { return list(ctx); }));
-    server.add("POST", "/api/v1/faults", route([&ctx](http::request& req) { return add(ctx, req); }));
-    server.add("DELETE", "/api/v1/faults", route([&ctx](http::request&) {
-                   return json_reply({{"cleared", faults_of(ctx).clear()}});
+    server.add("GET", "/api/v1/faults", store_route([&ctx](http::request&) { return list(ctx); }));
+    server.add("POST", "/api/v1/faults", store_route([&ctx](http::request& req) { return add(ctx, req); }));
+    server.add("DELETE", "/api/v1/faults", store_route([&ctx](http::request&) {
+                   return json_reply({{"cleared", faults_of(ctx).clear(steady_ms())}});
                }));
-    server.add("DELETE", "/api/v1/faults/{id}", route([&ctx](http::request& req) { return remove_one(ctx, req); }));
+    server.add("DELETE", "/api/v1/faults/{id}",
+               store_route([&ctx](http::request& req) { return remove_one(ctx, req); }));
 }
 
 }  // namespace ketch::console

@@ -257,9 +257,8 @@ CONSOLE_TRAFFIC = ("the traffic inspector records the requests its own broker se
 
 CONSOLE_TELEMETRY = ("client telemetry (KIP-714) is kept by the broker each client pushes it to (the client "
                      "picks one of its brokers), and the console shows its own broker's, by design")
-FAULTS_PER_BROKER = ("a scripted fault acts on the broker it was added to (the first one's console), by design; "
-                     "the client's requests go to the partition's leader and the group's coordinator, spread over "
-                     "the three brokers")
+DISK_FAULTS = ("disk faults fail a partition's local log files, and cluster mode's partitions are in object "
+               "storage: refused there (400), tests/cluster/test_shared_faults.py")
 
 # "file" (every test in it) or "file::test" (the test's function name, every client) -> reason.
 SKIPS = {
@@ -285,16 +284,10 @@ SKIPS = {
                                  "broker, and another broker knows it only after its NOTIFY (tests/cluster/"
                                  "test_shared_tokens.py waits for each broker); it restarts its broker too",
     # test_faults runs on the cluster (faults added through the first broker's console, by the API and the
-    # CLI); the tests that drive a client through a fault skip, and those that start their own ketch.
-    "test_faults.py::test_retriable_error_is_retried_and_each_record_lands_once": FAULTS_PER_BROKER,
-    "test_faults.py::test_non_retriable_error_reaches_the_application": FAULTS_PER_BROKER,
-    "test_faults.py::test_error_matches_only_the_named_partition": FAULTS_PER_BROKER,
-    "test_faults.py::test_latency_delays_the_answer": FAULTS_PER_BROKER,
-    "test_faults.py::test_dropped_connection_is_reconnected": FAULTS_PER_BROKER,
-    "test_faults.py::test_pause_holds_requests_until_it_ends": FAULTS_PER_BROKER,
-    "test_faults.py::test_disk_full_answers_storage_error_and_loses_nothing_acknowledged": FAULTS_PER_BROKER,
-    "test_faults.py::test_fsync_failure_answers_storage_error": FAULTS_PER_BROKER,
-    "test_faults.py::test_injection_is_marked_in_the_traffic_inspector": FAULTS_PER_BROKER,
+    # CLI, are the cluster's: docs/cluster.md "Scripted faults"); the disk faults skip, and the tests that
+    # start their own ketch.
+    "test_faults.py::test_disk_full_answers_storage_error_and_loses_nothing_acknowledged": DISK_FAULTS,
+    "test_faults.py::test_fsync_failure_answers_storage_error": DISK_FAULTS,
     "test_faults.py::test_faults_refused_on_a_non_loopback_listener":
         "starts single-node ketches of its own on a non-loopback listener",
     "test_faults.py::test_without_faults_the_endpoint_is_404": "starts a single-node ketch of its own without --faults",

@@ -3,7 +3,12 @@ docs/cli.md "ketch fault"): each fault is injected through the console's
 /api/v1/faults and a real client (the Java producer and confluent-kafka) is
 driven through it; the tests assert what the client sees. One ketch (with
 --faults and the metrics page) serves the file; every test clears the faults
-it added."""
+it added.
+
+On the cluster matrix (KETCH_TEST_CLUSTER) the faults are the cluster's
+(docs/cluster.md "Scripted faults"): added through the first broker's
+console, injected by whichever broker serves the request; the metric and the
+traffic inspector are per broker, so the tests read every broker's."""
 
 import base64
 import json
@@ -30,8 +35,9 @@ def broker(request, tmp_path_factory):
     cluster = cluster_matrix.module_broker(request, ["--schema-registry=false", "--faults", "--metrics-listen",
                                                      "127.0.0.1:0", "--console-addr", "127.0.0.1:0"])
     if cluster is not None:
-        cluster.console_url = cluster_matrix.listener_urls(cluster, "console")[0]
-        cluster.metrics_url = cluster_matrix.listener_urls(cluster, "metrics")[0]
+        cluster.console_urls = cluster_matrix.listener_urls(cluster, "console")
+        cluster.metrics_urls = cluster_matrix.listener_urls(cluster, "metrics")
+        cluster.console_url, cluster.metrics_url = cluster.console_urls[0], cluster.metrics_urls[0]
         yield cluster
         return
     tmp = tmp_path_factory.mktemp("faults")
@@ -45,9 +51,27 @@ def broker(request, tmp_path_factory):
     stop_broker(b)
 
 
+def consoles(broker):
+    """Every broker's console (the one broker's on a single node)."""
+    return [Rest(url) for url in getattr(broker, "console_urls", [broker.console_url])]
+
+
 @pytest.fixture(scope="module")
 def api(broker):
-    return Rest(broker.console_url)
+    rest = Rest(broker.console_url)
+    rest.peers = consoles(broker)[1:]
+    return rest
+
+
+def same_leader(broker, topic):
+    """Two partitions of the topic with one leader (the first such pair), as Metadata names them."""
+    from confluent_kafka.admin import AdminClient
+    parts = AdminClient({"bootstrap.servers": broker.bootstrap}).list_topics(topic, timeout=10).topics[topic].partitions
+    by_leader = {}
+    for p in sorted(parts):
+        by_leader.setdefault(parts[p].leader, []).append(p)
+    pair = next(ps[:2] for ps in by_leader.values() if len(ps) >= 2)
+    return pair[0], pair[1]
 
 
 @pytest.fixture(autouse=True)
@@ -79,6 +103,10 @@ def topic_name(tag):
 def add_fault(rest, /, **rule):
     status, body = rest.post("/api/v1/faults", rule, content_type=JSON)
     assert status == 201, body
+    # Cluster: each other broker hears of it by its NOTIFY, and reads the faults again when its
+    # console lists them: from here on every broker holds it.
+    for peer in getattr(rest, "peers", []):
+        assert body["id"] in [f["id"] for f in peer.get("/api/v1/faults")[1]["faults"]]
     return body["id"]
 
 
@@ -91,20 +119,22 @@ def create(helper, topic, partitions=1):
     assert out["results"][0]["error"] is None, out
 
 
-def consume_values(helper, topic, expect):
-    out = helper("consume", {"topic": topic, "partitions": [0], "from": "beginning", "max_records": expect + 1,
+def consume_values(helper, topic, expect, partition=0):
+    out = helper("consume", {"topic": topic, "partitions": [partition], "from": "beginning", "max_records": expect + 1,
                              "timeout_ms": 3000})
     return [base64.b64decode(r["value"]).decode() for r in out["records"]]
 
 
 def injected(broker, kind, api_name=None):
-    """ketch_faults_injected_total of `kind` for `api_name` (None: summed over APIs)."""
-    text = urllib.request.urlopen(broker.metrics_url, timeout=10).read().decode()
+    """ketch_faults_injected_total of `kind` for `api_name` (None: summed over APIs), summed over
+    the brokers (the metric is each broker's own injections)."""
     key = 'ketch_faults_injected_total{kind="%s",api="%s"} ' % (kind, api_name or "")
     total = 0
-    for line in text.splitlines():
-        if line.startswith(key) or (api_name is None and line.startswith(key[:-3])):
-            total += int(line.rpartition(" ")[2])
+    for url in getattr(broker, "metrics_urls", [broker.metrics_url]):
+        text = urllib.request.urlopen(url, timeout=10).read().decode()
+        for line in text.splitlines():
+            if line.startswith(key) or (api_name is None and line.startswith(key[:-3])):
+                total += int(line.rpartition(" ")[2])
     return total
 
 
@@ -135,7 +165,7 @@ def test_non_retriable_error_reaches_the_application(api, client, helper):
 
 
 @pytest.mark.parametrize("client", ["java"], indirect=True)
-def test_error_matches_only_the_named_partition(api, client, helper):
+def test_error_matches_only_the_named_partition(api, broker, client, helper):
     """One Produce naming partitions 0 and 1 under a fault on partition 1: only partition 1 is refused.
 
     The Java producer sends it: the batches RecordAccumulator.drain takes for a broker go in one
@@ -144,29 +174,35 @@ def test_error_matches_only_the_named_partition(api, client, helper):
     librdkafka cannot: it sends one ProduceRequest per partition (confluentinc/librdkafka issue 1700), and a
     Produce answered TOPIC_AUTHORIZATION_FAILED marks the whole topic failed, failing the records of the
     topic's other partitions not yet sent with that error (rdkafka_request.c rd_kafka_handle_Produce_error
-    -> rd_kafka_topic_set_error; rdkafka_broker.c, RD_KAFKA_OP_PARTITION_LEAVE), so whether partition 0's
-    record landed raced with partition 1's answer. linger.ms keeps the producer from sending partition 0's
-    batch alone before partition 1's record is added; flush() sends both at once, whatever linger.ms."""
+    -> rd_kafka_topic_set_error; rdkafka_broker.c, RD_KAFKA_OP_PARTITION_LEAVE), so whether partition a's
+    record landed raced with partition b's answer. linger.ms keeps the producer from sending partition a's
+    batch alone before partition b's record is added; flush() sends both at once, whatever linger.ms.
+
+    Partitions a and b share a leader (one broker: 0 and 1; the matrix: two of N + 1 partitions over N
+    brokers), so that one Produce names both; the inspector of whichever broker leads them shows it."""
     topic = topic_name("partition")
-    create(helper, topic, partitions=2)
-    add_fault(api, kind="error", error="TOPIC_AUTHORIZATION_FAILED", topic=topic, partition=1)
-    to0, to1 = records(1), records(1)
-    to0[0]["partition"], to1[0]["partition"] = 0, 1
-    assert helper("produce", {"topic": topic, "records": to0})["records"][0]["error"] is None
-    assert helper("produce", {"topic": topic, "records": to1})["records"][0]["error"] == "TOPIC_AUTHORIZATION_FAILED"
+    watching = consoles(broker)
+    create(helper, topic, partitions=len(watching) + 1)
+    a, b = same_leader(broker, topic)
+    add_fault(api, kind="error", error="TOPIC_AUTHORIZATION_FAILED", topic=topic, partition=b)
+    to_a, to_b = records(1), records(1)
+    to_a[0]["partition"], to_b[0]["partition"] = a, b
+    assert helper("produce", {"topic": topic, "records": to_a})["records"][0]["error"] is None
+    assert helper("produce", {"topic": topic, "records": to_b})["records"][0]["error"] == "TOPIC_AUTHORIZATION_FAILED"
     assert api.get("/api/v1/faults")[1]["faults"][0]["injected"] == 1
-    after = api.get("/api/v1/traffic")[1]["last_seq"]  # watching starts recording
+    watched = [(c, c.get("/api/v1/traffic")[1]["last_seq"]) for c in watching]  # watching starts recording
     both = records(2, "w")
-    both[0]["partition"], both[1]["partition"] = 0, 1
+    both[0]["partition"], both[1]["partition"] = a, b
     out = client("produce", {"topic": topic, "records": both, "config": {"linger.ms": "5000"}})
     assert [r["error"] for r in out["records"]] == [None, "TOPIC_AUTHORIZATION_FAILED"], out
     assert api.get("/api/v1/faults")[1]["faults"][0]["injected"] == 2
-    produced = api.get("/api/v1/traffic?after=%d&api=Produce&topic=%s" % (after, topic))[1]["exchanges"]
-    assert len(produced) == 1 and produced[0]["fault"], produced
-    exchange = api.get("/api/v1/traffic/%d" % produced[0]["seq"])[1]
+    produced = [(c, e) for c, after in watched
+                for e in c.get("/api/v1/traffic?after=%d&api=Produce&topic=%s" % (after, topic))[1]["exchanges"]]
+    assert len(produced) == 1 and produced[0][1]["fault"], produced
+    exchange = produced[0][0].get("/api/v1/traffic/%d" % produced[0][1]["seq"])[1]
     answered = {p["index"]: p["error_code"] for t in exchange["response"]["responses"] for p in t["partition_responses"]}
-    assert answered == {0: 0, 1: 29}, exchange  # one request, partition 0 written, partition 1 refused
-    assert consume_values(helper, topic, 2) == ["v0", "w0"]
+    assert answered == {a: 0, b: 29}, exchange  # one request, partition a written, partition b refused
+    assert consume_values(helper, topic, 2, partition=a) == ["v0", "w0"]
 
 
 # ------------------------------------------------------------------ latency, drop, pause
@@ -247,16 +283,21 @@ def test_fsync_failure_answers_storage_error(api, broker, helper):
 
 # ------------------------------------------------------------------ visibility
 
-def test_injection_is_marked_in_the_traffic_inspector(api, helper):
+def test_injection_is_marked_in_the_traffic_inspector(api, broker, helper):
+    """The mark is on the broker that injected (cluster: whichever serves the Produce), so every
+    broker's inspector is read."""
     topic = topic_name("traffic")
     create(helper, topic)
-    status, first = api.get("/api/v1/traffic")  # watching starts recording
-    assert status == 200
-    after = first["exchanges"][-1]["seq"] if first["exchanges"] else 0
+    watched = []
+    for console in consoles(broker):
+        status, first = console.get("/api/v1/traffic")  # watching starts recording
+        assert status == 200
+        watched.append((console, first["exchanges"][-1]["seq"] if first["exchanges"] else 0))
     add_fault(api, kind="error", error="NOT_LEADER_OR_FOLLOWER", api="Produce", topic=topic, count=1)
     out = helper("produce", {"topic": topic, "records": records(1)})
     assert out["records"][0]["error"] is None
-    produced = api.get("/api/v1/traffic?after=%d&api=Produce&topic=%s" % (after, topic))[1]["exchanges"]
+    produced = [e for console, after in watched
+                for e in console.get("/api/v1/traffic?after=%d&api=Produce&topic=%s" % (after, topic))[1]["exchanges"]]
     marked = [e["fault"] for e in produced if e["fault"]]
     assert len(marked) == 1 and marked[0].startswith("error NOT_LEADER_OR_FOLLOWER"), produced
     assert len(produced) >= 2  # the retry went through unmarked

@@ -3,16 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "rules.h"
+
 namespace ketch::fault {
 namespace {
 
-rule error_rule(int16_t code, std::optional<int64_t> count) {
-    rule r;
-    r.what = kind::error;
-    r.error_code = code;
-    r.count = count;
-    return r;
-}
+using test::error_rule;
 
 request_view produce(const std::vector<topic_ref>* topics, std::string_view client = "app") {
     return {0, client, topics};
