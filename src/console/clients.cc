@@ -136,8 +136,11 @@ json cluster_instance(const context& ctx, const http::request& req) {
         if (e.status != 404 || !view.clustered()) throw;
         auto peers = ask_others(view, "clients/" + req.param("instance"), [&](int32_t) { return query_string(req); });
         if (!peers.pages.empty()) return peers.pages.begin()->second;
-        if (!peers.unreached.empty())
-            throw api_error(503, e.what() + std::string(" here; not reached: ") + peers.unreached.dump());
+        for (auto& u : peers.unreached) {  // a broker that does not know it (404) was reached
+            auto it = peers.refused.find(u["node_id"].get<int32_t>());
+            if (it == peers.refused.end() || it->second.status != 404)
+                throw api_error(503, e.what() + std::string(" here; not reached: ") + peers.unreached.dump());
+        }
         throw;
     }
 }
