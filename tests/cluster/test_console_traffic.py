@@ -81,10 +81,14 @@ def two_consoles(start_broker, *extra):
 def test_one_console_lists_the_requests_every_broker_served(start_broker):
     a, b = two_consoles(start_broker)
     client = "traffic-both-%d" % time.monotonic_ns()
-    status, first = get(a, "/api/v1/traffic?client_id=" + client)  # watching starts recording on both
-    assert status == 200 and first["unreached_brokers"] == [] and first["exchanges"] == [], first
+
+    def watching():  # watching starts recording on both, once broker 1 reaches broker 2
+        status, page = get(a, "/api/v1/traffic?client_id=" + client)
+        assert status == 200, page
+        return page if sorted(positions(page["cursor"])) == [1, 2] else None
+    first = wait_for(watching, "broker 1's console does not reach broker 2")
+    assert first["unreached_brokers"] == [] and first["exchanges"] == [], first
     cursor = first["cursor"]
-    assert sorted(positions(cursor)) == [1, 2], cursor
 
     # Not Kafka's: never advertised to a client.
     assert CONSOLE_PEER not in advertised_keys(b)
