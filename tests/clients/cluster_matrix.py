@@ -268,8 +268,7 @@ SKIPS = {
         "its own single-node ketch with SCRAM users from a config file (shared SCRAM users: "
         "tests/cluster/test_shared_security.py)",
     "test_console_browser.py": "its own single-node ketch with SCRAM users from a config file and a SASL listener "
-                               "(per broker), and one scenario through every page whose group and traffic steps "
-                               "(per broker)",
+                               "(per broker), which the matrix's brokers lack",
     "test_console_clients_page.py": "its own single-node ketch per test (a browser over its clients page); the "
                                     "clients page of a cluster is test_console_telemetry's",
     # test_console_telemetry runs on the cluster (the first broker's console lists every broker's clients).
