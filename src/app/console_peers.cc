@@ -37,7 +37,23 @@ auto on_peer(inter_broker_clients& clients, int32_t node, int16_t key, F&& f) {
 
 }  // namespace
 
-console::peer_brokers console_peers(const cluster::membership& m, inter_broker_clients& clients) {
+peer_calls_in_flight::~peer_calls_in_flight() {
+    std::unique_lock l(mu_);
+    none_.wait_for(l, 2 * k_console_peer_timeout + std::chrono::seconds(1), [this] { return calls_ == 0; });
+}
+
+void peer_calls_in_flight::enter() {
+    std::lock_guard l(mu_);
+    ++calls_;
+}
+
+void peer_calls_in_flight::leave() {
+    std::lock_guard l(mu_);
+    if (--calls_ == 0) none_.notify_all();
+}
+
+console::peer_brokers console_peers(const cluster::membership& m, inter_broker_clients& clients,
+                                    peer_calls_in_flight& calls) {
     console::peer_brokers p;
     p.live = [&m] {
         std::vector<int32_t> out;
@@ -56,9 +72,14 @@ console::peer_brokers console_peers(const cluster::membership& m, inter_broker_c
         });
     };
     // ConsolePeer is not in ApiVersions: sent at its only version, 0.
-    p.page_of = [&clients](int32_t node, const std::string& path, const std::string& query,
-                           const std::string& principal) -> console::peer_brokers::page {
+    p.page_of = [&clients, &calls](int32_t node, const std::string& path, const std::string& query,
+                                   const std::string& principal) -> console::peer_brokers::page {
         using broker::console_peer_request;
+        calls.enter();
+        struct leaving {
+            peer_calls_in_flight& c;
+            ~leaving() { c.leave(); }
+        } left{calls};
         const int16_t key = console_peer_request::api_key;
         auto resp = on_peer(clients, node, key, [&](cli::client& c) {
             kafka::writer w;
