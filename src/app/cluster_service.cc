@@ -54,6 +54,10 @@ cluster_service cluster_service::start(const options& opt, broker::broker_contex
     out.membership = std::move(*m);
     ctx.config.cluster_id = out.membership->cluster_id();
     ctx.cluster = out.membership.get();
+    if (inter_broker.listener) {  // ConsolePeer's callers (broker/console_peer.h)
+        ctx.console_peer_listener = *inter_broker.listener;
+        if (inter_broker.client.uses_sasl()) ctx.console_peer_principal = "User:" + inter_broker.client.sasl_username;
+    }
     out.console_clients = std::make_unique<inter_broker_clients>(*out.membership, inter_broker, k_console_peer_timeout);
     out.remote = std::make_unique<remote_txns>(ctx, *out.membership, std::move(inter_broker));
     return out;

@@ -33,11 +33,14 @@ struct cluster_service {
     // The console's calls to the other brokers (console_peers.h); gone before
     // the membership. The console stops before this service goes.
     std::unique_ptr<inter_broker_clients> console_clients;
+    // The console's page calls still running (console_peers.h); after the
+    // connections, so that it is destroyed, waiting for them, first.
+    std::unique_ptr<peer_calls_in_flight> console_calls = std::make_unique<peer_calls_in_flight>();
 
     // The other brokers as the console asks them; empty on a single node.
     console::peer_brokers console_peers() const {
         if (!membership || !console_clients) return {};
-        return app::console_peers(*membership, *console_clients);
+        return app::console_peers(*membership, *console_clients, *console_calls);
     }
 
     // Empty (single node) without --cluster. Throws std::runtime_error with

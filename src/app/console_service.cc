@@ -19,6 +19,7 @@ public:
     std::unique_ptr<console::kafka_client> kafka;
     console::context ctx;
     std::unique_ptr<http::server> server;
+    std::unique_ptr<console::local_pages> pages;  // what other brokers' consoles ask for
 };
 
 void console_handle::stop() {
@@ -66,6 +67,23 @@ static void fill_context(console::context& c, const options& opt, const console_
                                e.advertised_host + ":" + std::to_string(e.advertised_port)});
 }
 
+std::function<broker::broker_context::console_page(const std::string&, const std::string&, const std::string&)>
+console_pages_slot::forwarder() {
+    return [this](const std::string& path, const std::string& query,
+                  const std::string& principal) -> broker::broker_context::console_page {
+        const auto* pages = pages_.load(std::memory_order_acquire);
+        if (!pages) return {404, console::error_reply(404, "this broker's console is off").body};
+        auto p = pages->answer(path, query, principal);
+        return {int16_t(p.status), std::move(p.body)};
+    };
+}
+
+void console_pages_slot::set(const console_handle& h) {
+    if (!h.running || !h.running->pages) return;
+    keep_ = h.running;
+    pages_.store(h.running->pages.get(), std::memory_order_release);
+}
+
 console_handle start_console(const options& opt, console_inputs in) {
     console_handle h;
     if (!opt.console) return h;
@@ -109,6 +127,7 @@ console_handle start_console(const options& opt, console_inputs in) {
         sopt.error_body = console::server_error_body;
         r->server = std::make_unique<http::server>(sopt);
         console::add_routes(*r->server, r->ctx);
+        r->pages = std::make_unique<console::local_pages>(r->ctx);
         uint16_t bound = r->server->listen(host, port);
         r->server->start();
         h.url = (opt.console_tls ? "https://" : "http://") + host + ":" + std::to_string(bound);

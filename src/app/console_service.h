@@ -8,6 +8,7 @@
 // the console starts only with --console-unprotected, and says so.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -21,7 +22,9 @@
 #include "app/options.h"
 #include "app/schema_registry.h"
 #include "app/security_services.h"
+#include "broker/broker_context.h"
 #include "console/context.h"
+#include "console/local_pages.h"
 #include "fault/registry.h"
 #include "inspect/traffic_ring.h"
 #include "meta/credential_store.h"
@@ -62,6 +65,21 @@ struct console_inputs {
     decltype(console::context::purge_transactions) purge_transactions;
     console::cluster_purge_hooks cluster_purge;  // cluster mode (app/cluster_tenants.h)
     console::peer_brokers peers;                 // cluster mode (app/console_peers.h)
+};
+
+// Cluster mode: what broker_context::console_pages answers (ConsolePeer,
+// broker/console_peer.h): the running console's local pages
+// (console/local_pages.h) once set, 404 before and without a console.
+// Outlives the dispatcher that calls forwarder()'s function.
+class console_pages_slot {
+public:
+    std::function<broker::broker_context::console_page(const std::string&, const std::string&, const std::string&)>
+    forwarder();
+    void set(const console_handle& h);
+
+private:
+    std::atomic<const console::local_pages*> pages_{nullptr};
+    std::shared_ptr<running_console> keep_;
 };
 
 // Binds and starts serving; a bind failure or a refused configuration is

@@ -285,6 +285,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     inspect::traffic_ring traffic;  // the console's inspector; recording only while a page watches
     telemetry::client_metrics_manager telemetry;
     if (opt.console) attach_console_feeds(ctx, traffic, telemetry, *client_metrics);
+    console_pages_slot console_pages;  // cluster mode: the pages other brokers' consoles ask for
+    if (opt.console && !opt.cluster.empty()) ctx.console_pages = console_pages.forwarder();
     ctx.faults = faults.registry.get();
     ctx.consumer_offsets = &offsets_topic;
     broker::dispatcher dispatch(ctx);
@@ -310,6 +312,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
                             [&dispatch](const auto& keep) { return dispatch.client_software(keep); },
                             schema_registry.decoder(), ctx.telemetry, faults.registry.get(), segments_of(*logs),
                             &security, purge_of(txns), tenant_purge.hooks(), cluster.console_peers()});
+    console_pages.set(console);
     write_listeners_file(opt.data_dir, endpoints, kafka.self_signed_cert,
                          {metrics.address, schema_registry.url, console.url});
     announce(opt, ms_since(started), endpoints, ctx.config, server.reactor_count(), kafka.self_signed_cert);

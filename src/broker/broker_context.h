@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include "broker/broker_config.h"
 #include "inspect/traffic_ring.h"
@@ -132,6 +133,20 @@ struct broker_context {
     // --tenancy in cluster mode: the tenants' bytes in the shared log
     // (max_storage_bytes; tenant_storage_totals.h); null: this broker's own count.
     tenant_storage_totals* tenant_storage = nullptr;
+    // Cluster mode with the console: one of this broker's local console pages
+    // (path, query string, principal) as another broker's console asks for it
+    // (ConsolePeer, console_peer.h): its HTTP status and JSON. Unset: refused.
+    // Blocks (its in-process Kafka calls): run off the reactor.
+    struct console_page {
+        int16_t status = 404;
+        std::string body;
+    };
+    std::function<console_page(const std::string& path, const std::string& query, const std::string& principal)>
+        console_pages;
+    // Who may ask for them: connections of the inter-broker listener (its
+    // name), with the inter-broker login's principal when the brokers log in
+    // with SASL ("User:broker"; empty: any principal, the PLAINTEXT case).
+    std::string console_peer_listener, console_peer_principal;
 };
 
 }  // namespace ketch::broker

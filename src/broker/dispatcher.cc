@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "base/endian.h"
+#include "broker/console_peer.h"
 #include "broker/handler.h"
 #include "broker/handlers/handlers.h"
 #include "broker/tenant_scoping.h"
@@ -170,6 +171,7 @@ boost::asio::awaitable<net::handler_result> dispatcher::handle(net::connection_i
     }
     const int16_t key = load_be<int16_t>(frame.data());
     const int16_t version = load_be<int16_t>(frame.data() + 2);
+    if (key == console_peer_request::api_key) co_return co_await answer_console_peer(ctx_, conn, frame);
     const kafka::api_info* api = kafka::find_api(key);
     if (!api) {
         spdlog::info("conn {}: unknown api key {}, closing", conn.id, key);

@@ -5,9 +5,14 @@
 // n points as [time_ms, value]), optionally only the names starting with p.
 // Telemetry is on with the console; the store's bounds are in
 // telemetry/client_store.h. With --tenancy both show only the instances of
-// the request's tenant view (console/tenant_view.h; `?tenant=T`).
+// the request's tenant view (console/tenant_view.h; `?tenant=T`). In cluster
+// mode both are the cluster's: each instance names the broker it pushes to
+// (node_id), asked over ConsolePeer (console/peer_fanout.h).
 #include <chrono>
 
+#include "console/cluster_view.h"
+#include "console/local_pages.h"
+#include "console/peer_fanout.h"
 #include "console/reply.h"
 #include "console/routes.h"
 #include "console/tenant_view.h"
@@ -72,33 +77,87 @@ json series_json(const telemetry::series& s, size_t max_points) {
             {"points", std::move(pts)}};
 }
 
+json clients_page(const context& ctx, const http::request& req) {
+    const tenant_view view = view_of(ctx, req);
+    json arr = json::array();
+    if (ctx.telemetry)
+        for (auto& c : ctx.telemetry->instances(now_ms()))
+            if (!view.tenant || c.meta.tenant == *view.tenant) {
+                arr.push_back(info_json(c));
+                arr.back()["node_id"] = ctx.node_id;
+            }
+    return {{"enabled", ctx.telemetry != nullptr}, {"clients", std::move(arr)}};
+}
+
+json instance_page(const context& ctx, const http::request& req) {
+    auto id = uuid::from_base64(req.param("instance"));
+    if (!id) throw api_error(400, "not a client instance id: " + req.param("instance"));
+    const tenant_view view = view_of(ctx, req);
+    auto c = ctx.telemetry ? ctx.telemetry->instance(*id, now_ms()) : std::nullopt;
+    if (c && view.tenant && c->meta.tenant != *view.tenant) c.reset();  // another tenant's: unknown
+    if (!c) throw api_error(404, "unknown client instance: " + req.param("instance"));
+    auto max_points = size_t(query_int(req, "points", 60, 1, 1000));
+    std::string prefix = req.query_value("prefix").value_or("");
+    json out = info_json(*c);
+    out["node_id"] = ctx.node_id;
+    json metrics = json::array();
+    for (auto& [key, s] : c->series_by_key)
+        if (s.name.compare(0, prefix.size(), prefix) == 0) metrics.push_back(series_json(s, max_points));
+    out["metrics"] = std::move(metrics);
+    return out;
+}
+
+// Cluster mode: every live broker's instances (a client pushes to the
+// broker it is connected to), newest first, each naming its broker.
+json cluster_clients(const context& ctx, const http::request& req) {
+    json out = clients_page(ctx, req);
+    const cluster_view view(ctx, principal_of(req));
+    if (!view.clustered()) return out;
+    auto peers = ask_others(view, "clients", [&](int32_t) { return query_string(req); });
+    auto& rows = out["clients"];
+    for (auto& [node, page] : peers.pages) {
+        if (page.value("enabled", false)) out["enabled"] = true;
+        if (page.contains("clients") && page["clients"].is_array())
+            for (auto& c : page["clients"]) rows.push_back(c);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const json& a, const json& b) {
+        return a.value("first_seen_ms", int64_t(0)) > b.value("first_seen_ms", int64_t(0));
+    });
+    out["unreached_brokers"] = std::move(peers.unreached);
+    return out;
+}
+
+// One instance: this broker's, else (cluster mode) the broker's that holds it.
+json cluster_instance(const context& ctx, const http::request& req) {
+    try {
+        return instance_page(ctx, req);
+    } catch (const api_error& e) {
+        const cluster_view view(ctx, principal_of(req));
+        if (e.status != 404 || !view.clustered()) throw;
+        auto peers = ask_others(view, "clients/" + req.param("instance"), [&](int32_t) { return query_string(req); });
+        if (!peers.pages.empty()) return peers.pages.begin()->second;
+        for (auto& u : peers.unreached) {  // a broker that does not know it (404) was reached
+            auto it = peers.refused.find(u["node_id"].get<int32_t>());
+            if (it == peers.refused.end() || it->second.status != 404)
+                throw api_error(503, e.what() + std::string(" here; not reached: ") + peers.unreached.dump());
+        }
+        throw;
+    }
+}
+
 }  // namespace
 
+void add_local_clients(http::router& r, const context& ctx) {
+    r.add("GET", "/api/v1/clients", route([&ctx](http::request& req) { return json_reply(clients_page(ctx, req)); }));
+    r.add("GET", "/api/v1/clients/{instance}",
+          route([&ctx](http::request& req) { return json_reply(instance_page(ctx, req)); }));
+}
+
 void add_clients(http::server& server, const context& ctx) {
-    server.add("GET", "/api/v1/clients", route([&ctx](http::request& req) {
-                   const tenant_view view = view_of(ctx, req);
-                   json arr = json::array();
-                   if (ctx.telemetry)
-                       for (auto& c : ctx.telemetry->instances(now_ms()))
-                           if (!view.tenant || c.meta.tenant == *view.tenant) arr.push_back(info_json(c));
-                   return json_reply({{"enabled", ctx.telemetry != nullptr}, {"clients", std::move(arr)}});
-               }));
-    server.add("GET", "/api/v1/clients/{instance}", route([&ctx](http::request& req) {
-                   auto id = uuid::from_base64(req.param("instance"));
-                   if (!id) throw api_error(400, "not a client instance id: " + req.param("instance"));
-                   const tenant_view view = view_of(ctx, req);
-                   auto c = ctx.telemetry ? ctx.telemetry->instance(*id, now_ms()) : std::nullopt;
-                   if (c && view.tenant && c->meta.tenant != *view.tenant) c.reset();  // another tenant's: unknown
-                   if (!c) throw api_error(404, "unknown client instance: " + req.param("instance"));
-                   auto max_points = size_t(query_int(req, "points", 60, 1, 1000));
-                   std::string prefix = req.query_value("prefix").value_or("");
-                   json out = info_json(*c);
-                   json metrics = json::array();
-                   for (auto& [key, s] : c->series_by_key)
-                       if (s.name.compare(0, prefix.size(), prefix) == 0) metrics.push_back(series_json(s, max_points));
-                   out["metrics"] = std::move(metrics);
-                   return json_reply(out);
-               }));
+    server.add("GET", "/api/v1/clients",
+               route([&ctx](http::request& req) { return json_reply(cluster_clients(ctx, req)); }));
+    server.add("GET", "/api/v1/clients/{instance}",
+               route([&ctx](http::request& req) { return json_reply(cluster_instance(ctx, req)); }));
 }
 
 }  // namespace ketch::console

@@ -73,6 +73,16 @@ struct peer_brokers {
     // time or refuses the login, or serves no version of the API.
     using encoder = std::function<bytes(int16_t version)>;
     std::function<std::pair<int16_t, bytes>(int32_t node, int16_t key, int16_t cap, const encoder& encode)> call;
+    // One of `node`'s local console pages (console/local_pages.h: the
+    // traffic inspector's, the telemetry clients') for `principal`, over
+    // ketch's private ConsolePeer request (broker/console_peer.h). Throws
+    // kafka_call_error as `call` does, and when `node` refuses the request.
+    struct page {
+        int status = 0;
+        std::string body;  // JSON
+    };
+    std::function<page(int32_t node, const std::string& path, const std::string& query, const std::string& principal)>
+        page_of;
 };
 
 struct context {

@@ -6,6 +6,8 @@
 //   GET /api/v1/traffic/{seq}           one exchange: request and response as JSON
 //   GET /api/v1/traffic/{seq}/records   the records of a Produce request
 //   GET /api/v1/traffic/connections     the last 200 connection events
+// In cluster mode a page is the cluster's (console/traffic_cluster.h): each
+// row names its broker (node_id).
 // With --tenancy every path shows only the exchanges and events of the
 // request's tenant view (console/tenant_view.h: a tenant's user its own,
 // an operator all or `?tenant=T`'s), by the connection's principal.
@@ -14,9 +16,11 @@
 
 #include "base/error_code.h"
 #include "console/kafka_facts.h"
+#include "console/local_pages.h"
 #include "console/reply.h"
 #include "console/routes.h"
 #include "console/tenant_view.h"
+#include "console/traffic_cluster.h"
 #include "console/traffic_decode.h"
 #include "protocol/messages/api_table.h"
 
@@ -64,10 +68,12 @@ private:
     std::map<uint64_t, std::shared_ptr<const decoded_exchange>> cache_;
 };
 
-json summary(const inspect::exchange& e, const decoded_exchange& d, const std::vector<std::string>& topics) {
+json summary(const context& ctx, const inspect::exchange& e, const decoded_exchange& d,
+             const std::vector<std::string>& topics) {
     json errors = json::array();
     for (auto c : d.errors) errors.push_back(kafka_error_name(c));
-    return {{"seq", e.seq},
+    return {{"node_id", ctx.node_id},
+            {"seq", e.seq},
             {"time_ms", e.time_ms},
             {"connection", e.conn_id},
             {"peer", e.peer},
@@ -145,7 +151,7 @@ json list(const context& ctx, summary_cache& cache, const http::request& req) {
         if (!topic.empty() && std::find(topics.begin(), topics.end(), topic) == topics.end()) continue;
         if (error == "any" && d->errors.empty()) continue;
         if (error_code && std::find(d->errors.begin(), d->errors.end(), *error_code) == d->errors.end()) continue;
-        newest_first.push_back(summary(e, *d, topics));
+        newest_first.push_back(summary(ctx, e, *d, topics));
     }
     json rows = json::array();
     for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it) rows.push_back(std::move(*it));
@@ -172,7 +178,8 @@ json events(const context& ctx, const http::request& req) {
     json arr = json::array();
     for (auto& e : r.events()) {
         if (!sees_principal(ctx, view, e.principal)) continue;
-        arr.push_back({{"seq", e.seq},
+        arr.push_back({{"node_id", ctx.node_id},
+                       {"seq", e.seq},
                        {"time_ms", e.time_ms},
                        {"connection", e.conn_id},
                        {"kind", e.kind},
@@ -184,30 +191,65 @@ json events(const context& ctx, const http::request& req) {
     return {{"events", arr}};
 }
 
+json exchange_page(const context& ctx, const http::request& req) {
+    auto e = exchange_of(ctx, req);
+    auto d = decode_exchange(*e);
+    std::map<std::string, std::string> by_id;
+    bool loaded = false;
+    json j = summary(ctx, *e, d, topic_names(ctx, principal_of(req), d, by_id, loaded));
+    j["request"] = d.request;
+    j["response"] = d.response;
+    j["problem"] = d.problem.empty() ? json(nullptr) : json(d.problem);
+    return j;
+}
+
+json records_page(const context& ctx, const http::request& req) {
+    auto e = exchange_of(ctx, req);
+    if (e->api_key != 0) throw api_error(400, "only a Produce request carries records");
+    if (e->request.empty()) throw api_error(404, "the request's bytes are no longer kept");
+    return {{"records", produce_records(*e)}};
+}
+
+// This broker's pages, each with its answer as a function of the request.
+struct local_traffic {
+    std::function<json(const http::request&)> list, events, exchange, records;
+};
+
+local_traffic local_of(const context& ctx) {
+    auto cache = std::make_shared<summary_cache>();
+    return {[&ctx, cache](const http::request& req) { return list(ctx, *cache, req); },
+            [&ctx](const http::request& req) { return events(ctx, req); },
+            [&ctx](const http::request& req) { return exchange_page(ctx, req); },
+            [&ctx](const http::request& req) { return records_page(ctx, req); }};
+}
+
 }  // namespace
 
+void add_local_traffic(http::router& r, const context& ctx) {
+    auto l = local_of(ctx);
+    auto as_route = [](std::function<json(const http::request&)> f) {
+        return route([f = std::move(f)](http::request& req) { return json_reply(f(req)); });
+    };
+    r.add("GET", "/api/v1/traffic", as_route(l.list));
+    r.add("GET", "/api/v1/traffic/connections", as_route(l.events));
+    r.add("GET", "/api/v1/traffic/{seq}", as_route(l.exchange));
+    r.add("GET", "/api/v1/traffic/{seq}/records", as_route(l.records));
+}
+
+// In cluster mode the listing and the connection events are every live
+// broker's, and an exchange (?node=N) is asked of the broker that served it
+// (console/traffic_cluster.h).
 void add_traffic(http::server& server, const context& ctx) {
-    auto cache = std::make_shared<summary_cache>();
+    auto l = local_of(ctx);
     server.add("GET", "/api/v1/traffic",
-               route([&ctx, cache](http::request& req) { return json_reply(list(ctx, *cache, req)); }));
+               route([&ctx, l](http::request& req) { return json_reply(cluster_traffic(ctx, req, l.list)); }));
     server.add("GET", "/api/v1/traffic/connections",
-               route([&ctx](http::request& req) { return json_reply(events(ctx, req)); }));
-    server.add("GET", "/api/v1/traffic/{seq}", route([&ctx](http::request& req) {
-                   auto e = exchange_of(ctx, req);
-                   auto d = decode_exchange(*e);
-                   std::map<std::string, std::string> by_id;
-                   bool loaded = false;
-                   json j = summary(*e, d, topic_names(ctx, principal_of(req), d, by_id, loaded));
-                   j["request"] = d.request;
-                   j["response"] = d.response;
-                   j["problem"] = d.problem.empty() ? json(nullptr) : json(d.problem);
-                   return json_reply(j);
+               route([&ctx, l](http::request& req) { return json_reply(cluster_events(ctx, req, l.events)); }));
+    server.add("GET", "/api/v1/traffic/{seq}", route([&ctx, l](http::request& req) {
+                   return json_reply(on_node(ctx, req, "traffic/" + req.param("seq"), l.exchange));
                }));
-    server.add("GET", "/api/v1/traffic/{seq}/records", route([&ctx](http::request& req) {
-                   auto e = exchange_of(ctx, req);
-                   if (e->api_key != 0) throw api_error(400, "only a Produce request carries records");
-                   if (e->request.empty()) throw api_error(404, "the request's bytes are no longer kept");
-                   return json_reply({{"records", produce_records(*e)}});
+    server.add("GET", "/api/v1/traffic/{seq}/records", route([&ctx, l](http::request& req) {
+                   return json_reply(on_node(ctx, req, "traffic/" + req.param("seq") + "/records", l.records));
                }));
 }
 

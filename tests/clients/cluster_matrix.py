@@ -252,11 +252,6 @@ TENANCY_OWN_BROKER = ("its own single-node ketch with --tenancy, ketch.toml user
                       "tests/cluster/test_shared_tenants.py")
 
 # The console of one broker in a cluster (docs/cluster.md "The console").
-CONSOLE_TRAFFIC = ("the traffic inspector records the requests its own broker serves, by design; the client's "
-                   "requests go to the partition's leader and the group's coordinator, spread over the brokers")
-
-CONSOLE_TELEMETRY = ("client telemetry (KIP-714) is kept by the broker each client pushes it to (the client "
-                     "picks one of its brokers), and the console shows its own broker's, by design")
 DISK_FAULTS = ("disk faults fail a partition's local log files, and cluster mode's partitions are in object "
                "storage: refused there (400), tests/cluster/test_shared_faults.py")
 
@@ -268,15 +263,16 @@ SKIPS = {
     # test_console_api runs on the cluster (the first broker's console); these start their own ketch.
     "test_console_api.py::test_console_off_and_non_loopback_needs_a_choice":
         "starts single-node ketches of its own with the console off and on a non-loopback address",
-    "test_console_api.py::test_traffic_records_a_clients_requests_while_watched": CONSOLE_TRAFFIC,
     "test_console_api.py::test_login_with_the_brokers_scram_users":
         "its own single-node ketch with SCRAM users from a config file (shared SCRAM users: "
         "tests/cluster/test_shared_security.py)",
     "test_console_browser.py": "its own single-node ketch with SCRAM users from a config file and a SASL listener "
-                               "(per broker), and one scenario through every page whose group and traffic steps "
-                               "need the client's requests on the console's broker: " + CONSOLE_TRAFFIC,
-    "test_console_clients_page.py": "its own single-node ketch; " + CONSOLE_TELEMETRY,
-    "test_console_telemetry.py": "its own single-node ketch; " + CONSOLE_TELEMETRY,
+                               "(per broker), which the matrix's brokers lack",
+    "test_console_clients_page.py": "its own single-node ketch per test (a browser over its clients page); the "
+                                    "clients page of a cluster is test_console_telemetry's",
+    # test_console_telemetry runs on the cluster (the first broker's console lists every broker's clients).
+    "test_console_telemetry.py::test_telemetry_apis_are_advertised_only_with_the_console":
+        "starts a single-node ketch of its own with the console off",
     "test_console_tenants_page.py": "its own single-node ketch with --tenancy and SASL users: the console over a "
                                     "cluster is not tested yet (tenants shared by brokers: "
                                     "tests/cluster/test_shared_tenants.py)",

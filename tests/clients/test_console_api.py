@@ -487,7 +487,9 @@ def test_traffic_records_a_clients_requests_while_watched(api, helper):
     client_id = name("client")
     status, first = api.get("/api/v1/traffic")  # watching starts recording
     assert status == 200 and first["recording"] is True
-    after = first["last_seq"]
+    # On a cluster the listing is every broker's: its position a cursor of
+    # them all, each row naming its broker (node_id), opened there (?node=).
+    since = ("cursor=" + first["cursor"]) if "cursor" in first else "after=%d" % first["last_seq"]
     out = helper("produce", {"topic": t, "acks": "all", "config": {"client.id": client_id},
                              "records": [{"key": b64("k"), "value": b64('{"a": 1}'), "headers": [["h", b64("v")]],
                                           "partition": 0}]})
@@ -496,7 +498,7 @@ def test_traffic_records_a_clients_requests_while_watched(api, helper):
     helper("delete-topics", {"topics": [missing], "config": {"client.id": client_id}})
 
     def produced():
-        s, r = api.get("/api/v1/traffic?after=%d&client_id=%s&api=Produce" % (after, client_id))
+        s, r = api.get("/api/v1/traffic?%s&client_id=%s&api=Produce" % (since, client_id))
         return r["exchanges"] if s == 200 and r["exchanges"] else None
     rows = eventually(produced)
     assert len(rows) == 1
@@ -504,22 +506,23 @@ def test_traffic_records_a_clients_requests_while_watched(api, helper):
     assert p["api"] == "Produce" and p["client_id"] == client_id and t in p["topics"] and p["errors"] == []
     assert p["request_bytes"] > 0 and p["response_bytes"] > 0 and p["duration_us"] >= 0
     # Other filters find the same exchange, or exclude it.
-    assert [x["seq"] for x in api.get("/api/v1/traffic?after=%d&topic=%s&api=0" % (after, t))[1]["exchanges"]] == [p["seq"]]
-    assert api.get("/api/v1/traffic?after=%d&topic=%s&api=Fetch" % (after, t))[1]["exchanges"] == []
-    conn = api.get("/api/v1/traffic?after=%d&connection=%d" % (after, p["connection"]))[1]["exchanges"]
-    assert p["seq"] in [x["seq"] for x in conn] and all(x["connection"] == p["connection"] for x in conn)
-    errs = wait_for(lambda: api.get("/api/v1/traffic?after=%d&error=UNKNOWN_TOPIC_OR_PARTITION&client_id=%s"
-                                      % (after, client_id))[1]["exchanges"] or None)
+    assert [x["seq"] for x in api.get("/api/v1/traffic?%s&topic=%s&api=0" % (since, t))[1]["exchanges"]] == [p["seq"]]
+    assert api.get("/api/v1/traffic?%s&topic=%s&api=Fetch" % (since, t))[1]["exchanges"] == []
+    conn = api.get("/api/v1/traffic?%s&connection=%d" % (since, p["connection"]))[1]["exchanges"]
+    assert (p["node_id"], p["seq"]) in [(x["node_id"], x["seq"]) for x in conn]
+    assert all(x["connection"] == p["connection"] for x in conn)
+    errs = wait_for(lambda: api.get("/api/v1/traffic?%s&error=UNKNOWN_TOPIC_OR_PARTITION&client_id=%s"
+                                      % (since, client_id))[1]["exchanges"] or None)
     assert errs[0]["api"] == "DeleteTopics" and missing in errs[0]["topics"]
-    assert api.get("/api/v1/traffic?after=%d&error=any&client_id=%s&api=Produce" % (after, client_id))[1]["exchanges"] == []
+    assert api.get("/api/v1/traffic?%s&error=any&client_id=%s&api=Produce" % (since, client_id))[1]["exchanges"] == []
     # The whole exchange, decoded; records as sizes, the records themselves a click away.
-    status, d = api.get("/api/v1/traffic/%d" % p["seq"])
+    status, d = api.get("/api/v1/traffic/%d?node=%d" % (p["seq"], p["node_id"]))
     assert status == 200
     part = d["request"]["topic_data"][0]["partition_data"][0]
     assert part["index"] == 0 and part["records"]["records"] == 1 and part["records"]["batches"] == 1
     assert part["records"]["bytes"] > 0
     assert d["response"]["responses"][0]["partition_responses"][0]["error_code"] == 0
-    status, recs = api.get("/api/v1/traffic/%d/records" % p["seq"])
+    status, recs = api.get("/api/v1/traffic/%d/records?node=%d" % (p["seq"], p["node_id"]))
     assert status == 200 and len(recs["records"]) == 1
     r = recs["records"][0]
     assert r["key"]["text"] == "k" and r["value"]["json"] == {"a": 1} and r["headers"][0]["key"] == "h"
@@ -530,7 +533,7 @@ def test_traffic_records_a_clients_requests_while_watched(api, helper):
     # Bad input.
     assert_error(api.get("/api/v1/traffic/abc"), 400)
     assert_error(api.get("/api/v1/traffic/999999999"), 404)
-    assert_error(api.get("/api/v1/traffic/%d/records" % errs[0]["seq"]), 400)
+    assert_error(api.get("/api/v1/traffic/%d/records?node=%d" % (errs[0]["seq"], errs[0]["node_id"])), 400)
     assert_error(api.get("/api/v1/traffic?limit=0"), 400)
     assert_error(api.get("/api/v1/traffic?after=-5"), 400)
 

@@ -15,15 +15,18 @@ import uuid
 import pytest
 
 from conftest import Driver, HELPER, _missing, eventually
-from registry_util import Rest, stop_broker
+from registry_util import Rest, registry_cluster, stop_broker
 from test_console_api import start_console_broker
 
 TELEMETRY_APIS = {71, 72}
 
 
+MATRIX_BROKER = True  # KETCH_TEST_CLUSTER: the matrix's cluster; the console (its first broker's) lists every broker's clients
+
+
 @pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    b = start_console_broker(tmp_path_factory.mktemp("console-telemetry"))
+def broker(request, tmp_path_factory):
+    b = registry_cluster(request) or start_console_broker(tmp_path_factory.mktemp("console-telemetry"))
     yield b
     stop_broker(b)
 

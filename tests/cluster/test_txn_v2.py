@@ -63,7 +63,8 @@ def b64(s):
 
 
 class Traffic:
-    """One broker's traffic inspector (/api/v1/traffic, docs/console.md); the first look starts the recording."""
+    """One broker's traffic inspector (/api/v1/traffic, docs/console.md): the rows that broker served
+    (its console lists every broker's, each naming its node_id); the first look starts the recording."""
 
     def __init__(self, broker, login=None):
         """`login`: (user, password) for a console that asks for one (a broker with SASL users)."""
@@ -71,9 +72,11 @@ class Traffic:
         self.headers = {}
         if login:
             self.headers["Authorization"] = "Basic " + base64.b64encode(("%s:%s" % login).encode()).decode()
+        args = broker.extra_args
+        self.node = int(args[args.index("--node-id") + 1])
         first = self.get("/api/v1/traffic")
         assert first["recording"] is True
-        self.after = first["last_seq"]
+        self.after = first["last_seq"]  # this broker's own position
 
     def get(self, path):
         with urllib.request.urlopen(urllib.request.Request(self.url + path, headers=self.headers), timeout=15) as r:
@@ -81,11 +84,12 @@ class Traffic:
             return json.loads(r.read())
 
     def exchanges(self, key, client_id):
-        return self.get("/api/v1/traffic?after=%d&api=%d&client_id=%s&limit=1000"
+        rows = self.get("/api/v1/traffic?after=%d&api=%d&client_id=%s&limit=1000"
                         % (self.after, key, client_id))["exchanges"]
+        return [x for x in rows if x["node_id"] == self.node]
 
     def detail(self, seq):
-        return self.get("/api/v1/traffic/%d" % seq)
+        return self.get("/api/v1/traffic/%d?node=%d" % (seq, self.node))
 
 
 def test_java_producer_negotiates_transaction_version_2_with_three_brokers(start_broker, postgres):

@@ -22,9 +22,12 @@ window.clientsPage = async function ({ h, api, table, page, errorBox, fmtTime, s
     if (!document.body.contains(list)) return;
     try {
       const r = await api('GET', '/clients');
-      status.replaceChildren(r.enabled ? r.clients.length + ' client instances' : 'Telemetry is off');
+      const missing = (r.unreached_brokers || []).map(u => 'broker ' + u.node_id + ' not reached: ' + u.error);
+      status.replaceChildren((r.enabled ? r.clients.length + ' client instances' : 'Telemetry is off') +
+        (missing.length ? ' · ' + missing.join('; ') : ''));
       list.replaceChildren(table([
         { title: 'Instance', cell: c => h('a', { href: '/ui/clients/' + encodeURIComponent(c.client_instance_id) }, c.client_instance_id) },
+        ...(r.unreached_brokers ? [{ title: 'Broker', key: 'node_id', num: true }] : []),
         { title: 'Client id', key: 'client_id' },
         { title: 'Software', cell: c => (c.client_software_name + ' ' + c.client_software_version).trim() },
         { title: 'Address', key: 'client_source_address' },

@@ -12,10 +12,11 @@ window.trafficPage = async function ({ h, api, table, page, errorBox, fmtBytes, 
   const eventsBox = h('div', { id: 't-events' });
   let rows = [];
   let last = 0;
+  let cursor = '';  // cluster mode: every broker's position ("1:815,2:301")
   let paused = false;
 
   function params() {
-    const q = new URLSearchParams({ after: last, limit: 500 });
+    const q = new URLSearchParams(cursor ? { cursor, limit: 500 } : { after: last, limit: 500 });
     for (const k of ['client_id', 'api', 'topic', 'error', 'connection']) if (f[k].value) q.set(k, f[k].value);
     return q;
   }
@@ -23,7 +24,8 @@ window.trafficPage = async function ({ h, api, table, page, errorBox, fmtBytes, 
   async function open(r) {
     detail.replaceChildren(h('p', {}, 'Loading #' + r.seq + '…'));
     try {
-      const x = await api('GET', '/traffic/' + r.seq);
+      const at = r.node_id === undefined ? '' : '?node=' + r.node_id;
+      const x = await api('GET', '/traffic/' + r.seq + at);
       const parts = [
         h('h2', {}, x.api + ' v' + x.api_version + ' · #' + x.seq),
         h('p', {}, 'client ', h('code', {}, x.client_id || '(none)'), ' · connection ' + x.connection + ' (' + x.peer + ', ' + x.principal + ')',
@@ -39,7 +41,7 @@ window.trafficPage = async function ({ h, api, table, page, errorBox, fmtBytes, 
         const recBox = h('div');
         parts.push(h('button', { type: 'button', class: 'secondary', id: 't-show-records', onclick: async () => {
           try {
-            const rr = await api('GET', '/traffic/' + x.seq + '/records');
+            const rr = await api('GET', '/traffic/' + x.seq + '/records' + at);
             recBox.replaceChildren(h('pre', {}, JSON.stringify(rr.records.map(r => ({
               topic: r.topic, partition: r.partition, key: r.key && (r.key.text !== undefined ? r.key.text : r.key.hex),
               value: r.value && (r.value.json !== undefined ? r.value.json : (r.value.text !== undefined ? r.value.text : r.value.hex)),
@@ -54,7 +56,7 @@ window.trafficPage = async function ({ h, api, table, page, errorBox, fmtBytes, 
 
   function render() {
     rowsBox.replaceChildren(table([
-      { title: '#', key: 'seq', num: true }, { title: 'Time', cell: r => fmtTime(r.time_ms).slice(11) },
+      ...(cursor ? [{ title: 'Broker', key: 'node_id', num: true }] : []), { title: '#', key: 'seq', num: true }, { title: 'Time', cell: r => fmtTime(r.time_ms).slice(11) },
       { title: 'Conn', key: 'connection', num: true }, { title: 'Client id', key: 'client_id' },
       { title: 'API', cell: r => r.api + ' v' + r.api_version },
       { title: 'Topics', cell: r => r.topics.join(', ') },
@@ -70,14 +72,18 @@ window.trafficPage = async function ({ h, api, table, page, errorBox, fmtBytes, 
       try {
         const r = await api('GET', '/traffic?' + params());
         last = r.last_seq;
+        cursor = r.cursor || '';
         if (r.exchanges.length) {
           rows = rows.concat(r.exchanges).slice(-2000);
           render();
         }
-        status.replaceChildren((r.recording ? 'Recording' : 'Not recording') + ' · ' + rows.length + ' exchanges shown');
+        const missing = (r.unreached_brokers || []).map(u => 'broker ' + u.node_id + ' not reached: ' + u.error);
+        status.replaceChildren((r.recording ? 'Recording' : 'Not recording') + ' · ' + rows.length + ' exchanges shown' +
+          (missing.length ? ' · ' + missing.join('; ') : ''));
         const ev = await api('GET', '/traffic/connections');
         eventsBox.replaceChildren(table([
-          { title: 'Time', cell: e => fmtTime(e.time_ms).slice(11) }, { title: 'Conn', key: 'connection', num: true },
+          { title: 'Time', cell: e => fmtTime(e.time_ms).slice(11) }, ...(ev.unreached_brokers ? [{ title: 'Broker', key: 'node_id', num: true }] : []),
+          { title: 'Conn', key: 'connection', num: true },
           { title: 'Event', key: 'kind' }, { title: 'Peer', key: 'peer' }, { title: 'Listener', key: 'listener' },
           { title: 'Principal', key: 'principal' }, { title: 'Detail', key: 'detail' }], ev.events.slice(-50).reverse()));
       } catch (e) { status.replaceChildren(errorBox(e)); }
@@ -85,7 +91,7 @@ window.trafficPage = async function ({ h, api, table, page, errorBox, fmtBytes, 
     setTimeout(poll, 1000);
   }
 
-  const refilter = () => { rows = []; last = 0; render(); };
+  const refilter = () => { rows = []; last = 0; cursor = ''; render(); };
   const form = h('form', { class: 'inline', id: 't-filter', onsubmit: ev => { ev.preventDefault(); refilter(); } },
     input('client_id', 'Client id'), input('api', 'API', 14), input('topic', 'Topic'), input('error', 'Error (name or any)'),
     input('connection', 'Connection', 6), h('button', { type: 'submit' }, 'Filter'),

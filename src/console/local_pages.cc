@@ -1,0 +1,26 @@
+#include "console/local_pages.h"
+
+#include "console/reply.h"
+
+namespace ketch::console {
+
+local_pages::local_pages(const context& ctx) {
+    add_local_traffic(router_, ctx);
+    add_local_clients(router_, ctx);
+}
+
+peer_brokers::page local_pages::answer(const std::string& path, const std::string& query,
+                                       const std::string& principal) const {
+    http::request req;
+    req.method = "GET";
+    req.path = "/api/v1/" + path;
+    req.target = req.path + (query.empty() ? "" : "?" + query);
+    req.query = http::parse_query(query);
+    req.principal = principal;
+    auto m = router_.find(req);
+    if (m.result != http::router::outcome::found) return {404, error_reply(404, "no such page: " + path).body};
+    auto resp = (*m.handler)(req);
+    return {resp.status, std::move(resp.body)};
+}
+
+}  // namespace ketch::console
