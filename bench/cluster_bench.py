@@ -205,18 +205,6 @@ def latency(bootstrap):
             "mib": i * RECORD / (1 << 20)}
 
 
-def cpu_s(procs):
-    """CPU seconds (user + system) the processes have used so far (/proc/PID/stat)."""
-    total = 0
-    for proc in procs:
-        try:
-            fields = open("/proc/%d/stat" % proc.pid).read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        except (OSError, AttributeError):
-            pass
-    return total / os.sysconf("SC_CLK_TCK")
-
-
 def store_counts(s3, pg):
     puts = s3.requests("PUT") if s3 else 0
     gets = s3.requests("GET") if s3 else 0
@@ -297,9 +285,9 @@ def run_setup(name, brokers_n, cluster):
         create_topic(bootstrap)
         leaders = leaders_per_broker(bootstrap)
         before = store_counts(s3, pg)
-        cpu_before = [cpu_s([s3.proc] if s3 else []), cpu_s([b.proc for b in brokers])]
+        cpu_before = [object_stores.cpu_s([s3.proc] if s3 else []), object_stores.cpu_s([b.proc for b in brokers])]
         produce_mib_s, n = produce(bootstrap, MIB)
-        cpu_after = [cpu_s([s3.proc] if s3 else []), cpu_s([b.proc for b in brokers])]
+        cpu_after = [object_stores.cpu_s([s3.proc] if s3 else []), object_stores.cpu_s([b.proc for b in brokers])]
         after_produce = store_counts(s3, pg)
         consume_mib_s = consume(bootstrap, n)
         lat_before = store_counts(s3, pg)
@@ -534,9 +522,10 @@ def main():
             "%.0f" % r["object_bytes_per_mib"] if "puts_per_mib" in r else "-",
             "/".join(str(v) for v in r["leaders"].values())))
     for x in limits:
-        print("machine limit (%s, one client, %d PUTs of %d KiB in flight): %.1f MiB/s, %.1f PUTs/s, p50 %.1f ms; "
-              "load %.1f/%.1f" % (x["store"], x["conns"], x["size"] >> 10, x["mib_s"], x["puts_s"], x["p50_ms"],
-                                  *x["loadavg_1m"]))
+        print("machine limit (%s, one client, %d PUTs of %d KiB in flight): %.1f MiB/s, %.1f PUTs/s, p50 %.1f ms, "
+              "store CPU %.1f ms per MiB; load %.1f/%.1f" % (x["store"], x["conns"], x["size"] >> 10, x["mib_s"],
+                                                            x["puts_s"], x["p50_ms"], x["store_cpu_ms_per_mib"],
+                                                            *x["loadavg_1m"]))
     print_clients(rows, limit_mib_s)
     if fail_over:
         print("fail-over (3 brokers, kill to the first acknowledged produce): p50 %s s, p99 %s s, max %s s, "
