@@ -5,7 +5,8 @@ For single-node ketch, and cluster mode with 1 and with 3 brokers (PostgreSQL vi
 tests/cluster/engines.py starts it, and an object store on loopback: MinIO, or moto with BENCH_OBJECT_STORE=moto,
 bench/object_stores.py; default --cluster-flush-ms):
   - the machine limit: the object store's raw PUT rate (1 MiB objects, one client with a broker's 4 PUTs in
-    flight), before the setups and after; cluster produce is given as % of single-node and of that rate;
+    flight), before the setups and after (BENCH_PUT_RATE=0: not measured); cluster produce is given as % of
+    single-node and of that rate, with the brokers' and the store's CPU ms per MiB produced;
   - produce MiB/s: confluent-kafka, idempotent, acks=all, BENCH_MIB MiB of 1 KiB records to 6
     partitions (BENCH_PARTITIONS), bootstrapped at every broker; consume MiB/s: one consumer reading it all back;
     then the same MiB, idempotent with acks=all, to a topic of its own with as many partitions, from one franz-go
