@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:9092
 DATA_DIR ?= ./data
 
-.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-share bench-connections bench-big-log bench-cold-reads bench-growth bench-registry bench-console bench-tenancy bench-cluster conformance reference fuzz clean
+.PHONY: all deps test-apt build broker run test test-deps unit bench bench-many bench-first-reads bench-share bench-connections bench-big-log bench-cold-reads bench-growth bench-registry bench-console bench-tenancy bench-cluster bench-minio conformance reference fuzz clean
 
 all: build
 
@@ -93,10 +93,19 @@ bench-growth: broker
 
 # Schema registry (issue 20): registration/lookup p50/p99 and id lookups per second, with the
 # load average and CPU steal of each step; ~2 minutes. Needs the test venv (make test-deps) and Go.
-# Cluster mode beside single-node ketch (PostgreSQL and moto on loopback): produce/consume MiB/s,
-# produce-to-consume p50/p99, object-store PUTs and bytes per MiB (bench/cluster_bench.py); ~3 minutes.
-bench-cluster: broker
+# Cluster mode beside single-node ketch (PostgreSQL and MinIO on loopback; BENCH_OBJECT_STORE=moto: moto):
+# produce/consume MiB/s, produce-to-consume p50/p99, object-store PUTs and bytes per MiB, the store's raw PUT
+# rate (bench/cluster_bench.py); ~5 minutes. Needs the test venv and Go.
+bench-cluster: broker bench-minio
 	.venv/bin/python bench/cluster_bench.py
+
+# MinIO for bench-cluster, built from the version bench/minio/go.mod pins (its `tool` line; go.sum checks
+# every module). The first build takes about 10 minutes on 2 cores; later ones reuse Go's build cache.
+MINIO_BIN = $(BUILD_DIR)/bench/minio
+bench-minio: $(MINIO_BIN)
+$(MINIO_BIN): bench/minio/go.mod bench/minio/go.sum
+	mkdir -p $(dir $@)
+	cd bench/minio && go build -o $(abspath $@) github.com/minio/minio
 
 bench-registry: broker
 	.venv/bin/python bench/registry_bench.py --out bench/results/registry-$$(date -u +%Y-%m-%dT%H%MZ).json

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """bench/cluster_bench.py (make bench-cluster): cluster mode beside single-node ketch, in one run.
 
-For single-node ketch, and cluster mode with 1 and with 3 brokers (PostgreSQL via initdb/pg_ctl and
-moto's S3 server on loopback, as tests/cluster/engines.py starts them; default --cluster-flush-ms):
+For single-node ketch, and cluster mode with 1 and with 3 brokers (PostgreSQL via initdb/pg_ctl as
+tests/cluster/engines.py starts it, and an object store on loopback: MinIO, or moto with BENCH_OBJECT_STORE=moto,
+bench/object_stores.py; default --cluster-flush-ms):
+  - the machine limit: the object store's raw PUT rate (1 MiB objects, one client with a broker's 4 PUTs in
+    flight), before the setups and after (BENCH_PUT_RATE=0: not measured); cluster produce is given as % of
+    single-node and of that rate, with the brokers' and the store's CPU ms per MiB produced;
   - produce MiB/s: confluent-kafka, idempotent, acks=all, BENCH_MIB MiB of 1 KiB records to 6
     partitions (BENCH_PARTITIONS), bootstrapped at every broker; consume MiB/s: one consumer reading it all back;
     then the same MiB, idempotent with acks=all, to a topic of its own with as many partitions, from one franz-go
@@ -13,16 +17,16 @@ moto's S3 server on loopback, as tests/cluster/engines.py starts them; default -
   - fail-over: three brokers with default flags, the leader of a partition SIGKILLed and restarted
     BENCH_FAILOVER_ROUNDS times: seconds from the kill to the first acknowledgement of a record a
     producer with default settings produced after the kill to a partition the killed broker led (p50/p99);
-  - cluster mode: object-store PUTs and GETs (counted in moto's request log) and bytes written
+  - cluster mode: object-store PUTs and GETs (counted in moto's request log, or MinIO's counters) and bytes written
     (ketch_objects) per MiB produced, PUTs per second per broker at the fixed rate;
   - cold reads (BENCH_SETUPS=cold): one broker writes BENCH_MIB MiB and stops; a fresh broker (none of
     the objects in its caches) reads everything (or BENCH_COLD_PARTITIONS of the 6 partitions): consume MiB/s, GETs per MiB consumed and MiB fetched
-    (moto's log; the objects' bytes GET, through a counting proxy) per MiB consumed. BENCH_KETCH_ARGS
+    (the store's counts; the objects' bytes GET, through a counting proxy) per MiB consumed. BENCH_KETCH_ARGS
     picks the reader's policy (e.g. --cluster-read-whole-bytes 0: every read by ranges).
   - small-object merging (BENCH_SETUPS=merge): three brokers, a trickle at BENCH_LAT_RATE_MIB for
     BENCH_TRICKLE_SECONDS, the janitor left to merge (--cluster-merge-bytes BENCH_MERGE_BYTES, and 0:
     off), the brokers restarted (empty caches), everything read back: GETs per MiB consumed, and what
-    merging cost (its PUTs and GETs per MiB merged).
+    merging cost (its PUTs and GETs per MiB merged); always on moto (merged PUTs are counted by key in its log).
 Prints a table and writes bench/results/cluster-<date>.json. Not a test: numbers vary with the host.
 The cost model built on these numbers is in docs/cluster.md ("what it costs").
 """
@@ -43,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "cluster"))
 
 import engines  # noqa: E402
+import object_stores  # noqa: E402
 from benchlib import clients_conftest  # noqa: E402
 from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
 from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
@@ -202,9 +207,8 @@ def latency(bootstrap):
 
 
 def store_counts(s3, pg):
-    text = s3.log.read_text(errors="replace") if s3 else ""
-    puts = text.count('"PUT /%s/data/' % s3.bucket) if s3 else 0
-    gets = text.count('"GET /%s/data/' % s3.bucket) if s3 else 0
+    puts = s3.requests("PUT") if s3 else 0
+    gets = s3.requests("GET") if s3 else 0
     written = int(pg.psql("SELECT coalesce(sum(size_bytes), 0) FROM ketch_objects")[0]) if pg else 0
     return puts, gets, written
 
@@ -221,11 +225,11 @@ def wait_all_live(brokers):
 def cold_read():
     """Broker 1 writes BENCH_MIB MiB and stops; broker 2, which never held the objects, reads them all through
     a counting proxy (faulty_s3.py in "pass" mode, which adds about a copy per request: the same for every
-    policy) in front of moto."""
+    policy) in front of the object store."""
     from faulty_s3 import FaultyS3
 
     work = Path(tempfile.mkdtemp(prefix="ketch-cbench-cold-"))
-    pg, s3 = engines.Postgres(), engines.MotoS3()
+    pg, s3 = engines.Postgres(), object_stores.open_store()
     os.environ.update(engines.CREDENTIALS)
     proxy = FaultyS3(s3.port)
     writer = start_brokers(work, 1, pg, s3)[0]
@@ -264,14 +268,14 @@ def cold_read():
             reader.stop()
         proxy.close()
         pg.close()
-        s3.proc.kill()
+        s3.close()
 
 
 def run_setup(name, brokers_n, cluster):
     work = Path(tempfile.mkdtemp(prefix="ketch-cbench-"))
     pg = s3 = None
     if cluster:
-        pg, s3 = engines.Postgres(), engines.MotoS3()
+        pg, s3 = engines.Postgres(), object_stores.open_store()
         os.environ.update(engines.CREDENTIALS)
     load_at_start = os.getloadavg()[0]
     brokers = start_brokers(work, brokers_n, pg, s3)
@@ -282,7 +286,9 @@ def run_setup(name, brokers_n, cluster):
         create_topic(bootstrap)
         leaders = leaders_per_broker(bootstrap)
         before = store_counts(s3, pg)
+        cpu_before = [object_stores.cpu_s([s3.proc] if s3 else []), object_stores.cpu_s([b.proc for b in brokers])]
         produce_mib_s, n = produce(bootstrap, MIB)
+        cpu_after = [object_stores.cpu_s([s3.proc] if s3 else []), object_stores.cpu_s([b.proc for b in brokers])]
         after_produce = store_counts(s3, pg)
         consume_mib_s = consume(bootstrap, n)
         lat_before = store_counts(s3, pg)
@@ -295,7 +301,9 @@ def run_setup(name, brokers_n, cluster):
             clients_mib_s["java"] = produce_java(bootstrap, MIB)
         row = {"setup": name, "brokers": brokers_n, "produce_mib_s": produce_mib_s, "consume_mib_s": consume_mib_s,
                "latency": lat, "leaders": leaders, "produce_by_client_mib_s": clients_mib_s,
-               "loadavg_1m": [load_at_start, os.getloadavg()[0]]}
+               "loadavg_1m": [load_at_start, os.getloadavg()[0]],
+               "cpu_ms_per_mib_produced": {"object_store": 1000 * (cpu_after[0] - cpu_before[0]) / MIB,
+                                           "brokers": 1000 * (cpu_after[1] - cpu_before[1]) / MIB}}
         if cluster:
             row["puts_per_mib"] = (after_produce[0] - before[0]) / MIB
             row["object_bytes_per_mib"] = (after_produce[2] - before[2]) / MIB
@@ -309,7 +317,7 @@ def run_setup(name, brokers_n, cluster):
         if pg:
             pg.close()
         if s3:
-            s3.proc.kill()
+            s3.close()
 
 
 TRICKLE_SECONDS = float(os.environ.get("BENCH_TRICKLE_SECONDS", "10"))
@@ -332,7 +340,7 @@ def trickle(bootstrap, seconds, rate_mib):
 
 def merge_run(merge_bytes):
     work = Path(tempfile.mkdtemp(prefix="ketch-mbench-"))
-    pg, s3 = engines.Postgres(), engines.MotoS3()
+    pg, s3 = engines.Postgres(), object_stores.open_store("moto")  # counts merged PUTs by key: moto's log
     os.environ.update(engines.CREDENTIALS)
     objects = lambda: int(pg.psql("SELECT count(DISTINCT object_key) FROM ketch_batches")[0])  # noqa: E731
     brokers = start_brokers(work, 3, pg, s3, ["--cluster-merge-bytes", str(merge_bytes), "--retention-check-ms",
@@ -352,7 +360,7 @@ def merge_run(merge_bytes):
             if now != last:
                 last, stable_since = now, time.monotonic()
         merged = store_counts(s3, pg)
-        merge_puts = s3.log.read_text(errors="replace").count('"PUT /%s/data/merged-' % s3.bucket)
+        merge_puts = s3.requests("PUT", "data/merged-")
         for b in brokers:
             b.restart()
         wait_all_live(brokers)
@@ -366,7 +374,7 @@ def merge_run(merge_bytes):
         for b in brokers:
             b.stop()
         pg.close()
-        s3.proc.kill()
+        s3.close()
 
 
 FAILOVER_ROUNDS = int(os.environ.get("BENCH_FAILOVER_ROUNDS", "12"))
@@ -418,7 +426,7 @@ def failover():
     to a partition the killed broker led. The broker is restarted and every broker lists all three
     before the next round."""
     work = Path(tempfile.mkdtemp(prefix="ketch-cbench-fo-"))
-    pg, s3 = engines.Postgres(), engines.MotoS3()
+    pg, s3 = engines.Postgres(), object_stores.open_store()
     os.environ.update(engines.CREDENTIALS)
     brokers = start_brokers(work, 3, pg, s3)
     prober = None
@@ -451,26 +459,45 @@ def failover():
         for b in brokers:
             b.stop()
         pg.close()
-        s3.proc.kill()
+        s3.close()
 
 
-def print_clients(rows):
-    """Produce MiB/s per client and setup, and the ratio to single-node with the same client."""
+def print_clients(rows, limit_mib_s):
+    """Produce MiB/s per client and setup, the ratio to single-node with the same client, and a cluster's to the
+    object store's raw PUT rate from one client with a broker's PUTs in flight (the machine limit: one broker's flushes
+    cannot pass it; three brokers have three times the PUTs in flight)."""
     single = next((r["produce_by_client_mib_s"] for r in rows if r["setup"] == "single-node"), {})
-    print("produce by client (% of single-node with the same client), load average 1 min at start/end")
+    print("produce by client (%% of single-node with the same client%s), load average 1 min at start/end" %
+          ("; cluster: / %% of the %.1f MiB/s PUT limit" % limit_mib_s if limit_mib_s else ""))
     for r in rows:
-        cells = ["%s %.1f%s" % (c, v, " (%.0f%%)" % (100 * v / single[c]) if single.get(c) else "")
+        cells = ["%s %.1f%s%s" % (c, v, " (%.0f%%)" % (100 * v / single[c]) if single.get(c) else "",
+                                  " / %.0f%%" % (100 * v / limit_mib_s) if limit_mib_s and
+                                  r["setup"] == "cluster" else "")
                  for c, v in r["produce_by_client_mib_s"].items()]
-        print("  %-12s %d broker(s): %s; load %.1f/%.1f" % (r["setup"], r["brokers"], ", ".join(cells),
-                                                           *r["loadavg_1m"]))
+        cpu = r["cpu_ms_per_mib_produced"]
+        print("  %-12s %d broker(s): %s; load %.1f/%.1f; CPU ms per MiB (librdkafka): brokers %.1f, store %.1f" % (
+            r["setup"], r["brokers"], ", ".join(cells), *r["loadavg_1m"], cpu["brokers"], cpu["object_store"]))
 
 
 SETUPS = {"single": ("single-node", 1, False), "c1": ("cluster", 1, True), "c3": ("cluster", 3, True)}
 
 
+def machine_limit(chosen):
+    """The object store's raw PUT rate, before the setups and after (the host's load moves): [] without a cluster
+    setup or with BENCH_PUT_RATE=0."""
+    if os.environ.get("BENCH_PUT_RATE", "1") == "0" or not {"c1", "c3", "failover", "cold"} & set(chosen):
+        return []
+    return [object_stores.put_rate(driver())]
+
+
 def main():
     chosen = os.environ.get("BENCH_SETUPS", "single,c1,c3,failover").split(",")  # a subset, e.g. BENCH_SETUPS=c1
+    store = object_stores.kind()
+    print("object store:", store)
+    limits = machine_limit(chosen)
     rows = [run_setup(*SETUPS[name]) for name in chosen if name in SETUPS]
+    limits += machine_limit(chosen)
+    limit_mib_s = max((x["mib_s"] for x in limits), default=None)
     fail_over = failover() if "failover" in chosen else None
     cold = cold_read() if "cold" in chosen else None
     if cold:
@@ -495,7 +522,12 @@ def main():
             "%.2f" % r["puts_per_s_per_broker_at_rate"] if "puts_per_mib" in r else "-",
             "%.0f" % r["object_bytes_per_mib"] if "puts_per_mib" in r else "-",
             "/".join(str(v) for v in r["leaders"].values())))
-    print_clients(rows)
+    for x in limits:
+        print("machine limit (%s, one client, %d PUTs of %d KiB in flight): %.1f MiB/s, %.1f PUTs/s, p50 %.1f ms, "
+              "store CPU %.1f ms per MiB; load %.1f/%.1f" % (x["store"], x["conns"], x["size"] >> 10, x["mib_s"],
+                                                            x["puts_s"], x["p50_ms"], x["store_cpu_ms_per_mib"],
+                                                            *x["loadavg_1m"]))
+    print_clients(rows, limit_mib_s)
     if fail_over:
         print("fail-over (3 brokers, kill to the first acknowledged produce): p50 %s s, p99 %s s, max %s s, "
               "%d/%d rounds" % (fail_over["p50_s"], fail_over["p99_s"], fail_over["max_s"], fail_over["recovered"],
@@ -503,7 +535,7 @@ def main():
     out = ROOT / "bench" / "results" / ("cluster-%s.json" % time.strftime("%Y-%m-%dT%H%M%SZ", time.gmtime()))
     out.write_text(json.dumps({"mib": MIB, "partitions": PARTITIONS, "lat_rate_mib": LAT_RATE_MIB,
                                "java_props": JAVA_PROPS, "clients": CLIENTS,
-                               "lat_seconds": LAT_SECONDS,
+                               "lat_seconds": LAT_SECONDS, "object_store": store, "put_limit": limits,
                                "rows": rows, "failover": fail_over, "cold_read": cold, "merging": merging,
                                "statistics": statistics.__name__}, indent=2))
     print("written", out)

@@ -11,6 +11,7 @@
 //	bench-driver http-load URL [flags]              closed-loop keep-alive GETs (httpload.go)
 //	bench-driver share-consume BOOTSTRAP TOPIC [flags] share-group consume rate, 1..n consumers (share.go)
 //	bench-driver txn BOOTSTRAP TOPIC [flags]        transactions per second, version 1 or 2 (txn.go)
+//	bench-driver s3-put ENDPOINT BUCKET [flags]     an object store's raw PUT rate (s3put.go)
 //
 // Results are one JSON object on stdout; diagnostics go to stderr; exit 1 on failure.
 package main
@@ -156,6 +157,8 @@ func main() {
 		runConsume(bootstrap, topic, n, time.Duration(timeout*float64(time.Second)), trace)
 	case "fill":
 		runFill(bootstrap, topic, rest)
+	case "s3-put": // ENDPOINT BUCKET: the arguments' places as BOOTSTRAP TOPIC
+		runS3Put(bootstrap, topic, rest)
 	case "share-consume":
 		runShareConsume(bootstrap, topic, rest)
 	case "txn":
