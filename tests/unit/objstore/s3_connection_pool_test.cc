@@ -106,8 +106,8 @@ private:
 };
 
 s3_client client_of(const http_server& server) {
-    auto where = parse_s3_url("s3://bucket?endpoint=http://127.0.0.1:" + std::to_string(server.port()) +
-                              "&region=us-east-1");
+    auto where =
+        parse_s3_url("s3://bucket?endpoint=http://127.0.0.1:" + std::to_string(server.port()) + "&region=us-east-1");
     EXPECT_TRUE(where.ok());
     return s3_client(*where, credentials{"id", "secret", ""});
 }
