@@ -7,8 +7,9 @@ it added.
 
 On the cluster matrix (KETCH_TEST_CLUSTER) the faults are the cluster's
 (docs/cluster.md "Scripted faults"): added through the first broker's
-console, injected by whichever broker serves the request; the metric and the
-traffic inspector are per broker, so the tests read every broker's."""
+console, injected by whichever broker serves the request; the metric is per
+broker, so the tests sum every broker's, and the first broker's traffic
+inspector lists every broker's requests."""
 
 import base64
 import json
@@ -61,6 +62,19 @@ def api(broker):
     rest = Rest(broker.console_url)
     rest.peers = consoles(broker)[1:]
     return rest
+
+
+def traffic_position(console):
+    """Where the console's traffic listing stands (asking starts the recording): in cluster mode the
+    listing is every broker's and its position a cursor (docs/console.md), on one node a sequence."""
+    status, page = console.get("/api/v1/traffic")
+    assert status == 200, page
+    return "cursor=" + page["cursor"] if "cursor" in page else "after=%d" % page["last_seq"]
+
+
+def produces_since(console, position, topic):
+    """The Produce exchanges for `topic` that the console lists after `position` (every broker's)."""
+    return console.get("/api/v1/traffic?%s&api=Produce&topic=%s" % (position, topic))[1]["exchanges"]
 
 
 def same_leader(broker, topic):
@@ -179,10 +193,9 @@ def test_error_matches_only_the_named_partition(api, broker, client, helper):
     batch alone before partition b's record is added; flush() sends both at once, whatever linger.ms.
 
     Partitions a and b share a leader (one broker: 0 and 1; the matrix: two of N + 1 partitions over N
-    brokers), so that one Produce names both; the inspector of whichever broker leads them shows it."""
+    brokers), so that one Produce names both; the inspector lists it with the broker that served it."""
     topic = topic_name("partition")
-    watching = consoles(broker)
-    create(helper, topic, partitions=len(watching) + 1)
+    create(helper, topic, partitions=len(consoles(broker)) + 1)
     a, b = same_leader(broker, topic)
     add_fault(api, kind="error", error="TOPIC_AUTHORIZATION_FAILED", topic=topic, partition=b)
     to_a, to_b = records(1), records(1)
@@ -190,16 +203,15 @@ def test_error_matches_only_the_named_partition(api, broker, client, helper):
     assert helper("produce", {"topic": topic, "records": to_a})["records"][0]["error"] is None
     assert helper("produce", {"topic": topic, "records": to_b})["records"][0]["error"] == "TOPIC_AUTHORIZATION_FAILED"
     assert api.get("/api/v1/faults")[1]["faults"][0]["injected"] == 1
-    watched = [(c, c.get("/api/v1/traffic")[1]["last_seq"]) for c in watching]  # watching starts recording
+    since = traffic_position(api)
     both = records(2, "w")
     both[0]["partition"], both[1]["partition"] = a, b
     out = client("produce", {"topic": topic, "records": both, "config": {"linger.ms": "5000"}})
     assert [r["error"] for r in out["records"]] == [None, "TOPIC_AUTHORIZATION_FAILED"], out
     assert api.get("/api/v1/faults")[1]["faults"][0]["injected"] == 2
-    produced = [(c, e) for c, after in watched
-                for e in c.get("/api/v1/traffic?after=%d&api=Produce&topic=%s" % (after, topic))[1]["exchanges"]]
-    assert len(produced) == 1 and produced[0][1]["fault"], produced
-    exchange = produced[0][0].get("/api/v1/traffic/%d" % produced[0][1]["seq"])[1]
+    produced = produces_since(api, since, topic)
+    assert len(produced) == 1 and produced[0]["fault"], produced
+    exchange = api.get("/api/v1/traffic/%d?node=%d" % (produced[0]["seq"], produced[0]["node_id"]))[1]
     answered = {p["index"]: p["error_code"] for t in exchange["response"]["responses"] for p in t["partition_responses"]}
     assert answered == {a: 0, b: 29}, exchange  # one request, partition a written, partition b refused
     assert consume_values(helper, topic, 2, partition=a) == ["v0", "w0"]
@@ -284,20 +296,15 @@ def test_fsync_failure_answers_storage_error(api, broker, helper):
 # ------------------------------------------------------------------ visibility
 
 def test_injection_is_marked_in_the_traffic_inspector(api, broker, helper):
-    """The mark is on the broker that injected (cluster: whichever serves the Produce), so every
-    broker's inspector is read."""
+    """The mark is on the exchange of the broker that injected (cluster: whichever serves the Produce;
+    the first broker's inspector lists every broker's exchanges)."""
     topic = topic_name("traffic")
     create(helper, topic)
-    watched = []
-    for console in consoles(broker):
-        status, first = console.get("/api/v1/traffic")  # watching starts recording
-        assert status == 200
-        watched.append((console, first["exchanges"][-1]["seq"] if first["exchanges"] else 0))
+    since = traffic_position(api)
     add_fault(api, kind="error", error="NOT_LEADER_OR_FOLLOWER", api="Produce", topic=topic, count=1)
     out = helper("produce", {"topic": topic, "records": records(1)})
     assert out["records"][0]["error"] is None
-    produced = [e for console, after in watched
-                for e in console.get("/api/v1/traffic?after=%d&api=Produce&topic=%s" % (after, topic))[1]["exchanges"]]
+    produced = produces_since(api, since, topic)
     marked = [e["fault"] for e in produced if e["fault"]]
     assert len(marked) == 1 and marked[0].startswith("error NOT_LEADER_OR_FOLLOWER"), produced
     assert len(produced) >= 2  # the retry went through unmarked
