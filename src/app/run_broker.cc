@@ -146,9 +146,13 @@ void announce(const options& opt, double ms, const std::vector<listener_endpoint
 // What the console reads from the request path: the traffic inspector, and
 // KIP-714 client telemetry for its Clients page (served and advertised only
 // with the console; CLIENT_METRICS resources are its subscriptions).
-void attach_console_feeds(broker::broker_context& ctx, inspect::traffic_ring& traffic,
-                          telemetry::client_metrics_manager& telemetry,
-                          meta::resource_config_registry& client_metrics) {
+// The console's feeds (with --console): the traffic inspector, client
+// telemetry, and in cluster mode the pages other brokers' consoles ask for.
+void attach_console_feeds(const options& opt, broker::broker_context& ctx, inspect::traffic_ring& traffic,
+                          telemetry::client_metrics_manager& telemetry, meta::resource_config_registry& client_metrics,
+                          console_pages_slot& pages) {
+    if (!opt.console) return;
+    if (!opt.cluster.empty()) ctx.console_pages = pages.forwarder();
     ctx.traffic = &traffic;
     ctx.telemetry = &telemetry;
     client_metrics.set_listener(
@@ -284,9 +288,8 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
 
     inspect::traffic_ring traffic;  // the console's inspector; recording only while a page watches
     telemetry::client_metrics_manager telemetry;
-    if (opt.console) attach_console_feeds(ctx, traffic, telemetry, *client_metrics);
     console_pages_slot console_pages;  // cluster mode: the pages other brokers' consoles ask for
-    if (opt.console && !opt.cluster.empty()) ctx.console_pages = console_pages.forwarder();
+    attach_console_feeds(opt, ctx, traffic, telemetry, *client_metrics, console_pages);
     ctx.faults = faults.registry.get();
     ctx.consumer_offsets = &offsets_topic;
     broker::dispatcher dispatch(ctx);
