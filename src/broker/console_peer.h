@@ -2,7 +2,8 @@
 // that is not Kafka's (docs/design/console.md "Cluster-wide traffic and
 // clients"): a broker's console asks another broker's console for one of its
 // local pages (the traffic inspector's listing, its connection events, one
-// exchange; the telemetry clients), as the logged-in principal, over the
+// exchange; the telemetry clients; the transactional ids and groups it
+// coordinates), as the logged-in principal, over the
 // inter-broker listener (app/console_peers.h).
 //
 // Private: its key is outside Kafka's numbering, it is never listed in
@@ -15,7 +16,9 @@
 // v0, request header v1, response header v0, big-endian, Kafka's
 // non-flexible primitives:
 //   request:  path STRING   ("traffic", "traffic/connections", "traffic/{seq}",
-//                            "traffic/{seq}/records", "clients", "clients/{id}")
+//                            "traffic/{seq}/records", "clients", "clients/{id}",
+//                            "transactions", "transactions/{id}", "groups",
+//                            "groups/{group}"; a name percent-encoded)
 //             query STRING  (the page's query string, percent-encoded)
 //             principal STRING (whom the page is for: its in-process Kafka
 //                            calls act as it, its tenant view is its)

@@ -7,10 +7,11 @@
 
 namespace ketch::console {
 
-cluster_view::cluster_view(const context& ctx, std::string principal)
+cluster_view::cluster_view(const context& ctx, std::string principal, reach r)
     : ctx_(ctx),
       who_(std::move(principal)),
-      clustered_(ctx.peers.call && ctx.peers.live && !tenant_of_principal(ctx, who_)) {}
+      scoped_(tenant_of_principal(ctx, who_).has_value()),
+      clustered_(r == reach::cluster && ctx.peers.call && ctx.peers.live) {}
 
 std::vector<int32_t> cluster_view::others() const {
     std::vector<int32_t> out;
@@ -21,11 +22,11 @@ std::vector<int32_t> cluster_view::others() const {
     return out;
 }
 
-int32_t cluster_view::coordinator_of(const std::string& group) {
+int32_t cluster_view::coordinator_of(const std::string& key, int8_t key_type) {
     kafka::find_coordinator_request q;
-    q.key = group;  // v0-3
-    q.key_type = 0;
-    q.coordinator_keys.push_back(group);  // v4+
+    q.key = key;  // v0-3
+    q.key_type = key_type;
+    q.coordinator_keys.push_back(key);  // v4+
     auto r = ctx_.kafka->call<kafka::find_coordinator_request, kafka::find_coordinator_response>(q, who_);
     if (!r.coordinators.empty()) {
         auto& c = r.coordinators.front();

@@ -1,14 +1,18 @@
 // Cluster mode: what a console page asks of the other brokers
-// (docs/cluster.md "The console"): the groups they coordinate. One per HTTP
-// request: a broker that was not reached in time is not asked again in it,
-// and the page names it in its "unreached_brokers" field instead of failing. On a single node
-// (no ctx.peers) every request is its own broker's.
+// (docs/cluster.md "The console"): the groups they coordinate, and their
+// local pages (console/peer_fanout.h). One per HTTP request: a broker that
+// was not reached in time is not asked again in it, and the page names it in
+// its "unreached_brokers" field instead of failing. On a single node (no
+// ctx.peers) every request is its own broker's.
 //
-// The other broker is asked as this broker's inter-broker principal, so a
-// request about a group is first asked of this broker as the logged-in
-// principal: it authorizes it (Kafka's handlers check the ACLs before the
-// coordinator) and answers NOT_COORDINATOR; only then is the coordinator
-// that FindCoordinator names asked.
+// A Kafka request to another broker goes as this broker's inter-broker
+// principal, so a request about a group is first asked of this broker as the
+// logged-in principal: it authorizes it (Kafka's handlers check the ACLs
+// before the coordinator) and answers NOT_COORDINATOR; only then is the
+// coordinator that FindCoordinator names asked. A tenant's user gets no
+// such forwarding (the other broker would answer in internal names): what
+// it sees of another broker is that broker's page rendered for it
+// (ConsolePeer), in its own names.
 #pragma once
 
 #include <algorithm>
@@ -28,14 +32,20 @@ namespace ketch::console {
 
 class cluster_view {
 public:
-    // A tenant's user (--tenancy) sees its own broker only: the broker
-    // answers it in its tenant's names, another broker's inter-broker
-    // principal would not.
-    cluster_view(const context& ctx, std::string principal);
+    // this_broker: the view of a local page another broker's console asks
+    // for (console/local_pages.h), which asks no broker in turn.
+    enum class reach { cluster, this_broker };
+    cluster_view(const context& ctx, std::string principal, reach r = reach::cluster);
 
     const context& ctx() const { return ctx_; }
     const std::string& principal() const { return who_; }
+    // Whether the other brokers' pages are asked (cluster mode).
     bool clustered() const { return clustered_; }
+    // A tenant's user (--tenancy): the broker answers it in its tenant's names.
+    bool scoped() const { return scoped_; }
+    // Whether Kafka requests go on to other brokers as the inter-broker
+    // principal (cluster mode, not for a tenant's user).
+    bool forwards() const { return clustered_ && !scoped_; }
     // The live brokers other than this one (none on a single node).
     std::vector<int32_t> others() const;
 
@@ -69,7 +79,7 @@ public:
                     int32_t* by = nullptr) {
         auto local = ctx_.kafka->call<Req, Resp>(req, who_, std::chrono::seconds(30), cap);
         if (by) *by = ctx_.node_id;
-        if (!clustered() || !elsewhere(local)) return local;
+        if (!forwards() || !elsewhere(local)) return local;
         const int32_t node = coordinator_of(group);
         if (node < 0 || node == ctx_.node_id) return local;
         auto remote = ask<Req, Resp>(node, req, cap);
@@ -78,9 +88,10 @@ public:
         return std::move(*remote);
     }
 
-    // The group's coordinator as this broker's FindCoordinator names it to
-    // the principal; -1 when it names none.
-    int32_t coordinator_of(const std::string& group);
+    // The coordinator of `key` (key_type 0: a group, 1: a transactional id)
+    // as this broker's FindCoordinator names it to the principal; -1 when it
+    // names none.
+    int32_t coordinator_of(const std::string& key, int8_t key_type = 0);
 
     // Records that `node` was not reached (or answered an error), and why.
     void not_reached(int32_t node, const std::string& why);
@@ -92,6 +103,7 @@ public:
 private:
     const context& ctx_;
     const std::string who_;
+    const bool scoped_;
     const bool clustered_;
     std::map<int32_t, std::string> unreached_;
 };

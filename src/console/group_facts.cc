@@ -85,7 +85,7 @@ std::optional<listed_group> find_listed_group(cluster_view& view, const std::str
     check_kafka_error(local.error_code, "ListGroups");
     for (auto& g : local.groups)
         if (g.group_id == group) return g;
-    if (!view.clustered()) return std::nullopt;
+    if (!view.forwards()) return std::nullopt;
     const int32_t node = view.coordinator_of(group);
     if (node < 0 || node == view.ctx().node_id) return std::nullopt;
     auto remote = view.ask<kafka::list_groups_request, kafka::list_groups_response>(node, q);
@@ -101,7 +101,7 @@ std::vector<std::pair<listed_group, bool>> list_cluster_groups(cluster_view& vie
     check_kafka_error(local.error_code, "ListGroups");
     std::map<std::string, std::pair<listed_group, bool>> by_id;
     for (auto& g : local.groups) by_id.emplace(g.group_id, std::pair{g, false});
-    for (int32_t node : view.others()) {
+    for (int32_t node : view.forwards() ? view.others() : std::vector<int32_t>{}) {
         auto remote = view.ask<kafka::list_groups_request, kafka::list_groups_response>(node, q);
         if (!remote) continue;
         if (remote->error_code != 0) {

@@ -4,8 +4,12 @@
 // its members (client id, host, assignment), committed offsets and lag per
 // partition. In cluster mode every live broker's groups, each described by
 // its coordinator (console/cluster_view.h); the list names the brokers not
-// reached ("unreached_brokers").
+// reached ("unreached_brokers"). A tenant's user gets, of the other brokers,
+// their own group pages rendered there for it (ConsolePeer: its tenant's
+// groups, in its names), each row naming its broker (node_id).
 #include "console/group_facts.h"
+#include "console/local_pages.h"
+#include "console/peer_fanout.h"
 #include "console/reply.h"
 #include "console/routes.h"
 #include "console/tenant_view.h"
@@ -145,17 +149,60 @@ json list(cluster_view& view, const http::request& req) {
     return {{"groups", arr}, {"unreached_brokers", view.unreached()}};
 }
 
+// A tenant's user in cluster mode: this broker's groups and every other live
+// broker's, each broker's list rendered there for the user.
+json scoped_list(cluster_view& view, const http::request& req) {
+    json out = list(view, req);
+    for (auto& g : out["groups"]) g["node_id"] = view.ctx().node_id;
+    auto peers = ask_others(view, "groups", [&](int32_t) { return query_string(req); });
+    auto& rows = out["groups"];
+    for (auto& [node, page] : peers.pages)
+        if (page.contains("groups") && page["groups"].is_array())
+            for (auto& g : page["groups"]) {
+                g["node_id"] = node;
+                rows.push_back(g);
+            }
+    std::stable_sort(rows.begin(), rows.end(), [](const json& a, const json& b) {
+        return std::tuple(a.value("group_id", std::string()), a.value("node_id", 0)) <
+               std::tuple(b.value("group_id", std::string()), b.value("node_id", 0));
+    });
+    out["unreached_brokers"] = std::move(peers.unreached);
+    return out;
+}
+
+// A tenant's user in cluster mode: the group's page as its coordinator
+// renders it for the user (FindCoordinator asked as the user: its names).
+json scoped_describe(cluster_view& view, const std::string& group) {
+    const int32_t node = view.coordinator_of(group);
+    if (node < 0 || node == view.ctx().node_id) return describe(view, group);
+    return ask_one(view, node, "groups/" + percent_encode(group), "");
+}
+
 }  // namespace
+
+void add_local_groups(http::router& r, const context& ctx) {
+    using reach = cluster_view::reach;
+    r.add("GET", "/api/v1/groups", route([&ctx](http::request& req) {
+              cluster_view view(ctx, principal_of(req), reach::this_broker);
+              return json_reply(list(view, req));
+          }));
+    r.add("GET", "/api/v1/groups/{group}", route([&ctx](http::request& req) {
+              cluster_view view(ctx, principal_of(req), reach::this_broker);
+              return json_reply(describe(view, req.param("group")));
+          }));
+}
 
 void add_groups(http::server& server, const context& ctx) {
     server.add("GET", "/api/v1/groups", route([&ctx](http::request& req) {
                    cluster_view view(ctx, principal_of(req));
-                   return json_reply(list(view, req));
+                   return json_reply(view.scoped() && view.clustered() ? scoped_list(view, req) : list(view, req));
                }));
-    server.add("GET", "/api/v1/groups/{group}", route([&ctx](http::request& req) {
-                   cluster_view view(ctx, principal_of(req));
-                   return json_reply(describe(view, req.param("group")));
-               }));
+    server.add(
+        "GET", "/api/v1/groups/{group}", route([&ctx](http::request& req) {
+            cluster_view view(ctx, principal_of(req));
+            const std::string group = req.param("group");
+            return json_reply(view.scoped() && view.clustered() ? scoped_describe(view, group) : describe(view, group));
+        }));
 }
 
 }  // namespace ketch::console

@@ -7,6 +7,8 @@ namespace ketch::console {
 local_pages::local_pages(const context& ctx) {
     add_local_traffic(router_, ctx);
     add_local_clients(router_, ctx);
+    add_local_transactions(router_, ctx);
+    add_local_groups(router_, ctx);
 }
 
 peer_brokers::page local_pages::answer(const std::string& path, const std::string& query,

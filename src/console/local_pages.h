@@ -1,11 +1,13 @@
 // Cluster mode: the pages of this broker's console that another broker's
 // console asks for over ConsolePeer (broker/console_peer.h; docs/design/
 // console.md "Cluster-wide traffic and clients"): the traffic inspector's
-// listing, connection events, one exchange and its records, and the
-// telemetry clients, each as this broker alone holds it. Only these: any
-// other path is 404. The page is rendered for the principal the asking
-// console logged in (its tenant view, its in-process Kafka calls), so it
-// shows no more than that console would show it of its own broker.
+// listing, connection events, one exchange and its records, the telemetry
+// clients, the transactional ids this broker coordinates and (for a
+// tenant's user) the groups it coordinates, each as this broker alone holds
+// it. Only these: any other path is 404. The page is rendered for the
+// principal the asking console logged in (its tenant view, its in-process
+// Kafka calls), so it shows no more than that console would show it of its
+// own broker.
 #pragma once
 
 #include <string>
@@ -26,9 +28,11 @@ private:
     http::router router_;
 };
 
-// The local routes (GET) of the traffic inspector and of the clients page,
-// on `r`; ctx outlives r.
+// The local routes (GET) of the traffic inspector, the clients page, the
+// transactions and the groups, on `r`; ctx outlives r.
 void add_local_traffic(http::router& r, const context& ctx);
 void add_local_clients(http::router& r, const context& ctx);
+void add_local_transactions(http::router& r, const context& ctx);
+void add_local_groups(http::router& r, const context& ctx);
 
 }  // namespace ketch::console

@@ -27,13 +27,18 @@ struct peer_answers {
 };
 
 // GET /api/v1/<path>?<query_of(node)> of every broker in `view.others()`
-// (none on a single node or for a tenant's user), for `view.principal()`.
+// (none on a single node), for `view.principal()`: a tenant's user's page is
+// rendered there in its tenant's names, as its own broker renders it.
 peer_answers ask_others(const cluster_view& view, const std::string& path,
                         const std::function<std::string(int32_t node)>& query_of);
 
 // The same of one broker: its page, or api_error with its status (503 when
 // it is not reached).
 json ask_one(const cluster_view& view, int32_t node, const std::string& path, const std::string& query);
+
+// `s` percent-encoded (all but RFC 3986's unreserved characters), for a
+// path segment ("groups/" + percent_encode(id)) or a query value.
+std::string percent_encode(const std::string& s);
 
 // "a=1&b=x%20y" of the request's query parameters, `replace` set or
 // overriding (an empty value drops the parameter).

@@ -320,7 +320,8 @@ def test_browse_pages_inside_a_batch(api, helper):
 
 def test_transaction_markers_are_flagged(api, helper, broker):
     t = make_topic(api)
-    r = helper("txn-produce", {"transactional_id": name("tx"), "transactions": [
+    tx_id = name("tx")
+    r = helper("txn-produce", {"transactional_id": tx_id, "transactions": [
         {"commit": True, "records": [{"topic": t, "partition": 0, "key": None, "value": b64("committed")}]},
         {"commit": False, "records": [{"topic": t, "partition": 0, "key": None, "value": b64("aborted")}]}]})
     assert all(x["error"] is None for x in r["transactions"])
@@ -336,14 +337,19 @@ def test_transaction_markers_are_flagged(api, helper, broker):
     status, m = api.get("/api/v1/topics/%s/messages?isolation=read_committed" % t)
     texts = [(x["type"], (x.get("value") or {}).get("text")) for x in m["messages"]]
     assert ("record", "aborted") not in texts and ("record", "committed") in texts
-    # ListTransactions answers the ids its broker coordinates (Kafka's Admin asks every broker): in a
-    # cluster, one of the brokers' consoles lists the id.
-    listed = []
+    # ListTransactions answers the ids its broker coordinates; the console asks every broker, as Kafka's
+    # Admin.listTransactions does (ListTransactionsHandler: one request per broker), so in a cluster
+    # every broker's console lists the id, naming its coordinator.
     for url in getattr(broker, "console_urls", [api.url]):
-        status, tx = Rest(url).get("/api/v1/transactions")
-        assert status == 200, tx
-        listed += tx["transactions"]
-    assert any(x["state"] in ("CompleteAbort", "Empty", "CompleteCommit") for x in listed)
+        def listed():
+            status, tx = Rest(url).get("/api/v1/transactions")
+            assert status == 200 and tx.get("unreached_brokers", []) == [], tx
+            rows = [x for x in tx["transactions"] if x["transactional_id"] == tx_id]
+            assert [x["state"] for x in rows] == ["CompleteAbort"], tx
+            return rows[0]
+        row = eventually(listed)
+        status, one = Rest(url).get("/api/v1/transactions/" + tx_id)
+        assert status == 200 and (one["state"], one["node_id"]) == ("CompleteAbort", row["node_id"]), one
 
 
 # ------------------------------------------------------------------ groups

@@ -92,13 +92,19 @@ def stable_with_lag(broker, group, lag, what):
     return wait_for(described, what)
 
 
-def test_console_of_one_broker_describes_a_group_another_coordinates(start_broker):
+def two_brokers_with_topic(start_broker, topic):
+    """Brokers 1 and 2 with the console, each listing both, and `topic` (one partition) known to both."""
     brokers = {n: start_broker(n, *FLUSH, *TIMING, console=True) for n in (1, 2)}
     a, b = brokers[1], brokers[2]
-    create_topic(a, TOPIC, 1)
-    wait_for_topic(b, TOPIC, 1)
+    create_topic(a, topic, 1)
+    wait_for_topic(b, topic, 1)
     for n, x in brokers.items():
         wait_for(lambda: live_brokers(x) == 2, "broker %d does not list both" % n)
+    return a, b
+
+
+def test_console_of_one_broker_describes_a_group_another_coordinates(start_broker):
+    a, b = two_brokers_with_topic(start_broker, TOPIC)
     on_b = name_coordinated_by([a, b], 2, "console-on-b", 0)
     on_a = name_coordinated_by([a, b], 1, "console-on-a", 0)
     produce(a, TOPIC, 0, 10)
@@ -186,3 +192,52 @@ def test_every_console_lists_the_producers_of_a_partition_another_broker_leads(s
         assert [(r["partition"], r["last_sequence"], r["current_txn_start_offset"]) for r in p["producers"]] == \
             [(partition, 2, -1)], (n, p)
         assert p["producers"][0]["producer_id"] >= 0 and p["producers"][0]["last_timestamp"] > 0, (n, p)
+
+
+def test_console_of_one_broker_lists_the_transactions_every_broker_coordinates(start_broker):
+    """A transactional id is listed and described by its coordinator only (Kafka:
+    TransactionStateManager answers NOT_COORDINATOR for an id of another broker's
+    partition of __transaction_state), so Kafka's Admin.listTransactions sends
+    ListTransactions to every broker and keeps each broker's listings by its id
+    (clients/src/main/java/org/apache/kafka/clients/admin/internals/
+    ListTransactionsHandler.java: an AllBrokersStrategy, one request per broker).
+    The console of any broker lists every live broker's, each row naming its
+    broker; one is opened through any console; a broker that does not answer is
+    named in "unreached_brokers" and its ids' pages are 503."""
+    topic = "console-txns"
+    a, b = two_brokers_with_topic(start_broker, topic)
+    on_a = name_coordinated_by([a, b], 1, "console-txn-a", 1)
+    on_b = name_coordinated_by([a, b], 2, "console-txn-b", 1)
+    Producer({"bootstrap.servers": a.bootstrap, "transactional.id": on_a}).init_transactions(30)
+    open_txn = Producer({"bootstrap.servers": a.bootstrap, "transactional.id": on_b})
+    open_txn.init_transactions(30)
+    open_txn.begin_transaction()
+    open_txn.produce(topic, value=b"open", partition=0)
+    assert open_txn.flush(30) == 0
+
+    for console in (a, b):  # every console lists both brokers' ids, each with its coordinator
+        status, page = get(console, "/api/v1/transactions")
+        assert status == 200 and page["unreached_brokers"] == [], page
+        rows = {r["transactional_id"]: r for r in page["transactions"]}
+        assert (rows[on_a]["node_id"], rows[on_a]["state"]) == (1, "Empty"), rows
+        assert (rows[on_b]["node_id"], rows[on_b]["state"]) == (2, "Ongoing"), rows
+        assert rows[on_b]["partitions"] == [{"topic": topic, "partitions": [0]}], rows
+    # Broker 2's id opened through broker 1: at its coordinator (found, or named with ?node=).
+    for path in ("/api/v1/transactions/" + on_b, "/api/v1/transactions/%s?node=2" % on_b):
+        status, d = get(a, path)
+        assert status == 200 and (d["transactional_id"], d["node_id"], d["state"]) == (on_b, 2, "Ongoing"), d
+    status, d = get(a, "/api/v1/transactions/console-txn-unknown")
+    assert status == 404, d
+
+    clients.sigstop(b.proc)
+    try:
+        status, page = get(a, "/api/v1/transactions")
+        assert status == 200 and [u["node_id"] for u in page["unreached_brokers"]] == [2], page
+        assert {r["transactional_id"] for r in page["transactions"]} >= {on_a}, page
+        assert {r["node_id"] for r in page["transactions"]} == {1}, page
+        status, err = get(a, "/api/v1/transactions/" + on_b)
+        assert status == 503 and "broker 2" in err["message"], err
+    finally:
+        b.proc.send_signal(signal.SIGCONT)
+    open_txn.abort_transaction(30)
+    assert a.running()

@@ -433,7 +433,8 @@ async function groups() {
     const g = await api('GET', '/groups');
     box.replaceChildren(unreachedBox(g.unreached_brokers), table([
       { title: 'Group', cell: r => h('a', { href: link('/ui/groups/' + encodeURIComponent(r.group_id)) }, r.group_id) },
-      ...tenantColumn(g.groups), { title: 'State', key: 'state' }, { title: 'Protocol', cell: r => r.type + (r.protocol ? ' (' + r.protocol + ')' : '') },
+      ...tenantColumn(g.groups), ...(g.groups.some(r => r.node_id !== undefined) ? [{ title: 'Broker', key: 'node_id', num: true }] : []),
+      { title: 'State', key: 'state' }, { title: 'Protocol', cell: r => r.type + (r.protocol ? ' (' + r.protocol + ')' : '') },
       { title: 'Members', key: 'members', num: true }, { title: 'Lag', key: 'lag', num: true }], g.groups));
   } catch (e) { box.replaceChildren(errorBox(e)); }
 }
@@ -488,9 +489,10 @@ async function producers() {
   page('Producers and transactions', box);
   try {
     const [p, t] = await Promise.all([api('GET', '/producers'), api('GET', '/transactions')]);
+    const byBroker = t.unreached_brokers ? [{ title: 'Broker', key: 'node_id', num: true }] : [];
     box.replaceChildren(
-      h('h2', {}, 'Transactional ids'),
-      table([{ title: 'Transactional id', key: 'transactional_id' }, { title: 'State', key: 'state' },
+      h('h2', {}, 'Transactional ids'), unreachedBox(t.unreached_brokers),
+      table([{ title: 'Transactional id', key: 'transactional_id' }, ...byBroker, { title: 'State', key: 'state' },
              { title: 'Producer', cell: r => r.producer_id + ' / epoch ' + r.producer_epoch },
              { title: 'Open for', cell: r => r.state === 'Ongoing' ? fmtMs(r.age_ms) : '' },
              { title: 'Timeout', cell: r => fmtMs(r.timeout_ms) },
