@@ -273,9 +273,9 @@ SKIPS = {
     # test_console_telemetry runs on the cluster (the first broker's console lists every broker's clients).
     "test_console_telemetry.py::test_telemetry_apis_are_advertised_only_with_the_console":
         "starts a single-node ketch of its own with the console off",
-    "test_console_tenants_page.py": "its own single-node ketch with --tenancy and SASL users: the console over a "
-                                    "cluster is not tested yet (tenants shared by brokers: "
-                                    "tests/cluster/test_shared_tenants.py)",
+    "test_console_tenants_page.py": "its own single-node ketch with --tenancy and SASL users; a tenant's user's "
+                                    "console over a cluster is tests/cluster/test_console_tenants.py's (tenants "
+                                    "shared by brokers: tests/cluster/test_shared_tenants.py)",
     "test_delegation_tokens.py": "creates a delegation token and logs in with it at once through any bootstrap "
                                  "broker, and another broker knows it only after its NOTIFY (tests/cluster/"
                                  "test_shared_tokens.py waits for each broker); it restarts its broker too",
