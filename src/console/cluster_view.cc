@@ -46,6 +46,11 @@ void cluster_view::throw_unreached(const std::string& group, int32_t node) const
                              (it == unreached_.end() ? "" : ": " + it->second));
 }
 
+void cluster_view::throw_not_forwarded(const std::string& group, int32_t node) const {
+    throw api_error(501, "group " + group + " is coordinated by broker " + std::to_string(node) +
+                             ", which this console does not ask for a tenant's user: use that broker's console");
+}
+
 json cluster_view::unreached() const {
     json arr = json::array();
     for (auto& [node, why] : unreached_) arr.push_back({{"node_id", node}, {"error", why}});

@@ -79,9 +79,10 @@ public:
                     int32_t* by = nullptr) {
         auto local = ctx_.kafka->call<Req, Resp>(req, who_, std::chrono::seconds(30), cap);
         if (by) *by = ctx_.node_id;
-        if (!forwards() || !elsewhere(local)) return local;
+        if (!clustered() || !elsewhere(local)) return local;
         const int32_t node = coordinator_of(group);
         if (node < 0 || node == ctx_.node_id) return local;
+        if (!forwards()) throw_not_forwarded(group, node);
         auto remote = ask<Req, Resp>(node, req, cap);
         if (!remote) throw_unreached(group, node);
         if (by) *by = node;
@@ -97,6 +98,9 @@ public:
     void not_reached(int32_t node, const std::string& why);
     // api_error 503: `group`'s coordinator `node` was not reached.
     [[noreturn]] void throw_unreached(const std::string& group, int32_t node) const;
+    // api_error 501: a tenant's user's request about `group` would go to its
+    // coordinator `node` as the inter-broker principal, which it does not.
+    [[noreturn]] void throw_not_forwarded(const std::string& group, int32_t node) const;
     // [{"node_id": n, "error": "..."}], the brokers not reached, by node id.
     json unreached() const;
 

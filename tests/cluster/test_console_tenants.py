@@ -130,6 +130,16 @@ def test_a_tenants_user_sees_its_own_groups_and_transactions_of_every_broker_and
             for txn in used[other][1]:
                 assert console.get("/api/v1/transactions/" + txn)[0] == 404
 
+    # An offset reset is not forwarded for a tenant's user (ConsolePeer renders pages, it changes nothing):
+    # refused naming the coordinator, whose own console resets it.
+    group, node = next((g, n) for g, n in used["alpha"][0].items() if n != 1)
+    reset = {"topic": "orders", "to": "offset", "offset": 0}
+    status, err = brokers[0].console["alpha"].post("/api/v1/groups/%s/offsets" % group, reset)
+    assert status == 501 and "broker %d" % node in err, err
+    status, done = brokers[node - 1].console["alpha"].post("/api/v1/groups/%s/offsets" % group, reset)
+    assert status == 200 and done == {"group_id": group, "offsets": [{"topic": "orders", "partition": 0,
+                                                                     "offset": 0}]}, done
+
     # The operator sees both tenants' under the internal names, each with its broker.
     rows = listed(brokers[0].console["root"], "/api/v1/transactions", "transactions", "transactional_id")
     expected = {"%s~%s" % (tenant, t): node for tenant, (_, txns) in used.items() for t, node in txns.items()}
