@@ -16,7 +16,6 @@ data/ objects only). put_rate() measures a store's raw PUT rate: the "machine li
 import json
 import os
 import subprocess
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -34,57 +33,25 @@ class Moto(engines.MotoS3):
         return self.log.read_text(errors="replace").count('"%s /%s/%s' % (method, self.bucket, prefix))
 
 
-class MinIO:
+class MinIO(engines.S3Server):
     """`minio server` (single drive, in memory under /dev/shm when there is one: moto holds objects in memory
     too) with the credentials the bench passes to ketch (engines.CREDENTIALS); the console off. --no-compat
     (MinIO's hidden flag for performance tests): ETags are random, not the MD5 of the body, which saves MinIO
     about a fifth of its CPU per MiB on this VM; ketch does not read ETags. Real S3 spends that CPU elsewhere."""
 
     name = "minio"
-    REGION = "us-east-1"
+    READY_PATH = "/minio/health/ready"
+    TEMP_PARENT = "/dev/shm" if Path("/dev/shm").is_dir() else None
     API = {"PUT": "PutObject", "GET": "GetObject"}
 
-    def __init__(self, bucket="ketch-test"):
-        self.bucket = bucket
-        shm = Path("/dev/shm")
-        self.dir = Path(tempfile.mkdtemp(prefix="ketch-minio-", dir=shm if shm.is_dir() else None))
-        self.log = self.dir / "minio.log"
-        env = dict(os.environ, MINIO_ROOT_USER=engines.CREDENTIALS["AWS_ACCESS_KEY_ID"],
-                   MINIO_ROOT_PASSWORD=engines.CREDENTIALS["AWS_SECRET_ACCESS_KEY"], MINIO_BROWSER="off",
-                   MINIO_UPDATE="off", MINIO_PROMETHEUS_AUTH_TYPE="public", MINIO_REGION=self.REGION)
-        for attempt in range(engines.PORT_ATTEMPTS):  # the picked port may be taken meanwhile
-            self.port = engines.free_port()
-            with open(self.log, "wb") as log:
-                self.proc = subprocess.Popen([str(MINIO_BIN), "server", str(self.dir / "data"), "--quiet", "--no-compat",
-                                              "--address", "127.0.0.1:%d" % self.port], env=env, stdout=log,
-                                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-            try:
-                self._wait_ready()
-                break
-            except RuntimeError:
-                self.proc.kill()
-                self.proc.wait()
-                if attempt == engines.PORT_ATTEMPTS - 1:
-                    raise
-        self.client().create_bucket(Bucket=bucket)
+    def command(self):
+        return [str(MINIO_BIN), "server", str(self.dir / "data"), "--quiet", "--no-compat", "--address",
+                "127.0.0.1:%d" % self.port]
 
-    @property
-    def endpoint(self):
-        return "http://127.0.0.1:%d" % self.port
-
-    def _wait_ready(self):
-        deadline = time.monotonic() + engines.READY_TIMEOUT_S
-        while True:
-            try:
-                urllib.request.urlopen(self.endpoint + "/minio/health/ready", timeout=1).read()
-                return
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("minio did not start; log:\n%s" % self.log.read_text(errors="replace"))
-                time.sleep(0.05)
-
-    client = engines.MotoS3.client
-    url = engines.MotoS3.url
+    def environment(self):
+        return dict(os.environ, MINIO_ROOT_USER=engines.CREDENTIALS["AWS_ACCESS_KEY_ID"],
+                    MINIO_ROOT_PASSWORD=engines.CREDENTIALS["AWS_SECRET_ACCESS_KEY"], MINIO_BROWSER="off",
+                    MINIO_UPDATE="off", MINIO_PROMETHEUS_AUTH_TYPE="public", MINIO_REGION=self.REGION)
 
     def requests(self, method, prefix="data/"):
         assert prefix == "data/", "MinIO's counters are per API, not per key prefix"
@@ -93,9 +60,6 @@ class MinIO:
         want = 'name="%s"' % self.API[method]
         return sum(int(float(line.rsplit(" ", 1)[1])) for line in text.splitlines()
                    if line.startswith("minio_api_requests_total{") and want in line)
-
-    def close(self):
-        engines.MotoS3.close(self)
 
 
 def check_conditional_put(store):

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <spdlog/spdlog.h>
+#include <boost/asio/post.hpp>
 
 #include "broker/broker_context.h"
 #include "cli/client.h"
@@ -90,6 +91,8 @@ void remote_txns::log_failure(int32_t node, const std::string& address, bool log
         spdlog::warn("cluster: transaction coordinator {} at {} not reached on the {}: {}", node, address,
                      clients_.config().describe(), why);
 }
+
+void remote_txns::run(std::function<void()> job) { boost::asio::post(calls_, std::move(job)); }
 
 std::map<txn::topic_partition, error_code> remote_txns::add_or_verify(const call& c) {
     auto address = clients_.address_of(c.node_id);

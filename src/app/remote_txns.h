@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/asio/thread_pool.hpp>
+
 #include "app/inter_broker_clients.h"
 #include "broker/txn_forward.h"
 #include "cluster/membership.h"
@@ -29,6 +31,7 @@ public:
     remote_txns(const remote_txns&) = delete;
     remote_txns& operator=(const remote_txns&) = delete;
 
+    void run(std::function<void()> job) override;
     std::map<txn::topic_partition, error_code> add_or_verify(const call& c) override;
 
 private:
@@ -42,6 +45,9 @@ private:
     std::mutex mu_;
     std::map<int32_t, std::chrono::steady_clock::time_point> logged_;  // under mu_
     static constexpr std::chrono::seconds k_log_every{30};
+    // The calls in flight at once (each holds a connection and waits at most
+    // k_timeout); destroyed first, so its running calls finish with clients_.
+    boost::asio::thread_pool calls_{8};
 };
 
 }  // namespace ketch::app

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -43,11 +44,19 @@ private:
     std::unordered_map<int64_t, entry> by_producer_;
 };
 
-// Implemented by app (a Kafka client per coordinator broker). Blocking: run on
-// the blocking pool.
+// Implemented by app (a Kafka client per coordinator broker). add_or_verify
+// blocks until the coordinator answers or the call times out: run it through
+// run(), on the coordinator client's own threads, never on the broker's
+// blocking pool. The other broker answers from its blocking pool, so two
+// brokers whose blocking threads all waited on each other's would stall every
+// call until it timed out, and with them the commits and group writes queued
+// behind them.
 class remote_txn_coordinator {
 public:
     virtual ~remote_txn_coordinator() = default;
+
+    // Runs `job` on the calls' threads (it may call add_or_verify).
+    virtual void run(std::function<void()> job) = 0;
 
     struct call {
         int32_t node_id = -1;  // the coordinator

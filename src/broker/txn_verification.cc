@@ -59,8 +59,10 @@ boost::asio::awaitable<std::map<txn::topic_partition, error_code>> ask_remote(re
                                    &ask,
                                    !add};
     // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
-    auto answer = co_await blocking_call<std::map<txn::topic_partition, error_code>>(
-        ctx.broker, [remote, &c] { return remote->add_or_verify(c); });
+    using answers = std::map<txn::topic_partition, error_code>;
+    auto answer = co_await on_callback<answers>([remote, &c](std::function<void(answers)> done) {
+        remote->run([remote, &c, done = std::move(done)] { done(remote->add_or_verify(c)); });
+    });
     std::vector<txn::topic_partition> added;
     for (auto& tp : ask) {
         auto it = answer.find(tp);

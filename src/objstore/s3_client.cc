@@ -1,5 +1,6 @@
 #include "objstore/s3_client.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <string_view>
@@ -207,7 +208,9 @@ s3_client::request s3_client::make_request(const std::string& method, const std:
     return r;
 }
 
-result<s3_client::response, s3_error> s3_client::send(request r, bool conditional) {
+result<s3_client::response, s3_error> s3_client::send(request r) {
+    const bool conditional =
+        std::any_of(r.headers.begin(), r.headers.end(), [](auto& h) { return h.first == "if-none-match"; });
     http::request<http::string_body> req;
     req.method_string(r.method);
     req.target(r.query.empty() ? r.path : r.path + "?" + r.query);
@@ -255,7 +258,7 @@ status<s3_error> s3_client::head_bucket() {
 status<s3_error> s3_client::put_object(const std::string& key, const std::string& body, bool if_none_match) {
     std::vector<std::pair<std::string, std::string>> extra;
     if (if_none_match) extra.emplace_back("if-none-match", "*");
-    auto r = send(make_request("PUT", key, body, std::move(extra), clock::now()), if_none_match);
+    auto r = send(make_request("PUT", key, body, std::move(extra), clock::now()));
     if (!r.ok()) return failure{r.error()};
     return ok_v;
 }

@@ -86,8 +86,8 @@ private:
     };
     struct connection;
     struct connection_pool;
-    // conditional: a PUT with If-None-Match, never sent twice by the client itself.
-    result<response, s3_error> send(request r, bool conditional = false);
+    // A conditional request (If-None-Match) is never sent twice by the client itself.
+    result<response, s3_error> send(request r);
     std::unique_ptr<connection> take_connection();
     void keep_connection(std::unique_ptr<connection> c);
     // the object's full key: the location's prefix + key

@@ -17,6 +17,10 @@ error_code append_error(log::log_errc c) {
     return e == error_code::none ? error_code::kafka_storage_error : e;
 }
 
+error_code open_error(log::log_errc c) {
+    return c == log::log_errc::closed ? error_code::unknown_topic_or_partition : error_code::kafka_storage_error;
+}
+
 error_code read_error(log::log_errc c) {
     return c == log::log_errc::offset_out_of_range ? error_code::offset_out_of_range : error_code::kafka_storage_error;
 }

@@ -15,6 +15,11 @@ error_code producer_state_error(log::log_errc c);
 // full, I/O error, a failed fsync earlier, a closed log).
 error_code append_error(log::log_errc c);
 
+// Opening a partition: UNKNOWN_TOPIC_OR_PARTITION for a log closed or deleted
+// meanwhile (cluster mode: another broker deleted its topic before this one
+// heard), else KAFKA_STORAGE_ERROR.
+error_code open_error(log::log_errc c);
+
 // A read, ListOffsets or DeleteRecords: OFFSET_OUT_OF_RANGE for an offset
 // outside the log, else KAFKA_STORAGE_ERROR.
 error_code read_error(log::log_errc c);

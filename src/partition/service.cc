@@ -33,8 +33,12 @@ result<partition_handle, error_code> service::open_with(const meta::resolved_top
     if (auto s = engine_.get({t.name, partition})) return partition_handle{std::move(s), topic.settings, t.name};
     auto r = (engine_.*how)({t.name, partition}, to_log_config(topic.settings, config_.flush_ms));
     if (!r.ok()) {
-        spdlog::error("opening log {}-{}: {}", t.name, partition, r.error().message);
-        return failure{error_code::kafka_storage_error};
+        const error_code e = open_error(r.error().code);
+        if (e == error_code::unknown_topic_or_partition)
+            spdlog::debug("opening log {}-{}: {}", t.name, partition, r.error().message);
+        else
+            spdlog::error("opening log {}-{}: {}", t.name, partition, r.error().message);
+        return failure{e};
     }
     return partition_handle{std::move(*r), topic.settings, t.name};
 }

@@ -335,9 +335,6 @@ SKIPS = {
     "test_topics.py::test_describe_cluster_is_the_one_broker": "pins one broker in DescribeCluster (cluster: "
                                                                "tests/cluster/test_membership.py)",
     "test_topics.py::test_kcat_metadata_listing_shows_broker_and_topics": "pins one broker in `kcat -L`'s listing",
-    "test_transactions_v2.py": "reads one broker's traffic log (the console's /api/v1/traffic), which a cluster "
-                               "spreads over three, and its version 1 test asks the first broker for InitProducerId, "
-                               "which coordinates a third of the ids (tests/cluster/test_txn_v2.py covers both)",
 }
 
 # A ketch_args flag -> why a test that needs it skips in cluster mode. A flag in neither

@@ -44,25 +44,28 @@ def java(drivers):
 
 @pytest.fixture
 def traffic(broker):
-    """The broker's traffic inspector; the first look starts the recording."""
+    """The (first) broker's traffic inspector; the first look starts the recording. In cluster mode it
+    lists every broker's exchanges, and its position is a cursor (docs/console.md)."""
     if broker.external:
         pytest.skip("needs ketch's console")
     url = json.loads((broker.data_dir / "listeners.json").read_text())["console"]
     api = Rest(url)
     status, first = api.get("/api/v1/traffic")
     assert status == 200 and first["recording"] is True
-    api.after = first["last_seq"]
+    api.position = "cursor=" + first["cursor"] if "cursor" in first else "after=%d" % first["last_seq"]
     return api
 
 
 def exchanges(api, key, client_id):
-    status, r = api.get("/api/v1/traffic?after=%d&api=%d&client_id=%s&limit=1000" % (api.after, key, client_id))
+    status, r = api.get("/api/v1/traffic?%s&api=%d&client_id=%s&limit=1000" % (api.position, key, client_id))
     assert status == 200
     return r["exchanges"]
 
 
-def detail(api, seq):
-    status, d = api.get("/api/v1/traffic/%d" % seq)
+def detail(api, exchange):
+    """One exchange in full, from the broker that served it."""
+    node = "?node=%d" % exchange["node_id"] if "node_id" in exchange else ""
+    status, d = api.get("/api/v1/traffic/%d%s" % (exchange["seq"], node))
     assert status == 200
     return d
 
@@ -91,7 +94,7 @@ def test_java_producer_negotiates_transaction_version_2(java, helper, traffic, u
     assert res["transactions"] == [{"error": None}] * 3, res
 
     # ApiVersions told the client: transaction.version 2 finalized, EndTxn up to v5.
-    versions = [detail(traffic, x["seq"]) for x in exchanges(traffic, 18, cid)]
+    versions = [detail(traffic, x) for x in exchanges(traffic, 18, cid)]
     assert versions
     feats = {f["name"]: f for f in versions[-1]["response"]["finalized_features"]}
     assert (feats["transaction.version"]["min_version_level"], feats["transaction.version"]["max_version_level"]) \
@@ -110,7 +113,7 @@ def test_java_producer_negotiates_transaction_version_2(java, helper, traffic, u
                             for p in produces), [(p["api_version"], p["errors"]) for p in produces]
     ends = exchanges(traffic, END_TXN, cid)
     assert [e["api_version"] for e in ends] == [5, 5, 5], ends
-    answers = [detail(traffic, e["seq"]) for e in ends]
+    answers = [detail(traffic, e) for e in ends]
     assert [a["request"]["committed"] for a in answers] == [True, False, True]
     assert all(a["response"]["error_code"] == 0 for a in answers)
     sent = [a["request"]["producer_epoch"] for a in answers]
@@ -169,6 +172,20 @@ def _call(sock, w, api_key, version, corr, body):
     return r, struct
 
 
+def transaction_coordinator(broker, w, txn_id):
+    """The (host, port) of the broker coordinating txn_id: FindCoordinator v1, key type 1 (on one node, itself)."""
+    import socket
+    import struct
+    with socket.create_connection((broker.host, broker.port), timeout=15) as s:
+        r, _ = _call(s, w, 10, 1, 7, w.nullable_string(txn_id) + struct.pack(">b", 1))
+        r.take(">i")  # throttle_time_ms
+        assert r.take(">h") == 0
+        r.string()  # error_message
+        r.take(">i")  # node_id
+        host = r.string()
+        return host, r.take(">i")
+
+
 def test_version_1_produce_to_a_partition_not_in_the_transaction_is_refused(broker, helper, unique_topic):
     """A Produce v3-10 transactional batch to a partition the coordinator does not
     have: INVALID_TXN_STATE, nothing appended (ReplicaManager.handleProduceAppend,
@@ -180,7 +197,7 @@ def test_version_1_produce_to_a_partition_not_in_the_transaction_is_refused(brok
     topic, txn_id = unique_topic(), unique_topic("txn")
     out = helper("create-topics", {"topics": [{"name": topic, "partitions": 1, "replication_factor": 1}]})
     assert out["results"][0]["error"] is None
-    with socket.create_connection((broker.host, broker.port), timeout=15) as s:
+    with socket.create_connection(transaction_coordinator(broker, w, txn_id), timeout=15) as s:
         r, _ = _call(s, w, 22, 0, 1, w.nullable_string(txn_id) + struct.pack(">i", 60000))  # InitProducerId v0
         r.take(">i")
         assert r.take(">h") == 0

@@ -114,23 +114,35 @@ class Postgres:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-class MotoS3:
+class S3Server:
+    """An S3-compatible server process on a free loopback port, in a temporary directory, with a bucket.
+    A subclass names the server (name), its command line and environment, and the path that answers once
+    it serves (READY_PATH)."""
+
     REGION = "us-east-1"
+    READY_PATH = "/"
+    TEMP_PARENT = None  # where the temporary directory goes (None: the system's)
+
+    def command(self):
+        raise NotImplementedError
+
+    def environment(self):
+        return None
 
     def __init__(self, bucket="ketch-test"):
         self.bucket = bucket
-        self.dir = Path(tempfile.mkdtemp(prefix="ketch-moto-"))
-        self.log = self.dir / "moto.log"
+        self.dir = Path(tempfile.mkdtemp(prefix="ketch-%s-" % self.name, dir=self.TEMP_PARENT))
+        self.log = self.dir / ("%s.log" % self.name)
         for attempt in range(PORT_ATTEMPTS):  # as PostgreSQL's: the picked port may be taken meanwhile
             self.port = free_port()
             with open(self.log, "wb") as log:
-                self.proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p",
-                                              str(self.port)], stdout=log, stderr=subprocess.STDOUT,
-                                             stdin=subprocess.DEVNULL)
+                self.proc = subprocess.Popen(self.command(), env=self.environment(), stdout=log,
+                                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
             try:
                 self._wait_ready()
                 break
             except RuntimeError as e:
+                self.close_process()
                 if "already in use" not in str(e) or attempt == PORT_ATTEMPTS - 1:
                     raise
         self.client().create_bucket(Bucket=bucket)
@@ -143,11 +155,11 @@ class MotoS3:
         deadline = time.monotonic() + READY_TIMEOUT_S
         while True:
             try:
-                urllib.request.urlopen(self.endpoint + "/moto-api/", timeout=1).read()
+                urllib.request.urlopen(self.endpoint + self.READY_PATH, timeout=1).read()
                 return
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("moto server did not start; log:\n%s" % self.log_text())
+                    raise RuntimeError("%s did not start; log:\n%s" % (self.name, self.log_text()))
                 time.sleep(0.05)
 
     def client(self):
@@ -169,7 +181,7 @@ class MotoS3:
         except OSError:
             return ""
 
-    def close(self):
+    def close_process(self):
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -177,4 +189,17 @@ class MotoS3:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+    def close(self):
+        self.close_process()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class MotoS3(S3Server):
+    """moto's server (pinned in tests/clients/requirements.txt); it does not check credentials."""
+
+    name = "moto"
+    READY_PATH = "/moto-api/"
+
+    def command(self):
+        return [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(self.port)]

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <future>
 #include <map>
+#include <optional>
 
 #include "../log/test_batches.h"
 #include "../meta/temp_dir.h"
@@ -80,14 +81,14 @@ struct fake_storage final : storage {
 
 struct fake_engine final : storage_engine {
     std::map<topic_partition, std::shared_ptr<fake_storage>> parts;
-    bool create_fails = false;
+    std::optional<log::log_errc> create_fails;
     std::shared_ptr<storage> get(const topic_partition& tp) override {
         auto it = parts.find(tp);
         return it == parts.end() ? nullptr : it->second;
     }
     log::log_result<std::shared_ptr<storage>> get_or_create(const topic_partition& tp,
                                                             const log::log_config& c) override {
-        if (create_fails) return failure{log::log_error{log::log_errc::no_space, "disk full"}};
+        if (create_fails) return failure{log::log_error{*create_fails, "refused"}};
         auto& p = parts[tp];
         if (!p) {
             p = std::make_shared<fake_storage>();
@@ -162,8 +163,11 @@ TEST_F(service_fixture, open_maps_a_bad_partition_and_a_storage_failure) {
     auto t = create("orders", 2);
     EXPECT_EQ(svc->open(*t, 2).error(), error_code::unknown_topic_or_partition);
     EXPECT_EQ(svc->open(*t, -1).error(), error_code::unknown_topic_or_partition);
-    engine.create_fails = true;
+    engine.create_fails = log::log_errc::no_space;
     EXPECT_EQ(svc->open(*t, 0).error(), error_code::kafka_storage_error);
+    // Deleted meanwhile (cluster mode: by another broker, before this one heard).
+    engine.create_fails = log::log_errc::closed;
+    EXPECT_EQ(svc->open(*t, 0).error(), error_code::unknown_topic_or_partition);
 }
 
 TEST(partition_errors, log_errors_map_to_kafka_codes) {
