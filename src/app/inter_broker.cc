@@ -31,19 +31,44 @@ std::string password_of(const options& opt) {
     return line;
 }
 
-bool loggable(const std::string& m) { return m == "PLAIN" || m == "SCRAM-SHA-256" || m == "SCRAM-SHA-512"; }
+// OAUTHBEARER only with a token to log in with.
+bool loggable(const options& opt, const std::string& m) {
+    return m == "PLAIN" || m == "SCRAM-SHA-256" || m == "SCRAM-SHA-512" ||
+           (m == "OAUTHBEARER" && !opt.inter_broker_oauthbearer_token_file.empty());
+}
 
 std::string mechanism_of(const options& opt) {
     if (!opt.inter_broker_sasl_mechanism.empty()) {
-        if (!loggable(opt.inter_broker_sasl_mechanism))
+        if (!loggable(opt, opt.inter_broker_sasl_mechanism))
             throw std::runtime_error("--inter-broker-sasl-mechanism " + opt.inter_broker_sasl_mechanism +
-                                     ": brokers log in with PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512");
+                                     ": brokers log in with PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER "
+                                     "(with --inter-broker-oauthbearer-token-file)");
         return opt.inter_broker_sasl_mechanism;
     }
     for (auto& m : cli::split_list(opt.sasl_mechanisms))
-        if (loggable(m)) return m;
+        if (loggable(opt, m)) return m;
     throw std::runtime_error(
-        "--inter-broker-sasl-mechanism: --sasl-mechanisms enables none of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512");
+        "--inter-broker-sasl-mechanism: --sasl-mechanisms enables none of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 "
+        "(nor OAUTHBEARER with --inter-broker-oauthbearer-token-file)");
+}
+
+// The login: a token file's JWT (its subject the user), else a username and a password.
+void login_of(const options& opt, const listener_endpoint& e, cli::client_config& c,
+              std::shared_ptr<inter_broker_token>& token) {
+    if (c.sasl_mechanism == "OAUTHBEARER") {
+        token =
+            std::make_shared<inter_broker_token>(opt.inter_broker_oauthbearer_token_file, opt.oauthbearer_sub_claim);
+        c.sasl_username = token->subject();
+        c.sasl_oauthbearer_token = token->current();
+        return;
+    }
+    c.sasl_username = env_or(opt.inter_broker_sasl_username, "KETCH_INTER_BROKER_SASL_USERNAME");
+    c.sasl_password = password_of(opt);
+    if (c.sasl_username.empty() || c.sasl_password.empty())
+        throw std::runtime_error("inter-broker listener " + e.name + " is " + e.protocol +
+                                 ": give the brokers' login with --inter-broker-sasl-username (or "
+                                 "$KETCH_INTER_BROKER_SASL_USERNAME) and --inter-broker-sasl-password-file (or "
+                                 "$KETCH_INTER_BROKER_SASL_PASSWORD), or --inter-broker-oauthbearer-token-file");
 }
 
 const listener_endpoint* chosen(const options& opt, const std::vector<listener_endpoint>& endpoints) {
@@ -81,18 +106,14 @@ inter_broker_config inter_broker_config_of(const options& opt, const std::vector
     }
     if (!c.uses_sasl()) return out;
     c.sasl_mechanism = mechanism_of(opt);
-    c.sasl_username = env_or(opt.inter_broker_sasl_username, "KETCH_INTER_BROKER_SASL_USERNAME");
-    c.sasl_password = password_of(opt);
-    if (c.sasl_username.empty() || c.sasl_password.empty())
-        throw std::runtime_error("inter-broker listener " + e->name + " is " + e->protocol +
-                                 ": give the brokers' login with --inter-broker-sasl-username (or "
-                                 "$KETCH_INTER_BROKER_SASL_USERNAME) and --inter-broker-sasl-password-file (or "
-                                 "$KETCH_INTER_BROKER_SASL_PASSWORD)");
+    login_of(opt, *e, c, out.token);
     // Under tenancy any principal but a super user belongs to a tenant
     // (tenant/directory.cc resolve), and a call scoped to one tenant cannot
     // name another's topics: every forwarded transaction would fail.
     if (opt.tenancy && !security::parse_super_users(opt.super_users).contains("User:" + c.sasl_username))
-        throw std::runtime_error("--inter-broker-sasl-username " + c.sasl_username +
+        throw std::runtime_error((out.token ? "--inter-broker-oauthbearer-token-file: the token's subject "
+                                            : "--inter-broker-sasl-username ") +
+                                 c.sasl_username +
                                  ": with --tenancy the brokers' user must be one of --super-users (any other user "
                                  "belongs to a tenant, and its inter-broker calls would be scoped to it)");
     return out;

@@ -7,11 +7,13 @@
 // "Inter-broker calls".
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "app/broker_properties.h"
+#include "app/inter_broker_token.h"
 #include "app/options.h"
 #include "cli/config.h"
 
@@ -24,6 +26,9 @@ struct inter_broker_config {
     // security.protocol, TLS trust and SASL credentials of the calls
     // (brokers are filled in per call).
     cli::client_config client;
+    // OAUTHBEARER: the token file, read again for each new connection
+    // (client.sasl_oauthbearer_token is the token read at start).
+    std::shared_ptr<inter_broker_token> token;
     // "SASL_SSL as User:broker (SCRAM-SHA-512)", for logs.
     std::string describe() const;
 };
@@ -32,7 +37,8 @@ struct inter_broker_config {
 // (KETCH_INTER_BROKER_SASL_USERNAME, KETCH_INTER_BROKER_SASL_PASSWORD).
 // Throws std::runtime_error naming the flag when the settings cannot work:
 // an unknown listener, a SASL listener without a username or password, a
-// mechanism the client cannot log in with, an unreadable password file.
+// mechanism the client cannot log in with, an unreadable password file, an
+// OAUTHBEARER token file that cannot log in (unreadable, not a JWT, expired).
 inter_broker_config inter_broker_config_of(const options& opt, const std::vector<listener_endpoint>& endpoints);
 
 }  // namespace ketch::app

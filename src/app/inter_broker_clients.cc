@@ -36,6 +36,7 @@ std::unique_ptr<cli::client> inter_broker_clients::take(int32_t node, const std:
     cli::client_config cfg = config_.client;
     cfg.brokers = {address};
     cfg.timeout = timeout_;
+    if (config_.token) cfg.sasl_oauthbearer_token = config_.token->current();  // a rotated token
     return std::make_unique<cli::client>(std::move(cfg));
 }
 

@@ -140,6 +140,9 @@ struct options {
     std::string inter_broker_sasl_username;
     std::string inter_broker_sasl_password_file;
     std::string inter_broker_tls_ca, inter_broker_tls_cert, inter_broker_tls_key;
+    // OAUTHBEARER's login: a file holding the JWT, read again when it changes
+    // (Kafka's sasl.oauthbearer.token.endpoint.url=file:...).
+    std::string inter_broker_oauthbearer_token_file;
 };
 
 // Parses argv (and the config file it names, or ./ketch.toml). Exits the

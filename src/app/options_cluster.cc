@@ -59,13 +59,16 @@ void add_inter_broker_settings(settings& a, options& o) {
              "cluster mode: inter.broker.listener.name, the listener other brokers are called on (default: the "
              "first PLAINTEXT listener)");
     a.option("inter-broker-sasl-mechanism", o.inter_broker_sasl_mechanism,
-             "cluster mode: sasl.mechanism.inter.broker.protocol, PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 (default: "
-             "the first of --sasl-mechanisms among them)");
+             "cluster mode: sasl.mechanism.inter.broker.protocol, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER "
+             "(default: the first of --sasl-mechanisms among them)");
     a.option("inter-broker-sasl-username", o.inter_broker_sasl_username,
              "cluster mode: the user brokers log in as on a SASL inter-broker listener (default: "
              "$KETCH_INTER_BROKER_SASL_USERNAME)");
     a.option("inter-broker-sasl-password-file", o.inter_broker_sasl_password_file,
              "cluster mode: a file holding that user's password (default: $KETCH_INTER_BROKER_SASL_PASSWORD)");
+    a.option("inter-broker-oauthbearer-token-file", o.inter_broker_oauthbearer_token_file,
+             "cluster mode: on an OAUTHBEARER inter-broker login, a file holding the JWT brokers log in with, read "
+             "again when it changes (sasl.oauthbearer.token.endpoint.url=file:...)");
     a.option("inter-broker-tls-ca", o.inter_broker_tls_ca,
              "cluster mode: PEM CA certificates trusted on a TLS inter-broker listener (default: --tls-client-ca, "
              "else the system's)");

@@ -77,6 +77,23 @@ asio::awaitable<void> talk(Stream& stream, const http::request<http::string_body
     out.res = parser.release();
 }
 
+// TLS 1.3: a server that refuses the client's certificate (or its absence)
+// says so with an alert sent after the client's handshake has finished, and
+// closes; sending the request may then fail with a reset before the alert
+// is read. Reading once more surfaces the alert ("tlsv13 alert certificate
+// required") in place of the reset, when it arrived.
+template <class Stream>
+asio::awaitable<void> read_alert(Stream& stream, exchange& out) {
+    const std::string_view stage = out.stage;  // "connect" and "TLS handshake": no session to read from
+    if ((stage != "request" && stage != "answer") || out.ec.category() == asio::error::get_ssl_category()) co_return;
+    try {
+        char byte;
+        co_await stream.async_read_some(asio::buffer(&byte, 1), asio::use_awaitable);
+    } catch (const boost::system::system_error& e) {
+        if (e.code().category() == asio::error::get_ssl_category()) out.ec = e.code();
+    }
+}
+
 // The exchange over `stream` (a tcp_stream, or an ssl_stream over one), with
 // the deadline; a stream not yet open is connected (and its TLS handshaken) first.
 template <class Stream>
@@ -102,6 +119,8 @@ asio::awaitable<void> exchange_on(Stream& stream, bool open, const s3_location& 
     } catch (const boost::system::system_error& e) {
         out.ec = e.code();
     }
+    if constexpr (!std::is_same_v<Stream, beast::tcp_stream>)
+        if (!open && out.ec && !out.answered) co_await read_alert(stream, out);
     tcp.expires_never();
     out.done = true;
 }
@@ -186,6 +205,14 @@ s3_client::s3_client(s3_location where, credentials who, std::chrono::millisecon
         tls_->set_default_verify_paths(ec);
         if (ec) tls_error_ = "cannot load the system's trust store: " + ec.message();
     }
+    if (!tls_error_.empty() || where_.cert_file.empty()) return;
+    tls_->use_certificate_chain_file(where_.cert_file, ec);
+    if (ec) {
+        tls_error_ = "cannot load cert_file " + where_.cert_file + ": " + ec.message();
+        return;
+    }
+    tls_->use_private_key_file(where_.key_file, asio::ssl::context::pem, ec);
+    if (ec) tls_error_ = "cannot load key_file " + where_.key_file + " (or it is not cert_file's key): " + ec.message();
 }
 
 std::string s3_client::object_path(const std::string& key) const {
@@ -237,7 +264,10 @@ result<s3_client::response, s3_error> s3_client::send(request r) {
         // whose first copy might have been stored (its caller's retry decides).
         if (reused && x.ec && !x.answered && !conditional) continue;
         if (!x.done || x.ec) {
-            bool tls = x.ec && std::string_view(x.stage) == "TLS handshake";
+            // TLS 1.3: a server refusing our certificate says so after the
+            // handshake, with an alert read in place of the answer.
+            bool tls = x.ec && (std::string_view(x.stage) == "TLS handshake" ||
+                                x.ec.category() == asio::error::get_ssl_category());
             return failure{s3_error{
                 0, tls ? "TlsError" : "NetworkError",
                 x.ec ? std::string(x.stage) + " with " + where_.host_header() + ": " + x.ec.message() : "no answer"}};

@@ -119,6 +119,9 @@ parse_result parse_s3_url(std::string_view url) {
         } else if (key == "ca_file") {
             if (value.empty()) return refuse("empty ca_file");
             loc.ca_file = value;
+        } else if (key == "cert_file" || key == "key_file") {
+            if (value.empty()) return refuse("empty " + std::string(key));
+            (key == "cert_file" ? loc.cert_file : loc.key_file) = value;
         } else if (key == "region") {
             if (value.empty()) return refuse("empty region");
             loc.region = value;
@@ -128,6 +131,8 @@ parse_result parse_s3_url(std::string_view url) {
     }
     if (!have_endpoint) return refuse("endpoint=http://HOST:PORT is required");
     if (!loc.ca_file.empty() && !loc.tls) return refuse("ca_file needs an https endpoint");
+    if (loc.cert_file.empty() != loc.key_file.empty()) return refuse("cert_file and key_file go together");
+    if (!loc.cert_file.empty() && !loc.tls) return refuse("cert_file needs an https endpoint");
     return loc;
 }
 

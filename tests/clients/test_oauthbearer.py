@@ -18,10 +18,12 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import threading
 import time
 import urllib.request
 import uuid
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -33,43 +35,14 @@ from conftest import (REPO, Driver, DriverError, _ketch_binary, _missing, listen
 OWN_BROKERS_JOIN_THE_MATRIX = True
 
 cryptography = pytest.importorskip("cryptography")
-from cryptography.hazmat.primitives import hashes  # noqa: E402
-from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa  # noqa: E402
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "behavior"))
+from jwt_mint import b64url, jwk, signed_jwt  # noqa: E402,F401
 
 KAFKA_SH = REPO / "conformance" / "reference" / "kafka.sh"
 ISSUER = "https://idp.ketch.test"
 AUDIENCE = "ketch"
-
-
-def b64url(raw):
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-
-
-def int_bytes(n, size=None):
-    return n.to_bytes(size or (n.bit_length() + 7) // 8, "big")
-
-
-def jwk(key, kid):
-    pub = key.public_key().public_numbers()
-    if isinstance(key, rsa.RSAPrivateKey):
-        return {"kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256", "n": b64url(int_bytes(pub.n)),
-                "e": b64url(int_bytes(pub.e))}
-    return {"kty": "EC", "kid": kid, "use": "sig", "crv": "P-256", "x": b64url(int_bytes(pub.x, 32)),
-            "y": b64url(int_bytes(pub.y, 32))}
-
-
-def signed_jwt(key, kid, claims):
-    alg = "RS256" if isinstance(key, rsa.RSAPrivateKey) else "ES256"
-    head = b64url(json.dumps({"alg": alg, "typ": "JWT", "kid": kid}).encode())
-    body = b64url(json.dumps(claims).encode())
-    data = ("%s.%s" % (head, body)).encode()
-    if alg == "RS256":
-        sig = key.sign(data, padding.PKCS1v15(), hashes.SHA256())
-    else:
-        r, s = decode_dss_signature(key.sign(data, ec.ECDSA(hashes.SHA256())))
-        sig = int_bytes(r, 32) + int_bytes(s, 32)
-    return "%s.%s.%s" % (head, body, b64url(sig))
 
 
 def claims(sub="alice", lifetime_s=3600, **extra):

@@ -7,8 +7,11 @@ forwarded late, when the hang ends: a broker that gave up on a PUT may find
 it stored after all). The broker is not mocked: it talks to the real server
 through this proxy. Deterministic: the faults follow the request count.
 With tls=(certificate file, key file) the proxy speaks HTTPS (the object
-store's TLS, tests/cluster/test_objstore_tls.py). `requests` lists the
-(method, path, Range header or None) of every request it received."""
+store's TLS, tests/cluster/test_objstore_tls.py); with client_ca=PEM too it
+requires a client certificate signed by that CA (ssl.CERT_REQUIRED: mutual
+TLS, tests/cluster/test_objstore_mtls.py). `requests` lists the (method,
+path, Range header or None) of every request it received; `client_names`
+the common names of the client certificates they came with."""
 
 import http.client
 import ssl
@@ -29,10 +32,11 @@ class FaultyS3:
 
     HANG_MAX_S = 60
 
-    def __init__(self, upstream_port, tls=None):
+    def __init__(self, upstream_port, tls=None, client_ca=None):
         self.upstream_port = upstream_port
         self.tls = tls
         self.requests = []
+        self.client_names = set()
         self.mode = "pass"
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
@@ -59,15 +63,20 @@ class FaultyS3:
         if tls:
             ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             ctx.load_cert_chain(*tls)
+            if client_ca:
+                ctx.verify_mode = ssl.CERT_REQUIRED
+                ctx.load_verify_locations(client_ca)
             self.server.socket = ctx.wrap_socket(self.server.socket, server_side=True)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def url(self, bucket, region="us-east-1", ca_file=None):
+    def url(self, bucket, region="us-east-1", ca_file=None, cert_file=None, key_file=None):
         scheme = "https" if self.tls else "http"
         url = "s3://%s?endpoint=%s://127.0.0.1:%d&region=%s" % (bucket, scheme, self.port, region)
-        return url + ("&ca_file=%s" % ca_file if ca_file else "")
+        for name, value in (("ca_file", ca_file), ("cert_file", cert_file), ("key_file", key_file)):
+            url += "&%s=%s" % (name, value) if value else ""
+        return url
 
     PATTERN = (None, "503", None, "lost answer", None, "429")  # flaky: one request in two fails
 
@@ -107,8 +116,11 @@ class FaultyS3:
         h.close_connection = True
 
     def _handle(self, h):
+        peer = h.connection.getpeercert() if self.tls else None
         with self.lock:
             self.requests.append((h.command, h.path, h.headers.get("Range")))
+            if peer:
+                self.client_names.update(v for rdn in peer["subject"] for k, v in rdn if k == "commonName")
         length = int(h.headers.get("Content-Length") or 0)
         body = h.rfile.read(length) if length else b""
         fault = self._fault()

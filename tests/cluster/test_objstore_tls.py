@@ -64,19 +64,24 @@ def test_a_broker_produces_and_fetches_over_tls(tls_proxy, start_broker, s3):
     assert puts, "the broker's objects did not go through the TLS endpoint"
 
 
-def test_a_certificate_that_does_not_verify_is_refused_at_start(tls_proxy, postgres, s3, aws_env, tmp_path):
+def refused_start(postgres, tmp_path, object_store):
+    """Starts a broker on `object_store` that is expected to stop at start: (exit code, its output)."""
     from conftest import clients
 
+    run = tmp_path / ("run-%d" % len(list(tmp_path.iterdir())))
+    run.mkdir()
+    argv = [str(clients._ketch_binary()), "--listen", "127.0.0.1:0", "--data-dir", str(run / "data"),
+            "--schema-registry=false", "--console=false", "--node-id", "7", "--cluster", postgres.url(),
+            "--object-store", object_store]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    return r.returncode, r.stdout + r.stderr
+
+
+def test_a_certificate_that_does_not_verify_is_refused_at_start(tls_proxy, postgres, s3, aws_env, tmp_path):
     proxies, ca, other_ca, wrong_name_cert = tls_proxy
 
     def exit_of(object_store):
-        run = tmp_path / ("run-%d" % len(list(tmp_path.iterdir())))
-        run.mkdir()
-        argv = [str(clients._ketch_binary()), "--listen", "127.0.0.1:0", "--data-dir", str(run / "data"),
-                "--schema-registry=false", "--console=false", "--node-id", "7", "--cluster", postgres.url(),
-                "--object-store", object_store]
-        r = subprocess.run(argv, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-        return r.returncode, r.stdout + r.stderr
+        return refused_start(postgres, tmp_path, object_store)
 
     for url in (proxies["good"].url(s3.bucket),  # the system's trust store does not know the test's certificate
                 proxies["good"].url(s3.bucket, ca_file=other_ca),

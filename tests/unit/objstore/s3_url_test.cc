@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+
 #include "objstore/s3_url.h"
 
 using namespace ketch::objstore;
@@ -40,6 +43,31 @@ TEST(s3_url, refusals_say_why) {
         auto l = parse_s3_url(bad);
         ASSERT_FALSE(l.ok()) << bad;
         EXPECT_EQ(l.error().rfind("s3:// URL: ", 0), 0u) << l.error();
+    }
+}
+
+// Mutual TLS: a client certificate and its key, both or neither, https only.
+TEST(s3_url, client_certificate_and_key) {
+    auto l = parse_s3_url(
+        "s3://b12?endpoint=https://h:9443&ca_file=/ca.pem&cert_file=%2Fetc%2Fketch%2Fbroker.pem"
+        "&key_file=/etc/ketch/broker.key");
+    ASSERT_TRUE(l.ok()) << l.error();
+    EXPECT_EQ(l->cert_file, "/etc/ketch/broker.pem");
+    EXPECT_EQ(l->key_file, "/etc/ketch/broker.key");
+    auto none = parse_s3_url("s3://b12?endpoint=https://h:9443");
+    ASSERT_TRUE(none.ok()) << none.error();
+    EXPECT_EQ(none->cert_file, "");
+    EXPECT_EQ(none->key_file, "");
+    const std::pair<const char*, const char*> refused[] = {
+        {"s3://b12?endpoint=https://h:1&cert_file=/c.pem", "cert_file and key_file go together"},
+        {"s3://b12?endpoint=https://h:1&key_file=/c.key", "cert_file and key_file go together"},
+        {"s3://b12?endpoint=http://h:1&cert_file=/c.pem&key_file=/c.key", "cert_file needs an https endpoint"},
+        {"s3://b12?endpoint=https://h:1&cert_file=&key_file=/c.key", "empty cert_file"},
+        {"s3://b12?endpoint=https://h:1&cert_file=/c.pem&key_file=", "empty key_file"}};
+    for (auto [url, why] : refused) {
+        auto r = parse_s3_url(url);
+        ASSERT_FALSE(r.ok()) << url;
+        EXPECT_EQ(r.error(), std::string("s3:// URL: ") + why) << url;
     }
 }
 
