@@ -90,21 +90,32 @@ class Ketch:
         self.binary, self.work, self.args = binary, work, args
         self.proc = None
 
+    def __init__(self, binary, work, args, name="ketch"):
+        self.binary, self.work, self.args, self.name = binary, work, args, name
+        self.proc = None
+
+    @property
+    def log_path(self):
+        return self.work / (self.name + ".log")
+
+    @property
+    def log_paths(self):
+        return [self.log_path]
+
     def start(self):
-        data = self.work / "ketch-data"
+        data = self.work / (self.name + "-data")
         shutil.rmtree(data, ignore_errors=True)
-        ready = self.work / "ketch.ready"
+        ready = self.work / (self.name + ".ready")
         ready.unlink(missing_ok=True)
         argv = [str(self.binary), "--listen", "127.0.0.1:0", "--data-dir", str(data), "--ready-file", str(ready),
                 "--log-level", "warn", "--schema-registry=false", "--console=false", *self.args]
         log("starting " + " ".join(argv))
-        self.logf = open(self.work / "ketch.log", "w")
+        self.logf = open(self.log_path, "w")
         self.proc = subprocess.Popen(argv, stdout=self.logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + READY_TIMEOUT_S
         while not (ready.exists() and ready.read_text().strip()):
             if self.proc.poll() is not None:
-                sys.exit("ketch exited with %d before it was ready (log: %s)" % (self.proc.returncode,
-                                                                                 self.work / "ketch.log"))
+                sys.exit("ketch exited with %d before it was ready (log: %s)" % (self.proc.returncode, self.log_path))
             if time.monotonic() > deadline:
                 self.stop()
                 sys.exit("ketch not ready after %d s" % READY_TIMEOUT_S)
@@ -130,6 +141,57 @@ class Ketch:
 
 
 # ---- franz-go ----
+
+class Cluster:
+    """`--cluster N`: N ketch brokers in cluster mode (docs/cluster.md) on a PostgreSQL and an S3-compatible
+    server of their own (tests/cluster/engines.py), node ids 0..N-1, each with the suite's flags. start()
+    answers every broker's address, comma-separated, as a client's bootstrap list takes them."""
+
+    def __init__(self, binary, work, args, size):
+        sys.path.insert(0, str(REPO / "tests" / "cluster"))
+        import engines
+        self.engines = [engines.Postgres(), engines.MotoS3()]
+        os.environ.update(engines.CREDENTIALS)  # the brokers read them from the environment
+        pg, s3 = self.engines
+        args = [a for i, a in enumerate(args) if a != "--node-id" and (i == 0 or args[i - 1] != "--node-id")]
+        self.brokers = [Ketch(binary, work, args + ["--node-id", str(n), "--cluster", pg.url(), "--object-store",
+                                                    s3.url(), "--cluster-flush-ms", "20"], name="ketch-%d" % n)
+                        for n in range(size)]
+        self.addresses = {}
+
+    def start(self):
+        bootstrap = ",".join(b.start() for b in self.brokers)
+        for name in self.brokers[0].addresses:
+            self.addresses[name] = ",".join(b.addresses[name] for b in self.brokers)
+        self._wait_for_membership(bootstrap)
+        return bootstrap
+
+    def _wait_for_membership(self, bootstrap, timeout_s=30):
+        """Until each broker's Metadata lists all of them (a broker sees another at its next membership
+        refresh): a suite's first requests then find every coordinator where the others say it is."""
+        from confluent_kafka.admin import AdminClient
+        deadline = time.monotonic() + timeout_s
+        for address in bootstrap.split(","):
+            admin = AdminClient({"bootstrap.servers": address})
+            while len(admin.list_topics(timeout=10).brokers) != len(self.brokers):
+                if time.monotonic() > deadline:
+                    sys.exit("broker %s never listed all %d brokers" % (address, len(self.brokers)))
+                time.sleep(0.1)
+
+    def stop(self):
+        codes = [b.stop() for b in self.brokers]
+        for e in self.engines:
+            e.close()
+        return next((c for c in codes if c not in (0, -signal.SIGTERM)), codes[0])
+
+    @property
+    def proc(self):
+        return None if all(b.proc is None for b in self.brokers) else self.brokers[0].proc
+
+    @property
+    def log_paths(self):
+        return [b.log_path for b in self.brokers]
+
 
 SCRAM_USER, SCRAM_PASSWORD = "kgo-scram", "kgo-scram-secret"
 
@@ -203,7 +265,8 @@ def fetch_kafka_python(work):
 def run_kafka_python(bootstrap, work, sasl_bootstrap=None, only=None):
     top = fetch_kafka_python(work)
     xml = work / ("junit-retry.xml" if only else "junit.xml")
-    env = dict(os.environ, KAFKA_URI="PLAINTEXT://" + bootstrap, KAFKA_VERSION=KAFKA_VERSION,
+    # Its fixture takes one host:port; against a cluster the client finds the others in Metadata.
+    env = dict(os.environ, KAFKA_URI="PLAINTEXT://" + bootstrap.split(",")[0], KAFKA_VERSION=KAFKA_VERSION,
                # The fixtures insist that a Kafka distribution directory exists even for KAFKA_URI.
                KAFKA_ROOT=str(work / "no-kafka-dist"))
     # --tb=native: pytest's own traceback formatter crashes on some of these tests' sources
@@ -299,9 +362,13 @@ def main():
     ap.add_argument("--sasl-bootstrap", help="the broker's SASL_PLAINTEXT listener (SCRAM-SHA-256 enabled)")
     ap.add_argument("--reference", action="store_true", help="the broker is Apache Kafka 4.3.1 (see above)")
     ap.add_argument("--work", help="work directory (default build/outside/SUITE)")
+    ap.add_argument("--cluster", type=int, default=0, metavar="N",
+                    help="start N ketch brokers in cluster mode (PostgreSQL and moto of their own) instead of one")
     opts = ap.parse_args()
     if opts.reference and not opts.bootstrap:
         ap.error("--reference needs --bootstrap")
+    if opts.cluster and opts.bootstrap:
+        ap.error("--cluster starts its brokers: not with --bootstrap")
     work = Path(opts.work or REPO / os.environ.get("BUILD_DIR", "build") / "outside" / opts.suite).resolve()
     work.mkdir(parents=True, exist_ok=True)
     skips = read_skips(opts.suite)
@@ -313,7 +380,9 @@ def main():
     bootstrap, sasl_bootstrap = opts.bootstrap, opts.sasl_bootstrap
     t0 = time.monotonic()
     if not bootstrap:
-        ketch = Ketch(ketch_binary(), work, SUITES[opts.suite]["ketch_args"])
+        args = SUITES[opts.suite]["ketch_args"]
+        ketch = (Cluster(ketch_binary(), work, args, opts.cluster) if opts.cluster
+                 else Ketch(ketch_binary(), work, args))
         bootstrap = ketch.start()
         sasl_bootstrap = ketch.addresses.get("SASL_PLAINTEXT")
     try:
@@ -324,12 +393,12 @@ def main():
         if ketch:
             code = ketch.stop()
             if code not in (0, -signal.SIGTERM):
-                log("ketch exited with %d (log: %s)" % (code, work / "ketch.log"))
+                log("ketch exited with %d (logs: %s)" % (code, ", ".join(map(str, ketch.log_paths))))
     problems = judge(opts.suite, results, output, skips, opts.reference)
-    if ketch and ketch.proc is None and (work / "ketch.log").exists():
-        text = (work / "ketch.log").read_text(errors="replace")
+    for path in (ketch.log_paths if ketch and ketch.proc is None else []):
+        text = path.read_text(errors="replace") if path.exists() else ""
         if "Sanitizer" in text or "terminate called" in text:
-            problems.append("ketch's log shows a crash: %s" % (work / "ketch.log"))
+            problems.append("ketch's log shows a crash: %s" % path)
     log("took %.0f s" % (time.monotonic() - t0))
     for p in problems:
         print("\nPROBLEM: " + p)
