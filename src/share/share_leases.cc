@@ -5,6 +5,11 @@
 // failed drops it.
 #include "share/coordinator.h"
 
+#include <atomic>
+#include <chrono>
+
+#include <spdlog/spdlog.h>
+
 namespace ketch::share {
 
 void coordinator::restore_row(const meta::stored_share_partition& r) {
@@ -63,7 +68,18 @@ bool coordinator::hold(const topic_partition& tp) {
         if (held_.contains(key)) return true;
     }
     auto rows = store_->take(tp.topic_id, tp.partition);
-    if (!rows.ok()) return false;
+    if (!rows.ok()) {
+        // Not served until a take succeeds: the client only sees its fetch come back empty.
+        // Its fetches retry at once: one line per second at most.
+        static std::atomic<int64_t> last_warned{0};
+        const auto now =
+            std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now().time_since_epoch())
+                .count();
+        if (last_warned.exchange(now) != now)
+            spdlog::warn("share: taking the lease of share-partition {}:{} failed: {}", tp.topic_id.to_base64(),
+                         tp.partition, rows.error().message);
+        return false;
+    }
     lock_guard l(mu_);
     drop_partition(tp);
     for (auto& r : *rows) restore_row(r);

@@ -6,11 +6,16 @@
 // NOTIFY share-leases: drop_moved).
 #include "share/coordinator.h"
 
+#include <spdlog/spdlog.h>
+
 namespace ketch::share {
 
 std::optional<std::vector<partition_progress>> coordinator::stored_progress(const std::string& group) {
     auto rows = store_->load_group(group);
-    if (!rows.ok()) return std::vector<partition_progress>{};
+    if (!rows.ok()) {
+        spdlog::warn("share: group {}: reading its stored state failed: {}", group, rows.error().message);
+        return std::vector<partition_progress>{};
+    }
     std::vector<partition_progress> out;
     for (auto& r : *rows) {
         partition_progress p{{r.topic_id, r.partition}, r.start_offset, 0};
@@ -26,7 +31,10 @@ std::optional<std::vector<partition_progress>> coordinator::stored_progress(cons
 std::vector<topic_partition> coordinator::stored_partitions(const std::string& group, const uuid* topic) {
     std::vector<topic_partition> out;
     auto rows = store_->load_group(group);
-    if (!rows.ok()) return out;
+    if (!rows.ok()) {
+        spdlog::warn("share: group {}: reading its stored state failed: {}", group, rows.error().message);
+        return out;
+    }
     for (auto& r : *rows)
         if (!topic || r.topic_id == *topic) out.push_back({r.topic_id, r.partition});
     return out;
@@ -35,8 +43,12 @@ std::vector<topic_partition> coordinator::stored_partitions(const std::string& g
 error_code coordinator::replace_stored(const std::string& group,
                                        const std::vector<std::pair<topic_partition, std::optional<int64_t>>>& rows) {
     for (auto& [tp, offset] : rows) {
-        if (!store_->replace_taken(group, tp.topic_id, tp.partition, offset).ok())
+        if (auto r = store_->replace_taken(group, tp.topic_id, tp.partition, offset); !r.ok()) {
+            // The client hears only COORDINATOR_NOT_AVAILABLE: the operator reads why here.
+            spdlog::warn("share: group {}: changing the stored state of {}:{} failed: {}", group,
+                         tp.topic_id.to_base64(), tp.partition, r.error().message);
             return error_code::coordinator_not_available;
+        }
         // Held here: read again at the next request.
         if (held_.erase({tp.topic_id, tp.partition}) > 0) drop_partition(tp);
     }

@@ -32,6 +32,7 @@ CREDENTIALS = {"AWS_ACCESS_KEY_ID": "ketch-test", "AWS_SECRET_ACCESS_KEY": "ketc
 
 
 PORT_ATTEMPTS = 5
+MAX_CONNECTIONS = 200  # room for ten brokers (Postgres.start)
 
 
 def free_port():
@@ -87,7 +88,11 @@ class Postgres:
 
     def start(self):
         # fsync off: a test's database need not survive a power cut; -k: the socket in our directory.
-        opts = "-p %d -c listen_addresses=127.0.0.1 -k %s -c fsync=off -c max_connections=50" % (self.port, self.dir)
+        # max_connections: each broker holds up to about 20 connections (docs/cluster.md, "Starting
+        # brokers"), opened as its stores are first used; 50 starved the third broker of a suite's
+        # run (its share-partition store could not connect: share consumers got nothing).
+        opts = "-p %d -c listen_addresses=127.0.0.1 -k %s -c fsync=off -c max_connections=%d" % (
+            self.port, self.dir, MAX_CONNECTIONS)
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", opts, "-w", "-t",
                   str(READY_TIMEOUT_S), "start")
 

@@ -1,0 +1,170 @@
+"""A share-partition store that cannot reach PostgreSQL (issue 26): the broker
+says why, and serves the share group again once it can.
+
+franz-go's share-group tests got no records from three brokers whose
+PostgreSQL (max_connections 50) was full: each broker opens its stores'
+connections as they are first used, so the share-partition store of a broker
+whose other stores had taken the slots never connected. The share consumer's
+fetches came back empty and AlterShareGroupOffsets answered
+COORDINATOR_NOT_AVAILABLE, and the brokers logged nothing of it.
+
+Here PostgreSQL's free slots are taken (raw protocol connections, trust
+authentication) after the broker's other stores connected and before its
+share store first does:
+
+- a share consumer's first fetch takes the share-partition's lease, which
+  fails: the broker logs the PostgreSQL error for that share-partition;
+- AlterShareGroupOffsets fails (the admin client retries it): the broker logs
+  the PostgreSQL error for that group;
+- once the slots are freed, the consumer gets every record and the alter
+  succeeds (the store connects at its next use).
+
+COORDINATOR_NOT_AVAILABLE is an error AlterShareGroupOffsets may answer
+(Apache Kafka 4.3.1, clients/src/main/resources/common/message/
+AlterShareGroupOffsetsResponse.json) and a retriable one
+(clients/.../common/errors/CoordinatorNotAvailableException.java extends
+RetriableException): the admin client retries it until the store connects."""
+
+import json
+import socket
+import struct
+import subprocess
+import threading
+import uuid
+
+from test_shared_produce import FLUSH, create_topic, produce
+
+import conftest
+
+clients = conftest.clients
+RECORDS = 20
+
+
+def pg_connect(pg):
+    """One PostgreSQL session (startup message, trust authentication): the socket once the server is
+    ready for queries, or None when it refuses the connection (its slots are all taken)."""
+    s = socket.create_connection(("127.0.0.1", pg.port), timeout=10)
+    params = b"user\0%s\0database\0%s\0\0" % (pg.USER.encode(), pg.DATABASE.encode())
+    s.sendall(struct.pack("!II", 8 + len(params), 196608) + params)
+    while True:
+        head = recv_exactly(s, 5)
+        if head is None:
+            s.close()
+            return None
+        kind, length = head[:1], struct.unpack("!I", head[1:])[0]
+        body = recv_exactly(s, length - 4)
+        if kind == b"E" or body is None:
+            s.close()
+            return None
+        if kind == b"Z":
+            return s
+
+
+def recv_exactly(s, n):
+    out = b""
+    while len(out) < n:
+        chunk = s.recv(n - len(out))
+        if not chunk:
+            return None
+        out += chunk
+    return out
+
+
+def take_every_slot(pg):
+    held = []
+    while (s := pg_connect(pg)) is not None:
+        held.append(s)
+    return held
+
+
+def log_has(broker, *words):
+    return any(all(w in line for w in words) for line in broker.log_text().splitlines())
+
+
+class ShareConsumer:
+    """ShareConsumerMain consume (tests/clients/java): its records, collected."""
+
+    def __init__(self, bootstrap, group, topic, log):
+        self.proc = clients.java_main("ShareConsumerMain", ["consume", bootstrap, group, topic, "ack"],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
+        self.values, self.lock = set(), threading.Lock()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for raw in self.proc.stdout:
+            try:
+                line = json.loads(raw)
+            except ValueError:
+                continue
+            if "value" in line:  # a record (other lines report events)
+                with self.lock:
+                    self.values.add(line["value"])
+
+    def got(self):
+        with self.lock:
+            return set(self.values)
+
+    def close(self):
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def setup_topic(start_broker):
+    broker = start_broker(0, *FLUSH)
+    topic, group = "starved-" + uuid.uuid4().hex[:8], "starved-group-" + uuid.uuid4().hex[:8]
+    create_topic(broker, topic, 1)
+    values = ["v%d" % i for i in range(RECORDS)]
+    produce(broker, topic, [(None, v.encode()) for v in values], 1)
+    # From the log's start (a share group starts at its end by default: share.auto.offset.reset latest).
+    setup = clients.java_main("ShareConsumerMain", ["setup", broker.bootstrap, group, "share.auto.offset.reset=earliest"],
+                              stdout=subprocess.PIPE, text=True)
+    assert setup.communicate(timeout=90)[0].strip() == "ok"
+    assert not log_has(broker, "share:")
+    return broker, topic, group, set(values)
+
+
+def test_a_starved_share_fetch_is_logged_and_served_once_the_store_connects(start_broker, postgres, tmp_path):
+    broker, topic, group, values = setup_topic(start_broker)
+    held = take_every_slot(postgres)
+    assert held, "PostgreSQL refused the first connection"
+    consumer = None
+    try:
+        consumer = ShareConsumer(broker.bootstrap, group, topic, open(tmp_path / "consumer.log", "w"))
+        clients.wait_for(lambda: log_has(broker, "share: taking the lease of share-partition", "too many clients"),
+                         timeout=60, what="the failed lease take logged with PostgreSQL's reason")
+        assert consumer.got() == set()
+    finally:
+        for s in held:
+            s.close()
+    try:
+        clients.wait_for(lambda: consumer.got() == values, timeout=60, what="every record consumed")
+    finally:
+        consumer.close()
+
+
+def test_a_starved_share_offsets_alter_is_logged_and_succeeds_once_the_store_connects(start_broker, postgres,
+                                                                                      tmp_path):
+    broker, topic, group, _ = setup_topic(start_broker)
+    held = take_every_slot(postgres)
+    assert held, "PostgreSQL refused the first connection"
+    alter = None
+    try:
+        alter = clients.java_main("ShareConsumerMain", ["alter", broker.bootstrap, group, topic, "5"],
+                                  stdout=subprocess.PIPE, stderr=open(tmp_path / "alter.log", "w"), text=True)
+        clients.wait_for(lambda: log_has(broker, "share: group %s: changing the stored state" % group,
+                                         "too many clients"),
+                         timeout=60, what="the failed AlterShareGroupOffsets logged with PostgreSQL's reason")
+    finally:
+        for s in held:
+            s.close()
+    out, _ = alter.communicate(timeout=90)
+    assert out.strip() == "ok"
+    offsets = clients.java_main("ShareConsumerMain", ["offsets", broker.bootstrap, group, topic],
+                                stdout=subprocess.PIPE, text=True)
+    out, _ = offsets.communicate(timeout=90)
+    assert json.loads(out)["start"] == 5
