@@ -22,10 +22,4 @@ awaitable<sasl_handshake_response> handle_sasl_handshake(request_context& ctx, s
     co_return resp;
 }
 
-// SaslHandshakeRequest.getErrorResponse: the top-level error.
-std::optional<sasl_handshake_response> sasl_handshake_error(const sasl_handshake_request&, int16_t,
-                                                            const error_answer& e) {
-    return top_level_error<sasl_handshake_response>(e);
-}
-
 }  // namespace ketch::broker

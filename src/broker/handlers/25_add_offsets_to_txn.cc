@@ -43,10 +43,4 @@ awaitable<add_offsets_to_txn_response> handle_add_offsets_to_txn(request_context
     co_return resp;
 }
 
-// AddOffsetsToTxnRequest.getErrorResponse: the top-level error.
-std::optional<add_offsets_to_txn_response> add_offsets_to_txn_error(const add_offsets_to_txn_request&, int16_t,
-                                                                    const error_answer& e) {
-    return top_level_error<add_offsets_to_txn_response>(e);
-}
-
 }  // namespace ketch::broker

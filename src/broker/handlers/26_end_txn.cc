@@ -42,9 +42,4 @@ awaitable<end_txn_response> handle_end_txn(request_context& ctx, end_txn_request
     co_return resp;
 }
 
-// EndTxnRequest.getErrorResponse: the top-level error.
-std::optional<end_txn_response> end_txn_error(const end_txn_request&, int16_t, const error_answer& e) {
-    return top_level_error<end_txn_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -35,10 +35,4 @@ awaitable<sasl_authenticate_response> handle_sasl_authenticate(request_context& 
     co_return resp;
 }
 
-// SaslAuthenticateRequest.getErrorResponse: the top-level error and the exception's message.
-std::optional<sasl_authenticate_response> sasl_authenticate_error(const sasl_authenticate_request&, int16_t,
-                                                                  const error_answer& e) {
-    return top_level_error_with_message<sasl_authenticate_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -20,10 +20,4 @@ awaitable<renew_delegation_token_response> handle_renew_delegation_token(request
     });
 }
 
-// RenewDelegationTokenRequest.getErrorResponse: the error, expiry 0.
-std::optional<renew_delegation_token_response> renew_delegation_token_error(const renew_delegation_token_request&,
-                                                                            int16_t, const error_answer& e) {
-    return top_level_error<renew_delegation_token_response>(e);
-}
-
 }  // namespace ketch::broker

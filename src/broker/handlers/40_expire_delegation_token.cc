@@ -19,10 +19,4 @@ awaitable<expire_delegation_token_response> handle_expire_delegation_token(reque
     });
 }
 
-// ExpireDelegationTokenRequest.getErrorResponse: the error, expiry 0.
-std::optional<expire_delegation_token_response> expire_delegation_token_error(const expire_delegation_token_request&,
-                                                                              int16_t, const error_answer& e) {
-    return top_level_error<expire_delegation_token_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -72,10 +72,4 @@ awaitable<describe_delegation_token_response> handle_describe_delegation_token(r
     co_return resp;
 }
 
-// DescribeDelegationTokenRequest.getErrorResponse: the error, no tokens.
-std::optional<describe_delegation_token_response> describe_delegation_token_error(
-    const describe_delegation_token_request&, int16_t, const error_answer& e) {
-    return top_level_error<describe_delegation_token_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -36,10 +36,4 @@ awaitable<list_transactions_response> handle_list_transactions(request_context& 
     co_return resp;
 }
 
-// ListTransactionsRequest.getErrorResponse: the top-level error.
-std::optional<list_transactions_response> list_transactions_error(const list_transactions_request&, int16_t,
-                                                                  const error_answer& e) {
-    return top_level_error<list_transactions_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -71,11 +71,4 @@ awaitable<consumer_group_heartbeat_response> handle_consumer_group_heartbeat(req
     co_return resp;
 }
 
-// ConsumerGroupHeartbeatRequest.getErrorResponse: the top-level error only
-// (no message).
-std::optional<consumer_group_heartbeat_response> consumer_group_heartbeat_error(const consumer_group_heartbeat_request&,
-                                                                                int16_t, const error_answer& e) {
-    return top_level_error<consumer_group_heartbeat_response>(e);
-}
-
 }  // namespace ketch::broker

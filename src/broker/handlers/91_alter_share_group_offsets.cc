@@ -54,10 +54,4 @@ awaitable<alter_share_group_offsets_response> handle_alter_share_group_offsets(r
     co_return resp;
 }
 
-// AlterShareGroupOffsetsRequest.getErrorResponse: the top-level error only.
-std::optional<alter_share_group_offsets_response> alter_share_group_offsets_error(
-    const alter_share_group_offsets_request&, int16_t, const error_answer& e) {
-    return top_level_error_with_message<alter_share_group_offsets_response>(e);
-}
-
 }  // namespace ketch::broker

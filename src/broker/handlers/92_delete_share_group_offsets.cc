@@ -51,10 +51,4 @@ awaitable<delete_share_group_offsets_response> handle_delete_share_group_offsets
     co_return resp;
 }
 
-// DeleteShareGroupOffsetsRequest.getErrorResponse: the top-level error only.
-std::optional<delete_share_group_offsets_response> delete_share_group_offsets_error(
-    const delete_share_group_offsets_request&, int16_t, const error_answer& e) {
-    return top_level_error_with_message<delete_share_group_offsets_response>(e);
-}
-
 }  // namespace ketch::broker

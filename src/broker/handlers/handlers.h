@@ -184,7 +184,8 @@ awaitable<kafka::list_transactions_response> handle_list_transactions(request_co
 // The group's partition of __consumer_offsets (GroupCoordinator.partitionFor, 50 partitions).
 int32_t offsets_partition_for(const std::string& group_id);
 
-// Each API's error builder (handler.h's error column), at the end of its
+// The error builders of the APIs whose error response has rows (handler.h's
+// error column; the others answer top_level_error), at the end of each
 // handler file: the response refusing the request with one error.
 std::optional<kafka::produce_response> produce_error(const kafka::produce_request&, int16_t, const error_answer&);
 std::optional<kafka::fetch_response> fetch_error(const kafka::fetch_request&, int16_t, const error_answer&);
@@ -197,21 +198,8 @@ std::optional<kafka::offset_fetch_response> offset_fetch_error(const kafka::offs
                                                                const error_answer&);
 std::optional<kafka::find_coordinator_response> find_coordinator_error(const kafka::find_coordinator_request&, int16_t,
                                                                        const error_answer&);
-std::optional<kafka::join_group_response> join_group_error(const kafka::join_group_request&, int16_t,
-                                                           const error_answer&);
-std::optional<kafka::heartbeat_response> heartbeat_error(const kafka::heartbeat_request&, int16_t, const error_answer&);
-std::optional<kafka::leave_group_response> leave_group_error(const kafka::leave_group_request&, int16_t,
-                                                             const error_answer&);
-std::optional<kafka::sync_group_response> sync_group_error(const kafka::sync_group_request&, int16_t,
-                                                           const error_answer&);
 std::optional<kafka::describe_groups_response> describe_groups_error(const kafka::describe_groups_request&, int16_t,
                                                                      const error_answer&);
-std::optional<kafka::list_groups_response> list_groups_error(const kafka::list_groups_request&, int16_t,
-                                                             const error_answer&);
-std::optional<kafka::sasl_handshake_response> sasl_handshake_error(const kafka::sasl_handshake_request&, int16_t,
-                                                                   const error_answer&);
-std::optional<kafka::api_versions_response> api_versions_error(const kafka::api_versions_request&, int16_t,
-                                                               const error_answer&);
 std::optional<kafka::create_topics_response> create_topics_error(const kafka::create_topics_request&, int16_t,
                                                                  const error_answer&);
 std::optional<kafka::delete_topics_response> delete_topics_error(const kafka::delete_topics_request&, int16_t,
@@ -224,13 +212,8 @@ std::optional<kafka::offset_for_leader_epoch_response> offset_for_leader_epoch_e
     const kafka::offset_for_leader_epoch_request&, int16_t, const error_answer&);
 std::optional<kafka::add_partitions_to_txn_response> add_partitions_to_txn_error(
     const kafka::add_partitions_to_txn_request&, int16_t, const error_answer&);
-std::optional<kafka::add_offsets_to_txn_response> add_offsets_to_txn_error(const kafka::add_offsets_to_txn_request&,
-                                                                           int16_t, const error_answer&);
-std::optional<kafka::end_txn_response> end_txn_error(const kafka::end_txn_request&, int16_t, const error_answer&);
 std::optional<kafka::txn_offset_commit_response> txn_offset_commit_error(const kafka::txn_offset_commit_request&,
                                                                          int16_t, const error_answer&);
-std::optional<kafka::describe_acls_response> describe_acls_error(const kafka::describe_acls_request&, int16_t,
-                                                                 const error_answer&);
 std::optional<kafka::create_acls_response> create_acls_error(const kafka::create_acls_request&, int16_t,
                                                              const error_answer&);
 std::optional<kafka::delete_acls_response> delete_acls_error(const kafka::delete_acls_request&, int16_t,
@@ -239,14 +222,10 @@ std::optional<kafka::describe_configs_response> describe_configs_error(const kaf
                                                                        const error_answer&);
 std::optional<kafka::alter_configs_response> alter_configs_error(const kafka::alter_configs_request&, int16_t,
                                                                  const error_answer&);
-std::optional<kafka::describe_log_dirs_response> describe_log_dirs_error(const kafka::describe_log_dirs_request&,
-                                                                         int16_t, const error_answer&);
 std::optional<kafka::alter_replica_log_dirs_response> alter_replica_log_dirs_error(
     const kafka::alter_replica_log_dirs_request&, int16_t, const error_answer&);
 std::optional<kafka::describe_quorum_response> describe_quorum_error(const kafka::describe_quorum_request&, int16_t,
                                                                      const error_answer&);
-std::optional<kafka::sasl_authenticate_response> sasl_authenticate_error(const kafka::sasl_authenticate_request&,
-                                                                         int16_t, const error_answer&);
 std::optional<kafka::create_partitions_response> create_partitions_error(const kafka::create_partitions_request&,
                                                                          int16_t, const error_answer&);
 std::optional<kafka::delete_groups_response> delete_groups_error(const kafka::delete_groups_request&, int16_t,
@@ -259,8 +238,6 @@ std::optional<kafka::alter_partition_reassignments_response> alter_partition_rea
     const kafka::alter_partition_reassignments_request&, int16_t, const error_answer&);
 std::optional<kafka::list_partition_reassignments_response> list_partition_reassignments_error(
     const kafka::list_partition_reassignments_request&, int16_t, const error_answer&);
-std::optional<kafka::offset_delete_response> offset_delete_error(const kafka::offset_delete_request&, int16_t,
-                                                                 const error_answer&);
 std::optional<kafka::describe_client_quotas_response> describe_client_quotas_error(
     const kafka::describe_client_quotas_request&, int16_t, const error_answer&);
 std::optional<kafka::alter_client_quotas_response> alter_client_quotas_error(const kafka::alter_client_quotas_request&,
@@ -269,45 +246,19 @@ std::optional<kafka::describe_user_scram_credentials_response> describe_user_scr
     const kafka::describe_user_scram_credentials_request&, int16_t, const error_answer&);
 std::optional<kafka::alter_user_scram_credentials_response> alter_user_scram_credentials_error(
     const kafka::alter_user_scram_credentials_request&, int16_t, const error_answer&);
-std::optional<kafka::update_features_response> update_features_error(const kafka::update_features_request&, int16_t,
-                                                                     const error_answer&);
-std::optional<kafka::describe_cluster_response> describe_cluster_error(const kafka::describe_cluster_request&, int16_t,
-                                                                       const error_answer&);
 std::optional<kafka::describe_producers_response> describe_producers_error(const kafka::describe_producers_request&,
                                                                            int16_t, const error_answer&);
 std::optional<kafka::describe_transactions_response> describe_transactions_error(
     const kafka::describe_transactions_request&, int16_t, const error_answer&);
-std::optional<kafka::list_transactions_response> list_transactions_error(const kafka::list_transactions_request&,
-                                                                         int16_t, const error_answer&);
-std::optional<kafka::consumer_group_heartbeat_response> consumer_group_heartbeat_error(
-    const kafka::consumer_group_heartbeat_request&, int16_t, const error_answer&);
 std::optional<kafka::consumer_group_describe_response> consumer_group_describe_error(
     const kafka::consumer_group_describe_request&, int16_t, const error_answer&);
-std::optional<kafka::share_group_heartbeat_response> share_group_heartbeat_error(
-    const kafka::share_group_heartbeat_request&, int16_t, const error_answer&);
 std::optional<kafka::share_group_describe_response> share_group_describe_error(
     const kafka::share_group_describe_request&, int16_t, const error_answer&);
-std::optional<kafka::streams_group_heartbeat_response> streams_group_heartbeat_error(
-    const kafka::streams_group_heartbeat_request&, int16_t, const error_answer&);
 std::optional<kafka::streams_group_describe_response> streams_group_describe_error(
     const kafka::streams_group_describe_request&, int16_t, const error_answer&);
-std::optional<kafka::share_fetch_response> share_fetch_error(const kafka::share_fetch_request&, int16_t,
-                                                             const error_answer&);
-std::optional<kafka::share_acknowledge_response> share_acknowledge_error(const kafka::share_acknowledge_request&,
-                                                                         int16_t, const error_answer&);
 std::optional<kafka::describe_share_group_offsets_response> describe_share_group_offsets_error(
     const kafka::describe_share_group_offsets_request&, int16_t, const error_answer&);
-std::optional<kafka::alter_share_group_offsets_response> alter_share_group_offsets_error(
-    const kafka::alter_share_group_offsets_request&, int16_t, const error_answer&);
-std::optional<kafka::delete_share_group_offsets_response> delete_share_group_offsets_error(
-    const kafka::delete_share_group_offsets_request&, int16_t, const error_answer&);
-std::optional<kafka::list_config_resources_response> list_config_resources_error(
-    const kafka::list_config_resources_request&, int16_t, const error_answer&);
 std::optional<kafka::describe_topic_partitions_response> describe_topic_partitions_error(
     const kafka::describe_topic_partitions_request&, int16_t, const error_answer&);
-std::optional<kafka::get_telemetry_subscriptions_response> get_telemetry_subscriptions_error(
-    const kafka::get_telemetry_subscriptions_request&, int16_t, const error_answer&);
-std::optional<kafka::push_telemetry_response> push_telemetry_error(const kafka::push_telemetry_request&, int16_t,
-                                                                   const error_answer&);
 
 }  // namespace ketch::broker

@@ -20,11 +20,5 @@ awaitable<kafka::describe_delegation_token_response> handle_describe_delegation_
 
 std::optional<kafka::create_delegation_token_response> create_delegation_token_error(
     const kafka::create_delegation_token_request&, int16_t, const error_answer&);
-std::optional<kafka::renew_delegation_token_response> renew_delegation_token_error(
-    const kafka::renew_delegation_token_request&, int16_t, const error_answer&);
-std::optional<kafka::expire_delegation_token_response> expire_delegation_token_error(
-    const kafka::expire_delegation_token_request&, int16_t, const error_answer&);
-std::optional<kafka::describe_delegation_token_response> describe_delegation_token_error(
-    const kafka::describe_delegation_token_request&, int16_t, const error_answer&);
 
 }  // namespace ketch::broker
