@@ -6,7 +6,6 @@
 // now); an expired token: EXPIRED; else expiry = now + period, capped at the maximum.
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/token_access.h"
-#include "broker/handlers/token_handlers.h"
 
 namespace ketch::broker {
 

@@ -7,7 +7,6 @@
 // DELEGATION_TOKEN resource (the token id), or DESCRIBE_TOKENS on the owner's USER.
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/token_access.h"
-#include "broker/handlers/token_handlers.h"
 
 namespace ketch::broker {
 
