@@ -116,4 +116,14 @@ error_code txn_coordinator_refusal(const request_context& ctx, std::string_view 
     return error_code::none;
 }
 
+error_code txn_request_refusal(const request_context& ctx, const std::string& transactional_id,
+                               const std::string* group) {
+    using security::acl_operation, security::resource_type;
+    if (!ctx.authorize(acl_operation::write, resource_type::transactional_id, transactional_id))
+        return error_code::transactional_id_authorization_failed;
+    if (group && !ctx.authorize(acl_operation::read, resource_type::group, *group))
+        return error_code::group_authorization_failed;
+    return txn_coordinator_refusal(ctx, transactional_id);
+}
+
 }  // namespace ketch::broker

@@ -61,4 +61,11 @@ bool txn_coordinator_here(const request_context& ctx, std::string_view transacti
 // NOT_COORDINATOR where another broker owns the id, NONE here.
 error_code txn_coordinator_refusal(const request_context& ctx, std::string_view transactional_id);
 
+// What an AddOffsetsToTxn or EndTxn answers before its coordinator call, in
+// KafkaApis' order: WRITE on the transactional id (else
+// TRANSACTIONAL_ID_AUTHORIZATION_FAILED), READ on `group` when there is one
+// (else GROUP_AUTHORIZATION_FAILED), then txn_coordinator_refusal.
+error_code txn_request_refusal(const request_context& ctx, const std::string& transactional_id,
+                               const std::string* group = nullptr);
+
 }  // namespace ketch::broker
