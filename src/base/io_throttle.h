@@ -34,8 +34,8 @@ public:
     // take at least bytes / rate.
     void charge(uint64_t bytes);
 
-    uint64_t bytes() const { return bytes_; }               // charged since the start
-    clock::duration slept() const { return slept_; }        // in charge(), since the start
+    uint64_t bytes() const { return bytes_; }         // charged since the start
+    clock::duration slept() const { return slept_; }  // in charge(), since the start
     bool bounded() const { return rate_ > 0; }
 
 private:

@@ -63,6 +63,7 @@ def test_compaction_reads_and_writes_within_the_cleaners_io_bound(start_broker, 
     io, throttled_ms = clients.wait_for(lambda: compaction_line(brokers, "slow"), timeout=120, interval=0.1,
                                         what="the compaction of slow-0 logged")
     elapsed = time.monotonic() - t0
+    print("compaction of %d stored bytes: IO %d bytes, %.2f s after t0, slept %d ms" % (d, io, elapsed, throttled_ms))
 
     assert io >= 2 * d, (io, d)  # the map's reads and the rewrite's reads, at least
     assert elapsed >= 2 * d / RATE, "%.2f s for %d bytes of IO at %d bytes/s" % (elapsed, io, RATE)

@@ -32,8 +32,8 @@ TEST(io_throttle, bytes_since_the_start_never_pass_rate_times_elapsed_after_a_ch
     fake_time t;
     auto th = t.throttle(1000);  // 1000 bytes per second
     for (int i = 0; i < 50; ++i) {
-        th.charge(300);           // an IO of 300 bytes, done at once
-        t.now += 10ms;            // and 10 ms of other work
+        th.charge(300);  // an IO of 300 bytes, done at once
+        t.now += 10ms;   // and 10 ms of other work
         const double elapsed_s = std::chrono::duration<double>(t.now.time_since_epoch()).count();
         EXPECT_LE(double(th.bytes()), 1000 * elapsed_s + 1e-6) << "after charge " << i;
     }
