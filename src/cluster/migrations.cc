@@ -381,6 +381,13 @@ CREATE TABLE ketch_faults (id bigserial PRIMARY KEY, kind text NOT NULL, api_key
     partition integer, client_id bytea, error_code smallint NOT NULL, duration_ms bigint NOT NULL, count bigint,
     remaining bigint, injected bigint NOT NULL DEFAULT 0, added_at timestamptz NOT NULL DEFAULT clock_timestamp());
 )sql",
+    // 20: each broker's use of each tenant's limits (app/cluster_tenant_usage.h): connections open, produce and
+    // fetch bytes per second, replaced every heartbeat; the others' sums are each broker's share of the limits.
+    R"sql(
+CREATE TABLE ketch_tenant_usage (node_id integer NOT NULL, tenant text NOT NULL, connections bigint NOT NULL,
+    produce_rate double precision NOT NULL, fetch_rate double precision NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (node_id, tenant));
+)sql",
 };
 
 }  // namespace

@@ -75,7 +75,7 @@ def test_live_brokers_join_drop_out_and_come_back(start_broker, postgres):
         assert metadata_brokers(b) == {n: ("127.0.0.1", x.port) for n, x in brokers.items()}
     assert len(ids) == 1, "every broker reports the one cluster id stored in PostgreSQL"
     assert postgres.psql("SELECT cluster_id FROM ketch_cluster") == [ids.pop()]
-    assert postgres.psql("SELECT version FROM ketch_schema") == ["19"]  # cluster/schema.cc's migrations
+    assert postgres.psql("SELECT version FROM ketch_schema") == ["20"]  # cluster/schema.cc's migrations
 
     b2.kill()
     killed = time.monotonic()
