@@ -35,6 +35,13 @@ std::vector<listed_broker> serving_brokers(const request_context& ctx) {
     return listed(ctx, *ctx.broker.cluster->serving());
 }
 
+std::set<int32_t> registered_brokers(const request_context& ctx) {
+    std::set<int32_t> out{ctx.broker.config.node_id};
+    if (ctx.broker.cluster)
+        for (auto& b : *ctx.broker.cluster->live()) out.insert(b.node_id);
+    return out;
+}
+
 namespace {
 
 // FNV-1a, 64 bits: the same on every broker and every platform.

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,12 @@ std::vector<listed_broker> live_brokers(const request_context& ctx);
 // Metadata's partition leaders are chosen among them, so a killed broker's
 // partitions move at the next refresh, not after the session timeout.
 std::vector<listed_broker> serving_brokers(const request_context& ctx);
+
+// The node ids a manual partition assignment may name (CreateTopics,
+// CreatePartitions, AlterPartitionReassignments; ReplicationControlManager:
+// the registered brokers): this broker's on a single node, every live
+// broker's in cluster mode (any of them serves every partition).
+std::set<int32_t> registered_brokers(const request_context& ctx);
 
 // Cluster mode: the broker among `live` (not empty) that owns `key` — a
 // partition's leader in Metadata, a group's coordinator — by rendezvous
