@@ -20,20 +20,20 @@
 namespace ketch::app {
 
 struct stores {
-    std::unique_ptr<meta::sqlite_store> meta;                    // meta.db: topics, configs
-    std::unique_ptr<meta::sqlite_offset_store> offsets;          // offsets.db: committed offsets
-    std::unique_ptr<meta::sqlite_credential_store> credentials;  // credentials.db: SCRAM
-    std::unique_ptr<meta::sqlite_acl_store> acls;                // acls.db
-    std::unique_ptr<meta::sqlite_quota_store> quotas;            // quotas.db: client quotas
-    std::unique_ptr<meta::sqlite_txn_store> txns;                // txn.db: transactions
-    std::unique_ptr<meta::sqlite_share_store> shares;            // shares.db: share groups' delivery state
-    std::unique_ptr<meta::sqlite_token_store> tokens;            // tokens.db: delegation tokens
+    std::unique_ptr<meta::store> meta;                    // meta.db: topics, configs
+    std::unique_ptr<meta::offset_store> offsets;          // offsets.db: committed offsets
+    std::unique_ptr<meta::credential_store> credentials;  // credentials.db: SCRAM
+    std::unique_ptr<meta::acl_store> acls;                // acls.db
+    std::unique_ptr<meta::quota_store> quotas;            // quotas.db: client quotas
+    std::unique_ptr<meta::txn_store> txns;                // txn.db: transactions
+    std::unique_ptr<meta::share_store> shares;            // shares.db: share groups' delivery state
+    std::unique_ptr<meta::token_store> tokens;            // tokens.db: delegation tokens
     // Cluster mode: topics in PostgreSQL (shared/pg_topic_store.h, over meta
     // for the rest); null on a single node. Set by run_broker.
     std::unique_ptr<meta::store> cluster_topics;
     // Where topics and configs (named config resources too) are kept:
     // PostgreSQL in cluster mode, meta.db otherwise.
-    meta::store& configs() { return cluster_topics ? *cluster_topics : static_cast<meta::store&>(*meta); }
+    meta::store& configs() { return cluster_topics ? *cluster_topics : *meta; }
     // Cluster mode: ACLs, SCRAM credentials and client quotas in PostgreSQL,
     // shared by every broker (instead of acls.db, credentials.db and
     // quotas.db); null on a single node. Set by run_broker.
