@@ -37,20 +37,18 @@ struct stores {
     // Cluster mode: ACLs, SCRAM credentials and client quotas in PostgreSQL,
     // shared by every broker (instead of acls.db, credentials.db and
     // quotas.db); null on a single node. Set by run_broker.
-    std::unique_ptr<shared::pg_acl_store> cluster_acls;
+    std::unique_ptr<meta::acl_store> cluster_acls;
     std::unique_ptr<shared::pg_credential_store> cluster_credentials;
     std::unique_ptr<shared::pg_quota_store> cluster_quotas;
     // Cluster mode: delegation tokens in PostgreSQL (instead of tokens.db).
-    std::unique_ptr<shared::pg_token_store> cluster_tokens;
+    std::unique_ptr<meta::token_store> cluster_tokens;
 
     // The stores the broker uses: the cluster's when set, else the data directory's.
-    meta::acl_store& acls_in_use() { return cluster_acls ? static_cast<meta::acl_store&>(*cluster_acls) : *acls; }
+    meta::acl_store& acls_in_use() { return cluster_acls ? *cluster_acls : *acls; }
     meta::quota_store& quotas_in_use() {
         return cluster_quotas ? static_cast<meta::quota_store&>(*cluster_quotas) : *quotas;
     }
-    meta::token_store& tokens_in_use() {
-        return cluster_tokens ? static_cast<meta::token_store&>(*cluster_tokens) : *tokens;
-    }
+    meta::token_store& tokens_in_use() { return cluster_tokens ? *cluster_tokens : *tokens; }
     meta::credential_store& credentials_in_use() {
         return cluster_credentials ? static_cast<meta::credential_store&>(*cluster_credentials) : *credentials;
     }
