@@ -20,7 +20,8 @@ constexpr const char* k_bytes_by_topic =
 }  // namespace
 
 cluster_tenant_storage::cluster_tenant_storage(const options& opt, storage_engines& storage,
-                                               security_services& security, broker::broker_context& ctx) {
+                                               security_services& security, broker::broker_context& ctx)
+    : usage_(opt, storage.shared != nullptr, security) {
     if (!storage.shared || !security.tenant_catalog()) return;
     session_ = std::make_unique<shared::pg_session>(opt.cluster, "tenant storage");
     read();

@@ -5,11 +5,14 @@
 // statement over the partitions (not the batches), handed to
 // broker::tenant_storage_totals with what this broker had let through
 // before the read. A read that fails keeps the last totals (logged once per outage).
-// Nothing on a single node or without --tenancy.
+// Nothing on a single node or without --tenancy. It also holds the exchange
+// of the tenants' connections and byte rates (cluster_tenant_usage.h), the
+// other count the tenants' limits take from PostgreSQL each heartbeat.
 #pragma once
 
 #include <memory>
 
+#include "app/cluster_tenant_usage.h"
 #include "app/options.h"
 #include "app/security_services.h"
 #include "app/storage_engines.h"
@@ -32,6 +35,7 @@ public:
     void read();
 
 private:
+    cluster_tenant_usage usage_;  // connections and byte rates
     std::unique_ptr<shared::pg_session> session_;
     broker::tenant_storage_totals totals_;
     // read()'s own (at start, then on task_'s thread only):

@@ -26,7 +26,7 @@ fault_service fault_service::from(const options& opt, const resolved_listeners& 
         throw std::runtime_error(
             "--faults needs the console: faults are added at its /api/v1/faults "
             "(docs/console.md)");
-    if (!opt.cluster.empty()) s.store = std::make_unique<pg_fault_store>(opt.cluster);
+    if (!opt.cluster.empty()) s.store = make_pg_fault_store(opt.cluster);
     s.registry = std::make_unique<fault::registry>(s.store.get());
     spdlog::warn("--faults: fault injection is ON (ketch fault add|list|clear; /api/v1/faults){}",
                  s.store ? ", the cluster's faults: every broker started with --faults injects them" : "");

@@ -22,6 +22,16 @@ public:
         read(name, field);
         return app_->add_option("--" + name, field, help);
     }
+    // A setting whose value `check` accepts (CLI::Range(1, 100), CLI::NonNegativeNumber), its default shown in --help.
+    template <class T>
+    CLI::Option* checked(const std::string& name, T& field, const std::string& help, const CLI::Validator& check) {
+        return option(name, field, help)->check(check)->capture_default_str();
+    }
+    // A setting that must be above zero (a period, a size, a count), its default shown in --help.
+    template <class T>
+    CLI::Option* positive(const std::string& name, T& field, const std::string& help) {
+        return checked(name, field, help, CLI::PositiveNumber);
+    }
     CLI::Option* flag(const std::string& name, bool& field, const std::string& help) {
         read(name, field);
         return app_->add_flag("--" + name, field, help);

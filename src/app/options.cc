@@ -55,18 +55,12 @@ void add_security_settings(settings& a, options& o) {
            "allow.everyone.if.no.acl.found: a resource without any ACL is open to everyone");
     a.option("delegation-token-secret-key", o.delegation_token_secret_key,
              "delegation.token.secret.key: signs delegation tokens (HMAC-SHA512); unset: tokens disabled");
-    a.option("delegation-token-max-lifetime-ms", o.delegation_token_max_lifetime_ms,
-             "delegation.token.max.lifetime.ms: no token lives longer")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    a.option("delegation-token-expiry-time-ms", o.delegation_token_expiry_time_ms,
-             "delegation.token.expiry.time.ms: a token expires this long after creation or renewal")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    a.option("delegation-token-expiry-check-interval-ms", o.delegation_token_expiry_check_interval_ms,
-             "delegation.token.expiry.check.interval.ms: how often expired tokens are removed")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
+    a.positive("delegation-token-max-lifetime-ms", o.delegation_token_max_lifetime_ms,
+               "delegation.token.max.lifetime.ms: no token lives longer");
+    a.positive("delegation-token-expiry-time-ms", o.delegation_token_expiry_time_ms,
+               "delegation.token.expiry.time.ms: a token expires this long after creation or renewal");
+    a.positive("delegation-token-expiry-check-interval-ms", o.delegation_token_expiry_check_interval_ms,
+               "delegation.token.expiry.check.interval.ms: how often expired tokens are removed");
 }
 
 // SASL/OAUTHBEARER's token validator (Kafka's sasl.oauthbearer.* and unsecuredValidator* options).
@@ -77,18 +71,14 @@ void add_oauthbearer_settings(settings& a, options& o) {
     a.option("sasl-oauthbearer-jwks", o.oauthbearer_jwks,
              "enable OAUTHBEARER with JWTs signed (RS256, ES256) by a key of this JWKS: a file or an http:// URL "
              "(sasl.oauthbearer.jwks.endpoint.url)");
-    a.option("sasl-oauthbearer-jwks-refresh-ms", o.oauthbearer_jwks_refresh_ms,
-             "how often a JWKS URL is fetched again (sasl.oauthbearer.jwks.endpoint.refresh.ms)")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
+    a.positive("sasl-oauthbearer-jwks-refresh-ms", o.oauthbearer_jwks_refresh_ms,
+               "how often a JWKS URL is fetched again (sasl.oauthbearer.jwks.endpoint.refresh.ms)");
     a.option("sasl-oauthbearer-expected-audience", o.oauthbearer_expected_audience,
              "comma-separated audiences a signed JWT's aud must name one of (sasl.oauthbearer.expected.audience)");
     a.option("sasl-oauthbearer-expected-issuer", o.oauthbearer_expected_issuer,
              "the iss a signed JWT must have (sasl.oauthbearer.expected.issuer)");
-    a.option("sasl-oauthbearer-clock-skew-seconds", o.oauthbearer_clock_skew_seconds,
-             "leeway for a signed JWT's exp and nbf (sasl.oauthbearer.clock.skew.seconds)")
-        ->check(CLI::Range(0, 86400))
-        ->capture_default_str();
+    a.checked("sasl-oauthbearer-clock-skew-seconds", o.oauthbearer_clock_skew_seconds,
+              "leeway for a signed JWT's exp and nbf (sasl.oauthbearer.clock.skew.seconds)", CLI::Range(0, 86400));
     a.option("sasl-oauthbearer-sub-claim-name", o.oauthbearer_sub_claim,
              "the claim that names the principal (sasl.oauthbearer.sub.claim.name)")
         ->capture_default_str();
@@ -97,34 +87,28 @@ void add_oauthbearer_settings(settings& a, options& o) {
         ->capture_default_str();
     a.option("sasl-oauthbearer-unsecured-required-scope", o.oauthbearer_unsecured_required_scope,
              "space-separated scope an unsecured JWT must have (unsecuredValidatorRequiredScope)");
-    a.option("sasl-oauthbearer-unsecured-clock-skew-ms", o.oauthbearer_unsecured_clock_skew_ms,
-             "leeway for an unsecured JWT's iat and exp (unsecuredValidatorAllowableClockSkewMs)")
-        ->check(CLI::Range(0, 86400000))
-        ->capture_default_str();
+    a.checked("sasl-oauthbearer-unsecured-clock-skew-ms", o.oauthbearer_unsecured_clock_skew_ms,
+              "leeway for an unsecured JWT's iat and exp (unsecuredValidatorAllowableClockSkewMs)",
+              CLI::Range(0, 86400000));
 }
 
 // Connection limits, quotas and idle time.
 void add_limits_settings(settings& a, options& o) {
     a.option("max-connections", o.max_connections, "max.connections (the acceptor waits when reached)");
-    a.option("max-connections-policy", o.max_connections_policy,
-             "at max.connections: wait (Kafka's: the acceptor waits for a free slot) or close (a new "
-             "connection is closed at once, after its IP's limit is checked)")
-        ->check(CLI::IsMember({"wait", "close"}))
-        ->capture_default_str();
+    a.checked("max-connections-policy", o.max_connections_policy,
+              "at max.connections: wait (Kafka's: the acceptor waits for a free slot) or close (a new "
+              "connection is closed at once, after its IP's limit is checked)",
+              CLI::IsMember({"wait", "close"}));
     a.option("max-connections-per-ip", o.max_connections_per_ip,
              "max.connections.per.ip (new connections over it are closed)");
     a.option("max-connections-per-ip-overrides", o.max_connections_per_ip_overrides,
              "max.connections.per.ip.overrides: ip:n,ip:n");
     a.option("max-connection-creation-rate", o.max_connection_creation_rate,
              "max.connection.creation.rate: new connections per second (accepting is delayed)");
-    a.option("quota-window-num", o.quota_window_num,
-             "quota.window.num: client quota rates are measured over this many windows")
-        ->check(CLI::Range(1, 1000))
-        ->capture_default_str();
-    a.option("quota-window-size-seconds", o.quota_window_size_seconds,
-             "quota.window.size.seconds: the length of one quota window")
-        ->check(CLI::Range(1, 3600))
-        ->capture_default_str();
+    a.checked("quota-window-num", o.quota_window_num,
+              "quota.window.num: client quota rates are measured over this many windows", CLI::Range(1, 1000));
+    a.checked("quota-window-size-seconds", o.quota_window_size_seconds,
+              "quota.window.size.seconds: the length of one quota window", CLI::Range(1, 3600));
     a.option("connections-max-idle-ms", o.connections_max_idle_ms,
              "close connections idle this long (connections.max.idle.ms)")
         ->capture_default_str();
@@ -174,123 +158,88 @@ void add_storage_settings(settings& a, options& o) {
     a.option("node-id", o.node_id, "this broker's node id")->capture_default_str();
     a.option("retention-check-ms", o.retention_check_ms, "how often retention runs (log.retention.check.interval.ms)")
         ->capture_default_str();
-    a.option("log-cleaner-backoff-ms", o.log_cleaner_backoff_ms,
-             "how often the log cleaner looks for compacted logs to clean (log.cleaner.backoff.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("log-cleaner-io-max-bytes-per-second", o.log_cleaner_io_max_bytes_per_second,
-             "the log cleaner's read+write rate limit (log.cleaner.io.max.bytes.per.second); 0: none")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+    a.positive("log-cleaner-backoff-ms", o.log_cleaner_backoff_ms,
+               "how often the log cleaner looks for compacted logs to clean (log.cleaner.backoff.ms)");
+    a.checked("log-cleaner-io-max-bytes-per-second", o.log_cleaner_io_max_bytes_per_second,
+              "the log cleaner's read+write rate limit (log.cleaner.io.max.bytes.per.second); 0: none",
+              CLI::NonNegativeNumber);
     a.option("producer-id-expiration-ms", o.producer_id_expiration_ms,
              "forget an idle producer's sequence state after this long (producer.id.expiration.ms; "
              "checked with retention)")
         ->capture_default_str();
     a.option("max-request-bytes", o.max_request_bytes, "largest request frame (socket.request.max.bytes)")
         ->capture_default_str();
-    a.option("socket-send-buffer-bytes", o.socket_send_buffer_bytes,
-             "SO_SNDBUF of client connections (socket.send.buffer.bytes); -1: the OS default")
-        ->capture_default_str()
-        ->check(CLI::Range(-1, std::numeric_limits<int32_t>::max()));
-    a.option("socket-receive-buffer-bytes", o.socket_receive_buffer_bytes,
-             "SO_RCVBUF of client connections (socket.receive.buffer.bytes; Kafka: 102400); -1: the OS default")
-        ->capture_default_str()
-        ->check(CLI::Range(-1, std::numeric_limits<int32_t>::max()));
-    a.option("max-incremental-fetch-session-cache-slots", o.max_incremental_fetch_session_cache_slots,
-             "fetch sessions (KIP-227) the broker keeps (max.incremental.fetch.session.cache.slots); 0: none, "
-             "every fetch is answered sessionless")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+    a.checked("socket-send-buffer-bytes", o.socket_send_buffer_bytes,
+              "SO_SNDBUF of client connections (socket.send.buffer.bytes); -1: the OS default",
+              CLI::Range(-1, std::numeric_limits<int32_t>::max()));
+    a.checked("socket-receive-buffer-bytes", o.socket_receive_buffer_bytes,
+              "SO_RCVBUF of client connections (socket.receive.buffer.bytes; Kafka: 102400); -1: the OS default",
+              CLI::Range(-1, std::numeric_limits<int32_t>::max()));
+    a.checked("max-incremental-fetch-session-cache-slots", o.max_incremental_fetch_session_cache_slots,
+              "fetch sessions (KIP-227) the broker keeps (max.incremental.fetch.session.cache.slots); 0: none, "
+              "every fetch is answered sessionless",
+              CLI::NonNegativeNumber);
 }
 
 // Group coordinator (classic, consumer and share groups).
 void add_groups_settings(settings& a, options& o) {
-    a.option("group-initial-rebalance-delay-ms", o.group.initial_rebalance_delay_ms,
-             "how long a new group waits for more members (group.initial.rebalance.delay.ms; Kafka: 3000)")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
-    a.option("group-min-session-timeout-ms", o.group.min_session_timeout_ms,
-             "smallest session timeout a classic member may ask (group.min.session.timeout.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("group-max-session-timeout-ms", o.group.max_session_timeout_ms,
-             "largest session timeout a classic member may ask (group.max.session.timeout.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("group-consumer-session-timeout-ms", o.group.consumer_session_timeout_ms,
-             "session timeout of consumer-protocol members (group.consumer.session.timeout.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("group-streams-session-timeout-ms", o.group.streams_session_timeout_ms,
-             "session timeout of streams-group members (group.streams.session.timeout.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("group-streams-heartbeat-interval-ms", o.group.streams_heartbeat_interval_ms,
-             "heartbeat interval given to streams-group members (group.streams.heartbeat.interval.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("group-streams-num-standby-replicas", o.group.streams_num_standby_replicas,
-             "standby replicas of each stateful task of a streams group (group.streams.num.standby.replicas, 0-2)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 2));
-    a.option("group-streams-initial-rebalance-delay-ms", o.group.streams_initial_rebalance_delay_ms,
-             "how long a new streams group waits for more members before its first task assignment; members "
-             "are answered ASSIGNMENT_DELAYED meanwhile (group.streams.initial.rebalance.delay.ms; 0: none)")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
-    a.option("group-streams-assignment-interval-ms", o.group.streams_assignment_interval_ms,
-             "least time between two task assignments of a streams group "
-             "(group.streams.assignment.interval.ms, 0-15000; 0: at every change)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 15000));
-    a.option("group-consumer-heartbeat-interval-ms", o.group.consumer_heartbeat_interval_ms,
-             "heartbeat interval given to consumer-protocol members (group.consumer.heartbeat.interval.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("group-consumer-assignment-interval-ms", o.group.consumer_assignment_interval_ms,
-             "least time between two target assignments of a consumer group; a member reconciles towards "
-             "the last one meanwhile (group.consumer.assignment.interval.ms, 0-15000; 0: at every change)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 15000));
+    a.checked("group-initial-rebalance-delay-ms", o.group.initial_rebalance_delay_ms,
+              "how long a new group waits for more members (group.initial.rebalance.delay.ms; Kafka: 3000)",
+              CLI::NonNegativeNumber);
+    a.positive("group-min-session-timeout-ms", o.group.min_session_timeout_ms,
+               "smallest session timeout a classic member may ask (group.min.session.timeout.ms)");
+    a.positive("group-max-session-timeout-ms", o.group.max_session_timeout_ms,
+               "largest session timeout a classic member may ask (group.max.session.timeout.ms)");
+    a.positive("group-consumer-session-timeout-ms", o.group.consumer_session_timeout_ms,
+               "session timeout of consumer-protocol members (group.consumer.session.timeout.ms)");
+    a.positive("group-streams-session-timeout-ms", o.group.streams_session_timeout_ms,
+               "session timeout of streams-group members (group.streams.session.timeout.ms)");
+    a.positive("group-streams-heartbeat-interval-ms", o.group.streams_heartbeat_interval_ms,
+               "heartbeat interval given to streams-group members (group.streams.heartbeat.interval.ms)");
+    a.checked("group-streams-num-standby-replicas", o.group.streams_num_standby_replicas,
+              "standby replicas of each stateful task of a streams group (group.streams.num.standby.replicas, 0-2)",
+              CLI::Range(0, 2));
+    a.checked("group-streams-initial-rebalance-delay-ms", o.group.streams_initial_rebalance_delay_ms,
+              "how long a new streams group waits for more members before its first task assignment; members "
+              "are answered ASSIGNMENT_DELAYED meanwhile (group.streams.initial.rebalance.delay.ms; 0: none)",
+              CLI::NonNegativeNumber);
+    a.checked("group-streams-assignment-interval-ms", o.group.streams_assignment_interval_ms,
+              "least time between two task assignments of a streams group "
+              "(group.streams.assignment.interval.ms, 0-15000; 0: at every change)",
+              CLI::Range(0, 15000));
+    a.positive("group-consumer-heartbeat-interval-ms", o.group.consumer_heartbeat_interval_ms,
+               "heartbeat interval given to consumer-protocol members (group.consumer.heartbeat.interval.ms)");
+    a.checked("group-consumer-assignment-interval-ms", o.group.consumer_assignment_interval_ms,
+              "least time between two target assignments of a consumer group; a member reconciles towards "
+              "the last one meanwhile (group.consumer.assignment.interval.ms, 0-15000; 0: at every change)",
+              CLI::Range(0, 15000));
     a.option("group-consumer-migration-policy", o.group_consumer_migration_policy,
              "online conversion between classic and consumer groups (group.consumer.migration.policy): "
              "bidirectional, upgrade, downgrade or disabled")
         ->capture_default_str()
         ->transform(CLI::IsMember({"bidirectional", "upgrade", "downgrade", "disabled"}, CLI::ignore_case));
-    a.option("group-share-record-lock-duration-ms", o.share.record_lock_duration_ms,
-             "how long a share-group member holds the records it acquired "
-             "(group.share.record.lock.duration.ms; a group's share.record.lock.duration.ms overrides it)")
-        ->capture_default_str()
-        ->check(CLI::Range(1000, 3600000));
-    a.option("group-share-session-timeout-ms", o.share.session_timeout_ms,
-             "session timeout of share-group members (group.share.session.timeout.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("group-share-heartbeat-interval-ms", o.share.heartbeat_interval_ms,
-             "heartbeat interval given to share-group members (group.share.heartbeat.interval.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("group-share-assignment-interval-ms", o.share.assignment_interval_ms,
-             "least time between two target assignments of a share group (group.share.assignment.interval.ms)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 15000));
+    a.checked("group-share-record-lock-duration-ms", o.share.record_lock_duration_ms,
+              "how long a share-group member holds the records it acquired "
+              "(group.share.record.lock.duration.ms; a group's share.record.lock.duration.ms overrides it)",
+              CLI::Range(1000, 3600000));
+    a.positive("group-share-session-timeout-ms", o.share.session_timeout_ms,
+               "session timeout of share-group members (group.share.session.timeout.ms)");
+    a.positive("group-share-heartbeat-interval-ms", o.share.heartbeat_interval_ms,
+               "heartbeat interval given to share-group members (group.share.heartbeat.interval.ms)");
+    a.checked("group-share-assignment-interval-ms", o.share.assignment_interval_ms,
+              "least time between two target assignments of a share group (group.share.assignment.interval.ms)",
+              CLI::Range(0, 15000));
 }
 
 // Transaction coordinator.
 void add_transactions_settings(settings& a, options& o) {
-    a.option("transaction-max-timeout-ms", o.txn.max_timeout_ms,
-             "largest transaction timeout a producer may ask (transaction.max.timeout.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("transaction-abort-check-ms", o.txn.abort_timed_out_interval_ms,
-             "how often timed-out transactions are aborted "
-             "(transaction.abort.timed.out.transaction.cleanup.interval.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    a.option("transactional-id-expiration-ms", o.txn.transactional_id_expiration_ms,
-             "idle transactional ids are forgotten after this (transactional.id.expiration.ms)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+    a.positive("transaction-max-timeout-ms", o.txn.max_timeout_ms,
+               "largest transaction timeout a producer may ask (transaction.max.timeout.ms)");
+    a.positive("transaction-abort-check-ms", o.txn.abort_timed_out_interval_ms,
+               "how often timed-out transactions are aborted "
+               "(transaction.abort.timed.out.transaction.cleanup.interval.ms)");
+    a.positive("transactional-id-expiration-ms", o.txn.transactional_id_expiration_ms,
+               "idle transactional ids are forgotten after this (transactional.id.expiration.ms)");
 }
 }  // namespace
 

@@ -20,37 +20,32 @@ void add_cluster_settings(settings& a, options& o) {
     a.option("cluster-cache-dir", o.cluster_cache_dir,
              "cluster mode: a local directory caching what fetches read from the object store (off by default)");
     a.option("rack", o.rack, "cluster mode: broker.rack, this broker's rack as Metadata and DescribeCluster list it");
-    auto positive = [&a](const char* name, int64_t& v, const char* help) {
-        a.option(name, v, help)->capture_default_str()->check(CLI::PositiveNumber);
-    };
-    positive("cluster-heartbeat-ms", o.cluster_heartbeat_ms,
-             "cluster mode: how often the broker heartbeats (broker.heartbeat.interval.ms)");
-    positive("cluster-session-timeout-ms", o.cluster_session_timeout_ms,
-             "cluster mode: a broker not heard from for this long is not live (broker.session.timeout.ms)");
-    positive("cluster-flush-ms", o.cluster_flush_ms,
-             "cluster mode: a flush (the buffered batches written as one object and committed) starts at most "
-             "this often, measured from the previous flush's start (produce latency and throughput per "
-             "connection against object store requests)");
-    positive("cluster-flush-bytes", o.cluster_flush_bytes,
-             "cluster mode: a flush starts at once (not waiting for --cluster-flush-ms) once this much is buffered");
-    positive("cluster-sweep-interval-ms", o.cluster_sweep_interval_ms,
-             "cluster mode: how often one broker deletes objects no commit recorded (orphans)");
-    positive("cluster-sweep-grace-ms", o.cluster_sweep_grace_ms,
-             "cluster mode: an unrecorded object younger than this is not an orphan yet (a commit may be under way)");
-    positive("cluster-gc-grace-ms", o.cluster_gc_grace_ms,
-             "cluster mode: an object no index row references (retention, DeleteRecords, a deleted topic) is "
-             "deleted this long after (fetches that read the index before still find it)");
-    a.option("cluster-merge-bytes", o.cluster_merge_bytes,
-             "cluster mode: a partition's batches in objects smaller than this are merged into objects of up to 8 "
-             "times this, with retention (0: never)")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
-    positive("cluster-cache-dir-bytes", o.cluster_cache_dir_bytes,
-             "cluster mode: the bound of --cluster-cache-dir's files (least recently used out first)");
-    a.option("cluster-read-whole-bytes", o.cluster_read_whole_bytes,
-             "cluster mode: fetches read objects up to this size whole, larger ones by coalesced ranged GETs")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+    a.positive("cluster-heartbeat-ms", o.cluster_heartbeat_ms,
+               "cluster mode: how often the broker heartbeats (broker.heartbeat.interval.ms)");
+    a.positive("cluster-session-timeout-ms", o.cluster_session_timeout_ms,
+               "cluster mode: a broker not heard from for this long is not live (broker.session.timeout.ms)");
+    a.positive("cluster-flush-ms", o.cluster_flush_ms,
+               "cluster mode: a flush (the buffered batches written as one object and committed) starts at most "
+               "this often, measured from the previous flush's start (produce latency and throughput per "
+               "connection against object store requests)");
+    a.positive("cluster-flush-bytes", o.cluster_flush_bytes,
+               "cluster mode: a flush starts at once (not waiting for --cluster-flush-ms) once this much is buffered");
+    a.positive("cluster-sweep-interval-ms", o.cluster_sweep_interval_ms,
+               "cluster mode: how often one broker deletes objects no commit recorded (orphans)");
+    a.positive("cluster-sweep-grace-ms", o.cluster_sweep_grace_ms,
+               "cluster mode: an unrecorded object younger than this is not an orphan yet (a commit may be under way)");
+    a.positive("cluster-gc-grace-ms", o.cluster_gc_grace_ms,
+               "cluster mode: an object no index row references (retention, DeleteRecords, a deleted topic) is "
+               "deleted this long after (fetches that read the index before still find it)");
+    a.checked("cluster-merge-bytes", o.cluster_merge_bytes,
+              "cluster mode: a partition's batches in objects smaller than this are merged into objects of up to 8 "
+              "times this, with retention (0: never)",
+              CLI::NonNegativeNumber);
+    a.positive("cluster-cache-dir-bytes", o.cluster_cache_dir_bytes,
+               "cluster mode: the bound of --cluster-cache-dir's files (least recently used out first)");
+    a.checked("cluster-read-whole-bytes", o.cluster_read_whole_bytes,
+              "cluster mode: fetches read objects up to this size whole, larger ones by coalesced ranged GETs",
+              CLI::NonNegativeNumber);
 }
 
 // Cluster mode: how brokers call each other (docs/cluster.md "Inter-broker calls").

@@ -135,7 +135,7 @@ void security_services::start_tenancy(const options& opt, const std::set<std::st
             std::make_unique<shared::pg_quota_store>(opt.cluster, "ketch_tenant_settings", shared::k_tenants_changed);
         cfg.shared = true;
     } else {
-        auto store = meta::sqlite_quota_store::open_file(opt.data_dir, "tenants.db");
+        auto store = meta::open_sqlite_quota_store(opt.data_dir, "tenants.db");
         if (!store.ok()) throw std::runtime_error("tenants: " + store.error().message);
         tenant_store_ = std::move(*store);
     }

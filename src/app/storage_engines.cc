@@ -43,7 +43,8 @@ storage_engines storage_engines::open(const options& opt, log::log_manager& logs
             if (!t || !t->settings.cleanup_compact) return std::nullopt;
             return partition::to_compaction_config(t->settings);
         },
-        std::chrono::milliseconds(opt.log_cleaner_backoff_ms), opt.producer_id_expiration_ms});
+        std::chrono::milliseconds(opt.log_cleaner_backoff_ms), opt.producer_id_expiration_ms,
+        opt.log_cleaner_io_max_bytes_per_second});
     cfg.node_id = opt.node_id;
     cfg.flush_interval = std::chrono::milliseconds(opt.cluster_flush_ms);
     cfg.flush_bytes = static_cast<uint64_t>(opt.cluster_flush_bytes);

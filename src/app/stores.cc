@@ -22,15 +22,15 @@ stores stores::open(const std::filesystem::path& data_dir) {
     // together), so start-up pays about one store's syncs instead of six
     // (docs/performance.md).
     auto async = [&data_dir](auto open) { return std::async(std::launch::async, open, data_dir); };
-    auto offsets = async(&meta::sqlite_offset_store::open);
-    auto credentials = async(&meta::sqlite_credential_store::open);
-    auto acls = async(&meta::sqlite_acl_store::open);
-    auto quotas = async(&meta::sqlite_quota_store::open);
-    auto txns = async(&meta::sqlite_txn_store::open);
-    auto shares = async(&meta::sqlite_share_store::open);
-    auto tokens = async(&meta::sqlite_token_store::open);
+    auto offsets = async(&meta::open_sqlite_offset_store);
+    auto credentials = async(&meta::open_sqlite_credential_store);
+    auto acls = async(&meta::open_sqlite_acl_store);
+    auto quotas = async([](const std::filesystem::path& dir) { return meta::open_sqlite_quota_store(dir); });
+    auto txns = async(&meta::open_sqlite_txn_store);
+    auto shares = async(&meta::open_sqlite_share_store);
+    auto tokens = async(&meta::open_sqlite_token_store);
     stores s;
-    s.meta = take(meta::sqlite_store::open(data_dir), "metadata store");
+    s.meta = take(meta::open_sqlite_store(data_dir), "metadata store");
     s.offsets = take(offsets.get(), "offsets");
     s.credentials = take(credentials.get(), "credentials");
     s.acls = take(acls.get(), "acls");

@@ -4,11 +4,11 @@
 //   awaitable<metadata_response> handle_metadata(request_context&, metadata_request&);
 //   std::optional<metadata_response> metadata_error(const metadata_request&, int16_t version, const error_answer&);
 //
-// Every API also has an error builder, in its own handler file: the whole
-// response refusing the request with one error (Kafka's
-// AbstractRequest.getErrorResponse: each topic, partition, group or resource
-// of the request gets a row carrying the code). The registry's error column
-// holds it; it answers a handler that throws (UNKNOWN_SERVER_ERROR) and a
+// Every API also has an error builder: the whole response refusing the
+// request with one error (Kafka's AbstractRequest.getErrorResponse: each
+// topic, partition, group or resource of the request gets a row carrying the
+// code), in its own handler file, or top_level_error below for a response
+// without rows. The registry's error column holds it; it answers a handler that throws (UNKNOWN_SERVER_ERROR) and a
 // request that arrives during a SASL login (ILLEGAL_SASL_STATE,
 // dispatcher.cc). A builder answering nothing (Produce with acks=0) closes
 // the connection, as Kafka does when it cannot send an error response.
@@ -61,20 +61,19 @@ struct handler_entry {
     error_fn error;
 };
 
-// The error builder of an API whose response has one top-level error_code.
-template <class Resp>
-std::optional<Resp> top_level_error(const error_answer& e) {
-    Resp resp;
-    resp.error_code = e.code;
-    return resp;
-}
+// The error builder of an API whose response has one top-level error_code and
+// no rows: Kafka's getErrorResponse for it answers that error alone
+// (top_level::error; every other field at its default, e.g. a token's expiry
+// 0) or with the exception's message in the top-level error_message
+// (top_level::error_and_message). The registry names the kind in its error
+// column instead of a builder of the API's own.
+enum class top_level { error, error_and_message };
 
-// The same with the exception's message in the top-level error_message.
-template <class Resp>
-std::optional<Resp> top_level_error_with_message(const error_answer& e) {
+template <class Req, class Resp, top_level Kind>
+std::optional<Resp> top_level_error(const Req&, int16_t, const error_answer& e) {
     Resp resp;
     resp.error_code = e.code;
-    set_message(resp.error_message, e.message);
+    if constexpr (Kind == top_level::error_and_message) set_message(resp.error_message, e.message);
     return resp;
 }
 
@@ -226,6 +225,13 @@ constexpr handler_entry entry() {
     static_assert(Min >= Req::min_version && Max <= Req::max_version && Min <= Max, "served versions");
     static_assert(Error != nullptr, "an error builder");
     return {Req::api_key, Min, Max, &invoke<Req, Resp, Handle, Error>, &encode_error<Req, Resp, Error>};
+}
+
+// A registry row whose error builder is the top-level error of `Kind`.
+template <class Req, class Resp, awaitable<Resp> (*Handle)(request_context&, Req&), int16_t Min, int16_t Max,
+          top_level Kind>
+constexpr handler_entry entry() {
+    return entry<Req, Resp, Handle, Min, Max, &top_level_error<Req, Resp, Kind>>();
 }
 
 // The error response (header and body) refusing the request whose body is in

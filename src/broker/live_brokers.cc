@@ -35,6 +35,13 @@ std::vector<listed_broker> serving_brokers(const request_context& ctx) {
     return listed(ctx, *ctx.broker.cluster->serving());
 }
 
+std::set<int32_t> registered_brokers(const request_context& ctx) {
+    std::set<int32_t> out{ctx.broker.config.node_id};
+    if (ctx.broker.cluster)
+        for (auto& b : *ctx.broker.cluster->live()) out.insert(b.node_id);
+    return out;
+}
+
 namespace {
 
 // FNV-1a, 64 bits: the same on every broker and every platform.
@@ -114,6 +121,16 @@ error_code txn_coordinator_refusal(const request_context& ctx, std::string_view 
     if (!ctx.broker.txns) return error_code::coordinator_not_available;
     if (!txn_coordinator_here(ctx, transactional_id)) return error_code::not_coordinator;
     return error_code::none;
+}
+
+error_code txn_request_refusal(const request_context& ctx, const std::string& transactional_id,
+                               const std::string* group) {
+    using security::acl_operation, security::resource_type;
+    if (!ctx.authorize(acl_operation::write, resource_type::transactional_id, transactional_id))
+        return error_code::transactional_id_authorization_failed;
+    if (group && !ctx.authorize(acl_operation::read, resource_type::group, *group))
+        return error_code::group_authorization_failed;
+    return txn_coordinator_refusal(ctx, transactional_id);
 }
 
 }  // namespace ketch::broker

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,12 @@ std::vector<listed_broker> live_brokers(const request_context& ctx);
 // Metadata's partition leaders are chosen among them, so a killed broker's
 // partitions move at the next refresh, not after the session timeout.
 std::vector<listed_broker> serving_brokers(const request_context& ctx);
+
+// The node ids a manual partition assignment may name (CreateTopics,
+// CreatePartitions, AlterPartitionReassignments; ReplicationControlManager:
+// the registered brokers): this broker's on a single node, every live
+// broker's in cluster mode (any of them serves every partition).
+std::set<int32_t> registered_brokers(const request_context& ctx);
 
 // Cluster mode: the broker among `live` (not empty) that owns `key` — a
 // partition's leader in Metadata, a group's coordinator — by rendezvous
@@ -60,5 +67,12 @@ bool txn_coordinator_here(const request_context& ctx, std::string_view transacti
 // it is served: COORDINATOR_NOT_AVAILABLE without a transaction coordinator,
 // NOT_COORDINATOR where another broker owns the id, NONE here.
 error_code txn_coordinator_refusal(const request_context& ctx, std::string_view transactional_id);
+
+// What an AddOffsetsToTxn or EndTxn answers before its coordinator call, in
+// KafkaApis' order: WRITE on the transactional id (else
+// TRANSACTIONAL_ID_AUTHORIZATION_FAILED), READ on `group` when there is one
+// (else GROUP_AUTHORIZATION_FAILED), then txn_coordinator_refusal.
+error_code txn_request_refusal(const request_context& ctx, const std::string& transactional_id,
+                               const std::string* group = nullptr);
 
 }  // namespace ketch::broker

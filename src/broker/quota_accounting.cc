@@ -36,10 +36,20 @@ void count_client_throttle(request_context& ctx, security::quota_type type) {
         ctx.tenant_usage->quota_throttle(size_t(type));
 }
 
+// Cluster mode: this broker's part of the tenant's byte rate (the limit less
+// the other brokers' use, tenant/cluster_usage.h); nullopt: the whole limit.
+std::optional<double> cluster_share(request_context& ctx, security::quota_manager& rates, security::quota_type type) {
+    const auto* others = ctx.broker.tenant_catalog->others();
+    if (!others || (type != security::quota_type::produce && type != security::quota_type::fetch)) return std::nullopt;
+    auto bound = rates.limit(type, ctx.tenant->tenant(), "");
+    if (!bound) return std::nullopt;
+    return others->rate_share(ctx.tenant->tenant(), type == security::quota_type::produce, *bound);
+}
+
 int32_t record_tenant(request_context& ctx, security::quota_type type, double value, int64_t now) {
     auto* rates = tenant_rates(ctx);
     if (!rates || !rates->enforced(type)) return 0;
-    int32_t t = rates->record(type, ctx.tenant->tenant(), "", value, now);
+    int32_t t = rates->record(type, ctx.tenant->tenant(), "", value, now, cluster_share(ctx, *rates, type));
     if (t > 0 && ctx.tenant_usage) ctx.tenant_usage->throttle(tenant::rate(int(type)));
     return t;
 }
@@ -71,7 +81,8 @@ std::optional<double> quota_window_bytes(request_context& ctx, security::quota_t
     if (ctx.broker.quotas)
         w = ctx.broker.quotas->max_value_in_window(type, quota_user(ctx.conn), ctx.client_id.value_or(""));
     if (auto* rates = tenant_rates(ctx); rates && rates->enforced(type))
-        if (auto tw = rates->max_value_in_window(type, ctx.tenant->tenant(), "")) w = w ? std::min(*w, *tw) : *tw;
+        if (auto tw = rates->max_value_in_window(type, ctx.tenant->tenant(), "", cluster_share(ctx, *rates, type)))
+            w = w ? std::min(*w, *tw) : *tw;
     return w;
 }
 

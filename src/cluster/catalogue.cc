@@ -25,15 +25,22 @@ result<std::vector<indexed_batch>, pg_error> find_batches(pg_connection& c, cons
     return out;
 }
 
-result<partition_offsets, pg_error> read_offsets(pg_connection& c, const partition_key& tp) {
+result<std::optional<partition_offsets>, pg_error> find_offsets(pg_connection& c, const partition_key& tp) {
     auto rows = c.exec(
         "SELECT log_start_offset, high_watermark, coalesce((SELECT min(first_offset) FROM ketch_txn_open o "
-        "WHERE o.topic_id = $1 AND o.partition = $2), -1) FROM ketch_partitions "
+        "WHERE o.topic_id = $1 AND o.partition = $2), -1), first_dirty_offset FROM ketch_partitions "
         "WHERE topic_id = $1 AND partition = $2",
         key(tp));
     if (!rows.ok()) return failure{rows.error()};
-    if (rows->rows.empty()) return partition_offsets{};
-    return partition_offsets{std::stoll(rows->at(0, 0)), std::stoll(rows->at(0, 1)), std::stoll(rows->at(0, 2))};
+    if (rows->rows.empty()) return std::optional<partition_offsets>{};
+    auto at = [&](int column) { return std::stoll(rows->at(0, column)); };
+    return std::optional<partition_offsets>{partition_offsets{at(0), at(1), at(2), at(3)}};
+}
+
+result<partition_offsets, pg_error> read_offsets(pg_connection& c, const partition_key& tp) {
+    auto offsets = find_offsets(c, tp);
+    if (!offsets.ok()) return failure{offsets.error()};
+    return offsets->value_or(partition_offsets{});
 }
 
 result<std::vector<aborted_range>, pg_error> find_aborted(pg_connection& c, const partition_key& tp, int64_t from,

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <compare>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,8 @@ struct partition_offsets {
     int64_t log_start_offset = 0;
     int64_t high_watermark = 0;
     int64_t first_unstable = -1;  // the oldest open transaction's first offset; -1 none
+    // The compactor's checkpoint, the first offset not compacted yet (Kafka's cleaner-offset-checkpoint).
+    int64_t first_dirty_offset = 0;
     int64_t last_stable_offset() const {
         return first_unstable < 0 ? high_watermark
                                   : std::max(log_start_offset, std::min(first_unstable, high_watermark));
@@ -97,6 +100,8 @@ struct aborted_range {
 // max_bytes (the first one always).
 result<std::vector<indexed_batch>, pg_error> find_batches(pg_connection& c, const partition_key& tp, int64_t offset,
                                                           uint64_t max_bytes);
+// The partition's offsets; nullopt for a partition nothing was committed to.
+result<std::optional<partition_offsets>, pg_error> find_offsets(pg_connection& c, const partition_key& tp);
 // Zeros for a partition nothing was committed to.
 result<partition_offsets, pg_error> read_offsets(pg_connection& c, const partition_key& tp);
 // The aborted transactions with last_offset >= from and first_offset < upper

@@ -90,20 +90,17 @@ result<bool, pg_error> replace_rows(pg_connection& c, const partition_key& tp,
 
 result<std::optional<cleanable_range>, pg_error> cleanable_offsets(pg_connection& c, const partition_key& tp,
                                                                    int64_t min_compaction_lag_ms, int64_t now_ms) {
-    auto row = c.exec(
-        "SELECT log_start_offset, high_watermark, first_dirty_offset, coalesce((SELECT min(first_offset) FROM "
-        "ketch_txn_open o WHERE o.topic_id = $1 AND o.partition = $2), -1) FROM ketch_partitions "
-        "WHERE topic_id = $1 AND partition = $2",
-        key(tp));
-    if (!row.ok()) return failure{row.error()};
-    if (row->rows.empty()) return std::optional<cleanable_range>{};
+    auto offsets = find_offsets(c, tp);
+    if (!offsets.ok()) return failure{offsets.error()};
+    if (!*offsets) return std::optional<cleanable_range>{};
+    const partition_offsets& o = **offsets;
     cleanable_range r;
-    const int64_t start = std::stoll(row->at(0, 0)), hwm = std::stoll(row->at(0, 1));
-    const int64_t checkpoint = std::stoll(row->at(0, 2)), unstable = std::stoll(row->at(0, 3));
+    const int64_t start = o.log_start_offset, hwm = o.high_watermark, checkpoint = o.first_dirty_offset;
     r.log_start_offset = start;
     // LogCleanerManager.cleanableOffsets: a checkpoint outside the log means the whole log is dirty.
     r.first_dirty = checkpoint < start || checkpoint > hwm ? start : checkpoint;
-    int64_t uncleanable = unstable < 0 ? hwm : std::max(start, std::min(unstable, hwm));
+    // Nothing at or past the last stable offset is cleanable (an open transaction's records may yet abort).
+    int64_t uncleanable = o.last_stable_offset();
     if (min_compaction_lag_ms > 0) {
         // The first dirty batch younger than the lag (without timestamps: its object's commit time).
         auto young = c.exec(

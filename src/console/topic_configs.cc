@@ -1,6 +1,7 @@
 // /api/v1/topics/{topic}/configs: every config of a topic with its source
 // (GET, DescribeConfigs), and changes in IncrementalAlterConfigs semantics
 // (PATCH {"set": {"retention.ms": "1000"}, "delete": ["cleanup.policy"]}).
+#include "console/config_body.h"
 #include "console/kafka_facts.h"
 #include "console/reply.h"
 #include "console/routes.h"
@@ -95,15 +96,11 @@ http::response alter(const context& ctx, http::request& req) {
     auto& res = q.resources.back();
     res.resource_type = k_topic_resource;
     res.resource_name = topic;
-    if (b.contains("set")) {
-        if (!b["set"].is_object()) throw api_error(400, "\"set\" must be an object of config values");
-        for (auto& [k, v] : b["set"].items()) {
-            if (!v.is_string() && !v.is_number()) throw api_error(400, "config " + k + ": the value must be a string");
-            res.configs.push_back({});
-            res.configs.back().name = k;
-            res.configs.back().config_operation = 0;  // SET
-            res.configs.back().value = v.is_string() ? v.get<std::string>() : v.dump();
-        }
+    for (auto& [k, v] : config_values(b, "set", "\"set\" must be an object of config values")) {
+        res.configs.push_back({});
+        res.configs.back().name = k;
+        res.configs.back().config_operation = 0;  // SET
+        res.configs.back().value = v;
     }
     if (b.contains("delete")) {
         if (!b["delete"].is_array()) throw api_error(400, "\"delete\" must be an array of config names");

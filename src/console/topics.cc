@@ -2,6 +2,7 @@
 // partitions with log start, high watermark, LSO, size and segments (GET), delete
 // (DELETE). Metadata, ListOffsets, DescribeLogDirs, DescribeConfigs,
 // CreateTopics and DeleteTopics through the dispatcher.
+#include "console/config_body.h"
 #include "console/kafka_facts.h"
 #include "console/reply.h"
 #include "console/routes.h"
@@ -128,14 +129,10 @@ http::response create(const context& ctx, http::request& req) {
             throw api_error(400, "\"partitions\" must be an integer in [1, 100000]");
         t.num_partitions = b["partitions"].get<int32_t>();
     }
-    if (b.contains("configs")) {
-        if (!b["configs"].is_object()) throw api_error(400, "\"configs\" must be an object of strings");
-        for (auto& [k, v] : b["configs"].items()) {
-            if (!v.is_string() && !v.is_number()) throw api_error(400, "config " + k + ": the value must be a string");
-            t.configs.push_back({});
-            t.configs.back().name = k;
-            t.configs.back().value = v.is_string() ? v.get<std::string>() : v.dump();
-        }
+    for (auto& [k, v] : config_values(b, "configs", "\"configs\" must be an object of strings")) {
+        t.configs.push_back({});
+        t.configs.back().name = k;
+        t.configs.back().value = v;
     }
     auto r = ctx.kafka->call<kafka::create_topics_request, kafka::create_topics_response>(q, principal_of(req));
     for (auto& res : r.topics) check_kafka_error(res.error_code, "create " + name, res.error_message);

@@ -26,7 +26,7 @@ int64_t largest_timestamp(io::file_system& fs, const segment& s) {
 }  // namespace
 
 log_cleaner::log_cleaner(local_log& log, const compaction_config& config, int64_t now_ms, clean_hook hook)
-    : log_(log), config_(config), now_(now_ms), hook_(std::move(hook)) {}
+    : log_(log), config_(config), now_(now_ms), hook_(std::move(hook)), io_(config.io_max_bytes_per_second) {}
 
 log_result<clean_result> log_cleaner::run() {
     auto& fs = log_.file_system();
@@ -103,15 +103,6 @@ log_result<clean_result> log_cleaner::run() {
     result_.end_offset = end_offset;
     (void)stop_at(clean_step::done);
     return result_;
-}
-
-void log_cleaner::throttle(uint64_t bytes) {
-    double rate = config_.io_max_bytes_per_second;
-    if (!(rate > 0) || std::isinf(rate)) return;
-    io_bytes_ += bytes;
-    auto due = std::chrono::duration<double>(double(io_bytes_) / rate);
-    auto elapsed = std::chrono::steady_clock::now() - started_;
-    if (due > elapsed) std::this_thread::sleep_for(due - elapsed);
 }
 
 log_result<bool> log_cleaner::build_offset_map(const segment_vec& dirty, int64_t start, int64_t end,

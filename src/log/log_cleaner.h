@@ -24,6 +24,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/io_throttle.h"
 #include "log/compaction_config.h"
 #include "log/compaction_filter.h"
 #include "log/local_log.h"
@@ -45,7 +46,7 @@ private:
                                  const txn_scan& txns, int64_t upper_bound);
     bool stop_at(clean_step s) const { return hook_ && hook_(s); }
     // Kafka's Throttler: sleeps while the pass ran faster than the I/O limit.
-    void throttle(uint64_t bytes);
+    void throttle(uint64_t bytes) { io_.charge(bytes); }
 
     local_log& log_;
     compaction_config config_;
@@ -53,8 +54,7 @@ private:
     clean_hook hook_;
     offset_map map_;
     clean_result result_;
-    uint64_t io_bytes_ = 0;
-    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+    io_throttle io_;  // config_.io_max_bytes_per_second, from the pass's start
 };
 
 }  // namespace ketch::log

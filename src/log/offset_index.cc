@@ -30,22 +30,6 @@ std::optional<offset_index::entry> offset_index::last() const {
     return entries_.back();
 }
 
-size_t offset_index::size() const {
-    std::lock_guard lk(mu_);
-    return entries_.size();
-}
-
-std::vector<offset_index::entry> offset_index::entries() const {
-    std::lock_guard lk(mu_);
-    return entries_;
-}
-
-std::vector<offset_index::entry> offset_index::entries_from(size_t first) const {
-    std::lock_guard lk(mu_);
-    if (first >= entries_.size()) return {};
-    return {entries_.begin() + long(first), entries_.end()};
-}
-
 void offset_index::reset(std::vector<entry> entries) {
     std::lock_guard lk(mu_);
     entries_ = std::move(entries);

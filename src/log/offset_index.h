@@ -10,29 +10,28 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <vector>
 
 #include "base/bytes.h"
+#include "log/index_entries.h"
 
 namespace ketch::log {
 
-class offset_index {
+struct offset_index_entry {
+    uint32_t relative_offset = 0;  // batch base offset - segment base offset
+    uint32_t position = 0;         // byte position of the batch in the .log file
+    friend bool operator==(const offset_index_entry&, const offset_index_entry&) = default;
+};
+
+class offset_index : public index_entries<offset_index_entry> {
 public:
-    struct entry {
-        uint32_t relative_offset = 0;  // batch base offset - segment base offset
-        uint32_t position = 0;         // byte position of the batch in the .log file
-        friend bool operator==(const entry&, const entry&) = default;
-    };
     struct position_hint {
         int64_t offset;     // base offset of the indexed batch (segment base when none)
         uint64_t position;  // where to start scanning for a given offset
     };
 
-    explicit offset_index(int64_t base_offset) : base_(base_offset) {}
-
-    int64_t base_offset() const { return base_; }
+    explicit offset_index(int64_t base_offset) : index_entries(base_offset) {}
 
     // Adds an entry; offset and position must exceed the last entry's.
     void append(int64_t offset, uint64_t position);
@@ -42,10 +41,6 @@ public:
     // OffsetIndex.fetchUpperBoundOffset: the offset of the first entry whose
     // position is >= `position`; nullopt when there is none.
     std::optional<int64_t> first_offset_at_or_after(uint64_t position) const;
-    size_t size() const;
-    std::vector<entry> entries() const;
-    // Entries from the first-th on (the flush journal's delta).
-    std::vector<entry> entries_from(size_t first) const;
     void reset(std::vector<entry> entries);
 
     // The .index file image (index_file.h envelope).
@@ -53,11 +48,6 @@ public:
     // Entries of a .index file image, or nullopt if it is malformed, belongs to
     // another segment, is out of order, or points at or past `log_size`.
     static std::optional<std::vector<entry>> parse(byte_view file, int64_t base_offset, uint64_t log_size);
-
-private:
-    const int64_t base_;
-    mutable std::mutex mu_;
-    std::vector<entry> entries_;
 };
 
 }  // namespace ketch::log

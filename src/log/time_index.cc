@@ -34,17 +34,6 @@ int64_t time_index::lookup(int64_t timestamp) const {
     return base_ + it->relative_offset;
 }
 
-std::vector<time_index::entry> time_index::entries() const {
-    std::lock_guard lk(mu_);
-    return entries_;
-}
-
-std::vector<time_index::entry> time_index::entries_from(size_t first) const {
-    std::lock_guard lk(mu_);
-    if (first >= entries_.size()) return {};
-    return {entries_.begin() + long(first), entries_.end()};
-}
-
 void time_index::reset(std::vector<entry> entries, max_entry max) {
     std::lock_guard lk(mu_);
     entries_ = std::move(entries);

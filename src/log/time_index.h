@@ -13,32 +13,31 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <vector>
 
 #include "base/bytes.h"
+#include "log/index_entries.h"
 
 namespace ketch::log {
 
 inline constexpr int64_t k_no_timestamp = -1;
 
-class time_index {
+struct time_index_entry {
+    int64_t timestamp = 0;
+    uint32_t relative_offset = 0;  // base offset of that batch - segment base
+    friend bool operator==(const time_index_entry&, const time_index_entry&) = default;
+};
+
+class time_index : public index_entries<time_index_entry> {
 public:
-    struct entry {
-        int64_t timestamp = 0;
-        uint32_t relative_offset = 0;  // base offset of that batch - segment base
-        friend bool operator==(const entry&, const entry&) = default;
-    };
     struct max_entry {
         int64_t timestamp = k_no_timestamp;
         int64_t offset = 0;  // base offset of the first batch with that max timestamp
         friend bool operator==(const max_entry&, const max_entry&) = default;
     };
 
-    explicit time_index(int64_t base_offset) : base_(base_offset), max_{k_no_timestamp, base_offset} {}
-
-    int64_t base_offset() const { return base_; }
+    explicit time_index(int64_t base_offset) : index_entries(base_offset), max_{k_no_timestamp, base_offset} {}
 
     // Records that a batch with this max timestamp was appended at this offset.
     void observe(int64_t batch_max_timestamp, int64_t batch_base_offset);
@@ -48,9 +47,6 @@ public:
     // Where a search for `timestamp` may start: the offset of the last entry
     // whose timestamp is <= it; the segment base when there is none.
     int64_t lookup(int64_t timestamp) const;
-    std::vector<entry> entries() const;
-    // Entries from the first-th on (the flush journal's delta).
-    std::vector<entry> entries_from(size_t first) const;
     // Replaces everything (recovery, loading a closed segment).
     void reset(std::vector<entry> entries, max_entry max);
 
@@ -59,9 +55,6 @@ public:
     static std::optional<std::vector<entry>> parse(byte_view file, int64_t base_offset);
 
 private:
-    const int64_t base_;
-    mutable std::mutex mu_;
-    std::vector<entry> entries_;
     max_entry max_;
 };
 

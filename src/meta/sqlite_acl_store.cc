@@ -34,38 +34,43 @@ void bind_acl(statement& q, const stored_acl& a) {
 
 int8_t int8_at(statement& q, int col) { return int8_t(q.int_at(col)); }
 
+class sqlite_acl_store final : public sqlite::file_store<sqlite_acl_store, acl_store> {
+public:
+    using file_store::file_store;
+
+    std::vector<stored_acl> list() const override {
+        std::lock_guard lock(mu_);
+        std::vector<stored_acl> out;
+        statement q(
+            db_, "SELECT resource_type, resource_name, pattern_type, principal, host, operation, permission FROM acls");
+        // What could be read, also when a step fails.
+        (void)sqlite::for_each_row(db_, q, "list acls", [&](statement& r) {
+            out.push_back(
+                {int8_at(r, 0), r.blob_at(1), int8_at(r, 2), r.blob_at(3), r.blob_at(4), int8_at(r, 5), int8_at(r, 6)});
+        });
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+
+    status<store_error> apply(const std::vector<stored_acl>& add, const std::vector<stored_acl>& remove) override {
+        std::lock_guard lock(mu_);
+        return sqlite::in_transaction(db_, "write acls", [&]() -> status<store_error> {
+            statement ins(db_,
+                          "INSERT OR IGNORE INTO acls (resource_type, resource_name, pattern_type, principal, host,"
+                          " operation, permission) VALUES (?, ?, ?, ?, ?, ?, ?)");
+            statement del(db_,
+                          "DELETE FROM acls WHERE resource_type = ? AND resource_name = ? AND pattern_type = ? AND"
+                          " principal = ? AND host = ? AND operation = ? AND permission = ?");
+            if (auto st = sqlite::step_each(db_, ins, "insert acl", add, bind_acl); !st) return st;
+            return sqlite::step_each(db_, del, "delete acl", remove, bind_acl);
+        });
+    }
+};
+
 }  // namespace
 
-const std::span<const char* const> sqlite_acl_store::migrations = k_migrations;
-
-sqlite_acl_store::~sqlite_acl_store() = default;
-
-std::vector<stored_acl> sqlite_acl_store::list() const {
-    std::lock_guard lock(mu_);
-    std::vector<stored_acl> out;
-    statement q(db_,
-                "SELECT resource_type, resource_name, pattern_type, principal, host, operation, permission FROM acls");
-    // What could be read, also when a step fails.
-    (void)sqlite::for_each_row(db_, q, "list acls", [&](statement& r) {
-        out.push_back(
-            {int8_at(r, 0), r.blob_at(1), int8_at(r, 2), r.blob_at(3), r.blob_at(4), int8_at(r, 5), int8_at(r, 6)});
-    });
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-status<store_error> sqlite_acl_store::apply(const std::vector<stored_acl>& add, const std::vector<stored_acl>& remove) {
-    std::lock_guard lock(mu_);
-    return sqlite::in_transaction(db_, "write acls", [&]() -> status<store_error> {
-        statement ins(db_,
-                      "INSERT OR IGNORE INTO acls (resource_type, resource_name, pattern_type, principal, host,"
-                      " operation, permission) VALUES (?, ?, ?, ?, ?, ?, ?)");
-        statement del(db_,
-                      "DELETE FROM acls WHERE resource_type = ? AND resource_name = ? AND pattern_type = ? AND"
-                      " principal = ? AND host = ? AND operation = ? AND permission = ?");
-        if (auto st = sqlite::step_each(db_, ins, "insert acl", add, bind_acl); !st) return st;
-        return sqlite::step_each(db_, del, "delete acl", remove, bind_acl);
-    });
+result<std::unique_ptr<acl_store>, store_error> open_sqlite_acl_store(const std::filesystem::path& data_dir) {
+    return sqlite_acl_store::open(data_dir, "acls.db", k_migrations);
 }
 
 std::vector<stored_acl> memory_acl_store::list() const {

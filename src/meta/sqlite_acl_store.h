@@ -9,25 +9,12 @@
 
 #include <filesystem>
 #include <memory>
-#include <mutex>
 
 #include "meta/acl_store.h"
-#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
-class sqlite_acl_store final : public acl_store, public sqlite::file_store<sqlite_acl_store> {
-public:
-    static constexpr const char* file_name = "acls.db";
-    static const std::span<const char* const> migrations;
-
-    ~sqlite_acl_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
-
-    std::vector<stored_acl> list() const override;
-    status<store_error> apply(const std::vector<stored_acl>& add, const std::vector<stored_acl>& remove) override;
-
-private:
-    using file_store::file_store;
-};
+// Opens (creating if needed) <data_dir>/acls.db.
+result<std::unique_ptr<acl_store>, store_error> open_sqlite_acl_store(const std::filesystem::path& data_dir);
 
 }  // namespace ketch::meta

@@ -18,56 +18,67 @@ constexpr const char* k_migrations[] = {
 
 using sqlite::statement;
 
+class sqlite_credential_store final : public sqlite::file_store<sqlite_credential_store, credential_store> {
+public:
+    using file_store::file_store;
+
+    std::optional<scram_credential> find(const std::string& user, const std::string& mechanism) const override {
+        return cache_.find(user, mechanism);
+    }
+
+    std::vector<scram_credential> list() const override { return cache_.list(); }
+
+    status<store_error> upsert(const scram_credential& c) override {
+        std::lock_guard lock(mu_);
+        auto st = sqlite::run(db_,
+                              "INSERT OR REPLACE INTO scram_credentials"
+                              " (user, mechanism, salt, stored_key, server_key, iterations) VALUES (?, ?, ?, ?, ?, ?)",
+                              "upsert credential", [&](statement& q) {
+                                  q.bind(1, c.user);
+                                  q.bind_text(2, c.mechanism);
+                                  q.bind(3, c.salt);
+                                  q.bind(4, c.stored_key);
+                                  q.bind(5, c.server_key);
+                                  q.bind(6, int64_t(c.iterations));
+                              });
+        if (!st) return st;
+        return cache_.upsert(c);
+    }
+
+    result<bool, store_error> remove(const std::string& user, const std::string& mechanism) override {
+        std::lock_guard lock(mu_);
+        auto st = sqlite::run(db_, "DELETE FROM scram_credentials WHERE user = ? AND mechanism = ?",
+                              "delete credential", [&](statement& q) {
+                                  q.bind(1, user);
+                                  q.bind_text(2, mechanism);
+                              });
+        if (!st) return failure{st.error()};
+        bool had = sqlite3_changes(db_) > 0;
+        (void)cache_.remove(user, mechanism);
+        return had;
+    }
+
+private:
+    friend file_store;
+
+    status<store_error> opened() {
+        std::lock_guard lock(mu_);
+        statement q(db_, "SELECT user, mechanism, salt, stored_key, server_key, iterations FROM scram_credentials");
+        return sqlite::for_each_row(db_, q, "load credentials", [&](statement& r) {
+            scram_credential c{r.blob_at(0), r.blob_at(1), r.blob_at(2),
+                               r.blob_at(3), r.blob_at(4), int32_t(r.int_at(5))};
+            (void)cache_.upsert(c);
+        });
+    }
+
+    memory_credential_store cache_;  // what the file holds
+};
+
 }  // namespace
 
-const std::span<const char* const> sqlite_credential_store::migrations = k_migrations;
-
-sqlite_credential_store::~sqlite_credential_store() = default;
-
-status<store_error> sqlite_credential_store::opened() {
-    std::lock_guard lock(mu_);
-    statement q(db_, "SELECT user, mechanism, salt, stored_key, server_key, iterations FROM scram_credentials");
-    return sqlite::for_each_row(db_, q, "load credentials", [&](statement& r) {
-        scram_credential c{r.blob_at(0), r.blob_at(1), r.blob_at(2), r.blob_at(3), r.blob_at(4), int32_t(r.int_at(5))};
-        (void)cache_.upsert(c);
-    });
-}
-
-std::optional<scram_credential> sqlite_credential_store::find(const std::string& user,
-                                                              const std::string& mechanism) const {
-    return cache_.find(user, mechanism);
-}
-
-std::vector<scram_credential> sqlite_credential_store::list() const { return cache_.list(); }
-
-status<store_error> sqlite_credential_store::upsert(const scram_credential& c) {
-    std::lock_guard lock(mu_);
-    auto st = sqlite::run(db_,
-                          "INSERT OR REPLACE INTO scram_credentials"
-                          " (user, mechanism, salt, stored_key, server_key, iterations) VALUES (?, ?, ?, ?, ?, ?)",
-                          "upsert credential", [&](statement& q) {
-                              q.bind(1, c.user);
-                              q.bind_text(2, c.mechanism);
-                              q.bind(3, c.salt);
-                              q.bind(4, c.stored_key);
-                              q.bind(5, c.server_key);
-                              q.bind(6, int64_t(c.iterations));
-                          });
-    if (!st) return st;
-    return cache_.upsert(c);
-}
-
-result<bool, store_error> sqlite_credential_store::remove(const std::string& user, const std::string& mechanism) {
-    std::lock_guard lock(mu_);
-    auto st = sqlite::run(db_, "DELETE FROM scram_credentials WHERE user = ? AND mechanism = ?", "delete credential",
-                          [&](statement& q) {
-                              q.bind(1, user);
-                              q.bind_text(2, mechanism);
-                          });
-    if (!st) return failure{st.error()};
-    bool had = sqlite3_changes(db_) > 0;
-    (void)cache_.remove(user, mechanism);
-    return had;
+result<std::unique_ptr<credential_store>, store_error> open_sqlite_credential_store(
+    const std::filesystem::path& data_dir) {
+    return sqlite_credential_store::open(data_dir, "credentials.db", k_migrations);
 }
 
 std::optional<scram_credential> memory_credential_store::find(const std::string& user,

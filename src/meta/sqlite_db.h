@@ -186,26 +186,24 @@ status<store_error> run_each(sqlite3* db, const char* sql, std::string_view what
     });
 }
 
-// A store kept in one SQLite file of the data directory, its base: Store
-// names its file (Store::file_name) and schema (Store::migrations, as for
-// sqlite::open); open() opens the file and makes the store of the
-// connection, which the store uses under mu_. A store with more to do once
-// open (fill a cache, set a pragma) has status<store_error> opened().
-template <class Store>
-class file_store {
+// The base of a store of Interface kept in one SQLite file of the data
+// directory: open() opens the file (sqlite::open: its schema is
+// `migrations`) and makes the store of the connection, which the store uses
+// under mu_. A store with more to do once open (fill a cache, set a pragma)
+// has status<store_error> opened().
+template <class Store, class Interface>
+class file_store : public Interface {
 public:
-    static result<std::unique_ptr<Store>, store_error> open(const std::filesystem::path& data_dir) {
-        return open_file(data_dir, Store::file_name);
-    }
-    // The same schema in another file of the data directory.
-    static result<std::unique_ptr<Store>, store_error> open_file(const std::filesystem::path& data_dir,
-                                                                 std::string_view file) {
-        auto db = sqlite::open(data_dir, file, Store::migrations);
+    static result<std::unique_ptr<Interface>, store_error> open(const std::filesystem::path& data_dir,
+                                                                std::string_view file,
+                                                                std::span<const char* const> migrations) {
+        auto db = sqlite::open(data_dir, file, migrations);
         if (!db) return failure{db.error()};
-        std::unique_ptr<Store> s(new Store(connection(*db)));
-        if constexpr (requires { s->opened(); })
-            if (auto st = s->opened(); !st) return failure{st.error()};
-        return s;
+        auto* store = new Store(connection(*db));
+        std::unique_ptr<Interface> owned(store);
+        if constexpr (requires { store->opened(); })
+            if (auto st = store->opened(); !st) return failure{st.error()};
+        return owned;
     }
 
 protected:

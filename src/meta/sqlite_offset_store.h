@@ -14,31 +14,13 @@
 
 #include <filesystem>
 #include <memory>
-#include <mutex>
 
 #include "meta/offset_store.h"
-#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
-class sqlite_offset_store final : public offset_store, public sqlite::file_store<sqlite_offset_store> {
-public:
-    static constexpr const char* file_name = "offsets.db";
-    static const std::span<const char* const> migrations;
-
-    // open(data_dir) opens (creating if needed) <data_dir>/offsets.db, creating
-    // data_dir if missing; it fails if the file is not an offsets database or is newer.
-    ~sqlite_offset_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
-
-    result<std::vector<stored_offset>, store_error> load_offsets() override;
-    result<std::vector<stored_group>, store_error> load_groups() override;
-    status<store_error> commit_offsets(std::span<const stored_offset> offsets) override;
-    status<store_error> delete_offsets(const std::string& group, std::span<const offset_key> keys) override;
-    status<store_error> delete_groups(std::span<const std::string> groups) override;
-    status<store_error> put_group(const stored_group& g) override;
-
-private:
-    using file_store::file_store;
-};
+// Opens (creating if needed) <data_dir>/offsets.db, creating data_dir if
+// missing; fails if the file is not an offsets database or is newer.
+result<std::unique_ptr<offset_store>, store_error> open_sqlite_offset_store(const std::filesystem::path& data_dir);
 
 }  // namespace ketch::meta

@@ -37,7 +37,51 @@ std::optional<quota_entity_parts> decode_entity(const std::string& s) {
     return out;
 }
 
+class sqlite_quota_store final : public sqlite::file_store<sqlite_quota_store, quota_store> {
+public:
+    using file_store::file_store;
+
+    result<std::vector<quota_value>, store_error> load() override {
+        std::lock_guard lock(mu_);
+        std::vector<quota_value> out;
+        statement q(db_, "SELECT entity, key, value FROM client_quotas");
+        auto st = sqlite::for_each_row(db_, q, "load quotas", [&](statement& r) -> status<store_error> {
+            auto e = decode_entity(r.text_at(0));
+            if (!e) return failure{store_error{"quotas.db: malformed entity " + r.text_at(0)}};
+            out.push_back({std::move(*e), r.text_at(1), r.real_at(2)});
+            return ok_v;
+        });
+        if (!st) return failure{st.error()};
+        return out;
+    }
+
+    status<store_error> apply(const std::vector<quota_change>& changes) override {
+        std::lock_guard lock(mu_);
+        if (changes.empty()) return ok_v;
+        return sqlite::in_transaction(db_, "alter quotas", [&]() -> status<store_error> {
+            for (auto& c : changes) {
+                auto st =
+                    sqlite::run(db_,
+                                c.value ? "INSERT OR REPLACE INTO client_quotas (entity, key, value) VALUES (?, ?, ?)"
+                                        : "DELETE FROM client_quotas WHERE entity = ? AND key = ?",
+                                "alter quotas", [&](statement& q) {
+                                    q.bind_text(1, encode_entity(c.entity));
+                                    q.bind_text(2, c.key);
+                                    if (c.value) q.bind_real(3, *c.value);
+                                });
+                if (!st) return st;
+            }
+            return ok_v;
+        });
+    }
+};
+
 }  // namespace
+
+result<std::unique_ptr<quota_store>, store_error> open_sqlite_quota_store(const std::filesystem::path& data_dir,
+                                                                          std::string_view file) {
+    return sqlite_quota_store::open(data_dir, file, k_migrations);
+}
 
 status<store_error> memory_quota_store::apply(const std::vector<quota_change>& changes) {
     for (auto& c : changes) {
@@ -52,43 +96,6 @@ status<store_error> memory_quota_store::apply(const std::vector<quota_change>& c
         }
     }
     return ok_v;
-}
-
-const std::span<const char* const> sqlite_quota_store::migrations = k_migrations;
-
-sqlite_quota_store::~sqlite_quota_store() = default;
-
-result<std::vector<quota_value>, store_error> sqlite_quota_store::load() {
-    std::lock_guard lock(mu_);
-    std::vector<quota_value> out;
-    statement q(db_, "SELECT entity, key, value FROM client_quotas");
-    auto st = sqlite::for_each_row(db_, q, "load quotas", [&](statement& r) -> status<store_error> {
-        auto e = decode_entity(r.text_at(0));
-        if (!e) return failure{store_error{"quotas.db: malformed entity " + r.text_at(0)}};
-        out.push_back({std::move(*e), r.text_at(1), r.real_at(2)});
-        return ok_v;
-    });
-    if (!st) return failure{st.error()};
-    return out;
-}
-
-status<store_error> sqlite_quota_store::apply(const std::vector<quota_change>& changes) {
-    std::lock_guard lock(mu_);
-    if (changes.empty()) return ok_v;
-    return sqlite::in_transaction(db_, "alter quotas", [&]() -> status<store_error> {
-        for (auto& c : changes) {
-            auto st = sqlite::run(db_,
-                                  c.value ? "INSERT OR REPLACE INTO client_quotas (entity, key, value) VALUES (?, ?, ?)"
-                                          : "DELETE FROM client_quotas WHERE entity = ? AND key = ?",
-                                  "alter quotas", [&](statement& q) {
-                                      q.bind_text(1, encode_entity(c.entity));
-                                      q.bind_text(2, c.key);
-                                      if (c.value) q.bind_real(3, *c.value);
-                                  });
-            if (!st) return st;
-        }
-        return ok_v;
-    });
 }
 
 }  // namespace ketch::meta

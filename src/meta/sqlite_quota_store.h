@@ -8,27 +8,16 @@
 
 #include <filesystem>
 #include <memory>
-#include <mutex>
+#include <string_view>
 
 #include "meta/quota_store.h"
-#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
-class sqlite_quota_store final : public quota_store, public sqlite::file_store<sqlite_quota_store> {
-public:
-    static constexpr const char* file_name = "quotas.db";
-    static const std::span<const char* const> migrations;
-
-    // open_file(data_dir, "tenants.db"): the same schema for the tenant
-    // catalog's settings (tenant/catalog.h).
-    ~sqlite_quota_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
-
-    result<std::vector<quota_value>, store_error> load() override;
-    status<store_error> apply(const std::vector<quota_change>& changes) override;
-
-private:
-    using file_store::file_store;
-};
+// Opens (creating if needed) <data_dir>/<file>: quotas.db for client
+// quotas, tenants.db for the tenant catalog's settings (the same schema,
+// tenant/catalog.h).
+result<std::unique_ptr<quota_store>, store_error> open_sqlite_quota_store(const std::filesystem::path& data_dir,
+                                                                          std::string_view file = "quotas.db");
 
 }  // namespace ketch::meta

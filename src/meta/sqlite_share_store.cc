@@ -41,82 +41,87 @@ void bind_key(statement& q, const std::string& group, const uuid& topic_id, int3
     q.bind(3, int64_t(partition));
 }
 
+class sqlite_share_store final : public sqlite::file_store<sqlite_share_store, share_store> {
+public:
+    using file_store::file_store;
+
+    result<std::vector<stored_share_partition>, store_error> load() override {
+        std::lock_guard lock(mu_);
+        std::vector<stored_share_partition> out;
+        std::map<key, size_t> index;
+        statement q(db_, "SELECT group_id, topic_id, partition, start_offset FROM share_partitions");
+        auto st = sqlite::for_each_row(db_, q, "load share partitions", [&](statement& r) {
+            stored_share_partition p;
+            p.group = r.blob_at(0);
+            if (!r.uuid_at(1, p.topic_id)) return;
+            p.partition = int32_t(r.int_at(2));
+            p.start_offset = r.int_at(3);
+            index[{p.group, r.blob_at(1), p.partition}] = out.size();
+            out.push_back(std::move(p));
+        });
+        if (!st) return failure{st.error()};
+        statement b(db_,
+                    "SELECT group_id, topic_id, partition, first_offset, last_offset, state, delivery_count"
+                    " FROM share_batches ORDER BY group_id, topic_id, partition, first_offset");
+        st = sqlite::for_each_row(db_, b, "load share batches", [&](statement& r) {
+            auto it = index.find({r.blob_at(0), r.blob_at(1), int32_t(r.int_at(2))});
+            if (it == index.end()) return;
+            out[it->second].batches.push_back({r.int_at(3), r.int_at(4), int8_t(r.int_at(5)), int16_t(r.int_at(6))});
+        });
+        if (!st) return failure{st.error()};
+        return out;
+    }
+
+    status<store_error> put(std::span<const stored_share_partition> parts) override {
+        std::lock_guard lock(mu_);
+        constexpr std::string_view what = "write share state";
+        return sqlite::in_transaction(db_, what, [&]() -> status<store_error> {
+            statement up(db_,
+                         "INSERT OR REPLACE INTO share_partitions (group_id, topic_id, partition, start_offset)"
+                         " VALUES (?, ?, ?, ?)");
+            statement del(db_, "DELETE FROM share_batches WHERE group_id = ? AND topic_id = ? AND partition = ?");
+            statement ins(db_,
+                          "INSERT INTO share_batches (group_id, topic_id, partition, first_offset, last_offset, state,"
+                          " delivery_count) VALUES (?, ?, ?, ?, ?, ?, ?)");
+            for (auto& p : parts) {
+                auto key = [&](statement& q) { bind_key(q, p.group, p.topic_id, p.partition); };
+                auto start = [&](statement& q) {
+                    key(q);
+                    q.bind(4, p.start_offset);
+                };
+                auto batch = [&](statement& q, const stored_share_batch& b) {
+                    key(q);
+                    q.bind(4, b.first_offset);
+                    q.bind(5, b.last_offset);
+                    q.bind(6, int64_t(b.state));
+                    q.bind(7, int64_t(b.delivery_count));
+                };
+                if (auto st = sqlite::step_once(db_, up, what, start); !st) return st;
+                if (auto st = sqlite::step_once(db_, del, what, key); !st) return st;
+                if (auto st = sqlite::step_each(db_, ins, what, p.batches, batch); !st) return st;
+            }
+            return ok_v;
+        });
+    }
+
+    status<store_error> remove(const std::string& group, const uuid& topic_id, int32_t partition) override {
+        std::lock_guard lock(mu_);
+        return sqlite::in_transaction(db_, "delete share state", [&]() -> status<store_error> {
+            for (auto sql : {"DELETE FROM share_partitions WHERE group_id = ? AND topic_id = ? AND partition = ?",
+                             "DELETE FROM share_batches WHERE group_id = ? AND topic_id = ? AND partition = ?"}) {
+                auto st = sqlite::run(db_, sql, "delete share state",
+                                      [&](statement& q) { bind_key(q, group, topic_id, partition); });
+                if (!st) return st;
+            }
+            return ok_v;
+        });
+    }
+};
+
 }  // namespace
 
-const std::span<const char* const> sqlite_share_store::migrations = k_migrations;
-
-sqlite_share_store::~sqlite_share_store() = default;
-
-result<std::vector<stored_share_partition>, store_error> sqlite_share_store::load() {
-    std::lock_guard lock(mu_);
-    std::vector<stored_share_partition> out;
-    std::map<key, size_t> index;
-    statement q(db_, "SELECT group_id, topic_id, partition, start_offset FROM share_partitions");
-    auto st = sqlite::for_each_row(db_, q, "load share partitions", [&](statement& r) {
-        stored_share_partition p;
-        p.group = r.blob_at(0);
-        if (!r.uuid_at(1, p.topic_id)) return;
-        p.partition = int32_t(r.int_at(2));
-        p.start_offset = r.int_at(3);
-        index[{p.group, r.blob_at(1), p.partition}] = out.size();
-        out.push_back(std::move(p));
-    });
-    if (!st) return failure{st.error()};
-    statement b(db_,
-                "SELECT group_id, topic_id, partition, first_offset, last_offset, state, delivery_count"
-                " FROM share_batches ORDER BY group_id, topic_id, partition, first_offset");
-    st = sqlite::for_each_row(db_, b, "load share batches", [&](statement& r) {
-        auto it = index.find({r.blob_at(0), r.blob_at(1), int32_t(r.int_at(2))});
-        if (it == index.end()) return;
-        out[it->second].batches.push_back({r.int_at(3), r.int_at(4), int8_t(r.int_at(5)), int16_t(r.int_at(6))});
-    });
-    if (!st) return failure{st.error()};
-    return out;
-}
-
-status<store_error> sqlite_share_store::put(std::span<const stored_share_partition> parts) {
-    std::lock_guard lock(mu_);
-    constexpr std::string_view what = "write share state";
-    return sqlite::in_transaction(db_, what, [&]() -> status<store_error> {
-        statement up(db_,
-                     "INSERT OR REPLACE INTO share_partitions (group_id, topic_id, partition, start_offset)"
-                     " VALUES (?, ?, ?, ?)");
-        statement del(db_, "DELETE FROM share_batches WHERE group_id = ? AND topic_id = ? AND partition = ?");
-        statement ins(db_,
-                      "INSERT INTO share_batches (group_id, topic_id, partition, first_offset, last_offset, state,"
-                      " delivery_count) VALUES (?, ?, ?, ?, ?, ?, ?)");
-        for (auto& p : parts) {
-            auto key = [&](statement& q) { bind_key(q, p.group, p.topic_id, p.partition); };
-            auto start = [&](statement& q) {
-                key(q);
-                q.bind(4, p.start_offset);
-            };
-            auto batch = [&](statement& q, const stored_share_batch& b) {
-                key(q);
-                q.bind(4, b.first_offset);
-                q.bind(5, b.last_offset);
-                q.bind(6, int64_t(b.state));
-                q.bind(7, int64_t(b.delivery_count));
-            };
-            if (auto st = sqlite::step_once(db_, up, what, start); !st) return st;
-            if (auto st = sqlite::step_once(db_, del, what, key); !st) return st;
-            if (auto st = sqlite::step_each(db_, ins, what, p.batches, batch); !st) return st;
-        }
-        return ok_v;
-    });
-}
-
-status<store_error> sqlite_share_store::remove(const std::string& group, const uuid& topic_id, int32_t partition) {
-    std::lock_guard lock(mu_);
-    return sqlite::in_transaction(db_, "delete share state", [&]() -> status<store_error> {
-        for (auto sql : {"DELETE FROM share_partitions WHERE group_id = ? AND topic_id = ? AND partition = ?",
-                         "DELETE FROM share_batches WHERE group_id = ? AND topic_id = ? AND partition = ?"}) {
-            auto st = sqlite::run(db_, sql, "delete share state",
-                                  [&](statement& q) { bind_key(q, group, topic_id, partition); });
-            if (!st) return st;
-        }
-        return ok_v;
-    });
+result<std::unique_ptr<share_store>, store_error> open_sqlite_share_store(const std::filesystem::path& data_dir) {
+    return sqlite_share_store::open(data_dir, "shares.db", k_migrations);
 }
 
 }  // namespace ketch::meta

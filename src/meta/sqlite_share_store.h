@@ -11,26 +11,12 @@
 
 #include <filesystem>
 #include <memory>
-#include <mutex>
 
 #include "meta/share_store.h"
-#include "meta/sqlite_db.h"
 
 namespace ketch::meta {
 
-class sqlite_share_store final : public share_store, public sqlite::file_store<sqlite_share_store> {
-public:
-    static constexpr const char* file_name = "shares.db";
-    static const std::span<const char* const> migrations;
-
-    ~sqlite_share_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
-
-    result<std::vector<stored_share_partition>, store_error> load() override;
-    status<store_error> put(std::span<const stored_share_partition> parts) override;
-    status<store_error> remove(const std::string& group, const uuid& topic_id, int32_t partition) override;
-
-private:
-    using file_store::file_store;
-};
+// Opens (creating if needed) <data_dir>/shares.db.
+result<std::unique_ptr<share_store>, store_error> open_sqlite_share_store(const std::filesystem::path& data_dir);
 
 }  // namespace ketch::meta

@@ -93,127 +93,135 @@ status<store_error> replace_keyed_configs(sqlite3* db, const char* del_sql, cons
                                   [&] { return write_keyed_configs(db, del_sql, ins_sql, key, configs, what); });
 }
 
+class sqlite_store final : public sqlite::file_store<sqlite_store, store> {
+public:
+    using file_store::file_store;
+
+    result<std::vector<topic>, store_error> load_topics() override {
+        std::lock_guard lock(mu_);
+        statement q(db_, "SELECT id, name, partition_count, replication_factor, created_ms FROM topics");
+        statement c(db_, "SELECT name, value FROM topic_configs WHERE topic_id = ?");
+        if (!q.ok() || !c.ok()) return failure{sqlite::error(db_, "load topics")};
+        std::vector<topic> out;
+        int rc;
+        while ((rc = q.step()) == SQLITE_ROW) {
+            topic t;
+            if (!q.uuid_at(0, t.id)) return failure{store_error{"corrupt topic id in meta.db"}};
+            t.name = q.text_at(1);
+            t.partition_count = int32_t(q.int_at(2));
+            t.replication_factor = int16_t(q.int_at(3));
+            t.created_ms = q.int_at(4);
+            c.bind(1, t.id);
+            int crc;
+            while ((crc = c.step()) == SQLITE_ROW) t.configs.emplace(c.text_at(0), c.text_at(1));
+            if (crc != SQLITE_DONE) return failure{sqlite::error(db_, "load configs of topic " + t.name)};
+            c.reset();
+            out.push_back(std::move(t));
+        }
+        if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load topics")};
+        return out;
+    }
+
+    status<store_error> insert_topics(std::span<const topic> topics) override {
+        std::lock_guard lock(mu_);
+        transaction tx(db_);
+        if (!tx.began()) return failure{sqlite::error(db_, "insert topics")};
+        statement ins(db_,
+                      "INSERT INTO topics (id, name, partition_count, replication_factor, created_ms)"
+                      " VALUES (?, ?, ?, ?, ?)");
+        if (!ins.ok()) return failure{sqlite::error(db_, "insert topics")};
+        for (const auto& t : topics) {
+            ins.bind(1, t.id);
+            ins.bind_text(2, t.name);
+            ins.bind(3, int64_t(t.partition_count));
+            ins.bind(4, int64_t(t.replication_factor));
+            ins.bind(5, t.created_ms);
+            if (ins.step() != SQLITE_DONE || !write_configs(db_, t.id, t.configs))
+                return failure{sqlite::error(db_, "insert topic " + t.name)};
+            ins.reset();
+        }
+        if (!tx.commit()) return failure{sqlite::error(db_, "commit insert topics")};
+        return ok_v;
+    }
+
+    status<store_error> delete_topics(std::span<const uuid> ids) override {
+        std::lock_guard lock(mu_);
+        // topic_configs rows go by ON DELETE CASCADE
+        return sqlite::run_each(db_, "DELETE FROM topics WHERE id = ?", "delete topics", ids,
+                                [](statement& q, const uuid& id) { q.bind(1, id); });
+    }
+
+    status<store_error> set_partition_count(const uuid& id, int32_t partition_count) override {
+        std::lock_guard lock(mu_);
+        auto st = sqlite::run(db_, "UPDATE topics SET partition_count = ? WHERE id = ?", "set partition count",
+                              [&](statement& q) {
+                                  q.bind(1, int64_t(partition_count));
+                                  q.bind(2, id);
+                              });
+        if (!st) return st;
+        if (sqlite3_changes(db_) != 1) return failure{store_error{"no topic with id " + id.to_base64()}};
+        return ok_v;
+    }
+
+    status<store_error> set_topic_configs(const uuid& id, const config_map& configs) override {
+        std::lock_guard lock(mu_);
+        transaction tx(db_);
+        if (!tx.began()) return failure{sqlite::error(db_, "set topic configs")};
+        statement q(db_, "SELECT 1 FROM topics WHERE id = ?");
+        if (!q.ok()) return failure{sqlite::error(db_, "set topic configs")};
+        q.bind(1, id);
+        int rc = q.step();
+        if (rc == SQLITE_DONE) return failure{store_error{"no topic with id " + id.to_base64()}};
+        if (rc != SQLITE_ROW || !write_configs(db_, id, configs) || !tx.commit())
+            return failure{sqlite::error(db_, "set topic configs")};
+        return ok_v;
+    }
+
+    result<std::map<std::string, config_map>, store_error> load_broker_configs() override {
+        std::lock_guard lock(mu_);
+        return load_keyed_configs(db_, "SELECT scope, name, value FROM broker_configs", "load broker configs");
+    }
+
+    status<store_error> set_broker_configs(const std::string& scope, const config_map& configs) override {
+        std::lock_guard lock(mu_);
+        return replace_keyed_configs(db_, "DELETE FROM broker_configs WHERE scope = ?",
+                                     "INSERT INTO broker_configs (scope, name, value) VALUES (?, ?, ?)", scope, configs,
+                                     "set broker configs");
+    }
+
+    result<std::map<std::string, config_map>, store_error> load_resource_configs(config_resource kind) override {
+        std::lock_guard lock(mu_);
+        if (kind == config_resource::group)
+            return load_keyed_configs(db_, "SELECT group_id, name, value FROM group_configs", "load group configs");
+        return load_keyed_configs(db_, "SELECT subscription, name, value FROM client_metrics_configs",
+                                  "load client metrics configs");
+    }
+
+    status<store_error> set_resource_configs(config_resource kind, const std::string& name,
+                                             const config_map& configs) override {
+        std::lock_guard lock(mu_);
+        if (kind == config_resource::group)
+            return replace_keyed_configs(db_, "DELETE FROM group_configs WHERE group_id = ?",
+                                         "INSERT INTO group_configs (group_id, name, value) VALUES (?, ?, ?)", name,
+                                         configs, "set group configs");
+        return replace_keyed_configs(db_, "DELETE FROM client_metrics_configs WHERE subscription = ?",
+                                     "INSERT INTO client_metrics_configs (subscription, name, value) VALUES (?, ?, ?)",
+                                     name, configs, "set client metrics configs");
+    }
+
+private:
+    friend file_store;
+
+    status<store_error> opened() {
+        if (!exec(db_, "PRAGMA foreign_keys=ON")) return failure{sqlite::error(db_, "cannot enable foreign keys")};
+        return ok_v;
+    }
+};
+
 }  // namespace
 
-const std::span<const char* const> sqlite_store::migrations = k_migrations;
-
-sqlite_store::~sqlite_store() = default;
-
-status<store_error> sqlite_store::opened() {
-    if (!exec(db_, "PRAGMA foreign_keys=ON")) return failure{sqlite::error(db_, "cannot enable foreign keys")};
-    return ok_v;
-}
-
-result<std::vector<topic>, store_error> sqlite_store::load_topics() {
-    std::lock_guard lock(mu_);
-    statement q(db_, "SELECT id, name, partition_count, replication_factor, created_ms FROM topics");
-    statement c(db_, "SELECT name, value FROM topic_configs WHERE topic_id = ?");
-    if (!q.ok() || !c.ok()) return failure{sqlite::error(db_, "load topics")};
-    std::vector<topic> out;
-    int rc;
-    while ((rc = q.step()) == SQLITE_ROW) {
-        topic t;
-        if (!q.uuid_at(0, t.id)) return failure{store_error{"corrupt topic id in meta.db"}};
-        t.name = q.text_at(1);
-        t.partition_count = int32_t(q.int_at(2));
-        t.replication_factor = int16_t(q.int_at(3));
-        t.created_ms = q.int_at(4);
-        c.bind(1, t.id);
-        int crc;
-        while ((crc = c.step()) == SQLITE_ROW) t.configs.emplace(c.text_at(0), c.text_at(1));
-        if (crc != SQLITE_DONE) return failure{sqlite::error(db_, "load configs of topic " + t.name)};
-        c.reset();
-        out.push_back(std::move(t));
-    }
-    if (rc != SQLITE_DONE) return failure{sqlite::error(db_, "load topics")};
-    return out;
-}
-
-status<store_error> sqlite_store::insert_topics(std::span<const topic> topics) {
-    std::lock_guard lock(mu_);
-    transaction tx(db_);
-    if (!tx.began()) return failure{sqlite::error(db_, "insert topics")};
-    statement ins(db_,
-                  "INSERT INTO topics (id, name, partition_count, replication_factor, created_ms)"
-                  " VALUES (?, ?, ?, ?, ?)");
-    if (!ins.ok()) return failure{sqlite::error(db_, "insert topics")};
-    for (const auto& t : topics) {
-        ins.bind(1, t.id);
-        ins.bind_text(2, t.name);
-        ins.bind(3, int64_t(t.partition_count));
-        ins.bind(4, int64_t(t.replication_factor));
-        ins.bind(5, t.created_ms);
-        if (ins.step() != SQLITE_DONE || !write_configs(db_, t.id, t.configs))
-            return failure{sqlite::error(db_, "insert topic " + t.name)};
-        ins.reset();
-    }
-    if (!tx.commit()) return failure{sqlite::error(db_, "commit insert topics")};
-    return ok_v;
-}
-
-status<store_error> sqlite_store::delete_topics(std::span<const uuid> ids) {
-    std::lock_guard lock(mu_);
-    // topic_configs rows go by ON DELETE CASCADE
-    return sqlite::run_each(db_, "DELETE FROM topics WHERE id = ?", "delete topics", ids,
-                            [](statement& q, const uuid& id) { q.bind(1, id); });
-}
-
-status<store_error> sqlite_store::set_partition_count(const uuid& id, int32_t partition_count) {
-    std::lock_guard lock(mu_);
-    auto st = sqlite::run(db_, "UPDATE topics SET partition_count = ? WHERE id = ?", "set partition count",
-                          [&](statement& q) {
-                              q.bind(1, int64_t(partition_count));
-                              q.bind(2, id);
-                          });
-    if (!st) return st;
-    if (sqlite3_changes(db_) != 1) return failure{store_error{"no topic with id " + id.to_base64()}};
-    return ok_v;
-}
-
-status<store_error> sqlite_store::set_topic_configs(const uuid& id, const config_map& configs) {
-    std::lock_guard lock(mu_);
-    transaction tx(db_);
-    if (!tx.began()) return failure{sqlite::error(db_, "set topic configs")};
-    statement q(db_, "SELECT 1 FROM topics WHERE id = ?");
-    if (!q.ok()) return failure{sqlite::error(db_, "set topic configs")};
-    q.bind(1, id);
-    int rc = q.step();
-    if (rc == SQLITE_DONE) return failure{store_error{"no topic with id " + id.to_base64()}};
-    if (rc != SQLITE_ROW || !write_configs(db_, id, configs) || !tx.commit())
-        return failure{sqlite::error(db_, "set topic configs")};
-    return ok_v;
-}
-
-result<std::map<std::string, config_map>, store_error> sqlite_store::load_broker_configs() {
-    std::lock_guard lock(mu_);
-    return load_keyed_configs(db_, "SELECT scope, name, value FROM broker_configs", "load broker configs");
-}
-
-status<store_error> sqlite_store::set_broker_configs(const std::string& scope, const config_map& configs) {
-    std::lock_guard lock(mu_);
-    return replace_keyed_configs(db_, "DELETE FROM broker_configs WHERE scope = ?",
-                                 "INSERT INTO broker_configs (scope, name, value) VALUES (?, ?, ?)", scope, configs,
-                                 "set broker configs");
-}
-
-result<std::map<std::string, config_map>, store_error> sqlite_store::load_resource_configs(config_resource kind) {
-    std::lock_guard lock(mu_);
-    if (kind == config_resource::group)
-        return load_keyed_configs(db_, "SELECT group_id, name, value FROM group_configs", "load group configs");
-    return load_keyed_configs(db_, "SELECT subscription, name, value FROM client_metrics_configs",
-                              "load client metrics configs");
-}
-
-status<store_error> sqlite_store::set_resource_configs(config_resource kind, const std::string& name,
-                                                       const config_map& configs) {
-    std::lock_guard lock(mu_);
-    if (kind == config_resource::group)
-        return replace_keyed_configs(db_, "DELETE FROM group_configs WHERE group_id = ?",
-                                     "INSERT INTO group_configs (group_id, name, value) VALUES (?, ?, ?)", name,
-                                     configs, "set group configs");
-    return replace_keyed_configs(db_, "DELETE FROM client_metrics_configs WHERE subscription = ?",
-                                 "INSERT INTO client_metrics_configs (subscription, name, value) VALUES (?, ?, ?)",
-                                 name, configs, "set client metrics configs");
+result<std::unique_ptr<store>, store_error> open_sqlite_store(const std::filesystem::path& data_dir) {
+    return sqlite_store::open(data_dir, "meta.db", k_migrations);
 }
 
 }  // namespace ketch::meta

@@ -15,38 +15,14 @@
 
 #include <filesystem>
 #include <memory>
-#include <mutex>
 
-#include "meta/sqlite_db.h"
 #include "meta/store.h"
 
 namespace ketch::meta {
 
-class sqlite_store final : public store, public sqlite::file_store<sqlite_store> {
-public:
-    static constexpr const char* file_name = "meta.db";
-    static const std::span<const char* const> migrations;
-
-    // open(data_dir) opens (creating if needed) <data_dir>/meta.db, creating
-    // data_dir if missing; it fails if the file is not a ketch metadata
-    // database or has a newer schema.
-    ~sqlite_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
-
-    result<std::vector<topic>, store_error> load_topics() override;
-    status<store_error> insert_topics(std::span<const topic> topics) override;
-    status<store_error> delete_topics(std::span<const uuid> ids) override;
-    status<store_error> set_partition_count(const uuid& id, int32_t partition_count) override;
-    status<store_error> set_topic_configs(const uuid& id, const config_map& configs) override;
-    result<std::map<std::string, config_map>, store_error> load_broker_configs() override;
-    status<store_error> set_broker_configs(const std::string& scope, const config_map& configs) override;
-    result<std::map<std::string, config_map>, store_error> load_resource_configs(config_resource kind) override;
-    status<store_error> set_resource_configs(config_resource kind, const std::string& name,
-                                             const config_map& configs) override;
-
-private:
-    friend file_store;
-    using file_store::file_store;
-    status<store_error> opened();  // enables foreign keys
-};
+// Opens (creating if needed) <data_dir>/meta.db, creating data_dir if
+// missing; fails if the file is not a ketch metadata database or has a newer
+// schema. Foreign keys are on.
+result<std::unique_ptr<store>, store_error> open_sqlite_store(const std::filesystem::path& data_dir);
 
 }  // namespace ketch::meta

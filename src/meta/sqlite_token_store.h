@@ -9,27 +9,12 @@
 
 #include <filesystem>
 #include <memory>
-#include <mutex>
 
-#include "meta/sqlite_db.h"
 #include "meta/token_store.h"
 
 namespace ketch::meta {
 
-class sqlite_token_store final : public token_store, public sqlite::file_store<sqlite_token_store> {
-public:
-    static constexpr const char* file_name = "tokens.db";
-    static const std::span<const char* const> migrations;
-
-    ~sqlite_token_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
-
-    result<std::vector<delegation_token>, store_error> load() override;
-    status<store_error> upsert(const delegation_token& t) override;
-    status<store_error> remove(const std::string& token_id) override;
-    result<bool, store_error> set_expiry(const std::string& token_id, int64_t expiry_ms) override;
-
-private:
-    using file_store::file_store;
-};
+// Opens (creating if needed) <data_dir>/tokens.db.
+result<std::unique_ptr<token_store>, store_error> open_sqlite_token_store(const std::filesystem::path& data_dir);
 
 }  // namespace ketch::meta

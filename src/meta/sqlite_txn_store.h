@@ -16,29 +16,12 @@
 
 #include <filesystem>
 #include <memory>
-#include <mutex>
 
-#include "meta/sqlite_db.h"
 #include "meta/txn_store.h"
 
 namespace ketch::meta {
 
-class sqlite_txn_store final : public txn_store, public sqlite::file_store<sqlite_txn_store> {
-public:
-    static constexpr const char* file_name = "txn.db";
-    static const std::span<const char* const> migrations;
-
-    ~sqlite_txn_store() override;  // out of line: GCC 12 misreads the inline one (free-nonheap-object)
-
-    result<std::vector<stored_txn>, store_error> load_txns() override;
-    status<store_error> put_txn(const stored_txn& t) override;
-    status<store_error> delete_txn(const std::string& transactional_id) override;
-    result<std::vector<pending_txn_offset>, store_error> load_pending_offsets() override;
-    status<store_error> put_pending_offsets(std::span<const pending_txn_offset> offsets) override;
-    status<store_error> delete_pending_offsets(int64_t producer_id) override;
-
-private:
-    using file_store::file_store;
-};
+// Opens (creating if needed) <data_dir>/txn.db.
+result<std::unique_ptr<txn_store>, store_error> open_sqlite_txn_store(const std::filesystem::path& data_dir);
 
 }  // namespace ketch::meta

@@ -15,60 +15,64 @@ std::string upper(std::string_view s) {
     return out;
 }
 
+// Each enum's names as Confluent's REST API spells them, one table serving
+// both directions; the first row is what an out-of-range value prints as.
+template <class E>
+struct named {
+    E value;
+    std::string_view name;
+};
+
+constexpr named<schema_type> k_schema_types[] = {
+    {schema_type::avro, "AVRO"},
+    {schema_type::json, "JSON"},
+    {schema_type::protobuf, "PROTOBUF"},
+};
+
+constexpr named<compat_level> k_compat_levels[] = {
+    {compat_level::none, "NONE"},
+    {compat_level::backward, "BACKWARD"},
+    {compat_level::backward_transitive, "BACKWARD_TRANSITIVE"},
+    {compat_level::forward, "FORWARD"},
+    {compat_level::forward_transitive, "FORWARD_TRANSITIVE"},
+    {compat_level::full, "FULL"},
+    {compat_level::full_transitive, "FULL_TRANSITIVE"},
+};
+
+constexpr named<mode> k_modes[] = {
+    {mode::readwrite, "READWRITE"},
+    {mode::readonly, "READONLY"},
+    {mode::readonly_override, "READONLY_OVERRIDE"},
+    {mode::import_, "IMPORT"},
+};
+
+template <class E, size_t N>
+std::string_view name_in(const named<E> (&table)[N], E value) {
+    for (auto& row : table)
+        if (row.value == value) return row.name;
+    return table[0].name;
+}
+
+template <class E, size_t N>
+std::optional<E> value_in(const named<E> (&table)[N], std::string_view name) {
+    for (auto& row : table)
+        if (row.name == name) return row.value;
+    return std::nullopt;
+}
+
 }  // namespace
 
-std::string_view to_string(schema_type t) {
-    switch (t) {
-        case schema_type::avro: return "AVRO";
-        case schema_type::json: return "JSON";
-        case schema_type::protobuf: return "PROTOBUF";
-    }
-    return "AVRO";
-}
+std::string_view to_string(schema_type t) { return name_in(k_schema_types, t); }
 
-std::optional<schema_type> parse_schema_type(std::string_view s) {
-    if (s == "AVRO") return schema_type::avro;
-    if (s == "JSON") return schema_type::json;
-    if (s == "PROTOBUF") return schema_type::protobuf;
-    return std::nullopt;
-}
+std::optional<schema_type> parse_schema_type(std::string_view s) { return value_in(k_schema_types, s); }
 
-std::string_view to_string(compat_level c) {
-    switch (c) {
-        case compat_level::none: return "NONE";
-        case compat_level::backward: return "BACKWARD";
-        case compat_level::backward_transitive: return "BACKWARD_TRANSITIVE";
-        case compat_level::forward: return "FORWARD";
-        case compat_level::forward_transitive: return "FORWARD_TRANSITIVE";
-        case compat_level::full: return "FULL";
-        case compat_level::full_transitive: return "FULL_TRANSITIVE";
-    }
-    return "NONE";
-}
+std::string_view to_string(compat_level c) { return name_in(k_compat_levels, c); }
 
-std::optional<compat_level> parse_compat_level(std::string_view s) {
-    auto u = upper(s);
-    for (auto c : {compat_level::none, compat_level::backward, compat_level::backward_transitive, compat_level::forward,
-                   compat_level::forward_transitive, compat_level::full, compat_level::full_transitive})
-        if (to_string(c) == u) return c;
-    return std::nullopt;
-}
+std::optional<compat_level> parse_compat_level(std::string_view s) { return value_in(k_compat_levels, upper(s)); }
 
-std::string_view to_string(mode m) {
-    switch (m) {
-        case mode::readwrite: return "READWRITE";
-        case mode::readonly: return "READONLY";
-        case mode::readonly_override: return "READONLY_OVERRIDE";
-        case mode::import_: return "IMPORT";
-    }
-    return "READWRITE";
-}
+std::string_view to_string(mode m) { return name_in(k_modes, m); }
 
-std::optional<mode> parse_mode(std::string_view s) {
-    for (auto m : {mode::readwrite, mode::readonly, mode::readonly_override, mode::import_})
-        if (to_string(m) == s) return m;
-    return std::nullopt;
-}
+std::optional<mode> parse_mode(std::string_view s) { return value_in(k_modes, s); }
 
 std::string refs_to_json(const std::vector<reference>& refs) {
     auto a = nlohmann::json::array();

@@ -91,9 +91,10 @@ std::optional<double> quota_manager::limit(quota_type type, const std::string& u
 }
 
 int32_t quota_manager::record(quota_type type, const std::string& user, const std::string& client_id, double value,
-                              int64_t now_ms) {
+                              int64_t now_ms, std::optional<double> bound) {
     auto r = resolve(type, user, client_id);
     if (!r.bound) return 0;
+    if (bound) r.bound = bound;
     auto key = rate_key(type, r);
     auto& s = stripe_for(key);
     std::lock_guard lock(s.mu);
@@ -121,9 +122,11 @@ void quota_manager::unrecord(quota_type type, const std::string& user, const std
 }
 
 std::optional<double> quota_manager::max_value_in_window(quota_type type, const std::string& user,
-                                                         const std::string& client_id) const {
+                                                         const std::string& client_id,
+                                                         std::optional<double> bound) const {
     auto b = limit(type, user, client_id);
     if (!b) return std::nullopt;
+    if (bound) b = bound;
     return *b * double(window_.samples - 1) * (double(window_.window_ms) / 1000.0);
 }
 

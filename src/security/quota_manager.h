@@ -62,16 +62,18 @@ public:
 
     // Records `value` (bytes, or request time) and returns the throttle time
     // in ms, 0 when within quota or when no quota applies
-    // (ClientQuotaManager.maybeRecordAndGetThrottleTimeMs).
-    int32_t record(quota_type type, const std::string& user, const std::string& client_id, double value,
-                   int64_t now_ms);
+    // (ClientQuotaManager.maybeRecordAndGetThrottleTimeMs). `bound`, when
+    // set, replaces the bound of the quota that applies (cluster mode's share
+    // of a tenant's rate, tenant/cluster_usage.h); no quota: still 0.
+    int32_t record(quota_type type, const std::string& user, const std::string& client_id, double value, int64_t now_ms,
+                   std::optional<double> bound = std::nullopt);
     // Takes back a recorded value (a throttled fetch answers no data:
     // ClientQuotaManager.unrecordQuotaSensor).
     void unrecord(quota_type type, const std::string& user, const std::string& client_id, double value, int64_t now_ms);
     // The most one request may carry without certain throttling:
     // bound * (samples - 1) * window (getMaxValueInQuotaWindow); nullopt: no quota.
-    std::optional<double> max_value_in_window(quota_type type, const std::string& user,
-                                              const std::string& client_id) const;
+    std::optional<double> max_value_in_window(quota_type type, const std::string& user, const std::string& client_id,
+                                              std::optional<double> bound = std::nullopt) const;
 
     // controller_mutation_rate: a token bucket per quota key holding at most
     // quota x samples x window seconds of permits (partitions created,

@@ -26,12 +26,20 @@ class partition_compactor {
 public:
     partition_compactor(objstore::s3_client& s3, cluster::pg_connection& pg, const cluster::partition_key& tp,
                         const log::compaction_config& cfg, int64_t now_ms, const object_key_fn& next_key,
-                        uint64_t group_bytes)
-        : s3_(s3), pg_(pg), tp_(tp), cfg_(cfg), now_(now_ms), next_key_(next_key), group_bytes_(group_bytes) {}
+                        uint64_t group_bytes, double io_max_bytes_per_second)
+        : s3_(s3),
+          pg_(pg),
+          tp_(tp),
+          cfg_(cfg),
+          now_(now_ms),
+          next_key_(next_key),
+          group_bytes_(group_bytes),
+          io_(io_max_bytes_per_second) {}
 
     result<compaction_outcome, std::string> run();
 
 private:
+    result<compaction_outcome, std::string> clean();
     // Calls `on_run` with the rows [from, to) in runs of about group_bytes_ (false from it: stop).
     template <typename F>
     result<bool, std::string> for_each_run(int64_t from, int64_t to, F on_run);
@@ -49,6 +57,7 @@ private:
     const int64_t now_;
     const object_key_fn& next_key_;
     const uint64_t group_bytes_;
+    io_throttle io_;  // every GET and PUT of this partition's compaction
     log::offset_map map_;
     std::vector<log::aborted_txn> aborted_;
     std::unordered_map<int64_t, log::producer_last_record> producers_;
@@ -81,7 +90,7 @@ result<bool, std::string> partition_compactor::for_each_run(int64_t from, int64_
 
 template <typename F>
 status<std::string> partition_compactor::for_each_batch(const rows_t& rows, F on_batch) {
-    auto data = fetch_indexed(s3_, rows);
+    auto data = fetch_indexed(s3_, rows, 0, &io_);
     if (!data.ok()) return failure{data.error()};
     size_t at = 0;
     for (auto& r : rows) {
@@ -179,6 +188,7 @@ result<bool, std::string> partition_compactor::clean_run(const rows_t& rows, log
         auto put =
             objstore::with_retries(objstore::retry_policy{}, sleep, [&] { return s3_.put_object(key, body, true); });
         if (!put.ok()) return failure{"PUT " + key + ": " + put.error().describe()};
+        io_.charge(body.size());
     }
     auto swapped = cluster::swap_compacted(pg_, tp_, rows, key, body.size(), kept);
     if (!swapped.ok()) return failure{"swapping " + key + " in: " + swapped.error().message};
@@ -189,6 +199,15 @@ result<bool, std::string> partition_compactor::clean_run(const rows_t& rows, log
 }
 
 result<compaction_outcome, std::string> partition_compactor::run() {
+    auto out = clean();
+    if (out.ok()) {
+        out->io_bytes = io_.bytes();
+        out->throttled_ms = std::chrono::duration_cast<std::chrono::milliseconds>(io_.slept()).count();
+    }
+    return out;
+}
+
+result<compaction_outcome, std::string> partition_compactor::clean() {
     auto range = cluster::cleanable_offsets(pg_, tp_, cfg_.min_compaction_lag_ms, now_);
     if (!range.ok()) return failure{"cleanable offsets: " + range.error().message};
     if (!*range || (*range)->first_uncleanable <= (*range)->first_dirty) return out_;
@@ -223,14 +242,15 @@ result<compaction_outcome, std::string> partition_compactor::run() {
 result<compaction_outcome, std::string> compact_partition(objstore::s3_client& s3, cluster::pg_connection& pg,
                                                           const cluster::partition_key& tp,
                                                           const log::compaction_config& cfg, int64_t now_ms,
-                                                          const object_key_fn& next_key, uint64_t group_bytes) {
-    partition_compactor pc(s3, pg, tp, cfg, now_ms, next_key, group_bytes);
+                                                          const object_key_fn& next_key, uint64_t group_bytes,
+                                                          double io_max_bytes_per_second) {
+    partition_compactor pc(s3, pg, tp, cfg, now_ms, next_key, group_bytes, io_max_bytes_per_second);
     return pc.run();
 }
 
 result<compaction_pass, std::string> compact_all(objstore::s3_client& s3, cluster::pg_connection& pg,
                                                  const compaction_of_topic& compaction_of, int64_t now_ms,
-                                                 const object_key_fn& next_key) {
+                                                 const object_key_fn& next_key, double io_max_bytes_per_second) {
     auto parts = cluster::list_partitions(pg);
     if (!parts.ok()) return failure{"listing partitions: " + parts.error().message};
     compaction_pass out;
@@ -238,7 +258,8 @@ result<compaction_pass, std::string> compact_all(objstore::s3_client& s3, cluste
         auto cfg = compaction_of(name);
         if (!cfg) continue;
         ++out.partitions;
-        auto r = compact_partition(s3, pg, key, *cfg, now_ms, next_key);
+        auto r =
+            compact_partition(s3, pg, key, *cfg, now_ms, next_key, k_compaction_group_bytes, io_max_bytes_per_second);
         if (!r.ok()) {
             spdlog::warn("cluster: compaction of {}-{}: {}", name, key.partition, r.error());
             continue;
@@ -249,9 +270,9 @@ result<compaction_pass, std::string> compact_all(objstore::s3_client& s3, cluste
         const auto& c = r->clean;
         spdlog::info(
             "cluster: compacted {}-{}: offsets [{}, {}) dirty ratio {:.2f}, {} -> {} bytes, kept {} of {} "
-            "records, {} run(s) swapped",
+            "records, {} run(s) swapped, IO {} bytes, throttled {} ms",
             name, key.partition, c.first_dirty_offset, c.end_offset, c.dirty_ratio, c.bytes_before, c.bytes_after,
-            c.records_kept, c.records_read, r->runs_swapped);
+            c.records_kept, c.records_read, r->runs_swapped, r->io_bytes, r->throttled_ms);
     }
     return out;
 }

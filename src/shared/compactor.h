@@ -22,6 +22,11 @@
 //               change is left as it is;
 //   checkpoint  the partition's first_dirty_offset moves to the map's end.
 //
+// Every GET and PUT of a partition's compaction is charged to an io_throttle
+// started with it (--log-cleaner-io-max-bytes-per-second, as the single-node
+// cleaner's pass of one log), which sleeps while the reads and writes ran
+// faster than that.
+//
 // Readers see the old rows or the new ones (one transaction), never a gap
 // other than the records compaction removes; the old objects lose their rows
 // and are garbage collected after the grace period like any other. A swap
@@ -48,6 +53,8 @@ struct compaction_outcome {
     log::clean_result clean;
     size_t objects_written = 0;  // compacted objects recorded
     size_t runs_swapped = 0;     // runs of batches replaced in the index
+    uint64_t io_bytes = 0;       // read and written (GETs, PUTs)
+    int64_t throttled_ms = 0;    // slept by the io throttle
 };
 
 // A fresh object key for each compacted object.
@@ -57,7 +64,8 @@ result<compaction_outcome, std::string> compact_partition(objstore::s3_client& s
                                                           const cluster::partition_key& tp,
                                                           const log::compaction_config& cfg, int64_t now_ms,
                                                           const object_key_fn& next_key,
-                                                          uint64_t group_bytes = k_compaction_group_bytes);
+                                                          uint64_t group_bytes = k_compaction_group_bytes,
+                                                          double io_max_bytes_per_second = 0);
 
 // A topic's compaction settings by name; nullopt: not compacted (no compact policy, unknown).
 using compaction_of_topic = std::function<std::optional<log::compaction_config>(const std::string& topic)>;
@@ -68,9 +76,11 @@ struct compaction_pass {
     size_t objects_written = 0;
 };
 
-// Every partition of every compacted topic; a partition that fails is logged and skipped.
+// Every partition of every compacted topic, one after another, each under
+// `io_max_bytes_per_second` (<= 0: unthrottled); a partition that fails is
+// logged and skipped.
 result<compaction_pass, std::string> compact_all(objstore::s3_client& s3, cluster::pg_connection& pg,
                                                  const compaction_of_topic& compaction_of, int64_t now_ms,
-                                                 const object_key_fn& next_key);
+                                                 const object_key_fn& next_key, double io_max_bytes_per_second = 0);
 
 }  // namespace ketch::shared

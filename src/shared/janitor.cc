@@ -126,11 +126,11 @@ void janitor::pass(cluster::pg_connection& pg) {
 void janitor::merge(cluster::pg_connection& pg) {
     // Keys unique to this pass: data/merged-<node>-<random>-<sequence>.
     const std::string prefix = "data/merged-" + std::to_string(cfg_.node_id) + "-" + uuid::random().to_base64() + "-";
-    auto m = merge_small_objects(s3_, pg, cfg_.merge_bytes, 8 * cfg_.merge_bytes, prefix);
+    auto m = merge_small_objects(s3_, pg, cfg_.merge_bytes, 8 * cfg_.merge_bytes, prefix, cfg_.io_max_bytes_per_second);
     if (!m.ok()) return spdlog::warn("cluster: janitor: merging: {}", m.error());
     if (m->objects_written)
-        spdlog::info("cluster: merged {} batch(es) of small objects into {} object(s)", m->batches_moved,
-                     m->objects_written);
+        spdlog::info("cluster: merged {} batch(es) of small objects into {} object(s), IO {} bytes, throttled {} ms",
+                     m->batches_moved, m->objects_written, m->io_bytes, m->throttled_ms);
 }
 
 void janitor::compact(cluster::pg_connection& pg, int64_t now_ms) {
@@ -138,7 +138,9 @@ void janitor::compact(cluster::pg_connection& pg, int64_t now_ms) {
     const std::string prefix =
         "data/compacted-" + std::to_string(cfg_.node_id) + "-" + uuid::random().to_base64() + "-";
     size_t n = 0;
-    auto c = compact_all(s3_, pg, cfg_.compaction_of, now_ms, [&] { return prefix + std::to_string(n++); });
+    auto c = compact_all(
+        s3_, pg, cfg_.compaction_of, now_ms, [&] { return prefix + std::to_string(n++); },
+        cfg_.io_max_bytes_per_second);
     if (!c.ok()) spdlog::warn("cluster: janitor: compaction: {}", c.error());
 }
 

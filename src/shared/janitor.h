@@ -6,6 +6,7 @@
 //   gets cluster::apply_retention (its log start moves by metadata, the
 //   index rows below it go);
 // - small-object merging (shared/merger.h), with --cluster-merge-bytes;
+//   it and compaction read and write under --log-cleaner-io-max-bytes-per-second;
 // - compaction (shared/compactor.h) of every partition of a topic whose
 //   cleanup.policy has compact, every `compact_interval`
 //   (--log-cleaner-backoff-ms);
@@ -73,6 +74,9 @@ struct janitor_config {
     compaction_of_topic compaction_of;                  // unset: no compaction
     std::chrono::milliseconds compact_interval{15000};  // --log-cleaner-backoff-ms (log.cleaner.backoff.ms)
     int64_t producer_id_expiration_ms = 86'400'000;     // --producer-id-expiration-ms (producer.id.expiration.ms)
+    // --log-cleaner-io-max-bytes-per-second (log.cleaner.io.max.bytes.per.second): compaction's and merging's
+    // GETs and PUTs, per partition (<= 0: unthrottled).
+    double io_max_bytes_per_second = 0;
 };
 
 class janitor {

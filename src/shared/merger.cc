@@ -1,8 +1,11 @@
 #include "shared/merger.h"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <vector>
+
+#include "base/io_throttle.h"
 
 namespace ketch::shared {
 
@@ -76,7 +79,7 @@ result<int64_t, std::string> swap(cluster::pg_connection& pg, const std::string&
 
 result<merge_result, std::string> merge_small_objects(objstore::s3_client& s3, cluster::pg_connection& pg,
                                                       uint64_t small_bytes, uint64_t max_bytes,
-                                                      const std::string& key_prefix) {
+                                                      const std::string& key_prefix, double io_max_bytes_per_second) {
     auto parts = pg.exec(
         "SELECT b.topic_id, b.partition FROM ketch_batches b JOIN ketch_objects o ON o.object_key = b.object_key "
         "WHERE o.size_bytes < $1 GROUP BY b.topic_id, b.partition HAVING count(DISTINCT b.object_key) > 1",
@@ -87,6 +90,7 @@ result<merge_result, std::string> merge_small_objects(objstore::s3_client& s3, c
         const auto &topic_id = parts->at(p, 0), &partition = parts->at(p, 1);
         auto rows = small_rows(pg, topic_id, partition, small_bytes);
         if (!rows.ok()) return failure{rows.error()};
+        io_throttle io(io_max_bytes_per_second);
         std::map<std::string, std::shared_ptr<const std::string>> bodies;  // the run's objects
         for (size_t from = 0; from < rows->size();) {
             std::vector<row> run;
@@ -105,6 +109,7 @@ result<merge_result, std::string> merge_small_objects(objstore::s3_client& s3, c
                     if (!got.ok()) return failure{"GET " + r.object_key + ": " + got.error().describe()};
                     b = std::make_shared<const std::string>(std::move(*got));
                     fetched += b->size();
+                    io.charge(b->size());
                 }
                 if (r.byte_offset + r.byte_length > b->size())
                     return failure{r.object_key + " is shorter than its index"};
@@ -119,11 +124,14 @@ result<merge_result, std::string> merge_small_objects(objstore::s3_client& s3, c
             const std::string key = key_prefix + std::to_string(out.objects_written);
             if (auto put = s3.put_object(key, body, true); !put.ok())
                 return failure{"PUT " + key + ": " + put.error().describe()};
+            io.charge(body.size());
             auto moved = swap(pg, topic_id, partition, run, offsets, key, body.size());
             if (!moved.ok()) return failure{moved.error()};
             ++out.objects_written;
             out.batches_moved += *moved;
         }
+        out.io_bytes += io.bytes();
+        out.throttled_ms += std::chrono::duration_cast<std::chrono::milliseconds>(io.slept()).count();
     }
     return out;
 }

@@ -47,7 +47,7 @@ result<std::vector<cluster::batch_outcome>, std::string> write_flush(objstore::s
 }
 
 result<bytes, std::string> fetch_indexed(objstore::s3_client& s3, const std::vector<cluster::indexed_batch>& found,
-                                         int32_t leader_epoch) {
+                                         int32_t leader_epoch, io_throttle* io) {
     // Each object's span of wanted bytes, fetched once.
     std::map<std::string, std::pair<uint64_t, uint64_t>> spans;
     for (auto& b : found) {
@@ -62,6 +62,7 @@ result<bytes, std::string> fetch_indexed(objstore::s3_client& s3, const std::vec
         auto got = s3.get_object(key, std::pair<uint64_t, uint64_t>{span.first, span.second - 1});
         if (!got.ok()) return failure{"GET " + key + ": " + got.error().describe()};
         if (got->size() != span.second - span.first) return failure{"GET " + key + ": a short answer"};
+        if (io) io->charge(got->size());
         fetched[key] = std::move(*got);
     }
     bytes out;

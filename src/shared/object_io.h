@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/bytes.h"
+#include "base/io_throttle.h"
 #include "base/result.h"
 #include "cluster/catalogue.h"
 #include "cluster/pg.h"
@@ -42,8 +43,9 @@ result<std::vector<cluster::batch_outcome>, std::string> write_flush(objstore::s
 
 // The batches `found` names (index rows), one ranged GET per object, one
 // after another with their real offsets and `leader_epoch` in their headers.
+// Each GET's bytes are charged to `io` when set (compaction's reads).
 result<bytes, std::string> fetch_indexed(objstore::s3_client& s3, const std::vector<cluster::indexed_batch>& found,
-                                         int32_t leader_epoch = 0);
+                                         int32_t leader_epoch = 0, io_throttle* io = nullptr);
 
 // The batches from the one holding `offset`, up to about max_bytes, with
 // their real offsets and `leader_epoch` in their headers.

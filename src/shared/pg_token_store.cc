@@ -1,5 +1,7 @@
 #include "shared/pg_token_store.h"
 
+#include "shared/pg_session.h"
+
 namespace ketch::shared {
 
 namespace {
@@ -21,61 +23,73 @@ std::vector<std::string> unpack(const std::string& bytes) {
     return out;
 }
 
+class pg_token_store final : public meta::token_store {
+public:
+    explicit pg_token_store(std::string url) : session_(std::move(url), "delegation tokens") {}
+
+    result<std::vector<meta::delegation_token>, meta::store_error> load() override {
+        auto rows = session_.select("delegation tokens",
+                                    "SELECT token_id, encode(owner, 'hex'), encode(requester, 'hex'), "
+                                    "encode(renewers, 'hex'), issue_ms, expiry_ms, max_ms FROM ketch_delegation_tokens "
+                                    "ORDER BY token_id");
+        if (!rows.ok()) return failure{rows.error()};
+        return rows_as(*rows, [](const cluster::pg_rows& r, size_t i) {
+            return meta::delegation_token{r.at(i, 0),
+                                          from_hex(r.at(i, 1)),
+                                          from_hex(r.at(i, 2)),
+                                          unpack(from_hex(r.at(i, 3))),
+                                          std::stoll(r.at(i, 4)),
+                                          std::stoll(r.at(i, 5)),
+                                          std::stoll(r.at(i, 6))};
+        });
+    }
+
+    status<meta::store_error> upsert(const meta::delegation_token& t) override {
+        return session_.transaction(
+            "delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+                auto r = pg.exec(
+                    "INSERT INTO ketch_delegation_tokens (token_id, owner, requester, renewers, issue_ms, expiry_ms, "
+                    "max_ms) VALUES ($1, $2::bytea, $3::bytea, $4::bytea, $5, $6, $7) ON CONFLICT (token_id) DO UPDATE "
+                    "SET owner = EXCLUDED.owner, requester = EXCLUDED.requester, renewers = EXCLUDED.renewers, "
+                    "issue_ms = EXCLUDED.issue_ms, expiry_ms = EXCLUDED.expiry_ms, max_ms = EXCLUDED.max_ms",
+                    {t.token_id, to_bytea_hex(t.owner), to_bytea_hex(t.requester), to_bytea_hex(pack(t.renewers)),
+                     std::to_string(t.issue_ms), std::to_string(t.expiry_ms), std::to_string(t.max_ms)});
+                if (!r.ok()) return failure{r.error()};
+                return ok_v;
+            });
+    }
+
+    status<meta::store_error> remove(const std::string& token_id) override {
+        return session_.transaction(
+            "delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+                auto r = pg.exec("DELETE FROM ketch_delegation_tokens WHERE token_id = $1", {token_id});
+                if (!r.ok()) return failure{r.error()};
+                return ok_v;
+            });
+    }
+
+    result<bool, meta::store_error> set_expiry(const std::string& token_id, int64_t expiry_ms) override {
+        bool found = false;
+        auto st = session_.transaction(
+            "delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+                auto r = pg.exec("UPDATE ketch_delegation_tokens SET expiry_ms = $2 WHERE token_id = $1",
+                                 {token_id, std::to_string(expiry_ms)});
+                if (!r.ok()) return failure{r.error()};
+                found = r->affected > 0;
+                return ok_v;
+            });
+        if (!st.ok()) return failure{st.error()};
+        return found;
+    }
+
+private:
+    pg_session session_;
+};
+
 }  // namespace
 
-result<std::vector<meta::delegation_token>, meta::store_error> pg_token_store::load() {
-    auto rows = session_.select("delegation tokens",
-                                "SELECT token_id, encode(owner, 'hex'), encode(requester, 'hex'), "
-                                "encode(renewers, 'hex'), issue_ms, expiry_ms, max_ms FROM ketch_delegation_tokens "
-                                "ORDER BY token_id");
-    if (!rows.ok()) return failure{rows.error()};
-    return rows_as(*rows, [](const cluster::pg_rows& r, size_t i) {
-        return meta::delegation_token{r.at(i, 0),
-                                      from_hex(r.at(i, 1)),
-                                      from_hex(r.at(i, 2)),
-                                      unpack(from_hex(r.at(i, 3))),
-                                      std::stoll(r.at(i, 4)),
-                                      std::stoll(r.at(i, 5)),
-                                      std::stoll(r.at(i, 6))};
-    });
-}
-
-status<meta::store_error> pg_token_store::upsert(const meta::delegation_token& t) {
-    return session_.transaction(
-        "delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-            auto r = pg.exec(
-                "INSERT INTO ketch_delegation_tokens (token_id, owner, requester, renewers, issue_ms, expiry_ms, "
-                "max_ms) VALUES ($1, $2::bytea, $3::bytea, $4::bytea, $5, $6, $7) ON CONFLICT (token_id) DO UPDATE "
-                "SET owner = EXCLUDED.owner, requester = EXCLUDED.requester, renewers = EXCLUDED.renewers, "
-                "issue_ms = EXCLUDED.issue_ms, expiry_ms = EXCLUDED.expiry_ms, max_ms = EXCLUDED.max_ms",
-                {t.token_id, to_bytea_hex(t.owner), to_bytea_hex(t.requester), to_bytea_hex(pack(t.renewers)),
-                 std::to_string(t.issue_ms), std::to_string(t.expiry_ms), std::to_string(t.max_ms)});
-            if (!r.ok()) return failure{r.error()};
-            return ok_v;
-        });
-}
-
-status<meta::store_error> pg_token_store::remove(const std::string& token_id) {
-    return session_.transaction(
-        "delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-            auto r = pg.exec("DELETE FROM ketch_delegation_tokens WHERE token_id = $1", {token_id});
-            if (!r.ok()) return failure{r.error()};
-            return ok_v;
-        });
-}
-
-result<bool, meta::store_error> pg_token_store::set_expiry(const std::string& token_id, int64_t expiry_ms) {
-    bool found = false;
-    auto st = session_.transaction(
-        "delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-            auto r = pg.exec("UPDATE ketch_delegation_tokens SET expiry_ms = $2 WHERE token_id = $1",
-                             {token_id, std::to_string(expiry_ms)});
-            if (!r.ok()) return failure{r.error()};
-            found = r->affected > 0;
-            return ok_v;
-        });
-    if (!st.ok()) return failure{st.error()};
-    return found;
+std::unique_ptr<meta::token_store> make_pg_token_store(std::string url) {
+    return std::make_unique<pg_token_store>(std::move(url));
 }
 
 }  // namespace ketch::shared

@@ -7,28 +7,17 @@
 // on every broker (docs/design/cluster.md "Security").
 #pragma once
 
+#include <memory>
 #include <string>
-#include <vector>
 
 #include "meta/token_store.h"
-#include "shared/pg_session.h"
 
 namespace ketch::shared {
 
 // The payload of the NOTIFY a token change sends on ketch_commit.
 inline constexpr const char* k_tokens_changed = "tokens";
 
-class pg_token_store final : public meta::token_store {
-public:
-    explicit pg_token_store(std::string url) : session_(std::move(url), "delegation tokens") {}
-
-    result<std::vector<meta::delegation_token>, meta::store_error> load() override;
-    status<meta::store_error> upsert(const meta::delegation_token& t) override;
-    status<meta::store_error> remove(const std::string& token_id) override;
-    result<bool, meta::store_error> set_expiry(const std::string& token_id, int64_t expiry_ms) override;
-
-private:
-    pg_session session_;
-};
+// The store of the cluster's delegation tokens.
+std::unique_ptr<meta::token_store> make_pg_token_store(std::string url);
 
 }  // namespace ketch::shared

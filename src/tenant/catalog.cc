@@ -246,7 +246,8 @@ void catalog::each_usage(const std::function<void(const std::string&, const usag
 
 std::shared_ptr<void> catalog::admit_connection(const std::string& tenant) {
     auto& u = usage_of(tenant);
-    const auto max = limit(tenant, "max_connections");
+    auto max = limit(tenant, "max_connections");
+    if (max && others_) max = others_->connection_room(tenant, *max);
     const int64_t now = u.connections.fetch_add(1, std::memory_order_relaxed) + 1;
     if (max && now > *max) {
         u.connections.fetch_sub(1, std::memory_order_relaxed);

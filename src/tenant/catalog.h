@@ -34,6 +34,7 @@
 #include "meta/quota_store.h"
 #include "security/quota_config.h"
 #include "security/quota_manager.h"
+#include "tenant/cluster_usage.h"
 #include "tenant/directory.h"
 #include "tenant/limits.h"
 #include "tenant/usage.h"
@@ -97,8 +98,14 @@ public:
     void each_usage(const std::function<void(const std::string&, const usage&)>& fn) const;
 
     // A connection of `tenant` at its first request: a token that holds its
-    // place until released; null when the tenant is at max_connections.
+    // place until released; null when the tenant is at max_connections (in
+    // cluster mode: this broker's connections of it plus the other brokers').
     std::shared_ptr<void> admit_connection(const std::string& tenant);
+
+    // Cluster mode: what the other brokers use of each tenant's limits (set
+    // once, before the first connection; null on a single node).
+    void set_cluster_usage(const cluster_usage* others) { others_ = others; }
+    const cluster_usage* others() const { return others_; }
 
     directory& users() { return dir_; }
 
@@ -128,6 +135,7 @@ private:
     security::quota_manager rates_;
     mutable std::mutex usage_mu_;
     std::map<std::string, std::unique_ptr<usage>, std::less<>> usage_;
+    const cluster_usage* others_ = nullptr;
 };
 
 }  // namespace ketch::tenant

@@ -13,37 +13,39 @@
 
 namespace ketch::txn {
 
+namespace {
+
+// The fields txn_metadata and its stored row (meta::stored_txn) hold alike,
+// copied either way; the state and the partitions differ in type.
+template <class To, class From>
+void copy_common_fields(To& to, const From& from) {
+    to.transactional_id = from.transactional_id;
+    to.producer_id = from.producer_id;
+    to.previous_producer_id = from.previous_producer_id;
+    to.producer_epoch = from.producer_epoch;
+    to.last_producer_epoch = from.last_producer_epoch;
+    to.timeout_ms = from.timeout_ms;
+    to.txn_start_ms = from.txn_start_ms;
+    to.last_update_ms = from.last_update_ms;
+    to.next_producer_id = from.next_producer_id;
+    to.client_txn_version = from.client_txn_version;
+}
+
+}  // namespace
+
 meta::stored_txn to_stored_txn(const txn_metadata& m) {
     meta::stored_txn s;
-    s.transactional_id = m.transactional_id;
-    s.producer_id = m.producer_id;
-    s.previous_producer_id = m.previous_producer_id;
-    s.producer_epoch = m.producer_epoch;
-    s.last_producer_epoch = m.last_producer_epoch;
-    s.timeout_ms = m.timeout_ms;
+    copy_common_fields(s, m);
     s.state = int8_t(m.state);
     for (auto& tp : m.partitions) s.partitions.emplace_back(tp.topic, tp.partition);
-    s.txn_start_ms = m.txn_start_ms;
-    s.last_update_ms = m.last_update_ms;
-    s.next_producer_id = m.next_producer_id;
-    s.client_txn_version = m.client_txn_version;
     return s;
 }
 
 txn_metadata from_stored_txn(const meta::stored_txn& s) {
     txn_metadata m;
-    m.transactional_id = s.transactional_id;
-    m.producer_id = s.producer_id;
-    m.previous_producer_id = s.previous_producer_id;
-    m.producer_epoch = s.producer_epoch;
-    m.last_producer_epoch = s.last_producer_epoch;
-    m.timeout_ms = s.timeout_ms;
+    copy_common_fields(m, s);
     m.state = txn_state(s.state);
     for (auto& [t, p] : s.partitions) m.partitions.insert({t, p});
-    m.txn_start_ms = s.txn_start_ms;
-    m.last_update_ms = s.last_update_ms;
-    m.next_producer_id = s.next_producer_id;
-    m.client_txn_version = s.client_txn_version;
     return m;
 }
 

@@ -241,6 +241,19 @@ def parse_metadata_response(payload):
     return topics
 
 
+def metadata_brokers(host, port, timeout=10.0):
+    """{node id: (host, port)} of the brokers this broker's Metadata v1 lists (no topics asked)."""
+    with socket.create_connection((host, port), timeout=timeout) as s:
+        s.sendall(metadata_request([], 4713))
+        r = Reader(read_frame(s))
+    r.take(">i")  # correlation id
+    brokers = {}
+    for _ in range(r.take(">i")):
+        node, host_, port_, _rack = r.take(">i"), r.string(), r.take(">i"), r.string()
+        brokers[node] = (host_, port_)
+    return brokers
+
+
 def metadata(host, port, topics, timeout=10.0):
     """Metadata of `topics` from this broker alone (a client library may ask any broker it knows)."""
     with socket.create_connection((host, port), timeout=timeout) as s:

@@ -47,17 +47,17 @@ struct heard {
 };
 
 void acls(const std::string& url, heard& h) {
-    shared::pg_acl_store one(url), two(url);
+    auto one = shared::make_pg_acl_store(url), two = shared::make_pg_acl_store(url);
     meta::stored_acl a{2, "orders", 3, "User:alice", "*", 4, 3};
     meta::stored_acl b{2, k_odd, 1, "User:" + k_odd, k_odd, 2, 2};
-    expect(one.apply({a, b}, {}).ok(), "apply adds");
+    expect(one->apply({a, b}, {}).ok(), "apply adds");
     expect(h.wait_for(shared::k_acls_changed), "an ACL change is announced");
-    auto seen = two.load();
+    auto seen = two->load();
     expect(seen.ok() && *seen == std::vector<meta::stored_acl>{a, b}, "another store lists both, sorted, bytes kept");
-    expect(two.apply({a}, {b}).ok(), "adding a row again and removing one");
-    expect(one.list() == std::vector<meta::stored_acl>{a}, "the re-added row kept once, the removed gone");
-    expect(one.apply({}, {b}).ok(), "removing a missing row is no error");
-    expect(one.apply({}, {a}).ok() && two.list().empty(), "the last removed");
+    expect(two->apply({a}, {b}).ok(), "adding a row again and removing one");
+    expect(one->list() == std::vector<meta::stored_acl>{a}, "the re-added row kept once, the removed gone");
+    expect(one->apply({}, {b}).ok(), "removing a missing row is no error");
+    expect(one->apply({}, {a}).ok() && two->list().empty(), "the last removed");
 }
 
 void credentials(const std::string& url, heard& h) {
@@ -111,20 +111,20 @@ void quotas(const std::string& url, heard& h) {
 }
 
 void tokens(const std::string& url, heard& h) {
-    shared::pg_token_store one(url), two(url);
+    auto one = shared::make_pg_token_store(url), two = shared::make_pg_token_store(url);
     meta::delegation_token t{"tok-1", "User:" + k_odd, "User:admin", {"User:bob", "User:" + k_odd, ""}, 10, 20, 30};
     h.clear();
-    expect(one.upsert(t).ok(), "upsert");
+    expect(one->upsert(t).ok(), "upsert");
     expect(h.wait_for(shared::k_tokens_changed), "a token change is announced");
-    auto seen = two.load();
+    auto seen = two->load();
     expect(seen.ok() && seen->size() == 1 && (*seen)[0].owner == t.owner && (*seen)[0].renewers == t.renewers &&
                (*seen)[0].issue_ms == 10 && (*seen)[0].expiry_ms == 20 && (*seen)[0].max_ms == 30,
            "another store reads it, principals' bytes and renewers kept");
-    auto moved = two.set_expiry("tok-1", 25);
-    expect(moved.ok() && *moved && (*one.load())[0].expiry_ms == 25, "set_expiry moves the expiry");
-    expect(one.remove("tok-1").ok() && two.load()->empty(), "removed");
-    auto missing = two.set_expiry("tok-1", 26);
-    expect(missing.ok() && !*missing && one.load()->empty(), "set_expiry of a removed token: false, no row made");
+    auto moved = two->set_expiry("tok-1", 25);
+    expect(moved.ok() && *moved && (*one->load())[0].expiry_ms == 25, "set_expiry moves the expiry");
+    expect(one->remove("tok-1").ok() && two->load()->empty(), "removed");
+    auto missing = two->set_expiry("tok-1", 26);
+    expect(missing.ok() && !*missing && one->load()->empty(), "set_expiry of a removed token: false, no row made");
 }
 
 }  // namespace

@@ -11,10 +11,15 @@ timeout is fenced and left out of metadata)."""
 
 import signal
 import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "behavior"))
+import kafka_wire  # noqa: E402
 
 HEARTBEAT_MS = 250
 SESSION_TIMEOUT_MS = 3000  # with room for a loaded machine's stalls
@@ -42,9 +47,10 @@ def described(broker):
 
 
 def metadata_brokers(broker):
-    client = admin(broker)
-    md = client.list_topics(timeout=10)
-    return {b.id: (b.host, b.port) for b in md.brokers.values()}
+    """The brokers `broker`'s own Metadata lists (on the wire: librdkafka may send a Metadata
+    request to any broker it has heard of, whose view may not have caught up yet)."""
+    host, port = broker.bootstrap.rsplit(":", 1)
+    return kafka_wire.metadata_brokers(host, int(port))
 
 
 def wait_for_nodes(broker, want, timeout_s=15):
@@ -75,7 +81,7 @@ def test_live_brokers_join_drop_out_and_come_back(start_broker, postgres):
         assert metadata_brokers(b) == {n: ("127.0.0.1", x.port) for n, x in brokers.items()}
     assert len(ids) == 1, "every broker reports the one cluster id stored in PostgreSQL"
     assert postgres.psql("SELECT cluster_id FROM ketch_cluster") == [ids.pop()]
-    assert postgres.psql("SELECT version FROM ketch_schema") == ["19"]  # cluster/schema.cc's migrations
+    assert postgres.psql("SELECT version FROM ketch_schema") == ["20"]  # cluster/schema.cc's migrations
 
     b2.kill()
     killed = time.monotonic()
@@ -183,3 +189,32 @@ def test_brokers_ride_out_a_postgres_restart(start_broker, postgres):
         time.sleep(HEARTBEAT_MS / 1000)
     b2.kill()
     wait_for_nodes(b1, [11])
+
+
+def test_a_manual_assignment_may_name_any_live_broker(start_broker):
+    """A manual partition assignment (CreateTopics, CreatePartitions) is valid when it names
+    registered brokers (ReplicationControlManager.validateManualPartitionAssignment, kafka
+    metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java): in
+    cluster mode every live broker, not only the one asked (kafka-python's admin tests assign
+    [[0], [0]] through whichever broker they reach). An id no broker has is refused."""
+    from confluent_kafka.admin import NewPartitions
+    from confluent_kafka import KafkaException
+
+    b1, b2 = (start_broker(n, *TIMING) for n in (1, 2))
+    for b in (b1, b2):
+        wait_for_nodes(b, [1, 2])
+    client = admin(b1)  # kept until the answers are in
+    client.create_topics([NewTopic("placed", num_partitions=2, replica_assignment=[[2], [1]])])["placed"].result(timeout=30)
+    client.create_partitions([NewPartitions("placed", 3, [[2]])])["placed"].result(timeout=30)
+    from conftest import clients
+
+    def three_on_broker_2():
+        parts = admin(b2).list_topics("placed", timeout=10).topics["placed"].partitions
+        assert len(parts) == 3, parts
+    clients.eventually(three_on_broker_2)
+    for refused in (client.create_topics([NewTopic("misplaced", num_partitions=1, replica_assignment=[[9]])])["misplaced"],
+                    client.create_partitions([NewPartitions("placed", 4, [[9]])])["placed"]):
+        with pytest.raises(KafkaException) as e:
+            refused.result(timeout=30)
+        assert e.value.args[0].name() == "INVALID_REPLICA_ASSIGNMENT", e.value
+        assert "includes broker 9, but no such broker is registered" in e.value.args[0].str()

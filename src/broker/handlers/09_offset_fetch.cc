@@ -30,25 +30,27 @@ using request_group = offset_fetch_request::offset_fetch_request_group;
 using response_group = offset_fetch_response::offset_fetch_response_group;
 using response_topic = offset_fetch_response::offset_fetch_response_topics;
 
+// One partition's row: the batched groups' (v8+) or the top level's (v1-7).
+template <class Row>
+void set_row(Row& rp, int32_t partition, int64_t offset, int32_t leader_epoch, std::optional<std::string> metadata,
+             int16_t error) {
+    rp.partition_index = partition;
+    rp.committed_offset = offset;
+    rp.committed_leader_epoch = leader_epoch;
+    rp.metadata = std::move(metadata);
+    rp.error_code = error;
+}
+
 // require_stable: a partition with a transactional offset pending is
 // UNSTABLE_OFFSET_COMMIT, offset -1 (OffsetMetadataManager.fetchOffsets).
 void fill_partitions(response_topic& out, const group::fetch_topic_result& t, request_context& ctx,
                      const std::string& group_id, bool require_stable) {
     for (auto& p : t.partitions) {
         auto& rp = out.partitions.emplace_back();
-        if (require_stable && ctx.broker.groups.has_pending_txn_offset(group_id, t.name, p.partition)) {
-            rp.partition_index = p.partition;
-            rp.committed_offset = -1;
-            rp.committed_leader_epoch = -1;
-            rp.metadata = "";
-            rp.error_code = code(error_code::unstable_offset_commit);
-            continue;
-        }
-        rp.partition_index = p.partition;
-        rp.committed_offset = p.offset;
-        rp.committed_leader_epoch = p.leader_epoch;
-        rp.metadata = p.metadata;
-        rp.error_code = code(p.error);
+        if (require_stable && ctx.broker.groups.has_pending_txn_offset(group_id, t.name, p.partition))
+            set_row(rp, p.partition, -1, -1, "", code(error_code::unstable_offset_commit));
+        else
+            set_row(rp, p.partition, p.offset, p.leader_epoch, p.metadata, code(p.error));
     }
 }
 
@@ -179,14 +181,9 @@ awaitable<offset_fetch_response> handle_offset_fetch(request_context& ctx, offse
     for (auto& t : out.topics) {
         auto& rt = resp.topics.emplace_back();
         rt.name = t.name;
-        for (auto& p : t.partitions) {
-            auto& rp = rt.partitions.emplace_back();
-            rp.partition_index = p.partition_index;
-            rp.committed_offset = p.committed_offset;
-            rp.committed_leader_epoch = p.committed_leader_epoch;
-            rp.metadata = p.metadata;
-            rp.error_code = p.error_code;
-        }
+        for (auto& p : t.partitions)
+            set_row(rt.partitions.emplace_back(), p.partition_index, p.committed_offset, p.committed_leader_epoch,
+                    p.metadata, p.error_code);
     }
     co_return resp;
 }

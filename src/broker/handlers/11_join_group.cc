@@ -94,9 +94,4 @@ awaitable<join_group_response> handle_join_group(request_context& ctx, join_grou
     co_return resp;
 }
 
-// JoinGroupRequest.getErrorResponse: the top-level error.
-std::optional<join_group_response> join_group_error(const join_group_request&, int16_t, const error_answer& e) {
-    return top_level_error<join_group_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -21,9 +21,4 @@ awaitable<heartbeat_response> handle_heartbeat(request_context& ctx, heartbeat_r
     co_return resp;
 }
 
-// HeartbeatRequest.getErrorResponse: the top-level error.
-std::optional<heartbeat_response> heartbeat_error(const heartbeat_request&, int16_t, const error_answer& e) {
-    return top_level_error<heartbeat_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -47,9 +47,4 @@ awaitable<leave_group_response> handle_leave_group(request_context& ctx, leave_g
     co_return resp;
 }
 
-// LeaveGroupRequest.getErrorResponse: the top-level error.
-std::optional<leave_group_response> leave_group_error(const leave_group_request&, int16_t, const error_answer& e) {
-    return top_level_error<leave_group_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -45,9 +45,4 @@ awaitable<sync_group_response> handle_sync_group(request_context& ctx, sync_grou
     co_return resp;
 }
 
-// SyncGroupRequest.getErrorResponse: the top-level error.
-std::optional<sync_group_response> sync_group_error(const sync_group_request&, int16_t, const error_answer& e) {
-    return top_level_error<sync_group_response>(e);
-}
-
 }  // namespace ketch::broker

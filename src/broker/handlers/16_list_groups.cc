@@ -55,9 +55,4 @@ awaitable<list_groups_response> handle_list_groups(request_context& ctx, list_gr
     co_return resp;
 }
 
-// ListGroupsRequest.getErrorResponse: the top-level error.
-std::optional<list_groups_response> list_groups_error(const list_groups_request&, int16_t, const error_answer& e) {
-    return top_level_error<list_groups_response>(e);
-}
-
 }  // namespace ketch::broker

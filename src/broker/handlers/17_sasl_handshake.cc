@@ -10,22 +10,13 @@ namespace ketch::broker {
 using namespace kafka;
 
 awaitable<sasl_handshake_response> handle_sasl_handshake(request_context& ctx, sasl_handshake_request& req) {
-    sasl_handshake_response resp;
-    if (!ctx.conn.sasl) {
-        resp.error_code = code(error_code::illegal_sasl_state);
-        co_return resp;
-    }
+    if (!ctx.conn.sasl) co_return sasl_handshake_response{.error_code = code(error_code::illegal_sasl_state)};
     auto r = ctx.conn.sasl->handshake(req.mechanism, ctx.api_version);
+    sasl_handshake_response resp;
     resp.error_code = r.error;
     if (r.error != code(error_code::illegal_sasl_state)) resp.mechanisms = ctx.broker.sasl.enabled_mechanisms;
     ctx.auth_failed = r.close;
     co_return resp;
-}
-
-// SaslHandshakeRequest.getErrorResponse: the top-level error.
-std::optional<sasl_handshake_response> sasl_handshake_error(const sasl_handshake_request&, int16_t,
-                                                            const error_answer& e) {
-    return top_level_error<sasl_handshake_response>(e);
 }
 
 }  // namespace ketch::broker

@@ -73,10 +73,4 @@ net::handler_result unsupported_api_versions(request_context& ctx) {
     return encode_response(ctx, 0, resp);
 }
 
-// ApiVersionsRequest.getErrorResponse: the top-level error (UNSUPPORTED_VERSION
-// has its own answer, unsupported_api_versions).
-std::optional<api_versions_response> api_versions_error(const api_versions_request&, int16_t, const error_answer& e) {
-    return top_level_error<api_versions_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -20,6 +20,7 @@
 
 #include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
+#include "broker/live_brokers.h"
 #include "broker/quota_accounting.h"
 #include "broker/topics.h"
 #include "meta/describe_configs.h"
@@ -84,7 +85,7 @@ struct refusal {
 
 // ReplicationControlManager: partitions numbered 0..n-1 without gaps, no
 // broker twice in one partition, only registered brokers. Empty when valid.
-std::string assignment_problem(const create_topics_request::creatable_topic& t, int32_t node_id) {
+std::string assignment_problem(const create_topics_request::creatable_topic& t, const std::set<int32_t>& registered) {
     for (size_t k = 0; k < t.assignments.size(); ++k) {
         auto& asg = t.assignments[k];
         if (asg.partition_index != int32_t(k))
@@ -94,7 +95,7 @@ std::string assignment_problem(const create_topics_request::creatable_topic& t, 
         if (ids.size() != asg.broker_ids.size())
             return "The manual partition assignment includes the same broker twice.";
         for (auto id : asg.broker_ids)
-            if (id != node_id)
+            if (!registered.contains(id))
                 return "The manual partition assignment includes broker " + std::to_string(id) +
                        ", but no such broker is registered.";
     }
@@ -103,7 +104,8 @@ std::string assignment_problem(const create_topics_request::creatable_topic& t, 
 
 // What the registry is asked to create for `t`, or why the handler refuses it.
 std::variant<meta::create_topic_args, refusal> topic_args(const create_topics_request::creatable_topic& t,
-                                                          const broker_config& config) {
+                                                          const broker_config& config,
+                                                          const std::set<int32_t>& registered) {
     meta::create_topic_args a;
     a.name = t.name;
     if (!t.assignments.empty()) {
@@ -111,7 +113,7 @@ std::variant<meta::create_topic_args, refusal> topic_args(const create_topics_re
             return refusal{error_code::invalid_request,
                            "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be "
                            "used at the same time."};
-        if (auto bad = assignment_problem(t, config.node_id); !bad.empty())
+        if (auto bad = assignment_problem(t, registered); !bad.empty())
             return refusal{error_code::invalid_replica_assignment, bad};
         a.partition_count = int32_t(t.assignments.size());
         a.replication_factor = int16_t(t.assignments.front().broker_ids.size());
@@ -156,7 +158,7 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
             r.error_message = "Authorization failed.";
             continue;
         }
-        auto a = topic_args(t, b.config);
+        auto a = topic_args(t, b.config, registered_brokers(ctx));
         if (auto* no = std::get_if<refusal>(&a)) {
             r.error_code = code(no->code);
             r.error_message = std::move(no->message);

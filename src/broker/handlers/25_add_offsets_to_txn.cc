@@ -17,21 +17,8 @@ int32_t offsets_partition_for(const std::string& group_id) { return group::offse
 
 awaitable<add_offsets_to_txn_response> handle_add_offsets_to_txn(request_context& ctx,
                                                                  add_offsets_to_txn_request& req) {
-    add_offsets_to_txn_response resp;
-    // KafkaApis.handleAddOffsetsToTxnRequest: WRITE on the id, READ on the group.
-    if (!ctx.authorize(security::acl_operation::write, security::resource_type::transactional_id,
-                       req.transactional_id)) {
-        resp.error_code = code(error_code::transactional_id_authorization_failed);
-        co_return resp;
-    }
-    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
-        resp.error_code = code(error_code::group_authorization_failed);
-        co_return resp;
-    }
-    if (auto e = txn_coordinator_refusal(ctx, req.transactional_id); e != error_code::none) {
-        resp.error_code = code(e);
-        co_return resp;
-    }
+    if (auto e = txn_request_refusal(ctx, req.transactional_id, &req.group_id); e != error_code::none)
+        co_return add_offsets_to_txn_response{.error_code = code(e)};
     auto* txns = ctx.broker.txns;
     std::vector<txn::topic_partition> tp{{txn::consumer_offsets_topic, offsets_partition_for(req.group_id)}};
     // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
@@ -39,14 +26,7 @@ awaitable<add_offsets_to_txn_response> handle_add_offsets_to_txn(request_context
         return txns->add_partitions(req.transactional_id, req.producer_id, req.producer_epoch, tp);
     });
     if (e == error_code::producer_fenced && ctx.api_version < 2) e = error_code::invalid_producer_epoch;
-    resp.error_code = code(e);
-    co_return resp;
-}
-
-// AddOffsetsToTxnRequest.getErrorResponse: the top-level error.
-std::optional<add_offsets_to_txn_response> add_offsets_to_txn_error(const add_offsets_to_txn_request&, int16_t,
-                                                                    const error_answer& e) {
-    return top_level_error<add_offsets_to_txn_response>(e);
+    co_return add_offsets_to_txn_response{.error_code = code(e)};
 }
 
 }  // namespace ketch::broker

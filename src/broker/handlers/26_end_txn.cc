@@ -16,17 +16,8 @@ namespace ketch::broker {
 using namespace kafka;
 
 awaitable<end_txn_response> handle_end_txn(request_context& ctx, end_txn_request& req) {
-    end_txn_response resp;
-    // KafkaApis.handleEndTxnRequest: WRITE on the transactional id.
-    if (!ctx.authorize(security::acl_operation::write, security::resource_type::transactional_id,
-                       req.transactional_id)) {
-        resp.error_code = code(error_code::transactional_id_authorization_failed);
-        co_return resp;
-    }
-    if (auto e = txn_coordinator_refusal(ctx, req.transactional_id); e != error_code::none) {
-        resp.error_code = code(e);
-        co_return resp;
-    }
+    if (auto e = txn_request_refusal(ctx, req.transactional_id); e != error_code::none)
+        co_return end_txn_response{.error_code = code(e)};
     auto* txns = ctx.broker.txns;
     const bool v2 = ctx.api_version >= 5;
     // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
@@ -36,15 +27,8 @@ awaitable<end_txn_response> handle_end_txn(request_context& ctx, end_txn_request
             txns->end_txn(req.transactional_id, req.producer_id, req.producer_epoch, req.committed)};
     });
     if (r.error == error_code::producer_fenced && ctx.api_version < 2) r.error = error_code::invalid_producer_epoch;
-    resp.error_code = code(r.error);
-    resp.producer_id = r.producer_id;
-    resp.producer_epoch = r.producer_epoch;
-    co_return resp;
-}
-
-// EndTxnRequest.getErrorResponse: the top-level error.
-std::optional<end_txn_response> end_txn_error(const end_txn_request&, int16_t, const error_answer& e) {
-    return top_level_error<end_txn_response>(e);
+    co_return end_txn_response{
+        .error_code = code(r.error), .producer_id = r.producer_id, .producer_epoch = r.producer_epoch};
 }
 
 }  // namespace ketch::broker

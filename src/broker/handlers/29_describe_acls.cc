@@ -47,10 +47,4 @@ awaitable<describe_acls_response> handle_describe_acls(request_context& ctx, des
     co_return resp;
 }
 
-// DescribeAclsRequest.getErrorResponse: the top-level error and the exception's message.
-std::optional<describe_acls_response> describe_acls_error(const describe_acls_request&, int16_t,
-                                                          const error_answer& e) {
-    return top_level_error_with_message<describe_acls_response>(e);
-}
-
 }  // namespace ketch::broker

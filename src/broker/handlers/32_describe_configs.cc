@@ -27,16 +27,20 @@ bool wanted(const std::optional<std::vector<std::string>>& keys, const std::stri
     return false;
 }
 
+// A value as DescribeConfigs shows it: null for a sensitive config (its
+// synonyms too) and for one without a value.
+std::optional<std::string> shown_value(bool sensitive, bool null_value, const std::string& value) {
+    if (sensitive || null_value) return std::nullopt;
+    return value;
+}
+
 void add_entries(resource_result& out, const std::vector<meta::config_entry>& entries,
                  const describe_configs_request& req, const describe_configs_request::describe_configs_resource& r) {
     for (auto& e : entries) {
         if (!wanted(r.configuration_keys, e.name)) continue;
         auto& c = out.configs.emplace_back();
         c.name = e.name;
-        if (e.sensitive || e.null_value)
-            c.value.reset();
-        else
-            c.value.emplace(e.value);
+        c.value = shown_value(e.sensitive, e.null_value, e.value);
         c.read_only = e.read_only;
         c.config_source = int8_t(e.source);
         c.is_sensitive = e.sensitive;
@@ -45,10 +49,7 @@ void add_entries(resource_result& out, const std::vector<meta::config_entry>& en
             for (auto& s : e.synonyms) {
                 auto& syn = c.synonyms.emplace_back();
                 syn.name = s.name;
-                if (e.sensitive || s.null_value)
-                    syn.value.reset();
-                else
-                    syn.value.emplace(s.value);
+                syn.value = shown_value(e.sensitive, s.null_value, s.value);
                 syn.source = int8_t(s.source);
             }
         // A broker logger always carries "" (recorded); otherwise only when asked.

@@ -76,11 +76,4 @@ awaitable<describe_log_dirs_response> handle_describe_log_dirs(request_context& 
     co_return resp;
 }
 
-// DescribeLogDirsRequest.getErrorResponse: the top-level error (v3+; v1-2 have
-// no error field: an empty answer).
-std::optional<describe_log_dirs_response> describe_log_dirs_error(const describe_log_dirs_request&, int16_t,
-                                                                  const error_answer& e) {
-    return top_level_error<describe_log_dirs_response>(e);
-}
-
 }  // namespace ketch::broker

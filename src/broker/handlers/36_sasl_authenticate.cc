@@ -13,17 +13,16 @@ namespace ketch::broker {
 using namespace kafka;
 
 awaitable<sasl_authenticate_response> handle_sasl_authenticate(request_context& ctx, sasl_authenticate_request& req) {
-    sasl_authenticate_response resp;
-    if (!ctx.conn.sasl) {
-        resp.error_code = code(error_code::illegal_sasl_state);
-        resp.error_message = "SaslAuthenticate request received after successful authentication";
-        co_return resp;
-    }
+    if (!ctx.conn.sasl)
+        co_return sasl_authenticate_response{
+            .error_code = code(error_code::illegal_sasl_state),
+            .error_message = "SaslAuthenticate request received after successful authentication"};
     int64_t now =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
             .count();
     std::string_view token(reinterpret_cast<const char*>(req.auth_bytes.data()), req.auth_bytes.size());
     auto r = ctx.conn.sasl->authenticate(token, ctx.api_version, now);
+    sasl_authenticate_response resp;
     resp.error_code = r.error;
     if (r.error != 0) resp.error_message = r.message;
     resp.auth_bytes.assign(r.token.begin(), r.token.end());
@@ -33,12 +32,6 @@ awaitable<sasl_authenticate_response> handle_sasl_authenticate(request_context& 
         spdlog::info("conn {} from {}: SASL/{} authentication failed: {}", ctx.conn.id, ctx.conn.peer,
                      ctx.conn.sasl->mechanism(), r.detail);
     co_return resp;
-}
-
-// SaslAuthenticateRequest.getErrorResponse: the top-level error and the exception's message.
-std::optional<sasl_authenticate_response> sasl_authenticate_error(const sasl_authenticate_request&, int16_t,
-                                                                  const error_answer& e) {
-    return top_level_error_with_message<sasl_authenticate_response>(e);
 }
 
 }  // namespace ketch::broker

@@ -12,6 +12,7 @@
 
 #include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
+#include "broker/live_brokers.h"
 #include "broker/quota_accounting.h"
 #include "broker/topics.h"
 #include "meta/topic_registry.h"
@@ -36,14 +37,14 @@ std::string check_assignment_count(const topic_req& t, const meta::topic& curren
     return {};
 }
 
-std::string check_assignments(const topic_req& t, int32_t node_id) {
+std::string check_assignments(const topic_req& t, const std::set<int32_t>& registered) {
     if (!t.assignments) return {};
     for (auto& a : *t.assignments) {
         if (a.broker_ids.empty()) return "The manual partition assignment includes an empty replica list.";
         std::set<int32_t> ids(a.broker_ids.begin(), a.broker_ids.end());
         if (ids.size() != a.broker_ids.size()) return "The manual partition assignment includes the same broker twice.";
         for (auto id : a.broker_ids)
-            if (id != node_id)
+            if (!registered.contains(id))
                 return "The manual partition assignment includes broker " + std::to_string(id) +
                        ", but no such broker is registered.";
     }
@@ -92,7 +93,7 @@ awaitable<create_partitions_response> handle_create_partitions(request_context& 
                 out.error_code = code(error_code::throttling_quota_exceeded);  // no message (recorded)
                 continue;
             }
-            if (auto bad = check_assignments(t, b.config.node_id); !bad.empty()) {
+            if (auto bad = check_assignments(t, registered_brokers(ctx)); !bad.empty()) {
                 fail(error_code::invalid_replica_assignment, bad);
                 continue;
             }

@@ -6,7 +6,6 @@
 // (DELEGATION_TOKEN_AUTH_DISABLED without a secret, timestamps 0).
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/token_access.h"
-#include "broker/handlers/token_handlers.h"
 
 namespace ketch::broker {
 

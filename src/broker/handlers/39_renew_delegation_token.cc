@@ -7,7 +7,6 @@
 // capped at the token's maximum.
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/token_access.h"
-#include "broker/handlers/token_handlers.h"
 
 namespace ketch::broker {
 
@@ -18,12 +17,6 @@ awaitable<renew_delegation_token_response> handle_renew_delegation_token(request
     co_return token_expiry_answer<renew_delegation_token_response>(ctx, [&](security::delegation_tokens& t) {
         return t.renew(ctx.conn.principal, std::string(as_string(req.hmac)), req.renew_period_ms);
     });
-}
-
-// RenewDelegationTokenRequest.getErrorResponse: the error, expiry 0.
-std::optional<renew_delegation_token_response> renew_delegation_token_error(const renew_delegation_token_request&,
-                                                                            int16_t, const error_answer& e) {
-    return top_level_error<renew_delegation_token_response>(e);
 }
 
 }  // namespace ketch::broker

@@ -6,7 +6,6 @@
 // now); an expired token: EXPIRED; else expiry = now + period, capped at the maximum.
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/token_access.h"
-#include "broker/handlers/token_handlers.h"
 
 namespace ketch::broker {
 
@@ -17,12 +16,6 @@ awaitable<expire_delegation_token_response> handle_expire_delegation_token(reque
     co_return token_expiry_answer<expire_delegation_token_response>(ctx, [&](security::delegation_tokens& t) {
         return t.expire(ctx.conn.principal, std::string(as_string(req.hmac)), req.expiry_time_period_ms);
     });
-}
-
-// ExpireDelegationTokenRequest.getErrorResponse: the error, expiry 0.
-std::optional<expire_delegation_token_response> expire_delegation_token_error(const expire_delegation_token_request&,
-                                                                              int16_t, const error_answer& e) {
-    return top_level_error<expire_delegation_token_response>(e);
 }
 
 }  // namespace ketch::broker

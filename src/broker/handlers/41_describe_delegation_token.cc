@@ -7,7 +7,6 @@
 // DELEGATION_TOKEN resource (the token id), or DESCRIBE_TOKENS on the owner's USER.
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/token_access.h"
-#include "broker/handlers/token_handlers.h"
 
 namespace ketch::broker {
 
@@ -70,12 +69,6 @@ awaitable<describe_delegation_token_response> handle_describe_delegation_token(r
     for (auto& d : ctx.broker.tokens->list())
         if (eligible(ctx, owners, d.token)) resp.tokens.push_back(describe(d, ctx.api_version));
     co_return resp;
-}
-
-// DescribeDelegationTokenRequest.getErrorResponse: the error, no tokens.
-std::optional<describe_delegation_token_response> describe_delegation_token_error(
-    const describe_delegation_token_request&, int16_t, const error_answer& e) {
-    return top_level_error<describe_delegation_token_response>(e);
 }
 
 }  // namespace ketch::broker

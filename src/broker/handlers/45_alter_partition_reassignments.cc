@@ -4,11 +4,14 @@
 // ReplicationControlManager.alterPartitionReassignment /
 // validateManualPartitionAssignment. One broker: the only valid target is
 // [node id], which is where the partition already is, so it completes at
-// once; cancelling finds nothing in progress.
+// once; cancelling finds nothing in progress. Cluster mode: any live
+// broker's id is valid and it completes at once too (every broker serves
+// every partition from the shared log; Metadata's leaders do not move).
 #include <set>
 
 #include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
+#include "broker/live_brokers.h"
 #include "meta/topic_registry.h"
 
 namespace ketch::broker {
@@ -19,8 +22,8 @@ namespace {
 
 using partition_response = alter_partition_reassignments_response::reassignable_partition_response;
 
-void judge(partition_response& out, const std::optional<std::vector<int32_t>>& replicas, int32_t node,
-           bool allow_rf_change, int16_t current_rf) {
+void judge(partition_response& out, const std::optional<std::vector<int32_t>>& replicas,
+           const std::set<int32_t>& registered, bool allow_rf_change, int16_t current_rf) {
     auto fail = [&](error_code e, std::optional<std::string> msg) {
         out.error_code = code(e);
         out.error_message = std::move(msg);
@@ -35,7 +38,7 @@ void judge(partition_response& out, const std::optional<std::vector<int32_t>>& r
             return fail(error_code::invalid_replica_assignment, "The manual partition assignment includes the broker " +
                                                                     std::to_string(r) + " more than once.");
     for (auto r : *replicas)
-        if (r != node)
+        if (!registered.contains(r))
             return fail(error_code::invalid_replica_assignment, "The manual partition assignment includes broker " +
                                                                     std::to_string(r) +
                                                                     ", but no such broker is registered.");
@@ -62,6 +65,7 @@ awaitable<alter_partition_reassignments_response> handle_alter_partition_reassig
     alter_partition_reassignments_response resp;
     resp.allow_replication_factor_change = req.allow_replication_factor_change;
     resp.error_message = std::nullopt;
+    const auto registered = registered_brokers(ctx);
     for (auto& rt : req.topics) {
         auto& tr = resp.responses.emplace_back();
         tr.name = rt.name;
@@ -79,7 +83,7 @@ awaitable<alter_partition_reassignments_response> handle_alter_partition_reassig
                     "Unable to find partition " + rt.name + ":" + std::to_string(rp.partition_index) + ".";
             } else {
                 // The single stored replica: what a one-broker cluster holds whatever the requested factor.
-                judge(out, rp.replicas, b.config.node_id, req.allow_replication_factor_change, 1);
+                judge(out, rp.replicas, registered, req.allow_replication_factor_change, 1);
             }
         }
     }

@@ -69,10 +69,4 @@ awaitable<offset_delete_response> handle_offset_delete(request_context& ctx, off
     co_return resp;
 }
 
-// OffsetDeleteRequest.getErrorResponse: the top-level error.
-std::optional<offset_delete_response> offset_delete_error(const offset_delete_request&, int16_t,
-                                                          const error_answer& e) {
-    return top_level_error<offset_delete_response>(e);
-}
-
 }  // namespace ketch::broker

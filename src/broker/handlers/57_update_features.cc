@@ -81,11 +81,4 @@ awaitable<update_features_response> handle_update_features(request_context& ctx,
     co_return resp;
 }
 
-// UpdateFeaturesRequest.getErrorResponse (UpdateFeaturesResponse.createWithErrors):
-// the top-level error and the exception's message, no per-feature results.
-std::optional<update_features_response> update_features_error(const update_features_request&, int16_t,
-                                                              const error_answer& e) {
-    return top_level_error_with_message<update_features_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -48,10 +48,4 @@ awaitable<describe_cluster_response> handle_describe_cluster(request_context& ct
     co_return resp;
 }
 
-// DescribeClusterRequest.getErrorResponse: the top-level error and the exception's message.
-std::optional<describe_cluster_response> describe_cluster_error(const describe_cluster_request&, int16_t,
-                                                                const error_answer& e) {
-    return top_level_error_with_message<describe_cluster_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -13,14 +13,12 @@ namespace ketch::broker {
 using namespace kafka;
 
 awaitable<list_transactions_response> handle_list_transactions(request_context& ctx, list_transactions_request& req) {
-    list_transactions_response resp;
-    if (!ctx.broker.txns) {
-        resp.error_code = code(error_code::coordinator_not_available);
-        co_return resp;
-    }
+    if (!ctx.broker.txns)
+        co_return list_transactions_response{.error_code = code(error_code::coordinator_not_available)};
     auto r = ctx.broker.txns->list(req.state_filters, req.producer_id_filters,
                                    ctx.api_version >= 1 ? req.duration_filter : -1,
                                    req.transactional_id_pattern.value_or(std::string{}));
+    list_transactions_response resp;
     resp.error_code = code(r.error);
     resp.unknown_state_filters = r.unknown_state_filters;
     for (auto& t : r.txns) {
@@ -34,12 +32,6 @@ awaitable<list_transactions_response> handle_list_transactions(request_context& 
         s.transaction_state = t.state;
     }
     co_return resp;
-}
-
-// ListTransactionsRequest.getErrorResponse: the top-level error.
-std::optional<list_transactions_response> list_transactions_error(const list_transactions_request&, int16_t,
-                                                                  const error_answer& e) {
-    return top_level_error<list_transactions_response>(e);
 }
 
 }  // namespace ketch::broker

@@ -34,10 +34,4 @@ awaitable<get_telemetry_subscriptions_response> handle_get_telemetry_subscriptio
     co_return resp;
 }
 
-// GetTelemetrySubscriptionsRequest.getErrorResponse: the top-level error.
-std::optional<get_telemetry_subscriptions_response> get_telemetry_subscriptions_error(
-    const get_telemetry_subscriptions_request&, int16_t, const error_answer& e) {
-    return top_level_error<get_telemetry_subscriptions_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -34,10 +34,4 @@ awaitable<push_telemetry_response> handle_push_telemetry(request_context& ctx, p
     co_return resp;
 }
 
-// PushTelemetryRequest.getErrorResponse: the top-level error.
-std::optional<push_telemetry_response> push_telemetry_error(const push_telemetry_request&, int16_t,
-                                                            const error_answer& e) {
-    return top_level_error<push_telemetry_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -53,10 +53,4 @@ awaitable<list_config_resources_response> handle_list_config_resources(request_c
     co_return resp;
 }
 
-// ListConfigResourcesRequest.getErrorResponse: the top-level error.
-std::optional<list_config_resources_response> list_config_resources_error(const list_config_resources_request&, int16_t,
-                                                                          const error_answer& e) {
-    return top_level_error<list_config_resources_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -68,10 +68,4 @@ awaitable<share_group_heartbeat_response> handle_share_group_heartbeat(request_c
     co_return resp;
 }
 
-// ShareGroupHeartbeatRequest.getErrorResponse: the top-level error only.
-std::optional<share_group_heartbeat_response> share_group_heartbeat_error(const share_group_heartbeat_request&, int16_t,
-                                                                          const error_answer& e) {
-    return top_level_error_with_message<share_group_heartbeat_response>(e);
-}
-
 }  // namespace ketch::broker

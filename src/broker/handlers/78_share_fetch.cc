@@ -195,9 +195,4 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
     co_return resp;
 }
 
-// ShareFetchRequest.getErrorResponse: the top-level error only.
-std::optional<share_fetch_response> share_fetch_error(const share_fetch_request&, int16_t, const error_answer& e) {
-    return top_level_error_with_message<share_fetch_response>(e);
-}
-
 }  // namespace ketch::broker

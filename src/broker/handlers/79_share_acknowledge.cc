@@ -45,10 +45,4 @@ awaitable<share_acknowledge_response> handle_share_acknowledge(request_context& 
     co_return resp;
 }
 
-// ShareAcknowledgeRequest.getErrorResponse: the top-level error only.
-std::optional<share_acknowledge_response> share_acknowledge_error(const share_acknowledge_request&, int16_t,
-                                                                  const error_answer& e) {
-    return top_level_error_with_message<share_acknowledge_response>(e);
-}
-
 }  // namespace ketch::broker

@@ -173,10 +173,4 @@ awaitable<streams_group_heartbeat_response> handle_streams_group_heartbeat(reque
     co_return response_of(r);
 }
 
-// StreamsGroupHeartbeatRequest.getErrorResponse: the top-level error.
-std::optional<streams_group_heartbeat_response> streams_group_heartbeat_error(const streams_group_heartbeat_request&,
-                                                                              int16_t, const error_answer& e) {
-    return top_level_error_with_message<streams_group_heartbeat_response>(e);
-}
-
 }  // namespace ketch::broker

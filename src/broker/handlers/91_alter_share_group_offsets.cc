@@ -6,6 +6,7 @@
 // state is written to shares.db: the call runs on run_blocking.
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/share_offsets_refusal.h"
 #include "meta/topic_registry.h"
 #include "share/coordinator.h"
 
@@ -15,15 +16,9 @@ using namespace kafka;
 
 awaitable<alter_share_group_offsets_response> handle_alter_share_group_offsets(request_context& ctx,
                                                                                alter_share_group_offsets_request& req) {
+    if (auto e = share_offsets_refusal(ctx, security::acl_operation::read, req.group_id); e != error_code::none)
+        co_return alter_share_group_offsets_response{.error_code = code(e)};
     alter_share_group_offsets_response resp;
-    if (!ctx.broker.shares) {
-        resp.error_code = code(error_code::unsupported_version);
-        co_return resp;
-    }
-    if (!ctx.authorize(security::acl_operation::read, security::resource_type::group, req.group_id)) {
-        resp.error_code = code(error_code::group_authorization_failed);
-        co_return resp;
-    }
     std::vector<std::pair<share::topic_partition, int64_t>> to;
     for (auto& t : req.topics) {
         auto& rt = resp.responses.emplace_back();
@@ -52,12 +47,6 @@ awaitable<alter_share_group_offsets_response> handle_alter_share_group_offsets(r
         resp.responses.clear();
     }
     co_return resp;
-}
-
-// AlterShareGroupOffsetsRequest.getErrorResponse: the top-level error only.
-std::optional<alter_share_group_offsets_response> alter_share_group_offsets_error(
-    const alter_share_group_offsets_request&, int16_t, const error_answer& e) {
-    return top_level_error_with_message<alter_share_group_offsets_response>(e);
 }
 
 }  // namespace ketch::broker

@@ -5,6 +5,7 @@
 // share-partitions are forgotten and start again at share.auto.offset.reset.
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/share_offsets_refusal.h"
 #include "meta/topic_registry.h"
 #include "share/coordinator.h"
 
@@ -14,15 +15,9 @@ using namespace kafka;
 
 awaitable<delete_share_group_offsets_response> handle_delete_share_group_offsets(
     request_context& ctx, delete_share_group_offsets_request& req) {
+    if (auto e = share_offsets_refusal(ctx, security::acl_operation::remove, req.group_id); e != error_code::none)
+        co_return delete_share_group_offsets_response{.error_code = code(e)};
     delete_share_group_offsets_response resp;
-    if (!ctx.broker.shares) {
-        resp.error_code = code(error_code::unsupported_version);
-        co_return resp;
-    }
-    if (!ctx.authorize(security::acl_operation::remove, security::resource_type::group, req.group_id)) {
-        resp.error_code = code(error_code::group_authorization_failed);
-        co_return resp;
-    }
     auto* shares = ctx.broker.shares;
     for (auto& t : req.topics) {
         auto& rt = resp.responses.emplace_back();
@@ -49,12 +44,6 @@ awaitable<delete_share_group_offsets_response> handle_delete_share_group_offsets
         rt.error_code = code(e);
     }
     co_return resp;
-}
-
-// DeleteShareGroupOffsetsRequest.getErrorResponse: the top-level error only.
-std::optional<delete_share_group_offsets_response> delete_share_group_offsets_error(
-    const delete_share_group_offsets_request&, int16_t, const error_answer& e) {
-    return top_level_error_with_message<delete_share_group_offsets_response>(e);
 }
 
 }  // namespace ketch::broker

@@ -1,4 +1,5 @@
-// Declarations of every API handler (one file per API key: NN_<api>.cc).
+// Declarations of every API handler (one file per API key: NN_<api>.cc) and
+// of the error builders of their own.
 #pragma once
 
 #include "broker/handler.h"
@@ -16,6 +17,7 @@
 #include "protocol/messages/consumer_group_describe.h"
 #include "protocol/messages/consumer_group_heartbeat.h"
 #include "protocol/messages/create_acls.h"
+#include "protocol/messages/create_delegation_token.h"
 #include "protocol/messages/create_partitions.h"
 #include "protocol/messages/create_topics.h"
 #include "protocol/messages/delete_acls.h"
@@ -27,6 +29,7 @@
 #include "protocol/messages/describe_client_quotas.h"
 #include "protocol/messages/describe_cluster.h"
 #include "protocol/messages/describe_configs.h"
+#include "protocol/messages/describe_delegation_token.h"
 #include "protocol/messages/describe_groups.h"
 #include "protocol/messages/describe_log_dirs.h"
 #include "protocol/messages/describe_producers.h"
@@ -37,6 +40,7 @@
 #include "protocol/messages/describe_user_scram_credentials.h"
 #include "protocol/messages/elect_leaders.h"
 #include "protocol/messages/end_txn.h"
+#include "protocol/messages/expire_delegation_token.h"
 #include "protocol/messages/fetch.h"
 #include "protocol/messages/find_coordinator.h"
 #include "protocol/messages/get_telemetry_subscriptions.h"
@@ -57,6 +61,7 @@
 #include "protocol/messages/offset_for_leader_epoch.h"
 #include "protocol/messages/produce.h"
 #include "protocol/messages/push_telemetry.h"
+#include "protocol/messages/renew_delegation_token.h"
 #include "protocol/messages/sasl_authenticate.h"
 #include "protocol/messages/sasl_handshake.h"
 #include "protocol/messages/share_acknowledge.h"
@@ -71,243 +76,146 @@
 
 namespace ketch::broker {
 
-awaitable<kafka::api_versions_response> handle_api_versions(request_context&, kafka::api_versions_request&);
+// handle_<api>: the handler of the API whose messages are kafka::<api>_request
+// and kafka::<api>_response (handler.h), in its file NN_<api>.cc.
+#define KETCH_HANDLER(api) awaitable<kafka::api##_response> handle_##api(request_context&, kafka::api##_request&)
+// <api>_error: the API's own error builder (handler.h), at the end of its file.
+#define KETCH_ERROR_BUILDER(api) \
+    std::optional<kafka::api##_response> api##_error(const kafka::api##_request&, int16_t, const error_answer&)
+
+KETCH_HANDLER(api_versions);
 // ApiVersions at a version ketch does not serve: v0-shaped UNSUPPORTED_VERSION (KIP-511).
 net::handler_result unsupported_api_versions(request_context&);
 
-awaitable<kafka::produce_response> handle_produce(request_context&, kafka::produce_request&);
-awaitable<kafka::fetch_response> handle_fetch(request_context&, kafka::fetch_request&);
-awaitable<kafka::list_offsets_response> handle_list_offsets(request_context&, kafka::list_offsets_request&);
-awaitable<kafka::metadata_response> handle_metadata(request_context&, kafka::metadata_request&);
-awaitable<kafka::create_topics_response> handle_create_topics(request_context&, kafka::create_topics_request&);
-awaitable<kafka::delete_topics_response> handle_delete_topics(request_context&, kafka::delete_topics_request&);
-awaitable<kafka::init_producer_id_response> handle_init_producer_id(request_context&, kafka::init_producer_id_request&);
-awaitable<kafka::delete_records_response> handle_delete_records(request_context&, kafka::delete_records_request&);
-awaitable<kafka::describe_cluster_response> handle_describe_cluster(request_context&, kafka::describe_cluster_request&);
-awaitable<kafka::describe_producers_response> handle_describe_producers(request_context&,
-                                                                        kafka::describe_producers_request&);
-awaitable<kafka::find_coordinator_response> handle_find_coordinator(request_context&, kafka::find_coordinator_request&);
+KETCH_HANDLER(produce);
+KETCH_HANDLER(fetch);
+KETCH_HANDLER(list_offsets);
+KETCH_HANDLER(metadata);
+KETCH_HANDLER(create_topics);
+KETCH_HANDLER(delete_topics);
+KETCH_HANDLER(init_producer_id);
+KETCH_HANDLER(delete_records);
+KETCH_HANDLER(describe_cluster);
+KETCH_HANDLER(describe_producers);
+KETCH_HANDLER(find_coordinator);
 
 // SASL (security/sasl_session.h) and SCRAM credentials (meta/credential_store.h).
-awaitable<kafka::sasl_handshake_response> handle_sasl_handshake(request_context&, kafka::sasl_handshake_request&);
-awaitable<kafka::sasl_authenticate_response> handle_sasl_authenticate(request_context&,
-                                                                      kafka::sasl_authenticate_request&);
-awaitable<kafka::describe_acls_response> handle_describe_acls(request_context&, kafka::describe_acls_request&);
-awaitable<kafka::create_acls_response> handle_create_acls(request_context&, kafka::create_acls_request&);
-awaitable<kafka::delete_acls_response> handle_delete_acls(request_context&, kafka::delete_acls_request&);
-awaitable<kafka::describe_client_quotas_response> handle_describe_client_quotas(request_context&,
-                                                                                kafka::describe_client_quotas_request&);
-awaitable<kafka::alter_client_quotas_response> handle_alter_client_quotas(request_context&,
-                                                                          kafka::alter_client_quotas_request&);
-awaitable<kafka::describe_user_scram_credentials_response> handle_describe_user_scram_credentials(
-    request_context&, kafka::describe_user_scram_credentials_request&);
-awaitable<kafka::alter_user_scram_credentials_response> handle_alter_user_scram_credentials(
-    request_context&, kafka::alter_user_scram_credentials_request&);
+KETCH_HANDLER(sasl_handshake);
+KETCH_HANDLER(sasl_authenticate);
+KETCH_HANDLER(describe_acls);
+KETCH_HANDLER(create_acls);
+KETCH_HANDLER(delete_acls);
+KETCH_HANDLER(describe_client_quotas);
+KETCH_HANDLER(alter_client_quotas);
+KETCH_HANDLER(describe_user_scram_credentials);
+KETCH_HANDLER(alter_user_scram_credentials);
 // Configs and partition administration.
-awaitable<kafka::describe_configs_response> handle_describe_configs(request_context&, kafka::describe_configs_request&);
-awaitable<kafka::alter_configs_response> handle_alter_configs(request_context&, kafka::alter_configs_request&);
-awaitable<kafka::incremental_alter_configs_response> handle_incremental_alter_configs(
-    request_context&, kafka::incremental_alter_configs_request&);
-awaitable<kafka::create_partitions_response> handle_create_partitions(request_context&,
-                                                                      kafka::create_partitions_request&);
-awaitable<kafka::describe_log_dirs_response> handle_describe_log_dirs(request_context&,
-                                                                      kafka::describe_log_dirs_request&);
-awaitable<kafka::alter_replica_log_dirs_response> handle_alter_replica_log_dirs(request_context&,
-                                                                                kafka::alter_replica_log_dirs_request&);
-awaitable<kafka::describe_quorum_response> handle_describe_quorum(request_context&, kafka::describe_quorum_request&);
-awaitable<kafka::offset_for_leader_epoch_response> handle_offset_for_leader_epoch(
-    request_context&, kafka::offset_for_leader_epoch_request&);
-awaitable<kafka::elect_leaders_response> handle_elect_leaders(request_context&, kafka::elect_leaders_request&);
-awaitable<kafka::alter_partition_reassignments_response> handle_alter_partition_reassignments(
-    request_context&, kafka::alter_partition_reassignments_request&);
-awaitable<kafka::list_partition_reassignments_response> handle_list_partition_reassignments(
-    request_context&, kafka::list_partition_reassignments_request&);
-awaitable<kafka::describe_topic_partitions_response> handle_describe_topic_partitions(
-    request_context&, kafka::describe_topic_partitions_request&);
-awaitable<kafka::update_features_response> handle_update_features(request_context&, kafka::update_features_request&);
-awaitable<kafka::list_config_resources_response> handle_list_config_resources(request_context&,
-                                                                              kafka::list_config_resources_request&);
+KETCH_HANDLER(describe_configs);
+KETCH_HANDLER(alter_configs);
+KETCH_HANDLER(incremental_alter_configs);
+KETCH_HANDLER(create_partitions);
+KETCH_HANDLER(describe_log_dirs);
+KETCH_HANDLER(alter_replica_log_dirs);
+KETCH_HANDLER(describe_quorum);
+KETCH_HANDLER(offset_for_leader_epoch);
+KETCH_HANDLER(elect_leaders);
+KETCH_HANDLER(alter_partition_reassignments);
+KETCH_HANDLER(list_partition_reassignments);
+KETCH_HANDLER(describe_topic_partitions);
+KETCH_HANDLER(update_features);
+KETCH_HANDLER(list_config_resources);
 // KIP-714 client telemetry (telemetry/client_metrics_manager.h); only with the console.
-awaitable<kafka::get_telemetry_subscriptions_response> handle_get_telemetry_subscriptions(
-    request_context&, kafka::get_telemetry_subscriptions_request&);
-awaitable<kafka::push_telemetry_response> handle_push_telemetry(request_context&, kafka::push_telemetry_request&);
+KETCH_HANDLER(get_telemetry_subscriptions);
+KETCH_HANDLER(push_telemetry);
 
 // The group coordinator's APIs (group/coordinator.h).
-awaitable<kafka::offset_commit_response> handle_offset_commit(request_context&, kafka::offset_commit_request&);
-awaitable<kafka::offset_fetch_response> handle_offset_fetch(request_context&, kafka::offset_fetch_request&);
-awaitable<kafka::join_group_response> handle_join_group(request_context&, kafka::join_group_request&);
-awaitable<kafka::heartbeat_response> handle_heartbeat(request_context&, kafka::heartbeat_request&);
-awaitable<kafka::leave_group_response> handle_leave_group(request_context&, kafka::leave_group_request&);
-awaitable<kafka::sync_group_response> handle_sync_group(request_context&, kafka::sync_group_request&);
-awaitable<kafka::describe_groups_response> handle_describe_groups(request_context&, kafka::describe_groups_request&);
-awaitable<kafka::list_groups_response> handle_list_groups(request_context&, kafka::list_groups_request&);
-awaitable<kafka::delete_groups_response> handle_delete_groups(request_context&, kafka::delete_groups_request&);
-awaitable<kafka::offset_delete_response> handle_offset_delete(request_context&, kafka::offset_delete_request&);
-awaitable<kafka::consumer_group_heartbeat_response> handle_consumer_group_heartbeat(
-    request_context&, kafka::consumer_group_heartbeat_request&);
-awaitable<kafka::consumer_group_describe_response> handle_consumer_group_describe(
-    request_context&, kafka::consumer_group_describe_request&);
-awaitable<kafka::share_group_heartbeat_response> handle_share_group_heartbeat(request_context&,
-                                                                              kafka::share_group_heartbeat_request&);
-awaitable<kafka::share_group_describe_response> handle_share_group_describe(request_context&,
-                                                                            kafka::share_group_describe_request&);
-awaitable<kafka::streams_group_heartbeat_response> handle_streams_group_heartbeat(
-    request_context&, kafka::streams_group_heartbeat_request&);
-awaitable<kafka::streams_group_describe_response> handle_streams_group_describe(request_context&,
-                                                                                kafka::streams_group_describe_request&);
-awaitable<kafka::share_fetch_response> handle_share_fetch(request_context&, kafka::share_fetch_request&);
-awaitable<kafka::share_acknowledge_response> handle_share_acknowledge(request_context&,
-                                                                      kafka::share_acknowledge_request&);
-awaitable<kafka::describe_share_group_offsets_response> handle_describe_share_group_offsets(
-    request_context&, kafka::describe_share_group_offsets_request&);
-awaitable<kafka::alter_share_group_offsets_response> handle_alter_share_group_offsets(
-    request_context&, kafka::alter_share_group_offsets_request&);
-awaitable<kafka::delete_share_group_offsets_response> handle_delete_share_group_offsets(
-    request_context&, kafka::delete_share_group_offsets_request&);
+KETCH_HANDLER(offset_commit);
+KETCH_HANDLER(offset_fetch);
+KETCH_HANDLER(join_group);
+KETCH_HANDLER(heartbeat);
+KETCH_HANDLER(leave_group);
+KETCH_HANDLER(sync_group);
+KETCH_HANDLER(describe_groups);
+KETCH_HANDLER(list_groups);
+KETCH_HANDLER(delete_groups);
+KETCH_HANDLER(offset_delete);
+KETCH_HANDLER(consumer_group_heartbeat);
+KETCH_HANDLER(consumer_group_describe);
+KETCH_HANDLER(share_group_heartbeat);
+KETCH_HANDLER(share_group_describe);
+KETCH_HANDLER(streams_group_heartbeat);
+KETCH_HANDLER(streams_group_describe);
+KETCH_HANDLER(share_fetch);
+KETCH_HANDLER(share_acknowledge);
+KETCH_HANDLER(describe_share_group_offsets);
+KETCH_HANDLER(alter_share_group_offsets);
+KETCH_HANDLER(delete_share_group_offsets);
 
 // The client's address as Kafka shows it to group APIs (InetAddress.toString()
 // without a host name): "/127.0.0.1". `peer` is "ip:port" (11_join_group.cc).
 std::string java_client_host(const std::string& peer);
 
 // The transaction coordinator's APIs (txn/coordinator.h).
-awaitable<kafka::add_partitions_to_txn_response> handle_add_partitions_to_txn(request_context&,
-                                                                              kafka::add_partitions_to_txn_request&);
-awaitable<kafka::add_offsets_to_txn_response> handle_add_offsets_to_txn(request_context&,
-                                                                        kafka::add_offsets_to_txn_request&);
-awaitable<kafka::end_txn_response> handle_end_txn(request_context&, kafka::end_txn_request&);
-awaitable<kafka::txn_offset_commit_response> handle_txn_offset_commit(request_context&,
-                                                                      kafka::txn_offset_commit_request&);
-awaitable<kafka::describe_transactions_response> handle_describe_transactions(request_context&,
-                                                                              kafka::describe_transactions_request&);
-awaitable<kafka::list_transactions_response> handle_list_transactions(request_context&,
-                                                                      kafka::list_transactions_request&);
+KETCH_HANDLER(add_partitions_to_txn);
+KETCH_HANDLER(add_offsets_to_txn);
+KETCH_HANDLER(end_txn);
+KETCH_HANDLER(txn_offset_commit);
+KETCH_HANDLER(describe_transactions);
+KETCH_HANDLER(list_transactions);
 // The group's partition of __consumer_offsets (GroupCoordinator.partitionFor, 50 partitions).
 int32_t offsets_partition_for(const std::string& group_id);
 
-// Each API's error builder (handler.h's error column), at the end of its
+// The error builders of the APIs whose error response has rows (handler.h's
+// error column; the others answer top_level_error), at the end of each
 // handler file: the response refusing the request with one error.
-std::optional<kafka::produce_response> produce_error(const kafka::produce_request&, int16_t, const error_answer&);
-std::optional<kafka::fetch_response> fetch_error(const kafka::fetch_request&, int16_t, const error_answer&);
-std::optional<kafka::list_offsets_response> list_offsets_error(const kafka::list_offsets_request&, int16_t,
-                                                               const error_answer&);
-std::optional<kafka::metadata_response> metadata_error(const kafka::metadata_request&, int16_t, const error_answer&);
-std::optional<kafka::offset_commit_response> offset_commit_error(const kafka::offset_commit_request&, int16_t,
-                                                                 const error_answer&);
-std::optional<kafka::offset_fetch_response> offset_fetch_error(const kafka::offset_fetch_request&, int16_t,
-                                                               const error_answer&);
-std::optional<kafka::find_coordinator_response> find_coordinator_error(const kafka::find_coordinator_request&, int16_t,
-                                                                       const error_answer&);
-std::optional<kafka::join_group_response> join_group_error(const kafka::join_group_request&, int16_t,
-                                                           const error_answer&);
-std::optional<kafka::heartbeat_response> heartbeat_error(const kafka::heartbeat_request&, int16_t, const error_answer&);
-std::optional<kafka::leave_group_response> leave_group_error(const kafka::leave_group_request&, int16_t,
-                                                             const error_answer&);
-std::optional<kafka::sync_group_response> sync_group_error(const kafka::sync_group_request&, int16_t,
-                                                           const error_answer&);
-std::optional<kafka::describe_groups_response> describe_groups_error(const kafka::describe_groups_request&, int16_t,
-                                                                     const error_answer&);
-std::optional<kafka::list_groups_response> list_groups_error(const kafka::list_groups_request&, int16_t,
-                                                             const error_answer&);
-std::optional<kafka::sasl_handshake_response> sasl_handshake_error(const kafka::sasl_handshake_request&, int16_t,
-                                                                   const error_answer&);
-std::optional<kafka::api_versions_response> api_versions_error(const kafka::api_versions_request&, int16_t,
-                                                               const error_answer&);
-std::optional<kafka::create_topics_response> create_topics_error(const kafka::create_topics_request&, int16_t,
-                                                                 const error_answer&);
-std::optional<kafka::delete_topics_response> delete_topics_error(const kafka::delete_topics_request&, int16_t,
-                                                                 const error_answer&);
-std::optional<kafka::delete_records_response> delete_records_error(const kafka::delete_records_request&, int16_t,
-                                                                   const error_answer&);
-std::optional<kafka::init_producer_id_response> init_producer_id_error(const kafka::init_producer_id_request&, int16_t,
-                                                                       const error_answer&);
-std::optional<kafka::offset_for_leader_epoch_response> offset_for_leader_epoch_error(
-    const kafka::offset_for_leader_epoch_request&, int16_t, const error_answer&);
-std::optional<kafka::add_partitions_to_txn_response> add_partitions_to_txn_error(
-    const kafka::add_partitions_to_txn_request&, int16_t, const error_answer&);
-std::optional<kafka::add_offsets_to_txn_response> add_offsets_to_txn_error(const kafka::add_offsets_to_txn_request&,
-                                                                           int16_t, const error_answer&);
-std::optional<kafka::end_txn_response> end_txn_error(const kafka::end_txn_request&, int16_t, const error_answer&);
-std::optional<kafka::txn_offset_commit_response> txn_offset_commit_error(const kafka::txn_offset_commit_request&,
-                                                                         int16_t, const error_answer&);
-std::optional<kafka::describe_acls_response> describe_acls_error(const kafka::describe_acls_request&, int16_t,
-                                                                 const error_answer&);
-std::optional<kafka::create_acls_response> create_acls_error(const kafka::create_acls_request&, int16_t,
-                                                             const error_answer&);
-std::optional<kafka::delete_acls_response> delete_acls_error(const kafka::delete_acls_request&, int16_t,
-                                                             const error_answer&);
-std::optional<kafka::describe_configs_response> describe_configs_error(const kafka::describe_configs_request&, int16_t,
-                                                                       const error_answer&);
-std::optional<kafka::alter_configs_response> alter_configs_error(const kafka::alter_configs_request&, int16_t,
-                                                                 const error_answer&);
-std::optional<kafka::describe_log_dirs_response> describe_log_dirs_error(const kafka::describe_log_dirs_request&,
-                                                                         int16_t, const error_answer&);
-std::optional<kafka::alter_replica_log_dirs_response> alter_replica_log_dirs_error(
-    const kafka::alter_replica_log_dirs_request&, int16_t, const error_answer&);
-std::optional<kafka::describe_quorum_response> describe_quorum_error(const kafka::describe_quorum_request&, int16_t,
-                                                                     const error_answer&);
-std::optional<kafka::sasl_authenticate_response> sasl_authenticate_error(const kafka::sasl_authenticate_request&,
-                                                                         int16_t, const error_answer&);
-std::optional<kafka::create_partitions_response> create_partitions_error(const kafka::create_partitions_request&,
-                                                                         int16_t, const error_answer&);
-std::optional<kafka::delete_groups_response> delete_groups_error(const kafka::delete_groups_request&, int16_t,
-                                                                 const error_answer&);
-std::optional<kafka::elect_leaders_response> elect_leaders_error(const kafka::elect_leaders_request&, int16_t,
-                                                                 const error_answer&);
-std::optional<kafka::incremental_alter_configs_response> incremental_alter_configs_error(
-    const kafka::incremental_alter_configs_request&, int16_t, const error_answer&);
-std::optional<kafka::alter_partition_reassignments_response> alter_partition_reassignments_error(
-    const kafka::alter_partition_reassignments_request&, int16_t, const error_answer&);
-std::optional<kafka::list_partition_reassignments_response> list_partition_reassignments_error(
-    const kafka::list_partition_reassignments_request&, int16_t, const error_answer&);
-std::optional<kafka::offset_delete_response> offset_delete_error(const kafka::offset_delete_request&, int16_t,
-                                                                 const error_answer&);
-std::optional<kafka::describe_client_quotas_response> describe_client_quotas_error(
-    const kafka::describe_client_quotas_request&, int16_t, const error_answer&);
-std::optional<kafka::alter_client_quotas_response> alter_client_quotas_error(const kafka::alter_client_quotas_request&,
-                                                                             int16_t, const error_answer&);
-std::optional<kafka::describe_user_scram_credentials_response> describe_user_scram_credentials_error(
-    const kafka::describe_user_scram_credentials_request&, int16_t, const error_answer&);
-std::optional<kafka::alter_user_scram_credentials_response> alter_user_scram_credentials_error(
-    const kafka::alter_user_scram_credentials_request&, int16_t, const error_answer&);
-std::optional<kafka::update_features_response> update_features_error(const kafka::update_features_request&, int16_t,
-                                                                     const error_answer&);
-std::optional<kafka::describe_cluster_response> describe_cluster_error(const kafka::describe_cluster_request&, int16_t,
-                                                                       const error_answer&);
-std::optional<kafka::describe_producers_response> describe_producers_error(const kafka::describe_producers_request&,
-                                                                           int16_t, const error_answer&);
-std::optional<kafka::describe_transactions_response> describe_transactions_error(
-    const kafka::describe_transactions_request&, int16_t, const error_answer&);
-std::optional<kafka::list_transactions_response> list_transactions_error(const kafka::list_transactions_request&,
-                                                                         int16_t, const error_answer&);
-std::optional<kafka::consumer_group_heartbeat_response> consumer_group_heartbeat_error(
-    const kafka::consumer_group_heartbeat_request&, int16_t, const error_answer&);
-std::optional<kafka::consumer_group_describe_response> consumer_group_describe_error(
-    const kafka::consumer_group_describe_request&, int16_t, const error_answer&);
-std::optional<kafka::share_group_heartbeat_response> share_group_heartbeat_error(
-    const kafka::share_group_heartbeat_request&, int16_t, const error_answer&);
-std::optional<kafka::share_group_describe_response> share_group_describe_error(
-    const kafka::share_group_describe_request&, int16_t, const error_answer&);
-std::optional<kafka::streams_group_heartbeat_response> streams_group_heartbeat_error(
-    const kafka::streams_group_heartbeat_request&, int16_t, const error_answer&);
-std::optional<kafka::streams_group_describe_response> streams_group_describe_error(
-    const kafka::streams_group_describe_request&, int16_t, const error_answer&);
-std::optional<kafka::share_fetch_response> share_fetch_error(const kafka::share_fetch_request&, int16_t,
-                                                             const error_answer&);
-std::optional<kafka::share_acknowledge_response> share_acknowledge_error(const kafka::share_acknowledge_request&,
-                                                                         int16_t, const error_answer&);
-std::optional<kafka::describe_share_group_offsets_response> describe_share_group_offsets_error(
-    const kafka::describe_share_group_offsets_request&, int16_t, const error_answer&);
-std::optional<kafka::alter_share_group_offsets_response> alter_share_group_offsets_error(
-    const kafka::alter_share_group_offsets_request&, int16_t, const error_answer&);
-std::optional<kafka::delete_share_group_offsets_response> delete_share_group_offsets_error(
-    const kafka::delete_share_group_offsets_request&, int16_t, const error_answer&);
-std::optional<kafka::list_config_resources_response> list_config_resources_error(
-    const kafka::list_config_resources_request&, int16_t, const error_answer&);
-std::optional<kafka::describe_topic_partitions_response> describe_topic_partitions_error(
-    const kafka::describe_topic_partitions_request&, int16_t, const error_answer&);
-std::optional<kafka::get_telemetry_subscriptions_response> get_telemetry_subscriptions_error(
-    const kafka::get_telemetry_subscriptions_request&, int16_t, const error_answer&);
-std::optional<kafka::push_telemetry_response> push_telemetry_error(const kafka::push_telemetry_request&, int16_t,
-                                                                   const error_answer&);
+KETCH_ERROR_BUILDER(produce);
+KETCH_ERROR_BUILDER(fetch);
+KETCH_ERROR_BUILDER(list_offsets);
+KETCH_ERROR_BUILDER(metadata);
+KETCH_ERROR_BUILDER(offset_commit);
+KETCH_ERROR_BUILDER(offset_fetch);
+KETCH_ERROR_BUILDER(find_coordinator);
+KETCH_ERROR_BUILDER(describe_groups);
+KETCH_ERROR_BUILDER(create_topics);
+KETCH_ERROR_BUILDER(delete_topics);
+KETCH_ERROR_BUILDER(delete_records);
+KETCH_ERROR_BUILDER(init_producer_id);
+KETCH_ERROR_BUILDER(offset_for_leader_epoch);
+KETCH_ERROR_BUILDER(add_partitions_to_txn);
+KETCH_ERROR_BUILDER(txn_offset_commit);
+KETCH_ERROR_BUILDER(create_acls);
+KETCH_ERROR_BUILDER(delete_acls);
+KETCH_ERROR_BUILDER(describe_configs);
+KETCH_ERROR_BUILDER(alter_configs);
+KETCH_ERROR_BUILDER(alter_replica_log_dirs);
+KETCH_ERROR_BUILDER(describe_quorum);
+KETCH_ERROR_BUILDER(create_partitions);
+KETCH_ERROR_BUILDER(delete_groups);
+KETCH_ERROR_BUILDER(elect_leaders);
+KETCH_ERROR_BUILDER(incremental_alter_configs);
+KETCH_ERROR_BUILDER(alter_partition_reassignments);
+KETCH_ERROR_BUILDER(list_partition_reassignments);
+KETCH_ERROR_BUILDER(describe_client_quotas);
+KETCH_ERROR_BUILDER(alter_client_quotas);
+KETCH_ERROR_BUILDER(describe_user_scram_credentials);
+KETCH_ERROR_BUILDER(alter_user_scram_credentials);
+KETCH_ERROR_BUILDER(describe_producers);
+KETCH_ERROR_BUILDER(describe_transactions);
+KETCH_ERROR_BUILDER(consumer_group_describe);
+KETCH_ERROR_BUILDER(share_group_describe);
+KETCH_ERROR_BUILDER(streams_group_describe);
+KETCH_ERROR_BUILDER(describe_share_group_offsets);
+KETCH_ERROR_BUILDER(describe_topic_partitions);
+
+// Delegation tokens (security/delegation_tokens.h).
+KETCH_HANDLER(create_delegation_token);
+KETCH_HANDLER(renew_delegation_token);
+KETCH_HANDLER(expire_delegation_token);
+KETCH_HANDLER(describe_delegation_token);
+
+KETCH_ERROR_BUILDER(create_delegation_token);
+
+#undef KETCH_HANDLER
+#undef KETCH_ERROR_BUILDER
 
 }  // namespace ketch::broker

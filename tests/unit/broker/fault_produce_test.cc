@@ -35,10 +35,10 @@ std::vector<std::pair<std::string, int32_t>> rows(const kafka::produce_request& 
 
 struct fault_produce : ::testing::Test {
     meta::testing::temp_dir dir;
-    std::unique_ptr<meta::sqlite_store> store;
+    std::unique_ptr<meta::store> store;
     std::unique_ptr<meta::topic_registry> topics;
     void SetUp() override {
-        auto s = meta::sqlite_store::open(dir.path());
+        auto s = meta::open_sqlite_store(dir.path());
         ASSERT_TRUE(s);
         store = std::move(*s);
         auto t = meta::topic_registry::open(*store, meta::broker_defaults{});

@@ -20,7 +20,7 @@ namespace {
 
 struct offsets_topic_fixture : ::testing::Test {
     meta::testing::temp_dir dir;
-    std::unique_ptr<meta::sqlite_store> store;
+    std::unique_ptr<meta::store> store;
     std::unique_ptr<meta::topic_registry> topics;
     std::unique_ptr<log::log_manager> logs;
     std::unique_ptr<partition::local_engine> engine;
@@ -28,7 +28,7 @@ struct offsets_topic_fixture : ::testing::Test {
     meta::memory_offset_store offsets;
 
     void SetUp() override {
-        auto s = meta::sqlite_store::open(dir.path());
+        auto s = meta::open_sqlite_store(dir.path());
         ASSERT_TRUE(s);
         store = std::move(*s);
         auto t = meta::topic_registry::open(*store, meta::broker_defaults{});

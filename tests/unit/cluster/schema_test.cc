@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "cluster/migrations.h"
 #include "cluster/pg.h"
 #include "cluster/schema.h"
 
@@ -47,6 +48,16 @@ TEST(cluster_schema, every_table_the_broker_uses_is_created_once) {
             created += std::string(m).find("CREATE TABLE " + std::string(table) + " ") != std::string::npos;
         EXPECT_EQ(created, 1) << table;
     }
+}
+
+// The ranges (cluster/migrations.h) join in order, none lost: the tenth is
+// migration 10 (objects' dead_since), the last is the last range's last.
+TEST(cluster_schema, the_ranges_join_in_order) {
+    ASSERT_EQ(migrations_1_to_9().size(), 9u);
+    ASSERT_EQ(migrations().size(), migrations_1_to_9().size() + migrations_10_on().size());
+    EXPECT_EQ(migrations()[8], migrations_1_to_9().back());
+    EXPECT_NE(std::string(migrations()[9]).find("ADD COLUMN dead_since"), std::string::npos);
+    EXPECT_EQ(migrations().back(), migrations_10_on().back());
 }
 
 TEST(cluster_schema, only_postgres_urls_are_taken) {

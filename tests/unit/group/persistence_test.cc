@@ -12,12 +12,11 @@
 namespace ketch::group::testing {
 namespace {
 
-using meta::sqlite_offset_store;
 using meta::stored_group;
 using meta::stored_offset;
 
-std::unique_ptr<sqlite_offset_store> open_store(const std::filesystem::path& dir) {
-    auto s = sqlite_offset_store::open(dir);
+std::unique_ptr<meta::offset_store> open_store(const std::filesystem::path& dir) {
+    auto s = meta::open_sqlite_offset_store(dir);
     if (!s) ADD_FAILURE() << s.error().message;
     return s ? std::move(*s) : nullptr;
 }
@@ -104,7 +103,7 @@ protected:
     meta::testing::temp_dir dir;
     group_config cfg;
     manual_time time;
-    std::unique_ptr<sqlite_offset_store> store;
+    std::unique_ptr<meta::offset_store> store;
     std::shared_ptr<group_coordinator> coord;
 };
 

@@ -59,13 +59,13 @@ TEST(resource_config_registry, client_metrics_and_group_configs_are_kept_apart_a
     testing::temp_dir dir;
     auto set = [](config_map next) { return [next](const config_map&) -> result<config_map, error> { return next; }; };
     {
-        auto s = sqlite_store::open(dir.path());
+        auto s = open_sqlite_store(dir.path());
         ASSERT_TRUE(s);
         auto cm = resource_config_registry::open(**s, config_resource::client_metrics);
         ASSERT_TRUE(cm);
         ASSERT_TRUE((*cm)->update("x", set({{"interval.ms", "1000"}}), false));
     }
-    auto s = sqlite_store::open(dir.path());
+    auto s = open_sqlite_store(dir.path());
     ASSERT_TRUE(s);
     auto cm = resource_config_registry::open(**s, config_resource::client_metrics);
     auto groups = resource_config_registry::open(**s, config_resource::group);

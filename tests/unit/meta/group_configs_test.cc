@@ -87,7 +87,7 @@ TEST(resource_config_registry, group_configs_survive_a_reopen_and_reach_the_list
     testing::temp_dir dir;
     auto set = [](config_map next) { return [next](const config_map&) -> result<config_map, error> { return next; }; };
     {
-        auto s = sqlite_store::open(dir.path());
+        auto s = open_sqlite_store(dir.path());
         ASSERT_TRUE(s);
         auto r = resource_config_registry::open(**s, config_resource::group);
         ASSERT_TRUE(r);
@@ -96,7 +96,7 @@ TEST(resource_config_registry, group_configs_survive_a_reopen_and_reach_the_list
         ASSERT_TRUE((*r)->update("h", set({}), false));                                           // all removed
         ASSERT_TRUE((*r)->update("g", set({{"consumer.heartbeat.interval.ms", "9000"}}), true));  // validate only
     }
-    auto s = sqlite_store::open(dir.path());
+    auto s = open_sqlite_store(dir.path());
     ASSERT_TRUE(s);
     auto r = resource_config_registry::open(**s, config_resource::group);
     ASSERT_TRUE(r);
@@ -115,7 +115,7 @@ TEST(resource_config_registry, group_configs_survive_a_reopen_and_reach_the_list
 // changed and what went.
 TEST(resource_config_registry, an_update_starts_from_the_stored_set_and_reload_follows_the_store) {
     testing::temp_dir dir;
-    auto s = sqlite_store::open(dir.path());
+    auto s = open_sqlite_store(dir.path());
     ASSERT_TRUE(s);
     auto a = resource_config_registry::open(**s, config_resource::group);
     auto b = resource_config_registry::open(**s, config_resource::group);

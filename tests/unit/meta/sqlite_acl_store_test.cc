@@ -13,19 +13,19 @@ stored_acl row(std::string name, int8_t op = 3) { return {2, std::move(name), 3,
 TEST(sqlite_acl_store, rows_survive_reopen) {
     testing::temp_dir dir;
     {
-        auto s = sqlite_acl_store::open(dir.path());
+        auto s = open_sqlite_acl_store(dir.path());
         ASSERT_TRUE(s.ok());
         ASSERT_TRUE((*s)->apply({row("b"), row("a"), row("a")}, {}).ok());
         ASSERT_TRUE((*s)->apply({row("c")}, {row("b"), row("zz")}).ok());
     }
-    auto s = sqlite_acl_store::open(dir.path());
+    auto s = open_sqlite_acl_store(dir.path());
     ASSERT_TRUE(s.ok());
     EXPECT_EQ((*s)->list(), (std::vector<stored_acl>{row("a"), row("c")}));
 }
 
 TEST(sqlite_acl_store, names_are_kept_byte_for_byte) {
     testing::temp_dir dir;
-    auto s = sqlite_acl_store::open(dir.path());
+    auto s = open_sqlite_acl_store(dir.path());
     ASSERT_TRUE(s.ok());
     std::string odd("x\0y\xff", 4);
     ASSERT_TRUE((*s)->apply({row(odd, 4)}, {}).ok());

@@ -9,7 +9,7 @@ using namespace ketch::meta;
 TEST(sqlite_quota_store, changes_survive_a_reopen) {
     ketch::meta::testing::temp_dir dir;
     {
-        auto s = sqlite_quota_store::open(dir.path());
+        auto s = open_sqlite_quota_store(dir.path());
         ASSERT_TRUE(s.ok());
         ASSERT_TRUE((*s)->apply({{{{"user", "alice"}}, "producer_byte_rate", 1048576.0},
                                  {{{"client-id", std::nullopt}, {"user", std::nullopt}}, "request_percentage", 50.0},
@@ -17,7 +17,7 @@ TEST(sqlite_quota_store, changes_survive_a_reopen) {
                         .ok());
         ASSERT_TRUE((*s)->apply({{{{"user", "bob"}}, "consumer_byte_rate", std::nullopt}}).ok());
     }
-    auto s = sqlite_quota_store::open(dir.path());
+    auto s = open_sqlite_quota_store(dir.path());
     ASSERT_TRUE(s.ok());
     auto all = (*s)->load();
     ASSERT_TRUE(all.ok());

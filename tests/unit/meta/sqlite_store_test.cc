@@ -17,8 +17,8 @@ topic make_topic(std::string name, config_map configs = {}) {
     return topic{std::move(name), uuid::random(), 3, 1, std::move(configs), 1700000000000};
 }
 
-std::unique_ptr<sqlite_store> open_or_die(const std::filesystem::path& dir) {
-    auto s = sqlite_store::open(dir);
+std::unique_ptr<store> open_or_die(const std::filesystem::path& dir) {
+    auto s = open_sqlite_store(dir);
     if (!s) ADD_FAILURE() << s.error().message;
     return s ? std::move(*s) : nullptr;
 }
@@ -128,7 +128,7 @@ TEST(sqlite_store, refuses_a_newer_schema) {
         sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr);
         sqlite3_close(db);
     }
-    auto s = sqlite_store::open(dir.path());
+    auto s = open_sqlite_store(dir.path());
     ASSERT_FALSE(s);
     EXPECT_NE(s.error().message.find("schema version 99"), std::string::npos);
 }
@@ -140,7 +140,7 @@ TEST(sqlite_store, refuses_a_file_that_is_not_a_database) {
         std::fputs("this is not sqlite, just some text that is long enough to look like a header....", f);
         std::fclose(f);
     }
-    EXPECT_FALSE(sqlite_store::open(dir.path()));
+    EXPECT_FALSE(open_sqlite_store(dir.path()));
 }
 
 }  // namespace

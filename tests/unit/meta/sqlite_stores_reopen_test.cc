@@ -14,9 +14,9 @@ using namespace ketch::meta;
 
 namespace {
 
-template <class Store>
-std::unique_ptr<Store> open_in(const ketch::meta::testing::temp_dir& dir) {
-    auto s = Store::open(dir.path());
+template <class Open>
+auto open_in(Open open, const ketch::meta::testing::temp_dir& dir) {
+    auto s = open(dir.path());
     EXPECT_TRUE(s.ok());
     return s.ok() ? std::move(*s) : nullptr;
 }
@@ -29,7 +29,7 @@ TEST(sqlite_stores_reopen, offsets_and_groups_come_back_and_deletes_stay_deleted
     stored_offset b{"g1", "orders", 1, 7, -1, "", 1001, 5000};
     stored_offset c{"g2", "payments", 0, 1, 0, std::string("\0x", 2), 1002, std::nullopt};
     {
-        auto s = open_in<sqlite_offset_store>(dir);
+        auto s = open_in(open_sqlite_offset_store, dir);
         ASSERT_TRUE(s);
         stored_offset all[] = {a, b, c};
         ASSERT_TRUE(s->commit_offsets(all).ok());
@@ -41,7 +41,7 @@ TEST(sqlite_stores_reopen, offsets_and_groups_come_back_and_deletes_stay_deleted
         std::string groups[] = {"g2"};
         ASSERT_TRUE(s->delete_groups(groups).ok());  // its offsets go with it
     }
-    auto s = open_in<sqlite_offset_store>(dir);
+    auto s = open_in(open_sqlite_offset_store, dir);
     ASSERT_TRUE(s);
     auto offsets = s->load_offsets();
     ASSERT_TRUE(offsets.ok());
@@ -59,7 +59,7 @@ TEST(sqlite_stores_reopen, transactions_and_their_pending_offsets_come_back) {
     pending_txn_offset p1{10, {"g", "orders", 0, 5, 1, "m", 800, std::nullopt}};
     pending_txn_offset p2{20, {"g", "orders", 1, 6, -1, "", 801, std::nullopt}};
     {
-        auto s = open_in<sqlite_txn_store>(dir);
+        auto s = open_in(open_sqlite_txn_store, dir);
         ASSERT_TRUE(s);
         ASSERT_TRUE(s->put_txn(t).ok());
         ASSERT_TRUE(s->put_txn(u).ok());
@@ -68,7 +68,7 @@ TEST(sqlite_stores_reopen, transactions_and_their_pending_offsets_come_back) {
         ASSERT_TRUE(s->put_pending_offsets(pending).ok());
         ASSERT_TRUE(s->delete_pending_offsets(20).ok());
     }
-    auto s = open_in<sqlite_txn_store>(dir);
+    auto s = open_in(open_sqlite_txn_store, dir);
     ASSERT_TRUE(s);
     auto txns = s->load_txns();
     ASSERT_TRUE(txns.ok());
@@ -86,7 +86,7 @@ TEST(sqlite_stores_reopen, share_partitions_come_back_with_their_batches_replace
     stored_share_partition p0{"sg", topic, 0, 100, {{100, 109, 2, 1}, {110, 119, 0, 3}}};
     stored_share_partition p1{"sg", topic, 1, 5, {{5, 5, 4, 5}}};
     {
-        auto s = open_in<sqlite_share_store>(dir);
+        auto s = open_in(open_sqlite_share_store, dir);
         ASSERT_TRUE(s);
         stored_share_partition both[] = {p0, p1};
         ASSERT_TRUE(s->put(both).ok());
@@ -96,7 +96,7 @@ TEST(sqlite_stores_reopen, share_partitions_come_back_with_their_batches_replace
         ASSERT_TRUE(s->put(again).ok());
         ASSERT_TRUE(s->remove("sg", topic, 1).ok());
     }
-    auto s = open_in<sqlite_share_store>(dir);
+    auto s = open_in(open_sqlite_share_store, dir);
     ASSERT_TRUE(s);
     auto all = s->load();
     ASSERT_TRUE(all.ok());
@@ -108,7 +108,7 @@ TEST(sqlite_stores_reopen, credentials_come_back_and_the_cache_follows_each_chan
     scram_credential alice{"alice", "SCRAM-SHA-256", "salt", "sk", "svk", 4096};
     scram_credential bob{"bob", "SCRAM-SHA-512", "s2", "k2", "v2", 8192};
     {
-        auto s = open_in<sqlite_credential_store>(dir);
+        auto s = open_in(open_sqlite_credential_store, dir);
         ASSERT_TRUE(s);
         ASSERT_TRUE(s->upsert(alice).ok());
         ASSERT_TRUE(s->upsert(bob).ok());
@@ -123,7 +123,7 @@ TEST(sqlite_stores_reopen, credentials_come_back_and_the_cache_follows_each_chan
         EXPECT_FALSE(*again);
         EXPECT_FALSE(s->find("bob", "SCRAM-SHA-512"));
     }
-    auto s = open_in<sqlite_credential_store>(dir);
+    auto s = open_in(open_sqlite_credential_store, dir);
     ASSERT_TRUE(s);
     auto all = s->list();
     ASSERT_EQ(all.size(), 1u);

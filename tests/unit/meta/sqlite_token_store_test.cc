@@ -13,7 +13,7 @@ TEST(sqlite_token_store, tokens_survive_a_reopen_and_removals_too) {
     delegation_token a{"tok-a", "User:alice", "User:admin", {"User:bob", "User:c,\"d\"\n"}, 1000, 2000, 3000};
     delegation_token b{"tok-b", "User:bob", "User:bob", {}, 10, 20, 30};
     {
-        auto s = sqlite_token_store::open(dir.path());
+        auto s = open_sqlite_token_store(dir.path());
         ASSERT_TRUE(s.ok());
         ASSERT_TRUE((*s)->upsert(a).ok());
         ASSERT_TRUE((*s)->upsert(b).ok());
@@ -25,7 +25,7 @@ TEST(sqlite_token_store, tokens_survive_a_reopen_and_removals_too) {
         ASSERT_TRUE(missing.ok() && !*missing);
         ASSERT_TRUE((*s)->remove("tok-b").ok());
     }
-    auto s = sqlite_token_store::open(dir.path());
+    auto s = open_sqlite_token_store(dir.path());
     ASSERT_TRUE(s.ok());
     auto all = (*s)->load();
     ASSERT_TRUE(all.ok());

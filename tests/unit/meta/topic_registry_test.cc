@@ -75,7 +75,7 @@ protected:
         registry_.reset();
         flaky_.reset();
         store_.reset();
-        auto s = sqlite_store::open(dir_.path());
+        auto s = open_sqlite_store(dir_.path());
         ASSERT_TRUE(s) << s.error().message;
         store_ = std::move(*s);
         flaky_ = std::make_unique<flaky_store>(*store_);
@@ -97,7 +97,7 @@ protected:
 
     temp_dir dir_;
     std::atomic<int64_t> now_ms_{1'700'000'000'000};
-    std::unique_ptr<sqlite_store> store_;
+    std::unique_ptr<store> store_;
     std::unique_ptr<flaky_store> flaky_;
     std::unique_ptr<topic_registry> registry_;
 };

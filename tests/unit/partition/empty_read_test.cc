@@ -25,7 +25,7 @@ int64_t wall_ms() {
 
 struct empty_read_fixture : ::testing::Test {
     meta::testing::temp_dir dir;
-    std::unique_ptr<meta::sqlite_store> store;
+    std::unique_ptr<meta::store> store;
     std::unique_ptr<meta::topic_registry> topics;
     std::shared_ptr<io::memory_file_system> mem = std::make_shared<io::memory_file_system>();
     std::unique_ptr<log::log_manager> logs;
@@ -33,7 +33,7 @@ struct empty_read_fixture : ::testing::Test {
     std::unique_ptr<service> svc;
 
     void SetUp() override {
-        auto s = meta::sqlite_store::open(dir.path());
+        auto s = meta::open_sqlite_store(dir.path());
         ASSERT_TRUE(s) << s.error().message;
         store = std::move(*s);
         auto t = meta::topic_registry::open(*store, meta::broker_defaults{});

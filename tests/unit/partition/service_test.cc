@@ -109,13 +109,13 @@ struct fake_engine final : storage_engine {
 
 struct service_fixture : ::testing::Test {
     meta::testing::temp_dir dir;
-    std::unique_ptr<meta::sqlite_store> store;
+    std::unique_ptr<meta::store> store;
     std::unique_ptr<meta::topic_registry> topics;
     fake_engine engine;
     std::unique_ptr<service> svc;
 
     void SetUp() override {
-        auto s = meta::sqlite_store::open(dir.path());
+        auto s = meta::open_sqlite_store(dir.path());
         ASSERT_TRUE(s) << s.error().message;
         store = std::move(*s);
         auto t = meta::topic_registry::open(*store, meta::broker_defaults{});
@@ -306,7 +306,7 @@ TEST(leader_epoch, current_epoch_checks_as_kafka) {
 // The local engine end to end: a real log on an in-memory file system.
 TEST(local_engine, appends_reads_and_waits_through_the_log) {
     meta::testing::temp_dir dir;
-    auto st = meta::sqlite_store::open(dir.path());
+    auto st = meta::open_sqlite_store(dir.path());
     ASSERT_TRUE(st);
     auto opened = meta::topic_registry::open(**st, meta::broker_defaults{});
     ASSERT_TRUE(opened);

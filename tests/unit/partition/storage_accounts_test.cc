@@ -35,7 +35,7 @@ std::string owner(std::string_view topic) {
 
 struct accounts_fixture : ::testing::Test {
     meta::testing::temp_dir dir;
-    std::unique_ptr<meta::sqlite_store> store;
+    std::unique_ptr<meta::store> store;
     std::unique_ptr<meta::topic_registry> topics;
     std::shared_ptr<io::memory_file_system> fs = std::make_shared<io::memory_file_system>();
     std::unique_ptr<log::log_manager> logs;
@@ -43,7 +43,7 @@ struct accounts_fixture : ::testing::Test {
     std::unique_ptr<service> svc;
 
     void SetUp() override {
-        store = std::move(*meta::sqlite_store::open(dir.path()));
+        store = std::move(*meta::open_sqlite_store(dir.path()));
         topics = std::move(*meta::topic_registry::open(*store, meta::broker_defaults{}));
         topics->allow_tenant_names(true);
         // Small segments, so retention and DeleteRecords delete some.
