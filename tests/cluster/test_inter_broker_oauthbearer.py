@@ -151,12 +151,27 @@ def coordinator_of(brokers, txn_id):
     return clients.wait_for(coordinated, what="the coordinator's InitProducerId")
 
 
+def coordinator_seen_by(b, txn_id):
+    """FindCoordinator v1 (transaction) asked of b: (error, "host:port" of the coordinator it names)."""
+    r = call(b, 10, 1, kafka_wire.nullable_string(txn_id) + struct.pack(">b", 1))
+    r.take(">i")  # throttle_time_ms
+    err = r.take(">h")
+    r.string()  # error_message
+    r.take(">i")  # node_id
+    host = r.string()
+    return err, "%s:%d" % (host, r.take(">i"))
+
+
 def produce_through_another(brokers, txn_id, topic, value):
     """A transaction whose partition is added at its coordinator, then a Produce of it to another broker
     (which verifies it at the coordinator, logged in as the brokers): (coordinator, other, produce error)."""
     i, pid, epoch = coordinator_of(brokers, txn_id)
     assert add_partition(brokers[i], txn_id, pid, epoch, topic) == 0
     other = brokers[(i + 1) % len(brokers)]
+    # The other broker names the coordinator from its view of the live brokers, which catches
+    # up at its next membership refresh (under load, after the Metadata wait above).
+    clients.wait_for(lambda: coordinator_seen_by(other, txn_id) == (0, brokers[i].bootstrap),
+                     what="the other broker names the same coordinator")
     batch = kafka_wire.record_batch([(b"k", value)], pid, epoch, 0, attributes=0x10)
     with admin_socket(other) as s:
         s.sendall(kafka_wire.produce_request(topic, 0, batch, 5, transactional_id=txn_id))
