@@ -20,7 +20,6 @@ SharePartition.java (acquire: delivery count + 1; a record acknowledged is
 never acquired again), share-coordinator/.../ShareCoordinatorShard.java (the
 durable state a new leader reads)."""
 
-import json
 import os
 import subprocess
 import threading
@@ -30,6 +29,7 @@ from pathlib import Path
 
 from confluent_kafka.admin import AdminClient
 
+from json_lines import JsonLinesProcess
 from test_shared_produce import FLUSH, TIMING, create_topic, produce, wait_for_topic
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,36 +46,10 @@ def java(*args, **kw):
                              "-cp", "%s/*" % (JAVA / "target" / "lib"), str(PROGRAM), *args], **kw)
 
 
-class ShareConsumer:
+class ShareConsumer(JsonLinesProcess):
     def __init__(self, bootstrap, group, topic, log):
-        self.proc = java("consume", bootstrap, group, topic, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=log)
-        self.lines, self.lock = [], threading.Lock()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self):
-        for raw in self.proc.stdout:
-            try:
-                line = json.loads(raw)
-            except ValueError:
-                continue
-            with self.lock:
-                self.lines.append(line)
-
-    def snapshot(self):
-        with self.lock:
-            return list(self.lines)
-
-    def close(self):
-        if self.proc.poll() is None:
-            self.proc.stdin.close()
-            try:
-                self.proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.reader.join(timeout=10)
+        super().__init__(java("consume", bootstrap, group, topic, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=log))
 
 
 def leader_of(broker, topic, partition):

@@ -29,9 +29,9 @@ import json
 import socket
 import struct
 import subprocess
-import threading
 import uuid
 
+from json_lines import JsonLinesProcess
 from test_shared_produce import FLUSH, create_topic, produce
 
 import conftest
@@ -81,37 +81,15 @@ def log_has(broker, *words):
     return any(all(w in line for w in words) for line in broker.log_text().splitlines())
 
 
-class ShareConsumer:
+class ShareConsumer(JsonLinesProcess):
     """ShareConsumerMain consume (tests/clients/java): its records, collected."""
 
     def __init__(self, bootstrap, group, topic, log):
-        self.proc = clients.java_main("ShareConsumerMain", ["consume", bootstrap, group, topic, "ack"],
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
-        self.values, self.lock = set(), threading.Lock()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self):
-        for raw in self.proc.stdout:
-            try:
-                line = json.loads(raw)
-            except ValueError:
-                continue
-            if "value" in line:  # a record (other lines report events)
-                with self.lock:
-                    self.values.add(line["value"])
+        super().__init__(clients.java_main("ShareConsumerMain", ["consume", bootstrap, group, topic, "ack"],
+                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log))
 
     def got(self):
-        with self.lock:
-            return set(self.values)
-
-    def close(self):
-        self.proc.stdin.close()
-        try:
-            self.proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        return {line["value"] for line in self.snapshot() if "value" in line}  # records; other lines are events
 
 
 def setup_topic(start_broker):
