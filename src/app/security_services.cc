@@ -2,12 +2,12 @@
 #include "meta/topic_registry.h"
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
 #include "app/stores.h"
+#include "base/clock.h"
 #include "partition/service.h"
 #include "security/sasl_mechanism.h"
 #include "security/scram.h"
@@ -169,9 +169,7 @@ void security_services::start_token_sweep(group::scheduler& sched, int64_t inter
 }
 
 int64_t security_services::record_connection(const std::string& ip) {
-    auto now =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch());
-    return ip_rates_.record_connection(ip, now.count());
+    return ip_rates_.record_connection(ip, steady_ms());
 }
 
 }  // namespace ketch::app

@@ -1,8 +1,9 @@
 #include "fetch/session_cache.h"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
+
+#include "base/clock.h"
 
 namespace ketch::fetch {
 
@@ -105,8 +106,7 @@ cache_shard& session_cache::next_shard() {
 
 int64_t session_cache::now_ms() const {
     if (clock_) return clock_();
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+    return steady_ms();
 }
 
 size_t session_cache::sessions() {

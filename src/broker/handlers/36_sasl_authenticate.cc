@@ -4,8 +4,8 @@
 // connection.failed.authentication.delay.ms, then the connection is closed.
 // On a non-SASL listener or after authentication: KafkaApis'
 // ILLEGAL_SASL_STATE answer.
-#include <chrono>
 
+#include "base/clock.h"
 #include "broker/handlers/handlers.h"
 
 namespace ketch::broker {
@@ -17,9 +17,7 @@ awaitable<sasl_authenticate_response> handle_sasl_authenticate(request_context& 
         co_return sasl_authenticate_response{
             .error_code = code(error_code::illegal_sasl_state),
             .error_message = "SaslAuthenticate request received after successful authentication"};
-    int64_t now =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count();
+    int64_t now = steady_ms();
     std::string_view token(reinterpret_cast<const char*>(req.auth_bytes.data()), req.auth_bytes.size());
     auto r = ctx.conn.sasl->authenticate(token, ctx.api_version, now);
     sasl_authenticate_response resp;
