@@ -1,4 +1,5 @@
 #include "app/security_services.h"
+#include "base/split.h"
 #include "meta/topic_registry.h"
 
 #include <algorithm>
@@ -18,24 +19,11 @@ namespace ketch::app {
 
 namespace {
 
-std::vector<std::string> split_list(const std::string& s) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    while (start <= s.size()) {
-        auto comma = s.find(',', start);
-        auto item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (!item.empty()) out.push_back(item);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return out;
-}
-
 // --sasl-mechanisms, listed in Kafka's order (a hash map's there) whatever the flag's order.
 // An OAUTHBEARER validator (--sasl-oauthbearer-unsecured or -jwks) enables OAUTHBEARER too.
 security::sasl_config sasl_config_of(const options& opt,
                                      std::shared_ptr<const security::oauthbearer_validator> oauthbearer) {
-    auto wanted = split_list(opt.sasl_mechanisms);
+    auto wanted = split_nonempty(opt.sasl_mechanisms, ',');
     const bool listed = std::find(wanted.begin(), wanted.end(), "OAUTHBEARER") != wanted.end();
     if (listed && !oauthbearer)
         throw std::runtime_error(
