@@ -7,6 +7,7 @@
 // reached ("unreached_brokers"). A tenant's user gets, of the other brokers,
 // their own group pages rendered there for it (ConsolePeer: its tenant's
 // groups, in its names), each row naming its broker (node_id).
+#include "base/percent_encode.h"
 #include "console/group_facts.h"
 #include "console/local_pages.h"
 #include "console/peer_fanout.h"

@@ -12,6 +12,7 @@
 // coordinator: ?node=N's, else this broker's, else the broker FindCoordinator
 // names.
 #include "base/clock.h"
+#include "base/percent_encode.h"
 #include "console/cluster_view.h"
 #include "console/local_pages.h"
 #include "console/peer_fanout.h"
