@@ -1,11 +1,11 @@
 #include "security/delegation_tokens.h"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <mutex>
 #include <optional>
 
+#include "base/clock.h"
 #include "base/error_code.h"
 #include "base/uuid.h"
 #include "security/crypto.h"
@@ -42,12 +42,7 @@ std::pair<std::string, std::string> split_principal(const std::string& principal
 
 delegation_tokens::delegation_tokens(token_config cfg, meta::token_store& store, wall_clock now)
     : cfg_(std::move(cfg)), store_(store), now_(std::move(now)) {
-    if (!now_)
-        now_ = [] {
-            return std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                .count();
-        };
+    if (!now_) now_ = ketch::wall_ms;
 }
 
 // The cache entry: the HMAC and, as DelegationTokenManager.updateCache, a

@@ -5,8 +5,8 @@
 // On a non-SASL listener or after authentication: KafkaApis'
 // ILLEGAL_SASL_STATE answer. Cluster mode: the step runs on run_blocking
 // (its lookup may read a user or token through to PostgreSQL).
-#include <chrono>
 
+#include "base/clock.h"
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 
@@ -19,9 +19,7 @@ awaitable<sasl_authenticate_response> handle_sasl_authenticate(request_context& 
         co_return sasl_authenticate_response{
             .error_code = code(error_code::illegal_sasl_state),
             .error_message = "SaslAuthenticate request received after successful authentication"};
-    int64_t now =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count();
+    int64_t now = steady_ms();
     std::string_view token(reinterpret_cast<const char*>(req.auth_bytes.data()), req.auth_bytes.size());
     auto& sasl = *ctx.conn.sasl;
     const int16_t version = ctx.api_version;
