@@ -24,7 +24,7 @@ inline constexpr const char* k_credentials_changed = "credentials";
 class pg_credential_store final : public meta::credential_store {
 public:
     // Loads every credential; why not when PostgreSQL does not answer.
-    static result<std::unique_ptr<pg_credential_store>, meta::store_error> open(std::string url);
+    static result<std::unique_ptr<pg_credential_store>, meta::store_error> open(cluster::pg_pool& pool);
 
     std::optional<meta::scram_credential> find(const std::string& user, const std::string& mechanism) const override;
     std::vector<meta::scram_credential> list() const override;
@@ -35,7 +35,7 @@ public:
     status<meta::store_error> reload();
 
 private:
-    explicit pg_credential_store(std::string url) : session_(std::move(url), "credentials") {}
+    explicit pg_credential_store(cluster::pg_pool& pool) : session_(pool, "credentials") {}
     using key = std::pair<std::string, std::string>;  // user, mechanism
 
     pg_session session_;

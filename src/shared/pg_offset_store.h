@@ -46,7 +46,7 @@ namespace ketch::shared {
 
 class pg_offset_store final : public meta::offset_store {
 public:
-    explicit pg_offset_store(std::string url, bool leased = false) : db_(std::move(url), "offsets"), leased_(leased) {}
+    explicit pg_offset_store(cluster::pg_pool& pool, bool leased = false) : db_(pool, "offsets"), leased_(leased) {}
 
     // ---- leases (pg_group_leases.cc) ----
     // Who this broker is (membership's node id and incarnation); writes

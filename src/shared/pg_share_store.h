@@ -45,7 +45,7 @@ inline constexpr const char* k_share_leases_changed = "share-leases";
 
 class pg_share_store final : public meta::share_store {
 public:
-    explicit pg_share_store(std::string url) : db_(std::move(url), "share groups") {}
+    explicit pg_share_store(cluster::pg_pool& pool) : db_(pool, "share groups") {}
 
     // Who this broker is (membership's node id and incarnation). Call before
     // taking leases.

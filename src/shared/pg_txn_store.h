@@ -35,7 +35,7 @@ namespace ketch::shared {
 
 class pg_txn_store final : public meta::txn_store {
 public:
-    explicit pg_txn_store(std::string url) : db_(std::move(url), "transactions") {}
+    explicit pg_txn_store(cluster::pg_pool& pool) : db_(pool, "transactions") {}
 
     // Who this broker is (membership's node id and incarnation).
     void set_holder(int32_t node_id, std::string incarnation) { leases_.set_holder(node_id, std::move(incarnation)); }
