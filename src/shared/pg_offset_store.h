@@ -7,7 +7,7 @@
 // change in one PostgreSQL transaction; a failed call changed nothing (an
 // unknown COMMIT outcome is reported as a failure: the coordinator answers
 // a retriable code and the client's retry writes the same values again).
-// One connection (pg_session), reopened when it broke.
+// Its calls go through pg_session (a connection of the broker's pool per call).
 //
 // Besides the interface, the broker reads single groups back
 // (load_group_rows / load_group_offsets) when their coordinator moves here

@@ -17,7 +17,7 @@
 // writeState refuses an older one with FENCED_LEADER_EPOCH).
 //
 // load() reads nothing: a partition's state is read when its lease is taken.
-// One connection (pg_session), reopened when it broke.
+// Its calls go through pg_session (a connection of the broker's pool per call).
 #pragma once
 
 #include <map>

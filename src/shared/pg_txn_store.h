@@ -15,7 +15,7 @@
 // client looks for the coordinator again.
 //
 // load_txns and load_pending_offsets read nothing: ids are read when their
-// lease is taken. One connection (pg_session), reopened when it broke.
+// lease is taken. Its calls go through pg_session (a connection of the pool per call).
 #pragma once
 
 #include <map>
