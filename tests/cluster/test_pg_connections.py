@@ -24,6 +24,7 @@ import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 
 import engines
+from group_wire import live_brokers
 from test_share_store_starved import ShareConsumer
 from test_shared_produce import FLUSH, create_topic, produce
 
@@ -175,6 +176,12 @@ def test_a_broker_with_the_smallest_pool_serves_a_mixed_load_within_its_bound(st
 def test_three_brokers_fit_a_server_the_per_store_connections_overran(start_broker, postgres, tmp_path):
     brokers = [start_broker(n, *FLUSH) for n in (1, 2, 3)]
     bootstrap = ",".join(b.bootstrap for b in brokers)
+    # Each broker's view of the live brokers catches up at its next heartbeat: until then the
+    # first ones started name other coordinators for the groups and transactional ids than the
+    # last (a transactional id taken by one, refused to the owner by the others' view, failed a
+    # commit once).
+    for b in brokers:
+        clients.wait_for(lambda b=b: live_brokers(b) == 3, timeout=30, what="%s lists three brokers" % b.bootstrap)
     sampler = Sampler(postgres, [1, 2, 3])
     try:
         loads = []
