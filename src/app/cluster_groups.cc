@@ -17,9 +17,9 @@ int32_t owner(const cluster::broker_list& live, const std::string& group) {
 
 }  // namespace
 
-std::unique_ptr<shared::pg_offset_store> cluster_groups::open_store(const options& opt) {
-    if (opt.cluster.empty()) return nullptr;
-    return std::make_unique<shared::pg_offset_store>(opt.cluster, true);
+std::unique_ptr<shared::pg_offset_store> cluster_groups::open_store(cluster::pg_pool* pg) {
+    if (!pg) return nullptr;
+    return std::make_unique<shared::pg_offset_store>(*pg, true);
 }
 
 cluster_groups::cluster_groups(cluster::membership& m, int32_t self, shared::pg_offset_store& store,

@@ -25,7 +25,7 @@ namespace ketch::app {
 class cluster_groups final : public group::group_ownership {
 public:
     // Null without --cluster (the schema is migrated by then: open_topics).
-    static std::unique_ptr<shared::pg_offset_store> open_store(const options& opt);
+    static std::unique_ptr<shared::pg_offset_store> open_store(cluster::pg_pool* pg);
 
     // Fences the store's writes with this broker's leases, takes the groups
     // this broker owns now, and follows the changes of the live set.

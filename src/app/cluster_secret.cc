@@ -17,9 +17,9 @@ std::string token_secret_verifier(const std::string& key) {
     return security::hmac(security::hash_alg::sha256, key, k_verified_text);
 }
 
-void check_token_secret(const std::string& cluster_url, const std::string& key) {
-    if (cluster_url.empty() || key.empty()) return;
-    shared::pg_session session(cluster_url, "secret verifier");
+void check_token_secret(cluster::pg_pool& pool, const std::string& key) {
+    if (key.empty()) return;
+    shared::pg_session session(pool, "secret verifier");
     const std::string mine = shared::to_bytea_hex(token_secret_verifier(key));
     std::string stored;
     auto st = session.transaction("secret verifier", [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {

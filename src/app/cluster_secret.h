@@ -9,6 +9,8 @@
 
 #include <string>
 
+#include "cluster/pg_pool.h"
+
 namespace ketch::app {
 
 // The verifier of `key` (raw bytes).
@@ -17,6 +19,6 @@ std::string token_secret_verifier(const std::string& key);
 // Throws std::runtime_error (the broker exits with code 1) when PostgreSQL
 // holds another key's verifier, or cannot be reached. Nothing when `key` is
 // empty.
-void check_token_secret(const std::string& cluster_url, const std::string& key);
+void check_token_secret(cluster::pg_pool& pool, const std::string& key);
 
 }  // namespace ketch::app

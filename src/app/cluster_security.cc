@@ -20,11 +20,11 @@ constexpr int k_token_reads_per_second = 20;
 
 void open_cluster_security(stores& st, const options& opt) {
     if (opt.cluster.empty()) return;
-    check_token_secret(opt.cluster, opt.delegation_token_secret_key);  // the same on every broker, or no start
-    st.cluster_acls = shared::make_pg_acl_store(opt.cluster);
-    st.cluster_quotas = std::make_unique<shared::pg_quota_store>(opt.cluster);
-    st.cluster_tokens = shared::make_pg_token_store(opt.cluster);
-    auto creds = shared::pg_credential_store::open(opt.cluster);
+    check_token_secret(*st.cluster_pg, opt.delegation_token_secret_key);  // the same on every broker, or no start
+    st.cluster_acls = shared::make_pg_acl_store(*st.cluster_pg);
+    st.cluster_quotas = std::make_unique<shared::pg_quota_store>(*st.cluster_pg);
+    st.cluster_tokens = shared::make_pg_token_store(*st.cluster_pg);
+    auto creds = shared::pg_credential_store::open(*st.cluster_pg);
     if (!creds.ok()) throw std::runtime_error("credentials: " + creds.error().message);
     st.cluster_credentials = std::move(*creds);
 }

@@ -21,9 +21,9 @@ constexpr const char* k_bytes_by_topic =
 
 cluster_tenant_storage::cluster_tenant_storage(const options& opt, storage_engines& storage,
                                                security_services& security, broker::broker_context& ctx)
-    : usage_(opt, storage.shared != nullptr, security) {
+    : usage_(opt, storage.shared ? &storage.shared->pool() : nullptr, security) {
     if (!storage.shared || !security.tenant_catalog()) return;
-    session_ = std::make_unique<shared::pg_session>(opt.cluster, "tenant storage");
+    session_ = std::make_unique<shared::pg_session>(storage.shared->pool(), "tenant storage");
     read();
     ctx.tenant_storage = &totals_;
     task_ = std::make_unique<partition::periodic_task>(opt.cluster_heartbeat_ms,

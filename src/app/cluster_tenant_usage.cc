@@ -63,12 +63,12 @@ mine collect(tenant::catalog& c) {
 
 }  // namespace
 
-cluster_tenant_usage::cluster_tenant_usage(const options& opt, bool cluster, security_services& security) {
-    if (!cluster || !security.tenant_catalog()) return;
+cluster_tenant_usage::cluster_tenant_usage(const options& opt, cluster::pg_pool* pool, security_services& security) {
+    if (!pool || !security.tenant_catalog()) return;
     catalog_ = security.tenant_catalog();
     node_id_ = opt.node_id;
     session_timeout_ms_ = opt.cluster_session_timeout_ms;
-    session_ = std::make_unique<shared::pg_session>(opt.cluster, "tenant usage");
+    session_ = std::make_unique<shared::pg_session>(*pool, "tenant usage");
     exchange();
     catalog_->set_cluster_usage(&others_);
     task_ = std::make_unique<partition::periodic_task>(opt.cluster_heartbeat_ms,

@@ -24,7 +24,7 @@ namespace ketch::app {
 class cluster_tenant_usage {
 public:
     // Gives the catalog its cluster_usage (for as long as this lives) when on.
-    cluster_tenant_usage(const options& opt, bool cluster, security_services& security);
+    cluster_tenant_usage(const options& opt, cluster::pg_pool* pool, security_services& security);
     ~cluster_tenant_usage();
     cluster_tenant_usage(const cluster_tenant_usage&) = delete;
     cluster_tenant_usage& operator=(const cluster_tenant_usage&) = delete;

@@ -26,7 +26,7 @@ cluster_tenants::cluster_tenants(const options& opt, storage_engines& storage, s
             who_ = s;
             break;
         }
-    session_ = std::make_unique<shared::pg_session>(opt.cluster, "tenants");
+    session_ = std::make_unique<shared::pg_session>(storage.shared->pool(), "tenants");
     kafka_ = std::make_unique<console::kafka_client>(dispatcher, reactor, [](int16_t key) -> int16_t {
         auto* e = broker::find_handler(key);
         return e ? e->max_version : int16_t(-1);

@@ -11,7 +11,7 @@
 
 namespace ketch::app {
 
-fault_service fault_service::from(const options& opt, const resolved_listeners& lis) {
+fault_service fault_service::from(const options& opt, const resolved_listeners& lis, cluster::pg_pool* pg) {
     fault_service s;
     if (!opt.faults) return s;
     for (auto& l : lis.listeners) {
@@ -26,7 +26,7 @@ fault_service fault_service::from(const options& opt, const resolved_listeners& 
         throw std::runtime_error(
             "--faults needs the console: faults are added at its /api/v1/faults "
             "(docs/console.md)");
-    if (!opt.cluster.empty()) s.store = make_pg_fault_store(opt.cluster);
+    if (pg) s.store = make_pg_fault_store(*pg);
     s.registry = std::make_unique<fault::registry>(s.store.get());
     spdlog::warn("--faults: fault injection is ON (ketch fault add|list|clear; /api/v1/faults){}",
                  s.store ? ", the cluster's faults: every broker started with --faults injects them" : "");

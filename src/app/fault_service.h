@@ -22,7 +22,8 @@ struct fault_service {
 
     // Throws std::runtime_error when --faults is refused: a Kafka listener on
     // a non-loopback address without --faults-unsafe, or the console off.
-    static fault_service from(const options& opt, const resolved_listeners& lis);
+    // `pg`: cluster mode's pool (the faults in PostgreSQL), else null.
+    static fault_service from(const options& opt, const resolved_listeners& lis, cluster::pg_pool* pg);
 
     // The partitions' file system: `fs` itself when off, else `fs` wrapped in
     // io::fault_file_system asking the registry's disk faults.

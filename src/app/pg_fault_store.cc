@@ -61,7 +61,7 @@ void or_unavailable(const status<meta::store_error>& s) {
 
 class pg_fault_store final : public fault::store {
 public:
-    explicit pg_fault_store(std::string url) : session_(std::move(url), "faults") {}
+    explicit pg_fault_store(cluster::pg_pool& pool) : session_(pool, "faults") {}
 
     // One add at a time (the table locked to its COMMIT), so that the limit holds
     // across brokers adding at once.
@@ -154,8 +154,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<fault::store> make_pg_fault_store(std::string url) {
-    return std::make_unique<pg_fault_store>(std::move(url));
+std::unique_ptr<fault::store> make_pg_fault_store(cluster::pg_pool& pool) {
+    return std::make_unique<pg_fault_store>(pool);
 }
 
 }  // namespace ketch::app

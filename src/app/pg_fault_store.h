@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "cluster/pg_pool.h"
 #include "fault/store.h"
 
 namespace ketch::app {
@@ -19,6 +20,6 @@ inline constexpr const char* k_faults_changed = "faults";
 
 // The store of the cluster's faults. Connects at first use; the cluster
 // schema must be migrated (storage_engines).
-std::unique_ptr<fault::store> make_pg_fault_store(std::string url);
+std::unique_ptr<fault::store> make_pg_fault_store(cluster::pg_pool& pool);
 
 }  // namespace ketch::app

@@ -90,12 +90,15 @@ result<bool, reg::store_error> pg_schema_store::begin_writes() {
     auto c = session_.conn();
     if (!c.ok()) return failure{failed(c.error())};
     auto& pg = **c;
-    if (auto b = pg.run("BEGIN"); !b.ok())
+    if (auto b = pg.run("BEGIN"); !b.ok()) {
+        session_.release();
         return failure{failed(shared::pg_failed("schema registry: begin", b.error()))};
+    }
     // The lock every registry write of every broker takes, to its COMMIT.
     auto n = pg.exec("SELECT seq FROM ketch_registry_changes FOR UPDATE");
     if (!n.ok()) {
         (void)pg.run("ROLLBACK");
+        session_.release();
         return failure{failed(shared::pg_failed("schema registry: lock", n.error()))};
     }
     writing_ = std::move(l);
@@ -123,6 +126,7 @@ status<reg::store_error> pg_schema_store::end_writes(bool commit) {
         (void)pg.run("ROLLBACK");
         if (commit && failed_) out = failure{reg::store_error{"schema registry: a write failed: nothing was kept"}};
     }
+    session_.release();
     writing_.unlock();
     return out;
 }

@@ -32,7 +32,7 @@ namespace ketch::app {
 class pg_schema_store final : public registry::schema_store {
 public:
     // Connects at first use; the cluster schema must be migrated (storage_engines).
-    explicit pg_schema_store(std::string url) : session_(std::move(url), "schema registry") {}
+    explicit pg_schema_store(cluster::pg_pool& pool) : session_(pool, "schema registry") {}
 
     result<registry::store_snapshot, registry::store_error> load() override;
     status<registry::store_error> put_version(const std::optional<registry::stored_schema>& schema,

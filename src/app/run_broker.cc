@@ -52,9 +52,11 @@ namespace ketch::app {
 
 namespace {
 
-// meta.db's topics, or in cluster mode PostgreSQL's (stores::cluster_topics).
-std::unique_ptr<meta::topic_registry> open_topics(stores& st, const options& opt) {
-    st.cluster_topics = storage_engines::topic_store(opt);
+// meta.db's topics, or in cluster mode PostgreSQL's (stores::cluster_topics);
+// cluster mode's stores take their connections from `pg` (stores::cluster_pg).
+std::unique_ptr<meta::topic_registry> open_topics(stores& st, const options& opt, cluster::pg_pool* pg) {
+    st.cluster_pg = pg;
+    st.cluster_topics = storage_engines::topic_store(opt, st.cluster_pg);
     open_cluster_security(st, opt);  // with --cluster: ACLs, SCRAM users, quotas in PostgreSQL
     meta::store& s = st.cluster_topics ? *st.cluster_topics : *st.meta;
     auto topics = meta::topic_registry::open(s, meta::broker_defaults{}, {}, std::to_string(opt.node_id));
@@ -173,13 +175,19 @@ log_tasks start_log_tasks(partition::service& partitions, const options& opt) {
                                                       opt.log_cleaner_io_max_bytes_per_second)};
 }
 
-// Fetch's offloaded reads, then the background tasks, then the shared log.
-void stop_storage(log_tasks& tasks, storage_engines& storage) {
+// Fetch's offloaded reads, then the background tasks, then the shared log, then the local logs.
+void stop_storage(log_tasks& tasks, storage_engines& storage, log::log_manager& logs) {
     storage.stop_reads();
     tasks.cleaner.reset();
     tasks.retention.reset();
     storage.janitor.reset();  // reads the topics' settings
+    if (storage.shared) {
+        auto n = storage.shared->pool().stats();
+        spdlog::info("cluster: PostgreSQL pool: at most {} of {} open, {} takes waited, {} timed out, {} nested",
+                     n.peak, storage.shared->pool().config().max, n.waited, n.timed_out, n.nested);
+    }
     storage.shared.reset();
+    if (auto s = logs.close(); !s.ok()) spdlog::error("closing logs: {}", s.error().message);
 }
 
 // The broker's thread pools besides the reactors.
@@ -252,18 +260,19 @@ void stop_coordinators(group_service& groups, share_service& shares, txn_service
 }  // namespace
 
 int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::steady_clock::time_point started) {
-    auto faults = fault_service::from(opt, lis);  // before anything starts: may refuse
+    auto pg = storage_engines::pg_pool_of(opt);             // cluster mode: first made, last closed
+    auto faults = fault_service::from(opt, lis, pg.get());  // before anything starts: may refuse
     std::filesystem::create_directories(opt.data_dir);
     data_dir_lock dir_lock(opt.data_dir);  // before anything in it is opened
     auto st = stores::open(opt.data_dir);
-    auto topics = open_topics(st, opt);
+    auto topics = open_topics(st, opt, pg.get());
     auto logs = open_logs(opt, faults);
-    auto storage = storage_engines::open(opt, *logs, *topics);  // the shared log with --cluster
+    auto storage = storage_engines::open(opt, pg.get(), *logs, *topics);  // the shared log with --cluster
     partition::service partitions(*topics, storage.engine(), service_config_of(opt));
     txn::producer_ids producer_ids(opt.data_dir);
-    storage.attach(*logs, *topics, partitions, producer_ids);  // wake-ups; cluster: topic reloads, producer ids
-    notice_follower faults_follower = faults.follow(storage);  // cluster: the cluster's faults
-    auto cluster_offsets = cluster_groups::open_store(opt);    // cluster mode: offsets in PostgreSQL
+    storage.attach(*logs, *topics, partitions, producer_ids);     // wake-ups; cluster: topic reloads, producer ids
+    notice_follower faults_follower = faults.follow(storage);     // cluster: the cluster's faults
+    auto cluster_offsets = cluster_groups::open_store(pg.get());  // cluster mode: offsets in PostgreSQL
     meta::offset_store& offsets_store = either(cluster_offsets, *st.offsets);
     broker::offsets_topic offsets_topic(offsets_store, *topics, partitions);  // __consumer_offsets, from the store
     partitions.apply_topic_configs();
@@ -308,7 +317,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
         metrics_server::start(opt.metrics_listen, server.stats(), dispatch.metrics(), &security.quotas(),
                               faults.registry.get(), &fetch_sessions, security.tenant_catalog(), storage_checked(ctx));
 
-    auto schema_registry = start_schema_registry(opt, st.credentials_in_use(), ctx.authorizer);
+    auto schema_registry = start_schema_registry(opt, st.credentials_in_use(), ctx.authorizer, pg.get());
     auto console =
         start_console(opt, {dispatch, server.reactor(0), dispatch.metrics(), server.stats(), st.credentials_in_use(),
                             endpoints, schema_registry.url, started, &traffic,
@@ -326,8 +335,7 @@ int run_broker(const options& opt, const resolved_listeners& lis, std::chrono::s
     server.stop();
     partitions.waiters().clear();  // parked fetches hold timers of the (stopped) reactors
     pools.join();                  // no append runs while the logs close
-    stop_storage(log_tasks, storage);
-    if (auto s = logs->close(); !s.ok()) spdlog::error("closing logs: {}", s.error().message);
+    stop_storage(log_tasks, storage, *logs);
     spdlog::info("stopped");
     return 0;
 }

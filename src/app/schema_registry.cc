@@ -47,8 +47,8 @@ bool allowed(const security::authorizer& authz, const std::string& principal, co
 
 // <data-dir>/schemas.db on a single node; with --cluster the tables in
 // PostgreSQL every broker shares (app/pg_schema_store.h).
-std::unique_ptr<registry::schema_store> open_store(const std::string& dir, const std::string& cluster) {
-    if (!cluster.empty()) return std::make_unique<pg_schema_store>(cluster);
+std::unique_ptr<registry::schema_store> open_store(const std::string& dir, cluster::pg_pool* pg) {
+    if (pg) return std::make_unique<pg_schema_store>(*pg);
     auto store = registry::sqlite_schema_store::open(dir);
     if (!store) throw std::runtime_error("schema registry store: " + store.error().message);
     return std::move(*store);
@@ -103,13 +103,12 @@ framed_decoder schema_registry_handle::decoder() const {
 }
 
 schema_registry_handle start_schema_registry(const options& opt, meta::credential_store& creds,
-                                             const security::authorizer* authz) {
+                                             const security::authorizer* authz, cluster::pg_pool* pg) {
     schema_registry_handle h;
     if (!opt.schema_registry) return h;
     const std::string addr = http_address_or_default(opt.schema_registry_addr, opt, 8081);
     auto r = std::make_shared<running_schema_registry>();
     std::string dir = opt.data_dir;
-    std::string cluster = opt.cluster;
     r->auth = std::make_unique<basic_auth>(
         creds, [] { return registry_http::plain_error_response(401, 401, "Unauthorized"); });
     r->ctx.reg = [raw = r.get()]() -> registry::registry& { return *raw->reg.get(); };
@@ -136,8 +135,8 @@ schema_registry_handle start_schema_registry(const options& opt, meta::credentia
             uint16_t bound = r->server->listen(host, port);
             // Bound. The store opens at the first request (which the others wait
             // for): start-up pays nothing more, and schemas.db exists once used.
-            r->reg = std::async(std::launch::deferred, [dir, cluster]() -> std::shared_ptr<registry::registry> {
-                         auto reg = registry::registry::open(open_store(dir, cluster));
+            r->reg = std::async(std::launch::deferred, [dir, pg]() -> std::shared_ptr<registry::registry> {
+                         auto reg = registry::registry::open(open_store(dir, pg));
                          if (!reg) throw std::runtime_error("schema registry: " + reg.error().message);
                          return std::shared_ptr<registry::registry>(std::move(*reg));
                      }).share();

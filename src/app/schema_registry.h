@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "app/options.h"
+#include "cluster/pg_pool.h"
 #include "meta/credential_store.h"
 #include "security/authorizer.h"
 
@@ -42,8 +43,8 @@ struct schema_registry_handle {
 // Binds and starts serving at once; the store opens at the first request
 // (the others wait for it), so start-up pays only the bind. A bind failure is
 // logged and the broker goes on without the registry.
-// creds and authz (nullable) must outlive the handle's stop().
+// creds, authz (nullable) and pg (cluster mode's pool, else null) must outlive the handle's stop().
 schema_registry_handle start_schema_registry(const options& opt, meta::credential_store& creds,
-                                             const security::authorizer* authz);
+                                             const security::authorizer* authz, cluster::pg_pool* pg);
 
 }  // namespace ketch::app

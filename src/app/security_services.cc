@@ -90,14 +90,15 @@ security_services::security_services(const options& opt, stores& s)
         spdlog::info("authorizer on: {} ACL(s), super users [{}], allow.everyone.if.no.acl.found={}",
                      authorizer_->acls({}).size(), opt.super_users, opt.allow_everyone_if_no_acl_found);
     }
-    start_tenancy(opt, super_users);
+    start_tenancy(opt, super_users, s.cluster_pg);
     if (auto st = quota_settings_.load(); !st.ok()) throw std::runtime_error("quotas: " + st.error().message);
     if (auto st = tokens_.load(); !st.ok()) throw std::runtime_error("delegation tokens: " + st.error().message);
 }
 
 // --tenancy (docs/tenancy.md): the tenant directory, and the SASL check that
 // refuses a principal whose name holds the separator or names no valid tenant.
-void security_services::start_tenancy(const options& opt, const std::set<std::string>& super_users) {
+void security_services::start_tenancy(const options& opt, const std::set<std::string>& super_users,
+                                      cluster::pg_pool* pg) {
     if (!opt.tenancy) {
         if (!opt.anonymous_tenant.empty()) throw std::runtime_error("--anonymous-tenant needs --tenancy");
         return;
@@ -120,7 +121,7 @@ void security_services::start_tenancy(const options& opt, const std::set<std::st
     auto cfg = opt.tenant_limits;
     if (!opt.cluster.empty()) {  // cluster mode: every broker's, in PostgreSQL (docs/cluster.md "Tenants")
         tenant_store_ =
-            std::make_unique<shared::pg_quota_store>(opt.cluster, "ketch_tenant_settings", shared::k_tenants_changed);
+            std::make_unique<shared::pg_quota_store>(*pg, "ketch_tenant_settings", shared::k_tenants_changed);
         cfg.shared = true;
     } else {
         auto store = meta::open_sqlite_quota_store(opt.data_dir, "tenants.db");

@@ -10,6 +10,7 @@
 #include "app/options.h"
 #include "app/periodic.h"
 #include "broker/broker_context.h"
+#include "cluster/pg_pool.h"
 #include "meta/sqlite_quota_store.h"
 #include "security/authorizer.h"
 #include "security/delegation_tokens.h"
@@ -49,7 +50,7 @@ public:
     security::delegation_tokens& tokens() { return tokens_; }
 
 private:
-    void start_tenancy(const options& opt, const std::set<std::string>& super_users);
+    void start_tenancy(const options& opt, const std::set<std::string>& super_users, cluster::pg_pool* pg);
 
     oauthbearer_setup oauthbearer_;
     security::sasl_config sasl_;

@@ -31,7 +31,7 @@ share_service::share_service(const options& opt, stores& s, const meta::topic_re
     auto* clock = &groups.clock;
     meta::share_store* store = s.shares.get();
     if (!opt.cluster.empty()) {
-        cluster_store = std::make_unique<shared::pg_share_store>(opt.cluster);
+        cluster_store = std::make_unique<shared::pg_share_store>(*s.cluster_pg);
         store = cluster_store.get();
     }
     coordinator =

@@ -37,7 +37,8 @@ bool reload_topics(meta::topic_registry& topics, partition::service& partitions)
 
 }  // namespace
 
-storage_engines storage_engines::open(const options& opt, log::log_manager& logs, meta::topic_registry& topics) {
+storage_engines storage_engines::open(const options& opt, cluster::pg_pool* pg, log::log_manager& logs,
+                                      meta::topic_registry& topics) {
     storage_engines out;
     out.local = std::make_unique<partition::local_engine>(logs);
     if (opt.cluster.empty()) return out;
@@ -45,13 +46,14 @@ storage_engines storage_engines::open(const options& opt, log::log_manager& logs
     if (!loc.ok()) throw std::runtime_error("--object-store: " + loc.error());
     shared::engine_config cfg;
     cfg.pg_url = opt.cluster;
+    cfg.pool = pg;
     cfg.where = *loc;
     cfg.who = objstore::credentials_from_environment();
-    out.sweeper = std::make_unique<shared::orphan_sweeper>(shared::sweeper_config{
-        opt.cluster, cfg.where, cfg.who, std::chrono::milliseconds(opt.cluster_sweep_interval_ms),
-        std::chrono::milliseconds(opt.cluster_sweep_grace_ms)});
+    out.sweeper = std::make_unique<shared::orphan_sweeper>(
+        shared::sweeper_config{pg, cfg.where, cfg.who, std::chrono::milliseconds(opt.cluster_sweep_interval_ms),
+                               std::chrono::milliseconds(opt.cluster_sweep_grace_ms)});
     out.janitor = std::make_unique<shared::janitor>(shared::janitor_config{
-        opt.cluster, cfg.where, cfg.who, std::chrono::milliseconds(opt.retention_check_ms),
+        pg, cfg.where, cfg.who, std::chrono::milliseconds(opt.retention_check_ms),
         std::chrono::milliseconds(opt.cluster_gc_grace_ms),
         [&topics](const std::string& name) -> std::optional<cluster::retention_limits> {
             auto t = topics.find(name);
@@ -85,15 +87,23 @@ storage_engines storage_engines::open(const options& opt, log::log_manager& logs
     return out;
 }
 
-std::unique_ptr<meta::store> storage_engines::topic_store(const options& opt) {
+std::unique_ptr<cluster::pg_pool> storage_engines::pg_pool_of(const options& opt) {
     if (opt.cluster.empty()) return nullptr;
+    cluster::pg_pool_config cfg;
+    cfg.url = cluster::with_application_name(opt.cluster, "ketch-" + std::to_string(opt.node_id) + "-pool");
+    cfg.max = static_cast<size_t>(opt.cluster_pg_connections);
+    return std::make_unique<cluster::pg_pool>(std::move(cfg));
+}
+
+std::unique_ptr<meta::store> storage_engines::topic_store(const options& opt, cluster::pg_pool* pg) {
+    if (!pg) return nullptr;
     // Before anything reads PostgreSQL: the URL's check and the schema, with
     // the same refusals, in the same words, as cluster_service's.
     if (auto why = cluster::check_postgres_url(opt.cluster)) throw std::runtime_error(*why);
-    auto c = cluster::pg_connection::open(opt.cluster);
+    auto c = pg->take();
     if (!c.ok()) throw std::runtime_error("--cluster: cannot connect to PostgreSQL: " + c.error().message);
     if (auto m = cluster::migrate(**c); !m.ok()) throw std::runtime_error("--cluster: schema: " + m.error().message);
-    return std::make_unique<shared::pg_topic_store>(opt.cluster);
+    return std::make_unique<shared::pg_topic_store>(*pg);
 }
 
 void storage_engines::attach(log::log_manager& logs, meta::topic_registry& topics, partition::service& partitions,

@@ -31,10 +31,16 @@ struct storage_engines {
 
     partition::storage_engine& engine() { return shared ? static_cast<partition::storage_engine&>(*shared) : *local; }
     // Throws std::runtime_error when cluster mode's engines do not answer.
-    static storage_engines open(const options& opt, log::log_manager& logs, meta::topic_registry& topics);
+    // `pg`: cluster mode's pool (pg_pool_of), outliving the engines.
+    static storage_engines open(const options& opt, cluster::pg_pool* pg, log::log_manager& logs,
+                                meta::topic_registry& topics);
+    // Cluster mode: the broker's PostgreSQL connections, at most
+    // --cluster-pg-connections (cluster/pg_pool.h; application_name
+    // ketch-<node id>-pool); null without --cluster. Connects to nothing yet.
+    static std::unique_ptr<cluster::pg_pool> pg_pool_of(const options& opt);
     // Cluster mode: topics, dynamic broker configs and named config resources
     // in PostgreSQL instead of meta.db; null without --cluster.
-    static std::unique_ptr<meta::store> topic_store(const options& opt);
+    static std::unique_ptr<meta::store> topic_store(const options& opt, cluster::pg_pool* pg);
 
     // Fetch wake-ups (transaction markers; in cluster mode, commits), and in
     // cluster mode: topics reloaded when another broker changes them, producer

@@ -28,6 +28,9 @@ struct stores {
     std::unique_ptr<meta::txn_store> txns;                // txn.db: transactions
     std::unique_ptr<meta::share_store> shares;            // shares.db: share groups' delivery state
     std::unique_ptr<meta::token_store> tokens;            // tokens.db: delegation tokens
+    // Cluster mode: the broker's PostgreSQL connections (run_broker owns it;
+    // --cluster-pg-connections); null on a single node. Set by run_broker.
+    cluster::pg_pool* cluster_pg = nullptr;
     // Cluster mode: topics in PostgreSQL (shared/pg_topic_store.h, over meta
     // for the rest); null on a single node. Set by run_broker.
     std::unique_ptr<meta::store> cluster_topics;

@@ -5,9 +5,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include "base/percent_encode.h"
 #include "base/uuid.h"
 #include "cluster/pg.h"
+#include "cluster/pg_pool.h"
 #include "cluster/schema.h"
 
 namespace ketch::cluster {
@@ -59,11 +59,6 @@ std::string session_name(int32_t node_id, const std::string& incarnation) {
     return "ketch-" + std::to_string(node_id) + "-" + incarnation;
 }
 
-// The URL with application_name set (percent-encoded: base64 has + and /).
-std::string with_session_name(const std::string& url, const std::string& name) {
-    return url + (url.find('?') == std::string::npos ? "?" : "&") + "application_name=" + percent_encode(name);
-}
-
 // Rows of (node_id, rack, listener, host, port, connected), ordered by node
 // id, as brokers; `connected`: the node ids whose session is open.
 broker_list to_brokers(const pg_rows& rows, std::set<int32_t>& connected) {
@@ -92,7 +87,7 @@ result<std::unique_ptr<membership>, std::string> membership::join(membership_con
     if (auto bad = check_postgres_url(cfg.url)) return failure{*bad};
     std::string incarnation = uuid::random().to_base64();
     const auto registering = std::chrono::steady_clock::now();
-    auto c = pg_connection::open(with_session_name(cfg.url, session_name(cfg.self.node_id, incarnation)));
+    auto c = pg_connection::open(with_application_name(cfg.url, session_name(cfg.self.node_id, incarnation)));
     if (!c.ok()) return failure{"cannot connect to PostgreSQL: " + c.error().message};
     auto version = migrate(**c);
     if (!version.ok()) return failure{"cannot migrate the cluster schema: " + version.error().message};
@@ -145,7 +140,7 @@ void membership::run() {
 }
 
 bool membership::reconnect() {
-    auto c = pg_connection::open(with_session_name(cfg_.url, session_name(cfg_.self.node_id, incarnation_)));
+    auto c = pg_connection::open(with_application_name(cfg_.url, session_name(cfg_.self.node_id, incarnation_)));
     if (!c.ok()) {
         spdlog::warn("cluster: PostgreSQL unreachable: {}", c.error().message);
         return false;

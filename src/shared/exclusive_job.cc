@@ -4,10 +4,10 @@
 
 namespace ketch::shared {
 
-exclusive_job::exclusive_job(std::string name, std::string pg_url, std::string lock_key,
+exclusive_job::exclusive_job(std::string name, cluster::pg_pool& pool, std::string lock_key,
                              std::chrono::milliseconds interval, body_fn body)
     : name_(std::move(name)),
-      pg_url_(std::move(pg_url)),
+      pool_(pool),
       lock_key_(std::move(lock_key)),
       interval_(interval),
       body_(std::move(body)),
@@ -32,16 +32,15 @@ void exclusive_job::run() {
 }
 
 void exclusive_job::once() {
-    if (!pg_ || !pg_->healthy()) {
-        pg_.reset();
-        auto c = cluster::pg_connection::open(pg_url_);
-        if (!c.ok()) return spdlog::warn("cluster: {}: PostgreSQL: {}", name_, c.error().message);
-        pg_ = std::move(*c);
-    }
-    auto lock = pg_->exec("SELECT pg_try_advisory_lock(" + lock_key_ + ")");
+    auto pg = pool_.take();
+    if (!pg.ok()) return spdlog::warn("cluster: {}: PostgreSQL: {}", name_, pg.error().message);
+    auto lock = (*pg)->exec("SELECT pg_try_advisory_lock(" + lock_key_ + ")");
     if (!lock.ok() || lock->at(0, 0) != "t") return;  // another broker works (or PostgreSQL failed: next time)
-    body_(*pg_);
-    (void)pg_->exec("SELECT pg_advisory_unlock(" + lock_key_ + ")");
+    body_(**pg);
+    // Back to the pool only without the lock: a connection that still held it
+    // would keep every broker's job from running.
+    auto unlocked = (*pg)->exec("SELECT pg_advisory_unlock(" + lock_key_ + ")");
+    if (!unlocked.ok() || unlocked->at(0, 0) != "t") pg->discard();
 }
 
 }  // namespace ketch::shared

@@ -1,9 +1,10 @@
 // A background job of cluster mode that runs on one broker at a time: a
 // thread of its own calls `body` every `interval` while this broker holds
 // the PostgreSQL advisory lock `lock_key` (taken with pg_try_advisory_lock
-// for the call, released after it or when the connection drops). The
-// connection is opened again when it failed. The orphan sweeper and the
-// janitor are two such jobs.
+// for the call, released after it or when the connection drops), on a
+// connection of the broker's pool taken for the call (a broker that does not
+// get the lock gives it back at once). The orphan sweeper and the janitor are
+// two such jobs.
 #pragma once
 
 #include <chrono>
@@ -15,6 +16,7 @@
 #include <thread>
 
 #include "cluster/pg.h"
+#include "cluster/pg_pool.h"
 
 namespace ketch::shared {
 
@@ -22,7 +24,7 @@ class exclusive_job {
 public:
     using body_fn = std::function<void(cluster::pg_connection&)>;
     // `name` names the job in the log; `lock_key` is a bigint literal.
-    exclusive_job(std::string name, std::string pg_url, std::string lock_key, std::chrono::milliseconds interval,
+    exclusive_job(std::string name, cluster::pg_pool& pool, std::string lock_key, std::chrono::milliseconds interval,
                   body_fn body);
     ~exclusive_job();  // stops the thread (a call in progress finishes first)
     exclusive_job(const exclusive_job&) = delete;
@@ -32,10 +34,11 @@ private:
     void run();
     void once();
 
-    const std::string name_, pg_url_, lock_key_;
+    const std::string name_;
+    cluster::pg_pool& pool_;
+    const std::string lock_key_;
     const std::chrono::milliseconds interval_;
     const body_fn body_;
-    std::unique_ptr<cluster::pg_connection> pg_;
     std::mutex mu_;
     std::condition_variable cv_;
     bool stop_ = false;

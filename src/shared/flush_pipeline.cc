@@ -121,7 +121,7 @@ void shared_engine::commit_flushed(in_flight& f) {
     const auto commit_start = std::chrono::steady_clock::now();
     cache_.put(f.key, 0, f.body);
     if (!commit_conn_ || !commit_conn_->healthy()) {
-        auto c = cluster::pg_connection::open(cfg_.pg_url);
+        auto c = cluster::pg_connection::open(commit_url());
         if (!c.ok()) return fail_all("PostgreSQL: " + c.error().message);
         commit_conn_ = std::move(*c);
     }

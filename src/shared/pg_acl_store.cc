@@ -26,7 +26,7 @@ int8_t int8_of(const std::string& s) { return int8_t(std::stoi(s)); }
 
 class pg_acl_store final : public meta::acl_store {
 public:
-    explicit pg_acl_store(std::string url) : session_(std::move(url), "acls") {}
+    explicit pg_acl_store(cluster::pg_pool& pool) : session_(pool, "acls") {}
 
     result<std::vector<meta::stored_acl>, meta::store_error> load() const override {
         auto rows =
@@ -73,8 +73,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<meta::acl_store> make_pg_acl_store(std::string url) {
-    return std::make_unique<pg_acl_store>(std::move(url));
+std::unique_ptr<meta::acl_store> make_pg_acl_store(cluster::pg_pool& pool) {
+    return std::make_unique<pg_acl_store>(pool);
 }
 
 }  // namespace ketch::shared

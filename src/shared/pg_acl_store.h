@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "cluster/pg_pool.h"
 #include "meta/acl_store.h"
 
 namespace ketch::shared {
@@ -17,6 +18,6 @@ inline constexpr const char* k_acls_changed = "acls";
 // The store of the cluster's ACLs. Its list() throws std::runtime_error when
 // PostgreSQL does not answer (the authorizer's start-up: the broker does not
 // start); load() says why.
-std::unique_ptr<meta::acl_store> make_pg_acl_store(std::string url);
+std::unique_ptr<meta::acl_store> make_pg_acl_store(cluster::pg_pool& pool);
 
 }  // namespace ketch::shared

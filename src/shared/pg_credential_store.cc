@@ -4,8 +4,8 @@
 
 namespace ketch::shared {
 
-result<std::unique_ptr<pg_credential_store>, meta::store_error> pg_credential_store::open(std::string url) {
-    std::unique_ptr<pg_credential_store> s(new pg_credential_store(std::move(url)));
+result<std::unique_ptr<pg_credential_store>, meta::store_error> pg_credential_store::open(cluster::pg_pool& pool) {
+    std::unique_ptr<pg_credential_store> s(new pg_credential_store(pool));
     if (auto st = s->reload(); !st.ok()) return failure{st.error()};
     return s;
 }

@@ -31,7 +31,7 @@ inline constexpr const char* k_credentials_changed = "credentials";
 class pg_credential_store final : public meta::credential_store {
 public:
     // Loads every credential; why not when PostgreSQL does not answer.
-    static result<std::unique_ptr<pg_credential_store>, meta::store_error> open(std::string url);
+    static result<std::unique_ptr<pg_credential_store>, meta::store_error> open(cluster::pg_pool& pool);
 
     std::optional<meta::scram_credential> find(const std::string& user, const std::string& mechanism) const override;
     std::vector<meta::scram_credential> list() const override;
@@ -44,8 +44,8 @@ public:
     static constexpr int k_reads_per_second = 20;
 
 private:
-    explicit pg_credential_store(std::string url)
-        : session_(std::move(url), "credentials"), misses_(std::chrono::seconds(1), k_reads_per_second) {}
+    explicit pg_credential_store(cluster::pg_pool& pool)
+        : session_(pool, "credentials"), misses_(std::chrono::seconds(1), k_reads_per_second) {}
     using key = std::pair<std::string, std::string>;  // user, mechanism
     std::optional<meta::scram_credential> cached(const key& k) const;
     // The user's credentials as PostgreSQL holds them, into the cache; false when none or PostgreSQL failed.

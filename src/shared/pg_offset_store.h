@@ -7,7 +7,7 @@
 // change in one PostgreSQL transaction; a failed call changed nothing (an
 // unknown COMMIT outcome is reported as a failure: the coordinator answers
 // a retriable code and the client's retry writes the same values again).
-// One connection (pg_session), reopened when it broke.
+// Its calls go through pg_session (a connection of the broker's pool per call).
 //
 // Besides the interface, the broker reads single groups back
 // (load_group_rows / load_group_offsets) when their coordinator moves here
@@ -46,7 +46,7 @@ namespace ketch::shared {
 
 class pg_offset_store final : public meta::offset_store {
 public:
-    explicit pg_offset_store(std::string url, bool leased = false) : db_(std::move(url), "offsets"), leased_(leased) {}
+    explicit pg_offset_store(cluster::pg_pool& pool, bool leased = false) : db_(pool, "offsets"), leased_(leased) {}
 
     // ---- leases (pg_group_leases.cc) ----
     // Who this broker is (membership's node id and incarnation); writes

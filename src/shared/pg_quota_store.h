@@ -22,12 +22,11 @@ inline constexpr const char* k_tenants_changed = "tenants";
 class pg_quota_store final : public meta::quota_store {
 public:
     // The client quotas (ketch_client_quotas, NOTIFY "quotas").
-    explicit pg_quota_store(std::string url)
-        : pg_quota_store(std::move(url), "ketch_client_quotas", k_quotas_changed) {}
+    explicit pg_quota_store(cluster::pg_pool& pool) : pg_quota_store(pool, "ketch_client_quotas", k_quotas_changed) {}
     // The same rows in another table of the same shape (entity bytea, key
     // text, value double precision), announced by `notice`.
-    pg_quota_store(std::string url, const char* table, const char* notice)
-        : session_(std::move(url), notice), table_(table), notice_(notice) {}
+    pg_quota_store(cluster::pg_pool& pool, const char* table, const char* notice)
+        : session_(pool, notice), table_(table), notice_(notice) {}
 
     result<std::vector<meta::quota_value>, meta::store_error> load() override;
     status<meta::store_error> apply(const std::vector<meta::quota_change>& changes) override;

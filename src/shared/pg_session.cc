@@ -51,12 +51,11 @@ status<cluster::pg_error> notify_commit(cluster::pg_connection& pg, const char* 
 }
 
 result<cluster::pg_connection*, meta::store_error> pg_session::conn() {
-    if (c_ && c_->healthy()) return c_.get();
-    c_.reset();
-    auto c = cluster::pg_connection::open(url_);
+    if (held_.get()) return held_.get();
+    auto c = pool_.take();
     if (!c.ok()) return failure{pg_failed(store_, c.error())};
-    c_ = std::move(*c);
-    return c_.get();
+    held_ = std::move(*c);
+    return held_.get();
 }
 
 result<cluster::pg_rows, meta::store_error> pg_session::select(const char* what, const std::string& sql,

@@ -1,7 +1,9 @@
-// One PostgreSQL connection of a cluster-mode store: opened at first use and
-// again after it broke, used by one caller at a time (mu()). Every PG store
-// holds one and goes through query(), select() or transaction(): they take
-// the lock, (re)open the connection and name what failed.
+// A cluster-mode store's way to PostgreSQL: one caller at a time (mu()), each
+// call on a connection taken from the broker's pool (cluster/pg_pool.h) for
+// the call and given back after it. Every PG store holds one and goes through
+// query(), select() or transaction(): they take the lock and a connection, and
+// name what failed (a pool with no free connection fails as PostgreSQL not
+// answering does).
 #pragma once
 
 #include <memory>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "cluster/pg.h"
+#include "cluster/pg_pool.h"
 #include "meta/store.h"
 
 namespace ketch::shared {
@@ -55,11 +58,13 @@ struct pg_value<result<T, cluster::pg_error>> {
 class pg_session {
 public:
     // `store` names the store in a failure to connect ("offsets").
-    pg_session(std::string url, const char* store) : url_(std::move(url)), store_(store) {}
+    pg_session(cluster::pg_pool& pool, const char* store) : pool_(pool), store_(store) {}
 
     std::mutex& mu() { return mu_; }
-    // The connection, reopened when it is not healthy; mu() held.
+    // A connection of the pool, kept until release(); mu() held.
     result<cluster::pg_connection*, meta::store_error> conn();
+    // Gives conn()'s connection back to the pool; mu() held.
+    void release() { held_.reset(); }
 
     // body(pg) -> result<T, pg_error>, outside a transaction, under mu():
     // its value, or its failure named `what`.
@@ -70,6 +75,7 @@ public:
         std::lock_guard l(mu_);
         auto c = conn();
         if (!c.ok()) return failure{c.error()};
+        releasing done{*this};
         auto r = body(**c);
         if (!r.ok()) return failure{pg_failed(what, r.error())};
         return std::move(*r);
@@ -91,6 +97,7 @@ public:
         std::lock_guard l(mu_);
         auto c = conn();
         if (!c.ok()) return failure{c.error()};
+        releasing done{*this};
         auto& pg = **c;
         if (auto b = pg.run("BEGIN"); !b.ok()) return failure{pg_failed(what, b.error())};
         auto r = body(pg);
@@ -104,10 +111,14 @@ public:
     }
 
 private:
-    const std::string url_;
+    struct releasing {
+        pg_session& s;
+        ~releasing() { s.release(); }
+    };
+    cluster::pg_pool& pool_;
     const char* store_;
     std::mutex mu_;
-    std::unique_ptr<cluster::pg_connection> c_;
+    cluster::pg_pool::lease held_;  // mu_
 };
 
 }  // namespace ketch::shared

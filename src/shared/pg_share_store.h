@@ -17,7 +17,7 @@
 // writeState refuses an older one with FENCED_LEADER_EPOCH).
 //
 // load() reads nothing: a partition's state is read when its lease is taken.
-// One connection (pg_session), reopened when it broke.
+// Its calls go through pg_session (a connection of the broker's pool per call).
 #pragma once
 
 #include <map>
@@ -45,7 +45,7 @@ inline constexpr const char* k_share_leases_changed = "share-leases";
 
 class pg_share_store final : public meta::share_store {
 public:
-    explicit pg_share_store(std::string url) : db_(std::move(url), "share groups") {}
+    explicit pg_share_store(cluster::pg_pool& pool) : db_(pool, "share groups") {}
 
     // Who this broker is (membership's node id and incarnation). Call before
     // taking leases.

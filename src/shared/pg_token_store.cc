@@ -25,7 +25,7 @@ std::vector<std::string> unpack(const std::string& bytes) {
 
 class pg_token_store final : public meta::token_store {
 public:
-    explicit pg_token_store(std::string url) : session_(std::move(url), "delegation tokens") {}
+    explicit pg_token_store(cluster::pg_pool& pool) : session_(pool, "delegation tokens") {}
 
     result<std::vector<meta::delegation_token>, meta::store_error> load() override {
         return select_tokens("ORDER BY token_id", {});
@@ -102,8 +102,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<meta::token_store> make_pg_token_store(std::string url) {
-    return std::make_unique<pg_token_store>(std::move(url));
+std::unique_ptr<meta::token_store> make_pg_token_store(cluster::pg_pool& pool) {
+    return std::make_unique<pg_token_store>(pool);
 }
 
 }  // namespace ketch::shared

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "cluster/pg_pool.h"
 #include "meta/token_store.h"
 
 namespace ketch::shared {
@@ -18,6 +19,6 @@ namespace ketch::shared {
 inline constexpr const char* k_tokens_changed = "tokens";
 
 // The store of the cluster's delegation tokens.
-std::unique_ptr<meta::token_store> make_pg_token_store(std::string url);
+std::unique_ptr<meta::token_store> make_pg_token_store(cluster::pg_pool& pool);
 
 }  // namespace ketch::shared

@@ -30,7 +30,7 @@ inline constexpr const char* k_resource_configs_changed = "resource-configs";
 
 class pg_topic_store final : public meta::store {
 public:
-    explicit pg_topic_store(std::string url) : session_(std::move(url), "topics") {}
+    explicit pg_topic_store(cluster::pg_pool& pool) : session_(pool, "topics") {}
 
     result<std::vector<meta::topic>, meta::store_error> load_topics() override;
     status<meta::store_error> insert_topics(std::span<const meta::topic> topics) override;

@@ -15,7 +15,7 @@
 // client looks for the coordinator again.
 //
 // load_txns and load_pending_offsets read nothing: ids are read when their
-// lease is taken. One connection (pg_session), reopened when it broke.
+// lease is taken. Its calls go through pg_session (a connection of the pool per call).
 #pragma once
 
 #include <map>
@@ -35,7 +35,7 @@ namespace ketch::shared {
 
 class pg_txn_store final : public meta::txn_store {
 public:
-    explicit pg_txn_store(std::string url) : db_(std::move(url), "transactions") {}
+    explicit pg_txn_store(cluster::pg_pool& pool) : db_(pool, "transactions") {}
 
     // Who this broker is (membership's node id and incarnation).
     void set_holder(int32_t node_id, std::string incarnation) { leases_.set_holder(node_id, std::move(incarnation)); }

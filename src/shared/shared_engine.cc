@@ -1,7 +1,5 @@
 #include "shared/shared_engine.h"
 
-#include <poll.h>
-
 #include <set>
 #include <stdexcept>
 
@@ -16,45 +14,10 @@
 
 namespace ketch::shared {
 
-namespace {
-
-// An idle connection has nothing to read: one whose server went away (a
-// restart sends a termination message, then EOF) is dropped here rather than
-// handed out to fail its first query.
-bool still_open(const cluster::pg_connection& c) {
-    if (!c.healthy() || c.socket() < 0) return false;
-    pollfd p{c.socket(), POLLIN, 0};
-    return poll(&p, 1, 0) == 0;
-}
-
-}  // namespace
-
-result<std::unique_ptr<cluster::pg_connection>, std::string> pg_pool::take() {
-    for (;;) {
-        std::unique_ptr<cluster::pg_connection> c;
-        {
-            std::lock_guard l(mu_);
-            if (idle_.empty()) break;
-            c = std::move(idle_.back());
-            idle_.pop_back();
-        }
-        if (still_open(*c)) return c;
-    }
-    auto c = cluster::pg_connection::open(url_);
-    if (!c.ok()) return failure{"PostgreSQL: " + c.error().message};
-    return std::move(*c);
-}
-
-void pg_pool::give(std::unique_ptr<cluster::pg_connection> c) {
-    if (!c || !c->healthy()) return;
-    std::lock_guard l(mu_);
-    if (idle_.size() < 8) idle_.push_back(std::move(c));
-}
-
 shared_engine::shared_engine(engine_config cfg, std::unique_ptr<disk_cache> disk)
     : cfg_(std::move(cfg)),
       incarnation_(uuid::random().to_base64()),
-      pool_(cfg_.pg_url),
+      pool_(*cfg_.pool),
       s3_(cfg_.where, cfg_.who),
       cache_(cfg_.cache_bytes),
       disk_(std::move(disk)),
@@ -72,15 +35,20 @@ result<std::unique_ptr<shared_engine>, std::string> shared_engine::open(engine_c
         disk = std::move(*d);
     }
     std::unique_ptr<shared_engine> e(new shared_engine(std::move(cfg), std::move(disk)));
-    auto c = cluster::pg_connection::open(e->cfg_.pg_url);
+    auto c = cluster::pg_connection::open(e->commit_url());
     if (!c.ok()) return failure{"cannot connect to PostgreSQL: " + c.error().message};
     if (auto m = cluster::migrate(**c); !m.ok()) return failure{"schema: " + m.error().message};
     e->commit_conn_ = std::move(*c);
     e->flusher_ = std::thread([p = e.get()] { p->run_flusher(); });
     e->committer_ = std::thread([p = e.get()] { p->run_committer(); });
     e->listener_ = std::make_unique<cluster::commit_listener>(
-        e->cfg_.pg_url, [p = e.get()](const std::string& key) { p->on_foreign_commit(key); });
+        cluster::with_application_name(e->cfg_.pg_url, "ketch-" + std::to_string(e->cfg_.node_id) + "-listen"),
+        [p = e.get()](const std::string& key) { p->on_foreign_commit(key); });
     return e;
+}
+
+std::string shared_engine::commit_url() const {
+    return cluster::with_application_name(cfg_.pg_url, "ketch-" + std::to_string(cfg_.node_id) + "-commit");
 }
 
 shared_engine::~shared_engine() {
@@ -121,9 +89,9 @@ void shared_engine::set_on_txn_end(std::function<void(int64_t, bool)> fn) {
 
 int64_t shared_engine::reserve_producer_ids(int64_t size) {
     auto c = pool_.take();
-    if (!c.ok()) throw std::runtime_error("producer ids: " + c.error());
+    if (!c.ok()) throw std::runtime_error("producer ids: PostgreSQL: " + c.error().message);
     auto r = (*c)->exec("SELECT nextval('ketch_producer_id_blocks')");
-    pool_.give(std::move(*c));
+    c->reset();
     if (!r.ok()) throw std::runtime_error("producer ids: PostgreSQL: " + r.error().message);
     return (std::stoll(r->at(0, 0)) - 1) * size;
 }
@@ -151,10 +119,10 @@ log::log_result<std::shared_ptr<partition::storage>> shared_engine::get_or_creat
     auto id = cfg_.topic_id_of ? cfg_.topic_id_of(tp.topic) : std::nullopt;
     if (!id) return failure{log::log_error{log::log_errc::closed, "no such topic: " + tp.topic}};
     auto c = pool_.take();
-    if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
+    if (!c.ok()) return failure{log::log_error{log::log_errc::io, "PostgreSQL: " + c.error().message}};
     auto offs = cluster::read_offsets(**c, {*id, tp.partition});
+    c->reset();
     if (!offs.ok()) return failure{log::log_error{log::log_errc::io, "PostgreSQL: " + offs.error().message}};
-    pool_.give(std::move(*c));
     auto s = std::make_shared<shared_storage>(*this, tp.topic, tp.partition, *id, *offs, config);
     std::lock_guard l(parts_mu_);
     auto [it, fresh] = parts_.try_emplace(tp, s);
@@ -281,7 +249,7 @@ void shared_engine::on_foreign_commit(const std::string& object_key) {
         "JOIN ketch_partitions p ON p.topic_id = b.topic_id AND p.partition = b.partition "
         "WHERE b.object_key = $1 GROUP BY b.topic_id, b.partition, p.log_start_offset",
         {object_key});
-    pool_.give(std::move(*c));
+    c->reset();
     if (!rows.ok()) return;
     for (size_t i = 0; i < rows->rows.size(); ++i) {
         auto it = open.find({rows->at(i, 0), std::stoi(rows->at(i, 1))});

@@ -36,6 +36,7 @@
 #include "cluster/catalogue.h"
 #include "cluster/commit_listener.h"
 #include "cluster/pg.h"
+#include "cluster/pg_pool.h"
 #include "objstore/s3_client.h"
 #include "partition/storage.h"
 #include "shared/disk_cache.h"
@@ -46,6 +47,7 @@ namespace ketch::shared {
 
 struct engine_config {
     std::string pg_url;
+    cluster::pg_pool* pool = nullptr;  // the broker's (outlives the engine): reads, producer ids
     objstore::s3_location where;
     objstore::credentials who;
     int32_t node_id = 0;
@@ -66,19 +68,6 @@ struct engine_config {
 };
 
 class shared_storage;
-
-// A small pool of PostgreSQL connections for the request path (reads).
-class pg_pool {
-public:
-    explicit pg_pool(std::string url) : url_(std::move(url)) {}
-    result<std::unique_ptr<cluster::pg_connection>, std::string> take();
-    void give(std::unique_ptr<cluster::pg_connection> c);
-
-private:
-    const std::string url_;
-    std::mutex mu_;
-    std::vector<std::unique_ptr<cluster::pg_connection>> idle_;
-};
 
 class shared_engine final : public partition::storage_engine {
 public:
@@ -125,7 +114,7 @@ public:
     // `marker`: an end-transaction control batch (0 abort, 1 commit), -1 none.
     uint64_t stage(const std::shared_ptr<shared_storage>& s, byte_view batch, int8_t marker = -1);
     void wait_commit(uint64_t ticket, std::function<void(log::log_result<log::append_result>)> done);
-    pg_pool& pool() { return pool_; }
+    cluster::pg_pool& pool() { return pool_; }
     object_cache& cache() { return cache_; }
     object_reader& reader() { return reader_; }
     objstore::s3_client s3() const { return s3_; }  // a copy shares the TLS context
@@ -157,6 +146,8 @@ private:
         std::chrono::steady_clock::time_point started;
         std::shared_ptr<std::chrono::steady_clock::time_point> put_done;  // set by the PUT's thread
     };
+    // The committer's connection: its own, named ketch-<node>-commit.
+    std::string commit_url() const;
     void run_flusher();
     void run_committer();
     in_flight start_put(std::vector<staged> items, uint64_t bytes);
@@ -176,12 +167,12 @@ private:
 
     const engine_config cfg_;
     const std::string incarnation_;  // object keys: data/<node>-<incarnation>-<sequence>
-    pg_pool pool_;
+    cluster::pg_pool& pool_;
     objstore::s3_client s3_;
     object_cache cache_;
     std::unique_ptr<disk_cache> disk_;  // null unless cache_dir
     object_reader reader_;
-    std::unique_ptr<cluster::pg_connection> commit_conn_;  // the flusher's
+    std::unique_ptr<cluster::pg_connection> commit_conn_;  // the committer's own (not the pool's)
 
     mutable std::mutex parts_mu_;
     std::map<partition::topic_partition, std::shared_ptr<shared_storage>, std::less<>> parts_;  // parts_mu_

@@ -15,17 +15,6 @@ namespace {
 
 log::log_error pg_failed(const std::string& what) { return {log::log_errc::io, "PostgreSQL: " + what}; }
 
-// A pooled connection given back when the scope ends.
-struct lease {
-    pg_pool& pool;
-    std::unique_ptr<cluster::pg_connection> c;
-    ~lease() { pool.give(std::move(c)); }
-};
-
-}  // namespace
-
-namespace {
-
 void raise(std::atomic<int64_t>& a, int64_t v) {
     int64_t cur = a.load();
     while (v > cur && !a.compare_exchange_weak(cur, v)) {
@@ -106,9 +95,9 @@ log::log_result<cluster::partition_offsets> shared_storage::read_and_observe(clu
 
 log::log_status shared_storage::refresh_offsets() {
     auto c = engine_.pool().take();
-    if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
-    lease l{engine_.pool(), std::move(*c)};
-    auto offs = read_and_observe(*l.c);
+    if (!c.ok()) return failure{pg_failed(c.error().message)};
+    auto l = std::move(*c);  // given back when the scope ends
+    auto offs = read_and_observe(*l);
     if (!offs.ok()) return failure{offs.error()};
     return ok_v;
 }
@@ -116,9 +105,9 @@ log::log_status shared_storage::refresh_offsets() {
 log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t max_bytes,
                                                        const log::read_options& opts) {
     auto c = engine_.pool().take();
-    if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
-    lease l{engine_.pool(), std::move(*c)};
-    auto offs = read_and_observe(*l.c);
+    if (!c.ok()) return failure{pg_failed(c.error().message)};
+    auto l = std::move(*c);  // given back when the scope ends
+    auto offs = read_and_observe(*l);
     if (!offs.ok()) return failure{offs.error()};
     const int64_t start = log_start_.load(), hwm = hwm_.load();
     // This read's own view: what it returns and the aborted ranges agree with it.
@@ -135,11 +124,11 @@ log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t 
     const int64_t limit = std::min(opts.max_offset, opts.read_committed ? r.last_stable_offset : hwm);
     if (offset >= limit) return r;
     int64_t upper = offset;
-    auto data = read_bytes(*l.c, offset, max_bytes, limit, opts.min_one_batch, &upper);
+    auto data = read_bytes(*l, offset, max_bytes, limit, opts.min_one_batch, &upper);
     if (!data.ok()) return failure{std::move(data.error())};
     if (data->empty()) return r;
     if (opts.read_committed) {
-        auto ab = cluster::find_aborted(*l.c, key_, offset, upper);
+        auto ab = cluster::find_aborted(*l, key_, offset, upper);
         if (!ab.ok()) return failure{pg_failed(ab.error().message)};
         for (auto& a : *ab) r.aborted->push_back({a.producer_id, a.first_offset, a.last_offset, -1});
     }
@@ -153,15 +142,15 @@ log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t 
 log::log_result<std::optional<log::timestamp_offset>> shared_storage::find_timestamp(const std::string& sql, int64_t ts,
                                                                                      bool want_max) {
     auto c = engine_.pool().take();
-    if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
-    lease l{engine_.pool(), std::move(*c)};
+    if (!c.ok()) return failure{pg_failed(c.error().message)};
+    auto l = std::move(*c);  // given back when the scope ends
     cluster::pg_params p{key_.topic_id, std::to_string(key_.partition)};
     if (!want_max) p.push_back(std::to_string(ts));
-    auto rows = l.c->exec(sql, p);
+    auto rows = l->exec(sql, p);
     if (!rows.ok()) return failure{pg_failed(rows.error().message)};
     if (rows->rows.empty()) return std::optional<log::timestamp_offset>{};
     const int64_t base = std::stoll(rows->at(0, 0));
-    auto data = read_bytes(*l.c, base, 1, INT64_MAX, true);
+    auto data = read_bytes(*l, base, 1, INT64_MAX, true);
     if (!data.ok()) return failure{std::move(data.error())};
     std::optional<log::timestamp_offset> best;
     bool decoded = log::decode_record_timestamps(*data, [&](int64_t off, int64_t t) {
@@ -196,11 +185,11 @@ log::log_result<std::optional<log::timestamp_offset>> shared_storage::max_timest
 
 log::log_result<int64_t> shared_storage::delete_records_before(int64_t offset) {
     auto c = engine_.pool().take();
-    if (!c.ok()) return failure{log::log_error{log::log_errc::io, c.error()}};
-    lease l{engine_.pool(), std::move(*c)};
+    if (!c.ok()) return failure{pg_failed(c.error().message)};
+    auto l = std::move(*c);  // given back when the scope ends
     // By metadata (cluster/retention.h): the index rows below go, the objects
     // they leave unreferenced are the garbage collector's.
-    auto moved = cluster::move_log_start(*l.c, key_, offset);
+    auto moved = cluster::move_log_start(*l, key_, offset);
     if (!moved.ok()) return failure{pg_failed(moved.error().message)};
     observe(moved->log_start_offset, moved->log_start_offset);
     return moved->log_start_offset;
@@ -220,11 +209,11 @@ std::vector<log::producer_entry> shared_storage::producers() const {
         "ORDER BY p.producer_id";
     auto c = engine_.pool().take();
     if (!c.ok()) {
-        spdlog::warn("cluster: producers of {}-{} not read: {}", key_.topic_id, key_.partition, c.error());
+        spdlog::warn("cluster: producers of {}-{} not read: {}", key_.topic_id, key_.partition, c.error().message);
         return {};
     }
-    lease l{engine_.pool(), std::move(*c)};
-    auto rows = l.c->exec(k_sql, {key_.topic_id, std::to_string(key_.partition)});
+    auto l = std::move(*c);  // given back when the scope ends
+    auto rows = l->exec(k_sql, {key_.topic_id, std::to_string(key_.partition)});
     if (!rows.ok()) {
         spdlog::warn("cluster: producers of {}-{} not read: {}", key_.topic_id, key_.partition, rows.error().message);
         return {};

@@ -32,7 +32,7 @@ CREDENTIALS = {"AWS_ACCESS_KEY_ID": "ketch-test", "AWS_SECRET_ACCESS_KEY": "ketc
 
 
 PORT_ATTEMPTS = 5
-MAX_CONNECTIONS = 200  # room for ten brokers (Postgres.start)
+MAX_CONNECTIONS = 200  # room for ten brokers and the tests' own sessions (Postgres.start)
 
 
 def free_port():
@@ -54,7 +54,8 @@ class Postgres:
     DATABASE = "ketch"
     OS_USER = "postgres"  # who runs the server when the tests run as root
 
-    def __init__(self):
+    def __init__(self, max_connections=MAX_CONNECTIONS):
+        self.max_connections = max_connections
         self.bin = pg_bin_dir()
         self.dir = Path(tempfile.mkdtemp(prefix="ketch-pg-"))
         self.data = self.dir / "data"
@@ -88,11 +89,10 @@ class Postgres:
 
     def start(self):
         # fsync off: a test's database need not survive a power cut; -k: the socket in our directory.
-        # max_connections: each broker holds up to about 20 connections (docs/cluster.md, "Starting
-        # brokers"), opened as its stores are first used; 50 starved the third broker of a suite's
-        # run (its share-partition store could not connect: share consumers got nothing).
+        # max_connections: each broker holds at most --cluster-pg-connections (10) + 3 connections
+        # (docs/cluster.md, "Starting brokers"); test_pg_connections.py starts a smaller server.
         opts = "-p %d -c listen_addresses=127.0.0.1 -k %s -c fsync=off -c max_connections=%d" % (
-            self.port, self.dir, MAX_CONNECTIONS)
+            self.port, self.dir, self.max_connections)
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", opts, "-w", "-t",
                   str(READY_TIMEOUT_S), "start")
 

@@ -46,8 +46,8 @@ struct heard {
     }
 };
 
-void acls(const std::string& url, heard& h) {
-    auto one = shared::make_pg_acl_store(url), two = shared::make_pg_acl_store(url);
+void acls(cluster::pg_pool& pool_one, cluster::pg_pool& pool_two, heard& h) {
+    auto one = shared::make_pg_acl_store(pool_one), two = shared::make_pg_acl_store(pool_two);
     meta::stored_acl a{2, "orders", 3, "User:alice", "*", 4, 3};
     meta::stored_acl b{2, k_odd, 1, "User:" + k_odd, k_odd, 2, 2};
     expect(one->apply({a, b}, {}).ok(), "apply adds");
@@ -60,9 +60,9 @@ void acls(const std::string& url, heard& h) {
     expect(one->apply({}, {a}).ok() && two->list().empty(), "the last removed");
 }
 
-void credentials(const std::string& url, heard& h) {
-    auto one = shared::pg_credential_store::open(url);
-    auto two = shared::pg_credential_store::open(url);
+void credentials(cluster::pg_pool& pool_one, cluster::pg_pool& pool_two, heard& h) {
+    auto one = shared::pg_credential_store::open(pool_one);
+    auto two = shared::pg_credential_store::open(pool_two);
     expect(one.ok() && two.ok(), "the stores open");
     if (!one.ok() || !two.ok()) return;
     meta::scram_credential c{k_odd, "SCRAM-SHA-256", std::string("s\0alt", 5), "stored", "server", 4096};
@@ -87,8 +87,8 @@ void credentials(const std::string& url, heard& h) {
     expect((*two)->reload().ok() && !(*two)->find(k_odd, "SCRAM-SHA-256"), "the other forgets it on reload");
 }
 
-void quotas(const std::string& url, heard& h) {
-    shared::pg_quota_store one(url), two(url);
+void quotas(cluster::pg_pool& pool_one, cluster::pg_pool& pool_two, heard& h) {
+    shared::pg_quota_store one(pool_one), two(pool_two);
     const meta::quota_entity_parts user{{"client-id", std::nullopt}, {"user", k_odd}};
     const meta::quota_entity_parts fallback{{"user", std::nullopt}};
     expect(shared::decode_quota_entity(shared::encode_quota_entity(user)) == user, "an entity's bytes read back");
@@ -110,8 +110,8 @@ void quotas(const std::string& url, heard& h) {
     expect(one.apply({{user, "producer_byte_rate", std::nullopt}}).ok() && two.load()->empty(), "the last removed");
 }
 
-void tokens(const std::string& url, heard& h) {
-    auto one = shared::make_pg_token_store(url), two = shared::make_pg_token_store(url);
+void tokens(cluster::pg_pool& pool_one, cluster::pg_pool& pool_two, heard& h) {
+    auto one = shared::make_pg_token_store(pool_one), two = shared::make_pg_token_store(pool_two);
     meta::delegation_token t{"tok-1", "User:" + k_odd, "User:admin", {"User:bob", "User:" + k_odd, ""}, 10, 20, 30};
     h.clear();
     expect(one->upsert(t).ok(), "upsert");
@@ -147,10 +147,12 @@ int main(int argc, char** argv) {
         h.cv.notify_all();
     });
     expect(listener.wait_listening(std::chrono::seconds(10)), "the listener listens");
-    acls(url, h);
-    credentials(url, h);
-    quotas(url, h);
-    tokens(url, h);
+    // Two brokers' pools.
+    cluster::pg_pool pool_a({url}), pool_b({url});
+    acls(pool_a, pool_b, h);
+    credentials(pool_a, pool_b, h);
+    quotas(pool_a, pool_b, h);
+    tokens(pool_a, pool_b, h);
     if (failures == 0) std::printf("ok\n");
     return failures == 0 ? 0 : 1;
 }

@@ -6,18 +6,22 @@ PostgreSQL (max_connections 50) was full: each broker opens its stores'
 connections as they are first used, so the share-partition store of a broker
 whose other stores had taken the slots never connected. The share consumer's
 fetches came back empty and AlterShareGroupOffsets answered
-COORDINATOR_NOT_AVAILABLE, and the brokers logged nothing of it.
+COORDINATOR_NOT_AVAILABLE, and the brokers logged nothing of it. (The stores
+now share the broker's pool, bounded by --cluster-pg-connections:
+test_pg_connections.py.)
 
 Here PostgreSQL's free slots are taken (raw protocol connections, trust
-authentication) after the broker's other stores connected and before its
-share store first does:
+authentication) and the broker's pooled sessions ended, after the topic and
+the group were set up and before the share store first needs a connection:
 
 - a share consumer's first fetch takes the share-partition's lease, which
-  fails: the broker logs the PostgreSQL error for that share-partition;
+  fails: the broker logs the PostgreSQL error for that share-partition (or,
+  the stores sharing the pool, for the share group's lease, which the broker
+  takes first when it does not hold it: `group ... not taken over`);
 - AlterShareGroupOffsets fails (the admin client retries it): the broker logs
   the PostgreSQL error for that group;
 - once the slots are freed, the consumer gets every record and the alter
-  succeeds (the store connects at its next use).
+  succeeds (the pool connects at the store's next use).
 
 COORDINATOR_NOT_AVAILABLE is an error AlterShareGroupOffsets may answer
 (Apache Kafka 4.3.1, clients/src/main/resources/common/message/
@@ -77,8 +81,29 @@ def take_every_slot(pg):
     return held
 
 
+def starve(pg, node):
+    """Every free slot taken and the broker's pooled sessions ended (pg_terminate_backend
+    waits for each to exit), until a round finds none: the broker's next take from its pool
+    must connect, and cannot. Its own sessions (heartbeat, LISTEN, commits) stay."""
+    held = take_every_slot(pg)
+    assert held, "PostgreSQL refused the first connection"
+    while True:
+        held.pop().close()  # room for psql
+        ended = pg.psql("SELECT count(pg_terminate_backend(pid, 10000)) FROM pg_stat_activity "
+                        "WHERE application_name = 'ketch-%d-pool'" % node)
+        held += take_every_slot(pg)
+        if ended == ["0"]:
+            return held
+
+
 def log_has(broker, *words):
     return any(all(w in line for w in words) for line in broker.log_text().splitlines())
+
+
+def refused_for(broker, group, *what):
+    """A line logging PostgreSQL's refusal for one of `what`, or for the group's lease."""
+    return any(log_has(broker, w, "too many clients") for w in what) or \
+        log_has(broker, "group '%s' not taken over" % group, "too many clients")
 
 
 class ShareConsumer(JsonLinesProcess):
@@ -108,12 +133,11 @@ def setup_topic(start_broker):
 
 def test_a_starved_share_fetch_is_logged_and_served_once_the_store_connects(start_broker, postgres, tmp_path):
     broker, topic, group, values = setup_topic(start_broker)
-    held = take_every_slot(postgres)
-    assert held, "PostgreSQL refused the first connection"
+    held = starve(postgres, 0)
     consumer = None
     try:
         consumer = ShareConsumer(broker.bootstrap, group, topic, open(tmp_path / "consumer.log", "w"))
-        clients.wait_for(lambda: log_has(broker, "share: taking the lease of share-partition", "too many clients"),
+        clients.wait_for(lambda: refused_for(broker, group, "share: taking the lease of share-partition"),
                          timeout=60, what="the failed lease take logged with PostgreSQL's reason")
         assert consumer.got() == set()
     finally:
@@ -128,14 +152,12 @@ def test_a_starved_share_fetch_is_logged_and_served_once_the_store_connects(star
 def test_a_starved_share_offsets_alter_is_logged_and_succeeds_once_the_store_connects(start_broker, postgres,
                                                                                       tmp_path):
     broker, topic, group, _ = setup_topic(start_broker)
-    held = take_every_slot(postgres)
-    assert held, "PostgreSQL refused the first connection"
+    held = starve(postgres, 0)
     alter = None
     try:
         alter = clients.java_main("ShareConsumerMain", ["alter", broker.bootstrap, group, topic, "5"],
                                   stdout=subprocess.PIPE, stderr=open(tmp_path / "alter.log", "w"), text=True)
-        clients.wait_for(lambda: log_has(broker, "share: group %s: changing the stored state" % group,
-                                         "too many clients"),
+        clients.wait_for(lambda: refused_for(broker, group, "share: group %s: changing the stored state" % group),
                          timeout=60, what="the failed AlterShareGroupOffsets logged with PostgreSQL's reason")
     finally:
         for s in held:
