@@ -194,10 +194,6 @@ class Cluster:
         return next((c for c in codes if c not in (0, -signal.SIGTERM)), codes[0])
 
     @property
-    def proc(self):
-        return None if all(b.proc is None for b in self.brokers) else self.brokers[0].proc
-
-    @property
     def log_paths(self):
         return [b.log_path for b in self.brokers]
 
@@ -404,7 +400,7 @@ def main():
             if code not in (0, -signal.SIGTERM):
                 log("ketch exited with %d (logs: %s)" % (code, ", ".join(map(str, ketch.log_paths))))
     problems = judge(opts.suite, results, output, skips, opts.reference)
-    for path in (ketch.log_paths if ketch and ketch.proc is None else []):
+    for path in (ketch.log_paths if ketch else []):  # stopped in the finally above
         text = path.read_text(errors="replace") if path.exists() else ""
         if "Sanitizer" in text or "terminate called" in text:
             problems.append("ketch's log shows a crash: %s" % path)
