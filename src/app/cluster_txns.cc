@@ -41,21 +41,28 @@ bool owner_is(const cluster::broker_list& live, const std::string& id, int32_t s
 
 bool cluster_txns::owns(const std::string& id) const { return owner_is(*membership_.live(), id, self_); }
 
+// Under take_mu_ from the list of leases to the last release: a take in
+// progress (serve) ends before the list is read, so its lease is in it.
 void cluster_txns::release_moved(const cluster::broker_list& live) {
-    for (auto& id : store_.leased_ids()) {
-        if (owner_is(live, id, self_)) continue;
-        std::lock_guard l(take_mu_);
-        if (auto r = store_.release(id); !r.ok())
-            spdlog::warn("cluster: transactional id '{}' not given back: {}", id, r.error().message);
-    }
+    std::lock_guard l(take_mu_);
+    for (auto& id : store_.leased_ids())
+        if (!owner_is(live, id, self_)) give_back(id);
+}
+
+void cluster_txns::give_back(const std::string& id) {
+    if (auto r = store_.release(id); !r.ok())
+        spdlog::warn("cluster: transactional id '{}' not given back: {}", id, r.error().message);
 }
 
 txn::txn_ownership::serving cluster_txns::serve(const std::string& id) {
+    std::lock_guard l(take_mu_);
     if (!owns(id)) {
-        store_.forget(id);
+        // Given back, not only forgotten: the live set may have moved the id
+        // before release_moved ran, and a lease left in PostgreSQL under a live
+        // broker refuses the new owner's take for as long as this broker lives.
+        give_back(id);
         return {false, std::nullopt};
     }
-    std::lock_guard l(take_mu_);
     if (store_.holds(id)) return {};
     auto a = store_.acquire(id);
     if (!a.ok()) {

@@ -36,6 +36,7 @@ private:
     bool owns(const std::string& id) const;
     // Gives back the leases of the ids `live` names another broker the owner of.
     void release_moved(const cluster::broker_list& live);
+    void give_back(const std::string& id);  // the id's lease deleted (if held or lost here), or a warning
 
     // What the membership's heartbeat thread calls: cleared by the destructor
     // (the membership outlives this object).
@@ -49,7 +50,7 @@ private:
     const int32_t self_;
     shared::pg_txn_store& store_;
     txn::transaction_coordinator& coordinator_;
-    std::mutex take_mu_;  // one take at a time
+    std::mutex take_mu_;  // one take or give-back at a time
 };
 
 }  // namespace ketch::app
