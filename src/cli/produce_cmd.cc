@@ -39,9 +39,7 @@ struct produce_opts {
     bool verbose = false;
 };
 
-bytes to_bytes(std::string_view s) { return bytes(s.begin(), s.end()); }
-
-int64_t now_ms() {
+int64_t wall_now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
@@ -96,7 +94,7 @@ public:
         record::record_data r;
         r.key = std::move(m.key);
         r.value = std::move(m.value);
-        r.timestamp = m.timestamp >= 0 ? m.timestamp : now_ms();
+        r.timestamp = m.timestamp >= 0 ? m.timestamp : wall_now_ms();
         size_t size = (r.key ? r.key->size() : 0) + (r.value ? r.value->size() : 0) + 32;
         for (auto& [k, v] : m.headers) {
             size += k.size() + (v ? v->size() : 0) + 10;

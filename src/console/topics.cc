@@ -15,8 +15,6 @@ namespace ketch::console {
 
 namespace {
 
-constexpr int8_t k_topic_resource = 2;
-
 // retention.ms and cleanup.policy of every listed topic (one DescribeConfigs).
 std::map<std::string, std::map<std::string, std::string>> list_configs(const context& ctx, const std::string& who,
                                                                        const std::vector<topic_meta>& topics) {
