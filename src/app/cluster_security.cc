@@ -1,13 +1,22 @@
 #include "app/cluster_security.h"
 
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
 #include "app/cluster_secret.h"
+#include "base/read_through_limit.h"
 
 namespace ketch::app {
+
+namespace {
+
+// The bound of the logins' read-through of tokens: new token ids a second.
+constexpr int k_token_reads_per_second = 20;
+
+}  // namespace
 
 void open_cluster_security(stores& st, const options& opt) {
     if (opt.cluster.empty()) return;
@@ -47,6 +56,16 @@ cluster_security_follower::cluster_security_follower(storage_engines& storage, s
             spdlog::warn("cluster: reloading tenants: {}", e.what());
         }
     };
+    // A login by a token not heard of yet reads it from PostgreSQL (docs/cluster.md
+    // "Caches and read-through"); SCRAM users do so in pg_credential_store.
+    security.tokens().read_misses_through(
+        std::make_unique<read_through_limit>(std::chrono::seconds(1), k_token_reads_per_second),
+        [](const std::string& id) {
+            spdlog::info(
+                "cluster: delegation token {} read through from PostgreSQL: it was created or renewed "
+                "before this broker heard the notification",
+                id);
+        });
     storage.shared->set_on_notice(shared::k_tenants_changed, reload_tenants);
     storage.shared->set_on_notice(shared::k_tokens_changed, reload_tokens);
     storage.shared->set_on_notice(shared::k_credentials_changed, reload_creds);

@@ -2,9 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include <chrono>
 #include <vector>
 
+#include "base/clock.h"
 #include "tenant/catalog.h"
 
 namespace ketch::app {
@@ -33,11 +33,6 @@ std::string array_of(const std::vector<std::string>& v, bool quoted) {
     std::string out = "{";
     for (size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + (quoted ? "\"" + v[i] + "\"" : v[i]);
     return out + "}";
-}
-
-int64_t steady_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
 }
 
 // The rate of `type` the tenant is limited by, as this broker measured it (0: not limited).

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/basic_auth.h"
+#include "app/http_service.h"
 #include "broker/handler.h"
 #include "console/context.h"
 #include "console/kafka_client.h"
@@ -88,8 +89,7 @@ console_handle start_console(const options& opt, console_inputs in) {
     console_handle h;
     if (!opt.console) return h;
     const std::string addr = http_address_or_default(opt.console_addr, opt, 9093);
-    try {
-        auto [host, port] = split_host_port(addr);
+    h.url = start_http_service("console", addr, opt.console_tls, [&](const std::string& host, uint16_t port) {
         if (opt.console_tls && (opt.tls_cert.empty() || opt.tls_key.empty()))
             throw std::runtime_error("--console-tls needs --tls-cert and --tls-key");
         const bool login = !in.credentials.list().empty();
@@ -130,12 +130,9 @@ console_handle start_console(const options& opt, console_inputs in) {
         r->pages = std::make_unique<console::local_pages>(r->ctx);
         uint16_t bound = r->server->listen(host, port);
         r->server->start();
-        h.url = (opt.console_tls ? "https://" : "http://") + host + ":" + std::to_string(bound);
         h.running = std::move(r);
-        spdlog::info("console on {}", h.url);
-    } catch (const std::exception& e) {
-        spdlog::error("console not started on {}: {}", addr, e.what());
-    }
+        return bound;
+    });
     return h;
 }
 

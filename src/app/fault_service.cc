@@ -1,12 +1,12 @@
 #include "app/fault_service.h"
 
-#include <chrono>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
 #include "app/console_service.h"
 #include "app/pg_fault_store.h"
+#include "base/clock.h"
 #include "io/fault_file_system.h"
 
 namespace ketch::app {
@@ -50,9 +50,8 @@ notice_follower fault_service::follow(storage_engines& storage) const {
     fault::registry* reg = store ? registry.get() : nullptr;
     return {storage, k_faults_changed, [reg] {
                 if (!reg) return;
-                const auto now = std::chrono::steady_clock::now().time_since_epoch();
                 try {
-                    reg->reload(std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
+                    reg->reload(steady_ms());
                 } catch (const fault::store_unavailable& e) {
                     spdlog::warn("cluster: reloading the faults: {}", e.what());
                 }

@@ -1,12 +1,12 @@
 #include "app/inter_broker_token.h"
 
-#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
+#include "base/clock.h"
 #include "security/jwt.h"
 
 namespace ketch::app {
@@ -44,9 +44,7 @@ std::string check(const std::string& token, const std::string& sub_claim, std::s
     bool bad = false;
     auto exp = security::claim_time_ms(claims, "exp", bad);
     if (bad || !exp) return "has no numeric 'exp' claim";
-    auto now =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
+    auto now = wall_ms();
     if (*exp <= now) return "has expired (exp=" + std::to_string(*exp / 1000) + ")";
     return "";
 }

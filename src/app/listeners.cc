@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "base/split.h"
+
 namespace ketch::app {
 
 resolved_listeners resolve_listeners(const options& o) {
@@ -47,12 +49,7 @@ resolved_listeners resolve_listeners(const options& o) {
 
 std::map<std::string, int32_t> parse_ip_overrides(const std::string& s) {
     std::map<std::string, int32_t> out;
-    size_t start = 0;
-    while (start < s.size()) {
-        auto comma = s.find(',', start);
-        std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        start = comma == std::string::npos ? s.size() : comma + 1;
-        if (item.empty()) continue;
+    for (const auto& item : split_nonempty(s, ',')) {
         auto colon = item.rfind(':');
         if (colon == std::string::npos) throw std::invalid_argument("override wants ip:count, got '" + item + "'");
         out[item.substr(0, colon)] = std::stoi(item.substr(colon + 1));

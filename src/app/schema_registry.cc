@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/basic_auth.h"
+#include "app/http_service.h"
 #include "app/pg_schema_store.h"
 #include "http/server.h"
 #include "registry/record_decoder.h"
@@ -130,23 +131,20 @@ schema_registry_handle start_schema_registry(const options& opt, meta::credentia
     sopt.error_body = registry_http::server_error_body;
     r->server = std::make_unique<http::server>(sopt);
     registry_http::add_routes(*r->server, r->ctx);
-    try {
-        auto [host, port] = split_host_port(addr);
-        uint16_t bound = r->server->listen(host, port);
-        // Bound. The store opens at the first request (which the others wait
-        // for): start-up pays nothing more, and schemas.db exists once used.
-        r->reg = std::async(std::launch::deferred, [dir, cluster]() -> std::shared_ptr<registry::registry> {
-                     auto reg = registry::registry::open(open_store(dir, cluster));
-                     if (!reg) throw std::runtime_error("schema registry: " + reg.error().message);
-                     return std::shared_ptr<registry::registry>(std::move(*reg));
-                 }).share();
-        r->server->start();
-        h.url = (opt.tls_cert.empty() ? "http://" : "https://") + host + ":" + std::to_string(bound);
-        h.running = std::move(r);
-        spdlog::info("schema registry on {}", h.url);
-    } catch (const std::exception& e) {
-        spdlog::error("schema registry not started on {}: {}", addr, e.what());
-    }
+    h.url =
+        start_http_service("schema registry", addr, !opt.tls_cert.empty(), [&](const std::string& host, uint16_t port) {
+            uint16_t bound = r->server->listen(host, port);
+            // Bound. The store opens at the first request (which the others wait
+            // for): start-up pays nothing more, and schemas.db exists once used.
+            r->reg = std::async(std::launch::deferred, [dir, cluster]() -> std::shared_ptr<registry::registry> {
+                         auto reg = registry::registry::open(open_store(dir, cluster));
+                         if (!reg) throw std::runtime_error("schema registry: " + reg.error().message);
+                         return std::shared_ptr<registry::registry>(std::move(*reg));
+                     }).share();
+            r->server->start();
+            h.running = std::move(r);
+            return bound;
+        });
     return h;
 }
 

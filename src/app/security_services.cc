@@ -1,13 +1,14 @@
 #include "app/security_services.h"
+#include "base/split.h"
 #include "meta/topic_registry.h"
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
 #include "app/stores.h"
+#include "base/clock.h"
 #include "partition/service.h"
 #include "security/sasl_mechanism.h"
 #include "security/scram.h"
@@ -18,24 +19,11 @@ namespace ketch::app {
 
 namespace {
 
-std::vector<std::string> split_list(const std::string& s) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    while (start <= s.size()) {
-        auto comma = s.find(',', start);
-        auto item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (!item.empty()) out.push_back(item);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return out;
-}
-
 // --sasl-mechanisms, listed in Kafka's order (a hash map's there) whatever the flag's order.
 // An OAUTHBEARER validator (--sasl-oauthbearer-unsecured or -jwks) enables OAUTHBEARER too.
 security::sasl_config sasl_config_of(const options& opt,
                                      std::shared_ptr<const security::oauthbearer_validator> oauthbearer) {
-    auto wanted = split_list(opt.sasl_mechanisms);
+    auto wanted = split_nonempty(opt.sasl_mechanisms, ',');
     const bool listed = std::find(wanted.begin(), wanted.end(), "OAUTHBEARER") != wanted.end();
     if (listed && !oauthbearer)
         throw std::runtime_error(
@@ -169,9 +157,7 @@ void security_services::start_token_sweep(group::scheduler& sched, int64_t inter
 }
 
 int64_t security_services::record_connection(const std::string& ip) {
-    auto now =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch());
-    return ip_rates_.record_connection(ip, now.count());
+    return ip_rates_.record_connection(ip, steady_ms());
 }
 
 }  // namespace ketch::app

@@ -1,11 +1,14 @@
 #include "app/storage_engines.h"
 
+#include <chrono>
+#include <memory>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
 
 #include "app/cluster_groups.h"
+#include "base/read_through_limit.h"
 #include "cluster/pg.h"
 #include "cluster/schema.h"
 #include "group/coordinator.h"
@@ -15,6 +18,24 @@
 #include "shared/pg_topic_store.h"
 
 namespace ketch::app {
+
+namespace {
+
+// The topics as PostgreSQL holds them now, applied to the open partitions
+// (on a NOTIFY of a change, and a request's read-through); false when the
+// read failed (logged).
+bool reload_topics(meta::topic_registry& topics, partition::service& partitions) {
+    auto r = topics.reload_topics();
+    if (!r.ok()) {
+        spdlog::warn("cluster: reloading topics: {}", r.error().message);
+        return false;
+    }
+    for (auto& t : r->removed) partitions.remove_topic(t);
+    for (auto& t : r->changed) partitions.apply_topic_settings(t);
+    return true;
+}
+
+}  // namespace
 
 storage_engines storage_engines::open(const options& opt, log::log_manager& logs, meta::topic_registry& topics) {
     storage_engines out;
@@ -83,12 +104,7 @@ void storage_engines::attach(log::log_manager& logs, meta::topic_registry& topic
     if (!shared) return;
     shared->set_on_commit(
         [&partitions](const std::string& topic, int32_t p) { partitions.waiters().notify(topic, p); });
-    shared->set_on_topics([&topics, &partitions] {
-        auto r = topics.reload_topics();
-        if (!r.ok()) return spdlog::warn("cluster: reloading topics: {}", r.error().message);
-        for (auto& t : r->removed) partitions.remove_topic(t);
-        for (auto& t : r->changed) partitions.apply_topic_settings(t);
-    });
+    shared->set_on_topics([&topics, &partitions] { reload_topics(topics, partitions); });
     shared->set_on_notice(shared::k_broker_configs_changed, [&topics, &partitions] {
         if (auto r = topics.reload_broker_configs(); !r.ok())
             return spdlog::warn("cluster: reloading dynamic broker configs: {}", r.error().message);
@@ -108,6 +124,23 @@ void storage_engines::attach_reads(broker::broker_context& ctx, shared::pg_offse
                 spdlog::warn("cluster: producer {}'s transaction end: reading its offsets failed", producer_id);
         });
     });
+    // broker/topic_read_through.h: a request naming a topic not heard of yet.
+    ctx.read_topics_through = [&ctx,
+                               limit = std::make_shared<read_through_limit>(
+                                   std::chrono::seconds(1), k_topic_reads_per_second)](const std::string& missing) {
+        if (!limit->allow(missing)) {
+            spdlog::debug("cluster: topic {} unknown here; not read from PostgreSQL (over {} reads a second)", missing,
+                          k_topic_reads_per_second);
+            return false;
+        }
+        if (!reload_topics(ctx.topics, ctx.partitions)) return false;
+        if (ctx.topics.find(missing))
+            spdlog::info(
+                "cluster: topic {} read through from PostgreSQL: it was created before this broker heard "
+                "the notification",
+                missing);
+        return true;
+    };
     reads = std::make_unique<boost::asio::thread_pool>(k_read_threads);
     ctx.run_reads = [pool = reads.get()](std::function<void()> fn) { boost::asio::post(*pool, std::move(fn)); };
 }

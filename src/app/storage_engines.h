@@ -46,8 +46,13 @@ struct storage_engines {
     // a thread is one parked fetch each (its coroutine frame), so the queue is
     // bounded by the requests in flight, as on a single node.
     static constexpr int k_read_threads = 4;
+    // The bound of the requests' read-through of the topics (broker/topic_read_through.h):
+    // at most this many reads of the whole catalogue a second, a name at most once a second.
+    static constexpr int k_topic_reads_per_second = 20;
     // Also: a transaction's end announced by its coordinator (any broker)
-    // completes the offsets this broker's groups hold for it (on run_blocking).
+    // completes the offsets this broker's groups hold for it (on run_blocking);
+    // and a request naming a topic not heard of reads the topics through
+    // (broker_context::read_topics_through).
     void attach_reads(broker::broker_context& ctx, shared::pg_offset_store* offsets);
     // Waits for the reads in flight (after the listeners stopped).
     void stop_reads();

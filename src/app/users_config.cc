@@ -4,23 +4,20 @@
 
 namespace ketch::app {
 
-// ketch.toml's [[users]]: SASL users with their passwords (stored salted).
-void read_users(const toml::table& t, options& o) {
-    auto* users = t["users"].as_array();
-    if (!users) return;
-    for (auto& u : *users) {
-        auto* ut = u.as_table();
-        if (!ut) throw std::invalid_argument("[[users]] entries must be tables");
-        auto name = (*ut)["name"].value<std::string>();
-        auto password = (*ut)["password"].value<std::string>();
-        if (!name || !password || name->empty() || password->empty())
-            throw std::invalid_argument("every [[users]] entry needs a non-empty name and password");
-        o.users[*name] = *password;
-        if (auto tenant = (*ut)["tenant"].value<std::string>()) o.user_tenants[*name] = *tenant;
+namespace {
+
+// Calls `f` with each table of the array of tables [[key]] (none when there
+// is no such array); throws std::invalid_argument for an entry not a table.
+template <class F>
+void for_each_entry(const toml::table& t, const std::string& key, F f) {
+    auto* entries = t[key].as_array();
+    if (!entries) return;
+    for (auto& e : *entries) {
+        auto* et = e.as_table();
+        if (!et) throw std::invalid_argument("[[" + key + "]] entries must be tables");
+        f(*et);
     }
 }
-
-namespace {
 
 tenant::limits limits_of(const toml::table& t, const std::string& where) {
     tenant::limits l;
@@ -37,19 +34,27 @@ tenant::limits limits_of(const toml::table& t, const std::string& where) {
 
 }  // namespace
 
+// ketch.toml's [[users]]: SASL users with their passwords (stored salted).
+void read_users(const toml::table& t, options& o) {
+    for_each_entry(t, "users", [&](const toml::table& u) {
+        auto name = u["name"].value<std::string>();
+        auto password = u["password"].value<std::string>();
+        if (!name || !password || name->empty() || password->empty())
+            throw std::invalid_argument("every [[users]] entry needs a non-empty name and password");
+        o.users[*name] = *password;
+        if (auto tenant = u["tenant"].value<std::string>()) o.user_tenants[*name] = *tenant;
+    });
+}
+
 void read_tenants(const toml::table& t, options& o) {
     if (auto* d = t["tenant_defaults"].as_table()) o.tenant_limits.defaults = limits_of(*d, "[tenant_defaults]");
-    auto* tenants = t["tenants"].as_array();
-    if (!tenants) return;
-    for (auto& e : *tenants) {
-        auto* et = e.as_table();
-        if (!et) throw std::invalid_argument("[[tenants]] entries must be tables");
-        auto name = (*et)["name"].value<std::string>();
+    for_each_entry(t, "tenants", [&](const toml::table& e) {
+        auto name = e["name"].value<std::string>();
         if (!name) throw std::invalid_argument("every [[tenants]] entry needs a name");
         if (auto why = tenant::check_tenant_name(*name); !why.empty())
             throw std::invalid_argument("[[tenants]] " + *name + ": " + why);
-        o.tenant_limits.tenants[*name] = limits_of(*et, "[[tenants]] " + *name);
-    }
+        o.tenant_limits.tenants[*name] = limits_of(e, "[[tenants]] " + *name);
+    });
 }
 
 }  // namespace ketch::app

@@ -10,18 +10,28 @@
 
 namespace ketch::broker {
 
+// The start on_callback<R> takes to run `f` on broker_context::run_blocking
+// (here when it is unset) and resume with its result:
+// co_await on_callback<R>(on_blocking_pool<R>(ctx.broker, [&..] { ... })).
+// blocking_call wraps it; a coroutine through which blocking_call trips g++
+// 12's false -Wmismatched-new-delete on its frame uses it directly.
+template <class R, class F>
+auto on_blocking_pool(broker_context& b, F f) {
+    return [&b, f = std::move(f)](std::function<void(R)> done) mutable {
+        std::function<void()> job = [f = std::move(f), done = std::move(done)]() mutable { done(f()); };
+        if (b.run_blocking)
+            b.run_blocking(std::move(job));
+        else
+            job();
+    };
+}
+
 // co_await blocking_call<R>(ctx.broker, [&..] { return coordinator.x(..); })
 // `f` must capture references (and pointers, numbers) only: g++ 12
 // mishandles temporaries that own memory in a co_await operand.
 template <class R, class F>
 boost::asio::awaitable<R> blocking_call(broker_context& b, F f) {
-    co_return co_await on_callback<R>([&b, f = std::move(f)](std::function<void(R)> done) mutable {
-        auto job = [f = std::move(f), done = std::move(done)]() mutable { done(f()); };
-        if (b.run_blocking)
-            b.run_blocking(std::move(job));
-        else
-            job();
-    });
+    co_return co_await on_callback<R>(on_blocking_pool<R>(b, std::move(f)));
 }
 
 // co_await reads_call(ctx.broker, [&] { ... }): `f` runs on

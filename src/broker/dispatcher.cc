@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/clock.h"
 #include "base/endian.h"
 #include "broker/console_peer.h"
 #include "broker/handler.h"
@@ -35,16 +36,6 @@ std::optional<net::handler_result> error_response(const request_context& ctx, co
 }
 
 namespace {
-
-int64_t steady_now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-int64_t wall_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 bool inspected(const broker_context& ctx, const net::connection_info& conn) {
     // The console's own requests (listener CONSOLE) would fill the ring with its polling.
@@ -117,7 +108,7 @@ void sync_login(const broker_context& ctx, net::connection_info& conn) {
 // After SaslHandshake v0 the tokens are bare frames (no request header).
 net::handler_result raw_sasl_token(const broker_context& b, net::connection_info& conn, const shared_bytes& frame) {
     std::string_view token(reinterpret_cast<const char*>(frame.data()), frame.size());
-    auto reply = conn.sasl->raw_token(token, steady_now_ms());
+    auto reply = conn.sasl->raw_token(token, steady_ms());
     net::handler_result r;
     if (!reply) {
         spdlog::info("conn {} from {}: SASL/{} authentication failed", conn.id, conn.peer, conn.sasl->mechanism());
@@ -135,7 +126,7 @@ net::handler_result raw_sasl_token(const broker_context& b, net::connection_info
 // re-authentication (KIP-368). The answer when this request may not pass.
 std::optional<net::handler_result> sasl_gate(request_context& ctx, const kafka::api_info& api, kafka::reader& r) {
     auto& conn = ctx.conn;
-    switch (conn.sasl->admit_request(ctx.api_key, steady_now_ms())) {
+    switch (conn.sasl->admit_request(ctx.api_key, steady_ms())) {
         case security::sasl_session::admit::pass: return std::nullopt;
         case security::sasl_session::admit::close:
             spdlog::info("conn {} from {}: {} not allowed in SASL state {}, closing", conn.id, conn.peer, api.name,

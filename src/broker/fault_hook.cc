@@ -7,17 +7,13 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "base/clock.h"
 #include "base/error_code.h"
 #include "broker/blocking.h"
 
 namespace ketch::broker {
 
 namespace {
-
-int64_t steady_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
 
 boost::asio::awaitable<void> wait_ms(int64_t ms) {
     boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor);

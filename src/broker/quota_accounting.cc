@@ -1,19 +1,12 @@
 #include "broker/quota_accounting.h"
 
 #include <algorithm>
-#include <chrono>
 
+#include "base/clock.h"
 #include "broker/broker_context.h"
 #include "tenant/catalog.h"
 
 namespace ketch::broker {
-
-namespace {
-int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-}  // namespace
 
 std::string quota_user(const net::connection_info& conn) {
     const std::string& p = conn.principal;
@@ -57,7 +50,7 @@ int32_t record_tenant(request_context& ctx, security::quota_type type, double va
 }  // namespace
 
 int32_t record_quota(request_context& ctx, security::quota_type type, double value) {
-    const int64_t now = now_ms();
+    const int64_t now = steady_ms();
     int32_t t = 0;
     if (ctx.broker.quotas) {
         t = ctx.broker.quotas->record(type, quota_user(ctx.conn), ctx.client_id.value_or(""), value, now);
@@ -71,9 +64,9 @@ int32_t record_quota(request_context& ctx, security::quota_type type, double val
 
 void unrecord_quota(request_context& ctx, security::quota_type type, double value) {
     if (ctx.broker.quotas)
-        ctx.broker.quotas->unrecord(type, quota_user(ctx.conn), ctx.client_id.value_or(""), value, now_ms());
+        ctx.broker.quotas->unrecord(type, quota_user(ctx.conn), ctx.client_id.value_or(""), value, steady_ms());
     if (auto* rates = tenant_rates(ctx); rates && rates->enforced(type))
-        rates->unrecord(type, ctx.tenant->tenant(), "", value, now_ms());
+        rates->unrecord(type, ctx.tenant->tenant(), "", value, steady_ms());
 }
 
 std::optional<double> quota_window_bytes(request_context& ctx, security::quota_type type) {
@@ -100,10 +93,10 @@ security::mutation_quota mutation_quota_for(request_context& ctx, int16_t strict
                                     ctx.api_version >= strict_since);
 }
 
-bool charge_mutation(security::mutation_quota& q, int32_t partitions) { return q.charge(partitions, now_ms()); }
+bool charge_mutation(security::mutation_quota& q, int32_t partitions) { return q.charge(partitions, steady_ms()); }
 
 void finish_mutations(request_context& ctx, const security::mutation_quota& q) {
-    const int32_t t = q.throttle_ms(now_ms());
+    const int32_t t = q.throttle_ms(steady_ms());
     if (t > 0 && ctx.broker.quotas) count_client_throttle(ctx, security::quota_type::controller_mutation);
     ctx.throttle_ms = std::max(ctx.throttle_ms, t);
 }

@@ -1,11 +1,11 @@
 #include "broker/share_reads.h"
 
-#include <chrono>
 #include <functional>
 #include <optional>
 #include <span>
 #include <stdexcept>
 
+#include "base/clock.h"
 #include "broker/partition_requests.h"
 #include "io/file.h"
 #include "record/aborted_batches.h"
@@ -79,9 +79,7 @@ record::aborted_batches aborted_of(const log::read_result& r) {
 // the end, where the next such record will be.
 int64_t offset_by_duration(partition::service& ps, const partition::partition_handle& p, int64_t duration_ms,
                            int64_t end) {
-    const int64_t now =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
+    const int64_t now = wall_ms();
     auto at = ps.list_offset(p, duration_ms >= now ? 0 : now - duration_ms, false);
     return at.error == error_code::none && at.offset >= 0 ? at.offset : end;
 }

@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "base/clock.h"
 #include "cli/command.h"
 #include "cli/consumer_member.h"
 #include "cli/fetched_records.h"
@@ -48,11 +49,6 @@ struct part_state {
     int64_t end_at_start;
 };
 
-int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 // One run of `ketch consume`: the partitions being read, where each stands,
 // and when to stop.
 class consumer {
@@ -79,7 +75,7 @@ public:
 
     void run() {
         start(member_ ? member_->join() : chosen_partitions());
-        last_record_ = now_ms();
+        last_record_ = steady_ms();
         while (!finished()) {
             if (member_ && !member_->heartbeat_if_due()) {
                 try {
@@ -113,7 +109,7 @@ private:
     bool finished() const {
         if (count_reached()) return true;
         if (o_.exit_at_end && done_.size() == parts_.size()) return true;
-        if (o_.timeout_ms >= 0 && now_ms() - last_record_ >= o_.timeout_ms) return true;
+        if (o_.timeout_ms >= 0 && steady_ms() - last_record_ >= o_.timeout_ms) return true;
         return g_stop != 0;
     }
 
@@ -217,7 +213,7 @@ private:
             std::string text = ctx_.json ? to_json_line(m) + "\n" : render(fmt_, m);
             std::cout.write(text.data(), std::streamsize(text.size()));
             ++printed_;
-            last_record_ = now_ms();
+            last_record_ = steady_ms();
             return !count_reached();
         });
         std::cout.flush();

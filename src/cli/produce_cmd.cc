@@ -3,12 +3,12 @@
 // as JSON lines (--json). Idempotent (InitProducerId + sequences) unless
 // --no-idempotence or acks != all; compressed with -z. Up to five Produce
 // requests are in flight per leader (the answers are taken in order).
-#include <chrono>
 #include <deque>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "base/clock.h"
 #include "cli/command.h"
 #include "cli/format.h"
 #include "protocol/messages/init_producer_id.h"
@@ -38,11 +38,6 @@ struct produce_opts {
     size_t batch_bytes = 900 << 10;
     bool verbose = false;
 };
-
-int64_t wall_now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 record::compression parse_compression(const std::string& s) {
     if (s == "none") return record::compression::none;
@@ -94,7 +89,7 @@ public:
         record::record_data r;
         r.key = std::move(m.key);
         r.value = std::move(m.value);
-        r.timestamp = m.timestamp >= 0 ? m.timestamp : wall_now_ms();
+        r.timestamp = m.timestamp >= 0 ? m.timestamp : wall_ms();
         size_t size = (r.key ? r.key->size() : 0) + (r.value ? r.value->size() : 0) + 32;
         for (auto& [k, v] : m.headers) {
             size += k.size() + (v ? v->size() : 0) + 10;

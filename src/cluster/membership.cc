@@ -1,11 +1,11 @@
 #include "cluster/membership.h"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 #include <spdlog/spdlog.h>
 
+#include "base/percent_encode.h"
 #include "base/uuid.h"
 #include "cluster/pg.h"
 #include "cluster/schema.h"
@@ -61,18 +61,7 @@ std::string session_name(int32_t node_id, const std::string& incarnation) {
 
 // The URL with application_name set (percent-encoded: base64 has + and /).
 std::string with_session_name(const std::string& url, const std::string& name) {
-    std::string enc;
-    for (unsigned char ch : name) {
-        if (std::isalnum(ch) || ch == '-' || ch == '_') {
-            enc += char(ch);
-        } else {
-            static const char* hex = "0123456789ABCDEF";
-            enc += '%';
-            enc += hex[ch >> 4];
-            enc += hex[ch & 15];
-        }
-    }
-    return url + (url.find('?') == std::string::npos ? "?" : "&") + "application_name=" + enc;
+    return url + (url.find('?') == std::string::npos ? "?" : "&") + "application_name=" + percent_encode(name);
 }
 
 // Rows of (node_id, rack, listener, host, port, connected), ordered by node

@@ -8,8 +8,8 @@
 // the request's tenant view (console/tenant_view.h; `?tenant=T`). In cluster
 // mode both are the cluster's: each instance names the broker it pushes to
 // (node_id), asked over ConsolePeer (console/peer_fanout.h).
-#include <chrono>
 
+#include "base/clock.h"
 #include "console/cluster_view.h"
 #include "console/local_pages.h"
 #include "console/peer_fanout.h"
@@ -21,11 +21,6 @@
 namespace ketch::console {
 
 namespace {
-
-int64_t now_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
 
 json attrs_json(const telemetry::attributes& a) {
     json o = json::object();
@@ -81,7 +76,7 @@ json clients_page(const context& ctx, const http::request& req) {
     const tenant_view view = view_of(ctx, req);
     json arr = json::array();
     if (ctx.telemetry)
-        for (auto& c : ctx.telemetry->instances(now_ms()))
+        for (auto& c : ctx.telemetry->instances(wall_ms()))
             if (!view.tenant || c.meta.tenant == *view.tenant) {
                 arr.push_back(info_json(c));
                 arr.back()["node_id"] = ctx.node_id;
@@ -93,7 +88,7 @@ json instance_page(const context& ctx, const http::request& req) {
     auto id = uuid::from_base64(req.param("instance"));
     if (!id) throw api_error(400, "not a client instance id: " + req.param("instance"));
     const tenant_view view = view_of(ctx, req);
-    auto c = ctx.telemetry ? ctx.telemetry->instance(*id, now_ms()) : std::nullopt;
+    auto c = ctx.telemetry ? ctx.telemetry->instance(*id, wall_ms()) : std::nullopt;
     if (c && view.tenant && c->meta.tenant != *view.tenant) c.reset();  // another tenant's: unknown
     if (!c) throw api_error(404, "unknown client instance: " + req.param("instance"));
     auto max_points = size_t(query_int(req, "points", 60, 1, 1000));

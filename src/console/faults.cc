@@ -3,8 +3,8 @@
 // /api/v1/faults/{id}) or all (DELETE /api/v1/faults). Without --faults the
 // resource answers 404 (a broker that injects nothing). Cluster mode: the
 // cluster's faults (fault::store in PostgreSQL), 503 while it cannot be reached.
-#include <chrono>
 
+#include "base/clock.h"
 #include "console/fault_json.h"
 #include "console/reply.h"
 #include "console/routes.h"
@@ -12,11 +12,6 @@
 namespace ketch::console {
 
 namespace {
-
-int64_t steady_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
 
 fault::registry& faults_of(const context& ctx) {
     if (!ctx.faults) throw api_error(404, "fault injection is off (start the broker with --faults)");

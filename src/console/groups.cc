@@ -7,6 +7,7 @@
 // reached ("unreached_brokers"). A tenant's user gets, of the other brokers,
 // their own group pages rendered there for it (ConsolePeer: its tenant's
 // groups, in its names), each row naming its broker (node_id).
+#include "base/percent_encode.h"
 #include "console/group_facts.h"
 #include "console/local_pages.h"
 #include "console/peer_fanout.h"
@@ -43,51 +44,52 @@ bool any_not_coordinator(const Rows& rows) {
     return std::any_of(rows.begin(), rows.end(), [](auto& g) { return g.error_code == k_not_coordinator; });
 }
 
+// The group a describe request (DescribeGroups or ConsumerGroupDescribe) for
+// `group` answers, asked of its coordinator; its error thrown, 404 when none.
+template <class Resp, class Req>
+auto described_group(cluster_view& view, const std::string& group, const Req& q) {
+    auto r = view.group_call<Req, Resp>(group, q, [](auto& a) { return any_not_coordinator(a.groups); });
+    if (r.groups.empty()) throw api_error(404, "group " + group + ": GROUP_ID_NOT_FOUND");
+    auto g = std::move(r.groups.front());
+    check_kafka_error(g.error_code, "group " + group, g.error_message);
+    return g;
+}
+
 json describe_classic(cluster_view& view, const std::string& group) {
     kafka::describe_groups_request q;
     q.groups.push_back(group);
-    auto r = view.group_call<kafka::describe_groups_request, kafka::describe_groups_response>(
-        group, q, [](auto& a) { return any_not_coordinator(a.groups); });
-    for (auto& g : r.groups) {
-        check_kafka_error(g.error_code, "group " + group, g.error_message);
-        json members = json::array();
-        for (auto& m : g.members)
-            members.push_back({{"member_id", m.member_id},
-                               {"instance_id", m.group_instance_id ? json(*m.group_instance_id) : json(nullptr)},
-                               {"client_id", m.client_id},
-                               {"host", m.client_host},
-                               {"assignment", classic_assignment(g.protocol_type, m.member_assignment)}});
-        return {{"group_id", g.group_id},           {"type", "classic"},           {"state", g.group_state},
-                {"protocol_type", g.protocol_type}, {"protocol", g.protocol_data}, {"members", members}};
-    }
-    throw api_error(404, "group " + group + ": GROUP_ID_NOT_FOUND");
+    auto g = described_group<kafka::describe_groups_response>(view, group, q);
+    json members = json::array();
+    for (auto& m : g.members)
+        members.push_back({{"member_id", m.member_id},
+                           {"instance_id", m.group_instance_id ? json(*m.group_instance_id) : json(nullptr)},
+                           {"client_id", m.client_id},
+                           {"host", m.client_host},
+                           {"assignment", classic_assignment(g.protocol_type, m.member_assignment)}});
+    return {{"group_id", g.group_id},           {"type", "classic"},           {"state", g.group_state},
+            {"protocol_type", g.protocol_type}, {"protocol", g.protocol_data}, {"members", members}};
 }
 
 json describe_consumer(cluster_view& view, const std::string& group) {
     kafka::consumer_group_describe_request q;
     q.group_ids.push_back(group);
-    auto r = view.group_call<kafka::consumer_group_describe_request, kafka::consumer_group_describe_response>(
-        group, q, [](auto& a) { return any_not_coordinator(a.groups); });
-    for (auto& g : r.groups) {
-        check_kafka_error(g.error_code, "group " + group, g.error_message);
-        json members = json::array();
-        for (auto& m : g.members) {
-            json asg = json::array();
-            for (auto& tp : m.assignment.topic_partitions)
-                asg.push_back({{"topic", tp.topic_name}, {"partitions", tp.partitions}});
-            members.push_back({{"member_id", m.member_id},
-                               {"instance_id", m.instance_id ? json(*m.instance_id) : json(nullptr)},
-                               {"client_id", m.client_id},
-                               {"host", m.client_host},
-                               {"member_epoch", m.member_epoch},
-                               {"subscribed_topics", m.subscribed_topic_names},
-                               {"assignment", asg}});
-        }
-        return {{"group_id", g.group_id},      {"type", "consumer"},          {"state", g.group_state},
-                {"protocol_type", "consumer"}, {"protocol", g.assignor_name}, {"group_epoch", g.group_epoch},
-                {"members", members}};
+    auto g = described_group<kafka::consumer_group_describe_response>(view, group, q);
+    json members = json::array();
+    for (auto& m : g.members) {
+        json asg = json::array();
+        for (auto& tp : m.assignment.topic_partitions)
+            asg.push_back({{"topic", tp.topic_name}, {"partitions", tp.partitions}});
+        members.push_back({{"member_id", m.member_id},
+                           {"instance_id", m.instance_id ? json(*m.instance_id) : json(nullptr)},
+                           {"client_id", m.client_id},
+                           {"host", m.client_host},
+                           {"member_epoch", m.member_epoch},
+                           {"subscribed_topics", m.subscribed_topic_names},
+                           {"assignment", asg}});
     }
-    throw api_error(404, "group " + group + ": GROUP_ID_NOT_FOUND");
+    return {{"group_id", g.group_id},      {"type", "consumer"},          {"state", g.group_state},
+            {"protocol_type", "consumer"}, {"protocol", g.assignor_name}, {"group_epoch", g.group_epoch},
+            {"members", members}};
 }
 
 json describe_listed(cluster_view& view, const kafka::list_groups_response::listed_group& g) {

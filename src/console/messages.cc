@@ -12,6 +12,7 @@
 #include <atomic>
 #include <set>
 
+#include "base/clock.h"
 #include "base/error_code.h"
 #include "console/kafka_facts.h"
 #include "console/record_format.h"
@@ -338,9 +339,7 @@ http::response produce(const context& ctx, http::request& req) {
         partition = rd.key ? record::partition_for_key(*rd.key, n) : int32_t(next.fetch_add(1) % uint32_t(n));
     }
     rd.value = field_bytes(b, "value");
-    rd.timestamp =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
+    rd.timestamp = wall_ms();
     if (b.contains("headers")) {
         const json& hs = b["headers"];
         if (hs.is_object()) {

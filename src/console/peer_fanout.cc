@@ -6,6 +6,8 @@
 #include <mutex>
 #include <thread>
 
+#include "base/percent_encode.h"
+
 namespace ketch::console {
 
 namespace {
@@ -93,30 +95,14 @@ json ask_one(const cluster_view& view, int32_t node, const std::string& path, co
                              " was not reached: " + out.unreached.front()["error"].get<std::string>());
 }
 
-std::string percent_encode(const std::string& s) {
-    static const char* hex = "0123456789ABCDEF";
-    std::string o;
-    for (unsigned char c : s) {
-        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-            o += char(c);
-        } else {
-            o += '%';
-            o += hex[c >> 4];
-            o += hex[c & 15];
-        }
-    }
-    return o;
-}
-
 std::string query_string(const http::request& req, const std::map<std::string, std::string>& replace) {
-    const auto& encode = percent_encode;
     std::map<std::string, std::string> q;
     for (auto& [k, v] : req.query) q.emplace(k, v);  // the first value of each
     for (auto& [k, v] : replace) q[k] = v;
     std::string out;
     for (auto& [k, v] : q) {
         if (v.empty()) continue;
-        out += (out.empty() ? "" : "&") + encode(k) + "=" + encode(v);
+        out += (out.empty() ? "" : "&") + percent_encode(k) + "=" + percent_encode(v);
     }
     return out;
 }

@@ -36,10 +36,6 @@ peer_answers ask_others(const cluster_view& view, const std::string& path,
 // it is not reached).
 json ask_one(const cluster_view& view, int32_t node, const std::string& path, const std::string& query);
 
-// `s` percent-encoded (all but RFC 3986's unreserved characters), for a
-// path segment ("groups/" + percent_encode(id)) or a query value.
-std::string percent_encode(const std::string& s);
-
 // "a=1&b=x%20y" of the request's query parameters, `replace` set or
 // overriding (an empty value drops the parameter).
 std::string query_string(const http::request& req, const std::map<std::string, std::string>& replace = {});

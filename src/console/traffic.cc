@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 
+#include "base/clock.h"
 #include "base/error_code.h"
 #include "console/kafka_facts.h"
 #include "console/local_pages.h"
@@ -27,11 +28,6 @@
 namespace ketch::console {
 
 namespace {
-
-int64_t wall_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 inspect::traffic_ring& ring(const context& ctx) {
     if (!ctx.traffic) throw api_error(404, "the traffic inspector is off");

@@ -11,6 +11,8 @@
 // (ListTransactionsHandler, AllBrokersStrategy). One id is described by its
 // coordinator: ?node=N's, else this broker's, else the broker FindCoordinator
 // names.
+#include "base/clock.h"
+#include "base/percent_encode.h"
 #include "console/cluster_view.h"
 #include "console/local_pages.h"
 #include "console/peer_fanout.h"
@@ -31,9 +33,7 @@ json describe(const context& ctx, const std::string& who, const std::vector<std:
     kafka::describe_transactions_request q;
     q.transactional_ids = ids;
     auto r = ctx.kafka->call<kafka::describe_transactions_request, kafka::describe_transactions_response>(q, who);
-    const int64_t now =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
+    const int64_t now = wall_ms();
     for (auto& s : r.transaction_states) {
         json topics = json::array();
         for (auto& t : s.topics) topics.push_back({{"topic", t.topic}, {"partitions", t.partitions}});

@@ -1,8 +1,9 @@
 #include "fetch/session_cache.h"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
+
+#include "base/clock.h"
 
 namespace ketch::fetch {
 
@@ -105,27 +106,27 @@ cache_shard& session_cache::next_shard() {
 
 int64_t session_cache::now_ms() const {
     if (clock_) return clock_();
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+    return steady_ms();
 }
 
-size_t session_cache::sessions() {
-    size_t n = 0;
-    for (auto& s : shards_) {
+namespace {
+
+// The sum over the shards of one count, each read under its shard's lock.
+template <class T>
+T sum_locked(const std::vector<std::unique_ptr<cache_shard>>& shards, T (cache_shard::*count)() const) {
+    T n = 0;
+    for (auto& s : shards) {
         lock_guard l(s->mu);
-        n += s->size();
+        n += ((*s).*count)();
     }
     return n;
 }
 
-int64_t session_cache::partitions() {
-    int64_t n = 0;
-    for (auto& s : shards_) {
-        lock_guard l(s->mu);
-        n += s->partitions();
-    }
-    return n;
-}
+}  // namespace
+
+size_t session_cache::sessions() { return sum_locked(shards_, &cache_shard::size); }
+
+int64_t session_cache::partitions() { return sum_locked(shards_, &cache_shard::partitions); }
 
 uint64_t session_cache::evictions() const {
     uint64_t n = 0;

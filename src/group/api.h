@@ -23,6 +23,17 @@ struct protocol {
     friend bool operator==(const protocol&, const protocol&) = default;
 };
 
+// The member a classic-protocol request speaks for (SyncGroup, Heartbeat,
+// OffsetCommit, TxnOffsetCommit): its group, the generation it was given, its
+// member id and its static instance id (KIP-345, v3+ of SyncGroup and
+// Heartbeat, v7+ of OffsetCommit).
+struct member_ref {
+    std::string group_id;
+    int32_t generation_id = -1;
+    std::string member_id;
+    std::optional<std::string> group_instance_id;
+};
+
 // ---- JoinGroup ----
 struct join_args {
     std::string group_id;
@@ -62,11 +73,7 @@ struct sync_assignment {
     bytes assignment;
 };
 
-struct sync_args {
-    std::string group_id;
-    int32_t generation_id = -1;
-    std::string member_id;
-    std::optional<std::string> group_instance_id;
+struct sync_args : member_ref {
     std::optional<std::string> protocol_type;  // v5+
     std::optional<std::string> protocol_name;  // v5+
     std::vector<sync_assignment> assignments;  // the leader's
@@ -80,12 +87,7 @@ struct sync_result {
 };
 
 // ---- Heartbeat ----
-struct heartbeat_args {
-    std::string group_id;
-    int32_t generation_id = -1;
-    std::string member_id;
-    std::optional<std::string> group_instance_id;
-};
+struct heartbeat_args : member_ref {};
 
 // ---- LeaveGroup ----
 struct leave_member {
@@ -125,13 +127,10 @@ struct commit_topic {
     std::vector<commit_partition> partitions;
 };
 
-struct commit_args {
-    std::string group_id;
-    int32_t generation_id = -1;  // generation_id_or_member_epoch
-    std::string member_id;
-    std::optional<std::string> group_instance_id;  // v7+
-    int64_t retention_time_ms = -1;                // v2-4; -1: the broker's retention
-    int16_t api_version = 0;                       // v9+: GROUP_ID_NOT_FOUND for an unknown group
+// The member's generation_id is the request's generation_id_or_member_epoch.
+struct commit_args : member_ref {
+    int64_t retention_time_ms = -1;  // v2-4; -1: the broker's retention
+    int16_t api_version = 0;         // v9+: GROUP_ID_NOT_FOUND for an unknown group
     std::vector<commit_topic> topics;
 };
 

@@ -10,14 +10,11 @@
 
 namespace ketch::group {
 
-struct txn_commit_args {
+// The member: v3+; before, generation -1 and member id "".
+struct txn_commit_args : member_ref {
     std::string transactional_id;
-    std::string group_id;
     int64_t producer_id = -1;
     int16_t producer_epoch = -1;
-    int32_t generation_id = -1;  // v3+; -1 before
-    std::string member_id;       // v3+; "" before
-    std::optional<std::string> group_instance_id;
     std::vector<commit_topic> topics;
     // From begin_txn_offsets_verification, taken before the transaction
     // coordinator verified the producer (Kafka's VerificationGuard): the

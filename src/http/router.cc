@@ -1,17 +1,12 @@
 #include "http/router.h"
 
+#include "base/split.h"
+
 namespace ketch::http {
 
 std::vector<std::string> split_path(std::string_view path) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    while (start <= path.size()) {
-        size_t slash = path.find('/', start);
-        auto raw = path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
-        if (!raw.empty()) out.push_back(percent_decode(raw, false));
-        if (slash == std::string_view::npos) break;
-        start = slash + 1;
-    }
+    auto out = split_nonempty(path, '/');
+    for (auto& segment : out) segment = percent_decode(segment, false);
     return out;
 }
 

@@ -1,8 +1,9 @@
 #include "io/memory_file_system.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
+
+#include "base/clock.h"
 
 namespace ketch::io {
 
@@ -85,10 +86,7 @@ private:
 
 memory_file_system::memory_file_system(std::function<int64_t()> clock_ms) : clock_ms_(std::move(clock_ms)) {
     if (!clock_ms_) {
-        clock_ms_ = [] {
-            using namespace std::chrono;
-            return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-        };
+        clock_ms_ = ketch::wall_ms;
     }
 }
 

@@ -3,16 +3,15 @@
 #include <algorithm>
 #include <chrono>
 
+#include "base/clock.h"
+
 namespace ketch::log {
 
 flusher::flusher() : flusher(options{}) {}
 
 flusher::flusher(options opt) : opt_(std::move(opt)) {
     if (!opt_.steady_ms) {
-        opt_.steady_ms = [] {
-            using namespace std::chrono;
-            return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
-        };
+        opt_.steady_ms = ketch::steady_ms;
     }
     if (opt_.start_thread)
         for (int i = 0; i < std::max(1, opt_.threads); ++i) threads_.emplace_back([this, i] { loop(i == 0); });

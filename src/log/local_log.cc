@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstring>
 
+#include "base/clock.h"
 #include "base/crc32c.h"
 #include "base/endian.h"
 #include "io/pooling_file_system.h"
@@ -19,10 +19,7 @@ using record::k_batch_header_size;
 
 local_log::local_log(private_tag, options opt) : opt_(std::move(opt)), config_(opt_.config) {
     if (!opt_.clock_ms) {
-        opt_.clock_ms = [] {
-            using namespace std::chrono;
-            return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-        };
+        opt_.clock_ms = ketch::wall_ms;
     }
     flush_interval_ms_.store(config_.flush_interval_ms);
 }

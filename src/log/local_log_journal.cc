@@ -4,17 +4,15 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <chrono>
 
+#include "base/clock.h"
 #include "log/local_log.h"
 #include "log/log_format.h"
 
 namespace ketch::log {
 
 std::optional<local_log::journal_write> local_log::capture_journal(bool every_flush) {
-    int64_t now =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count();
+    int64_t now = steady_ms();
     std::lock_guard lk(append_mu_);
     if (closed_) return std::nullopt;
     auto segs = snapshot();

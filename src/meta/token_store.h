@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,16 @@ public:
     virtual ~token_store() = default;
     // Every token, in no particular order.
     virtual result<std::vector<delegation_token>, store_error> load() = 0;
+    // The token of that id, if stored (a login's read-through in cluster
+    // mode: security::delegation_tokens::read_misses_through). By default
+    // from load(); a shared store reads the one row.
+    virtual result<std::optional<delegation_token>, store_error> load_one(const std::string& token_id) {
+        auto all = load();
+        if (!all.ok()) return failure{all.error()};
+        for (auto& t : *all)
+            if (t.token_id == token_id) return std::optional(std::move(t));
+        return std::optional<delegation_token>();
+    }
     // Inserts or replaces the token of that id.
     virtual status<store_error> upsert(const delegation_token& t) = 0;
     virtual status<store_error> remove(const std::string& token_id) = 0;

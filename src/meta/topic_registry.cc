@@ -1,19 +1,14 @@
 #include "meta/topic_registry.h"
 
-#include <chrono>
 #include <mutex>
 #include <set>
 
+#include "base/clock.h"
 #include "meta/config_validate.h"
 
 namespace ketch::meta {
 
 namespace {
-
-int64_t system_clock_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
 
 error storage(const store_error& e) { return error{errc::storage_error, e.message}; }
 
@@ -26,7 +21,7 @@ error unknown_topic() {
 topic_registry::topic_registry(store& s, broker_defaults defaults, clock_fn clock, std::string node_scope)
     : store_(s),
       defaults_(std::move(defaults)),
-      clock_(clock ? std::move(clock) : clock_fn(system_clock_ms)),
+      clock_(clock ? std::move(clock) : clock_fn(wall_ms)),
       node_scope_(std::move(node_scope)) {}
 
 result<std::unique_ptr<topic_registry>, error> topic_registry::open(store& s, broker_defaults defaults, clock_fn clock,

@@ -9,11 +9,11 @@
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
 
+#include "base/percent_encode.h"
+
 namespace ketch::objstore {
 
 namespace {
-
-bool unreserved(unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~'; }
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -50,21 +50,7 @@ std::map<std::string, std::string> canonical_headers(const signing_request& r) {
 
 }  // namespace
 
-std::string uri_encode(std::string_view s, bool encode_slash) {
-    static constexpr char digits[] = "0123456789ABCDEF";
-    std::string out;
-    out.reserve(s.size());
-    for (unsigned char c : s) {
-        if (unreserved(c) || (c == '/' && !encode_slash)) {
-            out += char(c);
-        } else {
-            out += '%';
-            out += digits[c >> 4];
-            out += digits[c & 15];
-        }
-    }
-    return out;
-}
+std::string uri_encode(std::string_view s, bool encode_slash) { return percent_encode(s, encode_slash ? "" : "/"); }
 
 std::string uri_encode_path(std::string_view key) { return "/" + uri_encode(key, false); }
 

@@ -1,9 +1,8 @@
 #include "partition/service.h"
 
-#include <chrono>
-
 #include <spdlog/spdlog.h>
 
+#include "base/clock.h"
 #include "partition/errors.h"
 #include "partition/settings.h"
 
@@ -14,8 +13,7 @@ service::service(meta::topic_registry& topics, storage_engine& engine, service_c
 
 int64_t service::now_ms() const {
     if (config_.clock_ms) return config_.clock_ms();
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
+    return wall_ms();
 }
 
 result<partition_handle, error_code> service::open(const meta::resolved_topic& topic, int32_t partition) {

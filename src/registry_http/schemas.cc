@@ -6,7 +6,7 @@
 #include <shared_mutex>
 #include <unordered_map>
 
-#include "registry/base64.h"
+#include "base/base64.h"
 #include "registry_http/routes.h"
 
 namespace ketch::registry_http {
@@ -101,7 +101,7 @@ void add_schemas(http::server& server, const context& ctx) {
         if (req.query_value("format") == "serialized" && s->type == registry::schema_type::protobuf) {
             auto p = ctx.reg().parsed_by_id(s->id);
             if (!p) return error_response(p.error());
-            j["schema"] = registry::base64_encode((*p)->serialized());
+            j["schema"] = base64_encode((*p)->serialized());
         }
         return json_response(j);
     });

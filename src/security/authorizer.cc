@@ -2,6 +2,8 @@
 
 #include <mutex>
 
+#include "base/split.h"
+
 namespace ketch::security {
 
 namespace {
@@ -65,13 +67,8 @@ verdict find_result(const acl_entry& e, const std::string& principal, const std:
 
 std::set<std::string> parse_super_users(std::string_view s) {
     std::set<std::string> out;
-    while (!s.empty()) {
-        auto semi = s.find(';');
-        auto part = trim(s.substr(0, semi));
-        if (!part.empty()) out.emplace(part);
-        if (semi == std::string_view::npos) break;
-        s.remove_prefix(semi + 1);
-    }
+    for (const auto& piece : split_nonempty(s, ';'))
+        if (auto part = trim(piece); !part.empty()) out.emplace(part);
     return out;
 }
 

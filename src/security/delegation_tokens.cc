@@ -1,10 +1,11 @@
 #include "security/delegation_tokens.h"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <mutex>
+#include <optional>
 
+#include "base/clock.h"
 #include "base/error_code.h"
 #include "base/uuid.h"
 #include "security/crypto.h"
@@ -41,12 +42,7 @@ std::pair<std::string, std::string> split_principal(const std::string& principal
 
 delegation_tokens::delegation_tokens(token_config cfg, meta::token_store& store, wall_clock now)
     : cfg_(std::move(cfg)), store_(store), now_(std::move(now)) {
-    if (!now_)
-        now_ = [] {
-            return std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                .count();
-        };
+    if (!now_) now_ = ketch::wall_ms;
 }
 
 // The cache entry: the HMAC and, as DelegationTokenManager.updateCache, a
@@ -89,6 +85,7 @@ status<meta::store_error> delegation_tokens::load() {
     std::unique_lock lock(mu_);
     tokens_ = std::move(fresh);
     hmac_to_id_ = std::move(by_hmac);
+    ++loads_;
     return ok_v;
 }
 
@@ -220,7 +217,53 @@ delegation_tokens::removal delegation_tokens::remove_owned(const std::function<b
     return out;
 }
 
-std::optional<token_login> delegation_tokens::find(const std::string& token_id, const std::string& mechanism) const {
+void delegation_tokens::read_misses_through(std::unique_ptr<read_through_limit> limit,
+                                            std::function<void(const std::string&)> found) {
+    misses_ = std::move(limit);
+    found_ = std::move(found);
+}
+
+std::optional<token_login> delegation_tokens::find(const std::string& token_id, const std::string& mechanism) {
+    if (auto login = find_cached(token_id, mechanism)) return login;
+    if (!misses_ || !enabled() || !misses_->allow(token_id) || !read_through(token_id)) return std::nullopt;
+    return find_cached(token_id, mechanism);
+}
+
+// The stored token replaces the cached one (a renewal not heard yet), or is
+// added with its HMAC and SCRAM credentials.
+// A load that ends meanwhile may hold a later state (the token expired
+// through another broker): the token read is then dropped, the load stands.
+bool delegation_tokens::read_through(const std::string& token_id) {
+    uint64_t before;
+    {
+        std::shared_lock lock(mu_);
+        before = loads_;
+    }
+    auto stored = store_.load_one(token_id);
+    if (!stored.ok() || !*stored) return false;
+    bool cached;
+    {
+        std::shared_lock lock(mu_);
+        cached = tokens_.contains(token_id);
+    }
+    std::optional<entry> made;
+    if (!cached) made = make_entry(**stored);  // PBKDF2: not under the lock
+    {
+        std::unique_lock lock(mu_);
+        if (loads_ != before) return true;
+        if (auto it = tokens_.find(token_id); it != tokens_.end()) {
+            it->second.token = std::move(**stored);
+        } else if (made) {
+            hmac_to_id_[made->hmac] = token_id;
+            tokens_.emplace(token_id, std::move(*made));
+        }
+    }
+    if (found_) found_(token_id);
+    return true;
+}
+
+std::optional<token_login> delegation_tokens::find_cached(const std::string& token_id,
+                                                          const std::string& mechanism) const {
     int64_t now = now_();
     std::shared_lock lock(mu_);
     auto it = tokens_.find(token_id);

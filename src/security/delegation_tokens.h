@@ -14,10 +14,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <shared_mutex>
 #include <string>
 #include <vector>
 
+#include "base/read_through_limit.h"
 #include "meta/token_store.h"
 #include "security/token_login.h"
 
@@ -78,7 +80,18 @@ public:
     };
     removal remove_owned(const std::function<bool(const std::string& owner)>& owned);
 
-    std::optional<token_login> find(const std::string& token_id, const std::string& mechanism) const override;
+    // The login of a live token. With read_misses_through, a token id the
+    // cache lacks (or holds expired) is read from the store first.
+    std::optional<token_login> find(const std::string& token_id, const std::string& mechanism) override;
+
+    // Cluster mode (docs/cluster.md "Caches and read-through"): a login by a
+    // token id the cache lacks, or holds expired, reads that token from the
+    // store before it is refused (another broker may have created or renewed
+    // it, and this one not heard the NOTIFY yet), when `limit` allows;
+    // `found(token_id)` is told of each token so read (the broker logs it).
+    // Set once, before logins.
+    void read_misses_through(std::unique_ptr<read_through_limit> limit,
+                             std::function<void(const std::string& token_id)> found);
 
 private:
     struct entry {
@@ -87,6 +100,9 @@ private:
         std::map<std::string, meta::scram_credential> scram;  // by mechanism
     };
     entry make_entry(meta::delegation_token t) const;
+    std::optional<token_login> find_cached(const std::string& token_id, const std::string& mechanism) const;
+    // read_misses_through's read: true when the store held the token (now cached).
+    bool read_through(const std::string& token_id);
     const entry* by_hmac(const std::string& hmac) const;
     expiry_result store_expiry(const entry& e, int64_t expiry_ms);
     // renew and expire: the token of `hmac` (refused when tokens are off or
@@ -100,6 +116,9 @@ private:
     mutable std::shared_mutex mu_;
     std::map<std::string, entry> tokens_;            // by token id
     std::map<std::string, std::string> hmac_to_id_;  // raw HMAC -> token id
+    uint64_t loads_ = 0;                             // mu_: how many load()s replaced the cache
+    std::unique_ptr<read_through_limit> misses_;     // null: no read-through
+    std::function<void(const std::string&)> found_;
 };
 
 }  // namespace ketch::security

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
+
+#include "base/clock.h"
 
 namespace ketch::security {
 
@@ -112,12 +113,7 @@ std::string oauthbearer_error_json(const std::string& status, const std::optiona
 oauthbearer_server::oauthbearer_server(std::shared_ptr<const oauthbearer_validator> validator,
                                        std::function<int64_t()> wall_ms)
     : validator_(std::move(validator)), wall_ms_(std::move(wall_ms)) {
-    if (!wall_ms_)
-        wall_ms_ = [] {
-            return int64_t(std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count());
-        };
+    if (!wall_ms_) wall_ms_ = ketch::wall_ms;
 }
 
 sasl_step oauthbearer_server::evaluate(std::string_view token) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "base/split.h"
 #include "security/jwt.h"
 #include "security/oauthbearer_validator.h"
 
@@ -118,20 +119,11 @@ std::unique_ptr<oauthbearer_validator> make_unsecured_validator(unsecured_valida
 }
 
 std::vector<std::string> parse_scope(std::string_view space_delimited) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    while (start <= space_delimited.size()) {
-        auto sp = space_delimited.find(' ', start);
-        auto item = space_delimited.substr(start, sp == std::string_view::npos ? std::string_view::npos : sp - start);
-        if (!item.empty()) {
-            for (unsigned char ch : item)  // [\x23-\x5B\x5D-\x7E\x21]+
-                if (!(ch == 0x21 || (ch >= 0x23 && ch <= 0x5B) || (ch >= 0x5D && ch <= 0x7E)))
-                    throw std::invalid_argument("Invalid scope value: " + std::string(item));
-            out.emplace_back(item);
-        }
-        if (sp == std::string_view::npos) break;
-        start = sp + 1;
-    }
+    auto out = split_nonempty(space_delimited, ' ');
+    for (const auto& item : out)
+        for (unsigned char ch : item)  // [\x23-\x5B\x5D-\x7E\x21]+
+            if (!(ch == 0x21 || (ch >= 0x23 && ch <= 0x5B) || (ch >= 0x5D && ch <= 0x7E)))
+                throw std::invalid_argument("Invalid scope value: " + item);
     return out;
 }
 

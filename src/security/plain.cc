@@ -48,7 +48,7 @@ const std::vector<std::string>& supported_mechanisms() {
 }
 
 std::unique_ptr<sasl_mechanism> make_mechanism(const std::string& mechanism, const meta::credential_store& creds,
-                                               const token_credentials* tokens) {
+                                               token_credentials* tokens) {
     if (mechanism == "PLAIN") return std::make_unique<plain_server>(creds);
     if (scram_hash(mechanism)) return std::make_unique<scram_server>(mechanism, creds, nullptr, tokens);
     return nullptr;

@@ -46,6 +46,6 @@ const std::vector<std::string>& supported_mechanisms();
 // A server for `mechanism` (one of supported_mechanisms()), or nullptr.
 // `tokens`: delegation tokens for SCRAM logins by token; null: none.
 std::unique_ptr<sasl_mechanism> make_mechanism(const std::string& mechanism, const meta::credential_store& creds,
-                                               const token_credentials* tokens = nullptr);
+                                               token_credentials* tokens = nullptr);
 
 }  // namespace ketch::security

@@ -53,7 +53,7 @@ public:
     enum class admit { pass, close, illegal_state };
 
     // `tokens`: delegation tokens for SCRAM logins by token (tokenauth=true); null: none.
-    sasl_session(const sasl_config& cfg, const meta::credential_store& creds, const token_credentials* tokens = nullptr)
+    sasl_session(const sasl_config& cfg, const meta::credential_store& creds, token_credentials* tokens = nullptr)
         : cfg_(cfg), creds_(creds), tokens_(tokens) {}
 
     admit admit_request(int16_t api_key, int64_t now_ms);
@@ -99,7 +99,7 @@ private:
 
     const sasl_config& cfg_;
     const meta::credential_store& creds_;
-    const token_credentials* tokens_;
+    token_credentials* tokens_;
     state state_ = state::expect_versions_or_handshake;
     std::unique_ptr<sasl_mechanism> mech_;
     std::string mechanism_, principal_, bad_mechanism_message_;

@@ -62,7 +62,7 @@ std::optional<std::string> scram_decode_saslname(std::string_view name) {
 }
 
 scram_server::scram_server(std::string mechanism, const meta::credential_store& creds, nonce_source nonce,
-                           const token_credentials* tokens)
+                           token_credentials* tokens)
     : mechanism_(std::move(mechanism)),
       alg_(scram_hash(mechanism_).value()),
       creds_(creds),

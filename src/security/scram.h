@@ -35,7 +35,7 @@ class scram_server final : public sasl_mechanism {
 public:
     using nonce_source = std::function<std::string()>;
     scram_server(std::string mechanism, const meta::credential_store& creds, nonce_source nonce = {},
-                 const token_credentials* tokens = nullptr);
+                 token_credentials* tokens = nullptr);
     sasl_step evaluate(std::string_view token) override;
 
 private:
@@ -53,7 +53,7 @@ private:
     state state_ = state::first;
     std::string gs2_header_, client_first_bare_, server_first_, nonce_all_, user_;
     meta::scram_credential cred_;
-    const token_credentials* tokens_;
+    token_credentials* tokens_;
     bool token_auth_ = false;
     int64_t token_lifetime_ms_ = -1;
 };

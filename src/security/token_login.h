@@ -22,7 +22,8 @@ class token_credentials {
 public:
     virtual ~token_credentials() = default;
     // The credential of a live token; nullopt for an unknown or expired one.
-    virtual std::optional<token_login> find(const std::string& token_id, const std::string& mechanism) const = 0;
+    // Not const: a cache may read a token it lacks through to its store.
+    virtual std::optional<token_login> find(const std::string& token_id, const std::string& mechanism) = 0;
 };
 
 }  // namespace ketch::security

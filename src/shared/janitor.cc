@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/clock.h"
 #include "base/uuid.h"
 #include "cluster/catalogue.h"
 #include "shared/merger.h"
@@ -95,9 +96,7 @@ std::chrono::milliseconds janitor::tick() const {
 }
 
 void janitor::pass(cluster::pg_connection& pg) {
-    const int64_t now_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
+    const int64_t now_ms = wall_ms();
     const auto now = std::chrono::steady_clock::now();
     if (cfg_.compaction_of && now - last_compaction_ >= cfg_.compact_interval) {
         last_compaction_ = now;

@@ -1,5 +1,7 @@
 #include "shared/pg_credential_store.h"
 
+#include <spdlog/spdlog.h>
+
 namespace ketch::shared {
 
 result<std::unique_ptr<pg_credential_store>, meta::store_error> pg_credential_store::open(std::string url) {
@@ -8,29 +10,67 @@ result<std::unique_ptr<pg_credential_store>, meta::store_error> pg_credential_st
     return s;
 }
 
+namespace {
+
+constexpr const char* k_select =
+    "SELECT encode(user_name, 'hex'), mechanism, encode(salt, 'hex'), encode(stored_key, 'hex'), "
+    "encode(server_key, 'hex'), iterations FROM ketch_scram_credentials";
+
+std::vector<meta::scram_credential> credentials_of(const cluster::pg_rows& rows) {
+    return rows_as(rows, [](const cluster::pg_rows& r, size_t i) {
+        return meta::scram_credential{from_hex(r.at(i, 0)), r.at(i, 1),           from_hex(r.at(i, 2)),
+                                      from_hex(r.at(i, 3)), from_hex(r.at(i, 4)), std::stoi(r.at(i, 5))};
+    });
+}
+
+}  // namespace
+
 status<meta::store_error> pg_credential_store::reload() {
-    auto rows = session_.select("credentials",
-                                "SELECT encode(user_name, 'hex'), mechanism, encode(salt, 'hex'), "
-                                "encode(stored_key, 'hex'), encode(server_key, 'hex'), iterations "
-                                "FROM ketch_scram_credentials");
+    auto rows = session_.select("credentials", k_select);
     if (!rows.ok()) return failure{rows.error()};
     std::map<key, meta::scram_credential> fresh;
-    for (size_t i = 0; i < rows->rows.size(); ++i) {
-        meta::scram_credential k{from_hex(rows->at(i, 0)), rows->at(i, 1),           from_hex(rows->at(i, 2)),
-                                 from_hex(rows->at(i, 3)), from_hex(rows->at(i, 4)), std::stoi(rows->at(i, 5))};
-        fresh[{k.user, k.mechanism}] = std::move(k);
-    }
+    for (auto& k : credentials_of(*rows)) fresh[{k.user, k.mechanism}] = std::move(k);
     std::lock_guard cl(cache_mu_);
     cache_ = std::move(fresh);
+    ++reloads_;
     return ok_v;
+}
+
+std::optional<meta::scram_credential> pg_credential_store::cached(const key& k) const {
+    std::lock_guard l(cache_mu_);
+    auto it = cache_.find(k);
+    if (it == cache_.end()) return std::nullopt;
+    return it->second;
 }
 
 std::optional<meta::scram_credential> pg_credential_store::find(const std::string& user,
                                                                 const std::string& mechanism) const {
-    std::lock_guard l(cache_mu_);
-    auto it = cache_.find({user, mechanism});
-    if (it == cache_.end()) return std::nullopt;
-    return it->second;
+    if (auto c = cached({user, mechanism})) return c;
+    if (!misses_.allow(user) || !read_through(user)) return std::nullopt;
+    return cached({user, mechanism});
+}
+
+// A reload that ends while the row is read may hold a later state (the user
+// deleted): the row read is then dropped, the reload's cache stands.
+bool pg_credential_store::read_through(const std::string& user) const {
+    uint64_t before;
+    {
+        std::lock_guard cl(cache_mu_);
+        before = reloads_;
+    }
+    auto rows =
+        session_.select("credentials", std::string(k_select) + " WHERE user_name = $1::bytea", {to_bytea_hex(user)});
+    if (!rows.ok() || rows->rows.empty()) return false;
+    {
+        std::lock_guard cl(cache_mu_);
+        if (reloads_ != before) return true;
+        for (auto& k : credentials_of(*rows)) cache_[{k.user, k.mechanism}] = std::move(k);
+    }
+    spdlog::info(
+        "cluster: SCRAM user {} read through from PostgreSQL: it was created before this broker heard the "
+        "notification",
+        user);
+    return true;
 }
 
 std::vector<meta::scram_credential> pg_credential_store::list() const {

@@ -1,18 +1,25 @@
 // Cluster mode's SCRAM credentials (docs/cluster.md): in PostgreSQL
 // (ketch_scram_credentials), shared by every broker, and held in memory:
-// `find` runs on the network threads during a login and answers from the
-// cache. The cache is loaded at open and again by reload(), which the
-// broker calls when a NOTIFY ketch_commit 'credentials' (sent by every
-// change, this broker's too) arrives. A change made here is in the cache as
-// soon as its transaction commits.
+// `find` answers a login from the cache. The cache is loaded at open and
+// again by reload(), which the broker calls when a NOTIFY ketch_commit
+// 'credentials' (sent by every change, this broker's too) arrives. A change
+// made here is in the cache as soon as its transaction commits. A user the
+// cache lacks is read from PostgreSQL before `find` says unknown (another
+// broker may have created it, this one not heard the NOTIFY yet: docs/cluster.md
+// "Caches and read-through"), at most once a second per user name and
+// k_reads_per_second names a second; the broker runs SCRAM logins off its
+// network threads for that (broker/handlers/36_sasl_authenticate.cc).
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
 
+#include "base/read_through_limit.h"
 #include "meta/credential_store.h"
 #include "shared/pg_session.h"
 
@@ -34,13 +41,22 @@ public:
     // Replaces the cache with what PostgreSQL holds; on failure the cache stays.
     status<meta::store_error> reload();
 
-private:
-    explicit pg_credential_store(std::string url) : session_(std::move(url), "credentials") {}
-    using key = std::pair<std::string, std::string>;  // user, mechanism
+    static constexpr int k_reads_per_second = 20;
 
-    pg_session session_;
+private:
+    explicit pg_credential_store(std::string url)
+        : session_(std::move(url), "credentials"), misses_(std::chrono::seconds(1), k_reads_per_second) {}
+    using key = std::pair<std::string, std::string>;  // user, mechanism
+    std::optional<meta::scram_credential> cached(const key& k) const;
+    // The user's credentials as PostgreSQL holds them, into the cache; false when none or PostgreSQL failed.
+    bool read_through(const std::string& user) const;
+
+    // find() is const (a login's lookup) yet its read-through fills the cache.
+    mutable pg_session session_;
+    mutable read_through_limit misses_;
     mutable std::mutex cache_mu_;
-    std::map<key, meta::scram_credential> cache_;  // cache_mu_
+    mutable std::map<key, meta::scram_credential> cache_;  // cache_mu_
+    uint64_t reloads_ = 0;                                 // cache_mu_: how many reloads replaced the cache
 };
 
 }  // namespace ketch::shared

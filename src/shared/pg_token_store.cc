@@ -28,20 +28,14 @@ public:
     explicit pg_token_store(std::string url) : session_(std::move(url), "delegation tokens") {}
 
     result<std::vector<meta::delegation_token>, meta::store_error> load() override {
-        auto rows = session_.select("delegation tokens",
-                                    "SELECT token_id, encode(owner, 'hex'), encode(requester, 'hex'), "
-                                    "encode(renewers, 'hex'), issue_ms, expiry_ms, max_ms FROM ketch_delegation_tokens "
-                                    "ORDER BY token_id");
-        if (!rows.ok()) return failure{rows.error()};
-        return rows_as(*rows, [](const cluster::pg_rows& r, size_t i) {
-            return meta::delegation_token{r.at(i, 0),
-                                          from_hex(r.at(i, 1)),
-                                          from_hex(r.at(i, 2)),
-                                          unpack(from_hex(r.at(i, 3))),
-                                          std::stoll(r.at(i, 4)),
-                                          std::stoll(r.at(i, 5)),
-                                          std::stoll(r.at(i, 6))};
-        });
+        return select_tokens("ORDER BY token_id", {});
+    }
+
+    result<std::optional<meta::delegation_token>, meta::store_error> load_one(const std::string& token_id) override {
+        auto found = select_tokens("WHERE token_id = $1", {token_id});
+        if (!found.ok()) return failure{found.error()};
+        if (found->empty()) return std::optional<meta::delegation_token>();
+        return std::optional(std::move(found->front()));
     }
 
     status<meta::store_error> upsert(const meta::delegation_token& t) override {
@@ -83,6 +77,26 @@ public:
     }
 
 private:
+    result<std::vector<meta::delegation_token>, meta::store_error> select_tokens(const std::string& rest,
+                                                                                 const cluster::pg_params& params) {
+        auto rows =
+            session_.select("delegation tokens",
+                            "SELECT token_id, encode(owner, 'hex'), encode(requester, 'hex'), "
+                            "encode(renewers, 'hex'), issue_ms, expiry_ms, max_ms FROM ketch_delegation_tokens " +
+                                rest,
+                            params);
+        if (!rows.ok()) return failure{rows.error()};
+        return rows_as(*rows, [](const cluster::pg_rows& r, size_t i) {
+            return meta::delegation_token{r.at(i, 0),
+                                          from_hex(r.at(i, 1)),
+                                          from_hex(r.at(i, 2)),
+                                          unpack(from_hex(r.at(i, 3))),
+                                          std::stoll(r.at(i, 4)),
+                                          std::stoll(r.at(i, 5)),
+                                          std::stoll(r.at(i, 6))};
+        });
+    }
+
     pg_session session_;
 };
 

@@ -6,21 +6,18 @@
 #include <set>
 
 #include "base/crc32c.h"
+#include "base/split.h"
 
 namespace ketch::telemetry {
 
 namespace {
 
+// A comma-separated list, each item trimmed of blanks, blank items left out.
 std::vector<std::string> split_list(const std::string& s) {
     std::vector<std::string> out;
-    size_t start = 0;
-    while (start <= s.size()) {
-        size_t comma = s.find(',', start);
-        if (comma == std::string::npos) comma = s.size();
-        std::string item = s.substr(start, comma - start);
+    for (const auto& item : split_nonempty(s, ',')) {
         size_t b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
         if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
-        start = comma + 1;
     }
     return out;
 }

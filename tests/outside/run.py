@@ -20,6 +20,10 @@ tests/outside/<suite>-skips.txt, one line per test: `<who> <test> <reason>`, whe
   both   the test cannot pass against either broker here (e.g. it needs a broker it spawns itself)
   flaky  the test fails against ketch now and then (the reason says how often and what is known);
          it may pass or fail, against either broker
+A tag may name the one mode its entry holds for: `ketch@cluster` (only against --cluster N brokers),
+`both@single` (only against one broker, ketch's or the reference Kafka's); an entry without a mode
+holds for both. An entry for the other mode is not read: a test listed for cluster mode only must
+pass against one broker.
 Against ketch (default) the run fails when a test outside the list does not pass, or a listed
 test passes (the entry is stale: remove it). With --reference (the broker is Apache Kafka, see
 scripts/outside-reference.sh) the run fails when a test outside the list does not pass, a `both`
@@ -67,19 +71,24 @@ def log(msg):
     print("outside: " + msg, flush=True)
 
 
-def read_skips(suite):
+def read_skips(suite, mode):
+    """{test: (who, reason)} of the entries that hold in `mode` ("single" or "cluster")."""
     path = HERE / ("%s-skips.txt" % suite)
-    skips = {}
+    skips, seen = {}, set()
     for n, line in enumerate(path.read_text().splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
         parts = line.split(None, 2)
-        if len(parts) < 3 or parts[0] not in ("ketch", "both", "flaky"):
-            sys.exit("%s:%d: expected `ketch|both|flaky <test> <reason>`" % (path, n))
-        if parts[1] in skips:
-            sys.exit("%s:%d: %s listed twice" % (path, n, parts[1]))
-        skips[parts[1]] = (parts[0], parts[2])
+        who, _, only = parts[0].partition("@") if parts else ("", "", "")
+        if len(parts) < 3 or who not in ("ketch", "both", "flaky") or only not in ("", "single", "cluster"):
+            sys.exit("%s:%d: expected `ketch|both|flaky[@single|@cluster] <test> <reason>`" % (path, n))
+        for m in ([only] if only else ["single", "cluster"]):
+            if (parts[1], m) in seen:
+                sys.exit("%s:%d: %s listed twice for %s mode" % (path, n, parts[1], m))
+            seen.add((parts[1], m))
+        if only in ("", mode):
+            skips[parts[1]] = (who, parts[2])
     return skips
 
 
@@ -371,7 +380,7 @@ def main():
         ap.error("--cluster starts its brokers: not with --bootstrap")
     work = Path(opts.work or REPO / os.environ.get("BUILD_DIR", "build") / "outside" / opts.suite).resolve()
     work.mkdir(parents=True, exist_ok=True)
-    skips = read_skips(opts.suite)
+    skips = read_skips(opts.suite, "cluster" if opts.cluster else "single")
 
     if opts.suite == "franz-go" and not shutil.which("go"):
         log("skipped: go is not installed (deps/apt-test.txt; scripts/install-test-deps.sh)")

@@ -8,6 +8,7 @@
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "broker/partition_requests.h"
+#include "broker/topic_read_through.h"
 
 namespace ketch::broker {
 
@@ -46,6 +47,7 @@ void answer(request_context& ctx, const topic_access& acc, const list_offsets_re
 }  // namespace
 
 awaitable<list_offsets_response> handle_list_offsets(request_context& ctx, list_offsets_request& req) {
+    co_await read_through_topics(ctx, req.topics, [](auto& t) { return std::string_view(t.name); });
     list_offsets_response resp;
     std::set<std::pair<std::string, int32_t>> seen, duplicated;
     for (auto& t : req.topics)

@@ -13,6 +13,7 @@
 #include "broker/handlers/handlers.h"
 #include "broker/live_brokers.h"
 #include "broker/tenant_topics.h"
+#include "broker/topic_read_through.h"
 #include "broker/topics.h"
 #include "meta/topic_name.h"
 #include "meta/topic_registry.h"
@@ -149,6 +150,10 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
                 resp.topics.push_back(describe(ctx, t, req.include_topic_authorized_operations));
         co_return resp;
     }
+    // Cluster mode: a named topic not heard of yet is read through (once a
+    // second per name: a producer waiting for a topic asks again and again).
+    co_await read_through_topics(ctx, *req.topics,
+                                 [](auto& t) { return t.name ? std::string_view(*t.name) : std::string_view(); });
     named_topics named(ctx, req, resp);
     // Kafka answers each named topic once (KafkaApis takes the names as a set).
     std::set<std::string> seen_names;

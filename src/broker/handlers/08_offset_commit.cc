@@ -68,11 +68,7 @@ awaitable<offset_commit_response> handle_offset_commit(request_context& ctx, off
         co_return out.take();
     }
 
-    group::commit_args args;
-    args.group_id = req.group_id;
-    args.generation_id = req.generation_id_or_member_epoch;
-    args.member_id = req.member_id;
-    args.group_instance_id = req.group_instance_id;
+    group::commit_args args{{req.group_id, req.generation_id_or_member_epoch, req.member_id, req.group_instance_id}};
     args.retention_time_ms = req.retention_time_ms;
     args.api_version = ctx.api_version;
     std::map<std::string, uuid> ids;  // topic name -> id, to answer by id from v10

@@ -24,13 +24,10 @@ awaitable<sync_group_response> handle_sync_group(request_context& ctx, sync_grou
         resp.error_code = code(e);
         co_return resp;
     }
-    group::sync_args args;
-    args.group_id = std::move(req.group_id);
-    args.generation_id = req.generation_id;
-    args.member_id = std::move(req.member_id);
-    args.group_instance_id = std::move(req.group_instance_id);
-    args.protocol_type = std::move(req.protocol_type);
-    args.protocol_name = std::move(req.protocol_name);
+    group::sync_args args{
+        {std::move(req.group_id), req.generation_id, std::move(req.member_id), std::move(req.group_instance_id)},
+        std::move(req.protocol_type),
+        std::move(req.protocol_name)};
     for (auto& a : req.assignments) args.assignments.push_back({std::move(a.member_id), std::move(a.assignment)});
 
     auto& groups = ctx.broker.groups;

@@ -11,6 +11,7 @@
 
 #include "broker/handlers/handlers.h"
 #include "broker/quota_accounting.h"
+#include "broker/topic_read_through.h"
 #include "broker/topics.h"
 #include "group/coordinator.h"
 
@@ -127,6 +128,11 @@ private:
 }  // namespace
 
 awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, delete_topics_request& req) {
+    if (ctx.api_version < 6)
+        co_await read_through_topics(ctx, req.topic_names, [](auto& n) { return std::string_view(n); });
+    else
+        co_await read_through_topics(ctx, req.topics,
+                                     [](auto& t) { return t.name ? std::string_view(*t.name) : std::string_view(); });
     topic_deleter d(ctx);
     duplicates<std::string> names;
     duplicates<uuid> ids;

@@ -8,6 +8,7 @@
 #include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
 #include "broker/partition_requests.h"
+#include "broker/topic_read_through.h"
 #include "meta/topic_name.h"
 
 namespace ketch::broker {
@@ -15,6 +16,7 @@ namespace ketch::broker {
 using namespace kafka;
 
 awaitable<delete_records_response> handle_delete_records(request_context& ctx, delete_records_request& req) {
+    co_await read_through_topics(ctx, req.topics, [](auto& t) { return std::string_view(t.name); });
     delete_records_response resp;
     // Cluster mode: off the reactor (the log start offset is a PostgreSQL row).
     co_await reads_call(ctx.broker, [&] {

@@ -51,14 +51,10 @@ error_code verification_error(error_code e) {
 awaitable<txn_offset_commit_response> handle_txn_offset_commit(request_context& ctx, txn_offset_commit_request& req) {
     txn_offset_commit_response resp;
     auto& b = ctx.broker;
-    group::txn_commit_args args;
+    group::txn_commit_args args{{req.group_id, req.generation_id, req.member_id, req.group_instance_id}};
     args.transactional_id = req.transactional_id;
-    args.group_id = req.group_id;
     args.producer_id = req.producer_id;
     args.producer_epoch = req.producer_epoch;
-    args.generation_id = req.generation_id;
-    args.member_id = req.member_id;
-    args.group_instance_id = req.group_instance_id;
     // KafkaApis.handleTxnOffsetCommitRequest: WRITE on the id, READ on the
     // group (else every partition that error), READ on each topic.
     using security::acl_operation, security::resource_type;

@@ -7,6 +7,7 @@
 #include "broker/handlers/handlers.h"
 #include "broker/resource_configs.h"
 #include "broker/runtime_configs.h"
+#include "broker/topic_read_through.h"
 #include "meta/describe_configs.h"
 #include "meta/topic_name.h"
 #include "meta/topic_registry.h"
@@ -64,6 +65,9 @@ void add_entries(resource_result& out, const std::vector<meta::config_entry>& en
 
 awaitable<describe_configs_response> handle_describe_configs(request_context& ctx, describe_configs_request& req) {
     auto& b = ctx.broker;
+    co_await read_through_topics(ctx, req.resources, [](auto& r) {
+        return r.resource_type == k_resource_topic ? std::string_view(r.resource_name) : std::string_view();
+    });
     describe_configs_response resp;
     // KafkaApis.handleDescribeConfigsRequest: DESCRIBE_CONFIGS on the topic
     // (group: the group; broker, logger, client metrics: the cluster); refused

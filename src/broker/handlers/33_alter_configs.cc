@@ -5,6 +5,7 @@
 // open partitions.
 #include "broker/alter_configs.h"
 #include "broker/handlers/handlers.h"
+#include "broker/topic_read_through.h"
 #include "meta/topic_name.h"
 
 namespace ketch::broker {
@@ -50,6 +51,9 @@ config_error alter_other(broker_context& b, const resource_t& r, bool validate_o
 
 awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alter_configs_request& req) {
     auto& b = ctx.broker;
+    co_await read_through_topics(ctx, req.resources, [](auto& r) {
+        return r.resource_type == k_resource_topic ? std::string_view(r.resource_name) : std::string_view();
+    });
     co_return alter_each_resource<alter_configs_response>(
         ctx, req, [](const resource_t& r) { return duplicate_config_keys(r.configs); },
         [&](const resource_t& r) {

@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "broker/handlers/handlers.h"
+#include "broker/topic_read_through.h"
 #include "meta/topic_registry.h"
 
 namespace ketch::broker {
@@ -62,6 +63,7 @@ awaitable<alter_replica_log_dirs_response> handle_alter_replica_log_dirs(request
             if (fresh) topic_order.push_back(t.name);
             for (auto p : t.partitions) it->second[p] = d.path;
         }
+    co_await read_through_topics(ctx, topic_order, [](auto& n) { return std::string_view(n); });
     alter_replica_log_dirs_response resp;
     for (auto& name : topic_order) {
         auto& rt = resp.results.emplace_back();

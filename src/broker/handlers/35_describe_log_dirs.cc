@@ -10,6 +10,7 @@
 
 #include "broker/handlers/handlers.h"
 #include "broker/tenant_topics.h"
+#include "broker/topic_read_through.h"
 #include "meta/topic_registry.h"
 #include "partition/service.h"
 
@@ -50,6 +51,7 @@ awaitable<describe_log_dirs_response> handle_describe_log_dirs(request_context& 
         resp.error_code = code(error_code::cluster_authorization_failed);
         co_return resp;
     }
+    if (req.topics) co_await read_through_topics(ctx, *req.topics, [](auto& t) { return std::string_view(t.topic); });
     auto& dir = resp.results.emplace_back();
     auto it = b.config.static_properties.find("log.dirs");
     dir.log_dir = it != b.config.static_properties.end() ? it->second : "";

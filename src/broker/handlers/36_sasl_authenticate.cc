@@ -3,9 +3,11 @@
 // SASL_AUTHENTICATION_FAILED with Kafka's message, sent after
 // connection.failed.authentication.delay.ms, then the connection is closed.
 // On a non-SASL listener or after authentication: KafkaApis'
-// ILLEGAL_SASL_STATE answer.
-#include <chrono>
+// ILLEGAL_SASL_STATE answer. Cluster mode: the step runs on run_blocking
+// (its lookup may read a user or token through to PostgreSQL).
 
+#include "base/clock.h"
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 
 namespace ketch::broker {
@@ -17,11 +19,19 @@ awaitable<sasl_authenticate_response> handle_sasl_authenticate(request_context& 
         co_return sasl_authenticate_response{
             .error_code = code(error_code::illegal_sasl_state),
             .error_message = "SaslAuthenticate request received after successful authentication"};
-    int64_t now =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count();
+    int64_t now = steady_ms();
     std::string_view token(reinterpret_cast<const char*>(req.auth_bytes.data()), req.auth_bytes.size());
-    auto r = ctx.conn.sasl->authenticate(token, ctx.api_version, now);
+    auto& sasl = *ctx.conn.sasl;
+    const int16_t version = ctx.api_version;
+    // Cluster mode: a user or token the broker's cache lacks is read from
+    // PostgreSQL (docs/cluster.md "Caches and read-through"), so the step
+    // runs off the network thread; a single node answers from memory here.
+    security::sasl_session::auth_result r;
+    if (ctx.broker.cluster)
+        r = co_await blocking_call<security::sasl_session::auth_result>(
+            ctx.broker, [&sasl, &token, &version, &now] { return sasl.authenticate(token, version, now); });
+    else
+        r = sasl.authenticate(token, version, now);
     sasl_authenticate_response resp;
     resp.error_code = r.error;
     if (r.error != 0) resp.error_message = r.message;

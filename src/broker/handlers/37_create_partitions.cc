@@ -14,6 +14,7 @@
 #include "broker/handlers/handlers.h"
 #include "broker/live_brokers.h"
 #include "broker/quota_accounting.h"
+#include "broker/topic_read_through.h"
 #include "broker/topics.h"
 #include "meta/topic_registry.h"
 
@@ -55,6 +56,7 @@ std::string check_assignments(const topic_req& t, const std::set<int32_t>& regis
 
 awaitable<create_partitions_response> handle_create_partitions(request_context& ctx, create_partitions_request& req) {
     auto& b = ctx.broker;
+    co_await read_through_topics(ctx, req.topics, [](auto& t) { return std::string_view(t.name); });
     create_partitions_response resp;
     std::map<std::string, int> seen;
     for (auto& t : req.topics) ++seen[t.name];

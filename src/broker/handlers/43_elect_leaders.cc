@@ -5,6 +5,7 @@
 // unclean; null partitions (all) list every topic with no partition results
 // (the ones already led by the preferred replica are left out).
 #include "broker/handlers/handlers.h"
+#include "broker/topic_read_through.h"
 #include "meta/topic_registry.h"
 
 namespace ketch::broker {
@@ -31,6 +32,8 @@ awaitable<elect_leaders_response> handle_elect_leaders(request_context& ctx, ele
         }
         co_return resp;
     }
+    if (req.topic_partitions)
+        co_await read_through_topics(ctx, *req.topic_partitions, [](auto& t) { return std::string_view(t.topic); });
     if (!req.topic_partitions) {
         for (auto& t : b.topics.list()) resp.replica_election_results.emplace_back().topic = t.name;
         co_return resp;

@@ -6,6 +6,7 @@
 // A topic's new configs act at once on its open partitions.
 #include "broker/alter_configs.h"
 #include "broker/handlers/handlers.h"
+#include "broker/topic_read_through.h"
 #include "meta/topic_name.h"
 
 namespace ketch::broker {
@@ -46,6 +47,9 @@ config_error alter_topic(broker_context& b, const incremental_resource_t& r, boo
 awaitable<incremental_alter_configs_response> handle_incremental_alter_configs(request_context& ctx,
                                                                                incremental_alter_configs_request& req) {
     auto& b = ctx.broker;
+    co_await read_through_topics(ctx, req.resources, [](auto& r) {
+        return r.resource_type == k_resource_topic ? std::string_view(r.resource_name) : std::string_view();
+    });
     co_return alter_each_resource<incremental_alter_configs_response>(
         ctx, req, preprocess, [&](const incremental_resource_t& r) {
             return r.resource_type == k_resource_topic ? alter_topic(b, r, req.validate_only)

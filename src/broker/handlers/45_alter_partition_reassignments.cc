@@ -12,6 +12,7 @@
 #include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
 #include "broker/live_brokers.h"
+#include "broker/topic_read_through.h"
 #include "meta/topic_registry.h"
 
 namespace ketch::broker {
@@ -62,6 +63,7 @@ awaitable<alter_partition_reassignments_response> handle_alter_partition_reassig
         resp.allow_replication_factor_change = req.allow_replication_factor_change;
         co_return resp;
     }
+    co_await read_through_topics(ctx, req.topics, [](auto& t) { return std::string_view(t.name); });
     alter_partition_reassignments_response resp;
     resp.allow_replication_factor_change = req.allow_replication_factor_change;
     resp.error_message = std::nullopt;

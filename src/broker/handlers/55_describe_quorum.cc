@@ -10,8 +10,8 @@
 // caught-up times as now (RaftUtil.toReplicaState), its log end offset as the
 // high watermark; ketch has no metadata log, so both are the offset of its one
 // feature record (k_quorum_offset, the features epoch of ApiVersions).
-#include <chrono>
 
+#include "base/clock.h"
 #include "broker/handlers/handlers.h"
 
 namespace ketch::broker {
@@ -67,9 +67,7 @@ awaitable<describe_quorum_response> handle_describe_quorum(request_context& ctx,
         }
         co_return resp;
     }
-    auto now_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
+    auto now_ms = wall_ms();
     auto& rt = resp.topics.emplace_back();
     rt.topic_name = std::string(k_metadata_topic);
     auto& rp = rt.partitions.emplace_back();

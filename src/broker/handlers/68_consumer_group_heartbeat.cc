@@ -6,6 +6,7 @@
 // The coordinator may write the group's row (an fsync): the call runs on
 // broker_context::run_blocking, as OffsetCommit's does.
 #include "broker/async.h"
+#include "broker/blocking.h"
 #include "broker/group_lease.h"
 #include "broker/group_subscription_auth.h"
 #include "broker/handlers/handlers.h"
@@ -56,18 +57,10 @@ awaitable<consumer_group_heartbeat_response> handle_consumer_group_heartbeat(req
     args.client_host = java_client_host(ctx.conn.peer);
 
     auto& b = ctx.broker;
-    // blocking_call (broker/blocking.h) spelled out: through it g++ 12 reports
-    // a false -Wmismatched-new-delete on this coroutine's frame.
-    auto r = co_await on_callback<group::consumer_heartbeat_result>(
-        [&b, &args](std::function<void(group::consumer_heartbeat_result)> done) {
-            std::function<void()> work = [&b, &args, done = std::move(done)]() mutable {
-                done(b.groups.consumer_heartbeat(args));
-            };
-            if (b.run_blocking)
-                b.run_blocking(std::move(work));
-            else
-                work();
-        });
+    // Not blocking_call: through it g++ 12 reports a false
+    // -Wmismatched-new-delete on this coroutine's frame.
+    auto r = co_await on_callback<group::consumer_heartbeat_result>(on_blocking_pool<group::consumer_heartbeat_result>(
+        b, [&b, &args] { return b.groups.consumer_heartbeat(args); }));
     auto resp = member_heartbeat_answer<consumer_group_heartbeat_response>(r);
     if (r.assignment) set_assignment(resp.assignment, *r.assignment);
     co_return resp;

@@ -6,6 +6,7 @@
 // advertised nor served, as Kafka without a metrics receiver plugin.
 // Behaviour: ClientMetricsManager.processGetTelemetrySubscriptionRequest
 // (server/src/main/java/org/apache/kafka/server/ClientMetricsManager.java).
+#include "base/clock.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/telemetry_client.h"
 #include "telemetry/client_metrics_manager.h"
@@ -22,7 +23,7 @@ awaitable<get_telemetry_subscriptions_response> handle_get_telemetry_subscriptio
         resp.error_code = code(error_code::unsupported_version);
         co_return resp;
     }
-    auto a = tm->get_subscriptions(req.client_instance_id, telemetry_client(ctx), telemetry_now_ms());
+    auto a = tm->get_subscriptions(req.client_instance_id, telemetry_client(ctx), wall_ms());
     resp.error_code = a.error_code;
     resp.client_instance_id = a.instance;
     resp.subscription_id = a.subscription_id;

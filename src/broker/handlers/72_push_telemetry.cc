@@ -9,6 +9,7 @@
 // INVALID_RECORD (Kafka's answer when the receiver plugin fails).
 // Behaviour: ClientMetricsManager.processPushTelemetryRequest and
 // validatePushRequest (server/src/main/java/org/apache/kafka/server/ClientMetricsManager.java).
+#include "base/clock.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/telemetry_client.h"
 #include "telemetry/client_metrics_manager.h"
@@ -30,7 +31,7 @@ awaitable<push_telemetry_response> handle_push_telemetry(request_context& ctx, p
     p.terminating = req.terminating;
     p.compression = req.compression_type;
     p.metrics = req.metrics;
-    resp.error_code = tm->push(p, telemetry_client(ctx), telemetry_now_ms());
+    resp.error_code = tm->push(p, telemetry_client(ctx), wall_ms());
     co_return resp;
 }
 

@@ -14,6 +14,7 @@
 
 #include "broker/handlers/handlers.h"
 #include "broker/tenant_topics.h"
+#include "broker/topic_read_through.h"
 #include "meta/topic_name.h"
 #include "meta/topic_registry.h"
 
@@ -41,6 +42,7 @@ awaitable<describe_topic_partitions_response> handle_describe_topic_partitions(r
                                                                                describe_topic_partitions_request& req) {
     auto& b = ctx.broker;
     const int32_t node = b.config.node_id;
+    co_await read_through_topics(ctx, req.topics, [](auto& t) { return std::string_view(t.name); });
     describe_topic_partitions_response resp;
 
     std::set<std::string> names;

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "broker/async.h"
+#include "broker/blocking.h"
 #include "broker/group_lease.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/heartbeat_assignment.h"
@@ -154,15 +155,7 @@ awaitable<streams_group_heartbeat_response> handle_streams_group_heartbeat(reque
     auto args = args_of(ctx, req);
     auto& b = ctx.broker;
     auto r = co_await on_callback<group::streams_heartbeat_result>(
-        [&b, &args](std::function<void(group::streams_heartbeat_result)> done) {
-            std::function<void()> work = [&b, &args, done = std::move(done)]() mutable {
-                done(b.groups.streams_heartbeat(args));
-            };
-            if (b.run_blocking)
-                b.run_blocking(std::move(work));
-            else
-                work();
-        });
+        on_blocking_pool<group::streams_heartbeat_result>(b, [&b, &args] { return b.groups.streams_heartbeat(args); }));
     if (!r.topics_to_create.empty()) create_internal_topics(ctx, r.topics_to_create);
     co_return response_of(r);
 }

@@ -3,8 +3,6 @@
 // principal and tenant, for subscription match patterns and the console.
 #pragma once
 
-#include <chrono>
-
 #include "broker/request_context.h"
 #include "telemetry/subscription.h"
 
@@ -21,11 +19,6 @@ inline telemetry::client_meta telemetry_client(const request_context& ctx) {
     m.principal = ctx.conn.principal;
     if (ctx.tenant) m.tenant = ctx.tenant->tenant();
     return m;
-}
-
-inline int64_t telemetry_now_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace ketch::broker

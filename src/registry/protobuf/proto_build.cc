@@ -14,7 +14,7 @@
 #include <google/protobuf/type.pb.h>
 #include <google/protobuf/wrappers.pb.h>
 
-#include "registry/base64.h"
+#include "base/base64.h"
 #include "registry/protobuf/proto_schema.h"
 
 namespace ketch::registry::protobuf {

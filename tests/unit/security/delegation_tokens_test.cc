@@ -158,3 +158,35 @@ TEST_F(tokens_test, a_reload_follows_another_brokers_changes_and_a_removed_token
     EXPECT_TRUE(store.load()->empty());  // the renewal did not bring it back
     EXPECT_FALSE(tokens.find(t.token.token_id, "SCRAM-SHA-256"));
 }
+
+// Cluster mode: two brokers' managers over one store (PostgreSQL). A token
+// created through the first is unknown to the second until it reloads (its
+// NOTIFY); with read_misses_through, a login there reads it from the store.
+TEST_F(tokens_test, a_login_reads_a_token_the_cache_lacks_through_to_the_store_within_the_bound) {
+    delegation_tokens other{cfg, store, [this] { return now; }};
+    auto created = tokens.create("User:alice", "User:alice", {}, -1);
+    ASSERT_EQ(created.error, 0);
+    const std::string id = created.token.token.token_id;
+    EXPECT_FALSE(other.find(id, "SCRAM-SHA-256"));  // no read-through: the cache alone
+
+    auto t = read_through_limit::clock::time_point{};
+    std::vector<std::string> found;
+    other.read_misses_through(std::make_unique<read_through_limit>(std::chrono::seconds(1), 100, [&] { return t; }),
+                              [&](const std::string& token_id) { found.push_back(token_id); });
+    auto login = other.find(id, "SCRAM-SHA-256");
+    ASSERT_TRUE(login);
+    EXPECT_EQ(login->owner_name, "alice");
+    EXPECT_TRUE(scram_password_matches(login->credential, base64_encode(created.token.hmac)));
+    EXPECT_EQ(found, std::vector<std::string>{id});
+    EXPECT_TRUE(other.find(id, "SCRAM-SHA-512"));  // cached now: not read again
+    EXPECT_EQ(found.size(), 1u);
+
+    // An id stored nowhere is read once per second, not at every login.
+    EXPECT_FALSE(other.find("no-such-token", "SCRAM-SHA-256"));
+    auto second = tokens.create("User:bob", "User:bob", {}, -1);
+    store.upsert(meta::delegation_token{"no-such-token", "User:bob", "User:bob", {}, now, now + 1'000, now + 10'000});
+    EXPECT_FALSE(other.find("no-such-token", "SCRAM-SHA-256"));  // within the second: the cache alone
+    t += std::chrono::seconds(1);
+    EXPECT_TRUE(other.find("no-such-token", "SCRAM-SHA-256"));
+    EXPECT_TRUE(other.find(second.token.token.token_id, "SCRAM-SHA-256"));
+}

@@ -1,6 +1,6 @@
-#include "registry/base64.h"
+#include "base/base64.h"
 
-namespace ketch::registry {
+namespace ketch {
 
 std::string base64_encode(std::string_view raw) {
     static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -47,4 +47,4 @@ std::optional<std::string> base64_decode(std::string_view in) {
     return out;
 }
 
-}  // namespace ketch::registry
+}  // namespace ketch
