@@ -29,7 +29,7 @@ using namespace kafka;
 
 namespace {
 
-using share_partition_data = share_fetch_response::share_partition_data;
+using share_partition_data = share_fetch_response::partition_data;
 
 // A partition's row; Records is not nullable: a row for an acknowledgement
 // or an error alone carries no records (Kafka: an empty set).
