@@ -21,4 +21,13 @@ function(ketch_module name)
   file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/${name} ${root}/${name} SYMBOLIC)
   target_include_directories(ketch_${name} PUBLIC ${root})
   target_compile_options(ketch_${name} PRIVATE ${KETCH_WARNINGS})
+  # Unity (KETCH_UNITY): the module's files are #included into batch files, so
+  # GCC takes each for a header and warns (-Wsubobject-linkage) when a type of
+  # its anonymous namespace, a coroutine frame's lambda say, is a member of a
+  # template instantiated there. Within one .cc that is no ODR hazard; the
+  # KETCH_UNITY=OFF build still checks the headers themselves.
+  if(KETCH_UNITY)
+    set_target_properties(ketch_${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${KETCH_UNITY_BATCH_SIZE})
+    target_compile_options(ketch_${name} PRIVATE -Wno-subobject-linkage)
+  endif()
 endfunction()

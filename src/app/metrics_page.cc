@@ -14,11 +14,6 @@ namespace ketch::app {
 
 namespace {
 
-template <class T>
-uint64_t read(const std::atomic<T>& v) {
-    return uint64_t(v.load(std::memory_order_relaxed));
-}
-
 // One metric family: its HELP and TYPE lines, then a sample per label value
 // (an empty label: no label set).
 void family(std::string& out, const char* name, const char* type, const char* help, const char* label,

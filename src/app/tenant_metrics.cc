@@ -13,11 +13,6 @@ namespace ketch::app {
 
 namespace {
 
-template <class T>
-uint64_t read(const std::atomic<T>& v) {
-    return uint64_t(v.load(std::memory_order_relaxed));
-}
-
 using sample_fn =
     std::function<void(std::string& out, const char* name, const std::string& tenant, const tenant::usage& u)>;
 

@@ -58,6 +58,13 @@ struct request_context {
     std::string host() const;
 };
 
+// All operations of a TOPIC resource (READ, WRITE, CREATE, DELETE, ALTER,
+// DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS) as the bitfield Kafka reports
+// when nothing restricts the principal (3576, recorded): Metadata's and
+// DescribeTopicPartitions' `all`.
+constexpr int32_t k_all_topic_operations =
+    (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8) | (1 << 10) | (1 << 11);
+
 // AuthHelper.authorizedOperations: the bits (1 << operation code) of `all`
 // the caller may do on the resource; `all` itself without an authorizer.
 int32_t authorized_operations(const request_context& ctx, security::resource_type type, const std::string& name,

@@ -7,8 +7,10 @@
 
 namespace ketch::cli {
 
-namespace {
 bytes to_bytes(std::string_view s) { return bytes(s.begin(), s.end()); }
+
+namespace {
+
 std::string_view as_text(const bytes& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 }  // namespace
 

@@ -48,6 +48,9 @@ struct format_parse {
 };
 format_parse parse_format(std::string_view spec);
 
+// The bytes of a text (a key, value or header given on the command line).
+bytes to_bytes(std::string_view s);
+
 // The text of one record through `f`.
 std::string render(const format& f, const message& m);
 

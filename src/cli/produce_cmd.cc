@@ -39,8 +39,6 @@ struct produce_opts {
     bool verbose = false;
 };
 
-bytes to_bytes(std::string_view s) { return bytes(s.begin(), s.end()); }
-
 record::compression parse_compression(const std::string& s) {
     if (s == "none") return record::compression::none;
     if (s == "gzip") return record::compression::gzip;

@@ -9,6 +9,9 @@
 
 namespace ketch::cluster {
 
+// A number as a statement parameter (text).
+inline std::string str(int64_t v) { return std::to_string(v); }
+
 // A partition's key columns: its topic id and partition number.
 inline pg_params key(const partition_key& tp) { return {tp.topic_id, std::to_string(tp.partition)}; }
 

@@ -52,8 +52,6 @@ private:
     std::vector<std::vector<std::string>> cols_;
 };
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 struct producer_key {
     partition_key tp;
     int64_t producer_id = -1;

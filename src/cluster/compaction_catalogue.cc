@@ -8,8 +8,6 @@ namespace ketch::cluster {
 
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 // A PostgreSQL array literal: {"a","b"} (object keys and numbers: no quote or backslash).
 std::string array_of(const std::vector<std::string>& values) {
     std::string out = "{";

@@ -8,7 +8,7 @@ namespace ketch::cluster {
 namespace {
 
 // Never edit a migration that has shipped: add the next one at the end.
-constexpr const char* k_migrations[] = {
+constexpr const char* k_migrations_10_on[] = {
     // 10: garbage collection of objects (shared/janitor.h): an object no
     // index row references any more (retention, DeleteRecords, a deleted
     // topic) is marked dead with the time, and deleted from the object store
@@ -169,6 +169,6 @@ CREATE TABLE ketch_tenant_usage (node_id integer NOT NULL, tenant text NOT NULL,
 
 }  // namespace
 
-std::span<const char* const> migrations_10_on() { return k_migrations; }
+std::span<const char* const> migrations_10_on() { return k_migrations_10_on; }
 
 }  // namespace ketch::cluster

@@ -8,7 +8,7 @@ namespace ketch::cluster {
 namespace {
 
 // Never edit a migration that has shipped: add the next one (migrations_10_on.cc).
-constexpr const char* k_migrations[] = {
+constexpr const char* k_migrations_1_to_9[] = {
     // 1: the cluster's id, brokers and their listeners (membership).
     R"sql(
 CREATE TABLE ketch_cluster (
@@ -237,6 +237,6 @@ CREATE TABLE ketch_client_quotas (
 
 }  // namespace
 
-std::span<const char* const> migrations_1_to_9() { return k_migrations; }
+std::span<const char* const> migrations_1_to_9() { return k_migrations_1_to_9; }
 
 }  // namespace ketch::cluster

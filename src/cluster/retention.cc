@@ -8,8 +8,6 @@ namespace ketch::cluster {
 
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 // Inside the caller's transaction, the partition's row locked: the log start
 // becomes `target` (if further), the rows below it go, the brokers hear of it.
 result<retention_outcome, pg_error> advance(pg_connection& c, const partition_key& tp, int64_t start, int64_t target) {

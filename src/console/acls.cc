@@ -46,7 +46,7 @@ std::string required(const json& b, const char* field) {
     return *v;
 }
 
-json list(const context& ctx, const std::string& who) {
+json list_acls(const context& ctx, const std::string& who) {
     auto r = describe_all_acls(ctx, who);
     check_kafka_error(r.error_code, "DescribeAcls", r.error_message);
     json arr = json::array();
@@ -62,7 +62,7 @@ json list(const context& ctx, const std::string& who) {
     return {{"acls", arr}};
 }
 
-http::response create(const context& ctx, http::request& req) {
+http::response create_acls(const context& ctx, http::request& req) {
     json b = body_object(req);
     kafka::create_acls_request q;
     q.creations.push_back({});
@@ -76,10 +76,10 @@ http::response create(const context& ctx, http::request& req) {
     c.permission_type = value_of<sec::acl_permission>(b, "permission", "ALLOW");
     auto r = ctx.kafka->call<kafka::create_acls_request, kafka::create_acls_response>(q, principal_of(req));
     for (auto& x : r.results) check_kafka_error(x.error_code, "CreateAcls", x.error_message);
-    return json_reply(list(ctx, principal_of(req)), 201);
+    return json_reply(list_acls(ctx, principal_of(req)), 201);
 }
 
-http::response remove(const context& ctx, http::request& req) {
+http::response remove_acls(const context& ctx, http::request& req) {
     json b = body_object(req);
     kafka::delete_acls_request q;
     q.filters.push_back({});
@@ -104,9 +104,9 @@ http::response remove(const context& ctx, http::request& req) {
 
 void add_acls(http::server& server, const context& ctx) {
     server.add("GET", "/api/v1/acls",
-               route([&ctx](http::request& req) { return json_reply(list(ctx, principal_of(req))); }));
-    server.add("POST", "/api/v1/acls", route([&ctx](http::request& req) { return create(ctx, req); }));
-    server.add("DELETE", "/api/v1/acls", route([&ctx](http::request& req) { return remove(ctx, req); }));
+               route([&ctx](http::request& req) { return json_reply(list_acls(ctx, principal_of(req))); }));
+    server.add("POST", "/api/v1/acls", route([&ctx](http::request& req) { return create_acls(ctx, req); }));
+    server.add("DELETE", "/api/v1/acls", route([&ctx](http::request& req) { return remove_acls(ctx, req); }));
 }
 
 }  // namespace ketch::console

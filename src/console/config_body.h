@@ -2,6 +2,7 @@
 // "segment.bytes": 1048576}, as topic creation and config changes take them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -9,6 +10,9 @@
 #include "console/reply.h"
 
 namespace ketch::console {
+
+// ConfigResource.Type TOPIC, the resource type of a topic's configs in the requests.
+inline constexpr int8_t k_topic_resource = 2;
 
 // The (name, value) pairs of the object `b[key]`, a number as its JSON text;
 // none when `key` is absent. 400 when it is not an object (`not_object`

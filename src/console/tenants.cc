@@ -72,7 +72,7 @@ json info_json(const tenant::tenant_info& t) {
             {"users", t.users}};
 }
 
-json describe(const context& ctx, const http::request& req, const std::string& name) {
+json describe_tenant(const context& ctx, const http::request& req, const std::string& name) {
     auto& cat = admin(ctx, req);
     auto t = cat.describe(name);
     if (!t) throw api_error(404, "no tenant " + name);
@@ -83,7 +83,7 @@ json describe(const context& ctx, const http::request& req, const std::string& n
     return out;
 }
 
-http::response list(const context& ctx, const http::request& req) {
+http::response list_tenants(const context& ctx, const http::request& req) {
     auto& cat = admin(ctx, req);
     json arr = json::array();
     for (auto& n : cat.names())
@@ -91,7 +91,7 @@ http::response list(const context& ctx, const http::request& req) {
     return json_reply({{"tenants", arr}, {"defaults", limits_json(cat.defaults())}});
 }
 
-http::response create(const context& ctx, http::request& req) {
+http::response create_tenant(const context& ctx, http::request& req) {
     auto& cat = admin(ctx, req);
     json b = body_object(req);
     if (!b.contains("name") || !b["name"].is_string()) throw api_error(400, "a tenant needs a \"name\" (a string)");
@@ -101,10 +101,10 @@ http::response create(const context& ctx, http::request& req) {
         for (auto& [k, v] : changes_of(b["limits"]))
             if (v) own.values[k] = *v;
     check(cat.create(name, own));
-    return json_reply(describe(ctx, req, name), 201);
+    return json_reply(describe_tenant(ctx, req, name), 201);
 }
 
-http::response remove(const context& ctx, http::request& req) {
+http::response remove_tenant(const context& ctx, http::request& req) {
     auto& cat = admin(ctx, req);
     const std::string name = req.param("name");
     if (name == tenant::default_tenant)
@@ -127,14 +127,14 @@ http::response set_limits(const context& ctx, http::request& req) {
     auto& cat = admin(ctx, req);
     const std::string name = req.param("name");
     check(cat.set_limits(name, changes_of(body_object(req))));
-    return json_reply(describe(ctx, req, name));
+    return json_reply(describe_tenant(ctx, req, name));
 }
 
 http::response bind(const context& ctx, http::request& req) {
     auto& cat = admin(ctx, req);
     const std::string name = req.param("name"), user = req.param("user");
     check(cat.bind(user, name));
-    return json_reply(describe(ctx, req, name));
+    return json_reply(describe_tenant(ctx, req, name));
 }
 
 http::response defaults(const context& ctx, http::request& req, bool change) {
@@ -146,11 +146,12 @@ http::response defaults(const context& ctx, http::request& req, bool change) {
 }  // namespace
 
 void add_tenants(http::server& server, const context& ctx) {
-    server.add("GET", "/api/v1/tenants", route([&ctx](http::request& req) { return list(ctx, req); }));
-    server.add("POST", "/api/v1/tenants", route([&ctx](http::request& req) { return create(ctx, req); }));
+    server.add("GET", "/api/v1/tenants", route([&ctx](http::request& req) { return list_tenants(ctx, req); }));
+    server.add("POST", "/api/v1/tenants", route([&ctx](http::request& req) { return create_tenant(ctx, req); }));
     server.add("GET", "/api/v1/tenants/{name}",
-               route([&ctx](http::request& req) { return json_reply(describe(ctx, req, req.param("name"))); }));
-    server.add("DELETE", "/api/v1/tenants/{name}", route([&ctx](http::request& req) { return remove(ctx, req); }));
+               route([&ctx](http::request& req) { return json_reply(describe_tenant(ctx, req, req.param("name"))); }));
+    server.add("DELETE", "/api/v1/tenants/{name}",
+               route([&ctx](http::request& req) { return remove_tenant(ctx, req); }));
     server.add("PUT", "/api/v1/tenants/{name}/limits",
                route([&ctx](http::request& req) { return set_limits(ctx, req); }));
     server.add("PUT", "/api/v1/tenants/{name}/users/{user}",

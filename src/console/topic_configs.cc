@@ -12,8 +12,6 @@ namespace ketch::console {
 
 namespace {
 
-constexpr int8_t k_topic_resource = 2;
-
 // Kafka's ConfigSource numbers.
 std::string source_name(int8_t s) {
     switch (s) {

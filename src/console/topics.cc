@@ -15,8 +15,6 @@ namespace ketch::console {
 
 namespace {
 
-constexpr int8_t k_topic_resource = 2;
-
 // retention.ms and cleanup.policy of every listed topic (one DescribeConfigs).
 std::map<std::string, std::map<std::string, std::string>> list_configs(const context& ctx, const std::string& who,
                                                                        const std::vector<topic_meta>& topics) {
@@ -35,7 +33,7 @@ std::map<std::string, std::map<std::string, std::string>> list_configs(const con
     return out;
 }
 
-json list(const context& ctx, const std::string& who, const http::request& req) {
+json list_topics(const context& ctx, const std::string& who, const http::request& req) {
     const tenant_view view = view_of(ctx, req);
     auto topics = describe_topics(ctx, who);
     std::erase_if(topics, [&](const topic_meta& t) { return !of_tenant(ctx, view, t.name); });
@@ -85,7 +83,7 @@ void add_segments(const context& ctx, const std::string& topic, int32_t partitio
     row["segments"] = std::move(arr);
 }
 
-json describe(const context& ctx, const http::request& req, const std::string& name) {
+json describe_topic(const context& ctx, const http::request& req, const std::string& name) {
     const std::string who = principal_of(req);
     const tenant_view view = view_of(ctx, req);
     auto t = describe_topics(ctx, who, name).front();
@@ -111,7 +109,7 @@ json describe(const context& ctx, const http::request& req, const std::string& n
             {"messages", messages}, {"size_bytes", size},           {"partitions", parts}};
 }
 
-http::response create(const context& ctx, http::request& req) {
+http::response create_topic(const context& ctx, http::request& req) {
     json b = body_object(req);
     if (!b.contains("name") || !b["name"].is_string()) throw api_error(400, "\"name\" (a string) is required");
     std::string name = b["name"];
@@ -136,10 +134,10 @@ http::response create(const context& ctx, http::request& req) {
     }
     auto r = ctx.kafka->call<kafka::create_topics_request, kafka::create_topics_response>(q, principal_of(req));
     for (auto& res : r.topics) check_kafka_error(res.error_code, "create " + name, res.error_message);
-    return json_reply(describe(ctx, req, name), 201);
+    return json_reply(describe_topic(ctx, req, name), 201);
 }
 
-http::response remove(const context& ctx, http::request& req) {
+http::response remove_topic(const context& ctx, http::request& req) {
     const std::string& name = req.param("topic");
     describe_topics(ctx, principal_of(req), name);  // 404 when unknown
     kafka::delete_topics_request q;
@@ -156,11 +154,12 @@ http::response remove(const context& ctx, http::request& req) {
 
 void add_topics(http::server& server, const context& ctx) {
     server.add("GET", "/api/v1/topics",
-               route([&ctx](http::request& req) { return json_reply(list(ctx, principal_of(req), req)); }));
-    server.add("POST", "/api/v1/topics", route([&ctx](http::request& req) { return create(ctx, req); }));
+               route([&ctx](http::request& req) { return json_reply(list_topics(ctx, principal_of(req), req)); }));
+    server.add("POST", "/api/v1/topics", route([&ctx](http::request& req) { return create_topic(ctx, req); }));
     server.add("GET", "/api/v1/topics/{topic}",
-               route([&ctx](http::request& req) { return json_reply(describe(ctx, req, req.param("topic"))); }));
-    server.add("DELETE", "/api/v1/topics/{topic}", route([&ctx](http::request& req) { return remove(ctx, req); }));
+               route([&ctx](http::request& req) { return json_reply(describe_topic(ctx, req, req.param("topic"))); }));
+    server.add("DELETE", "/api/v1/topics/{topic}",
+               route([&ctx](http::request& req) { return remove_topic(ctx, req); }));
 }
 
 }  // namespace ketch::console

@@ -58,16 +58,6 @@ std::optional<streams_heartbeat_result> invalid(const streams_heartbeat_args& a)
     return std::nullopt;
 }
 
-bool within(const std::optional<task_set>& owned, const task_set& assigned) {
-    if (!owned) return false;
-    for (const auto& [s, ps] : *owned) {
-        auto it = assigned.find(s);
-        for (auto p : ps)
-            if (it == assigned.end() || !it->second.count(p)) return false;
-    }
-    return true;
-}
-
 // throwIfStreamsGroupMemberEpochIsInvalid; epoch 0 is a rejoin.
 std::optional<streams_heartbeat_result> epoch_invalid(const streams_member& m, const streams_heartbeat_args& a) {
     const int32_t received = a.member_epoch;

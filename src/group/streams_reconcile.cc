@@ -26,11 +26,6 @@ task_set minus(const task_set& a, const task_set& b) {
     return out;
 }
 
-bool within(const std::optional<task_set>& owned, const task_set& allowed) {
-    if (!owned) return false;
-    return minus(*owned, allowed).empty();
-}
-
 bool overlaps(const std::optional<task_set>& owned, const task_set& revoking) {
     if (!owned) return true;  // unknown: still owned
     return !intersect(*owned, revoking).empty();
@@ -88,6 +83,11 @@ streams_member next_assignment(const streams_group& g, const streams_member& m, 
 }
 
 }  // namespace
+
+bool within(const std::optional<task_set>& owned, const task_set& allowed) {
+    if (!owned) return false;
+    return minus(*owned, allowed).empty();
+}
 
 bool owned_within(const owned_tasks& owned, const tasks_tuple& assigned) {
     return within(owned.active, assigned.active) && within(owned.standby, assigned.standby) &&

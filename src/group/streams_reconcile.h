@@ -25,6 +25,9 @@ struct owned_tasks {
 streams_member reconcile_streams_member(const streams_group& g, const streams_member& m, int32_t target_epoch,
                                         const tasks_tuple& target, const owned_tasks& owned);
 
+// Whether a reported task set is known (not null) and each of its tasks is in `allowed`.
+bool within(const std::optional<task_set>& owned, const task_set& allowed);
+
 // Whether every owned task is in `assigned` (areOwnedTasksContainedInAssignedTasks).
 bool owned_within(const owned_tasks& owned, const tasks_tuple& assigned);
 

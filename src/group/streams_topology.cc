@@ -18,7 +18,7 @@ std::string join(const std::set<std::string>& names) {
 struct not_ready {
     streams_status status;
 };
-struct invalid {
+struct topology_invalid {
     std::string message;
 };
 
@@ -43,7 +43,7 @@ counts repartition_counts(const streams_topology& t, const partition_count_looku
                 known[r.name] = r.partitions;
             } else {
                 if (!sinks.count(r.name))
-                    throw invalid{
+                    throw topology_invalid{
                         "Failed to compute number of partitions for all repartition topics, because a "
                         "repartition source topic is never used as a sink topic."};
                 unknown.insert(r.name);
@@ -76,7 +76,7 @@ counts repartition_counts(const streams_topology& t, const partition_count_looku
         }
     }
     if (!unknown.empty())
-        throw invalid{
+        throw topology_invalid{
             "Failed to compute number of partitions for all repartition topics. There may be loops in "
             "the topology that cannot be resolved."};
     return known;
@@ -103,8 +103,9 @@ void enforce_copartitioning(const std::set<std::string>& sources, const std::set
     }
     for (const auto& r : repartitions) {
         if (fixed.count(r) && known[r] != *n)
-            throw invalid{"Number of partitions [" + std::to_string(known[r]) + "] of repartition topic [" + r +
-                          "] doesn't match number of partitions [" + std::to_string(*n) + "] of the source topic."};
+            throw topology_invalid{"Number of partitions [" + std::to_string(known[r]) + "] of repartition topic [" +
+                                   r + "] doesn't match number of partitions [" + std::to_string(*n) +
+                                   "] of the source topic."};
         known[r] = *n;
     }
 }
@@ -195,7 +196,7 @@ configured_topology configure_topics(const streams_topology& t, const partition_
     } catch (const not_ready& e) {
         out = configured_topology{};
         out.status = e.status;
-    } catch (const invalid& e) {
+    } catch (const topology_invalid& e) {
         out = configured_topology{};
         out.invalid = e.message;
     }

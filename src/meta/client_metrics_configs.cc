@@ -12,7 +12,7 @@ namespace {
 
 using sv = std::string_view;
 
-const std::array<topic_config, 3> k_configs{
+const std::array<topic_config, 3> k_client_metrics_configs{
     topic_config{"metrics",
                  config_type::list,
                  "",
@@ -50,7 +50,7 @@ constexpr sv k_selectors[] = {"client_instance_id",    "client_id",
                               "client_source_address", "client_source_port"};
 
 const topic_config* find(sv name) {
-    for (const auto& c : k_configs)
+    for (const auto& c : k_client_metrics_configs)
         if (c.name == name) return &c;
     return nullptr;
 }
@@ -93,7 +93,7 @@ std::optional<error> validate_client_metrics_configs(const config_map& configs) 
     for (const auto& [k, v] : configs)
         if (!find(k)) return error{errc::invalid_request, "Unknown client metrics configuration: " + k};
     std::optional<config_value> interval, match;
-    for (const auto& c : k_configs) {
+    for (const auto& c : k_client_metrics_configs) {
         auto it = configs.find(std::string(c.name));
         if (it == configs.end()) continue;
         auto parsed = parse_config_value(c, it->second);
@@ -117,7 +117,7 @@ std::optional<error> validate_client_metrics_configs(const config_map& configs) 
 
 std::vector<config_entry> describe_client_metrics_configs(const config_map& configs) {
     std::vector<config_entry> out;
-    for (const auto& c : k_configs) {
+    for (const auto& c : k_client_metrics_configs) {
         config_entry e;
         e.name = std::string(c.name);
         e.type = c.type;

@@ -28,8 +28,6 @@ bool is_regex_space(char c) {  // java.util.regex \s
     return c == ' ' || c == '\t' || c == '\n' || c == '\x0b' || c == '\f' || c == '\r';
 }
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
 // String.equalsIgnoreCase against a lower-case ASCII word. Besides ASCII
 // case, Java folds U+017F (long s) to 's'; no other character folds onto the
 // letters of "true"/"false".

@@ -5,10 +5,6 @@
 
 namespace ketch::meta {
 
-namespace {
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-}  // namespace
-
 // java.time.Duration.parse: [+-]P[nD][T[nH][nM][n[.f]S]] (case-insensitive,
 // each number with an optional sign, at least one part, at most 9 fraction
 // digits); the length in milliseconds (Duration.toMillis: truncated;

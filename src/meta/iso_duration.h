@@ -8,6 +8,10 @@
 
 namespace ketch::meta {
 
+// '0'-'9' only: the digits Java's number and duration parsers take (not
+// std::isdigit's locale). config_value.cc's parsers use it too.
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
 // java.time.Duration.parse's form ("PT1H", "P1DT2.5S", "-PT5M") in
 // milliseconds; nullopt when it does not parse.
 std::optional<int64_t> parse_iso_duration_ms(std::string_view s);

@@ -11,7 +11,7 @@ namespace ketch::meta {
 namespace {
 
 // migrations[v] takes the file from schema version v to v + 1.
-constexpr const char* k_migrations[] = {
+constexpr const char* k_acl_migrations[] = {
     "CREATE TABLE IF NOT EXISTS acls ("
     " resource_type INTEGER NOT NULL, resource_name BLOB NOT NULL, pattern_type INTEGER NOT NULL,"
     " principal BLOB NOT NULL, host BLOB NOT NULL, operation INTEGER NOT NULL,"
@@ -70,7 +70,7 @@ public:
 }  // namespace
 
 result<std::unique_ptr<acl_store>, store_error> open_sqlite_acl_store(const std::filesystem::path& data_dir) {
-    return sqlite_acl_store::open(data_dir, "acls.db", k_migrations);
+    return sqlite_acl_store::open(data_dir, "acls.db", k_acl_migrations);
 }
 
 std::vector<stored_acl> memory_acl_store::list() const {

@@ -9,7 +9,7 @@ namespace ketch::meta {
 namespace {
 
 // migrations[v] takes the file from schema version v to v + 1.
-constexpr const char* k_migrations[] = {
+constexpr const char* k_credential_migrations[] = {
     "CREATE TABLE IF NOT EXISTS scram_credentials ("
     " user BLOB NOT NULL, mechanism TEXT NOT NULL, salt BLOB NOT NULL, stored_key BLOB NOT NULL,"
     " server_key BLOB NOT NULL, iterations INTEGER NOT NULL,"
@@ -78,7 +78,7 @@ private:
 
 result<std::unique_ptr<credential_store>, store_error> open_sqlite_credential_store(
     const std::filesystem::path& data_dir) {
-    return sqlite_credential_store::open(data_dir, "credentials.db", k_migrations);
+    return sqlite_credential_store::open(data_dir, "credentials.db", k_credential_migrations);
 }
 
 std::optional<scram_credential> memory_credential_store::find(const std::string& user,

@@ -10,7 +10,7 @@ namespace ketch::meta {
 namespace {
 
 // migrations[v] takes the file from schema version v to v + 1.
-constexpr const char* k_migrations[] = {
+constexpr const char* k_offset_migrations[] = {
     "CREATE TABLE offsets ("
     " group_id BLOB NOT NULL,"
     " topic BLOB NOT NULL,"
@@ -112,7 +112,7 @@ public:
 }  // namespace
 
 result<std::unique_ptr<offset_store>, store_error> open_sqlite_offset_store(const std::filesystem::path& data_dir) {
-    return sqlite_offset_store::open(data_dir, "offsets.db", k_migrations);
+    return sqlite_offset_store::open(data_dir, "offsets.db", k_offset_migrations);
 }
 
 }  // namespace ketch::meta

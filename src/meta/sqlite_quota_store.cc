@@ -12,7 +12,7 @@ namespace ketch::meta {
 namespace {
 
 // migrations[v] takes the file from schema version v to v + 1.
-constexpr const char* k_migrations[] = {
+constexpr const char* k_quota_migrations[] = {
     "CREATE TABLE IF NOT EXISTS client_quotas (entity TEXT NOT NULL, key TEXT NOT NULL,"
     " value REAL NOT NULL, PRIMARY KEY (entity, key)) WITHOUT ROWID",
 };
@@ -80,7 +80,7 @@ public:
 
 result<std::unique_ptr<quota_store>, store_error> open_sqlite_quota_store(const std::filesystem::path& data_dir,
                                                                           std::string_view file) {
-    return sqlite_quota_store::open(data_dir, file, k_migrations);
+    return sqlite_quota_store::open(data_dir, file, k_quota_migrations);
 }
 
 status<store_error> memory_quota_store::apply(const std::vector<quota_change>& changes) {

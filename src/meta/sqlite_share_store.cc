@@ -11,7 +11,7 @@ namespace ketch::meta {
 namespace {
 
 // migrations[v] takes the file from schema version v to v + 1.
-constexpr const char* k_migrations[] = {
+constexpr const char* k_share_migrations[] = {
     "CREATE TABLE share_partitions ("
     " group_id BLOB NOT NULL,"
     " topic_id BLOB NOT NULL,"
@@ -121,7 +121,7 @@ public:
 }  // namespace
 
 result<std::unique_ptr<share_store>, store_error> open_sqlite_share_store(const std::filesystem::path& data_dir) {
-    return sqlite_share_store::open(data_dir, "shares.db", k_migrations);
+    return sqlite_share_store::open(data_dir, "shares.db", k_share_migrations);
 }
 
 }  // namespace ketch::meta

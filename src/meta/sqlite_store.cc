@@ -13,7 +13,7 @@ using sqlite::statement;
 using sqlite::transaction;
 
 // migrations[v] takes the file from schema version v to v + 1.
-constexpr const char* k_migrations[] = {
+constexpr const char* k_meta_migrations[] = {
     "CREATE TABLE topics ("
     " id BLOB PRIMARY KEY CHECK (length(id) = 16),"
     " name TEXT NOT NULL UNIQUE,"
@@ -221,7 +221,7 @@ private:
 }  // namespace
 
 result<std::unique_ptr<store>, store_error> open_sqlite_store(const std::filesystem::path& data_dir) {
-    return sqlite_store::open(data_dir, "meta.db", k_migrations);
+    return sqlite_store::open(data_dir, "meta.db", k_meta_migrations);
 }
 
 }  // namespace ketch::meta

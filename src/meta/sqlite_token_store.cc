@@ -11,7 +11,7 @@ namespace ketch::meta {
 namespace {
 
 // migrations[v] takes the file from schema version v to v + 1.
-constexpr const char* k_migrations[] = {
+constexpr const char* k_token_migrations[] = {
     "CREATE TABLE IF NOT EXISTS delegation_tokens ("
     " token_id TEXT NOT NULL PRIMARY KEY, owner BLOB NOT NULL, requester BLOB NOT NULL,"
     " renewers TEXT NOT NULL, issue_ms INTEGER NOT NULL, expiry_ms INTEGER NOT NULL,"
@@ -88,7 +88,7 @@ public:
 }  // namespace
 
 result<std::unique_ptr<token_store>, store_error> open_sqlite_token_store(const std::filesystem::path& data_dir) {
-    return sqlite_token_store::open(data_dir, "tokens.db", k_migrations);
+    return sqlite_token_store::open(data_dir, "tokens.db", k_token_migrations);
 }
 
 }  // namespace ketch::meta

@@ -10,7 +10,7 @@ namespace ketch::meta {
 namespace {
 
 // migrations[v] takes the file from schema version v to v + 1.
-constexpr const char* k_migrations[] = {
+constexpr const char* k_txn_migrations[] = {
     "CREATE TABLE txns (transactional_id BLOB PRIMARY KEY, producer_id INTEGER NOT NULL,"
     " previous_producer_id INTEGER NOT NULL, producer_epoch INTEGER NOT NULL,"
     " last_producer_epoch INTEGER NOT NULL, timeout_ms INTEGER NOT NULL, state INTEGER NOT NULL,"
@@ -135,7 +135,7 @@ public:
 }  // namespace
 
 result<std::unique_ptr<txn_store>, store_error> open_sqlite_txn_store(const std::filesystem::path& data_dir) {
-    return sqlite_txn_store::open(data_dir, "txn.db", k_migrations);
+    return sqlite_txn_store::open(data_dir, "txn.db", k_txn_migrations);
 }
 
 }  // namespace ketch::meta

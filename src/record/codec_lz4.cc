@@ -13,7 +13,7 @@ namespace {
 
 constexpr uint32_t k_frame_magic = 0x184D2204;  // little-endian on the wire
 
-struct dctx_free {
+struct lz4_dctx_free {
     void operator()(LZ4F_dctx* c) const { LZ4F_freeDecompressionContext(c); }
 };
 
@@ -34,7 +34,7 @@ inflate_result unlz4(byte_view in, size_t max_output) {
     LZ4F_dctx* raw = nullptr;
     if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION)))
         return finish(std::move(sink), codec_error{codec_errc::corrupt, "lz4: context"});
-    std::unique_ptr<LZ4F_dctx, dctx_free> ctx(raw);
+    std::unique_ptr<LZ4F_dctx, lz4_dctx_free> ctx(raw);
 
     size_t pos = 0;
     std::optional<codec_error> err;

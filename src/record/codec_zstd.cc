@@ -11,7 +11,7 @@
 namespace ketch::record::detail {
 namespace {
 
-struct dctx_free {
+struct zstd_dctx_free {
     void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
 };
 
@@ -26,7 +26,7 @@ codec_error zstd_error(size_t rc) {
 
 inflate_result unzstd(byte_view in, size_t max_output) {
     bounded_sink sink(max_output, in.size() * 4);
-    std::unique_ptr<ZSTD_DCtx, dctx_free> ctx(ZSTD_createDCtx());
+    std::unique_ptr<ZSTD_DCtx, zstd_dctx_free> ctx(ZSTD_createDCtx());
     if (!ctx) return finish(std::move(sink), codec_error{codec_errc::corrupt, "zstd: context"});
     // The window is checked against this when the frame header is decoded,
     // before the decoder allocates its window buffer.

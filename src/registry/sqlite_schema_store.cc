@@ -12,7 +12,7 @@ namespace sq = meta::sqlite;
 using sq::statement;
 
 // migrations[v] takes the file from schema version v to v + 1.
-constexpr const char* k_migrations[] = {
+constexpr const char* k_schema_migrations[] = {
     "CREATE TABLE schemas (id INTEGER PRIMARY KEY, type TEXT NOT NULL, text BLOB NOT NULL, refs TEXT NOT NULL);"
     "CREATE TABLE versions (subject BLOB NOT NULL, version INTEGER NOT NULL, schema_id INTEGER NOT NULL,"
     " deleted INTEGER NOT NULL, PRIMARY KEY (subject, version)) WITHOUT ROWID;"
@@ -25,7 +25,7 @@ store_error err(sqlite3* db, const char* what) { return {sq::error(db, what).mes
 }  // namespace
 
 result<std::unique_ptr<sqlite_schema_store>, store_error> sqlite_schema_store::open(const std::filesystem::path& dir) {
-    auto db = sq::open(dir, file_name, k_migrations);
+    auto db = sq::open(dir, file_name, k_schema_migrations);
     if (!db) return failure{store_error{db.error().message}};
     return std::unique_ptr<sqlite_schema_store>(new sqlite_schema_store(*db));
 }

@@ -7,11 +7,11 @@ namespace ketch::registry_http {
 
 namespace {
 
-http::response get(const context& ctx, http::request& req, const std::string& subject) {
+http::response get_config(const context& ctx, http::request& req, const std::string& subject) {
     return setting_response(ctx.reg().config(subject, flag(req, "defaultToGlobal")), "compatibilityLevel");
 }
 
-http::response put(const context& ctx, http::request& req, const std::string& subject) {
+http::response put_config(const context& ctx, http::request& req, const std::string& subject) {
     auto text = setting_value(req, {"compatibility", "compatibilityLevel"});
     if (!text) return text.error();
     auto level = *text ? registry::parse_compat_level(**text) : std::nullopt;
@@ -19,12 +19,14 @@ http::response put(const context& ctx, http::request& req, const std::string& su
     return setting_response(ctx.reg().set_config(subject, *level), "compatibility");
 }
 
-http::response del(const context& ctx, http::request&, const std::string& subject) {
+http::response delete_config(const context& ctx, http::request&, const std::string& subject) {
     return setting_response(ctx.reg().delete_config(subject), "compatibilityLevel");
 }
 
 }  // namespace
 
-void add_config(http::server& server, const context& ctx) { add_setting_routes(server, ctx, "/config", get, put, del); }
+void add_config(http::server& server, const context& ctx) {
+    add_setting_routes(server, ctx, "/config", get_config, put_config, delete_config);
+}
 
 }  // namespace ketch::registry_http

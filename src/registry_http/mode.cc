@@ -8,11 +8,11 @@ namespace ketch::registry_http {
 
 namespace {
 
-http::response get(const context& ctx, http::request& req, const std::string& subject) {
+http::response get_mode(const context& ctx, http::request& req, const std::string& subject) {
     return setting_response(ctx.reg().get_mode(subject, flag(req, "defaultToGlobal")), "mode");
 }
 
-http::response put(const context& ctx, http::request& req, const std::string& subject) {
+http::response put_mode(const context& ctx, http::request& req, const std::string& subject) {
     auto text = setting_value(req, {"mode"});
     if (!text) return text.error();
     auto m = *text ? registry::parse_mode(**text) : std::nullopt;
@@ -20,12 +20,14 @@ http::response put(const context& ctx, http::request& req, const std::string& su
     return setting_response(ctx.reg().set_mode(subject, *m, flag(req, "force")), "mode");
 }
 
-http::response del(const context& ctx, http::request&, const std::string& subject) {
+http::response delete_mode(const context& ctx, http::request&, const std::string& subject) {
     return setting_response(ctx.reg().delete_mode(subject), "mode");
 }
 
 }  // namespace
 
-void add_mode(http::server& server, const context& ctx) { add_setting_routes(server, ctx, "/mode", get, put, del); }
+void add_mode(http::server& server, const context& ctx) {
+    add_setting_routes(server, ctx, "/mode", get_mode, put_mode, delete_mode);
+}
 
 }  // namespace ketch::registry_http

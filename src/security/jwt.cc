@@ -81,4 +81,9 @@ std::optional<int64_t> claim_time_ms(const nlohmann::json& claims, const std::st
     return int64_t(std::llround(seconds * 1000));
 }
 
+std::string trimmed(std::string_view s) {
+    auto b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+    return b == std::string_view::npos ? std::string{} : std::string(s.substr(b, e - b + 1));
+}
+
 }  // namespace ketch::security

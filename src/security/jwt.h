@@ -38,4 +38,7 @@ jwt_parse parse_jwt(std::string_view compact, bool allow_empty_signature);
 // the claim is absent. `bad` is set when it is present but not a number.
 std::optional<int64_t> claim_time_ms(const nlohmann::json& claims, const std::string& name, bool& bad);
 
+// `s` without its leading and trailing blanks (" \t\r\n"): a token or claim as both validators compare it.
+std::string trimmed(std::string_view s);
+
 }  // namespace ketch::security

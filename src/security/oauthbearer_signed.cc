@@ -13,13 +13,8 @@ namespace ketch::security {
 
 namespace {
 
-oauthbearer_check fail(std::string detail) {
+oauthbearer_check signed_fail(std::string detail) {
     return {std::nullopt, "invalid_token", std::nullopt, "Could not validate the access token: " + std::move(detail)};
-}
-
-std::string trim(std::string_view s) {
-    auto b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-    return b == std::string_view::npos ? std::string{} : std::string(s.substr(b, e - b + 1));
 }
 
 class signed_validator final : public oauthbearer_validator {
@@ -114,8 +109,8 @@ std::string signed_validator::take_sub_scope(const nlohmann::json& claims, oauth
     std::string s = sub != claims.end() && sub->is_string() ? sub->get<std::string>() : "";
     if (sub == claims.end() || sub->is_null()) return o_.sub_claim + " value must be non-null";
     if (s.empty()) return o_.sub_claim + " value must be non-empty";
-    if (trim(s).empty()) return o_.sub_claim + " value must not contain only whitespace";
-    out.principal = trim(s);
+    if (trimmed(s).empty()) return o_.sub_claim + " value must not contain only whitespace";
+    out.principal = trimmed(s);
     auto scope = claims.find(o_.scope_claim);
     std::vector<std::string> items;
     if (scope != claims.end() && scope->is_string())
@@ -123,7 +118,7 @@ std::string signed_validator::take_sub_scope(const nlohmann::json& claims, oauth
     else if (scope != claims.end() && scope->is_array())
         for (auto& e : *scope) items.push_back(e.is_string() ? e.get<std::string>() : e.dump());
     for (auto& i : items) {
-        auto v = trim(i);
+        auto v = trimmed(i);
         if (v.empty()) return o_.scope_claim + " value must be non-empty";
         if (!out.scope.insert(v).second)
             return o_.scope_claim + " value must not contain duplicates - " + v + " already present";
@@ -132,13 +127,13 @@ std::string signed_validator::take_sub_scope(const nlohmann::json& claims, oauth
 }
 
 oauthbearer_check signed_validator::validate(std::string_view token, int64_t now_ms) const {
-    auto p = parse_jwt(trim(token), false);
-    if (!p.token) return fail("Malformed JWT provided; " + p.error);
+    auto p = parse_jwt(trimmed(token), false);
+    if (!p.token) return signed_fail("Malformed JWT provided; " + p.error);
     oauthbearer_token out;
-    if (auto why = verify_signature(*p.token); !why.empty()) return fail(why);
-    if (auto why = check_times(*p.token, now_ms, out); !why.empty()) return fail(why);
-    if (auto why = check_audience_issuer(p.token->claims); !why.empty()) return fail(why);
-    if (auto why = take_sub_scope(p.token->claims, out); !why.empty()) return fail(why);
+    if (auto why = verify_signature(*p.token); !why.empty()) return signed_fail(why);
+    if (auto why = check_times(*p.token, now_ms, out); !why.empty()) return signed_fail(why);
+    if (auto why = check_audience_issuer(p.token->claims); !why.empty()) return signed_fail(why);
+    if (auto why = take_sub_scope(p.token->claims, out); !why.empty()) return signed_fail(why);
     return {std::move(out), {}, std::nullopt, {}};
 }
 

@@ -25,22 +25,17 @@ std::string java_list(const std::vector<std::string>& v) {  // List.toString()
     return s + "]";
 }
 
-std::string trim(std::string s) {
-    auto b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-    return b == std::string::npos ? std::string{} : s.substr(b, e - b + 1);
-}
-
 // OAuthBearerUnsecuredJws.calculateScope: a string is one scope item, a list its non-blank items.
 bool scope_of(const nlohmann::json& claims, const std::string& name, std::set<std::string>& out) {
     auto it = claims.find(name);
     if (it == claims.end() || it->is_null()) return true;
     if (it->is_string()) {
-        if (auto v = trim(it->get<std::string>()); !v.empty()) out.insert(v);
+        if (auto v = trimmed(it->get<std::string>()); !v.empty()) out.insert(v);
         return true;
     }
     if (!it->is_array()) return false;
     for (auto& e : *it) {
-        std::string v = trim(e.is_string() ? e.get<std::string>() : e.dump());
+        std::string v = trimmed(e.is_string() ? e.get<std::string>() : e.dump());
         if (!v.empty()) out.insert(v);
     }
     return true;
@@ -56,35 +51,38 @@ private:
     unsecured_validator_options o_;
 };
 
-oauthbearer_check fail(std::string detail) { return {std::nullopt, "invalid_token", std::nullopt, std::move(detail)}; }
+oauthbearer_check unsecured_fail(std::string detail) {
+    return {std::nullopt, "invalid_token", std::nullopt, std::move(detail)};
+}
 
 oauthbearer_check unsecured_validator::parse(std::string_view token) const {
-    if (token.find("..") != std::string_view::npos) return fail("Malformed compact serialization contains '..'");
+    if (token.find("..") != std::string_view::npos)
+        return unsecured_fail("Malformed compact serialization contains '..'");
     auto p = parse_jwt(token, true);
     if (!p.token)
-        return fail("Unsecured JWS compact serializations must have 3 dot-separated Base64URL-encoded values: " +
-                    p.error);
+        return unsecured_fail(
+            "Unsecured JWS compact serializations must have 3 dot-separated Base64URL-encoded values: " + p.error);
     auto& t = *p.token;
     auto alg = t.header.find("alg");
     if (alg == t.header.end() || !alg->is_string() || alg->get<std::string>() != "none")
-        return fail("Unsecured JWS must have 'none' for an algorithm");
-    if (!t.signature.empty()) return fail("Unsecured JWS must not contain a digital signature");
+        return unsecured_fail("Unsecured JWS must have 'none' for an algorithm");
+    if (!t.signature.empty()) return unsecured_fail("Unsecured JWS must not contain a digital signature");
     oauthbearer_token out;
     if (!scope_of(t.claims, o_.scope_claim, out.scope))
-        return fail("The '" + o_.scope_claim + "' claim was not of type List");
+        return unsecured_fail("The '" + o_.scope_claim + "' claim was not of type List");
     bool bad = false;
     auto exp = claim_time_ms(t.claims, "exp", bad);
-    if (bad) return fail("The 'exp' claim was not of type Number");
-    if (!exp) return fail("No expiration time in JWT");
+    if (bad) return unsecured_fail("The 'exp' claim was not of type Number");
+    if (!exp) return unsecured_fail("No expiration time in JWT");
     out.expires_ms = *exp;
     auto sub = t.claims.find(o_.principal_claim);
     if (sub != t.claims.end() && !sub->is_null() && !sub->is_string())
-        return fail("The '" + o_.principal_claim + "' claim was not of type String");
-    if (sub == t.claims.end() || !sub->is_string() || trim(sub->get<std::string>()).empty())
-        return fail("No principal name in JWT claim: " + o_.principal_claim);
+        return unsecured_fail("The '" + o_.principal_claim + "' claim was not of type String");
+    if (sub == t.claims.end() || !sub->is_string() || trimmed(sub->get<std::string>()).empty())
+        return unsecured_fail("No principal name in JWT claim: " + o_.principal_claim);
     out.principal = sub->get<std::string>();
     out.issued_ms = claim_time_ms(t.claims, "iat", bad);
-    if (bad) return fail("The 'iat' claim was not of type Number");
+    if (bad) return unsecured_fail("The 'iat' claim was not of type Number");
     return {std::move(out), {}, std::nullopt, {}};
 }
 
@@ -94,15 +92,16 @@ oauthbearer_check unsecured_validator::validate(std::string_view token, int64_t 
     auto& t = *c.token;
     const int64_t skew = o_.clock_skew_ms;
     if (t.issued_ms && *t.issued_ms > now_ms + skew)
-        return fail("The Issued At value (" + java_double(*t.issued_ms) + " seconds) was after the indicated time (" +
-                    std::to_string(now_ms) + " ms) plus allowable clock skew (" + std::to_string(skew) + " ms)");
+        return unsecured_fail("The Issued At value (" + java_double(*t.issued_ms) +
+                              " seconds) was after the indicated time (" + std::to_string(now_ms) +
+                              " ms) plus allowable clock skew (" + std::to_string(skew) + " ms)");
     if (now_ms - skew >= t.expires_ms)
-        return fail("The indicated time (" + std::to_string(now_ms) + " ms) minus allowable clock skew (" +
-                    std::to_string(skew) + " ms) was on or after the Expiration Time value (" +
-                    java_double(t.expires_ms) + " seconds)");
+        return unsecured_fail("The indicated time (" + std::to_string(now_ms) + " ms) minus allowable clock skew (" +
+                              std::to_string(skew) + " ms) was on or after the Expiration Time value (" +
+                              java_double(t.expires_ms) + " seconds)");
     if (t.issued_ms && t.expires_ms <= *t.issued_ms)
-        return fail("The Expiration Time time (" + java_double(t.expires_ms) +
-                    " seconds) was not after the Issued At time (" + java_double(*t.issued_ms) + " seconds)");
+        return unsecured_fail("The Expiration Time time (" + java_double(t.expires_ms) +
+                              " seconds) was not after the Issued At time (" + java_double(*t.issued_ms) + " seconds)");
     for (auto& s : o_.required_scope) {
         if (t.scope.count(s)) continue;
         std::vector<std::string> have(t.scope.begin(), t.scope.end());

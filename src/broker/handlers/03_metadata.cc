@@ -24,12 +24,6 @@ using namespace kafka;
 
 namespace {
 
-// All operations of a TOPIC resource (READ, WRITE, CREATE, DELETE, ALTER,
-// DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS) as the bitfield Kafka reports
-// when nothing restricts the principal.
-constexpr int32_t k_all_topic_operations =
-    (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8) | (1 << 10) | (1 << 11);
-
 // CLUSTER operations CREATE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS,
 // ALTER_CONFIGS, IDEMPOTENT_WRITE (8096, as recorded from Kafka 4.3.1).
 constexpr int32_t k_all_cluster_operations =

@@ -28,7 +28,7 @@ namespace {
 
 using request_group = offset_fetch_request::offset_fetch_request_group;
 using response_group = offset_fetch_response::offset_fetch_response_group;
-using response_topic = offset_fetch_response::offset_fetch_response_topics;
+using fetch_response_topic = offset_fetch_response::offset_fetch_response_topics;
 
 // One partition's row: the batched groups' (v8+) or the top level's (v1-7).
 template <class Row>
@@ -43,7 +43,7 @@ void set_row(Row& rp, int32_t partition, int64_t offset, int32_t leader_epoch, s
 
 // require_stable: a partition with a transactional offset pending is
 // UNSTABLE_OFFSET_COMMIT, offset -1 (OffsetMetadataManager.fetchOffsets).
-void fill_partitions(response_topic& out, const group::fetch_topic_result& t, request_context& ctx,
+void fill_partitions(fetch_response_topic& out, const group::fetch_topic_result& t, request_context& ctx,
                      const std::string& group_id, bool require_stable) {
     for (auto& p : t.partitions) {
         auto& rp = out.partitions.emplace_back();
@@ -55,8 +55,8 @@ void fill_partitions(response_topic& out, const group::fetch_topic_result& t, re
 }
 
 // Every requested partition with `e`, offset -1.
-response_topic error_topic(const offset_fetch_request::offset_fetch_request_topics& t, error_code e) {
-    response_topic out;
+fetch_response_topic error_topic(const offset_fetch_request::offset_fetch_request_topics& t, error_code e) {
+    fetch_response_topic out;
     out.name = t.name;
     out.topic_id = t.topic_id;
     for (int32_t p : t.partition_indexes) {
@@ -94,7 +94,7 @@ response_group fetch_group(request_context& ctx, request_group& g, bool require_
     args.member_id = g.member_id;
     args.member_epoch = g.member_epoch;
 
-    std::vector<response_topic> unknown, denied;
+    std::vector<fetch_response_topic> unknown, denied;
     std::vector<uuid> asked_ids;  // of args.topics, which the coordinator answers in order
     if (g.topics) {
         args.topics.emplace();

@@ -29,9 +29,9 @@ using namespace kafka;
 
 namespace {
 
-using response_topic = txn_offset_commit_response::txn_offset_commit_response_topic;
+using txn_response_topic = txn_offset_commit_response::txn_offset_commit_response_topic;
 
-void add(std::vector<response_topic>& out, const std::string& topic, int32_t partition, error_code e) {
+void add(std::vector<txn_response_topic>& out, const std::string& topic, int32_t partition, error_code e) {
     auto& p = topic_row(out, topic).partitions.emplace_back();
     p.partition_index = partition;
     p.error_code = code(e);

@@ -18,7 +18,7 @@ using namespace kafka;
 
 namespace {
 
-delete_acls_response all_failed(size_t n, error_code e, std::string message) {
+delete_acls_response none_deleted(size_t n, error_code e, std::string message) {
     delete_acls_response resp;
     fail_all(resp.filter_results, n, code(e), message);
     return resp;
@@ -37,8 +37,9 @@ awaitable<delete_acls_response> handle_delete_acls(request_context& ctx, delete_
     }
     const size_t n = req.filters.size();
     if (!ctx.authorize_cluster(security::acl_operation::alter))
-        co_return all_failed(n, error_code::cluster_authorization_failed, not_authorized_message("DeleteAcls"));
-    if (!ctx.broker.authorizer) co_return all_failed(n, error_code::security_disabled, "No Authorizer is configured.");
+        co_return none_deleted(n, error_code::cluster_authorization_failed, not_authorized_message("DeleteAcls"));
+    if (!ctx.broker.authorizer)
+        co_return none_deleted(n, error_code::security_disabled, "No Authorizer is configured.");
     auto* auth = ctx.broker.authorizer;
     auto results = co_await blocking_call<std::vector<security::acl_delete_result>>(
         ctx.broker, [auth, &filters] { return auth->remove(filters); });

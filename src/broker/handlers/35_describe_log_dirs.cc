@@ -20,14 +20,14 @@ using namespace kafka;
 
 namespace {
 
-using result_t = describe_log_dirs_response::describe_log_dirs_result;
+using log_dir_result = describe_log_dirs_response::describe_log_dirs_result;
 
 int64_t partition_size(broker_context& b, const std::string& topic, int32_t p) {
     auto store = b.partitions.find(topic, p);
     return store ? int64_t(store->size_bytes()) : 0;
 }
 
-void add_partition(result_t& dir, std::map<std::string, size_t>& topic_slot, broker_context& b,
+void add_partition(log_dir_result& dir, std::map<std::string, size_t>& topic_slot, broker_context& b,
                    const std::string& topic, int32_t p) {
     auto it = topic_slot.find(topic);
     if (it == topic_slot.end()) {

@@ -15,11 +15,11 @@ using namespace kafka;
 
 namespace {
 
-using resource_t = incremental_alter_configs_request::alter_configs_resource;
+using incremental_resource_t = incremental_alter_configs_request::alter_configs_resource;
 
 // The checks every resource passes before it is applied (KafkaApis /
 // ConfigAdminManager.preprocess); code none when the resource may go on.
-config_error preprocess(const resource_t& r) {
+config_error preprocess(const incremental_resource_t& r) {
     if (auto dup = duplicate_config_keys(r.configs); dup.code != error_code::none) return dup;
     for (auto& c : r.configs) {
         // Kafka fails to map an unknown operation id: UNKNOWN_SERVER_ERROR, no message (recorded).
@@ -30,13 +30,13 @@ config_error preprocess(const resource_t& r) {
     return {};
 }
 
-std::vector<meta::config_op> to_ops(const resource_t& r) {
+std::vector<meta::config_op> to_ops(const incremental_resource_t& r) {
     std::vector<meta::config_op> ops;
     for (auto& c : r.configs) ops.push_back({c.name, meta::config_op_type(c.config_operation), c.value.value_or("")});
     return ops;
 }
 
-config_error alter_topic(broker_context& b, const resource_t& r, bool validate_only) {
+config_error alter_topic(broker_context& b, const incremental_resource_t& r, bool validate_only) {
     if (auto bad = check_topic_name(b, r.resource_name)) return {error_code::invalid_topic_exception, *bad};
     return topic_alter_outcome(b, r.resource_name, b.topics.alter_configs(r.resource_name, to_ops(r), validate_only),
                                validate_only);
@@ -50,11 +50,12 @@ awaitable<incremental_alter_configs_response> handle_incremental_alter_configs(r
     co_await read_through_topics(ctx, req.resources, [](auto& r) {
         return r.resource_type == k_resource_topic ? std::string_view(r.resource_name) : std::string_view();
     });
-    co_return alter_each_resource<incremental_alter_configs_response>(ctx, req, preprocess, [&](const resource_t& r) {
-        return r.resource_type == k_resource_topic
-                   ? alter_topic(b, r, req.validate_only)
-                   : alter_non_topic_resource(b, r.resource_type, r.resource_name, to_ops(r), true, req.validate_only);
-    });
+    co_return alter_each_resource<incremental_alter_configs_response>(
+        ctx, req, preprocess, [&](const incremental_resource_t& r) {
+            return r.resource_type == k_resource_topic ? alter_topic(b, r, req.validate_only)
+                                                       : alter_non_topic_resource(b, r.resource_type, r.resource_name,
+                                                                                  to_ops(r), true, req.validate_only);
+        });
 }
 
 // IncrementalAlterConfigsRequest.getErrorResponse: each resource with the

@@ -21,9 +21,9 @@ using namespace kafka;
 
 namespace {
 
-using partition_response = alter_partition_reassignments_response::reassignable_partition_response;
+using reassignment_response = alter_partition_reassignments_response::reassignable_partition_response;
 
-void judge(partition_response& out, const std::optional<std::vector<int32_t>>& replicas,
+void judge(reassignment_response& out, const std::optional<std::vector<int32_t>>& replicas,
            const std::set<int32_t>& registered, bool allow_rf_change, int16_t current_rf) {
     auto fail = [&](error_code e, std::optional<std::string> msg) {
         out.error_code = code(e);

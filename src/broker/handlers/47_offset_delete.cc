@@ -14,9 +14,9 @@ using namespace kafka;
 
 namespace {
 
-using response_topic = offset_delete_response::offset_delete_response_topic;
+using delete_response_topic = offset_delete_response::offset_delete_response_topic;
 
-response_topic& topic_of(offset_delete_response& resp, const std::string& name) {
+delete_response_topic& topic_of(offset_delete_response& resp, const std::string& name) {
     for (auto& t : resp.topics)
         if (t.name == name) return t;
     auto& t = resp.topics.emplace_back();

@@ -26,8 +26,6 @@ namespace {
 
 using topic_out = describe_topic_partitions_response::describe_topic_partitions_response_topic;
 
-// READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS (3576, recorded).
-constexpr int32_t k_all_topic_operations = 3576;
 constexpr int32_t k_max_partition_limit = 2000;
 
 topic_out topic_error(const std::string& name, error_code e, int32_t ops) {

@@ -29,12 +29,12 @@ using namespace kafka;
 
 namespace {
 
-using partition_data = share_fetch_response::partition_data;
+using share_partition_data = share_fetch_response::partition_data;
 
 // A partition's row; Records is not nullable: a row for an acknowledgement
 // or an error alone carries no records (Kafka: an empty set).
-partition_data& row(share_fetch_response& resp, const share::topic_partition& tp) {
-    auto add = [&tp](auto& partitions) -> partition_data& {
+share_partition_data& row(share_fetch_response& resp, const share::topic_partition& tp) {
+    auto add = [&tp](auto& partitions) -> share_partition_data& {
         auto& p = partitions.emplace_back();
         p.partition_index = tp.partition;
         p.records.emplace();

@@ -84,12 +84,6 @@ group::streams_heartbeat_args args_of(request_context& ctx, streams_group_heartb
     return a;
 }
 
-std::vector<streams_group_heartbeat_response::task_ids> wire_tasks(const group::task_set& ts) {
-    std::vector<streams_group_heartbeat_response::task_ids> out;
-    for (auto& [s, ps] : ts) out.push_back({s, std::vector<int32_t>(ps.begin(), ps.end()), {}});
-    return out;
-}
-
 std::vector<streams_group_heartbeat_response::topic_partition> wire_partitions(
     const std::map<std::string, std::set<int32_t>>& in) {
     std::vector<streams_group_heartbeat_response::topic_partition> out;
@@ -119,9 +113,9 @@ streams_group_heartbeat_response response_of(group::streams_heartbeat_result& r)
     if (r.status)
         for (auto& s : *r.status) resp.status->push_back({int8_t(s.code), s.detail, {}});
     if (r.assignment) {
-        resp.active_tasks = wire_tasks(r.assignment->active);
-        resp.standby_tasks = wire_tasks(r.assignment->standby);
-        resp.warmup_tasks = wire_tasks(r.assignment->warmup);
+        resp.active_tasks = wire_tasks<streams_group_heartbeat_response::task_ids>(r.assignment->active);
+        resp.standby_tasks = wire_tasks<streams_group_heartbeat_response::task_ids>(r.assignment->standby);
+        resp.warmup_tasks = wire_tasks<streams_group_heartbeat_response::task_ids>(r.assignment->warmup);
     }
     resp.endpoint_information_epoch = r.endpoint_information_epoch;
     if (r.partitions_by_endpoint) {

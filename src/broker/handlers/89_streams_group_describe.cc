@@ -5,6 +5,7 @@
 #include "broker/group_lease.h"
 #include "broker/handlers/describable_groups.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/heartbeat_assignment.h"
 #include "group/coordinator.h"
 
 namespace ketch::broker {
@@ -15,14 +16,9 @@ namespace {
 
 using resp_t = streams_group_describe_response;
 
-std::vector<resp_t::task_ids> wire_tasks(const group::task_set& ts) {
-    std::vector<resp_t::task_ids> out;
-    for (auto& [s, ps] : ts) out.push_back({s, std::vector<int32_t>(ps.begin(), ps.end()), {}});
-    return out;
-}
-
 resp_t::assignment_data wire_assignment(const group::tasks_tuple& t) {
-    return {wire_tasks(t.active), wire_tasks(t.standby), wire_tasks(t.warmup), {}};
+    using ids = resp_t::task_ids;
+    return {wire_tasks<ids>(t.active), wire_tasks<ids>(t.standby), wire_tasks<ids>(t.warmup), {}};
 }
 
 resp_t::topic_info wire_topic(const group::streams_topic_info& t) {

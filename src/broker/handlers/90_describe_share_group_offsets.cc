@@ -13,11 +13,12 @@ namespace ketch::broker {
 using namespace kafka;
 
 namespace {
-using resp_t = describe_share_group_offsets_response;
+using offsets_resp_t = describe_share_group_offsets_response;
 
-resp_t::describe_share_group_offsets_response_partition partition_row(request_context& ctx, const std::string& topic,
-                                                                      const share::partition_progress& p) {
-    resp_t::describe_share_group_offsets_response_partition out;
+offsets_resp_t::describe_share_group_offsets_response_partition partition_row(request_context& ctx,
+                                                                              const std::string& topic,
+                                                                              const share::partition_progress& p) {
+    offsets_resp_t::describe_share_group_offsets_response_partition out;
     out.partition_index = p.tp.partition;
     out.start_offset = p.start_offset;
     out.leader_epoch = p.start_offset < 0 ? -1 : 0;
@@ -32,7 +33,7 @@ resp_t::describe_share_group_offsets_response_partition partition_row(request_co
 
 void describe_group(request_context& ctx,
                     describe_share_group_offsets_request::describe_share_group_offsets_request_group& g,
-                    resp_t::describe_share_group_offsets_response_group& out) {
+                    offsets_resp_t::describe_share_group_offsets_response_group& out) {
     out.group_id = g.group_id;
     if (!ctx.authorize(security::acl_operation::describe, security::resource_type::group, g.group_id)) {
         out.error_code = code(error_code::group_authorization_failed);
@@ -47,7 +48,7 @@ void describe_group(request_context& ctx,
             out.error_message = "Group " + g.group_id + " not found.";
             return;
         }
-        std::map<uuid, resp_t::describe_share_group_offsets_response_topic> topics;
+        std::map<uuid, offsets_resp_t::describe_share_group_offsets_response_topic> topics;
         for (auto& [tp, p] : known) {
             auto t = ctx.broker.topics.by_id(tp.topic_id);
             if (!t || !ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t->name))
@@ -87,7 +88,7 @@ void describe_group(request_context& ctx,
 
 awaitable<describe_share_group_offsets_response> handle_describe_share_group_offsets(
     request_context& ctx, describe_share_group_offsets_request& req) {
-    resp_t resp;
+    offsets_resp_t resp;
     for (auto& g : req.groups) {
         auto& out = resp.groups.emplace_back();
         if (!ctx.broker.shares) {
@@ -103,7 +104,7 @@ awaitable<describe_share_group_offsets_response> handle_describe_share_group_off
 // DescribeShareGroupOffsetsRequest.getErrorResponse: each group with the error.
 std::optional<describe_share_group_offsets_response> describe_share_group_offsets_error(
     const describe_share_group_offsets_request& req, int16_t, const error_answer& e) {
-    resp_t resp;
+    offsets_resp_t resp;
     for (auto& g : req.groups) {
         auto& row = error_row(resp.groups, e);
         row.group_id = g.group_id;

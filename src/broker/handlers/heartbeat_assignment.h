@@ -3,8 +3,10 @@
 // (ConsumerGroupHeartbeat, ShareGroupHeartbeat).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "broker/request_context.h"
 
@@ -33,6 +35,15 @@ void set_assignment(std::optional<Assignment>& out, const Map& assigned) {
         row.topic_id = topic;
         row.partitions.assign(partitions.begin(), partitions.end());
     }
+}
+
+// A streams member's tasks (subtopology -> partitions) as the answer's rows
+// {subtopology_id, partitions} (StreamsGroupHeartbeat, StreamsGroupDescribe).
+template <class TaskIds, class Map>
+std::vector<TaskIds> wire_tasks(const Map& tasks) {
+    std::vector<TaskIds> out;
+    for (auto& [s, ps] : tasks) out.push_back({s, std::vector<int32_t>(ps.begin(), ps.end()), {}});
+    return out;
 }
 
 }  // namespace ketch::broker
