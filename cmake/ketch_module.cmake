@@ -28,6 +28,6 @@ function(ketch_module name)
   # KETCH_UNITY=OFF build still checks the headers themselves.
   if(KETCH_UNITY)
     set_target_properties(ketch_${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${KETCH_UNITY_BATCH_SIZE})
-    target_compile_options(ketch_${name} PRIVATE -Wno-subobject-linkage)
+    target_compile_options(ketch_${name} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-subobject-linkage>)
   endif()
 endfunction()

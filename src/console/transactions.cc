@@ -27,7 +27,7 @@ namespace {
 
 constexpr int8_t k_transaction_key = 1;  // FindCoordinator's key_type of a transactional id
 
-json describe(const context& ctx, const std::string& who, const std::vector<std::string>& ids) {
+json describe_transactions(const context& ctx, const std::string& who, const std::vector<std::string>& ids) {
     json arr = json::array();
     if (ids.empty()) return arr;
     kafka::describe_transactions_request q;
@@ -61,12 +61,12 @@ json local_list(const context& ctx, const std::string& who) {
     std::vector<std::string> ids;
     for (auto& t : r.transaction_states) ids.push_back(t.transactional_id);
     std::sort(ids.begin(), ids.end());
-    return {{"transactions", describe(ctx, who, ids)}};
+    return {{"transactions", describe_transactions(ctx, who, ids)}};
 }
 
 // One id as this broker describes it; 404 when it does not know it.
 json local_one(const context& ctx, const std::string& who, const std::string& id) {
-    auto arr = describe(ctx, who, {id});
+    auto arr = describe_transactions(ctx, who, {id});
     if (arr.empty() || !arr[0]["error"].is_null())
         throw api_error(
             404, "transactional id " + id + ": " + (arr.empty() ? "unknown" : arr[0]["error"].get<std::string>()));
