@@ -67,7 +67,7 @@ bool pg_credential_store::read_through(const std::string& user) const {
         for (auto& k : credentials_of(*rows)) cache_[{k.user, k.mechanism}] = std::move(k);
     }
     spdlog::info(
-        "cluster: SCRAM user {} read through from PostgreSQL: it was created before this broker heard the "
+        "cluster: SCRAM user {:?} read through from PostgreSQL: it was created before this broker heard the "
         "notification",
         user);
     return true;

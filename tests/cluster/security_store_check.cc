@@ -70,7 +70,7 @@ void credentials(cluster::pg_pool& pool_one, cluster::pg_pool& pool_two, heard& 
     expect((*one)->upsert(c).ok(), "upsert");
     expect(h.wait_for(shared::k_credentials_changed), "a credential change is announced");
     expect((*one)->find(k_odd, "SCRAM-SHA-256").has_value(), "the writer finds it at once");
-    expect(!(*two)->find(k_odd, "SCRAM-SHA-256"), "the other's cache holds what it loaded");
+    expect((*two)->find(k_odd, "SCRAM-SHA-256").has_value(), "the other reads it through before its reload");
     expect((*two)->reload().ok(), "reload");
     auto got = (*two)->find(k_odd, "SCRAM-SHA-256");
     expect(got && got->salt == c.salt && got->stored_key == "stored" && got->server_key == "server" &&
