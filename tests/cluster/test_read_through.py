@@ -148,7 +148,7 @@ def test_a_login_reads_a_user_or_a_token_not_heard_of_through(start_broker, post
     sock = login(b, "carol", "carol-pw")
     assert sock is not None
     sock.close()
-    assert read_through_logged(b, "SCRAM user carol")
+    assert read_through_logged(b, 'SCRAM user "carol"')
     assert login(b, "carol", "wrong") is None
 
     # A delegation token (CreateDelegationToken through another broker: shared/pg_token_store.cc's row;
