@@ -47,7 +47,7 @@ bool allowed(const security::authorizer& authz, const std::string& principal, co
 
 // <data-dir>/schemas.db on a single node; with --cluster the tables in
 // PostgreSQL every broker shares (app/pg_schema_store.h).
-std::unique_ptr<registry::schema_store> open_store(const std::string& dir, cluster::pg_pool* pg) {
+std::unique_ptr<registry::schema_store> open_schema_store(const std::string& dir, cluster::pg_pool* pg) {
     if (pg) return std::make_unique<pg_schema_store>(*pg);
     auto store = registry::sqlite_schema_store::open(dir);
     if (!store) throw std::runtime_error("schema registry store: " + store.error().message);
@@ -136,7 +136,7 @@ schema_registry_handle start_schema_registry(const options& opt, meta::credentia
             // Bound. The store opens at the first request (which the others wait
             // for): start-up pays nothing more, and schemas.db exists once used.
             r->reg = std::async(std::launch::deferred, [dir, pg]() -> std::shared_ptr<registry::registry> {
-                         auto reg = registry::registry::open(open_store(dir, pg));
+                         auto reg = registry::registry::open(open_schema_store(dir, pg));
                          if (!reg) throw std::runtime_error("schema registry: " + reg.error().message);
                          return std::shared_ptr<registry::registry>(std::move(*reg));
                      }).share();

@@ -9,7 +9,7 @@ namespace ketch::app {
 namespace {
 
 template <class T>
-std::unique_ptr<T> take(result<std::unique_ptr<T>, meta::store_error> r, const char* what) {
+std::unique_ptr<T> opened_or_exit(result<std::unique_ptr<T>, meta::store_error> r, const char* what) {
     if (!r.ok()) throw std::runtime_error(std::string(what) + ": " + r.error().message);
     return std::move(*r);
 }
@@ -30,14 +30,14 @@ stores stores::open(const std::filesystem::path& data_dir) {
     auto shares = async(&meta::open_sqlite_share_store);
     auto tokens = async(&meta::open_sqlite_token_store);
     stores s;
-    s.meta = take(meta::open_sqlite_store(data_dir), "metadata store");
-    s.offsets = take(offsets.get(), "offsets");
-    s.credentials = take(credentials.get(), "credentials");
-    s.acls = take(acls.get(), "acls");
-    s.quotas = take(quotas.get(), "quotas");
-    s.txns = take(txns.get(), "transactions");
-    s.shares = take(shares.get(), "share groups");
-    s.tokens = take(tokens.get(), "delegation tokens");
+    s.meta = opened_or_exit(meta::open_sqlite_store(data_dir), "metadata store");
+    s.offsets = opened_or_exit(offsets.get(), "offsets");
+    s.credentials = opened_or_exit(credentials.get(), "credentials");
+    s.acls = opened_or_exit(acls.get(), "acls");
+    s.quotas = opened_or_exit(quotas.get(), "quotas");
+    s.txns = opened_or_exit(txns.get(), "transactions");
+    s.shares = opened_or_exit(shares.get(), "share groups");
+    s.tokens = opened_or_exit(tokens.get(), "delegation tokens");
     return s;
 }
 

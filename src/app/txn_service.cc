@@ -20,7 +20,7 @@ txn::transaction_coordinator::delayed_executor delayed_on(boost::asio::thread_po
 }
 
 // Cluster mode's store; null without --cluster (the schema is migrated by then).
-std::unique_ptr<shared::pg_txn_store> open_store(const stores& s) {
+std::unique_ptr<shared::pg_txn_store> open_txn_store(const stores& s) {
     if (!s.cluster_pg) return nullptr;
     return std::make_unique<shared::pg_txn_store>(*s.cluster_pg);
 }
@@ -29,7 +29,7 @@ std::unique_ptr<shared::pg_txn_store> open_store(const stores& s) {
 
 txn_service::txn_service(const options& opt, stores& s, broker::broker_context& ctx, group_service& groups,
                          txn::producer_ids& producer_ids, boost::asio::thread_pool& blocking)
-    : shared_(open_store(s)),
+    : shared_(open_txn_store(s)),
       markers_(ctx),
       coordinator_(
           opt.txn, [&clock = groups.clock] { return clock.now_ms(); }, [&producer_ids] { return producer_ids.next(); },

@@ -22,7 +22,7 @@ boost::asio::awaitable<void> wait_ms(int64_t ms) {
     co_await timer.async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
 }
 
-std::string describe(const fault::hit& h) {
+std::string describe_hit(const fault::hit& h) {
     std::string what(fault::kind_name(h.what));
     if (h.what == fault::kind::error) {
         auto name = error_name(error_code(h.error_code));
@@ -85,7 +85,7 @@ boost::asio::awaitable<std::optional<fault::hit>> apply_request_faults(request_c
     const fault::request_view req{ctx.api_key, client, &topics};
     auto h = co_await take_fault(ctx, faults, req);
     if (!h) co_return std::nullopt;
-    ctx.fault += (ctx.fault.empty() ? "" : ", ") + describe(*h);
+    ctx.fault += (ctx.fault.empty() ? "" : ", ") + describe_hit(*h);
     if (h->what == fault::kind::latency) {
         co_await wait_ms(h->duration_ms);
         co_return std::nullopt;

@@ -90,7 +90,7 @@ uint64_t read_one(request_context& ctx, fetch_item& it, uint64_t budget, bool fi
 
 // Reads every item, honouring max_bytes across the response (the first
 // partition with data may exceed it, as Kafka's minOneMessage does).
-read_totals read_all(request_context& ctx, std::vector<fetch_item>& items, const fetch_limits& lim) {
+read_totals read_all_items(request_context& ctx, std::vector<fetch_item>& items, const fetch_limits& lim) {
     read_totals t;
     uint64_t budget = uint64_t(std::max(lim.max_bytes, 0));
     for (auto& it : items) {
@@ -115,7 +115,7 @@ awaitable<read_totals> read_all_elsewhere(request_context& ctx, std::vector<fetc
         ctx.broker.run_reads([&ctx, &items, &lim, done = std::move(done)] {
             outcome r;
             try {
-                r.t = read_all(ctx, items, lim);
+                r.t = read_all_items(ctx, items, lim);
             } catch (...) {
                 r.failed = std::current_exception();
             }
@@ -138,7 +138,7 @@ awaitable<void> read_or_wait(request_context& ctx, std::vector<fetch_item>& item
     if (elsewhere)
         t = co_await read_all_elsewhere(ctx, items, lim);
     else
-        t = read_all(ctx, items, lim);
+        t = read_all_items(ctx, items, lim);
     std::vector<partition::fetch_waiters::key> keys;
     for (auto& it : items)
         if (!it.erroneous) keys.emplace_back(it.topic->topic->t.name, it.key.partition);
@@ -165,7 +165,7 @@ awaitable<void> read_or_wait(request_context& ctx, std::vector<fetch_item>& item
         if (elsewhere)
             t = co_await read_all_elsewhere(ctx, items, lim);
         else
-            t = read_all(ctx, items, lim);
+            t = read_all_items(ctx, items, lim);
         if (t.bytes >= min_bytes || t.read_error) {
             b.partitions.waiters().unpark(w, keys);
             break;
@@ -180,7 +180,7 @@ awaitable<void> read_or_wait(request_context& ctx, std::vector<fetch_item>& item
         if (elsewhere)
             t = co_await read_all_elsewhere(ctx, items, lim);
         else
-            t = read_all(ctx, items, lim);
+            t = read_all_items(ctx, items, lim);
         if (!ec || t.read_error) break;  // deadline
     }
 }

@@ -28,11 +28,11 @@ std::string cluster_of(const tenant::scope& s) {
     return s.tenant() + tenant::separator + std::string(security::cluster_resource_name);
 }
 
-error_answer refused(error_code code, const char* what) {
+error_answer admin_refused(error_code code, const char* what) {
     return error_answer{int16_t(code), std::string(what), std::string(error_message(code))};
 }
-error_answer not_authorized(const char* what) { return refused(error_code::cluster_authorization_failed, what); }
-error_answer invalid(const char* what) { return refused(error_code::invalid_request, what); }
+error_answer not_authorized(const char* what) { return admin_refused(error_code::cluster_authorization_failed, what); }
+error_answer invalid_request(const char* what) { return admin_refused(error_code::invalid_request, what); }
 
 std::string name_in(const tenant::scope& s, int8_t type, const std::string& name) {
     if (type == acl_cluster && name == security::cluster_resource_name) return cluster_of(s);
@@ -72,10 +72,10 @@ std::optional<error_answer> tenant_refusal(const tenant::scope& s, const create_
                 "A tenant creates ACLs on its own cluster, topics, groups and transactional ids only");
     for (auto& c : r.creations) {
         if (!own_principal(c.principal))
-            return invalid("A tenant's ACL names one of its own users: a principal may not contain '~'");
+            return invalid_request("A tenant's ACL names one of its own users: a principal may not contain '~'");
         if (s.is_default() && c.resource_type != acl_cluster &&
             (c.resource_pattern_type == pattern_prefixed || c.resource_name == security::wildcard))
-            return invalid(
+            return invalid_request(
                 "Under tenancy the default tenant's ACLs are LITERAL, not on '*': they would reach "
                 "every tenant's names");
     }
@@ -89,10 +89,10 @@ std::optional<error_answer> tenant_refusal(const tenant::scope& s, const delete_
     for (auto& f : r.filters) {
         // MATCH reaches the wildcard and prefixes that are not the tenant's.
         if (f.pattern_type_filter == pattern_match)
-            return invalid("A tenant deletes ACLs by their pattern type (LITERAL, PREFIXED or ANY), not MATCH");
+            return invalid_request("A tenant deletes ACLs by their pattern type (LITERAL, PREFIXED or ANY), not MATCH");
         if (s.is_default() && f.resource_type_filter != acl_cluster &&
             (f.pattern_type_filter != pattern_literal || *f.resource_name_filter == security::wildcard))
-            return invalid("Under tenancy the default tenant deletes LITERAL ACLs, not on '*'");
+            return invalid_request("Under tenancy the default tenant deletes LITERAL ACLs, not on '*'");
     }
     return std::nullopt;
 }
@@ -152,10 +152,10 @@ std::optional<error_answer> tenant_refusal(const tenant::scope&, const alter_use
     auto has_separator = [](const std::string& n) { return n.find(tenant::separator) != std::string::npos; };
     for (auto& d : r.deletions)
         if (has_separator(d.name))
-            return refused(error_code::unacceptable_credential, "A tenant's user name may not contain '~'");
+            return admin_refused(error_code::unacceptable_credential, "A tenant's user name may not contain '~'");
     for (auto& u : r.upsertions)
         if (has_separator(u.name))
-            return refused(error_code::unacceptable_credential, "A tenant's user name may not contain '~'");
+            return admin_refused(error_code::unacceptable_credential, "A tenant's user name may not contain '~'");
     return std::nullopt;
 }
 

@@ -28,7 +28,7 @@ std::optional<int64_t> limit_of(request_context& ctx, std::string_view key) {
     return ctx.broker.tenant_catalog->limit(ctx.tenant->tenant(), key);
 }
 
-void refuse(request_context& ctx, tenant::refusal r) {
+void count_refusal(request_context& ctx, tenant::refusal r) {
     if (ctx.tenant_usage) ctx.tenant_usage->refuse(r);
 }
 
@@ -118,10 +118,10 @@ void tenant_limits_in(request_context& ctx, kafka::create_topics_request& req, t
         std::string why;
         if (max_topics && now.topics + 1 > *max_topics) {
             why = over(ctx, "topics", *max_topics);
-            refuse(ctx, tenant::refusal::max_topics);
+            count_refusal(ctx, tenant::refusal::max_topics);
         } else if (max_partitions && parts > 0 && now.partitions + parts > *max_partitions) {
             why = over(ctx, "partitions", *max_partitions) + " and has " + std::to_string(now.partitions);
-            refuse(ctx, tenant::refusal::max_partitions);
+            count_refusal(ctx, tenant::refusal::max_partitions);
         }
         if (why.empty()) {
             ++now.topics;
@@ -167,7 +167,7 @@ void tenant_limits_in(request_context& ctx, kafka::create_partitions_request& re
             now.partitions += more;
             return false;
         }
-        refuse(ctx, tenant::refusal::max_partitions);
+        count_refusal(ctx, tenant::refusal::max_partitions);
         held.rows.push_back({t.name,
                              {},
                              {},
@@ -189,7 +189,7 @@ void tenant_limits_in(request_context& ctx, kafka::produce_request& req, tenant_
         if (ctx.broker.tenant_storage) count_passed(*ctx.broker.tenant_storage, ctx.tenant->tenant(), req);
         return;
     }
-    refuse(ctx, tenant::refusal::max_storage_bytes);
+    count_refusal(ctx, tenant::refusal::max_storage_bytes);
     if (req.acks == 0) ctx.close_connection = true;  // no answer to carry the error: Kafka closes
     const std::string why = over(ctx, "bytes of storage", *max_bytes) + " and holds " + std::to_string(used);
     for (auto& t : req.topic_data) {

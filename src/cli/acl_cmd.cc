@@ -68,7 +68,7 @@ void print_acls(context& ctx, const json& acls) {
     print_table(std::cout, {"PRINCIPAL", "HOST", "RESOURCE", "NAME", "PATTERN", "OPERATION", "PERMISSION"}, rows);
 }
 
-void list(context& ctx, acl_opts& o) {
+void list_acls(context& ctx, acl_opts& o) {
     auto [rt, name] = resource(o, false);
     kafka::describe_acls_request req;
     req.resource_type_filter = rt;
@@ -89,7 +89,7 @@ void list(context& ctx, acl_opts& o) {
     print_acls(ctx, out);
 }
 
-void create(context& ctx, acl_opts& o) {
+void create_acl(context& ctx, acl_opts& o) {
     auto [rt, name] = resource(o, true);
     if (o.principal.empty()) throw usage_error("give --principal User:NAME");
     if (o.operations.empty()) throw usage_error("give --operation (read, write, describe, all, ...)");
@@ -112,7 +112,7 @@ void create(context& ctx, acl_opts& o) {
     print_acls(ctx, out);
 }
 
-void remove(context& ctx, acl_opts& o) {
+void remove_acls(context& ctx, acl_opts& o) {
     auto [rt, name] = resource(o, false);
     kafka::delete_acls_request req;
     auto ops = o.operations.empty() ? std::vector<std::string>{"any"} : o.operations;
@@ -137,7 +137,7 @@ void remove(context& ctx, acl_opts& o) {
     print_acls(ctx, out);
 }
 
-void common(CLI::App* c, acl_opts& o) {
+void acl_options(CLI::App* c, acl_opts& o) {
     c->add_option("--topic", o.topic, "topic resource");
     c->add_option("--group", o.group, "group resource");
     c->add_option("--transactional-id", o.transactional_id, "transactional id resource");
@@ -155,20 +155,21 @@ void add_acl_commands(CLI::App& app, context& ctx) {
     auto o = std::make_shared<acl_opts>();
     auto* a = app.add_subcommand("acl", "list, create and delete ACLs (the broker needs an authorizer)");
     a->require_subcommand(1);
-    auto* l = add_broker_command(a, ctx, "list", "ACLs matching a filter (default: all)",
-                                 "Example:\n  ketch acl list --principal User:alice", [&ctx, o] { list(ctx, *o); });
-    common(l, *o);
+    auto* l =
+        add_broker_command(a, ctx, "list", "ACLs matching a filter (default: all)",
+                           "Example:\n  ketch acl list --principal User:alice", [&ctx, o] { list_acls(ctx, *o); });
+    acl_options(l, *o);
     auto* c = add_broker_command(
         a, ctx, "create", "allow (or --deny) operations on a resource",
         "Examples:\n  ketch acl create --principal User:alice --topic orders --operation read --operation describe\n"
         "  ketch acl create --principal User:app --group app- --pattern prefixed --operation read",
-        [&ctx, o] { create(ctx, *o); });
-    common(c, *o);
+        [&ctx, o] { create_acl(ctx, *o); });
+    acl_options(c, *o);
     c->add_flag("--deny", o->deny, "a DENY ACL");
     auto* d = add_broker_command(a, ctx, "delete", "delete the ACLs matching a filter; prints them",
                                  "Example:\n  ketch acl delete --principal User:alice --topic orders",
-                                 [&ctx, o] { remove(ctx, *o); });
-    common(d, *o);
+                                 [&ctx, o] { remove_acls(ctx, *o); });
+    acl_options(d, *o);
 }
 
 }  // namespace ketch::cli

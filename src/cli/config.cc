@@ -6,7 +6,7 @@
 namespace ketch::cli {
 
 namespace {
-std::string_view trim(std::string_view s) {
+std::string_view trim_spaces(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
     return s;
@@ -24,7 +24,7 @@ std::vector<std::string> split_list(std::string_view list, char sep) {
     while (start <= list.size()) {
         size_t end = list.find(sep, start);
         if (end == std::string_view::npos) end = list.size();
-        auto item = trim(list.substr(start, end - start));
+        auto item = trim_spaces(list.substr(start, end - start));
         if (!item.empty()) out.emplace_back(item);
         start = end + 1;
     }
@@ -34,8 +34,8 @@ std::vector<std::string> split_list(std::string_view list, char sep) {
 std::optional<std::string> apply_property(client_config& c, std::string_view kv) {
     auto eq = kv.find('=');
     if (eq == std::string_view::npos || eq == 0) return "expected key=value, got '" + std::string(kv) + "'";
-    std::string key(trim(kv.substr(0, eq)));
-    std::string value(trim(kv.substr(eq + 1)));
+    std::string key(trim_spaces(kv.substr(0, eq)));
+    std::string value(trim_spaces(kv.substr(eq + 1)));
     if (key == "bootstrap.servers" || key == "metadata.broker.list") {
         c.brokers = split_list(value);
     } else if (key == "security.protocol") {
@@ -106,7 +106,7 @@ std::optional<std::string> apply_properties_text(client_config& c, std::string_v
     int n = 0;
     while (std::getline(in, line)) {
         ++n;
-        auto t = trim(line);
+        auto t = trim_spaces(line);
         if (t.empty() || t.front() == '#' || t.front() == '!') continue;
         if (auto err = apply_property(c, t)) return "line " + std::to_string(n) + ": " + *err;
     }

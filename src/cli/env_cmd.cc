@@ -143,7 +143,7 @@ const std::vector<env_format>& env_formats() {
     return formats;
 }
 
-void print(const client_config& c, const std::string& fmt, bool json_out) {
+void print_env(const client_config& c, const std::string& fmt, bool json_out) {
     env_view e(c);
     if (json_out) {
         json j{{"bootstrap.servers", e.bootstrap}, {"security.protocol", c.security_protocol}};
@@ -181,7 +181,7 @@ void run_env(context& ctx, env_opts& o, const std::vector<std::string>& broker_a
     for (auto& p : o.properties)
         if (auto err = apply_property(c, p)) throw usage_error("-X " + p + ": " + *err);
     if (!o.brokers.empty()) c.brokers = o.brokers;
-    print(c, o.format, ctx.json);
+    print_env(c, o.format, ctx.json);
     if (o.profile.empty()) return;
     if (o.profile.find('/') != std::string::npos || o.profile.front() == '.')
         throw usage_error("a profile name may not contain '/' or start with '.'");

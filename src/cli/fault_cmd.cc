@@ -28,7 +28,8 @@ std::string console_url(const fault_opts& o) {
 }
 
 // The answer's JSON; a 4xx/5xx becomes an error with the console's message.
-json call(const fault_opts& o, const std::string& method, const std::string& path, const std::string& body = {}) {
+json call_faults(const fault_opts& o, const std::string& method, const std::string& path,
+                 const std::string& body = {}) {
     return console_call(console_url(o), method, path, body);
 }
 
@@ -37,7 +38,7 @@ std::string cell(const json& f, const char* key) {
     return f[key].is_string() ? f[key].get<std::string>() : f[key].dump();
 }
 
-void add(const fault_opts& o) {
+void add_fault(const fault_opts& o) {
     json b = {{"kind", o.kind}};
     if (!o.error.empty()) {
         if (std::isdigit(static_cast<unsigned char>(o.error[0])))
@@ -56,12 +57,12 @@ void add(const fault_opts& o) {
     if (!o.client_id.empty()) b["client_id"] = o.client_id;
     if (o.count) b["count"] = *o.count;
     if (o.duration_ms) b["duration_ms"] = *o.duration_ms;
-    auto f = call(o, "POST", "/api/v1/faults", b.dump());
+    auto f = call_faults(o, "POST", "/api/v1/faults", b.dump());
     if (!print_json(o.json, f)) std::cout << "fault " << cell(f, "id") << " added\n";
 }
 
-void list(const fault_opts& o) {
-    auto j = call(o, "GET", "/api/v1/faults");
+void list_faults(const fault_opts& o) {
+    auto j = call_faults(o, "GET", "/api/v1/faults");
     if (print_json(o.json, j)) return;
     std::vector<std::vector<std::string>> rows;
     for (auto& f : j["faults"]) {
@@ -77,17 +78,17 @@ void list(const fault_opts& o) {
 
 void clear(const fault_opts& o) {
     if (o.ids.empty()) {
-        auto j = call(o, "DELETE", "/api/v1/faults");
+        auto j = call_faults(o, "DELETE", "/api/v1/faults");
         if (!print_json(o.json, j)) std::cout << cell(j, "cleared") << " fault(s) cleared\n";
         return;
     }
     for (auto& id : o.ids) {
-        auto j = call(o, "DELETE", "/api/v1/faults/" + id);
+        auto j = call_faults(o, "DELETE", "/api/v1/faults/" + id);
         if (!print_json(o.json, j)) std::cout << "fault " << id << " cleared\n";
     }
 }
 
-void common(CLI::App* c, fault_opts& o) {
+void fault_options(CLI::App* c, fault_opts& o) {
     c->add_option("--console-url", o.url,
                   "the broker's console (default $KETCH_CONSOLE_URL, else http://127.0.0.1:9093)");
     c->add_flag("--json", o.json, "print the console's JSON answer");
@@ -100,7 +101,7 @@ void add_fault_commands(CLI::App& app, context&) {
     auto* g = app.add_subcommand("fault", "inject faults into a broker started with --faults (docs/cli.md)");
     g->require_subcommand(1);
     auto* a = g->add_subcommand("add", "inject a fault into the next matching requests");
-    common(a, *o);
+    fault_options(a, *o);
     a->add_option("kind", o->kind, "error, latency, drop, disk_full, fsync_error or pause")
         ->required()
         ->check(CLI::IsMember({"error", "latency", "drop", "disk_full", "fsync_error", "pause"}));
@@ -115,12 +116,12 @@ void add_fault_commands(CLI::App& app, context&) {
         "Examples:\n  ketch fault add error --error NOT_LEADER_OR_FOLLOWER --api Produce --count 3\n"
         "  ketch fault add latency --duration-ms 500 --api Fetch\n"
         "  ketch fault add disk_full --topic orders --partition 0");
-    a->callback([o] { add(*o); });
+    a->callback([o] { add_fault(*o); });
     auto* l = g->add_subcommand("list", "the active faults");
-    common(l, *o);
-    l->callback([o] { list(*o); });
+    fault_options(l, *o);
+    l->callback([o] { list_faults(*o); });
     auto* c = g->add_subcommand("clear", "remove the given faults (default: all)");
-    common(c, *o);
+    fault_options(c, *o);
     c->add_option("id", o->ids, "fault ids (none: clear all)");
     c->callback([o] { clear(*o); });
 }

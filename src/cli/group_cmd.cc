@@ -21,7 +21,7 @@ struct group_opts {
     std::optional<int64_t> to_timestamp, to_offset, shift_by;
 };
 
-void list(context& ctx) {
+void list_groups(context& ctx) {
     auto& c = ctx.connect();
     auto m = c.metadata(std::vector<std::string>{});
     std::map<std::string, kafka::list_groups_response::listed_group> all;
@@ -69,7 +69,7 @@ json lag_of(client& c, const std::string& group, std::vector<std::vector<std::st
     return out;
 }
 
-void describe(context& ctx, group_opts& o) {
+void show_group(context& ctx, group_opts& o) {
     auto& c = ctx.connect();
     json all = json::array();
     for (auto& id : o.groups) {
@@ -124,7 +124,7 @@ void describe(context& ctx, group_opts& o) {
     if (ctx.json) std::cout << (all.size() == 1 ? all.front() : all).dump() << "\n";
 }
 
-void remove(context& ctx, group_opts& o) {
+void remove_group(context& ctx, group_opts& o) {
     auto& c = ctx.connect();
     std::optional<kafka_error> first;
     json out = json::array();
@@ -208,15 +208,15 @@ void add_group_commands(CLI::App& app, context& ctx) {
     auto* g = app.add_subcommand("group", "list, describe (with lag), delete and reset consumer groups");
     g->require_subcommand(1);
     add_broker_command(g, ctx, "list", "the groups of every broker", "Example:\n  ketch group list",
-                       [&ctx] { list(ctx); });
+                       [&ctx] { list_groups(ctx); });
 
     auto* d = add_broker_command(g, ctx, "describe", "state, members, committed offsets and lag",
                                  "Example:\n  ketch group describe billing --json | jq .total_lag",
-                                 [&ctx, o] { describe(ctx, *o); });
+                                 [&ctx, o] { show_group(ctx, *o); });
     d->add_option("groups", o->groups, "group ids")->required();
 
     auto* del = add_broker_command(g, ctx, "delete", "delete groups (they must be empty)",
-                                   "Example:\n  ketch group delete billing", [&ctx, o] { remove(ctx, *o); });
+                                   "Example:\n  ketch group delete billing", [&ctx, o] { remove_group(ctx, *o); });
     del->add_option("groups", o->groups, "group ids")->required();
 
     auto* s =

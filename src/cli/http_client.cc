@@ -62,7 +62,7 @@ int connect_to(const std::string& host, const std::string& port) {
                         " (is the broker running with --faults? --console-url)");
 }
 
-http_reply parse(const std::string& raw) {
+http_reply parse_response(const std::string& raw) {
     auto end = raw.find("\r\n\r\n");
     if (raw.rfind("HTTP/1.", 0) != 0 || end == std::string::npos || raw.size() < 12)
         throw network_error("the console answered no HTTP");
@@ -98,7 +98,7 @@ http_reply http_call(const std::string& base, const std::string& method, const s
         raw.append(buf, size_t(n));
         if (raw.size() > k_max_reply) throw network_error("the console's answer is over 16 MiB");
     }
-    return parse(raw);
+    return parse_response(raw);
 }
 
 nlohmann::json console_call(const std::string& base, const std::string& method, const std::string& path,

@@ -7,7 +7,7 @@
 namespace ketch::cli {
 
 namespace {
-std::optional<int64_t> number(std::string_view s) {
+std::optional<int64_t> parse_number(std::string_view s) {
     if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
     return std::stoll(std::string(s));
 }
@@ -20,12 +20,12 @@ std::optional<offset_spec> parse_offset_spec(std::string_view s, std::string& er
     if (s == "stored" || s == "committed") return offset_spec{k::stored, 0};
     std::optional<offset_spec> out;
     if (!s.empty() && s[0] == '@') {
-        if (auto n = number(s.substr(1))) out = offset_spec{k::timestamp, *n};
+        if (auto n = parse_number(s.substr(1))) out = offset_spec{k::timestamp, *n};
     } else if (!s.empty() && s[0] == '-') {
-        if (auto n = number(s.substr(1))) out = offset_spec{k::from_end, *n};
+        if (auto n = parse_number(s.substr(1))) out = offset_spec{k::from_end, *n};
     } else if (!s.empty() && s[0] == '+') {
-        if (auto n = number(s.substr(1))) out = offset_spec{k::from_beginning, *n};
-    } else if (auto n = number(s)) {
+        if (auto n = parse_number(s.substr(1))) out = offset_spec{k::from_beginning, *n};
+    } else if (auto n = parse_number(s)) {
         out = offset_spec{k::absolute, *n};
     }
     if (!out)

@@ -32,7 +32,7 @@ std::vector<std::pair<std::string, std::optional<std::string>>> parse_entities(c
     return out;
 }
 
-void describe(context& ctx, quota_opts& o) {
+void describe_quotas(context& ctx, quota_opts& o) {
     kafka::describe_client_quotas_request req;
     for (auto& [type, name] : parse_entities(o.entities)) {
         auto& c = req.components.emplace_back();
@@ -101,9 +101,9 @@ void add_quota_commands(CLI::App& app, context& ctx) {
     auto o = std::make_shared<quota_opts>();
     auto* q = app.add_subcommand("quota", "client quotas of users, client ids and IPs");
     q->require_subcommand(1);
-    auto* d =
-        add_broker_command(q, ctx, "describe", "quotas matching the entities (default: all)",
-                           "Example:\n  ketch quota describe --entity user=alice", [&ctx, o] { describe(ctx, *o); });
+    auto* d = add_broker_command(q, ctx, "describe", "quotas matching the entities (default: all)",
+                                 "Example:\n  ketch quota describe --entity user=alice",
+                                 [&ctx, o] { describe_quotas(ctx, *o); });
     d->add_option("--entity", o->entities, "user=NAME, client-id=NAME, ip=ADDR (empty NAME: the default)");
     auto* a = add_broker_command(q, ctx, "alter", "set or remove quotas of one entity",
                                  "Example:\n  ketch quota alter --entity user=alice --add producer_byte_rate=1048576 "

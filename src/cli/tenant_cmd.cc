@@ -26,7 +26,8 @@ std::string env_or(const std::string& v, const char* env, const char* fallback) 
     return fallback;
 }
 
-json call(const tenant_opts& o, const std::string& method, const std::string& path, const std::string& body = {}) {
+json call_tenants(const tenant_opts& o, const std::string& method, const std::string& path,
+                  const std::string& body = {}) {
     const std::string user = env_or(o.user, "KETCH_CONSOLE_USER", "");
     const std::string auth = user.empty() ? "" : user + ":" + env_or(o.password, "KETCH_CONSOLE_PASSWORD", "");
     return console_call(env_or(o.url, "KETCH_CONSOLE_URL", "http://127.0.0.1:9093"), method, path, body, auth);
@@ -57,15 +58,15 @@ std::string limits_text(const json& l) {
     return out.empty() ? "-" : out;
 }
 
-void print(const tenant_opts& o, const json& j) {
+void print_tenant(const tenant_opts& o, const json& j) {
     if (print_json(o.json, j)) return;
     std::cout << "tenant " << j.value("name", "") << "\n  limits: " << limits_text(j["effective_limits"])
               << "\n  users: " << (j["users"].empty() ? std::string("-") : j["users"].dump()) << "\n";
     if (j.contains("usage")) std::cout << "  usage: " << limits_text(j["usage"]) << "\n";
 }
 
-void list(const tenant_opts& o) {
-    auto j = call(o, "GET", "/api/v1/tenants");
+void list_tenants(const tenant_opts& o) {
+    auto j = call_tenants(o, "GET", "/api/v1/tenants");
     if (print_json(o.json, j)) return;
     std::vector<std::vector<std::string>> rows;
     for (auto& t : j["tenants"])
@@ -81,14 +82,14 @@ void set_limits(tenant_opts o) {
     }
     if (o.defaults == !o.name.empty()) throw usage_error("name a tenant or give --defaults (not both)");
     if (o.defaults) {
-        auto j = call(o, "PUT", "/api/v1/tenant_defaults", limits_body(o.limits).dump());
+        auto j = call_tenants(o, "PUT", "/api/v1/tenant_defaults", limits_body(o.limits).dump());
         if (!print_json(o.json, j)) std::cout << "defaults: " << limits_text(j["defaults"]) << "\n";
         return;
     }
-    print(o, call(o, "PUT", "/api/v1/tenants/" + o.name + "/limits", limits_body(o.limits).dump()));
+    print_tenant(o, call_tenants(o, "PUT", "/api/v1/tenants/" + o.name + "/limits", limits_body(o.limits).dump()));
 }
 
-void common(CLI::App* c, tenant_opts& o) {
+void tenant_options(CLI::App* c, tenant_opts& o) {
     c->add_option("--console-url", o.url,
                   "the broker's console (default $KETCH_CONSOLE_URL, else http://127.0.0.1:9093)");
     c->add_option("--user", o.user, "a super user's name (default $KETCH_CONSOLE_USER)");
@@ -98,7 +99,7 @@ void common(CLI::App* c, tenant_opts& o) {
 
 CLI::App* sub(CLI::App* g, tenant_opts& o, const char* name, const char* help, const char* example) {
     auto* c = g->add_subcommand(name, help);
-    common(c, o);
+    tenant_options(c, o);
     c->footer(std::string("Example:\n  ") + example);
     return c;
 }
@@ -116,20 +117,22 @@ void add_tenant_commands(CLI::App& app, context&) {
                   "key=value: max_topics, max_partitions, max_storage_bytes, max_connections, "
                   "producer_byte_rate, consumer_byte_rate, request_percentage");
     c->callback([o] {
-        print(*o,
-              call(*o, "POST", "/api/v1/tenants", json{{"name", o->name}, {"limits", limits_body(o->limits)}}.dump()));
+        print_tenant(*o, call_tenants(*o, "POST", "/api/v1/tenants",
+                                      json{{"name", o->name}, {"limits", limits_body(o->limits)}}.dump()));
     });
-    sub(g, *o, "list", "the created tenants and the default limits", "ketch tenant list")->callback([o] { list(*o); });
+    sub(g, *o, "list", "the created tenants and the default limits", "ketch tenant list")->callback([o] {
+        list_tenants(*o);
+    });
     auto* d = sub(g, *o, "describe", "a tenant's limits, users and usage", "ketch tenant describe team-a");
     d->add_option("name", o->name, "the tenant")->required();
-    d->callback([o] { print(*o, call(*o, "GET", "/api/v1/tenants/" + o->name)); });
+    d->callback([o] { print_tenant(*o, call_tenants(*o, "GET", "/api/v1/tenants/" + o->name)); });
     auto* x =
         sub(g, *o, "delete",
             "delete a tenant and everything it owns (topics, groups, transactional ids, ACLs, users, quotas, tokens)",
             "ketch tenant delete team-a");
     x->add_option("name", o->name, "the tenant")->required();
     x->callback([o] {
-        auto j = call(*o, "DELETE", "/api/v1/tenants/" + o->name);
+        auto j = call_tenants(*o, "DELETE", "/api/v1/tenants/" + o->name);
         if (o->json)
             std::cout << j.dump() << "\n";
         else
@@ -144,7 +147,8 @@ void add_tenant_commands(CLI::App& app, context&) {
     auto* b = sub(g, *o, "bind-user", "make a user belong to a tenant", "ketch tenant bind-user team-a alice-ci");
     b->add_option("name", o->name, "the tenant")->required();
     b->add_option("user", o->bind_user, "the user")->required();
-    b->callback([o] { print(*o, call(*o, "PUT", "/api/v1/tenants/" + o->name + "/users/" + o->bind_user)); });
+    b->callback(
+        [o] { print_tenant(*o, call_tenants(*o, "PUT", "/api/v1/tenants/" + o->name + "/users/" + o->bind_user)); });
 }
 
 }  // namespace ketch::cli

@@ -34,7 +34,7 @@ struct topic_opts {
     bool all_configs = false;
 };
 
-void list(context& ctx, topic_opts& o) {
+void list_topics(context& ctx, topic_opts& o) {
     auto m = ctx.connect().metadata(std::nullopt);
     answer a;
     std::sort(m.topics.begin(), m.topics.end(), [](auto& a, auto& b) { return a.name < b.name; });
@@ -65,7 +65,7 @@ std::vector<kafka::describe_configs_response::describe_configs_resource_result> 
     return {};
 }
 
-void describe(context& ctx, topic_opts& o) {
+void describe_topic(context& ctx, topic_opts& o) {
     auto& c = ctx.connect();
     json all = json::array();
     for (auto& name : o.names) {
@@ -147,7 +147,7 @@ void wait_until_served(client& c, const std::vector<std::string>& names) {
     }
 }
 
-void create(context& ctx, topic_opts& o) {
+void create_topic(context& ctx, topic_opts& o) {
     auto& c = ctx.connect();
     kafka::create_topics_request req;
     req.timeout_ms = int32_t(c.config().timeout.count());
@@ -181,7 +181,7 @@ void create(context& ctx, topic_opts& o) {
     if (!o.validate_only) wait_until_served(c, o.names);
 }
 
-void remove(context& ctx, topic_opts& o) {
+void remove_topic(context& ctx, topic_opts& o) {
     auto& c = ctx.connect();
     kafka::delete_topics_request req;
     req.timeout_ms = int32_t(c.config().timeout.count());
@@ -259,7 +259,7 @@ void add_partitions(context& ctx, topic_opts& o) {
     if (ctx.json) std::cout << out.dump() << "\n";
 }
 
-void trim(context& ctx, topic_opts& o) {
+void trim_config(context& ctx, topic_opts& o) {
     auto& c = ctx.connect();
     auto leaders = c.leaders(o.name);
     std::map<int32_t, std::vector<int32_t>> by_leader;
@@ -303,19 +303,19 @@ void add_topic_commands(CLI::App& app, context& ctx) {
     auto* l = add_broker_command(
         topic, ctx, "list", "the topics of the cluster",
         "Examples:\n  ketch topic list -b localhost:9092\n  ketch topic list --json | jq -r '.[].name'",
-        [&ctx, o] { list(ctx, *o); });
+        [&ctx, o] { list_topics(ctx, *o); });
     l->add_flag("-i,--internal", o->internal, "include internal topics (__consumer_offsets, ...)");
 
     auto* d =
         add_broker_command(topic, ctx, "describe", "partitions, leaders, offsets and non-default configs of topics",
-                           "Example:\n  ketch topic describe orders", [&ctx, o] { describe(ctx, *o); });
+                           "Example:\n  ketch topic describe orders", [&ctx, o] { describe_topic(ctx, *o); });
     d->add_option("topics", o->names, "topic names")->required();
     d->add_flag("-a,--all-configs", o->all_configs, "show every config, defaults too");
 
     auto* c = add_broker_command(topic, ctx, "create", "create topics",
                                  "Examples:\n  ketch topic create orders -p 6 -r 3 -c retention.ms=86400000\n"
                                  "  ketch topic create events -c cleanup.policy=compact",
-                                 [&ctx, o] { create(ctx, *o); });
+                                 [&ctx, o] { create_topic(ctx, *o); });
     c->add_option("topics", o->names, "topic names")->required();
     c->add_option("-p,--partitions", o->partitions, "number of partitions (default: the broker's num.partitions)");
     c->add_option("-r,--replicas", o->replicas, "replication factor (default: the broker's)");
@@ -323,7 +323,7 @@ void add_topic_commands(CLI::App& app, context& ctx) {
     c->add_flag("--dry-run", o->validate_only, "validate only");
 
     auto* del = add_broker_command(topic, ctx, "delete", "delete topics", "Example:\n  ketch topic delete orders",
-                                   [&ctx, o] { remove(ctx, *o); });
+                                   [&ctx, o] { remove_topic(ctx, *o); });
     del->add_option("topics", o->names, "topic names")->required();
 
     auto* a = add_broker_command(
@@ -344,8 +344,9 @@ void add_topic_commands(CLI::App& app, context& ctx) {
     ap->add_option("--to", o->to, "total partitions wanted");
     ap->add_flag("--dry-run", o->validate_only, "validate only");
 
-    auto* t = add_broker_command(topic, ctx, "trim", "delete records before an offset (DeleteRecords)",
-                                 "Example:\n  ketch topic trim orders -p 0 -o 1000", [&ctx, o] { trim(ctx, *o); });
+    auto* t =
+        add_broker_command(topic, ctx, "trim", "delete records before an offset (DeleteRecords)",
+                           "Example:\n  ketch topic trim orders -p 0 -o 1000", [&ctx, o] { trim_config(ctx, *o); });
     t->add_option("topic", o->name, "topic name")->required();
     t->add_option("-o,--offset", o->offset, "new log start offset (default -1: the high watermark, i.e. all records)");
     t->add_option("-p,--partition", o->trim_partitions, "partitions (default: all; repeatable)");

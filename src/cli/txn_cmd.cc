@@ -18,7 +18,7 @@ struct list_filter {
     std::string pattern;  // RE2, whole id; empty: every id
 };
 
-void list(context& ctx, const list_filter& f) {
+void list_txns(context& ctx, const list_filter& f) {
     auto& c = ctx.connect();
     auto m = c.metadata(std::vector<std::string>{});
     answer a;
@@ -46,7 +46,7 @@ void list(context& ctx, const list_filter& f) {
     a.print(ctx.json, {"TRANSACTIONAL-ID", "PRODUCER-ID", "STATE", "COORDINATOR"});
 }
 
-void describe(context& ctx, const std::vector<std::string>& ids) {
+void describe_txns(context& ctx, const std::vector<std::string>& ids) {
     auto& c = ctx.connect();
     json all = json::array();
     for (auto& id : ids) {
@@ -105,12 +105,13 @@ void add_txn_commands(CLI::App& app, context& ctx) {
     t->require_subcommand(1);
     auto* l = add_broker_command(t, ctx, "list", "transactional ids known to the coordinators",
                                  "Examples:\n  ketch txn list\n  ketch txn list --state Ongoing --pattern 'orders-.*'",
-                                 [&ctx, filter] { list(ctx, *filter); });
+                                 [&ctx, filter] { list_txns(ctx, *filter); });
     l->add_option("--state", filter->states, "only these states (Ongoing, PrepareCommit, CompleteAbort, Empty, ...)");
     l->add_option("--pattern", filter->pattern,
                   "only ids the whole of which match this regular expression (ListTransactions v2, Kafka 4.1+)");
-    auto* d = add_broker_command(t, ctx, "describe", "state, producer and partitions of transactional ids",
-                                 "Example:\n  ketch txn describe my-app-txn", [&ctx, ids] { describe(ctx, *ids); });
+    auto* d =
+        add_broker_command(t, ctx, "describe", "state, producer and partitions of transactional ids",
+                           "Example:\n  ketch txn describe my-app-txn", [&ctx, ids] { describe_txns(ctx, *ids); });
     d->add_option("ids", *ids, "transactional ids")->required();
 }
 

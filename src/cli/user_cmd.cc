@@ -27,7 +27,7 @@ int8_t mechanism_code(const std::string& m) {
 }
 const char* mechanism_name(int8_t c) { return c == 1 ? "SCRAM-SHA-256" : c == 2 ? "SCRAM-SHA-512" : "UNKNOWN"; }
 
-void list(context& ctx, user_opts& o) {
+void list_users(context& ctx, user_opts& o) {
     kafka::describe_user_scram_credentials_request req;
     if (o.users.empty())
         req.users.reset();
@@ -48,7 +48,7 @@ void list(context& ctx, user_opts& o) {
     a.print(ctx.json, {"USER", "MECHANISM", "ITERATIONS"});
 }
 
-void create(context& ctx, user_opts& o) {
+void create_user(context& ctx, user_opts& o) {
     if (o.password.empty()) throw usage_error("give --password");
     int8_t mech = mechanism_code(o.mechanism);
     auto alg = mech == 1 ? security::hash_alg::sha256 : security::hash_alg::sha512;
@@ -69,7 +69,7 @@ void create(context& ctx, user_opts& o) {
         std::cout << "user " << o.user << " (" << o.mechanism << ") saved\n";
 }
 
-void remove(context& ctx, user_opts& o) {
+void remove_user(context& ctx, user_opts& o) {
     kafka::alter_user_scram_credentials_request req;
     auto& d = req.deletions.emplace_back();
     d.name = o.user;
@@ -89,18 +89,18 @@ void add_user_commands(CLI::App& app, context& ctx) {
     auto* u = app.add_subcommand("user", "SCRAM users: list, create (or change a password), delete");
     u->require_subcommand(1);
     auto* l = add_broker_command(u, ctx, "list", "users with SCRAM credentials", "Example:\n  ketch user list",
-                                 [&ctx, o] { list(ctx, *o); });
+                                 [&ctx, o] { list_users(ctx, *o); });
     l->add_option("users", o->users, "only these users");
     auto* c = add_broker_command(u, ctx, "create", "create a SCRAM credential (or replace its password)",
                                  "Example:\n  ketch user create alice --password s3cret --mechanism SCRAM-SHA-512",
-                                 [&ctx, o] { create(ctx, *o); });
+                                 [&ctx, o] { create_user(ctx, *o); });
     c->add_option("user", o->user, "user name")->required();
     c->add_option("--password", o->password, "the password")->required();
     c->add_option("--mechanism", o->mechanism, "SCRAM-SHA-256 or SCRAM-SHA-512")->capture_default_str();
     c->add_option("--iterations", o->iterations, "PBKDF2 iterations (4096..16384)")->capture_default_str();
     auto* d = add_broker_command(u, ctx, "delete", "delete a user's SCRAM credential",
                                  "Example:\n  ketch user delete alice --mechanism SCRAM-SHA-512",
-                                 [&ctx, o] { remove(ctx, *o); });
+                                 [&ctx, o] { remove_user(ctx, *o); });
     d->add_option("user", o->user, "user name")->required();
     d->add_option("--mechanism", o->mechanism, "SCRAM-SHA-256 or SCRAM-SHA-512")->capture_default_str();
 }

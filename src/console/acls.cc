@@ -34,14 +34,14 @@ int8_t value_of(const json& b, const char* field, const char* fallback) {
     return int8_t(*v);
 }
 
-std::optional<std::string> text(const json& b, const char* field, std::optional<std::string> fallback) {
+std::optional<std::string> text_field(const json& b, const char* field, std::optional<std::string> fallback) {
     if (!b.contains(field) || b[field].is_null()) return fallback;
     if (!b[field].is_string()) throw api_error(400, std::string("\"") + field + "\" must be a string");
     return b[field].get<std::string>();
 }
 
 std::string required(const json& b, const char* field) {
-    auto v = text(b, field, std::nullopt);
+    auto v = text_field(b, field, std::nullopt);
     if (!v) throw api_error(400, std::string("\"") + field + "\" is required");
     return *v;
 }
@@ -71,7 +71,7 @@ http::response create_acls(const context& ctx, http::request& req) {
     c.resource_name = required(b, "resource_name");
     c.resource_pattern_type = value_of<sec::pattern_type>(b, "pattern_type", "LITERAL");
     c.principal = required(b, "principal");
-    c.host = *text(b, "host", "*");
+    c.host = *text_field(b, "host", "*");
     c.operation = value_of<sec::acl_operation>(b, "operation", "");
     c.permission_type = value_of<sec::acl_permission>(b, "permission", "ALLOW");
     auto r = ctx.kafka->call<kafka::create_acls_request, kafka::create_acls_response>(q, principal_of(req));
@@ -85,10 +85,10 @@ http::response remove_acls(const context& ctx, http::request& req) {
     q.filters.push_back({});
     auto& f = q.filters.back();
     f.resource_type_filter = value_of<sec::resource_type>(b, "resource_type", "ANY");
-    f.resource_name_filter = text(b, "resource_name", std::nullopt);
+    f.resource_name_filter = text_field(b, "resource_name", std::nullopt);
     f.pattern_type_filter = value_of<sec::pattern_type>(b, "pattern_type", "ANY");
-    f.principal_filter = text(b, "principal", std::nullopt);
-    f.host_filter = text(b, "host", std::nullopt);
+    f.principal_filter = text_field(b, "principal", std::nullopt);
+    f.host_filter = text_field(b, "host", std::nullopt);
     f.operation = value_of<sec::acl_operation>(b, "operation", "ANY");
     f.permission_type = value_of<sec::acl_permission>(b, "permission", "ANY");
     auto r = ctx.kafka->call<kafka::delete_acls_request, kafka::delete_acls_response>(q, principal_of(req));

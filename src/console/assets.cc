@@ -9,7 +9,7 @@ namespace ketch::console {
 
 namespace {
 
-const embedded_asset* find(std::string_view path) {
+const embedded_asset* find_asset(std::string_view path) {
     for (auto& a : embedded_assets())
         if (a.path == path) return &a;
     return nullptr;
@@ -27,7 +27,7 @@ http::response serve(const embedded_asset& a) {
 }
 
 http::response index() {
-    auto* a = find("index.html");
+    auto* a = find_asset("index.html");
     if (!a) return error_reply(404, "the console's pages are not in this build");
     return serve(*a);
 }
@@ -39,7 +39,7 @@ void add_assets(http::server& server, const context&) {
     server.add("GET", "/ui/{page}", [](http::request&) { return index(); });
     server.add("GET", "/ui/{page}/{item}", [](http::request&) { return index(); });
     server.add("GET", "/assets/{name}", [](http::request& req) {
-        auto* a = find(req.param("name"));
+        auto* a = find_asset(req.param("name"));
         if (!a) return error_reply(404, "no asset " + req.param("name"));
         return serve(*a);
     });

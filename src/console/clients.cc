@@ -28,7 +28,7 @@ json attrs_json(const telemetry::attributes& a) {
     return o;
 }
 
-const char* kind_name(telemetry::metric_kind k) {
+const char* metric_kind_name(telemetry::metric_kind k) {
     switch (k) {
         case telemetry::metric_kind::gauge: return "gauge";
         case telemetry::metric_kind::sum: return "sum";
@@ -38,7 +38,7 @@ const char* kind_name(telemetry::metric_kind k) {
     return "gauge";
 }
 
-json info_json(const telemetry::instance_info& c) {
+json instance_json(const telemetry::instance_info& c) {
     return {{"client_instance_id", c.id.to_base64()},
             {"client_id", c.meta.client_id},
             {"client_software_name", c.meta.software_name},
@@ -66,7 +66,7 @@ json series_json(const telemetry::series& s, size_t max_points) {
     for (size_t i = skip; i < s.points.size(); ++i) pts.push_back({s.points[i].time_ms, s.points[i].value});
     return {{"name", s.name},
             {"unit", s.unit},
-            {"kind", kind_name(s.kind)},
+            {"kind", metric_kind_name(s.kind)},
             {"delta", s.delta},
             {"attributes", attrs_json(s.attrs)},
             {"points", std::move(pts)}};
@@ -78,7 +78,7 @@ json clients_page(const context& ctx, const http::request& req) {
     if (ctx.telemetry)
         for (auto& c : ctx.telemetry->instances(wall_ms()))
             if (!view.tenant || c.meta.tenant == *view.tenant) {
-                arr.push_back(info_json(c));
+                arr.push_back(instance_json(c));
                 arr.back()["node_id"] = ctx.node_id;
             }
     return {{"enabled", ctx.telemetry != nullptr}, {"clients", std::move(arr)}};
@@ -93,7 +93,7 @@ json instance_page(const context& ctx, const http::request& req) {
     if (!c) throw api_error(404, "unknown client instance: " + req.param("instance"));
     auto max_points = size_t(query_int(req, "points", 60, 1, 1000));
     std::string prefix = req.query_value("prefix").value_or("");
-    json out = info_json(*c);
+    json out = instance_json(*c);
     out["node_id"] = ctx.node_id;
     json metrics = json::array();
     for (auto& [key, s] : c->series_by_key)

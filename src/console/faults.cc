@@ -18,7 +18,7 @@ fault::registry& faults_of(const context& ctx) {
     return *ctx.faults;
 }
 
-http::response list(const context& ctx) {
+http::response list_faults(const context& ctx) {
     json arr = json::array();
     for (auto& f : faults_of(ctx).list(steady_ms())) arr.push_back(fault_to_json(f));
     return json_reply({{"faults", arr}});
@@ -63,7 +63,7 @@ http::route_handler store_route(std::function<http::response(http::request&)> fn
 }  // namespace
 
 void add_faults(http::server& server, const context& ctx) {
-    server.add("GET", "/api/v1/faults", store_route([&ctx](http::request&) { return list(ctx); }));
+    server.add("GET", "/api/v1/faults", store_route([&ctx](http::request&) { return list_faults(ctx); }));
     server.add("POST", "/api/v1/faults", store_route([&ctx](http::request& req) { return add(ctx, req); }));
     server.add("DELETE", "/api/v1/faults", store_route([&ctx](http::request&) {
                    return json_reply({{"cleared", faults_of(ctx).clear(steady_ms())}});

@@ -96,7 +96,7 @@ json describe_listed(cluster_view& view, const kafka::list_groups_response::list
     return g.group_type == "consumer" ? describe_consumer(view, g.group_id) : describe_classic(view, g.group_id);
 }
 
-json describe(cluster_view& view, const std::string& group) {
+json describe_group(cluster_view& view, const std::string& group) {
     auto listed = find_listed_group(view, group);
     json j;
     if (!listed) {
@@ -123,7 +123,7 @@ json describe(cluster_view& view, const std::string& group) {
     return j;
 }
 
-json list(cluster_view& view, const http::request& req) {
+json list_groups(cluster_view& view, const http::request& req) {
     const context& ctx = view.ctx();
     const tenant_view tv = view_of(ctx, req);
     json arr = json::array();
@@ -154,7 +154,7 @@ json list(cluster_view& view, const http::request& req) {
 // A tenant's user in cluster mode: this broker's groups and every other live
 // broker's, each broker's list rendered there for the user.
 json scoped_list(cluster_view& view, const http::request& req) {
-    json out = list(view, req);
+    json out = list_groups(view, req);
     for (auto& g : out["groups"]) g["node_id"] = view.ctx().node_id;
     auto peers = ask_others(view, "groups", [&](int32_t) { return query_string(req); });
     auto& rows = out["groups"];
@@ -176,7 +176,7 @@ json scoped_list(cluster_view& view, const http::request& req) {
 // renders it for the user (FindCoordinator asked as the user: its names).
 json scoped_describe(cluster_view& view, const std::string& group) {
     const int32_t node = view.coordinator_of(group);
-    if (node < 0 || node == view.ctx().node_id) return describe(view, group);
+    if (node < 0 || node == view.ctx().node_id) return describe_group(view, group);
     return ask_one(view, node, "groups/" + percent_encode(group), "");
 }
 
@@ -186,25 +186,26 @@ void add_local_groups(http::router& r, const context& ctx) {
     using reach = cluster_view::reach;
     r.add("GET", "/api/v1/groups", route([&ctx](http::request& req) {
               cluster_view view(ctx, principal_of(req), reach::this_broker);
-              return json_reply(list(view, req));
+              return json_reply(list_groups(view, req));
           }));
     r.add("GET", "/api/v1/groups/{group}", route([&ctx](http::request& req) {
               cluster_view view(ctx, principal_of(req), reach::this_broker);
-              return json_reply(describe(view, req.param("group")));
+              return json_reply(describe_group(view, req.param("group")));
           }));
 }
 
 void add_groups(http::server& server, const context& ctx) {
-    server.add("GET", "/api/v1/groups", route([&ctx](http::request& req) {
-                   cluster_view view(ctx, principal_of(req));
-                   return json_reply(view.scoped() && view.clustered() ? scoped_list(view, req) : list(view, req));
-               }));
     server.add(
-        "GET", "/api/v1/groups/{group}", route([&ctx](http::request& req) {
+        "GET", "/api/v1/groups", route([&ctx](http::request& req) {
             cluster_view view(ctx, principal_of(req));
-            const std::string group = req.param("group");
-            return json_reply(view.scoped() && view.clustered() ? scoped_describe(view, group) : describe(view, group));
+            return json_reply(view.scoped() && view.clustered() ? scoped_list(view, req) : list_groups(view, req));
         }));
+    server.add("GET", "/api/v1/groups/{group}", route([&ctx](http::request& req) {
+                   cluster_view view(ctx, principal_of(req));
+                   const std::string group = req.param("group");
+                   return json_reply(view.scoped() && view.clustered() ? scoped_describe(view, group)
+                                                                       : describe_group(view, group));
+               }));
 }
 
 }  // namespace ketch::console

@@ -109,7 +109,7 @@ std::vector<std::string> topic_names(const context& ctx, const std::string& who,
     return out;
 }
 
-json list(const context& ctx, summary_cache& cache, const http::request& req) {
+json traffic_list(const context& ctx, summary_cache& cache, const http::request& req) {
     const tenant_view view = view_of(ctx, req);
     auto& r = ring(ctx);
     r.watch(wall_ms());
@@ -213,7 +213,7 @@ struct local_traffic {
 
 local_traffic local_of(const context& ctx) {
     auto cache = std::make_shared<summary_cache>();
-    return {[&ctx, cache](const http::request& req) { return list(ctx, *cache, req); },
+    return {[&ctx, cache](const http::request& req) { return traffic_list(ctx, *cache, req); },
             [&ctx](const http::request& req) { return events(ctx, req); },
             [&ctx](const http::request& req) { return exchange_page(ctx, req); },
             [&ctx](const http::request& req) { return records_page(ctx, req); }};

@@ -18,7 +18,7 @@ struct partition_ref {
     auto operator<=>(const partition_ref&) const = default;
 };
 
-size_t count_of(const topic_partitions& a) {
+size_t assigned_count(const topic_partitions& a) {
     size_t n = 0;
     for (const auto& [t, ps] : a) n += ps.size();
     return n;
@@ -43,7 +43,7 @@ assignment_map assign_uniform(const assignor_input& in) {
             }
         }
     }
-    auto size_of = [&](const std::string& id) { return count_of(out[id]); };
+    auto size_of = [&](const std::string& id) { return assigned_count(out[id]); };
     // 2. Every free partition goes to the subscribed member with the fewest.
     for (const auto& [topic, count] : in.partitions) {
         for (int32_t p = 0; p < count; ++p) {

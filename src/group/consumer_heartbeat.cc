@@ -28,7 +28,7 @@ consumer_heartbeat_result hb_error(error_code e, std::string message) {
 }
 
 // GroupCoordinatorService.throwIfConsumerGroupHeartbeatRequestIsInvalid
-std::optional<consumer_heartbeat_result> invalid(const consumer_heartbeat_args& a) {
+std::optional<consumer_heartbeat_result> consumer_args_invalid(const consumer_heartbeat_args& a) {
     auto bad = [](const char* m) { return hb_error(error_code::invalid_request, m); };
     if ((a.api_version >= 1 || a.member_epoch > 0 || a.member_epoch == leave_group_member_epoch) && blank(a.member_id))
         return bad("MemberId can't be empty.");
@@ -68,8 +68,8 @@ bool is_subset(const std::optional<topic_partitions>& owned, const topic_partiti
 }
 
 // throwIfConsumerGroupMemberEpochIsInvalid; epoch 0 is a rejoin (KAFKA-19233).
-std::optional<consumer_heartbeat_result> epoch_invalid(const consumer_member& m, int32_t received,
-                                                       const std::optional<topic_partitions>& owned) {
+std::optional<consumer_heartbeat_result> consumer_epoch_invalid(const consumer_member& m, int32_t received,
+                                                                const std::optional<topic_partitions>& owned) {
     if (received == 0 || received == m.member_epoch) return std::nullopt;
     const bool greater = received > m.member_epoch;
     if (!greater && received == m.previous_member_epoch && is_subset(owned, m.assigned)) return std::nullopt;
@@ -79,7 +79,7 @@ std::optional<consumer_heartbeat_result> epoch_invalid(const consumer_member& m,
 }  // namespace
 
 consumer_heartbeat_result group_coordinator::consumer_heartbeat(const consumer_heartbeat_args& args) {
-    if (auto e = invalid(args)) return *e;
+    if (auto e = consumer_args_invalid(args)) return *e;
     if (too_long(args.group_id)) return hb_error(error_code::invalid_group_id, "");
     if (too_long(args.member_id) || too_long(args.instance_id) || too_long(args.rack_id) ||
         too_long(args.subscribed_topic_regex))
@@ -140,7 +140,7 @@ std::optional<consumer_heartbeat_result> group_slot::admit_consumer_member(consu
         if (const auto* m = g.member(member_id)) {
             old = *m;
             is_new = false;
-            if (auto e = epoch_invalid(old, args.member_epoch, args.owned)) return *e;
+            if (auto e = consumer_epoch_invalid(old, args.member_epoch, args.owned)) return *e;
         } else if (!create) {
             return hb_error(error_code::unknown_member_id,
                             "Member " + member_id + " is not a member of group " + g.id() + ".");
@@ -181,7 +181,7 @@ std::optional<consumer_heartbeat_result> group_slot::admit_consumer_member(consu
                                                                     existing->member_id + ".");
             old = *existing;
             is_new = false;
-            if (auto e = epoch_invalid(old, args.member_epoch, args.owned)) return *e;
+            if (auto e = consumer_epoch_invalid(old, args.member_epoch, args.owned)) return *e;
         }
     }
     return std::nullopt;

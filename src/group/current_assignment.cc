@@ -16,9 +16,10 @@ bool owns_any(const std::optional<topic_partitions>& owned, const topic_partitio
     return false;
 }
 
-consumer_member next_assignment(const consumer_member& m, int32_t member_epoch, int32_t target_epoch,
-                                const topic_partitions& target, const partition_epoch_fn& partition_epoch,
-                                const std::optional<topic_partitions>& owned, const std::set<uuid>& subscribed) {
+consumer_member next_consumer_assignment(const consumer_member& m, int32_t member_epoch, int32_t target_epoch,
+                                         const topic_partitions& target, const partition_epoch_fn& partition_epoch,
+                                         const std::optional<topic_partitions>& owned,
+                                         const std::set<uuid>& subscribed) {
     bool unreleased = false;
     topic_partitions assigned, revoking, pending;
     std::set<uuid> topics;
@@ -85,12 +86,15 @@ consumer_member reconcile_sets(const consumer_member& m, int32_t target_epoch, c
     switch (m.state) {
         case member_state::stable:
             if (m.member_epoch == target_epoch) return m;
-            return next_assignment(m, m.member_epoch, target_epoch, target, partition_epoch, owned, subscribed);
+            return next_consumer_assignment(m, m.member_epoch, target_epoch, target, partition_epoch, owned,
+                                            subscribed);
         case member_state::unrevoked_partitions:
             if (owns_any(owned, m.pending_revocation)) return m;
-            return next_assignment(m, m.member_epoch, target_epoch, target, partition_epoch, owned, subscribed);
+            return next_consumer_assignment(m, m.member_epoch, target_epoch, target, partition_epoch, owned,
+                                            subscribed);
         case member_state::unreleased_partitions:
-            return next_assignment(m, m.member_epoch, target_epoch, target, partition_epoch, owned, subscribed);
+            return next_consumer_assignment(m, m.member_epoch, target_epoch, target, partition_epoch, owned,
+                                            subscribed);
     }
     return m;
 }

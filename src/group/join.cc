@@ -10,7 +10,7 @@ namespace ketch::group {
 
 namespace {
 
-join_result join_error(error_code e, std::string member_id) {
+join_result join_refused(error_code e, std::string member_id) {
     return join_result{.error = e, .member_id = std::move(member_id)};
 }
 
@@ -30,14 +30,14 @@ std::string java_uuid_string() {
 }  // namespace
 
 void group_coordinator::join(join_args args, join_callback done) {
-    if (!serves(args.group_id)) return done(join_error(error_code::not_coordinator, args.member_id));
+    if (!serves(args.group_id)) return done(join_refused(error_code::not_coordinator, args.member_id));
     completions out;
     {
         auto ref = use_slot(args.group_id, true);
         group_slot& s = *ref;
         ketch::lock_guard lock(s.mu_);
         if (env_.stopped)
-            out.add(std::move(done), join_error(error_code::coordinator_not_available, args.member_id));
+            out.add(std::move(done), join_refused(error_code::coordinator_not_available, args.member_id));
         else
             s.join_locked(args, done, out);
     }
@@ -56,17 +56,17 @@ std::string group_slot::new_member_id(const std::string& client_id,
 void group_slot::join_locked(join_args& args, join_callback& done, completions& out) {
     // GroupCoordinatorService.joinGroup
     if (args.group_id.empty() || too_long(args.group_id)) {
-        out.add(std::move(done), join_error(error_code::invalid_group_id, args.member_id));
+        out.add(std::move(done), join_refused(error_code::invalid_group_id, args.member_id));
         return;
     }
     if (too_long(args.member_id) || too_long(args.group_instance_id) || too_long(args.protocol_type) ||
         any_protocol_too_long(args.protocols)) {
-        out.add(std::move(done), join_error(error_code::invalid_request, ""));
+        out.add(std::move(done), join_refused(error_code::invalid_request, ""));
         return;
     }
     if (args.session_timeout_ms < config_.min_session_timeout_ms ||
         args.session_timeout_ms > config_.max_session_timeout_ms) {
-        out.add(std::move(done), join_error(error_code::invalid_session_timeout, args.member_id));
+        out.add(std::move(done), join_refused(error_code::invalid_session_timeout, args.member_id));
         return;
     }
     // classicGroupJoinToClassicGroup: a group is created by a member without
@@ -74,7 +74,7 @@ void group_slot::join_locked(join_args& args, join_callback& done, completions& 
     const bool unknown_member = args.member_id.empty();
     // classicGroupJoin: a streams group does not take classic members.
     if (find_streams(args.group_id)) {
-        out.add(std::move(done), join_error(error_code::inconsistent_group_protocol, args.member_id));
+        out.add(std::move(done), join_refused(error_code::inconsistent_group_protocol, args.member_id));
         return;
     }
     if (auto* cg = find_consumer(args.group_id)) {
@@ -83,7 +83,7 @@ void group_slot::join_locked(join_args& args, join_callback& done, completions& 
         if (!cg->empty()) return join_consumer_group(*cg, args, done, out);
         // An empty consumer group gives way to a classic one (its offsets stay).
         if (!unknown_member) {
-            out.add(std::move(done), join_error(error_code::unknown_member_id, args.member_id));
+            out.add(std::move(done), join_refused(error_code::unknown_member_id, args.member_id));
             return;
         }
         // ketch difference: the generation goes on from the group epoch.
@@ -95,14 +95,14 @@ void group_slot::join_locked(join_args& args, join_callback& done, completions& 
     auto* g = find(args.group_id);
     if (!g) {
         if (!unknown_member) {
-            out.add(std::move(done), join_error(error_code::unknown_member_id, args.member_id));
+            out.add(std::move(done), join_refused(error_code::unknown_member_id, args.member_id));
             return;
         }
         g = &get_or_create(args.group_id);
     }
     if (!accept_joining_member(*g, args.member_id)) {
         g->remove(args.member_id, out);
-        out.add(std::move(done), join_error(error_code::group_max_size_reached, ""));
+        out.add(std::move(done), join_refused(error_code::group_max_size_reached, ""));
     } else if (unknown_member) {
         join_new_member(*g, args, done, out);
     } else {
@@ -129,11 +129,11 @@ bool group_slot::accept_joining_member(const classic_group& g, const std::string
 // classicGroupJoinNewMember, classicGroupJoinNewStaticMember, classicGroupJoinNewDynamicMember
 void group_slot::join_new_member(classic_group& g, join_args& args, join_callback& done, completions& out) {
     if (g.is(group_state::dead)) {
-        out.add(std::move(done), join_error(error_code::coordinator_not_available, ""));
+        out.add(std::move(done), join_refused(error_code::coordinator_not_available, ""));
         return;
     }
     if (!g.supports_protocols(args.protocol_type, args.protocols)) {
-        out.add(std::move(done), join_error(error_code::inconsistent_group_protocol, ""));
+        out.add(std::move(done), join_refused(error_code::inconsistent_group_protocol, ""));
         return;
     }
     auto id = new_member_id(args.client_id, args.group_instance_id);
@@ -150,7 +150,7 @@ void group_slot::join_new_member(classic_group& g, join_args& args, join_callbac
         g.add_pending(id);
         schedule_timer(heartbeat_key(g.id(), id), args.session_timeout_ms,
                        [this, gid = g.id(), id](completions& o) REQUIRES(mu_) { expire_heartbeat(gid, id, o); });
-        out.add(std::move(done), join_error(error_code::member_id_required, id));
+        out.add(std::move(done), join_refused(error_code::member_id_required, id));
         return;
     }
     add_member_then_rebalance(g, args, id, done, out);
@@ -160,25 +160,25 @@ void group_slot::join_new_member(classic_group& g, join_args& args, join_callbac
 void group_slot::join_existing_member(classic_group& g, join_args& args, join_callback& done, completions& out) {
     const auto& mid = args.member_id;
     if (g.is(group_state::dead)) {
-        out.add(std::move(done), join_error(error_code::coordinator_not_available, mid));
+        out.add(std::move(done), join_refused(error_code::coordinator_not_available, mid));
         return;
     }
     if (!g.supports_protocols(args.protocol_type, args.protocols)) {
-        out.add(std::move(done), join_error(error_code::inconsistent_group_protocol, mid));
+        out.add(std::move(done), join_refused(error_code::inconsistent_group_protocol, mid));
         return;
     }
     if (g.is_pending(mid)) {
         // Pending members are dynamic; Kafka fails such a request with an
         // IllegalStateException, which the client sees as UNKNOWN_SERVER_ERROR.
         if (args.group_instance_id) {
-            out.add(std::move(done), join_error(error_code::unknown_server_error, ""));
+            out.add(std::move(done), join_refused(error_code::unknown_server_error, ""));
             return;
         }
         add_member_then_rebalance(g, args, mid, done, out);
         return;
     }
     if (auto e = g.validate_member(mid, args.group_instance_id); e != error_code::none) {
-        out.add(std::move(done), join_error(e, mid));
+        out.add(std::move(done), join_refused(e, mid));
         return;
     }
     auto& m = g.member(mid);
@@ -213,7 +213,7 @@ void group_slot::join_existing_member(classic_group& g, join_args& args, join_ca
                 out.add(std::move(done), current({}));
             return;
         case group_state::empty:
-        case group_state::dead: out.add(std::move(done), join_error(error_code::unknown_member_id, mid)); return;
+        case group_state::dead: out.add(std::move(done), join_refused(error_code::unknown_member_id, mid)); return;
     }
 }
 

@@ -57,7 +57,7 @@ bytes classic_assignment(const consumer_member& m, const topic_partitions& parti
     return encode_assignment(to_names(partitions, topics), version);
 }
 
-join_result join_error(error_code e) { return join_result{.error = e}; }
+join_result migration_refused(error_code e) { return join_result{.error = e}; }
 
 }  // namespace
 
@@ -175,13 +175,13 @@ void group_slot::join_consumer_group(consumer_group& g, join_args& args, join_ca
     const bool unknown = args.member_id.empty();
     const std::string member_id = unknown ? uuid::random().to_base64() : args.member_id;
     if (int64_t(g.size()) >= config_.consumer_max_size && !g.has_member(member_id))
-        return out.add(std::move(done), join_error(error_code::group_max_size_reached));
+        return out.add(std::move(done), migration_refused(error_code::group_max_size_reached));
     if (!g.supports_classic_protocols(args.protocol_type, args.protocols))
-        return out.add(std::move(done), join_error(error_code::inconsistent_group_protocol));
+        return out.add(std::move(done), migration_refused(error_code::inconsistent_group_protocol));
     if (args.api_version >= 4 && unknown && !args.group_instance_id)
         return out.add(std::move(done), join_result{.error = error_code::member_id_required, .member_id = member_id});
     auto subscription = parse_subscription(args.protocols.front().metadata);
-    if (!subscription) return out.add(std::move(done), join_error(error_code::unknown_server_error));
+    if (!subscription) return out.add(std::move(done), migration_refused(error_code::unknown_server_error));
 
     // validateOnlineDowngradeWithReplacedMember: a classic static member that
     // replaces the last consumer-protocol member turns the group classic.

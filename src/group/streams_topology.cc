@@ -9,7 +9,7 @@ namespace ketch::group {
 
 namespace {
 
-std::string join(const std::set<std::string>& names) {
+std::string joined_names(const std::set<std::string>& names) {
     std::string out;
     for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
     return out;
@@ -152,8 +152,8 @@ void configure(const streams_topology& t, const partition_count_lookup& lookup, 
         for (const auto& src : s.source_topics)
             if (!internal.count(src) && !lookup(src)) missing_sources.insert(src);
     if (!missing_sources.empty())
-        throw not_ready{
-            {streams_status_code::missing_source_topics, "Source topics " + join(missing_sources) + " are missing."}};
+        throw not_ready{{streams_status_code::missing_source_topics,
+                         "Source topics " + joined_names(missing_sources) + " are missing."}};
     counts known = repartition_counts(t, lookup);
     copartition(t, known, lookup);
     std::set<std::string> missing;
@@ -174,7 +174,7 @@ void configure(const streams_topology& t, const partition_count_lookup& lookup, 
     if (!missing.empty()) {
         out.subtopologies.clear();
         out.status = streams_status{streams_status_code::missing_internal_topics,
-                                    "Internal topics are missing: " + join(missing)};
+                                    "Internal topics are missing: " + joined_names(missing)};
     }
 }
 

@@ -21,7 +21,7 @@ struct kept_record {
     record::record_data data;
 };
 
-log_error corrupt(const std::string& what) { return log_error{log_errc::corrupt, "cleaning: " + what}; }
+log_error cleaning_corrupt(const std::string& what) { return log_error{log_errc::corrupt, "cleaning: " + what}; }
 
 // Kafka's DefaultRecordBatch.writeEmptyHeader.
 bytes empty_batch(const record::batch_header& h) {
@@ -49,7 +49,7 @@ log_result<bytes> rebuild(const record::batch_header& h, const std::vector<kept_
         record::append_record(body, int32_t(k.offset - h.base_offset), k.timestamp - base_ts, k.data);
     if (h.codec() != record::compression::none) {
         auto c = record::compress(h.codec(), body);
-        if (!c) return failure{corrupt("recompressing: " + c.error().message)};
+        if (!c) return failure{cleaning_corrupt("recompressing: " + c.error().message)};
         body = std::move(*c);
     }
     record::batch_header n = h;
@@ -151,13 +151,13 @@ log_result<filtered_batch> filter_batch(byte_view batch, const record::batch_hea
     }
 
     auto rr = record::record_reader::open(batch);
-    if (!rr) return failure{corrupt(rr.error().message)};
+    if (!rr) return failure{cleaning_corrupt(rr.error().message)};
     std::vector<kept_record> kept;
     bool all_kept = true, tombstones = false;
     record::record_view rv;
     for (;;) {
         auto n = rr->next(rv);
-        if (!n) return failure{corrupt(n.error().message)};
+        if (!n) return failure{cleaning_corrupt(n.error().message)};
         if (!*n) break;
         ++out.records_read;
         int64_t offset = h.base_offset + rv.offset_delta;

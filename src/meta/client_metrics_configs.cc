@@ -49,7 +49,7 @@ constexpr sv k_selectors[] = {"client_instance_id",    "client_id",
                               "client_software_name",  "client_software_version",
                               "client_source_address", "client_source_port"};
 
-const topic_config* find(sv name) {
+const topic_config* find_client_metrics_config(sv name) {
     for (const auto& c : k_client_metrics_configs)
         if (c.name == name) return &c;
     return nullptr;
@@ -91,7 +91,8 @@ bool valid_pattern(const std::string& element) {
 
 std::optional<error> validate_client_metrics_configs(const config_map& configs) {
     for (const auto& [k, v] : configs)
-        if (!find(k)) return error{errc::invalid_request, "Unknown client metrics configuration: " + k};
+        if (!find_client_metrics_config(k))
+            return error{errc::invalid_request, "Unknown client metrics configuration: " + k};
     std::optional<config_value> interval, match;
     for (const auto& c : k_client_metrics_configs) {
         auto it = configs.find(std::string(c.name));

@@ -24,7 +24,7 @@ std::vector<std::string> java_split_comma(std::string_view s) {
     return out;
 }
 
-std::string join(const std::vector<std::string>& parts) {
+std::string join_list(const std::vector<std::string>& parts) {
     std::string s;
     for (size_t i = 0; i < parts.size(); ++i) {
         if (i) s += ",";
@@ -59,7 +59,7 @@ result<config_map, error> apply_config_ops(const config_map& current, std::span<
                     if (op.op == config_op_type::append && pos == parts.end()) parts.push_back(v);
                     if (op.op == config_op_type::subtract && pos != parts.end()) parts.erase(pos);
                 }
-                next.insert_or_assign(op.key, join(parts));
+                next.insert_or_assign(op.key, join_list(parts));
                 break;
             }
         }

@@ -35,7 +35,7 @@ using key = std::tuple<std::string, std::string, int32_t>;
 std::string id_bytes(const uuid& id) { return std::string(reinterpret_cast<const char*>(id.b.data()), 16); }
 
 // Binds the (group, topic id, partition) key to parameters 1-3.
-void bind_key(statement& q, const std::string& group, const uuid& topic_id, int32_t partition) {
+void bind_share_key(statement& q, const std::string& group, const uuid& topic_id, int32_t partition) {
     q.bind(1, group);
     q.bind(2, id_bytes(topic_id));
     q.bind(3, int64_t(partition));
@@ -84,7 +84,7 @@ public:
                           "INSERT INTO share_batches (group_id, topic_id, partition, first_offset, last_offset, state,"
                           " delivery_count) VALUES (?, ?, ?, ?, ?, ?, ?)");
             for (auto& p : parts) {
-                auto key = [&](statement& q) { bind_key(q, p.group, p.topic_id, p.partition); };
+                auto key = [&](statement& q) { bind_share_key(q, p.group, p.topic_id, p.partition); };
                 auto start = [&](statement& q) {
                     key(q);
                     q.bind(4, p.start_offset);
@@ -110,7 +110,7 @@ public:
             for (auto sql : {"DELETE FROM share_partitions WHERE group_id = ? AND topic_id = ? AND partition = ?",
                              "DELETE FROM share_batches WHERE group_id = ? AND topic_id = ? AND partition = ?"}) {
                 auto st = sqlite::run(db_, sql, "delete share state",
-                                      [&](statement& q) { bind_key(q, group, topic_id, partition); });
+                                      [&](statement& q) { bind_share_key(q, group, topic_id, partition); });
                 if (!st) return st;
             }
             return ok_v;

@@ -11,7 +11,7 @@ namespace {
 
 constexpr int32_t k_min_record_overhead = 14;  // LegacyRecord.RECORD_OVERHEAD_V0
 
-failure<batch_error> fail(error_code code, std::string message) {
+failure<batch_error> invalid_batch(error_code code, std::string message) {
     return failure{batch_error{code, std::move(message), false, {}}};
 }
 
@@ -126,20 +126,21 @@ result<byte_view, batch_error> the_only_batch(byte_view in, const validation_lim
     auto first = next_batch(in);
     if (first.error) return failure{*first.error};
     if (!first.size)
-        return fail(error_code::invalid_record, "Produce requests must have at least one record batch per partition");
+        return invalid_batch(error_code::invalid_record,
+                             "Produce requests must have at least one record batch per partition");
     byte_view batch = in.first(*first.size);
     if (int8_t(batch[k_magic_offset]) != k_current_magic)
-        return fail(error_code::invalid_record,
-                    "Produce requests are only allowed to contain record batches with magic version 2");
+        return invalid_batch(error_code::invalid_record,
+                             "Produce requests are only allowed to contain record batches with magic version 2");
     if (!limits.allow_zstd && batch.size() >= k_attributes_offset + 2 &&
         (load_be<int16_t>(batch.data() + k_attributes_offset) & k_attr_codec_mask) == int(compression::zstd))
-        return fail(error_code::unsupported_compression_type,
-                    "Produce requests with version below 7 are not allowed to use ZStandard compression");
+        return invalid_batch(error_code::unsupported_compression_type,
+                             "Produce requests with version below 7 are not allowed to use ZStandard compression");
     auto second = next_batch(in.subspan(batch.size()));
     if (second.error) return failure{*second.error};
     if (second.size)
-        return fail(error_code::invalid_record,
-                    "Produce requests are only allowed to contain exactly one record batch per partition");
+        return invalid_batch(error_code::invalid_record,
+                             "Produce requests are only allowed to contain exactly one record batch per partition");
     return batch;
 }
 
@@ -151,21 +152,23 @@ result<batch_header, batch_error> check_batch(byte_view batch, const validation_
                                                            std::string(limits.topic_partition) +
                                                            " should be 0, but it is " + std::to_string(base_offset));
     if (batch.size() > size_t(std::max(limits.max_message_bytes, 0)))
-        return fail(error_code::message_too_large,
-                    "The record batch size in the append to " + std::string(limits.topic_partition) + " is " +
-                        std::to_string(batch.size()) + " bytes which exceeds the maximum configured value of " +
-                        std::to_string(limits.max_message_bytes) + ").");
+        return invalid_batch(error_code::message_too_large,
+                             "The record batch size in the append to " + std::string(limits.topic_partition) + " is " +
+                                 std::to_string(batch.size()) +
+                                 " bytes which exceeds the maximum configured value of " +
+                                 std::to_string(limits.max_message_bytes) + ").");
     if (batch.size() < k_batch_header_size)
-        return fail(error_code::corrupt_message, "Record batch is corrupt (the size " + std::to_string(batch.size()) +
-                                                     " is smaller than the minimum allowed overhead 61)");
+        return invalid_batch(error_code::corrupt_message, "Record batch is corrupt (the size " +
+                                                              std::to_string(batch.size()) +
+                                                              " is smaller than the minimum allowed overhead 61)");
     if (!batch_crc_matches(batch))
-        return fail(error_code::corrupt_message, "Record is corrupt (stored crc = " +
-                                                     std::to_string(load_be<uint32_t>(batch.data() + k_crc_offset)) +
-                                                     ")" + tp + ".");
+        return invalid_batch(error_code::corrupt_message,
+                             "Record is corrupt (stored crc = " +
+                                 std::to_string(load_be<uint32_t>(batch.data() + k_crc_offset)) + ")" + tp + ".");
     const batch_header h = *parse_batch_header(batch);
     if ((h.attributes & k_attr_codec_mask) > int(compression::zstd))
-        return fail(error_code::unknown_server_error,
-                    "Unknown compression type id: " + std::to_string(h.attributes & k_attr_codec_mask));
+        return invalid_batch(error_code::unknown_server_error,
+                             "Unknown compression type id: " + std::to_string(h.attributes & k_attr_codec_mask));
     return h;
 }
 
@@ -275,11 +278,11 @@ result<batch_info, batch_error> validate_produce_batch(byte_view in, const valid
     if (auto st = check_records(*batch, limits, tp, info); !st) return failure{st.error()};
     // UnifiedLog.append, after validation.
     if (int64_t(batch->size()) > limits.segment_bytes)
-        return fail(error_code::record_list_too_large, "Message batch size is " + std::to_string(batch->size()) +
-                                                           " bytes in append to partition " +
-                                                           std::string(limits.topic_partition) +
-                                                           ", which exceeds the maximum configured segment size of " +
-                                                           std::to_string(limits.segment_bytes) + ".");
+        return invalid_batch(error_code::record_list_too_large,
+                             "Message batch size is " + std::to_string(batch->size()) +
+                                 " bytes in append to partition " + std::string(limits.topic_partition) +
+                                 ", which exceeds the maximum configured segment size of " +
+                                 std::to_string(limits.segment_bytes) + ".");
     return info;
 }
 

@@ -37,7 +37,7 @@ bool covers(const resource_pattern& p, const std::string& name) {
 enum class verdict { none, allowed, denied };
 
 // StandardAuthorizerData.findResult: what one ACL says about the request.
-verdict find_result(const acl_entry& e, const std::string& principal, const std::string& host, acl_operation op) {
+verdict acl_verdict(const acl_entry& e, const std::string& principal, const std::string& host, acl_operation op) {
     if (e.principal != principal && e.principal != wildcard_principal) return verdict::none;
     if (e.host != wildcard && e.host != host) return verdict::none;
     if (e.operation != acl_operation::all) {
@@ -111,7 +111,7 @@ bool authorizer::authorize(const std::string& principal, const std::string& host
     bool has_resource_acls = false, allowed = false, denied = false;
     auto consider = [&](const acl_binding& b) {
         has_resource_acls = true;
-        switch (find_result(b.entry, principal, host, op)) {
+        switch (acl_verdict(b.entry, principal, host, op)) {
             case verdict::denied: denied = true; break;
             case verdict::allowed: allowed = true; break;
             case verdict::none: break;

@@ -13,7 +13,7 @@ namespace ketch::shared {
 
 namespace {
 
-log::log_error pg_failed(const std::string& what) { return {log::log_errc::io, "PostgreSQL: " + what}; }
+log::log_error pg_read_failed(const std::string& what) { return {log::log_errc::io, "PostgreSQL: " + what}; }
 
 void raise(std::atomic<int64_t>& a, int64_t v) {
     int64_t cur = a.load();
@@ -62,7 +62,7 @@ log::log_result<log::append_result> shared_storage::append_txn_marker(int64_t pr
 log::log_result<bytes> shared_storage::read_bytes(cluster::pg_connection& c, int64_t offset, uint64_t max_bytes,
                                                   int64_t limit, bool min_one_batch, int64_t* next_offset) {
     auto found = cluster::find_batches(c, key_, offset, max_bytes);
-    if (!found.ok()) return failure{pg_failed(found.error().message)};
+    if (!found.ok()) return failure{pg_read_failed(found.error().message)};
     std::erase_if(*found, [&](const cluster::indexed_batch& b) { return b.base_offset >= limit; });
     bytes out;
     if (found->empty()) return out;
@@ -88,14 +88,14 @@ log::log_result<bytes> shared_storage::read_bytes(cluster::pg_connection& c, int
 
 log::log_result<cluster::partition_offsets> shared_storage::read_and_observe(cluster::pg_connection& c) {
     auto offs = cluster::read_offsets(c, key_);
-    if (!offs.ok()) return failure{pg_failed(offs.error().message)};
+    if (!offs.ok()) return failure{pg_read_failed(offs.error().message)};
     observe(offs->log_start_offset, offs->high_watermark, offs->first_unstable);
     return *offs;
 }
 
 log::log_status shared_storage::refresh_offsets() {
     auto c = engine_.pool().take();
-    if (!c.ok()) return failure{pg_failed(c.error().message)};
+    if (!c.ok()) return failure{pg_read_failed(c.error().message)};
     auto l = std::move(*c);  // given back when the scope ends
     auto offs = read_and_observe(*l);
     if (!offs.ok()) return failure{offs.error()};
@@ -105,7 +105,7 @@ log::log_status shared_storage::refresh_offsets() {
 log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t max_bytes,
                                                        const log::read_options& opts) {
     auto c = engine_.pool().take();
-    if (!c.ok()) return failure{pg_failed(c.error().message)};
+    if (!c.ok()) return failure{pg_read_failed(c.error().message)};
     auto l = std::move(*c);  // given back when the scope ends
     auto offs = read_and_observe(*l);
     if (!offs.ok()) return failure{offs.error()};
@@ -129,7 +129,7 @@ log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t 
     if (data->empty()) return r;
     if (opts.read_committed) {
         auto ab = cluster::find_aborted(*l, key_, offset, upper);
-        if (!ab.ok()) return failure{pg_failed(ab.error().message)};
+        if (!ab.ok()) return failure{pg_read_failed(ab.error().message)};
         for (auto& a : *ab) r.aborted->push_back({a.producer_id, a.first_offset, a.last_offset, -1});
     }
     r.total_bytes = data->size();
@@ -142,12 +142,12 @@ log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t 
 log::log_result<std::optional<log::timestamp_offset>> shared_storage::find_timestamp(const std::string& sql, int64_t ts,
                                                                                      bool want_max) {
     auto c = engine_.pool().take();
-    if (!c.ok()) return failure{pg_failed(c.error().message)};
+    if (!c.ok()) return failure{pg_read_failed(c.error().message)};
     auto l = std::move(*c);  // given back when the scope ends
     cluster::pg_params p{key_.topic_id, std::to_string(key_.partition)};
     if (!want_max) p.push_back(std::to_string(ts));
     auto rows = l->exec(sql, p);
-    if (!rows.ok()) return failure{pg_failed(rows.error().message)};
+    if (!rows.ok()) return failure{pg_read_failed(rows.error().message)};
     if (rows->rows.empty()) return std::optional<log::timestamp_offset>{};
     const int64_t base = std::stoll(rows->at(0, 0));
     auto data = read_bytes(*l, base, 1, INT64_MAX, true);
@@ -185,12 +185,12 @@ log::log_result<std::optional<log::timestamp_offset>> shared_storage::max_timest
 
 log::log_result<int64_t> shared_storage::delete_records_before(int64_t offset) {
     auto c = engine_.pool().take();
-    if (!c.ok()) return failure{pg_failed(c.error().message)};
+    if (!c.ok()) return failure{pg_read_failed(c.error().message)};
     auto l = std::move(*c);  // given back when the scope ends
     // By metadata (cluster/retention.h): the index rows below go, the objects
     // they leave unreferenced are the garbage collector's.
     auto moved = cluster::move_log_start(*l, key_, offset);
-    if (!moved.ok()) return failure{pg_failed(moved.error().message)};
+    if (!moved.ok()) return failure{pg_read_failed(moved.error().message)};
     observe(moved->log_start_offset, moved->log_start_offset);
     return moved->log_start_offset;
 }

@@ -16,8 +16,9 @@ using namespace kafka;
 
 namespace {
 
-void answer(request_context& ctx, const topic_access& acc, const list_offsets_request::list_offsets_partition& p,
-            list_offsets_response::list_offsets_partition_response& out, int8_t isolation_level) {
+void answer_partition(request_context& ctx, const topic_access& acc,
+                      const list_offsets_request::list_offsets_partition& p,
+                      list_offsets_response::list_offsets_partition_response& out, int8_t isolation_level) {
     auto part = open_partition(ctx, acc, p.partition_index);
     if (!part.ok()) {
         out.error_code = code(part.error());
@@ -66,7 +67,7 @@ awaitable<list_offsets_response> handle_list_offsets(request_context& ctx, list_
                                } else if (duplicated.count({rt.name, p.partition_index})) {
                                    out.error_code = code(error_code::invalid_request);
                                } else {
-                                   answer(ctx, acc, p, out, req.isolation_level);
+                                   answer_partition(ctx, acc, p, out, req.isolation_level);
                                }
                            });
     });

@@ -29,7 +29,8 @@ namespace {
 constexpr int32_t k_all_cluster_operations =
     (1 << 5) | (1 << 7) | (1 << 8) | (1 << 9) | (1 << 10) | (1 << 11) | (1 << 12);
 
-metadata_response::metadata_response_topic describe(const request_context& ctx, const meta::topic& t, bool with_ops) {
+metadata_response::metadata_response_topic describe_topic(const request_context& ctx, const meta::topic& t,
+                                                          bool with_ops) {
     const int32_t self = ctx.broker.config.node_id;
     metadata_response::metadata_response_topic out;
     out.name = t.name;
@@ -59,7 +60,8 @@ metadata_response::metadata_response_topic describe(const request_context& ctx, 
     return out;
 }
 
-metadata_response::metadata_response_topic topic_error(std::optional<std::string> name, uuid id, error_code e) {
+metadata_response::metadata_response_topic metadata_topic_error(std::optional<std::string> name, uuid id,
+                                                                error_code e) {
     metadata_response::metadata_response_topic out;
     out.error_code = code(e);
     // Kafka sets is_internal on error rows too (Topic.isInternal of the name).
@@ -81,22 +83,25 @@ public:
 
     void by_id(uuid id) {
         auto t = ctx_.broker.topics.by_id(id);
-        if (!t) return resp_.topics.push_back(topic_error(std::nullopt, id, error_code::unknown_topic_id));
+        if (!t) return resp_.topics.push_back(metadata_topic_error(std::nullopt, id, error_code::unknown_topic_id));
         if (!may_describe(t->name))  // ids are not secret: the id is answered
-            return describe_denied_.push_back(topic_error(std::nullopt, t->id, error_code::topic_authorization_failed));
-        resp_.topics.push_back(describe(ctx_, *t, with_ops_));
+            return describe_denied_.push_back(
+                metadata_topic_error(std::nullopt, t->id, error_code::topic_authorization_failed));
+        resp_.topics.push_back(describe_topic(ctx_, *t, with_ops_));
     }
 
     void by_name(const std::string& name) {
         if (!may_describe(name))
-            return describe_denied_.push_back(topic_error(name, {}, error_code::topic_authorization_failed));
-        if (auto t = ctx_.broker.topics.by_name(name)) return resp_.topics.push_back(describe(ctx_, *t, with_ops_));
+            return describe_denied_.push_back(metadata_topic_error(name, {}, error_code::topic_authorization_failed));
+        if (auto t = ctx_.broker.topics.by_name(name))
+            return resp_.topics.push_back(describe_topic(ctx_, *t, with_ops_));
         if (check_topic_name(ctx_.broker, name))
-            return resp_.topics.push_back(topic_error(name, {}, error_code::invalid_topic_exception));
-        if (!may_create_) return resp_.topics.push_back(topic_error(name, {}, error_code::unknown_topic_or_partition));
+            return resp_.topics.push_back(metadata_topic_error(name, {}, error_code::invalid_topic_exception));
+        if (!may_create_)
+            return resp_.topics.push_back(metadata_topic_error(name, {}, error_code::unknown_topic_or_partition));
         if (!ctx_.authorize_cluster(security::acl_operation::create) &&
             !ctx_.authorize(security::acl_operation::create, security::resource_type::topic, name))
-            return create_denied_.push_back(topic_error(name, {}, error_code::topic_authorization_failed));
+            return create_denied_.push_back(metadata_topic_error(name, {}, error_code::topic_authorization_failed));
         // Kafka 4.3.1 answers UNKNOWN_TOPIC_OR_PARTITION to the request that
         // triggers the creation (recorded: conformance/recordings/metadata.json);
         // the client asks again and then sees the topic.
@@ -106,8 +111,8 @@ public:
                            ? create_offsets_topic(ctx_.broker)
                            : auto_create_topic(ctx_.broker, name);
         bool exists = created.ok() || created.error().code == meta::errc::topic_already_exists;
-        resp_.topics.push_back(
-            topic_error(name, {}, exists ? error_code::unknown_topic_or_partition : to_kafka(created.error().code)));
+        resp_.topics.push_back(metadata_topic_error(
+            name, {}, exists ? error_code::unknown_topic_or_partition : to_kafka(created.error().code)));
     }
 
     void finish() {
@@ -147,7 +152,7 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
     if (!req.topics || (ctx.api_version == 0 && req.topics->empty())) {  // all topics
         for (auto& t : listed_topics(ctx))
             if (ctx.authorize(security::acl_operation::describe, security::resource_type::topic, t.name))
-                resp.topics.push_back(describe(ctx, t, req.include_topic_authorized_operations));
+                resp.topics.push_back(describe_topic(ctx, t, req.include_topic_authorized_operations));
         co_return resp;
     }
     // Cluster mode: a named topic not heard of yet is read through (once a
@@ -166,7 +171,7 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
         else if (!rt.topic_id.is_zero())
             named.by_id(rt.topic_id);
         else
-            resp.topics.push_back(topic_error(rt.name, {}, error_code::invalid_topic_exception));
+            resp.topics.push_back(metadata_topic_error(rt.name, {}, error_code::invalid_topic_exception));
     }
     named.finish();
     co_return resp;

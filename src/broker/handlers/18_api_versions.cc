@@ -18,7 +18,7 @@ bool valid_software_field(const std::string& s) {
     return std::regex_match(s, pattern);
 }
 
-api_versions_response::api_version row(const handler_entry& h) {
+api_versions_response::api_version version_row(const handler_entry& h) {
     api_versions_response::api_version v;
     v.api_key_ = h.key;
     // Kafka 4 removed Produce v0-2 but still advertises v0 (KIP-896: older
@@ -57,7 +57,7 @@ awaitable<api_versions_response> handle_api_versions(request_context& ctx, api_v
         ctx.conn.client_software_version = req.client_software_version;
     }
     for (auto& h : served_apis())
-        if (api_enabled(ctx.broker, h.key)) resp.api_keys.push_back(row(h));
+        if (api_enabled(ctx.broker, h.key)) resp.api_keys.push_back(version_row(h));
     if (ctx.api_version >= 3) add_features(resp, ctx.api_version);
     std::sort(resp.api_keys.begin(), resp.api_keys.end(), [](auto& a, auto& b) { return a.api_key_ < b.api_key_; });
     co_return resp;
@@ -68,7 +68,7 @@ net::handler_result unsupported_api_versions(request_context& ctx) {
     // ApiVersions' own range, encoded as v0 so any client can read it.
     api_versions_response resp;
     resp.error_code = code(error_code::unsupported_version);
-    resp.api_keys.push_back(row(*find_handler(int16_t(kafka::api_key::api_versions))));
+    resp.api_keys.push_back(version_row(*find_handler(int16_t(kafka::api_key::api_versions))));
     ctx.api_version = 0;
     return encode_response(ctx, 0, resp);
 }

@@ -31,7 +31,7 @@ namespace {
 
 using txn_response_topic = txn_offset_commit_response::txn_offset_commit_response_topic;
 
-void add(std::vector<txn_response_topic>& out, const std::string& topic, int32_t partition, error_code e) {
+void add_txn_result(std::vector<txn_response_topic>& out, const std::string& topic, int32_t partition, error_code e) {
     auto& p = topic_row(out, topic).partitions.emplace_back();
     p.partition_index = partition;
     p.error_code = code(e);
@@ -66,20 +66,20 @@ awaitable<txn_offset_commit_response> handle_txn_offset_commit(request_context& 
             : error_code::none;
     if (refused != error_code::none) {
         for (auto& t : req.topics)
-            for (auto& p : t.partitions) add(resp.topics, t.name, p.partition_index, refused);
+            for (auto& p : t.partitions) add_txn_result(resp.topics, t.name, p.partition_index, refused);
         co_return resp;
     }
     for (auto& t : req.topics) {
         if (!ctx.authorize(acl_operation::read, resource_type::topic, t.name)) {
             for (auto& p : t.partitions)
-                add(resp.topics, t.name, p.partition_index, error_code::topic_authorization_failed);
+                add_txn_result(resp.topics, t.name, p.partition_index, error_code::topic_authorization_failed);
             continue;
         }
         auto topic = b.topics.by_name(t.name);
         group::commit_topic valid{t.name, {}};
         for (auto& p : t.partitions) {
             if (!topic || p.partition_index < 0 || p.partition_index >= topic->partition_count) {
-                add(resp.topics, t.name, p.partition_index, error_code::unknown_topic_or_partition);
+                add_txn_result(resp.topics, t.name, p.partition_index, error_code::unknown_topic_or_partition);
                 continue;
             }
             valid.partitions.push_back(
@@ -91,7 +91,7 @@ awaitable<txn_offset_commit_response> handle_txn_offset_commit(request_context& 
 
     auto all = [&](error_code e) {
         for (auto& t : args.topics)
-            for (auto& p : t.partitions) add(resp.topics, t.name, p.partition, e);
+            for (auto& p : t.partitions) add_txn_result(resp.topics, t.name, p.partition, e);
     };
     if (!b.txns) {
         all(error_code::coordinator_not_available);
@@ -121,7 +121,7 @@ awaitable<txn_offset_commit_response> handle_txn_offset_commit(request_context& 
     // References only (g++ 12 and co_await temporaries, see 11_join_group.cc).
     auto r = co_await blocking_call<group::commit_result>(b, [&b, &args] { return b.groups.commit_txn_offsets(args); });
     for (auto& t : r.topics)
-        for (auto& p : t.partitions) add(resp.topics, t.name, p.partition, p.error);
+        for (auto& p : t.partitions) add_txn_result(resp.topics, t.name, p.partition, p.error);
     co_return resp;
 }
 

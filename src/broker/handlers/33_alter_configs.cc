@@ -25,7 +25,7 @@ config_error null_values(const resource_t& r) {
     return {};
 }
 
-config_error alter_topic(broker_context& b, const resource_t& r, bool validate_only) {
+config_error alter_topic_configs(broker_context& b, const resource_t& r, bool validate_only) {
     if (auto bad = check_topic_name(b, r.resource_name)) return {error_code::invalid_topic_exception, *bad};
     if (auto e = null_values(r); e.code != error_code::none) return e;
     meta::config_map configs;
@@ -57,7 +57,7 @@ awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alt
     co_return alter_each_resource<alter_configs_response>(
         ctx, req, [](const resource_t& r) { return duplicate_config_keys(r.configs); },
         [&](const resource_t& r) {
-            return r.resource_type == k_resource_topic ? alter_topic(b, r, req.validate_only)
+            return r.resource_type == k_resource_topic ? alter_topic_configs(b, r, req.validate_only)
                                                        : alter_other(b, r, req.validate_only);
         });
 }

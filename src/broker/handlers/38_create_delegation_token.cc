@@ -13,8 +13,8 @@ using namespace kafka;
 
 namespace {
 
-create_delegation_token_response answer(int16_t version, error_code e, const std::string& owner,
-                                        const std::string& requester, int64_t timestamps) {
+create_delegation_token_response token_answer(int16_t version, error_code e, const std::string& owner,
+                                              const std::string& requester, int64_t timestamps) {
     create_delegation_token_response resp;
     resp.error_code = code(e);
     std::tie(resp.principal_type, resp.principal_name) = security::split_principal(owner);
@@ -37,18 +37,19 @@ awaitable<create_delegation_token_response> handle_create_delegation_token(reque
     for (auto& r : req.renewers) renewers.push_back(r.principal_type + ":" + r.principal_name);
 
     if (!allow_token_requests(ctx))
-        co_return answer(ctx.api_version, error_code::delegation_token_request_not_allowed, owner, requester, -1);
+        co_return token_answer(ctx.api_version, error_code::delegation_token_request_not_allowed, owner, requester, -1);
     if (owner != requester &&
         !ctx.authorize(security::acl_operation::create_tokens, security::resource_type::user, owner))
-        co_return answer(ctx.api_version, error_code::delegation_token_authorization_failed, owner, requester, -1);
+        co_return token_answer(ctx.api_version, error_code::delegation_token_authorization_failed, owner, requester,
+                               -1);
     for (auto& r : req.renewers)
         if (r.principal_type != "User")
-            co_return answer(ctx.api_version, error_code::invalid_principal_type, owner, requester, -1);
+            co_return token_answer(ctx.api_version, error_code::invalid_principal_type, owner, requester, -1);
     if (!ctx.broker.tokens)
-        co_return answer(ctx.api_version, error_code::delegation_token_auth_disabled, owner, requester, 0);
+        co_return token_answer(ctx.api_version, error_code::delegation_token_auth_disabled, owner, requester, 0);
 
     auto r = ctx.broker.tokens->create(owner, requester, renewers, req.max_lifetime_ms);
-    auto resp = answer(ctx.api_version, error_code(r.error), owner, requester, 0);
+    auto resp = token_answer(ctx.api_version, error_code(r.error), owner, requester, 0);
     if (r.error != 0) co_return resp;
     resp.issue_timestamp_ms = r.token.token.issue_ms;
     resp.expiry_timestamp_ms = r.token.token.expiry_ms;
@@ -61,7 +62,7 @@ awaitable<create_delegation_token_response> handle_create_delegation_token(reque
 // CreateDelegationTokenRequest.getErrorResponse: owner and requester User:ANONYMOUS, timestamps -1.
 std::optional<create_delegation_token_response> create_delegation_token_error(const create_delegation_token_request&,
                                                                               int16_t version, const error_answer& e) {
-    return answer(version, error_code(e.code), "User:ANONYMOUS", "User:ANONYMOUS", -1);
+    return token_answer(version, error_code(e.code), "User:ANONYMOUS", "User:ANONYMOUS", -1);
 }
 
 }  // namespace ketch::broker

@@ -20,8 +20,8 @@ bool owner_or_renewer(const meta::delegation_token& t, const std::string& p) {
     return t.owner == p || std::find(t.renewers.begin(), t.renewers.end(), p) != t.renewers.end();
 }
 
-bool eligible(const request_context& ctx, const std::optional<std::vector<std::string>>& owners,
-              const meta::delegation_token& t) {
+bool token_eligible(const request_context& ctx, const std::optional<std::vector<std::string>>& owners,
+                    const meta::delegation_token& t) {
     if (owners && std::none_of(owners->begin(), owners->end(), [&](auto& o) { return owner_or_renewer(t, o); }))
         return false;
     if (owner_or_renewer(t, ctx.conn.principal)) return true;
@@ -29,7 +29,7 @@ bool eligible(const request_context& ctx, const std::optional<std::vector<std::s
            ctx.authorize(security::acl_operation::describe_tokens, security::resource_type::user, t.owner);
 }
 
-described describe(const security::delegation_tokens::described& d, int16_t version) {
+described describe_token(const security::delegation_tokens::described& d, int16_t version) {
     described out;
     std::tie(out.principal_type, out.principal_name) = security::split_principal(d.token.owner);
     if (version > 2)
@@ -67,7 +67,7 @@ awaitable<describe_delegation_token_response> handle_describe_delegation_token(r
         for (auto& o : *req.owners) owners->push_back(o.principal_type + ":" + o.principal_name);
     }
     for (auto& d : ctx.broker.tokens->list())
-        if (eligible(ctx, owners, d.token)) resp.tokens.push_back(describe(d, ctx.api_version));
+        if (token_eligible(ctx, owners, d.token)) resp.tokens.push_back(describe_token(d, ctx.api_version));
     co_return resp;
 }
 

@@ -16,7 +16,7 @@ namespace {
 
 using delete_response_topic = offset_delete_response::offset_delete_response_topic;
 
-delete_response_topic& topic_of(offset_delete_response& resp, const std::string& name) {
+delete_response_topic& delete_topic_of(offset_delete_response& resp, const std::string& name) {
     for (auto& t : resp.topics)
         if (t.name == name) return t;
     auto& t = resp.topics.emplace_back();
@@ -24,8 +24,8 @@ delete_response_topic& topic_of(offset_delete_response& resp, const std::string&
     return t;
 }
 
-void add(offset_delete_response& resp, const std::string& name, int32_t partition, error_code e) {
-    auto& p = topic_of(resp, name).partitions.emplace_back();
+void add_delete_result(offset_delete_response& resp, const std::string& name, int32_t partition, error_code e) {
+    auto& p = delete_topic_of(resp, name).partitions.emplace_back();
     p.partition_index = partition;
     p.error_code = code(e);
 }
@@ -45,14 +45,15 @@ awaitable<offset_delete_response> handle_offset_delete(request_context& ctx, off
     args.group_id = req.group_id;
     for (auto& t : req.topics) {
         if (!ctx.authorize(security::acl_operation::read, security::resource_type::topic, t.name)) {
-            for (auto& p : t.partitions) add(resp, t.name, p.partition_index, error_code::topic_authorization_failed);
+            for (auto& p : t.partitions)
+                add_delete_result(resp, t.name, p.partition_index, error_code::topic_authorization_failed);
             continue;
         }
         auto topic = b.topics.by_name(t.name);
         group::fetch_topic valid{t.name, {}};
         for (auto& p : t.partitions) {
             if (!topic || p.partition_index < 0 || p.partition_index >= topic->partition_count)
-                add(resp, t.name, p.partition_index, error_code::unknown_topic_or_partition);
+                add_delete_result(resp, t.name, p.partition_index, error_code::unknown_topic_or_partition);
             else
                 valid.partitions.push_back(p.partition_index);
         }
@@ -65,7 +66,7 @@ awaitable<offset_delete_response> handle_offset_delete(request_context& ctx, off
         co_return resp;
     }
     for (auto& t : r.topics)
-        for (auto& p : t.partitions) add(resp, t.name, p.partition, p.error);
+        for (auto& p : t.partitions) add_delete_result(resp, t.name, p.partition, p.error);
     co_return resp;
 }
 

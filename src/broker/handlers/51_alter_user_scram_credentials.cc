@@ -55,7 +55,7 @@ api_error upsertion_problem(const upsertion& u) {
 
 // ControllerApis without ALTER on the cluster: every user named (once,
 // sorted) CLUSTER_AUTHORIZATION_FAILED (AlterUserScramCredentialsRequest.getErrorResponse).
-alter_user_scram_credentials_response denied(const alter_user_scram_credentials_request& req) {
+alter_user_scram_credentials_response all_denied(const alter_user_scram_credentials_request& req) {
     alter_user_scram_credentials_response resp;
     std::set<std::string> users;
     for (auto& d : req.deletions) users.insert(d.name);
@@ -73,7 +73,7 @@ alter_user_scram_credentials_response denied(const alter_user_scram_credentials_
 
 awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credentials(
     request_context& ctx, alter_user_scram_credentials_request& req) {
-    if (!ctx.authorize_cluster(security::acl_operation::alter)) co_return denied(req);
+    if (!ctx.authorize_cluster(security::acl_operation::alter)) co_return all_denied(req);
     alter_user_scram_credentials_response resp;
     auto* store = ctx.broker.credentials;
     std::vector<std::pair<std::string, const deletion*>> deletions;

@@ -18,7 +18,8 @@ namespace {
 constexpr int8_t k_classic_member = 0;
 constexpr int8_t k_consumer_member = 1;
 
-consumer_group_describe_response::assignment_data to_wire(std::vector<group::described_topic_partitions>& a) {
+consumer_group_describe_response::assignment_data assignment_to_wire(
+    std::vector<group::described_topic_partitions>& a) {
     consumer_group_describe_response::assignment_data out;
     for (auto& tp : a) {
         auto& o = out.topic_partitions.emplace_back();
@@ -55,8 +56,8 @@ awaitable<consumer_group_describe_response> handle_consumer_group_describe(reque
             om.client_host = std::move(m.client_host);
             om.subscribed_topic_names = std::move(m.subscribed_topic_names);
             om.subscribed_topic_regex = std::move(m.subscribed_topic_regex);
-            om.assignment = to_wire(m.assignment);
-            om.target_assignment = to_wire(m.target_assignment);
+            om.assignment = assignment_to_wire(m.assignment);
+            om.target_assignment = assignment_to_wire(m.target_assignment);
             om.member_type = m.uses_classic_protocol ? k_classic_member : k_consumer_member;
         }
     });

@@ -28,7 +28,7 @@ using topic_out = describe_topic_partitions_response::describe_topic_partitions_
 
 constexpr int32_t k_max_partition_limit = 2000;
 
-topic_out topic_error(const std::string& name, error_code e, int32_t ops) {
+topic_out partitions_topic_error(const std::string& name, error_code e, int32_t ops) {
     topic_out t;
     t.error_code = code(e);
     t.name = name;
@@ -51,7 +51,7 @@ awaitable<describe_topic_partitions_response> handle_describe_topic_partitions(r
     for (auto& t : req.topics) names.insert(t.name);
 
     if (req.cursor && (req.cursor->partition_index < 0 || !names.count(req.cursor->topic_name))) {
-        for (auto& n : names) resp.topics.push_back(topic_error(n, error_code::invalid_request, INT32_MIN));
+        for (auto& n : names) resp.topics.push_back(partitions_topic_error(n, error_code::invalid_request, INT32_MIN));
         co_return resp;
     }
     int32_t budget = std::clamp(req.response_partition_limit, 1, k_max_partition_limit);
@@ -63,16 +63,18 @@ awaitable<describe_topic_partitions_response> handle_describe_topic_partitions(r
         // all-topics request leaves the others out, a named one is refused.
         if (!ctx.authorize(security::acl_operation::describe, security::resource_type::topic, name)) {
             if (!req.topics.empty())
-                resp.topics.push_back(topic_error(name, error_code::topic_authorization_failed, INT32_MIN));
+                resp.topics.push_back(partitions_topic_error(name, error_code::topic_authorization_failed, INT32_MIN));
             continue;
         }
         if (check_topic_name(ctx.broker, name)) {
-            resp.topics.push_back(topic_error(name, error_code::invalid_topic_exception, k_all_topic_operations));
+            resp.topics.push_back(
+                partitions_topic_error(name, error_code::invalid_topic_exception, k_all_topic_operations));
             continue;
         }
         auto t = b.topics.by_name(name);
         if (!t) {
-            resp.topics.push_back(topic_error(name, error_code::unknown_topic_or_partition, k_all_topic_operations));
+            resp.topics.push_back(
+                partitions_topic_error(name, error_code::unknown_topic_or_partition, k_all_topic_operations));
             continue;
         }
         int32_t first = req.cursor && name == req.cursor->topic_name ? req.cursor->partition_index : 0;

@@ -25,7 +25,8 @@ share_group_describe_response::assignment_data to_wire(request_context& ctx, con
     return out;
 }
 
-void fill(request_context& ctx, share_group_describe_response::described_group& out, const share::described_group& g) {
+void fill_share_group(request_context& ctx, share_group_describe_response::described_group& out,
+                      const share::described_group& g) {
     out.error_code = code(g.error);
     if (!g.error_message.empty()) out.error_message = g.error_message;
     out.group_id = g.group_id;
@@ -66,7 +67,7 @@ awaitable<share_group_describe_response> handle_share_group_describe(request_con
     }
     if (allowed.empty()) co_return resp;
     described_group_rows(ctx, resp.groups, ctx.broker.shares->describe(allowed), req.include_authorized_operations,
-                         [&](auto& out, const share::described_group& g) { fill(ctx, out, g); });
+                         [&](auto& out, const share::described_group& g) { fill_share_group(ctx, out, g); });
     co_return resp;
 }
 

@@ -33,7 +33,7 @@ using share_partition_data = share_fetch_response::partition_data;
 
 // A partition's row; Records is not nullable: a row for an acknowledgement
 // or an error alone carries no records (Kafka: an empty set).
-share_partition_data& row(share_fetch_response& resp, const share::topic_partition& tp) {
+share_partition_data& share_fetch_row(share_fetch_response& resp, const share::topic_partition& tp) {
     auto add = [&tp](auto& partitions) -> share_partition_data& {
         auto& p = partitions.emplace_back();
         p.partition_index = tp.partition;
@@ -52,8 +52,9 @@ share_partition_data& row(share_fetch_response& resp, const share::topic_partiti
 }
 
 // Reads every partition of the session; true when something was acquired.
-bool read_all(request_context& ctx, share_fetch_request& req, const std::vector<share::topic_partition>& parts,
-              share_fetch_response& resp, std::vector<partition::fetch_waiters::key>& keys) {
+bool read_share_partitions(request_context& ctx, share_fetch_request& req,
+                           const std::vector<share::topic_partition>& parts, share_fetch_response& resp,
+                           std::vector<partition::fetch_waiters::key>& keys) {
     bool any = false;
     // ShareAcquireMode: 0 batch_optimized (v1's only mode), 1 record_limit.
     const bool batch_optimized = ctx.api_version < 2 || req.share_acquire_mode != 1;
@@ -65,7 +66,7 @@ bool read_all(request_context& ctx, share_fetch_request& req, const std::vector<
                                       records_left, batch_optimized);
         if (!r.topic.empty()) keys.emplace_back(r.topic, tp.partition);
         if (r.error == error_code::none && r.acquired.empty()) continue;
-        auto& p = row(resp, tp);
+        auto& p = share_fetch_row(resp, tp);
         p.error_code = code(r.error);
         p.records = std::move(r.recs);
         for (auto& a : r.acquired) {
@@ -89,7 +90,7 @@ awaitable<bool> read_all_off_reactor(request_context& ctx, share_fetch_request& 
                                      const std::vector<share::topic_partition>& parts, share_fetch_response& resp,
                                      std::vector<partition::fetch_waiters::key>& keys) {
     bool any = false;
-    co_await reads_call(ctx.broker, [&] { any = read_all(ctx, req, parts, resp, keys); });
+    co_await reads_call(ctx.broker, [&] { any = read_share_partitions(ctx, req, parts, resp, keys); });
     co_return any;
 }
 
@@ -163,7 +164,7 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
                                          ctx.conn.id);
     if (session.error != error_code::none) co_return top(session.error);
     resp.acquisition_lock_timeout_ms = int32_t(session.lock_duration_ms);
-    for (auto& [tp, e] : unknown) row(resp, tp).error_code = code(e);
+    for (auto& [tp, e] : unknown) share_fetch_row(resp, tp).error_code = code(e);
     // The acknowledgements change the state at once; their write to
     // shares.db runs while the records are read and acquired, and the answer
     // waits for it (an acknowledgement is on disk before it is answered).
@@ -171,8 +172,8 @@ awaitable<share_fetch_response> handle_share_fetch(request_context& ctx, share_f
     share_ack_results acks;
     auto answer_acks = [&resp, &acks] {
         for (auto& [tp, e, message, hold] : acks) {
-            row(resp, tp).acknowledge_error_code = code(e);
-            row(resp, tp).acknowledge_error_message = message;
+            share_fetch_row(resp, tp).acknowledge_error_code = code(e);
+            share_fetch_row(resp, tp).acknowledge_error_message = message;
         }
     };
     if (has_acks) {
