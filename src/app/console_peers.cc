@@ -35,6 +35,31 @@ auto on_peer(inter_broker_clients& clients, int32_t node, int16_t key, F&& f) {
     }
 }
 
+// `req` to `node` over ConsolePeer at `version`, counted in `calls`.
+console::peer_brokers::page console_peer(inter_broker_clients& clients, peer_calls_in_flight& calls, int32_t node,
+                                         const broker::console_peer_request& req, int16_t version) {
+    calls.enter();
+    struct leaving {
+        peer_calls_in_flight& c;
+        ~leaving() { c.leave(); }
+    } left{calls};
+    const int16_t key = broker::console_peer_request::api_key;
+    auto resp = on_peer(clients, node, key, [&](cli::client& c) {
+        kafka::writer w;
+        req.encode(w, version);
+        bytes answer = c.roundtrip(-1, key, version, w.take());
+        kafka::reader r(answer.data(), answer.size());
+        broker::console_peer_response out;
+        out.decode(r, 0);
+        return out;
+    });
+    if (resp.error_code != 0)
+        throw console::kafka_call_error("broker " + std::to_string(node) + " refused ConsolePeer: " +
+                                        std::string(error_name(error_code(resp.error_code))) +
+                                        " (the inter-broker principal needs CLUSTER_ACTION on the cluster)");
+    return {resp.status, std::move(resp.body)};
+}
+
 }  // namespace
 
 peer_calls_in_flight::~peer_calls_in_flight() {
@@ -71,30 +96,16 @@ console::peer_brokers console_peers(const cluster::membership& m, inter_broker_c
             return std::pair<int16_t, bytes>{v, c.roundtrip(-1, key, v, body)};
         });
     };
-    // ConsolePeer is not in ApiVersions: sent at its only version, 0.
+    // ConsolePeer is not in ApiVersions: a GET is sent at v0 (which every
+    // version of ketch serves), a POST at v1.
     p.page_of = [&clients, &calls](int32_t node, const std::string& path, const std::string& query,
-                                   const std::string& principal) -> console::peer_brokers::page {
-        using broker::console_peer_request;
-        calls.enter();
-        struct leaving {
-            peer_calls_in_flight& c;
-            ~leaving() { c.leave(); }
-        } left{calls};
-        const int16_t key = console_peer_request::api_key;
-        auto resp = on_peer(clients, node, key, [&](cli::client& c) {
-            kafka::writer w;
-            console_peer_request{.path = path, .query = query, .principal = principal}.encode(w, 0);
-            bytes answer = c.roundtrip(-1, key, 0, w.take());
-            kafka::reader r(answer.data(), answer.size());
-            broker::console_peer_response out;
-            out.decode(r, 0);
-            return out;
-        });
-        if (resp.error_code != 0)
-            throw console::kafka_call_error("broker " + std::to_string(node) + " refused ConsolePeer: " +
-                                            std::string(error_name(error_code(resp.error_code))) +
-                                            " (the inter-broker principal needs CLUSTER_ACTION on the cluster)");
-        return {resp.status, std::move(resp.body)};
+                                   const std::string& principal) {
+        return console_peer(clients, calls, node, {.path = path, .query = query, .principal = principal}, 0);
+    };
+    p.post_to = [&clients, &calls](int32_t node, const std::string& path, const std::string& body,
+                                   const std::string& principal) {
+        return console_peer(clients, calls, node,
+                            {.path = path, .principal = principal, .method = "POST", .body = body}, 1);
     };
     return p;
 }

@@ -68,13 +68,13 @@ static void fill_context(console::context& c, const options& opt, const console_
                                e.advertised_host + ":" + std::to_string(e.advertised_port)});
 }
 
-std::function<broker::broker_context::console_page(const std::string&, const std::string&, const std::string&)>
-console_pages_slot::forwarder() {
-    return [this](const std::string& path, const std::string& query,
+decltype(broker::broker_context::console_pages) console_pages_slot::forwarder() {
+    return [this](const broker::broker_context::console_page_request& page,
                   const std::string& principal) -> broker::broker_context::console_page {
         const auto* pages = pages_.load(std::memory_order_acquire);
         if (!pages) return {404, console::error_reply(404, "this broker's console is off").body};
-        auto p = pages->answer(path, query, principal);
+        auto p = pages->answer({.method = page.method, .path = page.path, .query = page.query, .body = page.body},
+                               principal);
         return {int16_t(p.status), std::move(p.body)};
     };
 }

@@ -73,8 +73,7 @@ struct console_inputs {
 // Outlives the dispatcher that calls forwarder()'s function.
 class console_pages_slot {
 public:
-    std::function<broker::broker_context::console_page(const std::string&, const std::string&, const std::string&)>
-    forwarder();
+    decltype(broker::broker_context::console_pages) forwarder();
     void set(const console_handle& h);
 
 private:

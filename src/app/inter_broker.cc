@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "app/inter_broker_token_endpoint.h"
 #include "security/authorizer.h"
 
 namespace ketch::app {
@@ -17,24 +18,46 @@ std::string env_or(const std::string& given, const char* var) {
     return v ? std::string(v) : std::string();
 }
 
-// The password: the file's first line (a trailing newline is not part of it),
+// A secret: the file's first line (a trailing newline is not part of it),
 // else the environment.
-std::string password_of(const options& opt) {
-    if (opt.inter_broker_sasl_password_file.empty()) return env_or({}, "KETCH_INTER_BROKER_SASL_PASSWORD");
-    std::ifstream in(opt.inter_broker_sasl_password_file);
-    if (!in)
-        throw std::runtime_error("--inter-broker-sasl-password-file: cannot read " +
-                                 opt.inter_broker_sasl_password_file);
+std::string secret_of(const std::string& file, const char* flag, const char* var) {
+    if (file.empty()) return env_or({}, var);
+    std::ifstream in(file);
+    if (!in) throw std::runtime_error(std::string(flag) + ": cannot read " + file);
     std::string line;
     std::getline(in, line);
     if (!line.empty() && line.back() == '\r') line.pop_back();
     return line;
 }
 
+std::string password_of(const options& opt) {
+    return secret_of(opt.inter_broker_sasl_password_file, "--inter-broker-sasl-password-file",
+                     "KETCH_INTER_BROKER_SASL_PASSWORD");
+}
+
 // OAUTHBEARER only with a token to log in with.
 bool loggable(const options& opt, const std::string& m) {
     return m == "PLAIN" || m == "SCRAM-SHA-256" || m == "SCRAM-SHA-512" ||
-           (m == "OAUTHBEARER" && !opt.inter_broker_oauthbearer_token_file.empty());
+           (m == "OAUTHBEARER" &&
+            (!opt.inter_broker_oauthbearer_token_file.empty() || !opt.inter_broker_oauthbearer_token_endpoint.empty()));
+}
+
+// The token file's, or the token endpoint's.
+std::shared_ptr<inter_broker_jwt> jwt_of(const options& opt) {
+    if (!opt.inter_broker_oauthbearer_token_file.empty() && !opt.inter_broker_oauthbearer_token_endpoint.empty())
+        throw std::runtime_error(
+            "--inter-broker-oauthbearer-token-file and --inter-broker-oauthbearer-token-endpoint exclude each other");
+    if (!opt.inter_broker_oauthbearer_token_file.empty())
+        return std::make_shared<inter_broker_token>(opt.inter_broker_oauthbearer_token_file, opt.oauthbearer_sub_claim);
+    token_endpoint_settings s;
+    s.url = opt.inter_broker_oauthbearer_token_endpoint;
+    s.client_id = env_or(opt.inter_broker_oauthbearer_client_id, "KETCH_INTER_BROKER_OAUTHBEARER_CLIENT_ID");
+    s.client_secret =
+        secret_of(opt.inter_broker_oauthbearer_client_secret_file, "--inter-broker-oauthbearer-client-secret-file",
+                  "KETCH_INTER_BROKER_OAUTHBEARER_CLIENT_SECRET");
+    s.scope = opt.inter_broker_oauthbearer_scope;
+    s.ca_file = opt.inter_broker_oauthbearer_tls_ca;
+    return std::make_shared<inter_broker_token_endpoint>(std::move(s), opt.oauthbearer_sub_claim);
 }
 
 std::string mechanism_of(const options& opt) {
@@ -42,22 +65,22 @@ std::string mechanism_of(const options& opt) {
         if (!loggable(opt, opt.inter_broker_sasl_mechanism))
             throw std::runtime_error("--inter-broker-sasl-mechanism " + opt.inter_broker_sasl_mechanism +
                                      ": brokers log in with PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER "
-                                     "(with --inter-broker-oauthbearer-token-file)");
+                                     "(with --inter-broker-oauthbearer-token-file or -token-endpoint)");
         return opt.inter_broker_sasl_mechanism;
     }
     for (auto& m : cli::split_list(opt.sasl_mechanisms))
         if (loggable(opt, m)) return m;
     throw std::runtime_error(
         "--inter-broker-sasl-mechanism: --sasl-mechanisms enables none of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 "
-        "(nor OAUTHBEARER with --inter-broker-oauthbearer-token-file)");
+        "(nor OAUTHBEARER with --inter-broker-oauthbearer-token-file or -token-endpoint)");
 }
 
-// The login: a token file's JWT (its subject the user), else a username and a password.
+// The login: a token file's or a token endpoint's JWT (its subject the
+// user), else a username and a password.
 void login_of(const options& opt, const listener_endpoint& e, cli::client_config& c,
-              std::shared_ptr<inter_broker_token>& token) {
+              std::shared_ptr<inter_broker_jwt>& token) {
     if (c.sasl_mechanism == "OAUTHBEARER") {
-        token =
-            std::make_shared<inter_broker_token>(opt.inter_broker_oauthbearer_token_file, opt.oauthbearer_sub_claim);
+        token = jwt_of(opt);
         c.sasl_username = token->subject();
         c.sasl_oauthbearer_token = token->current();
         return;
@@ -68,7 +91,8 @@ void login_of(const options& opt, const listener_endpoint& e, cli::client_config
         throw std::runtime_error("inter-broker listener " + e.name + " is " + e.protocol +
                                  ": give the brokers' login with --inter-broker-sasl-username (or "
                                  "$KETCH_INTER_BROKER_SASL_USERNAME) and --inter-broker-sasl-password-file (or "
-                                 "$KETCH_INTER_BROKER_SASL_PASSWORD), or --inter-broker-oauthbearer-token-file");
+                                 "$KETCH_INTER_BROKER_SASL_PASSWORD), or --inter-broker-oauthbearer-token-file "
+                                 "or -token-endpoint");
 }
 
 const listener_endpoint* chosen(const options& opt, const std::vector<listener_endpoint>& endpoints) {
@@ -111,11 +135,11 @@ inter_broker_config inter_broker_config_of(const options& opt, const std::vector
     // (tenant/directory.cc resolve), and a call scoped to one tenant cannot
     // name another's topics: every forwarded transaction would fail.
     if (opt.tenancy && !security::parse_super_users(opt.super_users).contains("User:" + c.sasl_username))
-        throw std::runtime_error((out.token ? "--inter-broker-oauthbearer-token-file: the token's subject "
-                                            : "--inter-broker-sasl-username ") +
-                                 c.sasl_username +
-                                 ": with --tenancy the brokers' user must be one of --super-users (any other user "
-                                 "belongs to a tenant, and its inter-broker calls would be scoped to it)");
+        throw std::runtime_error(
+            (out.token ? out.token->flag() + ": the token's subject " : "--inter-broker-sasl-username ") +
+            c.sasl_username +
+            ": with --tenancy the brokers' user must be one of --super-users (any other user "
+            "belongs to a tenant, and its inter-broker calls would be scoped to it)");
     return out;
 }
 

@@ -26,9 +26,10 @@ struct inter_broker_config {
     // security.protocol, TLS trust and SASL credentials of the calls
     // (brokers are filled in per call).
     cli::client_config client;
-    // OAUTHBEARER: the token file, read again for each new connection
-    // (client.sasl_oauthbearer_token is the token read at start).
-    std::shared_ptr<inter_broker_token> token;
+    // OAUTHBEARER: the token file (read again for each new connection) or
+    // the token endpoint (asked again before the token expires);
+    // client.sasl_oauthbearer_token is the token got at start.
+    std::shared_ptr<inter_broker_jwt> token;
     // "SASL_SSL as User:broker (SCRAM-SHA-512)", for logs.
     std::string describe() const;
 };

@@ -31,8 +31,10 @@ bool read_token(const std::string& path, std::string& out) {
     return true;
 }
 
-// Why `token` cannot log in ("" when it can), and its subject.
-std::string check(const std::string& token, const std::string& sub_claim, std::string& subject) {
+}  // namespace
+
+std::string jwt_login_problem(const std::string& token, const std::string& sub_claim, std::string& subject,
+                              int64_t& exp_ms) {
     if (token.empty()) return "is empty";
     auto p = security::parse_jwt(token, true);
     if (!p.token) return "is not a JWT: " + p.error;
@@ -46,7 +48,15 @@ std::string check(const std::string& token, const std::string& sub_claim, std::s
     if (bad || !exp) return "has no numeric 'exp' claim";
     auto now = wall_ms();
     if (*exp <= now) return "has expired (exp=" + std::to_string(*exp / 1000) + ")";
+    exp_ms = *exp;
     return "";
+}
+
+namespace {
+
+std::string check(const std::string& token, const std::string& sub_claim, std::string& subject) {
+    int64_t exp_ms = 0;
+    return jwt_login_problem(token, sub_claim, subject, exp_ms);
 }
 
 }  // namespace

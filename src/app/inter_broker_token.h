@@ -15,7 +15,25 @@
 
 namespace ketch::app {
 
-class inter_broker_token {
+// The JWT of an OAUTHBEARER inter-broker login: a token file's
+// (inter_broker_token) or a token endpoint's (inter_broker_token_endpoint.h).
+class inter_broker_jwt {
+public:
+    virtual ~inter_broker_jwt() = default;
+    // The token a new connection logs in with; never waits on the network.
+    virtual std::string current() = 0;
+    // The principal's name in the token got at start ("User:" + it).
+    virtual const std::string& subject() const = 0;
+    // The flag that gave it, for errors ("--inter-broker-oauthbearer-token-file").
+    virtual std::string flag() const = 0;
+};
+
+// Why `token` cannot log in ("" when it can: a JWT with a `sub_claim` and an
+// `exp` in the future), its subject and its exp (ms since the epoch).
+std::string jwt_login_problem(const std::string& token, const std::string& sub_claim, std::string& subject,
+                              int64_t& exp_ms);
+
+class inter_broker_token : public inter_broker_jwt {
 public:
     // Reads `path` now: throws std::runtime_error naming
     // --inter-broker-oauthbearer-token-file when the file cannot be read, is
@@ -26,9 +44,9 @@ public:
     // The token for a new connection: the file's contents (trimmed), read
     // again when it changed; a file that cannot be read then (being replaced)
     // keeps the last token, logged.
-    std::string current();
-    // The principal's name in the token read at start ("User:" + it).
-    const std::string& subject() const { return subject_; }
+    std::string current() override;
+    const std::string& subject() const override { return subject_; }
+    std::string flag() const override { return "--inter-broker-oauthbearer-token-file"; }
 
 private:
     struct stamp {

@@ -144,6 +144,12 @@ struct options {
     // OAUTHBEARER's login: a file holding the JWT, read again when it changes
     // (Kafka's sasl.oauthbearer.token.endpoint.url=file:...).
     std::string inter_broker_oauthbearer_token_file;
+    // Or a token endpoint's (client-credentials grant: Kafka's
+    // sasl.oauthbearer.token.endpoint.url=https://..., client id and secret,
+    // scope); the CA of an https:// endpoint (empty: the system's).
+    std::string inter_broker_oauthbearer_token_endpoint;
+    std::string inter_broker_oauthbearer_client_id, inter_broker_oauthbearer_client_secret_file;
+    std::string inter_broker_oauthbearer_scope, inter_broker_oauthbearer_tls_ca;
 };
 
 // Parses argv (and the config file it names, or ./ketch.toml). Exits the

@@ -68,6 +68,20 @@ void add_inter_broker_settings(settings& a, options& o) {
     a.option("inter-broker-oauthbearer-token-file", o.inter_broker_oauthbearer_token_file,
              "cluster mode: on an OAUTHBEARER inter-broker login, a file holding the JWT brokers log in with, read "
              "again when it changes (sasl.oauthbearer.token.endpoint.url=file:...)");
+    a.option("inter-broker-oauthbearer-token-endpoint", o.inter_broker_oauthbearer_token_endpoint,
+             "cluster mode: on an OAUTHBEARER inter-broker login, an http(s):// OAuth token endpoint the JWT is got "
+             "from with the client-credentials grant, again at 80% of its lifetime "
+             "(sasl.oauthbearer.token.endpoint.url)");
+    a.option("inter-broker-oauthbearer-client-id", o.inter_broker_oauthbearer_client_id,
+             "cluster mode: the client id sent to --inter-broker-oauthbearer-token-endpoint (default: "
+             "$KETCH_INTER_BROKER_OAUTHBEARER_CLIENT_ID)");
+    a.option("inter-broker-oauthbearer-client-secret-file", o.inter_broker_oauthbearer_client_secret_file,
+             "cluster mode: a file holding the client's secret (default: "
+             "$KETCH_INTER_BROKER_OAUTHBEARER_CLIENT_SECRET)");
+    a.option("inter-broker-oauthbearer-scope", o.inter_broker_oauthbearer_scope,
+             "cluster mode: the scope asked of the token endpoint (default: none)");
+    a.option("inter-broker-oauthbearer-tls-ca", o.inter_broker_oauthbearer_tls_ca,
+             "cluster mode: PEM CA certificates trusted for an https:// token endpoint (default: the system's)");
     a.option("inter-broker-tls-ca", o.inter_broker_tls_ca,
              "cluster mode: PEM CA certificates trusted on a TLS inter-broker listener (default: --tls-client-ca, "
              "else the system's)");

@@ -140,15 +140,18 @@ struct broker_context {
     // (max_storage_bytes; tenant_storage_totals.h); null: this broker's own count.
     tenant_storage_totals* tenant_storage = nullptr;
     // Cluster mode with the console: one of this broker's local console pages
-    // (path, query string, principal) as another broker's console asks for it
-    // (ConsolePeer, console_peer.h): its HTTP status and JSON. Unset: refused.
-    // Blocks (its in-process Kafka calls): run off the reactor.
+    // (a GET, or the POST of an offset reset) as another broker's console asks
+    // for it for `principal` (ConsolePeer, console_peer.h): its HTTP status
+    // and JSON. Unset: refused. Blocks (its in-process Kafka calls): run off
+    // the reactor.
     struct console_page {
         int16_t status = 404;
         std::string body;
     };
-    std::function<console_page(const std::string& path, const std::string& query, const std::string& principal)>
-        console_pages;
+    struct console_page_request {
+        std::string method = "GET", path, query, body;
+    };
+    std::function<console_page(const console_page_request& page, const std::string& principal)> console_pages;
     // Who may ask for them: connections of the inter-broker listener (its
     // name), with the inter-broker login's principal when the brokers log in
     // with SASL ("User:broker"; empty: any principal, the PLAINTEXT case).

@@ -1,6 +1,9 @@
 #include "broker/console_peer.h"
 
 #include <chrono>
+#include <optional>
+
+#include <nlohmann/json.hpp>
 
 #include <spdlog/spdlog.h>
 
@@ -15,16 +18,23 @@
 
 namespace ketch::broker {
 
-void console_peer_request::encode(kafka::writer& w, int16_t) const {
+void console_peer_request::encode(kafka::writer& w, int16_t version) const {
     w.string(path, false);
     w.string(query, false);
     w.string(principal, false);
+    if (version < 1) return;
+    w.string(method, false);
+    w.write_bytes(bytes(body.begin(), body.end()), false);
 }
 
-void console_peer_request::decode(kafka::reader& r, int16_t) {
+void console_peer_request::decode(kafka::reader& r, int16_t version) {
     path = r.string(false);
     query = r.string(false);
     principal = r.string(false);
+    if (version < 1) return;
+    method = r.string(false);
+    auto b = r.read_bytes(false);
+    body.assign(b.begin(), b.end());
 }
 
 void console_peer_response::encode(kafka::writer& w, int16_t) const {
@@ -66,6 +76,23 @@ bool admitted(request_context& ctx) {
     return ctx.authorize_cluster(security::acl_operation::cluster_action);
 }
 
+// A request no page takes: a method other than GET and POST (405), a body
+// over the bound (413). Answered, the connection kept.
+std::optional<console_peer_response> refusal(const console_peer_request& req) {
+    auto error = [](int16_t status, const std::string& message) {
+        console_peer_response r;
+        r.status = status;
+        r.body = nlohmann::json{{"error_code", status}, {"message", message}}.dump();
+        return r;
+    };
+    if (req.method != "GET" && req.method != "POST")
+        return error(405, "ConsolePeer takes GET and POST, not " + nlohmann::json(req.method).dump());
+    if (req.body.size() > k_console_peer_max_body)
+        return error(413, "the body is " + std::to_string(req.body.size()) + " bytes, over the bound of " +
+                              std::to_string(k_console_peer_max_body));
+    return std::nullopt;
+}
+
 }  // namespace
 
 boost::asio::awaitable<net::handler_result> answer_console_peer(broker_context& b, net::connection_info& conn,
@@ -79,7 +106,8 @@ boost::asio::awaitable<net::handler_result> answer_console_peer(broker_context& 
     console_peer_request req;
     const int16_t version = load_be<int16_t>(frame.data() + 2);
     try {
-        if (version != 0) throw kafka::decode_error("version " + std::to_string(version) + " is not served");
+        if (version < 0 || version > console_peer_request::max_version)
+            throw kafka::decode_error("version " + std::to_string(version) + " is not served");
         header.decode(r, 1);
         req.decode(r, version);
     } catch (const kafka::decode_error& e) {
@@ -102,8 +130,15 @@ boost::asio::awaitable<net::handler_result> answer_console_peer(broker_context& 
         resp.body = R"({"error_code":404,"message":"this broker's console is off"})";
         co_return respond(header.correlation_id, resp);
     }
-    auto page = co_await blocking_call<broker_context::console_page>(
-        b, [&b, &req] { return b.console_pages(req.path, req.query, req.principal); });
+    if (auto refused = refusal(req)) {
+        spdlog::info("conn {} from {}: ConsolePeer {} {} refused: {}", conn.id, conn.peer, req.method, req.path,
+                     refused->body);
+        co_return respond(header.correlation_id, *refused);
+    }
+    auto page = co_await blocking_call<broker_context::console_page>(b, [&b, &req] {
+        return b.console_pages({.method = req.method, .path = req.path, .query = req.query, .body = req.body},
+                               req.principal);
+    });
     resp.status = page.status;
     resp.body = std::move(page.body);
     co_return respond(header.correlation_id, resp);

@@ -83,6 +83,11 @@ struct peer_brokers {
     };
     std::function<page(int32_t node, const std::string& path, const std::string& query, const std::string& principal)>
         page_of;
+    // The one change asked of `node`'s local pages: POST /api/v1/<path> with
+    // the JSON `body` for `principal` (a tenant's user's offset reset of a
+    // group `node` coordinates), over ConsolePeer v1. Throws as page_of.
+    std::function<page(int32_t node, const std::string& path, const std::string& body, const std::string& principal)>
+        post_to;
 };
 
 struct context {

@@ -5,8 +5,14 @@
 //    "to": "earliest" | "latest" | "timestamp" | "offset", "timestamp": ms, "offset": n}
 // Committed with OffsetCommit as an admin client commits (generation -1, no
 // member), by the group's coordinator in cluster mode (console/cluster_view.h).
+// A tenant's user's reset of a group another broker coordinates is made by
+// that broker's console for the user (ConsolePeer POST, console/local_pages.h),
+// as a Kafka request forwarded as the inter-broker principal would be answered
+// in internal names.
+#include "base/percent_encode.h"
 #include "console/group_facts.h"
 #include "console/kafka_facts.h"
+#include "console/local_pages.h"
 #include "console/reply.h"
 #include "console/routes.h"
 #include "protocol/messages/offset_commit.h"
@@ -34,10 +40,34 @@ bool commit_elsewhere(const kafka::offset_commit_response& r) {
     return any;
 }
 
-http::response reset(const context& ctx, http::request& req) {
+// A tenant's user's reset of a group another broker coordinates: that
+// broker's page makes it for the user (its tenant view, its ACLs), and its
+// answer is this one. nullopt: this broker makes it.
+std::optional<http::response> made_by_coordinator(cluster_view& view, const std::string& group,
+                                                  const http::request& req) {
+    if (!view.scoped() || !view.clustered() || !view.ctx().peers.post_to) return std::nullopt;
+    const int32_t node = view.coordinator_of(group);
+    if (node < 0 || node == view.ctx().node_id) return std::nullopt;
+    peer_brokers::page p;
+    try {
+        p = view.ctx().peers.post_to(node, "groups/" + percent_encode(group) + "/offsets", req.body, view.principal());
+    } catch (const std::exception& e) {
+        throw api_error(503, "group " + group + ": its coordinator, broker " + std::to_string(node) +
+                                 ", was not reached (its offsets may or may not have been reset): " + e.what());
+    }
+    auto answer = json::parse(p.body, nullptr, false);
+    if (answer.is_discarded())
+        throw api_error(502, "broker " + std::to_string(node) + " answered the reset of group " + group +
+                                 " with a body that is not JSON");
+    return json_reply(answer, p.status);
+}
+
+http::response reset(const context& ctx, http::request& req, cluster_view::reach reach) {
     const std::string who = principal_of(req);
     const std::string& group = req.param("group");
     json b = body_object(req);
+    cluster_view view(ctx, who, reach);
+    if (auto made = made_by_coordinator(view, group, req)) return std::move(*made);
     if (!b.contains("topic") || !b["topic"].is_string()) throw api_error(400, "\"topic\" (a string) is required");
     std::string to = b.value("to", "");
     if (to != "earliest" && to != "latest" && to != "timestamp" && to != "offset")
@@ -55,7 +85,6 @@ http::response reset(const context& ctx, http::request& req) {
             parts.push_back(n);
         }
     }
-    cluster_view view(ctx, who);
     require_empty(view, group);
     auto earliest = list_offsets(ctx, who, t.name, parts, -2);
     auto latest = list_offsets(ctx, who, t.name, parts, -1);
@@ -101,7 +130,13 @@ http::response reset(const context& ctx, http::request& req) {
 }  // namespace
 
 void add_group_offsets(http::server& server, const context& ctx) {
-    server.add("POST", "/api/v1/groups/{group}/offsets", route([&ctx](http::request& req) { return reset(ctx, req); }));
+    server.add("POST", "/api/v1/groups/{group}/offsets",
+               route([&ctx](http::request& req) { return reset(ctx, req, cluster_view::reach::cluster); }));
+}
+
+void add_local_group_offsets(http::router& r, const context& ctx) {
+    r.add("POST", "/api/v1/groups/{group}/offsets",
+          route([&ctx](http::request& req) { return reset(ctx, req, cluster_view::reach::this_broker); }));
 }
 
 }  // namespace ketch::console

@@ -4,7 +4,8 @@
 // listing, connection events, one exchange and its records, the telemetry
 // clients, the transactional ids this broker coordinates and (for a
 // tenant's user) the groups it coordinates, each as this broker alone holds
-// it. Only these: any other path is 404. The page is rendered for the
+// it, and one change: a tenant's user's offset reset of a group this broker
+// coordinates (POST). Only these: any other path is 404. The page is rendered for the
 // principal the asking console logged in (its tenant view, its in-process
 // Kafka calls), so it shows no more than that console would show it of its
 // own broker.
@@ -21,8 +22,12 @@ class local_pages {
 public:
     explicit local_pages(const context& ctx);
 
-    // GET /api/v1/<path>?<query> as `principal`: its status and JSON body.
-    peer_brokers::page answer(const std::string& path, const std::string& query, const std::string& principal) const;
+    struct request {
+        std::string method = "GET", path, query, body;
+    };
+    // <method> /api/v1/<path>?<query> with `body` as `principal`: its status
+    // and JSON body.
+    peer_brokers::page answer(const request& page, const std::string& principal) const;
 
 private:
     http::router router_;
@@ -34,5 +39,9 @@ void add_local_traffic(http::router& r, const context& ctx);
 void add_local_clients(http::router& r, const context& ctx);
 void add_local_transactions(http::router& r, const context& ctx);
 void add_local_groups(http::router& r, const context& ctx);
+// POST /api/v1/groups/{group}/offsets: the reset of a group this broker
+// coordinates (console/group_offsets.cc), for a tenant's user of another
+// broker's console.
+void add_local_group_offsets(http::router& r, const context& ctx);
 
 }  // namespace ketch::console

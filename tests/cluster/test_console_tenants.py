@@ -100,6 +100,52 @@ def listed(console, path, field, key):
     return {r[key]: r for r in page[field]}
 
 
+def committed(b, tenant, group):
+    """The group's committed offset of orders-0, read by a real client as the tenant's user."""
+    c = Consumer(conf(b, tenant, **{"group.id": group, "enable.auto.commit": False}))
+    try:
+        return c.committed([TopicPartition("orders", 0)], timeout=20)[0].offset
+    finally:
+        c.close()
+
+
+def resets_go_to_the_coordinator(brokers, used):
+    """A tenant's user's offset reset of a group another broker coordinates, through the console of one that does
+    not: made there for the user (ConsolePeer POST), in its tenant's names; another tenant's user posting the same
+    group's name, or its internal name, reaches a group of its own tenant at most, never this one."""
+    p = Producer(conf(brokers[0], "alpha"))
+    for i in range(5):
+        p.produce("orders", b"r%d" % i)
+    assert p.flush(30) == 0
+    group, node = next((g, n) for g, n in used["alpha"][0].items() if n != 1)
+    status, done = brokers[0].console["alpha"].post("/api/v1/groups/%s/offsets" % group,
+                                                    {"topic": "orders", "to": "offset", "offset": 3})
+    assert status == 200 and done == {"group_id": group, "offsets": [{"topic": "orders", "partition": 0,
+                                                                     "offset": 3}]}, done
+    for b in brokers:
+        assert committed(b, "alpha", group) == 3
+    # Through the coordinator's own console as before (its local reset).
+    status, done = brokers[node - 1].console["alpha"].post("/api/v1/groups/%s/offsets" % group,
+                                                           {"topic": "orders", "to": "latest"})
+    assert status == 200 and done["offsets"] == [{"topic": "orders", "partition": 0, "offset": 5}], done
+    assert committed(brokers[0], "alpha", group) == 5
+    # Beta, through every broker, under alpha's name of the group and its internal name: alpha's stays at 5.
+    for b in brokers:
+        for name in (group, "alpha~" + group):
+            status, answer = b.console["beta"].post("/api/v1/groups/%s/offsets" % name,
+                                                    {"topic": "orders", "to": "offset", "offset": 1})
+            assert status in (200, 400, 403, 404), (status, answer)
+            if status == 200:  # a group of beta's own, on its own orders
+                assert committed(b, "beta", name) == 0, answer  # beta's orders has no records: clamped to 0
+    assert committed(brokers[0], "alpha", group) == 5
+    # The coordinator's refusal is the answer (its status, its JSON), and nothing changes.
+    status, err = brokers[0].console["alpha"].post("/api/v1/groups/%s/offsets" % group,
+                                                   {"topic": "orders", "to": "sideways"})
+    assert status == 400 and json.loads(err)["message"] == "\"to\" must be earliest, latest, timestamp or offset", err
+    for b in brokers:
+        assert committed(b, "alpha", group) == 5
+
+
 def test_a_tenants_user_sees_its_own_groups_and_transactions_of_every_broker_and_none_of_another(
         start_broker, postgres, tmp_path):
     brokers = start_three(start_broker, tmp_path)
@@ -130,15 +176,7 @@ def test_a_tenants_user_sees_its_own_groups_and_transactions_of_every_broker_and
             for txn in used[other][1]:
                 assert console.get("/api/v1/transactions/" + txn)[0] == 404
 
-    # An offset reset is not forwarded for a tenant's user (ConsolePeer renders pages, it changes nothing):
-    # refused naming the coordinator, whose own console resets it.
-    group, node = next((g, n) for g, n in used["alpha"][0].items() if n != 1)
-    reset = {"topic": "orders", "to": "offset", "offset": 0}
-    status, err = brokers[0].console["alpha"].post("/api/v1/groups/%s/offsets" % group, reset)
-    assert status == 501 and "broker %d" % node in err, err
-    status, done = brokers[node - 1].console["alpha"].post("/api/v1/groups/%s/offsets" % group, reset)
-    assert status == 200 and done == {"group_id": group, "offsets": [{"topic": "orders", "partition": 0,
-                                                                     "offset": 0}]}, done
+    resets_go_to_the_coordinator(brokers, used)
 
     # The operator sees both tenants' under the internal names, each with its broker.
     rows = listed(brokers[0].console["root"], "/api/v1/transactions", "transactions", "transactional_id")

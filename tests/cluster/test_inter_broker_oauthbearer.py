@@ -14,24 +14,39 @@ common/security/oauthbearer/):
   CachedFile.java's lastModifiedCacheRefreshPolicy (read again when the
   file's modification time changed): the token is replaced without a
   restart by whatever rotates the file;
+- internals/secured/HttpAccessTokenRetriever.java (3.x; ClientCredentialsJwtRetriever.java
+  in 4.x): sasl.oauthbearer.token.endpoint.url=https://... makes the login POST
+  "grant_type=client_credentials" (and "&scope=" with
+  sasl.oauthbearer.scope) with the client id and secret in an HTTP Basic
+  header, and take the answer's access_token; the answers in
+  UNRETRYABLE_HTTP_CODES (401 among them) are not retried, and the error
+  names the status and the body's error and error_description;
+- internals/expiring/ExpiringCredentialRefreshingLogin.java: the next token
+  is got at sasl.login.refresh.window.factor (0.8) of the token's lifetime;
 - internals/OAuthBearerSaslServer.java and the validator: an expired or
   wrongly signed token is refused (SASL_AUTHENTICATION_FAILED), and
   authenticator/SaslServerAuthenticator ends a session at its token's expiry
   (the kept connection is closed; the next one logs in with the new token).
 """
 
+import base64
 import json
 import socket
+import ssl
 import struct
 import subprocess
 import sys
+import threading
 import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from conftest import clients
+from test_objstore_tls import make_certificate
 from test_shared_produce import FLUSH, TIMING
 from test_txn_v2 import Traffic
 
@@ -245,3 +260,154 @@ def test_a_token_file_that_cannot_log_in_is_refused_at_start(postgres, s3, aws_e
         out = r.stdout + r.stderr
         assert r.returncode == 1, out
         assert "--inter-broker-oauthbearer-token-file %s: " % path in out and why in out, out
+
+
+CLIENT_ID, CLIENT_SECRET, SCOPE = "ketch-brokers", "s3cret:with/odd+chars", "kafka.broker cluster"
+
+
+class TokenEndpoint:
+    """An OAuth token endpoint of the client-credentials grant on loopback (https with `tls`, a (cert, key)):
+    a POST with CLIENT_ID and CLIENT_SECRET in HTTP Basic and grant_type=client_credentials is answered a JWT
+    for User:broker signed by `key` that lives `lifetime_s`, with expires_in; wrong credentials 401 invalid_client.
+    `asked` records every request (its path, client id, content type and form)."""
+
+    def __init__(self, key, lifetime_s, tls=None):
+        self.asked = []
+        endpoint = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                form = urllib.parse.parse_qs(self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode())
+                auth = self.headers.get("Authorization", "")
+                given = base64.b64decode(auth[6:]).decode() if auth.startswith("Basic ") else ""
+                client, _, secret = given.partition(":")
+                endpoint.asked.append({"path": self.path, "client_id": client, "form": form,
+                                       "content_type": self.headers.get("Content-Type")})
+                if (client, secret) != (CLIENT_ID, CLIENT_SECRET):
+                    return self.answer(401, {"error": "invalid_client", "error_description": "bad client credentials"})
+                if form.get("grant_type") != ["client_credentials"]:
+                    return self.answer(400, {"error": "unsupported_grant_type"})
+                now = int(time.time())
+                jwt = signed_jwt(key, "idp-1", {"sub": "broker", "iat": now, "exp": now + lifetime_s,
+                                                "scope": form.get("scope", [""])[0]})
+                self.answer(200, {"access_token": jwt, "token_type": "Bearer", "expires_in": lifetime_s})
+
+            def answer(self, status, body):
+                raw = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        if tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(str(tls[0]), str(tls[1]))
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = "%s://127.0.0.1:%d/oauth2/token" % ("https" if tls else "http", self.server.server_address[1])
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def certificate(tmp_path):
+    return make_certificate(tmp_path, "token-endpoint", "IP:127.0.0.1")
+
+
+def endpoint_flags(tmp_path, endpoint, secret=CLIENT_SECRET, ca=None):
+    secret_file = tmp_path / ("client-secret-%d" % len(list(tmp_path.glob("client-secret-*"))))
+    secret_file.write_text(secret + "\n")
+    flags = ["--inter-broker-oauthbearer-token-endpoint", endpoint.url, "--inter-broker-oauthbearer-client-id",
+             CLIENT_ID, "--inter-broker-oauthbearer-client-secret-file", str(secret_file),
+             "--inter-broker-oauthbearer-scope", SCOPE]
+    return flags + (["--inter-broker-oauthbearer-tls-ca", str(ca)] if ca else [])
+
+
+def test_brokers_log_in_to_each_other_with_a_token_from_the_endpoint_and_its_successor(
+        start_broker, tmp_path, keys, certificate):
+    """Three brokers get their token from an https token endpoint (the test's own, its certificate trusted with
+    --inter-broker-oauthbearer-tls-ca): a produce through a broker that does not coordinate the transactional id
+    is verified at the coordinator, logged in with it. Each broker asks again at 80% of the token's lifetime,
+    so once every first token has expired the same produce still succeeds: a new connection logs in with the
+    successor."""
+    lifetime_s = 30
+    endpoint = TokenEndpoint(keys["idp"], lifetime_s, tls=certificate)
+    try:
+        toml = tmp_path / "ketch.toml"
+        toml.write_text('[[users]]\nname = "%s"\npassword = "%s"\n' % ADMIN)
+        jwks = tmp_path / "jwks.json"
+        jwks.write_text(json.dumps({"keys": [jwk(keys["idp"], "idp-1")]}))
+        flags = endpoint_flags(tmp_path, endpoint, ca=certificate[0])
+        brokers = [start_broker(n, *FLUSH, *TIMING, "--config", str(toml),
+                                "--listener", "PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0",
+                                "--sasl-mechanisms", "OAUTHBEARER,PLAIN", "--sasl-oauthbearer-jwks", str(jwks),
+                                "--sasl-oauthbearer-clock-skew-seconds", "0", "--inter-broker-listener", "PLAINTEXT",
+                                "--inter-broker-sasl-mechanism", "OAUTHBEARER", *flags, console=True)
+                   for n in (1, 2, 3)]
+        first_expired = time.time() + lifetime_s + 1  # every broker got its first token before this line
+        assert len(endpoint.asked) >= 3, endpoint.asked
+        for asked in endpoint.asked:
+            assert asked == {"path": "/oauth2/token", "client_id": CLIENT_ID,
+                             "content_type": "application/x-www-form-urlencoded",
+                             "form": {"grant_type": ["client_credentials"], "scope": [SCOPE]}}, asked
+        topic, txn_id = "ib-endpoint", "ib-endpoint-txn"
+        wait_for_cluster(brokers, topic)
+        traffic = [Traffic(b, ADMIN) for b in brokers]
+        coordinator, other, err = produce_through_another(brokers, txn_id, topic, b"first")
+        assert err == 0, other.log_text()[-4000:]
+        t = traffic[brokers.index(coordinator)]
+        adds = [t.detail(x["seq"]) for x in t.exchanges(ADD_PARTITIONS, "ketch-broker")]
+        assert adds and all(a["response"]["error_code"] == 0 for a in adds), adds
+        assert "as User:broker (OAUTHBEARER)" in other.log_text()
+        assert "got a token from %s (as User:broker)" % endpoint.url in other.log_text()
+
+        clients.wait_for(lambda: time.time() > first_expired, timeout=lifetime_s + 10, what="the first tokens' expiry")
+        assert len(endpoint.asked) >= 6, endpoint.asked  # each broker asked again, before its first expired
+        for b in brokers:
+            assert "got a new token from %s" % endpoint.url in b.log_text(), b.log_text()[-4000:]
+        coordinator2, other2, err = produce_through_another(brokers, txn_id, topic, b"second")
+        assert (coordinator2, other2) == (coordinator, other)
+        assert err == 0, other.log_text()[-4000:]
+    finally:
+        endpoint.close()
+
+
+def refused_start(postgres, s3, tmp_path, flags):
+    run = tmp_path / ("run-%d" % len(list(tmp_path.glob("run-*"))))
+    argv = [str(clients._ketch_binary()), "--listen", "127.0.0.1:0", "--data-dir", str(run / "data"),
+            "--listener", "PLAINTEXT=SASL_PLAINTEXT://127.0.0.1:0", "--sasl-mechanisms", "OAUTHBEARER",
+            "--sasl-oauthbearer-unsecured", "--schema-registry=false", "--console=false", "--node-id", "7",
+            "--cluster", postgres.url(), "--object-store", s3.url(), "--inter-broker-listener", "PLAINTEXT", *flags]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    return r.returncode, r.stdout + r.stderr
+
+
+def test_a_wrong_client_secret_or_an_untrusted_endpoint_is_refused_at_start(postgres, s3, aws_env, tmp_path, keys,
+                                                                           certificate):
+    """A wrong secret: the endpoint's 401 is not retried (asked once), and the broker exits 1 naming the flag,
+    the status and the endpoint's error. An https endpoint whose certificate the system's trust store does not
+    hold: retried, then the same exit naming the failed verification."""
+    plain = TokenEndpoint(keys["idp"], 3600)
+    secure = TokenEndpoint(keys["idp"], 3600, tls=certificate)
+    try:
+        code, out = refused_start(postgres, s3, tmp_path, endpoint_flags(tmp_path, plain, secret="wrong"))
+        assert code == 1, out
+        assert ('--inter-broker-oauthbearer-token-endpoint %s: the token endpoint answered 401 '
+                '{"invalid_client" - "bad client credentials"}; not retried' % plain.url) in out, out
+        assert [a["client_id"] for a in plain.asked] == [CLIENT_ID]
+
+        code, out = refused_start(postgres, s3, tmp_path, endpoint_flags(tmp_path, secure))
+        assert code == 1, out
+        assert "--inter-broker-oauthbearer-token-endpoint %s: " % secure.url in out, out
+        assert "TLS handshake" in out and "certificate verify failed" in out, out
+        assert secure.asked == []
+    finally:
+        plain.close()
+        secure.close()

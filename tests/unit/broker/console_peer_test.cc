@@ -43,6 +43,36 @@ TEST(console_peer, request_and_response_are_the_documented_bytes) {
     EXPECT_EQ(got.body, "{}");
 }
 
+TEST(console_peer, v1_adds_the_method_and_the_body_after_the_v0_fields) {
+    console_peer_request post{.path = "g", .query = "", .principal = "a", .method = "POST", .body = "{}"};
+    kafka::writer w;
+    post.encode(w, 1);
+    const bytes req = w.take_bytes();
+    EXPECT_EQ(req, (bytes{0, 1, 'g', 0, 0, 0, 1, 'a', 0, 4, 'P', 'O', 'S', 'T', 0, 0, 0, 2, '{', '}'}));
+    kafka::reader r(req.data(), req.size());
+    console_peer_request back;
+    back.decode(r, 1);
+    EXPECT_EQ(back.method, "POST");
+    EXPECT_EQ(back.body, "{}");
+    // At v0 the same request is a GET of the page, without its body.
+    kafka::writer w0;
+    post.encode(w0, 0);
+    const bytes v0 = w0.take_bytes();
+    kafka::reader r0(v0.data(), v0.size());
+    console_peer_request get;
+    get.decode(r0, 0);
+    EXPECT_EQ(get.method, "GET");
+    EXPECT_EQ(get.body, "");
+    EXPECT_EQ(v0.size(), 8u);
+}
+
+TEST(console_peer, a_body_longer_than_its_frame_does_not_decode) {
+    const bytes lying = {0, 1, 'g', 0, 0, 0, 1, 'a', 0, 4, 'P', 'O', 'S', 'T', 0, 16, 0, 0, '{'};
+    kafka::reader r(lying.data(), lying.size());
+    console_peer_request req;
+    EXPECT_THROW(req.decode(r, 1), kafka::decode_error);
+}
+
 TEST(console_peer, a_truncated_request_does_not_decode) {
     const bytes cut = {0, 7, 't', 'r'};
     kafka::reader r(cut.data(), cut.size());
