@@ -8,10 +8,11 @@ resolution may prefer the other file's function (docs/design/README.md, "Unity b
 So, within each module (src/<module>/, one static library):
 
   1. a function of internal linkage (in an anonymous namespace, or `static` at namespace
-     scope) is defined in one .cc file only;
-  2. its name is not the name of a namespace-scope function declared in any header under
-     src/ or defined in another .cc file of the module (a call there could take it instead);
-  3. a macro a .cc file #defines is #undef'd in that file.
+     scope) is named nowhere else in the module where it would be seen: no other .cc file
+     whose code is in its namespace (or one inside it) calls or declares that name
+     unqualified (a call there could take it instead; member calls a.f() and qualified
+     calls x::f() are not counted);
+  2. a macro a .cc file #defines is #undef'd in that file.
 
 It reads clang-format's layout (.clang-format: no namespace indentation), so a declaration
 at namespace scope starts in column 0. Usage: check-unity.py SRC_DIR
@@ -72,7 +73,7 @@ def code_lines(path):
         yield line if line.startswith("#") else line.split("//", 1)[0]
 
 
-CALL = re.compile(r"(?<![\w.>])(~?[A-Za-z_]\w*)\s*\(")
+CALL = re.compile(r"(?<![\w.>:])(~?[A-Za-z_]\w*)\s*\(")
 
 
 def scan(path):

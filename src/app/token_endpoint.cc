@@ -117,7 +117,7 @@ struct outcome {
 };
 
 template <class Stream>
-asio::awaitable<void> exchange(Stream& stream, const endpoint_url& u, const http::request<http::string_body>& req,
+asio::awaitable<void> exchange_token(Stream& stream, const endpoint_url& u, const http::request<http::string_body>& req,
                                outcome& out) {
     const char* stage = "connect";
     try {
@@ -210,11 +210,11 @@ token_answer request_token(const token_endpoint_settings& s, std::stop_token sto
                 false);
         secure.emplace(ioc, *tls);
         beast::get_lowest_layer(*secure).expires_after(s.timeout);
-        asio::co_spawn(ioc, exchange(*secure, u, req, out), asio::detached);
+        asio::co_spawn(ioc, exchange_token(*secure, u, req, out), asio::detached);
     } else {
         plain.emplace(ioc);
         plain->expires_after(s.timeout);
-        asio::co_spawn(ioc, exchange(*plain, u, req, out), asio::detached);
+        asio::co_spawn(ioc, exchange_token(*plain, u, req, out), asio::detached);
     }
     ioc.run();
     if (stop.stop_requested()) throw token_endpoint_error("stopped", false);
