@@ -60,6 +60,8 @@ bool cluster_groups::serves(const std::string& group_id) {
     return take(group_id);
 }
 
+bool cluster_groups::takes_over(const std::string& group_id) { return !store_.holds(group_id) && owns(group_id); }
+
 bool cluster_groups::take(const std::string& group) {
     std::vector<int64_t> producers;  // with offsets of the group pending
     {

@@ -45,6 +45,8 @@ public:
     // (cluster::membership::window): no other broker can have found this
     // one gone, so none took the group for that reason.
     bool unconfirmed(const std::string& group_id) override;
+    // Not held here, and this broker's by the live set (no I/O).
+    bool takes_over(const std::string& group_id) override;
 
     // What the coordinator reads of the shared store when a transaction's end
     // is heard (group_coordinator::txn_offsets_completed).

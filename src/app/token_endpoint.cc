@@ -118,7 +118,7 @@ struct outcome {
 
 template <class Stream>
 asio::awaitable<void> exchange_token(Stream& stream, const endpoint_url& u, const http::request<http::string_body>& req,
-                               outcome& out) {
+                                     outcome& out) {
     const char* stage = "connect";
     try {
         auto& tcp = beast::get_lowest_layer(stream);

@@ -7,6 +7,13 @@ namespace ketch::broker {
 
 awaitable<error_code> confirm_group_lease(request_context& ctx, const std::string& group_id) {
     auto& groups = ctx.broker.groups;
+    if (groups.takes_over(group_id)) {
+        // The take waits for a connection of the pool and for the lease's row
+        // lock (writes in flight under the old holder): on the blocking pool.
+        const bool taken =
+            co_await blocking_call<bool>(ctx.broker, [&groups, &group_id] { return groups.coordinates(group_id); });
+        co_return taken ? error_code::none : error_code::not_coordinator;
+    }
     if (!groups.ownership_unconfirmed(group_id)) co_return error_code::none;
     error_code e = error_code::none;
     co_await reads_call(ctx.broker, [&] { e = groups.confirm_ownership(group_id); });

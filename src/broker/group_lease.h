@@ -1,4 +1,9 @@
-// Cluster mode: a group request answered from the coordinator's memory
+// Cluster mode: a group this broker owns but does not hold yet is taken over
+// (its lease taken, its rows and offsets read in PostgreSQL) on the blocking
+// pool before the request reaches the coordinator, not on the reactor; a take
+// that fails is answered NOT_COORDINATOR, as the coordinator answers it.
+//
+// A group request answered from the coordinator's memory
 // (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, DescribeGroups, the KIP-848
 // and share group heartbeats and describes) is served only while this
 // broker's lease of the group is vouched for in memory

@@ -94,10 +94,14 @@ result<pg_pool::lease, pg_error> pg_pool::take() {
         waited = true;
         if (cv_.wait_until(l, deadline) == std::cv_status::timeout && idle_.empty() && open_ >= cfg_.max) {
             ++stats_.timed_out;
-            return failure{pg_error{"no connection of the pool (" + std::to_string(cfg_.max) +
-                                        ", --cluster-pg-connections) was free within " +
-                                        std::to_string(cfg_.wait.count()) + " ms",
-                                    "", true}};
+            l.unlock();
+            // Logged as it happens: the caller answers a retriable error
+            // (an OffsetCommit NOT_COORDINATOR) that names no pool.
+            std::string why = "no connection of the pool (" + std::to_string(cfg_.max) +
+                              ", --cluster-pg-connections) was free within " + std::to_string(cfg_.wait.count()) +
+                              " ms";
+            spdlog::warn("cluster: PostgreSQL: {}", why);
+            return failure{pg_error{std::move(why), "", true}};
         }
     }
     ++open_;  // this one, being opened

@@ -4,7 +4,9 @@
 // use it and give it back. At most `max` are open at once
 // (--cluster-pg-connections); a take() when all are out waits for one given
 // back, at most `wait`, then fails as PostgreSQL not answering does (the
-// caller's retriable error). Idle connections beyond `keep_idle` are closed
+// caller's retriable error) and logs a warning. A connection is held only
+// while PostgreSQL is asked: a read gives it back before its object GETs
+// (shared_storage::read). Idle connections beyond `keep_idle` are closed
 // once idle for `idle_close` (checked at each take and give: a broker's
 // heartbeat-driven stores use the pool every few seconds).
 //

@@ -216,6 +216,13 @@ public:
         auto* o = ownership_.load();
         return o && o->unconfirmed(group_id);
     }
+    // Cluster mode: whether coordinates() would take the group over first
+    // (group_ownership::takes_over; no I/O): the broker then asks it off the
+    // reactor, the take reading PostgreSQL.
+    bool takes_over(const std::string& group_id) {
+        auto* o = ownership_.load();
+        return o && o->takes_over(group_id);
+    }
     // NONE if the group served is still this broker's where ownership is kept
     // (group_ownership::confirm); else NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE.
     error_code confirm_ownership(const std::string& group_id);

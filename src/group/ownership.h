@@ -35,6 +35,10 @@ public:
     // on the reactor before every group request. false for a group not held
     // (serves() takes it or refuses it).
     virtual bool unconfirmed(const std::string& /*group_id*/) { return false; }
+    // Whether serves() would take the group over (it is this broker's now and
+    // not held here): the take reads where ownership is kept, so a caller on
+    // a reactor runs serves() elsewhere first. No I/O.
+    virtual bool takes_over(const std::string& /*group_id*/) { return false; }
 };
 
 }  // namespace ketch::group

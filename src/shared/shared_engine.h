@@ -265,10 +265,15 @@ private:
     log::log_result<log::append_result> staged(uint64_t ticket) const;
     // The partition's offsets as PostgreSQL holds them now, observed (this broker's view catches up).
     log::log_result<cluster::partition_offsets> read_and_observe(cluster::pg_connection& c);
-    // The batches from `offset` with real offsets (through the cache), at most
-    // max_bytes (the first always), none at or past `limit`.
-    log::log_result<bytes> read_bytes(cluster::pg_connection& c, int64_t offset, uint64_t max_bytes, int64_t limit,
-                                      bool min_one_batch, int64_t* next_offset = nullptr);
+    // The index rows of the batches from `offset`: at most max_bytes (the
+    // first always when min_one_batch, else none if it is larger), none at or
+    // past `limit`.
+    log::log_result<std::vector<cluster::indexed_batch>> find_range(cluster::pg_connection& c, int64_t offset,
+                                                                    uint64_t max_bytes, int64_t limit,
+                                                                    bool min_one_batch);
+    // Those batches' bytes with real offsets (through the cache: GETs on a
+    // miss), read with no connection of the pool held.
+    log::log_result<bytes> read_range(const std::vector<cluster::indexed_batch>& found);
     // The first batch whose max timestamp passes `pick` (SQL), decoded record by record.
     log::log_result<std::optional<log::timestamp_offset>> find_timestamp(const std::string& sql, int64_t ts,
                                                                          bool want_max);

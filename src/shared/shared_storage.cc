@@ -59,29 +59,33 @@ log::log_result<log::append_result> shared_storage::append_txn_marker(int64_t pr
     return staged(engine_.stage(shared_from_this(), batch, commit ? 1 : 0));
 }
 
-log::log_result<bytes> shared_storage::read_bytes(cluster::pg_connection& c, int64_t offset, uint64_t max_bytes,
-                                                  int64_t limit, bool min_one_batch, int64_t* next_offset) {
+log::log_result<std::vector<cluster::indexed_batch>> shared_storage::find_range(cluster::pg_connection& c,
+                                                                                int64_t offset, uint64_t max_bytes,
+                                                                                int64_t limit, bool min_one_batch) {
     auto found = cluster::find_batches(c, key_, offset, max_bytes);
     if (!found.ok()) return failure{pg_read_failed(found.error().message)};
     std::erase_if(*found, [&](const cluster::indexed_batch& b) { return b.base_offset >= limit; });
+    if (!found->empty() && !min_one_batch && found->front().byte_length > max_bytes) found->clear();
+    return std::move(*found);
+}
+
+log::log_result<bytes> shared_storage::read_range(const std::vector<cluster::indexed_batch>& found) {
     bytes out;
-    if (found->empty()) return out;
-    if (!min_one_batch && found->front().byte_length > max_bytes) return out;
+    if (found.empty()) return out;
     // The batches' byte ranges, read together: ranges of one object in one GET (object_reader.h).
     std::vector<wanted_range> wanted;
-    wanted.reserve(found->size());
-    for (auto& b : *found) wanted.push_back({b.object_key, b.byte_offset, b.byte_length, b.object_size});
+    wanted.reserve(found.size());
+    for (auto& b : found) wanted.push_back({b.object_key, b.byte_offset, b.byte_length, b.object_size});
     auto s3 = engine_.s3();
     auto got = engine_.reader().read(s3, wanted);
     if (!got.ok()) return failure{log::log_error{log::log_errc::io, got.error()}};
-    for (size_t i = 0; i < found->size(); ++i) {
-        auto& b = (*found)[i];
+    for (size_t i = 0; i < found.size(); ++i) {
+        auto& b = found[i];
         size_t at = out.size();
         auto* from = reinterpret_cast<const uint8_t*>((*got)[i].b->data()) + (*got)[i].at;
         out.insert(out.end(), from, from + b.byte_length);
         record::set_base_offset(out.data() + at, b.base_offset);
         record::set_partition_leader_epoch(out.data() + at, 0);
-        if (next_offset) *next_offset = b.last_offset + 1;
     }
     return out;
 }
@@ -104,34 +108,42 @@ log::log_status shared_storage::refresh_offsets() {
 
 log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t max_bytes,
                                                        const log::read_options& opts) {
-    auto c = engine_.pool().take();
-    if (!c.ok()) return failure{pg_read_failed(c.error().message)};
-    auto l = std::move(*c);  // given back when the scope ends
-    auto offs = read_and_observe(*l);
-    if (!offs.ok()) return failure{offs.error()};
-    const int64_t start = log_start_.load(), hwm = hwm_.load();
-    // This read's own view: what it returns and the aborted ranges agree with it.
-    const int64_t lso = std::max(start, offs->last_stable_offset());
-    if (offset < start || offset > hwm)
-        return failure{log::log_error{log::log_errc::offset_out_of_range, "offset " + std::to_string(offset) +
-                                                                              " outside [" + std::to_string(start) +
-                                                                              ", " + std::to_string(hwm) + "]"}};
     log::read_result r;
-    r.log_start_offset = start;
-    r.high_watermark = hwm;
-    r.last_stable_offset = std::min(lso, hwm);
-    if (opts.read_committed) r.aborted.emplace();
-    const int64_t limit = std::min(opts.max_offset, opts.read_committed ? r.last_stable_offset : hwm);
-    if (offset >= limit) return r;
-    int64_t upper = offset;
-    auto data = read_bytes(*l, offset, max_bytes, limit, opts.min_one_batch, &upper);
-    if (!data.ok()) return failure{std::move(data.error())};
-    if (data->empty()) return r;
-    if (opts.read_committed) {
-        auto ab = cluster::find_aborted(*l, key_, offset, upper);
-        if (!ab.ok()) return failure{pg_read_failed(ab.error().message)};
-        for (auto& a : *ab) r.aborted->push_back({a.producer_id, a.first_offset, a.last_offset, -1});
+    std::vector<cluster::indexed_batch> found;
+    {
+        // PostgreSQL's part: the offsets, the index rows and the aborted
+        // ranges; the connection goes back before the object store's GETs (a
+        // cache miss), which take as long as the store does.
+        auto c = engine_.pool().take();
+        if (!c.ok()) return failure{pg_read_failed(c.error().message)};
+        auto l = std::move(*c);  // given back when the scope ends
+        auto offs = read_and_observe(*l);
+        if (!offs.ok()) return failure{offs.error()};
+        const int64_t start = log_start_.load(), hwm = hwm_.load();
+        // This read's own view: what it returns and the aborted ranges agree with it.
+        const int64_t lso = std::max(start, offs->last_stable_offset());
+        if (offset < start || offset > hwm)
+            return failure{log::log_error{log::log_errc::offset_out_of_range, "offset " + std::to_string(offset) +
+                                                                                  " outside [" + std::to_string(start) +
+                                                                                  ", " + std::to_string(hwm) + "]"}};
+        r.log_start_offset = start;
+        r.high_watermark = hwm;
+        r.last_stable_offset = std::min(lso, hwm);
+        if (opts.read_committed) r.aborted.emplace();
+        const int64_t limit = std::min(opts.max_offset, opts.read_committed ? r.last_stable_offset : hwm);
+        if (offset >= limit) return r;
+        auto f = find_range(*l, offset, max_bytes, limit, opts.min_one_batch);
+        if (!f.ok()) return failure{std::move(f.error())};
+        if (f->empty()) return r;
+        found = std::move(*f);
+        if (opts.read_committed) {
+            auto ab = cluster::find_aborted(*l, key_, offset, found.back().last_offset + 1);
+            if (!ab.ok()) return failure{pg_read_failed(ab.error().message)};
+            for (auto& a : *ab) r.aborted->push_back({a.producer_id, a.first_offset, a.last_offset, -1});
+        }
     }
+    auto data = read_range(found);
+    if (!data.ok()) return failure{std::move(data.error())};
     r.total_bytes = data->size();
     const auto len = uint32_t(data->size());
     r.slices.push_back(
@@ -141,16 +153,24 @@ log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t 
 
 log::log_result<std::optional<log::timestamp_offset>> shared_storage::find_timestamp(const std::string& sql, int64_t ts,
                                                                                      bool want_max) {
-    auto c = engine_.pool().take();
-    if (!c.ok()) return failure{pg_read_failed(c.error().message)};
-    auto l = std::move(*c);  // given back when the scope ends
-    cluster::pg_params p{key_.topic_id, std::to_string(key_.partition)};
-    if (!want_max) p.push_back(std::to_string(ts));
-    auto rows = l->exec(sql, p);
-    if (!rows.ok()) return failure{pg_read_failed(rows.error().message)};
-    if (rows->rows.empty()) return std::optional<log::timestamp_offset>{};
-    const int64_t base = std::stoll(rows->at(0, 0));
-    auto data = read_bytes(*l, base, 1, INT64_MAX, true);
+    int64_t base = 0, batch_max = 0;
+    std::vector<cluster::indexed_batch> found;
+    {
+        auto c = engine_.pool().take();
+        if (!c.ok()) return failure{pg_read_failed(c.error().message)};
+        auto l = std::move(*c);  // given back when the scope ends: before the GET (see read())
+        cluster::pg_params p{key_.topic_id, std::to_string(key_.partition)};
+        if (!want_max) p.push_back(std::to_string(ts));
+        auto rows = l->exec(sql, p);
+        if (!rows.ok()) return failure{pg_read_failed(rows.error().message)};
+        if (rows->rows.empty()) return std::optional<log::timestamp_offset>{};
+        base = std::stoll(rows->at(0, 0));
+        batch_max = std::stoll(rows->at(0, 1));
+        auto f = find_range(*l, base, 1, INT64_MAX, true);
+        if (!f.ok()) return failure{std::move(f.error())};
+        found = std::move(*f);
+    }
+    auto data = read_range(found);
     if (!data.ok()) return failure{std::move(data.error())};
     std::optional<log::timestamp_offset> best;
     bool decoded = log::decode_record_timestamps(*data, [&](int64_t off, int64_t t) {
@@ -164,7 +184,7 @@ log::log_result<std::optional<log::timestamp_offset>> shared_storage::find_times
         }
         return true;
     });
-    if (!decoded || !best) best = log::timestamp_offset{std::stoll(rows->at(0, 1)), base, 0};
+    if (!decoded || !best) best = log::timestamp_offset{batch_max, base, 0};
     return best;
 }
 

@@ -16,8 +16,10 @@ After each fault the run waits until every producer had a record
 acknowledged again (a fault the cluster does not recover from fails there),
 then a pacing gap. No client is restarted.
 
-Afterwards the group reads on until it has every record, commits, and every
-partition is read back: every acknowledged record exactly once at its
+Afterwards the group reads on until it has every record and has committed
+every partition's end (the members commit on: one refused, as a member leaves
+or the coordinator moves, is covered by the next), and every partition is read
+back: every acknowledged record exactly once at its
 offset, offsets contiguous, produce order kept, nothing read that was never
 sent, every acknowledged record delivered to the group, no commit past
 records the group never got, no redelivery below a committed offset, and the
@@ -30,7 +32,7 @@ import time
 from pathlib import Path
 
 import pytest
-from confluent_kafka import Consumer, TopicPartition
+from confluent_kafka import Consumer, KafkaException, TopicPartition
 
 from chaos_clients import ConfluentProducer, GroupConsumer, Recorder, StreamProducer
 from chaos_faults import Chaos, describe, plan
@@ -84,6 +86,36 @@ def ends_and_commits(bootstrap, topic, group):
     return ends, committed
 
 
+def wait_for_commits(bootstrap, topic, group, ends, timeout=90):
+    """Until the group's committed offsets are `ends` (by the deadline: the assertion after
+    says by how much they fell short). The members commit on while this waits: a commit
+    refused or unanswered (the group rebalancing as a member closes, its coordinator moving)
+    is covered by the next one, and a partition whose records one member got before a
+    rebalance is read again by the member it went to before that one commits it; a commit
+    acknowledged but not stored is not covered (librdkafka commits only positions past
+    what it had acknowledged)."""
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False})
+    tps = [TopicPartition(topic, p) for p in range(PARTITIONS)]
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            try:
+                if {tp.partition: tp.offset for tp in c.committed(tps, timeout=20)} == ends:
+                    return
+            except KafkaException:
+                pass  # the coordinator moving: asked again
+            time.sleep(0.5)  # the polling interval
+    finally:
+        c.close()
+
+
+def short_of(ends, committed, acked):
+    """Per partition that differs: its end, the offset the group has committed, and the
+    highest commit a member had acknowledged."""
+    return ", ".join("%d: end %d, committed %s, acknowledged %s" % (p, ends[p], committed.get(p), acked.get(p))
+                     for p in sorted(ends) if committed.get(p) != ends[p])
+
+
 def test_three_brokers_killed_and_engines_failing_lose_nothing(start_broker, postgres, s3, tmp_path):
     for argv in (FRANZ, JAVA):
         if not Path(argv[0]).exists():
@@ -131,12 +163,15 @@ def run_chaos(start_broker, postgres, proxy, s3, faults, seed, tmp_path):
     run_s = time.monotonic() - started
     assert [p for p in problems if p] == [], problems
 
-    # The group reads on until it has every record, then commits and leaves.
+    # The group reads on until it has every record and its committed offsets are the ends
+    # (its members commit every COMMIT_EVERY_S), then leaves.
     ends, _ = ends_and_commits(brokers[0].bootstrap, "chaos", "chaos-group")
     clients.wait_for(lambda: rec.group_has(ends), timeout=90, what="the group got every record")
+    wait_for_commits(brokers[0].bootstrap, "chaos", "chaos-group", ends)
     done.set()
     for c in group:
         c.thread.join(30)
+    open_members = [c.name for c in group if c.thread.is_alive()]  # named in the summary: close() hung
     _, committed = ends_and_commits(brokers[0].bootstrap, "chaos", "chaos-group")
     read_back(rec.h, brokers[0].bootstrap, "chaos")
 
@@ -145,12 +180,16 @@ def run_chaos(start_broker, postgres, proxy, s3, faults, seed, tmp_path):
     problems = h.check()
     summary = "seed %d: %s; %d faults in %.0f s; %d produce errors (retried or unacknowledged): %s; proxy: %s" % (
         seed, h.summary(), len(faults), run_s, len(rec.errors), rec.errors[:5], proxy.injected)
+    if open_members:
+        summary += "; members not closed after 30 s: %s" % open_members
     print(summary)
     print("\n".join(log))
     for c in group:
         print("%s: %d consumer errors: %s" % (c.name, len(c.errors), sorted(set(c.errors))[:10]))
     assert problems == [], "\n".join([summary] + problems)
-    assert committed == ends, "%s: the group's committed offsets are not the partitions' ends" % summary
+    acked = {p: o for (t, p), o in h.final_commits().items() if t == "chaos"}
+    assert committed == ends, "%s: the group's committed offsets are not the partitions' ends (%s)" % (
+        summary, short_of(ends, committed, acked))
     assert len(h.acks) > 5000, summary
 
 

@@ -8,6 +8,8 @@
 // - producer id and epoch must be both -1 or both set, else INVALID_REQUEST;
 // - with a transactional id: the transaction coordinator (txn/coordinator.h);
 // - PRODUCER_FENCED is answered INVALID_PRODUCER_EPOCH below v4.
+#include <exception>
+
 #include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "broker/live_brokers.h"
@@ -17,6 +19,16 @@
 namespace ketch::broker {
 
 using namespace kafka;
+
+namespace {
+
+// A producer id, or what reserving its block threw (rethrown on the reactor).
+struct minted_id {
+    int64_t id = -1;
+    std::exception_ptr failed;
+};
+
+}  // namespace
 
 awaitable<init_producer_id_response> handle_init_producer_id(request_context& ctx, init_producer_id_request& req) {
     init_producer_id_response resp;
@@ -40,7 +52,20 @@ awaitable<init_producer_id_response> handle_init_producer_id(request_context& ct
         co_return resp;
     }
     if (!req.transactional_id) {
-        resp.producer_id = ctx.broker.producer_ids.next();
+        // A fresh block of ids is reserved durably (a file's fsync; cluster
+        // mode: PostgreSQL, on a connection of the pool): off the reactor.
+        auto& ids = ctx.broker.producer_ids;
+        auto m = co_await blocking_call<minted_id>(ctx.broker, [&ids] {
+            minted_id out;
+            try {
+                out.id = ids.next();
+            } catch (...) {
+                out.failed = std::current_exception();
+            }
+            return out;
+        });
+        if (m.failed) std::rethrow_exception(m.failed);
+        resp.producer_id = m.id;
         resp.producer_epoch = 0;
         co_return resp;
     }

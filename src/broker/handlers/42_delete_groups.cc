@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
 #include "share/coordinator.h"
@@ -36,7 +37,11 @@ awaitable<delete_groups_response> handle_delete_groups(request_context& ctx, del
         else
             results[id] = e;
     }
-    for (auto& r : ctx.broker.groups.delete_groups(others)) results[r.group_id] = r.error;
+    // The deletes write the offset store (cluster mode: PostgreSQL, through the pool): off the reactor.
+    auto& groups = ctx.broker.groups;
+    auto deleted = co_await blocking_call<std::vector<group::delete_group_result>>(
+        ctx.broker, [&groups, &others] { return groups.delete_groups(others); });
+    for (auto& r : deleted) results[r.group_id] = r.error;
     delete_groups_response resp;
     for (auto& id : ids) {
         auto& out = resp.results.emplace_back();

@@ -4,6 +4,7 @@
 // UNKNOWN_TOPIC_OR_PARTITION; the coordinator (group/offsets.cc) is asked for
 // the rest, even when none is left, so that group errors still show; a group
 // error replaces every per-partition answer.
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "group/coordinator.h"
 #include "meta/topic_registry.h"
@@ -59,7 +60,9 @@ awaitable<offset_delete_response> handle_offset_delete(request_context& ctx, off
         }
         if (!valid.partitions.empty()) args.topics.push_back(std::move(valid));
     }
-    auto r = b.groups.delete_offsets(args);
+    // The delete writes the offset store (cluster mode: PostgreSQL, through the pool): off the reactor.
+    auto r =
+        co_await blocking_call<group::offset_delete_result>(b, [&b, &args] { return b.groups.delete_offsets(args); });
     if (r.error != error_code::none) {
         resp = offset_delete_response{};
         resp.error_code = code(r.error);

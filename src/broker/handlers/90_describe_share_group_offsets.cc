@@ -4,6 +4,7 @@
 // then on each topic; null topics: every share-partition with state. A
 // partition without state has start offset -1. Lag: the high watermark
 // minus the SPSO minus the records already done after it.
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "broker/partition_requests.h"
 #include "share/coordinator.h"
@@ -89,15 +90,19 @@ void describe_group(request_context& ctx,
 awaitable<describe_share_group_offsets_response> handle_describe_share_group_offsets(
     request_context& ctx, describe_share_group_offsets_request& req) {
     offsets_resp_t resp;
-    for (auto& g : req.groups) {
-        auto& out = resp.groups.emplace_back();
-        if (!ctx.broker.shares) {
-            out.group_id = g.group_id;
-            out.error_code = code(error_code::unsupported_version);
-            continue;
+    // The lags read each partition's end (cluster mode: in PostgreSQL, on a
+    // connection of the pool): on the reads' threads, not the reactor.
+    co_await reads_call(ctx.broker, [&] {
+        for (auto& g : req.groups) {
+            auto& out = resp.groups.emplace_back();
+            if (!ctx.broker.shares) {
+                out.group_id = g.group_id;
+                out.error_code = code(error_code::unsupported_version);
+                continue;
+            }
+            describe_group(ctx, g, out);
         }
-        describe_group(ctx, g, out);
-    }
+    });
     co_return resp;
 }
 

@@ -1,0 +1,196 @@
+"""Where a broker waits for PostgreSQL (docs/design/cluster.md, "PostgreSQL
+connections"): the pool's connections are held only while PostgreSQL is
+asked, and what may wait for it runs off the reactor.
+
+- A fetch's object GET holds no connection of the pool: the index rows are
+  read, the connection given back, then the GET. Three fetches wait on a
+  frozen object store (SIGSTOP of moto) on a broker whose pool is the
+  smallest (3): an offset commit through that broker (a group taken over,
+  then the offsets written: two takes of the pool) is answered at once, not
+  after the pool's 5 s wait (when each waiting GET held a connection, the
+  commit's take timed out and was answered NOT_COORDINATOR).
+- A group's take-over (its lease's row written, its offsets read) and a
+  partition's first open by a Produce (its offsets read) wait on PostgreSQL:
+  they run on the broker's blocking pool. The test holds a lock in
+  PostgreSQL that the take (the open) waits for; the broker runs one
+  reactor, so a wait on it would stall every connection: Metadata from new
+  connections is answered meanwhile, and the JoinGroup (the Produce) is
+  answered once the lock goes."""
+
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient
+
+from conftest import clients
+from group_wire import join, stored_offset
+from test_fetch_offload import connections_to
+from test_shared_produce import FLUSH, TIMING, create_topic, wait_for_topic
+
+PARTITIONS = 3
+TOTAL = 90
+pytestmark = pytest.mark.timeout(180)
+
+POOL_WAIT_S = 5  # pg_pool_config::wait: a take waits this long for a connection given back
+
+
+class HeldLock:
+    """A psql session holding `LOCK TABLE <table> IN <mode> MODE` in an open transaction until release()."""
+
+    def __init__(self, postgres, table, mode):
+        self.postgres, self.table = postgres, table
+        argv = [str(postgres.bin / "psql"), "-h", "127.0.0.1", "-p", str(postgres.port), "-U", postgres.USER,
+                "-d", postgres.DATABASE, "-v", "ON_ERROR_STOP=1", "-q"]
+        if postgres.as_root:
+            argv = ["runuser", "-u", postgres.OS_USER, "--", *argv]
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        self.proc.stdin.write("BEGIN;\nLOCK TABLE %s IN %s MODE;\n" % (table, mode))
+        self.proc.stdin.flush()
+        clients.wait_for(lambda: self.locks(granted=True) > 0, timeout=20, what="the test's lock on %s" % table)
+
+    def locks(self, granted):
+        """How many locks on the table are held (granted) or waited for (not granted)."""
+        return int(self.postgres.psql(
+            "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = '%s' "
+            "AND l.granted = %s" % (self.table, "true" if granted else "false"))[0])
+
+    def release(self):
+        if self.proc.poll() is None:
+            self.proc.stdin.write("COMMIT;\n")
+            self.proc.stdin.close()
+            self.proc.wait(timeout=20)
+
+
+def produce_to(broker, topic, partition, values):
+    """The values produced to one partition, acknowledged (acks=all: in the object store):
+    {(partition, offset): value}."""
+    acked, failed = {}, []
+
+    def on_delivery(err, msg):
+        if err:
+            failed.append(err)
+        else:
+            acked[(msg.partition(), msg.offset())] = msg.value()
+
+    p = Producer({"bootstrap.servers": broker.bootstrap, "enable.idempotence": True, "acks": "all"})
+    for v in values:
+        p.produce(topic, value=v, partition=partition, on_delivery=on_delivery)
+        p.poll(0)
+    assert p.flush(60) == 0 and failed == []
+    return acked
+
+
+def metadata_answered_meanwhile(broker, topic):
+    """Metadata from five new connections, each answered within 3 s."""
+    for _ in range(5):
+        t0 = time.monotonic()
+        md = AdminClient({"bootstrap.servers": broker.bootstrap}).list_topics(timeout=8)
+        took = time.monotonic() - t0
+        assert topic in md.topics
+        assert took < 3, "Metadata took %.1f s while a request waited on PostgreSQL" % took
+
+
+def test_fetches_waiting_on_the_object_store_hold_no_connection_of_the_pool(start_broker, s3, postgres):
+    # Broker 1 writes every object, then leaves: broker 2 leads every
+    # partition and has none of their objects cached.
+    b1 = start_broker(1, *FLUSH, *TIMING)
+    create_topic(b1, "pool-reads", PARTITIONS)
+    acked = {}
+    for p in range(PARTITIONS):  # one partition at a time: each in objects of its own, one GET each
+        acked.update(produce_to(b1, "pool-reads", p, [b"v%d-%04d" % (p, i) for i in range(TOTAL // PARTITIONS)]))
+    assert len(acked) == TOTAL
+    b2 = start_broker(2, *FLUSH, *TIMING, "--cluster-pg-connections", "3")
+    b1.stop()
+    deadline = time.monotonic() + 20
+    while set(wait_for_topic(b2, "pool-reads", PARTITIONS).values()) != {2}:
+        assert time.monotonic() < deadline, "broker 2 does not lead every partition"
+        time.sleep(0.1)
+
+    got, lock, stop = {}, threading.Lock(), threading.Event()
+
+    def consume(partition):  # one consumer a partition: each fetch waits on its own GET
+        c = Consumer({"bootstrap.servers": b2.bootstrap, "group.id": "unused", "enable.auto.commit": False})
+        c.assign([TopicPartition("pool-reads", partition, 0)])
+        try:
+            while not stop.is_set():
+                m = c.poll(0.2)
+                if m is not None and not m.error():
+                    with lock:
+                        got[(m.partition(), m.offset())] = m.value()
+        finally:
+            c.close()
+
+    idle = connections_to(b2.proc.pid, s3.port)  # kept alive from the broker's start
+    clients.sigstop(s3.proc)
+    readers = [threading.Thread(target=consume, args=(p,), daemon=True) for p in range(PARTITIONS)]
+    try:
+        for t in readers:
+            t.start()
+        clients.wait_for(lambda: connections_to(b2.proc.pid, s3.port) >= idle + PARTITIONS, timeout=20,
+                         what="a GET of each partition waiting on the frozen store")
+        committer = Consumer({"bootstrap.servers": b2.bootstrap, "group.id": "pool-commits",
+                              "enable.auto.commit": False})
+        try:
+            t0 = time.monotonic()
+            committer.commit(offsets=[TopicPartition("pool-reads", 0, 7)], asynchronous=False)
+            took = time.monotonic() - t0
+        finally:
+            committer.close()
+        assert took < POOL_WAIT_S - 2, "the commit took %.1f s while fetches waited on the object store" % took
+        assert stored_offset(postgres, "pool-commits") == 7
+        with lock:
+            assert got == {}, "nothing could be read while the store was frozen"
+        os.kill(s3.proc.pid, signal.SIGCONT)
+        clients.wait_for(lambda: len(got) >= TOTAL, timeout=60, what="every record read once the store thawed")
+    finally:
+        os.kill(s3.proc.pid, signal.SIGCONT)
+        stop.set()
+        for t in readers:
+            t.join(30)
+    assert got == acked
+    b2.stop()
+    pool = re.findall(r"PostgreSQL pool: at most (\d+) of 3 open, (\d+) takes waited, (\d+) timed out", b2.log_text())
+    assert pool and pool[-1][2] == "0", "a take of broker 2's pool timed out: %s" % pool
+
+
+def test_a_group_taken_over_waits_for_postgresql_off_the_reactor(start_broker, postgres):
+    b = start_broker(1, *FLUSH, *TIMING, "--reactors", "1")
+    create_topic(b, "pool-groups", 1)
+    held = HeldLock(postgres, "ketch_group_leases", "SHARE ROW EXCLUSIVE")  # the take's INSERT waits
+    answer = {}
+    joining = threading.Thread(target=lambda: answer.update(join=join(b, "pool-waits", session_ms=30000)), daemon=True)
+    try:
+        joining.start()
+        clients.wait_for(lambda: held.locks(granted=False) > 0, timeout=20,
+                         what="the group's take waiting on the lease table")
+        metadata_answered_meanwhile(b, "pool-groups")
+        assert joining.is_alive(), "the JoinGroup was answered while its take waited"
+    finally:
+        held.release()
+    joining.join(30)
+    assert answer["join"][0] == 0, answer  # NONE: the group taken over, the member joined
+
+
+def test_a_partitions_first_produce_waits_for_postgresql_off_the_reactor(start_broker, postgres):
+    b = start_broker(1, *FLUSH, *TIMING, "--reactors", "1")
+    create_topic(b, "pool-opens", 1)  # created, not opened: the first produce opens it
+    held = HeldLock(postgres, "ketch_partitions", "ACCESS EXCLUSIVE")  # the open's read of its offsets waits
+    acked = []
+    p = Producer({"bootstrap.servers": b.bootstrap, "acks": "all", "enable.idempotence": False})
+    try:
+        p.produce("pool-opens", value=b"first", on_delivery=lambda err, m: acked.append((err, m.offset())))
+        p.poll(0)
+        clients.wait_for(lambda: held.locks(granted=False) > 0, timeout=20,
+                         what="the partition's open waiting on ketch_partitions")
+        metadata_answered_meanwhile(b, "pool-opens")
+        assert acked == [], "the record was acknowledged while its partition's open waited"
+    finally:
+        held.release()
+    assert p.flush(30) == 0
+    assert acked == [(None, 0)]
