@@ -74,6 +74,12 @@ txn::txn_ownership::serving cluster_txns::serve(const std::string& id) {
 }
 
 std::vector<std::string> cluster_txns::orphans() {
+    // A give-back that failed when the live set moved the id (PostgreSQL
+    // away for a moment) is tried again at each check: no request reaches
+    // serve() for an id the broker knows it does not own, so the lease would
+    // otherwise stay under this live broker, refusing the owner, until the
+    // live set changes again.
+    release_moved(*membership_.live());
     auto ids = store_.unfinished_ids();
     if (!ids.ok()) {
         spdlog::warn("cluster: unfinished transactions not read: {}", ids.error().message);

@@ -9,7 +9,8 @@
 // open ones aborted after their timeout by the broker that owns them now.
 // When the live set moves an id it holds to another broker, its lease is
 // given back at once (the owner cannot take a lease whose holder's session
-// is open: pg_txn_store::acquire).
+// is open: pg_txn_store::acquire), and again at each timeout check
+// (orphans()) if that give-back failed.
 #pragma once
 
 #include <memory>

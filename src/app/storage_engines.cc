@@ -35,6 +35,37 @@ bool reload_topics(meta::topic_registry& topics, partition::service& partitions)
     return true;
 }
 
+// A request's read-through (broker_context::read_topics_through): the names
+// `limit` lets through, read from PostgreSQL in one query; the topics found
+// added and applied to the open partitions, each logged.
+bool read_topics_through(broker::broker_context& ctx, read_through_limit& limit,
+                         const std::vector<std::string>& missing) {
+    std::vector<std::string> names;
+    for (auto& name : missing) {
+        if (limit.allow(name))
+            names.push_back(name);
+        else
+            spdlog::debug(
+                "cluster: topic {:?} unknown here; not read from PostgreSQL (read within the second, or "
+                "over {} names a second)",
+                name, storage_engines::k_topic_reads_per_second);
+    }
+    if (names.empty()) return false;
+    auto added = ctx.topics.read_through(names);
+    if (!added.ok()) {
+        spdlog::warn("cluster: reading topics through: {}", added.error().message);
+        return false;
+    }
+    for (auto& t : *added) {
+        ctx.partitions.apply_topic_settings(t);
+        spdlog::info(
+            "cluster: topic {} read through from PostgreSQL: it was created before this broker heard the "
+            "notification",
+            t.name);
+    }
+    return true;
+}
+
 }  // namespace
 
 storage_engines storage_engines::open(const options& opt, cluster::pg_pool* pg, log::log_manager& logs,
@@ -134,23 +165,10 @@ void storage_engines::attach_reads(broker::broker_context& ctx, shared::pg_offse
                 spdlog::warn("cluster: producer {}'s transaction end: reading its offsets failed", producer_id);
         });
     });
-    // broker/topic_read_through.h: a request naming a topic not heard of yet.
-    ctx.read_topics_through = [&ctx,
-                               limit = std::make_shared<read_through_limit>(
-                                   std::chrono::seconds(1), k_topic_reads_per_second)](const std::string& missing) {
-        if (!limit->allow(missing)) {
-            spdlog::debug("cluster: topic {} unknown here; not read from PostgreSQL (over {} reads a second)", missing,
-                          k_topic_reads_per_second);
-            return false;
-        }
-        if (!reload_topics(ctx.topics, ctx.partitions)) return false;
-        if (ctx.topics.find(missing))
-            spdlog::info(
-                "cluster: topic {} read through from PostgreSQL: it was created before this broker heard "
-                "the notification",
-                missing);
-        return true;
-    };
+    // broker/topic_read_through.h: a request naming topics not heard of yet.
+    ctx.read_topics_through =
+        [&ctx, limit = std::make_shared<read_through_limit>(std::chrono::seconds(1), k_topic_reads_per_second)](
+            const std::vector<std::string>& missing) { return read_topics_through(ctx, *limit, missing); };
     reads = std::make_unique<boost::asio::thread_pool>(k_read_threads);
     ctx.run_reads = [pool = reads.get()](std::function<void()> fn) { boost::asio::post(*pool, std::move(fn)); };
 }

@@ -53,7 +53,7 @@ struct storage_engines {
     // bounded by the requests in flight, as on a single node.
     static constexpr int k_read_threads = 4;
     // The bound of the requests' read-through of the topics (broker/topic_read_through.h):
-    // at most this many reads of the whole catalogue a second, a name at most once a second.
+    // at most this many names read a second, a name at most once a second.
     static constexpr int k_topic_reads_per_second = 20;
     // Also: a transaction's end announced by its coordinator (any broker)
     // completes the offsets this broker's groups hold for it (on run_blocking);

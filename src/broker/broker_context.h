@@ -83,12 +83,12 @@ struct broker_context {
     // on a pool of their own, one job per partition, so that the reactor
     // reads and answers its other connections meanwhile. Unset: on the reactor.
     std::function<void(std::function<void()>)> run_appends;
-    // Cluster mode: reads the topics from PostgreSQL again, as a NOTIFY of a
-    // topic change does, for a request naming `missing`, a topic this broker
-    // does not know (broker/topic_read_through.h); false when the broker's
-    // bound per second refused the read or PostgreSQL failed. Blocks: called
-    // on run_blocking. Unset (single node): the registry is the truth.
-    std::function<bool(const std::string& missing)> read_topics_through;
+    // Cluster mode: reads the topics `missing` from PostgreSQL (those names
+    // only) for a request naming them, topics this broker does not know
+    // (broker/topic_read_through.h), and adds those found; false when the
+    // bounds refused every name or PostgreSQL failed. Blocks: called on
+    // run_blocking. Unset (single node): the registry is the truth.
+    std::function<bool(const std::vector<std::string>& missing)> read_topics_through;
     // SCRAM credentials (SASL logins, Describe/AlterUserScramCredentials);
     // null: no SASL listener and no credential API.
     meta::credential_store* credentials = nullptr;

@@ -4,7 +4,7 @@
 
 namespace ketch::broker {
 
-boost::asio::awaitable<void> read_topics_through(request_context& ctx, const std::string& missing) {
+boost::asio::awaitable<void> read_topics_through(request_context& ctx, const std::vector<std::string>& missing) {
     auto& b = ctx.broker;
     co_await blocking_call<bool>(b, [&b, &missing] { return b.read_topics_through(missing); });
 }

@@ -18,21 +18,6 @@ namespace ketch::cluster {
 
 namespace {
 
-// A PostgreSQL array literal of text elements: {"a","b"} (each quoted, \ and " escaped).
-std::string array_literal(const std::vector<std::string>& values) {
-    std::string out = "{";
-    for (size_t i = 0; i < values.size(); ++i) {
-        if (i) out += ',';
-        out += '"';
-        for (char ch : values[i]) {
-            if (ch == '"' || ch == '\\') out += '\\';
-            out += ch;
-        }
-        out += '"';
-    }
-    return out + "}";
-}
-
 // Rows for a statement that unnests one array parameter per column.
 class columns {
 public:

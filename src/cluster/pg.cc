@@ -22,6 +22,20 @@ const std::string& pg_rows::at(size_t row, size_t col) const {
     return v ? *v : empty;
 }
 
+std::string array_literal(const std::vector<std::string>& values) {
+    std::string out = "{";
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (i) out += ',';
+        out += '"';
+        for (char ch : values[i]) {
+            if (ch == '"' || ch == '\\') out += '\\';
+            out += ch;
+        }
+        out += '"';
+    }
+    return out + "}";
+}
+
 std::optional<std::string> check_postgres_url(const std::string& url) {
     if (url.rfind("postgres://", 0) == 0 || url.rfind("postgresql://", 0) == 0) return std::nullopt;
     return "--cluster: expected postgres://USER@HOST:PORT/DB, got '" + url + "'";

@@ -31,6 +31,10 @@ struct pg_rows {
 
 using pg_params = std::vector<std::optional<std::string>>;
 
+// A PostgreSQL array literal of text elements, one parameter: {"a","b"}
+// (each quoted, \ and " escaped, so any text is one element).
+std::string array_literal(const std::vector<std::string>& values);
+
 // A postgres:// or postgresql:// URL (libpq reads it); else why not.
 std::optional<std::string> check_postgres_url(const std::string& url);
 

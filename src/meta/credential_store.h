@@ -3,7 +3,8 @@
 // iteration count. A password is never stored, neither is the salted password.
 //
 // Contract: a call that returns ok is durable; calls may come from any thread.
-// `find` answers from memory (it runs on the network threads during a login).
+// `find` answers from memory (it runs on the network threads during a login),
+// but for a cache's read-through (then find_cached answers from memory).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,12 @@ class credential_store {
 public:
     virtual ~credential_store() = default;
     virtual std::optional<scram_credential> find(const std::string& user, const std::string& mechanism) const = 0;
+    // find from memory alone: never a read of a store behind a cache (a SASL
+    // step tries it on the network thread first). The default is find, for
+    // the stores that hold everything in memory.
+    virtual std::optional<scram_credential> find_cached(const std::string& user, const std::string& mechanism) const {
+        return find(user, mechanism);
+    }
     // Every credential, sorted by user then mechanism.
     virtual std::vector<scram_credential> list() const = 0;
     // Inserts or replaces the credential of (user, mechanism).

@@ -11,6 +11,7 @@
 //   does that before calling; the store only keeps ids and names unique.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -42,6 +43,18 @@ public:
 
     // Every topic, in no particular order.
     virtual result<std::vector<topic>, store_error> load_topics() = 0;
+
+    // The stored topics of these names (names not stored are absent), in no
+    // particular order: a cluster's read-through of the topics a request
+    // names (broker/topic_read_through.h). The default reads every topic.
+    virtual result<std::vector<topic>, store_error> load_topics_named(std::span<const std::string> names) {
+        auto all = load_topics();
+        if (!all.ok()) return all;
+        std::vector<topic> out;
+        for (auto& t : *all)
+            if (std::find(names.begin(), names.end(), t.name) != names.end()) out.push_back(std::move(t));
+        return out;
+    }
 
     // Adds the topics; fails (adding none) if any name or id is already stored.
     virtual status<store_error> insert_topics(std::span<const topic> topics) = 0;

@@ -53,22 +53,22 @@ result<std::unique_ptr<topic_registry>, error> topic_registry::open(store& s, br
 namespace {
 
 // A reload's read of the store, and `lock` (unique, on mu) held once it is
-// done, with no local write of the registry in between: a local write holds
-// mu across its store write and counts it in `local_writes`, so a read that
-// one followed (it may hold the state before the write) is made again, and
-// after three such reads once more under the lock.
-template <class Read>
-auto read_unraced(std::shared_mutex& mu, const uint64_t& local_writes, std::unique_lock<std::shared_mutex>& lock,
-                  Read read) {
+// done, with no change `stamp` counts in between (stamp() is read under mu):
+// a local write holds mu across its store write and counts it in
+// local_writes_, so a read that one followed (it may hold the state before
+// the write) is made again, and after three such reads once more under the
+// lock.
+template <class Stamp, class Read>
+auto read_unraced(std::shared_mutex& mu, std::unique_lock<std::shared_mutex>& lock, Stamp stamp, Read read) {
     for (int attempt = 0; attempt < 3; ++attempt) {
         uint64_t seen = 0;
         {
             std::shared_lock before(mu);
-            seen = local_writes;
+            seen = stamp();
         }
         auto got = read();
         lock = std::unique_lock(mu);
-        if (local_writes == seen) return got;
+        if (stamp() == seen) return got;
         lock.unlock();
     }
     lock = std::unique_lock(mu);
@@ -79,8 +79,10 @@ auto read_unraced(std::shared_mutex& mu, const uint64_t& local_writes, std::uniq
 
 result<topic_registry::reload_result, error> topic_registry::reload_topics() {
     std::unique_lock<std::shared_mutex> lock;
-    auto topics = read_unraced(mu_, local_writes_, lock, [this] { return store_.load_topics(); });
+    auto topics = read_unraced(
+        mu_, lock, [this] { return local_writes_; }, [this] { return store_.load_topics(); });
     if (!topics) return failure{storage(topics.error())};
+    ++reloads_;
     reload_result out;
     std::map<std::string, topic> now;
     for (auto& t : *topics) now.emplace(t.name, std::move(t));
@@ -105,9 +107,27 @@ result<topic_registry::reload_result, error> topic_registry::reload_topics() {
     return out;
 }
 
+result<std::vector<topic>, error> topic_registry::read_through(std::span<const std::string> names) {
+    std::unique_lock<std::shared_mutex> lock;
+    // A reload applied meanwhile may hold what a later change (a deletion)
+    // left: the read is made again, as after a local write.
+    auto topics = read_unraced(
+        mu_, lock, [this] { return local_writes_ + reloads_; }, [&] { return store_.load_topics_named(names); });
+    if (!topics) return failure{storage(topics.error())};
+    std::vector<topic> added;
+    for (auto& t : *topics) {
+        if (by_name_.count(t.name) || name_by_id_.count(t.id)) continue;
+        name_by_id_.emplace(t.id, t.name);
+        collisions_.add(t.name);
+        added.push_back(put_locked(std::move(t)));
+    }
+    return added;
+}
+
 status<error> topic_registry::reload_broker_configs() {
     std::unique_lock<std::shared_mutex> lock;
-    auto dynamic = read_unraced(mu_, local_writes_, lock, [this] { return store_.load_broker_configs(); });
+    auto dynamic = read_unraced(
+        mu_, lock, [this] { return local_writes_; }, [this] { return store_.load_broker_configs(); });
     if (!dynamic) return failure{storage(dynamic.error())};
     for (bool cluster_default : {true, false}) {
         auto it = dynamic->find(cluster_default ? std::string() : node_scope_);

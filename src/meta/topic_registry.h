@@ -126,6 +126,12 @@ public:
         std::vector<topic> removed, changed;
     };
     result<reload_result, error> reload_topics();
+    // Cluster mode: a request names topics this broker has not heard of
+    // (broker/topic_read_through.h). Reads those names from the store
+    // (store::load_topics_named: not the whole table) and adds the topics
+    // found that the cache still lacks; the topics added. Topics the cache
+    // holds are left as they are (their change comes with its NOTIFY).
+    result<std::vector<topic>, error> read_through(std::span<const std::string> names);
     // Cluster mode: another broker changed the dynamic broker configs (the
     // cluster-wide default, or this broker's own from another process of
     // it). Both layers become what the store holds; every topic's settings
@@ -149,6 +155,9 @@ private:
     // Guarded by mu_: the store writes this registry made; a reload whose read a
     // local write followed reads again (it would put back what the write replaced).
     uint64_t local_writes_ = 0;
+    // Guarded by mu_: the reloads of the topics applied; a read-through that
+    // one ended during reads again (it may hold a topic the reload removed).
+    uint64_t reloads_ = 0;
     std::map<std::string, std::shared_ptr<const resolved_topic>, std::less<>> by_name_;
     std::map<uuid, std::string> name_by_id_;
     collision_index collisions_;

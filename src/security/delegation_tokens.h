@@ -83,6 +83,8 @@ public:
     // The login of a live token. With read_misses_through, a token id the
     // cache lacks (or holds expired) is read from the store first.
     std::optional<token_login> find(const std::string& token_id, const std::string& mechanism) override;
+    // The cache alone (a token the cache holds expired is not found).
+    std::optional<token_login> find_cached(const std::string& token_id, const std::string& mechanism) const override;
 
     // Cluster mode (docs/cluster.md "Caches and read-through"): a login by a
     // token id the cache lacks, or holds expired, reads that token from the
@@ -100,7 +102,6 @@ private:
         std::map<std::string, meta::scram_credential> scram;  // by mechanism
     };
     entry make_entry(meta::delegation_token t) const;
-    std::optional<token_login> find_cached(const std::string& token_id, const std::string& mechanism) const;
     // read_misses_through's read: true when the store held the token (now cached).
     bool read_through(const std::string& token_id);
     const entry* by_hmac(const std::string& hmac) const;

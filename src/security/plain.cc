@@ -25,12 +25,18 @@ sasl_step plain_server::evaluate(std::string_view token) {
     plain_token t = parse_plain(token);
     if (t.user.empty()) return sasl_step::fail({}, "Authentication failed: username not specified");
     if (t.password.empty()) return sasl_step::fail({}, "Authentication failed: password not specified");
-    bool ok = false;
+    bool ok = false, found = false;
     for (const char* mech : {"SCRAM-SHA-512", "SCRAM-SHA-256"}) {
-        if (auto c = creds_.find(t.user, mech)) {
+        auto c = lookup_ == sasl_lookup::cache ? creds_.find_cached(t.user, mech) : creds_.find(t.user, mech);
+        if (c) {
             ok = scram_password_matches(*c, t.password);
+            found = true;
             break;
         }
+    }
+    if (!found && lookup_ == sasl_lookup::cache) {
+        done_ = false;  // evaluated again
+        return {sasl_step::outcome::needs_read};
     }
     if (!ok)
         return sasl_step::fail("Authentication failed: Invalid username or password", "bad password or unknown user");

@@ -15,8 +15,17 @@
 
 namespace ketch::security {
 
+// Where a step's credential lookup may look: `any` may read what a cache
+// lacks from the store behind it (cluster mode: PostgreSQL, which blocks),
+// `cache` answers from memory alone (meta::credential_store::find_cached,
+// token_credentials::find_cached).
+enum class sasl_lookup { any, cache };
+
 struct sasl_step {
-    enum class outcome { challenge, complete, failed };
+    // needs_read (lookup cache only): the credential is not in memory; the
+    // mechanism is as it was before the token, which is evaluated again with
+    // lookup any.
+    enum class outcome { challenge, complete, failed, needs_read };
     outcome what = outcome::failed;
     std::string response;  // token for the client (challenge or final)
     // On failure: the message Kafka gives the client when the mechanism names
@@ -39,6 +48,11 @@ class sasl_mechanism {
 public:
     virtual ~sasl_mechanism() = default;
     virtual sasl_step evaluate(std::string_view token) = 0;
+    // The lookups of the next evaluate calls (any until set).
+    void set_lookup(sasl_lookup how) { lookup_ = how; }
+
+protected:
+    sasl_lookup lookup_ = sasl_lookup::any;
 };
 
 // The mechanisms ketch serves, in the order SaslHandshake lists them.

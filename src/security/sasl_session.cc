@@ -91,7 +91,8 @@ bool sasl_session::complete(const sasl_step& s, int64_t now_ms, std::string& mes
     return true;
 }
 
-sasl_session::auth_result sasl_session::authenticate(std::string_view token, int16_t version, int64_t now_ms) {
+sasl_session::auth_result sasl_session::authenticate(std::string_view token, int16_t version, int64_t now_ms,
+                                                     sasl_lookup lookup) {
     auth_result r;
     if (state_ == state::complete || state_ == state::expect_versions_or_handshake ||
         state_ == state::expect_handshake) {
@@ -109,7 +110,12 @@ sasl_session::auth_result sasl_session::authenticate(std::string_view token, int
         return {k_illegal_sasl_state, {}, {}, 0, true};
     }
     if (version > 0) client_supports_reauth_ = true;
+    mech_->set_lookup(lookup);
     sasl_step s = mech_->evaluate(token);
+    if (s.what == sasl_step::outcome::needs_read) {
+        r.needs_read = true;
+        return r;
+    }
     if (s.what == sasl_step::outcome::complete && !complete(s, now_ms, s.client_message))
         s.what = sasl_step::outcome::failed;
     if (s.what == sasl_step::outcome::failed) {
@@ -133,6 +139,7 @@ std::optional<std::string> sasl_session::raw_token(std::string_view token, int64
         state_ = state::failed;
         return std::nullopt;
     }
+    mech_->set_lookup(sasl_lookup::any);
     sasl_step s = mech_->evaluate(token);
     std::string ignored;
     if (s.what == sasl_step::outcome::failed ||

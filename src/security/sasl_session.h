@@ -73,8 +73,12 @@ public:
         int64_t session_lifetime_ms = 0;
         bool close = false;
         std::string detail;  // why a login failed, for the broker's log only
+        // lookup cache only: the credential is not in memory and nothing
+        // changed; authenticate again with lookup any (off the network thread).
+        bool needs_read = false;
     };
-    auth_result authenticate(std::string_view token, int16_t version, int64_t now_ms);
+    auth_result authenticate(std::string_view token, int16_t version, int64_t now_ms,
+                             sasl_lookup lookup = sasl_lookup::any);
     // A bare token after SaslHandshake v0; nullopt: failed, close without answer.
     std::optional<std::string> raw_token(std::string_view token, int64_t now_ms);
 

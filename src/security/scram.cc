@@ -126,7 +126,10 @@ sasl_step scram_server::client_first(std::string_view msg) {
     auto user = scram_decode_saslname(*n);
     if (!user) return sasl_step::fail({}, "invalid SCRAM client first message format (user name)");
     user_ = *user;
-    if (auto why = find_credential(rest)) return sasl_step::fail({}, *why);
+    if (auto stop = find_credential(rest)) {
+        if (stop->what == sasl_step::outcome::needs_read) state_ = state::first;  // evaluated again
+        return *stop;
+    }
     if (!authzid.empty() && authzid != *user)
         return sasl_step::fail(
             "Authentication failed: Client requested an authorization id that is different from username",

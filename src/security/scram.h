@@ -42,8 +42,9 @@ private:
     sasl_step client_first(std::string_view msg);
     sasl_step client_final(std::string_view msg);
     // The credential of the client-first user: a stored one, or the token's
-    // with tokenauth=true (then user_ becomes the owner); fails with the reason.
-    std::optional<std::string> find_credential(std::string_view extensions);
+    // with tokenauth=true (then user_ becomes the owner); nullopt when found,
+    // else the step to answer (failed, or needs_read on a cache-only miss).
+    std::optional<sasl_step> find_credential(std::string_view extensions);
 
     enum class state { first, final, done };
     std::string mechanism_;

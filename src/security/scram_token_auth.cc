@@ -22,17 +22,21 @@ bool scram_token_auth_requested(std::string_view extensions) {
     return false;
 }
 
-std::optional<std::string> scram_server::find_credential(std::string_view extensions) {
+std::optional<sasl_step> scram_server::find_credential(std::string_view extensions) {
+    const bool cache_only = lookup_ == sasl_lookup::cache;
     if (!scram_token_auth_requested(extensions)) {
-        auto cred = creds_.find(user_, mechanism_);
-        if (!cred) return "unknown user " + user_;
+        auto cred = cache_only ? creds_.find_cached(user_, mechanism_) : creds_.find(user_, mechanism_);
+        if (!cred && cache_only) return sasl_step{sasl_step::outcome::needs_read};
+        if (!cred) return sasl_step::fail({}, "unknown user " + user_);
         cred_ = std::move(*cred);
         return std::nullopt;
     }
     // "Token Authentication failed: Invalid tokenId" (a SaslException: the
     // client gets the generic message). An expired token is refused here too.
-    auto login = tokens_ ? tokens_->find(user_, mechanism_) : std::nullopt;
-    if (!login) return "token authentication failed: unknown or expired token id " + user_;
+    std::optional<token_login> login;
+    if (tokens_) login = cache_only ? tokens_->find_cached(user_, mechanism_) : tokens_->find(user_, mechanism_);
+    if (!login && cache_only && tokens_) return sasl_step{sasl_step::outcome::needs_read};
+    if (!login) return sasl_step::fail({}, "token authentication failed: unknown or expired token id " + user_);
     cred_ = std::move(login->credential);
     user_ = std::move(login->owner_name);
     token_auth_ = true;

@@ -24,6 +24,8 @@ public:
     // The credential of a live token; nullopt for an unknown or expired one.
     // Not const: a cache may read a token it lacks through to its store.
     virtual std::optional<token_login> find(const std::string& token_id, const std::string& mechanism) = 0;
+    // find from memory alone: never a read of the store behind the cache.
+    virtual std::optional<token_login> find_cached(const std::string& token_id, const std::string& mechanism) const = 0;
 };
 
 }  // namespace ketch::security

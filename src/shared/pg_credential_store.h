@@ -7,8 +7,8 @@
 // cache lacks is read from PostgreSQL before `find` says unknown (another
 // broker may have created it, this one not heard the NOTIFY yet: docs/cluster.md
 // "Caches and read-through"), at most once a second per user name and
-// k_reads_per_second names a second; the broker runs SCRAM logins off its
-// network threads for that (broker/handlers/36_sasl_authenticate.cc).
+// k_reads_per_second names a second; a SASL step that needs that read runs
+// off the broker's network threads (broker/handlers/36_sasl_authenticate.cc).
 #pragma once
 
 #include <chrono>
@@ -34,6 +34,11 @@ public:
     static result<std::unique_ptr<pg_credential_store>, meta::store_error> open(cluster::pg_pool& pool);
 
     std::optional<meta::scram_credential> find(const std::string& user, const std::string& mechanism) const override;
+    // The cache alone: no read-through.
+    std::optional<meta::scram_credential> find_cached(const std::string& user,
+                                                      const std::string& mechanism) const override {
+        return cached({user, mechanism});
+    }
     std::vector<meta::scram_credential> list() const override;
     status<meta::store_error> upsert(const meta::scram_credential& c) override;
     result<bool, meta::store_error> remove(const std::string& user, const std::string& mechanism) override;

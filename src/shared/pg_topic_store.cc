@@ -15,12 +15,27 @@ status<cluster::pg_error> insert_configs(cluster::pg_connection& c, const std::s
 
 }  // namespace
 
-result<std::vector<meta::topic>, meta::store_error> pg_topic_store::load_topics() {
+result<std::vector<meta::topic>, meta::store_error> pg_topic_store::load_topics() { return topics_where("", {}); }
+
+result<std::vector<meta::topic>, meta::store_error> pg_topic_store::load_topics_named(
+    std::span<const std::string> names) {
+    if (names.empty()) return std::vector<meta::topic>{};
+    return topics_where(" WHERE name = ANY($1::text[])",
+                        {cluster::array_literal(std::vector<std::string>(names.begin(), names.end()))});
+}
+
+result<std::vector<meta::topic>, meta::store_error> pg_topic_store::topics_where(const std::string& where,
+                                                                                 const cluster::pg_params& params) {
     using both = std::pair<cluster::pg_rows, cluster::pg_rows>;
-    auto read = session_.query("topics", [](cluster::pg_connection& pg) -> result<both, cluster::pg_error> {
-        auto topics = pg.exec("SELECT topic_id, name, partitions, replication_factor, created_ms FROM ketch_topics");
+    auto read = session_.query("topics", [&](cluster::pg_connection& pg) -> result<both, cluster::pg_error> {
+        auto topics = pg.exec(
+            "SELECT topic_id, name, partitions, replication_factor, created_ms FROM ketch_topics" + where, params);
         if (!topics.ok()) return failure{topics.error()};
-        auto configs = pg.exec("SELECT topic_id, name, value FROM ketch_topic_configs");
+        auto configs = pg.exec(
+            "SELECT topic_id, name, value FROM ketch_topic_configs WHERE topic_id IN (SELECT topic_id FROM "
+            "ketch_topics" +
+                where + ")",
+            params);
         if (!configs.ok()) return failure{configs.error()};
         return both{std::move(*topics), std::move(*configs)};
     });

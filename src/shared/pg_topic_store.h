@@ -33,6 +33,8 @@ public:
     explicit pg_topic_store(cluster::pg_pool& pool) : session_(pool, "topics") {}
 
     result<std::vector<meta::topic>, meta::store_error> load_topics() override;
+    // One query of the named rows (name = ANY), not the whole table.
+    result<std::vector<meta::topic>, meta::store_error> load_topics_named(std::span<const std::string> names) override;
     status<meta::store_error> insert_topics(std::span<const meta::topic> topics) override;
     status<meta::store_error> delete_topics(std::span<const uuid> ids) override;
     status<meta::store_error> set_partition_count(const uuid& id, int32_t partition_count) override;
@@ -50,6 +52,9 @@ public:
                                                       const meta::config_change& change) override;
 
 private:
+    // The topics of ketch_topics `where` (a WHERE clause or ""), with their configs.
+    result<std::vector<meta::topic>, meta::store_error> topics_where(const std::string& where,
+                                                                     const cluster::pg_params& params);
     // Runs `body` in one transaction that ends with the NOTIFY.
     template <class Body>
     status<meta::store_error> change(Body body) {

@@ -13,16 +13,15 @@ VerifiableConsumer.java, VerifiableShareConsumer.java, TransactionalMessageCopie
 """
 
 import base64
-import json
 import shutil
 import signal
 import subprocess
-import threading
 from collections import Counter, defaultdict
 
 import pytest
 
 from conftest import REPO, create_topics, eventually
+from json_lines import JsonLinesProcess
 
 KAFKA_SH = REPO / "conformance" / "reference" / "kafka.sh"
 DIST = REPO / "conformance" / "reference" / "dist" / "lib"
@@ -39,30 +38,17 @@ def _tools_present():
         pytest.fail("the kafka-tools jars are missing: run scripts/install-test-deps.sh")
 
 
-class Tool:
+class Tool(JsonLinesProcess):
     """One tool in its own JVM; its JSON lines collected as they come."""
 
     def __init__(self, name, *args):
         self.name = name
-        self.proc = subprocess.Popen([str(KAFKA_SH), "tools", "org.apache.kafka.tools." + name, *map(str, args)],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.lines, self.lock = [], threading.Lock()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
+        super().__init__(subprocess.Popen([str(KAFKA_SH), "tools", "org.apache.kafka.tools." + name, *map(str, args)],
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE))
         _started.append(self)
 
-    def _read(self):
-        for raw in self.proc.stdout:
-            try:
-                line = json.loads(raw)
-            except ValueError:
-                continue
-            with self.lock:
-                self.lines.append(line)
-
     def events(self, name):
-        with self.lock:
-            return [line for line in self.lines if line.get("name", line.get("stage")) == name]
+        return [line for line in self.snapshot() if line.get("name", line.get("stage")) == name]
 
     def wait(self, timeout=WAIT_S, ok=(0,)):
         try:
@@ -71,7 +57,7 @@ class Tool:
             self.proc.kill()
             self.proc.wait()
             pytest.fail("%s did not finish in %d s; stderr: %s" % (self.name, timeout, self.proc.stderr.read()[-2000:]))
-        self.reader.join(10)
+        self.join_reader()
         assert self.proc.returncode in ok, (self.name, self.proc.returncode, self.proc.stderr.read()[-2000:])
         return self
 
@@ -82,11 +68,6 @@ class Tool:
         self.wait(ok=(0, 128 + signal.SIGTERM))  # the JVM's exit status after its shutdown hooks ran
         assert self.events("shutdown_complete"), self.name
         return self
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
 
 
 _started = []

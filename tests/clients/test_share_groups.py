@@ -14,13 +14,13 @@ state: ketch keeps it in shares.db, docs/design/share_groups.md).
 import base64
 import signal
 import subprocess
-import threading
 import time
 from collections import Counter
 
 import pytest
 
 from conftest import create_topics, eventually, java_main
+from json_lines import JsonLinesProcess
 
 LOCK_MS = 2000
 pytestmark = pytest.mark.ketch_args("--group-share-record-lock-duration-ms", str(LOCK_MS))
@@ -39,46 +39,19 @@ def group_configs(broker, group, **settings):
     assert p.returncode == 0 and out.strip() == b"ok", out
 
 
-class ShareConsumer:
+class ShareConsumer(JsonLinesProcess):
     """A KafkaShareConsumer in its own JVM (ShareConsumerMain), its lines collected."""
 
     def __init__(self, broker, group, topic, mode, log_dir):
         self.log = open(log_dir / ("share-%s-%d.log" % (mode, time.monotonic_ns())), "wb")
-        self.proc = _java(["consume", broker.bootstrap, group, topic, mode], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, stderr=self.log)
-        self.lines = []
-        self.lock = threading.Lock()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self):
-        import json
-        for raw in self.proc.stdout:
-            with self.lock:
-                self.lines.append(json.loads(raw))
+        super().__init__(_java(["consume", broker.bootstrap, group, topic, mode], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=self.log))
 
     def records(self):
-        with self.lock:
-            return [line for line in self.lines if "value" in line]
+        return [line for line in self.snapshot() if "value" in line]
 
     def events(self):
-        with self.lock:
-            return [line["event"] for line in self.lines if "event" in line]
-
-    def close(self):
-        if self.proc.poll() is None:
-            self.proc.stdin.close()
-            try:
-                self.proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.reader.join(timeout=10)
-
-    def kill(self):
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-        self.reader.join(timeout=10)
+        return [line["event"] for line in self.snapshot() if "event" in line]
 
 
 @pytest.fixture

@@ -89,3 +89,40 @@ def test_ids_moved_by_a_join_are_given_back_and_taken_by_their_owner(start_broke
         served[txn_id] = clients.wait_for(init, timeout=10, what="a broker serving " + txn_id)
         assert lease_of(postgres, txn_id)[0].startswith("%d|" % served[txn_id])
     assert set(served.values()) == {1, 2}, "rendezvous hashing moves some of twelve ids to the new broker"
+
+
+REFUSE_LEASE_DELETES = """
+CREATE FUNCTION ketch_test_refuse_delete() RETURNS trigger LANGUAGE plpgsql AS
+  $f$ BEGIN RAISE EXCEPTION 'test: deletes of ketch_txn_leases refused'; END $f$;
+CREATE TRIGGER ketch_test_refuse_delete BEFORE DELETE ON ketch_txn_leases
+  FOR EACH ROW EXECUTE FUNCTION ketch_test_refuse_delete();
+"""
+ALLOW_LEASE_DELETES = ("DROP TRIGGER IF EXISTS ketch_test_refuse_delete ON ketch_txn_leases; "
+                       "DROP FUNCTION IF EXISTS ketch_test_refuse_delete()")
+
+
+def test_a_give_back_that_failed_is_tried_again(start_broker, postgres):
+    """When the live set moves an id, its holder gives the lease back; when that give-back fails
+    (PostgreSQL refusing it for a moment: here a trigger refuses deletes of ketch_txn_leases), the
+    holder tries again at its next timeout check (cluster_txns::orphans), so the owner can take the
+    id. Without it the lease stayed under a live broker and the owner was refused ('held by another
+    live broker') until the live set changed again: a request for the id never reaches the holder's
+    coordinator, which answers NOT_COORDINATOR before looking at the lease."""
+    b1 = start_broker(1, *TIMING)
+    ids = ["stuck-%d" % i for i in range(12)]
+    for txn_id in ids:  # b1 alone takes every id
+        assert init_producer_id(b1, txn_id)[0] == 0
+    postgres.psql(REFUSE_LEASE_DELETES)
+    try:
+        b2 = start_broker(2, *TIMING)
+        all_live([b1, b2])
+        moved = clients.wait_for(
+            lambda: [t for t in ids if "transactional id '%s' not given back" % t in b1.log_text()] or None,
+            what="b1's failed give-back of the ids that moved to b2")
+    finally:
+        postgres.psql(ALLOW_LEASE_DELETES)
+    for txn_id in moved:
+        assert init_producer_id(b1, txn_id)[0] == NOT_COORDINATOR
+        clients.wait_for(lambda: init_producer_id(b2, txn_id)[0] == 0 or None, timeout=30,
+                         what="b2 serving %s once b1 gave its lease back" % txn_id)
+        assert lease_of(postgres, txn_id)[0].startswith("2|")

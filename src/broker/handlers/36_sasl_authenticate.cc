@@ -3,8 +3,9 @@
 // SASL_AUTHENTICATION_FAILED with Kafka's message, sent after
 // connection.failed.authentication.delay.ms, then the connection is closed.
 // On a non-SASL listener or after authentication: KafkaApis'
-// ILLEGAL_SASL_STATE answer. Cluster mode: the step runs on run_blocking
-// (its lookup may read a user or token through to PostgreSQL).
+// ILLEGAL_SASL_STATE answer. The step runs here from memory; only one whose
+// user or token is not in memory (cluster mode: read through to PostgreSQL)
+// runs again on run_blocking.
 
 #include "base/clock.h"
 #include "broker/blocking.h"
@@ -24,14 +25,15 @@ awaitable<sasl_authenticate_response> handle_sasl_authenticate(request_context& 
     auto& sasl = *ctx.conn.sasl;
     const int16_t version = ctx.api_version;
     // Cluster mode: a user or token the broker's cache lacks is read from
-    // PostgreSQL (docs/cluster.md "Caches and read-through"), so the step
-    // runs off the network thread; a single node answers from memory here.
-    security::sasl_session::auth_result r;
-    if (ctx.broker.cluster)
-        r = co_await blocking_call<security::sasl_session::auth_result>(
-            ctx.broker, [&sasl, &token, &version, &now] { return sasl.authenticate(token, version, now); });
-    else
-        r = sasl.authenticate(token, version, now);
+    // PostgreSQL (docs/cluster.md "Caches and read-through"). The step is
+    // tried from the cache here; only a miss (nothing done yet) runs it again
+    // off the network thread, where it may read. A single node's stores hold
+    // everything in memory: never a miss.
+    auto r = sasl.authenticate(token, version, now, security::sasl_lookup::cache);
+    if (r.needs_read)
+        r = co_await blocking_call<security::sasl_session::auth_result>(ctx.broker, [&sasl, &token, &version, &now] {
+            return sasl.authenticate(token, version, now, security::sasl_lookup::any);
+        });
     sasl_authenticate_response resp;
     resp.error_code = r.error;
     if (r.error != 0) resp.error_message = r.message;

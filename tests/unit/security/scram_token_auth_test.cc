@@ -110,3 +110,127 @@ TEST_F(token_login_test, the_session_is_token_authenticated_and_lives_until_the_
     ASSERT_EQ(fin.error, 0);
     EXPECT_EQ(fin.session_lifetime_ms, 5'000);
 }
+
+// Lookups from the cache alone (sasl_lookup::cache: how SaslAuthenticate tries
+// a step on the network thread, broker/handlers/36_sasl_authenticate.cc). A
+// credential the cache holds completes the login with no read; a miss changes
+// nothing and answers needs_read, and the same token evaluated again with
+// sasl_lookup::any (off the network thread) reads it through.
+namespace {
+
+// A cache in front of a store, as pg_credential_store is: find reads a user
+// the cache lacks from `stored` (counted) into the cache; find_cached does not.
+struct read_through_credentials final : meta::credential_store {
+    mutable meta::memory_credential_store cache;  // find() fills it, as pg_credential_store's
+    meta::memory_credential_store stored;
+    mutable int reads = 0;
+
+    std::optional<meta::scram_credential> find(const std::string& user, const std::string& mech) const override {
+        if (auto c = cache.find(user, mech)) return c;
+        ++reads;
+        auto c = stored.find(user, mech);
+        if (c) (void)cache.upsert(*c);
+        return c;
+    }
+    std::optional<meta::scram_credential> find_cached(const std::string& user, const std::string& mech) const override {
+        return cache.find(user, mech);
+    }
+    std::vector<meta::scram_credential> list() const override { return cache.list(); }
+    status<meta::store_error> upsert(const meta::scram_credential& c) override { return cache.upsert(c); }
+    result<bool, meta::store_error> remove(const std::string& u, const std::string& m) override {
+        return cache.remove(u, m);
+    }
+};
+
+struct cached_lookup_test : token_login_test {
+    read_through_credentials creds;
+    sasl_config cfg;
+
+    std::unique_ptr<sasl_session> session(const std::string& mechanism, token_credentials* t = nullptr) {
+        auto s = std::make_unique<sasl_session>(cfg, creds, t);
+        s->api_versions_answered();
+        EXPECT_EQ(s->handshake(mechanism, 1).error, 0);
+        return s;
+    }
+    // A SCRAM-SHA-512 login, each step tried from the cache first and, on
+    // needs_read, again with any (as the handler does); how many needed a read.
+    int scram_login(sasl_session& s, const std::string& bare, const std::string& pw) {
+        int misses = 0;
+        auto step = [&](const std::string& token) {
+            auto r = s.authenticate(token, 2, 0, sasl_lookup::cache);
+            if (!r.needs_read) return r;
+            ++misses;
+            EXPECT_EQ(s.current(), sasl_session::state::authenticate);  // nothing done
+            return s.authenticate(token, 2, 0, sasl_lookup::any);
+        };
+        auto first = step("n,," + bare);
+        EXPECT_EQ(first.error, 0) << first.detail;
+        auto fin = step(client_final_for(hash_alg::sha512, pw, bare, first.token));
+        EXPECT_EQ(fin.error, 0) << fin.detail;
+        return misses;
+    }
+};
+
+}  // namespace
+
+TEST_F(cached_lookup_test, a_cached_user_logs_in_without_a_read_and_a_missing_one_needs_one) {
+    ASSERT_TRUE(creds.cache.upsert(make_scram_credential("carol", "SCRAM-SHA-512", "carol-pw", 4096)).ok());
+    ASSERT_TRUE(creds.stored.upsert(make_scram_credential("dave", "SCRAM-SHA-512", "dave-pw", 4096)).ok());
+    auto cached = session("SCRAM-SHA-512");
+    EXPECT_EQ(scram_login(*cached, "n=carol,r=n1", "carol-pw"), 0);
+    EXPECT_EQ(cached->principal(), "User:carol");
+    EXPECT_EQ(creds.reads, 0);
+    // Only the first message looks the user up; the final one never needs a read.
+    auto missing = session("SCRAM-SHA-512");
+    EXPECT_EQ(scram_login(*missing, "n=dave,r=n2", "dave-pw"), 1);
+    EXPECT_EQ(missing->principal(), "User:dave");
+    EXPECT_EQ(creds.reads, 1);
+    // Read through once, dave is cached: the next login needs no read.
+    auto again = session("SCRAM-SHA-512");
+    EXPECT_EQ(scram_login(*again, "n=dave,r=n3", "dave-pw"), 0);
+    EXPECT_EQ(creds.reads, 1);
+}
+
+TEST_F(cached_lookup_test, a_user_stored_nowhere_fails_after_its_read) {
+    auto s = session("SCRAM-SHA-512");
+    ASSERT_TRUE(s->authenticate("n,,n=nobody,r=n1", 2, 0, sasl_lookup::cache).needs_read);
+    auto r = s->authenticate("n,,n=nobody,r=n1", 2, 0, sasl_lookup::any);
+    EXPECT_EQ(r.error, 58);
+    EXPECT_TRUE(r.close);
+    EXPECT_EQ(creds.reads, 1);
+}
+
+TEST_F(cached_lookup_test, plain_needs_a_read_only_for_a_user_not_cached) {
+    ASSERT_TRUE(creds.cache.upsert(make_scram_credential("carol", "SCRAM-SHA-256", "carol-pw", 4096)).ok());
+    ASSERT_TRUE(creds.stored.upsert(make_scram_credential("dave", "SCRAM-SHA-512", "dave-pw", 4096)).ok());
+    auto cached = session("PLAIN");
+    auto r = cached->authenticate(std::string("\0carol\0carol-pw", 15), 2, 0, sasl_lookup::cache);
+    EXPECT_FALSE(r.needs_read);
+    EXPECT_EQ(r.error, 0) << r.detail;
+    EXPECT_EQ(creds.reads, 0);
+    auto missing = session("PLAIN");
+    const std::string dave("\0dave\0dave-pw", 13);
+    ASSERT_TRUE(missing->authenticate(dave, 2, 0, sasl_lookup::cache).needs_read);
+    r = missing->authenticate(dave, 2, 0, sasl_lookup::any);
+    EXPECT_EQ(r.error, 0) << r.detail;
+    EXPECT_EQ(missing->principal(), "User:dave");
+}
+
+TEST_F(cached_lookup_test, a_token_is_read_through_only_when_the_cache_lacks_it) {
+    // `tokens` created the token: its cache holds it.
+    auto held = session("SCRAM-SHA-512", &tokens);
+    EXPECT_EQ(scram_login(*held, first_bare, password), 0);
+    EXPECT_TRUE(held->token_authenticated());
+    // Another broker's cache over the same store, loaded before the token was made.
+    meta::memory_token_store other_store;
+    delegation_tokens other{{"secret", 100'000, 60'000}, other_store, [this] { return now; }};
+    ASSERT_TRUE(other.load().ok());
+    ASSERT_TRUE(other_store.upsert(token.token).ok());  // the row another broker wrote
+    other.read_misses_through(std::make_unique<read_through_limit>(std::chrono::seconds(1), 20), nullptr);
+    auto late = session("SCRAM-SHA-512", &other);
+    EXPECT_EQ(scram_login(*late, first_bare, password), 1);
+    EXPECT_EQ(late->principal(), "User:alice");
+    EXPECT_TRUE(late->token_authenticated());
+    auto again = session("SCRAM-SHA-512", &other);
+    EXPECT_EQ(scram_login(*again, first_bare, password), 0);
+}
