@@ -78,7 +78,7 @@ bool admitted(request_context& ctx) {
 
 // A request no page takes: a method other than GET and POST (405), a body
 // over the bound (413). Answered, the connection kept.
-std::optional<console_peer_response> refusal(const console_peer_request& req) {
+std::optional<console_peer_response> peer_refusal(const console_peer_request& req) {
     auto error = [](int16_t status, const std::string& message) {
         console_peer_response r;
         r.status = status;
@@ -130,7 +130,7 @@ boost::asio::awaitable<net::handler_result> answer_console_peer(broker_context& 
         resp.body = R"({"error_code":404,"message":"this broker's console is off"})";
         co_return respond(header.correlation_id, resp);
     }
-    if (auto refused = refusal(req)) {
+    if (auto refused = peer_refusal(req)) {
         spdlog::info("conn {} from {}: ConsolePeer {} {} refused: {}", conn.id, conn.peer, req.method, req.path,
                      refused->body);
         co_return respond(header.correlation_id, *refused);
