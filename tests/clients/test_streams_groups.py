@@ -12,16 +12,15 @@ streams/topics/InternalTopicManager.java; core KafkaApis.handleStreamsGroupHeart
 
 import base64
 import json
-import signal
 import struct
 import subprocess
-import threading
 import time
 from collections import Counter, defaultdict
 
 import pytest
 
 from conftest import create_topics, eventually, java_main
+from json_lines import JsonLinesProcess
 
 WAIT_S = 120
 PARTITIONS = 4
@@ -31,49 +30,27 @@ def _java(args, **kw):
     return java_main("StreamsAppMain", args, **kw)
 
 
-class StreamsApp:
+class StreamsApp(JsonLinesProcess):
     """One instance of the word count (StreamsAppMain run), its JSON lines collected."""
 
     def __init__(self, broker, app_id, source, sink, tmp_path, name):
         self.log = open(tmp_path / ("streams-%s.log" % name), "wb")
         state = tmp_path / ("state-" + name)
         state.mkdir()
-        self.proc = _java(["run", broker.bootstrap, app_id, source, sink, str(state)], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, stderr=self.log)
-        self.lines = []
-        self.lock = threading.Lock()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self):
-        for raw in self.proc.stdout:
-            with self.lock:
-                self.lines.append(json.loads(raw))
+        super().__init__(_java(["run", broker.bootstrap, app_id, source, sink, str(state)], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=self.log))
 
     def active(self):
         """The active tasks it last reported."""
-        with self.lock:
-            reports = [line["active"] for line in self.lines if "active" in line]
+        reports = [line["active"] for line in self.snapshot() if "active" in line]
         return set(reports[-1]) if reports else set()
 
     def errors(self):
-        with self.lock:
-            return [line for line in self.lines if "error" in line]
-
-    def kill(self):
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-        self.reader.join(timeout=10)
+        return [line for line in self.snapshot() if "error" in line]
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.stdin.close()
-            try:
-                self.proc.wait(timeout=90)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.reader.join(timeout=10)
+        """Closes its stdin (the app stops on it) and waits, killing it after 90 s."""
+        self.close(timeout=90)
 
 
 @pytest.fixture
