@@ -31,7 +31,7 @@ from confluent_kafka.admin import AdminClient
 from conftest import clients
 from group_wire import join, stored_offset
 from test_fetch_offload import connections_to
-from test_shared_produce import FLUSH, TIMING, create_topic, wait_for_topic
+from test_shared_produce import FLUSH, TIMING, create_topic, produce, wait_for_topic
 
 PARTITIONS = 3
 TOTAL = 90
@@ -67,25 +67,6 @@ class HeldLock:
             self.proc.wait(timeout=20)
 
 
-def produce_to(broker, topic, partition, values):
-    """The values produced to one partition, acknowledged (acks=all: in the object store):
-    {(partition, offset): value}."""
-    acked, failed = {}, []
-
-    def on_delivery(err, msg):
-        if err:
-            failed.append(err)
-        else:
-            acked[(msg.partition(), msg.offset())] = msg.value()
-
-    p = Producer({"bootstrap.servers": broker.bootstrap, "enable.idempotence": True, "acks": "all"})
-    for v in values:
-        p.produce(topic, value=v, partition=partition, on_delivery=on_delivery)
-        p.poll(0)
-    assert p.flush(60) == 0 and failed == []
-    return acked
-
-
 def metadata_answered_meanwhile(broker, topic):
     """Metadata from five new connections, each answered within 3 s."""
     for _ in range(5):
@@ -103,7 +84,8 @@ def test_fetches_waiting_on_the_object_store_hold_no_connection_of_the_pool(star
     create_topic(b1, "pool-reads", PARTITIONS)
     acked = {}
     for p in range(PARTITIONS):  # one partition at a time: each in objects of its own, one GET each
-        acked.update(produce_to(b1, "pool-reads", p, [b"v%d-%04d" % (p, i) for i in range(TOTAL // PARTITIONS)]))
+        acked.update(produce(b1, "pool-reads", [(None, b"v%d-%04d" % (p, i)) for i in range(TOTAL // PARTITIONS)], 1,
+                             first=p))
     assert len(acked) == TOTAL
     b2 = start_broker(2, *FLUSH, *TIMING, "--cluster-pg-connections", "3")
     b1.stop()

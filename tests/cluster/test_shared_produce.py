@@ -26,9 +26,9 @@ def create_topic(broker, name, partitions):
     admin.create_topics([NewTopic(name, partitions, 1)])[name].result(timeout=20)
 
 
-def produce(broker, topic, records, partitions, **conf):
-    """Produces (key, value) records round-robin over partitions; the acks as
-    {(partition, offset): value}."""
+def produce(broker, topic, records, partitions, first=0, **conf):
+    """Produces (key, value) records round-robin over partitions first .. first+partitions-1;
+    the acks as {(partition, offset): value}."""
     acked, failed = {}, []
 
     def on_delivery(err, msg):
@@ -40,7 +40,7 @@ def produce(broker, topic, records, partitions, **conf):
     p = Producer({"bootstrap.servers": broker.bootstrap, "enable.idempotence": True, "acks": "all",
                   "linger.ms": 5, **conf})
     for i, (k, v) in enumerate(records):
-        p.produce(topic, key=k, value=v, partition=i % partitions, on_delivery=on_delivery)
+        p.produce(topic, key=k, value=v, partition=first + i % partitions, on_delivery=on_delivery)
         p.poll(0)
     assert p.flush(60) == 0
     assert failed == []
