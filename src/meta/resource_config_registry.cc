@@ -26,7 +26,7 @@ std::map<std::string, config_map> resource_config_registry::all() const {
 
 result<config_map, error> resource_config_registry::update(const std::string& name, const change_fn& change,
                                                            bool validate_only) {
-    std::lock_guard lock(mu_);
+    std::lock_guard changing(change_mu_);  // configs_ is read here without mu_: only changes change it
     if (validate_only) {
         auto it = configs_.find(name);
         return change(it == configs_.end() ? config_map{} : it->second);
@@ -41,21 +41,27 @@ result<config_map, error> resource_config_registry::update(const std::string& na
     if (!outcome) return failure{error{errc::storage_error, "the store did not read the configs"}};
     if (!outcome->ok()) return *outcome;
     const config_map& next = outcome->value();
-    if (next.empty())
-        configs_.erase(name);
-    else
-        configs_[name] = next;
+    {
+        std::lock_guard lock(mu_);
+        if (next.empty())
+            configs_.erase(name);
+        else
+            configs_[name] = next;
+    }
     if (listener_) listener_(name, next);
     return *outcome;
 }
 
 status<error> resource_config_registry::reload() {
-    std::lock_guard lock(mu_);  // a local update's write and its swap in memory stay one step
+    std::lock_guard changing(change_mu_);  // a local update's write and its swap in memory stay one step
     auto loaded = store_.load_resource_configs(kind_);
     if (!loaded.ok()) return failure{error{errc::storage_error, loaded.error().message}};
-    auto old = std::move(configs_);
-    configs_ = std::move(loaded.value());
-    std::erase_if(configs_, [](const auto& kv) { return kv.second.empty(); });
+    std::erase_if(loaded.value(), [](const auto& kv) { return kv.second.empty(); });
+    std::map<std::string, config_map> old = std::move(loaded.value());
+    {
+        std::lock_guard lock(mu_);
+        configs_.swap(old);
+    }
     if (!listener_) return ok_v;
     for (const auto& [name, c] : configs_) {
         auto it = old.find(name);
@@ -67,7 +73,7 @@ status<error> resource_config_registry::reload() {
 }
 
 void resource_config_registry::set_listener(listener l) {
-    std::lock_guard lock(mu_);
+    std::lock_guard changing(change_mu_);
     listener_ = std::move(l);
     if (listener_)
         for (const auto& [name, configs] : configs_) listener_(name, configs);

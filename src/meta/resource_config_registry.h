@@ -5,9 +5,12 @@
 // and tells a listener (for groups: the group coordinator's wiring) about
 // each new set.
 //
-// Threads: every method may be called from any thread. Changes are
-// serialised; the listener is called with the registry's lock held, so it
-// sees the changes in order and must not call back into the registry.
+// Threads: every method may be called from any thread. Changes (and
+// reloads) are serialised by a lock held across the store's I/O; lookups
+// take another, held only to read or swap the sets in memory, so a lookup
+// (on a reactor) never waits for the store. The listener is called with the
+// change lock held, so it sees the changes in order and must not change the
+// registry.
 #pragma once
 
 #include <functional>
@@ -58,9 +61,12 @@ private:
 
     store& store_;
     const config_resource kind_;
+    // Held by update, reload and set_listener across their work (the store's
+    // I/O included); taken before mu_. Changes of configs_ hold both.
+    std::mutex change_mu_;
     mutable std::mutex mu_;
     std::map<std::string, config_map> configs_;  // resources with at least one config
-    listener listener_;
+    listener listener_;                          // change_mu_
 };
 
 }  // namespace ketch::meta

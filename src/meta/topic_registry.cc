@@ -52,14 +52,20 @@ result<std::unique_ptr<topic_registry>, error> topic_registry::open(store& s, br
 
 namespace {
 
-// A reload's read of the store, and `lock` (unique, on mu) held once it is
-// done, with no change `stamp` counts in between (stamp() is read under mu):
-// a local write holds mu across its store write and counts it in
-// local_writes_, so a read that one followed (it may hold the state before
-// the write) is made again, and after three such reads once more under the
-// lock.
+// What a reload holds while it applies its read (released in reverse order).
+struct topic_registry_locks {
+    std::unique_lock<std::mutex> change;
+    std::unique_lock<std::shared_mutex> data;
+};
+
+// A reload's read of the store, then `locks` held (the change lock, and the
+// lookups' lock unique), with no change `stamp` counts in between (stamp()
+// changes under both locks): a local write holds the change lock across its
+// store write and counts it in local_writes_, so a read that one followed (it
+// may hold the state before the write) is made again, and after three such
+// reads once more under the change lock (lookups go on meanwhile).
 template <class Stamp, class Read>
-auto read_unraced(std::shared_mutex& mu, std::unique_lock<std::shared_mutex>& lock, Stamp stamp, Read read) {
+auto read_unraced(std::mutex& change_mu, std::shared_mutex& mu, topic_registry_locks& locks, Stamp stamp, Read read) {
     for (int attempt = 0; attempt < 3; ++attempt) {
         uint64_t seen = 0;
         {
@@ -67,20 +73,25 @@ auto read_unraced(std::shared_mutex& mu, std::unique_lock<std::shared_mutex>& lo
             seen = stamp();
         }
         auto got = read();
-        lock = std::unique_lock(mu);
-        if (stamp() == seen) return got;
-        lock.unlock();
+        locks.change = std::unique_lock(change_mu);
+        if (stamp() == seen) {
+            locks.data = std::unique_lock(mu);
+            return got;
+        }
+        locks.change.unlock();
     }
-    lock = std::unique_lock(mu);
-    return read();
+    locks.change = std::unique_lock(change_mu);
+    auto got = read();
+    locks.data = std::unique_lock(mu);
+    return got;
 }
 
 }  // namespace
 
 result<topic_registry::reload_result, error> topic_registry::reload_topics() {
-    std::unique_lock<std::shared_mutex> lock;
+    topic_registry_locks locks;
     auto topics = read_unraced(
-        mu_, lock, [this] { return local_writes_; }, [this] { return store_.load_topics(); });
+        change_mu_, mu_, locks, [this] { return local_writes_; }, [this] { return store_.load_topics(); });
     if (!topics) return failure{storage(topics.error())};
     ++reloads_;
     reload_result out;
@@ -108,11 +119,12 @@ result<topic_registry::reload_result, error> topic_registry::reload_topics() {
 }
 
 result<std::vector<topic>, error> topic_registry::read_through(std::span<const std::string> names) {
-    std::unique_lock<std::shared_mutex> lock;
+    topic_registry_locks locks;
     // A reload applied meanwhile may hold what a later change (a deletion)
     // left: the read is made again, as after a local write.
     auto topics = read_unraced(
-        mu_, lock, [this] { return local_writes_ + reloads_; }, [&] { return store_.load_topics_named(names); });
+        change_mu_, mu_, locks, [this] { return local_writes_ + reloads_; },
+        [&] { return store_.load_topics_named(names); });
     if (!topics) return failure{storage(topics.error())};
     std::vector<topic> added;
     for (auto& t : *topics) {
@@ -125,9 +137,9 @@ result<std::vector<topic>, error> topic_registry::read_through(std::span<const s
 }
 
 status<error> topic_registry::reload_broker_configs() {
-    std::unique_lock<std::shared_mutex> lock;
+    topic_registry_locks locks;
     auto dynamic = read_unraced(
-        mu_, lock, [this] { return local_writes_; }, [this] { return store_.load_broker_configs(); });
+        change_mu_, mu_, locks, [this] { return local_writes_; }, [this] { return store_.load_broker_configs(); });
     if (!dynamic) return failure{storage(dynamic.error())};
     for (bool cluster_default : {true, false}) {
         auto it = dynamic->find(cluster_default ? std::string() : node_scope_);
@@ -163,7 +175,7 @@ std::optional<error> topic_registry::check_new(const create_topic_args& a) const
 
 std::vector<result<topic, error>> topic_registry::create_topics(std::span<const create_topic_args> args,
                                                                 bool validate_only) {
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);  // the cache is read here without mu_: only changes change it
     std::map<std::string_view, int> seen;
     for (const auto& a : args) ++seen[a.name];
 
@@ -198,6 +210,7 @@ std::vector<result<topic, error>> topic_registry::create_topics(std::span<const 
             if (r.ok()) r = failure{storage(st.error())};
         return out;
     }
+    std::unique_lock lock(mu_);
     ++local_writes_;
     for (auto& t : fresh) {
         name_by_id_.emplace(t.id, t.name);
@@ -215,6 +228,7 @@ result<topic, error> topic_registry::erase_locked(const std::string& name) {
     auto it = by_name_.find(name);
     const uuid id = it->second->t.id;
     if (auto st = store_.delete_topics(std::span(&id, 1)); !st) return failure{storage(st.error())};
+    std::unique_lock lock(mu_);
     ++local_writes_;
     topic gone = it->second->t;
     by_name_.erase(it);
@@ -224,14 +238,14 @@ result<topic, error> topic_registry::erase_locked(const std::string& name) {
 }
 
 result<topic, error> topic_registry::delete_by_name(std::string_view name) {
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);
     auto it = by_name_.find(name);
     if (it == by_name_.end()) return failure{unknown_topic()};
     return erase_locked(it->first);
 }
 
 result<topic, error> topic_registry::delete_by_id(const uuid& id) {
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);
     auto it = name_by_id_.find(id);
     if (it == name_by_id_.end())
         return failure{error{errc::unknown_topic_id, "This server does not host this topic ID."}};
@@ -279,7 +293,7 @@ std::vector<topic> topic_registry::list_prefix(std::string_view prefix) const {
 }
 
 result<topic, error> topic_registry::set_partition_count(std::string_view name, int32_t count, bool validate_only) {
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);
     auto it = by_name_.find(name);
     if (it == by_name_.end()) return failure{unknown_topic()};
     const topic& t = it->second->t;
@@ -296,6 +310,7 @@ result<topic, error> topic_registry::set_partition_count(std::string_view name, 
         return preview;
     }
     if (auto st = store_.set_partition_count(t.id, count); !st) return failure{storage(st.error())};
+    std::unique_lock lock(mu_);
     ++local_writes_;
     topic next = t;
     next.partition_count = count;
@@ -304,7 +319,7 @@ result<topic, error> topic_registry::set_partition_count(std::string_view name, 
 
 result<topic, error> topic_registry::commit_configs(std::string_view name, result<config_map, error> next,
                                                     bool validate_only) {
-    // Caller holds the unique lock and has checked that `name` exists.
+    // Caller holds the change lock and has checked that `name` exists.
     const topic& t = by_name_.find(name)->second->t;
     if (!next) return failure{next.error()};
     if (auto reason = validate_topic_configs(*next, defaults_, t.configs))
@@ -315,6 +330,7 @@ result<topic, error> topic_registry::commit_configs(std::string_view name, resul
         return preview;
     }
     if (auto st = store_.set_topic_configs(t.id, *next); !st) return failure{storage(st.error())};
+    std::unique_lock lock(mu_);
     ++local_writes_;
     topic changed = t;
     changed.configs = std::move(*next);
@@ -323,7 +339,7 @@ result<topic, error> topic_registry::commit_configs(std::string_view name, resul
 
 result<topic, error> topic_registry::alter_configs(std::string_view name, std::span<const config_op> ops,
                                                    bool validate_only) {
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);
     auto it = by_name_.find(name);
     if (it == by_name_.end()) return failure{unknown_topic()};
     return commit_configs(name, apply_config_ops(it->second->t.configs, ops), validate_only);
@@ -331,7 +347,7 @@ result<topic, error> topic_registry::alter_configs(std::string_view name, std::s
 
 result<topic, error> topic_registry::replace_configs(std::string_view name, const config_map& configs,
                                                      bool validate_only) {
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);
     if (by_name_.find(name) == by_name_.end()) return failure{unknown_topic()};
     return commit_configs(name, configs, validate_only);
 }
@@ -343,10 +359,11 @@ broker_defaults topic_registry::defaults() const {
 
 status<error> topic_registry::set_dynamic_broker_configs(bool cluster_default, const config_map& configs,
                                                          bool validate_only) {
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);
     if (validate_only) return ok_v;
     if (auto st = store_.set_broker_configs(cluster_default ? std::string() : node_scope_, configs); !st)
         return failure{storage(st.error())};
+    std::unique_lock lock(mu_);
     ++local_writes_;
     defaults_.set_dynamic_layer(cluster_default, broker_defaults::layer(configs.begin(), configs.end()));
     // Every topic without an override takes the new defaults: resolve them again.
@@ -357,7 +374,7 @@ status<error> topic_registry::set_dynamic_broker_configs(bool cluster_default, c
 result<std::optional<config_map>, error> topic_registry::update_dynamic_broker_configs(bool cluster_default,
                                                                                        const config_change& change,
                                                                                        bool validate_only) {
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);
     if (validate_only) {
         auto& layer = defaults_.dynamic_layer(cluster_default);
         return change(config_map(layer.begin(), layer.end()));
@@ -366,6 +383,7 @@ result<std::optional<config_map>, error> topic_registry::update_dynamic_broker_c
     auto st = store_.update_broker_configs(cluster_default ? std::string() : node_scope_,
                                            [&](const config_map& current) { return next = change(current); });
     if (!st) return failure{storage(st.error())};
+    std::unique_lock lock(mu_);
     ++local_writes_;
     if (!next) return next;
     defaults_.set_dynamic_layer(cluster_default, broker_defaults::layer(next->begin(), next->end()));

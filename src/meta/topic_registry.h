@@ -3,9 +3,12 @@
 // deleting and changing topics (ReplicationControlManager,
 // ConfigurationControlManager) and answers with meta::error codes/messages.
 //
-// Thread-safe: lookups share a lock; changes are serialised and hold the
-// lock while the store writes, so a change is durable before anyone can see
-// it, and durable when the call returns. If the store fails, nothing changes.
+// Thread-safe: lookups share a lock; changes (and reloads) are serialised by
+// a lock of their own, held while the store writes, and take the lookups'
+// lock only to swap the cache after the write: a change is durable before
+// anyone can see it, and durable when the call returns, and a lookup never
+// waits for the store (cluster mode: for PostgreSQL, on a reactor thread).
+// If the store fails, nothing changes.
 #pragma once
 
 #include <atomic>
@@ -14,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <span>
@@ -141,16 +145,23 @@ public:
 private:
     topic_registry(store& s, broker_defaults defaults, clock_fn clock, std::string node_scope);
 
+    // Callers hold change_mu_ (they read the cache without mu_).
     std::optional<error> check_new(const create_topic_args& a) const;
     result<topic, error> commit_configs(std::string_view name, result<config_map, error> next, bool validate_only);
     result<topic, error> erase_locked(const std::string& name);
-    // Stores `t` as the topic's new view (settings resolved against defaults_).
+    // Stores `t` as the topic's new view (settings resolved against defaults_);
+    // callers hold change_mu_ and mu_ (unique).
     const topic& put_locked(topic t);
 
     store& store_;
-    broker_defaults defaults_;  // guarded by mu_
+    broker_defaults defaults_;  // guarded by mu_ (and change_mu_)
     const clock_fn clock_;
     const std::string node_scope_;
+    // Serialises the changes: held across a change's store write, and while a
+    // reload applies what it read; whoever changes defaults_ or the fields
+    // below holds it, and mu_ unique. Taken before mu_.
+    std::mutex change_mu_;
+    // Lookups hold it shared.
     mutable std::shared_mutex mu_;
     // Guarded by mu_: the store writes this registry made; a reload whose read a
     // local write followed reads again (it would put back what the write replaced).

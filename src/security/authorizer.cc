@@ -76,12 +76,13 @@ authorizer::authorizer(authorizer_config config, meta::acl_store& store) : confi
     for (auto& a : store_.list()) insert(from_stored(a));
 }
 
-// The store is read under the lock: a create or remove of this broker
-// cannot land between the read and the swap and be lost.
+// The store is read under the change lock: a create or remove of this
+// broker cannot land between the read and the swap and be lost.
 status<meta::store_error> authorizer::reload() {
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);
     auto rows = store_.load();
     if (!rows.ok()) return failure{rows.error()};
+    std::unique_lock lock(mu_);
     acls_.clear();
     per_type_ = {};
     for (auto& lengths : prefix_lengths_) lengths.clear();
@@ -198,7 +199,7 @@ std::vector<acl_binding> authorizer::acls(const acl_binding_filter& filter) cons
 std::vector<acl_create_result> authorizer::create(const std::vector<acl_binding>& bindings) {
     std::vector<acl_create_result> results(bindings.size());
     std::vector<meta::stored_acl> add;
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);  // acls_ is read here without mu_: only changes change it
     for (size_t i = 0; i < bindings.size(); ++i) {
         if (auto bad = validate_new_acl(bindings[i], config_.tenancy)) {
             results[i] = {error_code::invalid_request, std::move(bad)};
@@ -208,6 +209,7 @@ std::vector<acl_create_result> authorizer::create(const std::vector<acl_binding>
     }
     if (add.empty()) return results;
     auto st = store_.apply(add, {});
+    std::unique_lock lock(mu_);
     for (auto& a : add) {
         if (st.ok()) insert(from_stored(a));
     }
@@ -221,7 +223,7 @@ std::vector<acl_create_result> authorizer::create(const std::vector<acl_binding>
 std::vector<acl_delete_result> authorizer::remove(const std::vector<acl_binding_filter>& filters) {
     std::vector<acl_delete_result> results(filters.size());
     std::set<acl_binding> doomed;
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);  // acls_ is read here without mu_: only changes change it
     for (size_t i = 0; i < filters.size(); ++i) {
         const auto& f = filters[i];
         // AclControlManager.validateFilter
@@ -247,6 +249,7 @@ std::vector<acl_delete_result> authorizer::remove(const std::vector<acl_binding_
             if (r.error == error_code::none) r = {error_code::unknown_server_error, st.error().message, {}};
         return results;
     }
+    std::unique_lock lock(mu_);
     for (auto& b : doomed) erase(b);
     return results;
 }

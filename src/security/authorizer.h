@@ -19,6 +19,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <shared_mutex>
@@ -90,6 +91,11 @@ private:
 
     authorizer_config config_;
     meta::acl_store& store_;
+    // Serialises the changes and the reloads, held across their store I/O;
+    // whoever changes the fields below holds it, and mu_ unique (only to swap
+    // what is in memory: a lookup, on a reactor, never waits for the store).
+    // Taken before mu_.
+    std::mutex change_mu_;
     mutable std::shared_mutex mu_;
     // Ordered by resource type, then name: the ACLs of one name are adjacent.
     std::set<acl_binding> acls_;

@@ -84,12 +84,13 @@ std::string to_string(const quota_entity& e) {
     return s + "})";
 }
 
-// The store is read under the lock: an alter of this broker cannot land
-// between the read and the swap and be lost (cluster mode's reloads).
+// The store is read under the change lock: an alter of this broker cannot
+// land between the read and the swap and be lost (cluster mode's reloads).
 status<meta::store_error> quota_config::load() {
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);
     auto all = store_.load();
     if (!all.ok()) return failure{all.error()};
+    std::unique_lock lock(mu_);
     values_.clear();
     key_uses_.clear();
     for (auto& v : *all) {
@@ -103,7 +104,7 @@ status<meta::store_error> quota_config::load() {
 
 result<std::vector<quota_alter_result>, meta::store_error> quota_config::alter(
     const std::vector<quota_alteration>& entries, bool validate_only) {
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);  // values_ is read here without mu_: only changes change it
     std::vector<quota_alter_result> results;
     std::vector<meta::quota_change> changes;
     auto find_result = [&](const quota_entity& e) -> quota_alter_result* {
@@ -159,6 +160,7 @@ result<std::vector<quota_alter_result>, meta::store_error> quota_config::alter(
     }
     if (validate_only || changes.empty()) return results;
     if (auto st = store_.apply(changes); !st.ok()) return failure{st.error()};
+    std::unique_lock lock(mu_);
     for (auto& c : changes) {
         quota_entity e(c.entity.begin(), c.entity.end());
         if (c.value) {

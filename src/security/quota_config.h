@@ -14,6 +14,7 @@
 #pragma once
 
 #include <map>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -101,6 +102,11 @@ public:
 
 private:
     meta::quota_store& store_;
+    // Serialises the changes and the reloads, held across their store I/O;
+    // whoever changes the fields below holds it, and mu_ unique (only to swap
+    // what is in memory: a lookup, on a reactor, never waits for the store).
+    // Taken before mu_.
+    std::mutex change_mu_;
     mutable std::shared_mutex mu_;
     std::map<quota_entity, std::map<std::string, double>> values_;
     std::map<std::string, int, std::less<>> key_uses_;  // key -> entities setting it

@@ -50,6 +50,33 @@ def connections_to(pid, port):
     return n
 
 
+def consume_until(broker, assignments, got, lock, stop, total=None):
+    """Reads `assignments` ((topic, partition) pairs) from offset 0 into got[(partition, offset)] = value,
+    under `lock`, until `stop` is set or, with `total`, got holds that many records."""
+    c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "unused", "enable.auto.commit": False})
+    c.assign([TopicPartition(topic, p, 0) for topic, p in assignments])
+    try:
+        while not stop.is_set():
+            m = c.poll(0.2)
+            if m is not None and not m.error():
+                with lock:
+                    got[(m.partition(), m.offset())] = m.value()
+                    if total is not None and len(got) >= total:
+                        return
+    finally:
+        c.close()
+
+
+def metadata_answered_meanwhile(broker, topic, waiting):
+    """Metadata from five new connections, each answered within 3 s while `waiting` (what waits) waits."""
+    for _ in range(5):
+        t0 = time.monotonic()
+        md = AdminClient({"bootstrap.servers": broker.bootstrap}).list_topics(timeout=8)
+        took = time.monotonic() - t0
+        assert topic in md.topics
+        assert took < 3, "Metadata took %.1f s while %s waited" % (took, waiting)
+
+
 def test_a_hanging_object_store_does_not_stall_other_connections(start_broker, s3):
     # Broker 1 alone writes every object, then leaves: broker 2 leads every
     # partition and has none of their objects cached.
@@ -65,21 +92,7 @@ def test_a_hanging_object_store_does_not_stall_other_connections(start_broker, s
         time.sleep(0.1)
 
     got, lock, stop = {}, threading.Lock(), threading.Event()
-
-    def consume():
-        c = Consumer({"bootstrap.servers": b2.bootstrap, "group.id": "unused", "enable.auto.commit": False})
-        c.assign([TopicPartition("slow-reads", p, 0) for p in range(PARTITIONS)])
-        try:
-            while not stop.is_set():
-                m = c.poll(0.2)
-                if m is not None and not m.error():
-                    with lock:
-                        got[(m.partition(), m.offset())] = m.value()
-                    if len(got) >= TOTAL:
-                        return
-        finally:
-            c.close()
-
+    everything = [("slow-reads", p) for p in range(PARTITIONS)]
     by_time = {}
 
     def list_offsets_by_time():  # timestamp 0: the first batch, read from its object
@@ -91,19 +104,15 @@ def test_a_hanging_object_store_does_not_stall_other_connections(start_broker, s
 
     clients.sigstop(s3.proc)
     try:
-        readers = [threading.Thread(target=consume) for _ in range(3)] + [threading.Thread(target=list_offsets_by_time)]
+        readers = [threading.Thread(target=consume_until, args=(b2, everything, got, lock, stop, TOTAL))
+                   for _ in range(3)] + [threading.Thread(target=list_offsets_by_time)]
         for t in readers:
             t.start()
         deadline = time.monotonic() + 20
         while connections_to(b2.proc.pid, s3.port) == 0:  # a GET waits on the frozen store
             assert time.monotonic() < deadline, "broker 2 never asked the object store"
             time.sleep(0.02)
-        for _ in range(5):  # new connections, each answered while the GETs hang
-            t0 = time.monotonic()
-            md = AdminClient({"bootstrap.servers": b2.bootstrap}).list_topics(timeout=8)
-            took = time.monotonic() - t0
-            assert "slow-reads" in md.topics
-            assert took < 3, "Metadata took %.1f s while a fetch waited on the object store" % took
+        metadata_answered_meanwhile(b2, "slow-reads", "a fetch on the object store")  # while the GETs hang
         assert connections_to(b2.proc.pid, s3.port) > 0, "the GETs were still waiting"
         with lock:
             assert got == {}, "nothing could be read while the store was frozen"

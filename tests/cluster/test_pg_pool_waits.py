@@ -15,7 +15,17 @@ asked, and what may wait for it runs off the reactor.
   PostgreSQL that the take (the open) waits for; the broker runs one
   reactor, so a wait on it would stall every connection: Metadata from new
   connections is answered meanwhile, and the JoinGroup (the Produce) is
-  answered once the lock goes."""
+  answered once the lock goes.
+- The admin requests that write a shared store (CreateTopics,
+  CreatePartitions, DeleteTopics, IncrementalAlterConfigs, CreateAcls,
+  AlterUserScramCredentials) wait on PostgreSQL on the blocking pool too, and
+  the caches they change (the topics, the ACLs) are not locked for lookups
+  while they wait: the test holds a lock on the table each writes, and
+  Metadata (which looks the topics up and, with --authorizer, the ACLs) is
+  answered meanwhile on a one-reactor broker; each request is answered once
+  the lock goes. Before, the write waited on the reactor (the ACLs' on the
+  blocking pool, holding the authorizer's lock that Metadata's authorization
+  waited for)."""
 
 import os
 import re
@@ -26,11 +36,13 @@ import time
 
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient
+from confluent_kafka.admin import (AclBinding, AclOperation, AclPermissionType, AdminClient, AlterConfigOpType,
+                                   ConfigEntry, ConfigResource, NewPartitions, NewTopic, ResourcePatternType,
+                                   ResourceType, ScramCredentialInfo, ScramMechanism, UserScramCredentialUpsertion)
 
 from conftest import clients
 from group_wire import join, stored_offset
-from test_fetch_offload import connections_to
+from test_fetch_offload import connections_to, consume_until, metadata_answered_meanwhile
 from test_shared_produce import FLUSH, TIMING, create_topic, produce, wait_for_topic
 
 PARTITIONS = 3
@@ -67,16 +79,6 @@ class HeldLock:
             self.proc.wait(timeout=20)
 
 
-def metadata_answered_meanwhile(broker, topic):
-    """Metadata from five new connections, each answered within 3 s."""
-    for _ in range(5):
-        t0 = time.monotonic()
-        md = AdminClient({"bootstrap.servers": broker.bootstrap}).list_topics(timeout=8)
-        took = time.monotonic() - t0
-        assert topic in md.topics
-        assert took < 3, "Metadata took %.1f s while a request waited on PostgreSQL" % took
-
-
 def test_fetches_waiting_on_the_object_store_hold_no_connection_of_the_pool(start_broker, s3, postgres):
     # Broker 1 writes every object, then leaves: broker 2 leads every
     # partition and has none of their objects cached.
@@ -95,22 +97,11 @@ def test_fetches_waiting_on_the_object_store_hold_no_connection_of_the_pool(star
         time.sleep(0.1)
 
     got, lock, stop = {}, threading.Lock(), threading.Event()
-
-    def consume(partition):  # one consumer a partition: each fetch waits on its own GET
-        c = Consumer({"bootstrap.servers": b2.bootstrap, "group.id": "unused", "enable.auto.commit": False})
-        c.assign([TopicPartition("pool-reads", partition, 0)])
-        try:
-            while not stop.is_set():
-                m = c.poll(0.2)
-                if m is not None and not m.error():
-                    with lock:
-                        got[(m.partition(), m.offset())] = m.value()
-        finally:
-            c.close()
-
     idle = connections_to(b2.proc.pid, s3.port)  # kept alive from the broker's start
     clients.sigstop(s3.proc)
-    readers = [threading.Thread(target=consume, args=(p,), daemon=True) for p in range(PARTITIONS)]
+    # One consumer a partition: each fetch waits on its own GET.
+    readers = [threading.Thread(target=consume_until, args=(b2, [("pool-reads", p)], got, lock, stop), daemon=True)
+               for p in range(PARTITIONS)]
     try:
         for t in readers:
             t.start()
@@ -151,7 +142,7 @@ def test_a_group_taken_over_waits_for_postgresql_off_the_reactor(start_broker, p
         joining.start()
         clients.wait_for(lambda: held.locks(granted=False) > 0, timeout=20,
                          what="the group's take waiting on the lease table")
-        metadata_answered_meanwhile(b, "pool-groups")
+        metadata_answered_meanwhile(b, "pool-groups", "a take-over on PostgreSQL")
         assert joining.is_alive(), "the JoinGroup was answered while its take waited"
     finally:
         held.release()
@@ -170,9 +161,49 @@ def test_a_partitions_first_produce_waits_for_postgresql_off_the_reactor(start_b
         p.poll(0)
         clients.wait_for(lambda: held.locks(granted=False) > 0, timeout=20,
                          what="the partition's open waiting on ketch_partitions")
-        metadata_answered_meanwhile(b, "pool-opens")
+        metadata_answered_meanwhile(b, "pool-opens", "a partition's open on PostgreSQL")
         assert acked == [], "the record was acknowledged while its partition's open waited"
     finally:
         held.release()
     assert p.flush(30) == 0
     assert acked == [(None, 0)]
+
+
+# Each admin write: the table whose lock it waits for, and how the AdminClient
+# sends it (its futures); the topics t and t + "-doomed" exist (the engines
+# are the module's: each case has topics of its own).
+ADMIN_WRITES = {
+    "CreateTopics": ("ketch_topics", lambda a, t: a.create_topics([NewTopic(t + "-new", 1, 1)]).values()),
+    "CreatePartitions": ("ketch_topics", lambda a, t: a.create_partitions([NewPartitions(t, 2)]).values()),
+    "DeleteTopics": ("ketch_topics", lambda a, t: a.delete_topics([t + "-doomed"]).values()),
+    "IncrementalAlterConfigs": ("ketch_topic_configs", lambda a, t: a.incremental_alter_configs([ConfigResource(
+        ResourceType.TOPIC, t, incremental_configs=[ConfigEntry(
+            "retention.ms", "3600000", incremental_operation=AlterConfigOpType.SET)])]).values()),
+    "CreateAcls": ("ketch_acls", lambda a, t: a.create_acls([AclBinding(
+        ResourceType.TOPIC, t + "-elsewhere", ResourcePatternType.LITERAL, "User:alice", "*", AclOperation.READ,
+        AclPermissionType.ALLOW)]).values()),
+    "AlterUserScramCredentials": ("ketch_scram_credentials", lambda a, t: a.alter_user_scram_credentials([
+        UserScramCredentialUpsertion(t + "-user", ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096),
+                                     b"pool-secret")]).values()),
+}
+
+
+@pytest.mark.parametrize("api", list(ADMIN_WRITES))
+def test_an_admin_write_waits_for_postgresql_off_the_reactor(start_broker, postgres, api):
+    table, send = ADMIN_WRITES[api]
+    topic = "pool-admin-" + api.lower()
+    # --authorizer: every request's authorization reads the ACLs (none here: allowed).
+    b = start_broker(1, *FLUSH, *TIMING, "--reactors", "1", "--authorizer", "--allow-everyone-if-no-acl-found")
+    create_topic(b, topic, 1)
+    create_topic(b, topic + "-doomed", 1)
+    admin = AdminClient({"bootstrap.servers": b.bootstrap})
+    held = HeldLock(postgres, table, "SHARE ROW EXCLUSIVE")  # its INSERT, UPDATE or DELETE waits
+    try:
+        futures = list(send(admin, topic))
+        clients.wait_for(lambda: held.locks(granted=False) > 0, timeout=20, what="the %s waiting on %s" % (api, table))
+        metadata_answered_meanwhile(b, topic, "a %s on PostgreSQL" % api)
+        assert not any(f.done() for f in futures), "the %s was answered while its write waited" % api
+    finally:
+        held.release()
+    for f in futures:
+        f.result(timeout=30)  # answered once the lock went, without an error

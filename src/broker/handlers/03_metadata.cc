@@ -10,6 +10,7 @@
 // then describe-denied). Authorized operations come from the ACLs.
 #include <set>
 
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "broker/live_brokers.h"
 #include "broker/tenant_topics.h"
@@ -104,15 +105,24 @@ public:
             return create_denied_.push_back(metadata_topic_error(name, {}, error_code::topic_authorization_failed));
         // Kafka 4.3.1 answers UNKNOWN_TOPIC_OR_PARTITION to the request that
         // triggers the creation (recorded: conformance/recordings/metadata.json);
-        // the client asks again and then sees the topic.
-        // __consumer_offsets is created as the group coordinator has it
-        // (AutoTopicCreationManager.creatableTopic).
-        auto created = name == meta::consumer_offsets_topic && ctx_.broker.consumer_offsets
-                           ? create_offsets_topic(ctx_.broker)
-                           : auto_create_topic(ctx_.broker, name);
-        bool exists = created.ok() || created.error().code == meta::errc::topic_already_exists;
-        resp_.topics.push_back(metadata_topic_error(
-            name, {}, exists ? error_code::unknown_topic_or_partition : to_kafka(created.error().code)));
+        // the client asks again and then sees the topic. Created by create_pending.
+        creations_.emplace_back(resp_.topics.size(), name);
+        resp_.topics.push_back(metadata_topic_error(name, {}, error_code::unknown_topic_or_partition));
+    }
+
+    bool creates() const { return !creations_.empty(); }
+    // The topics by_name auto-creates (a store write: cluster mode, in
+    // PostgreSQL); a creation that failed answers its error instead.
+    // __consumer_offsets is created as the group coordinator has it
+    // (AutoTopicCreationManager.creatableTopic).
+    void create_pending() {
+        for (auto& [row, name] : creations_) {
+            auto created = name == meta::consumer_offsets_topic && ctx_.broker.consumer_offsets
+                               ? create_offsets_topic(ctx_.broker)
+                               : auto_create_topic(ctx_.broker, name);
+            if (!created.ok() && created.error().code != meta::errc::topic_already_exists)
+                resp_.topics[row].error_code = code(to_kafka(created.error().code));
+        }
     }
 
     void finish() {
@@ -130,6 +140,7 @@ private:
     const bool with_ops_;
     const bool may_create_;
     std::vector<metadata_response::metadata_response_topic> create_denied_, describe_denied_;
+    std::vector<std::pair<size_t, std::string>> creations_;  // (row in resp_.topics, name)
 };
 
 }  // namespace
@@ -173,6 +184,7 @@ awaitable<metadata_response> handle_metadata(request_context& ctx, metadata_requ
         else
             resp.topics.push_back(metadata_topic_error(rt.name, {}, error_code::invalid_topic_exception));
     }
+    if (named.creates()) co_await store_call(b, [&named] { named.create_pending(); });
     named.finish();
     co_return resp;
 }

@@ -18,6 +18,7 @@
 #include <set>
 #include <variant>
 
+#include "broker/blocking.h"
 #include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
 #include "broker/live_brokers.h"
@@ -170,8 +171,11 @@ awaitable<create_topics_response> handle_create_topics(request_context& ctx, cre
 
     auto quota = mutation_quota_for(ctx, 6);
     std::vector<bool> throttled(args.size(), false);
-    auto results = quota.bounded() ? create_charged(b, args, req.validate_only, quota, throttled)
-                                   : create_topics(b, args, req.validate_only);
+    // The topics are written (cluster mode: in PostgreSQL): store_answer.
+    auto results = co_await store_answer<std::vector<result<meta::topic, meta::error>>>(b, [&] {
+        return quota.bounded() ? create_charged(b, args, req.validate_only, quota, throttled)
+                               : create_topics(b, args, req.validate_only);
+    });
     finish_mutations(ctx, quota);
     for (size_t k = 0; k < results.size(); ++k) {
         auto& r = resp.topics[arg_slot[k]];

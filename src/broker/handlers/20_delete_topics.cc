@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "broker/quota_accounting.h"
 #include "broker/topic_read_through.h"
@@ -125,14 +126,8 @@ private:
     std::set<Key> answered_;
 };
 
-}  // namespace
-
-awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, delete_topics_request& req) {
-    if (ctx.api_version < 6)
-        co_await read_through_topics(ctx, req.topic_names, [](auto& n) { return std::string_view(n); });
-    else
-        co_await read_through_topics(ctx, req.topics,
-                                     [](auto& t) { return t.name ? std::string_view(*t.name) : std::string_view(); });
+// Every entry of the request checked, and deleted unless refused.
+delete_topics_response delete_each(request_context& ctx, const delete_topics_request& req) {
     topic_deleter d(ctx);
     duplicates<std::string> names;
     duplicates<uuid> ids;
@@ -142,7 +137,7 @@ awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, del
     if (ctx.api_version < 6) {
         for (auto& name : req.topic_names) names.count(name);
         for (auto& name : req.topic_names) by_name(name);
-        co_return d.finish();
+        return d.finish();
     }
     for (auto& st : req.topics) {
         if (st.name)
@@ -160,7 +155,20 @@ awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, del
         else if (!ids.refuse(st.topic_id, [&] { d.invalid(std::nullopt, st.topic_id, "Duplicate topic id."); }))
             d.by_id(st.topic_id);
     }
-    co_return d.finish();
+    return d.finish();
+}
+
+}  // namespace
+
+awaitable<delete_topics_response> handle_delete_topics(request_context& ctx, delete_topics_request& req) {
+    if (ctx.api_version < 6)
+        co_await read_through_topics(ctx, req.topic_names, [](auto& n) { return std::string_view(n); });
+    else
+        co_await read_through_topics(ctx, req.topics,
+                                     [](auto& t) { return t.name ? std::string_view(*t.name) : std::string_view(); });
+    // The deletes write the topics (cluster mode: in PostgreSQL) and the
+    // deleted topics' committed offsets: store_answer.
+    co_return co_await store_answer<delete_topics_response>(ctx.broker, [&ctx, &req] { return delete_each(ctx, req); });
 }
 
 // DeleteTopicsRequest.getErrorResponse: each topic, by name or id (v6+) or by

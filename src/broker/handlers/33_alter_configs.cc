@@ -4,6 +4,7 @@
 // ControllerConfigurationValidator. A topic's new configs act at once on its
 // open partitions.
 #include "broker/alter_configs.h"
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "broker/topic_read_through.h"
 #include "meta/topic_name.h"
@@ -54,12 +55,14 @@ awaitable<alter_configs_response> handle_alter_configs(request_context& ctx, alt
     co_await read_through_topics(ctx, req.resources, [](auto& r) {
         return r.resource_type == k_resource_topic ? std::string_view(r.resource_name) : std::string_view();
     });
-    co_return alter_each_resource<alter_configs_response>(
-        ctx, req, [](const resource_t& r) { return duplicate_config_keys(r.configs); },
-        [&](const resource_t& r) {
-            return r.resource_type == k_resource_topic ? alter_topic_configs(b, r, req.validate_only)
-                                                       : alter_other(b, r, req.validate_only);
-        });
+    co_return co_await store_answer<alter_configs_response>(b, [&] {
+        return alter_each_resource<alter_configs_response>(
+            ctx, req, [](const resource_t& r) { return duplicate_config_keys(r.configs); },
+            [&](const resource_t& r) {
+                return r.resource_type == k_resource_topic ? alter_topic_configs(b, r, req.validate_only)
+                                                           : alter_other(b, r, req.validate_only);
+            });
+    });
 }
 
 // AlterConfigsRequest.getErrorResponse: each resource with the error and the

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "broker/blocking.h"
 #include "broker/handlers/error_rows.h"
 #include "broker/handlers/handlers.h"
 #include "broker/live_brokers.h"
@@ -52,11 +53,9 @@ std::string check_assignments(const topic_req& t, const std::set<int32_t>& regis
     return {};
 }
 
-}  // namespace
-
-awaitable<create_partitions_response> handle_create_partitions(request_context& ctx, create_partitions_request& req) {
+// Every topic of the request checked, and its partitions added unless refused.
+create_partitions_response add_each(request_context& ctx, const create_partitions_request& req) {
     auto& b = ctx.broker;
-    co_await read_through_topics(ctx, req.topics, [](auto& t) { return std::string_view(t.name); });
     create_partitions_response resp;
     std::map<std::string, int> seen;
     for (auto& t : req.topics) ++seen[t.name];
@@ -71,8 +70,9 @@ awaitable<create_partitions_response> handle_create_partitions(request_context& 
             out.error_code = code(e);
             out.error_message = std::move(msg);
         };
-        if (seen[t.name] > 1) {
-            fail(error_code::invalid_request, "Duplicate topic name.");
+        if (seen[t.name] > 1) {  // not through fail(): g++ 12's false -Warray-bounds on the literal
+            out.error_code = code(error_code::invalid_request);
+            out.error_message = "Duplicate topic name.";
             continue;
         }
         // ControllerApis.createPartitions: ALTER on the cluster or the topic.
@@ -107,7 +107,16 @@ awaitable<create_partitions_response> handle_create_partitions(request_context& 
         }
     }
     finish_mutations(ctx, quota);
-    co_return resp;
+    return resp;
+}
+
+}  // namespace
+
+awaitable<create_partitions_response> handle_create_partitions(request_context& ctx, create_partitions_request& req) {
+    co_await read_through_topics(ctx, req.topics, [](auto& t) { return std::string_view(t.name); });
+    // The new counts are written (cluster mode: in PostgreSQL): store_answer.
+    co_return co_await store_answer<create_partitions_response>(ctx.broker,
+                                                                [&ctx, &req] { return add_each(ctx, req); });
 }
 
 // CreatePartitionsRequest.getErrorResponse: each topic with the error and the

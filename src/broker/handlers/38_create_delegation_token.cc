@@ -4,6 +4,7 @@
 // on the owner's USER resource, renewers must be User principals; these
 // answers carry -1 timestamps) then DelegationTokenControlManager.createDelegationToken
 // (DELEGATION_TOKEN_AUTH_DISABLED without a secret, timestamps 0).
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/token_access.h"
 
@@ -48,7 +49,11 @@ awaitable<create_delegation_token_response> handle_create_delegation_token(reque
     if (!ctx.broker.tokens)
         co_return token_answer(ctx.api_version, error_code::delegation_token_auth_disabled, owner, requester, 0);
 
-    auto r = ctx.broker.tokens->create(owner, requester, renewers, req.max_lifetime_ms);
+    auto* tokens = ctx.broker.tokens;
+    auto r = co_await store_answer<security::delegation_tokens::create_result>(
+        ctx.broker, [tokens, &owner, &requester, &renewers, &req] {
+            return tokens->create(owner, requester, renewers, req.max_lifetime_ms);
+        });
     auto resp = token_answer(ctx.api_version, error_code(r.error), owner, requester, 0);
     if (r.error != 0) co_return resp;
     resp.issue_timestamp_ms = r.token.token.issue_ms;

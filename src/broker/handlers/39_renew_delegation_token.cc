@@ -14,7 +14,7 @@ using namespace kafka;
 
 awaitable<renew_delegation_token_response> handle_renew_delegation_token(request_context& ctx,
                                                                          renew_delegation_token_request& req) {
-    co_return token_expiry_answer<renew_delegation_token_response>(ctx, [&](security::delegation_tokens& t) {
+    co_return co_await token_expiry_answer<renew_delegation_token_response>(ctx, [&](security::delegation_tokens& t) {
         return t.renew(ctx.conn.principal, std::string(as_string(req.hmac)), req.renew_period_ms);
     });
 }

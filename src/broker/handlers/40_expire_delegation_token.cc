@@ -13,7 +13,7 @@ using namespace kafka;
 
 awaitable<expire_delegation_token_response> handle_expire_delegation_token(request_context& ctx,
                                                                            expire_delegation_token_request& req) {
-    co_return token_expiry_answer<expire_delegation_token_response>(ctx, [&](security::delegation_tokens& t) {
+    co_return co_await token_expiry_answer<expire_delegation_token_response>(ctx, [&](security::delegation_tokens& t) {
         return t.expire(ctx.conn.principal, std::string(as_string(req.hmac)), req.expiry_time_period_ms);
     });
 }

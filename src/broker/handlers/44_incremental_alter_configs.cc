@@ -5,6 +5,7 @@
 // SUBTRACT; see meta/config_ops.h) and ControllerConfigurationValidator.
 // A topic's new configs act at once on its open partitions.
 #include "broker/alter_configs.h"
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "broker/topic_read_through.h"
 #include "meta/topic_name.h"
@@ -50,12 +51,15 @@ awaitable<incremental_alter_configs_response> handle_incremental_alter_configs(r
     co_await read_through_topics(ctx, req.resources, [](auto& r) {
         return r.resource_type == k_resource_topic ? std::string_view(r.resource_name) : std::string_view();
     });
-    co_return alter_each_resource<incremental_alter_configs_response>(
-        ctx, req, preprocess, [&](const incremental_resource_t& r) {
-            return r.resource_type == k_resource_topic ? alter_topic(b, r, req.validate_only)
-                                                       : alter_non_topic_resource(b, r.resource_type, r.resource_name,
-                                                                                  to_ops(r), true, req.validate_only);
-        });
+    co_return co_await store_answer<incremental_alter_configs_response>(b, [&] {
+        return alter_each_resource<incremental_alter_configs_response>(
+            ctx, req, preprocess, [&](const incremental_resource_t& r) {
+                return r.resource_type == k_resource_topic
+                           ? alter_topic(b, r, req.validate_only)
+                           : alter_non_topic_resource(b, r.resource_type, r.resource_name, to_ops(r), true,
+                                                      req.validate_only);
+            });
+    });
 }
 
 // IncrementalAlterConfigsRequest.getErrorResponse: each resource with the

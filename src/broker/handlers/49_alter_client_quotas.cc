@@ -4,6 +4,7 @@
 // computes the answers and changes nothing). One answer per distinct entity.
 #include <spdlog/spdlog.h>
 
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "security/quota_config.h"
 
@@ -45,9 +46,11 @@ awaitable<alter_client_quotas_response> handle_alter_client_quotas(request_conte
         for (auto& op : e.ops) a.ops.push_back({op.key, op.remove ? std::nullopt : std::optional<double>(op.value)});
     }
     auto* cfg = ctx.broker.quota_settings;
-    auto r = cfg ? cfg->alter(entries, req.validate_only)
-                 : result<std::vector<security::quota_alter_result>, meta::store_error>(
-                       failure{meta::store_error{"no quota store"}});
+    using altered = result<std::vector<security::quota_alter_result>, meta::store_error>;
+    altered r = failure{meta::store_error{"no quota store"}};
+    if (cfg)
+        r = co_await store_answer<altered>(ctx.broker,
+                                           [cfg, &entries, &req] { return cfg->alter(entries, req.validate_only); });
     if (!r.ok()) {
         spdlog::error("AlterClientQuotas: {}", r.error().message);
         co_return every_entry(req, error_code::unknown_server_error);

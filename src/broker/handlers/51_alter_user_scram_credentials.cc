@@ -7,6 +7,7 @@
 
 #include <set>
 
+#include "broker/blocking.h"
 #include "broker/handlers/handlers.h"
 #include "meta/credential_store.h"
 #include "security/scram.h"
@@ -69,13 +70,10 @@ alter_user_scram_credentials_response all_denied(const alter_user_scram_credenti
     return resp;
 }
 
-}  // namespace
-
-awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credentials(
-    request_context& ctx, alter_user_scram_credentials_request& req) {
-    if (!ctx.authorize_cluster(security::acl_operation::alter)) co_return all_denied(req);
+// Every change checked, and the valid ones written to `store`.
+alter_user_scram_credentials_response alter_each(meta::credential_store* store,
+                                                 const alter_user_scram_credentials_request& req) {
     alter_user_scram_credentials_response resp;
-    auto* store = ctx.broker.credentials;
     std::vector<std::pair<std::string, const deletion*>> deletions;
     std::vector<std::pair<std::string, const upsertion*>> upserts;
     std::vector<std::pair<std::string, api_error>> errors;
@@ -136,7 +134,19 @@ awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credent
     for (auto& [user, e] : errors)
         resp.results.push_back(
             {user, code(e.code), e.message.empty() ? std::nullopt : std::optional<std::string>(e.message), {}});
-    co_return resp;
+    return resp;
+}
+
+}  // namespace
+
+awaitable<alter_user_scram_credentials_response> handle_alter_user_scram_credentials(
+    request_context& ctx, alter_user_scram_credentials_request& req) {
+    if (!ctx.authorize_cluster(security::acl_operation::alter)) co_return all_denied(req);
+    // The checks read the credentials (cluster mode: a user not cached is read
+    // in PostgreSQL), the changes write them: store_answer.
+    auto* store = ctx.broker.credentials;
+    co_return co_await store_answer<alter_user_scram_credentials_response>(
+        ctx.broker, [store, &req] { return alter_each(store, req); });
 }
 
 // AlterUserScramCredentialsRequest.getErrorResponse: each user named by a

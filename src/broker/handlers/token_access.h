@@ -2,6 +2,7 @@
 // and the broker's token manager.
 #pragma once
 
+#include "broker/blocking.h"
 #include "broker/request_context.h"
 #include "security/delegation_tokens.h"
 
@@ -18,23 +19,26 @@ inline bool allow_token_requests(const request_context& ctx) {
 
 // RenewDelegationToken and ExpireDelegationToken answer alike: refused with
 // expiry -1 unless allowed, AUTH_DISABLED without a token manager, else what
-// `call` (the manager's renew or expire) returns.
+// `call` (the manager's renew or expire: a store write, by store_answer's rule)
+// returns. `call` captures references only (blocking.h).
 template <class Response, class Call>
-Response token_expiry_answer(request_context& ctx, Call call) {
+boost::asio::awaitable<Response> token_expiry_answer(request_context& ctx, Call call) {
     Response resp;
     if (!allow_token_requests(ctx)) {
         resp.error_code = code(error_code::delegation_token_request_not_allowed);
         resp.expiry_timestamp_ms = -1;
-        return resp;
+        co_return resp;
     }
     if (!ctx.broker.tokens) {
         resp.error_code = code(error_code::delegation_token_auth_disabled);
-        return resp;
+        co_return resp;
     }
-    auto r = call(*ctx.broker.tokens);
+    auto* tokens = ctx.broker.tokens;
+    auto r = co_await store_answer<security::delegation_tokens::expiry_result>(
+        ctx.broker, [tokens, &call] { return call(*tokens); });
     resp.error_code = r.error;
     resp.expiry_timestamp_ms = r.expiry_ms;
-    return resp;
+    co_return resp;
 }
 
 inline std::string_view as_string(const ketch::bytes& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }

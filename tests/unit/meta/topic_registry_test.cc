@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <thread>
 
@@ -31,6 +32,8 @@ public:
     std::atomic<bool> fail{false};
     // Runs once, after the next load_topics has read the store and before it returns.
     std::function<void()> after_load;
+    // Runs once, in the next insert_topics, before the write.
+    std::function<void()> during_insert;
 
     result<std::vector<topic>, store_error> load_topics() override {
         auto loaded = inner_.load_topics();
@@ -38,6 +41,7 @@ public:
         return loaded;
     }
     status<store_error> insert_topics(std::span<const topic> t) override {
+        if (auto hook = std::exchange(during_insert, nullptr)) hook();
         return fail ? status<store_error>(failure{store_error{"disk on fire"}}) : inner_.insert_topics(t);
     }
     status<store_error> delete_topics(std::span<const uuid> ids) override {
@@ -426,6 +430,33 @@ TEST_F(registry_fixture, a_reload_does_not_undo_a_local_change_made_during_its_r
     ASSERT_TRUE(reg().reload_topics());
     EXPECT_EQ(flaky_->after_load, nullptr);  // the change ran during the reload's read
     EXPECT_EQ(reg().by_name("r")->configs.at("retention.ms"), "2000");
+}
+
+// Cluster mode: a change waits for PostgreSQL (a row lock, a connection of
+// the pool) on the blocking pool while the reactors look topics up (every
+// Metadata): a lookup must not wait for a change's store write. Another
+// thread looks up while the write is under way; the new topic shows only
+// once it is written.
+TEST_F(registry_fixture, a_lookup_does_not_wait_for_a_change_being_written) {
+    create_ok("old");
+    std::atomic<bool> looked_up{false}, saw_new{false};
+    bool answered_during_write = false;
+    std::thread lookup;
+    flaky_->during_insert = [&] {
+        lookup = std::thread([&] {
+            saw_new = reg().find("new") != nullptr;
+            looked_up = reg().find("old") != nullptr && reg().list().size() == 1;
+        });
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (!looked_up && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        answered_during_write = looked_up;
+    };
+    create_ok("new");
+    lookup.join();
+    EXPECT_TRUE(answered_during_write);
+    EXPECT_FALSE(saw_new);
+    EXPECT_TRUE(reg().find("new"));
 }
 
 }  // namespace
