@@ -4,6 +4,7 @@
 #include <set>
 
 #include "base/clock.h"
+#include "base/read_unraced.h"
 #include "meta/config_validate.h"
 
 namespace ketch::meta {
@@ -50,46 +51,8 @@ result<std::unique_ptr<topic_registry>, error> topic_registry::open(store& s, br
     return r;
 }
 
-namespace {
-
-// What a reload holds while it applies its read (released in reverse order).
-struct topic_registry_locks {
-    std::unique_lock<std::mutex> change;
-    std::unique_lock<std::shared_mutex> data;
-};
-
-// A reload's read of the store, then `locks` held (the change lock, and the
-// lookups' lock unique), with no change `stamp` counts in between (stamp()
-// changes under both locks): a local write holds the change lock across its
-// store write and counts it in local_writes_, so a read that one followed (it
-// may hold the state before the write) is made again, and after three such
-// reads once more under the change lock (lookups go on meanwhile).
-template <class Stamp, class Read>
-auto read_unraced(std::mutex& change_mu, std::shared_mutex& mu, topic_registry_locks& locks, Stamp stamp, Read read) {
-    for (int attempt = 0; attempt < 3; ++attempt) {
-        uint64_t seen = 0;
-        {
-            std::shared_lock before(mu);
-            seen = stamp();
-        }
-        auto got = read();
-        locks.change = std::unique_lock(change_mu);
-        if (stamp() == seen) {
-            locks.data = std::unique_lock(mu);
-            return got;
-        }
-        locks.change.unlock();
-    }
-    locks.change = std::unique_lock(change_mu);
-    auto got = read();
-    locks.data = std::unique_lock(mu);
-    return got;
-}
-
-}  // namespace
-
 result<topic_registry::reload_result, error> topic_registry::reload_topics() {
-    topic_registry_locks locks;
+    change_locks locks;
     auto topics = read_unraced(
         change_mu_, mu_, locks, [this] { return local_writes_; }, [this] { return store_.load_topics(); });
     if (!topics) return failure{storage(topics.error())};
@@ -119,7 +82,7 @@ result<topic_registry::reload_result, error> topic_registry::reload_topics() {
 }
 
 result<std::vector<topic>, error> topic_registry::read_through(std::span<const std::string> names) {
-    topic_registry_locks locks;
+    change_locks locks;
     // A reload applied meanwhile may hold what a later change (a deletion)
     // left: the read is made again, as after a local write.
     auto topics = read_unraced(
@@ -137,7 +100,7 @@ result<std::vector<topic>, error> topic_registry::read_through(std::span<const s
 }
 
 status<error> topic_registry::reload_broker_configs() {
-    topic_registry_locks locks;
+    change_locks locks;
     auto dynamic = read_unraced(
         change_mu_, mu_, locks, [this] { return local_writes_; }, [this] { return store_.load_broker_configs(); });
     if (!dynamic) return failure{storage(dynamic.error())};

@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/error_code.h"
+#include "base/read_unraced.h"
 #include "base/uuid.h"
 #include "security/crypto.h"
 #include "security/scram.h"
@@ -59,31 +60,39 @@ delegation_tokens::entry delegation_tokens::make_entry(meta::delegation_token t)
 
 // A token already cached keeps its entry (the HMAC and the SCRAM
 // credentials depend on the id only: PBKDF2 runs once per token, not at every
-// reload). In cluster mode a reload can drop a token this broker created
-// while the reload read the store; the NOTIFY of that creation reloads again.
-status<meta::store_error> delegation_tokens::load() {
+// reload).
+result<std::map<std::string, delegation_tokens::entry>, meta::store_error> delegation_tokens::read_all() const {
     auto all = store_.load();
     if (!all.ok()) return failure{all.error()};
     std::map<std::string, entry> fresh;
-    if (enabled()) {  // no secret: no HMACs, no logins by token
-        {
-            std::shared_lock lock(mu_);
-            for (auto& t : *all)
-                if (auto it = tokens_.find(t.token_id); it != tokens_.end()) fresh[t.token_id] = it->second;
-        }
-        for (auto& t : *all) {
-            const std::string id = t.token_id;
-            auto it = fresh.find(id);
-            if (it == fresh.end())
-                fresh.emplace(id, make_entry(std::move(t)));
-            else
-                it->second.token = std::move(t);
-        }
+    if (!enabled()) return fresh;  // no secret: no HMACs, no logins by token
+    {
+        std::shared_lock lock(mu_);
+        for (auto& t : *all)
+            if (auto it = tokens_.find(t.token_id); it != tokens_.end()) fresh[t.token_id] = it->second;
     }
+    for (auto& t : *all) {
+        const std::string id = t.token_id;
+        auto it = fresh.find(id);
+        if (it == fresh.end())
+            fresh.emplace(id, make_entry(std::move(t)));
+        else
+            it->second.token = std::move(t);
+    }
+    return fresh;
+}
+
+// A read that a local change followed is made again (read_unraced): applied,
+// it would undo the change (bring back a token this broker just created,
+// expired at once or swept).
+status<meta::store_error> delegation_tokens::load() {
+    change_locks locks;
+    auto fresh = read_unraced(
+        change_mu_, mu_, locks, [this] { return local_writes_; }, [this] { return read_all(); });
+    if (!fresh.ok()) return failure{fresh.error()};
     std::map<std::string, std::string> by_hmac;
-    for (auto& [id, e] : fresh) by_hmac[e.hmac] = id;
-    std::unique_lock lock(mu_);
-    tokens_ = std::move(fresh);
+    for (auto& [id, e] : *fresh) by_hmac[e.hmac] = id;
+    tokens_ = std::move(*fresh);
     hmac_to_id_ = std::move(by_hmac);
     ++loads_;
     return ok_v;
@@ -106,10 +115,12 @@ delegation_tokens::create_result delegation_tokens::create(const std::string& ow
     t.issue_ms = now;
     t.max_ms = sum(now, life);
     t.expiry_ms = std::min(t.max_ms, sum(now, cfg_.expiry_time_ms));
-    auto e = make_entry(std::move(t));
-    std::unique_lock lock(mu_);
+    auto e = make_entry(std::move(t));  // PBKDF2: under no lock
+    std::lock_guard changing(change_mu_);
     if (!store_.upsert(e.token).ok()) return {code(error_code::unknown_server_error), {}};
     create_result out{0, {e.token, e.hmac}};
+    std::unique_lock lock(mu_);
+    ++local_writes_;
     hmac_to_id_[e.hmac] = e.token.token_id;
     tokens_[e.token.token_id] = std::move(e);
     return out;
@@ -122,15 +133,23 @@ const delegation_tokens::entry* delegation_tokens::by_hmac(const std::string& hm
     return it == tokens_.end() ? nullptr : &it->second;
 }
 
-// Stores the token's new expiry; the caller holds the lock exclusively. A
-// token the store no longer holds (removed by another broker) is not found.
+void delegation_tokens::forget(const std::string& token_id) {
+    auto it = tokens_.find(token_id);
+    if (it == tokens_.end()) return;
+    hmac_to_id_.erase(it->second.hmac);
+    tokens_.erase(it);
+}
+
+// Stores the token's new expiry; the caller holds the change lock. A token
+// the store no longer holds (removed by another broker) is not found.
 delegation_tokens::expiry_result delegation_tokens::store_expiry(const entry& e, int64_t expiry_ms) {
     const std::string id = e.token.token_id;
     auto found = store_.set_expiry(id, expiry_ms);
     if (!found.ok()) return {code(error_code::unknown_server_error), 0};
+    std::unique_lock lock(mu_);
+    ++local_writes_;
     if (!*found) {
-        hmac_to_id_.erase(e.hmac);
-        tokens_.erase(id);
+        forget(id);
         return {code(error_code::delegation_token_not_found), 0};
     }
     tokens_[id].token.expiry_ms = expiry_ms;
@@ -141,7 +160,7 @@ template <class Change>
 delegation_tokens::expiry_result delegation_tokens::change_expiry(const std::string& hmac, Change&& change) {
     if (!enabled()) return {code(error_code::delegation_token_auth_disabled), 0};
     int64_t now = now_();
-    std::unique_lock lock(mu_);
+    std::lock_guard changing(change_mu_);
     const entry* e = by_hmac(hmac);
     if (!e) return {code(error_code::delegation_token_not_found), 0};
     return change(*e, now);
@@ -165,8 +184,9 @@ delegation_tokens::expiry_result delegation_tokens::expire(const std::string& pr
         if (period_ms < 0) {  // expire now: the token is removed
             std::string id = e.token.token_id;
             if (!store_.remove(id).ok()) return {code(error_code::unknown_server_error), 0};
-            hmac_to_id_.erase(e.hmac);
-            tokens_.erase(id);
+            std::unique_lock lock(mu_);
+            ++local_writes_;
+            forget(id);
             return {0, now};
         }
         if (expired(e.token, now)) return {code(error_code::delegation_token_expired), 0};
@@ -181,40 +201,34 @@ std::vector<delegation_tokens::described> delegation_tokens::list() const {
     return out;
 }
 
-size_t delegation_tokens::sweep() {
-    int64_t now = now_();
-    std::unique_lock lock(mu_);
-    size_t removed = 0;
-    for (auto it = tokens_.begin(); it != tokens_.end();) {
-        if (!expired(it->second.token, now) || !store_.remove(it->first).ok()) {
-            ++it;
-            continue;
-        }
-        hmac_to_id_.erase(it->second.hmac);
-        it = tokens_.erase(it);
-        ++removed;
-    }
-    return removed;
-}
-
-delegation_tokens::removal delegation_tokens::remove_owned(const std::function<bool(const std::string& owner)>& owned) {
-    std::unique_lock lock(mu_);
+// Each token leaves the cache once the store removed it (a login by it is
+// refused from then on); one the store could not remove stays.
+delegation_tokens::removal delegation_tokens::remove_where(const std::function<bool(const entry&)>& doomed) {
+    std::lock_guard changing(change_mu_);
+    std::vector<std::string> ids;
+    for (auto& [id, e] : tokens_)
+        if (doomed(e)) ids.push_back(id);
     removal out;
-    for (auto it = tokens_.begin(); it != tokens_.end();) {
-        if (!owned(it->second.token.owner)) {
-            ++it;
-            continue;
-        }
-        if (!store_.remove(it->first).ok()) {
+    for (auto& id : ids) {
+        if (!store_.remove(id).ok()) {
             ++out.left;
-            ++it;
             continue;
         }
-        hmac_to_id_.erase(it->second.hmac);
-        it = tokens_.erase(it);
+        std::unique_lock lock(mu_);
+        ++local_writes_;
+        forget(id);
         ++out.removed;
     }
     return out;
+}
+
+size_t delegation_tokens::sweep() {
+    int64_t now = now_();
+    return remove_where([now](const entry& e) { return expired(e.token, now); }).removed;
+}
+
+delegation_tokens::removal delegation_tokens::remove_owned(const std::function<bool(const std::string& owner)>& owned) {
+    return remove_where([&owned](const entry& e) { return owned(e.token.owner); });
 }
 
 void delegation_tokens::read_misses_through(std::unique_ptr<read_through_limit> limit,
@@ -229,34 +243,35 @@ std::optional<token_login> delegation_tokens::find(const std::string& token_id, 
     return find_cached(token_id, mechanism);
 }
 
-// The stored token replaces the cached one (a renewal not heard yet), or is
-// added with its HMAC and SCRAM credentials.
-// A load that ends meanwhile may hold a later state (the token expired
-// through another broker): the token read is then dropped, the load stands.
-bool delegation_tokens::read_through(const std::string& token_id) {
-    uint64_t before;
-    {
-        std::shared_lock lock(mu_);
-        before = loads_;
-    }
+// The stored token, with the cached entry's HMAC and SCRAM credentials when
+// cached (PBKDF2 otherwise, under no lock but the change lock's last try).
+std::optional<delegation_tokens::entry> delegation_tokens::read_one(const std::string& token_id) const {
     auto stored = store_.load_one(token_id);
-    if (!stored.ok() || !*stored) return false;
-    bool cached;
+    if (!stored.ok() || !*stored) return std::nullopt;
     {
         std::shared_lock lock(mu_);
-        cached = tokens_.contains(token_id);
-    }
-    std::optional<entry> made;
-    if (!cached) made = make_entry(**stored);  // PBKDF2: not under the lock
-    {
-        std::unique_lock lock(mu_);
-        if (loads_ != before) return true;
         if (auto it = tokens_.find(token_id); it != tokens_.end()) {
-            it->second.token = std::move(**stored);
-        } else if (made) {
-            hmac_to_id_[made->hmac] = token_id;
-            tokens_.emplace(token_id, std::move(*made));
+            entry e = it->second;
+            e.token = std::move(**stored);
+            return e;
         }
+    }
+    return make_entry(std::move(**stored));
+}
+
+// The stored token replaces the cached one (a renewal not heard yet), or is
+// added with its HMAC and SCRAM credentials. A read that a local change or a
+// reload followed is made again (read_unraced): applied, it could bring back
+// a token this broker expired at once or swept, or a reload removed, or undo
+// a renewal.
+bool delegation_tokens::read_through(const std::string& token_id) {
+    {
+        change_locks locks;
+        auto stored = read_unraced(
+            change_mu_, mu_, locks, [this] { return local_writes_ + loads_; }, [&] { return read_one(token_id); });
+        if (!stored) return false;
+        hmac_to_id_[stored->hmac] = token_id;
+        tokens_[token_id] = std::move(*stored);
     }
     if (found_) found_(token_id);
     return true;

@@ -7,14 +7,20 @@
 // a secret the manager is disabled: every operation answers
 // DELEGATION_TOKEN_AUTH_DISABLED. Principals are "Type:name" strings.
 //
-// Threads: any; readers share a lock, a change holds it exclusively across
-// its store write and becomes visible only if that write succeeded.
+// Threads: any. Lookups (logins by token, list) share a lock; changes (and
+// the sweep, reloads and read-throughs) are serialised by a lock of their
+// own, held across the store's I/O, and take the lookups' lock only to swap
+// memory once the write committed: a change is durable before anyone sees
+// it and visible only if the write succeeded, and a lookup never waits for
+// the store (cluster mode: for PostgreSQL, on a reactor thread).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <vector>
@@ -102,23 +108,41 @@ private:
         std::map<std::string, meta::scram_credential> scram;  // by mechanism
     };
     entry make_entry(meta::delegation_token t) const;
+    // load()'s read: every stored token, with the entry of those cached kept.
+    result<std::map<std::string, entry>, meta::store_error> read_all() const;
+    // read_through's read: the stored token of that id, if any, as an entry.
+    std::optional<entry> read_one(const std::string& token_id) const;
     // read_misses_through's read: true when the store held the token (now cached).
     bool read_through(const std::string& token_id);
+    // Callers hold change_mu_ (they read the cache without mu_).
     const entry* by_hmac(const std::string& hmac) const;
     expiry_result store_expiry(const entry& e, int64_t expiry_ms);
+    // Removes from the store, then from the cache, every token `doomed` accepts.
+    removal remove_where(const std::function<bool(const entry&)>& doomed);
+    // Callers hold change_mu_ and mu_ (unique): the token leaves the cache.
+    void forget(const std::string& token_id);
     // renew and expire: the token of `hmac` (refused when tokens are off or
-    // it is not found), then change(token, now) under the exclusive lock.
+    // it is not found), then change(token, now) under the change lock.
     template <class Change>
     expiry_result change_expiry(const std::string& hmac, Change&& change);
 
     token_config cfg_;
     meta::token_store& store_;
     wall_clock now_;
+    // Serialises the changes, the reloads and the read-throughs: held across
+    // a change's store write, and while a reload applies what it read;
+    // whoever changes the fields below holds it, and mu_ unique. Taken before mu_.
+    std::mutex change_mu_;
+    // Lookups hold it shared.
     mutable std::shared_mutex mu_;
     std::map<std::string, entry> tokens_;            // by token id
     std::map<std::string, std::string> hmac_to_id_;  // raw HMAC -> token id
-    uint64_t loads_ = 0;                             // mu_: how many load()s replaced the cache
-    std::unique_ptr<read_through_limit> misses_;     // null: no read-through
+    // The store writes this cache made: a reload or read-through whose read
+    // one followed reads again (it would put back what the write replaced:
+    // a token expired at once, or swept).
+    uint64_t local_writes_ = 0;
+    uint64_t loads_ = 0;  // how many load()s replaced the cache: a read-through that one ended during reads again
+    std::unique_ptr<read_through_limit> misses_;  // null: no read-through
     std::function<void(const std::string&)> found_;
 };
 

@@ -25,14 +25,25 @@ asked, and what may wait for it runs off the reactor.
   answered meanwhile on a one-reactor broker; each request is answered once
   the lock goes. Before, the write waited on the reactor (the ACLs' on the
   blocking pool, holding the authorizer's lock that Metadata's authorization
-  waited for)."""
+  waited for).
+- A delegation token's write (CreateDelegationToken) waits on PostgreSQL on
+  the blocking pool and the token cache is not locked for lookups meanwhile:
+  a SCRAM login by an existing token (tokenauth=true, looked up on the
+  reactor) and Metadata on new connections are answered while the lock on
+  ketch_delegation_tokens is held, the create once it goes. Before, the
+  cache held its lock across the write, and the login's lookup stalled the
+  broker's one reactor."""
 
+import base64
 import os
 import re
 import signal
+import struct
 import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
@@ -44,12 +55,18 @@ from conftest import clients
 from group_wire import join, stored_offset
 from test_fetch_offload import connections_to, consume_until, metadata_answered_meanwhile
 from test_shared_produce import FLUSH, TIMING, create_topic, produce, wait_for_topic
+from test_shared_security import ADMIN, ADMIN_PW, login, start
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "behavior"))
+
+from kafka_wire import Reader, frame, read_frame, request_header  # noqa: E402
 
 PARTITIONS = 3
 TOTAL = 90
 pytestmark = pytest.mark.timeout(180)
 
 POOL_WAIT_S = 5  # pg_pool_config::wait: a take waits this long for a connection given back
+CREATE_DELEGATION_TOKEN = 38
 
 
 class HeldLock:
@@ -207,3 +224,64 @@ def test_an_admin_write_waits_for_postgresql_off_the_reactor(start_broker, postg
         held.release()
     for f in futures:
         f.result(timeout=30)  # answered once the lock went, without an error
+
+
+def create_token(sock, correlation_id):
+    """CreateDelegationToken v1 (no renewers, the maximum lifetime) on a logged-in socket:
+    (error code, token id, base64 of the HMAC: the token's SCRAM password)."""
+    sock.sendall(frame(request_header(CREATE_DELEGATION_TOKEN, 1, correlation_id, False) + struct.pack(">iq", 0, -1)))
+    r = Reader(read_frame(sock))
+    assert r.take(">i") == correlation_id
+    error = r.take(">h")
+    r.string(), r.string()  # the owner: principal type, name
+    r.take(">q"), r.take(">q"), r.take(">q")  # issue, expiry, max
+    token_id = r.string()
+    n = r.take(">i")
+    return error, token_id, base64.b64encode(r.data[r.pos:r.pos + n]).decode()
+
+
+def logs_in_by_token_meanwhile(b, token_id, hmac, waiting):
+    """SCRAM logins by token (tokenauth=true) on five new connections, each answered within 3 s."""
+    for _ in range(5):
+        t0 = time.monotonic()
+        try:
+            sock = login(b, token_id, hmac, token=True)
+        except TimeoutError:
+            pytest.fail("a login by token was not answered within 10 s while %s waited" % waiting)
+        took = time.monotonic() - t0
+        assert sock is not None, "the token was refused while %s waited" % waiting
+        sock.close()
+        assert took < 3, "a login by token took %.1f s while %s waited" % (took, waiting)
+
+
+def test_a_token_write_waits_for_postgresql_while_logins_by_token_are_answered(start_broker, postgres, tmp_path):
+    toml = tmp_path / "ketch.toml"
+    toml.write_text('[[users]]\nname = "%s"\npassword = "%s"\n' % (ADMIN, ADMIN_PW))
+    b = start(start_broker, 1, toml, "--reactors", "1", "--allow-everyone-if-no-acl-found",
+              "--delegation-token-secret-key", "pool-token-secret")
+    create_topic(b, "pool-tokens", 1)
+    sock = login(b, ADMIN, ADMIN_PW)
+    assert sock is not None
+    with sock:
+        sock.settimeout(60)  # the second create is answered once the lock goes
+        error, token_id, hmac = create_token(sock, 1)
+        assert error == 0
+        held = HeldLock(postgres, "ketch_delegation_tokens", "SHARE ROW EXCLUSIVE")  # the create's INSERT waits
+        answer = {}
+        creating = threading.Thread(target=lambda: answer.update(created=create_token(sock, 2)), daemon=True)
+        try:
+            creating.start()
+            clients.wait_for(lambda: held.locks(granted=False) > 0, timeout=20,
+                             what="the CreateDelegationToken waiting on ketch_delegation_tokens")
+            logs_in_by_token_meanwhile(b, token_id, hmac, "a CreateDelegationToken on PostgreSQL")
+            metadata_answered_meanwhile(b, "pool-tokens", "a CreateDelegationToken on PostgreSQL")
+            assert creating.is_alive(), "the CreateDelegationToken was answered while its write waited"
+        finally:
+            held.release()
+        creating.join(30)
+    error, new_id, new_hmac = answer["created"]
+    assert error == 0 and new_id != token_id
+    assert postgres.psql("SELECT count(*) FROM ketch_delegation_tokens WHERE token_id = '%s'" % new_id) == ["1"]
+    fresh = login(b, new_id, new_hmac, token=True)  # the new token is in the cache once written
+    assert fresh is not None
+    fresh.close()
