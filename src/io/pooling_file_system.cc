@@ -23,7 +23,9 @@ struct file_pool {
     io_result<std::shared_ptr<file>> acquire(pooled_file& f);
     // Opens `f` if needed and keeps it open for good.
     io_status pin(pooled_file& f);  // mu held
-    void evict_beyond_max();        // mu held
+    // Takes the handles beyond max_open from their files; the caller drops
+    // them (closing them) after releasing mu, so a close holds no one up.
+    std::vector<std::shared_ptr<file>> evict_beyond_max();  // mu held
     // Every pooled file at `path` or, for a directory, below it.
     template <class Fn>
     void each_under(const std::string& path, Fn fn);  // mu held
@@ -88,6 +90,7 @@ private:
 };
 
 io_result<std::shared_ptr<file>> file_pool::acquire(pooled_file& f) {
+    std::vector<std::shared_ptr<file>> evicted;  // closed after the lock (declared before it)
     std::lock_guard lk(mu);
     if (f.real_) {
         if (f.in_lru_ && f.lru_pos_ != lru.begin()) lru.splice(lru.begin(), lru, f.lru_pos_);
@@ -99,7 +102,7 @@ io_result<std::shared_ptr<file>> file_pool::acquire(pooled_file& f) {
     lru.push_front(&f);
     f.lru_pos_ = lru.begin();
     f.in_lru_ = true;
-    evict_beyond_max();
+    evicted = evict_beyond_max();
     return f.real_;
 }
 
@@ -116,13 +119,15 @@ io_status file_pool::pin(pooled_file& f) {
     return ok_v;
 }
 
-void file_pool::evict_beyond_max() {
+std::vector<std::shared_ptr<file>> file_pool::evict_beyond_max() {
+    std::vector<std::shared_ptr<file>> out;
     while (lru.size() > max_open) {
         pooled_file* victim = lru.back();
         lru.pop_back();
         victim->in_lru_ = false;
-        victim->real_.reset();  // closes unless a reader holds it (io::held) for now
+        out.push_back(std::move(victim->real_));  // closed when dropped, unless a reader holds it (io::held)
     }
+    return out;
 }
 
 template <class Fn>
@@ -150,12 +155,13 @@ io_result<std::shared_ptr<file>> pooling_file_system::open(const std::string& pa
     if (!opened) return failure{opened.error()};
     auto reopen = mode == open_mode::read_only ? open_mode::read_only : open_mode::read_write;
     auto f = std::make_shared<pooled_file>(pool_, path, reopen, std::move(*opened));
+    std::vector<std::shared_ptr<file>> evicted;  // closed after the lock (declared before it)
     std::lock_guard lk(pool_->mu);
     pool_->by_path[path].push_back(f.get());
     pool_->lru.push_front(f.get());
     f->lru_pos_ = pool_->lru.begin();
     f->in_lru_ = true;
-    pool_->evict_beyond_max();
+    evicted = pool_->evict_beyond_max();
     return std::shared_ptr<file>(std::move(f));
 }
 

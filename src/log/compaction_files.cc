@@ -50,14 +50,13 @@ std::optional<swap_range> parse_swap_file_name(std::string_view name) {
     return swap_range{*b, *e};
 }
 
-log_result<compaction_recovery_report> recover_compaction_files(io::file_system& fs, const std::string& dir) {
+log_result<compaction_recovery_report> recover_compaction_files(io::file_system& fs, const std::string& dir,
+                                                                const std::vector<io::dir_entry>& entries) {
     compaction_recovery_report out;
-    auto entries = fs.list_dir(dir);
-    if (!entries) return failure{from_io(entries.error())};
     std::vector<int64_t> logs;
     std::vector<std::pair<swap_range, std::string>> swaps;
     bool changed = false;
-    for (const auto& e : *entries) {
+    for (const auto& e : entries) {
         if (e.is_dir) continue;
         if (e.name.ends_with(k_cleaned_suffix) || e.name.ends_with(k_deleted_suffix)) {
             if (auto st = remove_if_present(fs, io::join_path(dir, e.name)); !st) return failure{st.error()};

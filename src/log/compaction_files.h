@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "io/file_system.h"
 #include "log/log_error.h"
@@ -52,8 +53,10 @@ struct compaction_recovery_report {
 // Run by local_log::load before it lists the segments: removes .cleaned and
 // .deleted files, and completes every .swap (removes the segments it replaces,
 // then renames it to <B>.log). Idempotent: a crash inside it is recovered by
-// running it again.
-log_result<compaction_recovery_report> recover_compaction_files(io::file_system& fs, const std::string& dir);
+// running it again. `entries` is the directory's listing; the report says
+// whether a file was removed or renamed (then the listing is stale).
+log_result<compaction_recovery_report> recover_compaction_files(io::file_system& fs, const std::string& dir,
+                                                                const std::vector<io::dir_entry>& entries);
 
 // cleaner-checkpoint: "ketch-cleaner 1\nfirst_dirty_offset <decimal>\n".
 // nullopt when missing or malformed (the cleaner then starts at the log start).

@@ -69,7 +69,10 @@ class local_log final : public partition_log, public flushable, public std::enab
 public:
     struct options {
         std::shared_ptr<io::file_system> fs;
-        std::string dir;  // created if missing
+        std::string dir;  // created if missing, unless create_dir is false
+        // False: the caller knows `dir` exists (log_manager listed or made it),
+        // which saves a mkdir and a stat per partition at start-up.
+        bool create_dir = true;
         log_config config;
         std::function<int64_t()> clock_ms;          // wall clock; default system clock
         record_timestamp_reader record_timestamps;  // empty: decode_record_timestamps

@@ -13,7 +13,8 @@ namespace ketch::log {
 
 log_result<std::shared_ptr<local_log>> local_log::open(options opt) {
     if (!opt.fs || opt.dir.empty()) return failure{log_error{log_errc::invalid_argument, "local_log needs fs and dir"}};
-    if (auto st = opt.fs->mkdir(opt.dir); !st) return failure{from_io(st.error())};
+    if (opt.create_dir)
+        if (auto st = opt.fs->mkdir(opt.dir); !st) return failure{from_io(st.error())};
     auto self = std::make_shared<local_log>(private_tag{}, std::move(opt));
     if (auto st = self->load(); !st) return failure{st.error()};
     if (self->opt_.flusher) self->opt_.flusher->watch(self->weak_from_this());
@@ -74,12 +75,17 @@ void scan_dir(io::file_system& fs, const std::string& dir, const std::vector<io:
 
 log_status local_log::load() {
     auto& fs = *opt_.fs;
-    // An interrupted compaction swap is finished (or its leftovers removed) first.
-    auto swaps = recover_compaction_files(fs, opt_.dir);
-    if (!swaps) return failure{swaps.error()};
-    report_.swaps_completed = swaps->swaps_completed;
     auto entries = fs.list_dir(opt_.dir);
     if (!entries) return failure{from_io(entries.error())};
+    // An interrupted compaction swap is finished (or its leftovers removed)
+    // first; the directory is listed again only if that changed it.
+    auto swaps = recover_compaction_files(fs, opt_.dir, *entries);
+    if (!swaps) return failure{swaps.error()};
+    report_.swaps_completed = swaps->swaps_completed;
+    if (swaps->swaps_completed > 0 || swaps->files_removed > 0) {
+        entries = fs.list_dir(opt_.dir);
+        if (!entries) return failure{from_io(entries.error())};
+    }
     load_state st;
     scan_dir(fs, opt_.dir, *entries, st.bases, st.snapshots, st.removed_any);
 

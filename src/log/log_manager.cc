@@ -60,6 +60,7 @@ log_result<std::shared_ptr<local_log>> log_manager::open_log(const std::string& 
     o.on_first_sync = std::move(on_first_sync);
     o.fs = opt_.fs;
     o.dir = dir;
+    o.create_dir = false;  // listed by load, made by create_log
     o.config = opt_.default_config;
     o.clock_ms = opt_.clock_ms;
     o.record_timestamps = opt_.record_timestamps;
@@ -106,10 +107,15 @@ log_status log_manager::load() {
     run_parallel(names.size(), opt_.open_threads, [&](size_t i) {
         const auto& name = names[i];
         auto dir = io::join_path(opt_.data_dir, name);
-        std::optional<topic_partition> tp;
-        if (auto meta = io::read_file(fs, io::join_path(dir, k_partition_meta_file)))
-            tp = parse_partition_meta(text_of(*meta));
-        if (!tp) tp = parse_partition_dir_name(name);
+        // A name that is "<topic>-<partition>" exactly says what the partition
+        // file says (the partition number follows the last '-'); only a
+        // shortened name (long topics, log_format.md) needs the file.
+        std::optional<topic_partition> tp = parse_partition_dir_name(name);
+        if (!tp || partition_dir_name(*tp) != name) {
+            tp.reset();
+            if (auto meta = io::read_file(fs, io::join_path(dir, k_partition_meta_file)))
+                tp = parse_partition_meta(text_of(*meta));
+        }
         if (!tp || partition_dir_name(*tp) != name) {
             spdlog::warn("log manager: ignoring directory {} (not a partition)", dir);
             return;

@@ -113,6 +113,23 @@ TEST_F(manager_fixture, longest_topic_names_fit_and_round_trip) {
     EXPECT_EQ(m->partitions(), (std::vector<topic_partition>{{longest, 2147483647}}));
 }
 
+// Start-up reads a partition file only for a shortened directory name: a
+// "<topic>-<partition>" name says the same (the number follows the last '-').
+TEST_F(manager_fixture, a_directory_name_alone_names_its_partition) {
+    auto m = open();
+    for (const topic_partition& tp : std::vector<topic_partition>{{"t-5", 3}, {"x-", 0}, {"a.b_c", 12}})
+        must_append(**m->get_or_create(tp, {}), make_batch(1, 1));
+    ASSERT_TRUE(m->close().ok());
+    m.reset();
+    for (auto dir : {"/data/t-5-3", "/data/x--0", "/data/a.b_c-12"})
+        ASSERT_TRUE(mem->remove(std::string(dir) + "/partition").ok()) << dir;
+    ASSERT_TRUE(mem->mkdir("/data/not_a_partition").ok());
+    ASSERT_TRUE(mem->mkdir("/data/t-01").ok());  // not how partition 1 is named
+    m = open();
+    EXPECT_EQ(m->partitions(), (std::vector<topic_partition>{{"a.b_c", 12}, {"t-5", 3}, {"x-", 0}}));
+    EXPECT_EQ(m->get({"t-5", 3})->log_end_offset(), 1);
+}
+
 TEST_F(manager_fixture, invalid_names_are_refused) {
     auto m = open();
     EXPECT_EQ(m->get_or_create({"..", 0}, {}).error().code, log_errc::invalid_argument);
