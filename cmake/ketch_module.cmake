@@ -26,8 +26,20 @@ function(ketch_module name)
   # its anonymous namespace, a coroutine frame's lambda say, is a member of a
   # template instantiated there. Within one .cc that is no ODR hazard; the
   # KETCH_UNITY=OFF build still checks the headers themselves.
-  if(KETCH_UNITY)
+  if(KETCH_UNITY AND NOT name IN_LIST KETCH_UNITY_DATA_PATH)
     set_target_properties(ketch_${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${KETCH_UNITY_BATCH_SIZE})
     target_compile_options(ketch_${name} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-subobject-linkage>)
   endif()
+endfunction()
+
+# ketch_unity_alone(name files...): files of a batched module that stay out of
+# its batches (the data path's hot files: compiled alone, as with KETCH_UNITY=OFF).
+function(ketch_unity_alone name)
+  list(TRANSFORM ARGN PREPEND ${PROJECT_SOURCE_DIR}/src/${name}/)
+  foreach(file IN LISTS ARGN)
+    if(NOT EXISTS ${file})
+      message(FATAL_ERROR "ketch_unity_alone: no ${file}")
+    endif()
+  endforeach()
+  set_source_files_properties(${ARGN} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 endfunction()

@@ -1,46 +1,5 @@
-// ketch: a Kafka-compatible broker. Parses the flags and runs the broker
-// (app/run_broker.cc wires the layers together), or, when the first argument
-// names a command group (`ketch topic list`, `ketch env`, ...), runs the Kafka
-// command line (src/cli, docs/cli.md).
-#include <csignal>
-#include <iostream>
+// ketch: a Kafka-compatible broker and its command line, one binary
+// (app/process_main.cc).
+#include "app/process_main.h"
 
-#include <spdlog/spdlog.h>
-
-#include "app/cli_local_broker.h"
-#include "app/listeners.h"
-#include "app/options.h"
-#include "app/run_broker.h"
-#include "cli/run.h"
-
-using namespace ketch;
-
-int main(int argc, char** argv) {
-    auto started = std::chrono::steady_clock::now();
-    if (argc > 1 && cli::is_command(argv[1])) return cli::run(argc, argv, app::local_broker_settings);
-    app::options opt = app::parse_options(argc, argv);
-    app::resolved_listeners lis;
-    try {
-        lis = app::resolve_listeners(opt);
-    } catch (const std::exception& e) {
-        std::cerr << "ketch: " << e.what() << "\n";
-        return 2;
-    }
-    spdlog::set_level(spdlog::level::from_str(opt.log_level));
-    spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%^%l%$] %v");
-
-    // Signals are taken by sigwait on the main thread; block them everywhere.
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, nullptr);
-    std::signal(SIGPIPE, SIG_IGN);
-
-    try {
-        return app::run_broker(opt, lis, started);
-    } catch (const std::exception& e) {
-        spdlog::critical("ketch: {}", e.what());
-        return 1;
-    }
-}
+int main(int argc, char** argv) { return ketch::app::process_main(argc, argv); }
