@@ -45,6 +45,16 @@ public:
     // Inserts or replaces the token of that id.
     virtual status<store_error> upsert(const delegation_token& t) = 0;
     virtual status<store_error> remove(const std::string& token_id) = 0;
+    // The sweep's removal: removes the token of that id only if the stored
+    // one is past its expiry or maximum at `now_ms`; false when it is not
+    // (another broker renewed it, and this one has not heard yet) or is gone.
+    // By default the cache is the store's only writer (one broker), so what
+    // the sweep saw expired is: remove() it.
+    virtual result<bool, store_error> remove_expired(const std::string& token_id, int64_t now_ms) {
+        auto st = remove(token_id);
+        if (!st.ok()) return failure{st.error()};
+        return true;
+    }
     // Moves the expiry of the token of that id; false when none is stored
     // (another broker removed it meanwhile: a renewal must not bring it back).
     virtual result<bool, store_error> set_expiry(const std::string& token_id, int64_t expiry_ms) = 0;
@@ -62,6 +72,12 @@ public:
     status<store_error> remove(const std::string& token_id) override {
         std::erase_if(tokens_, [&](auto& x) { return x.token_id == token_id; });
         return ok_v;
+    }
+    // As the shared store's (tests run two brokers' caches over one).
+    result<bool, store_error> remove_expired(const std::string& token_id, int64_t now_ms) override {
+        return std::erase_if(tokens_, [&](auto& x) {
+                   return x.token_id == token_id && (x.max_ms < now_ms || x.expiry_ms < now_ms);
+               }) > 0;
     }
     result<bool, store_error> set_expiry(const std::string& token_id, int64_t expiry_ms) override {
         for (auto& t : tokens_)

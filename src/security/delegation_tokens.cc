@@ -203,15 +203,22 @@ std::vector<delegation_tokens::described> delegation_tokens::list() const {
 
 // Each token leaves the cache once the store removed it (a login by it is
 // refused from then on); one the store could not remove stays.
-delegation_tokens::removal delegation_tokens::remove_where(const std::function<bool(const entry&)>& doomed) {
+delegation_tokens::removal delegation_tokens::remove_where(
+    const std::function<bool(const entry&)>& doomed,
+    const std::function<result<bool, meta::store_error>(const std::string&)>& remove, std::vector<std::string>* kept) {
     std::lock_guard changing(change_mu_);
     std::vector<std::string> ids;
     for (auto& [id, e] : tokens_)
         if (doomed(e)) ids.push_back(id);
     removal out;
     for (auto& id : ids) {
-        if (!store_.remove(id).ok()) {
+        auto removed = remove(id);
+        if (!removed.ok()) {
             ++out.left;
+            continue;
+        }
+        if (!*removed) {
+            if (kept) kept->push_back(id);
             continue;
         }
         std::unique_lock lock(mu_);
@@ -224,11 +231,31 @@ delegation_tokens::removal delegation_tokens::remove_where(const std::function<b
 
 size_t delegation_tokens::sweep() {
     int64_t now = now_();
-    return remove_where([now](const entry& e) { return expired(e.token, now); }).removed;
+    std::vector<std::string> renewed;
+    auto out = remove_where([now](const entry& e) { return expired(e.token, now); },
+                            [&](const std::string& id) { return store_.remove_expired(id, now); }, &renewed);
+    // The store's row is newer than the cache's: take it. Gone from the store
+    // (swept by another broker) or unread, a token still expired here leaves
+    // the cache: a login by it would read it through, if it is stored.
+    for (auto& id : renewed) {
+        if (read_through(id)) continue;
+        std::lock_guard changing(change_mu_);
+        auto it = tokens_.find(id);
+        if (it == tokens_.end() || !expired(it->second.token, now)) continue;
+        std::unique_lock lock(mu_);
+        ++local_writes_;
+        forget(id);
+    }
+    return out.removed;
 }
 
 delegation_tokens::removal delegation_tokens::remove_owned(const std::function<bool(const std::string& owner)>& owned) {
-    return remove_where([&owned](const entry& e) { return owned(e.token.owner); });
+    return remove_where([&owned](const entry& e) { return owned(e.token.owner); },
+                        [&](const std::string& id) -> result<bool, meta::store_error> {
+                            auto st = store_.remove(id);
+                            if (!st.ok()) return failure{st.error()};
+                            return true;
+                        });
 }
 
 void delegation_tokens::read_misses_through(std::unique_ptr<read_through_limit> limit,

@@ -75,7 +75,9 @@ public:
 
     // Every token in the cache (expired ones too, until swept), by token id.
     std::vector<described> list() const;
-    // Removes tokens past their expiry or maximum; returns how many.
+    // Removes tokens past their expiry or maximum; returns how many. One the
+    // store holds renewed (by another broker, not heard yet) stays, and is
+    // read again into the cache.
     size_t sweep();
     // Removes at once every token whose owner ("User:alice") `owned` accepts
     // (a deleted tenant's, docs/tenancy.md "Administration"): later logins
@@ -117,8 +119,11 @@ private:
     // Callers hold change_mu_ (they read the cache without mu_).
     const entry* by_hmac(const std::string& hmac) const;
     expiry_result store_expiry(const entry& e, int64_t expiry_ms);
-    // Removes from the store, then from the cache, every token `doomed` accepts.
-    removal remove_where(const std::function<bool(const entry&)>& doomed);
+    // Removes from the store (by `remove`: true when it did), then from the
+    // cache, every token `doomed` accepts; the ids the store kept go to `kept`.
+    removal remove_where(const std::function<bool(const entry&)>& doomed,
+                         const std::function<result<bool, meta::store_error>(const std::string&)>& remove,
+                         std::vector<std::string>* kept = nullptr);
     // Callers hold change_mu_ and mu_ (unique): the token leaves the cache.
     void forget(const std::string& token_id);
     // renew and expire: the token of `hmac` (refused when tokens are off or

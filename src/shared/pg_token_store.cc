@@ -62,6 +62,23 @@ public:
             });
     }
 
+    // Conditional on the stored row: a renewal another broker committed (not
+    // heard here yet) keeps its token.
+    result<bool, meta::store_error> remove_expired(const std::string& token_id, int64_t now_ms) override {
+        bool removed = false;
+        auto st = session_.transaction(
+            "delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+                auto r = pg.exec(
+                    "DELETE FROM ketch_delegation_tokens WHERE token_id = $1 AND (max_ms < $2 OR expiry_ms < $2)",
+                    {token_id, std::to_string(now_ms)});
+                if (!r.ok()) return failure{r.error()};
+                removed = r->affected > 0;
+                return ok_v;
+            });
+        if (!st.ok()) return failure{st.error()};
+        return removed;
+    }
+
     result<bool, meta::store_error> set_expiry(const std::string& token_id, int64_t expiry_ms) override {
         bool found = false;
         auto st = session_.transaction(

@@ -95,8 +95,8 @@ def as_user(user):
     return scram_config(user, USERS[user])
 
 
-def start_with_tokens(start_broker, node_id, toml):
-    return start(start_broker, node_id, toml, "--delegation-token-secret-key", SECRET)
+def start_with_tokens(start_broker, node_id, toml, *extra):
+    return start(start_broker, node_id, toml, "--delegation-token-secret-key", SECRET, *extra)
 
 
 def test_a_token_made_through_one_broker_logs_in_renews_and_expires_on_every_broker(start_broker, postgres,
@@ -166,3 +166,32 @@ def test_a_token_made_through_one_broker_logs_in_renews_and_expires_on_every_bro
                          what="the second token gone at %s" % (broker.sasl,))
         assert not token_logs_in(broker, other)
     assert other["token_id"] not in "".join(postgres.psql("SELECT token_id FROM ketch_delegation_tokens"))
+
+
+def test_an_expired_token_is_swept_from_postgresql_once(start_broker, postgres, tmp_path):
+    """Each broker sweeps expired tokens (--delegation-token-expiry-check-interval-ms; Kafka's
+    DelegationTokenManager expireTokens, delegation.token.expiry.check.interval.ms). The
+    store's removal is conditional on the stored expiry (pg_token_store.cc remove_expired), so
+    a broker that has not heard of another's renewal cannot delete the renewed token (that race:
+    tests/unit/security/delegation_tokens_test.cc a_sweep_keeps_a_token_another_broker_renewed);
+    here the token did expire: its row goes, once, and no broker lists it any more."""
+    toml = tmp_path / "ketch.toml"
+    toml.write_text("".join('[[users]]\nname = "%s"\npassword = "%s"\n' % kv for kv in USERS.items()))
+    sweep = ("--delegation-token-expiry-check-interval-ms", "200")
+    a = start_with_tokens(start_broker, 1, toml, *sweep)
+    b = start_with_tokens(start_broker, 2, toml, *sweep)
+    rows = "SELECT count(*) FROM ketch_delegation_tokens"
+    line = "removed 1 expired delegation token(s)"
+    clients.wait_for(lambda: postgres.psql(rows) == ["0"], timeout=30, what="the module's earlier tokens swept")
+    before = sum(x.log_text().count(line) for x in (a, b))
+    out = java(a)("create-token", {"max_lifetime_ms": 6000, "config": as_user("alice")})
+    assert out["error"] is None, out
+    tok = out["token"]
+    for broker in (a, b):
+        clients.wait_for(lambda: tok["token_id"] in described(broker, "alice"), what="the token at %s" % (broker.sasl,))
+    clients.wait_for(lambda: postgres.psql(rows) == ["0"], timeout=30, what="the expired token's row swept")
+    for broker in (a, b):
+        clients.wait_for(lambda: described(broker, "alice") == {}, what="no token listed at %s" % (broker.sasl,))
+        assert not token_logs_in(broker, tok)
+    swept = sum(x.log_text().count(line) for x in (a, b)) - before
+    assert swept == 1, swept  # one broker's DELETE removed it; the other's found it gone

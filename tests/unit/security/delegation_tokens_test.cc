@@ -159,6 +159,27 @@ TEST_F(tokens_test, a_reload_follows_another_brokers_changes_and_a_removed_token
     EXPECT_FALSE(tokens.find(t.token.token_id, "SCRAM-SHA-256"));
 }
 
+// Cluster mode: a broker that has not heard of another's renewal yet sees
+// the token expired; its sweep must not delete the renewed row (the store's
+// removal is conditional on the stored expiry: pg_token_store.cc), and takes
+// the renewal into its cache instead. Before, the sweep deleted by id.
+TEST_F(tokens_test, a_sweep_keeps_a_token_another_broker_renewed) {
+    delegation_tokens other(cfg, store, [this] { return now; });
+    auto t = tokens.create("User:alice", "User:alice", {}, -1).token;
+    ASSERT_TRUE(other.load().ok());
+    now += 900;
+    ASSERT_EQ(tokens.renew("User:alice", t.hmac, -1).error, 0);          // expiry now + 1 s, in the store
+    now += 200;                                                          // past the old expiry, within the new
+    EXPECT_FALSE(other.find_cached(t.token.token_id, "SCRAM-SHA-256"));  // expired in the stale cache
+    EXPECT_EQ(other.sweep(), 0u);
+    ASSERT_EQ(store.load()->size(), 1u);  // the renewed row is kept
+    EXPECT_EQ(store.load()->front().expiry_ms, now - 200 + 1'000);
+    EXPECT_TRUE(other.find_cached(t.token.token_id, "SCRAM-SHA-256"));  // the renewal, read into the cache
+    now += 1'000;                                                       // past the renewed expiry too
+    EXPECT_EQ(other.sweep(), 1u);
+    EXPECT_TRUE(store.load()->empty());
+}
+
 // Cluster mode: two brokers' managers over one store (PostgreSQL). A token
 // created through the first is unknown to the second until it reloads (its
 // NOTIFY); with read_misses_through, a login there reads it from the store.
