@@ -140,6 +140,12 @@ void delegation_tokens::forget(const std::string& token_id) {
     tokens_.erase(it);
 }
 
+void delegation_tokens::forget_written(const std::string& token_id) {
+    std::unique_lock lock(mu_);
+    ++local_writes_;
+    forget(token_id);
+}
+
 // Stores the token's new expiry; the caller holds the change lock. A token
 // the store no longer holds (removed by another broker) is not found.
 delegation_tokens::expiry_result delegation_tokens::store_expiry(const entry& e, int64_t expiry_ms) {
@@ -184,9 +190,7 @@ delegation_tokens::expiry_result delegation_tokens::expire(const std::string& pr
         if (period_ms < 0) {  // expire now: the token is removed
             std::string id = e.token.token_id;
             if (!store_.remove(id).ok()) return {code(error_code::unknown_server_error), 0};
-            std::unique_lock lock(mu_);
-            ++local_writes_;
-            forget(id);
+            forget_written(id);
             return {0, now};
         }
         if (expired(e.token, now)) return {code(error_code::delegation_token_expired), 0};
@@ -221,9 +225,7 @@ delegation_tokens::removal delegation_tokens::remove_where(
             if (kept) kept->push_back(id);
             continue;
         }
-        std::unique_lock lock(mu_);
-        ++local_writes_;
-        forget(id);
+        forget_written(id);
         ++out.removed;
     }
     return out;
@@ -242,9 +244,7 @@ size_t delegation_tokens::sweep() {
         std::lock_guard changing(change_mu_);
         auto it = tokens_.find(id);
         if (it == tokens_.end() || !expired(it->second.token, now)) continue;
-        std::unique_lock lock(mu_);
-        ++local_writes_;
-        forget(id);
+        forget_written(id);
     }
     return out.removed;
 }

@@ -126,6 +126,9 @@ private:
                          std::vector<std::string>* kept = nullptr);
     // Callers hold change_mu_ and mu_ (unique): the token leaves the cache.
     void forget(const std::string& token_id);
+    // Callers hold change_mu_: the token leaves the cache (under mu_), counted
+    // as a local write (a read racing it is made again: read_unraced).
+    void forget_written(const std::string& token_id);
     // renew and expire: the token of `hmac` (refused when tokens are off or
     // it is not found), then change(token, now) under the change lock.
     template <class Change>

@@ -65,35 +65,32 @@ public:
     // Conditional on the stored row: a renewal another broker committed (not
     // heard here yet) keeps its token.
     result<bool, meta::store_error> remove_expired(const std::string& token_id, int64_t now_ms) override {
-        bool removed = false;
-        auto st = session_.transaction(
-            "delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-                auto r = pg.exec(
-                    "DELETE FROM ketch_delegation_tokens WHERE token_id = $1 AND (max_ms < $2 OR expiry_ms < $2)",
-                    {token_id, std::to_string(now_ms)});
-                if (!r.ok()) return failure{r.error()};
-                removed = r->affected > 0;
-                return ok_v;
-            });
-        if (!st.ok()) return failure{st.error()};
-        return removed;
+        return changes_a_row(
+            "DELETE FROM ketch_delegation_tokens WHERE token_id = $1 AND (max_ms < $2 OR expiry_ms < $2)",
+            {token_id, std::to_string(now_ms)});
     }
 
     result<bool, meta::store_error> set_expiry(const std::string& token_id, int64_t expiry_ms) override {
-        bool found = false;
-        auto st = session_.transaction(
-            "delegation tokens", k_tokens_changed, [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
-                auto r = pg.exec("UPDATE ketch_delegation_tokens SET expiry_ms = $2 WHERE token_id = $1",
-                                 {token_id, std::to_string(expiry_ms)});
-                if (!r.ok()) return failure{r.error()};
-                found = r->affected > 0;
-                return ok_v;
-            });
-        if (!st.ok()) return failure{st.error()};
-        return found;
+        return changes_a_row("UPDATE ketch_delegation_tokens SET expiry_ms = $2 WHERE token_id = $1",
+                             {token_id, std::to_string(expiry_ms)});
     }
 
 private:
+    // One statement in its own transaction (NOTIFY 'tokens'); true when it
+    // changed a row.
+    result<bool, meta::store_error> changes_a_row(const std::string& sql, const cluster::pg_params& params) {
+        bool changed = false;
+        auto st = session_.transaction("delegation tokens", k_tokens_changed,
+                                       [&](cluster::pg_connection& pg) -> status<cluster::pg_error> {
+                                           auto r = pg.exec(sql, params);
+                                           if (!r.ok()) return failure{r.error()};
+                                           changed = r->affected > 0;
+                                           return ok_v;
+                                       });
+        if (!st.ok()) return failure{st.error()};
+        return changed;
+    }
+
     result<std::vector<meta::delegation_token>, meta::store_error> select_tokens(const std::string& rest,
                                                                                  const cluster::pg_params& params) {
         auto rows =
