@@ -37,7 +37,7 @@ ALLOWED = {
     # Cluster mode (docs/design/cluster.md): the S3 client, and PostgreSQL
     # (membership, schema). Domain types only; the broker reads the live
     # brokers from cluster/ for Metadata and DescribeCluster.
-    "objstore": {"base"},
+    "objstore": {"base", "http"},
     "cluster": {"base"},
     # The shared log: what needs both engines (objects written and read, the
     # sweeper), the partition service's shared storage engine (the second

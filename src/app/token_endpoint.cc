@@ -3,24 +3,13 @@
 #include <algorithm>
 #include <set>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
 #include <nlohmann/json.hpp>
 
 #include "base/percent_encode.h"
+#include "http/client.h"
 #include "security/crypto.h"
 
 namespace ketch::app {
-
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
 
 namespace {
 
@@ -93,66 +82,20 @@ std::string error_of(const std::string& body) {
     return "{" + cut + "}";
 }
 
-http::request<http::string_body> post(const endpoint_url& u, const token_endpoint_settings& s) {
-    http::request<http::string_body> req{http::verb::post, u.target, 11};
+http::client_request post(const endpoint_url& u, const token_endpoint_settings& s, const std::string& body) {
     const bool default_port = u.port == (u.tls ? 443 : 80);
     const bool v6 = u.host.find(':') != std::string::npos;
-    req.set(http::field::host, (v6 ? "[" + u.host + "]" : u.host) + (default_port ? "" : ":" + std::to_string(u.port)));
-    req.set(http::field::user_agent, "ketch");
-    req.set(http::field::accept, "application/json");
-    req.set(http::field::cache_control, "no-cache");
-    req.set(http::field::content_type, "application/x-www-form-urlencoded");
-    // RFC 7617's standard (not URL-safe) base64, as Kafka (KAFKA-14496).
-    req.set(http::field::authorization, "Basic " + security::base64_encode(s.client_id + ":" + s.client_secret));
-    req.set(http::field::connection, "close");
-    req.body() = token_request_body(s.scope);
-    req.prepare_payload();
-    return req;
-}
-
-struct outcome {
-    int status = 0;
-    std::string body;
-    std::string error;  // the network's, with its stage
-};
-
-template <class Stream>
-asio::awaitable<void> exchange_token(Stream& stream, const endpoint_url& u, const http::request<http::string_body>& req,
-                                     outcome& out) {
-    const char* stage = "connect";
-    try {
-        auto& tcp = beast::get_lowest_layer(stream);
-        beast::error_code literal;
-        auto addr = asio::ip::make_address(u.host, literal);
-        if (!literal) {
-            co_await tcp.async_connect(asio::ip::tcp::endpoint(addr, u.port), asio::use_awaitable);
-        } else {
-            stage = "resolve";
-            asio::ip::tcp::resolver resolver(co_await asio::this_coro::executor);
-            auto hosts = co_await resolver.async_resolve(u.host, std::to_string(u.port), asio::use_awaitable);
-            stage = "connect";
-            co_await tcp.async_connect(hosts, asio::use_awaitable);
-        }
-        if constexpr (!std::is_same_v<Stream, beast::tcp_stream>) {
-            stage = "TLS handshake";
-            // SNI for a name; the certificate must name the host (or carry its address).
-            if (literal) SSL_set_tlsext_host_name(stream.native_handle(), u.host.c_str());
-            stream.set_verify_callback(asio::ssl::host_name_verification(u.host));
-            co_await stream.async_handshake(asio::ssl::stream_base::client, asio::use_awaitable);
-        }
-        stage = "request";
-        co_await http::async_write(stream, req, asio::use_awaitable);
-        stage = "answer";
-        beast::flat_buffer buf(k_token_endpoint_max_answer);
-        http::response_parser<http::string_body> parser;
-        parser.header_limit(uint32_t(k_token_endpoint_max_answer));
-        parser.body_limit(k_token_endpoint_max_answer);
-        co_await http::async_read(stream, buf, parser, asio::use_awaitable);
-        out.status = int(parser.get().result_int());
-        out.body = std::move(parser.get().body());
-    } catch (const boost::system::system_error& e) {
-        out.error = std::string(stage) + ": " + e.code().message();
-    }
+    return {"POST",
+            u.target,
+            {{"Host", (v6 ? "[" + u.host + "]" : u.host) + (default_port ? "" : ":" + std::to_string(u.port))},
+             {"User-Agent", "ketch"},
+             {"Accept", "application/json"},
+             {"Cache-Control", "no-cache"},
+             {"Content-Type", "application/x-www-form-urlencoded"},
+             // RFC 7617's standard (not URL-safe) base64, as Kafka (KAFKA-14496).
+             {"Authorization", "Basic " + security::base64_encode(s.client_id + ":" + s.client_secret)},
+             {"Connection", "close"}},
+            body};
 }
 
 }  // namespace
@@ -189,36 +132,21 @@ token_answer request_token(const token_endpoint_settings& s, std::stop_token sto
     } catch (const std::invalid_argument& e) {
         throw token_endpoint_error(e.what(), false);
     }
-    const auto req = post(u, s);
-    asio::io_context ioc;
-    std::stop_callback cancel(stop, [&ioc] { ioc.stop(); });
-    outcome out;
-    std::optional<asio::ssl::context> tls;
-    std::optional<beast::tcp_stream> plain;
-    std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
+    const std::string body = token_request_body(s.scope);
+    const auto req = post(u, s, body);
+    std::optional<http::client_tls> tls;
     if (u.tls) {
-        tls.emplace(asio::ssl::context::tls_client);
-        tls->set_verify_mode(asio::ssl::verify_peer);
-        beast::error_code ec;
-        if (s.ca_file.empty())
-            tls->set_default_verify_paths(ec);
-        else
-            tls->load_verify_file(s.ca_file, ec);
-        if (ec)
-            throw token_endpoint_error(
-                "cannot load " + (s.ca_file.empty() ? "the system's trust store" : s.ca_file) + ": " + ec.message(),
-                false);
-        secure.emplace(ioc, *tls);
-        beast::get_lowest_layer(*secure).expires_after(s.timeout);
-        asio::co_spawn(ioc, exchange_token(*secure, u, req, out), asio::detached);
-    } else {
-        plain.emplace(ioc);
-        plain->expires_after(s.timeout);
-        asio::co_spawn(ioc, exchange_token(*plain, u, req, out), asio::detached);
+        try {
+            tls.emplace(http::client_tls_files{s.ca_file, {}, {}});
+        } catch (const std::runtime_error& e) {
+            throw token_endpoint_error(e.what(), false);
+        }
     }
-    ioc.run();
+    http::client_connection conn(u.host, u.port, tls ? &*tls : nullptr);
+    std::stop_callback cancel(stop, [&conn] { conn.cancel(); });
+    auto out = conn.send(req, s.timeout, {k_token_endpoint_max_answer, k_token_endpoint_max_answer});
     if (stop.stop_requested()) throw token_endpoint_error("stopped", false);
-    if (!out.error.empty()) throw token_endpoint_error("the token endpoint " + s.url + ": " + out.error, true);
+    if (out.error) throw token_endpoint_error("the token endpoint " + s.url + ": " + out.describe(), true);
     return parse_token_answer(out.status, out.body);
 }
 

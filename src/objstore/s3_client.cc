@@ -6,20 +6,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
-
 namespace ketch::objstore {
-
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
 
 namespace {
 
@@ -37,115 +24,20 @@ std::string env(const char* name) {
     return v ? v : "";
 }
 
-struct exchange {
-    http::response<http::string_body> res;
-    beast::error_code ec;
-    const char* stage = "connect";  // where ec happened
-    bool answered = false;          // some of the answer arrived (so the request was read)
-    bool done = false;
-};
-
-asio::awaitable<void> connect(beast::tcp_stream& stream, const std::string& host, uint16_t port) {
-    // An address needs no resolver (whose first use starts a thread per io_context).
-    beast::error_code literal;
-    auto addr = asio::ip::make_address(host, literal);
-    if (!literal) {
-        co_await stream.async_connect(asio::ip::tcp::endpoint(addr, port), asio::use_awaitable);
-    } else {
-        asio::ip::tcp::resolver resolver(co_await asio::this_coro::executor);
-        auto hosts = co_await resolver.async_resolve(host, std::to_string(port), asio::use_awaitable);
-        co_await stream.async_connect(hosts, asio::use_awaitable);
-    }
-}
-
-template <class Stream>
-asio::awaitable<void> talk(Stream& stream, const http::request<http::string_body>& req, exchange& out) {
-    out.stage = "request";
-    co_await http::async_write(stream, req, asio::use_awaitable);
-    beast::flat_buffer buf;
-    http::response_parser<http::string_body> parser;
-    parser.body_limit(256 * 1024 * 1024);
-    if (req.method() == http::verb::head) parser.skip(true);
-    out.stage = "answer";
-    try {
-        co_await http::async_read(stream, buf, parser, asio::use_awaitable);
-    } catch (const boost::system::system_error&) {
-        out.answered = parser.got_some();
-        throw;
-    }
-    out.answered = true;
-    out.res = parser.release();
-}
-
-// TLS 1.3: a server that refuses the client's certificate (or its absence)
-// says so with an alert sent after the client's handshake has finished, and
-// closes; sending the request may then fail with a reset before the alert
-// is read. Reading once more surfaces the alert ("tlsv13 alert certificate
-// required") in place of the reset, when it arrived.
-template <class Stream>
-asio::awaitable<void> read_alert(Stream& stream, exchange& out) {
-    const std::string_view stage = out.stage;  // "connect" and "TLS handshake": no session to read from
-    if ((stage != "request" && stage != "answer") || out.ec.category() == asio::error::get_ssl_category()) co_return;
-    try {
-        char byte;
-        co_await stream.async_read_some(asio::buffer(&byte, 1), asio::use_awaitable);
-    } catch (const boost::system::system_error& e) {
-        if (e.code().category() == asio::error::get_ssl_category()) out.ec = e.code();
-    }
-}
-
-// The exchange over `stream` (a tcp_stream, or an ssl_stream over one), with
-// the deadline; a stream not yet open is connected (and its TLS handshaken) first.
-template <class Stream>
-asio::awaitable<void> exchange_on(Stream& stream, bool open, const s3_location& where,
-                                  const http::request<http::string_body>& req, std::chrono::milliseconds timeout,
-                                  exchange& out) {
-    auto& tcp = beast::get_lowest_layer(stream);
-    try {
-        tcp.expires_after(timeout);
-        if (!open) {
-            co_await connect(tcp, where.host, where.port);
-            if constexpr (!std::is_same_v<Stream, beast::tcp_stream>) {
-                out.stage = "TLS handshake";
-                beast::error_code literal;
-                asio::ip::make_address(where.host, literal);
-                // SNI for a name; the certificate must name the host (or carry its address).
-                if (literal) SSL_set_tlsext_host_name(stream.native_handle(), where.host.c_str());
-                stream.set_verify_callback(asio::ssl::host_name_verification(where.host));
-                co_await stream.async_handshake(asio::ssl::stream_base::client, asio::use_awaitable);
-            }
-        }
-        co_await talk(stream, req, out);
-    } catch (const boost::system::system_error& e) {
-        out.ec = e.code();
-    }
-    if constexpr (!std::is_same_v<Stream, beast::tcp_stream>)
-        if (!open && out.ec && !out.answered) co_await read_alert(stream, out);
-    tcp.expires_never();
-    out.done = true;
-}
-
 // How long a connection may wait in the pool: below the idle timeouts of
 // S3-compatible servers (S3 closes after about 20 s), so a kept connection is
 // rarely found closed by the server.
 constexpr auto k_max_idle = std::chrono::seconds(4);
 constexpr size_t k_max_pooled = 16;
+// An answer's header block and body (a GET of a whole object).
+constexpr http::client_limits k_limits{64 * 1024, 256 * 1024 * 1024};
 
 }  // namespace
 
-// One HTTP connection with the io_context that runs it: send() runs the
-// context on the calling thread, so a connection serves one call at a time.
+// A kept-alive connection and since when it waits in the pool.
 struct s3_client::connection {
-    explicit connection(asio::ssl::context* tls) {
-        if (tls)
-            secure.emplace(ioc, *tls);
-        else
-            plain.emplace(ioc);
-    }
-    asio::io_context ioc;
-    std::optional<beast::tcp_stream> plain;
-    std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
-    bool open = false;  // connected (and handshaken): a kept-alive connection from the pool
+    connection(const s3_location& where, const http::client_tls* tls) : http(where.host, where.port, tls) {}
+    http::client_connection http;
     std::chrono::steady_clock::time_point idle_since;
 };
 
@@ -166,11 +58,10 @@ std::unique_ptr<s3_client::connection> s3_client::take_connection() {
         }
         ++pool_->opened;
     }
-    return std::make_unique<connection>(tls_.get());
+    return std::make_unique<connection>(where_, tls_.get());
 }
 
 void s3_client::keep_connection(std::unique_ptr<connection> c) {
-    c->open = true;
     c->idle_since = std::chrono::steady_clock::now();
     std::lock_guard l(pool_->mu);
     if (pool_->idle.size() < k_max_pooled) pool_->idle.push_back(std::move(c));
@@ -195,24 +86,12 @@ credentials credentials_from_environment() {
 s3_client::s3_client(s3_location where, credentials who, std::chrono::milliseconds timeout)
     : where_(std::move(where)), who_(std::move(who)), timeout_(timeout), pool_(std::make_shared<connection_pool>()) {
     if (!where_.tls) return;
-    tls_ = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
-    tls_->set_verify_mode(asio::ssl::verify_peer);
-    beast::error_code ec;
-    if (!where_.ca_file.empty()) {
-        tls_->load_verify_file(where_.ca_file, ec);
-        if (ec) tls_error_ = "cannot load ca_file " + where_.ca_file + ": " + ec.message();
-    } else {
-        tls_->set_default_verify_paths(ec);
-        if (ec) tls_error_ = "cannot load the system's trust store: " + ec.message();
+    try {
+        tls_ = std::make_shared<http::client_tls>(
+            http::client_tls_files{where_.ca_file, where_.cert_file, where_.key_file});
+    } catch (const std::runtime_error& e) {
+        tls_error_ = e.what();
     }
-    if (!tls_error_.empty() || where_.cert_file.empty()) return;
-    tls_->use_certificate_chain_file(where_.cert_file, ec);
-    if (ec) {
-        tls_error_ = "cannot load cert_file " + where_.cert_file + ": " + ec.message();
-        return;
-    }
-    tls_->use_private_key_file(where_.key_file, asio::ssl::context::pem, ec);
-    if (ec) tls_error_ = "cannot load key_file " + where_.key_file + " (or it is not cert_file's key): " + ec.message();
 }
 
 std::string s3_client::object_path(const std::string& key) const {
@@ -238,42 +117,25 @@ s3_client::request s3_client::make_request(const std::string& method, const std:
 result<s3_client::response, s3_error> s3_client::send(request r) {
     const bool conditional =
         std::any_of(r.headers.begin(), r.headers.end(), [](auto& h) { return h.first == "if-none-match"; });
-    http::request<http::string_body> req;
-    req.method_string(r.method);
-    req.target(r.query.empty() ? r.path : r.path + "?" + r.query);
-    req.version(11);
-    for (auto& [name, value] : r.headers) req.set(name, value);
-    req.body() = std::move(r.body);  // a PUT's object is copied once, into the request
-    req.prepare_payload();
+    const http::client_request req{r.method, r.query.empty() ? r.path : r.path + "?" + r.query, std::move(r.headers),
+                                   r.body};
     if (!tls_error_.empty()) return failure{s3_error{0, "TlsError", tls_error_}};
     for (;;) {
         auto c = take_connection();
-        const bool reused = c->open;
-        exchange x;
-        auto run = [&](auto& stream) {
-            asio::co_spawn(c->ioc, exchange_on(stream, c->open, where_, req, timeout_, x), asio::detached);
-            c->ioc.restart();
-            c->ioc.run();
-        };
-        if (c->secure)
-            run(*c->secure);
-        else
-            run(*c->plain);
+        const bool reused = c->http.open();
+        auto x = c->http.send(req, timeout_, k_limits);
         // A kept connection the server closed meanwhile fails before any answer:
         // the request is sent again on a new one, unless it is a conditional PUT,
         // whose first copy might have been stored (its caller's retry decides).
-        if (reused && x.ec && !x.answered && !conditional) continue;
-        if (!x.done || x.ec) {
+        if (reused && x.error && !x.answered && !conditional) continue;
+        if (x.error) {
             // TLS 1.3: a server refusing our certificate says so after the
             // handshake, with an alert read in place of the answer.
-            bool tls = x.ec && (std::string_view(x.stage) == "TLS handshake" ||
-                                x.ec.category() == asio::error::get_ssl_category());
-            return failure{s3_error{
-                0, tls ? "TlsError" : "NetworkError",
-                x.ec ? std::string(x.stage) + " with " + where_.host_header() + ": " + x.ec.message() : "no answer"}};
+            return failure{s3_error{0, x.tls_failure() ? "TlsError" : "NetworkError",
+                                    std::string(x.stage) + " with " + where_.host_header() + ": " + x.error.message()}};
         }
-        if (x.res.keep_alive()) keep_connection(std::move(c));
-        response out{int(x.res.result_int()), std::move(x.res.body())};
+        if (c->http.open()) keep_connection(std::move(c));
+        response out{x.status, std::move(x.body)};
         if (out.status / 100 == 2 || out.status == 206) return out;
         return failure{s3_error{out.status, xml_field(out.body, "Code"), xml_field(out.body, "Message")}};
     }

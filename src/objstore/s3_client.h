@@ -1,6 +1,6 @@
 // A small S3 client: HEAD bucket, PUT (optionally conditional: If-None-Match: *),
 // GET (optionally a byte range), DELETE, signed with SigV4 (sigv4.h), over
-// Boost.Beast HTTP/1.1, or HTTPS (Asio SSL, OpenSSL) for an https endpoint:
+// HTTP/1.1, or HTTPS for an https endpoint (http/client.h):
 // the server's certificate is verified (the location's CA file, else the
 // system's trust store) and must name the endpoint's host. Blocking calls
 // with a deadline, over kept-alive connections: a call takes an idle one from
@@ -20,13 +20,10 @@
 #include <vector>
 
 #include "base/result.h"
+#include "http/client.h"
 #include "objstore/list_xml.h"
 #include "objstore/s3_url.h"
 #include "objstore/sigv4.h"
-
-namespace boost::asio::ssl {
-class context;
-}
 
 namespace ketch::objstore {
 
@@ -96,9 +93,9 @@ private:
     s3_location where_;
     credentials who_;
     std::chrono::milliseconds timeout_;
-    std::shared_ptr<boost::asio::ssl::context> tls_;  // https: built once, shared by copies
-    std::string tls_error_;                           // why the TLS context could not be built ("": it was)
-    std::shared_ptr<connection_pool> pool_;           // idle kept-alive connections, shared by copies
+    std::shared_ptr<http::client_tls> tls_;  // https: built once, shared by copies
+    std::string tls_error_;                  // why the TLS context could not be built ("": it was)
+    std::shared_ptr<connection_pool> pool_;  // idle kept-alive connections, shared by copies
 };
 
 }  // namespace ketch::objstore
