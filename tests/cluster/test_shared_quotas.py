@@ -7,19 +7,21 @@ on which every broker reloads the settings it enforces and describes
 
 Two brokers. The Java AdminClient (tests/clients/java: alter-client-quotas,
 Admin.alterClientQuotas) changes quotas, bootstrapped at one broker; it sends
-AlterClientQuotas to the broker it finds least loaded
-(KafkaAdminClient.alterClientQuotas: LeastLoadedNodeProvider, Apache Kafka
-4.3.1), so each broker is then asked on its own listener, on the wire
-(DescribeClientQuotas v0): whichever broker served the change, the other must
-have heard it. A broker that kept its quotas to itself (a store of its own, or
-no reload on the notice) fails the wait at the other broker.
+AlterClientQuotas to the broker it finds least loaded (Apache Kafka 4.3.1,
+clients/src/main/java/org/apache/kafka/clients/admin/KafkaAdminClient.java,
+alterClientQuotas: LeastLoadedNodeProvider), so each broker is then asked on
+its own listener, on the wire (DescribeClientQuotas v0): whichever broker
+served the change, the other must have heard it (the Java Admin's describeClientQuotas reads the same). A
+broker that kept its quotas to itself (a store of its own, or no reload on
+the notice) fails the wait at the other broker.
 
 What is described follows ClientQuotasImage.describe (Apache Kafka 4.3.1,
 metadata/src/main/java/org/apache/kafka/image/ClientQuotasImage.java): no
 component and not strict lists every entity; an exact component lists the
 entities holding that name, and strict only those with no other part. An
 alteration's op without a value removes the key, and an entity left with no
-key is gone (ClientQuotaControlManager.alterClientQuotas). validateOnly checks
+key is gone (metadata/src/main/java/org/apache/kafka/controller/
+ClientQuotaControlManager.java, alterClientQuotas). validateOnly checks
 and answers, and changes nothing (AlterClientQuotasRequest.json:
 ValidateOnly)."""
 
@@ -47,9 +49,19 @@ def described(b, components=(), strict=False):
     return entries
 
 
+def java(bootstrap):
+    return clients.Driver("java", types.SimpleNamespace(bootstrap=bootstrap))
+
+
+def described_by_java(bootstrap):
+    """Every entity as the Java Admin describes it (describeClientQuotas: whichever broker it picks)."""
+    out = java(bootstrap)("describe-client-quotas", {})
+    assert out["error"] is None, out
+    return {tuple(sorted(e["entity"].items())): e["values"] for e in out["entries"]}
+
+
 def alter(bootstrap, entries, validate_only=False):
-    java = clients.Driver("java", types.SimpleNamespace(bootstrap=bootstrap))
-    out = java("alter-client-quotas", {"entries": [{"entity": dict(e), "ops": ops} for e, ops in entries],
+    out = java(bootstrap)("alter-client-quotas", {"entries": [{"entity": dict(e), "ops": ops} for e, ops in entries],
                                        "validate_only": validate_only})
     assert [r["error"] for r in out["results"]] == [None] * len(entries), out
 
@@ -76,6 +88,7 @@ def test_quotas_altered_through_one_broker_are_described_by_the_other(start_brok
                   ALICE_APP: {"request_percentage": 50.0},
                   DEFAULT_USER: {"producer_byte_rate": 524288.0}}
     wait_described_everywhere((a, b), everything)
+    assert described_by_java(b.bootstrap) == everything
     for x in (a, b):
         assert described(x, [("user", MATCH_EXACT, "alice")]) == {k: everything[k] for k in (ALICE, ALICE_APP)}
         assert described(x, [("user", MATCH_EXACT, "alice")], strict=True) == {ALICE: everything[ALICE]}
@@ -92,6 +105,7 @@ def test_quotas_altered_through_one_broker_are_described_by_the_other(start_brok
     alter(b.bootstrap, [(ALICE, {"consumer_byte_rate": None}), (ALICE_APP, {"request_percentage": None})])
     after = {ALICE: {"producer_byte_rate": 1048576.0}, DEFAULT_USER: {"producer_byte_rate": 524288.0}}
     wait_described_everywhere((a, b), after)
+    assert described_by_java(a.bootstrap) == after
     assert stored(postgres) == ["producer_byte_rate|1048576", "producer_byte_rate|524288"]
 
     # A restarted broker reads them from PostgreSQL (its data directory holds none).
