@@ -259,3 +259,34 @@ def metadata(host, port, topics, timeout=10.0):
     with socket.create_connection((host, port), timeout=timeout) as s:
         s.sendall(metadata_request(topics, 4712))
         return parse_metadata_response(read_frame(s))
+
+
+DESCRIBE_CLIENT_QUOTAS = 48
+MATCH_EXACT, MATCH_DEFAULT, MATCH_ANY = 0, 1, 2  # DescribeClientQuotasRequest's MatchType
+
+
+def describe_client_quotas_request(components, strict, correlation_id):
+    """A complete DescribeClientQuotas v0 frame; components are (entity type, match type, match)."""
+    body = struct.pack(">i", len(components))
+    for entity_type, match_type, match in components:
+        body += nullable_string(entity_type) + struct.pack(">b", match_type) + nullable_string(match)
+    body += struct.pack(">?", strict)
+    return frame(request_header(DESCRIBE_CLIENT_QUOTAS, 0, correlation_id, False) + body)
+
+
+def describe_client_quotas(host, port, components, strict=False, timeout=10.0):
+    """DescribeClientQuotas v0 answered by this broker alone (an admin client may ask any broker it
+    knows): (error code, {((type, name), ...) sorted: {key: value}}), None for entries on an error."""
+    with socket.create_connection((host, port), timeout=timeout) as s:
+        s.sendall(describe_client_quotas_request(components, strict, 4714))
+        r = Reader(read_frame(s))
+    r.take(">i"), r.take(">i")  # correlation id, throttle time
+    error, _message = r.take(">h"), r.string()
+    count = r.take(">i")
+    if count < 0:
+        return error, None
+    entries = {}
+    for _ in range(count):
+        entity = tuple(sorted((r.string(), r.string()) for _ in range(r.take(">i"))))
+        entries[entity] = {r.string(): r.take(">d") for _ in range(r.take(">i"))}
+    return error, entries

@@ -51,17 +51,20 @@ def pg_connect(pg):
     params = b"user\0%s\0database\0%s\0\0" % (pg.USER.encode(), pg.DATABASE.encode())
     s.sendall(struct.pack("!II", 8 + len(params), 196608) + params)
     while True:
-        head = recv_exactly(s, 5)
-        if head is None:
-            s.close()
-            return None
-        kind, length = head[:1], struct.unpack("!I", head[1:])[0]
-        body = recv_exactly(s, length - 4)
+        kind, body = read_message(s)
         if kind == b"E" or body is None:
             s.close()
             return None
         if kind == b"Z":
             return s
+
+
+def read_message(s):
+    """One message of the server: (its type byte, its body), (None, None) at the end of the stream."""
+    head = recv_exactly(s, 5)
+    if head is None:
+        return None, None
+    return head[:1], recv_exactly(s, struct.unpack("!I", head[1:])[0] - 4)
 
 
 def recv_exactly(s, n):
@@ -74,6 +77,28 @@ def recv_exactly(s, n):
     return out
 
 
+def pg_query(s, sql):
+    """The rows of `sql` run on session `s` (the simple query protocol), each a list of text values."""
+    body = sql.encode() + b"\0"
+    s.sendall(b"Q" + struct.pack("!I", 4 + len(body)) + body)
+    rows, error = [], None
+    while True:
+        kind, payload = read_message(s)
+        assert kind is not None, "PostgreSQL closed the session"
+        if kind == b"D":
+            row, pos = [], 2
+            for _ in range(struct.unpack("!H", payload[:2])[0]):
+                n = struct.unpack("!i", payload[pos:pos + 4])[0]
+                row.append(None if n < 0 else payload[pos + 4:pos + 4 + n].decode())
+                pos += 4 + max(n, 0)
+            rows.append(row)
+        elif kind == b"E":
+            error = payload
+        elif kind == b"Z":  # ready for the next query: the answer is complete
+            assert error is None, error
+            return rows
+
+
 def take_every_slot(pg):
     held = []
     while (s := pg_connect(pg)) is not None:
@@ -82,18 +107,31 @@ def take_every_slot(pg):
 
 
 def starve(pg, node):
-    """Every free slot taken and the broker's pooled sessions ended (pg_terminate_backend
-    waits for each to exit), until a round finds none: the broker's next take from its pool
-    must connect, and cannot. Its own sessions (heartbeat, LISTEN, commits) stay."""
+    """Every connection slot of PostgreSQL held here and no session of the broker's pool left: the
+    broker's next take from its pool must connect, and cannot. Its own sessions (heartbeat, LISTEN,
+    commits) stay.
+
+    Polled on one of the held sessions, so that no slot is let go: done when, every slot held,
+    pg_stat_activity lists no session of the pool (those listed are ended, their slots taken again)
+    and lists max_connections client backends (a backend still starting, perhaps the pool's, is not
+    listed yet). psql, which this ran before, needed a slot let go, and the pool could get one: in
+    the moment before take_every_slot took it back, or when psql's exiting backend still held it as
+    take_every_slot was refused and freed it just after. The pool then kept that session, and the
+    AlterShareGroupOffsets succeeded with nothing logged (a CI run under load: PostgreSQL's log had
+    no refused connection of the broker for a minute, though the janitor and the transactions' reads
+    connect every 10 to 20 s when the pool has no session)."""
     held = take_every_slot(pg)
     assert held, "PostgreSQL refused the first connection"
+    held[0].settimeout(60)  # each session ended is waited for (up to 10 s)
+    pool = "ketch-%d-pool" % node
     while True:
-        held.pop().close()  # room for psql
-        ended = pg.psql("SELECT count(pg_terminate_backend(pid, 10000)) FROM pg_stat_activity "
-                        "WHERE application_name = 'ketch-%d-pool'" % node)
-        held += take_every_slot(pg)
-        if ended == ["0"]:
+        [[ended, listed, slots]] = pg_query(
+            held[0], "SELECT count(CASE WHEN application_name = '%s' THEN pg_terminate_backend(pid, 10000) END), "
+            "count(*), current_setting('max_connections') FROM pg_stat_activity "
+            "WHERE backend_type = 'client backend'" % pool)
+        if ended == "0" and listed == slots:
             return held
+        held += take_every_slot(pg)  # the slots of the sessions ended
 
 
 def log_has(broker, *words):

@@ -159,6 +159,10 @@ public final class Driver {
         return TokenCommands.renewOrExpire(config, a, false);
       case "describe-tokens":
         return TokenCommands.describe(config, a);
+      case "alter-client-quotas":
+        return QuotaCommands.alter(config, a);
+      case "describe-client-quotas":
+        return QuotaCommands.describe(config, a);
       case "cds-warmup":
         return Warmup.run(config, a);
       default:
