@@ -55,8 +55,7 @@ std::string client_exchange::describe() const { return std::string(stage) + ": "
 
 namespace {
 
-asio::awaitable<void> connect(beast::tcp_stream& stream, const std::string& host, uint16_t port,
-                              client_exchange& out) {
+asio::awaitable<void> connect(beast::tcp_stream& stream, const std::string& host, uint16_t port, client_exchange& out) {
     // An address needs no resolver (whose first use starts a thread per io_context).
     beast::error_code literal;
     auto addr = asio::ip::make_address(host, literal);
@@ -72,8 +71,7 @@ asio::awaitable<void> connect(beast::tcp_stream& stream, const std::string& host
 }
 
 template <class Stream>
-asio::awaitable<void> talk(Stream& stream, const outgoing& req, client_limits limits,
-                           client_exchange& out) {
+asio::awaitable<void> talk(Stream& stream, const outgoing& req, client_limits limits, client_exchange& out) {
     out.stage = "request";
     co_await bhttp::async_write(stream, req, asio::use_awaitable);
     beast::flat_buffer buf(limits.header_bytes + limits.body_bytes);
@@ -102,8 +100,7 @@ asio::awaitable<void> talk(Stream& stream, const outgoing& req, client_limits li
 template <class Stream>
 asio::awaitable<void> read_alert(Stream& stream, client_exchange& out) {
     const std::string_view stage = out.stage;  // "connect" and "TLS handshake": no session to read from
-    if ((stage != "request" && stage != "answer") || out.error.category() == asio::error::get_ssl_category())
-        co_return;
+    if ((stage != "request" && stage != "answer") || out.error.category() == asio::error::get_ssl_category()) co_return;
     try {
         char byte;
         co_await stream.async_read_some(asio::buffer(&byte, 1), asio::use_awaitable);

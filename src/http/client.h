@@ -66,8 +66,8 @@ struct client_exchange {
     bool keep_alive = false;  // the server keeps the connection open
     boost::system::error_code error;
     const char* stage = "connect";
-    bool answered = false;  // some of the answer arrived (so the request was read)
-    bool tls_failure() const;  // the handshake failed, or a TLS alert ended the exchange
+    bool answered = false;         // some of the answer arrived (so the request was read)
+    bool tls_failure() const;      // the handshake failed, or a TLS alert ended the exchange
     std::string describe() const;  // "<stage>: <error message>"
 };
 
