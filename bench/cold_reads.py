@@ -14,10 +14,20 @@
    catch-up MiB/s against the disk limit (goal >= 70%) and the tail's p99 against its p99
    alone (goal <= 2x).
 Steps 3 and 4 repeat --rounds times (the segments evicted before each catch-up; --warm: not,
-which tells the CPU's share of the tail's wait from the disk's); medians.
+and read once into the cache before the first round, which tells the CPU's share of the tail's
+wait from the disk's); medians. Each round also
+records what the broker's /metrics counted during the catch-up: chunks paged in off the
+reactors, the time their answers waited for them, reads ahead asked for (net/page_in.h; absent
+from binaries that do not count them).
+
+One franz-go consumer decoding one partition 1 MiB per fetch is itself a bound (the warm
+catch-up is below the disk's limit too): --partitions N spreads the records over N partitions
+(read by the one catch-up client, a fetch in flight per partition) and --fetch-mib the most each
+partition gives a fetch, as a real catch-up consumer might be configured.
 
     .venv/bin/python bench/cold_reads.py [--ketch build/ketch] [--gib 10] [--rounds 3]
-        [--seconds 10] [--rate-mib 5] [--ketch-arg=--flag ...] [--out FILE]
+        [--seconds 10] [--rate-mib 5] [--partitions 1] [--fetch-mib 1] [--warm]
+        [--ketch-arg=--flag ...] [--out FILE]
 
 Needs Go (bench/driver is built into a temporary directory).
 Prints one JSON object (and writes it to --out); the data directory is removed afterwards."""
@@ -32,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 from benchlib import cpu_ticks, load, write_result
 
@@ -59,21 +70,39 @@ class broker:
         self.data = os.path.join(self.dir, "data")
         ready = os.path.join(self.dir, "ready")
         args = [ketch, "--listen", "127.0.0.1:0", "--data-dir", self.data, "--ready-file", ready,
-                "--schema-registry=false", "--console=false", "--log-level", "warn"] + extra
+                "--schema-registry=false", "--console=false", "--metrics-listen", "127.0.0.1:0",
+                "--log-level", "warn"] + extra
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         while not os.path.exists(ready) or not open(ready).read().strip():
             if self.proc.poll() is not None:
                 raise RuntimeError("ketch exited")
             time.sleep(0.02)
-        listeners = json.load(open(os.path.join(self.data, "listeners.json")))["listeners"]
-        self.bootstrap = next(iter(listeners.values()))["address"]
+        listeners = json.load(open(os.path.join(self.data, "listeners.json")))
+        self.bootstrap = next(iter(listeners["listeners"].values()))["address"]
+        self.metrics_url = listeners.get("metrics")
 
-    def segments(self, topic, partition):
-        found = sorted(glob.glob(os.path.join(self.data, "**", "%s-%d" % (topic, partition), "*.log"),
-                                 recursive=True))
-        if not found:
-            raise RuntimeError("no segments of %s-%d under %s" % (topic, partition, self.data))
+    def segments(self, topic, partitions):
+        found = []
+        for p in range(partitions):
+            mine = sorted(glob.glob(os.path.join(self.data, "**", "%s-%d" % (topic, p), "*.log"), recursive=True))
+            if not mine:
+                raise RuntimeError("no segments of %s-%d under %s" % (topic, p, self.data))
+            found += mine
         return found
+
+    def counters(self):
+        """The page-in counters of /metrics (net/page_in.h), by short name; those missing are left out."""
+        names = {"ketch_fetch_cold_chunks_paged_in_total": "paged_in",
+                 "ketch_fetch_cold_chunk_wait_microseconds_total": "paged_in_wait_us",
+                 "ketch_fetch_look_aheads_total": "look_aheads"}
+        out = {}
+        if not self.metrics_url:
+            return out
+        for line in urllib.request.urlopen(self.metrics_url, timeout=10).read().decode().splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[0] in names:
+                out[names[parts[0]]] = int(float(parts[1]))
+        return out
 
     def close(self):
         self.proc.terminate()
@@ -113,10 +142,10 @@ def one_round(drv, b, records, r, o):
     alone = latency(drv, b, "tail-alone-%d" % r, o)
     drive(drv, "create-topic", b.bootstrap, "tail-during-%d" % r, "1")
     if not o.warm:
-        evict(b.segments("cold", 0))
-    (s0, a0), l0 = cpu_ticks(), load()
-    catch_up = subprocess.Popen([drv, "consume", b.bootstrap, "cold", str(records), "900"], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        evict(b.segments("cold", o.partitions))
+    (s0, a0), l0, m0 = cpu_ticks(), load(), b.counters()
+    catch_up = subprocess.Popen([drv, "consume", b.bootstrap, "cold", str(records), "900", "-fetch-mib=%d" % o.fetch_mib],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     during = drive(drv, "latency", b.bootstrap, "tail-during-%d" % r, "-rate-mib", str(o.rate_mib), "-seconds",
                    str(o.seconds), "-acks", "1")
     out, err = catch_up.communicate()
@@ -124,7 +153,11 @@ def one_round(drv, b, records, r, o):
         raise RuntimeError("catch-up consume: " + err[-500:])
     c = json.loads(out.strip().splitlines()[-1])
     s1, a1 = cpu_ticks()
-    return {"catch_up_mib_s": round(c["mib_s"], 1), "catch_up_s": round(c["seconds"], 1),
+    m1 = b.counters()
+    pages = {k: m1[k] - m0.get(k, 0) for k in m1}
+    if pages.get("paged_in") and "paged_in_wait_us" in pages:
+        pages["paged_in_wait_ms_mean"] = round(pages["paged_in_wait_us"] / pages["paged_in"] / 1000, 2)
+    return {"page_in": pages, "catch_up_mib_s": round(c["mib_s"], 1), "catch_up_s": round(c["seconds"], 1),
             "tail_alone_p50_ms": alone["p50_ms"], "tail_alone_p99_ms": alone["p99_ms"],
             "tail_during_p50_ms": during["p50_ms"], "tail_during_p99_ms": during["p99_ms"],
             "tail_during_max_ms": during["max_ms"], "load_start": l0, "load_end": load(),
@@ -138,16 +171,19 @@ def run(o):
         drv = os.path.join(tmp, "bench-driver")
         subprocess.run(["go", "build", "-o", drv, "."], cwd=os.path.join(HERE, "driver"), check=True)
         b = broker(o.ketch, o.ketch_arg)
-        drive(drv, "create-topic", b.bootstrap, "cold", "1")
-        fill = drive(drv, "fill", b.bootstrap, "cold", "-gib", str(o.gib))
+        drive(drv, "create-topic", b.bootstrap, "cold", str(o.partitions))
+        fill = drive(drv, "fill", b.bootstrap, "cold", "-gib", str(o.gib), "-partitions", str(o.partitions))
         print(json.dumps({"fill": fill}), file=sys.stderr)
-        disk = disk_limit(b.segments("cold", 0))
+        disk = disk_limit(b.segments("cold", o.partitions))
         print(json.dumps({"disk": disk}), file=sys.stderr)
+        if o.warm:
+            for f in b.segments("cold", o.partitions):
+                subprocess.run(["dd", "if=" + f, "of=/dev/null", "bs=1M", "status=none"], check=True)
         rounds = []
         for r in range(o.rounds):
             rounds.append(one_round(drv, b, fill["records"], r, o))
             print(json.dumps(rounds[-1]), file=sys.stderr)
-        med = {k: statistics.median(x[k] for x in rounds) for k in rounds[0]}
+        med = {k: statistics.median(x[k] for x in rounds) for k in rounds[0] if k != "page_in"}
         return {"fill_mib_s": round(fill["mib_s"], 1), "disk": disk, "medians": med,
                 "catch_up_vs_disk": round(med["catch_up_mib_s"] / disk["limit_mib_s"], 3),
                 "tail_p99_during_vs_alone": round(med["tail_during_p99_ms"] / med["tail_alone_p99_ms"], 3),
@@ -165,6 +201,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=10)
     ap.add_argument("--rate-mib", type=float, default=5)
+    ap.add_argument("--partitions", type=int, default=1, help="spread the records over N partitions")
+    ap.add_argument("--fetch-mib", type=int, default=1, help="the most each partition gives a catch-up fetch")
     ap.add_argument("--ketch-arg", action="append", default=[])
     ap.add_argument("--warm", action="store_true", help="catch up with the cache warm (no drop): the CPU's share")
     ap.add_argument("--out")

@@ -10,12 +10,13 @@ import (
 // runConsume reads RECORDS records from every partition of TOPIC from the start, without a
 // consumer group (direct assignment), and reports the rate from the first poll to the last
 // record (dying after TIMEOUT). With trace, the result carries each Fetch round trip's figures
-// (rt_trace.go). It is the fallback when ConsumerPerformance (which needs a group) cannot run.
-func runConsume(bootstrap, topic string, records int64, timeout time.Duration, trace bool) {
+// (rt_trace.go). fetchMiB is the most each partition gives a Fetch (franz-go's
+// FetchMaxPartitionBytes; 1 MiB, Kafka's default, unless -fetch-mib). It is the fallback when ConsumerPerformance (which needs a group) cannot run.
+func runConsume(bootstrap, topic string, records int64, timeout time.Duration, trace bool, fetchMiB int32) {
 	opts := append(seeds(bootstrap),
 		kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
-		kgo.FetchMaxPartitionBytes(1<<20),
+		kgo.FetchMaxPartitionBytes(fetchMiB<<20),
 	)
 	tr, self := newTrace(1), new(*kgo.Client)
 	if trace {

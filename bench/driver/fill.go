@@ -12,6 +12,7 @@ import (
 )
 
 // runFill writes GIB GiB of RECORD-SIZE records into partition 0 of TOPIC (acks=1,
+// -partitions N: record i into partition i mod N,
 // uncompressed), each with a key "k<offset>" and a timestamp STEP ms after the previous one,
 // the first STEP*records ms before now (so every timestamp is in the past and distinct):
 // the large topic of the console's browse benchmark. Prints the record count and the
@@ -21,6 +22,7 @@ func runFill(bootstrap, topic string, argv []string) {
 	gib := fl.Float64("gib", 10, "GiB of record values to write")
 	size := fl.Int("record-size", 1024, "value bytes per record")
 	step := fl.Int64("step-ms", 1, "timestamp step between records")
+	partitions := fl.Int64("partitions", 1, "partitions to spread the records over (record i into i mod N)")
 	_ = fl.Parse(argv)
 	n := int64(*gib * (1 << 30) / float64(*size))
 	first := time.Now().Add(-time.Duration(n**step+60000) * time.Millisecond).UnixMilli()
@@ -41,7 +43,7 @@ func runFill(bootstrap, topic string, argv []string) {
 		v := make([]byte, *size)
 		copy(v, value)
 		binary.BigEndian.PutUint64(v, uint64(i))
-		r := &kgo.Record{Partition: 0, Key: []byte("k" + itoa(i)), Value: v, Timestamp: time.UnixMilli(first + i**step)}
+		r := &kgo.Record{Partition: int32(i % *partitions), Key: []byte("k" + itoa(i)), Value: v, Timestamp: time.UnixMilli(first + i**step)}
 		cl.Produce(ctx, r, func(_ *kgo.Record, err error) {
 			if err != nil {
 				failed.Add(1)

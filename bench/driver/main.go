@@ -3,7 +3,7 @@
 //	bench-driver create-topic BOOTSTRAP TOPIC PARTITIONS [key=value ...]
 //	bench-driver delete-topic BOOTSTRAP TOPIC
 //	bench-driver latency BOOTSTRAP TOPIC [flags]   produce-to-consume latency at a fixed rate
-//	bench-driver consume BOOTSTRAP TOPIC RECORDS [TIMEOUT_S] [--trace] assign-based (group-less) consume rate
+//	bench-driver consume BOOTSTRAP TOPIC RECORDS [TIMEOUT_S] [--trace] [-fetch-mib=N] assign-based (group-less) consume rate
 //	bench-driver group-consume BOOTSTRAP TOPIC [flags] one group of N members reads TOPIC (group_consume.go)
 //	bench-driver produce BOOTSTRAP TOPIC [flags]    native-client produce rate for a duration
 //	bench-driver many-* BOOTSTRAP PREFIX ...         the many-partitions workload (many.go)
@@ -137,8 +137,20 @@ func main() {
 	case "produce":
 		runProduce(bootstrap, topic, rest)
 	case "consume":
-		trace := len(rest) > 0 && rest[len(rest)-1] == "--trace"
-		if trace {
+		trace, fetchMiB := false, int32(1)
+		for len(rest) > 0 && strings.HasPrefix(rest[len(rest)-1], "-") {
+			last := rest[len(rest)-1]
+			if last == "--trace" {
+				trace = true
+			} else if v, ok := strings.CutPrefix(last, "-fetch-mib="); ok {
+				n, err := strconv.ParseInt(v, 10, 32)
+				if err != nil || n < 1 || n > 1024 {
+					die("bad %s", last)
+				}
+				fetchMiB = int32(n)
+			} else {
+				die("unknown consume flag %q", last)
+			}
 			rest = rest[:len(rest)-1]
 		}
 		if len(rest) < 1 {
@@ -154,7 +166,7 @@ func main() {
 				die("bad timeout %q", rest[1])
 			}
 		}
-		runConsume(bootstrap, topic, n, time.Duration(timeout*float64(time.Second)), trace)
+		runConsume(bootstrap, topic, n, time.Duration(timeout*float64(time.Second)), trace, fetchMiB)
 	case "fill":
 		runFill(bootstrap, topic, rest)
 	case "s3-put": // ENDPOINT BUCKET: the arguments' places as BOOTSTRAP TOPIC

@@ -72,6 +72,13 @@ std::string render_metrics(const net::connection_stats& c, const net::request_me
            "File chunks of answers (Fetch, ShareFetch) not in the page cache, read into it off the network threads "
            "before they were sent.",
            "", {{"", read(c.cold_chunks_paged_in)}});
+    family(out, "ketch_fetch_cold_chunk_wait_microseconds_total", "counter",
+           "Time those chunks' answers waited for them: queued on the page-in pool, then read.", "",
+           {{"", read(c.cold_chunk_wait_us)}});
+    family(out, "ketch_fetch_look_aheads_total", "counter",
+           "Reads ahead asked for after a large answer chunk (the range after it, for a consumer reading on in "
+           "order).",
+           "", {{"", read(c.look_aheads)}});
     family(out, "ketch_connections_refused_total", "counter",
            "Connections closed at once by a limit, by reason (max.connections.per.ip; max.connections with "
            "--max-connections-policy close).",

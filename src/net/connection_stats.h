@@ -23,6 +23,8 @@ struct connection_stats {
     std::atomic<uint64_t> refused_oversize{0};        // frames over the size cap
     std::atomic<uint64_t> throttled_requests{0};      // responses after which the connection was muted (quotas)
     std::atomic<uint64_t> cold_chunks_paged_in{0};    // answer file chunks read into the page cache off the reactors
+    std::atomic<uint64_t> cold_chunk_wait_us{0};      // their answers' wait for it (queued on the pool, then read)
+    std::atomic<uint64_t> look_aheads{0};             // reads ahead asked for after large chunks (net/page_in.h)
 };
 
 }  // namespace ketch::net

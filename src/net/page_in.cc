@@ -5,9 +5,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <memory>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 namespace ketch::net {
@@ -17,13 +19,14 @@ namespace asio = boost::asio;
 namespace {
 
 // One byte at `pos` without waiting for the disk: 1 read, 0 not cached,
-// -1 unknown (no RWF_NOWAIT on this kernel or file system, or an error).
+// 2 at or past the end of the file (nothing to wait for), -1 unknown (no
+// RWF_NOWAIT on this kernel or file system, or an error).
 int probe(int fd, int64_t pos) {
     char b;
     iovec v{&b, 1};
     for (;;) {
         ssize_t n = ::preadv2(fd, &v, 1, off_t(pos), RWF_NOWAIT);
-        if (n >= 0) return 1;  // 0: at the end of the file, nothing to wait for
+        if (n >= 0) return n > 0 ? 1 : 2;
         if (errno == EINTR) continue;
         return errno == EAGAIN ? 0 : -1;
     }
@@ -54,8 +57,32 @@ bool page_in(const kafka::file_chunk& c) {
     return true;
 }
 
+byte_range look_ahead_range(const kafka::file_chunk& c) {
+    return {c.position + int64_t(c.length), std::min<uint64_t>(k_look_ahead_times * c.length, k_look_ahead_max)};
+}
+
+bool page_in_pool::look_ahead(const kafka::file_chunk& c) {
+    byte_range r = look_ahead_range(c);
+    if (r.length == 0) return false;
+    int p = probe(c.fd, r.position + int64_t(r.length) - 1);
+    if (p == 2) p = probe(c.fd, r.position);  // the range reaches past the file's end: is its start there?
+    if (p != 0) return false;
+    if (pending_.fetch_add(1, std::memory_order_relaxed) >= k_max_pending_look_aheads) {
+        pending_.fetch_sub(1, std::memory_order_relaxed);
+        return false;
+    }
+    stats_.look_aheads.fetch_add(1, std::memory_order_relaxed);
+    // The copy of the chunk keeps its file open until the advice is given.
+    asio::post(pool_, [this, c, r] {
+        pending_.fetch_sub(1, std::memory_order_relaxed);
+        (void)::posix_fadvise(c.fd, off_t(r.position), off_t(r.length), POSIX_FADV_WILLNEED);
+    });
+    return true;
+}
+
 asio::awaitable<void> page_in_pool::run(const kafka::file_chunk& c) {
-    paged_in_.fetch_add(1, std::memory_order_relaxed);
+    stats_.cold_chunks_paged_in.fetch_add(1, std::memory_order_relaxed);
+    auto t0 = std::chrono::steady_clock::now();
     // The chunk's owner keeps its file open until the answer is written.
     co_await asio::co_spawn(
         pool_.get_executor(),
@@ -64,6 +91,8 @@ asio::awaitable<void> page_in_pool::run(const kafka::file_chunk& c) {
             co_return;
         },
         asio::use_awaitable);
+    auto waited = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
+    stats_.cold_chunk_wait_us.fetch_add(uint64_t(waited.count()), std::memory_order_relaxed);
 }
 
 }  // namespace ketch::net

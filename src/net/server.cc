@@ -20,8 +20,7 @@ server::server(server_options opts, request_handler& handler)
     : opts_(std::move(opts)), handler_(handler), limits_(opts_.limits, stats_) {
     int n = opts_.reactors > 0 ? opts_.reactors : int(std::max(1u, std::thread::hardware_concurrency()));
     for (int i = 0; i < n; ++i) reactors_.push_back(std::make_unique<asio::io_context>(1));
-    if (opts_.page_in_threads > 0)
-        page_in_ = std::make_unique<page_in_pool>(opts_.page_in_threads, stats_.cold_chunks_paged_in);
+    if (opts_.page_in_threads > 0) page_in_ = std::make_unique<page_in_pool>(opts_.page_in_threads, stats_);
 }
 
 server::~server() { stop(); }

@@ -1,7 +1,8 @@
 """Cold reads (issue 24): a consumer reading data that is no longer in the page cache
 gets every record intact, and the broker reads those file chunks into the cache off its
 network threads (net/page_in.h) — the metric ketch_fetch_cold_chunks_paged_in_total
-counts them. The segment files' pages are evicted with POSIX_FADV_DONTNEED after a sync
+counts them — and reads ahead the range after each large answer chunk (the metric
+ketch_fetch_look_aheads_total), with the records still intact. The segment files' pages are evicted with POSIX_FADV_DONTNEED after a sync
 (no root needed); where the kernel cannot evict or tell (no RWF_NOWAIT), the test skips.
 The throughput and the tail latency during a catch-up read are `make bench-cold-reads`'s.
 """
@@ -23,13 +24,19 @@ def value(i):
     return (b"%08d" % i) * (SIZE // 8)
 
 
-def cold_metric(broker):
+def cold_metrics(broker):
+    """(chunks paged in, look-aheads asked for) from the metrics page."""
     url = json.loads((broker.data_dir / "listeners.json").read_text())["metrics"]
+    names = ("ketch_fetch_cold_chunks_paged_in_total", "ketch_fetch_look_aheads_total")
+    found = {}
     with urllib.request.urlopen(url, timeout=5) as r:
         for line in r.read().decode().splitlines():
-            if line.startswith("ketch_fetch_cold_chunks_paged_in_total "):
-                return float(line.split()[1])
-    pytest.fail("no ketch_fetch_cold_chunks_paged_in_total on the metrics page")
+            parts = line.split()
+            if len(parts) == 2 and parts[0] in names:
+                found[parts[0]] = float(parts[1])
+    missing = [n for n in names if n not in found]
+    assert not missing, "not on the metrics page: %s" % missing
+    return tuple(found[n] for n in names)
 
 
 def segments(broker, topic):
@@ -68,7 +75,7 @@ def produce_evict_read_back(broker, topic, consumer_config):
     assert p.flush(30) == 0
     if not evict(segments(broker, topic)):
         pytest.skip("the segment pages cannot be evicted or probed here (POSIX_FADV_DONTNEED, RWF_NOWAIT)")
-    before = cold_metric(broker)
+    paged_in, looked_ahead = cold_metrics(broker)
     c = Consumer({"group.id": topic + "-reader", "enable.auto.commit": False, "max.partition.fetch.bytes": 1 << 20,
                   "fetch.max.bytes": 4 << 20, **consumer_config})
     c.assign([TopicPartition(topic, 0, 0)])
@@ -82,7 +89,9 @@ def produce_evict_read_back(broker, topic, consumer_config):
     finally:
         c.close()
     assert got == RECORDS
-    assert cold_metric(broker) > before, "no chunk was paged in off the network threads"
+    paged_in_after, looked_ahead_after = cold_metrics(broker)
+    assert paged_in_after > paged_in, "no chunk was paged in off the network threads"
+    assert looked_ahead_after > looked_ahead, "nothing was read ahead for a consumer reading in order"
 
 
 @pytest.mark.ketch_args("--metrics-listen", "127.0.0.1:0")

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <thread>
 #include <utility>
@@ -60,8 +61,8 @@ TEST_F(cold_file, page_in_makes_an_evicted_range_resident) {
 }
 
 TEST_F(cold_file, the_pool_pages_in_only_the_chunks_not_resident_and_resumes_on_the_caller) {
-    std::atomic<uint64_t> paged_in{0};
-    net::page_in_pool pool(1, paged_in);
+    net::connection_stats stats;
+    net::page_in_pool pool(1, stats);
     std::vector<std::pair<size_t, kafka::file_chunk>> splices{{0, chunk(0, 64 << 10)}, {10, chunk(2 << 20, 1 << 20)}};
     ASSERT_TRUE(net::page_in(splices[0].second));  // the first is hot, the second cold
 
@@ -77,8 +78,41 @@ TEST_F(cold_file, the_pool_pages_in_only_the_chunks_not_resident_and_resumes_on_
     io.run();
     done.get();
     EXPECT_EQ(resumed_on, std::this_thread::get_id());
-    EXPECT_EQ(paged_in.load(), 1u);
+    EXPECT_EQ(stats.cold_chunks_paged_in.load(), 1u);
     EXPECT_TRUE(net::resident(splices[1].second));
+    // After each chunk: the ranges after both are cold (the second's reaches
+    // past the end of the file, and is read ahead up to it).
+    EXPECT_EQ(stats.look_aheads.load(), 2u);
+}
+
+TEST(page_in, the_look_ahead_is_four_times_the_chunk_from_its_end_at_most_4_mib) {
+    auto r = net::look_ahead_range({3, 10 << 20, 256 << 10, nullptr});
+    EXPECT_EQ(r.position, (10 << 20) + (256 << 10));
+    EXPECT_EQ(r.length, 1u << 20);
+    r = net::look_ahead_range({3, 0, 1 << 20, nullptr});
+    EXPECT_EQ(r.position, 1 << 20);
+    EXPECT_EQ(r.length, 4u << 20);
+    r = net::look_ahead_range({3, 0, 8 << 20, nullptr});  // a larger answer: still 4 MiB
+    EXPECT_EQ(r.length, 4u << 20);
+    EXPECT_EQ(net::look_ahead_range({3, 0, 0, nullptr}).length, 0u);
+}
+
+TEST_F(cold_file, a_look_ahead_brings_the_range_after_a_chunk_into_the_cache_once) {
+    net::connection_stats stats;
+    net::page_in_pool pool(1, stats);
+    auto sent = chunk(0, 256 << 10);
+    auto r = net::look_ahead_range(sent);
+    auto after = chunk(r.position, uint32_t(r.length));
+    ASSERT_FALSE(net::resident(after));
+    ASSERT_TRUE(pool.look_ahead(sent));
+    // POSIX_FADV_WILLNEED starts the reads and returns: poll for them.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!net::resident(after) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_TRUE(net::resident(after));
+    EXPECT_FALSE(net::resident(chunk(r.position + int64_t(r.length) + (1 << 20), 4096)));  // not further
+    EXPECT_FALSE(pool.look_ahead(sent));  // read ahead already: not asked again
+    EXPECT_EQ(stats.look_aheads.load(), 1u);
 }
 
 TEST(page_in, a_chunk_past_the_end_of_its_file_fails_without_blocking) {
