@@ -50,6 +50,10 @@ void exclusive_job::run() {
 }
 
 bool exclusive_job::once(cluster::pg_connection& pg) {
+    {
+        std::lock_guard l(mu_);
+        if (stop_) return true;  // stopped while the other job's pass held the session
+    }
     auto lock = pg.exec("SELECT pg_try_advisory_lock(" + lock_key_ + ")");
     if (!lock.ok()) {
         spdlog::warn("cluster: {}: PostgreSQL: {}", name_, lock.error().message);

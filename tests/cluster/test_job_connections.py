@@ -11,7 +11,11 @@ a CreateAcls wait on locks the test holds in PostgreSQL, each holding a
 pooled connection. An offset commit (a group taken over, then its offsets
 written), an AlterUserScramCredentials and Metadata are answered meanwhile
 within a bound. Before, the sweeper's pass held the third pooled connection
-across its LIST: the commit's take waited the pool's 5 s and failed."""
+across its LIST: the commit's take waited the pool's 5 s and failed.
+
+A broker killed mid-pass (SIGKILL, its sweeper's LIST held) loses the lock
+with its session, and another broker's sweeper takes it; while the first
+held it, the second, trying every 200 ms, did not get it."""
 
 import re
 import threading
@@ -119,3 +123,25 @@ def run_while_the_sweeper_waits(b2, postgres, acked):
     stop.set()
     reader.join(30)
     assert got == acked
+
+
+def test_a_broker_that_dies_mid_pass_lets_another_take_the_job(start_broker, s3, postgres):
+    # Broker 1's sweeper holds the lock, its LIST held; broker 2's sweeper
+    # (straight to the store) tries every 200 ms meanwhile and does not get it.
+    proxy = FaultyS3(s3.port)
+    proxy.hang_only = is_list
+    try:
+        b1 = start_broker(1, *TIMING, "--cluster-sweep-interval-ms", "200", object_store=proxy.url(s3.bucket))
+        proxy.set_mode("hang")
+        clients.wait_for(lambda: sweep_lock_holders(postgres) == ["ketch-1-jobs"], timeout=20,
+                         what="broker 1's sweeper holding its lock")
+        b2 = start_broker(2, *TIMING, "--cluster-sweep-interval-ms", "200")
+        clients.wait_for(lambda: "ketch-2-jobs" in postgres.psql("SELECT application_name FROM pg_stat_activity"),
+                         timeout=20, what="broker 2's sweeper trying the lock")
+        assert sweep_lock_holders(postgres) == ["ketch-1-jobs"], "two brokers hold the sweepers' lock"
+        b1.kill()  # SIGKILL mid-pass: its session ends, the lock with it
+        clients.wait_for(lambda: sweep_lock_holders(postgres) == ["ketch-2-jobs"], timeout=20,
+                         what="broker 2's sweeper taking the lock")
+        b2.stop()
+    finally:
+        proxy.close()
