@@ -80,11 +80,13 @@ storage_engines storage_engines::open(const options& opt, cluster::pg_pool* pg, 
     cfg.pool = pg;
     cfg.where = *loc;
     cfg.who = objstore::credentials_from_environment();
-    out.sweeper = std::make_unique<shared::orphan_sweeper>(
-        shared::sweeper_config{pg, cfg.where, cfg.who, std::chrono::milliseconds(opt.cluster_sweep_interval_ms),
-                               std::chrono::milliseconds(opt.cluster_sweep_grace_ms)});
+    out.jobs = std::make_unique<shared::job_session>(
+        cluster::with_application_name(opt.cluster, "ketch-" + std::to_string(opt.node_id) + "-jobs"));
+    out.sweeper = std::make_unique<shared::orphan_sweeper>(shared::sweeper_config{
+        out.jobs.get(), cfg.where, cfg.who, std::chrono::milliseconds(opt.cluster_sweep_interval_ms),
+        std::chrono::milliseconds(opt.cluster_sweep_grace_ms)});
     out.janitor = std::make_unique<shared::janitor>(shared::janitor_config{
-        pg, cfg.where, cfg.who, std::chrono::milliseconds(opt.retention_check_ms),
+        out.jobs.get(), cfg.where, cfg.who, std::chrono::milliseconds(opt.retention_check_ms),
         std::chrono::milliseconds(opt.cluster_gc_grace_ms),
         [&topics](const std::string& name) -> std::optional<cluster::retention_limits> {
             auto t = topics.find(name);

@@ -23,7 +23,9 @@ namespace ketch::app {
 
 struct storage_engines {
     std::unique_ptr<partition::local_engine> local;
-    std::unique_ptr<shared::shared_engine> shared;    // cluster mode only
+    std::unique_ptr<shared::shared_engine> shared;  // cluster mode only
+    // Cluster mode: the sweeper's and the janitor's PostgreSQL session (ketch-<node id>-jobs), outside the pool.
+    std::unique_ptr<shared::job_session> jobs;
     std::unique_ptr<shared::orphan_sweeper> sweeper;  // cluster mode: deletes objects no commit recorded
     std::unique_ptr<shared::janitor> janitor;         // cluster mode: retention and garbage collection
     // Cluster mode: the threads Fetch's reads run on (broker_context::run_reads).

@@ -15,16 +15,13 @@ namespace {
 // Connections this thread holds (nested takes are counted).
 thread_local int held_here = 0;
 
-// An idle connection has nothing to read: one whose server went away (a
-// restart sends a termination message, then EOF) is dropped here rather than
-// handed out to fail its first query.
+}  // namespace
+
 bool still_open(const pg_connection& c) {
     if (!c.healthy() || c.socket() < 0) return false;
     pollfd p{c.socket(), POLLIN, 0};
     return poll(&p, 1, 0) == 0;
 }
-
-}  // namespace
 
 std::string with_application_name(const std::string& url, const std::string& name) {
     return url + (url.find('?') == std::string::npos ? "?" : "&") + "application_name=" + percent_encode(name);

@@ -1,7 +1,6 @@
 // The PostgreSQL connections a cluster-mode broker shares (docs/design/cluster.md,
 // "PostgreSQL connections"): the request path's reads, every store's queries
-// and transactions (shared/pg_session.h) and the background jobs take one,
-// use it and give it back. At most `max` are open at once
+// and transactions (shared/pg_session.h) take one, use it and give it back. At most `max` are open at once
 // (--cluster-pg-connections); a take() when all are out waits for one given
 // back, at most `wait`, then fails as PostgreSQL not answering does (the
 // caller's retriable error) and logs a warning. A connection is held only
@@ -16,7 +15,7 @@
 //
 // Dedicated connections stay outside: the commit listener's LISTEN, the
 // membership's heartbeat session (its application_name is the broker's
-// liveness), the committer's.
+// liveness), the committer's, the exclusive jobs' (shared/exclusive_job.h).
 #pragma once
 
 #include <chrono>
@@ -39,6 +38,11 @@ struct pg_pool_config {
     std::chrono::milliseconds idle_close{60000};  // the others closed after idling this long
     std::chrono::milliseconds wait{5000};         // take() waits at most this long for a free one
 };
+
+// An idle connection has nothing to read: one whose server went away (a
+// restart sends a termination message, then EOF) is dropped rather than
+// handed out to fail its first query (the pool's takes, the jobs' session).
+bool still_open(const pg_connection& c);
 
 // The URL with application_name=`name` (percent-encoded).
 std::string with_application_name(const std::string& url, const std::string& name);

@@ -2,12 +2,30 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cluster/pg_pool.h"
+
 namespace ketch::shared {
 
-exclusive_job::exclusive_job(std::string name, cluster::pg_pool& pool, std::string lock_key,
+bool job_session::with(const std::string& job, const std::function<bool(cluster::pg_connection&)>& fn) {
+    std::lock_guard l(mu_);
+    if (c_ && !cluster::still_open(*c_)) c_.reset();  // its server went away
+    if (!c_) {
+        auto c = cluster::pg_connection::open(url_);
+        if (!c.ok()) {
+            spdlog::warn("cluster: {}: PostgreSQL: {}", job, c.error().message);
+            return false;
+        }
+        c_ = std::move(*c);
+    }
+    if (fn(*c_)) return true;
+    c_.reset();  // a lock it could not release, or a broken session
+    return false;
+}
+
+exclusive_job::exclusive_job(std::string name, job_session& session, std::string lock_key,
                              std::chrono::milliseconds interval, body_fn body)
     : name_(std::move(name)),
-      pool_(pool),
+      session_(session),
       lock_key_(std::move(lock_key)),
       interval_(interval),
       body_(std::move(body)),
@@ -26,21 +44,27 @@ void exclusive_job::run() {
     std::unique_lock l(mu_);
     while (!cv_.wait_for(l, interval_, [this] { return stop_; })) {
         l.unlock();
-        once();
+        session_.with(name_, [this](cluster::pg_connection& pg) { return once(pg); });
         l.lock();
     }
 }
 
-void exclusive_job::once() {
-    auto pg = pool_.take();
-    if (!pg.ok()) return spdlog::warn("cluster: {}: PostgreSQL: {}", name_, pg.error().message);
-    auto lock = (*pg)->exec("SELECT pg_try_advisory_lock(" + lock_key_ + ")");
-    if (!lock.ok() || lock->at(0, 0) != "t") return;  // another broker works (or PostgreSQL failed: next time)
-    body_(**pg);
-    // Back to the pool only without the lock: a connection that still held it
-    // would keep every broker's job from running.
-    auto unlocked = (*pg)->exec("SELECT pg_advisory_unlock(" + lock_key_ + ")");
-    if (!unlocked.ok() || unlocked->at(0, 0) != "t") pg->discard();
+bool exclusive_job::once(cluster::pg_connection& pg) {
+    {
+        std::lock_guard l(mu_);
+        if (stop_) return true;  // stopped while the other job's pass held the session
+    }
+    auto lock = pg.exec("SELECT pg_try_advisory_lock(" + lock_key_ + ")");
+    if (!lock.ok()) {
+        spdlog::warn("cluster: {}: PostgreSQL: {}", name_, lock.error().message);
+        return false;  // opened afresh next time
+    }
+    if (lock->at(0, 0) != "t") return true;  // another broker works
+    body_(pg);
+    // The session is kept only without the lock: one that still held it would
+    // keep every broker's job from running until it closed.
+    auto unlocked = pg.exec("SELECT pg_advisory_unlock(" + lock_key_ + ")");
+    return unlocked.ok() && unlocked->at(0, 0) == "t";
 }
 
 }  // namespace ketch::shared

@@ -89,7 +89,7 @@ result<gc_result, std::string> collect_garbage(objstore::s3_client& s3, cluster:
 janitor::janitor(janitor_config cfg)
     : cfg_(std::move(cfg)),
       s3_(cfg_.where, cfg_.who),
-      job_("janitor", *cfg_.pool, k_janitor_lock, tick(), [this](cluster::pg_connection& pg) { pass(pg); }) {}
+      job_("janitor", *cfg_.jobs, k_janitor_lock, tick(), [this](cluster::pg_connection& pg) { pass(pg); }) {}
 
 std::chrono::milliseconds janitor::tick() const {
     return cfg_.compaction_of ? std::min(cfg_.interval, cfg_.compact_interval) : cfg_.interval;

@@ -63,7 +63,7 @@ result<gc_result, std::string> collect_garbage(objstore::s3_client& s3, cluster:
                                                std::chrono::milliseconds grace);
 
 struct janitor_config {
-    cluster::pg_pool* pool = nullptr;  // the broker's (outlives the janitor)
+    job_session* jobs = nullptr;  // the broker's (outlives the janitor)
     objstore::s3_location where;
     objstore::credentials who;
     std::chrono::milliseconds interval{300000};  // --retention-check-ms (log.retention.check.interval.ms)

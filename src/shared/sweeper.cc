@@ -61,7 +61,7 @@ result<sweep_result, std::string> sweep_orphans(objstore::s3_client& s3, cluster
 orphan_sweeper::orphan_sweeper(sweeper_config cfg)
     : cfg_(std::move(cfg)),
       s3_(cfg_.where, cfg_.who),
-      job_("sweeper", *cfg_.pool, k_sweep_lock, cfg_.interval, [this](cluster::pg_connection& pg) { sweep_once(pg); }) {
+      job_("sweeper", *cfg_.jobs, k_sweep_lock, cfg_.interval, [this](cluster::pg_connection& pg) { sweep_once(pg); }) {
 }
 
 void orphan_sweeper::sweep_once(cluster::pg_connection& pg) {

@@ -42,7 +42,7 @@ result<sweep_result, std::string> sweep_orphans(objstore::s3_client& s3, cluster
                                                 std::chrono::system_clock::time_point cutoff);
 
 struct sweeper_config {
-    cluster::pg_pool* pool = nullptr;  // the broker's (outlives the sweeper)
+    job_session* jobs = nullptr;  // the broker's (outlives the sweeper)
     objstore::s3_location where;
     objstore::credentials who;
     std::chrono::milliseconds interval{60000};  // --cluster-sweep-interval-ms

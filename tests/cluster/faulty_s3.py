@@ -31,6 +31,8 @@ class FaultyS3:
     HANG_MAX_S, then forwarded)."""
 
     HANG_MAX_S = 60
+    # hang_only(method, path): which requests "hang" holds (None: all); the others pass.
+    hang_only = None
 
     def __init__(self, upstream_port, tls=None, client_ca=None):
         self.upstream_port = upstream_port
@@ -86,8 +88,10 @@ class FaultyS3:
             self.mode = mode
             self.changed.notify_all()
 
-    def _fault(self):
+    def _fault(self, h):
         with self.lock:
+            if self.mode == "hang" and self.hang_only and not self.hang_only(h.command, h.path):
+                return None
             if self.mode == "hang":
                 self.injected["hang"] += 1
                 self.changed.wait_for(lambda: self.mode != "hang", timeout=self.HANG_MAX_S)
@@ -123,7 +127,7 @@ class FaultyS3:
                 self.client_names.update(v for rdn in peer["subject"] for k, v in rdn if k == "commonName")
         length = int(h.headers.get("Content-Length") or 0)
         body = h.rfile.read(length) if length else b""
-        fault = self._fault()
+        fault = self._fault(h)
         if fault == "503":
             return self._answer(h, 503, [("Content-Type", "application/xml")], SLOW_DOWN)
         if fault == "429":

@@ -1,17 +1,17 @@
 """PostgreSQL connections per broker (issue 26; docs/cluster.md "Starting
 brokers"): a broker holds at most --cluster-pg-connections connections of its
-pool (application_name ketch-<node>-pool: every store, Fetch's reads, the
-background jobs) and three of its own (ketch-<node>-<incarnation>: the
-heartbeat; ketch-<node>-listen: LISTEN; ketch-<node>-commit: the flushes'
-commits), whatever it serves.
+pool (application_name ketch-<node>-pool: every store, Fetch's reads) and
+four of its own (ketch-<node>-<incarnation>: the heartbeat;
+ketch-<node>-listen: LISTEN; ketch-<node>-commit: the flushes' commits;
+ketch-<node>-jobs: the janitor and the orphan sweeper), whatever it serves.
 
 - One broker with the smallest pool (3) serves a mixed load (idempotent
   produce and fetch, a consumer group committing offsets, transactions
   committed and aborted read with read_committed, a share group) while its
-  sessions are sampled from pg_stat_activity: never more than 3 + 3, and no
+  sessions are sampled from pg_stat_activity: never more than 3 + 4, and no
   nested take (a thread holding a pooled connection taking another) logged.
 - Three brokers with the default pool (6) run the same load against a
-  PostgreSQL with max_connections 30 (3 x (6 + 3) = 27, and the sampler's
+  PostgreSQL with max_connections 32 (3 x (6 + 4) = 30, and the sampler's
   psql): before the pool each broker kept one connection per store it had
   used and the reads' (14 each under this load, 17 to 20 under franz-go's
   suite), and three overran it: stores refused "too many clients"."""
@@ -31,9 +31,9 @@ from test_shared_produce import FLUSH, create_topic, produce
 import conftest
 
 clients = conftest.clients
-DEDICATED = 3  # heartbeat, LISTEN, commits
+DEDICATED = 4  # heartbeat, LISTEN, commits, the jobs
 DEFAULT_POOL = 6  # --cluster-pg-connections' default
-SMALL_SERVER = 30  # max_connections: 3 x (6 + 3) and the sampler's psql fit, 3 x 14 did not
+SMALL_SERVER = 32  # max_connections: 3 x (6 + 4) and the sampler's psql fit, 3 x 14 did not
 
 
 @pytest.fixture(scope="module")
