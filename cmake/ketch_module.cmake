@@ -65,3 +65,11 @@ function(ketch_unity_cold name)
   set_target_properties(ketch_${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${KETCH_UNITY_BATCH_SIZE})
   target_compile_options(ketch_${name} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-subobject-linkage>)
 endfunction()
+
+# ketch_optimise(name level): the module's own files built at `level` instead of
+# the build type's -O2 (optimised builds only; a Debug build stays at -O0). Only
+# where no bench feels it: -Os on the HTTP server, the console and the CLI
+# cost their benches 4-15% of CPU (docs/performance.md "Build time").
+function(ketch_optimise name level)
+  target_compile_options(ketch_${name} PRIVATE $<$<CONFIG:RelWithDebInfo,Release>:${level}>)
+endfunction()
