@@ -57,6 +57,10 @@ struct file_slice {
     std::shared_ptr<io::file> file;
     uint64_t position = 0;
     uint32_t length = 0;
+    // The segment's size when read: where the file's published bytes end (a
+    // tailing reader's slice ends there; the file may hold more, a failed or
+    // preallocated tail, which is never read).
+    uint64_t file_end = 0;
 };
 
 struct segment_info {

@@ -58,7 +58,10 @@ bool page_in(const kafka::file_chunk& c) {
 }
 
 byte_range look_ahead_range(const kafka::file_chunk& c) {
-    return {c.position + int64_t(c.length), std::min<uint64_t>(k_look_ahead_times * c.length, k_look_ahead_max)};
+    int64_t from = c.position + int64_t(c.length);
+    uint64_t length = std::min<uint64_t>(k_look_ahead_times * c.length, k_look_ahead_max);
+    if (c.file_end >= 0) length = from >= c.file_end ? 0 : std::min(length, uint64_t(c.file_end - from));
+    return {from, length};
 }
 
 bool page_in_pool::look_ahead(const kafka::file_chunk& c) {

@@ -35,8 +35,11 @@ bool page_in(const kafka::file_chunk& c);
 // The range read ahead after a chunk a consumer was sent: from the chunk's end,
 // k_look_ahead_times its length (a reader taking L bytes an answer takes the
 // next L next), at most k_look_ahead_max per chunk (so per partition of an
-// answer), whatever the reader asks for. May reach past the end of the file
-// (the kernel reads up to the end).
+// answer), whatever the reader asks for, and never past the chunk's file_end:
+// empty when the chunk ends there (a tailing reader's, which ends at the end
+// of the active segment; a catch-up reader's last of a segment). When
+// file_end is not known it may reach past the file's end (the kernel reads up
+// to the end).
 inline constexpr uint64_t k_look_ahead_times = 4;
 inline constexpr uint64_t k_look_ahead_max = 4 << 20;
 struct byte_range {
@@ -59,10 +62,10 @@ public:
     template <class Chunks>
     boost::asio::awaitable<void> ensure_resident(const Chunks& chunks);
 
-    // Asks the pool to read look_ahead_range(c) into the cache unless its last
-    // page (its first, when the last is past the file's end) is there already
-    // (read ahead before, or hot data), or
-    // k_max_pending_look_aheads are queued; never waits. True if it asked.
+    // Asks the pool to read look_ahead_range(c) into the cache unless it is
+    // empty (no system call then), its last page (its first, when the last is
+    // past the file's end) is there already (read ahead before, or hot data),
+    // or k_max_pending_look_aheads are queued; never waits. True if it asked.
     bool look_ahead(const kafka::file_chunk& c);
 
     // Look-aheads queued and not yet started: a bound on what they hold (each

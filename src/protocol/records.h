@@ -21,6 +21,10 @@ struct file_chunk {
     int64_t position = 0;  // byte position in the file
     uint32_t length = 0;
     std::shared_ptr<const void> owner;
+    // Where the file's data ends (its segment's size when the chunk was
+    // read: bytes past it are not yet published, or never will be); -1 not
+    // known. The network layer reads ahead no further (net/page_in.h).
+    int64_t file_end = -1;
 };
 
 struct records {

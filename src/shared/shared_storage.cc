@@ -147,7 +147,7 @@ log::log_result<log::read_result> shared_storage::read(int64_t offset, uint64_t 
     r.total_bytes = data->size();
     const auto len = uint32_t(data->size());
     r.slices.push_back(
-        {std::make_shared<memory_file>(topic_ + "-" + std::to_string(partition_), std::move(*data)), 0, len});
+        {std::make_shared<memory_file>(topic_ + "-" + std::to_string(partition_), std::move(*data)), 0, len, len});
     return r;
 }
 

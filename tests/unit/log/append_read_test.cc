@@ -159,6 +159,37 @@ TEST(local_log_read, fills_max_bytes_ending_with_a_partial_batch) {
     EXPECT_EQ(rest->total_bytes, 7 * b.size());
 }
 
+TEST(local_log_read, a_slice_carries_where_its_segments_data_ends) {
+    // Kafka's LogSegment.read (storage/.../internals/log/LogSegment.java)
+    // slices the segment's FileRecords, whose end is its published size, not
+    // the file's length. The slice carries that size (the network layer reads
+    // ahead no further, net/page_in.h): a reader at the tail is sent a slice
+    // that ends there; one cut short by max_bytes or the high watermark ends
+    // before it.
+    log_fixture fx;
+    fx.config.segment_bytes = 400;
+    auto log = fx.open();
+    auto b = make_batch(1, 1, 100);
+    for (int i = 0; i < 6; ++i) must_append(*log, b);
+    auto bases = log->segment_base_offsets();
+    ASSERT_GT(bases.size(), 1u);
+    auto first = log->read(0, b.size(), {});  // cut short by max_bytes
+    ASSERT_TRUE(first.ok());
+    ASSERT_EQ(first->slices.size(), 1u);
+    EXPECT_EQ(first->slices[0].length, b.size());
+    EXPECT_EQ(first->slices[0].file_end, size_t(bases[1]) * b.size());  // a rolled segment: its whole size
+    auto tail = log->read(bases.back(), 1 << 20, {});                   // the active segment, read to its end
+    ASSERT_TRUE(tail.ok());
+    ASSERT_EQ(tail->slices.size(), 1u);
+    EXPECT_EQ(tail->slices[0].position + tail->slices[0].length, tail->slices[0].file_end);
+    EXPECT_EQ(tail->slices[0].file_end, size_t(6 - bases.back()) * b.size());
+    auto bounded = log->read(bases.back(), 1 << 20, testing::up_to(bases.back() + 1));  // the high watermark
+    ASSERT_TRUE(bounded.ok());
+    ASSERT_EQ(bounded->slices.size(), 1u);
+    EXPECT_EQ(bounded->slices[0].length, b.size());
+    EXPECT_EQ(bounded->slices[0].file_end, tail->slices[0].file_end);
+}
+
 TEST(local_log_read, offset_in_middle_of_batch_returns_that_batch) {
     log_fixture fx;
     auto log = fx.open();

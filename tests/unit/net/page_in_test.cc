@@ -1,7 +1,9 @@
 // Cold answer chunks are paged in off the reactors (net/page_in.h): the
 // residency probe tells a cached range from an evicted one without blocking,
 // page_in brings an evicted range back, and the pool pages in exactly the
-// chunks that are not resident, resuming the caller on its own executor.
+// chunks that are not resident, resuming the caller on its own executor; the
+// look-ahead after a chunk stops where its file's data ends (a tailing
+// reader's chunk ends there: no probe, no read ahead).
 // The file lives on the build's disk (not tmpfs, where pages cannot be
 // evicted); clean pages are evicted with POSIX_FADV_DONTNEED after a sync.
 #include <fcntl.h>
@@ -43,7 +45,17 @@ struct cold_file : ::testing::Test {
         std::filesystem::remove(path);
     }
     void evict() const { ASSERT_EQ(::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0); }
-    kafka::file_chunk chunk(int64_t pos, uint32_t len) const { return {fd, pos, len, nullptr}; }
+    // As the fetch path makes them: the file's data ends at `end` (the segment's size).
+    kafka::file_chunk chunk(int64_t pos, uint32_t len, int64_t end = k_size) const {
+        return {fd, pos, len, nullptr, end};
+    }
+    // Polls until `c` is resident (POSIX_FADV_WILLNEED starts the reads and returns).
+    bool becomes_resident(const kafka::file_chunk& c) const {
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!net::resident(c) && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        return net::resident(c);
+    }
 
     std::filesystem::path path;
     int fd = -1;
@@ -63,8 +75,11 @@ TEST_F(cold_file, page_in_makes_an_evicted_range_resident) {
 TEST_F(cold_file, the_pool_pages_in_only_the_chunks_not_resident_and_resumes_on_the_caller) {
     net::connection_stats stats;
     net::page_in_pool pool(1, stats);
-    std::vector<std::pair<size_t, kafka::file_chunk>> splices{{0, chunk(0, 64 << 10)}, {10, chunk(2 << 20, 1 << 20)}};
-    ASSERT_TRUE(net::page_in(splices[0].second));  // the first is hot, the second cold
+    std::vector<std::pair<size_t, kafka::file_chunk>> splices{
+        {0, chunk(0, 64 << 10)}, {10, chunk(1 << 20, 256 << 10)}, {20, chunk(k_size - (64 << 10), 64 << 10)}};
+    // The first and the last are hot, the second cold; the last ends where the file does.
+    ASSERT_TRUE(net::page_in(splices[0].second));
+    ASSERT_TRUE(net::page_in(splices[2].second));
 
     asio::io_context io;
     std::thread::id resumed_on;
@@ -80,8 +95,8 @@ TEST_F(cold_file, the_pool_pages_in_only_the_chunks_not_resident_and_resumes_on_
     EXPECT_EQ(resumed_on, std::this_thread::get_id());
     EXPECT_EQ(stats.cold_chunks_paged_in.load(), 1u);
     EXPECT_TRUE(net::resident(splices[1].second));
-    // After each chunk: the ranges after both are cold (the second's reaches
-    // past the end of the file, and is read ahead up to it).
+    // After the first two: the ranges after them are cold; the last ends where
+    // the file's data does, so nothing is read ahead after it.
     EXPECT_EQ(stats.look_aheads.load(), 2u);
 }
 
@@ -97,6 +112,37 @@ TEST(page_in, the_look_ahead_is_four_times_the_chunk_from_its_end_at_most_4_mib)
     EXPECT_EQ(net::look_ahead_range({3, 0, 0, nullptr}).length, 0u);
 }
 
+TEST(page_in, the_look_ahead_stops_where_the_files_data_ends) {
+    // A chunk in the middle: 4 times the chunk, cut at the end.
+    auto r = net::look_ahead_range({3, 0, 256 << 10, nullptr, 512 << 10});
+    EXPECT_EQ(r.position, 256 << 10);
+    EXPECT_EQ(r.length, 256u << 10);
+    // Far from the end: not cut.
+    EXPECT_EQ(net::look_ahead_range({3, 0, 256 << 10, nullptr, 64 << 20}).length, 1u << 20);
+    // A tailing reader's chunk ends where the active segment's data ends:
+    // nothing after it (nor after one that ends past it: a file cut shorter).
+    EXPECT_EQ(net::look_ahead_range({3, 1 << 20, 256 << 10, nullptr, (1 << 20) + (256 << 10)}).length, 0u);
+    EXPECT_EQ(net::look_ahead_range({3, 1 << 20, 256 << 10, nullptr, 1 << 20}).length, 0u);
+    // The end not known (-1): 4 times the chunk, as far as the file goes.
+    EXPECT_EQ(net::look_ahead_range({3, 0, 256 << 10, nullptr, -1}).length, 1u << 20);
+}
+
+TEST_F(cold_file, a_chunk_ending_where_its_files_data_ends_asks_no_look_ahead) {
+    // The segment's data ends at 1 MiB; the file holds cold bytes after it
+    // (a failed write's, which are never read: segment.h), which a look-ahead
+    // not knowing that end would ask for.
+    net::connection_stats stats;
+    net::page_in_pool pool(1, stats);
+    constexpr int64_t end = 1 << 20;
+    EXPECT_FALSE(pool.look_ahead(chunk(end - (256 << 10), 256 << 10, end)));
+    EXPECT_EQ(stats.look_aheads.load(), 0u);
+    // A chunk before it: its look-ahead is asked for, cut at that end.
+    ASSERT_TRUE(pool.look_ahead(chunk(0, 256 << 10, end)));
+    EXPECT_EQ(stats.look_aheads.load(), 1u);
+    EXPECT_TRUE(becomes_resident(chunk(256 << 10, uint32_t(end - (256 << 10)))));
+    EXPECT_FALSE(net::resident(chunk(end, 4096)));  // nothing past the end
+}
+
 TEST_F(cold_file, a_look_ahead_brings_the_range_after_a_chunk_into_the_cache_once) {
     net::connection_stats stats;
     net::page_in_pool pool(1, stats);
@@ -105,11 +151,7 @@ TEST_F(cold_file, a_look_ahead_brings_the_range_after_a_chunk_into_the_cache_onc
     auto after = chunk(r.position, uint32_t(r.length));
     ASSERT_FALSE(net::resident(after));
     ASSERT_TRUE(pool.look_ahead(sent));
-    // POSIX_FADV_WILLNEED starts the reads and returns: poll for them.
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!net::resident(after) && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    EXPECT_TRUE(net::resident(after));
+    EXPECT_TRUE(becomes_resident(after));
     EXPECT_FALSE(net::resident(chunk(r.position + int64_t(r.length) + (1 << 20), 4096)));  // not further
     EXPECT_FALSE(pool.look_ahead(sent));  // read ahead already: not asked again
     EXPECT_EQ(stats.look_aheads.load(), 1u);
