@@ -20,8 +20,11 @@
 #                 wait can come first: when the first partition whose start offset librdkafka
 #                 learns is empty, that partition's Fetch is held alone for 500 ms (a small
 #                 BENCH_KCAT_RECORDS can leave partitions empty; 200,000 did not)
-# Properties set: acks=1 only (librdkafka's default is acks=all; the other real-client rows are
-# acks=1). Everything else is librdkafka's default: linger.ms 5, batch.size 1,000,000,
+#   kcat_produce_all  the produce again with acks=all (librdkafka's default) into another fresh
+#                 topic: ketch syncs acks=all data before it answers (group commit); Kafka by
+#                 default does not (flush.messages Long.MAX), so the row is against Kafka's default
+# Properties set: acks=1 (acks=all in kcat_produce_all; librdkafka's default is acks=all, the
+# other real-client rows are acks=1). Everything else is librdkafka's default: linger.ms 5, batch.size 1,000,000,
 # batch.num.messages 10,000, no compression, no idempotence, fetch.max.bytes 50 MiB,
 # fetch.wait.max.ms 500, queued.max.messages.kbytes 64 MiB. kcat is one process with one
 # thread per broker connection plus its main thread.
@@ -86,6 +89,11 @@ round() {
   LAST=1 kstep "$n" kcat_consume "$r" "$work/consume-$n" \
     bash -c 'exec "$@" >/dev/null' _ kcat -C -b "${boot[$n]}" -t "$t" -o beginning -e -q -d fetch </dev/null
   "$drv" delete-topic "${boot[$n]}" "$t" >/dev/null
+  "$drv" create-topic "${boot[$n]}" "$t-all" 6 >/dev/null
+  kstep "$n" kcat_produce_all "$r" "$work/produce-all-$n" kcat -P -b "${boot[$n]}" -t "$t-all" -X acks=all <"$work/records"
+  got="$(kcat_produced "${boot[$n]}" "$t-all" 6)"
+  [[ "$got" == "$n_rec" ]] || die "kcat produced $got of $n_rec records to $n (acks=all)"
+  "$drv" delete-topic "${boot[$n]}" "$t-all" >/dev/null
 }
 
 say "kcat $(kcat -V 2>&1 | grep -o 'librdkafka [0-9.]*' || true); $n_rec records of $rsize B; load $(cut -d' ' -f1-3 /proc/loadavg)"
