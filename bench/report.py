@@ -33,11 +33,16 @@ ROWS = [
     ("acks_all_8p_mib_s", "acks=all 8 producers vs Kafka fsync (MiB/s)", "hi", "kafka_fsync", "fdatasync_16m_mib_s", ("ratio_limit", 0.5)),
     ("acks_all_8p_mib_s", "acks=all 8 producers vs Kafka default (MiB/s)", "hi", "kafka", "fdatasync_16m_mib_s", None),
     ("native_4c_mib_s", "Produce acks=1, franz-go 4 clients (MiB/s)", "hi", "kafka", "loopback_mib_s", ("ratio_limit", 0.5)),
+    ("kcat_produce_mib_s", "Produce acks=1, librdkafka kcat (MiB/s)", "hi", "kafka", "loopback_mib_s", None),
+    ("kcat_consume_mib_s", "Consume, librdkafka kcat -C -e (MiB/s)", "hi", "kafka", "loopback_mib_s", None),
+    ("kcat_consume_to_last_mib_s", "Consume, kcat, to the last record (MiB/s)", "hi", "kafka", "loopback_mib_s", None),
     ("native_all_8c_mib_s", "acks=all franz-go 8 clients vs Kafka fsync (MiB/s)", "hi", "kafka_fsync", "fdatasync_16m_mib_s", ("ratio_limit", 0.5)),
     ("native_all_8c_mib_s", "acks=all franz-go 8 clients vs Kafka default (MiB/s)", "hi", "kafka", "fdatasync_16m_mib_s", None),
     ("cpu_native_4c_mib_s", "Broker CPU, produce acks=1 franz-go (ms/MiB)", "lo", "kafka", None, None),
     ("cpu_native_all_8c_mib_s", "Broker CPU, acks=all franz-go vs Kafka fsync (ms/MiB)", "lo", "kafka_fsync", None, None),
     ("cpu_consume_direct", "Broker CPU, consume franz-go (ms/MiB)", "lo", "kafka", None, None),
+    ("cpu_kcat_produce", "Broker CPU, produce acks=1 kcat (ms/MiB)", "lo", "kafka", None, None),
+    ("cpu_kcat_consume", "Broker CPU, consume kcat (ms/MiB)", "lo", "kafka", None, None),
     ("cpu_raw_produce_mib_s", "Broker CPU, produce raw wire (ms/MiB)", "lo", "kafka", None, None),
     ("cpu_raw_fetch_mib_s", "Broker CPU, fetch raw wire (ms/MiB)", "lo", "kafka", None, None),
     ("cpu_raw_fetch_mib_s", "Broker CPU, fetch raw wire vs Kafka flush 1 s (ms/MiB)", "lo", "kafka_flush1s", None, None),
@@ -166,6 +171,9 @@ def main():
       "Kafka default never fsyncs (flush.messages=Long.MAX); Kafka flush 1 s = flush.ms=1000 on the topic\n"
       "(a sync a second, as ketch's acks=0/1 data with --flush-ms 1000). N producers = N ProducerPerformance JVMs,\n"
       "all bytes over the span of their send windows; franz-go = N clients in one Go process.\n"
+      "kcat (librdkafka 2.x, bench/kcat.sh): one process, exec to exit; its read includes ~0.5 s of\n"
+      "librdkafka waiting for the end (an empty Fetch held fetch.wait.max.ms), which 'to the last record'\n"
+      "leaves out (bench/librdkafka_rows.sh).\n"
       "Broker CPU = user+system CPU of the broker process per MiB moved (franz-go steps; the JVM steps'\n"
       "figures, dominated by idle time while JVMs start, are in the JSON). Latency: produce to consume;\n"
       "produce ack: produce call to acknowledgement, same run. n = samples (ketch/Kafka).\n")

@@ -6,7 +6,7 @@ Reads their JSON lines; for each row and each ketch NAME, takes per round the me
 row's samples (several passes in a round), divides it by Kafka's in the same round, and prints
 one JSON line per (row, figure, NAME): the median of those per-round ratios, their least and
 greatest, each round's ratio, and the median CPU steal of the row's steps. Figures: mib_s
-(above 1 is ahead), cpu_ms_per_mib, client_cpu_s, client_minflt, client_csw and, for latency rows, p50_ms / p99_ms /
+and to_last_mib_s (above 1 is ahead), cpu_ms_per_mib, client_cpu_s, client_minflt, client_csw and, for latency rows, p50_ms / p99_ms /
 p999_ms (below 1 is ahead).
 """
 
@@ -15,7 +15,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-FIGURES = ("mib_s", "cpu_ms_per_mib", "client_cpu_s", "client_minflt", "client_csw", "p50_ms", "p99_ms", "p999_ms")
+FIGURES = ("mib_s", "to_last_mib_s", "cpu_ms_per_mib", "client_cpu_s", "client_minflt", "client_csw", "p50_ms", "p99_ms", "p999_ms")
 
 
 def summarize(lines):

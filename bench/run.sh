@@ -16,8 +16,8 @@
 # with Kafka's own ProducerPerformance / ConsumerPerformance against both brokers, and broker
 # CPU per MiB; (4) produce-to-consume latency at a fixed rate (bench/driver, franz-go);
 # (5) ratios, done by bench/report.py.
-# Besides Kafka's JVM perf tools, the same produce/consume figures are taken with franz-go
-# (bench/driver): on a 2-core machine the JVM clients, not the brokers, are often the limit.
+# Besides Kafka's JVM perf tools, the same figures are taken with franz-go (bench/driver) and kcat
+# (librdkafka, bench/kcat.sh): on a 2-core machine the JVM clients, not the brokers, are often the limit.
 # A raw wire client (bench/tools/rawwire.c: requests built once, written again and again, or
 # fetched and discarded) costs about what the loopback tool costs, so its figures show the
 # broker's own ceiling against loopback.
@@ -32,6 +32,7 @@
 #   BENCH_KETCH_STARTS [20]    BENCH_KAFKA_STARTS [3] start-up repeats (Kafka: after one format)
 #   BENCH_RECORDS_1P [100000]  BENCH_RECORDS_4P [25000]  BENCH_RECORDS_ALL [10000] per producer
 #   BENCH_NATIVE_SECONDS [3]   duration of each franz-go (native client) produce step
+#   BENCH_KCAT_RECORDS [100000] records librdkafka (kcat) produces, then consumes (bench/kcat.sh)
 #   BENCH_RAW_MIB [512]        MiB produced, then fetched, per raw wire connection per round
 #   BENCH_RAW_CONNS [2]        raw wire connections at once (one process each)
 #   BENCH_RECORD_SIZE [1024]   BENCH_PARTITIONS [6]   BENCH_LIMIT_SECONDS [3]
@@ -41,7 +42,7 @@
 #   BENCH_SKIP_KAFKA [0]       1: ketch only (no ratios to Kafka)
 set -euo pipefail
 
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"; . "$here/kcat.sh"
 repeats="${BENCH_REPEATS:-3}"
 jvm8_repeats="${BENCH_JVM8_REPEATS:-1}"
 ketch_starts="${BENCH_KETCH_STARTS:-20}"
@@ -184,7 +185,6 @@ record_cpu() {
   local now; now="$(cpu_ticks "$(broker_pid "$2")")"
   record "$1" "$2" "$(awk -v d=$((now - $3)) -v hz="$clk_tck" -v b="$4" 'BEGIN { printf "%.2f", d * 1000 / hz / (b / 1048576) }')" ms/MiB
 }
-
 kafka_tool() { local c="$1"; shift; "$kafka_sh" tools "org.apache.kafka.tools.$c" "$@"; }
 
 # produce BROKER BOOT TOPIC PROCS RECORDS ACKS KEY: PROCS ProducerPerformance processes at once.
@@ -305,6 +305,7 @@ one_round() {
   "$drv" create-topic "$boot" "$t-n1" "$parts" >/dev/null
   native "$b" "$boot" "$t-n1" 4 1 native_4c_mib_s
   "$drv" delete-topic "$boot" "$t-n1" >/dev/null
+  say "round $r: $b librdkafka (kcat) acks=1: produce, then consume"; kcat_round "$b" "$boot" "$t-kcat"
   say "round $r: $b raw wire client, $raw_conns connections: produce, then fetch ${raw_mib} MiB each"
   store_limit "$raw_conns"
   raw_round "$b" "$boot" "$t-raw"
