@@ -127,7 +127,7 @@ struct options {
     std::string cluster_cache_dir;               // the object cache's disk level ("" none)
     int64_t cluster_cache_dir_bytes = 1 << 30;   // ... bounded by this
     int64_t cluster_read_whole_bytes = 2 << 20;  // objects up to this are read whole, larger ones by ranges
-    int64_t cluster_pg_connections = 6;          // the broker's pool of PostgreSQL connections (cluster/pg_pool.h)
+    int64_t cluster_pg_connections = 5;          // the broker's pool of PostgreSQL connections (cluster/pg_pool.h)
     // Inter-broker calls (docs/cluster.md "Inter-broker calls"): Kafka's
     // inter.broker.listener.name (empty: the first PLAINTEXT listener) and
     // sasl.mechanism.inter.broker.protocol (empty: the first of

@@ -44,8 +44,8 @@ void add_cluster_settings(settings& a, options& o) {
     a.positive("cluster-cache-dir-bytes", o.cluster_cache_dir_bytes,
                "cluster mode: the bound of --cluster-cache-dir's files (least recently used out first)");
     a.checked("cluster-pg-connections", o.cluster_pg_connections,
-              "cluster mode: the PostgreSQL connections of the broker's pool (stores, reads, background jobs), "
-              "open at once at most; 3 more are the broker's own (heartbeat, LISTEN, commits)",
+              "cluster mode: the PostgreSQL connections of the broker's pool (stores, reads), open at once at "
+              "most; 4 more are the broker's own (heartbeat, LISTEN, commits, the background jobs)",
               CLI::Range(int64_t(3), int64_t(1000)));
     a.checked("cluster-read-whole-bytes", o.cluster_read_whole_bytes,
               "cluster mode: fetches read objects up to this size whole, larger ones by coalesced ranged GETs",

@@ -33,7 +33,7 @@ namespace ketch::cluster {
 
 struct pg_pool_config {
     std::string url;                              // with application_name set (with_application_name)
-    size_t max = 6;                               // --cluster-pg-connections: open at once (idle and in use)
+    size_t max = 5;                               // --cluster-pg-connections: open at once (idle and in use)
     size_t keep_idle = 2;                         // idle ones kept however long they idle
     std::chrono::milliseconds idle_close{60000};  // the others closed after idling this long
     std::chrono::milliseconds wait{5000};         // take() waits at most this long for a free one

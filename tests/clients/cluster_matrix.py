@@ -290,10 +290,6 @@ SKIPS = {
     "test_faults.py::test_without_faults_the_endpoint_is_404": "starts a single-node ketch of its own without --faults",
     "test_idempotent_proxy.py": "its own single-node ketch behind a proxy that advertises one address; broker "
                                 "failure with idempotent producers in cluster mode is tests/cluster/test_chaos.py's",
-    "test_quotas.py": "rates measured on one broker (alice within 10% of 1 MiB/s, bob above 5 MiB/s beside her, "
-                      "the consumer's fetch throttled by the broker it reads from); quotas are shared through "
-                      "PostgreSQL (tests/cluster/test_security_stores.py) but each broker counts only its own "
-                      "clients' bytes, and these rates are not measured against a cluster yet",
     # The registry files run on the cluster (registry_util.start_registry_broker); these tests
     # start single-node ketches of their own.
     "test_schema_registry.py::test_registry_state_survives_a_restart":

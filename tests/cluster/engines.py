@@ -89,7 +89,7 @@ class Postgres:
 
     def start(self):
         # fsync off: a test's database need not survive a power cut; -k: the socket in our directory.
-        # max_connections: each broker holds at most --cluster-pg-connections (10) + 3 connections
+        # max_connections: each broker holds at most --cluster-pg-connections (5) + 4 connections
         # (docs/cluster.md, "Starting brokers"); test_pg_connections.py starts a smaller server.
         opts = "-p %d -c listen_addresses=127.0.0.1 -k %s -c fsync=off -c max_connections=%d" % (
             self.port, self.dir, self.max_connections)

@@ -10,8 +10,8 @@ ketch-<node>-jobs: the janitor and the orphan sweeper), whatever it serves.
   committed and aborted read with read_committed, a share group) while its
   sessions are sampled from pg_stat_activity: never more than 3 + 4, and no
   nested take (a thread holding a pooled connection taking another) logged.
-- Three brokers with the default pool (6) run the same load against a
-  PostgreSQL with max_connections 32 (3 x (6 + 4) = 30, and the sampler's
+- Three brokers with the default pool (5) run the same load against a
+  PostgreSQL with max_connections 32 (3 x (5 + 4) = 27, and the sampler's
   psql): before the pool each broker kept one connection per store it had
   used and the reads' (14 each under this load, 17 to 20 under franz-go's
   suite), and three overran it: stores refused "too many clients"."""
@@ -32,8 +32,8 @@ import conftest
 
 clients = conftest.clients
 DEDICATED = 4  # heartbeat, LISTEN, commits, the jobs
-DEFAULT_POOL = 6  # --cluster-pg-connections' default
-SMALL_SERVER = 32  # max_connections: 3 x (6 + 4) and the sampler's psql fit, 3 x 14 did not
+DEFAULT_POOL = 5  # --cluster-pg-connections' default
+SMALL_SERVER = 32  # max_connections: 3 x (5 + 4) and the sampler's psql fit, 3 x 14 did not
 
 
 @pytest.fixture(scope="module")

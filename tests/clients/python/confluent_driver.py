@@ -199,43 +199,52 @@ def produce_generated(bootstrap, args):
 
 def produce_flood(bootstrap, args):
     """DRIVERS.md produce-flood: one producer sends value_size-byte records to
-    partition 0 as fast as the client lets it for duration_ms; what is still queued
-    then is purged. Throttle times come from librdkafka's statistics (the brokers'
-    "throttle" window: the throttle_time_ms of the responses)."""
+    partition 0 (or to the listed partitions, in turn) as fast as the client lets it
+    for duration_ms; what is still queued then is purged. Throttle times come from
+    librdkafka's statistics (each broker's "throttle" window: the throttle_time_ms of
+    its responses)."""
     size, duration = int(args.get("value_size", 1000)), float(args["duration_ms"]) / 1000.0
-    throttle = {"max": 0, "count": 0}
+    partitions = [int(p) for p in args.get("partitions") or [0]]
+    throttle = {}  # node id -> the largest throttle time that broker answered
 
     def on_stats(text):
         for b in json.loads(text).get("brokers", {}).values():
             t = b.get("throttle") or {}
-            throttle["max"] = max(throttle["max"], int(t.get("max", 0)))
-            throttle["count"] += int(t.get("cnt", 0)) if t.get("max", 0) > 0 else 0
+            node = int(b.get("nodeid", -1))
+            throttle[node] = max(throttle.get(node, 0), int(t.get("max", 0)))
 
     p = Producer({"bootstrap.servers": bootstrap, "acks": str(args.get("acks", "1")), "linger.ms": 5,
                   "batch.size": 65536, "queue.buffering.max.kbytes": 4096, "enable.idempotence": False,
                   "statistics.interval.ms": 500, "stats_cb": on_stats, **passthrough_config(args)})
-    buckets = {}
+    buckets = {part: {} for part in partitions}
     start = time.monotonic()
 
     def on_delivery(err, msg):
         if err is None:
             b = int((time.monotonic() - start) * 10)
-            buckets[b] = buckets.get(b, 0) + len(msg.value())
+            slots = buckets[msg.partition()]
+            slots[b] = slots.get(b, 0) + len(msg.value())
 
     value = b"x" * size
+    sent = 0
     while time.monotonic() - start < duration:
         try:
-            p.produce(args["topic"], value=value, partition=0, on_delivery=on_delivery)
+            p.produce(args["topic"], value=value, partition=partitions[sent % len(partitions)],
+                      on_delivery=on_delivery)
         except BufferError:
             p.poll(0.005)
             continue
+        sent += 1
         p.poll(0)
     p.purge(in_queue=True)
     p.flush(30)
     p.poll(0.6)  # one more statistics interval
-    n = max(buckets) + 1 if buckets else 0
-    return {"acked_bytes_per_100ms": [buckets.get(i, 0) for i in range(n)], "bytes": sum(buckets.values()),
-            "throttle_time_ms_max": throttle["max"]}
+    n = max((max(s) + 1 for s in buckets.values() if s), default=0)
+    by_partition = {str(part): [s.get(i, 0) for i in range(n)] for part, s in buckets.items()}
+    total = [sum(slots[i] for slots in by_partition.values()) for i in range(n)]
+    return {"acked_bytes_per_100ms": total, "acked_bytes_per_100ms_by_partition": by_partition,
+            "bytes": sum(total), "throttle_time_ms_max": max(throttle.values(), default=0),
+            "throttle_time_ms_max_by_broker": {str(k): v for k, v in throttle.items() if k >= 0}}
 
 
 def partitions_of(client, topic):
