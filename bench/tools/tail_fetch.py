@@ -12,7 +12,8 @@ meanwhile (docs/performance.md "Cold reads"):
     bench/tools/tail_fetch.py --port P --rounds 500
     kill -INT <strace's pid>                        # then counts.txt holds the totals
 
-Prints the rounds and fetches it made and the bytes fetched. No dependency beyond Python."""
+Prints the rounds and fetches it made and the bytes fetched. Its requests come from
+tests/behavior/kafka_wire.py (run it with the test venv's Python: .venv/bin/python)."""
 
 import argparse
 import socket
@@ -22,55 +23,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "behavior"))
-from kafka_wire import (PRODUCE, Reader, frame, metadata, nullable_string, read_frame,  # noqa: E402
-                        request_header, uvarint, zigzag_varint)
+from kafka_wire import (Reader, frame, metadata, parse_produce_response, produce_request,  # noqa: E402
+                        read_frame, record_batch, request_header)
 
 FETCH = 1
-
-
-def crc32c(data):
-    table = crc32c.table
-    if table is None:
-        table = crc32c.table = []
-        for n in range(256):
-            c = n
-            for _ in range(8):
-                c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-            table.append(c)
-    c = 0xFFFFFFFF
-    for b in data:
-        c = table[(c ^ b) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
-
-
-crc32c.table = None
-
-
-def one_record_batch(value):
-    """A v2 batch of one record (DefaultRecordBatch layout), base offset 0: the broker sets
-    the offset, which the CRC does not cover, so the same bytes serve every round."""
-    rec = b"\x00" + zigzag_varint(0) + zigzag_varint(0) + zigzag_varint(-1)  # no key
-    rec += zigzag_varint(len(value)) + value + uvarint(0)
-    body = zigzag_varint(len(rec)) + rec
-    ts = int(time.time() * 1000)
-    after_crc = struct.pack(">hiqqqhii", 0, 0, ts, ts, -1, -1, -1, 1) + body
-    tail = struct.pack(">ibI", 0, 2, crc32c(after_crc)) + after_crc
-    return struct.pack(">qi", 0, len(tail)) + tail
-
-
-def produce(sock, topic, batch, corr):
-    t = topic.encode()
-    body = nullable_string(None) + struct.pack(">hi", 1, 30000)
-    body += struct.pack(">ih", 1, len(t)) + t + struct.pack(">iii", 1, 0, len(batch)) + batch
-    sock.sendall(frame(request_header(PRODUCE, 3, corr, False, "tail-fetch") + body))
-    r = Reader(read_frame(sock))
-    r.take(">i")
-    r.take(">i")
-    n = r.take(">h")  # topic name
-    r.pos += n
-    r.take(">i")
-    r.take(">i")
-    return r.take(">h"), r.take(">q")  # error, base offset
 
 
 def fetch(sock, topic, offset, corr):
@@ -108,7 +64,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=200)
     ap.add_argument("--warm", action="store_true", help="create the topic, then one round (retried until it exists)")
     a = ap.parse_args()
-    batch = one_record_batch(b"t" * (a.kib << 10))
+    # One record; the broker sets the offset, which the CRC does not cover, so the same
+    # bytes serve every round.
+    batch = record_batch([(b"", b"t" * (a.kib << 10))])
     fetched = 0
     if a.warm:
         metadata(a.host, a.port, [a.topic])  # Metadata v1 creates the topic (auto.create.topics.enable)
@@ -116,7 +74,8 @@ def main():
         rounds = 1 if a.warm else a.rounds
         for i in range(rounds):
             for _ in range(50):  # the first produce may find the topic being created
-                err, base = produce(sock, a.topic, batch, 2 * i)
+                sock.sendall(produce_request(a.topic, 0, batch, 2 * i, acks=1))
+                err, base = parse_produce_response(read_frame(sock))
                 if err == 0:
                     break
                 time.sleep(0.1)
