@@ -100,9 +100,16 @@ def test_a_consumer_keeps_consuming_through_its_coordinators_pause(start_broker,
     brokers = two_brokers(start_broker, CONSUMED, *NO_DELAY)
     a, b = 1, 2
     group = name_coordinated_by(brokers.values(), a, "stale-consumer", 0)
+    # The member's session must outlast the client's way to B. B restores the
+    # member with a full session from its takeover (about 2 s after the pause:
+    # TIMING); the client finds B only when a request to A times out
+    # (socket.timeout.ms 5 s, after a heartbeat interval of up to 3 s) and it
+    # asks FindCoordinator again. A 6 s session left no margin: on a loaded
+    # machine B expired the member first and the commit was refused
+    # UNKNOWN_MEMBER_ID (what Kafka answers too; the client would rejoin).
     consumer = Consumer({"bootstrap.servers": "%s,%s" % (brokers[a].bootstrap, brokers[b].bootstrap),
                          "group.id": group, "auto.offset.reset": "earliest", "enable.auto.commit": False,
-                         "session.timeout.ms": 6000, "socket.timeout.ms": 5000})
+                         "session.timeout.ms": 15000, "socket.timeout.ms": 5000})
     consumer.subscribe([CONSUMED])
     try:
         batches = [{b"before-%d" % i for i in range(20)}, {b"during-%d" % i for i in range(20)},
