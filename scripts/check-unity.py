@@ -15,7 +15,8 @@ So, within each module (src/<module>/, one static library):
   2. a macro a .cc file #defines is #undef'd in that file.
 
 It reads clang-format's layout (.clang-format: no namespace indentation), so a declaration
-at namespace scope starts in column 0. Usage: check-unity.py SRC_DIR
+at namespace scope starts in column 0. Usage: check-unity.py DIR... (src, and tests/unit,
+whose test binaries are batched the same way: tests/CMakeLists.txt)
 """
 import collections
 import pathlib
@@ -175,10 +176,10 @@ def self_test():
     return True
 
 
-def main(src):
+def main(dirs):
     if not self_test():
         return 2
-    problems = problems_in(src)
+    problems = [p for src in dirs for p in problems_in(src)]
     for p in problems:
         print(p)
     print(f"check-unity: {len(problems)} problem(s)")
@@ -186,4 +187,4 @@ def main(src):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "src"))
+    sys.exit(main(sys.argv[1:] or ["src"]))

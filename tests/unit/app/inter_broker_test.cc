@@ -28,7 +28,7 @@ std::vector<listener_endpoint> endpoints() {
             {"MTLS", "SSL", "127.0.0.1", 9093, "127.0.0.1", 9093}};
 }
 
-std::string refusal(const options& o, const std::vector<listener_endpoint>& eps) {
+std::string listener_refusal(const options& o, const std::vector<listener_endpoint>& eps) {
     try {
         inter_broker_config_of(o, eps);
     } catch (const std::runtime_error& e) {
@@ -81,22 +81,23 @@ TEST(inter_broker, tls_trust_defaults_to_the_client_ca_and_the_password_to_the_e
 }
 
 TEST(inter_broker, settings_that_cannot_work_are_refused_naming_the_flag) {
-    EXPECT_NE(refusal(parse({"--inter-broker-listener", "NOPE"}), endpoints()).find("no such listener"),
+    EXPECT_NE(listener_refusal(parse({"--inter-broker-listener", "NOPE"}), endpoints()).find("no such listener"),
               std::string::npos);
-    EXPECT_NE(refusal(parse({"--inter-broker-listener", "SECURE"}), endpoints()).find("--inter-broker-sasl-username"),
+    EXPECT_NE(listener_refusal(parse({"--inter-broker-listener", "SECURE"}), endpoints())
+                  .find("--inter-broker-sasl-username"),
               std::string::npos);
-    EXPECT_NE(refusal(parse({"--inter-broker-listener", "SECURE", "--inter-broker-sasl-mechanism", "OAUTHBEARER",
-                             "--inter-broker-sasl-username", "b"}),
-                      endpoints())
+    EXPECT_NE(listener_refusal(parse({"--inter-broker-listener", "SECURE", "--inter-broker-sasl-mechanism",
+                                      "OAUTHBEARER", "--inter-broker-sasl-username", "b"}),
+                               endpoints())
                   .find("--inter-broker-sasl-mechanism"),
               std::string::npos);
-    EXPECT_NE(refusal(parse({"--inter-broker-listener", "SECURE", "--inter-broker-sasl-username", "b",
-                             "--inter-broker-sasl-password-file", "/nonexistent/pw"}),
-                      endpoints())
+    EXPECT_NE(listener_refusal(parse({"--inter-broker-listener", "SECURE", "--inter-broker-sasl-username", "b",
+                                      "--inter-broker-sasl-password-file", "/nonexistent/pw"}),
+                               endpoints())
                   .find("--inter-broker-sasl-password-file"),
               std::string::npos);
     // An SSL listener needs no login: the principal is the certificate's (or ANONYMOUS).
-    EXPECT_EQ(refusal(parse({"--inter-broker-listener", "MTLS"}), endpoints()), "");
+    EXPECT_EQ(listener_refusal(parse({"--inter-broker-listener", "MTLS"}), endpoints()), "");
 }
 
 // Under --tenancy a user that is not a super user is scoped to its tenant
@@ -109,7 +110,7 @@ TEST(inter_broker, under_tenancy_the_brokers_user_must_be_a_super_user) {
                                             "--inter-broker-sasl-username",  "broker"};
     auto with = [&](std::vector<std::string> more) {
         more.insert(more.begin(), login.begin(), login.end());
-        return refusal(parse(more), endpoints());
+        return listener_refusal(parse(more), endpoints());
     };
     EXPECT_NE(with({"--tenancy", "--super-users", "User:root"}).find("--super-users"), std::string::npos);
     EXPECT_EQ(with({"--tenancy", "--super-users", "User:root;User:broker"}), "");

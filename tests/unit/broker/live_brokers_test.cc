@@ -55,7 +55,7 @@ TEST(owner_of, one_live_broker_owns_everything) {
     for (int i = 0; i < 10; ++i) EXPECT_EQ(owner_of(one, key(i)).node_id, 7);
 }
 
-std::string topic_id(int i) { return "topic" + std::to_string(i * 7919) + "AAAAAAAAAAA"; }
+std::string numbered_topic_id(int i) { return "topic" + std::to_string(i * 7919) + "AAAAAAAAAAA"; }
 
 TEST(partition_leaders, no_broker_leads_more_than_its_share_of_a_topic) {
     for (auto live : {nodes({1}), nodes({1, 2}), nodes({1, 2, 3}), nodes({4, 9, 2, 6})}) {
@@ -64,13 +64,14 @@ TEST(partition_leaders, no_broker_leads_more_than_its_share_of_a_topic) {
         const int32_t n = int32_t(live.size());
         for (int32_t partitions = 1; partitions <= 13; ++partitions)
             for (int i = 0; i < 200; ++i) {
-                auto leaders = partition_leaders(live, topic_id(i), partitions);
+                auto leaders = partition_leaders(live, numbered_topic_id(i), partitions);
                 ASSERT_EQ(leaders.size(), size_t(partitions));
-                EXPECT_EQ(leaders, partition_leaders(reversed, topic_id(i), partitions)) << topic_id(i);
+                EXPECT_EQ(leaders, partition_leaders(reversed, numbered_topic_id(i), partitions))
+                    << numbered_topic_id(i);
                 std::map<int32_t, int32_t> led;
                 for (int32_t p = 0; p < partitions; ++p) {
                     ++led[leaders[size_t(p)]];
-                    EXPECT_EQ(partition_leader(live, topic_id(i), p, partitions), leaders[size_t(p)]);
+                    EXPECT_EQ(partition_leader(live, numbered_topic_id(i), p, partitions), leaders[size_t(p)]);
                 }
                 for (auto& [node, count] : led)
                     EXPECT_LE(count, (partitions + n - 1) / n)
@@ -82,7 +83,8 @@ TEST(partition_leaders, no_broker_leads_more_than_its_share_of_a_topic) {
 TEST(partition_leaders, one_partition_is_led_as_owner_of_names_it) {
     auto three = nodes({1, 2, 3});
     for (int i = 0; i < 100; ++i)
-        EXPECT_EQ(partition_leaders(three, topic_id(i), 1).at(0), owner_of(three, topic_id(i) + ":0").node_id);
+        EXPECT_EQ(partition_leaders(three, numbered_topic_id(i), 1).at(0),
+                  owner_of(three, numbered_topic_id(i) + ":0").node_id);
 }
 
 // A broker leaving moves its own partitions and few others: a leader that
@@ -92,8 +94,8 @@ TEST(partition_leaders, a_broker_leaving_moves_its_partitions_and_few_others) {
     for (int32_t partitions : {6, 12, 30}) {
         int others = 0, others_moved = 0;
         for (int i = 0; i < 300; ++i) {
-            auto before = partition_leaders(three, topic_id(i), partitions);
-            auto after = partition_leaders(two, topic_id(i), partitions);
+            auto before = partition_leaders(three, numbered_topic_id(i), partitions);
+            auto after = partition_leaders(two, numbered_topic_id(i), partitions);
             for (int32_t p = 0; p < partitions; ++p) {
                 EXPECT_NE(after[size_t(p)], 2);
                 if (before[size_t(p)] == 2) continue;

@@ -7,16 +7,16 @@ using namespace ketch;
 using namespace ketch::cli;
 
 namespace {
-bytes b(std::string_view s) { return bytes(s.begin(), s.end()); }
+bytes bytes_of(std::string_view s) { return bytes(s.begin(), s.end()); }
 message sample() {
     message m;
     m.topic = "orders";
     m.partition = 3;
     m.offset = 42;
     m.timestamp = 1700000000123;
-    m.key = b("k1");
-    m.value = b("hello");
-    m.headers = {{"a", b("1")}, {"n", std::nullopt}};
+    m.key = bytes_of("k1");
+    m.value = bytes_of("hello");
+    m.headers = {{"a", bytes_of("1")}, {"n", std::nullopt}};
     return m;
 }
 }  // namespace
@@ -54,8 +54,8 @@ TEST(Format, ReadsRecordsThroughATemplate) {
     auto r = read_with_format(*f.fmt, "a\t1\nb\t2\nc\t3");  // last delimiter missing: still a record
     ASSERT_EQ(r.error, "");
     ASSERT_EQ(r.messages.size(), 3u);
-    EXPECT_EQ(r.messages[1].key, b("b"));
-    EXPECT_EQ(r.messages[2].value, b("3"));
+    EXPECT_EQ(r.messages[1].key, bytes_of("b"));
+    EXPECT_EQ(r.messages[2].value, bytes_of("3"));
 }
 
 TEST(Format, ReadsPartitionTimestampAndHeaders) {
@@ -68,7 +68,7 @@ TEST(Format, ReadsPartitionTimestampAndHeaders) {
     EXPECT_EQ(r.messages[0].timestamp, 1700);
     ASSERT_EQ(r.messages[0].headers.size(), 2u);
     EXPECT_EQ(r.messages[0].headers[1].first, "y");
-    EXPECT_EQ(r.messages[0].headers[1].second, b("2"));
+    EXPECT_EQ(r.messages[0].headers[1].second, bytes_of("2"));
 }
 
 TEST(Format, ReadErrorsNameTheRecord) {
@@ -101,13 +101,13 @@ TEST(Format, JsonInputAcceptsHeaderObjectsAndRejectsJunk) {
     auto m = from_json_line(R"({"key":"k","value":"v","headers":{"h":"x"}})", err);
     ASSERT_TRUE(m);
     ASSERT_EQ(m->headers.size(), 1u);
-    EXPECT_EQ(m->headers[0].second, b("x"));
+    EXPECT_EQ(m->headers[0].second, bytes_of("x"));
     EXPECT_FALSE(from_json_line("[1,2]", err));
     EXPECT_FALSE(from_json_line(R"({"value": 5})", err));
     EXPECT_FALSE(from_json_line(R"({"value_base64": "!!"})", err));
 }
 
 TEST(Format, HeaderWithoutValueIsNull) {
-    EXPECT_EQ(parse_header("a=b=c"), (std::pair<std::string, std::optional<bytes>>{"a", b("b=c")}));
+    EXPECT_EQ(parse_header("a=b=c"), (std::pair<std::string, std::optional<bytes>>{"a", bytes_of("b=c")}));
     EXPECT_EQ(parse_header("a").second, std::nullopt);
 }

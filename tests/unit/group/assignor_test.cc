@@ -8,7 +8,7 @@
 namespace ketch::group {
 namespace {
 
-uuid topic(uint8_t n) {
+uuid topic_uuid(uint8_t n) {
     uuid u;
     u.b[15] = n;
     return u;
@@ -43,41 +43,44 @@ size_t size(const topic_partitions& a) {
 }
 
 TEST(uniform_assignor, homogeneous_members_differ_by_at_most_one_partition) {
-    auto in = input({{"a", {topic(1), topic(2)}}, {"b", {topic(1), topic(2)}}, {"c", {topic(1), topic(2)}}},
-                    {{topic(1), 5}, {topic(2), 3}});
+    auto in = input({{"a", {topic_uuid(1), topic_uuid(2)}},
+                     {"b", {topic_uuid(1), topic_uuid(2)}},
+                     {"c", {topic_uuid(1), topic_uuid(2)}}},
+                    {{topic_uuid(1), 5}, {topic_uuid(2), 3}});
     auto out = assign_uniform(in);
     expect_complete(in, out);
     for (const auto& [id, a] : out) EXPECT_TRUE(size(a) == 2 || size(a) == 3) << id;
 }
 
 TEST(uniform_assignor, a_joining_member_takes_partitions_without_moving_the_others) {
-    auto in = input({{"a", {topic(1)}}, {"b", {topic(1)}}}, {{topic(1), 6}});
+    auto in = input({{"a", {topic_uuid(1)}}, {"b", {topic_uuid(1)}}}, {{topic_uuid(1), 6}});
     auto first = assign_uniform(in);
-    in.members.push_back({"c", {topic(1)}, {}});
+    in.members.push_back({"c", {topic_uuid(1)}, {}});
     for (auto& m : in.members) m.current = first[m.member_id];
     auto second = assign_uniform(in);
     expect_complete(in, second);
     for (const auto& id : {"a", "b"}) {
         EXPECT_EQ(size(second[id]), 2u);
-        for (int32_t p : second[id][topic(1)]) EXPECT_TRUE(first[id][topic(1)].count(p)) << id << p;  // sticky
+        for (int32_t p : second[id][topic_uuid(1)])
+            EXPECT_TRUE(first[id][topic_uuid(1)].count(p)) << id << p;  // sticky
     }
 }
 
 TEST(uniform_assignor, heterogeneous_subscriptions_get_only_their_topics) {
-    auto in =
-        input({{"a", {topic(1)}}, {"b", {topic(1), topic(2)}}, {"c", {topic(2)}}}, {{topic(1), 4}, {topic(2), 4}});
+    auto in = input({{"a", {topic_uuid(1)}}, {"b", {topic_uuid(1), topic_uuid(2)}}, {"c", {topic_uuid(2)}}},
+                    {{topic_uuid(1), 4}, {topic_uuid(2), 4}});
     auto out = assign_uniform(in);
     expect_complete(in, out);
     for (const auto& [id, a] : out) EXPECT_TRUE(size(a) >= 2 && size(a) <= 3) << id;
 }
 
 TEST(range_assignor, members_get_contiguous_ranges_per_topic) {
-    auto in = input({{"b", {topic(1)}}, {"a", {topic(1)}}}, {{topic(1), 5}});
+    auto in = input({{"b", {topic_uuid(1)}}, {"a", {topic_uuid(1)}}}, {{topic_uuid(1), 5}});
     std::sort(in.members.begin(), in.members.end(), [](auto& x, auto& y) { return x.member_id < y.member_id; });
     auto out = assign_range(in);
     expect_complete(in, out);
-    EXPECT_EQ(out["a"][topic(1)], (std::set<int32_t>{0, 1, 2}));
-    EXPECT_EQ(out["b"][topic(1)], (std::set<int32_t>{3, 4}));
+    EXPECT_EQ(out["a"][topic_uuid(1)], (std::set<int32_t>{0, 1, 2}));
+    EXPECT_EQ(out["b"][topic_uuid(1)], (std::set<int32_t>{3, 4}));
 }
 
 TEST(assignors, names) {

@@ -11,7 +11,7 @@ namespace {
 
 using members_t = std::map<std::string, streams_assignor_member>;
 
-int count(const task_set& ts) {
+int tasks_in(const task_set& ts) {
     int n = 0;
     for (const auto& [_, ps] : ts) n += int(ps.size());
     return n;
@@ -28,8 +28,8 @@ TEST(StreamsAssignor, EveryActiveTaskToExactlyOneMemberBalanced) {
     ASSERT_EQ(out.size(), 3u);
     std::map<std::pair<std::string, int32_t>, int> owners;
     for (const auto& [m, t] : out) {
-        EXPECT_GE(count(t.active), 2) << m;
-        EXPECT_LE(count(t.active), 3) << m;
+        EXPECT_GE(tasks_in(t.active), 2) << m;
+        EXPECT_LE(tasks_in(t.active), 3) << m;
         EXPECT_TRUE(t.standby.empty());
         EXPECT_TRUE(t.warmup.empty());  // 4.3.1's sticky assignor makes no warm-up tasks
         for (const auto& [s, ps] : t.active)
@@ -52,8 +52,8 @@ TEST(StreamsAssignor, ANewMemberTakesItsShareFromTheOthers) {
     tasks_tuple all{{{"0", {0, 1, 2, 3}}}, {}, {}};
     members_t members{{"m1", {"p1", all}}, {"m2", {"p2", {}}}};
     auto out = assign_tasks(members, {{"0", {4, false}}}, 0);
-    EXPECT_EQ(count(out["m1"].active), 2);
-    EXPECT_EQ(count(out["m2"].active), 2);
+    EXPECT_EQ(tasks_in(out["m1"].active), 2);
+    EXPECT_EQ(tasks_in(out["m2"].active), 2);
     // m1 keeps tasks it had (its quota is 2 of its 4).
     for (const auto& [s, ps] : out["m1"].active)
         for (auto p : ps) EXPECT_TRUE(has(all.active, s, p));
@@ -77,7 +77,7 @@ TEST(StreamsAssignor, NoStandbyOnTheSameProcessAsItsActiveTask) {
     auto out = assign_tasks(members, {{"0", {2, true}}}, 1);
     EXPECT_TRUE(out["m1"].standby.empty());
     EXPECT_TRUE(out["m2"].standby.empty());
-    EXPECT_EQ(count(out["m1"].active) + count(out["m2"].active), 2);
+    EXPECT_EQ(tasks_in(out["m1"].active) + tasks_in(out["m2"].active), 2);
 }
 
 TEST(StreamsAssignor, PreviousStandbyBecomesActiveWhenTheOwnerLeaves) {
@@ -85,7 +85,7 @@ TEST(StreamsAssignor, PreviousStandbyBecomesActiveWhenTheOwnerLeaves) {
     members_t members{{"m2", {"p2", m2_prev}}, {"m3", {"p3", {}}}};
     auto out = assign_tasks(members, {{"0", {2, true}}}, 0);
     // Quota 1 each: one of m2's standbys becomes its active task.
-    EXPECT_EQ(count(out["m2"].active), 1);
+    EXPECT_EQ(tasks_in(out["m2"].active), 1);
     EXPECT_TRUE(has(m2_prev.standby, out["m2"].active.begin()->first, *out["m2"].active.begin()->second.begin()));
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 // A word count: subtopology 0 reads `input` and writes `app-rep`,
 // subtopology 1 reads `app-rep` and keeps a store with `app-changelog`.
-streams_topology word_count(int32_t repartition_partitions = 0) {
+streams_topology word_count_topology(int32_t repartition_partitions = 0) {
     streams_topology t;
     t.epoch = 0;
     streams_subtopology s0;
@@ -27,7 +27,7 @@ streams_topology word_count(int32_t repartition_partitions = 0) {
     return t;
 }
 
-partition_count_lookup topics(std::map<std::string, int32_t> m) {
+partition_count_lookup partition_counts(std::map<std::string, int32_t> m) {
     return [m](const std::string& n) -> std::optional<int32_t> {
         auto it = m.find(n);
         if (it == m.end()) return std::nullopt;
@@ -36,15 +36,15 @@ partition_count_lookup topics(std::map<std::string, int32_t> m) {
 }
 
 TEST(StreamsTopology, ChangelogWithAPartitionCountIsInvalid) {
-    auto t = word_count();
+    auto t = word_count_topology();
     t.subtopologies[1].state_changelog_topics[0].partitions = 3;
     EXPECT_EQ(invalid_topology(t),
               "Changelog topic app-changelog must have an undefined partition count, but it is set to 3.");
-    EXPECT_EQ(invalid_topology(word_count()), std::nullopt);
+    EXPECT_EQ(invalid_topology(word_count_topology()), std::nullopt);
 }
 
 TEST(StreamsTopology, MissingSourceTopics) {
-    auto c = configure_topics(word_count(), topics({}));
+    auto c = configure_topics(word_count_topology(), partition_counts({}));
     ASSERT_TRUE(c.status);
     EXPECT_EQ(c.status->code, streams_status_code::missing_source_topics);
     EXPECT_EQ(c.status->detail, "Source topics input are missing.");
@@ -52,7 +52,7 @@ TEST(StreamsTopology, MissingSourceTopics) {
 }
 
 TEST(StreamsTopology, MissingInternalTopicsAreToBeCreatedWithTheirConfigs) {
-    auto c = configure_topics(word_count(), topics({{"input", 6}}));
+    auto c = configure_topics(word_count_topology(), partition_counts({{"input", 6}}));
     ASSERT_TRUE(c.status);
     EXPECT_EQ(c.status->code, streams_status_code::missing_internal_topics);
     EXPECT_EQ(c.status->detail, "Internal topics are missing: app-changelog, app-rep");
@@ -64,7 +64,8 @@ TEST(StreamsTopology, MissingInternalTopicsAreToBeCreatedWithTheirConfigs) {
 }
 
 TEST(StreamsTopology, ReadyWithTheNumberOfTasks) {
-    auto c = configure_topics(word_count(), topics({{"input", 6}, {"app-rep", 6}, {"app-changelog", 6}}));
+    auto c =
+        configure_topics(word_count_topology(), partition_counts({{"input", 6}, {"app-rep", 6}, {"app-changelog", 6}}));
     ASSERT_TRUE(c.ready());
     EXPECT_EQ(c.subtopologies.at("0").number_of_tasks, 6);
     EXPECT_FALSE(c.subtopologies.at("0").stateful);
@@ -73,22 +74,23 @@ TEST(StreamsTopology, ReadyWithTheNumberOfTasks) {
 }
 
 TEST(StreamsTopology, ExistingInternalTopicWithOtherPartitionsIsIncorrectlyPartitioned) {
-    auto c = configure_topics(word_count(), topics({{"input", 6}, {"app-rep", 2}}));
+    auto c = configure_topics(word_count_topology(), partition_counts({{"input", 6}, {"app-rep", 2}}));
     ASSERT_TRUE(c.status);
     EXPECT_EQ(c.status->code, streams_status_code::incorrectly_partitioned_topics);
     EXPECT_EQ(c.status->detail, "Existing topic app-rep has different number of partitions: expected 6, found 2");
 }
 
 TEST(StreamsTopology, FixedRepartitionPartitionsWin) {
-    auto c = configure_topics(word_count(3), topics({{"input", 6}, {"app-rep", 3}, {"app-changelog", 3}}));
+    auto c = configure_topics(word_count_topology(3),
+                              partition_counts({{"input", 6}, {"app-rep", 3}, {"app-changelog", 3}}));
     ASSERT_TRUE(c.ready());
     EXPECT_EQ(c.subtopologies.at("1").number_of_tasks, 3);
 }
 
 TEST(StreamsTopology, RepartitionSourceNeverWrittenIsInvalid) {
-    auto t = word_count();
+    auto t = word_count_topology();
     t.subtopologies[0].repartition_sink_topics.clear();
-    auto c = configure_topics(t, topics({{"input", 6}}));
+    auto c = configure_topics(t, partition_counts({{"input", 6}}));
     ASSERT_TRUE(c.invalid);
     EXPECT_EQ(*c.invalid,
               "Failed to compute number of partitions for all repartition topics, because a repartition "
@@ -102,11 +104,11 @@ TEST(StreamsTopology, CopartitionedSourcesMustAgree) {
     s.source_topics = {"left", "right"};
     s.copartition_groups = {{{0, 1}, {}}};
     t.subtopologies = {s};
-    auto c = configure_topics(t, topics({{"left", 2}, {"right", 3}}));
+    auto c = configure_topics(t, partition_counts({{"left", 2}, {"right", 3}}));
     ASSERT_TRUE(c.status);
     EXPECT_EQ(c.status->code, streams_status_code::incorrectly_partitioned_topics);
     EXPECT_EQ(c.status->detail, "Following topics do not have the same number of partitions: [left=2, right=3]");
-    EXPECT_TRUE(configure_topics(t, topics({{"left", 3}, {"right", 3}})).ready());
+    EXPECT_TRUE(configure_topics(t, partition_counts({{"left", 3}, {"right", 3}})).ready());
 }
 
 }  // namespace

@@ -17,12 +17,6 @@ namespace {
 
 using namespace testing;
 
-void append_raw(io::file_system& fs, const std::string& path, byte_view data) {
-    auto f = fs.open(path, io::open_mode::read_write);
-    ASSERT_TRUE(f.ok());
-    ASSERT_TRUE((*f)->append(data).ok());
-}
-
 void flip_byte(io::file_system& fs, const std::string& path, uint64_t at) {
     auto f = *fs.open(path, io::open_mode::read_write);
     uint8_t byte;
@@ -224,12 +218,6 @@ TEST_F(flush_journal, a_finalized_segment_leaves_no_journal) {
     log.reset();
     log = open();
     expect_all_back();
-}
-
-read_options committed() {
-    read_options o;
-    o.read_committed = true;
-    return o;
 }
 
 // The producer state is the journal's image plus the tail replayed: retries of

@@ -61,6 +61,18 @@ inline read_options no_min_one() {
     o.min_one_batch = false;
     return o;
 }
+inline read_options committed() {
+    read_options o;
+    o.read_committed = true;
+    return o;
+}
+
+// Appends bytes to a file as they are (a torn or foreign tail).
+inline void append_raw(io::file_system& fs, const std::string& path, byte_view data) {
+    auto f = fs.open(path, io::open_mode::read_write);
+    ASSERT_TRUE(f.ok());
+    ASSERT_TRUE((*f)->append(data).ok());
+}
 
 // Appends and expects success.
 inline append_result must_append(partition_log& log, const bytes& batch, const append_options& o = {}) {

@@ -9,17 +9,12 @@
 namespace ketch::log {
 namespace {
 
+using testing::append_raw;
 using testing::log_fixture;
 using testing::make_batch;
 using testing::must_append;
 using testing::read_all_bytes;
 using testing::read_all_headers;
-
-void append_raw(io::file_system& fs, const std::string& path, byte_view data) {
-    auto f = fs.open(path, io::open_mode::read_write);
-    ASSERT_TRUE(f.ok());
-    ASSERT_TRUE((*f)->append(data).ok());
-}
 
 TEST(local_log_recovery, empty_directory_starts_at_zero) {
     log_fixture fx;

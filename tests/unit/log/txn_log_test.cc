@@ -14,12 +14,6 @@ namespace {
 
 using namespace testing;
 
-read_options committed() {
-    read_options o;
-    o.read_committed = true;
-    return o;
-}
-
 struct txn_log : ::testing::Test, log_fixture {
     append_result app(partition_log& log, int64_t pid, int16_t epoch, int32_t seq, int count = 1, bool txn = false) {
         return must_append(log, producer_batch_bytes(pid, epoch, seq, count, txn));

@@ -16,7 +16,7 @@
 namespace ketch::meta {
 namespace {
 
-const config_entry& entry(const std::vector<config_entry>& es, std::string_view name) {
+const config_entry& config_named(const std::vector<config_entry>& es, std::string_view name) {
     for (const auto& e : es)
         if (e.name == name) return e;
     throw std::runtime_error("no entry " + std::string(name));
@@ -65,18 +65,18 @@ TEST(group_configs, describe_reports_override_then_static_broker_value_then_defa
     const broker_properties broker{{"group.consumer.session.timeout.ms", "50000"}};
     auto es = describe_group_configs({{"consumer.heartbeat.interval.ms", " 6000 "}}, broker);
     ASSERT_EQ(es.size(), 17u);
-    const auto& hb = entry(es, "consumer.heartbeat.interval.ms");
+    const auto& hb = config_named(es, "consumer.heartbeat.interval.ms");
     EXPECT_EQ(hb.value, "6000");
     EXPECT_EQ(hb.source, config_source::dynamic_group_config);
     ASSERT_EQ(hb.synonyms.size(), 2u);
     EXPECT_EQ(hb.synonyms[1].name, "group.consumer.heartbeat.interval.ms");
     EXPECT_EQ(hb.synonyms[1].value, "5000");
-    const auto& st = entry(es, "consumer.session.timeout.ms");
+    const auto& st = config_named(es, "consumer.session.timeout.ms");
     EXPECT_EQ(st.value, "50000");
     EXPECT_EQ(st.source, config_source::static_broker_config);
     ASSERT_EQ(st.synonyms.size(), 2u);
     EXPECT_EQ(st.synonyms[1].source, config_source::default_config);
-    const auto& reset = entry(es, "share.auto.offset.reset");  // no broker property: itself
+    const auto& reset = config_named(es, "share.auto.offset.reset");  // no broker property: itself
     ASSERT_EQ(reset.synonyms.size(), 1u);
     EXPECT_EQ(reset.synonyms[0].name, "share.auto.offset.reset");
     EXPECT_EQ(reset.value, "latest");

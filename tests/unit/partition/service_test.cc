@@ -12,6 +12,7 @@
 
 #include "../log/test_batches.h"
 #include "../meta/temp_dir.h"
+#include "base/clock.h"
 #include "io/memory_file_system.h"
 #include "log/log_manager.h"
 #include "meta/sqlite_store.h"
@@ -21,11 +22,6 @@
 
 namespace ketch::partition {
 namespace {
-
-int64_t wall_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 // A storage that answers what the test tells it and records the durability
 // waits, completing them only when the test says so.

@@ -4,7 +4,7 @@ namespace ketch::registry {
 
 namespace {
 
-std::string rec(const std::string& fields, const std::string& name = "R") {
+std::string record_schema(const std::string& fields, const std::string& name = "R") {
     return R"({"type":"record","name":")" + name + R"(","fields":[)" + fields + "]}";
 }
 
@@ -13,18 +13,20 @@ std::string rec(const std::string& fields, const std::string& name = "R") {
 std::vector<matrix_case> avro_matrix() {
     const std::string a = R"({"name":"a","type":"int"})";
     return expand({
-        {"field added with a default", rec(a), rec(a + R"(,{"name":"b","type":"string","default":""})"), "", ""},
-        {"field added without a default", rec(a), rec(a + R"(,{"name":"b","type":"string"})"),
+        {"field added with a default", record_schema(a),
+         record_schema(a + R"(,{"name":"b","type":"string","default":""})"), "", ""},
+        {"field added without a default", record_schema(a), record_schema(a + R"(,{"name":"b","type":"string"})"),
          "READER_FIELD_MISSING_DEFAULT_VALUE", ""},
-        {"field without a default removed", rec(a + R"(,{"name":"b","type":"string"})"), rec(a), "",
+        {"field without a default removed", record_schema(a + R"(,{"name":"b","type":"string"})"), record_schema(a), "",
          "READER_FIELD_MISSING_DEFAULT_VALUE"},
-        {"int promoted to long", rec(a), rec(R"({"name":"a","type":"long"})"), "", "TYPE_MISMATCH"},
+        {"int promoted to long", record_schema(a), record_schema(R"({"name":"a","type":"long"})"), "", "TYPE_MISMATCH"},
         {"enum symbol added", R"({"type":"enum","name":"E","symbols":["A"]})",
          R"({"type":"enum","name":"E","symbols":["A","B"]})", "", "MISSING_ENUM_SYMBOLS"},
-        {"string changed to int", rec(R"({"name":"a","type":"string"})"), rec(a), "TYPE_MISMATCH", "TYPE_MISMATCH"},
-        {"union branch added", rec(R"({"name":"a","type":["null","int"]})"),
-         rec(R"({"name":"a","type":["null","int","string"]})"), "", "MISSING_UNION_BRANCH"},
-        {"record renamed", rec(a), rec(a, "S"), "NAME_MISMATCH", "NAME_MISMATCH"},
+        {"string changed to int", record_schema(R"({"name":"a","type":"string"})"), record_schema(a), "TYPE_MISMATCH",
+         "TYPE_MISMATCH"},
+        {"union branch added", record_schema(R"({"name":"a","type":["null","int"]})"),
+         record_schema(R"({"name":"a","type":["null","int","string"]})"), "", "MISSING_UNION_BRANCH"},
+        {"record renamed", record_schema(a), record_schema(a, "S"), "NAME_MISMATCH", "NAME_MISMATCH"},
     });
 }
 

@@ -14,7 +14,7 @@ using namespace ketch::security;
 
 namespace {
 
-struct fixture {
+struct ip_rate_fixture {
     meta::memory_quota_store store;
     quota_config cfg{store};
     ip_connection_rate rates{cfg, {2, 1000}};  // quota.window.num 2, 1 s windows
@@ -34,13 +34,13 @@ struct fixture {
 }  // namespace
 
 TEST(ip_connection_rate, no_quota_accepts_everything) {
-    fixture f;
+    ip_rate_fixture f;
     EXPECT_EQ(f.accepted("10.0.0.1", 1000, 1'000'000), 1000);
     EXPECT_FALSE(f.rates.quota_for("10.0.0.1"));
 }
 
 TEST(ip_connection_rate, over_the_rate_is_held_for_the_throttle_time_and_not_counted) {
-    fixture f;
+    ip_rate_fixture f;
     f.put(std::nullopt, 10);  // default ip entity: 10 connections/s
     const int64_t t = 1'000'000;
     // Rate.windowSize counts at least (samples - 1) = 1 full window: 10 at once fit.
@@ -55,7 +55,7 @@ TEST(ip_connection_rate, over_the_rate_is_held_for_the_throttle_time_and_not_cou
 }
 
 TEST(ip_connection_rate, the_ips_own_entity_wins_over_the_default_and_throttle_is_bounded_by_a_window) {
-    fixture f;
+    ip_rate_fixture f;
     f.put(std::nullopt, 100);
     f.put("10.0.0.9", 1);
     EXPECT_EQ(f.rates.quota_for("10.0.0.9"), 1.0);

@@ -16,11 +16,11 @@ using namespace ketch::security;
 
 namespace {
 
-struct fixture {
+struct mutation_fixture {
     meta::memory_quota_store store;
     quota_config cfg{store};
     quota_manager qm{cfg};  // default windows: 11 x 1 s, so a bucket of 11 x rate
-    fixture() {
+    mutation_fixture() {
         quota_alteration a{{{k_client_id, "c"}}, {{k_controller_mutation_rate, 5.0}}};
         auto r = cfg.alter({a}, false);
         EXPECT_TRUE(r.ok());
@@ -32,7 +32,7 @@ constexpr int64_t t0 = 5'000'000;
 }  // namespace
 
 TEST(mutation_quota, strict_refuses_topics_after_the_bucket_went_into_debt) {
-    fixture f;
+    mutation_fixture f;
     mutation_quota q(&f.qm, "ANONYMOUS", "c", true);
     ASSERT_TRUE(q.bounded());
     // One CreateTopics v7 with 5, 60 and 1 partitions: 55 tokens -> 50 -> -10 -> refused.
@@ -55,7 +55,7 @@ TEST(mutation_quota, strict_refuses_topics_after_the_bucket_went_into_debt) {
 }
 
 TEST(mutation_quota, permissive_accepts_and_throttles_while_in_debt) {
-    fixture f;
+    mutation_fixture f;
     mutation_quota q(&f.qm, "ANONYMOUS", "c", false);
     EXPECT_TRUE(q.charge(5, t0));
     EXPECT_EQ(q.throttle_ms(t0), 0);  // within the bucket
@@ -70,7 +70,7 @@ TEST(mutation_quota, permissive_accepts_and_throttles_while_in_debt) {
 }
 
 TEST(mutation_quota, unbounded_principals_and_no_quotas_are_never_charged) {
-    fixture f;
+    mutation_fixture f;
     mutation_quota other(&f.qm, "ANONYMOUS", "other-client", true);
     EXPECT_FALSE(other.bounded());
     EXPECT_TRUE(other.charge(100000, t0));

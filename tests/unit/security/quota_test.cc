@@ -21,7 +21,7 @@ quota_alteration set(std::vector<std::pair<std::string, std::optional<std::strin
     return quota_alteration{std::move(entity), {{std::move(key), v}}};
 }
 
-struct fixture {
+struct quota_fixture {
     meta::memory_quota_store store;
     quota_config cfg{store};
     quota_manager qm{cfg};
@@ -38,7 +38,7 @@ TEST(sampled_rate, measures_and_throttles_as_kafka_client_quota_manager_test) {
     // ClientQuotaManagerTest.testQuotaViolation: 10 x 400 bytes one second
     // apart stay under 500 B/s; 2300 more half a second later make
     // 6300 / 10.5 s = 600 B/s, throttled (600 - 500) / 500 * 10.5 s = 2100 ms.
-    fixture f;
+    quota_fixture f;
     f.put({{k_client_id, std::nullopt}}, k_producer_byte_rate, 500);
     int64_t t = 1'000'000;
     for (int i = 0; i < 10; ++i) {
@@ -60,7 +60,7 @@ TEST(sampled_rate, counts_at_least_samples_minus_one_windows_and_forgets_old_sam
 }
 
 TEST(quota_manager, no_quota_never_throttles) {
-    fixture f;
+    quota_fixture f;
     EXPECT_EQ(f.qm.record(quota_type::produce, "alice", "c", 1e12, 1000), 0);
     EXPECT_FALSE(f.qm.limit(quota_type::produce, "alice", "c"));
     // A quota set and removed again leaves nothing behind.
@@ -72,7 +72,7 @@ TEST(quota_manager, no_quota_never_throttles) {
 }
 
 TEST(quota_manager, precedence_follows_client_quota_manager) {
-    fixture f;
+    quota_fixture f;
     using E = std::vector<std::pair<std::string, std::optional<std::string>>>;
     auto lim = [&](const char* u, const char* c) { return f.qm.limit(quota_type::produce, u, c).value_or(-1); };
     f.put(E{{k_client_id, std::nullopt}}, k_producer_byte_rate, 8);  // /config/clients/<default>
@@ -100,7 +100,7 @@ TEST(quota_manager, precedence_follows_client_quota_manager) {
 }
 
 TEST(quota_manager, one_principal_over_quota_does_not_touch_another) {
-    fixture f;
+    quota_fixture f;
     f.put({{k_user, "alice"}}, k_producer_byte_rate, 1000);
     int64_t t = 5'000'000;
     EXPECT_GT(f.qm.record(quota_type::produce, "alice", "p", 100'000, t), 0);
@@ -114,7 +114,7 @@ TEST(quota_manager, one_principal_over_quota_does_not_touch_another) {
 }
 
 TEST(quota_manager, unrecord_takes_back_a_throttled_fetch_and_window_bounds_a_fetch) {
-    fixture f;
+    quota_fixture f;
     f.put({{k_client_id, "c"}}, k_consumer_byte_rate, 1000);
     int64_t t = 7'000'000;
     EXPECT_GT(f.qm.record(quota_type::fetch, "u", "c", 20'000, t), 0);
@@ -195,7 +195,7 @@ TEST(quota_manager, controller_mutations_draw_on_a_token_bucket_as_controller_mu
     // ControllerMutationQuotaManager + TokenBucket: 10 partitions/s, 11 x 1 s
     // windows: a burst of 110 partitions; strict refuses once in debt, with
     // throttle -tokens / quota; permissive records and only throttles.
-    fixture f;
+    quota_fixture f;
     f.put({{k_user, "alice"}}, k_controller_mutation_rate, 10);
     int64_t t = 9'000'000;
     EXPECT_TRUE(f.qm.record_mutation("alice", "c", 100, true, t).allowed);  // 10 left

@@ -14,11 +14,11 @@ using namespace ketch::security;
 
 namespace {
 
-struct fixture {
+struct request_fixture {
     meta::memory_quota_store store;
     quota_config cfg{store};
     quota_manager qm{cfg};  // 11 windows of 1 s
-    fixture() {
+    request_fixture() {
         quota_alteration a{{{k_client_id, "slow"}}, {{k_request_percentage, 1.0}}};
         EXPECT_TRUE(cfg.alter({a}, false).ok());
     }
@@ -28,36 +28,36 @@ struct fixture {
     }
 };
 
-constexpr int64_t t0 = 7'000'000;
+constexpr int64_t start_ms = 7'000'000;
 
 }  // namespace
 
 TEST(request_quota, handler_time_over_the_percentage_is_throttled_at_most_one_window) {
-    fixture f;
+    request_fixture f;
     // 1 % of a thread = 10 ms of handler time per second; a fresh rate is
     // measured over at least 10 s (all but one window), so 90 ms passes.
-    EXPECT_EQ(f.handle("slow", 90, t0), 0);
+    EXPECT_EQ(f.handle("slow", 90, start_ms), 0);
     // 150 ms more: 2.4 % over 10 s, (2.4 - 1) / 1 x 10 s = 14 s, bounded to 1 s.
-    EXPECT_EQ(f.handle("slow", 150, t0), 1000);
-    EXPECT_NEAR(f.qm.rate(quota_type::request, "ANONYMOUS", "slow", t0), 2.4, 1e-9);
+    EXPECT_EQ(f.handle("slow", 150, start_ms), 1000);
+    EXPECT_NEAR(f.qm.rate(quota_type::request, "ANONYMOUS", "slow", start_ms), 2.4, 1e-9);
 }
 
 TEST(request_quota, a_small_excess_throttles_less_than_a_window) {
-    fixture f;
+    request_fixture f;
     // 105 ms over 10 s: 1.05 %, (1.05 - 1) / 1 x 10 s = 500 ms.
-    EXPECT_EQ(f.handle("slow", 105, t0), 500);
+    EXPECT_EQ(f.handle("slow", 105, start_ms), 500);
 }
 
 TEST(request_quota, other_client_ids_are_not_throttled) {
-    fixture f;
-    EXPECT_EQ(f.handle("slow", 500, t0), 1000);
-    EXPECT_EQ(f.handle("fast", 5000, t0), 0);  // no request_percentage for "fast"
-    EXPECT_DOUBLE_EQ(f.qm.rate(quota_type::request, "ANONYMOUS", "fast", t0), 0.0);
+    request_fixture f;
+    EXPECT_EQ(f.handle("slow", 500, start_ms), 1000);
+    EXPECT_EQ(f.handle("fast", 5000, start_ms), 0);  // no request_percentage for "fast"
+    EXPECT_DOUBLE_EQ(f.qm.rate(quota_type::request, "ANONYMOUS", "fast", start_ms), 0.0);
 }
 
 TEST(request_quota, the_rate_falls_back_as_windows_expire) {
-    fixture f;
-    EXPECT_EQ(f.handle("slow", 500, t0), 1000);
+    request_fixture f;
+    EXPECT_EQ(f.handle("slow", 500, start_ms), 1000);
     // 12 s later every sample holding the 500 ms has expired.
-    EXPECT_EQ(f.handle("slow", 1, t0 + 12'000), 0);
+    EXPECT_EQ(f.handle("slow", 1, start_ms + 12'000), 0);
 }

@@ -15,8 +15,8 @@ namespace {
 constexpr int16_t produce = 0, metadata = 3, api_versions = 18, handshake = 17, authenticate = 36;
 const std::string k_alice_plain("\0alice\0secret", 13);
 
-struct fixture : ::testing::Test {
-    fixture() {
+struct sasl_fixture : ::testing::Test {
+    sasl_fixture() {
         EXPECT_TRUE(store.upsert(make_scram_credential("alice", "SCRAM-SHA-512", "secret", 4096)).ok());
         EXPECT_TRUE(store.upsert(make_scram_credential("bob", "SCRAM-SHA-512", "bobpw", 4096)).ok());
     }
@@ -25,7 +25,7 @@ struct fixture : ::testing::Test {
 };
 }  // namespace
 
-using sasl_session_test = fixture;
+using sasl_session_test = sasl_fixture;
 
 TEST_F(sasl_session_test, only_api_versions_and_handshake_before_authentication) {
     sasl_session s(cfg, store);

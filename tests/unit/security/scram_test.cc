@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "meta/sqlite_credential_store.h"
+#include "scram_client.h"
 #include "security/crypto.h"
 #include "security/scram.h"
 
 using namespace ketch;
 using namespace ketch::security;
+using ketch::security::test::client_final_for;
 
 namespace {
 
@@ -27,21 +29,6 @@ struct rfc7677_store : meta::memory_credential_store {
         EXPECT_TRUE(upsert(make_scram_credential("user", "SCRAM-SHA-256", "pencil", 4096, salt)).ok());
     }
 };
-
-// A client side of SCRAM for the round trips below (RFC 5802 section 3).
-std::string client_final_for(hash_alg alg, const std::string& password, const std::string& client_first_bare,
-                             const std::string& server_first, std::string gs2 = "n,,") {
-    auto r = server_first.substr(2, server_first.find(',') - 2);
-    auto s_at = server_first.find(",s=") + 3;
-    auto salt = base64_decode(server_first.substr(s_at, server_first.find(",i=") - s_at)).value();
-    int iters = std::stoi(server_first.substr(server_first.find(",i=") + 3));
-    auto salted = pbkdf2(alg, password, salt, iters);
-    auto client_key = hmac(alg, salted, "Client Key");
-    std::string without_proof = "c=" + base64_encode(gs2) + ",r=" + r;
-    auto auth = client_first_bare + "," + server_first + "," + without_proof;
-    auto sig = hmac(alg, digest(alg, client_key), auth);
-    return without_proof + ",p=" + base64_encode(xor_bytes(client_key, sig));
-}
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "meta/sqlite_credential_store.h"
+#include "scram_client.h"
 #include "security/crypto.h"
 #include "security/delegation_tokens.h"
 #include "security/sasl_session.h"
@@ -14,23 +15,9 @@
 
 using namespace ketch;
 using namespace ketch::security;
+using ketch::security::test::client_final_for;
 
 namespace {
-
-// The client side of SCRAM (RFC 5802 section 3).
-std::string client_final_for(hash_alg alg, const std::string& password, const std::string& client_first_bare,
-                             const std::string& server_first) {
-    auto r = server_first.substr(2, server_first.find(',') - 2);
-    auto s_at = server_first.find(",s=") + 3;
-    auto salt = base64_decode(server_first.substr(s_at, server_first.find(",i=") - s_at)).value();
-    int iters = std::stoi(server_first.substr(server_first.find(",i=") + 3));
-    auto salted = pbkdf2(alg, password, salt, iters);
-    auto client_key = hmac(alg, salted, "Client Key");
-    std::string without_proof = "c=biws,r=" + r;
-    auto auth = client_first_bare + "," + server_first + "," + without_proof;
-    auto sig = hmac(alg, digest(alg, client_key), auth);
-    return without_proof + ",p=" + base64_encode(xor_bytes(client_key, sig));
-}
 
 struct token_login_test : ::testing::Test {
     int64_t now = 5'000'000;
