@@ -163,8 +163,11 @@ class Cluster:
         os.environ.update(engines.CREDENTIALS)  # the brokers read them from the environment
         pg, s3 = self.engines
         args = [a for i, a in enumerate(args) if a != "--node-id" and (i == 0 or args[i - 1] != "--node-id")]
+        # A flush interval of 5 ms (default 100): the suites wait for one small produce after another
+        # (franz-go's TestClient_Produce: 20,000 ProduceSync calls through a 5,000-byte buffer), each
+        # up to an interval long; 50 s at 20 ms, 15 s at 5 ms (2026-12-07, 2 shared cores).
         self.brokers = [Ketch(binary, work, args + ["--node-id", str(n), "--cluster", pg.url(), "--object-store",
-                                                    s3.url(), "--cluster-flush-ms", "20"], name="ketch-%d" % n)
+                                                    s3.url(), "--cluster-flush-ms", "5"], name="ketch-%d" % n)
                         for n in range(size)]
         self.addresses = {}
 
