@@ -32,8 +32,7 @@ void fill_records(request_context& ctx, partition_data& out, log::read_result& r
     for (auto& s : r.slices) zero_copy &= s.file->native_handle() >= 0;
     if (zero_copy) {
         for (auto& s : r.slices)
-            recs.chunks.push_back(
-                {s.file->native_handle(), int64_t(s.position), s.length, s.file, int64_t(s.file_end)});
+            recs.chunks.push_back({s.file->native_handle(), int64_t(s.position), s.length, s.file, s.file_end});
     } else {
         // Not a plain file (tests' in-memory fs) or a caller that needs the bytes: copy.
         auto copy = log::read_bytes(r);

@@ -113,7 +113,7 @@ kafka::records kept_records(request_context& ctx, const log::read_result& r, con
     if (zero_copy) {
         for (auto& p : pieces)
             recs.chunks.push_back({p.slice->file->native_handle(), int64_t(p.slice->position + p.begin),
-                                   uint32_t(p.end - p.begin), p.slice->file, int64_t(p.slice->file_end)});
+                                   uint32_t(p.end - p.begin), p.slice->file, p.slice->file_end});
         return recs;
     }
     // Not a plain file (tests' in-memory fs) or not a plaintext socket: copy.

@@ -272,7 +272,7 @@ log_result<read_result> local_log::read(int64_t offset, uint64_t max_bytes, cons
         if (!file)
             return failure{
                 log_error{log_errc::io, "reopening segment " + std::to_string(seg->base_offset()) + " of " + opt_.dir}};
-        out.slices.push_back(file_slice{std::move(file), start, uint32_t(length), size});
+        out.slices.push_back(file_slice{std::move(file), start, uint32_t(length), int64_t(size)});
         out.total_bytes = length;
         holder = seg.get();
         break;

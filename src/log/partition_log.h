@@ -59,8 +59,9 @@ struct file_slice {
     uint32_t length = 0;
     // The segment's size when read: where the file's published bytes end (a
     // tailing reader's slice ends there; the file may hold more, a failed or
-    // preallocated tail, which is never read).
-    uint64_t file_end = 0;
+    // preallocated tail, which is never read). -1: not known (the reader's
+    // look-ahead may then reach past it: net/page_in.h).
+    int64_t file_end = -1;
 };
 
 struct segment_info {

@@ -177,12 +177,12 @@ TEST(local_log_read, a_slice_carries_where_its_segments_data_ends) {
     ASSERT_TRUE(first.ok());
     ASSERT_EQ(first->slices.size(), 1u);
     EXPECT_EQ(first->slices[0].length, b.size());
-    EXPECT_EQ(first->slices[0].file_end, size_t(bases[1]) * b.size());  // a rolled segment: its whole size
-    auto tail = log->read(bases.back(), 1 << 20, {});                   // the active segment, read to its end
+    EXPECT_EQ(first->slices[0].file_end, int64_t(bases[1] * b.size()));  // a rolled segment: its whole size
+    auto tail = log->read(bases.back(), 1 << 20, {});                    // the active segment, read to its end
     ASSERT_TRUE(tail.ok());
     ASSERT_EQ(tail->slices.size(), 1u);
-    EXPECT_EQ(tail->slices[0].position + tail->slices[0].length, tail->slices[0].file_end);
-    EXPECT_EQ(tail->slices[0].file_end, size_t(6 - bases.back()) * b.size());
+    EXPECT_EQ(int64_t(tail->slices[0].position + tail->slices[0].length), tail->slices[0].file_end);
+    EXPECT_EQ(tail->slices[0].file_end, int64_t((6 - bases.back()) * b.size()));
     auto bounded = log->read(bases.back(), 1 << 20, testing::up_to(bases.back() + 1));  // the high watermark
     ASSERT_TRUE(bounded.ok());
     ASSERT_EQ(bounded->slices.size(), 1u);
