@@ -42,12 +42,12 @@ kcat_round() {
   for s in produce consume; do
     cpu0="$(cpu_ticks "$(broker_pid "$1")")"; t0="$(date +%s.%N)"
     if [[ $s == produce ]]; then kcat -P -b "$2" -t "$3" -X acks=1 <"$f" || die "kcat -P failed on $1"
-    else kcat -C -b "$2" -t "$3" -o beginning -e -q -d fetch >/dev/null 2>"$work/kcat.err" </dev/null ||
+    else kcat -C -b "$2" -t "$3" -o beginning -e -q -d fetch >/dev/null 2>"$work/kcat-$1.err" </dev/null ||
       die "kcat -C failed on $1"; fi
     t1="$(date +%s.%N)"
     record "kcat_${s}_mib_s" "$1" "$(awk -v b=$((n * rsize)) -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.2f", b / 1048576 / (t1 - t0) }')" MiB/s
     if [[ $s == consume ]]; then  # to the last record, without librdkafka's wait for the end
-      read -r got last < <(kcat_enqueued "$work/kcat.err")
+      read -r got last < <(kcat_enqueued "$work/kcat-$1.err")
       [[ "$got" == "$n" ]] || die "kcat read $got of $n records from $1"
       record kcat_consume_to_last_mib_s "$1" "$(awk -v b=$((n * rsize)) -v t0="$t0" -v t1="$last" 'BEGIN { printf "%.2f", b / 1048576 / (t1 - t0) }')" MiB/s
     fi
