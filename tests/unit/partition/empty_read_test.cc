@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include "../log/test_batches.h"
 #include "../meta/temp_dir.h"
