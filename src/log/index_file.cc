@@ -36,4 +36,18 @@ std::optional<byte_view> unframe_index_file(byte_view file, uint32_t magic, uint
     return file.subspan(k_index_header_size, body);
 }
 
+bytes index_file_blocks::read(size_t first, size_t n) const {
+    if (first + n > count) return {};
+    auto f = fs->open(path, io::open_mode::read_only);
+    if (!f) return {};
+    bytes out(n * entry_size);
+    uint64_t at = k_index_header_size + first * entry_size;
+    for (size_t got = 0; got < out.size();) {
+        auto r = (*f)->pread(at + got, std::span<uint8_t>(out.data() + got, out.size() - got));
+        if (!r || *r == 0) return {};
+        got += *r;
+    }
+    return out;
+}
+
 }  // namespace ketch::log

@@ -9,10 +9,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "base/bytes.h"
+#include "io/file_system.h"
 
 namespace ketch::log {
 
@@ -53,5 +56,16 @@ std::optional<std::vector<Entry>> unframe_entries(byte_view file, uint32_t magic
     }
     return out;
 }
+
+// Blocks of entries read straight from a written index file (a closed
+// segment's, index_entries.h): the file is opened for each read and closed.
+struct index_file_blocks {
+    std::shared_ptr<io::file_system> fs;
+    std::string path;
+    size_t count = 0;       // entries in the file
+    size_t entry_size = 0;  // bytes per entry
+    // The raw bytes of entries [first, first + n); empty when unreadable.
+    bytes read(size_t first, size_t n) const;
+};
 
 }  // namespace ketch::log

@@ -93,6 +93,8 @@ log_result<local_log::swap_outcome> local_log::replace_segments(const std::vecto
     // 5. Index files (rebuilt by recovery if a crash comes first), then the old data.
     if (auto st = cleaned->write_index_files(fs); !st)
         spdlog::warn("log {}: index files of cleaned segment {}: {}", dir, base, st.error().message);
+    else
+        cleaned->keep_indexes_on_disk(opt_.fs);
     if (stop(clean_step::index_written)) return swap_outcome::stopped;
     for (int64_t b : old_bases) {
         if (auto st = fs.remove(io::join_path(dir, deleted_file_name(b))); !st)

@@ -153,6 +153,8 @@ log_status local_log::open_segments(load_state& st, segment_list& list) {
             if (!*loaded) {
                 recover = true;
                 ++report_.indexes_rebuilt;
+            } else if (!last) {
+                (*seg)->keep_indexes_on_disk(opt_.fs);
             }
         }
         uint64_t cut = 0;

@@ -62,6 +62,7 @@ log_status local_log::finalize_segment(segment& s) {
         s.synced_size.store(size);
     }
     if (auto st = s.write_index_files(*opt_.fs); !st) return st;
+    s.keep_indexes_on_disk(opt_.fs);
     if (s.snapshot_at_end) {
         if (auto st = write_snapshot(s.next_offset(), *s.snapshot_at_end); !st) return st;
         s.snapshot_at_end.reset();

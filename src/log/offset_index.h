@@ -3,10 +3,11 @@
 // index_interval_bytes of batches lie between it and the previous entry's
 // batch (or the segment start); a lookup then scans at most that many bytes.
 //
-// Kept in memory; written to <base>.index when the segment is closed.
-// Thread-safety: one writer (the segment's appender) and any number of
-// readers; `mu_` guards the vector and is held only for the duration of a
-// push_back or a binary search.
+// Kept in memory while the segment is written; written to <base>.index when
+// it is closed, after which memory keeps one entry in k_index_stride
+// (index_entries.h). Thread-safety: one writer (the segment's appender) and
+// any number of readers; `mu_` guards the vector and is held only for the
+// duration of a push_back or a binary search.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,15 @@ struct offset_index_entry {
     uint32_t relative_offset = 0;  // batch base offset - segment base offset
     uint32_t position = 0;         // byte position of the batch in the .log file
     friend bool operator==(const offset_index_entry&, const offset_index_entry&) = default;
+
+    // The file's encoding (log_format.md): relative offset u32, position u32.
+    static constexpr size_t size = 8;
+    static offset_index_entry decode(const uint8_t* at);
+    void encode(uint8_t* at) const;
+    // Entries strictly increase in both fields.
+    static bool follows(const offset_index_entry& e, const offset_index_entry& before) {
+        return e.relative_offset > before.relative_offset && e.position > before.position;
+    }
 };
 
 class offset_index : public index_entries<offset_index_entry> {

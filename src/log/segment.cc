@@ -70,6 +70,11 @@ log_status segment::write_index_files(io::file_system& fs) {
     return ok_v;
 }
 
+void segment::keep_indexes_on_disk(const std::shared_ptr<io::file_system>& fs) {
+    index_.keep_on_disk(fs, path(k_index_suffix));
+    times_.keep_on_disk(fs, path(k_time_index_suffix));
+}
+
 log_status segment::read_first_batch_timestamp() {
     first_batch_ts_ = k_no_timestamp;
     batch_reader r(*file_, 0, size(), record::k_batch_header_size);

@@ -79,6 +79,11 @@ public:
     // Bytes the last recover() took from the flush journal without reading (0: full scan).
     uint64_t recovered_from_journal() const { return from_journal_; }
 
+    // Once the segment is closed and its index files are written (or loaded):
+    // memory keeps one index entry in k_index_stride, the rest is read from
+    // the files when a search needs it (index_entries.h).
+    void keep_indexes_on_disk(const std::shared_ptr<io::file_system>& fs);
+
     // Loads the index files written by write_index_files and checks the tail
     // of the log file after the last index entry (framing only). Returns false
     // when an index file is missing or malformed or the tail does not parse;

@@ -8,8 +8,10 @@
 // timestamp below the entry's: a search for timestamp T may start at the
 // batch of the last entry whose timestamp is <= T.
 //
-// Kept in memory; written to <base>.timeindex when the segment is closed.
-// Thread-safety as offset_index: one writer, many readers, `mu_` held briefly.
+// Kept in memory while the segment is written; written to <base>.timeindex
+// when it is closed, after which memory keeps one entry in k_index_stride
+// (index_entries.h). Thread-safety as offset_index: one writer, many readers,
+// `mu_` held briefly.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +29,15 @@ struct time_index_entry {
     int64_t timestamp = 0;
     uint32_t relative_offset = 0;  // base offset of that batch - segment base
     friend bool operator==(const time_index_entry&, const time_index_entry&) = default;
+
+    // The file's encoding (log_format.md): timestamp i64, relative offset u32.
+    static constexpr size_t size = 12;
+    static time_index_entry decode(const uint8_t* at);
+    void encode(uint8_t* at) const;
+    // Entries strictly increase in both fields.
+    static bool follows(const time_index_entry& e, const time_index_entry& before) {
+        return e.timestamp > before.timestamp && e.relative_offset > before.relative_offset;
+    }
 };
 
 class time_index : public index_entries<time_index_entry> {
