@@ -12,11 +12,18 @@
 # offset answered (ListOffsets of all, franz-go); the bytes the broker read meanwhile
 # (/proc/PID/io rchar: every read(2)/pread(2), page cache or not) against the data's size —
 # recovery must not rescan what was flushed before the kill. A clean stop and start after that
-# for comparison. Each step records the load average; the CPU stolen over the run is recorded.
+# for comparison, the broker's RSS after each start, and a read of everything back from offset 0
+# after the clean start (rawwire fetch, one connection: MiB/s, and the RSS after it). Each step
+# records the load average; the CPU stolen over the run is recorded.
 #
 # Environment (defaults in brackets):
 #   KETCH_BIN [build/ketch]  BL_GIB [4]  BL_PARTITIONS [200]  BL_LOAD_S [3]  BL_SETTLE_S [3]
 #   BL_KETCH_ARGS []  extra ketch flags   BENCH_KEEP [0]  1: keep the work dir
+#   BL_BATCH_RECORDS [16]  1 KiB records per batch (16: ~16.5 KiB batches, one index entry each;
+#                          4: ~4 KiB batches, the densest index at index.interval.bytes 4096)
+#   BL_SEGMENT_BYTES []  the topic's segment.bytes (Kafka's default, 1 GiB, when unset): smaller
+#                        segments put the data in closed segments, whose indexes memory keeps
+#                        1/64 of (docs/design/log.md, "Many partitions")
 # The issue's size: BL_GIB=50 BL_PARTITIONS=200 (needs 2x that free on /tmp's disk: no).
 # A quick run: BL_GIB=0.5 BL_PARTITIONS=20.
 set -euo pipefail
@@ -26,7 +33,9 @@ gib="${BL_GIB:-4}"
 parts="${BL_PARTITIONS:-200}"
 load_s="${BL_LOAD_S:-3}"
 settle_s="${BL_SETTLE_S:-3}"
+batch_records="${BL_BATCH_RECORDS:-16}"
 read -r -a ketch_extra <<<"${BL_KETCH_ARGS:-}"
+[[ -n "${BL_SEGMENT_BYTES:-}" ]] && export BENCH_TOPIC_CONFIGS="segment.bytes=$BL_SEGMENT_BYTES"
 
 bench_init big-log
 record() { printf '{"key":"%s","value":%s,"unit":"%s"}\n' "$1" "$2" "${3:-}" >>"$m"; }
@@ -55,6 +64,7 @@ served() {
   record "$1_all_served_ms" "$(awk -v a="$(( $(now_ms) - t0 ))" -v b="$start_ms" 'BEGIN { printf "%.1f", a + b }')" ms
   record "$1_read_mib" "$(rchar_mib "$pid")" MiB
   record "$1_end_offsets" "$(jget "$out" end_offsets)"
+  record "$1_rss_mib" "$(rss_mib "$pid")" MiB
   record "$1_load" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 
@@ -65,7 +75,7 @@ start_probed
 mib_each="$(awk -v g="$gib" 'BEGIN { printf "%d", g * 1024 / 2 }')"
 say "fill: $gib GiB into $parts partitions"
 t0="$(now_ms)"
-out="$("$work/bin/rawwire" -c 2 produce 127.0.0.1 "$port" big-0 "$parts" "$mib_each" 1024 16)" || die "fill"
+out="$("$work/bin/rawwire" -c 2 produce 127.0.0.1 "$port" big-0 "$parts" "$mib_each" 1024 "$batch_records")" || die "fill"
 record fill_mib_s "${out%% *}" MiB/s
 record fill_s "$(( ($(now_ms) - t0) / 1000 ))" s
 record data_mib "$(du -sm "$work/data" | cut -f1)" MiB
@@ -81,18 +91,23 @@ start_probed; served after_kill
 say "clean stop, start"
 stop_probed TERM; record clean_stop_ms "$stop_ms" ms
 start_probed; served after_clean_stop
+say "read everything back"
+data_mib="$(du -sm "$work/data" | cut -f1)"
+out="$("$work/bin/rawwire" fetch 127.0.0.1 "$port" big-0 "$parts" "$(( data_mib * 9 / 10 ))")" || die "read back"
+record read_back_mib_s "${out%% *}" MiB/s
+record read_back_rss_mib "$(rss_mib "$pid")" MiB
 stop_probed TERM
 read -r s1 a1 < <(cpu_steal)
 record steal_pct "$(awk -v n=$((s1 - s0)) -v d=$((a1 - a0)) 'BEGIN { printf "%.2f", d ? 100 * n / d : 0 }')" %
 
 mkdir -p "$here/results"
-out="$here/results/big-log-$(date -u +%Y-%m-%dT%H%MZ).json"
+out="$here/results/big-log-$(date -u +%Y-%m-%dT%H%M%SZ).json"  # seconds: runs back to back
 commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- src || echo +dirty)"
 python3 - "$m" "$out" <<EOF
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 meta = {"start": "$t_start", "end": "$(date -u +%FT%TZ)", "commit": "$commit", "ketch_bin": "$ketch_bin",
-        "ketch_args": "${BL_KETCH_ARGS:-}", "gib": $gib, "partitions": $parts, "load_s": $load_s,
+        "ketch_args": "${BL_KETCH_ARGS:-}", "segment_bytes": "${BL_SEGMENT_BYTES:-}", "batch_records": $batch_records, "gib": $gib, "partitions": $parts, "load_s": $load_s,
         "load_start": "$load_start", "load_end": "$(cut -d' ' -f1-3 /proc/loadavg)"}
 for r in rows:
     print(f"{r['key']:32} {r['value']:>12} {r['unit']}")

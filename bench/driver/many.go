@@ -5,8 +5,10 @@ import (
 	"crypto/rand"
 	"flag"
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -23,11 +25,30 @@ import (
 //	bench-driver many-produce  BOOTSTRAP PREFIX TOPICS PARTITIONS [--records N] [--record-size B]
 //	bench-driver many-consume  BOOTSTRAP PREFIX TOPICS PARTITIONS RECORDS
 //	bench-driver many-ready    BOOTSTRAP PREFIX TOPICS PARTITIONS
+//
+// many-create sets the topic configs of BENCH_TOPIC_CONFIGS ("name=value,name=value"; none when unset).
 
 func manyTopics(prefix string, topics int) []string {
 	out := make([]string, topics)
 	for i := range out {
 		out[i] = fmt.Sprintf("%s-%d", prefix, i)
+	}
+	return out
+}
+
+// topicConfigs: BENCH_TOPIC_CONFIGS as CreateTopics takes it (nil when unset).
+func topicConfigs() map[string]*string {
+	env := os.Getenv("BENCH_TOPIC_CONFIGS")
+	if env == "" {
+		return nil
+	}
+	out := map[string]*string{}
+	for _, kv := range strings.Split(env, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			die("BENCH_TOPIC_CONFIGS: %q is not name=value", kv)
+		}
+		out[k] = &v
 	}
 	return out
 }
@@ -43,7 +64,7 @@ func runManyCreate(bootstrap, prefix string, topics int, partitions int32) {
 	start := time.Now()
 	for i := 0; i < len(names); i += 20 {
 		j := min(i+20, len(names))
-		resp, err := adm.CreateTopics(ctx, partitions, 1, nil, names[i:j]...)
+		resp, err := adm.CreateTopics(ctx, partitions, 1, topicConfigs(), names[i:j]...)
 		if err != nil {
 			die("create: %v", err)
 		}
