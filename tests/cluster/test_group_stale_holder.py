@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from conftest import clients  # noqa: E402
 from group_wire import NOT_COORDINATOR, commit, fetch, lease, name_coordinated_by, stored_offset  # noqa: E402
 from group_wire import two_brokers, wait_for  # noqa: E402
 
@@ -33,7 +34,7 @@ def test_a_coordinator_paused_past_its_lease_answers_nothing_from_memory(start_b
     assert fetch(brokers[a], group, TOPIC) == (10, 0)
     _, epoch = lease(postgres, group)
 
-    brokers[a].proc.send_signal(signal.SIGSTOP)
+    clients.sigstop(brokers[a].proc)  # returns once every thread is stopped
     try:
         wait_for(lambda: lease(postgres, group)[0] == b, "broker %d did not take the group" % b)
         assert commit(brokers[b], group, TOPIC, 20) == 0
