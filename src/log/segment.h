@@ -1,5 +1,7 @@
 // segment: one <base>.log file of verbatim record batches and its two
-// in-memory indexes (written to <base>.index / <base>.timeindex on close).
+// indexes, in memory while it is written, written to <base>.index /
+// <base>.timeindex on close and from then on mostly read from there
+// (keep_indexes_on_disk, index_entries.h).
 //
 // Concurrency contract:
 //   * Writer methods (append, recover, load_*, write_index_files) are called by
