@@ -150,14 +150,28 @@ def test_consumer_below_the_log_start_resets_per_auto_offset_reset(client, broke
                                         "value_size": 1000})
     assert loaded["errors"] == {} and loaded["dense"], loaded
 
-    # Retention deletes whole closed segments: the log start moves to a segment base.
+    # Retention deletes whole closed segments: the log start moves to a segment base. It runs
+    # every 100 ms, also while the load is still writing, so it may take more than one pass: it is
+    # done once deleting the oldest segment would leave less than retention.bytes (one segment's
+    # worth here), i.e. fewer than two segments' records remain. The first segment deleted gives
+    # a segment's count of records.
+    def earliest():
+        return helper("list-offsets", {"topic": topic, "partitions": [0], "spec": "earliest"})["offsets"]["0"]
+
     def start_moved():
-        start = helper("list-offsets", {"topic": topic, "partitions": [0], "spec": "earliest"})["offsets"]["0"]
+        start = earliest()
         assert start > 0
         return start
-    start = eventually(start_moved, timeout=30)
+    per_segment = eventually(start_moved, timeout=30)
     end = helper("list-offsets", {"topic": topic, "partitions": [0], "spec": "latest"})["offsets"]["0"]
-    assert start < end == 3000
+    assert end == 3000
+
+    def retention_done():
+        start = earliest()
+        assert end - start < 2 * per_segment, (start, per_segment)
+        return start
+    start = eventually(retention_done, timeout=30)
+    assert 0 < start < end
 
     out = client("consume", {"topic": topic, "partitions": [0], "from": {"offset": 0}, "max_records": 1,
                              "timeout_ms": 10_000, "config": {"auto.offset.reset": "earliest"}})
