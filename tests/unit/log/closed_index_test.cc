@@ -39,14 +39,19 @@ struct closed_index : ::testing::Test {
     void write(const std::string& path, const bytes& image) {
         ASSERT_TRUE(io::write_file_atomically(*fs, path, image).ok());
     }
+    // Closes `idx` as a segment's finalization does: its file written, then kept on disk.
+    template <class Index>
+    void close(Index& idx, const std::string& path) {
+        write(path, idx.serialize());
+        idx.keep_on_disk(fs, path);
+    }
 };
 
 TEST_F(closed_index, lookups_answer_as_the_whole_index_with_a_sixty_fourth_in_memory) {
     offset_index all(k_base), closed(k_base);
     fill_entries(all);
     fill_entries(closed);
-    write(offsets_path, closed.serialize());
-    closed.keep_on_disk(fs, offsets_path);
+    close(closed, offsets_path);
     EXPECT_EQ(closed.resident(), (k_entries + k_index_stride - 1) / k_index_stride);
     EXPECT_EQ(closed.size(), size_t(k_entries));
     EXPECT_EQ(closed.last(), all.last());
@@ -65,8 +70,7 @@ TEST_F(closed_index, time_lookups_answer_as_the_whole_index) {
     time_index all(k_base), closed(k_base);
     fill_entries(all);
     fill_entries(closed);
-    write(times_path, closed.serialize());
-    closed.keep_on_disk(fs, times_path);
+    close(closed, times_path);
     EXPECT_EQ(closed.resident(), (k_entries + k_index_stride - 1) / k_index_stride);
     EXPECT_EQ(closed.max(), all.max());
     EXPECT_EQ(closed.entries(), all.entries());
@@ -92,8 +96,7 @@ TEST_F(closed_index, a_missing_file_gives_the_kept_entry_before_the_block) {
     offset_index all(k_base), closed(k_base);
     fill_entries(all);
     fill_entries(closed);
-    write(offsets_path, closed.serialize());
-    closed.keep_on_disk(fs, offsets_path);
+    close(closed, offsets_path);
     ASSERT_TRUE(fs->remove(offsets_path).ok());  // retention deleted it while a reader held the segment
     expect_coarser(closed, all);
     // Every entry cannot be read: the kept ones and the last, a valid sparse index.
@@ -107,8 +110,7 @@ TEST_F(closed_index, a_file_replaced_under_the_same_name_is_not_believed) {
     offset_index all(k_base), closed(k_base);
     fill_entries(all);
     fill_entries(closed);
-    write(offsets_path, closed.serialize());
-    closed.keep_on_disk(fs, offsets_path);
+    close(closed, offsets_path);
     // Compaction writes the cleaned segment's index under the same name: same
     // offsets, the batches earlier in the file. Its blocks are not this segment's.
     offset_index cleaned(k_base);
@@ -123,8 +125,7 @@ TEST_F(closed_index, an_index_smaller_than_a_block_keeps_its_first_entry_and_rea
         all.append(i * 10, uint64_t(i) * 5000);
         closed.append(i * 10, uint64_t(i) * 5000);
     }
-    write("/d/x.index", closed.serialize());
-    closed.keep_on_disk(fs, "/d/x.index");
+    close(closed, "/d/x.index");
     EXPECT_EQ(closed.resident(), 1u);
     for (int64_t o = 0; o < 50; ++o) ASSERT_EQ(closed.lookup(o).position, all.lookup(o).position) << o;
 }
