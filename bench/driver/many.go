@@ -61,10 +61,11 @@ func runManyCreate(bootstrap, prefix string, topics int, partitions int32) {
 	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Second)
 	defer cancel()
 	names := manyTopics(prefix, topics)
+	configs := topicConfigs()
 	start := time.Now()
 	for i := 0; i < len(names); i += 20 {
 		j := min(i+20, len(names))
-		resp, err := adm.CreateTopics(ctx, partitions, 1, topicConfigs(), names[i:j]...)
+		resp, err := adm.CreateTopics(ctx, partitions, 1, configs, names[i:j]...)
 		if err != nil {
 			die("create: %v", err)
 		}
