@@ -16,6 +16,9 @@ Starts ketch on an empty data dir and measures, in order:
      ApiVersions in flight on each, a new one as soon as the answer is in), with the produce
      latency measured at the same time: requests/s over the active ones, RSS while they are
      active, and after (idle again).
+With --tls the connections of steps 2, 3 and 5 are TLS (an SSL listener with ketch's own
+self-signed certificate; the handshake is part of setting one up): what an idle TLS connection
+costs. The produce latency runs stay on PLAINTEXT. Results then go to idle-connections-tls-<date>.json.
 Writes bench/results/idle-connections-<UTC date>.json. Raises this process's fd limit to the
 hard limit (the broker inherits it); a hard limit below CONNECTIONS + 100 is an error. Knobs:
 --connections (IDLE_CONNECTIONS), --active (ACTIVE_CONNECTIONS), --active-seconds, --lat-seconds,
@@ -28,6 +31,7 @@ import os
 import resource
 import selectors
 import socket
+import ssl
 import statistics
 import struct
 import subprocess
@@ -109,7 +113,10 @@ def keep_active(socks, seconds, wfd):
     while time.monotonic() < end:
         for key, _ in sel.select(timeout=0.1):
             s, buf = key.fileobj, key.data
-            chunk = s.recv(65536)
+            try:
+                chunk = s.recv(65536)
+            except ssl.SSLWantReadError:  # a TLS record not whole yet
+                continue
             if not chunk:
                 raise ConnectionError("closed")
             buf += chunk
@@ -144,8 +151,9 @@ def active_phase(pid, conns, a, tool, addr):
 def start_ketch(a, work):
     ready = work / "ready"
     log = open(work / "ketch.log", "wb")
+    tls = ["--listener", "SSL=SSL://127.0.0.1:0"] if a.tls else []
     proc = subprocess.Popen([a.ketch, "--listen", "127.0.0.1:0", "--data-dir", str(work / "data"),
-                             "--ready-file", str(ready), "--log-level", "warn"], stdout=log, stderr=log)
+                             "--ready-file", str(ready), "--log-level", "warn", *tls], stdout=log, stderr=log)
     deadline = time.monotonic() + 60
     while not (ready.exists() and ready.read_text().strip()):
         if proc.poll() is not None or time.monotonic() > deadline:
@@ -153,6 +161,19 @@ def start_ketch(a, work):
         time.sleep(0.02)
     host, _, port = ready.read_text().strip().rpartition(":")
     return proc, (host, int(port))
+
+
+def client_connector(a, work, addr):
+    """connect() -> a socket to the listener the idle connections use: PLAINTEXT at addr, or with
+    --tls the SSL listener (listeners.json), handshaken, the certificate not verified."""
+    if not a.tls:
+        return lambda: socket.create_connection(addr)
+    listeners = json.loads((work / "data" / "listeners.json").read_text())["listeners"]
+    host, _, port = listeners["SSL"]["address"].rpartition(":")
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return lambda: ctx.wrap_socket(socket.create_connection((host, int(port))))
 
 
 def probe_latency(probe, samples):
@@ -175,6 +196,7 @@ def main():
     ap.add_argument("--lat-rate", type=float, default=1, help="MiB/s of the produce latency runs")
     ap.add_argument("--ketch", default=os.environ.get("KETCH_BIN", str(ROOT / "build" / "ketch")))
     ap.add_argument("--samples", type=int, default=2000)
+    ap.add_argument("--tls", action="store_true", help="TLS client connections (an SSL listener)")
     a = ap.parse_args()
     a.active = min(a.active, a.connections)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -186,10 +208,11 @@ def main():
     subprocess.run(["cc", "-O2", "-o", str(tool), str(HERE / "tools" / "rawwire.c")], check=True)
     steal0 = cpu_steal()
     proc, addr = start_ketch(a, work)
+    connect = client_connector(a, work, addr)
     conns = []
     try:
         lat_alone = rawwire_latency(tool, addr, "lat-alone", a)
-        probe = socket.create_connection(addr)
+        probe = connect()
         probe.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         probe.sendall(api_versions(1))
         read_answer(probe)
@@ -197,7 +220,7 @@ def main():
         rss0, fds0 = status(proc.pid, "VmRSS"), fds(proc.pid)
         t0 = time.monotonic()
         for i in range(a.connections):
-            s = socket.create_connection(addr)
+            s = connect()
             s.sendall(api_versions(i))
             read_answer(s)
             conns.append(s)
@@ -209,6 +232,7 @@ def main():
         active = active_phase(proc.pid, conns, a, tool, addr) if a.active > 0 else {}
         time.sleep(2)
         out = {
+            "tls": a.tls,
             "connections": a.connections,
             "rss_before_kib": rss0, "rss_after_kib": rss1,
             "rss_per_connection_kib": round((rss1 - rss0) / a.connections, 2),
@@ -227,7 +251,7 @@ def main():
         print(json.dumps(out, indent=1))
         res = ROOT / "bench" / "results"
         res.mkdir(exist_ok=True)
-        name = "idle-connections-%s.json" % datetime.now(timezone.utc).strftime("%Y-%m-%dT%H%MZ")
+        name = "idle-connections-%s%s.json" % ("tls-" if a.tls else "", datetime.now(timezone.utc).strftime("%Y-%m-%dT%H%MZ"))
         (res / name).write_text(json.dumps(out, indent=1) + "\n")
         print("written", res / name)
     finally:

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <memory>
+#include <optional>
 #include <type_traits>
 
 #include <openssl/ssl.h>
@@ -15,7 +16,6 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/read.hpp>
-#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -23,13 +23,13 @@
 #include "base/endian.h"
 #include "net/read_buffer.h"
 #include "net/stream_reads.h"
+#include "net/tls_socket.h"
 #include "security/tls_identity.h"
 
 namespace ketch::net {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
-using tls_stream = asio::ssl::stream<tcp::socket>;
 constexpr auto use_nothrow = asio::as_tuple(asio::use_awaitable);
 using clock = std::chrono::steady_clock;
 
@@ -57,7 +57,7 @@ asio::awaitable<void> send_chunk(tcp::socket& socket, const kafka::file_chunk& c
 
 // A stream without sendfile (TLS): file chunks are read and written as bytes,
 // 256 KiB at a time (a large answer is never held in memory whole).
-asio::awaitable<void> send_chunk(tls_stream& stream, const kafka::file_chunk& c) {
+asio::awaitable<void> send_chunk(tls_socket& stream, const kafka::file_chunk& c) {
     std::vector<uint8_t> buf(std::min<size_t>(c.length, 256 * 1024));
     size_t done = 0;
     while (done < c.length) {
@@ -65,9 +65,19 @@ asio::awaitable<void> send_chunk(tls_stream& stream, const kafka::file_chunk& c)
         ssize_t n = ::pread(c.fd, buf.data(), want, off_t(c.position + done));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) throw std::system_error(n == 0 ? EIO : errno, std::generic_category(), "pread");
-        co_await asio::async_write(stream, asio::buffer(buf.data(), size_t(n)), asio::use_awaitable);
+        co_await stream.write(asio::buffer(buf.data(), size_t(n)));
         done += size_t(n);
     }
+}
+
+// All of a buffer sequence, on either kind of connection.
+template <class Buffers>
+asio::awaitable<void> write_all(tcp::socket& s, const Buffers& parts) {
+    co_await asio::async_write(s, parts, asio::use_awaitable);
+}
+template <class Buffers>
+asio::awaitable<void> write_all(tls_socket& s, const Buffers& parts) {
+    co_await s.write(parts);
 }
 
 // TCP_CORK on a plain socket while a response with file chunks is written:
@@ -111,7 +121,7 @@ asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg
     const uint8_t* p = msg.buf.data();
     if (msg.splices.empty()) {
         std::array<asio::const_buffer, 2> bufs{asio::buffer(size_prefix, 4), asio::buffer(msg.buf)};
-        co_await asio::async_write(s, bufs, asio::use_awaitable);
+        co_await write_all(s, bufs);
         co_return;
     }
     if (size_t file_bytes = msg.size() - msg.buf.size(); file_bytes <= k_copy_chunks_up_to) {
@@ -128,7 +138,7 @@ asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg
             at = pos;
         }
         bufs.push_back(asio::buffer(p + at, msg.buf.size() - at));
-        co_await asio::async_write(s, bufs, asio::use_awaitable);
+        co_await write_all(s, bufs);
         co_return;
     }
     if (pages) co_await pages->ensure_resident(msg.splices);  // page_in.h: cold chunks off the reactor
@@ -137,13 +147,12 @@ asio::awaitable<void> write_message(Stream& s, const kafka::encoded_message& msg
     size_t prefix = 4;  // sent with the first bytes
     for (auto& [pos, chunk] : msg.splices) {
         std::array<asio::const_buffer, 2> bufs{asio::buffer(size_prefix, prefix), asio::buffer(p + at, pos - at)};
-        if (prefix + pos - at > 0) co_await asio::async_write(s, bufs, asio::use_awaitable);
+        if (prefix + pos - at > 0) co_await write_all(s, bufs);
         prefix = 0;
         at = pos;
         co_await send_chunk(s, chunk);
     }
-    if (at < msg.buf.size())
-        co_await asio::async_write(s, asio::buffer(p + at, msg.buf.size() - at), asio::use_awaitable);
+    if (at < msg.buf.size()) co_await write_all(s, asio::buffer(p + at, msg.buf.size() - at));
 }
 
 // Shared by a connection and its watchdog (both on the connection's reactor).
@@ -324,15 +333,21 @@ asio::awaitable<void> run_connection(tcp::socket socket, request_handler& handle
 asio::awaitable<void> run_tls_connection(tcp::socket socket, asio::ssl::context& tls, request_handler& handler,
                                          const server_options& opts, connection_info info, page_in_pool* pages) {
     tune(socket, opts);
-    tls_stream stream(std::move(socket), tls);
+    std::optional<tls_socket> made;
+    try {
+        made.emplace(std::move(socket), tls.native_handle());
+    } catch (const std::exception& e) {
+        spdlog::warn("conn {} from {}: {}", info.id, info.peer, e.what());  // the socket is closed with it
+        co_return;
+    }
+    tls_socket& stream = *made;
     tcp::socket& raw = stream.next_layer();
     const bool was_authenticated = info.authenticated;
     info.authenticated = false;  // the handshake is part of authentication
     handler.on_connect(info);
     auto w = std::make_shared<watch>(raw.get_executor(), pages);
     asio::co_spawn(raw.get_executor(), watchdog(w, raw, opts, info), asio::detached);
-    auto [ec] = co_await stream.async_handshake(asio::ssl::stream_base::server, use_nothrow);
-    if (ec) {
+    if (auto ec = co_await stream.handshake()) {
         spdlog::info("conn {} from {}: TLS handshake failed: {}", info.id, info.peer, ec.message());
         count(info.stats, &connection_stats::failed_tls_handshakes);
         info.close_reason = "TLS handshake failed: " + ec.message();
@@ -346,6 +361,7 @@ asio::awaitable<void> run_tls_connection(tcp::socket socket, asio::ssl::context&
         info.authenticated = was_authenticated;
         w->last_activity = clock::now();
         co_await serve(stream, raw, w, handler, opts, info);
+        stream.close_notify();
     }
     finish(w, raw, handler, info);
 }

@@ -10,17 +10,16 @@
 #include <memory>
 #include <type_traits>
 
-#include <openssl/ssl.h>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
-#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include "base/bytes.h"
 #include "net/read_buffer.h"
+#include "net/tls_socket.h"
 
 namespace ketch::net::stream_reads {
 
@@ -42,8 +41,13 @@ asio::awaitable<shared_bytes> read_frame(Stream& stream, read_buffer& in, size_t
     std::shared_ptr<uint8_t[]> frame = std::make_shared_for_overwrite<uint8_t[]>(std::max<size_t>(size, 1));
     std::memcpy(frame.get(), in.take(first), first);
     if (first < size) {
-        auto [ec, n] = co_await asio::async_read(stream, asio::buffer(frame.get() + first, size - first), use_nothrow);
-        if (ec) co_return shared_bytes{};
+        auto rest = asio::buffer(frame.get() + first, size - first);
+        if constexpr (std::is_same_v<Stream, tcp::socket>) {
+            auto [ec, n] = co_await asio::async_read(stream, rest, use_nothrow);
+            if (ec) co_return shared_bytes{};
+        } else {
+            if (co_await stream.read(rest)) co_return shared_bytes{};
+        }
     }
     const uint8_t* data = frame.get();
     co_return shared_bytes(std::move(frame), data, size);
@@ -55,9 +59,8 @@ asio::awaitable<shared_bytes> read_frame(Stream& stream, read_buffer& in, size_t
 // connection holds no buffer, a busy one makes the system calls of an async
 // read (recv, epoll, recv). One thread per reactor: no readiness edge is lost
 // between the recv and the wait; a wake-up without bytes waits again. TLS
-// does the same when the TLS stream holds nothing either: no decrypted or
-// undecrypted bytes in OpenSSL (SSL_has_pending) nor in the BIO asio feeds it
-// (asio keeps received bytes outside that BIO only while the BIO is full).
+// does the same when OpenSSL holds no byte either, decrypted or not
+// (SSL_has_pending; it reads the socket itself: net/tls_socket.h).
 template <class Stream>
 asio::awaitable<bool> read_more(Stream& stream, read_buffer& in) {
     if constexpr (std::is_same_v<Stream, tcp::socket>) {
@@ -75,17 +78,19 @@ asio::awaitable<bool> read_more(Stream& stream, read_buffer& in) {
             auto [ec] = co_await stream.async_wait(tcp::socket::wait_read, use_nothrow);
             if (ec) co_return false;
         }
+        auto [ec, n] = co_await stream.async_read_some(in.space(), use_nothrow);
+        if (ec) co_return false;
+        in.filled(n);
     } else {
-        SSL* ssl = stream.native_handle();
-        if (in.buffered() == 0 && SSL_has_pending(ssl) == 0 && BIO_ctrl_pending(SSL_get_rbio(ssl)) == 0) {
+        if (in.buffered() == 0 && !stream.has_pending()) {
             in.release();
             auto [ec] = co_await stream.next_layer().async_wait(tcp::socket::wait_read, use_nothrow);
             if (ec) co_return false;
         }
+        auto [ec, n] = co_await stream.read_some(in.space());
+        if (ec) co_return false;
+        in.filled(n);
     }
-    auto [ec, n] = co_await stream.async_read_some(in.space(), use_nothrow);
-    if (ec) co_return false;
-    in.filled(n);
     co_return true;
 }
 

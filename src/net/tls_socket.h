@@ -1,0 +1,100 @@
+// A server's TLS connection over a non-blocking TCP socket, for the Kafka
+// listeners (SSL, SASL_SSL). OpenSSL reads and writes the socket itself
+// (SSL_set_fd); when it wants the socket readable or writable, the coroutine
+// waits for that on the socket's reactor and calls it again.
+//
+// Why not asio::ssl::stream: it keeps, for as long as a connection lives, two
+// record buffers of its own (17 KiB each) and a BIO pair between them and
+// OpenSSL (two more), and every byte is copied through them. Here an idle
+// connection holds OpenSSL's SSL object only: its record buffers are given back
+// while empty (SSL_MODE_RELEASE_BUFFERS), which is what keeps an idle TLS
+// connection within issue 24's 16 KiB (docs/performance.md "Many connections").
+//
+// One coroutine at a time reads or writes (the connection serves a TLS
+// client's requests one by one: net/connection.cc), all on the socket's one
+// reactor thread. Every operation first checks that the socket is still open:
+// a watchdog that closed it (idle, not authenticated in time) has released its
+// descriptor, whose number another connection may have been given since, and
+// OpenSSL only knows the number. Its writes are write(2)s: like the plain
+// connection's sendfile(2), they count on the process ignoring SIGPIPE, as the
+// broker does from its start (app/process_main.cc).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include <openssl/ssl.h>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/system/error_code.hpp>
+
+namespace ketch::net {
+
+class tls_socket {
+public:
+    // `ctx`: the listener's context (certificate, key, verify mode). Throws
+    // std::system_error when OpenSSL cannot make the connection's state.
+    tls_socket(boost::asio::ip::tcp::socket socket, SSL_CTX* ctx);
+    ~tls_socket();
+    tls_socket(const tls_socket&) = delete;
+    tls_socket& operator=(const tls_socket&) = delete;
+
+    boost::asio::ip::tcp::socket& next_layer() { return socket_; }
+    SSL* native_handle() { return ssl_; }
+
+    // The server's side of the handshake; an error names OpenSSL's reason.
+    boost::asio::awaitable<boost::system::error_code> handshake();
+    // At least one byte into `into` (asio::error::eof once the client closed).
+    boost::asio::awaitable<std::tuple<boost::system::error_code, size_t>> read_some(boost::asio::mutable_buffer into);
+    // Exactly `into.size()` bytes.
+    boost::asio::awaitable<boost::system::error_code> read(boost::asio::mutable_buffer into);
+    // All of `parts` (a buffer sequence), small ones gathered into records of
+    // up to 16 KiB: a size prefix and its message leave as one record, not
+    // two. Throws boost::system::system_error on failure, as asio::async_write
+    // with use_awaitable does.
+    template <class Buffers>
+    boost::asio::awaitable<void> write(const Buffers& parts);
+    // Sends close_notify (without waiting for the client's) when the
+    // connection ends cleanly: not after a failure, nor on a closed socket.
+    void close_notify();
+    // Bytes OpenSSL holds that a read would return without the socket
+    // (decrypted, or a record not yet decrypted).
+    bool has_pending() const { return SSL_has_pending(ssl_) == 1; }
+
+private:
+    enum class step { done, wait_read, wait_write, failed };
+    // What to do after an SSL call returned `rc`; sets `ec` when it failed.
+    step after(int rc, boost::system::error_code& ec);
+    boost::asio::awaitable<boost::system::error_code> wait(step s);
+    boost::system::error_code closed_error() const;
+    boost::asio::awaitable<void> write_bytes(boost::asio::const_buffer data);
+
+    boost::asio::ip::tcp::socket socket_;
+    SSL* ssl_;
+    bool failed_ = false;  // OpenSSL reported an error: no more calls but SSL_free
+};
+
+template <class Buffers>
+boost::asio::awaitable<void> tls_socket::write(const Buffers& parts) {
+    constexpr size_t k_record = 16 * 1024;
+    std::vector<uint8_t> gather;
+    for (auto it = boost::asio::buffer_sequence_begin(parts); it != boost::asio::buffer_sequence_end(parts); ++it) {
+        boost::asio::const_buffer b(*it);
+        if (!gather.empty() && gather.size() + b.size() > k_record) {
+            co_await write_bytes(boost::asio::buffer(gather));
+            gather.clear();
+        }
+        if (b.size() >= k_record) {
+            co_await write_bytes(b);
+        } else {
+            auto p = static_cast<const uint8_t*>(b.data());
+            gather.insert(gather.end(), p, p + b.size());
+        }
+    }
+    if (!gather.empty()) co_await write_bytes(boost::asio::buffer(gather));
+}
+
+}  // namespace ketch::net
