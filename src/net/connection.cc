@@ -248,8 +248,10 @@ asio::awaitable<void> handle_one(Stream& stream, tcp::socket& raw, std::shared_p
 template <class Stream>
 asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<watch> w, request_handler& handler,
                             const server_options& opts, connection_info& info) {
-    // Pipelining (plain TCP without SASL only): see connection_info::release_pipeline.
-    const bool pipelining = std::is_same_v<Stream, tcp::socket> && info.protocol == security_protocol::plaintext;
+    // Pipelining (PLAINTEXT and SSL; not SASL): see connection_info::release_pipeline. On TLS the
+    // next request's reads then go on while the previous answer is written: the tls_socket
+    // takes a read and a write at once (tls_socket.h).
+    const bool pipelining = info.protocol == security_protocol::plaintext || info.protocol == security_protocol::ssl;
     std::shared_ptr<one_shot_event> last_written;  // set once the previous request's answer is out
     auto stop = std::make_shared<bool>(false);
     try {

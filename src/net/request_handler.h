@@ -45,7 +45,7 @@ struct connection_info {
     // connection that the request's effects are in place and only its answer
     // is pending (Produce acks=all waiting for its fsync), so the connection
     // reads and handles the next request meanwhile. Answers still go out in
-    // request order. Null where pipelining is off (TLS, SASL).
+    // request order. Null where pipelining is off (SASL listeners).
     std::function<void()> release_pipeline;
     // Why the connection ended, when the broker ended it (idle, a refused
     // frame, a request it closes on); empty: the client closed it.

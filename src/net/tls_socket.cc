@@ -20,6 +20,9 @@ tls_socket::tls_socket(tcp::socket socket, SSL_CTX* ctx) : socket_(std::move(soc
     // As asio's stream sets them: a write may return after part of its bytes
     // and be retried from another address; record buffers are freed while empty.
     SSL_set_mode(ssl_, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
+    // TLS 1.2 renegotiation refused, as Kafka's SslTransportLayer refuses it: a write
+    // never has to wait for the socket to be readable.
+    SSL_set_options(ssl_, SSL_OP_NO_RENEGOTIATION);
     error_code ec;
     socket_.native_non_blocking(true, ec);
     if (ec || SSL_set_fd(ssl_, socket_.native_handle()) != 1) {  // the BIO does not close the descriptor
@@ -73,6 +76,13 @@ asio::awaitable<error_code> tls_socket::wait(step s) {
     co_return ec;
 }
 
+asio::awaitable<error_code> tls_socket::wait_for_other_writer(side me) {
+    while (wbuf_owner_ != side::none && wbuf_owner_ != me) {
+        if (auto ec = co_await wait(step::wait_write)) co_return ec;
+    }
+    co_return error_code{};
+}
+
 asio::awaitable<error_code> tls_socket::handshake() {
     for (;;) {
         if (!socket_.is_open()) co_return closed_error();
@@ -89,13 +99,16 @@ asio::awaitable<error_code> tls_socket::handshake() {
 
 asio::awaitable<std::tuple<error_code, size_t>> tls_socket::read_some(asio::mutable_buffer into) {
     for (;;) {
+        if (auto ec = co_await wait_for_other_writer(side::reader)) co_return std::tuple{ec, size_t(0)};
         if (!socket_.is_open()) co_return std::tuple{closed_error(), size_t(0)};
         ERR_clear_error();
         errno = 0;
         size_t n = 0;
-        if (SSL_read_ex(ssl_, into.data(), into.size(), &n) == 1) co_return std::tuple{error_code{}, n};
+        int rc = SSL_read_ex(ssl_, into.data(), into.size(), &n);
         error_code ec;
-        step s = after(0, ec);
+        step s = rc == 1 ? step::done : after(rc, ec);
+        wbuf_owner_ = s == step::wait_write ? side::reader : wbuf_owner_ == side::reader ? side::none : wbuf_owner_;
+        if (s == step::done) co_return std::tuple{error_code{}, n};
         if (s == step::failed) co_return std::tuple{ec, size_t(0)};
         if (ec = co_await wait(s); ec) co_return std::tuple{ec, size_t(0)};
     }
@@ -116,17 +129,20 @@ asio::awaitable<void> tls_socket::write_bytes(asio::const_buffer data) {
     auto* p = static_cast<const uint8_t*>(data.data());
     size_t left = data.size();
     while (left > 0) {
+        if (auto ec = co_await wait_for_other_writer(side::writer)) throw boost::system::system_error(ec, "TLS write");
         if (!socket_.is_open()) throw boost::system::system_error(closed_error(), "TLS write");
         ERR_clear_error();
         errno = 0;
         size_t n = 0;
-        if (SSL_write_ex(ssl_, p, left, &n) == 1) {
+        int rc = SSL_write_ex(ssl_, p, left, &n);
+        error_code ec;
+        step s = rc == 1 ? step::done : after(rc, ec);
+        wbuf_owner_ = s == step::wait_write ? side::writer : wbuf_owner_ == side::writer ? side::none : wbuf_owner_;
+        if (s == step::done) {
             p += n;
             left -= n;
             continue;
         }
-        error_code ec;
-        step s = after(0, ec);
         if (s == step::failed) throw boost::system::system_error(ec, "TLS write");
         if (ec = co_await wait(s); ec) throw boost::system::system_error(ec, "TLS write");
     }

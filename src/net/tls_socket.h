@@ -8,11 +8,16 @@
 // OpenSSL (two more), and every byte is copied through them. Here an idle
 // connection holds OpenSSL's SSL object only: its record buffers are given back
 // while empty (SSL_MODE_RELEASE_BUFFERS), which is what keeps an idle TLS
-// connection within issue 24's 16 KiB (docs/performance.md "Many connections").
+// is what keeps an idle TLS connection at 17.9 KiB instead of 76.6
+// (docs/performance.md "Many connections").
 //
-// One coroutine at a time reads or writes (the connection serves a TLS
-// client's requests one by one: net/connection.cc), all on the socket's one
-// reactor thread. Every operation first checks that the socket is still open:
+// At most one read and one write at a time, all on the socket's one reactor
+// thread (a pipelining connection reads its next request while it writes an
+// answer: net/connection.cc). OpenSSL takes an SSL_read between the retries of
+// an SSL_write, but not a second write of its own meanwhile: when one side's
+// call is left with a record half sent (it wants the socket writable), the
+// other side does not call OpenSSL until that record is out (`wbuf_owner_`);
+// an SSL_read writes when it answers a client's KeyUpdate. Every operation first checks that the socket is still open:
 // a watchdog that closed it (idle, not authenticated in time) has released its
 // descriptor, whose number another connection may have been given since, and
 // OpenSSL only knows the number. Its writes are write(2)s: like the plain
@@ -75,6 +80,11 @@ private:
     boost::asio::ip::tcp::socket socket_;
     SSL* ssl_;
     bool failed_ = false;  // OpenSSL reported an error: no more calls but SSL_free
+    // Which side left a record half written in OpenSSL's write buffer (its call
+    // wanted the socket writable); the other side waits until it is sent.
+    enum class side { none, reader, writer };
+    side wbuf_owner_ = side::none;
+    boost::asio::awaitable<boost::system::error_code> wait_for_other_writer(side me);
 };
 
 template <class Buffers>
