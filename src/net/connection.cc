@@ -209,6 +209,7 @@ asio::awaitable<void> handle_one(Stream& stream, tcp::socket& raw, std::shared_p
                                  const server_options& opts, connection_info& info, shared_bytes frame,
                                  std::shared_ptr<one_shot_event> prev, std::shared_ptr<one_shot_event> written,
                                  std::shared_ptr<one_shot_event> released, std::shared_ptr<bool> stop) {
+    bool failed = false;
     try {
         handler_result r = co_await handler.handle(info, std::move(frame));
         if (r.auth_failed) {
@@ -233,6 +234,10 @@ asio::awaitable<void> handle_one(Stream& stream, tcp::socket& raw, std::shared_p
         }
     } catch (const std::exception& e) {
         spdlog::debug("conn {} from {}: {}", info.id, info.peer, e.what());
+        failed = true;
+    }
+    if (failed) {
+        if (prev) co_await prev->wait();  // the answers before this request still go out
         *stop = true;
     }
     if (*stop) {
@@ -248,10 +253,11 @@ asio::awaitable<void> handle_one(Stream& stream, tcp::socket& raw, std::shared_p
 template <class Stream>
 asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<watch> w, request_handler& handler,
                             const server_options& opts, connection_info& info) {
-    // Pipelining (PLAINTEXT and SSL; not SASL): see connection_info::release_pipeline. On TLS the
-    // next request's reads then go on while the previous answer is written: the tls_socket
-    // takes a read and a write at once (tls_socket.h).
-    const bool pipelining = info.protocol == security_protocol::plaintext || info.protocol == security_protocol::ssl;
+    // Pipelining, on every listener: see connection_info::release_pipeline. On TLS the next
+    // request's reads then go on while the previous answer is written: the tls_socket takes a
+    // read and a write at once (tls_socket.h). A request that ends the connection (a SASL
+    // session expired, bad input) does so only after the answers before it are written
+    // (handle_one waits for them first), as Kafka answers a request and then closes.
     std::shared_ptr<one_shot_event> last_written;  // set once the previous request's answer is out
     auto stop = std::make_shared<bool>(false);
     try {
@@ -279,7 +285,7 @@ asio::awaitable<void> serve(Stream& stream, tcp::socket& raw, std::shared_ptr<wa
             if (!request.owner()) break;
             auto released = std::make_shared<one_shot_event>(raw.get_executor());
             auto written = std::make_shared<one_shot_event>(raw.get_executor());
-            if (pipelining) info.release_pipeline = [released] { released->set(); };
+            info.release_pipeline = [released] { released->set(); };
             ++w->busy;
             asio::co_spawn(raw.get_executor(),
                            handle_one(stream, raw, w, handler, opts, info, std::move(request), last_written, written,

@@ -4,7 +4,7 @@
 // Kafka handles a connection's requests one at a time (the channel is muted
 // while a request is in flight); so does this, with one exception: a Produce
 // whose records are appended and only wait for their fsync lets the next
-// request be read (release_pipeline, PLAINTEXT and SSL), and the answers still go
+// request be read (release_pipeline), and the answers still go
 // out in request order. A frame larger than the cap
 // (max_request_bytes; sasl_max_receive_bytes before authentication), a
 // negative size, or a handler's "close" ends only this connection. A

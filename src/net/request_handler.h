@@ -40,12 +40,12 @@ struct connection_info {
     bool authenticated = true;
     std::shared_ptr<security::sasl_session> sasl;  // SASL listeners; made by the handler
     connection_stats* stats = nullptr;
-    // Set by a plaintext connection while it waits for a request's handler:
+    // Set by the connection (any listener) while it waits for a request's handler:
     // calling it (at most once; take it with std::exchange) tells the
     // connection that the request's effects are in place and only its answer
     // is pending (Produce acks=all waiting for its fsync), so the connection
     // reads and handles the next request meanwhile. Answers still go out in
-    // request order. Null where pipelining is off (SASL listeners).
+    // request order. Null outside a request's handling.
     std::function<void()> release_pipeline;
     // Why the connection ended, when the broker ended it (idle, a refused
     // frame, a request it closes on); empty: the client closed it.

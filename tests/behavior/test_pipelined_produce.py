@@ -3,7 +3,8 @@ request while the previous acks=all Produce waits for its fsync; the answers mus
 come back exactly as a one-request-at-a-time broker gives them.
 
 - On a PLAINTEXT and on an SSL listener (on TLS the connection reads the next request while
-  it writes an answer through the same TLS connection: net/tls_socket.h).
+  it writes an answer through the same TLS connection: net/tls_socket.h); after a SASL login
+  in test_sasl_wire.py. The script and its check: pipelined.py.
 - 60 requests written back to back on one connection without reading — acks=all Produce to
   two partitions, with acks=1 Produce and ApiVersions between them — are answered in
   request order (correlation ids), every Produce without error, each partition's base
@@ -19,15 +20,11 @@ correlation id): clients/src/main/java/org/apache/kafka/common/network/KafkaChan
 import json
 import socket
 import ssl
-import struct
 
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from kafka_wire import (api_versions_request, frame, parse_produce_response, produce_request, read_frame,
-                        record_batch)
-
-REQUESTS = 60
+import pipelined
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -48,32 +45,5 @@ def test_pipelined_produce_answers_in_request_order(broker, listener):
     topic = "pipelined"
     admin = AdminClient({"bootstrap.servers": broker.bootstrap})
     admin.create_topics([NewTopic(topic, 2, 1)], operation_timeout=30)[topic].result(30)
-
-    wire = bytearray()
-    expected = []  # (correlation id, kind, partition)
-    for i in range(REQUESTS):
-        cid = 1000 + i
-        if i % 10 == 9:
-            wire += api_versions_request(3, cid)
-            expected.append((cid, "api_versions", None))
-            continue
-        partition = i % 2
-        acks = 1 if i % 7 == 3 else -1
-        batch = record_batch([(b"k%d" % i, b"v%d" % i)])
-        wire += produce_request(topic, partition, batch, cid, acks=acks)
-        expected.append((cid, "produce", partition))
-
     with connect(broker, listener) as sock:
-        sock.sendall(bytes(wire))
-        answers = [read_frame(sock) for _ in expected]
-
-    next_offset = {0: 0, 1: 0}
-    for (cid, kind, partition), payload in zip(expected, answers):
-        (got_cid,) = struct.unpack(">i", payload[:4])
-        assert got_cid == cid, "answers out of request order"
-        if kind == "produce":
-            error, base = parse_produce_response(payload)
-            assert error == 0
-            assert base == next_offset[partition], "partition %d appended out of request order" % partition
-            next_offset[partition] += 1
-    assert next_offset == {p: sum(1 for e in expected if e[2] == p) for p in (0, 1)}
+        pipelined.send_and_check(sock, topic)

@@ -19,8 +19,10 @@ import struct
 import time
 
 import pytest
+from confluent_kafka.admin import AdminClient, NewTopic
 
 import kafka_wire as kw
+import pipelined
 import sasl_wire as sw
 from conftest import _clients
 
@@ -121,6 +123,17 @@ def test_scram_login_verifies_the_server_signature(sasl_broker, mechanism):
         assert (err, lifetime) == (0, 0), msg
         assert server_final.decode() == c.expected_server_final
         assert struct.unpack_from(">i", sw.exchange(s, sw.metadata_request_v1()))[0] == 9
+
+
+def test_requests_pipelined_after_a_login_are_answered_in_order(sasl_broker):
+    """A logged-in SASL connection pipelines acks=all Produce as PLAINTEXT does
+    (net/connection.cc serve); the answers are a one-at-a-time broker's."""
+    topic = "pipelined-sasl"
+    admin = AdminClient({"bootstrap.servers": sasl_broker.bootstrap})
+    admin.create_topics([NewTopic(topic, 2, 1)], operation_timeout=30)[topic].result(30)
+    with connect(sasl_broker.sasl_addr) as s:
+        assert login_plain(s, "alice", USERS["alice"])[1] == 0
+        pipelined.send_and_check(s, topic)
 
 
 @pytest.mark.parametrize("user,password", [("bob", "wrong"), ("nobody", "x")])
