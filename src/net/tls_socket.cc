@@ -76,13 +76,6 @@ asio::awaitable<error_code> tls_socket::wait(step s) {
     co_return ec;
 }
 
-asio::awaitable<error_code> tls_socket::wait_for_other_writer(side me) {
-    while (wbuf_owner_ != side::none && wbuf_owner_ != me) {
-        if (auto ec = co_await wait(step::wait_write)) co_return ec;
-    }
-    co_return error_code{};
-}
-
 asio::awaitable<error_code> tls_socket::handshake() {
     for (;;) {
         if (!socket_.is_open()) co_return closed_error();
@@ -99,7 +92,8 @@ asio::awaitable<error_code> tls_socket::handshake() {
 
 asio::awaitable<std::tuple<error_code, size_t>> tls_socket::read_some(asio::mutable_buffer into) {
     for (;;) {
-        if (auto ec = co_await wait_for_other_writer(side::reader)) co_return std::tuple{ec, size_t(0)};
+        while (wbuf_owner_ == side::writer)  // the writer's half-sent record goes out first
+            if (auto ec = co_await wait(step::wait_write)) co_return std::tuple{ec, size_t(0)};
         if (!socket_.is_open()) co_return std::tuple{closed_error(), size_t(0)};
         ERR_clear_error();
         errno = 0;
@@ -129,7 +123,8 @@ asio::awaitable<void> tls_socket::write_bytes(asio::const_buffer data) {
     auto* p = static_cast<const uint8_t*>(data.data());
     size_t left = data.size();
     while (left > 0) {
-        if (auto ec = co_await wait_for_other_writer(side::writer)) throw boost::system::system_error(ec, "TLS write");
+        while (wbuf_owner_ == side::reader)  // the reader's half-sent record (a KeyUpdate) goes out first
+            if (auto ec = co_await wait(step::wait_write)) throw boost::system::system_error(ec, "TLS write");
         if (!socket_.is_open()) throw boost::system::system_error(closed_error(), "TLS write");
         ERR_clear_error();
         errno = 0;

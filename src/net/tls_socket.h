@@ -84,7 +84,6 @@ private:
     // wanted the socket writable); the other side waits until it is sent.
     enum class side { none, reader, writer };
     side wbuf_owner_ = side::none;
-    boost::asio::awaitable<boost::system::error_code> wait_for_other_writer(side me);
 };
 
 template <class Buffers>

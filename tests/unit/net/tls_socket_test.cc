@@ -11,14 +11,17 @@
 #include <filesystem>
 #include <memory>
 #include <thread>
+#include <utility>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
@@ -36,6 +39,20 @@ namespace {
 
 // Counts connections that ended (on_disconnect), besides echoing.
 struct counting_echo : echo_handler {
+    void on_disconnect(connection_info&) override { ended.fetch_add(1); }
+    std::atomic<int> ended{0};
+};
+
+// Lets the next request be read at once (as a Produce waiting for its fsync
+// does) and answers later with 64 KiB made from the request's first byte.
+struct pipelining_handler : request_handler {
+    boost::asio::awaitable<handler_result> handle(connection_info& conn, shared_bytes frame) override {
+        if (conn.release_pipeline) std::exchange(conn.release_pipeline, nullptr)();
+        co_await asio::post(co_await asio::this_coro::executor, asio::use_awaitable);
+        handler_result r;
+        r.response.buf.assign(64 * 1024, frame.size() > 0 ? frame.data()[0] : 0);
+        co_return r;
+    }
     void on_disconnect(connection_info&) override { ended.fetch_add(1); }
     std::atomic<int> ended{0};
 };
@@ -65,7 +82,8 @@ protected:
                     connection_info info;
                     info.stats = &stats;
                     info.authenticated = true;  // no SASL: the handshake is the whole authentication
-                    asio::co_spawn(io, run_tls_connection(std::move(s), server_tls, handler, opts, std::move(info)),
+                    request_handler& h = pipelined ? static_cast<request_handler&>(pipelining) : handler;
+                    asio::co_spawn(io, run_tls_connection(std::move(s), server_tls, h, opts, std::move(info)),
                                    asio::detached);
                 }
             },
@@ -115,6 +133,8 @@ protected:
     asio::io_context client_io;
     asio::ssl::context client_tls{asio::ssl::context::tls_client};
     counting_echo handler;
+    pipelining_handler pipelining;
+    bool pipelined = false;  // serve() with `pipelining` instead of `handler`
     server_options opts;
     connection_stats stats;
 };
@@ -172,6 +192,33 @@ TEST_F(tls_socket_ends, an_idle_connection_is_closed_by_the_watchdog) {
     asio::read(c, asio::buffer(answer));
     EXPECT_TRUE(closed_by_server(c.next_layer()));
     EXPECT_TRUE(eventually([&] { return stats.closed_idle.load() == 1 && handler.ended.load() == 1; }));
+}
+
+// Requests read while earlier answers are written, with the answers' writes
+// held up by a client that reads nothing until it has sent everything: every
+// answer comes, whole and in order (tls_socket.h: one read and one write at once).
+TEST_F(tls_socket_ends, a_pipelined_connection_reads_while_it_writes_and_answers_in_order) {
+    pipelined = true;
+    serve();
+    asio::ssl::stream<tcp::socket> c(raw_client(), client_tls);
+    c.set_verify_mode(asio::ssl::verify_none);
+    c.handshake(asio::ssl::stream_base::client);
+    constexpr int k_requests = 40;  // 40 x 64 KiB of answers: more than the sockets hold
+    bytes all;
+    for (int i = 0; i < k_requests; ++i) {
+        auto f = frame_of(200, uint8_t(i));
+        all.insert(all.end(), f.begin(), f.end());
+    }
+    asio::write(c, asio::buffer(all));
+    for (int i = 0; i < k_requests; ++i) {
+        uint8_t head[4];
+        asio::read(c, asio::buffer(head, 4));
+        bytes body(size_t(load_be<int32_t>(head)));
+        asio::read(c, asio::buffer(body));
+        ASSERT_EQ(body, bytes(64 * 1024, uint8_t(i))) << "answer " << i;
+    }
+    c.shutdown();
+    EXPECT_TRUE(eventually([&] { return pipelining.ended.load() == 1; }));
 }
 
 }  // namespace
