@@ -20,8 +20,8 @@ tls_socket::tls_socket(tcp::socket socket, SSL_CTX* ctx) : socket_(std::move(soc
     // As asio's stream sets them: a write may return after part of its bytes
     // and be retried from another address; record buffers are freed while empty.
     SSL_set_mode(ssl_, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
-    // TLS 1.2 renegotiation refused, as Kafka's SslTransportLayer refuses it: a write
-    // never has to wait for the socket to be readable.
+    // TLS 1.2 renegotiation refused (a no_renegotiation alert; Kafka's SslTransportLayer
+    // does not renegotiate either): a write never has to wait for the socket to be readable.
     SSL_set_options(ssl_, SSL_OP_NO_RENEGOTIATION);
     error_code ec;
     socket_.native_non_blocking(true, ec);
