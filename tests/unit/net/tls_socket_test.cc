@@ -101,11 +101,14 @@ protected:
         s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
         return s;
     }
+    static void handshake(asio::ssl::stream<tcp::socket>& c) {
+        c.set_verify_mode(asio::ssl::verify_none);  // ketch's self-signed certificate
+        c.handshake(asio::ssl::stream_base::client);
+    }
     // A TLS client that sends one request and checks its echo.
     void one_good_client() {
         asio::ssl::stream<tcp::socket> c(raw_client(), client_tls);
-        c.set_verify_mode(asio::ssl::verify_none);
-        c.handshake(asio::ssl::stream_base::client);
+        handshake(c);
         auto f = frame_of(40000, 3);  // answered in more than one record
         asio::write(c, asio::buffer(f));
         uint8_t head[4];
@@ -163,15 +166,13 @@ TEST_F(tls_socket_ends, close_notify_and_a_client_gone_mid_request_end_their_con
     serve();
     {
         asio::ssl::stream<tcp::socket> c(raw_client(), client_tls);
-        c.set_verify_mode(asio::ssl::verify_none);
-        c.handshake(asio::ssl::stream_base::client);
+        handshake(c);
         c.shutdown();  // close_notify, and the server's answer to it
     }
     EXPECT_TRUE(eventually([&] { return handler.ended.load() == 1; }));
     {
         asio::ssl::stream<tcp::socket> c(raw_client(), client_tls);
-        c.set_verify_mode(asio::ssl::verify_none);
-        c.handshake(asio::ssl::stream_base::client);
+        handshake(c);
         auto f = frame_of(100000, 2);
         asio::write(c, asio::buffer(f.data(), 30000));  // a part of the request, then gone
     }
@@ -184,8 +185,7 @@ TEST_F(tls_socket_ends, an_idle_connection_is_closed_by_the_watchdog) {
     opts.idle_timeout_ms = 200;
     serve();
     asio::ssl::stream<tcp::socket> c(raw_client(), client_tls);
-    c.set_verify_mode(asio::ssl::verify_none);
-    c.handshake(asio::ssl::stream_base::client);
+    handshake(c);
     auto f = frame_of(10, 5);
     asio::write(c, asio::buffer(f));
     uint8_t answer[14];
@@ -201,8 +201,7 @@ TEST_F(tls_socket_ends, a_pipelined_connection_reads_while_it_writes_and_answers
     pipelined = true;
     serve();
     asio::ssl::stream<tcp::socket> c(raw_client(), client_tls);
-    c.set_verify_mode(asio::ssl::verify_none);
-    c.handshake(asio::ssl::stream_base::client);
+    handshake(c);
     constexpr int k_requests = 40;  // 40 x 64 KiB of answers: more than the sockets hold
     bytes all;
     for (int i = 0; i < k_requests; ++i) {
