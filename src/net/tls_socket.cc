@@ -101,7 +101,7 @@ asio::awaitable<std::tuple<error_code, size_t>> tls_socket::read_some(asio::muta
         int rc = SSL_read_ex(ssl_, into.data(), into.size(), &n);
         error_code ec;
         step s = rc == 1 ? step::done : after(rc, ec);
-        wbuf_owner_ = s == step::wait_write ? side::reader : wbuf_owner_ == side::reader ? side::none : wbuf_owner_;
+        track(side::reader, s);
         if (s == step::done) co_return std::tuple{error_code{}, n};
         if (s == step::failed) co_return std::tuple{ec, size_t(0)};
         if (ec = co_await wait(s); ec) co_return std::tuple{ec, size_t(0)};
@@ -132,7 +132,7 @@ asio::awaitable<void> tls_socket::write_bytes(asio::const_buffer data) {
         int rc = SSL_write_ex(ssl_, p, left, &n);
         error_code ec;
         step s = rc == 1 ? step::done : after(rc, ec);
-        wbuf_owner_ = s == step::wait_write ? side::writer : wbuf_owner_ == side::writer ? side::none : wbuf_owner_;
+        track(side::writer, s);
         if (s == step::done) {
             p += n;
             left -= n;

@@ -25,6 +25,7 @@
 // broker does from its start (app/process_main.cc).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
@@ -84,6 +85,14 @@ private:
     // wanted the socket writable); the other side waits until it is sent.
     enum class side { none, reader, writer };
     side wbuf_owner_ = side::none;
+    // After `me`'s call ended in `s`: it owns the write buffer while it waits to write.
+    void track(side me, step s) {
+        if (s == step::wait_write) {
+            wbuf_owner_ = me;
+        } else if (wbuf_owner_ == me) {
+            wbuf_owner_ = side::none;
+        }
+    }
 };
 
 template <class Buffers>
@@ -91,16 +100,22 @@ boost::asio::awaitable<void> tls_socket::write(const Buffers& parts) {
     constexpr size_t k_record = 16 * 1024;
     std::vector<uint8_t> gather;
     for (auto it = boost::asio::buffer_sequence_begin(parts); it != boost::asio::buffer_sequence_end(parts); ++it) {
-        boost::asio::const_buffer b(*it);
-        if (!gather.empty() && gather.size() + b.size() > k_record) {
-            co_await write_bytes(boost::asio::buffer(gather));
-            gather.clear();
+        auto p = static_cast<const uint8_t*>(boost::asio::const_buffer(*it).data());
+        size_t n = boost::asio::const_buffer(*it).size();
+        if (!gather.empty() || n < k_record) {  // top the record up first: a prefix never leaves alone
+            size_t take = std::min(n, k_record - gather.size());
+            gather.insert(gather.end(), p, p + take);
+            p += take;
+            n -= take;
+            if (gather.size() == k_record) {
+                co_await write_bytes(boost::asio::buffer(gather));
+                gather.clear();
+            }
         }
-        if (b.size() >= k_record) {
-            co_await write_bytes(b);
-        } else {
-            auto p = static_cast<const uint8_t*>(b.data());
-            gather.insert(gather.end(), p, p + b.size());
+        if (n >= k_record) {
+            co_await write_bytes(boost::asio::buffer(p, n));
+        } else if (n > 0) {
+            gather.insert(gather.end(), p, p + n);
         }
     }
     if (!gather.empty()) co_await write_bytes(boost::asio::buffer(gather));
