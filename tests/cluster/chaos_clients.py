@@ -112,10 +112,12 @@ class ConfluentProducer:
             i += 1
             if i % BURST == 0:
                 self.p.poll(RATE_PAUSE_S)  # pacing
-        self.left = self.p.flush(150)
+        self.left = self.p.flush(120)
 
     def finish(self, timeout):
-        self.thread.join(timeout)
+        self.thread.join(max(0.1, timeout))
+        if self.thread.is_alive():
+            return "confluent: the producer did not finish in %.0f s" % timeout
         return "confluent: %d records not delivered" % self.left if self.left else None
 
 

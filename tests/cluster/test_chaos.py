@@ -62,12 +62,14 @@ def chaos_seed():
 
 
 def read_back(h, bootstrap, topic):
+    """Every partition read from its start to its end into the history (one deadline for all:
+    what was not read by then is missing there)."""
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": "chaos-check", "enable.auto.commit": False})
+    deadline = time.monotonic() + 120
     for p in range(PARTITIONS):
         low, high = c.get_watermark_offsets(TopicPartition(topic, p), timeout=20)
         recs = []
         c.assign([TopicPartition(topic, p, low)])
-        deadline = time.monotonic() + 60
         while (recs[-1][0] + 1 if recs else low) < high and time.monotonic() < deadline:
             m = c.poll(0.5)
             if m is not None and not m.error():
@@ -122,7 +124,7 @@ def test_three_brokers_killed_and_engines_failing_lose_nothing(start_broker, pos
             pytest.skip("%s not built (scripts/install-test-deps.sh)" % argv[0])
     seed = chaos_seed()
     faults = plan(seed, KILLS, ENGINE_FAULTS)
-    print("chaos seed %d (replay: KETCH_CHAOS_SEED=%d)" % (seed, seed))
+    print("chaos seed %d (replay: KETCH_CHAOS_SEED=%d)" % (seed, seed), flush=True)
     proxy = FaultyS3(s3.port)
     try:
         run_chaos(start_broker, postgres, proxy, s3, faults, seed, tmp_path)
@@ -149,6 +151,7 @@ def run_chaos(start_broker, postgres, proxy, s3, faults, seed, tmp_path):
     chaos = Chaos(brokers, postgres, proxy, pace)
     log = []
     started = time.monotonic()
+    finish_s = 20  # the producers' end (all of them) when the fault phase failed: that is reported
     try:
         wait_for_progress(rec, producers, "the start")
         for f in faults:
@@ -156,23 +159,29 @@ def run_chaos(start_broker, postgres, proxy, s3, faults, seed, tmp_path):
             chaos.run(f)
             wait_for_progress(rec, producers, "seed %d, fault %s" % (seed, describe(f)))
             log.append("%5.1f s %s (recovered in %.1f s)" % (t0 - started, describe(f), time.monotonic() - t0))
+            phase(log[-1])
             pace(f["gap_s"])
+        finish_s = 150
     finally:
         stop.set()
-        problems = [p.finish(180) for p in producers]
+        end = time.monotonic() + finish_s
+        problems = [p.finish(end - time.monotonic()) for p in producers]
     run_s = time.monotonic() - started
     assert [p for p in problems if p] == [], problems
 
     # The group reads on until it has every record and its committed offsets are the ends
     # (its members commit every COMMIT_EVERY_S), then leaves.
+    phase("faults over after %.0f s; producers finished" % run_s)
     ends, _ = ends_and_commits(brokers[0].bootstrap, "chaos", "chaos-group")
     clients.wait_for(lambda: rec.group_has(ends), timeout=90, what="the group got every record")
+    phase("the group got every record")
     wait_for_commits(brokers[0].bootstrap, "chaos", "chaos-group", ends)
     done.set()
     for c in group:
         c.thread.join(30)
     open_members = [c.name for c in group if c.thread.is_alive()]  # named in the summary: close() hung
     _, committed = ends_and_commits(brokers[0].bootstrap, "chaos", "chaos-group")
+    phase("the group left; reading every partition back")
     read_back(rec.h, brokers[0].bootstrap, "chaos")
 
     h = rec.h
@@ -191,6 +200,11 @@ def run_chaos(start_broker, postgres, proxy, s3, faults, seed, tmp_path):
     assert committed == ends, "%s: the group's committed offsets are not the partitions' ends (%s)" % (
         summary, short_of(ends, committed, acked))
     assert len(h.acks) > 5000, summary
+
+
+def phase(text):
+    """Printed as it happens (the test runs with -s): a run cut short shows how far it got."""
+    print("chaos: %s" % text, flush=True)
 
 
 def wait_for_progress(rec, producers, after):
