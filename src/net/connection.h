@@ -13,6 +13,7 @@
 // auth_timeout_ms.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include <boost/asio/awaitable.hpp>
@@ -25,13 +26,21 @@
 
 namespace ketch::net {
 
-// Serves a plaintext connection (PLAINTEXT, SASL_PLAINTEXT).
+// Serves a plaintext connection (PLAINTEXT, SASL_PLAINTEXT) on the socket's
+// reactor; `on_end` is called there once it has ended. Between requests the
+// connection is parked: no coroutine waits, its socket's readiness wakes it.
 // `pages`: where cold file chunks of answers are paged in (null: on the reactor).
+void start_connection(boost::asio::ip::tcp::socket socket, request_handler& handler, const server_options& opts,
+                      connection_info info, page_in_pool* pages, std::function<void()> on_end);
+// Serves a TLS connection (SSL, SASL_SSL) the same way: handshake first; on
+// an SSL listener a client certificate's subject becomes the principal.
+void start_tls_connection(boost::asio::ip::tcp::socket socket, boost::asio::ssl::context& tls, request_handler& handler,
+                          const server_options& opts, connection_info info, page_in_pool* pages,
+                          std::function<void()> on_end);
+// The same, ending when the connection has ended.
 boost::asio::awaitable<void> run_connection(boost::asio::ip::tcp::socket socket, request_handler& handler,
                                             const server_options& opts, connection_info info,
                                             page_in_pool* pages = nullptr);
-// Serves a TLS connection (SSL, SASL_SSL): handshake first; on an SSL
-// listener a client certificate's subject becomes the principal.
 boost::asio::awaitable<void> run_tls_connection(boost::asio::ip::tcp::socket socket, boost::asio::ssl::context& tls,
                                                 request_handler& handler, const server_options& opts,
                                                 connection_info info, page_in_pool* pages = nullptr);

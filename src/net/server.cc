@@ -5,6 +5,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -133,14 +134,16 @@ asio::awaitable<void> server::accept_loop(bound_listener& l) {
             continue;
         }
         spdlog::debug("conn {} accepted on {} from {}", info.id, info.listener_name, info.peer);
-        auto done = [this, ip](std::exception_ptr) { limits_.release(ip); };
-        if (uses_tls(l.opts.protocol))
-            asio::co_spawn(io,
-                           run_tls_connection(std::move(sock), tls_context(l.opts.protocol == security_protocol::ssl),
-                                              handler_, opts_, std::move(info), page_in_.get()),
-                           done);
-        else
-            asio::co_spawn(io, run_connection(std::move(sock), handler_, opts_, std::move(info), page_in_.get()), done);
+        // Started on its own reactor (the accept loop runs on the first one).
+        asio::ssl::context* tls =
+            uses_tls(l.opts.protocol) ? &tls_context(l.opts.protocol == security_protocol::ssl) : nullptr;
+        asio::post(io, [this, tls, ip, sock = std::move(sock), info = std::move(info)]() mutable {
+            auto done = [this, ip] { limits_.release(ip); };
+            if (tls)
+                start_tls_connection(std::move(sock), *tls, handler_, opts_, std::move(info), page_in_.get(), done);
+            else
+                start_connection(std::move(sock), handler_, opts_, std::move(info), page_in_.get(), done);
+        });
     }
 }
 

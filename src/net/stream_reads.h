@@ -53,45 +53,47 @@ asio::awaitable<shared_bytes> read_frame(Stream& stream, read_buffer& in, size_t
     co_return shared_bytes(std::move(frame), data, size);
 }
 
-// Reads more bytes into `in`; false once the stream failed or was closed. A
-// plain socket with nothing buffered tries a recv that does not wait; with no
-// byte there, it gives its buffer back and waits until readable: an idle
-// connection holds no buffer, a busy one makes the system calls of an async
-// read (recv, epoll, recv). One thread per reactor: no readiness edge is lost
-// between the recv and the wait; a wake-up without bytes waits again. TLS
-// does the same when OpenSSL holds no byte either, decrypted or not
-// (SSL_has_pending; it reads the socket itself: net/tls_socket.h).
+enum class read_status { got, idle, failed };
+
+// Reads more bytes into `in`: `got`; `failed` once the stream failed or was
+// closed; `idle` when nothing is buffered and no byte can be read without
+// waiting (the buffer is then given back: an idle connection holds none, and
+// the caller parks the connection until the socket is readable). A plain
+// socket tries a recv that does not wait; TLS is idle when OpenSSL holds no
+// byte either, decrypted or not (SSL_has_pending; it reads the socket itself:
+// net/tls_socket.h), unless `woken` (the socket was just readable: the read
+// then waits for the rest of a record). With bytes buffered, a read waits for
+// more. One thread per reactor: no readiness is missed between an `idle`
+// answer and the caller's wait, made before it returns to the reactor.
 template <class Stream>
-asio::awaitable<bool> read_more(Stream& stream, read_buffer& in) {
+asio::awaitable<read_status> read_more(Stream& stream, read_buffer& in, bool woken) {
     if constexpr (std::is_same_v<Stream, tcp::socket>) {
         while (in.buffered() == 0) {
             auto room = in.space();
             ssize_t n = ::recv(stream.native_handle(), room.data(), room.size(), MSG_DONTWAIT);
             if (n > 0) {
                 in.filled(size_t(n));
-                co_return true;
+                co_return read_status::got;
             }
-            if (n == 0) co_return false;
+            if (n == 0) co_return read_status::failed;
             if (errno == EINTR) continue;
-            if (errno != EAGAIN && errno != EWOULDBLOCK) co_return false;
+            if (errno != EAGAIN && errno != EWOULDBLOCK) co_return read_status::failed;
             in.release();
-            auto [ec] = co_await stream.async_wait(tcp::socket::wait_read, use_nothrow);
-            if (ec) co_return false;
+            co_return read_status::idle;
         }
         auto [ec, n] = co_await stream.async_read_some(in.space(), use_nothrow);
-        if (ec) co_return false;
+        if (ec) co_return read_status::failed;
         in.filled(n);
     } else {
-        if (in.buffered() == 0 && !stream.has_pending()) {
+        if (in.buffered() == 0 && !stream.has_pending() && !woken) {
             in.release();
-            auto [ec] = co_await stream.next_layer().async_wait(tcp::socket::wait_read, use_nothrow);
-            if (ec) co_return false;
+            co_return read_status::idle;
         }
         auto [ec, n] = co_await stream.read_some(in.space());
-        if (ec) co_return false;
+        if (ec) co_return read_status::failed;
         in.filled(n);
     }
-    co_return true;
+    co_return read_status::got;
 }
 
 }  // namespace ketch::net::stream_reads

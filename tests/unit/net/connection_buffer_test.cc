@@ -1,6 +1,6 @@
 // A connection's read buffer over its life (net/read_buffer.h,
-// net/connection.cc read_more): held while a request is read, given back
-// while the connection waits for the next one; requests split across many
+// net/stream_reads.h read_more): held while a request is read, given back
+// while the connection is parked waiting for the next one; requests split across many
 // reads, a large request after idleness, pipelined requests and a frame over
 // the cap (Kafka: NetworkReceive throws InvalidReceiveException, the channel
 // is closed; clients/src/main/java/org/apache/kafka/common/network/NetworkReceive.java).
@@ -153,6 +153,39 @@ TEST_F(connection_buffer, negative_size_refused) {
     EXPECT_TRUE(eventually([&] { return ended.load(); }));
     EXPECT_EQ(stats.refused_oversize.load(), 1u);
     EXPECT_EQ(held(), 0);
+}
+
+// Parked between requests (net/connection.cc park): the client's close wakes
+// the connection and ends it; the watchdog closes a parked connection idle
+// too long, as Kafka's Selector closes an idle channel
+// (clients/src/main/java/org/apache/kafka/common/network/Selector.java,
+// maybeCloseOldestConnection).
+TEST_F(connection_buffer, a_parked_connection_ends_when_the_client_closes) {
+    start();
+    for (uint8_t i = 0; i < 20; ++i) {  // parked and woken again between each
+        auto f = frame_of(size_t(10 + i), i);
+        send(f.data(), f.size());
+        EXPECT_EQ(answer(), bytes(f.begin() + 4, f.end()));
+        ASSERT_TRUE(eventually([&] { return held() == 0; }));
+    }
+    EXPECT_FALSE(ended.load());
+    client.close();
+    EXPECT_TRUE(eventually([&] { return ended.load(); }));
+}
+
+TEST_F(connection_buffer, the_watchdog_closes_a_parked_connection_idle_too_long) {
+    server_options o;
+    o.idle_timeout_ms = 200;
+    start(o);
+    auto f = frame_of(10, 1);
+    send(f.data(), f.size());
+    EXPECT_EQ(answer().size(), 10u);
+    EXPECT_TRUE(eventually([&] { return ended.load(); }));
+    EXPECT_EQ(stats.closed_idle.load(), 1u);
+    uint8_t b;
+    boost::system::error_code ec;
+    client.read_some(asio::buffer(&b, 1), ec);
+    EXPECT_EQ(ec, asio::error::eof);  // closed by the broker
 }
 
 TEST(read_buffer, release_keeps_buffered_bytes) {
