@@ -99,16 +99,26 @@ class Broker:
         return round(status(self.pid, "VmRSS") / 1024, 1)
 
 
+class PointFailed(Exception):
+    """A point the broker could not run (the driver's error): recorded, the dimension's larger
+    points skipped, the run goes on."""
+
+
 class Run:
     def __init__(self, driver, quick):
         self.driver, self.quick, self.seq = driver, quick, 0
         self.seconds = 2 if quick else 3
         self.group_bytes = (256 if quick else 1024) << 20
 
-    def drv(self, cmd, b, topic, *args, timeout=600):
-        out = subprocess.run([self.driver, cmd, b.bootstrap, topic, *map(str, args)], check=True,
-                             capture_output=True, text=True, timeout=timeout).stdout
-        return json.loads(out.strip().splitlines()[-1])
+    def drv(self, cmd, b, topic, *args, timeout=300):
+        try:
+            out = subprocess.run([self.driver, cmd, b.bootstrap, topic, *map(str, args)],
+                                 capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise PointFailed("%s %s: not done after %d s" % (cmd, topic, timeout))
+        if out.returncode != 0:
+            raise PointFailed("%s %s: %s" % (cmd, topic, out.stderr.strip()[-300:]))
+        return json.loads(out.stdout.strip().splitlines()[-1])
 
     def topic(self, b, partitions, *configs):
         self.seq += 1
@@ -179,13 +189,13 @@ def plot(result, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    dims = [d for d in result["dimensions"] if any(result["curves"][b].get(d) for b in result["brokers"])]
+    dims = [d for d in result["dimensions"] if any(result["curves"].get(b, {}).get(d) for b in result["brokers"])]
     fig, axes = plt.subplots(3, len(dims), figsize=(4.2 * len(dims), 9.5), squeeze=False)
     for col, d in enumerate(dims):
         for row, key in enumerate(LABELS):
             ax = axes[row][col]
             for b in result["brokers"]:
-                pts = result["curves"][b].get(d, [])
+                pts = result["curves"].get(b, {}).get(d, [])
                 ax.plot([p["x"] for p in pts], [p[key] for p in pts], marker="o", label=b)
             ax.set_xscale("log")
             ax.set_yscale("log")
@@ -209,12 +219,20 @@ def measure(result, run, work, ketch_bin):
             b = Broker(name, work / d, ketch_bin)
             say("starting", name, "for", d)
             b.start()
+            curves[d] = []
             try:
-                curves[d] = [dict(getattr(run, d)(b, x), x=x) for x in points[d]]
+                for x in points[d]:
+                    try:
+                        curves[d].append(dict(getattr(run, d)(b, x), x=x))
+                    except PointFailed as e:
+                        say(name, d, x, "failed:", e)
+                        result.setdefault("failed", {}).setdefault(name, {})[d] = {"x": x, "error": str(e)}
+                        break
                 say(name, d, curves[d])
             finally:
                 b.stop()
-            result["exponents"].setdefault(name, {})[d] = {k: exponent(curves[d], k) for k in LABELS}
+            if len(curves[d]) >= 2:
+                result["exponents"].setdefault(name, {})[d] = {k: exponent(curves[d], k) for k in LABELS}
         steal1, all1 = cpu_steal()
         result["steal_pct"][name] = round(100 * (steal1 - steal0) / max(1, all1 - all0), 2)
 
@@ -241,12 +259,16 @@ def main():
               "curves": {}, "exponents": {}, "steal_pct": {}}
     try:
         measure(result, Run(driver, a.quick), work, a.ketch)
-    finally:
+    finally:  # what was measured is kept, also when a broker failed the run
         shutil.rmtree(work, ignore_errors=True)
+        write(result, a.quick)
+
+
+def write(result, quick):
     result["load_end"] = open("/proc/loadavg").read().split()[:3]
     res = ROOT / "bench" / "results"
     res.mkdir(exist_ok=True)
-    base = res / ("growth-%s%s" % (result["date"], "-quick" if a.quick else ""))
+    base = res / ("growth-%s%s" % (result["date"], "-quick" if quick else ""))
     base.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n")
     plot(result, base.with_suffix(".png"))
     print(json.dumps(result["exponents"], indent=1))

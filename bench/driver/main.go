@@ -61,11 +61,24 @@ func createTopic(bootstrap, topic string, partitions int32, kv []string) {
 	}
 	adm, done := admin(bootstrap)
 	defer done()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Second)
 	defer cancel()
-	resp, err := adm.CreateTopic(ctx, partitions, 1, configs, topic)
+	// At most createStep partitions a request: Kafka's controller refuses an operation of more
+	// than 10,000 metadata records (QuorumController.MAX_RECORDS_PER_USER_OP), and a topic's
+	// creation writes one per partition; the rest are added with CreatePartitions, the same
+	// steps on every broker.
+	const createStep = 5000
+	first := min(partitions, createStep)
+	resp, err := adm.CreateTopic(ctx, first, 1, configs, topic)
 	if err == nil {
 		err = resp.Err
+	}
+	for n := first; err == nil && n < partitions; {
+		n = min(partitions, n+createStep)
+		var r kadm.CreatePartitionsResponses
+		if r, err = adm.UpdatePartitions(ctx, int(n), topic); err == nil {
+			err = r[topic].Err
+		}
 	}
 	if err != nil {
 		die("create %s: %v", topic, err)
