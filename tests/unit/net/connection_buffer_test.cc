@@ -69,6 +69,12 @@ protected:
         return body;
     }
     int64_t held() const { return stats.read_buffers.load(); }
+    void expect_closed_by_broker() {
+        uint8_t b;
+        boost::system::error_code ec;
+        client.read_some(asio::buffer(&b, 1), ec);
+        EXPECT_EQ(ec, asio::error::eof);
+    }
 
     asio::io_context io{1};
     std::thread reactor;
@@ -139,10 +145,7 @@ TEST_F(connection_buffer, oversized_frame_refused_and_buffer_freed) {
     EXPECT_TRUE(eventually([&] { return ended.load(); }));
     EXPECT_EQ(stats.refused_oversize.load(), 1u);
     EXPECT_EQ(held(), 0);
-    uint8_t b;
-    boost::system::error_code ec;
-    client.read_some(asio::buffer(&b, 1), ec);
-    EXPECT_EQ(ec, asio::error::eof);  // closed by the broker
+    expect_closed_by_broker();
 }
 
 TEST_F(connection_buffer, negative_size_refused) {
@@ -182,10 +185,7 @@ TEST_F(connection_buffer, the_watchdog_closes_a_parked_connection_idle_too_long)
     EXPECT_EQ(answer().size(), 10u);
     EXPECT_TRUE(eventually([&] { return ended.load(); }));
     EXPECT_EQ(stats.closed_idle.load(), 1u);
-    uint8_t b;
-    boost::system::error_code ec;
-    client.read_some(asio::buffer(&b, 1), ec);
-    EXPECT_EQ(ec, asio::error::eof);  // closed by the broker
+    expect_closed_by_broker();
 }
 
 TEST(read_buffer, release_keeps_buffered_bytes) {
