@@ -39,11 +39,13 @@ test-deps:
 	@scripts/install-test-deps.sh
 
 # Configured again after test-apt: a build dir first made by `make run`
-# (no GoogleTest then) gains its tests.
+# (no GoogleTest then) gains its tests. On a failure, why each test failed is printed last
+# (CI keeps the tail of the output).
 test: test-apt test-deps
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
 	cmake --build $(BUILD_DIR) -j $(JOBS)
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(TEST_JOBS) --timeout 900
+	(cd $(BUILD_DIR) && ctest --output-on-failure -j $(TEST_JOBS) --timeout 900) \
+		|| { scripts/ctest-failures.py $(BUILD_DIR); exit 1; }
 
 unit: test-apt
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
