@@ -3,14 +3,20 @@
 // for the duration of a push_back, a copy or a binary search (one writer, the
 // segment's appender, and any number of readers).
 //
-// Where the entries live. While the segment is written, all of them are in
-// memory. Once it is closed and its index file holds them (keep_on_disk),
-// memory keeps only every k_index_stride-th entry and the last: a search
-// finds its block of at most k_index_stride entries among those and reads
-// that block from the file with one pread (docs/design/log.md, "Many
-// partitions"). A block that cannot be read, or whose CRC-32C is not the one
-// memory kept for it, is not used: the kept entry before it is a coarser hint,
-// still a correct one (an index only says where a scan may start).
+// Where the entries live. The first entries may be in the index file, in
+// whole blocks of k_index_stride: memory then keeps the first entry of each
+// such block and a CRC-32C of its bytes, and holds the entries after them. A
+// search finds its block among the kept entries and reads that block from the
+// file with one pread (docs/design/log.md, "Many partitions"). A block that
+// cannot be read, or whose CRC-32C is not the one memory kept for it, is not
+// used: the kept entry before it is a coarser hint, still a correct one (an
+// index only says where a scan may start).
+//   - A closed segment (keep_on_disk, once its file is written): every entry
+//     is in the file (the last block may be partial), memory keeps 1/64.
+//   - The active segment: spill() writes whole blocks the flush journal has
+//     recorded to the file as the segment grows (the file has no trailer until
+//     the segment is closed and the file written whole; recovery after a crash
+//     never reads it), so its memory too stays about 1/64 of the entries.
 #pragma once
 
 #include <algorithm>
@@ -23,6 +29,7 @@
 
 #include "base/crc32c.h"
 #include "log/index_file.h"
+#include "log/log_format.h"
 
 namespace ketch::log {
 
@@ -41,59 +48,87 @@ public:
     int64_t base_offset() const { return base_; }
     size_t size() const {
         std::lock_guard lk(mu_);
-        return disk_ ? disk_->blocks.count : entries_.size();
+        return on_file_locked() + tail_locked();
     }
-    // Every entry (a closed segment's are read from its file; if that fails,
-    // the kept ones and the last: fewer, still a valid sparse index).
+    // Every entry (those in the file are read from it; if that fails, the kept
+    // ones: fewer, still a valid sparse index).
     std::vector<Entry> entries() const {
-        std::unique_lock lk(mu_);
-        if (!disk_) return entries_;
-        auto disk = disk_;
-        auto kept = entries_;
-        lk.unlock();
-        if (auto all = disk->read_all()) return std::move(*all);
-        if (!(kept.back() == disk->last)) kept.push_back(disk->last);
-        return kept;
+        auto [all, whole] = read_entries();
+        return std::move(all);
     }
-    // Entries from the first-th on (the flush journal's delta).
+    // Entries from the first-th on (the flush journal's delta); empty when
+    // some of them are in the file and it cannot be read.
     std::vector<Entry> entries_from(size_t first) const {
         std::unique_lock lk(mu_);
-        if (!disk_) {
-            if (first >= entries_.size()) return {};
-            return {entries_.begin() + long(first), entries_.end()};
+        const size_t on_file = on_file_locked();
+        if (first >= on_file) {
+            const size_t at = kept_locked() + (first - on_file);
+            if (at >= entries_.size()) return {};
+            return {entries_.begin() + long(at), entries_.end()};
         }
         lk.unlock();
-        auto all = entries();
-        if (first >= all.size()) return {};
+        auto [all, whole] = read_entries();
+        if (!whole || first >= all.size()) return {};
         return {all.begin() + long(first), all.end()};
     }
-    // Entries held in memory now: all of them, or a closed segment's kept ones.
+    // Entries held in memory now: the kept ones and those not in the file.
     size_t resident() const {
         std::lock_guard lk(mu_);
         return entries_.size();
     }
 
-    // The segment is closed and `path` holds exactly these entries: memory
-    // keeps every k_index_stride-th, the last, and a CRC-32C of each block.
+    // The segment is closed and `path` holds exactly these entries, written
+    // whole: memory keeps every k_index_stride-th, the last, and a CRC-32C of
+    // each block. Nothing is appended after this.
     void keep_on_disk(std::shared_ptr<io::file_system> fs, std::string path) {
+        auto [all, whole] = read_entries();
         std::lock_guard lk(mu_);
-        if (disk_ || entries_.empty()) return;
-        auto d = std::make_shared<on_disk>();
-        d->blocks = {std::move(fs), std::move(path), entries_.size(), Entry::size};
-        d->last = entries_.back();
-        std::vector<Entry> kept;
-        kept.reserve((entries_.size() + k_index_stride - 1) / k_index_stride);
-        d->crcs.reserve(kept.capacity());
-        bytes raw;
-        for (size_t i = 0; i < entries_.size(); i += k_index_stride) {
-            kept.push_back(entries_[i]);
-            size_t n = std::min(k_index_stride, entries_.size() - i);
-            raw.resize(n * Entry::size);
-            for (size_t j = 0; j < n; ++j) entries_[i + j].encode(raw.data() + j * Entry::size);
-            d->crcs.push_back(crc32c(raw));
+        if (closed_) return;
+        closed_ = true;
+        if (all.empty()) return;
+        entries_ = std::move(all);
+        disk_.reset();
+        ++generation_;
+        move_to_file_locked(std::move(fs), std::move(path), entries_.size());
+    }
+
+    // The active segment's index file `path`, just loaded whole (a clean
+    // start): its whole blocks are read from it from now on.
+    void keep_loaded_on_disk(std::shared_ptr<io::file_system> fs, std::string path) {
+        std::lock_guard lk(mu_);
+        if (closed_ || disk_) return;
+        move_to_file_locked(std::move(fs), std::move(path), entries_.size() / k_index_stride * k_index_stride);
+    }
+
+    // The active segment: writes the entries before `upto`, in whole blocks,
+    // that are not in the file `path` yet, when there are at least `min_new`
+    // of them; memory then keeps the first of each of those blocks. The file
+    // gets the index file header (index_file.h) and entries at their places,
+    // no trailer. False when the write failed (memory keeps the entries).
+    bool spill(const std::shared_ptr<io::file_system>& fs, const std::string& path, size_t upto, size_t min_new) {
+        std::unique_lock lk(mu_);
+        if (closed_) return true;
+        const size_t done = on_file_locked();
+        upto = std::min(upto, done + tail_locked()) / k_index_stride * k_index_stride;
+        if (upto <= done || upto - done < min_new) return true;
+        const size_t first = kept_locked();
+        bytes raw((done == 0 ? k_index_header_size : 0) + (upto - done) * Entry::size);
+        uint8_t* at = raw.data();
+        if (done == 0) at = put_index_file_header(at, Entry::magic, Entry::size, base_);
+        for (size_t i = 0; i < upto - done; ++i, at += Entry::size) entries_[first + i].encode(at);
+        const uint64_t generation = generation_;
+        lk.unlock();
+
+        {
+            auto f = fs->open(path, done == 0 ? io::open_mode::truncate : io::open_mode::create);
+            if (!f || !(*f)->pwrite(done == 0 ? 0 : k_index_header_size + done * Entry::size, raw)) return false;
         }
-        entries_ = std::move(kept);
-        disk_ = std::move(d);
+
+        lk.lock();
+        // Reset meanwhile (recovery), closed, or spilled by another: not ours to change.
+        if (generation != generation_ || closed_ || on_file_locked() != done) return true;
+        move_to_file_locked(fs, path, upto);
+        return true;
     }
 
 protected:
@@ -111,7 +146,7 @@ protected:
         if (sp < entries_.size()) next = entries_[sp];
         if (sp == 0) return {std::nullopt, next};
         Entry first = entries_[sp - 1];
-        if (!disk_) return {first, next};
+        if (sp - 1 >= kept_locked()) return {first, next};  // held in memory
         // The block from the kept entry `first` to the next kept one.
         auto disk = disk_;
         lk.unlock();
@@ -121,28 +156,33 @@ protected:
         if (q == 0) return {first, next};  // block[0] is `first`, for which pred holds
         return {block[q - 1], q < block.size() ? std::optional<Entry>(block[q]) : next};
     }
-    // The last entry, wherever the others are.
+    // The last entry, wherever it is.
     std::optional<Entry> last_locked() const {
+        if (tail_locked() > 0) return entries_.back();
         if (disk_) return disk_->last;
-        if (entries_.empty()) return std::nullopt;
-        return entries_.back();
+        return std::nullopt;
     }
-    bool on_disk_locked() const { return disk_ != nullptr; }
+    // Closed: the entries are final (nothing is appended).
+    bool closed_locked() const { return closed_; }
     // Back to every entry in memory (recovery, loading).
     void reset_locked(std::vector<Entry> entries) {
         entries_ = std::move(entries);
         disk_.reset();
+        closed_ = false;
+        ++generation_;
     }
 
     const int64_t base_;
     mutable std::mutex mu_;
-    std::vector<Entry> entries_;  // all, or every k_index_stride-th when disk_ is set
+    // The kept entry of each block in the file (kept_locked() of them), then
+    // every entry after the file's (tail_locked() of them).
+    std::vector<Entry> entries_;
 
 private:
     struct on_disk {
-        index_file_blocks blocks;
-        Entry last{};
-        std::vector<uint32_t> crcs;  // of each block's bytes, as they were when the segment closed
+        index_file_blocks blocks;    // entries [0, blocks.count) are in the file
+        Entry last{};                // entry blocks.count - 1
+        std::vector<uint32_t> crcs;  // of each block's bytes, as they were written
 
         // Block b's entries; empty when they cannot be read or are not what
         // they were (a file replaced since, by compaction under the same name).
@@ -172,7 +212,62 @@ private:
             return out;
         }
     };
+
+    size_t on_file_locked() const { return disk_ ? disk_->blocks.count : 0; }
+    size_t kept_locked() const { return disk_ ? disk_->crcs.size() : 0; }
+    size_t tail_locked() const { return entries_.size() - kept_locked(); }
+
+    // Every entry, and whether the file's were all read (else the kept ones
+    // stand for them).
+    std::pair<std::vector<Entry>, bool> read_entries() const {
+        std::unique_lock lk(mu_);
+        if (!disk_) return {entries_, true};
+        auto disk = disk_;
+        const size_t kept = kept_locked();
+        std::vector<Entry> tail(entries_.begin() + long(kept), entries_.end());
+        std::vector<Entry> kept_entries(entries_.begin(), entries_.begin() + long(kept));
+        lk.unlock();
+        std::vector<Entry> out;
+        bool whole = true;
+        if (auto all = disk->read_all()) {
+            out = std::move(*all);
+        } else {
+            whole = false;
+            out = std::move(kept_entries);
+            if (!(out.back() == disk->last)) out.push_back(disk->last);
+        }
+        out.insert(out.end(), tail.begin(), tail.end());
+        return {std::move(out), whole};
+    }
+
+    // The file `path` holds entries [0, upto) (upto >= on_file_locked(); a
+    // multiple of k_index_stride unless the segment is closed): memory keeps
+    // the first of each block before upto and every entry after it.
+    void move_to_file_locked(std::shared_ptr<io::file_system> fs, std::string path, size_t upto) {
+        const size_t done = on_file_locked();
+        const size_t first = kept_locked();  // where entry `done` is in entries_
+        if (upto <= done) return;
+        auto d = std::make_shared<on_disk>();
+        d->blocks = {std::move(fs), std::move(path), upto, Entry::size};
+        d->last = entries_[first + (upto - done) - 1];
+        d->crcs = disk_ ? disk_->crcs : std::vector<uint32_t>{};
+        std::vector<Entry> kept(entries_.begin(), entries_.begin() + long(first));
+        bytes raw;
+        for (size_t i = done; i < upto; i += k_index_stride) {
+            const size_t n = std::min(k_index_stride, upto - i);
+            kept.push_back(entries_[first + (i - done)]);
+            raw.resize(n * Entry::size);
+            for (size_t j = 0; j < n; ++j) entries_[first + (i - done) + j].encode(raw.data() + j * Entry::size);
+            d->crcs.push_back(crc32c(raw));
+        }
+        kept.insert(kept.end(), entries_.begin() + long(first + (upto - done)), entries_.end());
+        entries_ = std::move(kept);
+        disk_ = std::move(d);
+    }
+
     std::shared_ptr<const on_disk> disk_;
+    bool closed_ = false;
+    uint64_t generation_ = 0;  // moved on by every reset
 };
 
 }  // namespace ketch::log

@@ -8,13 +8,18 @@
 
 namespace ketch::log {
 
+uint8_t* put_index_file_header(uint8_t* at, uint32_t magic, uint16_t entry_size, int64_t base_offset) {
+    store_be<uint32_t>(at, magic);
+    store_be<uint16_t>(at + 4, k_index_version);
+    store_be<uint16_t>(at + 6, entry_size);
+    store_be<int64_t>(at + 8, base_offset);
+    return at + k_index_header_size;
+}
+
 bytes frame_index_file(uint32_t magic, uint16_t entry_size, int64_t base_offset, byte_view entries) {
     bytes out(k_index_header_size + entries.size() + k_index_trailer_size);
     uint8_t* p = out.data();
-    store_be<uint32_t>(p, magic);
-    store_be<uint16_t>(p + 4, k_index_version);
-    store_be<uint16_t>(p + 6, entry_size);
-    store_be<int64_t>(p + 8, base_offset);
+    put_index_file_header(p, magic, entry_size, base_offset);
     if (!entries.empty()) std::memcpy(p + k_index_header_size, entries.data(), entries.size());
     uint8_t* t = p + k_index_header_size + entries.size();
     store_be<uint32_t>(t, uint32_t(entries.size() / entry_size));

@@ -4,8 +4,10 @@
 //   header  := magic:u32 version:u16 entry_size:u16 base_offset:i64
 //   trailer := entry_count:u32 crc32c:u32      (CRC-32C of header and entries)
 //
-// Index files are written whole, once, when a segment is closed; the trailer
-// lets a reader tell a complete file from a torn or foreign one.
+// Index files are written whole when a segment is closed (and at a clean stop);
+// the trailer lets a reader tell a complete file from a torn or foreign one.
+// While a segment is written its file holds the header and the entries spilled
+// so far, no trailer (index_entries.h): only a clean start reads it whole.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,9 @@
 #include "io/file_system.h"
 
 namespace ketch::log {
+
+// Writes the header at `at` (k_index_header_size bytes); returns the byte after it.
+uint8_t* put_index_file_header(uint8_t* at, uint32_t magic, uint16_t entry_size, int64_t base_offset);
 
 // Wraps `entries` (entry_size bytes each) in the header and trailer.
 bytes frame_index_file(uint32_t magic, uint16_t entry_size, int64_t base_offset, byte_view entries);

@@ -60,6 +60,10 @@ void local_log::write_journal_locked() {
         return;
     }
     w.seg->journaled = w.after;
+    // What the journal holds may leave memory for the index files.
+    if (!w.seg->spill_indexes(opt_.fs, w.after.index, w.after.times))
+        spdlog::debug("log {}: spilling segment {}'s index entries failed; kept in memory", opt_.dir,
+                      w.seg->base_offset());
 }
 
 std::optional<journal_contents> local_log::read_journal(int64_t base) const {

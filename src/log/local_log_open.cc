@@ -155,6 +155,8 @@ log_status local_log::open_segments(load_state& st, segment_list& list) {
                 ++report_.indexes_rebuilt;
             } else if (!last) {
                 (*seg)->keep_indexes_on_disk(opt_.fs);
+            } else {
+                (*seg)->keep_loaded_indexes_on_disk(opt_.fs);
             }
         }
         uint64_t cut = 0;

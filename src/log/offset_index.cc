@@ -21,7 +21,7 @@ void offset_index_entry::encode(uint8_t* at) const {
 
 void offset_index::append(int64_t offset, uint64_t position) {
     std::lock_guard lk(mu_);
-    if (on_disk_locked()) return;  // closed: nothing is appended to a closed segment
+    if (closed_locked()) return;  // nothing is appended to a closed segment
     entries_.push_back({uint32_t(offset - base_), uint32_t(position)});
 }
 

@@ -3,9 +3,9 @@
 // index_interval_bytes of batches lie between it and the previous entry's
 // batch (or the segment start); a lookup then scans at most that many bytes.
 //
-// Kept in memory while the segment is written; written to <base>.index when
-// it is closed, after which memory keeps one entry in k_index_stride
-// (index_entries.h). Thread-safety: one writer (the segment's appender) and
+// Memory keeps about one entry in k_index_stride, the rest is in <base>.index:
+// spilled there in blocks while the segment is written, written whole when it
+// is closed (index_entries.h). Thread-safety: one writer (the segment's appender) and
 // any number of readers; `mu_` guards the vector and is held only for the
 // duration of a push_back or a binary search.
 #pragma once
@@ -16,6 +16,7 @@
 
 #include "base/bytes.h"
 #include "log/index_entries.h"
+#include "log/log_format.h"
 
 namespace ketch::log {
 
@@ -26,6 +27,7 @@ struct offset_index_entry {
 
     // The file's encoding (log_format.md): relative offset u32, position u32.
     static constexpr size_t size = 8;
+    static constexpr uint32_t magic = k_offset_index_magic;  // of the .index file
     static offset_index_entry decode(const uint8_t* at);
     void encode(uint8_t* at) const;
     // Entries strictly increase in both fields.

@@ -75,6 +75,21 @@ void segment::keep_indexes_on_disk(const std::shared_ptr<io::file_system>& fs) {
     times_.keep_on_disk(fs, path(k_time_index_suffix));
 }
 
+// Entries spilled at a time: at the default index interval (4 KiB) about 1 MiB
+// of data, so a partition written slowly writes its index files rarely.
+constexpr size_t k_index_spill_min = 4 * k_index_stride;
+
+bool segment::spill_indexes(const std::shared_ptr<io::file_system>& fs, size_t index_upto, size_t times_upto) {
+    bool a = index_.spill(fs, path(k_index_suffix), index_upto, k_index_spill_min);
+    bool b = times_.spill(fs, path(k_time_index_suffix), times_upto, k_index_spill_min);
+    return a && b;
+}
+
+void segment::keep_loaded_indexes_on_disk(const std::shared_ptr<io::file_system>& fs) {
+    index_.keep_loaded_on_disk(fs, path(k_index_suffix));
+    times_.keep_loaded_on_disk(fs, path(k_time_index_suffix));
+}
+
 log_status segment::read_first_batch_timestamp() {
     first_batch_ts_ = k_no_timestamp;
     batch_reader r(*file_, 0, size(), record::k_batch_header_size);

@@ -1,7 +1,7 @@
 // segment: one <base>.log file of verbatim record batches and its two
-// indexes, in memory while it is written, written to <base>.index /
-// <base>.timeindex on close and from then on mostly read from there
-// (keep_indexes_on_disk, index_entries.h).
+// indexes, mostly read from <base>.index / <base>.timeindex: spilled there in
+// blocks while the segment is written, written whole on close
+// (index_entries.h).
 //
 // Concurrency contract:
 //   * Writer methods (append, recover, load_*, write_index_files) are called by
@@ -85,6 +85,14 @@ public:
     // memory keeps one index entry in k_index_stride, the rest is read from
     // the files when a search needs it (index_entries.h).
     void keep_indexes_on_disk(const std::shared_ptr<io::file_system>& fs);
+
+    // The active segment: its index entries up to the counts the flush
+    // journal recorded go to the index files in whole blocks, a few blocks at
+    // a time (index_entries.h spill). False when a write failed.
+    bool spill_indexes(const std::shared_ptr<io::file_system>& fs, size_t index_upto, size_t times_upto);
+    // A clean start loaded this active segment's index files whole: their
+    // whole blocks are read from there from now on.
+    void keep_loaded_indexes_on_disk(const std::shared_ptr<io::file_system>& fs);
 
     // Loads the index files written by write_index_files and checks the tail
     // of the log file after the last index entry (framing only). Returns false

@@ -26,8 +26,8 @@ void time_index::observe(int64_t batch_max_timestamp, int64_t batch_base_offset)
 
 void time_index::append_max() {
     std::lock_guard lk(mu_);
-    if (max_.timestamp == k_no_timestamp || on_disk_locked()) return;  // closed: its entries are final
-    if (!entries_.empty() && max_.timestamp <= entries_.back().timestamp) return;
+    if (max_.timestamp == k_no_timestamp || closed_locked()) return;  // closed: its entries are final
+    if (auto last = last_locked(); last && max_.timestamp <= last->timestamp) return;
     entries_.push_back({max_.timestamp, uint32_t(max_.offset - base_)});
 }
 

@@ -8,9 +8,9 @@
 // timestamp below the entry's: a search for timestamp T may start at the
 // batch of the last entry whose timestamp is <= T.
 //
-// Kept in memory while the segment is written; written to <base>.timeindex
-// when it is closed, after which memory keeps one entry in k_index_stride
-// (index_entries.h). Thread-safety as offset_index: one writer, many readers,
+// Memory keeps about one entry in k_index_stride, the rest is in
+// <base>.timeindex: spilled there in blocks while the segment is written,
+// written whole when it is closed (index_entries.h). Thread-safety as offset_index: one writer, many readers,
 // `mu_` held briefly.
 #pragma once
 
@@ -20,6 +20,7 @@
 
 #include "base/bytes.h"
 #include "log/index_entries.h"
+#include "log/log_format.h"
 
 namespace ketch::log {
 
@@ -32,6 +33,7 @@ struct time_index_entry {
 
     // The file's encoding (log_format.md): timestamp i64, relative offset u32.
     static constexpr size_t size = 12;
+    static constexpr uint32_t magic = k_time_index_magic;  // of the .timeindex file
     static time_index_entry decode(const uint8_t* at);
     void encode(uint8_t* at) const;
     // Entries strictly increase in both fields.
