@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Prints, last, why each test of ctest's last run failed: the lines that say it
-(pytest's FAILED/ERROR summary and `E` lines, gtest's Failure lines, the chaos
-test's phases, a timeout), at most a few per test. CI keeps only the tail of
+(pytest's FAILED/ERROR summary, `E` lines and where they were raised, gtest's
+Failure lines, the chaos test's phases, a timeout), at most a few per test.
+CI keeps only the tail of
 `make test`'s output; without this the tail names a failed test and not why.
 
 Usage: ctest-failures.py BUILD_DIR"""
@@ -10,7 +11,7 @@ import re
 import sys
 from pathlib import Path
 
-TELLING = re.compile(r"^(FAILED |ERROR |E +\S|chaos: |.*Failure$|.*Timeout|.*\*\*\*Exception|AssertionError)")
+TELLING = re.compile(r"^(FAILED |ERROR |E +\S|\S+\.py:\d+: |chaos: |.*Failure$|.*Timeout|.*\*\*\*Exception|AssertionError)")
 PER_TEST = 12
 
 
