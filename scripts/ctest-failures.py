@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 TELLING = re.compile(r"^(FAILED |ERROR |E +\S|\S+\.py:\d+: |chaos: |.*Failure$|.*Timeout|.*\*\*\*Exception|AssertionError)")
-PER_TEST = 12
+PER_TEST = 16
 
 
 def sections(log):
@@ -36,7 +36,17 @@ def telling(lines):
     picked = [line for line in lines if TELLING.match(line)]
     if not picked:
         picked = lines[-PER_TEST:]
-    return [line[:300] for line in picked[-PER_TEST:]]
+    # A long run of `E` lines (an exception carrying a log) keeps its first and last lines.
+    out, run = [], []
+    for line in picked + [""]:
+        if line.startswith("E "):
+            run.append(line)
+            continue
+        out += run if len(run) <= 6 else run[:3] + ["E   ... (%d lines)" % (len(run) - 6)] + run[-3:]
+        run = []
+        if line:
+            out.append(line)
+    return [line[:300] for line in out[-PER_TEST:]]
 
 
 def main():
