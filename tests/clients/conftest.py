@@ -17,11 +17,9 @@
 import functools
 import json
 import os
-import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -91,31 +89,6 @@ def _wanted_clients():
 
 # ---------------------------------------------------------------- the broker
 
-def listen_port():
-    """A port free now, below the kernel's ephemeral range. A broker a test restarts listens on
-    the same port again; a port the kernel gave (port 0) comes from that range, and between a stop
-    and the restart another test's outgoing connection could take it as its local port: the restart
-    then fails with EADDRINUSE (CI: test_crash_safety). Ports below the range are never given out
-    that way; the test bind also skips one another broker listens on."""
-    try:
-        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        low = 32768
-    if low <= 11000:
-        return 0  # no room below the range: let the kernel choose
-    pick = random.SystemRandom()
-    for _ in range(200):
-        port = pick.randrange(max(10000, low - 12000), low)
-        with socket.socket() as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-        return port
-    return 0
-
-
 class BrokerProcess:
     """A ketch process the tests own. bootstrap is HOST:PORT as ketch wrote it to the
     ready file; restart() binds the same port again so clients keep their bootstrap."""
@@ -146,10 +119,15 @@ class BrokerProcess:
             raise RuntimeError("ketch already running")
         if self.ready_file.exists():
             self.ready_file.unlink()
-        if port == 0:
-            port = listen_port()
+        # With --listen's port 0 the console and the registry take free ports too; a restart on
+        # a given port would put them on their fixed defaults (9093, 8081), where two tests
+        # restarting brokers at once collided (CI: test_crash_safety's restart failed with
+        # EADDRINUSE). They keep free ports unless the test chose theirs.
+        free = [] if port == 0 else [arg for flag in ("--console-addr", "--schema-registry-addr")
+                                     if not any(a == flag or a.startswith(flag + "=") for a in self.extra_args)
+                                     for arg in (flag, "127.0.0.1:0")]
         argv = [self.binary, "--listen", "127.0.0.1:%d" % port, "--data-dir", str(self.data_dir),
-                "--ready-file", str(self.ready_file), "--log-level", "info", *self.extra_args]
+                "--ready-file", str(self.ready_file), "--log-level", "info", *free, *self.extra_args]
         with open(self.log, "ab") as log:
             log.write(("\n=== start %d: %s\n" % (self.starts, " ".join(argv))).encode())
             log.flush()
