@@ -80,16 +80,13 @@ public:
     // The segment is closed and `path` holds exactly these entries, written
     // whole: memory keeps every k_index_stride-th, the last, and a CRC-32C of
     // each block. Nothing is appended after this.
+    // Blocks already spilled are the same bytes at the same places in the
+    // file written whole, so only the entries after them are added (no read).
     void keep_on_disk(std::shared_ptr<io::file_system> fs, std::string path) {
-        auto [all, whole] = read_entries();
         std::lock_guard lk(mu_);
         if (closed_) return;
         closed_ = true;
-        if (all.empty()) return;
-        entries_ = std::move(all);
-        disk_.reset();
-        ++generation_;
-        move_to_file_locked(std::move(fs), std::move(path), entries_.size());
+        move_to_file_locked(std::move(fs), std::move(path), on_file_locked() + tail_locked());
     }
 
     // The active segment's index file `path`, just loaded whole (a clean
