@@ -17,10 +17,19 @@
 //     recorded to the file as the segment grows (the file has no trailer until
 //     the segment is closed and the file written whole; recovery after a crash
 //     never reads it), so its memory too stays about 1/64 of the entries.
+//   - Opened lazily (open_lazily, a clean start): only the file's count and
+//     last entry are known; its entries are read, checked (the trailer's
+//     CRC-32C as found at open, then `parse`) and kept as above by the first
+//     search or copy that needs them, so a start reads no index file whole. A
+//     file that fails that check leaves only the entries after it known (a
+//     search below them starts at the segment's start: slower, still correct)
+//     and nothing more is spilled; the file is removed, so the next start
+//     rebuilds it from the segment (or the next close writes it whole).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -28,6 +37,7 @@
 #include <vector>
 
 #include "base/crc32c.h"
+#include "base/endian.h"
 #include "log/index_file.h"
 #include "log/log_format.h"
 
@@ -42,6 +52,8 @@ template <class Entry>
 class index_entries {
 public:
     using entry = Entry;
+    // A whole index file's image -> its entries; nullopt when malformed.
+    using parse_fn = std::function<std::optional<std::vector<Entry>>(byte_view)>;
 
     explicit index_entries(int64_t base_offset) : base_(base_offset) {}
 
@@ -86,15 +98,36 @@ public:
         std::lock_guard lk(mu_);
         if (closed_) return;
         closed_ = true;
+        // A file opened lazily that could not be read (unread_, failed_): the
+        // file was written from what was known (read_entries).
+        if (unread_ || failed_) {
+            entries_ = known_locked();
+            disk_.reset();
+            unread_.reset();
+            failed_ = false;
+        }
         move_to_file_locked(std::move(fs), std::move(path), on_file_locked() + tail_locked());
     }
 
-    // The active segment's index file `path`, just loaded whole (a clean
-    // start): its whole blocks are read from it from now on.
-    void keep_loaded_on_disk(std::shared_ptr<io::file_system> fs, std::string path) {
+    // The index is the written file `path` (a clean start): `count` entries,
+    // the last `last`, the trailer's CRC-32C `crc`. Nothing more is read until
+    // the entries are needed. `closed`: the segment is closed (no appends).
+    void open_lazily(std::shared_ptr<io::file_system> fs, std::string path, size_t count, Entry last, uint32_t crc,
+                     parse_fn parse, bool closed) {
         std::lock_guard lk(mu_);
-        if (closed_ || disk_) return;
-        move_to_file_locked(std::move(fs), std::move(path), entries_.size() / k_index_stride * k_index_stride);
+        reset_locked({});
+        closed_ = closed;
+        if (count == 0) return;
+        auto d = std::make_shared<on_disk>();
+        d->blocks = {std::move(fs), std::move(path), count, Entry::size};
+        d->last = last;
+        disk_ = std::move(d);
+        unread_ = unread_file{std::move(parse), crc};
+    }
+    // Opened lazily and not read yet.
+    bool unread() const {
+        std::lock_guard lk(mu_);
+        return unread_.has_value();
     }
 
     // The active segment: writes the entries before `upto`, in whole blocks,
@@ -104,7 +137,9 @@ public:
     // no trailer. False when the write failed (memory keeps the entries).
     bool spill(const std::shared_ptr<io::file_system>& fs, const std::string& path, size_t upto, size_t min_new) {
         std::unique_lock lk(mu_);
-        if (closed_) return true;
+        load_locked(lk);
+        if (closed_ || failed_) return true;
+        if (unread_) return false;  // the file is not readable now: the next spill tries again
         const size_t done = on_file_locked();
         upto = std::min(upto, done + tail_locked()) / k_index_stride * k_index_stride;
         if (upto <= done || upto - done < min_new) return true;
@@ -138,6 +173,7 @@ protected:
     // With mu_ held by the caller through `lk`, which this releases when it reads the file.
     template <class Pred>
     split_point split(std::unique_lock<std::mutex>& lk, Pred pred) const {
+        load_locked(lk);
         auto sp = size_t(std::partition_point(entries_.begin(), entries_.end(), pred) - entries_.begin());
         std::optional<Entry> next;
         if (sp < entries_.size()) next = entries_[sp];
@@ -165,6 +201,8 @@ protected:
     void reset_locked(std::vector<Entry> entries) {
         entries_ = std::move(entries);
         disk_.reset();
+        unread_.reset();
+        failed_ = false;
         closed_ = false;
         ++generation_;
     }
@@ -172,8 +210,9 @@ protected:
     const int64_t base_;
     mutable std::mutex mu_;
     // The kept entry of each block in the file (kept_locked() of them), then
-    // every entry after the file's (tail_locked() of them).
-    std::vector<Entry> entries_;
+    // every entry after the file's (tail_locked() of them). Mutable, as the
+    // members below: a file opened lazily is read by the first search.
+    mutable std::vector<Entry> entries_;
 
 private:
     struct on_disk {
@@ -188,6 +227,7 @@ private:
             return decode(blocks.read(from, std::min(k_index_stride, blocks.count - from)), b);
         }
         std::optional<std::vector<Entry>> read_all() const {
+            if (crcs.size() * k_index_stride < blocks.count) return std::nullopt;  // not read yet, or failed
             auto raw = blocks.read(0, blocks.count);
             if (raw.size() != blocks.count * Entry::size) return std::nullopt;
             std::vector<Entry> out;
@@ -214,33 +254,67 @@ private:
     size_t kept_locked() const { return disk_ ? disk_->crcs.size() : 0; }
     size_t tail_locked() const { return entries_.size() - kept_locked(); }
 
+    // What is known of the entries without the file's: its last entry, then
+    // the tail (a valid sparse index). With disk_ set.
+    std::vector<Entry> known_locked() const {
+        std::vector<Entry> out(entries_.begin(), entries_.begin() + long(kept_locked()));
+        if (out.empty() || !(out.back() == disk_->last)) out.push_back(disk_->last);
+        out.insert(out.end(), entries_.begin() + long(kept_locked()), entries_.end());
+        return out;
+    }
+
+    // A file opened lazily: its entries are read and checked now (mu_ is
+    // released for the read) and kept as keep_on_disk keeps them; when they
+    // are not what open_lazily found, only the tail is known (failed_).
+    void load_locked(std::unique_lock<std::mutex>& lk) const {
+        if (!unread_) return;
+        auto disk = disk_;
+        auto check = *unread_;
+        const uint64_t generation = generation_;
+        lk.unlock();
+        std::optional<std::vector<Entry>> all;
+        auto image = io::read_file(*disk->blocks.fs, disk->blocks.path);
+        if (image && image->size() >= k_index_trailer_size &&
+            load_be<uint32_t>(image->data() + image->size() - 4) == check.crc)
+            all = check.parse(*image);
+        if (all && (all->size() != disk->blocks.count || !(all->back() == disk->last))) all.reset();
+        lk.lock();
+        if (generation != generation_ || !unread_) return;  // read by another, or reset meanwhile
+        if (!image) return;  // not readable now: this search is coarser, the next one reads again
+        unread_.reset();
+        if (!all) {
+            failed_ = true;
+            drop_bad_index_file(*disk->blocks.fs, disk->blocks.path);
+            return;
+        }
+        all->insert(all->end(), entries_.begin(), entries_.end());
+        entries_ = std::move(*all);
+        disk_.reset();
+        const size_t count = disk->blocks.count;
+        move_to_file_locked(disk->blocks.fs, disk->blocks.path,
+                            closed_ ? count : count / k_index_stride * k_index_stride);
+    }
+
     // Every entry, and whether the file's were all read (else the kept ones
     // stand for them).
     std::pair<std::vector<Entry>, bool> read_entries() const {
         std::unique_lock lk(mu_);
+        load_locked(lk);
         if (!disk_) return {entries_, true};
         auto disk = disk_;
-        const size_t kept = kept_locked();
-        std::vector<Entry> tail(entries_.begin() + long(kept), entries_.end());
-        std::vector<Entry> kept_entries(entries_.begin(), entries_.begin() + long(kept));
+        std::vector<Entry> tail(entries_.begin() + long(kept_locked()), entries_.end());
+        std::vector<Entry> known = known_locked();
         lk.unlock();
-        std::vector<Entry> out;
-        bool whole = true;
-        if (auto all = disk->read_all()) {
-            out = std::move(*all);
-        } else {
-            whole = false;
-            out = std::move(kept_entries);
-            if (!(out.back() == disk->last)) out.push_back(disk->last);
-        }
-        out.insert(out.end(), tail.begin(), tail.end());
-        return {std::move(out), whole};
+        auto all = disk->read_all();
+        if (!all) return {std::move(known), false};
+        all->insert(all->end(), tail.begin(), tail.end());
+        return {std::move(*all), true};
     }
 
     // The file `path` holds entries [0, upto) (upto >= on_file_locked(); a
     // multiple of k_index_stride unless the segment is closed): memory keeps
     // the first of each block before upto and every entry after it.
-    void move_to_file_locked(std::shared_ptr<io::file_system> fs, std::string path, size_t upto) {
+    void move_to_file_locked(std::shared_ptr<io::file_system> fs, std::string path, size_t upto) const {
         const size_t done = on_file_locked();
         const size_t first = kept_locked();  // where entry `done` is in entries_
         if (upto <= done) return;
@@ -262,7 +336,15 @@ private:
         disk_ = std::move(d);
     }
 
-    std::shared_ptr<const on_disk> disk_;
+    // Opened lazily: how the file's entries are checked when first read.
+    struct unread_file {
+        parse_fn parse;
+        uint32_t crc = 0;  // the trailer's, as open_lazily found it
+    };
+
+    mutable std::shared_ptr<const on_disk> disk_;
+    mutable std::optional<unread_file> unread_;
+    mutable bool failed_ = false;  // the file's entries were not what open_lazily found
     bool closed_ = false;
     uint64_t generation_ = 0;  // moved on by every reset
 };

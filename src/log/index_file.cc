@@ -1,5 +1,7 @@
 #include "log/index_file.h"
 
+#include <spdlog/spdlog.h>
+
 #include <cstring>
 
 #include "base/crc32c.h"
@@ -41,17 +43,57 @@ std::optional<byte_view> unframe_index_file(byte_view file, uint32_t magic, uint
     return file.subspan(k_index_header_size, body);
 }
 
+io::io_result<std::optional<index_file_summary>> read_index_file_summary(io::file_system& fs, const std::string& path,
+                                                                         uint32_t magic, uint16_t entry_size,
+                                                                         int64_t base_offset) {
+    using summary = std::optional<index_file_summary>;
+    auto f = fs.open(path, io::open_mode::read_only);
+    if (!f) return failure{f.error()};
+    auto size = (*f)->size();
+    if (!size) return failure{size.error()};
+    if (*size < k_index_header_size + k_index_trailer_size) return summary{};
+    const uint64_t body = *size - k_index_header_size - k_index_trailer_size;
+    if (body % entry_size != 0) return summary{};
+    // A small file (a segment of a few MiB) in one read, else its two ends:
+    // the header, and the last entry with the trailer.
+    const size_t end_size = k_index_trailer_size + (body > 0 ? entry_size : 0);
+    bytes image(*size <= 4096 ? *size : k_index_header_size + end_size);
+    const size_t split = *size <= 4096 ? image.size() : k_index_header_size;
+    for (auto [at, out] : {std::pair{uint64_t(0), std::span<uint8_t>(image).first(split)},
+                           std::pair{*size - end_size, std::span<uint8_t>(image).subspan(split)}}) {
+        if (out.empty()) continue;
+        auto got = (*f)->read_exact(at, out);
+        if (!got && got.error().kind == io::io_errc::end_of_file) return summary{};  // shrunk meanwhile
+        if (!got) return failure{got.error()};
+    }
+    const uint8_t* head = image.data();
+    const uint8_t* end = image.data() + image.size() - end_size;
+    if (load_be<uint32_t>(head) != magic || load_be<uint16_t>(head + 4) != k_index_version ||
+        load_be<uint16_t>(head + 6) != entry_size || load_be<int64_t>(head + 8) != base_offset)
+        return summary{};
+    const uint8_t* t = end + end_size - k_index_trailer_size;
+    if (load_be<uint32_t>(t) != body / entry_size) return summary{};
+    index_file_summary s;
+    s.count = body / entry_size;
+    s.crc = load_be<uint32_t>(t + 4);
+    s.last.assign(end, t);
+    return summary{std::move(s)};
+}
+
+void drop_bad_index_file(io::file_system& fs, const std::string& path) {
+    auto removed = fs.remove(path);
+    spdlog::warn(
+        "index file {} does not hold what it held at start-up ({}): until the segment is written again or the "
+        "next start rebuilds the file, a search below its entries scans the segment from its start",
+        path, removed ? "removed" : "not removed: " + removed.error().message());
+}
+
 bytes index_file_blocks::read(size_t first, size_t n) const {
     if (first + n > count) return {};
     auto f = fs->open(path, io::open_mode::read_only);
     if (!f) return {};
     bytes out(n * entry_size);
-    uint64_t at = k_index_header_size + first * entry_size;
-    for (size_t got = 0; got < out.size();) {
-        auto r = (*f)->pread(at + got, std::span<uint8_t>(out.data() + got, out.size() - got));
-        if (!r || *r == 0) return {};
-        got += *r;
-    }
+    if (!(*f)->read_exact(k_index_header_size + first * entry_size, out)) return {};
     return out;
 }
 

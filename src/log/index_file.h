@@ -62,6 +62,26 @@ std::optional<std::vector<Entry>> unframe_entries(byte_view file, uint32_t magic
     return out;
 }
 
+// What a written index file says of itself, read without its entries (a
+// clean start opens index files lazily, index_entries.h): header and trailer
+// checked against the file's size, the entry count, the trailer's CRC-32C and
+// the last entry's bytes (empty when there is none). The CRC over the entries
+// is checked when they are first read.
+struct index_file_summary {
+    size_t count = 0;
+    uint32_t crc = 0;
+    bytes last;
+};
+// nullopt when the envelope is off (a malformed or foreign file); an error
+// when the file cannot be read (io_errc::not_found when it is not there).
+io::io_result<std::optional<index_file_summary>> read_index_file_summary(io::file_system& fs, const std::string& path,
+                                                                         uint32_t magic, uint16_t entry_size,
+                                                                         int64_t base_offset);
+
+// A lazily opened index file that did not hold what its open found: logged
+// and removed, so that the next start rebuilds it from its segment.
+void drop_bad_index_file(io::file_system& fs, const std::string& path);
+
 // Blocks of entries read straight from a written index file (a closed
 // segment's, index_entries.h): the file is opened for each read and closed.
 struct index_file_blocks {

@@ -148,15 +148,11 @@ log_status local_log::open_segments(load_state& st, segment_list& list) {
         if (!seg) return failure{seg.error()};
         bool recover = st.bases[i] >= st.recovery_point && !opt_.clean_shutdown;
         if (!recover) {
-            auto loaded = (*seg)->load_index_files(fs);
+            auto loaded = (*seg)->load_index_files(opt_.fs, !last);
             if (!loaded) return failure{loaded.error()};
             if (!*loaded) {
                 recover = true;
                 ++report_.indexes_rebuilt;
-            } else if (!last) {
-                (*seg)->keep_indexes_on_disk(opt_.fs);
-            } else {
-                (*seg)->keep_loaded_indexes_on_disk(opt_.fs);
             }
         }
         uint64_t cut = 0;

@@ -1,6 +1,7 @@
 #include "log/segment.h"
 
 #include "base/endian.h"
+#include "log/index_file.h"
 #include "log/log_format.h"
 
 namespace ketch::log {
@@ -85,11 +86,6 @@ bool segment::spill_indexes(const std::shared_ptr<io::file_system>& fs, size_t i
     return a && b;
 }
 
-void segment::keep_loaded_indexes_on_disk(const std::shared_ptr<io::file_system>& fs) {
-    index_.keep_loaded_on_disk(fs, path(k_index_suffix));
-    times_.keep_loaded_on_disk(fs, path(k_time_index_suffix));
-}
-
 log_status segment::read_first_batch_timestamp() {
     first_batch_ts_ = k_no_timestamp;
     batch_reader r(*file_, 0, size(), record::k_batch_header_size);
@@ -99,25 +95,35 @@ log_status segment::read_first_batch_timestamp() {
     return ok_v;
 }
 
-log_result<bool> segment::load_index_files(io::file_system& fs) {
+log_result<bool> segment::load_index_files(const std::shared_ptr<io::file_system>& fs, bool closed) {
     auto log_size = file_->size();
     if (!log_size) return failure{from_io(log_size.error())};
-    auto idx_bytes = io::read_file(fs, path(k_index_suffix));
-    auto time_bytes = io::read_file(fs, path(k_time_index_suffix));
-    auto txn_bytes = io::read_file(fs, path(k_txn_index_suffix));
-    for (auto* r : {&idx_bytes, &time_bytes, &txn_bytes}) {
-        if (r->ok()) continue;
-        if (r->error().kind == io::io_errc::not_found) return false;
-        return failure{from_io(r->error())};
+    // Of the two indexes only the envelope and the last entry are read here
+    // (index_entries.h, open_lazily); the aborted-transactions index whole.
+    auto idx =
+        read_index_file_summary(*fs, path(k_index_suffix), k_offset_index_magic, offset_index_entry::size, base_);
+    auto tix =
+        read_index_file_summary(*fs, path(k_time_index_suffix), k_time_index_magic, time_index_entry::size, base_);
+    auto txn_bytes = io::read_file(*fs, path(k_txn_index_suffix));
+    for (const io::io_error* e :
+         {idx ? nullptr : &idx.error(), tix ? nullptr : &tix.error(), txn_bytes ? nullptr : &txn_bytes.error()}) {
+        if (!e) continue;
+        if (e->kind == io::io_errc::not_found) return false;
+        return failure{from_io(*e)};
     }
-    auto offsets = offset_index::parse(*idx_bytes, base_, *log_size);
-    auto times = time_index::parse(*time_bytes, base_);
     auto aborted = parse_aborted(*txn_bytes);
-    if (!offsets || !times || !aborted) return false;
+    if (!*idx || !*tix || !aborted) return false;
+    std::optional<offset_index_entry> last_offset;
+    if ((*idx)->count > 0) last_offset = offset_index_entry::decode((*idx)->last.data());
+    std::optional<time_index_entry> last_time;
+    if ((*tix)->count > 0) last_time = time_index_entry::decode((*tix)->last.data());
+    if (last_offset &&
+        (last_offset->relative_offset > uint64_t(k_max_relative_offset) || last_offset->position >= *log_size))
+        return false;
 
     // The tail after the last index entry must parse, and it gives next_offset.
-    uint64_t start = offsets->empty() ? 0 : offsets->back().position;
-    int64_t expect_at_start = offsets->empty() ? base_ : base_ + offsets->back().relative_offset;
+    uint64_t start = last_offset ? last_offset->position : 0;
+    int64_t expect_at_start = last_offset ? base_ + last_offset->relative_offset : base_;
     batch_reader r(*file_, start, *log_size);
     int64_t next = base_;
     bool first = true;
@@ -129,7 +135,7 @@ log_result<bool> segment::load_index_files(io::file_system& fs) {
         }
         if (!*b) break;
         const auto& h = (*b)->header;
-        if (first && h.base_offset != expect_at_start && !offsets->empty()) return false;
+        if (first && h.base_offset != expect_at_start && last_offset) return false;
         if (h.base_offset < next || h.last_offset() - base_ > k_max_relative_offset) return false;
         next = h.last_offset() + 1;
         first = false;
@@ -137,16 +143,20 @@ log_result<bool> segment::load_index_files(io::file_system& fs) {
         last_batch_crc_ = h.crc;
     }
     // The final time entry names a batch below next_offset.
-    if (!times->empty() && base_ + int64_t(times->back().relative_offset) >= next) return false;
+    if (last_time && base_ + int64_t(last_time->relative_offset) >= next) return false;
 
-    time_index::max_entry max;
-    if (!times->empty())
-        max = {times->back().timestamp, base_ + times->back().relative_offset};
-    else
-        max = {k_no_timestamp, base_};
-    last_indexed_position_ = offsets->empty() ? 0 : offsets->back().position;
-    index_.reset(std::move(*offsets));
-    times_.reset(std::move(*times), max);
+    time_index::max_entry max{k_no_timestamp, base_};
+    if (last_time) max = {last_time->timestamp, base_ + last_time->relative_offset};
+    last_indexed_position_ = last_offset ? last_offset->position : 0;
+    const int64_t base = base_;
+    const uint64_t size = *log_size;
+    index_.open_lazily(
+        fs, path(k_index_suffix), (*idx)->count, last_offset.value_or(offset_index_entry{}), (*idx)->crc,
+        [base, size](byte_view f) { return offset_index::parse(f, base, size); }, closed);
+    times_.reset({}, max);
+    times_.open_lazily(
+        fs, path(k_time_index_suffix), (*tix)->count, last_time.value_or(time_index_entry{}), (*tix)->crc,
+        [base](byte_view f) { return time_index::parse(f, base); }, closed);
     reset_aborted(std::move(*aborted));
     size_.store(*log_size, std::memory_order_release);
     next_offset_.store(next, std::memory_order_release);

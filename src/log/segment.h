@@ -90,15 +90,13 @@ public:
     // journal recorded go to the index files in whole blocks, a few blocks at
     // a time (index_entries.h spill). False when a write failed.
     bool spill_indexes(const std::shared_ptr<io::file_system>& fs, size_t index_upto, size_t times_upto);
-    // A clean start loaded this active segment's index files whole: their
-    // whole blocks are read from there from now on.
-    void keep_loaded_indexes_on_disk(const std::shared_ptr<io::file_system>& fs);
-
-    // Loads the index files written by write_index_files and checks the tail
-    // of the log file after the last index entry (framing only). Returns false
-    // when an index file is missing or malformed or the tail does not parse;
-    // the caller then runs recover().
-    log_result<bool> load_index_files(io::file_system& fs);
+    // Opens the index files written by write_index_files, reading only their
+    // envelopes and last entries (the entries are read at first use,
+    // index_entries.h open_lazily), and checks the tail of the log file after
+    // the last index entry (framing only). Returns false when an index file is
+    // missing or its envelope is off or the tail does not parse; the caller
+    // then runs recover(). `closed`: not the active segment.
+    log_result<bool> load_index_files(const std::shared_ptr<io::file_system>& fs, bool closed);
 
     // Aborted-transactions index (Kafka's TransactionIndex): the aborted
     // transactions whose marker lies in this segment, in marker order. Written

@@ -19,16 +19,8 @@ namespace {
 constexpr int64_t k_active_base = 7000;
 constexpr size_t k_spill_min = 4 * k_index_stride;  // the segment's spill minimum
 
-// Entry i: offset base + 10 i + 3, position 4096 i + 100; timestamp 1000 + 7 i.
-void add_entries(offset_index& idx, int from, int to) {
-    for (int i = from; i < to; ++i) idx.append(k_active_base + 10 * i + 3, 4096u * uint32_t(i) + 100);
-}
-void add_entries(time_index& t, int from, int to) {
-    for (int i = from; i < to; ++i) {
-        t.observe(1000 + 7 * i, k_active_base + 10 * i + 3);
-        t.append_max();
-    }
-}
+void add_entries(offset_index& idx, int from, int to) { testing::put_index_entries(idx, k_active_base, from, to); }
+void add_entries(time_index& t, int from, int to) { testing::put_index_entries(t, k_active_base, from, to); }
 
 struct active_index : ::testing::Test {
     std::shared_ptr<io::memory_file_system> fs = std::make_shared<io::memory_file_system>();
@@ -38,15 +30,7 @@ struct active_index : ::testing::Test {
     void SetUp() override { ASSERT_TRUE(fs->mkdir("/d").ok()); }
 
     static void expect_same(const offset_index& got, const offset_index& all, int entries) {
-        EXPECT_EQ(got.size(), all.size());
-        EXPECT_EQ(got.last(), all.last());
-        EXPECT_EQ(got.entries(), all.entries());
-        for (int64_t o = k_active_base - 2; o < k_active_base + 10 * entries + 20; ++o) {
-            ASSERT_EQ(got.lookup(o).offset, all.lookup(o).offset) << o;
-            ASSERT_EQ(got.lookup(o).position, all.lookup(o).position) << o;
-        }
-        for (uint64_t p = 0; p < 4096u * uint64_t(entries) + 4096; p += 509)
-            ASSERT_EQ(got.first_offset_at_or_after(p), all.first_offset_at_or_after(p)) << p;
+        testing::expect_same_index(got, all, k_active_base, entries);
     }
 };
 
@@ -145,28 +129,9 @@ TEST_F(active_index, time_entries_compare_with_the_last_one_in_the_file) {
 }
 
 // Through the log: 100-byte batches, an index entry every 128 bytes.
-struct active_index_log : ::testing::Test, testing::log_fixture {
-    const int64_t ts0 = 1'000'000;
-    int64_t written = 0;
-
+struct active_index_log : ::testing::Test, testing::log_fixture, testing::timestamped_records {
     void SetUp() override { config.index_interval_bytes = 128; }
-    void add(local_log& log, int n) {
-        for (int i = 0; i < n; ++i, ++written)
-            testing::must_append(log, testing::make_batch(1, ts0 + 2 * written, 100));
-    }
-    void expect_all_back(local_log& log) {
-        ASSERT_EQ(log.log_end_offset(), written);
-        for (int64_t o = 0; o < written; o += 7) {
-            auto r = log.read(o, 200, {});
-            ASSERT_TRUE(r.ok()) << o;
-            auto hs = testing::whole_batches(*r);
-            ASSERT_FALSE(hs.empty()) << o;
-            ASSERT_EQ(hs.front().base_offset, o) << o;
-            auto at = log.offset_for_timestamp(ts0 + 2 * o - 1);
-            ASSERT_TRUE(at.ok() && *at) << o;
-            ASSERT_EQ((*at)->offset, o) << o;
-        }
-    }
+    void expect_all_back(local_log& log) { timestamped_records::expect_all_back(log, 7); }
     static const segment& active(const local_log& log) { return *log.segments_snapshot()->back(); }
     // About a sixty-fourth of the entries held, plus those not spilled yet.
     static void expect_spilled(const local_log& log, size_t tail_at_most) {

@@ -10,6 +10,8 @@
 #include "io/memory_file_system.h"
 #include "log/local_log.h"
 #include "log/log_format.h"
+#include "log/offset_index.h"
+#include "log/time_index.h"
 #include "test_batches.h"
 
 namespace ketch::log::testing {
@@ -79,6 +81,55 @@ inline append_result must_append(partition_log& log, const bytes& batch, const a
     auto r = log.append(batch, o);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     return r.ok() ? *r : append_result{};
+}
+
+// Batches of one 100-byte record, the i-th stamped ts0 + 2 i, and a check
+// that every step-th record reads back by offset and by timestamp.
+struct timestamped_records {
+    int64_t ts0 = 1'000'000;
+    int64_t written = 0;
+
+    void add(partition_log& log, int n) {
+        for (int i = 0; i < n; ++i, ++written) must_append(log, make_batch(1, ts0 + 2 * written, 100));
+    }
+    void expect_all_back(partition_log& log, int64_t step) const {
+        ASSERT_EQ(log.log_end_offset(), written);
+        for (int64_t o = 0; o < written; o += step) {
+            auto r = log.read(o, 200, {});
+            ASSERT_TRUE(r.ok()) << o;
+            auto hs = whole_batches(*r);
+            ASSERT_FALSE(hs.empty()) << o;
+            ASSERT_EQ(hs.front().base_offset, o) << o;
+            auto at = log.offset_for_timestamp(ts0 + 2 * o - 1);
+            ASSERT_TRUE(at.ok() && *at) << o;
+            ASSERT_EQ((*at)->offset, o) << o;
+        }
+    }
+};
+
+// Index entry i of the index tests: offset base + 10 i + 3 at position
+// 4096 i + 100, timestamp 1000 + 7 i.
+inline void put_index_entries(offset_index& idx, int64_t base, int from, int to) {
+    for (int i = from; i < to; ++i) idx.append(base + 10 * i + 3, 4096u * uint32_t(i) + 100);
+}
+inline void put_index_entries(time_index& t, int64_t base, int from, int to) {
+    for (int i = from; i < to; ++i) {
+        t.observe(1000 + 7 * i, base + 10 * i + 3);
+        t.append_max();
+    }
+}
+
+// `got` answers every lookup as `all` (entries put by put_index_entries).
+inline void expect_same_index(const offset_index& got, const offset_index& all, int64_t base, int entries) {
+    EXPECT_EQ(got.size(), all.size());
+    EXPECT_EQ(got.last(), all.last());
+    for (int64_t o = base - 2; o < base + 10 * entries + 20; ++o) {
+        ASSERT_EQ(got.lookup(o).offset, all.lookup(o).offset) << o;
+        ASSERT_EQ(got.lookup(o).position, all.lookup(o).position) << o;
+    }
+    for (uint64_t p = 0; p < 4096u * uint64_t(entries) + 4096; p += 509)
+        ASSERT_EQ(got.first_offset_at_or_after(p), all.first_offset_at_or_after(p)) << p;
+    EXPECT_EQ(got.entries(), all.entries());
 }
 
 }  // namespace ketch::log::testing

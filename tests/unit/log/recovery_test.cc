@@ -244,7 +244,15 @@ TEST_F(closed_log, corrupt_or_foreign_index_files_are_rebuilt) {
     auto other = *io::read_file(*fx.mem, fx.path(bases[2], k_time_index_suffix));
     ASSERT_TRUE(io::write_file_atomically(*fx.mem, fx.path(bases[1], k_time_index_suffix), other).ok());
     log = fx.open(true);
-    EXPECT_EQ(log->report().indexes_rebuilt, 2);
+    // The foreign file's header names another segment: rebuilt at the start.
+    // The flipped entry is found by the first search (a start reads only the
+    // envelopes, lazy_index_test.cc): the file is removed, rebuilt by the next start.
+    EXPECT_EQ(log->report().indexes_rebuilt, 1);
+    expect_intact(*log);
+    EXPECT_FALSE(*fx.mem->exists(fx.path(bases[0], k_index_suffix)));
+    ASSERT_TRUE(log->close().ok());
+    log = fx.open(true);
+    EXPECT_EQ(log->report().indexes_rebuilt, 1);
     expect_intact(*log);
 }
 
