@@ -7,6 +7,9 @@
 // every record reads back by offset and by timestamp.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "io/memory_file_system.h"
 #include "log/index_file.h"
 #include "log/local_log.h"
@@ -198,6 +201,45 @@ TEST_F(lazy_index, a_summary_refuses_a_file_whose_envelope_is_off) {
     EXPECT_FALSE(summary_of(wrong_count, k_lazy_base));
     EXPECT_FALSE(summary_of(bytes(4, 0), k_lazy_base));
     EXPECT_FALSE(read_index_file_summary(*fs, "/d/none.index", k_offset_index_magic, 8, k_lazy_base).ok());
+}
+
+// Searches from several threads race the first read of the file, the
+// writer's appends and its spills: every answer is a valid hint (the segment's
+// start or an entry at or below the offset sought), and after them every
+// answer is the whole index's.
+TEST_F(lazy_index, searches_race_the_first_read_appends_and_spills) {
+    for (int round = 0; round < 20; ++round) {
+        offset_index all(k_lazy_base), lazy(k_lazy_base);
+        put_entries(all, 0, 3000);
+        offset_index first(k_lazy_base);
+        put_entries(first, 0, 700);
+        open_lazily(lazy, first, false);
+        std::atomic<bool> wrong{false}, done{false};
+        // A valid hint: the segment's start, or one of the entries at or below the offset sought.
+        auto reader = [&](int seed) {
+            for (int64_t o = k_lazy_base + seed; !done.load(); o = k_lazy_base + (o - k_lazy_base + 7919) % 30000) {
+                auto got = lazy.lookup(o);
+                if (got.offset == k_lazy_base && got.position == 0) continue;
+                const int64_t i = (got.offset - k_lazy_base - 3) / 10;
+                if (got.offset > o || (got.offset - k_lazy_base - 3) % 10 != 0 || i < 0 || i >= 3000 ||
+                    got.position != 4096u * uint64_t(i) + 100)
+                    wrong = true;
+            }
+        };
+        std::thread r1(reader, 1), r2(reader, 5), r3(reader, 11);
+        for (int i = 700; i < 3000; i += 50) {
+            put_entries(lazy, i, i + 50);
+            if (i % 200 == 0) {
+                EXPECT_TRUE(lazy.spill(fs, offsets_path, size_t(i), 4 * k_index_stride));
+            }
+        }
+        done = true;
+        r1.join();
+        r2.join();
+        r3.join();
+        EXPECT_FALSE(wrong.load()) << round;
+        expect_same(lazy, all, 3000);
+    }
 }
 
 // Through the log: 100-byte batches, an index entry every 128 bytes, segments of 64 KiB.
