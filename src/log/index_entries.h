@@ -23,8 +23,9 @@
 //     search or copy that needs them, so a start reads no index file whole. A
 //     file that fails that check leaves only the entries after it known (a
 //     search below them starts at the segment's start: slower, still correct)
-//     and nothing more is spilled; the file is removed, so the next start
-//     rebuilds it from the segment (or the next close writes it whole).
+//     and nothing more is spilled; a damaged file (its trailer as at open) is
+//     removed, so the next start rebuilds it from the segment (or the next
+//     close writes it whole); another file under the name is left alone.
 #pragma once
 
 #include <algorithm>
@@ -274,9 +275,11 @@ private:
         lk.unlock();
         std::optional<std::vector<Entry>> all;
         auto image = io::read_file(*disk->blocks.fs, disk->blocks.path);
-        if (image && image->size() >= k_index_trailer_size &&
-            load_be<uint32_t>(image->data() + image->size() - 4) == check.crc)
-            all = check.parse(*image);
+        // Another trailer CRC: another file under the name (compaction replaced
+        // the segment since); the same one: this file, which must now parse.
+        const bool same_file = image && image->size() >= k_index_trailer_size &&
+                               load_be<uint32_t>(image->data() + image->size() - 4) == check.crc;
+        if (same_file) all = check.parse(*image);
         if (all && (all->size() != disk->blocks.count || !(all->back() == disk->last))) all.reset();
         lk.lock();
         if (generation != generation_ || !unread_) return;  // read by another, or reset meanwhile
@@ -284,7 +287,7 @@ private:
         unread_.reset();
         if (!all) {
             failed_ = true;
-            drop_bad_index_file(*disk->blocks.fs, disk->blocks.path);
+            if (same_file) drop_bad_index_file(*disk->blocks.fs, disk->blocks.path);
             return;
         }
         all->insert(all->end(), entries_.begin(), entries_.end());

@@ -150,6 +150,7 @@ TEST_F(lazy_index, a_file_replaced_by_another_valid_one_is_not_taken) {
     ASSERT_EQ(other.last(), all.last());
     ASSERT_TRUE(io::write_file_atomically(*fs, offsets_path, other.serialize()).ok());
     EXPECT_EQ(lazy.lookup(k_lazy_base + 10 * 500 + 3).offset, k_lazy_base);  // coarse, not the other file's
+    EXPECT_TRUE(fs->exists(offsets_path).value());                           // the other segment's file is left alone
 }
 
 TEST_F(lazy_index, a_file_unreadable_for_now_is_read_again_by_the_next_search) {
