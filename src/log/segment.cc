@@ -95,6 +95,19 @@ log_status segment::read_first_batch_timestamp() {
     return ok_v;
 }
 
+namespace {
+
+// The aborted-transactions index: empty in most segments, which its size tells
+// with one stat.
+io::io_result<bytes> read_txn_index(io::file_system& fs, const std::string& path) {
+    auto size = fs.file_size(path);
+    if (!size) return failure{size.error()};
+    if (*size == 0) return bytes{};
+    return io::read_file(fs, path);
+}
+
+}  // namespace
+
 log_result<bool> segment::load_index_files(const std::shared_ptr<io::file_system>& fs, bool closed) {
     auto log_size = file_->size();
     if (!log_size) return failure{from_io(log_size.error())};
@@ -104,7 +117,7 @@ log_result<bool> segment::load_index_files(const std::shared_ptr<io::file_system
         read_index_file_summary(*fs, path(k_index_suffix), k_offset_index_magic, offset_index_entry::size, base_);
     auto tix =
         read_index_file_summary(*fs, path(k_time_index_suffix), k_time_index_magic, time_index_entry::size, base_);
-    auto txn_bytes = io::read_file(*fs, path(k_txn_index_suffix));
+    auto txn_bytes = read_txn_index(*fs, path(k_txn_index_suffix));
     for (const io::io_error* e :
          {idx ? nullptr : &idx.error(), tix ? nullptr : &tix.error(), txn_bytes ? nullptr : &txn_bytes.error()}) {
         if (!e) continue;
