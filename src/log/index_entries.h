@@ -266,9 +266,11 @@ private:
 
     // A file opened lazily: its entries are read and checked now (mu_ is
     // released for the read) and kept as keep_on_disk keeps them; when they
-    // are not what open_lazily found, only the tail is known (failed_).
-    void load_locked(std::unique_lock<std::mutex>& lk) const {
-        if (!unread_) return;
+    // are not what open_lazily found, only the tail is known (failed_). With
+    // `every`, a caller that wants every entry gets them from this read (true:
+    // *every holds the file's entries and the tail) rather than reading again.
+    bool load_locked(std::unique_lock<std::mutex>& lk, std::vector<Entry>* every = nullptr) const {
+        if (!unread_) return false;
         auto disk = disk_;
         auto check = *unread_;
         const uint64_t generation = generation_;
@@ -282,27 +284,30 @@ private:
         if (same_file) all = check.parse(*image);
         if (all && (all->size() != disk->blocks.count || !(all->back() == disk->last))) all.reset();
         lk.lock();
-        if (generation != generation_ || !unread_) return;  // read by another, or reset meanwhile
-        if (!image) return;  // not readable now: this search is coarser, the next one reads again
+        if (generation != generation_ || !unread_) return false;  // read by another, or reset meanwhile
+        if (!image) return false;  // not readable now: this search is coarser, the next one reads again
         unread_.reset();
         if (!all) {
             failed_ = true;
             if (same_file) drop_bad_index_file(*disk->blocks.fs, disk->blocks.path);
-            return;
+            return false;
         }
         all->insert(all->end(), entries_.begin(), entries_.end());
+        if (every) *every = *all;
         entries_ = std::move(*all);
         disk_.reset();
         const size_t count = disk->blocks.count;
         move_to_file_locked(disk->blocks.fs, disk->blocks.path,
                             closed_ ? count : count / k_index_stride * k_index_stride);
+        return every != nullptr;
     }
 
     // Every entry, and whether the file's were all read (else the kept ones
     // stand for them).
     std::pair<std::vector<Entry>, bool> read_entries() const {
         std::unique_lock lk(mu_);
-        load_locked(lk);
+        std::vector<Entry> every;
+        if (load_locked(lk, &every)) return {std::move(every), true};  // just read: not read again
         if (!disk_) return {entries_, true};
         auto disk = disk_;
         std::vector<Entry> tail(entries_.begin() + long(kept_locked()), entries_.end());
